@@ -1,0 +1,7 @@
+export * from './elementwise.js';
+export * from './reduce.js';
+export * from './shape.js';
+export * from './linalg.js';
+export * from './softmax.js';
+export * from './nn.js';
+export * from './loss.js';

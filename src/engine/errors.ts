@@ -1,0 +1,24 @@
+// Errors raised at the host boundary. Every message names the op (or component) and the argument.
+
+export type ErrorCode =
+  | 'E_SHAPE' // shapes do not agree
+  | 'E_ARG' // an argument is out of range or of the wrong kind
+  | 'E_VALUE' // a value is not finite or otherwise unusable
+  | 'E_LIFETIME' // a tensor was used after its scratch scope ended, or freed twice
+  | 'E_GRAD' // autodiff cannot do what was asked (e.g. second derivative of a once-differentiable op)
+  | 'E_WASM' // the wasm module failed to load or a kernel assertion fired
+  | 'E_INPUT'; // bad user input (files, CSV, model files)
+
+export class EngineError extends Error {
+  readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string) {
+    super(message);
+    this.name = 'EngineError';
+    this.code = code;
+  }
+}
+
+/** Throws an EngineError when `cond` is false; `msg` is lazy so passing checks cost nothing. */
+export function check(cond: unknown, code: ErrorCode, msg: () => string): asserts cond {
+  if (!cond) throw new EngineError(code, msg());
+}

@@ -1,0 +1,113 @@
+// Loading the kernel module: pick the relaxed-SIMD (FMA) build where the runtime validates it,
+// else the plain SIMD128 build (tfjs-style feature detection). No Node-only imports here.
+import { EngineError } from './errors.js';
+import { RELAXED_WASM_BASE64, SIMD_WASM_BASE64 } from './binaries.gen.js';
+
+type Ptr = number;
+
+/** The kernel ABI (assembly/index.ts). Booleans travel as 0/1. */
+export interface Kernels {
+  memory: WebAssembly.Memory;
+  heap_base(): Ptr;
+  // gemm.ts
+  f32_gemm_work_bytes(): number;
+  f32_gemm(tA: number, tB: number, M: number, N: number, K: number, A: Ptr, lda: number, B: Ptr, ldb: number, beta: number, C: Ptr, ldc: number, work: Ptr): void;
+  ref_gemm(tA: number, tB: number, M: number, N: number, K: number, A: Ptr, lda: number, B: Ptr, ldb: number, beta: number, C: Ptr, ldc: number, work: Ptr): void;
+  // layout.ts
+  f32_copy2d(out: Ptr, ldo: number, x: Ptr, ldx: number, N: number, D: number): void;
+  // elementwise.ts
+  f32_fill(out: Ptr, n: number, v: number): void;
+  f32_copy(out: Ptr, x: Ptr, n: number): void;
+  f32_binary(op: number, out: Ptr, a: Ptr, b: Ptr, n: number): void;
+  f32_binary_scalar(op: number, swap: number, out: Ptr, x: Ptr, s: number, n: number): void;
+  f32_binary_rows(op: number, swap: number, out: Ptr, x: Ptr, v: Ptr, N: number, D: number): void;
+  f32_binary_cols(op: number, swap: number, out: Ptr, x: Ptr, v: Ptr, N: number, D: number): void;
+  f32_axpy(y: Ptr, x: Ptr, alpha: number, n: number): void;
+  f32_scale(out: Ptr, x: Ptr, s: number, n: number): void;
+  f32_unary(op: number, out: Ptr, x: Ptr, n: number): void;
+  f32_relu_bwd(out: Ptr, dy: Ptr, x: Ptr, n: number): void;
+  f32_leaky_relu(out: Ptr, x: Ptr, alpha: number, n: number): void;
+  f32_leaky_relu_bwd(out: Ptr, dy: Ptr, x: Ptr, alpha: number, n: number): void;
+  f32_mask_gt(out: Ptr, x: Ptr, thr: number, n: number): void;
+  f32_dropout_mask(out: Ptr, u: Ptr, p: number, n: number): void;
+  f32_where(out: Ptr, mask: Ptr, a: Ptr, b: Ptr, n: number): void;
+  // reduce.ts
+  f32_sum(out: Ptr, x: Ptr, n: number): void;
+  f32_sum_rows(out: Ptr, x: Ptr, N: number, D: number): void;
+  f32_sum_cols(out: Ptr, x: Ptr, N: number, D: number): void;
+  f32_max_cols(out: Ptr, x: Ptr, N: number, D: number): void;
+  f32_bn_stats(mean: Ptr, variance: Ptr, x: Ptr, N: number, D: number): void;
+  f32_bn_fwd(y: Ptr, xhat: Ptr, invstd: Ptr, x: Ptr, mean: Ptr, variance: Ptr, gamma: Ptr, beta: Ptr, eps: number, N: number, D: number): void;
+  f32_bn_bwd(dx: Ptr, dgamma: Ptr, dbeta: Ptr, dy: Ptr, xhat: Ptr, invstd: Ptr, gamma: Ptr, N: number, D: number): void;
+  // softmax.ts
+  f32_softmax_rows(out: Ptr, ldo: number, x: Ptr, ldx: number, N: number, D: number): void;
+  f32_log_softmax_rows(out: Ptr, ldo: number, x: Ptr, ldx: number, N: number, D: number): void;
+  // optim.ts
+  f32_adam(p: Ptr, g: Ptr, m: Ptr, v: Ptr, n: number, stepSize: number, beta1: number, beta2: number, eps: number, weightDecay: number, bc2sqrt: number): void;
+  // rng.ts
+  rng_uniform(out: Ptr, n: number, key0: number, key1: number, ctr0: number, ctr1: number): void;
+  rng_normal(out: Ptr, n: number, key0: number, key1: number, ctr0: number, ctr1: number): void;
+  rng_gumbel(out: Ptr, n: number, key0: number, key1: number, ctr0: number, ctr1: number): void;
+}
+
+/** Binary opcodes shared by the f32_binary* kernels. */
+export const BinOp = { add: 0, sub: 1, mul: 2, div: 3, max: 4, min: 5 } as const;
+/** Unary opcodes of f32_unary (kernels/elementwise.ts UnaryOp). */
+export const UnOp = {
+  neg: 0, relu: 1, tanh: 2, sigmoid: 3, exp: 4, log: 5, square: 6, sqrt: 7, abs: 8, softplus: 9, reciprocal: 10, sign: 11,
+} as const;
+
+export type Variant = 'simd' | 'relaxed' | 'custom';
+
+function fromBase64(b64: string): Uint8Array<ArrayBuffer> {
+  const s = atob(b64);
+  const out = new Uint8Array(s.length);
+  for (let i = 0; i < s.length; i++) out[i] = s.charCodeAt(i);
+  return out;
+}
+
+export interface LoadOptions {
+  /** 'auto' (default): relaxed SIMD where the runtime validates it, else plain SIMD. */
+  variant?: 'auto' | 'simd' | 'relaxed';
+  /** Instantiate these bytes instead of an embedded build (e.g. build/debug.wasm with assertions). */
+  bytes?: Uint8Array<ArrayBuffer>;
+}
+
+/** True when this runtime validates the relaxed-SIMD build (Node 20 needs --experimental-wasm-relaxed-simd). */
+export function relaxedSimdSupported(): boolean {
+  try {
+    return WebAssembly.validate(fromBase64(RELAXED_WASM_BASE64));
+  } catch {
+    return false;
+  }
+}
+
+export async function loadKernels(opts: LoadOptions = {}): Promise<{ kernels: Kernels; variant: Variant }> {
+  let bytes: Uint8Array<ArrayBuffer>;
+  let variant: Variant;
+  if (opts.bytes) {
+    bytes = opts.bytes;
+    variant = 'custom';
+  } else {
+    const want = opts.variant ?? 'auto';
+    const relaxed = want === 'relaxed' || (want === 'auto' && relaxedSimdSupported());
+    if (want === 'relaxed' && !relaxedSimdSupported()) {
+      throw new EngineError('E_WASM', 'engine: variant "relaxed" requested but this runtime does not support relaxed SIMD (Node 20 needs --experimental-wasm-relaxed-simd)');
+    }
+    bytes = fromBase64(relaxed ? RELAXED_WASM_BASE64 : SIMD_WASM_BASE64);
+    variant = relaxed ? 'relaxed' : 'simd';
+  }
+  if (!WebAssembly.validate(bytes)) {
+    throw new EngineError('E_WASM', 'engine: this runtime cannot validate the wasm kernels (WebAssembly SIMD128 is required)');
+  }
+  const imports = {
+    env: {
+      abort(msg: number, file: number, line: number, col: number): never {
+        // Strings are not decoded (stub runtime, no bindings); the location is enough to find the assert.
+        throw new EngineError('E_WASM', `kernel assertion failed (message@${msg}, file@${file}, ${line}:${col})`);
+      },
+    },
+  };
+  const { instance } = await WebAssembly.instantiate(bytes as BufferSource, imports) as unknown as WebAssembly.WebAssemblyInstantiatedSource;
+  return { kernels: instance.exports as unknown as Kernels, variant };
+}
