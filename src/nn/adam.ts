@@ -1,7 +1,7 @@
 // Adam with torch.optim.Adam semantics (not AdamW): weight decay is added to the gradient, and
 // the bias corrections are torch's. The moments live in two persistent blocks laid out like the
 // parameters.
-import type { Tensor } from '../engine/engine.js';
+import type { Block, Tensor } from '../engine/engine.js';
 import { check } from '../engine/errors.js';
 
 export interface AdamOptions {
@@ -21,6 +21,7 @@ export class Adam {
   t = 0;
   private readonly m: Tensor[];
   private readonly v: Tensor[];
+  private readonly blocks: Block[];
 
   constructor(readonly params: Tensor[], opts: AdamOptions = {}) {
     this.lr = opts.lr ?? 1e-3;
@@ -34,7 +35,8 @@ export class Adam {
     const e = params[0].engine;
     const bytes = params.reduce((a, p) => a + p.size * 4, 0);
     const blocks = [e.block(bytes), e.block(bytes)];
-    const lay = (b: (typeof blocks)[0]) => {
+    this.blocks = blocks;
+    const lay = (b: Block) => {
       let off = 0;
       return params.map((p) => {
         const t = e.inBlock(b, off, p.shape);
@@ -60,6 +62,11 @@ export class Adam {
       check(g.size === p.size, 'E_SHAPE', () => `Adam.step: gradient ${i} has shape [${g.shape}], parameter has [${p.shape}]`);
       p.engine.k.f32_adam(p.ptr, g.ptr, this.m[i].ptr, this.v[i].ptr, p.size, stepSize, this.beta1, this.beta2, this.eps, this.weightDecay, bc2sqrt);
     });
+  }
+
+  /** Releases the moment blocks. */
+  dispose(): void {
+    for (const b of this.blocks) b.dispose();
   }
 
   /** First and second moments of parameter i (copies), for checks against torch. */

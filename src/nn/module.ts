@@ -100,6 +100,10 @@ export class ParamSet {
     this.engine.view(this.block.ptr, this.floatCount).set(values);
   }
 
+  dispose(): void {
+    this.block.dispose();
+  }
+
   get(name: string): Tensor {
     const i = this.names.indexOf(name);
     check(i >= 0, 'E_ARG', () => `params: no parameter named ${name} (have ${this.names.join(', ')})`);

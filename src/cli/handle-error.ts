@@ -1,0 +1,19 @@
+// The one place errors become messages and exit codes. No stack traces for users' mistakes.
+import { InvalidArgumentError, CommanderError } from 'commander';
+import { EngineError } from '../engine/errors.js';
+
+export const EXIT = { ok: 0, internal: 1, usage: 2, input: 3 } as const;
+
+export function handleError(err: unknown): never {
+  if (err instanceof InvalidArgumentError || err instanceof CommanderError) {
+    // commander has already printed its message
+    process.exit(err.exitCode === 0 ? 0 : EXIT.usage);
+  }
+  if (err instanceof EngineError) {
+    process.stderr.write(`lucid: error: ${err.message}\n`);
+    process.exit(err.code === 'E_ARG' || err.code === 'E_SHAPE' ? EXIT.usage : err.code === 'E_INPUT' || err.code === 'E_VALUE' ? EXIT.input : EXIT.internal);
+  }
+  const msg = err instanceof Error ? err.stack ?? err.message : String(err);
+  process.stderr.write(`lucid: internal error (please report it): ${msg}\n`);
+  process.exit(EXIT.internal);
+}
