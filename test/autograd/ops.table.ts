@@ -1,7 +1,6 @@
 // The one table of op tests. Each row: forward against a float64 reference, a finite-difference
 // gradcheck of every input, and (gradgrad: true) a gradgradcheck, for every op on the WGAN-GP
-// gradient-penalty path. Unary rows on that path take the form op(x ⊙ w), so the second-order
-// check also exercises the op's backward with respect to its incoming gradient.
+// gradient-penalty path.
 import type { Engine, Tensor } from '../../src/engine/engine.js';
 import * as o from '../../src/autograd/ops/index.js';
 import { hostRng } from '../helpers/engine.js';
@@ -40,11 +39,13 @@ const rowsum = (a: number[], n: number, d: number) => a.map((v, i) => v / a.slic
 const soft = rowsum(probsTarget, 3, 4);
 const bits = constant(10, 12, (u) => (u < 0.5 ? 0 : 1));
 
+// op(x⊙w)⊙w: the incoming gradient of op depends on w, so the second derivative runs through
+// the op's backward with respect to that gradient as well as with respect to x.
 const unaryGG = (name: string, op: (x: Tensor) => Tensor, ref: (v: number) => number, lo = -1, hi = 1, gap = 0): Row => ({
-  name: `${name}(x⊙w)`,
+  name: `${name}(x⊙w)⊙w`,
   inputs: [M([3, 4], lo, hi, gap), M([3, 4], 0.5, 1.5)],
-  op: (_e, [x, w]) => op(o.mul(x, w)),
-  ref: ([x, w]) => f.map(f.mul(x, w), ref),
+  op: (_e, [x, w]) => o.mul(op(o.mul(x, w)), w),
+  ref: ([x, w]) => f.mul(f.map(f.mul(x, w), ref), w),
   gradgrad: true,
 });
 
