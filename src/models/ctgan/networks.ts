@@ -59,14 +59,17 @@ export class Discriminator extends Module {
  */
 export function gradientPenalty(critic: Discriminator, real: Tensor, fake: Tensor, rng: Rng, lambda = 10): Tensor {
   const n = real.shape[0];
-  const pac = critic.pac;
-  const packs = n / pac;
-  const alpha = o.reshape(o.expand(rng.uniform([packs, 1]), [packs, pac]), [n, 1]);
-  const interp = o.add(o.mul(alpha, real.detach()), o.mul(o.sub(1, alpha), fake.detach()));
+  const packs = n / critic.pac;
+  check(Number.isInteger(packs) && fake.shape[0] === n, 'E_SHAPE', () => `gradientPenalty: real [${real.shape}] and fake [${fake.shape}] must have the same multiple of pac = ${critic.pac} rows`);
+  // Mix in the packed view (P, pac·D): one α per pack is then a column broadcast.
+  const alpha = rng.uniform([packs, 1]);
+  const realP = o.reshape(real.detach(), [packs, -1]);
+  const fakeP = o.reshape(fake.detach(), [packs, -1]);
+  const interp = o.add(o.mul(realP, alpha), o.mul(fakeP, o.sub(1, alpha)));
   interp.requiresGrad = true;
-  const y = critic.forward(interp, rng);
+  const y = critic.forward(o.reshape(interp, [n, -1]), rng);
   const [g] = grad(y, [interp], { createGraph: true });
-  return o.mul(o.mean(o.square(o.sub(o.rowNorm(o.reshape(g, [packs, -1])), 1))), lambda);
+  return o.mul(o.mean(o.square(o.sub(o.rowNorm(g), 1))), lambda);
 }
 
 /** A span of generator output columns and its activation. */

@@ -1,0 +1,101 @@
+// Kernels tier: raw f32_gemm against tfjs-wasm's matMul and a plain-JS loop, GFLOP/s, at the
+// training shapes in the layouts NN, NT, TN. All engines of one shape and layout share a group,
+// so they are sampled interleaved.
+import type { Engine } from '../src/engine/engine.js';
+import { hostUniform, heapTensor, jsGemm, jsLoopName, loadTfjs, relErr, warmJsGemm } from './lib/fixtures.js';
+import type { Case, Group } from './lib/runner.js';
+import { GEMM_LAYOUTS, GEMM_SHAPES, gemmFlops, gemmName, GemmShape, Layout } from './lib/sizes.js';
+
+export function kernelGroups(engine: Engine): Group[] {
+  const groups: Group[] = [];
+  for (const shape of GEMM_SHAPES) {
+    for (const layout of GEMM_LAYOUTS) {
+      groups.push({
+        tier: 'kernels',
+        name: gemmName(shape, layout),
+        unit: 'GFLOP/s',
+        flops: gemmFlops(shape),
+        budget: shape.budget,
+        prepare: () => prepareGemm(engine, shape, layout),
+      });
+    }
+  }
+  return groups;
+}
+
+async function prepareGemm(engine: Engine, shape: GemmShape, layout: Layout) {
+  const { M, N, K } = shape;
+  const tA = layout === 'TN';
+  const tB = layout === 'NT';
+  // Stored shapes: A (M,K) or (K,M); B (K,N) or (N,K). Same values for every engine.
+  const aShape: [number, number] = tA ? [K, M] : [M, K];
+  const bShape: [number, number] = tB ? [N, K] : [K, N];
+  const aHost = hostUniform(M * K, 11 + M);
+  const bHost = hostUniform(K * N, 23 + N);
+
+  // lucid: the raw kernel on heap tensors, with the engine's packing buffer.
+  const A = heapTensor(engine, aShape, aHost);
+  const B = heapTensor(engine, bShape, bHost);
+  const C = engine.empty([M, N]);
+  const k = engine.k;
+  const lda = aShape[1];
+  const ldb = bShape[1];
+  const work = engine.gemmWork;
+  const cases: Case[] = [{
+    engine: 'lucid',
+    impl: 'f32_gemm',
+    fn: () => k.f32_gemm(tA ? 1 : 0, tB ? 1 : 0, M, N, K, A.ptr, lda, B.ptr, ldb, 0, C.ptr, N, work),
+  }];
+
+  // tfjs-wasm: the transpose flags, and (NT/TN) explicit tf.transpose + NN matMul.
+  const tf = await loadTfjs();
+  const ta = tf.tensor2d(aHost, aShape);
+  const tb = tf.tensor2d(bHost, bShape);
+  let tfOut: Float32Array | null = null;
+  cases.push({
+    engine: 'tfjs-wasm',
+    impl: layout === 'NN' ? 'matMul' : `matMul(${tA ? 'transposeA' : 'transposeB'})`,
+    fn: () => {
+      const c = tf.matMul(ta, tb, tA, tB);
+      tfOut = c.dataSync() as Float32Array;
+      c.dispose();
+    },
+  });
+  if (layout !== 'NN') {
+    cases.push({
+      engine: 'tfjs-wasm',
+      impl: 'transpose+matMul',
+      fn: () => {
+        const c = tf.tidy(() => tf.matMul(tA ? tf.transpose(ta) : ta, tB ? tf.transpose(tb) : tb));
+        c.dataSync();
+        c.dispose();
+      },
+    });
+  }
+
+  // plain JS
+  warmJsGemm();
+  const jsC = new Float32Array(M * N);
+  cases.push({
+    engine: 'js',
+    impl: jsLoopName(tA, tB),
+    fn: () => jsGemm(tA, tB, M, N, K, aHost, bHost, jsC),
+  });
+
+  return {
+    cases,
+    check: () => {
+      const ours = C.toArray();
+      const e1 = relErr(ours, jsC);
+      const e2 = tfOut ? relErr(ours, tfOut) : 0;
+      return e1 > 1e-4 || e2 > 1e-4 ? `results disagree: lucid vs js ${e1.toExponential(2)}, lucid vs tfjs ${e2.toExponential(2)}` : null;
+    },
+    dispose: () => {
+      A.dispose();
+      B.dispose();
+      C.dispose();
+      ta.dispose();
+      tb.dispose();
+    },
+  };
+}

@@ -1,0 +1,194 @@
+// The runner: groups of cases measured with tinybench in interleaved rounds, best/median
+// statistics, ratios against the baselines of the same group, JSON lines or console tables.
+import { Bench } from 'tinybench';
+import { Budget, DEFAULT_BUDGET } from './sizes.js';
+
+export type Tier = 'kernels' | 'ops' | 'e2e';
+export type EngineName = 'lucid' | 'tfjs-wasm' | 'js';
+export type Unit = 'GFLOP/s' | 'ms';
+export type Stat = 'best' | 'median';
+
+/** One measured thing: a synchronous closure over fixtures built beforehand. */
+export interface Case {
+  engine: EngineName;
+  /** Which implementation (e.g. "f32_gemm", "transpose+matMul", "loop ikj"). */
+  impl: string;
+  fn: () => void;
+  /** Row name when it differs from the group's (e2e: iteration / critic step / generator step). */
+  bench?: string;
+  /** Extra JSON fields for this case's rows. */
+  extra?: Record<string, unknown>;
+}
+
+export interface Prepared {
+  cases: Case[];
+  /** Called after the probe calls (each case has run once): a warning text, or null when results agree. */
+  check?: () => string | null;
+  /** Frees the fixtures. */
+  dispose?: () => void;
+}
+
+/** One Bench's worth of work: the cases of one shape / op, interleaved. */
+export interface Group {
+  tier: Tier;
+  name: string;
+  unit: Unit;
+  /** Floating-point operations of one call (unit GFLOP/s). */
+  flops?: number;
+  budget?: Partial<Budget>;
+  /** Builds the fixtures (only when the group is selected). */
+  prepare(): Promise<Prepared> | Prepared;
+}
+
+export interface Row {
+  tier: Tier;
+  bench: string;
+  engine: EngineName;
+  impl: string;
+  stat: Stat;
+  value: number;
+  unit: Unit;
+  baseline?: string;
+  ratio?: number;
+  threads: number;
+  variant: string;
+  samples: number;
+  [extra: string]: unknown;
+}
+
+interface Measured {
+  c: Case;
+  samples: number[];
+  probeMs: number;
+  slow: boolean;
+  cap: number;
+}
+
+export interface RunContext {
+  variant: string;
+  /** Overrides for every group (CLI --rounds / --time). */
+  budget: Partial<Budget>;
+  log: (msg: string) => void;
+}
+
+const median = (sorted: number[]) => {
+  const n = sorted.length;
+  return n % 2 ? sorted[(n - 1) / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+};
+
+/** Measures a group and returns its rows (lucid rows repeated once per baseline engine, with the ratio). */
+export async function measureGroup(g: Group, ctx: RunContext): Promise<Row[]> {
+  const budget: Budget = { ...DEFAULT_BUDGET, ...g.budget, ...ctx.budget };
+  const prep = await g.prepare();
+  try {
+    // Probe: one call per case (also the first warm-up call), to classify slow cases.
+    const ms: Measured[] = prep.cases.map((c) => {
+      const t0 = performance.now();
+      c.fn();
+      const probeMs = performance.now() - t0;
+      const slow = probeMs > budget.slowMs;
+      const cap = slow ? Math.max(1, Math.min(budget.rounds, Math.floor(budget.slowBudgetMs / probeMs))) : Infinity;
+      return { c, samples: [], probeMs, slow, cap };
+    });
+    const warn = prep.check?.();
+    if (warn) ctx.log(`  ! ${g.name}: ${warn}`);
+
+    const R = budget.rounds;
+    for (let r = 0; r < R; r++) {
+      const bench = new Bench({
+        name: g.name,
+        time: budget.roundTimeMs,
+        iterations: 1,
+        warmup: false,
+        warmupTime: budget.warmupMs,
+        warmupIterations: 2,
+        retainSamples: true,
+        throws: true,
+      });
+      const n = ms.length;
+      const inRound: Measured[] = [];
+      for (let j = 0; j < n; j++) {
+        const m = ms[(j + r) % n]; // rotate the order every round
+        // A slow case runs in `cap` of the R rounds, spread out.
+        if (m.slow && Math.floor(((r + 1) * m.cap) / R) === Math.floor((r * m.cap) / R)) continue;
+        inRound.push(m);
+        bench.add(label(m.c), m.c.fn, { async: false });
+      }
+      if (r === 0) {
+        for (const m of inRound) if (!m.slow) bench.getTask(label(m.c))!.warmupSync();
+      }
+      bench.runSync();
+      for (const m of inRound) {
+        const res = bench.getTask(label(m.c))!.result;
+        if (res.state === 'errored') throw res.error;
+        if (res.state !== 'completed' && res.state !== 'aborted-with-statistics') throw new Error(`${g.name} / ${label(m.c)}: ${res.state}`);
+        m.samples.push(...(res.latency.samples ?? [res.latency.min]));
+      }
+    }
+    return toRows(g, ms, ctx.variant);
+  } finally {
+    prep.dispose?.();
+  }
+}
+
+const label = (c: Case) => `${c.bench ?? ''} ${c.engine} ${c.impl}`.trim();
+
+function toRows(g: Group, ms: Measured[], variant: string): Row[] {
+  const value = (latencyMs: number) => (g.unit === 'GFLOP/s' ? g.flops! / (latencyMs * 1e6) : latencyMs);
+  const stats = ms.map((m) => {
+    const s = [...m.samples].sort((a, b) => a - b);
+    return { m, best: value(s[0]), median: value(median(s)), n: s.length };
+  });
+  // higher is better for GFLOP/s, lower for ms
+  const better = (a: number, b: number) => (g.unit === 'GFLOP/s' ? a > b : a < b);
+  const ratio = (lucid: number, base: number) => (g.unit === 'GFLOP/s' ? lucid / base : base / lucid);
+
+  const rows: Row[] = [];
+  for (const st of stats) {
+    const c = st.m.c;
+    const bench = c.bench ?? g.name;
+    for (const stat of ['best', 'median'] as const) {
+      const base: Row = {
+        tier: g.tier, bench, engine: c.engine, impl: c.impl, stat, value: round(st[stat]), unit: g.unit,
+        threads: 1, variant, samples: st.n, ...c.extra,
+      };
+      if (c.engine !== 'lucid') {
+        rows.push(base);
+        continue;
+      }
+      // Compare against the best implementation of every other engine on the same bench, per statistic.
+      const others = stats.filter((o) => o.m.c.engine !== 'lucid' && (o.m.c.bench ?? g.name) === bench);
+      const engines = [...new Set(others.map((o) => o.m.c.engine))];
+      if (engines.length === 0) rows.push(base);
+      for (const e of engines) {
+        let pick = others.filter((o) => o.m.c.engine === e)[0];
+        for (const o of others) if (o.m.c.engine === e && better(o[stat], pick[stat])) pick = o;
+        rows.push({ ...base, baseline: `${e} ${pick.m.c.impl}`, ratio: round(ratio(st[stat], pick[stat])) });
+      }
+    }
+  }
+  return rows;
+}
+
+const round = (x: number) => (Math.abs(x) >= 100 ? Math.round(x * 10) / 10 : Number(x.toPrecision(4)));
+
+/** One console.table of a tier's rows: one line per case, best and median side by side, ratios per baseline engine. */
+export function printTable(rows: Row[]): void {
+  const lines = new Map<string, Record<string, string | number>>();
+  const fmt = (x: number) => (x >= 100 ? x.toFixed(1) : x >= 10 ? x.toFixed(2) : x.toFixed(3));
+  for (const r of rows) {
+    const key = `${r.bench}|${r.engine}|${r.impl}`;
+    let line = lines.get(key);
+    if (!line) {
+      line = { bench: r.bench, engine: r.engine, impl: r.impl, unit: r.unit, best: '', median: '', n: r.samples };
+      lines.set(key, line);
+    }
+    line[r.stat] = fmt(r.value);
+    if (r.baseline && r.ratio !== undefined) {
+      const col = `× ${r.baseline.split(' ')[0]} (best/med)`;
+      const prev = typeof line[col] === 'string' ? (line[col] as string) : '';
+      line[col] = r.stat === 'best' ? `${r.ratio.toFixed(2)}${prev}` : `${prev} / ${r.ratio.toFixed(2)}`;
+    }
+  }
+  console.table([...lines.values()]);
+}

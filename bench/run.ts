@@ -1,0 +1,96 @@
+// npm run bench [-- filter... ] [--json] [--rounds N] [--time MS]
+//
+// Tiers: kernels (GEMM GFLOP/s vs tfjs-wasm and plain JS), ops (layer forward+backward, ms),
+// e2e (one WGAN-GP iteration, ms). A filter keeps the benches whose tier or name contains it
+// (case-insensitive; several filters are OR-ed). --json prints one JSON object per line per
+// measurement on stdout (everything else goes to stderr). See bench/README.md.
+import os from 'node:os';
+import { initNodeEngine } from '../src/node/engine.js';
+import { e2eGroups } from './e2e.bench.js';
+import { kernelGroups } from './kernels.bench.js';
+import { loadTfjs, tfjsInfo } from './lib/fixtures.js';
+import { Group, measureGroup, printTable, Row, Tier } from './lib/runner.js';
+import { Budget, E2E_REFERENCE_MS } from './lib/sizes.js';
+import { opsGroups } from './ops.bench.js';
+
+interface Args {
+  filters: string[];
+  json: boolean;
+  budget: Partial<Budget>;
+}
+
+function parseArgs(argv: string[]): Args {
+  const out: Args = { filters: [], json: false, budget: {} };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const num = (name: string) => {
+      const v = a.includes('=') ? a.slice(a.indexOf('=') + 1) : argv[++i];
+      const x = Number(v);
+      if (!Number.isFinite(x) || x <= 0) throw new Error(`${name}: expected a positive number, got ${v}`);
+      return x;
+    };
+    if (a === '--json') out.json = true;
+    else if (a === '--rounds' || a.startsWith('--rounds=')) out.budget.rounds = Math.round(num('--rounds'));
+    else if (a === '--time' || a.startsWith('--time=')) out.budget.roundTimeMs = num('--time');
+    else if (a === '--help' || a === '-h') {
+      process.stderr.write('usage: npm run bench -- [filter...] [--json] [--rounds N] [--time MS_PER_ROUND]\n');
+      process.exit(0);
+    } else if (a.startsWith('--')) throw new Error(`unknown option ${a}`);
+    else out.filters.push(a.toLowerCase());
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const args = parseArgs(process.argv.slice(2));
+  const log = (msg: string) => process.stderr.write(msg + '\n');
+  const engine = await initNodeEngine();
+
+  const all: Group[] = [...kernelGroups(engine), ...opsGroups(engine), ...e2eGroups(engine)];
+  const selected = args.filters.length === 0
+    ? all
+    : all.filter((g) => args.filters.some((f) => g.tier.includes(f) || g.name.toLowerCase().includes(f)));
+  if (selected.length === 0) {
+    log(`no bench matches ${args.filters.join(', ')}; names are:\n  ${all.map((g) => `${g.tier}: ${g.name}`).join('\n  ')}`);
+    process.exitCode = 1;
+    return;
+  }
+
+  const cpu = os.cpus();
+  const header = [
+    `# lucid-wasm bench · kernel variant: ${engine.variant}${engine.variant === 'relaxed' ? ' (LUCID_SIMD=plain for plain SIMD128)' : ''}`,
+    `# node ${process.version} · ${cpu[0]?.model ?? 'cpu?'} × ${cpu.length} · load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} · 1 thread`,
+  ];
+  if (selected.some((g) => g.tier === 'kernels')) header.push(`# baselines: ${tfjsInfo(await loadTfjs())}; plain-JS loops over Float32Array`);
+  // Header on stdout for the table, on stderr with --json (stdout stays one JSON object per line).
+  for (const h of header) (args.json ? log : console.log)(h);
+
+  const rows: Row[] = [];
+  const t0 = performance.now();
+  let current: Tier | null = null;
+  const printTier = (tier: Tier) => {
+    if (args.json) return;
+    console.log(`\n## ${tier}`);
+    printTable(rows.filter((r) => r.tier === tier));
+    if (tier === 'e2e') {
+      const ref = E2E_REFERENCE_MS;
+      console.log(`reference (quoted from shared/spec/wasm-kernels.md §6, not measured here): PyTorch 1.13 CPU 1 thread ${ref['pytorch-1.13-cpu-1t']} ms; patched tfjs-wasm ${ref['tfjs-wasm-patched']} ms; target ≤ ${ref.target} ms`);
+    }
+  };
+  for (const g of selected) {
+    if (current && g.tier !== current) printTier(current);
+    current = g.tier;
+    const t = performance.now();
+    const out = await measureGroup(g, { variant: engine.variant, budget: args.budget, log });
+    rows.push(...out);
+    log(`  ${g.name}: ${((performance.now() - t) / 1000).toFixed(1)} s`);
+    if (args.json) for (const r of out) process.stdout.write(JSON.stringify(r) + '\n');
+  }
+  if (current) printTier(current);
+  log(`# done in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+}
+
+main().catch((e: unknown) => {
+  process.stderr.write(`bench failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+  process.exitCode = 1;
+});
