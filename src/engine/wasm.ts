@@ -100,14 +100,22 @@ export async function loadKernels(opts: LoadOptions = {}): Promise<{ kernels: Ke
   if (!WebAssembly.validate(bytes)) {
     throw new EngineError('E_WASM', 'engine: this runtime cannot validate the wasm kernels (WebAssembly SIMD128 is required)');
   }
+  let memory: WebAssembly.Memory | null = null;
+  // AssemblyScript passes its static strings as pointers to UTF-16 data with the byte length at ptr − 4.
+  const str = (ptr: number): string => {
+    if (!memory || ptr < 4 || ptr >= memory.buffer.byteLength) return `@${ptr}`;
+    const bytes = new Uint32Array(memory.buffer, ptr - 4, 1)[0];
+    return String.fromCharCode(...new Uint16Array(memory.buffer, ptr, Math.min(bytes >>> 1, 1024)));
+  };
   const imports = {
     env: {
       abort(msg: number, file: number, line: number, col: number): never {
-        // Strings are not decoded (stub runtime, no bindings); the location is enough to find the assert.
-        throw new EngineError('E_WASM', `kernel assertion failed (message@${msg}, file@${file}, ${line}:${col})`);
+        throw new EngineError('E_WASM', `kernel assertion failed: ${str(msg)} at ${str(file)}:${line}:${col}`);
       },
     },
   };
   const { instance } = await WebAssembly.instantiate(bytes as BufferSource, imports) as unknown as WebAssembly.WebAssemblyInstantiatedSource;
-  return { kernels: instance.exports as unknown as Kernels, variant };
+  const kernels = instance.exports as unknown as Kernels;
+  memory = kernels.memory;
+  return { kernels, variant };
 }

@@ -29,3 +29,16 @@ describe('kernel variants', () => {
     assertClose(run(relaxed), run(plain), 1e-4, 1e-5, 'relaxed vs plain GEMM');
   });
 });
+
+describe('debug build', () => {
+  it('turns a kernel assertion into an E_WASM error naming the kernel file', async () => {
+    const { readFileSync } = await import('node:fs');
+    const bytes = new Uint8Array(readFileSync(new URL('../../../build/debug.wasm', import.meta.url)));
+    const e = await initEngine({ bytes });
+    assert.equal(e.variant, 'custom');
+    assert.throws(
+      () => e.k.f32_gemm(0, 0, 2, 2, 2, 0, 2, 0, 2, 0.5, 0, 2, e.gemmWork), // beta must be 0 or 1
+      (err: Error & { code?: string }) => err.code === 'E_WASM' && /kernel assertion failed: .* at assembly\/kernels\/gemm\.ts:\d+:\d+/.test(err.message),
+    );
+  });
+});
