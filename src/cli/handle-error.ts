@@ -4,16 +4,18 @@ import { EngineError } from '../engine/errors.js';
 
 export const EXIT = { ok: 0, internal: 1, usage: 2, input: 3 } as const;
 
-export function handleError(err: unknown): never {
+/** Prints `err` as one line (with the stack after it only when `debug`) and exits with its code. */
+export function handleError(err: unknown, debug = false): never {
+  const stack = debug && err instanceof Error && err.stack ? `${err.stack}\n` : '';
   if (err instanceof InvalidArgumentError || err instanceof CommanderError) {
     // commander has already printed its message
     process.exit(err.exitCode === 0 ? 0 : EXIT.usage);
   }
   if (err instanceof EngineError) {
-    process.stderr.write(`lucid: error: ${err.message}\n`);
+    process.stderr.write(`lucid: error: ${err.message}\n${stack}`);
     process.exit(err.code === 'E_ARG' || err.code === 'E_SHAPE' ? EXIT.usage : err.code === 'E_INPUT' || err.code === 'E_VALUE' ? EXIT.input : EXIT.internal);
   }
-  const msg = err instanceof Error ? err.stack ?? err.message : String(err);
-  process.stderr.write(`lucid: internal error (please report it): ${msg}\n`);
+  const msg = err instanceof Error ? err.message : String(err);
+  process.stderr.write(`lucid: internal error (please report it, with the output of --debug): ${msg.split('\n')[0]}\n${stack}`);
   process.exit(EXIT.internal);
 }

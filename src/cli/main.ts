@@ -1,16 +1,19 @@
 // The `lucid` command: wiring only. Each subcommand is one file in commands/.
 import { Command } from 'commander';
 import { demo } from './commands/demo.js';
+import { inspect } from './commands/inspect.js';
 import { handleError } from './handle-error.js';
 
 const program = new Command('lucid')
   .description('lucid-wasm: locate unfairness in machine-learning models (LUCID, LUCID-GAN, FALE) in any JavaScript runtime')
   .version('0.1.0')
+  .option('--debug', 'print the stack trace with an error message')
   .exitOverride()
   .showHelpAfterError();
 
 program.addCommand(demo.exitOverride());
+program.addCommand(inspect.exitOverride());
 
 process.on('SIGINT', () => process.exit(130));
 
-program.parseAsync(process.argv).catch(handleError);
+program.parseAsync(process.argv).catch((err: unknown) => handleError(err, program.opts().debug === true));

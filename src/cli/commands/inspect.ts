@@ -1,0 +1,63 @@
+// `lucid inspect`: parse, validate, read the file, call inspectTable, print.
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { parseDelimiter, type Delimiter } from '../../data/csv-detect.js';
+import { formatInspect, inspectTable } from '../../data/inspect.js';
+import type { MissingPolicy } from '../../data/schema.js';
+import { readCsv } from '../../node/csv.js';
+import { positiveInt } from '../options.js';
+
+function delimiter(value: string): Delimiter {
+  const d = parseDelimiter(value);
+  if (!d) throw new InvalidArgumentError(`expected comma, semicolon, tab or whitespace (or , ; \\t), got "${value}"`);
+  return d;
+}
+
+function names(value: string): string[] {
+  const list = value.split(',').map((s) => s.trim());
+  if (list.some((s) => s === '')) throw new InvalidArgumentError(`expected comma-separated column names, got "${value}"`);
+  return list;
+}
+
+interface InspectOptions {
+  data: string;
+  delimiter?: Delimiter;
+  header?: boolean;
+  columns?: string[];
+  numeric?: string[];
+  categorical?: string[];
+  drop?: string[];
+  missing: MissingPolicy;
+  maxCategories: number;
+  format: 'table' | 'json';
+}
+
+export const inspect = new Command('inspect')
+  .description('show what the tool will see in a CSV file: settings, rows kept, and per column its kind, missing cells and categories or range')
+  .requiredOption('--data <file>', 'the CSV file')
+  .option('--delimiter <d>', 'comma, semicolon, tab or whitespace (runs of spaces/tabs) (default: detected)', delimiter)
+  .option('--header', 'line 1 names the columns (default: detected)')
+  .option('--no-header', 'line 1 is data')
+  .option('--columns <names>', 'column names, comma-separated (replace the header, or name a headerless file)', names)
+  .option('--numeric <names>', 'columns that must be numeric (a non-number is an error)', names)
+  .option('--categorical <names>', 'columns kept as categories even when they hold numbers', names)
+  .option('--drop <names>', 'columns to leave out', names)
+  .addOption(new Option('--missing <policy>', 'missing values: keep (drop rows with a missing number, keep a missing label as a category), drop (drop every row with one), error').choices(['keep', 'drop', 'error']).default('keep'))
+  .option('--max-categories <n>', 'most distinct labels a categorical column may have', positiveInt, 1000)
+  .addOption(new Option('--format <f>', 'output format').choices(['table', 'json']).default('table'))
+  // `--modes` (VGM modes per numeric column) goes here once src/data/vgm.ts exists: an option,
+  // a fit per numeric column after readCsv, and the modes added to the summary before printing.
+  .action(async (opts: InspectOptions) => {
+    const { table, report } = await readCsv(opts.data, {
+      delimiter: opts.delimiter,
+      header: opts.header,
+      columns: opts.columns,
+      numeric: opts.numeric,
+      categorical: opts.categorical,
+      drop: opts.drop,
+      missing: opts.missing,
+      maxCategories: opts.maxCategories,
+    });
+    const summary = inspectTable(table, report);
+    for (const w of summary.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
+    process.stdout.write(opts.format === 'json' ? JSON.stringify(summary, null, 2) + '\n' : formatInspect(summary));
+  });

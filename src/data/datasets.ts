@@ -1,0 +1,393 @@
+// The reference preprocessing of the UCI Adult and ProPublica COMPAS data, applied to tables that
+// have already been read (src/node/datasets.ts reads the files). Core code: no Node imports, so a
+// browser or worker that fetched the files can run the same steps.
+//
+// It reproduces canonical_sets (the LUCID / LUCID-GAN reference, see the spec's §2.1):
+//   Adult   the 15 UCI columns by position; rows with a missing cell ('?') dropped from each file
+//           separately (30162 train, 15060 test); the '.' stripped from the test labels; labels
+//           '<=50K' / '>50K'; all 14 features kept (Education and Education-Num, fnlwgt).
+//   COMPAS  the ProPublica filter (days_b_screening_arrest in [−30, 30], is_recid ≠ −1,
+//           c_charge_degree ≠ "O", score_text ≠ "N/A"), 6172 rows; the five default features
+//           c_charge_degree, race, age_cat, sex, priors_count; label two_year_recid.
+//   Splits  the exact reference row positions from split_indices.json.
+//
+// Category dictionaries are sorted (JS code-unit order, which equals Python's for these ASCII
+// labels) and shared by every split of a data set, because the reference one-hot encodes the
+// concatenation of its splits with pandas get_dummies, which sorts: the dummy order and the width
+// (Country has 41 values although the test file has only 40) then match the reference.
+//
+// What it does not do: scaling, one-hot encoding or grouping; those belong to the transformer.
+import { check } from '../engine/errors.js';
+import { CategoricalColumn, Column, NumericColumn, selectRows, Table } from './table.js';
+
+// ── Adult ────────────────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Column names. 'reference' keeps canonical_sets' names, typo "Martial Status" included, so that
+ * one-hot names ("Martial Status+Married-civ-spouse") and condition columns written against the
+ * reference and the LUCID-GAN figures work unchanged; it is the default. 'uci' uses the names of
+ * the UCI documentation (adult.names). The label is called "Income" / "income" (the reference
+ * never names it in its output: it one-hot encodes it as the columns "<=50K" and ">50K").
+ */
+export type AdultNaming = 'reference' | 'uci';
+
+export interface AdultColumnSpec {
+  uci: string;
+  reference: string;
+  kind: 'numeric' | 'categorical';
+}
+
+/** The 15 columns of adult.data / adult.test, in file order; the last is the label. */
+export const ADULT_COLUMNS: readonly AdultColumnSpec[] = [
+  { uci: 'age', reference: 'Age', kind: 'numeric' },
+  { uci: 'workclass', reference: 'Workclass', kind: 'categorical' },
+  { uci: 'fnlwgt', reference: 'fnlwgt', kind: 'numeric' },
+  { uci: 'education', reference: 'Education', kind: 'categorical' },
+  { uci: 'education-num', reference: 'Education-Num', kind: 'numeric' },
+  { uci: 'marital-status', reference: 'Martial Status', kind: 'categorical' },
+  { uci: 'occupation', reference: 'Occupation', kind: 'categorical' },
+  { uci: 'relationship', reference: 'Relationship', kind: 'categorical' },
+  { uci: 'race', reference: 'Race', kind: 'categorical' },
+  { uci: 'sex', reference: 'Sex', kind: 'categorical' },
+  { uci: 'capital-gain', reference: 'Capital Gain', kind: 'numeric' },
+  { uci: 'capital-loss', reference: 'Capital Loss', kind: 'numeric' },
+  { uci: 'hours-per-week', reference: 'Hours per week', kind: 'numeric' },
+  { uci: 'native-country', reference: 'Country', kind: 'categorical' },
+  { uci: 'income', reference: 'Income', kind: 'categorical' },
+];
+
+export const ADULT_LABELS = ['<=50K', '>50K'];
+
+/** Feature names, label name and protected features (those the LUCID-GAN paper audits) for a naming. */
+export function adultNames(naming: AdultNaming = 'reference'): { features: string[]; label: string; protected: string[] } {
+  check(naming === 'reference' || naming === 'uci', 'E_ARG', () => `adult: naming must be 'reference' or 'uci', got ${String(naming)}`);
+  const names = ADULT_COLUMNS.map((c) => c[naming]);
+  const byUci = (u: string) => ADULT_COLUMNS.find((c) => c.uci === u)![naming];
+  return { features: names.slice(0, 14), label: names[14], protected: ['race', 'sex', 'marital-status', 'relationship'].map(byUci) };
+}
+
+// ── COMPAS ───────────────────────────────────────────────────────────────────────────────────────
+
+export const COMPAS_FEATURES = ['c_charge_degree', 'race', 'age_cat', 'sex', 'priors_count'];
+export const COMPAS_LABEL = 'two_year_recid';
+export const COMPAS_PROTECTED = ['race', 'sex'];
+const COMPAS_NUMERIC = new Set(['priors_count']);
+/** Every column the preprocessing reads (the filter's and the defaults'); a reader may drop the rest. */
+export const COMPAS_COLUMNS_READ = ['id', 'days_b_screening_arrest', 'is_recid', 'c_charge_degree', 'score_text', ...COMPAS_FEATURES, COMPAS_LABEL];
+
+// ── Results ──────────────────────────────────────────────────────────────────────────────────────
+
+export type SplitName = 'train' | 'val' | 'test';
+
+export interface Dataset {
+  name: 'adult' | 'compas';
+  /** feature columns, in the reference's order (every split table has these, then the label) */
+  features: string[];
+  /** the label column: categorical, Adult {<=50K, >50K}, COMPAS {0, 1} */
+  label: string;
+  /** the preferred label value: '>50K' for Adult, '0' (no recidivism) for COMPAS */
+  favourable: string;
+  /** the protected features the LUCID-GAN paper audits */
+  protected: string[];
+  /** the reference splits; every table shares the same category dictionaries */
+  splits: Record<SplitName, Table>;
+  /** the table the split positions index into: Adult's dropna'd train file, COMPAS's filtered rows */
+  source: Table;
+}
+
+// ── Column conversion ────────────────────────────────────────────────────────────────────────────
+
+/**
+ * Cell labels a raw column holds, trimmed, with null for a missing cell. The UCI files separate
+ * fields with ", ", so a reader that does not trim leaves a leading space; '?' is the UCI missing
+ * marker and '' an empty field, whether or not the reader already recognised them.
+ */
+function rawLabels(col: Column): (string | null)[] {
+  const out = new Array<string | null>(col.kind === 'numeric' ? col.values.length : col.codes.length);
+  if (col.kind === 'numeric') {
+    for (let i = 0; i < out.length; i++) out[i] = Number.isNaN(col.values[i]) ? null : String(col.values[i]);
+    return out;
+  }
+  const labels = col.categories.map((c) => {
+    const t = c.trim();
+    return t === '' || t === '?' ? null : t;
+  });
+  for (let i = 0; i < out.length; i++) out[i] = col.codes[i] < 0 ? null : labels[col.codes[i]];
+  return out;
+}
+
+/** Numeric values of a raw column (NaN = missing), parsing labels when the reader kept it categorical. */
+function rawNumbers(col: Column, where: string): Float64Array {
+  if (col.kind === 'numeric') return col.values;
+  const labels = rawLabels(col);
+  const out = new Float64Array(labels.length);
+  for (let i = 0; i < labels.length; i++) {
+    const s = labels[i];
+    if (s === null) {
+      out[i] = NaN;
+      continue;
+    }
+    const v = Number(s);
+    check(Number.isFinite(v), 'E_INPUT', () => `${where}: column "${col.name}", row ${i + 1} of the table read: "${s}" is not a number`);
+    out[i] = v;
+  }
+  return out;
+}
+
+/** A categorical column over a sorted dictionary, from per-row labels (no missing left). */
+function encode(name: string, labels: readonly string[], dictionary: readonly string[]): CategoricalColumn {
+  const index = new Map(dictionary.map((c, k) => [c, k]));
+  const codes = new Int32Array(labels.length);
+  for (let i = 0; i < labels.length; i++) codes[i] = index.get(labels[i])!;
+  return { kind: 'categorical', name, codes, categories: dictionary.slice() };
+}
+
+const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The sorted union of the labels seen in several label arrays. */
+function sortedDictionary(...parts: readonly (readonly string[])[]): string[] {
+  const seen = new Set<string>();
+  for (const p of parts) for (const s of p) seen.add(s);
+  return [...seen].sort(byCodeUnit);
+}
+
+/** A copy of a categorical column with its dictionary sorted and codes remapped (−1 stays −1). */
+export function sortCategories(col: CategoricalColumn): CategoricalColumn {
+  const sorted = col.categories.slice().sort(byCodeUnit);
+  const newCode = col.categories.map((c) => sorted.indexOf(c));
+  const codes = col.codes.map((k) => (k < 0 ? k : newCode[k]));
+  return { kind: 'categorical', name: col.name, codes, categories: sorted };
+}
+
+// ── Adult preprocessing ──────────────────────────────────────────────────────────────────────────
+
+interface AdultPart {
+  numbers: Map<number, Float64Array>;
+  labels: Map<number, string[]>;
+  rows: number;
+  dropped: number;
+}
+
+/** One Adult file: positional columns, missing rows dropped, labels checked. */
+function adultPart(raw: Table, where: string): AdultPart {
+  check(
+    raw.columns.length === ADULT_COLUMNS.length,
+    'E_INPUT',
+    () =>
+      `${where}: expected ${ADULT_COLUMNS.length} columns (14 features and the income label, in UCI order: ${ADULT_COLUMNS.map((c) => c.uci).join(', ')}), found ${raw.columns.length}` +
+      (raw.columns.length === 1 ? '; is the file comma-separated?' : ''),
+  );
+  const numbers = new Map<number, Float64Array>();
+  const labels = new Map<number, (string | null)[]>();
+  ADULT_COLUMNS.forEach((spec, j) => {
+    if (spec.kind === 'numeric') numbers.set(j, rawNumbers(raw.columns[j], where));
+    else labels.set(j, rawLabels(raw.columns[j]));
+  });
+  // dropna over all 15 columns, as the reference does on each file
+  const keep: number[] = [];
+  for (let i = 0; i < raw.rows; i++) {
+    let ok = true;
+    for (const v of numbers.values()) ok &&= !Number.isNaN(v[i]);
+    for (const v of labels.values()) ok &&= v[i] !== null;
+    if (ok) keep.push(i);
+  }
+  const part: AdultPart = { numbers: new Map(), labels: new Map(), rows: keep.length, dropped: raw.rows - keep.length };
+  for (const [j, v] of numbers) part.numbers.set(j, Float64Array.from(keep, (i) => v[i]));
+  for (const [j, v] of labels) part.labels.set(j, keep.map((i) => v[i]!));
+  // labels: the test file writes '>50K.'; strip the '.' (the train file has none, so stripping both is the same)
+  const lab = part.labels.get(ADULT_COLUMNS.length - 1)!;
+  for (let r = 0; r < lab.length; r++) {
+    const l = lab[r].endsWith('.') ? lab[r].slice(0, -1) : lab[r];
+    check(ADULT_LABELS.includes(l), 'E_INPUT', () => `${where}: the income label "${lab[r]}" is neither <=50K nor >50K (a trailing '.' is allowed)`);
+    lab[r] = l;
+  }
+  return part;
+}
+
+export interface PreparedAdult {
+  /** adult.data after dropna: 30162 rows on the UCI file */
+  train: Table;
+  /** adult.test after dropna: 15060 rows on the UCI file */
+  test: Table;
+  /** rows removed for a missing cell in each file */
+  dropped: { train: number; test: number };
+}
+
+/**
+ * The reference preprocessing of adult.data and adult.test, given as raw tables whose 15 columns are
+ * in UCI file order (names are ignored: files with and without a header line name them differently).
+ * `where` names the files in error messages.
+ */
+export function prepareAdult(
+  raw: { train: Table; test: Table },
+  opts: { naming?: AdultNaming; where?: { train: string; test: string } } = {},
+): PreparedAdult {
+  const naming = opts.naming ?? 'reference';
+  adultNames(naming); // validates naming
+  const where = opts.where ?? { train: 'adult.data', test: 'adult.test' };
+  const tr = adultPart(raw.train, where.train);
+  const te = adultPart(raw.test, where.test);
+  const build = (p: AdultPart): Table => ({
+    rows: p.rows,
+    columns: ADULT_COLUMNS.map((spec, j): Column => {
+      const name = spec[naming];
+      if (spec.kind === 'numeric') return { kind: 'numeric', name, values: p.numbers.get(j)! } satisfies NumericColumn;
+      return encode(name, p.labels.get(j)!, sortedDictionary(tr.labels.get(j)!, te.labels.get(j)!));
+    }),
+  });
+  return { train: build(tr), test: build(te), dropped: { train: tr.dropped, test: te.dropped } };
+}
+
+// ── COMPAS preprocessing ─────────────────────────────────────────────────────────────────────────
+
+export interface PreparedCompas {
+  /** the filtered rows (6172 on the ProPublica file): the five features, then two_year_recid */
+  table: Table;
+  /** the `id` of each kept row, to compare with the reference's ids_of_filtered_rows */
+  ids: Int32Array;
+  /** rows before filtering (the reader's count when given, else the raw table's) */
+  rawRows: number;
+}
+
+/**
+ * The ProPublica filter and the default COMPAS columns. The raw table is compas-scores-two-years.csv
+ * with its header names; where a name occurs twice (priors_count, decile_score), the first column
+ * is used, like pandas.
+ */
+export function prepareCompas(raw: Table, opts: { where?: string; rawRows?: number } = {}): PreparedCompas {
+  const where = opts.where ?? 'compas-scores-two-years.csv';
+  const col = (name: string): Column => {
+    const c = raw.columns.find((x) => x.name.trim() === name);
+    check(c, 'E_INPUT', () => `${where}: no column "${name}" (needed by the ProPublica filter or the default features); the file has: ${raw.columns.map((x) => x.name).join(', ')}`);
+    return c;
+  };
+  const days = rawNumbers(col('days_b_screening_arrest'), where);
+  const isRecid = rawNumbers(col('is_recid'), where);
+  const degree = rawLabels(col('c_charge_degree'));
+  const scoreText = rawLabels(col('score_text'));
+  const id = rawNumbers(col('id'), where);
+  // pandas semantics: a comparison with a missing value is false, so a missing
+  // days_b_screening_arrest drops the row while a missing is_recid or score_text does not.
+  const keep: number[] = [];
+  for (let i = 0; i < raw.rows; i++) {
+    if (days[i] >= -30 && days[i] <= 30 && isRecid[i] !== -1 && degree[i] !== 'O' && scoreText[i] !== 'N/A') keep.push(i);
+  }
+  const columns: Column[] = [...COMPAS_FEATURES, COMPAS_LABEL].map((name): Column => {
+    if (COMPAS_NUMERIC.has(name)) {
+      const v = rawNumbers(col(name), where);
+      const values = Float64Array.from(keep, (i) => v[i]);
+      const bad = values.findIndex(Number.isNaN);
+      check(bad < 0, 'E_INPUT', () => `${where}: column "${name}" is missing in the row with id ${id[keep[bad]]}, which the ProPublica filter keeps`);
+      return { kind: 'numeric', name, values };
+    }
+    const all = rawLabels(col(name));
+    const labels = keep.map((i) => all[i]);
+    const bad = labels.indexOf(null);
+    check(bad < 0, 'E_INPUT', () => `${where}: column "${name}" is missing in the row with id ${id[keep[bad]]}, which the ProPublica filter keeps`);
+    return encode(name, labels as string[], sortedDictionary(labels as string[]));
+  });
+  const label = columns.at(-1) as CategoricalColumn;
+  check(
+    label.categories.every((c) => c === '0' || c === '1'),
+    'E_INPUT',
+    () => `${where}: ${COMPAS_LABEL} must be 0 or 1; found ${label.categories.filter((c) => c !== '0' && c !== '1').join(', ')}`,
+  );
+  return { table: { rows: keep.length, columns }, ids: Int32Array.from(keep, (i) => id[i]), rawRows: opts.rawRows ?? raw.rows };
+}
+
+// ── Splits ───────────────────────────────────────────────────────────────────────────────────────
+
+export interface SplitIndices {
+  adult: { nTrain: number; train: number[]; val: number[] };
+  compas: { n: number; ids: number[]; train: number[]; val: number[]; test: number[] };
+}
+
+/**
+ * Validates split_indices.json: every list holds integer positions, the splits of a data set are
+ * disjoint and together cover 0 … n−1 (so no row is lost or used twice).
+ */
+export function parseSplitIndices(json: unknown, where = 'split_indices.json'): SplitIndices {
+  const obj = (v: unknown, path: string): Record<string, unknown> => {
+    check(v !== null && typeof v === 'object' && !Array.isArray(v), 'E_INPUT', () => `${where}: ${path} must be an object`);
+    return v as Record<string, unknown>;
+  };
+  const int = (v: unknown, path: string): number => {
+    check(Number.isSafeInteger(v) && (v as number) >= 0, 'E_INPUT', () => `${where}: ${path} must be a non-negative integer, got ${JSON.stringify(v)}`);
+    return v as number;
+  };
+  const list = (v: unknown, path: string): number[] => {
+    check(Array.isArray(v), 'E_INPUT', () => `${where}: ${path} must be a list of row positions`);
+    return v.map((x, k) => int(x, `${path}[${k}]`));
+  };
+  const partition = (n: number, parts: Record<string, number[]>, path: string): void => {
+    const seen = new Uint8Array(n);
+    for (const [name, idx] of Object.entries(parts)) {
+      for (const i of idx) {
+        check(i < n, 'E_INPUT', () => `${where}: ${path}.${name} has position ${i}, beyond the ${n} rows`);
+        check(!seen[i], 'E_INPUT', () => `${where}: ${path}: position ${i} appears twice (in ${name})`);
+        seen[i] = 1;
+      }
+    }
+    const total = Object.values(parts).reduce((a, p) => a + p.length, 0);
+    check(total === n, 'E_INPUT', () => `${where}: ${path}: the splits cover ${total} of ${n} rows`);
+  };
+  const root = obj(json, 'the file');
+  const a = obj(root.adult, 'adult');
+  const c = obj(root.compas, 'compas');
+  const adult = { nTrain: int(a.n_train_after_dropna, 'adult.n_train_after_dropna'), train: list(a.train, 'adult.train'), val: list(a.val, 'adult.val') };
+  partition(adult.nTrain, { train: adult.train, val: adult.val }, 'adult');
+  const compas = {
+    n: int(c.n_filtered, 'compas.n_filtered'),
+    ids: list(c.ids_of_filtered_rows, 'compas.ids_of_filtered_rows'),
+    train: list(c.train, 'compas.train'),
+    val: list(c.val, 'compas.val'),
+    test: list(c.test, 'compas.test'),
+  };
+  check(compas.ids.length === compas.n, 'E_INPUT', () => `${where}: compas.ids_of_filtered_rows has ${compas.ids.length} ids, n_filtered is ${compas.n}`);
+  partition(compas.n, { train: compas.train, val: compas.val, test: compas.test }, 'compas');
+  return { adult, compas };
+}
+
+/** The Adult data set with the reference splits: train/val from the dropna'd train file, test = the UCI test file. */
+export function adultDataset(prepared: PreparedAdult, splits: SplitIndices['adult'], naming: AdultNaming = 'reference', where = 'adult.data'): Dataset {
+  check(
+    prepared.train.rows === splits.nTrain,
+    'E_INPUT',
+    () => `${where}: ${prepared.train.rows} rows remain after dropping rows with '?', but the reference splits index ${splits.nTrain}; is this the UCI adult.data file?`,
+  );
+  const names = adultNames(naming);
+  return {
+    name: 'adult',
+    features: names.features,
+    label: names.label,
+    favourable: '>50K',
+    protected: names.protected,
+    splits: { train: selectRows(prepared.train, splits.train), val: selectRows(prepared.train, splits.val), test: prepared.test },
+    source: prepared.train,
+  };
+}
+
+/**
+ * The COMPAS data set with the reference splits. The filtered rows must be exactly the reference's
+ * (compared by `id`), otherwise the positions would silently point at other people.
+ */
+export function compasDataset(prepared: PreparedCompas, splits: SplitIndices['compas'], where = 'compas-scores-two-years.csv'): Dataset {
+  const { ids } = prepared;
+  check(
+    ids.length === splits.n,
+    'E_INPUT',
+    () => `${where}: the ProPublica filter keeps ${ids.length} of ${prepared.rawRows} rows, the reference kept ${splits.n}; is this ProPublica's compas-scores-two-years.csv?`,
+  );
+  const first = ids.findIndex((v, k) => v !== splits.ids[k]);
+  check(first < 0, 'E_INPUT', () => `${where}: filtered row ${first} has id ${ids[first]}, the reference's has id ${splits.ids[first]}; the rows are not the reference's`);
+  const t = prepared.table;
+  return {
+    name: 'compas',
+    features: COMPAS_FEATURES.slice(),
+    label: COMPAS_LABEL,
+    favourable: '0',
+    protected: COMPAS_PROTECTED.slice(),
+    splits: { train: selectRows(t, splits.train), val: selectRows(t, splits.val), test: selectRows(t, splits.test) },
+    source: t,
+  };
+}

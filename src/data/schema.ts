@@ -1,0 +1,395 @@
+// From rows of text cells to a columnar Table, in one streaming pass. Core code: no Node imports.
+//
+// Rules (README "Reading data"):
+// - A cell is trimmed first; leading and trailing spaces are never part of a value (Adult's ", ").
+// - Missing: '', '?', 'NA', 'NaN', 'null', 'None' (after trimming, case-sensitive).
+// - Kind: a column is numeric when it has at least one non-missing cell and every non-missing cell
+//   is a finite decimal number (/^[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?$/); otherwise categorical.
+//   --numeric makes a non-number an error; --categorical keeps numbers as labels.
+// - Missing-value policy: 'keep' drops rows with a missing numeric cell and keeps a missing
+//   categorical cell as its own category, labelled as written; 'drop' drops every row with a missing
+//   cell; 'error' stops at the first missing cell.
+//
+// No raw strings are kept: while a column may still be numeric it fills a Float64Array, and while it
+// has at most maxCategories distinct labels it also fills a code array and a dictionary. When a
+// non-number arrives the float array is dropped; when the dictionary overflows while the column is
+// still numeric the dictionary is dropped (a column with that many labels cannot be categorical).
+import { EngineError } from '../engine/errors.js';
+import type { CategoricalColumn, Column, NumericColumn, Table } from './table.js';
+import type { Delimiter, LineEnding } from './csv-detect.js';
+
+export type ColumnKind = 'numeric' | 'categorical';
+export type MissingPolicy = 'keep' | 'drop' | 'error';
+
+export const MISSING_TOKENS: readonly string[] = ['', '?', 'NA', 'NaN', 'null', 'None'];
+const MISSING = new Set(MISSING_TOKENS);
+const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+export const DEFAULT_MAX_CATEGORIES = 1000;
+
+/** True when the cell (trimmed or not) is one of MISSING_TOKENS. */
+export function isMissing(cell: string): boolean {
+  return MISSING.has(cell.trim());
+}
+
+/** The finite number a trimmed cell spells in decimal notation, or NaN (hex, 'Infinity', '1,5' are not numbers). */
+export function parseNumber(cell: string): number {
+  if (!DECIMAL.test(cell)) return NaN;
+  const v = Number(cell);
+  return Number.isFinite(v) ? v : NaN;
+}
+
+export interface SchemaOptions {
+  /** columns that must be numeric: a non-number in them is an error */
+  numeric?: readonly string[];
+  /** columns kept as categorical even when every value is a number */
+  categorical?: readonly string[];
+  /** columns to leave out */
+  drop?: readonly string[];
+  missing?: MissingPolicy;
+  /** most distinct labels a categorical column may have (default 1000) */
+  maxCategories?: number;
+}
+
+export interface ColumnMissing {
+  name: string;
+  kind: ColumnKind;
+  /** missing cells in the rows read */
+  cells: number;
+  /** line of the first missing cell */
+  firstLine: number;
+  /** rows with a missing cell in this column that the policy dropped (a row may count for several columns) */
+  rowsDropped: number;
+  /** labels kept as categories (policy 'keep', categorical columns) */
+  keptAs: string[];
+}
+
+export interface MissingReport {
+  policy: MissingPolicy;
+  /** missing cells in all kept columns */
+  cells: number;
+  /** rows the policy dropped */
+  rowsDropped: number;
+  /** line numbers of the first dropped rows (at most 10) */
+  firstDroppedLines: number[];
+  /** only columns with at least one missing cell */
+  columns: ColumnMissing[];
+}
+
+/** What a reader saw and did: settings, rows, the missing-value policy's effect, warnings. */
+export interface ReadReport {
+  file: string;
+  delimiter: Delimiter;
+  header: boolean;
+  bom: boolean;
+  lineEnding: LineEnding;
+  /** which settings were detected rather than given */
+  detected: { delimiter: boolean; header: boolean };
+  /** the file's columns, before --drop */
+  fileColumns: string[];
+  /** columns left out by --drop */
+  dropped: string[];
+  /** data rows in the file (blank lines and the header excluded) */
+  rowsRead: number;
+  /** rows in the table, after the missing-value policy */
+  rowsKept: number;
+  missing: MissingReport;
+  warnings: string[];
+}
+
+export interface BuildResult {
+  table: Table;
+  rowsRead: number;
+  missing: MissingReport;
+  warnings: string[];
+}
+
+const quote = (s: string) => JSON.stringify(s);
+const ordinal = (n: number) => `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
+
+function inputError(msg: string): EngineError {
+  return new EngineError('E_INPUT', msg);
+}
+
+function grown<T extends Float64Array | Int32Array>(a: T, need: number): T {
+  if (need <= a.length) return a;
+  const b = new (a.constructor as { new (n: number): T })(Math.max(need, a.length * 2));
+  b.set(a);
+  return b;
+}
+
+/** One column being read. Cells arrive trimmed. */
+class ColumnBuilder {
+  n = 0;
+  /** null once a non-number has been seen (or the column is forced categorical) */
+  values: Float64Array | null;
+  /** null once the dictionary overflowed (or the column is forced numeric) */
+  codes: Int32Array | null;
+  dict: Map<string, number> | null;
+  labels: string[] = [];
+  missingLabel: boolean[] = [];
+  missingCells = 0;
+  firstMissingLine = 0;
+  numbers = 0;
+  /** where the column stopped being numeric */
+  firstText: { line: number; value: string } | null = null;
+
+  constructor(
+    readonly file: string,
+    readonly name: string,
+    readonly forced: ColumnKind | undefined,
+    readonly maxCategories: number,
+  ) {
+    this.values = forced === 'categorical' ? null : new Float64Array(1024);
+    this.codes = forced === 'numeric' ? null : new Int32Array(1024);
+    this.dict = forced === 'numeric' ? null : new Map();
+  }
+
+  push(cell: string, missing: boolean, line: number): void {
+    const i = this.n++;
+    if (missing) {
+      this.missingCells++;
+      if (this.firstMissingLine === 0) this.firstMissingLine = line;
+    }
+    const v = missing ? NaN : parseNumber(cell);
+    if (!missing && !Number.isNaN(v)) this.numbers++;
+    if (this.values) {
+      if (!missing && Number.isNaN(v)) this.becomeCategorical(cell, line);
+      else (this.values = grown(this.values, i + 1))[i] = v;
+    }
+    if (this.dict) {
+      let code = this.dict.get(cell);
+      if (code === undefined) code = this.addLabel(cell, missing, line);
+      if (this.codes) (this.codes = grown(this.codes, i + 1))[i] = code;
+    }
+  }
+
+  private becomeCategorical(cell: string, line: number): void {
+    if (this.forced === 'numeric') {
+      throw inputError(`${this.file}: line ${line}, column ${quote(this.name)}: ${quote(cell)} is not a number, but --numeric names this column`);
+    }
+    this.values = null;
+    this.firstText = { line, value: cell };
+    if (!this.dict) throw this.tooMany(`it is categorical because line ${line} holds ${quote(cell)}, not a number`);
+  }
+
+  private addLabel(cell: string, missing: boolean, line: number): number {
+    const dict = this.dict!;
+    if (dict.size === this.maxCategories) {
+      if (!this.values) throw this.tooMany(`the ${ordinal(this.maxCategories + 1)}, ${quote(cell)}, is on line ${line}`);
+      // still possibly numeric: forget the labels; a later non-number makes this an error
+      this.dict = null;
+      this.codes = null;
+      this.labels = [];
+      this.missingLabel = [];
+      return -1;
+    }
+    const code = dict.size;
+    dict.set(cell, code);
+    this.labels.push(cell);
+    this.missingLabel.push(missing);
+    return code;
+  }
+
+  private tooMany(why: string): EngineError {
+    return inputError(
+      `${this.file}: column ${quote(this.name)} has more than ${this.maxCategories} distinct values (${why}); ` +
+        `an identifier or free text cannot be a category: remove it with --drop ${this.name}, group its values into fewer categories, or raise --max-categories`,
+    );
+  }
+
+  kind(): ColumnKind {
+    const kind = this.forced ?? (this.values && this.numbers > 0 ? 'numeric' : 'categorical');
+    if (kind === 'categorical' && !this.dict) throw this.tooMany('it holds no numbers');
+    return kind;
+  }
+
+  /** Per row: is this cell missing? (valid once all rows are in) */
+  missingAt(kind: ColumnKind): (row: number) => boolean {
+    if (kind === 'numeric') {
+      const v = this.values!;
+      return (r) => Number.isNaN(v[r]);
+    }
+    const c = this.codes!;
+    const m = this.missingLabel;
+    return (r) => m[c[r]];
+  }
+}
+
+export class TableBuilder {
+  private readonly columns: ColumnBuilder[];
+  /** field index of each kept column */
+  private readonly fieldOf: number[];
+  private readonly policy: MissingPolicy;
+  private lines = new Int32Array(1024);
+  private rows = 0;
+
+  /**
+   * `file` prefixes every message; `names` are the file's columns in field order (validated:
+   * non-empty and distinct). Options naming a column are checked against `names` here.
+   */
+  constructor(
+    readonly file: string,
+    readonly names: readonly string[],
+    opts: SchemaOptions = {},
+  ) {
+    const maxCategories = opts.maxCategories ?? DEFAULT_MAX_CATEGORIES;
+    if (!Number.isSafeInteger(maxCategories) || maxCategories < 1) {
+      throw inputError(`${file}: --max-categories must be a positive integer, got ${maxCategories}`);
+    }
+    this.policy = opts.missing ?? 'keep';
+    if (!['keep', 'drop', 'error'].includes(this.policy)) {
+      throw inputError(`${file}: --missing must be keep, drop or error, got ${quote(String(this.policy))}`);
+    }
+    const numeric = this.namedSet(opts.numeric, '--numeric');
+    const categorical = this.namedSet(opts.categorical, '--categorical');
+    const drop = this.namedSet(opts.drop, '--drop');
+    for (const n of numeric) {
+      if (categorical.has(n)) throw inputError(`${file}: column ${quote(n)} is named by both --numeric and --categorical`);
+    }
+    this.columns = [];
+    this.fieldOf = [];
+    names.forEach((name, i) => {
+      if (drop.has(name)) return;
+      const forced = numeric.has(name) ? 'numeric' : categorical.has(name) ? 'categorical' : undefined;
+      this.columns.push(new ColumnBuilder(file, name, forced, maxCategories));
+      this.fieldOf.push(i);
+    });
+    if (this.columns.length === 0) throw inputError(`${file}: --drop removes every column (${names.join(', ')})`);
+  }
+
+  private namedSet(list: readonly string[] | undefined, option: string): Set<string> {
+    const set = new Set<string>();
+    for (const n of list ?? []) {
+      if (!this.names.includes(n)) {
+        throw inputError(`${this.file}: ${option} names column ${quote(n)}, which is not in the file; the columns are: ${this.names.join(', ')}`);
+      }
+      set.add(n);
+    }
+    return set;
+  }
+
+  /** Adds one data row; `line` is its 1-based line number in the file (for messages). */
+  addRow(fields: readonly string[], line: number): void {
+    if (fields.length !== this.names.length) {
+      throw inputError(
+        `${this.file}: line ${line} has ${fields.length} field${fields.length === 1 ? '' : 's'}, expected ${this.names.length}; ` +
+          `a value holding the delimiter must be quoted`,
+      );
+    }
+    const r = this.rows++;
+    (this.lines = grown(this.lines, r + 1))[r] = line;
+    for (let j = 0; j < this.columns.length; j++) {
+      const col = this.columns[j];
+      const cell = fields[this.fieldOf[j]].trim();
+      const missing = MISSING.has(cell);
+      if (missing && this.policy === 'error') {
+        throw inputError(`${this.file}: line ${line}, column ${quote(col.name)}: missing value ${quote(cell)} (--missing error)`);
+      }
+      col.push(cell, missing, line);
+    }
+  }
+
+  get rowsRead(): number {
+    return this.rows;
+  }
+
+  /** Applies the missing-value policy and returns the table, its missing-value report and warnings. */
+  finish(): BuildResult {
+    const n = this.rows;
+    const kinds = this.columns.map((c) => c.kind());
+    const missingAt = this.columns.map((c, j) => c.missingAt(kinds[j]));
+    const dropsRow = this.columns.map((_, j) => this.policy === 'drop' || kinds[j] === 'numeric');
+    const keep: number[] = [];
+    const dropped = new Int32Array(this.columns.length);
+    const firstDroppedLines: number[] = [];
+    for (let r = 0; r < n; r++) {
+      let drop = false;
+      for (let j = 0; j < this.columns.length; j++) {
+        if (dropsRow[j] && missingAt[j](r)) {
+          drop = true;
+          dropped[j]++;
+        }
+      }
+      if (!drop) keep.push(r);
+      else if (firstDroppedLines.length < 10) firstDroppedLines.push(this.lines[r]);
+    }
+    const missing = this.missingReport(kinds, dropped, n - keep.length, firstDroppedLines);
+    if (keep.length === 0) throw this.nothingLeft(kinds, dropped);
+    const columns = this.columns.map((c, j) => (kinds[j] === 'numeric' ? numericColumn(c, keep) : categoricalColumn(c, keep)));
+    const table: Table = { rows: keep.length, columns };
+    return { table, rowsRead: n, missing, warnings: this.warnings(table) };
+  }
+
+  private missingReport(kinds: ColumnKind[], dropped: Int32Array, rowsDropped: number, firstDroppedLines: number[]): MissingReport {
+    const columns: ColumnMissing[] = [];
+    let cells = 0;
+    this.columns.forEach((c, j) => {
+      if (c.missingCells === 0) return;
+      cells += c.missingCells;
+      const keptAs = this.policy === 'keep' && kinds[j] === 'categorical' ? c.labels.filter((_, k) => c.missingLabel[k]) : [];
+      columns.push({ name: c.name, kind: kinds[j], cells: c.missingCells, firstLine: c.firstMissingLine, rowsDropped: dropped[j], keptAs });
+    });
+    return { policy: this.policy, cells, rowsDropped, firstDroppedLines, columns };
+  }
+
+  private nothingLeft(kinds: ColumnKind[], dropped: Int32Array): EngineError {
+    const culprits = this.columns
+      .map((c, j) => ({ c, j }))
+      .filter(({ j }) => dropped[j] > 0)
+      .map(({ c, j }) => `${c.name} (${kinds[j]}): ${dropped[j]}`)
+      .join(', ');
+    const fix = this.policy === 'drop' ? 'use --missing keep, or --drop the emptiest columns' : '--drop those columns, or fill the gaps';
+    return inputError(`${this.file}: no rows left: the missing-value policy "${this.policy}" drops all ${this.rows} data rows (rows with missing cells: ${culprits}); ${fix}`);
+  }
+
+  private warnings(table: Table): string[] {
+    const out: string[] = [];
+    table.columns.forEach((col, j) => {
+      const b = this.columns[j];
+      if (col.kind === 'categorical' && b.firstText && b.numbers >= 0.9 * (b.n - b.missingCells)) {
+        out.push(
+          `${this.file}: column ${quote(col.name)} is categorical because line ${b.firstText.line} holds ${quote(b.firstText.value)}, ` +
+            `though ${b.numbers} of its ${b.n - b.missingCells} values are numbers; fix or blank that value if it should be numeric (--numeric ${col.name} makes it an error)`,
+        );
+      }
+      const single = singleValue(col);
+      if (single !== null) {
+        out.push(`${this.file}: column ${quote(col.name)} has the single value ${quote(single)} in every row; the GAN will exclude it (it carries no information)`);
+      }
+    });
+    return out;
+  }
+}
+
+function numericColumn(c: ColumnBuilder, keep: readonly number[]): NumericColumn {
+  const src = c.values!;
+  const values = new Float64Array(keep.length);
+  for (let i = 0; i < keep.length; i++) values[i] = src[keep[i]];
+  return { kind: 'numeric', name: c.name, values };
+}
+
+/** Codes of the kept rows, renumbered so categories seen only in dropped rows disappear (first-seen order stays). */
+function categoricalColumn(c: ColumnBuilder, keep: readonly number[]): CategoricalColumn {
+  const src = c.codes!;
+  const used = new Uint8Array(c.labels.length);
+  for (let i = 0; i < keep.length; i++) used[src[keep[i]]] = 1;
+  const remap = new Int32Array(c.labels.length);
+  const categories: string[] = [];
+  c.labels.forEach((label, k) => {
+    if (!used[k]) return;
+    remap[k] = categories.length;
+    categories.push(label);
+  });
+  const codes = new Int32Array(keep.length);
+  for (let i = 0; i < keep.length; i++) codes[i] = remap[src[keep[i]]];
+  return { kind: 'categorical', name: c.name, codes, categories };
+}
+
+/** The one value a column holds in every row, or null. */
+function singleValue(col: Column): string | null {
+  if (col.kind === 'categorical') return col.categories.length === 1 ? col.categories[0] : null;
+  const v = col.values;
+  for (let i = 1; i < v.length; i++) if (v[i] !== v[0]) return null;
+  return v.length > 0 ? String(v[0]) : null;
+}

@@ -1,0 +1,359 @@
+// Node layer: CSV files to Tables and back, streamed through fast-csv (a 1 GB file never becomes
+// 1 GB of JS strings: rows go straight into the column builders of src/data/schema.ts).
+//
+// Pipeline: file bytes → ByteGuard (BOM, UTF-8 validity, quoting, line numbers) → [whitespace runs
+// to tabs] → fast-csv parse → row sink (header, TableBuilder). Settings come from the first 64 KiB,
+// read separately and detected by src/data/csv-detect.ts.
+import { createReadStream, createWriteStream } from 'node:fs';
+import { open } from 'node:fs/promises';
+import { isUtf8 } from 'node:buffer';
+import { Readable, Transform, Writable, type TransformCallback } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { parse, format } from 'fast-csv';
+import { EngineError } from '../engine/errors.js';
+import { DELIMITERS, detectCsv, type Delimiter } from '../data/csv-detect.js';
+import { QuoteScanner, WhitespaceCollapser, findInvalidUtf8, lineAt, sniffBytes, utf8CutTail } from '../data/csv-scan.js';
+import { TableBuilder, type ReadReport, type SchemaOptions } from '../data/schema.js';
+import type { Table } from '../data/table.js';
+
+export type { ReadReport } from '../data/schema.js';
+
+export interface ReadOptions extends SchemaOptions {
+  /** ',' ';' '\t' or 'whitespace' (runs of spaces and tabs); detected when absent */
+  delimiter?: Delimiter;
+  /** whether line 1 names the columns; detected when absent */
+  header?: boolean;
+  /** column names: they replace the header's names, or name a headerless file's columns */
+  columns?: readonly string[];
+  /** lines at the start to ignore before the header or data (a preamble such as UCI's "|1x3 Cross validator") */
+  skipLines?: number;
+}
+
+const SAMPLE_BYTES = 64 * 1024;
+
+function inputError(msg: string): EngineError {
+  return new EngineError('E_INPUT', msg);
+}
+
+/** Maps file-system errors to messages naming the file; anything else passes through. */
+function fsError(err: unknown, file: string): unknown {
+  if (err instanceof EngineError) return err;
+  const code = (err as NodeJS.ErrnoException | null)?.code;
+  if (code === 'ENOENT') return inputError(`${file}: file not found`);
+  if (code === 'EISDIR') return inputError(`${file}: is a directory, not a file`);
+  if (code === 'EACCES' || code === 'EPERM') return inputError(`${file}: permission denied`);
+  if (typeof code === 'string' && code.startsWith('E')) return inputError(`${file}: cannot read the file (${code})`);
+  return err;
+}
+
+async function readHead(file: string): Promise<{ head: Uint8Array; size: number }> {
+  const fh = await open(file, 'r');
+  try {
+    const st = await fh.stat();
+    if (st.isDirectory()) throw Object.assign(new Error('directory'), { code: 'EISDIR' });
+    const size = st.size;
+    const buf = new Uint8Array(Math.min(size, SAMPLE_BYTES));
+    const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
+    return { head: buf.subarray(0, bytesRead), size };
+  } finally {
+    await fh.close();
+  }
+}
+
+function invalidUtf8(file: string, offset: number, line: number): EngineError {
+  return inputError(`${file}: not valid UTF-8 at byte offset ${offset} (line ${line}); save the file as UTF-8 (it may be Latin-1 or Windows-1252)`);
+}
+
+/** A Buffer seen as a plain Uint8Array (no copy). */
+function bytes(b: Buffer): Uint8Array {
+  return new Uint8Array(b.buffer, b.byteOffset, b.length);
+}
+
+/** Validates UTF-8 across chunk boundaries, strips a BOM, runs the QuoteScanner; passes bytes on. */
+class ByteGuard extends Transform {
+  private carry: Uint8Array = new Uint8Array(0);
+  private first = true;
+  /** bytes of a stripped BOM, so offsets in messages are file offsets */
+  private base = 0;
+  readonly scanner: QuoteScanner;
+
+  constructor(
+    readonly file: string,
+    delimiter: Delimiter,
+  ) {
+    super();
+    this.scanner = new QuoteScanner(file, delimiter);
+  }
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    try {
+      let b = bytes(chunk);
+      if (this.carry.length) {
+        const joined = new Uint8Array(this.carry.length + b.length);
+        joined.set(this.carry);
+        joined.set(b, this.carry.length);
+        b = joined;
+      }
+      if (this.first && b.length >= 3) {
+        this.first = false;
+        if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) {
+          b = b.subarray(3);
+          this.base = 3;
+        }
+      }
+      const cut = this.first ? b.length : utf8CutTail(b);
+      this.carry = Uint8Array.from(b.subarray(b.length - cut));
+      const out = this.check(b.subarray(0, b.length - cut));
+      done(null, out.length > 0 ? out : undefined);
+    } catch (e) {
+      done(e as Error);
+    }
+  }
+
+  override _flush(done: TransformCallback): void {
+    try {
+      const rest = this.check(this.carry);
+      this.scanner.end();
+      done(null, rest.length > 0 ? rest : undefined);
+    } catch (e) {
+      done(e as Error);
+    }
+  }
+
+  private check(b: Uint8Array): Buffer {
+    if (!isUtf8(b)) {
+      const bad = findInvalidUtf8(b);
+      const offset = this.base + this.scanner.offset + bad;
+      this.scanner.feed(b.subarray(0, bad));
+      throw invalidUtf8(this.file, offset, this.scanner.line);
+    }
+    this.scanner.feed(b);
+    return Buffer.from(b.buffer, b.byteOffset, b.length);
+  }
+}
+
+class CollapseWhitespace extends Transform {
+  private readonly c = new WhitespaceCollapser();
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    const out = this.c.push(bytes(chunk));
+    done(null, Buffer.from(out.buffer, out.byteOffset, out.length));
+  }
+}
+
+/** Line breaks inside a row's fields (quoted values may span lines). */
+function breaksIn(fields: readonly string[]): number {
+  let k = 0;
+  for (const f of fields) {
+    if (f.indexOf('\n') < 0 && f.indexOf('\r') < 0) continue;
+    k += f.match(/\r\n|\r|\n/g)!.length;
+  }
+  return k;
+}
+
+/** Column names from the header row or the options, checked: as many as fields, none empty, none twice. */
+function columnNames(file: string, first: readonly string[], line: number, header: boolean, given: readonly string[] | undefined): string[] {
+  if (header) {
+    const names = first.map((f) => f.trim());
+    const empty = names.indexOf('');
+    if (empty >= 0 && !given) throw inputError(`${file}: line ${line}: field ${empty + 1} has no column name; name every column with --columns`);
+    if (!given) checkDistinct(names, (n, i, j) => `${file}: line ${line}: column name ${JSON.stringify(n)} appears twice (fields ${i + 1} and ${j + 1}); rename one, or name the columns with --columns`);
+  }
+  if (!given) return header ? first.map((f) => f.trim()) : first.map((_, i) => `c${i + 1}`);
+  if (given.length !== first.length) {
+    throw inputError(`${file}: --columns gives ${given.length} name${given.length === 1 ? '' : 's'} but line ${line} has ${first.length} fields`);
+  }
+  const names = given.map((n) => n.trim());
+  if (names.includes('')) throw inputError(`${file}: --columns has an empty name`);
+  checkDistinct(names, (n) => `${file}: --columns names ${JSON.stringify(n)} twice`);
+  return names;
+}
+
+function checkDistinct(names: readonly string[], msg: (name: string, first: number, second: number) => string): void {
+  const seen = new Map<string, number>();
+  names.forEach((n, j) => {
+    const i = seen.get(n);
+    if (i !== undefined) throw inputError(msg(n, i, j));
+    seen.set(n, j);
+  });
+}
+
+/** Receives fast-csv's rows: skips blank lines, takes the header, feeds the TableBuilder. */
+class RowSink extends Writable {
+  /** line of the next row fast-csv delivers */
+  line = 1;
+  builder: TableBuilder | null = null;
+  headerLine = 0;
+  headerFields: string[] = [];
+
+  constructor(
+    readonly file: string,
+    readonly header: boolean,
+    readonly opts: ReadOptions,
+  ) {
+    super({ objectMode: true, highWaterMark: 256 });
+  }
+
+  override _write(fields: string[], _enc: BufferEncoding, done: (e?: Error | null) => void): void {
+    try {
+      this.take(fields);
+      done();
+    } catch (e) {
+      done(e as Error);
+    }
+  }
+
+  private take(fields: string[]): void {
+    const line = this.line;
+    this.line += 1 + breaksIn(fields);
+    if (line <= (this.opts.skipLines ?? 0)) return;
+    if (fields.length === 0 || (fields.length === 1 && fields[0].trim() === '')) return;
+    if (!this.builder) {
+      const names = columnNames(this.file, fields, line, this.header, this.opts.columns);
+      this.builder = new TableBuilder(this.file, names, this.opts);
+      if (this.header) {
+        this.headerLine = line;
+        this.headerFields = names;
+        return;
+      }
+    }
+    this.builder.addRow(fields, line);
+  }
+}
+
+function checkOptions(file: string, opts: ReadOptions): void {
+  const skip = opts.skipLines ?? 0;
+  if (!Number.isSafeInteger(skip) || skip < 0) throw inputError(`${file}: skipLines must be a non-negative integer, got ${skip}`);
+  if (opts.delimiter !== undefined && !DELIMITERS.includes(opts.delimiter)) {
+    throw inputError(`${file}: --delimiter must be one of comma, semicolon, tab, whitespace; got ${JSON.stringify(opts.delimiter)}`);
+  }
+}
+
+/** fast-csv's own parse errors (the ByteGuard catches the known ones first) get the file and line. */
+function mapParseError(err: unknown, file: string, line: number): unknown {
+  if (err instanceof Error && !(err instanceof EngineError) && err.message.startsWith('Parse Error')) {
+    return inputError(`${file}: line ${line} or after: cannot parse the CSV (${err.message.replace(/\s+/g, ' ')})`);
+  }
+  return err;
+}
+
+/** The text after its first `n` lines (LF, CRLF or CR ends). */
+function skipLines(text: string, n: number): string {
+  let i = 0;
+  for (let k = 0; k < n && i < text.length; k++) {
+    const m = /\r\n|\n|\r/g;
+    m.lastIndex = i;
+    const hit = m.exec(text);
+    i = hit ? hit.index + hit[0].length : text.length;
+  }
+  return text.slice(i);
+}
+
+/**
+ * Reads a CSV file into a Table. Settings not given in `opts` are detected from the first 64 KiB;
+ * every problem is an E_INPUT EngineError whose one-line message names the file, line and column.
+ */
+export async function readCsv(path: string, opts: ReadOptions = {}): Promise<{ table: Table; report: ReadReport }> {
+  const file = path;
+  checkOptions(file, opts);
+  let head: Uint8Array;
+  let size: number;
+  try {
+    ({ head, size } = await readHead(path));
+  } catch (e) {
+    throw fsError(e, file);
+  }
+  if (size === 0) throw inputError(`${file}: the file is empty`);
+  const { bom } = sniffBytes(head, file);
+  const complete = head.length === size;
+  const sample = complete ? head : head.subarray(0, head.length - utf8CutTail(head));
+  const bad = findInvalidUtf8(sample);
+  if (bad >= 0) throw invalidUtf8(file, bad, lineAt(sample, bad));
+  const detection = detectCsv(skipLines(new TextDecoder('utf-8', { ignoreBOM: true }).decode(sample), opts.skipLines ?? 0), { file, delimiter: opts.delimiter, header: opts.header, complete });
+  const { delimiter, header } = detection;
+
+  const guard = new ByteGuard(file, delimiter);
+  const sink = new RowSink(file, header, opts);
+  const parser = parse({ delimiter: delimiter === 'whitespace' ? '\t' : delimiter, headers: false, quote: '"' });
+  const stages: NodeJS.ReadWriteStream[] = delimiter === 'whitespace' ? [guard, new CollapseWhitespace(), parser] : [guard, parser];
+  try {
+    await pipeline([createReadStream(path), ...stages, sink]);
+  } catch (e) {
+    throw mapParseError(fsError(e, file), file, sink.line);
+  }
+
+  const builder = sink.builder;
+  if (!builder) throw inputError(`${file}: the file holds only blank lines`);
+  if (builder.rowsRead === 0) {
+    throw inputError(
+      `${file}: line ${sink.headerLine} is a header (${sink.headerFields.join(', ')}) but no data rows follow` +
+        (detection.detected.header ? '; if it is data, read it with --no-header' : ''),
+    );
+  }
+  const built = builder.finish();
+  const kept = new Set(built.table.columns.map((c) => c.name));
+  const report: ReadReport = {
+    file,
+    delimiter,
+    header,
+    bom,
+    lineEnding: detection.lineEnding,
+    detected: detection.detected,
+    fileColumns: builder.names.slice(),
+    dropped: builder.names.filter((n) => !kept.has(n)),
+    rowsRead: built.rowsRead,
+    rowsKept: built.table.rows,
+    missing: built.missing,
+    warnings: built.warnings,
+  };
+  return { table: built.table, report };
+}
+
+export interface WriteOptions {
+  /** ',' (default), ';' or '\t' */
+  delimiter?: ',' | ';' | '\t';
+  /** write the column names as line 1 (default true) */
+  header?: boolean;
+}
+
+/** The shortest text that parses back to the same float64 (JS's Number→String is exactly that; −0 keeps its sign). */
+export function formatNumber(v: number): string {
+  if (Number.isNaN(v)) return '';
+  return Object.is(v, -0) ? '-0' : String(v);
+}
+
+function* rowsOf(table: Table): Generator<string[]> {
+  const cols = table.columns;
+  for (let r = 0; r < table.rows; r++) {
+    const row = new Array<string>(cols.length);
+    for (let j = 0; j < cols.length; j++) {
+      const c = cols[j];
+      if (c.kind === 'numeric') row[j] = formatNumber(c.values[r]);
+      else row[j] = c.codes[r] < 0 ? '' : c.categories[c.codes[r]];
+    }
+    yield row;
+  }
+}
+
+/**
+ * Writes a Table as CSV through fast-csv's formatter: numbers in their shortest round-trip form,
+ * labels exactly, quoted when they hold the delimiter, a quote or a line break. A stream given as
+ * `dest` is left open.
+ */
+export async function writeCsv(dest: string | NodeJS.WritableStream, table: Table, opts: WriteOptions = {}): Promise<void> {
+  const delimiter = opts.delimiter ?? ',';
+  if (![',', ';', '\t'].includes(delimiter)) {
+    throw new EngineError('E_ARG', `writeCsv: delimiter must be ',', ';' or a tab, got ${JSON.stringify(delimiter)}`);
+  }
+  const names = table.columns.map((c) => c.name);
+  const formatter = format<string[], string[]>({ delimiter, headers: names, writeHeaders: opts.header ?? true, includeEndRowDelimiter: true });
+  const source = Readable.from(rowsOf(table));
+  if (typeof dest === 'string') {
+    try {
+      await pipeline(source, formatter, createWriteStream(dest));
+    } catch (e) {
+      throw fsError(e, dest);
+    }
+    return;
+  }
+  await pipeline(source, formatter, dest, { end: false });
+}
