@@ -150,15 +150,19 @@ function breaksIn(fields: readonly string[]): number {
   return k;
 }
 
-/** Column names from the header row or the options, checked: as many as fields, none empty, none twice. */
-function columnNames(file: string, first: readonly string[], line: number, header: boolean, given: readonly string[] | undefined): string[] {
-  if (header) {
+/**
+ * Column names from the header row or the options, checked: as many as fields, none empty.
+ * A header that repeats a name (ProPublica's COMPAS file does) keeps the first and renames the
+ * later ones name.1, name.2, … as pandas does, with a warning; names given by --columns must be distinct.
+ */
+function columnNames(file: string, first: readonly string[], line: number, header: boolean, given: readonly string[] | undefined, warnings: string[]): string[] {
+  if (header && !given) {
     const names = first.map((f) => f.trim());
     const empty = names.indexOf('');
-    if (empty >= 0 && !given) throw inputError(`${file}: line ${line}: field ${empty + 1} has no column name; name every column with --columns`);
-    if (!given) checkDistinct(names, (n, i, j) => `${file}: line ${line}: column name ${JSON.stringify(n)} appears twice (fields ${i + 1} and ${j + 1}); rename one, or name the columns with --columns`);
+    if (empty >= 0) throw inputError(`${file}: line ${line}: field ${empty + 1} has no column name; name every column with --columns`);
+    return dedupe(names, (n, renamed, i, j) => warnings.push(`${file}: line ${line}: column name ${JSON.stringify(n)} appears twice (fields ${i + 1} and ${j + 1}); the second is called ${JSON.stringify(renamed)} (name the columns with --columns to choose)`));
   }
-  if (!given) return header ? first.map((f) => f.trim()) : first.map((_, i) => `c${i + 1}`);
+  if (!given) return first.map((_, i) => `c${i + 1}`);
   if (given.length !== first.length) {
     throw inputError(`${file}: --columns gives ${given.length} name${given.length === 1 ? '' : 's'} but line ${line} has ${first.length} fields`);
   }
@@ -166,6 +170,24 @@ function columnNames(file: string, first: readonly string[], line: number, heade
   if (names.includes('')) throw inputError(`${file}: --columns has an empty name`);
   checkDistinct(names, (n) => `${file}: --columns names ${JSON.stringify(n)} twice`);
   return names;
+}
+
+function dedupe(names: readonly string[], note: (name: string, renamed: string, first: number, second: number) => void): string[] {
+  const taken = new Set(names);
+  const firstAt = new Map<string, number>();
+  return names.map((n, j) => {
+    const i = firstAt.get(n);
+    if (i === undefined) {
+      firstAt.set(n, j);
+      return n;
+    }
+    let k = 1;
+    while (taken.has(`${n}.${k}`)) k++;
+    const renamed = `${n}.${k}`;
+    taken.add(renamed);
+    note(n, renamed, i, j);
+    return renamed;
+  });
 }
 
 function checkDistinct(names: readonly string[], msg: (name: string, first: number, second: number) => string): void {
@@ -181,6 +203,8 @@ function checkDistinct(names: readonly string[], msg: (name: string, first: numb
 class RowSink extends Writable {
   /** line of the next row fast-csv delivers */
   line = 1;
+  /** warnings about the header (renamed duplicate names) */
+  readonly headerWarnings: string[] = [];
   builder: TableBuilder | null = null;
   headerLine = 0;
   headerFields: string[] = [];
@@ -208,7 +232,7 @@ class RowSink extends Writable {
     if (line <= (this.opts.skipLines ?? 0)) return;
     if (fields.length === 0 || (fields.length === 1 && fields[0].trim() === '')) return;
     if (!this.builder) {
-      const names = columnNames(this.file, fields, line, this.header, this.opts.columns);
+      const names = columnNames(this.file, fields, line, this.header, this.opts.columns, this.headerWarnings);
       this.builder = new TableBuilder(this.file, names, this.opts);
       if (this.header) {
         this.headerLine = line;
@@ -303,7 +327,7 @@ export async function readCsv(path: string, opts: ReadOptions = {}): Promise<{ t
     rowsRead: built.rowsRead,
     rowsKept: built.table.rows,
     missing: built.missing,
-    warnings: built.warnings,
+    warnings: [...sink.headerWarnings, ...built.warnings],
   };
   return { table: built.table, report };
 }
