@@ -19,6 +19,7 @@ export * from "./kernels/softmax";
 export * from "./kernels/optim";
 export * from "./kernels/rng";
 export * from "./kernels/layout";
+export * from "./kernels/mixture";
 
 /** First free byte after the static data; the host's allocator owns everything above it. */
 export function heap_base(): usize {

@@ -3,9 +3,12 @@
 import { Bench } from 'tinybench';
 import { Budget, DEFAULT_BUDGET } from './sizes.js';
 
-export type Tier = 'kernels' | 'ops' | 'e2e';
+export type Tier = 'kernels' | 'ops' | 'e2e' | 'data';
 export type EngineName = 'lucid' | 'tfjs-wasm' | 'js';
-export type Unit = 'GFLOP/s' | 'ms';
+export type Unit = 'GFLOP/s' | 'MB/s' | 'ms';
+
+/** Throughputs are better high, latencies low. */
+const higherIsBetter = (u: Unit) => u !== 'ms';
 export type Stat = 'best' | 'median';
 
 /** One measured thing: a synchronous closure over fixtures built beforehand. */
@@ -13,7 +16,7 @@ export interface Case {
   engine: EngineName;
   /** Which implementation (e.g. "f32_gemm", "transpose+matMul", "loop ikj"). */
   impl: string;
-  fn: () => void;
+  fn: () => void | Promise<void>;
   /** Row name when it differs from the group's (e2e: iteration / critic step / generator step). */
   bench?: string;
   /** Extra JSON fields for this case's rows. */
@@ -26,6 +29,8 @@ export interface Prepared {
   check?: () => string | null;
   /** Frees the fixtures. */
   dispose?: () => void;
+  /** Bytes processed by one call, when only the fixtures know it (unit MB/s). */
+  bytes?: number;
 }
 
 /** One Bench's worth of work: the cases of one shape / op, interleaved. */
@@ -35,9 +40,16 @@ export interface Group {
   unit: Unit;
   /** Floating-point operations of one call (unit GFLOP/s). */
   flops?: number;
+  /** Bytes processed by one call (unit MB/s). */
+  bytes?: number;
   budget?: Partial<Budget>;
   /** Builds the fixtures (only when the group is selected). */
   prepare(): Promise<Prepared> | Prepared;
+  /**
+   * Asynchronous cases (e.g. streaming file reads), which tinybench's synchronous rounds cannot
+   * time: each case is called `rounds` times in rotation, and every call's wall time is a sample.
+   */
+  async?: boolean;
 }
 
 export interface Row {
@@ -81,6 +93,7 @@ export async function measureGroup(g: Group, ctx: RunContext): Promise<Row[]> {
   const budget: Budget = { ...DEFAULT_BUDGET, ...g.budget, ...ctx.budget };
   const prep = await g.prepare();
   try {
+    if (g.async) return toRows({ ...g, bytes: prep.bytes ?? g.bytes }, await measureAsync(prep, budget.rounds), ctx.variant);
     // Probe: one call per case (also the first warm-up call), to classify slow cases.
     const ms: Measured[] = prep.cases.map((c) => {
       const t0 = performance.now();
@@ -112,7 +125,7 @@ export async function measureGroup(g: Group, ctx: RunContext): Promise<Row[]> {
         // A slow case runs in `cap` of the R rounds, spread out.
         if (m.slow && Math.floor(((r + 1) * m.cap) / R) === Math.floor((r * m.cap) / R)) continue;
         inRound.push(m);
-        bench.add(label(m.c), m.c.fn, { async: false });
+        bench.add(label(m.c), m.c.fn as () => void, { async: false });
       }
       if (r === 0) {
         for (const m of inRound) if (!m.slow) bench.getTask(label(m.c))!.warmupSync();
@@ -131,17 +144,32 @@ export async function measureGroup(g: Group, ctx: RunContext): Promise<Row[]> {
   }
 }
 
+async function measureAsync(prep: Prepared, rounds: number): Promise<Measured[]> {
+  const ms: Measured[] = prep.cases.map((c) => ({ c, samples: [], probeMs: 0, slow: false, cap: Infinity }));
+  for (const m of ms) await m.c.fn(); // warm-up
+  for (let r = 0; r < rounds; r++) {
+    for (let j = 0; j < ms.length; j++) {
+      const m = ms[(j + r) % ms.length];
+      const t0 = performance.now();
+      await m.c.fn();
+      m.samples.push(performance.now() - t0);
+    }
+  }
+  return ms;
+}
+
 const label = (c: Case) => `${c.bench ?? ''} ${c.engine} ${c.impl}`.trim();
 
 function toRows(g: Group, ms: Measured[], variant: string): Row[] {
-  const value = (latencyMs: number) => (g.unit === 'GFLOP/s' ? g.flops! / (latencyMs * 1e6) : latencyMs);
+  const value = (latencyMs: number) =>
+    g.unit === 'GFLOP/s' ? g.flops! / (latencyMs * 1e6) : g.unit === 'MB/s' ? g.bytes! / (latencyMs * 1e3) : latencyMs;
   const stats = ms.map((m) => {
     const s = [...m.samples].sort((a, b) => a - b);
     return { m, best: value(s[0]), median: value(median(s)), n: s.length };
   });
-  // higher is better for GFLOP/s, lower for ms
-  const better = (a: number, b: number) => (g.unit === 'GFLOP/s' ? a > b : a < b);
-  const ratio = (lucid: number, base: number) => (g.unit === 'GFLOP/s' ? lucid / base : base / lucid);
+  const up = higherIsBetter(g.unit);
+  const better = (a: number, b: number) => (up ? a > b : a < b);
+  const ratio = (lucid: number, base: number) => (up ? lucid / base : base / lucid);
 
   const rows: Row[] = [];
   for (const st of stats) {

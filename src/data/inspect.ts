@@ -2,6 +2,8 @@
 import { delimiterName } from './csv-detect.js';
 import type { ColumnKind, MissingReport, ReadReport } from './schema.js';
 import type { Table } from './table.js';
+import type { Engine } from '../engine/engine.js';
+import { activeModes, fitVgm } from './vgm.js';
 
 export interface CategoryCount {
   label: string;
@@ -18,6 +20,14 @@ export interface ColumnSummary {
   /** numeric: range over the kept rows */
   min?: number;
   max?: number;
+  /** numeric, with --modes: the kept modes of the column's VGM (weight > 0.005), by mean */
+  modes?: Mode[];
+}
+
+export interface Mode {
+  weight: number;
+  mean: number;
+  std: number;
 }
 
 export interface InspectSummary {
@@ -36,8 +46,27 @@ export interface InspectSummary {
   missing: MissingReport;
   warnings: string[];
   columns: ColumnSummary[];
-  // `--modes` (the VGM modes of each numeric column) is added here by the lead once
-  // src/data/vgm.ts exists, as an optional `modes` field on numeric ColumnSummary entries.
+}
+
+/**
+ * Adds to each numeric column the modes the data transformer will use: the components of its
+ * variational Gaussian mixture (10 components, Dirichlet-process prior) with weight > 0.005.
+ * A column holding a single value has no modes (the GAN excludes it).
+ */
+export function addModes(engine: Engine, table: Table, summary: InspectSummary, seed = 0): void {
+  table.columns.forEach((col, j) => {
+    if (col.kind !== 'numeric') return;
+    const target = summary.columns.find((c) => c.name === col.name)!;
+    const v = col.values;
+    if (v.length === 0 || v.every((x) => x === v[0])) {
+      target.modes = [];
+      return;
+    }
+    const m = fitVgm(engine, v, { nComponents: Math.min(10, v.length), seed: seed + j });
+    target.modes = activeModes(m)
+      .map((k) => ({ weight: m.weights[k], mean: m.means[k], std: m.stds[k] }))
+      .sort((a, b) => a.mean - b.mean);
+  });
 }
 
 function categoryCounts(codes: Int32Array, categories: readonly string[]): CategoryCount[] {
@@ -96,8 +125,15 @@ function missingLines(m: MissingReport): string[] {
   return out;
 }
 
+const g4 = (x: number) => Number(x.toPrecision(4));
+
 function valuesText(c: ColumnSummary, maxCategories = 8): string {
-  if (c.kind === 'numeric') return `min ${c.min}, max ${c.max}`;
+  if (c.kind === 'numeric') {
+    const range = `min ${c.min}, max ${c.max}`;
+    if (!c.modes) return range;
+    if (c.modes.length === 0) return `${range}; no modes (a single value)`;
+    return `${range}; ${plural(c.modes.length, 'mode')}: ${c.modes.map((m) => `μ ${g4(m.mean)} σ ${g4(m.std)} w ${m.weight.toFixed(3)}`).join(', ')}`;
+  }
   const cats = c.categories!;
   const shown = cats.slice(0, maxCategories).map((k) => `${label(k.label)} ${k.count}`);
   const more = cats.length > maxCategories ? `, … ${cats.length - maxCategories} more` : '';

@@ -44,6 +44,13 @@ export interface Kernels {
   f32_log_softmax_rows(out: Ptr, ldo: number, x: Ptr, ldx: number, N: number, D: number): void;
   // optim.ts
   f32_adam(p: Ptr, g: Ptr, m: Ptr, v: Ptr, n: number, stepSize: number, beta1: number, beta2: number, eps: number, weightDecay: number, bc2sqrt: number): void;
+  // mixture.ts (resp/logResp: (K×N) component-major; sums/stats: f64)
+  f32_vgm_estep(resp: Ptr, logResp: Ptr, logNorm: Ptr, sums: Ptr, x: Ptr, N: number, K: number, means: Ptr, halfPrec: Ptr, consts: Ptr): void;
+  ref_vgm_estep(resp: Ptr, logResp: Ptr, logNorm: Ptr, sums: Ptr, x: Ptr, N: number, K: number, means: Ptr, halfPrec: Ptr, consts: Ptr): void;
+  f32_vgm_mstep(stats: Ptr, resp: Ptr, x: Ptr, N: number, K: number, shift: Ptr): void;
+  ref_vgm_mstep(stats: Ptr, resp: Ptr, x: Ptr, N: number, K: number, shift: Ptr): void;
+  f32_kmeans_assign(labels: Ptr, sums: Ptr, x: Ptr, N: number, centers: Ptr, K: number): number;
+  ref_kmeans_assign(labels: Ptr, sums: Ptr, x: Ptr, N: number, centers: Ptr, K: number): number;
   // rng.ts
   rng_uniform(out: Ptr, n: number, key0: number, key1: number, ctr0: number, ctr1: number): void;
   rng_normal(out: Ptr, n: number, key0: number, key1: number, ctr0: number, ctr1: number): void;

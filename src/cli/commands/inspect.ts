@@ -1,10 +1,11 @@
 // `lucid inspect`: parse, validate, read the file, call inspectTable, print.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { parseDelimiter, type Delimiter } from '../../data/csv-detect.js';
-import { formatInspect, inspectTable } from '../../data/inspect.js';
+import { addModes, formatInspect, inspectTable } from '../../data/inspect.js';
+import { initNodeEngine } from '../../node/engine.js';
 import type { MissingPolicy } from '../../data/schema.js';
 import { readCsv } from '../../node/csv.js';
-import { positiveInt } from '../options.js';
+import { nonNegativeInt, positiveInt } from '../options.js';
 
 function delimiter(value: string): Delimiter {
   const d = parseDelimiter(value);
@@ -29,6 +30,8 @@ interface InspectOptions {
   missing: MissingPolicy;
   maxCategories: number;
   format: 'table' | 'json';
+  modes?: boolean;
+  seed: number;
 }
 
 export const inspect = new Command('inspect')
@@ -44,8 +47,8 @@ export const inspect = new Command('inspect')
   .addOption(new Option('--missing <policy>', 'missing values: keep (drop rows with a missing number, keep a missing label as a category), drop (drop every row with one), error').choices(['keep', 'drop', 'error']).default('keep'))
   .option('--max-categories <n>', 'most distinct labels a categorical column may have', positiveInt, 1000)
   .addOption(new Option('--format <f>', 'output format').choices(['table', 'json']).default('table'))
-  // `--modes` (VGM modes per numeric column) goes here once src/data/vgm.ts exists: an option,
-  // a fit per numeric column after readCsv, and the modes added to the summary before printing.
+  .option('--modes', 'also fit each numeric column\'s variational Gaussian mixture and show the modes the GAN will use (weight > 0.005)')
+  .option('--seed <n>', 'seed of the mode fits (k-means initialisation)', nonNegativeInt, 0)
   .action(async (opts: InspectOptions) => {
     const { table, report } = await readCsv(opts.data, {
       delimiter: opts.delimiter,
@@ -58,6 +61,7 @@ export const inspect = new Command('inspect')
       maxCategories: opts.maxCategories,
     });
     const summary = inspectTable(table, report);
+    if (opts.modes) addModes(await initNodeEngine(), table, summary, opts.seed);
     for (const w of summary.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
     process.stdout.write(opts.format === 'json' ? JSON.stringify(summary, null, 2) + '\n' : formatInspect(summary));
   });

@@ -1,0 +1,270 @@
+// CTGAN's data transformer (Xu et al. 2019, §4.2 "mode-specific normalization"), written from the
+// paper: each numeric column is modelled by a variational Gaussian mixture; a value x becomes
+// (x − μ_k)/(4σ_k), clipped to [−0.99, 0.99], plus a one-hot of its mode k, where k is sampled
+// from the mixture's responsibilities with our seeded generator. Categorical columns become
+// one-hot vectors. The inverse maps generated rows back to values and labels.
+//
+// Core code (no Node imports). The fitted transformer serialises to JSON so a saved model samples
+// without refitting.
+//
+// Shapes: N rows, D = Σ column widths; a numeric column with m kept modes is 1 + m wide.
+import type { Engine } from '../engine/engine.js';
+import { check, EngineError } from '../engine/errors.js';
+import type { Rng } from '../engine/rng.js';
+import type { OutputSpan } from '../models/ctgan/networks.js';
+import { Column, Table } from './table.js';
+import { activeModes, fitVgm, VgmModel, vgmFromJSON, vgmPredictProba, vgmToJSON } from './vgm.js';
+
+/** How far from a mode's mean a value may lie before its normalised scalar is clipped (CTGAN's 4σ). */
+const STD_MULTIPLIER = 4;
+const CLIP = 0.99;
+
+export interface NumericInfo {
+  kind: 'numeric';
+  name: string;
+  vgm: VgmModel;
+  /** indices into the mixture's components that are kept (weight > threshold), in component order */
+  modes: number[];
+}
+
+export interface CategoricalInfo {
+  kind: 'categorical';
+  name: string;
+  categories: string[];
+}
+
+/** A column holding a single value: not modelled (width 0), restored as that value by the inverse. */
+export interface ConstantInfo {
+  kind: 'constant';
+  name: string;
+  value: number | string;
+  /** the column kind it had in the input table */
+  of: 'numeric' | 'categorical';
+}
+
+export type ColumnInfo = NumericInfo | CategoricalInfo | ConstantInfo;
+
+export interface TransformerOptions {
+  /** mixture components per numeric column (CTGAN's max_clusters) */
+  maxModes?: number;
+  /** modes with a weight above this are kept */
+  weightThreshold?: number;
+  /** seed of the mixture fits (k-means initialisation) */
+  seed?: number;
+}
+
+export interface TransformReport {
+  /** per numeric column, how many values were clipped to ±0.99 (farther than 3.96σ from their mode) */
+  clipped: Record<string, number>;
+}
+
+const width = (c: ColumnInfo): number => (c.kind === 'numeric' ? 1 + c.modes.length : c.kind === 'categorical' ? c.categories.length : 0);
+
+export class DataTransformer {
+  private constructor(readonly columns: readonly ColumnInfo[]) {}
+
+  /** Fits one mixture per numeric column and records every categorical column's categories. */
+  static fit(engine: Engine, table: Table, opts: TransformerOptions = {}): DataTransformer {
+    const maxModes = opts.maxModes ?? 10;
+    const threshold = opts.weightThreshold ?? 0.005;
+    check(table.rows > 0, 'E_INPUT', () => 'transformer: the table has no rows');
+    const infos = table.columns.map((col, j): ColumnInfo => {
+      const constant = constantValue(col);
+      if (constant !== null) return { kind: 'constant', name: col.name, value: constant, of: col.kind };
+      if (col.kind === 'categorical') {
+        for (let i = 0; i < table.rows; i++) {
+          check(col.codes[i] >= 0, 'E_INPUT', () => `transformer: column "${col.name}" has a missing cell at row ${i + 1}; apply a missing-value policy first`);
+        }
+        return { kind: 'categorical', name: col.name, categories: col.categories.slice() };
+      }
+      for (let i = 0; i < table.rows; i++) {
+        check(Number.isFinite(col.values[i]), 'E_INPUT', () => `transformer: column "${col.name}" has a non-finite value at row ${i + 1}`);
+      }
+      const vgm = fitVgm(engine, col.values, { nComponents: Math.min(maxModes, table.rows), seed: (opts.seed ?? 0) + j });
+      return { kind: 'numeric', name: col.name, vgm, modes: activeModes(vgm, threshold) };
+    });
+    return new DataTransformer(infos);
+  }
+
+  /** Total width D of a transformed row. */
+  get outputDim(): number {
+    return this.columns.reduce((a, c) => a + width(c), 0);
+  }
+
+  /** The activation of each output span, for the generator: tanh for scalars, softmax for modes and categories. */
+  get spans(): OutputSpan[] {
+    const out: OutputSpan[] = [];
+    for (const c of this.columns) {
+      if (c.kind === 'numeric') {
+        out.push({ kind: 'tanh', width: 1 });
+        out.push({ kind: 'softmax', width: c.modes.length });
+      } else if (c.kind === 'categorical') out.push({ kind: 'softmax', width: c.categories.length });
+    }
+    return out;
+  }
+
+  /** Names of the columns excluded from modelling because they hold a single value. */
+  get constantColumns(): string[] {
+    return this.columns.filter((c) => c.kind === 'constant').map((c) => c.name);
+  }
+
+  /**
+   * (N, D) row-major float32 matrix of the table, columns in fit order. The mode of each numeric
+   * value is sampled from its responsibilities with `rng` (after adding 1e-6 to each, so a value
+   * never lands on a mode of zero probability only through rounding).
+   */
+  transform(engine: Engine, table: Table, rng: Rng): { data: Float32Array; report: TransformReport } {
+    const n = table.rows;
+    const d = this.outputDim;
+    const out = new Float32Array(n * d);
+    const report: TransformReport = { clipped: {} };
+    let at = 0;
+    for (const info of this.columns) {
+      const col = findColumn(table, info.name);
+      if (info.kind === 'constant') continue;
+      if (info.kind === 'categorical') {
+        check(col.kind === 'categorical', 'E_INPUT', () => `transformer: column "${info.name}" was categorical when fitted, now numeric`);
+        // Map this table's codes to the fitted dictionary by label, so tables with their own
+        // dictionaries (another file, another order) transform consistently.
+        const lut = col.categories.map((label) => info.categories.indexOf(label));
+        for (let i = 0; i < n; i++) {
+          const k = col.codes[i] < 0 ? -1 : lut[col.codes[i]];
+          if (k < 0) {
+            const label = col.codes[i] < 0 ? '(missing)' : col.categories[col.codes[i]];
+            throw new EngineError('E_INPUT', `transformer: column "${info.name}", row ${i + 1}: category "${label}" was not seen when the transformer was fitted (known: ${info.categories.slice(0, 20).join(', ')}${info.categories.length > 20 ? ', …' : ''})`);
+          }
+          out[i * d + at + k] = 1;
+        }
+        at += info.categories.length;
+        continue;
+      }
+      check(col.kind === 'numeric', 'E_INPUT', () => `transformer: column "${info.name}" was numeric when fitted, now categorical`);
+      const x = col.values;
+      for (let i = 0; i < n; i++) {
+        check(Number.isFinite(x[i]), 'E_INPUT', () => `transformer: column "${info.name}", row ${i + 1}: value ${x[i]} is not a finite number`);
+      }
+      const K = info.vgm.weights.length;
+      const m = info.modes.length;
+      const proba = vgmPredictProba(engine, info.vgm, x); // (N, K)
+      const u = rng.uniformHost(n);
+      let clipped = 0;
+      const p = new Float64Array(m);
+      for (let i = 0; i < n; i++) {
+        let total = 0;
+        for (let j = 0; j < m; j++) {
+          p[j] = proba[i * K + info.modes[j]] + 1e-6;
+          total += p[j];
+        }
+        // inverse-CDF draw of the mode from the renormalised kept responsibilities
+        let r = u[i] * total;
+        let k = 0;
+        while (k < m - 1 && r >= p[k]) r -= p[k++];
+        const comp = info.modes[k];
+        let v = (x[i] - info.vgm.means[comp]) / (STD_MULTIPLIER * info.vgm.stds[comp]);
+        if (v > CLIP || v < -CLIP) {
+          clipped++;
+          v = v > 0 ? CLIP : -CLIP;
+        }
+        out[i * d + at] = v;
+        out[i * d + at + 1 + k] = 1;
+      }
+      report.clipped[info.name] = clipped;
+      at += 1 + m;
+    }
+    return { data: out, report };
+  }
+
+  /**
+   * Maps (N, D) generated rows back to a table: a numeric value is v·4σ_k + μ_k with k the arg-max
+   * mode and v clipped to [−1, 1]; a category is the arg-max of its span.
+   */
+  inverse(data: Float32Array, n: number): Table {
+    const d = this.outputDim;
+    check(data.length === n * d, 'E_SHAPE', () => `transformer.inverse: ${data.length} values are not ${n} rows of ${d}`);
+    let at = 0;
+    const columns = this.columns.map((info): Column => {
+      if (info.kind === 'constant') {
+        if (info.of === 'numeric') return { kind: 'numeric', name: info.name, values: new Float64Array(n).fill(info.value as number) };
+        return { kind: 'categorical', name: info.name, codes: new Int32Array(n), categories: [String(info.value)] };
+      }
+      if (info.kind === 'categorical') {
+        const w = info.categories.length;
+        const codes = new Int32Array(n);
+        for (let i = 0; i < n; i++) codes[i] = argmax(data, i * d + at, w);
+        at += w;
+        return { kind: 'categorical', name: info.name, codes, categories: info.categories.slice() };
+      }
+      const m = info.modes.length;
+      const values = new Float64Array(n);
+      for (let i = 0; i < n; i++) {
+        const v = Math.min(1, Math.max(-1, data[i * d + at]));
+        const comp = info.modes[argmax(data, i * d + at + 1, m)];
+        values[i] = v * STD_MULTIPLIER * info.vgm.stds[comp] + info.vgm.means[comp];
+      }
+      at += 1 + m;
+      return { kind: 'numeric', name: info.name, values };
+    });
+    return { rows: n, columns };
+  }
+
+  toJSON(): object {
+    return {
+      format: 'lucid-wasm/data-transformer',
+      version: 1,
+      columns: this.columns.map((c) => (c.kind === 'numeric' ? { ...c, vgm: vgmToJSON(c.vgm) } : c)),
+    };
+  }
+
+  static fromJSON(obj: unknown, where = 'model file'): DataTransformer {
+    const bad = (why: string): never => {
+      throw new EngineError('E_INPUT', `${where}: the data transformer is corrupt (${why})`);
+    };
+    const o = obj as { format?: unknown; version?: unknown; columns?: unknown };
+    if (!o || typeof o !== 'object' || o.format !== 'lucid-wasm/data-transformer') bad('not a lucid-wasm data transformer');
+    if (o.version !== 1) bad(`unsupported version ${String(o.version)}`);
+    if (!Array.isArray(o.columns) || o.columns.length === 0) bad('no columns');
+    const columns = (o.columns as unknown[]).map((c, i): ColumnInfo => {
+      const x = c as Record<string, unknown>;
+      if (!x || typeof x.name !== 'string') return bad(`column ${i} has no name`);
+      if (x.kind === 'categorical') {
+        if (!Array.isArray(x.categories) || x.categories.length === 0 || !x.categories.every((s) => typeof s === 'string')) bad(`column "${x.name}" has no valid categories`);
+        return { kind: 'categorical', name: x.name, categories: x.categories as string[] };
+      }
+      if (x.kind === 'constant') {
+        if ((x.of !== 'numeric' && x.of !== 'categorical') || (typeof x.value !== 'number' && typeof x.value !== 'string')) bad(`column "${x.name}" has an invalid constant`);
+        return { kind: 'constant', name: x.name, value: x.value as number | string, of: x.of as 'numeric' | 'categorical' };
+      }
+      if (x.kind !== 'numeric') return bad(`column "${x.name}" has unknown kind ${String(x.kind)}`);
+      const vgm = vgmFromJSON(x.vgm);
+      const modes = x.modes;
+      if (!Array.isArray(modes) || modes.length === 0 || !modes.every((k) => Number.isInteger(k) && k >= 0 && k < vgm.weights.length)) bad(`column "${x.name}" has invalid modes`);
+      return { kind: 'numeric', name: x.name, vgm, modes: modes as number[] };
+    });
+    return new DataTransformer(columns);
+  }
+}
+
+function findColumn(table: Table, name: string): Column {
+  const c = table.columns.find((x) => x.name === name);
+  if (!c) throw new EngineError('E_INPUT', `transformer: the table has no column "${name}" (it has: ${table.columns.map((x) => x.name).join(', ')})`);
+  return c;
+}
+
+function constantValue(col: Column): number | string | null {
+  if (col.kind === 'numeric') {
+    const v = col.values;
+    if (v.length === 0) return null;
+    for (let i = 1; i < v.length; i++) if (v[i] !== v[0]) return null;
+    return v[0];
+  }
+  const c = col.codes;
+  if (c.length === 0 || c[0] < 0) return null;
+  for (let i = 1; i < c.length; i++) if (c[i] !== c[0]) return null;
+  return col.categories[c[0]];
+}
+
+function argmax(a: Float32Array, start: number, n: number): number {
+  let best = 0;
+  for (let j = 1; j < n; j++) if (a[start + j] > a[start + best]) best = j;
+  return best;
+}

@@ -1,0 +1,108 @@
+// The data transformer: widths and spans, round trip, serialisation, and its errors.
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { DataTransformer } from '../../src/data/transformer.js';
+import type { Table } from '../../src/data/table.js';
+import { Rng } from '../../src/engine/rng.js';
+import { getEngine, hostRng } from '../helpers/engine.js';
+
+// Two numeric columns (one bimodal, one skewed), one categorical, one constant.
+function table(n: number, seed: number): Table {
+  const rnd = hostRng(seed);
+  const normal = () => Math.sqrt(-2 * Math.log(1 - rnd())) * Math.cos(2 * Math.PI * rnd());
+  const hours = new Float64Array(n);
+  const income = new Float64Array(n);
+  const codes = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    hours[i] = rnd() < 0.3 ? 20 + 2 * normal() : 40 + 3 * normal();
+    income[i] = Math.exp(10 + 0.5 * normal());
+    codes[i] = Math.floor(rnd() * 3);
+  }
+  return {
+    rows: n,
+    columns: [
+      { kind: 'numeric', name: 'hours', values: hours },
+      { kind: 'categorical', name: 'job', codes, categories: ['clerk', 'nurse', 'welder'] },
+      { kind: 'numeric', name: 'income', values: income },
+      { kind: 'categorical', name: 'country', codes: new Int32Array(n), categories: ['NL'] },
+    ],
+  };
+}
+
+describe('data transformer', async () => {
+  const e = await getEngine();
+  const t = table(3000, 1);
+  const tr = DataTransformer.fit(e, t, { seed: 7 });
+
+  it('keeps modes at both peaks of the bimodal column, with their weights, and lays out spans as CTGAN does', () => {
+    const hours = tr.columns[0];
+    assert.equal(hours.kind, 'numeric');
+    if (hours.kind !== 'numeric') return;
+    // A Dirichlet-process mixture may split one peak over several components (sklearn does too);
+    // what matters is that kept modes sit on the peaks and carry the peaks' mass.
+    let low = 0;
+    let high = 0;
+    for (const k of hours.modes) {
+      const mu = hours.vgm.means[k];
+      assert.ok(Math.abs(mu - 20) < 4 || Math.abs(mu - 40) < 6, `kept mode at ${mu} is on neither peak`);
+      if (Math.abs(mu - 20) < 4) low += hours.vgm.weights[k];
+      else high += hours.vgm.weights[k];
+    }
+    assert.ok(Math.abs(low - 0.3) < 0.03 && Math.abs(high - 0.7) < 0.03, `peak weights ${low}, ${high}`);
+    assert.deepEqual(tr.constantColumns, ['country']);
+    const spans = tr.spans;
+    assert.deepEqual(spans.slice(0, 3), [{ kind: 'tanh', width: 1 }, { kind: 'softmax', width: hours.modes.length }, { kind: 'softmax', width: 3 }]);
+    assert.equal(tr.outputDim, spans.reduce((a, s) => a + s.width, 0));
+  });
+
+  it('round-trips: numerics within 1e-4 relative (unclipped values), categoricals exactly', () => {
+    const { data, report } = tr.transform(e, t, new Rng(e, 3));
+    const back = tr.inverse(data, t.rows);
+    assert.equal(back.columns.length, 4);
+    for (const j of [0, 2]) {
+      const a = t.columns[j];
+      const b = back.columns[j];
+      assert.ok(a.kind === 'numeric' && b.kind === 'numeric');
+      let bad = 0;
+      for (let i = 0; i < t.rows; i++) if (Math.abs(b.values[i] - a.values[i]) > 1e-4 * Math.abs(a.values[i])) bad++;
+      assert.equal(bad, report.clipped[a.name], `${a.name}: rows off by more than 1e-4 are exactly the clipped ones`);
+      assert.ok(report.clipped[a.name] <= t.rows * 0.001, `${a.name}: ${report.clipped[a.name]} values clipped`);
+    }
+    const job = back.columns[1];
+    assert.ok(job.kind === 'categorical' && t.columns[1].kind === 'categorical');
+    assert.deepEqual([...job.codes], [...(t.columns[1] as { codes: Int32Array }).codes]);
+    const country = back.columns[3];
+    assert.ok(country.kind === 'categorical' && country.categories[0] === 'NL' && country.codes.every((c) => c === 0));
+  });
+
+  it('every transformed row has one hot mode per numeric column and scalars within ±0.99', () => {
+    const { data } = tr.transform(e, t, new Rng(e, 4));
+    const d = tr.outputDim;
+    for (let i = 0; i < t.rows; i++) {
+      let at = i * d;
+      for (const s of tr.spans) {
+        const span = data.subarray(at, at + s.width);
+        if (s.kind === 'tanh') assert.ok(Math.abs(span[0]) <= 0.99);
+        else assert.ok(span.every((v) => v === 0 || v === 1) && span.reduce((a, v) => a + v, 0) === 1, `row ${i}: not one-hot`);
+        at += s.width;
+      }
+    }
+  });
+
+  it('the same seed gives the same matrix; a serialised transformer transforms identically', () => {
+    const a = tr.transform(e, t, new Rng(e, 5)).data;
+    const back = DataTransformer.fromJSON(JSON.parse(JSON.stringify(tr.toJSON())));
+    const b = back.transform(e, t, new Rng(e, 5)).data;
+    assert.deepEqual(b, a);
+  });
+
+  it('rejects unseen categories, missing columns and corrupt model files with clear messages', () => {
+    const other: Table = { ...t, columns: t.columns.map((c) => (c.name === 'job' ? { kind: 'categorical', name: 'job', codes: new Int32Array(t.rows).fill(0), categories: ['pilot'] } : c)) };
+    assert.throws(() => tr.transform(e, other, new Rng(e, 1)), /column "job", row 1: category "pilot" was not seen when the transformer was fitted/);
+    assert.throws(() => tr.transform(e, { rows: t.rows, columns: t.columns.slice(1) }, new Rng(e, 1)), /no column "hours" \(it has: job, income, country\)/);
+    assert.throws(() => DataTransformer.fromJSON({ format: 'something else' }), /the data transformer is corrupt \(not a lucid-wasm data transformer\)/);
+    const json = JSON.parse(JSON.stringify(tr.toJSON()));
+    json.columns[0].modes = [99];
+    assert.throws(() => DataTransformer.fromJSON(json, 'model.lgan'), /model\.lgan: the data transformer is corrupt \(column "hours" has invalid modes\)/);
+  });
+});
