@@ -25,6 +25,12 @@ export interface NumericInfo {
   vgm: VgmModel;
   /** indices into the mixture's components that are kept (weight > threshold), in component order */
   modes: number[];
+  /**
+   * Decimal places every training value has (0 for whole numbers, up to 6), or null when the
+   * values are not that regular. The inverse rounds to it, so generated ages are whole years and
+   * a round trip is exact on such columns.
+   */
+  decimals: number | null;
 }
 
 export interface CategoricalInfo {
@@ -81,7 +87,7 @@ export class DataTransformer {
         check(Number.isFinite(col.values[i]), 'E_INPUT', () => `transformer: column "${col.name}" has a non-finite value at row ${i + 1}`);
       }
       const vgm = fitVgm(engine, col.values, { nComponents: Math.min(maxModes, table.rows), seed: (opts.seed ?? 0) + j });
-      return { kind: 'numeric', name: col.name, vgm, modes: activeModes(vgm, threshold) };
+      return { kind: 'numeric', name: col.name, vgm, modes: activeModes(vgm, threshold), decimals: decimalPlaces(col.values) };
     });
     return new DataTransformer(infos);
   }
@@ -199,7 +205,7 @@ export class DataTransformer {
       for (let i = 0; i < n; i++) {
         const v = Math.min(1, Math.max(-1, data[i * d + at]));
         const comp = info.modes[argmax(data, i * d + at + 1, m)];
-        values[i] = v * STD_MULTIPLIER * info.vgm.stds[comp] + info.vgm.means[comp];
+        values[i] = roundTo(v * STD_MULTIPLIER * info.vgm.stds[comp] + info.vgm.means[comp], info.decimals);
       }
       at += 1 + m;
       return { kind: 'numeric', name: info.name, values };
@@ -238,7 +244,9 @@ export class DataTransformer {
       const vgm = vgmFromJSON(x.vgm);
       const modes = x.modes;
       if (!Array.isArray(modes) || modes.length === 0 || !modes.every((k) => Number.isInteger(k) && k >= 0 && k < vgm.weights.length)) bad(`column "${x.name}" has invalid modes`);
-      return { kind: 'numeric', name: x.name, vgm, modes: modes as number[] };
+      const decimals = x.decimals;
+      if (decimals !== null && !(Number.isInteger(decimals) && (decimals as number) >= 0 && (decimals as number) <= MAX_DECIMALS)) bad(`column "${x.name}" has invalid decimals`);
+      return { kind: 'numeric', name: x.name, vgm, modes: modes as number[], decimals: decimals as number | null };
     });
     return new DataTransformer(columns);
   }
@@ -261,6 +269,28 @@ function constantValue(col: Column): number | string | null {
   if (c.length === 0 || c[0] < 0) return null;
   for (let i = 1; i < c.length; i++) if (c[i] !== c[0]) return null;
   return col.categories[c[0]];
+}
+
+const MAX_DECIMALS = 6;
+
+/** The fewest decimal places (≤ 6) that write every value exactly, or null. */
+function decimalPlaces(values: Float64Array): number | null {
+  for (let d = 0; d <= MAX_DECIMALS; d++) {
+    const f = 10 ** d;
+    let ok = true;
+    for (let i = 0; i < values.length && ok; i++) {
+      const s = values[i] * f;
+      ok = Math.abs(s - Math.round(s)) <= 1e-9 * Math.max(1, Math.abs(s));
+    }
+    if (ok) return d;
+  }
+  return null;
+}
+
+function roundTo(x: number, decimals: number | null): number {
+  if (decimals === null) return x;
+  const f = 10 ** decimals;
+  return Math.round(x * f) / f;
 }
 
 function argmax(a: Float32Array, start: number, n: number): number {
