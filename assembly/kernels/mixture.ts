@@ -35,7 +35,7 @@
 // columns (test/data/vgm.test.ts): weights ≤ 5e-5, means ≤ 2e-3σ, covariances ≤ 0.3%, mean
 // log-likelihood ≤ 3e-6 nats/sample, lower bound ≤ 6 mnats over 15 060 samples.
 
-import { log_v, log_s } from "../util/simd";
+import { expneg_s, expneg_v, log_s, log_v } from "../util/simd";
 
 // ---------------------------------------------------------------------------------------------
 // E-step.
@@ -52,53 +52,8 @@ import { log_v, log_s } from "../util/simd";
 
 const T_FLUSH: f32 = -80.0;
 
-// exp(t) for t in [T_FLUSH, 0] (the E-step's only use): Cephes expf exactly as util/simd.ts's
-// exp_v (same reduction, same polynomial, ≈1e-7 relative), minus what the restricted domain makes
-// unnecessary: no input clamp, and 2^n (n ∈ [−116, 0]) applied as one factor instead of two.
-const LOG2E: f32 = 1.44269504088896341;
-const LN2_HI: f32 = 0.693359375;
-const LN2_LO: f32 = -2.12194440e-4;
-const ROUND_MAGIC: f32 = 12582912.0; // 1.5·2^23: adding and subtracting it rounds to nearest
-const ROUND_MAGIC_BITS: i32 = 0x4b400000;
-const EXP_P0: f32 = 1.9875691500e-4;
-const EXP_P1: f32 = 1.3981999507e-3;
-const EXP_P2: f32 = 8.3334519073e-3;
-const EXP_P3: f32 = 4.1665795894e-2;
-const EXP_P4: f32 = 1.6666665459e-1;
-const EXP_P5: f32 = 5.0000001201e-1;
-
-// @ts-ignore: decorator
-@inline function expneg_v(x: v128): v128 {
-  const t = f32x4.add(f32x4.mul(x, f32x4.splat(LOG2E)), f32x4.splat(ROUND_MAGIC));
-  const n = f32x4.sub(t, f32x4.splat(ROUND_MAGIC));
-  let r = f32x4.sub(x, f32x4.mul(n, f32x4.splat(LN2_HI)));
-  r = f32x4.sub(r, f32x4.mul(n, f32x4.splat(LN2_LO)));
-  const z = f32x4.mul(r, r);
-  let p = f32x4.add(f32x4.mul(f32x4.splat(EXP_P0), r), f32x4.splat(EXP_P1));
-  p = f32x4.add(f32x4.mul(p, r), f32x4.splat(EXP_P2));
-  p = f32x4.add(f32x4.mul(p, r), f32x4.splat(EXP_P3));
-  p = f32x4.add(f32x4.mul(p, r), f32x4.splat(EXP_P4));
-  p = f32x4.add(f32x4.mul(p, r), f32x4.splat(EXP_P5));
-  const y = f32x4.add(f32x4.add(f32x4.mul(p, z), r), f32x4.splat(1.0));
-  // bits(t) − bits(MAGIC) = n; 2^n = bits((n + 127) << 23) = (bits(t) − MAGIC_BITS + 127) << 23
-  return f32x4.mul(y, i32x4.shl(i32x4.sub(t, i32x4.splat(ROUND_MAGIC_BITS - 127)), 23));
-}
-
-// @ts-ignore: decorator
-@inline function expneg_s(x: f32): f32 {
-  const t = x * LOG2E + ROUND_MAGIC;
-  const n = t - ROUND_MAGIC;
-  let r = x - n * LN2_HI;
-  r = r - n * LN2_LO;
-  const z = r * r;
-  let p = EXP_P0 * r + EXP_P1;
-  p = p * r + EXP_P2;
-  p = p * r + EXP_P3;
-  p = p * r + EXP_P4;
-  p = p * r + EXP_P5;
-  const y = (p * z + r) + <f32>1.0;
-  return y * reinterpret<f32>((reinterpret<i32>(t) - (ROUND_MAGIC_BITS - 127)) << 23);
-}
+// exp(t) for t in [T_FLUSH, 0] is util/simd.ts's expneg_v/expneg_s: Cephes expf specialised to
+// non-positive inputs.
 
 /**
  * One sample of the E-step in scalar f32, the same operations in the same order as one lane of

@@ -63,12 +63,10 @@ const EXP_P3: f32 = 4.1665795894e-2;
 const EXP_P4: f32 = 1.6666665459e-1;
 const EXP_P5: f32 = 5.0000001201e-1;
 
+// e^r of the reduced argument r = x − n·ln2, n = t − MAGIC = round(x·log2 e), by the Cephes
+// polynomial (≈1e-7 relative); callers scale by 2^n in the way their domain allows.
 // @ts-ignore: decorator
-@inline export function exp_v(x0: v128): v128 {
-  // pmax/pmin (one instruction each) keep a NaN x: they return their first operand unless the
-  // comparison holds.
-  const x = f32x4.pmin(f32x4.pmax(x0, f32x4.splat(EXP_LO)), f32x4.splat(EXP_HI));
-  const t = f32x4.add(f32x4.mul(x, f32x4.splat(LOG2E)), f32x4.splat(ROUND_MAGIC));
+@inline function exp_reduced_v(x: v128, t: v128): v128 {
   const n = f32x4.sub(t, f32x4.splat(ROUND_MAGIC));
   let r = f32x4.sub(x, f32x4.mul(n, f32x4.splat(LN2_HI)));
   r = f32x4.sub(r, f32x4.mul(n, f32x4.splat(LN2_LO)));
@@ -78,7 +76,30 @@ const EXP_P5: f32 = 5.0000001201e-1;
   p = f32x4.add(f32x4.mul(p, r), f32x4.splat(EXP_P3));
   p = f32x4.add(f32x4.mul(p, r), f32x4.splat(EXP_P4));
   p = f32x4.add(f32x4.mul(p, r), f32x4.splat(EXP_P5));
-  let y = f32x4.add(f32x4.add(f32x4.mul(p, z), r), f32x4.splat(1.0));
+  return f32x4.add(f32x4.add(f32x4.mul(p, z), r), f32x4.splat(1.0));
+}
+
+// @ts-ignore: decorator
+@inline function exp_reduced_s(x: f32, t: f32): f32 {
+  const n = t - ROUND_MAGIC;
+  let r = x - n * LN2_HI;
+  r = r - n * LN2_LO;
+  const z = r * r;
+  let p = EXP_P0 * r + EXP_P1;
+  p = p * r + EXP_P2;
+  p = p * r + EXP_P3;
+  p = p * r + EXP_P4;
+  p = p * r + EXP_P5;
+  return (p * z + r) + <f32>1.0;
+}
+
+// @ts-ignore: decorator
+@inline export function exp_v(x0: v128): v128 {
+  // pmax/pmin (one instruction each) keep a NaN x: they return their first operand unless the
+  // comparison holds.
+  const x = f32x4.pmin(f32x4.pmax(x0, f32x4.splat(EXP_LO)), f32x4.splat(EXP_HI));
+  const t = f32x4.add(f32x4.mul(x, f32x4.splat(LOG2E)), f32x4.splat(ROUND_MAGIC));
+  let y = exp_reduced_v(x, t);
   const ni = i32x4.sub(t, i32x4.splat(ROUND_MAGIC_BITS));
   const h = i32x4.shr_s(ni, 1);
   const s1 = i32x4.shl(i32x4.add(h, i32x4.splat(127)), 23);
@@ -92,21 +113,27 @@ const EXP_P5: f32 = 5.0000001201e-1;
   const xl = select<f32>(EXP_LO, x0, x0 < EXP_LO); // = f32x4.pmax(x0, lo)
   const x = select<f32>(EXP_HI, xl, EXP_HI < xl); // = f32x4.pmin(xl, hi)
   const t = x * LOG2E + ROUND_MAGIC;
-  const n = t - ROUND_MAGIC;
-  let r = x - n * LN2_HI;
-  r = r - n * LN2_LO;
-  const z = r * r;
-  let p = EXP_P0 * r + EXP_P1;
-  p = p * r + EXP_P2;
-  p = p * r + EXP_P3;
-  p = p * r + EXP_P4;
-  p = p * r + EXP_P5;
-  let y = (p * z + r) + <f32>1.0;
+  const y = exp_reduced_s(x, t);
   const ni = reinterpret<i32>(t) - ROUND_MAGIC_BITS;
   const h = ni >> 1;
   const s1 = reinterpret<f32>((h + 127) << 23);
   const s2 = reinterpret<f32>((ni - h + 127) << 23);
   return (y * s1) * s2;
+}
+
+// exp(x) for x in [−116, 0] only (the VGM E-step's domain): no input clamp, and 2^n (n ≤ 0, no
+// underflow below 2^−126 before the polynomial's factor) applied as one factor instead of two.
+// bits(t) − bits(MAGIC) = n; 2^n = bits((n + 127) << 23) = (bits(t) − MAGIC_BITS + 127) << 23.
+// @ts-ignore: decorator
+@inline export function expneg_v(x: v128): v128 {
+  const t = f32x4.add(f32x4.mul(x, f32x4.splat(LOG2E)), f32x4.splat(ROUND_MAGIC));
+  return f32x4.mul(exp_reduced_v(x, t), i32x4.shl(i32x4.sub(t, i32x4.splat(ROUND_MAGIC_BITS - 127)), 23));
+}
+
+// @ts-ignore: decorator
+@inline export function expneg_s(x: f32): f32 {
+  const t = x * LOG2E + ROUND_MAGIC;
+  return exp_reduced_s(x, t) * reinterpret<f32>((reinterpret<i32>(t) - (ROUND_MAGIC_BITS - 127)) << 23);
 }
 
 // ---------------------------------------------------------------------------------------------
