@@ -13,3 +13,5 @@ export { Module, Param, ParamSet, buildParams } from './nn/module.js';
 export { Linear, BatchNorm1d, Dropout, Residual } from './nn/layers.js';
 export { Adam } from './nn/adam.js';
 export type { AdamOptions } from './nn/adam.js';
+export { Classifier, Preprocessor, MODEL_FORMAT, MODEL_VERSION, TRAIN_DEFAULTS } from './models/classifier/index.js';
+export type { FeatureGroup, EpochReport, TrainOptions, TrainResult } from './models/classifier/index.js';

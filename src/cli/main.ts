@@ -2,6 +2,8 @@
 import { Command } from 'commander';
 import { demo } from './commands/demo.js';
 import { inspect } from './commands/inspect.js';
+import { invertCommand } from './commands/invert.js';
+import { model } from './commands/model.js';
 import { handleError } from './handle-error.js';
 
 const program = new Command('lucid')
@@ -13,6 +15,8 @@ const program = new Command('lucid')
 
 program.addCommand(demo.exitOverride());
 program.addCommand(inspect.exitOverride());
+program.addCommand(invertCommand.exitOverride());
+program.addCommand(model.exitOverride());
 
 process.on('SIGINT', () => process.exit(130));
 

@@ -1,0 +1,186 @@
+// `lucid model train` and `lucid model predict`: parse, validate, call trainModelFile /
+// predictModelFile, print.
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { parseDelimiter, type Delimiter } from '../../data/csv-detect.js';
+import type { MissingPolicy } from '../../data/schema.js';
+import { TRAIN_DEFAULTS } from '../../models/classifier/classifier.js';
+import { initNodeEngine } from '../../node/engine.js';
+import { predictModelFile, trainModelFile } from '../../node/model-file.js';
+import { nonNegativeInt, positiveInt } from '../options.js';
+
+function delimiter(value: string): Delimiter {
+  const d = parseDelimiter(value);
+  if (!d) throw new InvalidArgumentError(`expected comma, semicolon, tab or whitespace (or , ; \\t), got "${value}"`);
+  return d;
+}
+
+function names(value: string): string[] {
+  const list = value.split(',').map((s) => s.trim());
+  if (list.some((s) => s === '')) throw new InvalidArgumentError(`expected comma-separated column names, got "${value}"`);
+  return list;
+}
+
+function hiddenSizes(value: string): number[] {
+  if (value.trim().toLowerCase() === 'none') return [];
+  const parts = value.split(',').map((s) => s.trim());
+  if (parts.some((s) => !/^\d+$/.test(s) || Number(s) <= 0 || Number(s) > 65536)) {
+    throw new InvalidArgumentError(`expected layer sizes such as 64,32 (positive integers) or none (logistic regression), got "${value}"`);
+  }
+  return parts.map(Number);
+}
+
+function positiveNumber(value: string): number {
+  const v = Number(value);
+  if (value.trim() === '' || !Number.isFinite(v) || v <= 0) throw new InvalidArgumentError(`expected a positive number, got "${value}"`);
+  return v;
+}
+
+function nonNegativeNumber(value: string): number {
+  const v = Number(value);
+  if (value.trim() === '' || !Number.isFinite(v) || v < 0) throw new InvalidArgumentError(`expected a number ≥ 0, got "${value}"`);
+  return v;
+}
+
+function fraction(value: string): number {
+  const v = Number(value);
+  if (value.trim() === '' || !Number.isFinite(v) || v < 0 || v >= 1) throw new InvalidArgumentError(`expected a share in [0, 1), e.g. 0.2, got "${value}"`);
+  return v;
+}
+
+interface CsvOptions {
+  delimiter?: Delimiter;
+  header?: boolean;
+  columns?: string[];
+  missing: MissingPolicy;
+  maxCategories: number;
+}
+
+/** The reader options every model command shares (as in `lucid inspect`). */
+function csvOptions(cmd: Command): Command {
+  return cmd
+    .option('--delimiter <d>', 'comma, semicolon, tab or whitespace (runs of spaces/tabs) (default: detected)', delimiter)
+    .option('--header', 'line 1 names the columns (default: detected)')
+    .option('--no-header', 'line 1 is data')
+    .option('--columns <names>', 'column names, comma-separated (replace the header, or name a headerless file)', names)
+    .addOption(new Option('--missing <policy>', 'missing values: keep (drop rows with a missing number, keep a missing label as a category), drop (drop every row with one), error').choices(['keep', 'drop', 'error']).default('keep'))
+    .option('--max-categories <n>', 'most distinct labels a categorical column may have', positiveInt, 1000);
+}
+
+const readOptions = (o: CsvOptions) => ({ delimiter: o.delimiter, header: o.header, columns: o.columns, missing: o.missing, maxCategories: o.maxCategories });
+
+interface TrainCliOptions extends CsvOptions {
+  data: string;
+  label: string;
+  positive?: string;
+  drop?: string[];
+  numeric?: string[];
+  categorical?: string[];
+  hidden?: number[];
+  epochs: number;
+  batch: number;
+  lr?: number;
+  weightDecay?: number;
+  patience: number;
+  seed: number;
+  valFraction: number;
+  out: string;
+  quiet?: boolean;
+}
+
+const d = TRAIN_DEFAULTS;
+const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
+
+const train = csvOptions(
+  new Command('train')
+    .description('train the built-in classifier (an MLP, or logistic regression with --hidden none) on a CSV file and save it with its preprocessing')
+    .requiredOption('--data <file>', 'the training CSV file; every column but the label (and --drop) is a feature')
+    .requiredOption('--label <column>', 'the column to predict')
+    .option('--positive <value>', 'the label value predicted as 1 (default with two values: the second in sorted order; required with more)')
+    .option('--drop <names>', 'columns to leave out (not features), comma-separated', names)
+    .option('--numeric <names>', 'columns that must be numeric', names)
+    .option('--categorical <names>', 'columns kept as categories (one-hot) even when they hold numbers', names),
+)
+  .addOption(new Option('--hidden <sizes>', 'hidden layer sizes, e.g. 64,32, or none for logistic regression').argParser(hiddenSizes).default(undefined, d.hidden.join(',')))
+  .option('--epochs <n>', 'most epochs', positiveInt, d.epochs)
+  .option('--batch <n>', 'mini-batch rows', positiveInt, d.batch)
+  .addOption(new Option('--lr <x>', 'Adam learning rate').argParser(positiveNumber).default(undefined, `${d.lr}; ${d.lrLogistic} with --hidden none`))
+  .addOption(new Option('--weight-decay <x>', 'L2 weight decay').argParser(nonNegativeNumber).default(undefined, `${d.weightDecay}; ${d.weightDecayLogistic} with --hidden none`))
+  .option('--val-fraction <x>', 'share of the rows held out for early stopping (0: none, train every epoch)', fraction, d.valFraction)
+  .option('--patience <n>', 'stop after this many epochs without a lower validation loss (the best epoch\'s weights are kept)', positiveInt, d.patience)
+  .option('--seed <n>', 'seed of the validation split, initialisation and shuffles (same seed, same model)', nonNegativeInt, d.seed)
+  .requiredOption('--out <file>', 'the model file to write (JSON)')
+  .option('--quiet', 'no per-epoch progress')
+  .addHelpText('after', `
+The model file carries the preprocessing: numeric columns min-max scaled to [-1, 1] on the training rows
+(the validation rows excluded), categorical columns one-hot (labels sorted). Numeric columns come first.
+
+Example:
+  lucid model train --data adult.csv --label income --positive '>50K' --out adult.json`)
+  .action(async (opts: TrainCliOptions) => {
+    const engine = await initNodeEngine();
+    const t0 = performance.now();
+    const r = await trainModelFile(engine, {
+      data: opts.data,
+      out: opts.out,
+      read: { ...readOptions(opts), drop: opts.drop, numeric: opts.numeric, categorical: opts.categorical },
+      label: opts.label,
+      positive: opts.positive,
+      hidden: opts.hidden,
+      epochs: opts.epochs,
+      batch: opts.batch,
+      lr: opts.lr,
+      weightDecay: opts.weightDecay,
+      patience: opts.patience,
+      seed: opts.seed,
+      valFraction: opts.valFraction,
+      onEpoch: opts.quiet
+        ? undefined
+        : (e) => process.stderr.write(`  epoch ${String(e.epoch).padStart(4)}  train loss ${e.trainLoss.toFixed(4)}` + (Number.isNaN(e.valLoss) ? '\n' : `  val loss ${e.valLoss.toFixed(4)}  val accuracy ${pct(e.valAccuracy)}\n`)),
+    });
+    const m = r.model;
+    for (const w of r.report.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
+    if (r.positiveDefaulted) {
+      process.stderr.write(`lucid: note: positive class "${m.positive}" (the second of the label's values ${m.classes.map((c) => `"${c}"`).join(', ')} in sorted order; choose with --positive)\n`);
+    }
+    const arch = m.hidden.length === 0 ? `logistic regression on ${m.dim} inputs` : `MLP ${[m.dim, ...m.hidden, 1].join(' → ')}`;
+    const s = ((performance.now() - t0) / 1000).toFixed(1);
+    process.stdout.write(`lucid: trained ${arch} for "${m.label}" = "${m.positive}" on ${r.trainRows} rows in ${s} s\n`);
+    process.stdout.write(
+      r.valRows > 0
+        ? `  kept epoch ${r.bestEpoch} of ${r.history.length} (lowest validation loss): validation accuracy ${pct(r.best.valAccuracy)}, loss ${r.best.valLoss.toFixed(4)} on ${r.valRows} held-out rows\n`
+        : `  ${r.history.length} epochs, no validation split; final training loss ${r.best.trainLoss.toFixed(4)}\n`,
+    );
+    process.stdout.write(`lucid: wrote ${opts.out} (features: ${m.preprocessor.features.join(', ')})\n`);
+    m.dispose();
+  });
+
+interface PredictCliOptions extends CsvOptions {
+  model: string;
+  data: string;
+  column: string;
+  out: string;
+}
+
+const predict = csvOptions(
+  new Command('predict')
+    .description('append the model\'s P(positive class) to every row of a CSV file')
+    .requiredOption('--model <file>', 'a model file written by lucid model train')
+    .requiredOption('--data <file>', 'the CSV file; it needs the model\'s feature columns (others are kept as they are)'),
+)
+  .option('--column <name>', 'name of the appended column', 'pred')
+  .requiredOption('--out <file>', 'the CSV to write: the data\'s columns and the predictions')
+  .action(async (opts: PredictCliOptions) => {
+    const engine = await initNodeEngine();
+    const r = await predictModelFile(engine, { model: opts.model, data: opts.data, out: opts.out, column: opts.column, read: readOptions(opts) });
+    for (const w of r.report.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
+    if (r.report.missing.rowsDropped > 0) {
+      process.stderr.write(`lucid: warning: ${r.report.missing.rowsDropped} rows with missing values were dropped (--missing ${r.report.missing.policy}) and have no prediction\n`);
+    }
+    process.stdout.write(`lucid: wrote ${opts.out}: ${r.rows} rows with column "${r.column}" = P(${r.model.label} = "${r.model.positive}"); ${pct(r.positiveRate)} above 0.5\n`);
+    r.model.dispose();
+  });
+
+export const model = new Command('model')
+  .description('the built-in classifier: train one on a CSV file, or predict with one')
+  .addCommand(train.exitOverride())
+  .addCommand(predict.exitOverride());

@@ -1,0 +1,176 @@
+// Node layer: a model reference from the command line (`--model F`, `--pred COL`) to a BlackBox.
+//
+//   model.json            the built-in classifier (loadModel)
+//   *.mjs, *.js, *.cjs    a JS module exporting predict(rows) (dynamic import of the file URL)
+//   *.ts, *.mts, *.cts    the same, when Node runs under a TypeScript loader (e.g. tsx)
+//   *.onnx                onnxruntime-node (an optional package, imported only here) + the sidecar F.json
+//   --pred COL            a column of the data holding P(positive) per row
+//
+// Every failure is one E_INPUT line naming the file (E_ARG for a wrong combination of options).
+import { readFile, stat } from 'node:fs/promises';
+import { extname, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Engine } from '../engine/engine.js';
+import { EngineError } from '../engine/errors.js';
+import type { Table } from '../data/table.js';
+import {
+  asModelModule,
+  builtinBlackBox,
+  columnBlackBox,
+  moduleBlackBox,
+  onnxBlackBox,
+  parseOnnxSidecar,
+  type BlackBox,
+  type OrtLike,
+} from '../models/blackbox.js';
+import { loadModel } from './model-file.js';
+
+export type ModelFileKind = 'builtin' | 'module' | 'onnx';
+
+/** The optional package that runs ONNX models. */
+export const ONNX_RUNTIME_PACKAGE = 'onnxruntime-node';
+
+export interface LoadBlackBoxOptions {
+  /** the sidecar of an .onnx model (default: the model's path + ".json", e.g. model.onnx.json) */
+  sidecar?: string;
+  /** imports onnxruntime (default: `import('onnxruntime-node')`); an injection point for tests and other runtimes */
+  importOnnxRuntime?: () => Promise<unknown>;
+  /** rows per call of a module's predict (default 8192) */
+  batchSize?: number;
+}
+
+const MODULE_EXTS = new Set(['.mjs', '.js', '.cjs', '.ts', '.mts', '.cts']);
+
+function inputError(msg: string): EngineError {
+  return new EngineError('E_INPUT', msg);
+}
+
+const firstLine = (e: unknown): string => (e instanceof Error ? e.message : String(e)).split('\n')[0];
+
+/** What kind of model a file is, by its extension. */
+export function modelFileKind(file: string): ModelFileKind {
+  const ext = extname(file).toLowerCase();
+  if (ext === '.json') return 'builtin';
+  if (ext === '.onnx') return 'onnx';
+  if (MODULE_EXTS.has(ext)) return 'module';
+  throw inputError(`${file}: unknown kind of model (extension "${ext || 'none'}"); expected a built-in model .json, a JS module (.mjs, .js, .cjs) exporting predict(rows), or an .onnx file`);
+}
+
+async function requireFile(file: string, what = 'file'): Promise<void> {
+  try {
+    const st = await stat(file);
+    if (st.isDirectory()) throw inputError(`${file}: is a directory, not a ${what}`);
+  } catch (e) {
+    if (e instanceof EngineError) throw e;
+    const code = (e as NodeJS.ErrnoException).code;
+    throw inputError(code === 'ENOENT' ? `${file}: ${what} not found` : `${file}: cannot read the ${what} (${code ?? firstLine(e)})`);
+  }
+}
+
+/** Loads `file` as a black box: a built-in model.json, a JS module, or an .onnx model with its sidecar. */
+export async function loadBlackBox(engine: Engine, file: string, opts: LoadBlackBoxOptions = {}): Promise<BlackBox> {
+  const kind = modelFileKind(file);
+  await requireFile(file, kind === 'builtin' ? 'model file' : kind === 'module' ? 'model module' : 'ONNX model');
+  if (kind === 'builtin') {
+    const model = await loadModel(engine, file).catch((e: unknown) => {
+      if (e instanceof EngineError && e.message.includes('"lucid-onnx-input"')) {
+        throw inputError(`${file}: is the sidecar of an ONNX model; give the .onnx file as the model`);
+      }
+      throw e;
+    });
+    return builtinBlackBox(engine, model, file);
+  }
+  if (kind === 'module') return loadModuleBlackBox(file, opts);
+  return loadOnnxBlackBox(file, opts);
+}
+
+/**
+ * The black box the options name: exactly one of `model` (a file) and `pred` (a column of `data`).
+ * For `pred`, the predictions are checked now, so a bad value is reported before any work.
+ */
+export async function resolveBlackBox(engine: Engine, opts: { model?: string; pred?: string }, data: Table, load: LoadBlackBoxOptions = {}): Promise<BlackBox> {
+  if (opts.model !== undefined && opts.pred !== undefined) throw new EngineError('E_ARG', 'give either --model (a model to call) or --pred (a column of predictions), not both');
+  if (opts.pred !== undefined) return columnBlackBox(data, opts.pred);
+  if (opts.model === undefined) throw new EngineError('E_ARG', 'no model: give --model FILE (model.json, a .mjs module or an .onnx file) or --pred COLUMN');
+  return loadBlackBox(engine, opts.model, load);
+}
+
+async function loadModuleBlackBox(file: string, opts: LoadBlackBoxOptions): Promise<BlackBox> {
+  let ns: unknown;
+  try {
+    ns = await import(pathToFileURL(resolve(file)).href);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ERR_UNKNOWN_FILE_EXTENSION') {
+      throw inputError(`${file}: Node cannot import TypeScript directly; compile the model to .mjs (or run lucid under a TypeScript loader such as tsx)`);
+    }
+    const kind = e instanceof SyntaxError ? 'SyntaxError: ' : '';
+    throw inputError(`${file}: cannot load the module: ${kind}${firstLine(e)}`);
+  }
+  return moduleBlackBox(asModelModule(ns, file), file, { batchSize: opts.batchSize });
+}
+
+/** True when `e` says that the package `name` itself (not something it needs) could not be found. */
+function isMissingPackage(e: unknown, name: string): boolean {
+  const code = (e as NodeJS.ErrnoException | null)?.code;
+  return (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && new RegExp(`['"]${name}['"]`).test(firstLine(e));
+}
+
+/** onnxruntime's API from its module namespace (ESM or CommonJS interop), or null. */
+function ortFrom(ns: unknown): OrtLike | null {
+  for (const o of [ns, (ns as { default?: unknown } | null)?.default]) {
+    const r = o as Partial<OrtLike> | null | undefined;
+    if (r && typeof r.Tensor === 'function' && typeof r.InferenceSession?.create === 'function') return r as OrtLike;
+  }
+  return null;
+}
+
+/** Imports onnxruntime-node, or says how to install it. */
+export async function importOnnxRuntime(model: string, importer?: () => Promise<unknown>): Promise<OrtLike> {
+  const pkg = ONNX_RUNTIME_PACKAGE;
+  let ns: unknown;
+  try {
+    // a variable specifier: the package is optional, so neither tsc nor a bundler may require it
+    ns = await (importer ?? (() => import(pkg)))();
+  } catch (e) {
+    if (isMissingPackage(e, pkg)) {
+      throw inputError(`${model}: ONNX models run on the optional package ${pkg}, which is not installed; install it with "npm install ${pkg}" (ONNXRUNTIME_NODE_INSTALL=skip avoids its optional CUDA download)`);
+    }
+    throw inputError(`${model}: the package ${pkg} is installed but failed to load: ${firstLine(e)}`);
+  }
+  const ort = ortFrom(ns);
+  if (!ort) throw inputError(`${model}: the package ${pkg} loaded but does not provide InferenceSession and Tensor; reinstall it`);
+  return ort;
+}
+
+/** Reads and validates an ONNX model's sidecar. */
+export async function readOnnxSidecar(file: string): Promise<ReturnType<typeof parseOnnxSidecar>> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') throw inputError(`${file}: sidecar not found; an ONNX model needs a JSON file next to it that maps the data's columns to the model's input (see "Models to audit" in the README)`);
+    throw inputError(`${file}: cannot read the sidecar (${code ?? firstLine(e)})`);
+  }
+  let obj: unknown;
+  try {
+    obj = JSON.parse(text);
+  } catch (e) {
+    throw inputError(`${file}: the sidecar is not valid JSON (${firstLine(e)})`);
+  }
+  return parseOnnxSidecar(obj, file);
+}
+
+async function loadOnnxBlackBox(file: string, opts: LoadBlackBoxOptions): Promise<BlackBox> {
+  // the sidecar first: a missing mapping is reported even where onnxruntime is not installed
+  const sidecar = await readOnnxSidecar(opts.sidecar ?? `${file}.json`);
+  const ort = await importOnnxRuntime(file, opts.importOnnxRuntime);
+  let session;
+  try {
+    session = await ort.InferenceSession.create(new Uint8Array(await readFile(file)));
+  } catch (e) {
+    throw inputError(`${file}: onnxruntime cannot load the model: ${firstLine(e)}`);
+  }
+  return onnxBlackBox(ort, session, sidecar, file);
+}

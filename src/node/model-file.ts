@@ -1,0 +1,125 @@
+// Node layer: model files (JSON with a format tag and version, see Classifier.toJSON) and the two
+// file-to-file operations behind `lucid model train` and `lucid model predict`.
+import { readFile, writeFile } from 'node:fs/promises';
+import type { Engine } from '../engine/engine.js';
+import { EngineError } from '../engine/errors.js';
+import type { Column, Table } from '../data/table.js';
+import { Classifier, type EpochReport, type TrainOptions, type TrainResult } from '../models/classifier/classifier.js';
+import { readCsv, writeCsv, type ReadOptions, type ReadReport, type WriteOptions } from './csv.js';
+
+function fileError(e: unknown, file: string, verb: string): unknown {
+  if (e instanceof EngineError) return e;
+  const code = (e as NodeJS.ErrnoException | null)?.code;
+  if (code === 'ENOENT') return new EngineError('E_INPUT', `${file}: file not found`);
+  if (code === 'EISDIR') return new EngineError('E_INPUT', `${file}: is a directory, not a file`);
+  if (code === 'EACCES' || code === 'EPERM') return new EngineError('E_INPUT', `${file}: permission denied`);
+  if (typeof code === 'string') return new EngineError('E_INPUT', `${file}: cannot ${verb} the file (${code})`);
+  return e;
+}
+
+/** Writes a model as JSON (one object: format tag, version, label, preprocessing, layers). */
+export async function saveModel(file: string, model: Classifier): Promise<void> {
+  try {
+    await writeFile(file, `${JSON.stringify(model.toJSON())}\n`);
+  } catch (e) {
+    throw fileError(e, file, 'write');
+  }
+}
+
+/**
+ * Reads a model file. Errors are E_INPUT and name the file: not found, not JSON, not a lucid-wasm
+ * model (format tag), an unsupported version, or the first bad field.
+ */
+export async function loadModel(engine: Engine, file: string): Promise<Classifier> {
+  let text: string;
+  try {
+    text = await readFile(file, 'utf8');
+  } catch (e) {
+    throw fileError(e, file, 'read');
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new EngineError('E_INPUT', `${file}: not a JSON file (${(e as Error).message}); a model file is what "lucid model train" writes`);
+  }
+  return Classifier.fromJSON(engine, json, file);
+}
+
+export interface TrainFileOptions extends Omit<TrainOptions, 'validation'> {
+  data: string;
+  out: string;
+  read?: ReadOptions;
+}
+
+export interface TrainFileResult extends TrainResult {
+  report: ReadReport;
+  /** the kept epoch's validation figures (NaN without validation) */
+  best: EpochReport;
+}
+
+/** Reads a CSV file, trains a classifier on it and saves the model to `out`. */
+export async function trainModelFile(engine: Engine, opts: TrainFileOptions): Promise<TrainFileResult> {
+  const { data, out, read, ...train } = opts;
+  const { table, report } = await readCsv(data, read ?? {});
+  const result = Classifier.train(engine, table, { where: data, ...train });
+  try {
+    await saveModel(out, result.model);
+  } catch (e) {
+    result.model.dispose();
+    throw e;
+  }
+  const best = result.history.find((h) => h.epoch === result.bestEpoch) ?? result.history[result.history.length - 1];
+  return { ...result, report, best };
+}
+
+export interface PredictFileOptions {
+  model: string;
+  data: string;
+  out: string;
+  /** name of the appended column (default "pred") */
+  column?: string;
+  read?: ReadOptions;
+  write?: WriteOptions;
+}
+
+export interface PredictFileResult {
+  model: Classifier;
+  report: ReadReport;
+  rows: number;
+  column: string;
+  /** share of rows with P(positive) > 0.5 */
+  positiveRate: number;
+}
+
+/** Reads a model and a CSV file, appends P(positive) per row as `column`, and writes the table to `out`. */
+export async function predictModelFile(engine: Engine, opts: PredictFileOptions): Promise<PredictFileResult> {
+  const column = opts.column ?? 'pred';
+  if (column.trim() === '') throw new EngineError('E_ARG', 'predict: the output column name is empty');
+  const model = await loadModel(engine, opts.model);
+  try {
+    // The model's categorical features are read as labels even when they look like numbers.
+    const categorical = model.preprocessor.groups.filter((g) => g.kind === 'categorical').map((g) => g.name);
+    const read: ReadOptions = { ...opts.read, categorical: [...(opts.read?.categorical ?? []), ...categorical.filter((c) => !(opts.read?.drop ?? []).includes(c))] };
+    const { table, report } = await readCsv(opts.data, read).catch((e: unknown) => {
+      // a model column the file lacks is reported as the model's need, not as a bad --categorical
+      if (e instanceof EngineError && /--categorical names column/.test(e.message)) return readCsv(opts.data, opts.read ?? {});
+      throw e;
+    });
+    if (table.columns.some((c) => c.name === column)) {
+      throw new EngineError('E_ARG', `${opts.data}: already has a column "${column}"; name the predictions column with --column`);
+    }
+    const p = model.predictProba(engine, table, opts.data);
+    const col: Column = { kind: 'numeric', name: column, values: p };
+    const outTable: Table = { rows: table.rows, columns: [...table.columns, col] };
+    // the input's delimiter when it can be written (a whitespace-separated file becomes comma-separated)
+    const delimiter = opts.write?.delimiter ?? (report.delimiter === 'whitespace' ? ',' : report.delimiter);
+    await writeCsv(opts.out, outTable, { ...opts.write, delimiter });
+    let pos = 0;
+    for (const v of p) pos += v > 0.5 ? 1 : 0;
+    return { model, report, rows: table.rows, column, positiveRate: table.rows ? pos / table.rows : NaN };
+  } catch (e) {
+    model.dispose();
+    throw e;
+  }
+}

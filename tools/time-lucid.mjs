@@ -1,0 +1,100 @@
+#!/usr/bin/env node
+// Times LUCID (src/methods/lucid/invert.ts) on an Adult-sized MLP: 1000 samples × 200 SGD steps,
+// all samples in one batch. Not a test: run after `npm run build`.
+//
+//   node tools/time-lucid.mjs [model.json | --adult] [--n 1000] [--epochs 200] [--repeats 5] [--loss prob-ce|logit-ce]
+//
+// Without a model it builds the built-in classifier's default network (hidden 64, 32) over Adult's
+// encoding (6 numerics + 98 one-hot columns = 104 inputs) with seeded random weights: the cost of a
+// step does not depend on the weights' values. `--adult` trains the built-in classifier on Adult's
+// reference train/validation split first (the data as for the tests: LUCID_DATA_DIR or
+// ../shared/data) and also prints its test accuracy and the canonical set's protected columns. With
+// a file (e.g. from `lucid model train`) it times that model. LUCID_SIMD=plain times the plain
+// SIMD128 build instead of the relaxed-SIMD (FMA) one.
+//
+// Reports the best and median wall time of `repeats` runs of invert() (initialisation, the steps,
+// the final and snapped predictions and decoding), and the time per step.
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { initNodeEngine } from '../dist/src/node/engine.js';
+import { Rng } from '../dist/src/engine/rng.js';
+import { Classifier } from '../dist/src/models/classifier/classifier.js';
+import { invert } from '../dist/src/methods/lucid/invert.js';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    n: { type: 'string', default: '1000' },
+    epochs: { type: 'string', default: '200' },
+    repeats: { type: 'string', default: '5' },
+    loss: { type: 'string', default: 'prob-ce' },
+    adult: { type: 'boolean', default: false },
+  },
+});
+const n = Number(values.n);
+const epochs = Number(values.epochs);
+const repeats = Number(values.repeats);
+const engine = await initNodeEngine();
+
+function adultShapedModel() {
+  const numerics = ['Age', 'fnlwgt', 'Education-Num', 'Capital Gain', 'Capital Loss', 'Hours per week'];
+  const cats = [['Workclass', 7], ['Education', 16], ['Martial Status', 7], ['Occupation', 14], ['Relationship', 6], ['Race', 5], ['Sex', 2], ['Country', 41]];
+  const groups = [];
+  let start = 0;
+  for (const name of numerics) groups.push({ name, kind: 'numeric', start: start++, width: 1, min: 0, max: 100, decimals: 0 });
+  for (const [name, w] of cats) {
+    groups.push({ name, kind: 'categorical', start, width: w, categories: Array.from({ length: w }, (_, i) => `c${i}`) });
+    start += w;
+  }
+  const sizes = [start, 64, 32, 1];
+  const u = new Rng(engine, 1).uniformHost(sizes.slice(1).reduce((a, s, i) => a + s * sizes[i] + s, 0));
+  let k = 0;
+  const draw = (len, fanIn) => Array.from({ length: len }, () => (2 * u[k++] - 1) / Math.sqrt(fanIn));
+  const layers = sizes.slice(1).map((out, i) => ({ in: sizes[i], out, weight: draw(out * sizes[i], sizes[i]), bias: draw(out, sizes[i]) }));
+  const json = {
+    format: 'lucid-wasm/classifier', version: 1, label: 'Income', positive: '>50K', classes: ['<=50K', '>50K'], hidden: [64, 32],
+    preprocessor: { features: [...numerics.slice(0, 1), ...cats.map((c) => c[0]), ...numerics.slice(1)], groups }, layers,
+  };
+  return Classifier.fromJSON(engine, json, 'adult-shaped model');
+}
+
+let model;
+let what;
+let adult = null;
+if (values.adult) {
+  const { loadAdult } = await import('../dist/src/node/datasets.js');
+  adult = await loadAdult();
+  const t0 = performance.now();
+  const trained = Classifier.train(engine, adult.splits.train, { label: adult.label, positive: adult.favourable, validation: adult.splits.val });
+  model = trained.model;
+  const acc = model.evaluate(engine, adult.splits.test).accuracy;
+  what = `Adult MLP trained here (${((performance.now() - t0) / 1000).toFixed(1)} s, best epoch ${trained.bestEpoch}, test accuracy ${(100 * acc).toFixed(1)}%)`;
+} else if (positionals[0]) {
+  model = Classifier.fromJSON(engine, JSON.parse(readFileSync(positionals[0], 'utf8')), positionals[0]);
+  what = positionals[0];
+} else {
+  model = adultShapedModel();
+  what = 'Adult-shaped MLP (random weights)';
+}
+console.log(`kernels: ${engine.variant}; model: ${what}; D = ${model.dim}, hidden [${model.hidden.join(', ')}]; ${n} samples × ${epochs} steps, loss ${values.loss}`);
+invert(engine, model, { prefer: 'positive', n: 50, epochs: 5, loss: values.loss }); // warm-up
+const times = [];
+let last;
+for (let r = 0; r < repeats; r++) {
+  const t0 = performance.now();
+  last = invert(engine, model, { prefer: 'positive', n, epochs, loss: values.loss, seed: r });
+  times.push(performance.now() - t0);
+}
+times.sort((a, b) => a - b);
+const med = times[Math.floor(times.length / 2)];
+const high = last.pred.filter((p) => p >= 0.5).length / n;
+console.log(`invert(): best ${times[0].toFixed(0)} ms, median ${med.toFixed(0)} ms over ${repeats} runs (descent alone ${last.ms.toFixed(0)} ms; ${((1000 * last.ms) / epochs).toFixed(0)} µs per step of ${n} samples)`);
+console.log(`P(${model.positive}) ≥ 0.5 after the descent in ${(100 * high).toFixed(1)}% of samples${adult ? '' : ' (random weights: only a sanity check)'}`);
+if (adult) {
+  for (const name of adult.protected) {
+    const col = last.table.columns.find((c) => c.name === name);
+    const counts = col.categories.map((c, k) => [c, col.codes.filter((v) => v === k).length]).sort((a, b) => b[1] - a[1]);
+    console.log(`  canonical ${name}: ${counts.map(([c, k]) => `${c} ${((100 * k) / n).toFixed(1)}%`).join(', ')}`);
+  }
+}
+console.log('reference: PyTorch 9 s for 100 samples (one at a time); Keras 24 min for 1000');
