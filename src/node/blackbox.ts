@@ -3,7 +3,7 @@
 //   model.json            the built-in classifier (loadModel)
 //   *.mjs, *.js, *.cjs    a JS module exporting predict(rows) (dynamic import of the file URL)
 //   *.ts, *.mts, *.cts    the same, when Node runs under a TypeScript loader (e.g. tsx)
-//   *.onnx                onnxruntime-node (an optional package, imported only here) + the sidecar F.json
+//   *.onnx                onnxruntime-node, else onnxruntime-web (optional packages, imported only here) + the sidecar F.json
 //   --pred COL            a column of the data holding P(positive) per row
 //
 // Every failure is one E_INPUT line naming the file (E_ARG for a wrong combination of options).
@@ -29,6 +29,7 @@ export type ModelFileKind = 'builtin' | 'module' | 'onnx';
 
 /** The optional package that runs ONNX models. */
 export const ONNX_RUNTIME_PACKAGE = 'onnxruntime-node';
+export const ONNX_RUNTIME_WEB_PACKAGE = 'onnxruntime-web';
 
 export interface LoadBlackBoxOptions {
   /** the sidecar of an .onnx model (default: the model's path + ".json", e.g. model.onnx.json) */
@@ -125,22 +126,33 @@ function ortFrom(ns: unknown): OrtLike | null {
   return null;
 }
 
-/** Imports onnxruntime-node, or says how to install it. */
+/**
+ * Imports onnxruntime: onnxruntime-node (native, fastest) when installed, else onnxruntime-web
+ * (WebAssembly; an optional dependency that `npm ci` installs, since it needs no download of its
+ * own), else says how to install one. An injected importer replaces both (tests, other runtimes).
+ */
 export async function importOnnxRuntime(model: string, importer?: () => Promise<unknown>): Promise<OrtLike> {
-  const pkg = ONNX_RUNTIME_PACKAGE;
-  let ns: unknown;
-  try {
-    // a variable specifier: the package is optional, so neither tsc nor a bundler may require it
-    ns = await (importer ?? (() => import(pkg)))();
-  } catch (e) {
-    if (isMissingPackage(e, pkg)) {
-      throw inputError(`${model}: ONNX models run on the optional package ${pkg}, which is not installed; install it with "npm install ${pkg}" (ONNXRUNTIME_NODE_INSTALL=skip avoids its optional CUDA download)`);
+  const candidates: [string, () => Promise<unknown>][] = importer
+    ? [[ONNX_RUNTIME_PACKAGE, importer]]
+    : [ONNX_RUNTIME_PACKAGE, ONNX_RUNTIME_WEB_PACKAGE].map((pkg) => [pkg, () => import(pkg)]); // variable specifiers: both are optional
+  for (const [pkg, load] of candidates) {
+    let ns: unknown;
+    try {
+      ns = await load();
+    } catch (e) {
+      if (isMissingPackage(e, pkg)) continue;
+      throw inputError(`${model}: the package ${pkg} is installed but failed to load: ${firstLine(e)}`);
     }
-    throw inputError(`${model}: the package ${pkg} is installed but failed to load: ${firstLine(e)}`);
+    const ort = ortFrom(ns);
+    if (!ort) throw inputError(`${model}: the package ${pkg} loaded but does not provide InferenceSession and Tensor; reinstall it`);
+    if (pkg === ONNX_RUNTIME_WEB_PACKAGE) {
+      // one thread: no worker files to locate, and results do not depend on the machine
+      const env = (ort as unknown as { env?: { wasm?: { numThreads?: number } } }).env;
+      if (env?.wasm) env.wasm.numThreads = 1;
+    }
+    return ort;
   }
-  const ort = ortFrom(ns);
-  if (!ort) throw inputError(`${model}: the package ${pkg} loaded but does not provide InferenceSession and Tensor; reinstall it`);
-  return ort;
+  throw inputError(`${model}: ONNX models run on the optional package ${ONNX_RUNTIME_PACKAGE} (or ${ONNX_RUNTIME_WEB_PACKAGE}), and neither is installed; install one with "npm install ${ONNX_RUNTIME_WEB_PACKAGE}" or "npm install ${ONNX_RUNTIME_PACKAGE}" (ONNXRUNTIME_NODE_INSTALL=skip avoids its optional CUDA download)`);
 }
 
 /** Reads and validates an ONNX model's sidecar. */

@@ -48,7 +48,7 @@ function table(): Promise<Table> {
 }
 
 let ortReal: Promise<unknown | null> | null = null;
-/** onnxruntime-node when installed, else null (the tests then use the reference evaluator only). */
+/** onnxruntime-node or onnxruntime-web when installed, else null (the tests then use the reference evaluator only). */
 function realOrt(): Promise<unknown | null> {
   ortReal ??= importOnnxRuntime('probe').catch(() => null);
   return ortReal;
@@ -120,8 +120,8 @@ for (const name of ['logistic', 'mlp']) {
     assertClose(await onnx.predict(t), builtin, 1e-6, 0, 'onnx (reference evaluator) vs built-in');
   });
 
-  test(`ONNX (${name}, onnxruntime-node): same predictions as the built-in model (1e-6)`, async (ctx) => {
-    if (!(await realOrt())) return ctx.skip('onnxruntime-node is not installed (optional); the reference evaluator test covers the files');
+  test(`ONNX (${name}, onnxruntime): same predictions as the built-in model (1e-6)`, async (ctx) => {
+    if (!(await realOrt())) return ctx.skip('neither onnxruntime-node nor onnxruntime-web is installed (optional); the reference evaluator test covers the files');
     const engine = await getEngine();
     const t = await table();
     const builtin = await (await loadBlackBox(engine, fx(`${name}.model.json`))).predict(t);
@@ -224,20 +224,20 @@ test('module: a throw in a later batch names its rows', async () => {
 
 // --- ONNX errors ------------------------------------------------------------------------------
 
-test('ONNX: onnxruntime-node missing gives the install message (injected loader, and the real one when absent)', async () => {
+test('ONNX: a missing runtime gives the install message (injected loader, and the real one when absent)', async () => {
   const engine = await getEngine();
   const missing = async () => {
     throw Object.assign(new Error("Cannot find package 'onnxruntime-node' imported from /x/dist/src/node/blackbox.js"), { code: 'ERR_MODULE_NOT_FOUND' });
   };
   await rejects(() => loadBlackBox(engine, fx('logistic.onnx'), { importOnnxRuntime: missing }), [
-    /logistic\.onnx: ONNX models run on the optional package onnxruntime-node, which is not installed; install it with "npm install onnxruntime-node"/,
+    /logistic\.onnx: ONNX models run on the optional package onnxruntime-node \(or onnxruntime-web\), and neither is installed; install one with "npm install onnxruntime-web" or "npm install onnxruntime-node"/,
   ]);
   const broken = async () => {
     throw new Error('libonnxruntime.so.1: cannot open shared object file');
   };
   await rejects(() => loadBlackBox(engine, fx('logistic.onnx'), { importOnnxRuntime: broken }), [/onnxruntime-node is installed but failed to load: libonnxruntime/]);
   await rejects(() => loadBlackBox(engine, fx('logistic.onnx'), { importOnnxRuntime: async () => ({ version: 1 }) }), [/does not provide InferenceSession/]);
-  if (!(await realOrt())) await rejects(() => loadBlackBox(engine, fx('logistic.onnx')), [/not installed; install it with "npm install onnxruntime-node"/]);
+  if (!(await realOrt())) await rejects(() => loadBlackBox(engine, fx('logistic.onnx')), [/neither is installed; install one with/]);
 });
 
 test('ONNX: missing or corrupt sidecar, bad fields, a corrupt model, unmapped data', async () => {
