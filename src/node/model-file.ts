@@ -77,7 +77,7 @@ export interface PredictFileOptions {
   model: string;
   data: string;
   out: string;
-  /** name of the appended column (default "pred") */
+  /** name of the appended column (default "preds", the name LUCID-GAN conditions on) */
   column?: string;
   read?: ReadOptions;
   write?: WriteOptions;
@@ -94,7 +94,7 @@ export interface PredictFileResult {
 
 /** Reads a model and a CSV file, appends P(positive) per row as `column`, and writes the table to `out`. */
 export async function predictModelFile(engine: Engine, opts: PredictFileOptions): Promise<PredictFileResult> {
-  const column = opts.column ?? 'pred';
+  const column = opts.column ?? 'preds';
   if (column.trim() === '') throw new EngineError('E_ARG', 'predict: the output column name is empty');
   const model = await loadModel(engine, opts.model);
   try {

@@ -167,7 +167,7 @@ const predict = csvOptions(
     .requiredOption('--model <file>', 'a model file written by lucid model train')
     .requiredOption('--data <file>', 'the CSV file; it needs the model\'s feature columns (others are kept as they are)'),
 )
-  .option('--column <name>', 'name of the appended column', 'pred')
+  .option('--column <name>', 'name of the appended column (P(positive) per row)', 'preds')
   .requiredOption('--out <file>', 'the CSV to write: the data\'s columns and the predictions')
   .action(async (opts: PredictCliOptions) => {
     const engine = await initNodeEngine();
