@@ -1,23 +1,12 @@
 // `lucid inspect`: parse, validate, read the file, call inspectTable, print.
-import { Command, InvalidArgumentError, Option } from 'commander';
-import { parseDelimiter, type Delimiter } from '../../data/csv-detect.js';
+import { Command, Option } from 'commander';
+import type { Delimiter } from '../../data/csv-detect.js';
 import { addModes, formatInspect, inspectTable } from '../../data/inspect.js';
 import { initNodeEngine } from '../../node/engine.js';
 import type { MissingPolicy } from '../../data/schema.js';
 import { readCsv } from '../../node/csv.js';
-import { nonNegativeInt, positiveInt } from '../options.js';
+import { delimiter, names, nonNegativeInt, positiveInt } from '../options.js';
 
-function delimiter(value: string): Delimiter {
-  const d = parseDelimiter(value);
-  if (!d) throw new InvalidArgumentError(`expected comma, semicolon, tab or whitespace (or , ; \\t), got "${value}"`);
-  return d;
-}
-
-function names(value: string): string[] {
-  const list = value.split(',').map((s) => s.trim());
-  if (list.some((s) => s === '')) throw new InvalidArgumentError(`expected comma-separated column names, got "${value}"`);
-  return list;
-}
 
 interface InspectOptions {
   data: string;

@@ -1,24 +1,13 @@
 // `lucid model train` and `lucid model predict`: parse, validate, call trainModelFile /
 // predictModelFile, print.
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { parseDelimiter, type Delimiter } from '../../data/csv-detect.js';
+import type { Delimiter } from '../../data/csv-detect.js';
 import type { MissingPolicy } from '../../data/schema.js';
 import { TRAIN_DEFAULTS } from '../../models/classifier/classifier.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { predictModelFile, trainModelFile } from '../../node/model-file.js';
-import { nonNegativeInt, positiveInt } from '../options.js';
+import { delimiter, names, nonNegativeInt, positiveInt } from '../options.js';
 
-function delimiter(value: string): Delimiter {
-  const d = parseDelimiter(value);
-  if (!d) throw new InvalidArgumentError(`expected comma, semicolon, tab or whitespace (or , ; \\t), got "${value}"`);
-  return d;
-}
-
-function names(value: string): string[] {
-  const list = value.split(',').map((s) => s.trim());
-  if (list.some((s) => s === '')) throw new InvalidArgumentError(`expected comma-separated column names, got "${value}"`);
-  return list;
-}
 
 function hiddenSizes(value: string): number[] {
   if (value.trim().toLowerCase() === 'none') return [];
