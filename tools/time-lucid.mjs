@@ -13,7 +13,8 @@
 // SIMD128 build instead of the relaxed-SIMD (FMA) one.
 //
 // Reports the best and median wall time of `repeats` runs of invert() (initialisation, the steps,
-// the final and snapped predictions and decoding), and the time per step.
+// the final and snapped predictions and decoding), the time per step, and the same work done one
+// sample at a time (the reference's schedule) on the same engine as the in-process baseline.
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { initNodeEngine } from '../dist/src/node/engine.js';
@@ -97,4 +98,12 @@ if (adult) {
     console.log(`  canonical ${name}: ${counts.map(([c, k]) => `${c} ${((100 * k) / n).toFixed(1)}%`).join(', ')}`);
   }
 }
+// Baseline in the same process: the reference's schedule (each sample alone, batch size 1) on the
+// same engine and model, for a subset of samples; the ratio compares time per sample.
+const alone = Math.min(50, n);
+const tAlone = performance.now();
+for (let i = 0; i < alone; i++) invert(engine, model, { prefer: 'positive', n: 1, epochs, loss: values.loss, seed: 1000 + i });
+const perSampleAlone = (performance.now() - tAlone) / alone;
+const perSampleBatched = times[0] / n;
+console.log(`baseline, one sample at a time (the reference's schedule) on this engine: ${perSampleAlone.toFixed(1)} ms per sample (${alone} samples); batched: ${perSampleBatched.toFixed(3)} ms per sample → ${(perSampleAlone / perSampleBatched).toFixed(0)}× faster`);
 console.log('reference: PyTorch 9 s for 100 samples (one at a time); Keras 24 min for 1000');
