@@ -37,3 +37,5 @@ export type { BlackBox, BlackBoxKind, ModelModule, OnnxSidecar } from './models/
 export { Generator, Discriminator, gradientPenalty, applyActivation } from './models/ctgan/networks.js';
 export type { OutputSpan } from './models/ctgan/networks.js';
 export * as lucid from './methods/lucid/index.js';
+export * as quality from './methods/quality/index.js';
+export * as lucidgan from './models/lucidgan/index.js';

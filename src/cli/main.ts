@@ -1,9 +1,11 @@
 // The `lucid` command: wiring only. Each subcommand is one file in commands/.
 import { Command } from 'commander';
 import { demo } from './commands/demo.js';
+import { gan } from './commands/gan.js';
 import { inspect } from './commands/inspect.js';
 import { invertCommand } from './commands/invert.js';
 import { model } from './commands/model.js';
+import { quality } from './commands/quality.js';
 import { handleError } from './handle-error.js';
 
 const program = new Command('lucid')
@@ -14,9 +16,11 @@ const program = new Command('lucid')
   .showHelpAfterError();
 
 program.addCommand(demo.exitOverride());
+program.addCommand(gan.exitOverride());
 program.addCommand(inspect.exitOverride());
 program.addCommand(invertCommand.exitOverride());
 program.addCommand(model.exitOverride());
+program.addCommand(quality.exitOverride());
 
 process.on('SIGINT', () => process.exit(130));
 

@@ -1,0 +1,92 @@
+// GAN tier: LUCID-GAN's training epoch and sampling on the Adult test set (15060 rows, batch 500,
+// one thread), as the issue asks (#5 §6). The audited model is a logistic Classifier trained on
+// the train split (its P(>50K) is the condition `preds`); without the Adult files, the simulator's
+// 15060 rows and its true probabilities stand in. PyTorch figures are quoted from the issue.
+import type { Engine } from '../src/engine/engine.js';
+import { Rng } from '../src/engine/rng.js';
+import { simulate } from '../src/data/simulator.js';
+import type { Table } from '../src/data/table.js';
+import { Classifier } from '../src/models/classifier/classifier.js';
+import { GanTrainer, LucidGan } from '../src/models/lucidgan/model.js';
+import { datasetAvailability, loadAdult } from '../src/node/datasets.js';
+import type { Group } from './lib/runner.js';
+
+/** Quoted from the issue (PyTorch 1.13 CPU, one thread, this machine type), not measured here. */
+export const GAN_REFERENCE = {
+  'pytorch-epoch-s': 4.2,
+  'pytorch-sample-1000-s': 0.07,
+  'target-epoch-s': 2.1,
+  'target-sample-1000-s': 0.02,
+} as const;
+
+/** The Adult test set with `preds` from a logistic model trained on the train split (or the simulator's stand-in). */
+export async function ganBenchTable(engine: Engine, log: (m: string) => void): Promise<{ table: Table; source: string }> {
+  const adult = datasetAvailability('adult');
+  if (adult.available) {
+    const ds = await loadAdult();
+    const { model } = Classifier.train(engine, ds.splits.train, { label: 'Income', positive: '>50K', hidden: [], validation: ds.splits.val, seed: 0 });
+    const preds = model.predictProba(engine, ds.splits.test);
+    model.dispose();
+    const test = ds.splits.test;
+    return { table: { rows: test.rows, columns: [...test.columns, { kind: 'numeric', name: 'preds', values: preds }] }, source: 'Adult test set, preds of a logistic model' };
+  }
+  log(`  gan: Adult absent (${adult.reason}); using the simulator's 15060 rows`);
+  const sim = simulate(new Rng(engine, 1), { n: 15060, bias: 'proxy' });
+  return { table: { rows: sim.table.rows, columns: [...sim.table.columns, { kind: 'numeric', name: 'preds', values: sim.truth.probability }] }, source: 'simulator (15060 rows), true probabilities' };
+}
+
+export function ganGroups(engine: Engine, log: (m: string) => void): Group[] {
+  let state: { model: LucidGan; trainer: GanTrainer; source: string } | null = null;
+  const setup = async () => {
+    if (state) return state;
+    const { table, source } = await ganBenchTable(engine, log);
+    const { model, x, rng } = LucidGan.setup(engine, table, { conditions: ['preds'], seed: 0 });
+    const trainer = new GanTrainer(model, x, rng);
+    state = { model, trainer, source };
+    return state;
+  };
+  return [
+    {
+      tier: 'gan',
+      name: 'gan epoch adult test batch 500',
+      unit: 'ms',
+      async: true,
+      budget: { rounds: 3 },
+      async prepare() {
+        const s = await setup();
+        return {
+          cases: [{
+            engine: 'lucid' as const,
+            impl: `${s.trainer.steps} steps (critic + generator) · ${s.source}`,
+            extra: { reference: { 'pytorch-s': GAN_REFERENCE['pytorch-epoch-s'], 'target-s': GAN_REFERENCE['target-epoch-s'], quoted: true } },
+            fn: async () => {
+              for (let i = 0; i < s.trainer.steps; i++) s.trainer.step();
+            },
+          }],
+        };
+      },
+    },
+    {
+      tier: 'gan',
+      name: 'gan sample 1000 rows',
+      unit: 'ms',
+      budget: { rounds: 5, roundTimeMs: 300, warmupMs: 200 },
+      async prepare() {
+        const s = await setup();
+        return {
+          cases: [{
+            engine: 'lucid' as const,
+            impl: 'LucidGan.sample (preds=1, zero cond vector, decoded)',
+            extra: { reference: { 'pytorch-s': GAN_REFERENCE['pytorch-sample-1000-s'], 'target-s': GAN_REFERENCE['target-sample-1000-s'], quoted: true } },
+            fn: () => void s.model.sample({ n: 1000, conditions: { preds: 1 }, seed: 1 }),
+          }],
+          dispose: () => {
+            s.trainer.dispose();
+            s.model.dispose();
+            state = null;
+          },
+        };
+      },
+    },
+  ];
+}

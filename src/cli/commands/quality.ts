@@ -1,0 +1,110 @@
+// `lucid quality`: parse, read both CSV files, resolve the model, call qualityReport, print.
+import { Command, InvalidArgumentError, Option } from 'commander';
+import type { Delimiter } from '../../data/csv-detect.js';
+import { EngineError } from '../../engine/errors.js';
+import type { CorrelationMethod } from '../../methods/quality/metrics.js';
+import { formatQuality, qualityReport, QUALITY_DEFAULTS, type QualityCondition } from '../../methods/quality/index.js';
+import { resolveBlackBox } from '../../node/blackbox.js';
+import { readCsv, type ReadOptions } from '../../node/csv.js';
+import { initNodeEngine } from '../../node/engine.js';
+import { delimiter, names, positiveInt } from '../options.js';
+
+/** --condition NAME or NAME=VALUE with VALUE a prediction in [0, 1], not 0.5. */
+function conditionArg(value: string): QualityCondition {
+  const m = /^([^=]+?)\s*(?:=\s*(.*))?$/.exec(value.trim());
+  if (!m || m[1].trim() === '') throw new InvalidArgumentError(`expected COLUMN or COLUMN=VALUE, e.g. preds=1, got "${value}"`);
+  if (m[2] === undefined) return { column: m[1] };
+  const v = Number(m[2]);
+  if (m[2].trim() === '' || !Number.isFinite(v) || v < 0 || v > 1) throw new InvalidArgumentError(`expected COLUMN=VALUE with VALUE a prediction in [0, 1], e.g. preds=1, got "${value}"`);
+  if (v === 0.5) throw new InvalidArgumentError(`${m[1]}=0.5 is on the threshold: validity needs rows generated above 0.5 (e.g. =1) or below (e.g. =0)`);
+  return { column: m[1], value: v };
+}
+
+function binsArg(value: string): number {
+  const n = positiveInt(value);
+  if (n < 2) throw new InvalidArgumentError(`expected an integer ≥ 2, got "${value}"`);
+  return n;
+}
+
+interface QualityCliOptions {
+  real: string;
+  synthetic: string;
+  model?: string;
+  pred?: string;
+  condition?: QualityCondition;
+  ignore?: string[];
+  bins: number;
+  correlation: CorrelationMethod;
+  top: number;
+  delimiter?: Delimiter;
+  numeric?: string[];
+  categorical?: string[];
+  format: 'table' | 'json';
+}
+
+const HELP_AFTER = `
+Scores (SDMetrics' conventions; each in [0, 1], 1 = the synthetic data looks like the real data):
+  column shapes       per column: KS-complement (1 - the two-sample Kolmogorov-Smirnov statistic) for a
+                      numeric column, TV-complement (1 - total variation distance of the category
+                      frequencies; categories only the synthetic data has count) for a categorical one
+  column-pair trends  per pair of columns: correlation similarity 1 - |rho_real - rho_synthetic| / 2 for
+                      two numeric columns, contingency similarity (1 - TVD of the joint frequency tables)
+                      otherwise, with a numeric column cut into --bins equal-width bins of its real range
+                      (the outer bins open-ended)
+  overall             the mean of the two means
+Columns are matched by name: each must be in both files, of the same kind.
+
+Validity (with --model or --pred): of the synthetic rows generated at a prediction above 0.5 (e.g.
+--condition preds=1), the share the audited model scores above 0.5; of rows generated below 0.5, the
+share it scores below. --model scores the synthetic rows with the model; --pred COLUMN reads the scores
+from a column of the synthetic file (e.g. written by lucid model predict). The condition is given
+(--condition preds=1) or read per row from the synthetic file's column (--condition preds; the default
+when the file has a "preds" column, as lucid gan sample writes). The condition and --pred columns are
+not compared.
+
+Examples:
+  lucid quality --real adult.csv --synthetic pos.csv --model adult.json --condition preds=1
+  lucid quality --real adult.csv --synthetic pos.csv --ignore Income --format json
+`;
+
+export const quality = new Command('quality')
+  .description('how closely synthetic rows (e.g. a LUCID-GAN canonical set) follow the real data, column by column and pair by pair, and how many the audited model scores as conditioned (validity)')
+  .requiredOption('--real <file>', 'the real data (CSV)')
+  .requiredOption('--synthetic <file>', 'the synthetic data (CSV) with the same columns')
+  .option('--model <file>', 'the audited model (model.json, a .mjs module or an .onnx file): scores the synthetic rows for validity')
+  .option('--pred <column>', 'instead of --model: the synthetic file\'s column holding the model\'s P(positive) per row')
+  .option('--condition <spec>', `what the synthetic rows were generated at: COLUMN=VALUE (e.g. ${QUALITY_DEFAULTS.conditionColumn}=1), or COLUMN to read it per row (default: the column "${QUALITY_DEFAULTS.conditionColumn}" when the synthetic file has it)`, conditionArg)
+  .option('--ignore <names>', 'columns to leave out of the comparison, comma-separated', names)
+  .option('--bins <n>', 'equal-width bins of a numeric column in a mixed pair', binsArg, QUALITY_DEFAULTS.bins)
+  .addOption(new Option('--correlation <method>', 'correlation of numeric pairs').choices(['pearson', 'spearman']).default(QUALITY_DEFAULTS.correlation))
+  .option('--top <n>', 'worst pairs to list in the table form', positiveInt, 10)
+  .option('--delimiter <d>', 'comma, semicolon, tab or whitespace, for both files (default: detected per file)', delimiter)
+  .option('--numeric <names>', 'columns that must be numeric in both files', names)
+  .option('--categorical <names>', 'columns read as categories in both files even when they hold numbers', names)
+  .addOption(new Option('--format <f>', 'output format').choices(['table', 'json']).default('table'))
+  .addHelpText('after', HELP_AFTER)
+  .action(async (opts: QualityCliOptions) => {
+    const condColumn = opts.condition?.column ?? QUALITY_DEFAULTS.conditionColumn;
+    if (opts.pred !== undefined && opts.pred === condColumn) {
+      throw new EngineError('E_ARG', `--pred ${opts.pred} names the condition column (the prediction each row was generated at); give the column holding the model's scores of the synthetic rows, or --model`);
+    }
+    const read: ReadOptions = { delimiter: opts.delimiter, numeric: opts.numeric, categorical: opts.categorical };
+    const real = await readCsv(opts.real, read);
+    const synthetic = await readCsv(opts.synthetic, read);
+    // a constant condition column is expected in a synthetic file (lucid gan sample at preds=1): no warning for it
+    const expected = (w: string) => w.includes(`column ${JSON.stringify(condColumn)} has the single value`);
+    for (const w of [...real.report.warnings, ...synthetic.report.warnings.filter((x) => !expected(x))]) process.stderr.write(`lucid: warning: ${w}\n`);
+    const wantsModel = opts.model !== undefined || opts.pred !== undefined;
+    const model = wantsModel ? await resolveBlackBox(await initNodeEngine(), { model: opts.model, pred: opts.pred }, synthetic.table) : undefined;
+    const ignore = [...(opts.ignore ?? []), ...(opts.pred !== undefined && !(opts.ignore ?? []).includes(opts.pred) ? [opts.pred] : [])];
+    const report = await qualityReport(real.table, synthetic.table, {
+      model,
+      condition: opts.condition,
+      ignore,
+      bins: opts.bins,
+      correlation: opts.correlation,
+      realName: opts.real,
+      syntheticName: opts.synthetic,
+    });
+    process.stdout.write(opts.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : formatQuality(report, opts.top));
+  });

@@ -1,0 +1,369 @@
+// The quality report behind `lucid quality`: column shapes, column-pair trends and validity of a
+// synthetic table against the real one (SDMetrics' QualityReport conventions, spec §5, plus the
+// validity of LUCID-GAN's canonical sets, issue #5). Core code: no Node imports.
+import { check, EngineError } from '../../engine/errors.js';
+import type { Column, Table } from '../../data/table.js';
+import type { BlackBox } from '../../models/blackbox.js';
+import {
+  contingencySimilarity,
+  correlationSimilarity,
+  encodeColumn,
+  ksComplement,
+  categoryFrequencies,
+  totalVariation,
+  type CorrelationMethod,
+  type EncodedColumn,
+} from './metrics.js';
+
+export const QUALITY_DEFAULTS = {
+  /** equal-width bins of the real data for a numeric column in a mixed pair (SDMetrics' num_discrete_bins) */
+  bins: 10,
+  correlation: 'pearson' as CorrelationMethod,
+  /** the condition column LUCID-GAN writes (`lucid gan sample`) */
+  conditionColumn: 'preds',
+};
+
+export interface QualityCondition {
+  /** the synthetic table's condition column (the value each row was generated at) */
+  column: string;
+  /** the value every row was generated at; absent: read per row from `column` */
+  value?: number;
+}
+
+export interface QualityOptions {
+  /** the audited model; with it the report has a validity section */
+  model?: BlackBox;
+  /** what the rows were generated at; default: the column "preds" when the synthetic table has it */
+  condition?: QualityCondition;
+  /** columns left out of the comparison (they may be in one table or both) */
+  ignore?: readonly string[];
+  /** bins of a numeric column in a mixed pair (default 10) */
+  bins?: number;
+  /** correlation of numeric pairs (default pearson) */
+  correlation?: CorrelationMethod;
+  /** names of the two tables in messages and the report (default "real", "synthetic") */
+  realName?: string;
+  syntheticName?: string;
+}
+
+export interface ColumnShape {
+  column: string;
+  kind: 'numeric' | 'categorical';
+  metric: 'KSComplement' | 'TVComplement';
+  score: number | null;
+  /** categorical columns: labels the synthetic data has and the real data lacks (they count in the TVD) */
+  syntheticOnly?: string[];
+}
+
+export interface PairTrend {
+  columns: [string, string];
+  metric: 'CorrelationSimilarity' | 'ContingencySimilarity';
+  /** null when undefined (a correlation of a constant column); left out of the means */
+  score: number | null;
+  /** numeric pairs: the correlations */
+  realCorrelation?: number | null;
+  syntheticCorrelation?: number | null;
+}
+
+export interface ValiditySide {
+  /** rows generated at a condition above 0.5 (positive) or below (negative) */
+  rows: number;
+  /** of them, rows the model scores on the same side of 0.5 */
+  valid: number;
+  /** valid / rows (null without rows) */
+  rate: number | null;
+  /** the model's mean score on them */
+  meanScore: number | null;
+}
+
+export interface Validity {
+  model: string;
+  condition: { column: string; value: number | null; source: 'given' | 'column' };
+  rows: number;
+  positive: ValiditySide;
+  negative: ValiditySide;
+  /** rows whose condition is exactly 0.5 (on the threshold: counted on neither side) */
+  onThreshold: number;
+  /** all valid rows / all counted rows */
+  rate: number | null;
+  /** mean |score − condition| over all rows (conditional fidelity) */
+  meanAbsError: number;
+  /** correlation of score and condition when the condition varies, else null */
+  correlation: number | null;
+}
+
+export interface QualityReport {
+  real: { name: string; rows: number };
+  synthetic: { name: string; rows: number };
+  settings: { bins: number; correlation: CorrelationMethod };
+  /** the columns compared, in the real table's order */
+  columns: string[];
+  /** columns left out, with the reason */
+  excluded: { column: string; reason: string }[];
+  /** mean of the column-shape and pair-trend scores (null when neither exists) */
+  overall: number | null;
+  columnShapes: {
+    score: number | null;
+    ksComplement: number | null;
+    tvComplement: number | null;
+    columns: ColumnShape[];
+  };
+  columnPairTrends: {
+    score: number | null;
+    correlationSimilarity: number | null;
+    contingencySimilarity: number | null;
+    /** every pair, in column order */
+    pairs: PairTrend[];
+  };
+  validity: Validity | null;
+}
+
+const inputError = (msg: string) => new EngineError('E_INPUT', msg);
+const q = (s: string) => JSON.stringify(s);
+
+function mean(xs: readonly (number | null)[]): number | null {
+  let s = 0;
+  let k = 0;
+  for (const x of xs) {
+    if (x === null || Number.isNaN(x)) continue;
+    s += x;
+    k++;
+  }
+  return k === 0 ? null : s / k;
+}
+
+const orNull = (x: number): number | null => (Number.isNaN(x) ? null : x);
+
+/** Scores of a column of one table against the same column of the other (KS- or TV-complement). */
+export function columnShape(real: Column, synthetic: Column): ColumnShape {
+  check(real.kind === synthetic.kind, 'E_INPUT', () => `column ${q(real.name)} is ${real.kind} in the real data but ${synthetic.kind} in the synthetic data`);
+  if (real.kind === 'numeric') {
+    return { column: real.name, kind: 'numeric', metric: 'KSComplement', score: orNull(ksComplement(real.values, (synthetic as typeof real).values)) };
+  }
+  const f = categoryFrequencies(real, synthetic as typeof real);
+  return { column: real.name, kind: 'categorical', metric: 'TVComplement', score: 1 - totalVariation(f.real, f.synthetic), syntheticOnly: f.syntheticOnly };
+}
+
+/** The pair score of two columns present in both tables, as SDMetrics' QualityReport chooses it. */
+export function pairTrend(real: [Column, Column], synthetic: [Column, Column], opts: { bins?: number; correlation?: CorrelationMethod; encoded?: [EncodedColumn, EncodedColumn] } = {}): PairTrend {
+  const [a, b] = real;
+  const [sa, sb] = synthetic;
+  const columns: [string, string] = [a.name, b.name];
+  if (a.kind === 'numeric' && b.kind === 'numeric' && sa.kind === 'numeric' && sb.kind === 'numeric') {
+    const c = correlationSimilarity({ x: a.values, y: b.values }, { x: sa.values, y: sb.values }, opts.correlation ?? QUALITY_DEFAULTS.correlation);
+    return { columns, metric: 'CorrelationSimilarity', score: orNull(c.score), realCorrelation: orNull(c.real), syntheticCorrelation: orNull(c.synthetic) };
+  }
+  const bins = opts.bins ?? QUALITY_DEFAULTS.bins;
+  const [ea, eb] = opts.encoded ?? [encodeColumn(a, sa, bins), encodeColumn(b, sb, bins)];
+  return { columns, metric: 'ContingencySimilarity', score: orNull(contingencySimilarity(ea, eb)) };
+}
+
+/** Threshold-side agreement of a model's scores with the conditions the rows were generated at. */
+export function validity(scores: ArrayLike<number>, condition: number | ArrayLike<number>, what: { model: string; column: string; source: 'given' | 'column' }): Validity {
+  const n = scores.length;
+  const cond = (i: number) => (typeof condition === 'number' ? condition : condition[i]);
+  if (typeof condition !== 'number') check(condition.length === n, 'E_ARG', () => `validity: ${n} scores but ${condition.length} conditions`);
+  const side = () => ({ rows: 0, valid: 0, sum: 0 });
+  const pos = side();
+  const neg = side();
+  let onThreshold = 0;
+  let abs = 0;
+  for (let i = 0; i < n; i++) {
+    const c = cond(i);
+    const p = scores[i];
+    abs += Math.abs(p - c);
+    if (c > 0.5) {
+      pos.rows++;
+      pos.sum += p;
+      if (p > 0.5) pos.valid++;
+    } else if (c < 0.5) {
+      neg.rows++;
+      neg.sum += p;
+      if (p < 0.5) neg.valid++;
+    } else onThreshold++;
+  }
+  const out = (s: ReturnType<typeof side>): ValiditySide => ({
+    rows: s.rows,
+    valid: s.valid,
+    rate: s.rows > 0 ? s.valid / s.rows : null,
+    meanScore: s.rows > 0 ? s.sum / s.rows : null,
+  });
+  let corr: number | null = null;
+  if (typeof condition !== 'number') {
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (let i = 0; i < n; i++) {
+      lo = Math.min(lo, condition[i]);
+      hi = Math.max(hi, condition[i]);
+    }
+    if (hi > lo) {
+      let mc = 0;
+      let ms = 0;
+      for (let i = 0; i < n; i++) {
+        mc += condition[i];
+        ms += scores[i];
+      }
+      mc /= n;
+      ms /= n;
+      let scs = 0;
+      let scc = 0;
+      let sss = 0;
+      for (let i = 0; i < n; i++) {
+        scs += (condition[i] - mc) * (scores[i] - ms);
+        scc += (condition[i] - mc) ** 2;
+        sss += (scores[i] - ms) ** 2;
+      }
+      corr = sss > 0 ? scs / Math.sqrt(scc * sss) : null;
+    }
+  }
+  const constant = typeof condition === 'number' ? condition : n > 0 && corr === null && isConstant(condition) ? condition[0] : null;
+  const counted = pos.rows + neg.rows;
+  return {
+    model: what.model,
+    condition: { column: what.column, value: constant, source: what.source },
+    rows: n,
+    positive: out(pos),
+    negative: out(neg),
+    onThreshold,
+    rate: counted > 0 ? (pos.valid + neg.valid) / counted : null,
+    meanAbsError: n > 0 ? abs / n : NaN,
+    correlation: corr,
+  };
+}
+
+function isConstant(v: ArrayLike<number>): boolean {
+  for (let i = 1; i < v.length; i++) if (v[i] !== v[0]) return false;
+  return true;
+}
+
+function labelsOf(col: Column): string {
+  if (col.kind === 'numeric') return 'numbers';
+  const shown = col.categories.slice(0, 3).map(q).join(', ');
+  return `labels ${shown}${col.categories.length > 3 ? ', …' : ''}`;
+}
+
+/** The condition column's values (numbers in [0, 1]), checked. */
+function conditionValues(table: Table, column: string, where: string): Float64Array {
+  const col = table.columns.find((c) => c.name === column);
+  check(col, 'E_INPUT', () => `${where}: no condition column ${q(column)}; give the value the rows were generated at, e.g. --condition ${column}=1 (the columns are: ${table.columns.map((c) => c.name).join(', ')})`);
+  if (col.kind !== 'numeric') throw inputError(`${where}: condition column ${q(column)} holds ${labelsOf(col)}; it must hold the prediction each row was generated at, in [0, 1]`);
+  for (let i = 0; i < table.rows; i++) {
+    const v = col.values[i];
+    if (!(v >= 0 && v <= 1)) throw inputError(`${where}: condition column ${q(column)}, row ${i + 1}: ${Number.isNaN(v) ? 'missing' : v} is not a prediction in [0, 1]`);
+  }
+  return col.values;
+}
+
+/**
+ * Compares a synthetic table with the real one. Columns are matched by name (every compared column
+ * must be in both tables and of the same kind; else an E_INPUT error naming it). The condition
+ * column and `ignore` are left out. With `model`, the synthetic rows are scored and validity is the
+ * share scored on the side of 0.5 they were generated at.
+ */
+export async function qualityReport(real: Table, synthetic: Table, opts: QualityOptions = {}): Promise<QualityReport> {
+  const realName = opts.realName ?? 'real';
+  const synName = opts.syntheticName ?? 'synthetic';
+  const bins = opts.bins ?? QUALITY_DEFAULTS.bins;
+  const method = opts.correlation ?? QUALITY_DEFAULTS.correlation;
+  check(Number.isInteger(bins) && bins >= 2, 'E_ARG', () => `quality: bins must be an integer ≥ 2, got ${bins}`);
+  check(real.rows > 0, 'E_INPUT', () => `${realName}: no data rows`);
+  check(synthetic.rows > 0, 'E_INPUT', () => `${synName}: no data rows`);
+
+  const has = (t: Table, n: string) => t.columns.some((c) => c.name === n);
+  const excluded: { column: string; reason: string }[] = [];
+  const skip = new Set<string>();
+  for (const n of opts.ignore ?? []) {
+    check(has(real, n) || has(synthetic, n), 'E_INPUT', () => `no column ${q(n)} in ${realName} or ${synName} to ignore`);
+    if (!skip.has(n)) excluded.push({ column: n, reason: 'ignored' });
+    skip.add(n);
+  }
+
+  // the condition: given, or the default column when the synthetic table has it
+  let condition = opts.condition;
+  if (!condition && has(synthetic, QUALITY_DEFAULTS.conditionColumn)) condition = { column: QUALITY_DEFAULTS.conditionColumn };
+  if (opts.model && !condition) {
+    throw new EngineError('E_ARG', `validity needs the prediction the synthetic rows were generated at: give --condition ${QUALITY_DEFAULTS.conditionColumn}=1 (or =0), or --condition COLUMN when ${synName} holds it per row`);
+  }
+  let condValues: number | Float64Array | undefined;
+  if (condition) {
+    check(condition.value === undefined || (condition.value >= 0 && condition.value <= 1), 'E_ARG', () => `--condition ${condition!.column}=${condition!.value}: the value must be a prediction in [0, 1]`);
+    if (condition.value !== undefined) {
+      condValues = condition.value;
+      if (has(synthetic, condition.column)) {
+        const v = conditionValues(synthetic, condition.column, synName);
+        const bad = v.findIndex((x) => x !== condition!.value);
+        if (bad >= 0) throw inputError(`${synName}: condition column ${q(condition.column)} holds ${v[bad]} at row ${bad + 1}, but --condition says every row was generated at ${condition.value}; give --condition ${condition.column} to read it per row`);
+      }
+    } else if (opts.model) {
+      condValues = conditionValues(synthetic, condition.column, synName);
+    }
+    if ((has(real, condition.column) || has(synthetic, condition.column)) && !skip.has(condition.column)) {
+      excluded.push({ column: condition.column, reason: 'condition' });
+      skip.add(condition.column);
+    }
+  }
+
+  // columns matched by name
+  const realCols = real.columns.filter((c) => !skip.has(c.name));
+  const synCols = synthetic.columns.filter((c) => !skip.has(c.name));
+  const synByName = new Map(synCols.map((c) => [c.name, c]));
+  const realByName = new Set(realCols.map((c) => c.name));
+  const missingInSyn = realCols.filter((c) => !synByName.has(c.name)).map((c) => c.name);
+  const missingInReal = synCols.filter((c) => !realByName.has(c.name)).map((c) => c.name);
+  const list = (ns: string[]) => `${ns.length === 1 ? 'column' : 'columns'} ${ns.map(q).join(', ')}`;
+  if (missingInSyn.length > 0) throw inputError(`${synName}: no ${list(missingInSyn)}, which ${realName} has; columns are matched by name (leave a column out with --ignore)`);
+  if (missingInReal.length > 0) throw inputError(`${realName}: no ${list(missingInReal)}, which ${synName} has; columns are matched by name (leave a column out with --ignore)`);
+  for (const c of realCols) {
+    const s = synByName.get(c.name)!;
+    if (c.kind !== s.kind) {
+      throw inputError(`column ${q(c.name)} is ${c.kind} in ${realName} but ${s.kind} in ${synName} (${labelsOf(c.kind === 'numeric' ? s : c)}); read both the same way with --categorical ${c.name} or --numeric ${c.name}`);
+    }
+  }
+  const pairsOf = realCols.map((c) => [c, synByName.get(c.name)!] as [Column, Column]);
+
+  // column shapes
+  const shapes = pairsOf.map(([r, s]) => columnShape(r, s));
+  const numericShapes = shapes.filter((s) => s.kind === 'numeric').map((s) => s.score);
+  const categoricalShapes = shapes.filter((s) => s.kind === 'categorical').map((s) => s.score);
+
+  // column-pair trends (numeric columns of mixed pairs binned once)
+  const encoded = new Map<string, EncodedColumn>();
+  const enc = (r: Column, s: Column) => {
+    let e = encoded.get(r.name);
+    if (!e) encoded.set(r.name, (e = encodeColumn(r, s, bins)));
+    return e;
+  };
+  const pairs: PairTrend[] = [];
+  for (let i = 0; i < pairsOf.length; i++) {
+    for (let j = i + 1; j < pairsOf.length; j++) {
+      const [ra, sa] = pairsOf[i];
+      const [rb, sb] = pairsOf[j];
+      const numericPair = ra.kind === 'numeric' && rb.kind === 'numeric';
+      pairs.push(pairTrend([ra, rb], [sa, sb], { bins, correlation: method, encoded: numericPair ? undefined : [enc(ra, sa), enc(rb, sb)] }));
+    }
+  }
+  const corrScores = pairs.filter((p) => p.metric === 'CorrelationSimilarity').map((p) => p.score);
+  const contScores = pairs.filter((p) => p.metric === 'ContingencySimilarity').map((p) => p.score);
+
+  // validity
+  let valid: Validity | null = null;
+  if (opts.model && condition && condValues !== undefined) {
+    const scores = await opts.model.predict(synthetic);
+    check(scores.length === synthetic.rows, 'E_INPUT', () => `${opts.model!.source}: returned ${scores.length} predictions for ${synthetic.rows} rows`);
+    valid = validity(scores, condValues, { model: opts.model.source, column: condition.column, source: condition.value === undefined ? 'column' : 'given' });
+  }
+
+  const shapeScore = mean(shapes.map((s) => s.score));
+  const pairScore = mean(pairs.map((p) => p.score));
+  return {
+    real: { name: realName, rows: real.rows },
+    synthetic: { name: synName, rows: synthetic.rows },
+    settings: { bins, correlation: method },
+    columns: realCols.map((c) => c.name),
+    excluded,
+    overall: mean([shapeScore, pairScore]),
+    columnShapes: { score: shapeScore, ksComplement: mean(numericShapes), tvComplement: mean(categoricalShapes), columns: shapes },
+    columnPairTrends: { score: pairScore, correlationSimilarity: mean(corrScores), contingencySimilarity: mean(contScores), pairs },
+    validity: valid,
+  };
+}

@@ -1,0 +1,105 @@
+// The LUCID-GAN model file (.lgan): JSON, versioned and self-describing. Plain data only: loading
+// parses JSON and checks every field; nothing in the file is ever executed.
+//
+//   { "format": "lucid-wasm/lucid-gan", "version": 1, "checksum": "fnv1a32:<8 hex>", "payload": {…} }
+//
+// The checksum is FNV-1a (32 bit) over JSON.stringify(payload). The payload holds the data
+// transformer, the discrete columns (names, categories, offsets and the training rows' codes, for
+// empirical cond vectors and the fixed-combination counts), the condition names and the raw
+// training conditions, the configuration, the seed, the loss history and the generator's weights
+// (float32, little-endian, base64; batch-norm running statistics included).
+import type { Engine } from '../../engine/engine.js';
+import { EngineError } from '../../engine/errors.js';
+import { DataTransformer } from '../../data/transformer.js';
+import { base64ToF32, base64ToF64, base64ToI32, f32ToBase64, f64ToBase64, fnv1a32, i32ToBase64 } from './codec.js';
+import { GAN_DEFAULTS, LucidGan, type GanConfig, type FitStatus } from './model.js';
+import { Generator } from '../ctgan/networks.js';
+import { CondSampler, type DiscreteColumn } from './sampler.js';
+
+export const GAN_FORMAT = 'lucid-wasm/lucid-gan';
+export const GAN_VERSION = 1;
+
+/** The file as an object (JSON.stringify it to write). `status` records how training ended. */
+export function ganToJSON(model: LucidGan, status: FitStatus = 'done'): object {
+  const s = model.sampler;
+  const payload = {
+    transformer: model.transformer.toJSON(),
+    discrete: s.columns.map((c) => ({ name: c.name, categories: c.categories, dataOffset: c.dataOffset, codes: i32ToBase64(c.codes) })),
+    rows: s.rows,
+    conditions: model.conditionNames,
+    conditionValues: f64ToBase64(model.conditionValues),
+    config: model.config,
+    seed: model.seed,
+    status,
+    history: model.history,
+    generator: { floats: model.params.floatCount, names: model.params.names, weights: f32ToBase64(model.params.snapshot()) },
+  };
+  return { format: GAN_FORMAT, version: GAN_VERSION, checksum: `fnv1a32:${fnv1a32(JSON.stringify(payload))}`, payload };
+}
+
+/** Rebuilds a model from a parsed file; every problem is one E_INPUT line naming `where`. */
+export function ganFromJSON(engine: Engine, json: unknown, where = 'model file'): LucidGan {
+  const bad = (why: string): never => {
+    throw new EngineError('E_INPUT', `${where}: ${why}`);
+  };
+  const f = json as Record<string, unknown> | null;
+  if (!f || typeof f !== 'object' || Array.isArray(f)) return bad('not a LUCID-GAN model file (not a JSON object); it is what "lucid gan fit" writes');
+  if (f.format !== GAN_FORMAT) return bad(`not a LUCID-GAN model file (format ${f.format === undefined ? 'missing' : JSON.stringify(f.format)}, expected "${GAN_FORMAT}"); it is what "lucid gan fit" writes`);
+  if (f.version !== GAN_VERSION) return bad(`LUCID-GAN model file version ${JSON.stringify(f.version)} is not supported (this lucid reads version ${GAN_VERSION})`);
+  const p = f.payload as Record<string, unknown> | undefined;
+  if (!p || typeof p !== 'object') return bad('the file has no payload (truncated or corrupt)');
+  if (typeof f.checksum !== 'string' || f.checksum !== `fnv1a32:${fnv1a32(JSON.stringify(p))}`) return bad('checksum mismatch: the file is corrupt or was edited');
+  const field = (name: string, ok: boolean, want: string) => {
+    if (!ok) bad(`field "${name}" must be ${want}`);
+  };
+  const transformer = DataTransformer.fromJSON(p.transformer, where);
+  const rows = p.rows as number;
+  field('rows', Number.isSafeInteger(rows) && rows > 0, 'a positive integer');
+  field('discrete', Array.isArray(p.discrete), 'an array');
+  const discrete = (p.discrete as Record<string, unknown>[]).map((c, j): DiscreteColumn => {
+    const name = `discrete[${j}]`;
+    field(`${name}.name`, typeof c?.name === 'string', 'a string');
+    field(`${name}.categories`, Array.isArray(c.categories) && c.categories.length > 0 && c.categories.every((x) => typeof x === 'string'), 'an array of labels');
+    const codes = typeof c.codes === 'string' ? base64ToI32(c.codes) : null;
+    const k = (c.categories as string[]).length;
+    field(`${name}.codes`, codes !== null && codes.length === rows && codes.every((v) => v >= 0 && v < k), `${rows} category codes in base64`);
+    field(`${name}.dataOffset`, Number.isSafeInteger(c.dataOffset) && (c.dataOffset as number) >= 0 && (c.dataOffset as number) + k <= transformer.outputDim, 'an offset into the transformed row');
+    return { name: c.name as string, categories: c.categories as string[], codes: codes!, dataOffset: c.dataOffset as number };
+  });
+  field('conditions', Array.isArray(p.conditions) && (p.conditions as unknown[]).every((x) => typeof x === 'string'), 'an array of column names');
+  const conditions = p.conditions as string[];
+  const values = typeof p.conditionValues === 'string' ? base64ToF64(p.conditionValues) : null;
+  field('conditionValues', values !== null && values.length === rows * conditions.length && values.every(Number.isFinite), `${rows * conditions.length} finite numbers in base64`);
+  const c = p.config as Record<string, unknown>;
+  field('config', !!c && typeof c === 'object', 'an object');
+  const config = { ...GAN_DEFAULTS } as GanConfig;
+  for (const key of Object.keys(GAN_DEFAULTS) as (keyof GanConfig)[]) {
+    const v = c[key];
+    const def = GAN_DEFAULTS[key];
+    const ok = Array.isArray(def) ? Array.isArray(v) && v.every((x) => typeof x === 'number' && Number.isFinite(x)) : typeof v === 'number' && Number.isFinite(v);
+    field(`config.${key}`, ok, Array.isArray(def) ? 'an array of numbers' : 'a number');
+    (config as unknown as Record<string, unknown>)[key] = v;
+  }
+  field('config', config.generatorDims.every((x) => Number.isSafeInteger(x) && x > 0) && Number.isSafeInteger(config.embedding) && config.embedding > 0 && Number.isSafeInteger(config.batch) && config.batch > 0, 'a valid configuration');
+  const seed = p.seed as number;
+  field('seed', Number.isSafeInteger(seed) && seed >= 0, 'a non-negative integer');
+  const h = p.history as Record<string, unknown>;
+  const series = (k: string) => Array.isArray(h?.[k]) && (h[k] as unknown[]).every((x) => typeof x === 'number');
+  field('history', series('lossG') && series('lossD') && series('lossCond'), 'an object of loss arrays');
+  const g = p.generator as Record<string, unknown>;
+  const weights = typeof g?.weights === 'string' ? base64ToF32(g.weights) : null;
+  field('generator.weights', weights !== null && weights.length === g.floats && weights.every(Number.isFinite), `${String(g?.floats)} finite float32 values in base64`);
+  const sampler = new CondSampler(discrete, rows);
+  const expect = config.embedding + sampler.condDim + conditions.length;
+  let model: LucidGan;
+  try {
+    const G = new Generator(expect, config.generatorDims, transformer.outputDim);
+    const floats = G.namedParams().reduce((a, q) => a + q.shape.reduce((x, y) => x * y, 1), 0);
+    if (floats !== weights!.length) return bad(`the generator weights (${weights!.length} floats) do not fit the configured generator (${floats} floats for input ${expect})`);
+    model = new LucidGan(engine, transformer, sampler, conditions.slice(), values!, config, seed, h as unknown as LucidGan['history'], weights!);
+  } catch (e) {
+    if (e instanceof EngineError && e.code === 'E_INPUT') throw e;
+    return bad(`the configuration does not describe a valid generator (${(e as Error).message})`);
+  }
+  return model;
+}

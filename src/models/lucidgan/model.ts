@@ -1,0 +1,548 @@
+// LUCID-GAN (LUCID-GAN §3; spec §2.4): CTGAN conditioned on the audited model's prediction.
+//
+// The condition columns (e.g. `preds`) are taken out of the data before the transformer and fed
+// raw to both networks: generator input [z | cond vector | raw conditions], critic input
+// [row | cond vector | raw conditions] (PacGAN). WGAN-GP, one critic step per generator step, the
+// generator loss −mean D(fake) + the conditional cross-entropy on the selected column's logits.
+// The reference's bugs are fixed: cond-vector offsets are per column, sampling runs the generator
+// in eval mode (batch norm on running statistics) without a graph, any number of condition rows
+// works, and categories can be fixed without giving a condition value.
+//
+// Core code: no Node imports. Every draw comes from one Rng, so the same seed and data give the
+// same weights bit for bit (per kernel build).
+import type { Engine, Tensor } from '../../engine/engine.js';
+import { check, EngineError } from '../../engine/errors.js';
+import { Rng } from '../../engine/rng.js';
+import * as o from '../../autograd/ops/index.js';
+import { grad } from '../../autograd/tape.js';
+import { Adam } from '../../nn/adam.js';
+import { buildParams, type ParamSet } from '../../nn/module.js';
+import { DataTransformer } from '../../data/transformer.js';
+import type { Column, Table } from '../../data/table.js';
+import { applyActivation, Discriminator, Generator, gradientPenalty } from '../ctgan/networks.js';
+import { CondSampler, type DiscreteColumn } from './sampler.js';
+
+export interface GanConfig {
+  embedding: number;
+  generatorDims: number[];
+  discriminatorDims: number[];
+  pac: number;
+  batch: number;
+  epochs: number;
+  lr: number;
+  betas: [number, number];
+  weightDecay: number;
+  penaltyLambda: number;
+  tau: number;
+}
+
+export const GAN_DEFAULTS: GanConfig = {
+  embedding: 128,
+  generatorDims: [256, 256],
+  discriminatorDims: [256, 256],
+  pac: 10,
+  batch: 500,
+  epochs: 300,
+  lr: 2e-4,
+  betas: [0.5, 0.9],
+  weightDecay: 1e-6,
+  penaltyLambda: 10,
+  tau: 0.2,
+};
+
+export interface GanEpoch {
+  epoch: number;
+  lossG: number;
+  lossD: number;
+  lossCond: number;
+  seconds: number;
+}
+
+export interface FitOptions extends Partial<GanConfig> {
+  /** numeric columns fed raw as conditions (e.g. ["preds"]); may be empty */
+  conditions: string[];
+  /** columns in the cond vector; default every categorical column (numeric ones listed here become categorical) */
+  discrete?: string[];
+  seed?: number;
+  /** named in error messages (e.g. the data file) */
+  where?: string;
+  onEpoch?: (e: GanEpoch) => void;
+  /** checked after every step; true ends training after the current step (the model is kept) */
+  shouldStop?: () => boolean;
+}
+
+export type FitStatus = 'done' | 'interrupted' | 'diverged';
+
+export interface FitResult {
+  model: LucidGan;
+  status: FitStatus;
+  /** for 'diverged': which loss and where */
+  message?: string;
+  /** the transformer's report (values clipped per numeric column) */
+  clipped: Record<string, number>;
+}
+
+export interface GanHistory {
+  lossG: number[];
+  lossD: number[];
+  lossCond: number[];
+}
+
+export interface SampleOptions {
+  n: number;
+  /** per condition column: a constant, or one value per generated row (length n; length 1 is a constant) */
+  conditions?: Record<string, number | ArrayLike<number>>;
+  /** (column, label) pairs set together in one cond vector */
+  fix?: [string, string][];
+  /** cond vector when nothing is fixed: 'zero' (the paper's) or 'empirical' (true frequencies) */
+  condVector?: 'zero' | 'empirical';
+  seed?: number;
+}
+
+export interface SampleResult {
+  /** decoded rows with the condition columns appended */
+  table: Table;
+  /** with fix: training rows holding every fixed value, and their share */
+  fixTraining?: { rows: number; share: number; rare: boolean };
+  /** with fix: share of generated rows holding every fixed value */
+  fixSatisfied?: number;
+  /** conditions not given, drawn from training rows (names) */
+  drawnConditions: string[];
+}
+
+/** A fixed combination is called rare when fewer than this many training rows hold it … */
+export const RARE_ROWS = 20;
+/** … or when they are less than this share of the training rows. */
+export const RARE_SHARE = 0.01;
+
+export class LucidGan {
+  readonly G: Generator;
+  readonly params: ParamSet;
+
+  constructor(
+    readonly engine: Engine,
+    readonly transformer: DataTransformer,
+    readonly sampler: CondSampler,
+    /** names of the condition columns, in input order */
+    readonly conditionNames: string[],
+    /** (rows, conditions) row-major: the raw training conditions */
+    readonly conditionValues: Float64Array,
+    readonly config: GanConfig,
+    readonly seed: number,
+    readonly history: GanHistory,
+    /** the weights to load, or the generator to initialise them from */
+    init: Float32Array | Rng,
+  ) {
+    const inputDim = config.embedding + sampler.condDim + conditionNames.length;
+    this.G = new Generator(inputDim, config.generatorDims, transformer.outputDim);
+    this.params = buildParams(engine, this.G, init instanceof Rng ? init : new Rng(engine, 0));
+    if (!(init instanceof Rng)) this.params.restore(init);
+  }
+
+  get epochsDone(): number {
+    return this.history.lossG.length;
+  }
+
+  dispose(): void {
+    this.params.dispose();
+  }
+
+  /** Trains a LUCID-GAN on `table` (async: it yields between steps when `shouldStop` is given, so signals get through). */
+  static async fit(engine: Engine, table: Table, opts: FitOptions): Promise<FitResult> {
+    const { model, x, rng, clipped } = LucidGan.setup(engine, table, opts);
+    try {
+      const status = await train(model, x, rng, opts);
+      return { model, status: status.status, message: status.message, clipped };
+    } catch (e) {
+      model.dispose();
+      throw e;
+    }
+  }
+
+  /** Everything before the first step: the transformer fit, the transformed data, the sampler and the untrained model (for benches and custom loops with GanTrainer). */
+  static setup(engine: Engine, table: Table, opts: FitOptions): { model: LucidGan; x: Float32Array; rng: Rng; clipped: Record<string, number> } {
+    const cfg: GanConfig = { ...GAN_DEFAULTS };
+    for (const k of Object.keys(GAN_DEFAULTS) as (keyof GanConfig)[]) if (opts[k] !== undefined) (cfg as unknown as Record<string, unknown>)[k] = opts[k];
+    validateConfig(cfg);
+    const seed = opts.seed ?? 0;
+    const where = opts.where ?? 'data';
+    const rng = new Rng(engine, seed);
+    const { data, conditions, discrete } = prepare(table, opts.conditions, opts.discrete, where);
+    check(data.rows > 0, 'E_INPUT', () => `${where}: no rows to train on`);
+    const transformer = DataTransformer.fit(engine, data, { seed });
+    const { data: x, report } = transformer.transform(engine, data, rng);
+    const sampler = buildSampler(transformer, data, discrete);
+    const model = new LucidGan(engine, transformer, sampler, conditions.names, conditions.values, cfg, seed, { lossG: [], lossD: [], lossCond: [] }, rng);
+    return { model, x, rng, clipped: report.clipped };
+  }
+
+  /** Generates n rows: eval-mode batch norm, no graph, in batches. */
+  sample(opts: SampleOptions): SampleResult {
+    const { engine, sampler, config: cfg } = this;
+    const n = opts.n;
+    check(Number.isSafeInteger(n) && n > 0, 'E_ARG', () => `sample: n must be a positive integer, got ${n}`);
+    const rng = new Rng(engine, opts.seed ?? 0);
+    const nc = this.conditionNames.length;
+    const given = opts.conditions ?? {};
+    for (const k of Object.keys(given)) {
+      check(this.conditionNames.includes(k), 'E_ARG', () => `sample: "${k}" is not a condition of this model; ${nc ? `its conditions are: ${this.conditionNames.join(', ')}` : 'it was trained without conditions'}`);
+    }
+    const condCols = this.conditionNames.map((name) => {
+      const v = given[name];
+      if (v === undefined) return null;
+      const arr = typeof v === 'number' ? [v] : Array.from(v);
+      check(arr.length === 1 || arr.length === n, 'E_ARG', () => `sample: condition "${name}" has ${arr.length} values; give one (a constant) or one per row (${n})`);
+      arr.forEach((x, i) => check(Number.isFinite(x), 'E_ARG', () => `sample: condition "${name}" value ${i + 1} is ${x}, not a finite number`));
+      return arr;
+    });
+    const drawn = this.conditionNames.filter((_, i) => condCols[i] === null);
+    const mode = opts.condVector ?? 'zero';
+    check(mode === 'zero' || mode === 'empirical', 'E_ARG', () => `sample: condVector must be zero or empirical, got ${String(mode)}`);
+    const fix = sampler.resolveFix(opts.fix ?? []);
+    check(!(fix.length > 0 && mode === 'empirical'), 'E_ARG', () => 'sample: fixed categories set the cond vector; --cond-vector empirical applies only when nothing is fixed');
+    const fixed = fix.length ? sampler.fixedCond(fix) : null;
+    const matching = fix.length ? sampler.matchingRows(fix) : null;
+    const cd = sampler.condDim;
+    const d = this.transformer.outputDim;
+    const out = new Float32Array(n * d);
+    const condOut = this.conditionNames.map(() => new Float64Array(n));
+    const spans = this.transformer.spans;
+    const batch = Math.min(n, cfg.batch);
+    this.G.eval();
+    try {
+      for (let start = 0; start < n; start += batch) {
+        const b = Math.min(batch, n - start);
+        engine.scope(() => engine.noGrad(() => {
+          const z = rng.normal([b, cfg.embedding]);
+          // cond vector and, for conditions not given, the training rows they are drawn from
+          const cond = new Float32Array(b * cd);
+          let rows: Int32Array | null = null;
+          if (fixed) {
+            for (let i = 0; i < b; i++) cond.set(fixed, i * cd);
+            if (drawn.length) {
+              const u = rng.uniformHost(b);
+              const pool = matching!.length > 0 ? matching! : null;
+              rows = pool ? Int32Array.from(u, (x) => pool[Math.min(pool.length - 1, Math.floor(x * pool.length))]) : sampler.sampleAnyRows(b, u);
+            }
+          } else if (mode === 'empirical') {
+            const e = sampler.sampleEmpirical(b, rng.uniformHost(2 * b));
+            cond.set(e.cond);
+            rows = e.row;
+          } else if (drawn.length) rows = sampler.sampleAnyRows(b, rng.uniformHost(b));
+          const raw = new Float32Array(b * nc);
+          for (let i = 0; i < b; i++) {
+            for (let j = 0; j < nc; j++) {
+              const given = condCols[j];
+              const v = given ? given[given.length === 1 ? 0 : start + i] : this.conditionValues[rows![i] * nc + j];
+              raw[i * nc + j] = v;
+              condOut[j][start + i] = v;
+            }
+          }
+          const parts = [z];
+          if (cd > 0) parts.push(engine.tensor(cond, [b, cd]));
+          if (nc > 0) parts.push(engine.tensor(raw, [b, nc]));
+          const input = parts.length === 1 ? z : o.concat(parts, 1);
+          const fake = applyActivation(this.G.forward(input), spans, rng, cfg.tau);
+          out.set(fake.data, start * d);
+        }));
+      }
+    } finally {
+      this.G.train();
+    }
+    const decoded = this.transformer.inverse(out, n);
+    // Restore the discrete columns' labels (numeric columns made discrete come back as their labels).
+    const columns: Column[] = [...decoded.columns];
+    this.conditionNames.forEach((name, j) => columns.push({ kind: 'numeric', name, values: condOut[j] }));
+    const result: SampleResult = { table: { rows: n, columns }, drawnConditions: drawn };
+    if (fix.length) {
+      const rowsHolding = matching!.length;
+      const share = rowsHolding / sampler.rows;
+      result.fixTraining = { rows: rowsHolding, share, rare: rowsHolding < RARE_ROWS || share < RARE_SHARE };
+      let ok = 0;
+      const cols = fix.map((f) => {
+        const name = sampler.columns[f.column].name;
+        const col = decoded.columns.find((x) => x.name === name)!;
+        const label = sampler.columns[f.column].categories[f.category];
+        return col.kind === 'categorical' ? { codes: col.codes, code: col.categories.indexOf(label) } : { codes: new Int32Array(n), code: -1 };
+      });
+      for (let i = 0; i < n; i++) if (cols.every((c) => c.codes[i] === c.code)) ok++;
+      result.fixSatisfied = ok / n;
+    }
+    return result;
+  }
+}
+
+function validateConfig(c: GanConfig): void {
+  const posInt = (v: number) => Number.isSafeInteger(v) && v > 0;
+  check(posInt(c.embedding), 'E_ARG', () => `gan: embedding must be a positive integer, got ${c.embedding}`);
+  check(c.generatorDims.every(posInt) && c.discriminatorDims.every(posInt), 'E_ARG', () => 'gan: layer sizes must be positive integers');
+  check(posInt(c.pac), 'E_ARG', () => `gan: pac must be a positive integer, got ${c.pac}`);
+  check(posInt(c.batch) && c.batch % c.pac === 0, 'E_ARG', () => `gan: batch must be a positive multiple of pac = ${c.pac}, got ${c.batch}`);
+  check(Number.isSafeInteger(c.epochs) && c.epochs >= 0, 'E_ARG', () => `gan: epochs must be a non-negative integer, got ${c.epochs}`);
+  check(c.lr > 0 && c.tau > 0 && c.penaltyLambda >= 0 && c.weightDecay >= 0, 'E_ARG', () => 'gan: lr and tau must be > 0, penaltyLambda and weightDecay ≥ 0');
+}
+
+/** Splits the table into the modelled data (discrete columns made categorical) and the raw conditions. */
+function prepare(table: Table, conditionNames: string[], discreteNames: string[] | undefined, where: string): {
+  data: Table;
+  conditions: { names: string[]; values: Float64Array };
+  discrete: Set<string>;
+} {
+  const names = table.columns.map((c) => c.name);
+  const find = (name: string, what: string) => {
+    const col = table.columns.find((c) => c.name === name);
+    if (!col) throw new EngineError('E_ARG', `${where}: ${what} "${name}" is not a column; the columns are: ${names.join(', ')}`);
+    return col;
+  };
+  check(new Set(conditionNames).size === conditionNames.length, 'E_ARG', () => `${where}: a condition column is given twice`);
+  const condCols = conditionNames.map((name) => {
+    const col = find(name, 'condition');
+    check(col.kind === 'numeric', 'E_ARG', () => `${where}: condition "${name}" must be a numeric column (e.g. the model's P(positive)); it holds labels`);
+    for (let i = 0; i < table.rows; i++) check(Number.isFinite(col.values[i]), 'E_INPUT', () => `${where}: condition "${name}" has no number at row ${i + 1}`);
+    return col;
+  });
+  const nc = condCols.length;
+  const values = new Float64Array(table.rows * nc);
+  condCols.forEach((col, j) => {
+    if (col.kind === 'numeric') for (let i = 0; i < table.rows; i++) values[i * nc + j] = col.values[i];
+  });
+  const discrete = new Set(discreteNames ?? table.columns.filter((c) => c.kind === 'categorical' && !conditionNames.includes(c.name)).map((c) => c.name));
+  for (const name of discrete) {
+    find(name, 'discrete column');
+    check(!conditionNames.includes(name), 'E_ARG', () => `${where}: "${name}" cannot be both a condition and a discrete column`);
+  }
+  const columns = table.columns.filter((c) => !conditionNames.includes(c.name)).map((c) => (discrete.has(c.name) && c.kind === 'numeric' ? asCategorical(c) : c));
+  check(columns.length > 0, 'E_INPUT', () => `${where}: no columns left to model besides the conditions`);
+  return { data: { rows: table.rows, columns }, conditions: { names: conditionNames.slice(), values }, discrete };
+}
+
+/** A numeric column as labels (its values' shortest decimal forms, in numeric order). */
+function asCategorical(col: Column & { kind: 'numeric' }): Column {
+  const distinct = Array.from(new Set(col.values)).sort((a, b) => a - b);
+  const index = new Map(distinct.map((v, i) => [v, i]));
+  return { kind: 'categorical', name: col.name, categories: distinct.map((v) => String(v)), codes: Int32Array.from(col.values, (v) => (Number.isNaN(v) ? -1 : index.get(v)!)) };
+}
+
+function buildSampler(transformer: DataTransformer, data: Table, discrete: Set<string>): CondSampler {
+  const cols: DiscreteColumn[] = [];
+  let at = 0;
+  for (const info of transformer.columns) {
+    if (info.kind === 'numeric') at += 1 + info.modes.length;
+    else if (info.kind === 'categorical') {
+      if (discrete.has(info.name)) {
+        const col = data.columns.find((c) => c.name === info.name)!;
+        if (col.kind !== 'categorical') throw new EngineError('E_INPUT', `gan: column "${info.name}" changed kind`);
+        const lut = col.categories.map((l) => info.categories.indexOf(l));
+        cols.push({ name: info.name, categories: info.categories.slice(), codes: Int32Array.from(col.codes, (k) => lut[k]), dataOffset: at });
+      }
+      at += info.categories.length;
+    }
+  }
+  return new CondSampler(cols, data.rows);
+}
+
+const isFiniteAll = (...xs: number[]) => xs.every(Number.isFinite);
+
+export interface StepLosses {
+  lossD: number;
+  penalty: number;
+  lossG: number;
+  lossCond: number;
+}
+
+/**
+ * One model's training state: the critic, both optimizers and the transformed data. `step()` runs
+ * one critic step and one generator step (the bench times epochs of it).
+ */
+export class GanTrainer {
+  readonly D: Discriminator;
+  readonly steps: number;
+  private readonly dParams: ParamSet;
+  private readonly optG: Adam;
+  private readonly optD: Adam;
+  private readonly discreteCols: { data: number; cond: number; width: number }[];
+
+  constructor(readonly model: LucidGan, readonly x: Float32Array, readonly rng: Rng) {
+    const { engine, sampler, config: cfg } = model;
+    const d = model.transformer.outputDim;
+    this.D = new Discriminator(d + sampler.condDim + model.conditionNames.length, cfg.discriminatorDims, cfg.pac);
+    this.dParams = buildParams(engine, this.D, rng);
+    const adam = { lr: cfg.lr, betas: cfg.betas, weightDecay: cfg.weightDecay };
+    this.optG = new Adam(model.params.trainable, adam);
+    this.optD = new Adam(this.dParams.trainable, adam);
+    this.discreteCols = sampler.columns.map((c, j) => ({ data: c.dataOffset, cond: sampler.condOffset[j], width: c.categories.length }));
+    this.steps = Math.max(Math.floor(sampler.rows / cfg.batch), 1);
+  }
+
+  dispose(): void {
+    this.optG.dispose();
+    this.optD.dispose();
+    this.dParams.dispose();
+  }
+
+  private rowsOf(idx: Int32Array): Float32Array {
+    const d = this.model.transformer.outputDim;
+    const out = new Float32Array(idx.length * d);
+    for (let i = 0; i < idx.length; i++) out.set(this.x.subarray(idx[i] * d, idx[i] * d + d), i * d);
+    return out;
+  }
+
+  private condsOf(idx: Int32Array): Float32Array {
+    const nc = this.model.conditionNames.length;
+    const raw = this.model.conditionValues;
+    const out = new Float32Array(idx.length * nc);
+    for (let i = 0; i < idx.length; i++) for (let j = 0; j < nc; j++) out[i * nc + j] = raw[idx[i] * nc + j];
+    return out;
+  }
+
+  /** Σ over discrete columns of the cross-entropy of the picked column's logits, per row, / B (CTGAN's). */
+  private condLoss(raw: Tensor, cond: Tensor): Tensor {
+    let total: Tensor | null = null;
+    for (const c of this.discreteCols) {
+      const ce = o.crossEntropy(o.sliceCols(raw, c.data, c.data + c.width), o.sliceCols(cond, c.cond, c.cond + c.width), 'sum');
+      total = total ? o.add(total, ce) : ce;
+    }
+    return o.div(total!, raw.shape[0]);
+  }
+
+  /** One critic step and one generator step. A non-finite loss skips the update it belongs to. */
+  step(): StepLosses {
+    const { model, rng, D } = this;
+    const { engine, sampler, config: cfg, G } = model;
+    const d = model.transformer.outputDim;
+    const cd = sampler.condDim;
+    const nc = model.conditionNames.length;
+    const B = cfg.batch;
+    const spans = model.transformer.spans;
+    // ---- critic step
+    const dLoss = engine.scope(() => {
+      const z = rng.normal([B, cfg.embedding]);
+      let c1: Tensor | null = null, c2: Tensor | null = null;
+      let realIdx: Int32Array;
+      let fakeCond: Float32Array;
+      if (sampler.discreteCount > 0) {
+        const draw = sampler.sampleTraining(B, rng.uniformHost(2 * B));
+        const rows = sampler.sampleRows(draw.column, draw.category, rng.uniformHost(B));
+        const perm = permutation(B, rng.uniformHost(B));
+        const cond2 = new Float32Array(B * cd);
+        realIdx = new Int32Array(B);
+        for (let i = 0; i < B; i++) {
+          cond2.set(draw.cond.subarray(perm[i] * cd, perm[i] * cd + cd), i * cd);
+          realIdx[i] = rows[perm[i]];
+        }
+        c1 = engine.tensor(draw.cond, [B, cd]);
+        c2 = engine.tensor(cond2, [B, cd]);
+        fakeCond = this.condsOf(rows); // the conditions of the rows matching c1, un-permuted
+      } else {
+        realIdx = sampler.sampleAnyRows(B, rng.uniformHost(B));
+        const perm = permutation(B, rng.uniformHost(B));
+        fakeCond = this.condsOf(Int32Array.from(perm, (p) => realIdx[p]));
+      }
+      const pFake = nc ? engine.tensor(fakeCond, [B, nc]) : null;
+      const pReal = nc ? engine.tensor(this.condsOf(realIdx), [B, nc]) : null;
+      const fake = engine.noGrad(() => applyActivation(G.forward(cat(z, c1, pFake)), spans, rng, cfg.tau));
+      const fakeCat = cat(fake, c1, pFake);
+      const realCat = cat(engine.tensor(this.rowsOf(realIdx), [B, d]), c2, pReal);
+      const yFake = D.forward(fakeCat, rng);
+      const yReal = D.forward(realCat, rng);
+      const wd = o.neg(o.sub(o.mean(yReal), o.mean(yFake)));
+      const penalty = gradientPenalty(D, realCat, fakeCat, rng, cfg.penaltyLambda);
+      const total = o.add(wd, penalty);
+      const lossD = wd.item();
+      const pen = penalty.item();
+      if (isFiniteAll(lossD, pen)) this.optD.step(grad(total, this.dParams.trainable));
+      return { lossD, pen };
+    });
+    if (!isFiniteAll(dLoss.lossD, dLoss.pen)) return { lossD: dLoss.lossD, penalty: dLoss.pen, lossG: NaN, lossCond: NaN };
+    // ---- generator step
+    const gLoss = engine.scope(() => {
+      const z = rng.normal([B, cfg.embedding]);
+      let c1: Tensor | null = null;
+      let rows: Int32Array;
+      if (sampler.discreteCount > 0) {
+        const draw = sampler.sampleTraining(B, rng.uniformHost(2 * B));
+        rows = sampler.sampleRows(draw.column, draw.category, rng.uniformHost(B));
+        c1 = engine.tensor(draw.cond, [B, cd]);
+      } else rows = sampler.sampleAnyRows(B, rng.uniformHost(B));
+      const p = nc ? engine.tensor(this.condsOf(rows), [B, nc]) : null;
+      const raw = G.forward(cat(z, c1, p));
+      const fake = applyActivation(raw, spans, rng, cfg.tau);
+      const y = D.forward(cat(fake, c1, p), rng);
+      const adv = o.neg(o.mean(y));
+      const ce = c1 ? this.condLoss(raw, c1) : null;
+      const total = ce ? o.add(adv, ce) : adv;
+      const lossG = total.item();
+      const lossCond = ce ? ce.item() : 0;
+      if (isFiniteAll(lossG, lossCond)) this.optG.step(grad(total, model.params.trainable));
+      return { lossG, lossCond };
+    });
+    return { lossD: dLoss.lossD, penalty: dLoss.pen, ...gLoss };
+  }
+}
+
+/** [a | cond | raw] with empty parts left out */
+function cat(a: Tensor, cond: Tensor | null, raw: Tensor | null): Tensor {
+  const parts = [a];
+  if (cond) parts.push(cond);
+  if (raw) parts.push(raw);
+  return parts.length === 1 ? a : o.concat(parts, 1);
+}
+
+async function train(model: LucidGan, x: Float32Array, rng: Rng, opts: FitOptions): Promise<{ status: FitStatus; message?: string }> {
+  const trainer = new GanTrainer(model, x, rng);
+  const steps = trainer.steps;
+  let good = model.params.snapshot();
+  const yieldNow = opts.shouldStop ? () => new Promise<void>((r) => setTimeout(r, 0)) : null;
+  const push = (l: StepLosses) => {
+    model.history.lossG.push(l.lossG);
+    model.history.lossD.push(l.lossD);
+    model.history.lossCond.push(l.lossCond);
+  };
+  try {
+    for (let epoch = 1; epoch <= model.config.epochs; epoch++) {
+      const t0 = performance.now();
+      let last: StepLosses | null = null;
+      for (let step = 0; step < steps; step++) {
+        const l = trainer.step();
+        const bad = !isFiniteAll(l.lossD, l.penalty) ? `loss_d is ${isFiniteAll(l.lossD) ? `finite but the gradient penalty is ${l.penalty}` : l.lossD}` : !isFiniteAll(l.lossG) ? `loss_g is ${l.lossG}` : !isFiniteAll(l.lossCond) ? `loss_cond is ${l.lossCond}` : null;
+        if (bad) {
+          model.params.restore(good);
+          return { status: 'diverged', message: `training diverged at epoch ${epoch}, step ${step + 1}: ${bad}; kept the weights of the last completed epoch (${epoch - 1})` };
+        }
+        last = l;
+        if (yieldNow) {
+          await yieldNow();
+          if (opts.shouldStop!()) {
+            push(l);
+            return { status: 'interrupted', message: `interrupted at epoch ${epoch}, step ${step + 1} of ${steps}` };
+          }
+        }
+      }
+      const w = model.params.snapshot();
+      if (!w.every(Number.isFinite)) {
+        model.params.restore(good);
+        return { status: 'diverged', message: `training diverged at epoch ${epoch}: a generator weight is not finite; kept the weights of epoch ${epoch - 1}` };
+      }
+      good = w;
+      // CTGAN reports the last step's losses of each epoch.
+      push(last!);
+      opts.onEpoch?.({ epoch, lossG: last!.lossG, lossD: last!.lossD, lossCond: last!.lossCond, seconds: (performance.now() - t0) / 1000 });
+    }
+    return { status: 'done' };
+  } finally {
+    trainer.dispose();
+  }
+}
+
+/** Fisher–Yates from n uniforms. */
+function permutation(n: number, u: Float64Array): Int32Array {
+  const p = new Int32Array(n);
+  for (let i = 0; i < n; i++) p[i] = i;
+  for (let i = n - 1; i > 0; i--) {
+    const j = Math.min(i, Math.floor(u[i] * (i + 1)));
+    const t = p[i];
+    p[i] = p[j];
+    p[j] = t;
+  }
+  return p;
+}

@@ -1,0 +1,306 @@
+// `lucid quality`: SDMetrics' KS-, TV-complement, correlation and contingency similarity against
+// hand-computed values, the report's behaviour under known shifts, validity (predictions column and
+// the built-in model), and the command as a user runs it.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { EngineError } from '../../src/engine/errors.js';
+import { Rng } from '../../src/engine/rng.js';
+import type { Engine } from '../../src/engine/engine.js';
+import { simulate } from '../../src/data/simulator.js';
+import { selectRows, type CategoricalColumn, type Column, type NumericColumn, type Table } from '../../src/data/table.js';
+import { Classifier } from '../../src/models/classifier/classifier.js';
+import { builtinBlackBox, columnBlackBox } from '../../src/models/blackbox.js';
+import { saveModel } from '../../src/node/model-file.js';
+import { writeCsv } from '../../src/node/csv.js';
+import {
+  binEdges,
+  contingencySimilarity,
+  correlation,
+  correlationSimilarity,
+  encodeCategorical,
+  encodeNumeric,
+  formatQuality,
+  ksComplement,
+  ksStatistic,
+  qualityReport,
+  tvComplement,
+  validity,
+  worstPairs,
+  type QualityReport,
+} from '../../src/methods/quality/index.js';
+import { getEngine } from '../helpers/engine.js';
+
+const num = (name: string, values: number[]): NumericColumn => ({ kind: 'numeric', name, values: Float64Array.from(values) });
+function cat(name: string, labels: string[]): CategoricalColumn {
+  const categories: string[] = [];
+  const codes = Int32Array.from(labels.map((l) => {
+    let k = categories.indexOf(l);
+    if (k < 0) k = categories.push(l) - 1;
+    return k;
+  }));
+  return { kind: 'categorical', name, codes, categories };
+}
+const table = (...columns: Column[]): Table => ({ rows: columns[0].kind === 'numeric' ? columns[0].values.length : columns[0].codes.length, columns });
+const close = (a: number | null | undefined, b: number, what: string, tol = 1e-12) => assert.ok(a !== null && a !== undefined && Math.abs(a - b) <= tol, `${what}: ${a}, expected ${b}`);
+
+async function rejects(fn: () => unknown, code: string, pattern: RegExp): Promise<void> {
+  let err: unknown;
+  try {
+    await fn();
+  } catch (e) {
+    err = e;
+  }
+  assert.ok(err instanceof EngineError, `expected an EngineError, got ${String(err)}`);
+  assert.equal(err.code, code, err.message);
+  assert.match(err.message, pattern);
+  assert.ok(!err.message.includes('\n'), 'one line');
+}
+
+let engine: Engine;
+let sim: Table;
+before(async () => {
+  engine = await getEngine();
+  sim = simulate(new Rng(engine, 5), { n: 1500, bias: 'proxy' }).table;
+});
+
+describe('metrics against hand-computed values', () => {
+  it('KS: the largest ECDF gap, ties consumed together; missing values ignored', () => {
+    // ECDFs at 1,2,3,4: real .25 .5 .75 1, synthetic 0 0 .25 .5 → gap .5
+    close(ksStatistic([1, 2, 3, 4], [3, 4, 5, 6]), 0.5, 'shifted');
+    close(ksComplement([1, 2, 3, 4], [3, 4, 5, 6]), 0.5, 'KS-complement');
+    // at 1: 2/3 vs 1/3; at 2: 1 vs 1 → 1/3 (scipy ks_2samp gives 0.3333)
+    close(ksStatistic([1, 1, 2], [1, 2, 2]), 1 / 3, 'ties');
+    close(ksStatistic([2, 1, NaN, 1], [2, 1, 2]), 1 / 3, 'NaN ignored, order irrelevant');
+    close(ksComplement([1, 2, 3], [3, 1, 2]), 1, 'same values');
+    close(ksStatistic([1, 2], [5, 6]), 1, 'disjoint');
+  });
+
+  it('TV: ½ Σ |p − q| over the union of labels; synthetic-only categories count', () => {
+    // real a .5 b .25 c .25; synthetic a .25 b .5 d .25 → Σ = .25 + .25 + .25 + .25 = 1 → TVD .5
+    close(tvComplement(cat('x', ['a', 'a', 'b', 'c']), cat('x', ['a', 'b', 'b', 'd'])), 0.5, 'TV-complement');
+    // codes differ between tables: matched by label
+    close(tvComplement(cat('x', ['a', 'b']), cat('x', ['b', 'a'])), 1, 'by label');
+    close(tvComplement(cat('x', ['a', 'a']), cat('x', ['z', 'z'])), 0, 'only synthetic-only');
+  });
+
+  it('Pearson and correlation similarity 1 − |ρ_real − ρ_syn| / 2', () => {
+    // x 1..5, y 2 4 5 4 5: Σdxdy 6, Σdx² 10, Σdy² 6 → ρ = 6/√60
+    close(correlation([1, 2, 3, 4, 5], [2, 4, 5, 4, 5]), 6 / Math.sqrt(60), 'ρ');
+    const x = Array.from({ length: 200 }, (_, i) => i);
+    const up = x.map((v) => 3 * v + 1);
+    const down = x.map((v) => -0.5 * v + 7);
+    const c = correlationSimilarity({ x, y: up }, { x, y: down });
+    close(c.real, 1, 'ρ real');
+    close(c.synthetic, -1, 'ρ synthetic');
+    close(c.score, 0, 'correlated vs anticorrelated');
+    // partial correlation: y = x + z with z ⟂ x (alternating ±k)
+    const z = x.map((_, i) => (i % 2 === 0 ? 60 : -60));
+    const partial = x.map((v, i) => v + z[i]);
+    const rho = correlation(x, partial);
+    assert.ok(rho > 0.5 && rho < 0.9, `ρ ${rho}`);
+    close(correlationSimilarity({ x, y: up }, { x, y: partial }).score, 1 - Math.abs(1 - rho) / 2, 'correlated vs partial');
+    close(correlationSimilarity({ x, y: down }, { x, y: partial }).score, 1 - Math.abs(-1 - rho) / 2, 'anticorrelated vs partial');
+    assert.ok(Number.isNaN(correlation([1, 1, 1], [1, 2, 3])), 'constant column: undefined');
+    close(correlation([1, 2, 3, 4], [1, 3, 2, 4], 'spearman'), 0.8, 'Spearman');
+  });
+
+  it('contingency similarity: 1 − TVD of the joint tables; numeric columns in equal-width bins of the real range', () => {
+    // real xu xv yu yu: xu .25 xv .25 yu .5; synthetic xu xu yv yu: xu .5 yu .25 yv .25 → Σ = 1 → .5
+    const a = encodeCategorical(cat('a', ['x', 'x', 'y', 'y']), cat('a', ['x', 'x', 'y', 'y']));
+    const b = encodeCategorical(cat('b', ['u', 'v', 'u', 'u']), cat('b', ['u', 'u', 'v', 'u']));
+    close(contingencySimilarity(a, b), 0.5, 'contingency');
+    close(contingencySimilarity(a, a), 1, 'self');
+    // numpy.histogram_bin_edges(0..10, 10) → inner edges 1..9; right-closed bins, outer ones open
+    assert.deepEqual([...binEdges([0, 10, 5])], [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+    assert.deepEqual([...binEdges([3, 3], 2)], [3]);
+    const e = encodeNumeric(num('n', [0, 10]), num('n', [-5, 1, 1.5, 100, NaN]));
+    assert.deepEqual([...e.real], [0, 9]);
+    assert.deepEqual([...e.synthetic], [0, 0, 1, 9, 10]);
+    assert.equal(e.labels[0], '(-inf, 1]');
+    assert.equal(e.labels[9], '(9, inf]');
+  });
+});
+
+describe('qualityReport', () => {
+  it('identical tables score 1 everywhere', async () => {
+    const r = await qualityReport(sim, sim);
+    assert.equal(r.columns.length, sim.columns.length);
+    assert.equal(r.columnPairTrends.pairs.length, (sim.columns.length * (sim.columns.length - 1)) / 2);
+    for (const c of r.columnShapes.columns) close(c.score, 1, c.column);
+    for (const p of r.columnPairTrends.pairs) close(p.score, 1, p.columns.join(' × '));
+    for (const s of [r.overall, r.columnShapes.score, r.columnShapes.ksComplement, r.columnShapes.tvComplement, r.columnPairTrends.score, r.columnPairTrends.correlationSimilarity, r.columnPairTrends.contingencySimilarity]) close(s, 1, 'mean');
+    assert.equal(r.validity, null);
+  });
+
+  it('known shifts lower the right scores and only those', async () => {
+    // age + 15 years: its KS drops; correlations ignore a shift; contingency pairs with age drop
+    const shifted: Table = { rows: sim.rows, columns: sim.columns.map((c) => (c.name === 'age' && c.kind === 'numeric' ? num('age', [...c.values].map((v) => v + 15)) : c)) };
+    const r = await qualityReport(sim, shifted);
+    for (const c of r.columnShapes.columns) {
+      if (c.column === 'age') assert.ok(c.score! < 0.7, `age KS-complement ${c.score}`);
+      else close(c.score, 1, c.column);
+    }
+    for (const p of r.columnPairTrends.pairs) {
+      const withAge = p.columns.includes('age');
+      if (withAge && p.metric === 'ContingencySimilarity') assert.ok(p.score! < 0.9, `${p.columns} ${p.score}`);
+      else close(p.score, 1, p.columns.join(' × '), 1e-9);
+    }
+    assert.ok(worstPairs(r.columnPairTrends.pairs, 3).every((p) => p.columns.includes('age')));
+
+    // sex labels swapped in a third of the rows: TV of sex drops, numeric columns untouched
+    const sex = sim.columns.find((c) => c.name === 'sex') as CategoricalColumn;
+    const codes = sex.codes.map((k, i) => (i % 3 === 0 ? 1 - k : k));
+    const flipped: Table = { rows: sim.rows, columns: sim.columns.map((c) => (c.name === 'sex' ? { ...sex, codes } : c)) };
+    const s = await qualityReport(sim, flipped);
+    const shape = (n: string) => s.columnShapes.columns.find((c) => c.column === n)!.score!;
+    assert.ok(shape('sex') < 1 && shape('sex') > 0.8, `sex ${shape('sex')}`);
+    for (const c of s.columnShapes.columns) if (c.column !== 'sex') close(c.score, 1, c.column);
+    for (const p of s.columnPairTrends.pairs) if (!p.columns.includes('sex')) close(p.score, 1, p.columns.join(' × '));
+    assert.ok(s.overall! < 1);
+  });
+
+  it('columns are matched by name: a missing or differently-typed column is an E_INPUT error naming it', async () => {
+    const a = table(num('x', [1, 2, 3]), cat('c', ['a', 'b', 'a']));
+    const b = table(cat('c', ['b', 'a', 'a']), num('x', [1, 2, 4]));
+    const r = await qualityReport(a, b);
+    assert.deepEqual(r.columns, ['x', 'c']);
+    close(r.columnShapes.columns[1].score, 1, 'c by label');
+    await rejects(() => qualityReport(a, table(num('x', [1, 2, 3]))), 'E_INPUT', /^synthetic: no column "c", which real has/);
+    await rejects(() => qualityReport(table(num('x', [1, 2, 3])), b, { realName: 'A.csv', syntheticName: 'B.csv' }), 'E_INPUT', /^A\.csv: no column "c", which B\.csv has/);
+    await rejects(() => qualityReport(a, table(cat('x', ['1', '2', 'x']), cat('c', ['a', 'b', 'a']))), 'E_INPUT', /column "x" is numeric in real but categorical in synthetic/);
+    const ok = await qualityReport(a, table(num('x', [1, 2, 3])), { ignore: ['c'] });
+    assert.deepEqual(ok.excluded, [{ column: 'c', reason: 'ignored' }]);
+    await rejects(() => qualityReport(a, b, { ignore: ['nope'] }), 'E_INPUT', /no column "nope"/);
+  });
+
+  it('a constant numeric column: correlation undefined (null), left out of the means', async () => {
+    const a = table(num('x', [1, 2, 3, 4]), num('k', [5, 5, 5, 5]), num('y', [1, 3, 2, 4]));
+    const r = await qualityReport(a, a);
+    assert.equal(r.columnPairTrends.pairs.filter((p) => p.score === null).length, 2);
+    close(r.columnPairTrends.score, 1, 'mean of the defined pair');
+    assert.match(formatQuality(r), /n\/a/);
+  });
+});
+
+describe('validity', () => {
+  it('with a predictions column: the share scored on the conditioned side of 0.5', async () => {
+    const syn = table(num('x', [1, 2, 3, 4]), num('preds', [1, 1, 1, 1]), num('score', [0.9, 0.8, 0.3, 0.6]));
+    const real = table(num('x', [1, 2, 3, 5]), num('preds', [0.2, 0.9, 0.1, 0.7]));
+    const r = await qualityReport(real, syn, { model: columnBlackBox(syn, 'score'), ignore: ['score'] });
+    const v = r.validity!;
+    assert.deepEqual(r.excluded, [{ column: 'score', reason: 'ignored' }, { column: 'preds', reason: 'condition' }]);
+    assert.deepEqual(r.columns, ['x']);
+    assert.equal(v.positive.valid, 3);
+    close(v.rate, 0.75, 'rate');
+    assert.deepEqual(v.condition, { column: 'preds', value: 1, source: 'column' });
+    assert.equal(v.negative.rows, 0);
+    // given value, and per-row conditions on both sides
+    const w = validity([0.9, 0.2, 0.1, 0.7, 0.3], [1, 1, 0, 0, 0.5], { model: 'm', column: 'c', source: 'column' });
+    assert.deepEqual([w.positive.valid, w.positive.rows, w.negative.valid, w.negative.rows, w.onThreshold], [1, 2, 1, 2, 1]);
+    close(w.rate, 0.5, 'rate');
+    close(w.meanAbsError, (0.1 + 0.8 + 0.1 + 0.7 + 0.2) / 5, 'mean |score − condition|', 1e-12);
+    const g = await qualityReport(real, table(num('x', [1, 2, 3, 4]), num('score', [0.1, 0.2, 0.7, 0.4])), {
+      model: columnBlackBox(table(num('score', [0.1, 0.2, 0.7, 0.4])), 'score'),
+      condition: { column: 'preds', value: 0 },
+      ignore: ['score'],
+    });
+    close(g.validity!.negative.rate, 0.75, 'given preds=0');
+    assert.deepEqual(g.validity!.condition, { column: 'preds', value: 0, source: 'given' });
+    // the given value must agree with the file's column; a model needs a condition
+    await rejects(() => qualityReport(real, syn, { condition: { column: 'preds', value: 0 } }), 'E_INPUT', /holds 1 at row 1, but --condition says every row was generated at 0/);
+    await rejects(() => qualityReport(real, table(num('x', [1, 2, 3, 4]), num('score', [0.9, 0.8, 0.3, 0.6])), { model: columnBlackBox(syn, 'score'), ignore: ['score'] }), 'E_ARG', /--condition preds=1/);
+  });
+
+  it('with the built-in model: rows it scores above 0.5 are valid at preds=1, the others at preds=0', async () => {
+    const train = simulate(new Rng(engine, 21), { n: 2000, bias: 'fair' }).table;
+    const { model } = Classifier.train(engine, train, { label: 'approved', positive: 'yes', hidden: [], epochs: 15, valFraction: 0, seed: 1 });
+    const bb = builtinBlackBox(engine, model, 'tiny.json');
+    const p = model.predictProba(engine, sim);
+    const above: number[] = [];
+    const below: number[] = [];
+    p.forEach((v, i) => (v > 0.5 ? above : below).push(i));
+    assert.ok(above.length > 100 && below.length > 100, `${above.length} above, ${below.length} below`);
+    const pos = await qualityReport(sim, selectRows(sim, above), { model: bb, condition: { column: 'preds', value: 1 } });
+    close(pos.validity!.rate, 1, 'positive set');
+    const neg = await qualityReport(sim, selectRows(sim, below), { model: bb, condition: { column: 'preds', value: 0 } });
+    close(neg.validity!.rate, 1, 'negative set');
+    const all = await qualityReport(sim, sim, { model: bb, condition: { column: 'preds', value: 1 } });
+    close(all.validity!.rate, above.length / sim.rows, 'all rows at preds=1');
+    assert.match(formatQuality(all), /validity \d+\.\d%: tiny\.json on 1500 synthetic rows generated at preds = 1 \(given\)/);
+    model.dispose();
+  });
+});
+
+describe('lucid quality (CLI)', () => {
+  const bin = fileURLToPath(new URL('../../../bin/lucid.js', import.meta.url));
+  const lucid = (...args: string[]) => spawnSync(process.execPath, [bin, 'quality', ...args], { encoding: 'utf8' });
+  const dir = mkdtempSync(join(tmpdir(), 'lucid-quality-'));
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const real = join(dir, 'real.csv');
+  const synth = join(dir, 'synth.csv');
+  const noSex = join(dir, 'nosex.csv');
+  const modelFile = join(dir, 'model.json');
+  before(async () => {
+    const small = selectRows(sim, Array.from({ length: 300 }, (_, i) => i));
+    await writeCsv(real, small);
+    const gen = selectRows(sim, Array.from({ length: 200 }, (_, i) => 300 + i));
+    const preds = num('preds', new Array(200).fill(1));
+    const score = num('score', Array.from({ length: 200 }, (_, i) => (i % 4 === 0 ? 0.2 : 0.8)));
+    await writeCsv(synth, { rows: 200, columns: [...gen.columns, preds, score] });
+    await writeCsv(noSex, { rows: 200, columns: gen.columns.filter((c) => c.name !== 'sex') });
+    const { model } = Classifier.train(engine, sim, { label: 'approved', positive: 'yes', hidden: [], epochs: 5, valFraction: 0 });
+    await saveModel(modelFile, model);
+    model.dispose();
+  });
+
+  it('--format json: every score, validity from a predictions column', () => {
+    const r = lucid('--real', real, '--synthetic', synth, '--pred', 'score', '--format', 'json');
+    assert.equal(r.status, 0, r.stderr);
+    const q = JSON.parse(r.stdout) as QualityReport;
+    assert.equal(q.columns.length, sim.columns.length);
+    assert.deepEqual(q.excluded.map((e) => e.column).sort(), ['preds', 'score']);
+    assert.equal(q.columnShapes.columns.length, sim.columns.length);
+    assert.equal(q.columnPairTrends.pairs.length, 36);
+    assert.ok(q.overall! > 0.7 && q.overall! < 1, `overall ${q.overall}`);
+    close(q.validity!.rate, 0.75, 'validity');
+    assert.deepEqual(q.settings, { bins: 10, correlation: 'pearson' });
+  });
+
+  it('the table form: per-column scores, the worst pairs, validity from --model', () => {
+    const r = lucid('--real', real, '--synthetic', synth, '--model', modelFile, '--condition', 'preds=1', '--ignore', 'score', '--top', '3');
+    assert.equal(r.stderr, '');
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /200 rows\) against .*300 rows\): 9 columns compared; not compared: score \(ignored\), preds \(condition\)\n/);
+    assert.match(r.stdout, /\n {2}age +numeric +KSComplement +0\.\d{4}\n/);
+    assert.match(r.stdout, /\n {2}sex +categorical +TVComplement +0\.\d{4}\n/);
+    assert.match(r.stdout, /the 3 worst pairs:/);
+    assert.match(r.stdout, /validity \d+\.\d%: .*model\.json on 200 synthetic rows generated at preds = 1 \(given\)/);
+  });
+
+  it('a column missing from one file exits 3 naming it; bad arguments exit 2', () => {
+    const a = lucid('--real', real, '--synthetic', noSex);
+    assert.equal(a.status, 3, a.stderr);
+    assert.match(a.stderr, /^lucid: error: .*nosex\.csv: no column "sex", which .*real\.csv has/);
+    assert.equal(a.stderr.trim().split('\n').length, 1);
+    assert.equal(lucid('--real', real, '--synthetic', noSex, '--ignore', 'sex').status, 0);
+    const b = lucid('--real', real, '--synthetic', synth, '--condition', 'preds=2');
+    assert.equal(b.status, 2);
+    assert.match(b.stderr, /prediction in \[0, 1\]/);
+    const c = lucid('--real', real, '--synthetic', synth, '--model', modelFile, '--pred', 'score');
+    assert.equal(c.status, 2);
+    assert.match(c.stderr, /either --model .* or --pred/);
+    const e = lucid('--real', real, '--synthetic', synth, '--pred', 'preds');
+    assert.equal(e.status, 2);
+    assert.match(e.stderr, /--pred preds names the condition column/);
+    assert.equal(lucid('--real', real).status, 2);
+    assert.equal(lucid('--real', real, '--synthetic', synth, '--format', 'xml').status, 2);
+    const d = lucid('--real', real, '--synthetic', join(dir, 'nope.csv'));
+    assert.equal(d.status, 3);
+    assert.match(d.stderr, /nope\.csv: file not found/);
+  });
+});
