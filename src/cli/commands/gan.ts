@@ -3,7 +3,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Delimiter } from '../../data/csv-detect.js';
 import type { MissingPolicy } from '../../data/schema.js';
 import { EngineError } from '../../engine/errors.js';
-import { GAN_DEFAULTS, RARE_ROWS, RARE_SHARE, type GanEpoch } from '../../models/lucidgan/model.js';
+import { CONSISTENCY_WEIGHT, GAN_DEFAULTS, RARE_ROWS, RARE_SHARE, type GanEpoch } from '../../models/lucidgan/model.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { fitGanFile, sampleGanFile } from '../../node/gan-file.js';
 import { delimiter, names, nonNegativeInt, positiveInt } from '../options.js';
@@ -24,8 +24,17 @@ interface FitCliOptions extends CsvOptions {
   epochs: number;
   batch: number;
   seed: number;
+  paper?: boolean;
+  consistency?: string;
+  consistencyWeight?: number;
   quiet?: boolean;
   out: string;
+}
+
+function nonNegativeNumber(value: string): number {
+  const x = Number(value);
+  if (value.trim() === '' || !Number.isFinite(x) || x < 0) throw new InvalidArgumentError(`expected a number ≥ 0, got "${value}"`);
+  return x;
 }
 
 function conditionName(value: string): string {
@@ -79,12 +88,22 @@ const fit = csvOptions(
   .option('--epochs <n>', 'training epochs (steps per epoch: rows / batch, at least 1)', nonNegativeInt, GAN_DEFAULTS.epochs)
   .option('--batch <n>', `rows per step; a multiple of pac = ${GAN_DEFAULTS.pac}`, positiveInt, GAN_DEFAULTS.batch)
   .option('--seed <n>', 'seed of every draw (same seed and data: the same model file, bit for bit)', nonNegativeInt, 0)
+  .option('--paper', 'the paper\'s training: no prediction-consistency term (see below)')
+  .option('--consistency <column>', 'the condition (values in [0, 1]) the consistency term ties generated rows to (default: the first condition in [0, 1])', conditionName)
+  .option('--consistency-weight <λ>', `weight of the consistency term (default ${CONSISTENCY_WEIGHT}; 0 turns it off)`, nonNegativeNumber)
   .option('--quiet', 'no progress output')
   .requiredOption('--out <file>', 'the model file to write (.lgan, JSON)')
   .addHelpText('after', `
 Training follows LUCID-GAN and CTGAN: WGAN-GP (lambda 10), PacGAN critic (pac 10), Adam lr 2e-4,
 betas (0.5, 0.9), weight decay 1e-6, training-by-sampling with log-frequency, and the conditional
 cross-entropy loss. Condition columns are not generated: they are fed raw to both networks.
+
+Prediction consistency (the default; --paper turns it off): before training, a small MLP surrogate
+of the audited model (D-64-1) is fitted to the (transformed row, condition) pairs, i.e. to the
+predictions in the data file, never the model itself; during training it stays fixed and the
+generator loss gains λ·BCE(surrogate(generated row), condition), so canonical sets are scored as
+conditioned. It applies to a condition with values in [0, 1] (a probability). The model file
+records the mode and the surrogate; the loss history records the surrogate's fit.
 
 Progress goes to stderr: a progress bar on a terminal, else one JSON line per epoch
 {"epoch", "loss_g", "loss_d", "loss_cond", "seconds"}. Ctrl-C ends training after the current step
@@ -124,6 +143,9 @@ Example:
         epochs: opts.epochs,
         batch: opts.batch,
         seed: opts.seed,
+        paper: opts.paper,
+        consistency: opts.consistency,
+        consistencyWeight: opts.consistencyWeight,
         onEpoch: bar?.onEpoch,
         shouldStop: () => stop,
       });
@@ -142,6 +164,11 @@ Example:
     const disc = m.sampler.columns.map((c) => c.name);
     if (r.status === 'interrupted') process.stderr.write(`lucid: ${r.message}; saved the checkpoint\n`);
     process.stdout.write(`lucid: trained LUCID-GAN for ${m.epochsDone} epochs${r.status === 'interrupted' ? ' (the last one partly)' : ''} on ${m.sampler.rows} rows in ${s} s (conditions: ${m.conditionNames.join(', ') || 'none'}; discrete: ${disc.join(', ') || 'none'})\n`);
+    const cm = m.consistency;
+    const sf = m.history.surrogate;
+    process.stdout.write(cm.mode === 'consistency'
+      ? `lucid: mode: prediction consistency on ${cm.condition} (λ ${cm.weight}; surrogate BCE ${sf ? sf.bce.toFixed(4) : '?'}, floor ${sf ? sf.bceFloor.toFixed(4) : '?'}, side agreement ${sf ? pct(sf.agreement) : '?'})\n`
+      : `lucid: mode: paper (no consistency term${opts.paper ? '' : '; no condition with values in [0, 1]'})\n`);
     process.stdout.write(`lucid: wrote ${opts.out}\n`);
     m.dispose();
   });

@@ -7,12 +7,16 @@
 // transformer, the discrete columns (names, categories, offsets and the training rows' codes, for
 // empirical cond vectors and the fixed-combination counts), the condition names and the raw
 // training conditions, the configuration, the seed, the loss history and the generator's weights
-// (float32, little-endian, base64; batch-norm running statistics included).
+// (float32, little-endian, base64; batch-norm running statistics included), and the training mode:
+//   "consistency": { "mode": "consistency", "condition", "weight", "surrogate": { "hidden", "floats", "weights" } }
+// or { "mode": "paper" } (no surrogate). A file without the field (written before the mode existed)
+// loads as the paper's mode.
 import type { Engine } from '../../engine/engine.js';
 import { EngineError } from '../../engine/errors.js';
 import { DataTransformer } from '../../data/transformer.js';
 import { base64ToF32, base64ToF64, base64ToI32, f32ToBase64, f64ToBase64, fnv1a32, i32ToBase64 } from './codec.js';
-import { GAN_DEFAULTS, LucidGan, type GanConfig, type FitStatus } from './model.js';
+import { GAN_DEFAULTS, LucidGan, PAPER_MODE, type ConsistencySpec, type GanConfig, type FitStatus } from './model.js';
+import { Surrogate } from './surrogate.js';
 import { Generator } from '../ctgan/networks.js';
 import { CondSampler, type DiscreteColumn } from './sampler.js';
 
@@ -33,8 +37,16 @@ export function ganToJSON(model: LucidGan, status: FitStatus = 'done'): object {
     status,
     history: model.history,
     generator: { floats: model.params.floatCount, names: model.params.names, weights: f32ToBase64(model.params.snapshot()) },
+    consistency: consistencyToJSON(model),
   };
   return { format: GAN_FORMAT, version: GAN_VERSION, checksum: `fnv1a32:${fnv1a32(JSON.stringify(payload))}`, payload };
+}
+
+function consistencyToJSON(model: LucidGan): object {
+  const c = model.consistency;
+  if (c.mode === 'paper' || !model.surrogate) return { mode: 'paper' };
+  const p = model.surrogate.params;
+  return { mode: 'consistency', condition: c.condition, weight: c.weight, surrogate: { hidden: c.hidden, floats: p.floatCount, weights: f32ToBase64(p.snapshot()) } };
 }
 
 /** Rebuilds a model from a parsed file; every problem is one E_INPUT line naming `where`. */
@@ -89,6 +101,22 @@ export function ganFromJSON(engine: Engine, json: unknown, where = 'model file')
   const g = p.generator as Record<string, unknown>;
   const weights = typeof g?.weights === 'string' ? base64ToF32(g.weights) : null;
   field('generator.weights', weights !== null && weights.length === g.floats && weights.every(Number.isFinite), `${String(g?.floats)} finite float32 values in base64`);
+  let consistency: ConsistencySpec = PAPER_MODE;
+  const cj = p.consistency as Record<string, unknown> | undefined;
+  if (cj !== undefined) {
+    field('consistency', !!cj && typeof cj === 'object' && (cj.mode === 'paper' || cj.mode === 'consistency'), 'an object with mode "paper" or "consistency"');
+    if (cj.mode === 'consistency') {
+      field('consistency.condition', typeof cj.condition === 'string' && conditions.includes(cj.condition), 'one of the conditions');
+      field('consistency.weight', typeof cj.weight === 'number' && Number.isFinite(cj.weight) && cj.weight >= 0, 'a number ≥ 0');
+      const sj = cj.surrogate as Record<string, unknown> | undefined;
+      const hidden = sj?.hidden as number;
+      field('consistency.surrogate.hidden', Number.isSafeInteger(hidden) && hidden > 0, 'a positive integer');
+      const sw = typeof sj?.weights === 'string' ? base64ToF32(sj.weights) : null;
+      const want = new Surrogate(transformer.outputDim, hidden).namedParams().reduce((a, q) => a + q.shape.reduce((x, y) => x * y, 1), 0);
+      field('consistency.surrogate.weights', sw !== null && sw.length === want && sw.every(Number.isFinite), `${want} finite float32 values in base64`);
+      consistency = { mode: 'consistency', condition: cj.condition as string, weight: cj.weight as number, hidden, weights: sw };
+    }
+  }
   const sampler = new CondSampler(discrete, rows);
   const expect = config.embedding + sampler.condDim + conditions.length;
   let model: LucidGan;
@@ -96,7 +124,7 @@ export function ganFromJSON(engine: Engine, json: unknown, where = 'model file')
     const G = new Generator(expect, config.generatorDims, transformer.outputDim);
     const floats = G.namedParams().reduce((a, q) => a + q.shape.reduce((x, y) => x * y, 1), 0);
     if (floats !== weights!.length) return bad(`the generator weights (${weights!.length} floats) do not fit the configured generator (${floats} floats for input ${expect})`);
-    model = new LucidGan(engine, transformer, sampler, conditions.slice(), values!, config, seed, h as unknown as LucidGan['history'], weights!);
+    model = new LucidGan(engine, transformer, sampler, conditions.slice(), values!, config, seed, h as unknown as LucidGan['history'], weights!, consistency);
   } catch (e) {
     if (e instanceof EngineError && e.code === 'E_INPUT') throw e;
     return bad(`the configuration does not describe a valid generator (${(e as Error).message})`);

@@ -8,6 +8,11 @@
 // in eval mode (batch norm on running statistics) without a graph, any number of condition rows
 // works, and categories can be fixed without giving a condition value.
 //
+// Default mode, prediction consistency (surrogate.ts): a fixed surrogate s of the audited model,
+// fitted on (transformed row, condition) pairs before training, adds λ·BCE(sigmoid(s(fake)), c) to
+// the generator loss, over the batch and a set of probe rows conditioned at 0 or 1. `paper: true`
+// trains as published (no surrogate, no probe rows; the same draws as before the mode existed).
+//
 // Core code: no Node imports. Every draw comes from one Rng, so the same seed and data give the
 // same weights bit for bit (per kernel build).
 import type { Engine, Tensor } from '../../engine/engine.js';
@@ -21,6 +26,7 @@ import { DataTransformer } from '../../data/transformer.js';
 import type { Column, Table } from '../../data/table.js';
 import { applyActivation, Discriminator, Generator, gradientPenalty } from '../ctgan/networks.js';
 import { CondSampler, type DiscreteColumn } from './sampler.js';
+import { buildSurrogate, fitSurrogate, freezeSurrogate, type Surrogate, type SurrogateFit } from './surrogate.js';
 
 export interface GanConfig {
   embedding: number;
@@ -50,6 +56,26 @@ export const GAN_DEFAULTS: GanConfig = {
   tau: 0.2,
 };
 
+/** Weight λ of the prediction-consistency term (chosen on Adult; see README "LUCID-GAN"). */
+export const CONSISTENCY_WEIGHT = 5;
+
+/**
+ * The training mode: 'consistency' (the default) adds λ·BCE(sigmoid(s(fake)), c) to the generator
+ * loss, s a fixed surrogate of the audited model fitted on (transformed row, condition) pairs;
+ * 'paper' is LUCID-GAN as published (no such term).
+ */
+export interface ConsistencySpec {
+  mode: 'consistency' | 'paper';
+  /** the condition column the surrogate predicts (consistency mode) */
+  condition: string | null;
+  weight: number;
+  /** the surrogate's hidden width and weights (consistency mode) */
+  hidden: number;
+  weights: Float32Array | null;
+}
+
+export const PAPER_MODE: ConsistencySpec = { mode: 'paper', condition: null, weight: 0, hidden: 0, weights: null };
+
 export interface GanEpoch {
   epoch: number;
   lossG: number;
@@ -69,6 +95,12 @@ export interface FitOptions extends Partial<GanConfig> {
   onEpoch?: (e: GanEpoch) => void;
   /** checked after every step; true ends training after the current step (the model is kept) */
   shouldStop?: () => boolean;
+  /** the paper's training: no prediction-consistency term, no surrogate (default false) */
+  paper?: boolean;
+  /** the condition (values in [0, 1]) the consistency term ties rows to; default the first such condition */
+  consistency?: string;
+  /** λ of the consistency term (default CONSISTENCY_WEIGHT) */
+  consistencyWeight?: number;
 }
 
 export type FitStatus = 'done' | 'interrupted' | 'diverged';
@@ -86,6 +118,10 @@ export interface GanHistory {
   lossG: number[];
   lossD: number[];
   lossCond: number[];
+  /** consistency mode: the per-epoch consistency term (BCE, before λ) of the last step */
+  lossConsistency?: number[];
+  /** consistency mode: how the surrogate fits its training pairs */
+  surrogate?: SurrogateFit;
 }
 
 export interface SampleOptions {
@@ -118,6 +154,9 @@ export const RARE_SHARE = 0.01;
 export class LucidGan {
   readonly G: Generator;
   readonly params: ParamSet;
+  /** consistency mode: the fixed surrogate of the audited model and the condition's index */
+  readonly surrogate: { net: Surrogate; params: ParamSet; index: number } | null;
+  readonly consistency: ConsistencySpec;
 
   constructor(
     readonly engine: Engine,
@@ -132,11 +171,20 @@ export class LucidGan {
     readonly history: GanHistory,
     /** the weights to load, or the generator to initialise them from */
     init: Float32Array | Rng,
+    consistency: ConsistencySpec = PAPER_MODE,
   ) {
     const inputDim = config.embedding + sampler.condDim + conditionNames.length;
     this.G = new Generator(inputDim, config.generatorDims, transformer.outputDim);
     this.params = buildParams(engine, this.G, init instanceof Rng ? init : new Rng(engine, 0));
     if (!(init instanceof Rng)) this.params.restore(init);
+    this.consistency = consistency;
+    if (consistency.mode === 'consistency') {
+      const index = conditionNames.indexOf(consistency.condition ?? '');
+      check(index >= 0 && consistency.weights !== null, 'E_INPUT', () => `gan: the consistency condition "${String(consistency.condition)}" is not a condition of the model`);
+      const s = buildSurrogate(engine, transformer.outputDim, consistency.hidden, consistency.weights);
+      freezeSurrogate(s.net);
+      this.surrogate = { ...s, index };
+    } else this.surrogate = null;
   }
 
   get epochsDone(): number {
@@ -145,6 +193,7 @@ export class LucidGan {
 
   dispose(): void {
     this.params.dispose();
+    this.surrogate?.params.dispose();
   }
 
   /** Trains a LUCID-GAN on `table` (async: it yields between steps when `shouldStop` is given, so signals get through). */
@@ -172,7 +221,19 @@ export class LucidGan {
     const transformer = DataTransformer.fit(engine, data, { seed });
     const { data: x, report } = transformer.transform(engine, data, rng);
     const sampler = buildSampler(transformer, data, discrete);
-    const model = new LucidGan(engine, transformer, sampler, conditions.names, conditions.values, cfg, seed, { lossG: [], lossD: [], lossCond: [] }, rng);
+    const history: GanHistory = { lossG: [], lossD: [], lossCond: [] };
+    let spec = PAPER_MODE;
+    const which = chooseConsistency(opts, conditions, data.rows, where);
+    if (which) {
+      const nc = conditions.names.length;
+      const target = new Float32Array(data.rows);
+      for (let i = 0; i < data.rows; i++) target[i] = conditions.values[i * nc + which.index];
+      const s = fitSurrogate(engine, x, data.rows, transformer.outputDim, target, seed);
+      spec = { mode: 'consistency', condition: which.name, weight: which.weight, hidden: s.hidden, weights: s.weights };
+      history.lossConsistency = [];
+      history.surrogate = s.fit;
+    }
+    const model = new LucidGan(engine, transformer, sampler, conditions.names, conditions.values, cfg, seed, history, rng, spec);
     return { model, x, rng, clipped: report.clipped };
   }
 
@@ -272,6 +333,33 @@ export class LucidGan {
   }
 }
 
+/** The condition the consistency term uses (null: the paper's mode, or no condition in [0, 1] when none was named). */
+function chooseConsistency(opts: FitOptions, conditions: { names: string[]; values: Float64Array }, rows: number, where: string): { name: string; index: number; weight: number } | null {
+  const weight = opts.consistencyWeight ?? CONSISTENCY_WEIGHT;
+  if (opts.paper) {
+    check(opts.consistency === undefined && opts.consistencyWeight === undefined, 'E_ARG', () => 'gan: --paper trains without the consistency term; drop --consistency and --consistency-weight');
+    return null;
+  }
+  check(Number.isFinite(weight) && weight >= 0, 'E_ARG', () => `gan: the consistency weight must be a number ≥ 0, got ${weight}`);
+  const nc = conditions.names.length;
+  const inUnit = (j: number) => {
+    for (let i = 0; i < rows; i++) {
+      const v = conditions.values[i * nc + j];
+      if (!(v >= 0 && v <= 1)) return false;
+    }
+    return true;
+  };
+  if (opts.consistency !== undefined) {
+    const j = conditions.names.indexOf(opts.consistency);
+    check(j >= 0, 'E_ARG', () => `${where}: the consistency condition "${opts.consistency}" is not a condition; the conditions are: ${conditions.names.join(', ') || 'none'}`);
+    check(inUnit(j), 'E_ARG', () => `${where}: the consistency condition "${opts.consistency}" has values outside [0, 1]; it must be a probability (e.g. the model's P(positive)), or train with --paper`);
+    return weight > 0 ? { name: opts.consistency, index: j, weight } : null;
+  }
+  if (weight === 0) return null;
+  for (let j = 0; j < nc; j++) if (inUnit(j)) return { name: conditions.names[j], index: j, weight };
+  return null;
+}
+
 function validateConfig(c: GanConfig): void {
   const posInt = (v: number) => Number.isSafeInteger(v) && v > 0;
   check(posInt(c.embedding), 'E_ARG', () => `gan: embedding must be a positive integer, got ${c.embedding}`);
@@ -343,11 +431,16 @@ function buildSampler(transformer: DataTransformer, data: Table, discrete: Set<s
 
 const isFiniteAll = (...xs: number[]) => xs.every(Number.isFinite);
 
+/** Consistency mode: probe rows per generator step, as a share of the batch. */
+export const PROBE_SHARE = 0.5;
+
 export interface StepLosses {
   lossD: number;
   penalty: number;
   lossG: number;
   lossCond: number;
+  /** consistency mode: the consistency term (BCE, before λ) */
+  lossConsistency?: number;
 }
 
 /**
@@ -403,6 +496,31 @@ export class GanTrainer {
       total = total ? o.add(total, ce) : ce;
     }
     return o.div(total!, raw.shape[0]);
+  }
+
+  /**
+   * Consistency mode: PROBE_SHARE·B extra generator rows whose consistency condition is 0 or 1 with
+   * equal odds (training rows rarely hold the extremes canonical sets are drawn at; on Adult this
+   * beat conditions drawn uniformly from [0, 1]), half
+   * with a zero cond vector (the paper's default for canonical sets), half with a training draw;
+   * other conditions come from training rows.
+   */
+  private probe(): { input: Tensor; target: Tensor } {
+    const { model, rng } = this;
+    const { engine, sampler, config: cfg } = model;
+    const s = model.surrogate!;
+    const n = Math.max(2, Math.round(cfg.batch * PROBE_SHARE));
+    const cd = sampler.condDim;
+    const nc = model.conditionNames.length;
+    const z = rng.normal([n, cfg.embedding]);
+    const cond = new Float32Array(n * cd);
+    const half = n >> 1;
+    if (sampler.discreteCount > 0) cond.set(sampler.sampleTraining(n - half, rng.uniformHost(2 * (n - half))).cond, half * cd);
+    const raw = this.condsOf(sampler.sampleAnyRows(n, rng.uniformHost(n)));
+    const u = rng.uniformHost(n);
+    const target = new Float32Array(n);
+    for (let i = 0; i < n; i++) raw[i * nc + s.index] = target[i] = u[i] < 0.5 ? 0 : 1;
+    return { input: cat(z, cd > 0 ? engine.tensor(cond, [n, cd]) : null, engine.tensor(raw, [n, nc])), target: engine.tensor(target, [n, 1]) };
   }
 
   /** One critic step and one generator step. A non-finite loss skips the update it belongs to. */
@@ -465,16 +583,29 @@ export class GanTrainer {
         c1 = engine.tensor(draw.cond, [B, cd]);
       } else rows = sampler.sampleAnyRows(B, rng.uniformHost(B));
       const p = nc ? engine.tensor(this.condsOf(rows), [B, nc]) : null;
-      const raw = G.forward(cat(z, c1, p));
-      const fake = applyActivation(raw, spans, rng, cfg.tau);
+      const s = model.surrogate;
+      const probe = s ? this.probe() : null;
+      // consistency mode: the probe rows run through the generator with the batch, then only the consistency term sees them
+      const rawAll = G.forward(probe ? o.concat([cat(z, c1, p), probe.input], 0) : cat(z, c1, p));
+      const fakeAll = applyActivation(rawAll, spans, rng, cfg.tau);
+      const raw = probe ? o.sliceRows(rawAll, 0, B) : rawAll;
+      const fake = probe ? o.sliceRows(fakeAll, 0, B) : fakeAll;
       const y = D.forward(cat(fake, c1, p), rng);
       const adv = o.neg(o.mean(y));
       const ce = c1 ? this.condLoss(raw, c1) : null;
-      const total = ce ? o.add(adv, ce) : adv;
+      let total = ce ? o.add(adv, ce) : adv;
+      let lossConsistency: number | undefined;
+      if (s) {
+        // λ·BCE(sigmoid(s(fake)), c): the fixed surrogate's score of each generated row against its condition
+        const c = o.concat([o.sliceCols(p!, s.index, s.index + 1), probe!.target], 0);
+        const term = o.bceWithLogits(s.net.forward(fakeAll), c);
+        lossConsistency = term.item();
+        total = o.add(total, o.mul(term, model.consistency.weight));
+      }
       const lossG = total.item();
       const lossCond = ce ? ce.item() : 0;
       if (isFiniteAll(lossG, lossCond)) this.optG.step(grad(total, model.params.trainable));
-      return { lossG, lossCond };
+      return { lossG, lossCond, lossConsistency };
     });
     return { lossD: dLoss.lossD, penalty: dLoss.pen, ...gLoss };
   }
@@ -497,6 +628,7 @@ async function train(model: LucidGan, x: Float32Array, rng: Rng, opts: FitOption
     model.history.lossG.push(l.lossG);
     model.history.lossD.push(l.lossD);
     model.history.lossCond.push(l.lossCond);
+    if (model.history.lossConsistency) model.history.lossConsistency.push(l.lossConsistency ?? NaN);
   };
   try {
     for (let epoch = 1; epoch <= model.config.epochs; epoch++) {
