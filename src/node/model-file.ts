@@ -1,29 +1,15 @@
 // Node layer: model files (JSON with a format tag and version, see Classifier.toJSON) and the two
 // file-to-file operations behind `lucid model train` and `lucid model predict`.
-import { readFile, writeFile } from 'node:fs/promises';
 import type { Engine } from '../engine/engine.js';
 import { EngineError } from '../engine/errors.js';
 import type { Column, Table } from '../data/table.js';
 import { Classifier, type EpochReport, type TrainOptions, type TrainResult } from '../models/classifier/classifier.js';
 import { readCsv, writeCsv, type ReadOptions, type ReadReport, type WriteOptions } from './csv.js';
-
-function fileError(e: unknown, file: string, verb: string): unknown {
-  if (e instanceof EngineError) return e;
-  const code = (e as NodeJS.ErrnoException | null)?.code;
-  if (code === 'ENOENT') return new EngineError('E_INPUT', `${file}: file not found`);
-  if (code === 'EISDIR') return new EngineError('E_INPUT', `${file}: is a directory, not a file`);
-  if (code === 'EACCES' || code === 'EPERM') return new EngineError('E_INPUT', `${file}: permission denied`);
-  if (typeof code === 'string') return new EngineError('E_INPUT', `${file}: cannot ${verb} the file (${code})`);
-  return e;
-}
+import { readJsonFile, writeJsonFile } from './json-file.js';
 
 /** Writes a model as JSON (one object: format tag, version, label, preprocessing, layers). */
 export async function saveModel(file: string, model: Classifier): Promise<void> {
-  try {
-    await writeFile(file, `${JSON.stringify(model.toJSON())}\n`);
-  } catch (e) {
-    throw fileError(e, file, 'write');
-  }
+  await writeJsonFile(file, model.toJSON());
 }
 
 /**
@@ -31,18 +17,7 @@ export async function saveModel(file: string, model: Classifier): Promise<void> 
  * model (format tag), an unsupported version, or the first bad field.
  */
 export async function loadModel(engine: Engine, file: string): Promise<Classifier> {
-  let text: string;
-  try {
-    text = await readFile(file, 'utf8');
-  } catch (e) {
-    throw fileError(e, file, 'read');
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch (e) {
-    throw new EngineError('E_INPUT', `${file}: not a JSON file (${(e as Error).message}); a model file is what "lucid model train" writes`);
-  }
+  const json = await readJsonFile(file, (msg) => `${file}: not a JSON file (${msg}); a model file is what "lucid model train" writes`);
   return Classifier.fromJSON(engine, json, file);
 }
 
