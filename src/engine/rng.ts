@@ -58,6 +58,21 @@ export class Rng {
     return out;
   }
 
+  /** A uniformly random permutation of 0 … n−1: Fisher–Yates over n uniforms from this stream. */
+  permutation(n: number): Int32Array {
+    const p = new Int32Array(n);
+    for (let i = 0; i < n; i++) p[i] = i;
+    if (n < 2) return p;
+    const u = this.uniformHost(n);
+    for (let i = n - 1; i > 0; i--) {
+      const j = Math.min(i, Math.floor(u[i] * (i + 1)));
+      const t = p[i];
+      p[i] = p[j];
+      p[j] = t;
+    }
+    return p;
+  }
+
   /** The state, to save and restore a generator (e.g. with a model checkpoint). */
   get state(): { seed: number; counter: number } {
     return { seed: this.seed, counter: this.counter };

@@ -126,21 +126,6 @@ function labelValues(table: Table, label: string, where: string): { values: stri
   return { values, rows };
 }
 
-/** Fisher–Yates with the Rng's host uniforms. */
-function permutation(rng: Rng, n: number): Int32Array {
-  const p = new Int32Array(n);
-  for (let i = 0; i < n; i++) p[i] = i;
-  if (n < 2) return p;
-  const u = rng.uniformHost(n);
-  for (let i = n - 1; i > 0; i--) {
-    const j = Math.min(i, Math.floor(u[i] * (i + 1)));
-    const t = p[i];
-    p[i] = p[j];
-    p[j] = t;
-  }
-  return p;
-}
-
 const positiveIntArg = (v: unknown) => typeof v === 'number' && Number.isSafeInteger(v) && v > 0;
 
 /** Shortest decimal that reads back as the same float32 (so the model file is small and exact). */
@@ -237,7 +222,7 @@ export class Classifier {
     let trainIdx: Int32Array;
     let valIdx: Int32Array;
     if (valFraction > 0) {
-      const perm = permutation(rng, table.rows);
+      const perm = rng.permutation(table.rows);
       const nVal = Math.round(table.rows * valFraction);
       check(nVal >= 1 && table.rows - nVal >= 1, 'E_INPUT', () => `${where}: ${table.rows} rows are too few to hold out a validation share of ${valFraction}`);
       valIdx = perm.slice(0, nVal).sort();
@@ -279,7 +264,7 @@ export class Classifier {
     const yb = new Float32Array(batch);
     try {
       for (let epoch = 1; epoch <= epochs; epoch++) {
-        const perm = permutation(rng, nTrain);
+        const perm = rng.permutation(nTrain);
         let lossSum = 0;
         for (let s = 0; s < nTrain; s += batch) {
           const m = Math.min(batch, nTrain - s);

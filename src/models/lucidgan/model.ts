@@ -541,7 +541,7 @@ export class GanTrainer {
       if (sampler.discreteCount > 0) {
         const draw = sampler.sampleTraining(B, rng.uniformHost(2 * B));
         const rows = sampler.sampleRows(draw.column, draw.category, rng.uniformHost(B));
-        const perm = permutation(B, rng.uniformHost(B));
+        const perm = rng.permutation(B);
         const cond2 = new Float32Array(B * cd);
         realIdx = new Int32Array(B);
         for (let i = 0; i < B; i++) {
@@ -553,7 +553,7 @@ export class GanTrainer {
         fakeCond = this.condsOf(rows); // the conditions of the rows matching c1, un-permuted
       } else {
         realIdx = sampler.sampleAnyRows(B, rng.uniformHost(B));
-        const perm = permutation(B, rng.uniformHost(B));
+        const perm = rng.permutation(B);
         fakeCond = this.condsOf(Int32Array.from(perm, (p) => realIdx[p]));
       }
       const pFake = nc ? engine.tensor(fakeCond, [B, nc]) : null;
@@ -666,15 +666,3 @@ async function train(model: LucidGan, x: Float32Array, rng: Rng, opts: FitOption
   }
 }
 
-/** Fisher–Yates from n uniforms. */
-function permutation(n: number, u: Float64Array): Int32Array {
-  const p = new Int32Array(n);
-  for (let i = 0; i < n; i++) p[i] = i;
-  for (let i = n - 1; i > 0; i--) {
-    const j = Math.min(i, Math.floor(u[i] * (i + 1)));
-    const t = p[i];
-    p[i] = p[j];
-    p[j] = t;
-  }
-  return p;
-}

@@ -85,7 +85,7 @@ export function fitSurrogate(engine: Engine, x: Float32Array, rows: number, d: n
   const yb = new Float32Array(batch);
   try {
     for (let epoch = 0; epoch < epochs; epoch++) {
-      const perm = permutation(rows, rng.uniformHost(rows));
+      const perm = rng.permutation(rows);
       for (let s = 0; s < steps; s++) {
         for (let i = 0; i < batch; i++) {
           const r = perm[s * batch + i];
@@ -124,14 +124,3 @@ export function fitSurrogate(engine: Engine, x: Float32Array, rows: number, d: n
   }
 }
 
-function permutation(n: number, u: Float64Array): Int32Array {
-  const p = new Int32Array(n);
-  for (let i = 0; i < n; i++) p[i] = i;
-  for (let i = n - 1; i > 0; i--) {
-    const j = Math.min(i, Math.floor(u[i] * (i + 1)));
-    const t = p[i];
-    p[i] = p[j];
-    p[j] = t;
-  }
-  return p;
-}
