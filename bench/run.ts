@@ -1,7 +1,7 @@
 // npm run bench [-- filter... ] [--json] [--rounds N] [--time MS]
 //
 // Tiers: kernels (GEMM GFLOP/s vs tfjs-wasm and plain JS), ops (layer forward+backward, ms),
-// e2e (one WGAN-GP iteration, ms), gan (LUCID-GAN epoch on Adult's test set and sampling 1000 rows, ms), data (VGM and transformer fits on Adult, ms; CSV read, MB/s). A filter keeps the benches whose tier or name contains it
+// e2e (one WGAN-GP iteration, ms), gan (LUCID-GAN epoch on Adult's test set and sampling 1000 rows, ms), data (VGM and transformer fits on Adult, ms; CSV read, MB/s), fale (FALE on every Adult test feature through the MLP, ms). A filter keeps the benches whose tier or name contains it
 // (case-insensitive; several filters are OR-ed). --json prints one JSON object per line per
 // measurement on stdout (everything else goes to stderr). See bench/README.md.
 import os from 'node:os';
@@ -14,6 +14,7 @@ import { Budget, E2E_REFERENCE_MS } from './lib/sizes.js';
 import { opsGroups } from './ops.bench.js';
 import { dataGroups } from './data.bench.js';
 import { ganGroups } from './gan.bench.js';
+import { faleGroups } from './fale.bench.js';
 
 interface Args {
   filters: string[];
@@ -48,7 +49,7 @@ async function main(): Promise<void> {
   const log = (msg: string) => process.stderr.write(msg + '\n');
   const engine = await initNodeEngine();
 
-  const all: Group[] = [...kernelGroups(engine), ...opsGroups(engine), ...e2eGroups(engine), ...(await dataGroups(engine, log)), ...ganGroups(engine, log)];
+  const all: Group[] = [...kernelGroups(engine), ...opsGroups(engine), ...e2eGroups(engine), ...(await dataGroups(engine, log)), ...ganGroups(engine, log), ...faleGroups(engine, log)];
   const selected = args.filters.length === 0
     ? all
     : all.filter((g) => args.filters.some((f) => g.tier.includes(f) || g.name.toLowerCase().includes(f)));

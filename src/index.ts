@@ -38,4 +38,5 @@ export { Generator, Discriminator, gradientPenalty, applyActivation } from './mo
 export type { OutputSpan } from './models/ctgan/networks.js';
 export * as lucid from './methods/lucid/index.js';
 export * as quality from './methods/quality/index.js';
+export * as fale from './methods/fale/index.js';
 export * as lucidgan from './models/lucidgan/index.js';

@@ -1,8 +1,10 @@
 // The `lucid` command: wiring only. Each subcommand is one file in commands/.
 import { Command } from 'commander';
 import { demo } from './commands/demo.js';
+import { faleCommand } from './commands/fale.js';
 import { gan } from './commands/gan.js';
 import { inspect } from './commands/inspect.js';
+import { metrics } from './commands/metrics.js';
 import { invertCommand } from './commands/invert.js';
 import { model } from './commands/model.js';
 import { quality } from './commands/quality.js';
@@ -16,9 +18,11 @@ const program = new Command('lucid')
   .showHelpAfterError();
 
 program.addCommand(demo.exitOverride());
+program.addCommand(faleCommand.exitOverride());
 program.addCommand(gan.exitOverride());
 program.addCommand(inspect.exitOverride());
 program.addCommand(invertCommand.exitOverride());
+program.addCommand(metrics.exitOverride());
 program.addCommand(model.exitOverride());
 program.addCommand(quality.exitOverride());
 

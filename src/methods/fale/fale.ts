@@ -1,0 +1,663 @@
+// FALE: fairness-aware accumulated local effects (Giannopoulos et al.; the athenarc reference's
+// behaviour, reference-behaviour §2.7, with its label-misalignment bug fixed). For a feature, the
+// change of a group-fairness statistic (unprivileged − privileged, the aif360 sign) computed
+// within each bin's population when the feature moves from the bin's lower to its upper edge,
+// accumulated and centred. Core code: no Node imports.
+import { check, EngineError } from '../../engine/errors.js';
+import type { Rng } from '../../engine/rng.js';
+import type { BlackBox } from '../../models/blackbox.js';
+import { labelOf } from '../../models/classifier/preprocess.js';
+import { getColumn, type CategoricalColumn, type Column, type NumericColumn, type Table } from '../../data/table.js';
+import { categoricalOrder, linspace, percentilesSorted } from './order.js';
+
+/** Confusion counts of one protected group within one population (weights are bootstrap multiplicities). */
+export interface GroupStats {
+  /** rows */
+  n: number;
+  /** rows whose label is positive */
+  pos: number;
+  /** rows predicted positive */
+  predPos: number;
+  /** label positive and predicted positive */
+  tp: number;
+  /** label negative and predicted positive */
+  fp: number;
+}
+
+/** A fairness statistic of the unprivileged (`u`) and privileged (`p`) groups; null when undefined. */
+export type FairnessMetric = (u: GroupStats, p: GroupStats) => number | null;
+export type MetricName = 'spd' | 'eod' | 'aod';
+
+const rate = (a: number, b: number): number | null => (b > 0 ? a / b : null);
+
+/** The built-in metrics, aif360's sign: unprivileged − privileged. */
+export const METRICS: Readonly<Record<MetricName, FairnessMetric>> = {
+  /** statistical parity difference: P(ŷ=1 | u) − P(ŷ=1 | p); undefined when a group is absent */
+  spd: (u, p) => {
+    const a = rate(u.predPos, u.n);
+    const b = rate(p.predPos, p.n);
+    return a === null || b === null ? null : a - b;
+  },
+  /** equal opportunity difference: TPR_u − TPR_p; undefined when a group has no positive label */
+  eod: (u, p) => {
+    const a = rate(u.tp, u.pos);
+    const b = rate(p.tp, p.pos);
+    return a === null || b === null ? null : a - b;
+  },
+  /** average odds difference: ½[(FPR_u − FPR_p) + (TPR_u − TPR_p)]; undefined when a group lacks positives or negatives */
+  aod: (u, p) => {
+    const tu = rate(u.tp, u.pos);
+    const tp = rate(p.tp, p.pos);
+    const fu = rate(u.fp, u.n - u.pos);
+    const fp = rate(p.fp, p.n - p.pos);
+    return tu === null || tp === null || fu === null || fp === null ? null : 0.5 * (fu - fp + (tu - tp));
+  },
+};
+
+/** One `column=value` condition; the unprivileged group is the rows meeting all of them. */
+export interface ProtectedCondition {
+  column: string;
+  value: string;
+}
+
+export const FALE_DEFAULTS = {
+  metric: 'spd' as MetricName,
+  /** percentile levels linspace(0, 100, bins): the reference's 10 levels, ≤ 9 bins */
+  bins: 10,
+  threshold: 0.5,
+  /** bins (categories) with fewer rows are undefined */
+  minBin: 1,
+  bootstrap: 0,
+  confidence: 0.95,
+};
+
+export interface FaleOptions {
+  label: string;
+  /** the label value counted as positive (default: the second of exactly two values, sorted) */
+  positive?: string;
+  /** the unprivileged group: rows meeting every condition (e.g. sex=Female, or sex=Female and race=Black) */
+  protected: ProtectedCondition[];
+  /** a built-in metric name or a custom metric (default spd) */
+  metric?: MetricName | FairnessMetric;
+  /** the features to explain (default: every column but the label, the protected columns and `exclude`) */
+  features?: string[];
+  /** columns never explained nor used for the categorical ordering (e.g. a predictions column) */
+  exclude?: string[];
+  /** percentile levels linspace(0, 100, bins) for a numeric feature (default 10) */
+  bins?: number;
+  /** explicit edges, per feature name (sorted ascending, deduplicated); rows outside are left out */
+  edges?: Record<string, number[]>;
+  /** a row is predicted positive when P(positive) > threshold (default 0.5, as sklearn's predict) */
+  threshold?: number;
+  /** bins / categories with fewer rows are reported undefined (default 1) */
+  minBin?: number;
+  /** categorical moves averaged count-weighted (ALEPlot) instead of the simple mean (the reference) */
+  weighted?: boolean;
+  /** bootstrap replicates of the rows for percentile bands (default 0 = none); needs `rng` */
+  bootstrap?: number;
+  confidence?: number;
+  rng?: Rng;
+}
+
+export interface FaleFeature {
+  feature: string;
+  kind: 'continuous' | 'categorical';
+  /** continuous: the bin edges used (values[k] is at edges[k]; bin k+1 is (edges[k], edges[k+1]]) */
+  edges?: number[];
+  /** categorical: the categories in MDS order (values[k] is at categories[k]) */
+  categories?: string[];
+  /** accumulated, centred FALE at each edge / category */
+  values: number[];
+  /** per bin (continuous: F_hi − F_lo; categorical: the move from the previous category, first = 0); null when undefined */
+  deltas: (number | null)[];
+  /** per bin (continuous) or category: rows in all, unprivileged and privileged */
+  counts: { n: number[]; unprivileged: number[]; privileged: number[] };
+  /** indices into `deltas` that are undefined (treated as 0 in the accumulation) */
+  undefined: number[];
+  /** rows outside explicit edges (continuous) */
+  excluded?: number;
+  /** bootstrap percentile band of `values` (null where fewer than half the replicates were defined) */
+  ci?: { level: number; replicates: number; lower: (number | null)[]; upper: (number | null)[] };
+}
+
+export interface FaleResult {
+  metric: string;
+  protected: ProtectedCondition[];
+  label: string;
+  positive: string;
+  threshold: number;
+  rows: number;
+  /** the metric on all rows with the model's own predictions */
+  overall: number | null;
+  counts: { unprivileged: number; privileged: number };
+  features: FaleFeature[];
+  warnings: string[];
+}
+
+function argError(msg: string): EngineError {
+  return new EngineError('E_ARG', msg);
+}
+
+/** Per-row binary label (1 = positive) and the positive value used. */
+export function binaryLabels(table: Table, label: string, positive?: string): { y: Uint8Array; positive: string } {
+  const col = getColumn(table, label, 'fale');
+  const rows: string[] = new Array(table.rows);
+  const seen = new Set<string>();
+  for (let i = 0; i < table.rows; i++) {
+    const l = labelOf(col, i);
+    if (l === null) throw new EngineError('E_INPUT', `fale: label column "${label}", row ${i + 1}: missing value`);
+    rows[i] = l;
+    seen.add(l);
+  }
+  let pos = positive;
+  if (pos === undefined) {
+    const values = [...seen];
+    if (col.kind === 'numeric') values.sort((a, b) => Number(a) - Number(b));
+    else values.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+    check(values.length === 2, 'E_ARG', () => `fale: label column "${label}" has ${values.length} values (${values.slice(0, 6).join(', ')}); say which is positive (--positive)`);
+    pos = values[1];
+  }
+  check(seen.has(pos), 'E_ARG', () => `fale: label column "${label}" has no value "${pos}"; its values: ${[...seen].slice(0, 6).join(', ')}`);
+  const y = new Uint8Array(table.rows);
+  for (let i = 0; i < table.rows; i++) y[i] = rows[i] === pos ? 1 : 0;
+  return { y, positive: pos };
+}
+
+/** 1 for a row of the unprivileged group (meets every condition), 0 otherwise. */
+export function unprivilegedMask(table: Table, conds: readonly ProtectedCondition[]): Uint8Array {
+  check(conds.length > 0, 'E_ARG', () => 'fale: give the unprivileged group, e.g. --protected sex=Female');
+  const mask = new Uint8Array(table.rows).fill(1);
+  for (const c of conds) {
+    const col = getColumn(table, c.column, 'fale: --protected');
+    let hits = 0;
+    for (let i = 0; i < table.rows; i++) {
+      const l = labelOf(col, i);
+      const ok = col.kind === 'numeric' ? l !== null && Number(l) === Number(c.value) : l === c.value;
+      if (!ok) mask[i] = 0;
+      else hits++;
+    }
+    if (hits === 0) {
+      const vals = col.kind === 'categorical' ? col.categories.slice(0, 8).join(', ') : 'numbers';
+      throw argError(`fale: --protected ${c.column}=${c.value}: no row has that value; the column holds ${vals}`);
+    }
+  }
+  return mask;
+}
+
+/**
+ * Continuous bin edges: numpy.percentile(x, linspace(0, 100, levels)) with linear interpolation,
+ * deduplicated (at most levels − 1 bins), as the reference.
+ */
+export function percentileEdges(values: ArrayLike<number>, levels = FALE_DEFAULTS.bins): number[] {
+  check(Number.isInteger(levels) && levels >= 2, 'E_ARG', () => `fale: bins must be an integer ≥ 2, got ${levels}`);
+  const s = Float64Array.from(Array.from(values).filter((v) => !Number.isNaN(v))).sort();
+  check(s.length > 0, 'E_INPUT', () => 'fale: the feature has no values');
+  const e = percentilesSorted(s, linspace(0, 100, levels));
+  const out: number[] = [];
+  for (const v of e) if (out.length === 0 || v !== out[out.length - 1]) out.push(v);
+  return out;
+}
+
+/**
+ * Bin index (0-based) of each value for right-closed bins (e_k, e_{k+1}] with the lowest edge
+ * included in the first bin; −1 outside [e_0, e_K] (or NaN).
+ */
+export function assignBins(values: ArrayLike<number>, edges: readonly number[]): Int32Array {
+  const K = edges.length - 1;
+  const out = new Int32Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const x = values[i];
+    if (!(x >= edges[0] && x <= edges[K]) || K < 1) {
+      out[i] = -1;
+      continue;
+    }
+    let lo = 1;
+    let hi = K;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (x <= edges[mid]) hi = mid;
+      else lo = mid + 1;
+    }
+    out[i] = lo - 1;
+  }
+  return out;
+}
+
+/** A copy of `table` restricted to `rows`, with `feature` replaced by `newValue(row)` (numeric value or category code). */
+function modifiedTable(table: Table, rows: Int32Array, feature: string, newValue: (j: number) => number): Table {
+  const n = rows.length;
+  const columns = table.columns.map((c): Column => {
+    if (c.name === feature) {
+      if (c.kind === 'numeric') {
+        const v = new Float64Array(n);
+        for (let j = 0; j < n; j++) v[j] = newValue(j);
+        return { kind: 'numeric', name: c.name, values: v };
+      }
+      const codes = new Int32Array(n);
+      for (let j = 0; j < n; j++) codes[j] = newValue(j);
+      return { kind: 'categorical', name: c.name, codes, categories: c.categories };
+    }
+    if (c.kind === 'numeric') {
+      const v = new Float64Array(n);
+      for (let j = 0; j < n; j++) v[j] = c.values[rows[j]];
+      return { kind: 'numeric', name: c.name, values: v };
+    }
+    const codes = new Int32Array(n);
+    for (let j = 0; j < n; j++) codes[j] = c.codes[rows[j]];
+    return { kind: 'categorical', name: c.name, codes, categories: c.categories };
+  });
+  return { rows: n, columns };
+}
+
+const emptyStats = (): GroupStats => ({ n: 0, pos: 0, predPos: 0, tp: 0, fp: 0 });
+
+/**
+ * The metric per population: rows[j] belongs to population pop[j] (−1 = none), with label y,
+ * hard prediction yhat[j], group mask u, and weight w[row] (bootstrap multiplicity; 1 when absent).
+ */
+function metricPerPopulation(
+  metric: FairnessMetric,
+  P: number,
+  rows: Int32Array,
+  pop: Int32Array,
+  yhat: Uint8Array,
+  y: Uint8Array,
+  u: Uint8Array,
+  w: Float64Array | null,
+  minSize: number,
+): (number | null)[] {
+  const su = Array.from({ length: P }, emptyStats);
+  const sp = Array.from({ length: P }, emptyStats);
+  for (let j = 0; j < rows.length; j++) {
+    const k = pop[j];
+    if (k < 0) continue;
+    const r = rows[j];
+    const wt = w ? w[r] : 1;
+    if (wt === 0) continue;
+    const s = u[r] ? su[k] : sp[k];
+    s.n += wt;
+    if (y[r]) s.pos += wt;
+    if (yhat[j]) {
+      s.predPos += wt;
+      if (y[r]) s.tp += wt;
+      else s.fp += wt;
+    }
+  }
+  return su.map((a, k) => {
+    if (a.n + sp[k].n < minSize) return null;
+    const v = metric(a, sp[k]);
+    return v === null || !Number.isFinite(v) ? null : v;
+  });
+}
+
+function hard(p: Float64Array, threshold: number): Uint8Array {
+  const out = new Uint8Array(p.length);
+  for (let i = 0; i < p.length; i++) out[i] = p[i] > threshold ? 1 : 0;
+  return out;
+}
+
+/** Cumulative sum from 0 (undefined deltas add 0). */
+function accumulate(deltas: (number | null)[], withZero: boolean): number[] {
+  const a: number[] = withZero ? [0] : [];
+  let s = 0;
+  for (const d of deltas) {
+    s += d ?? 0;
+    a.push(s);
+  }
+  return a;
+}
+
+/** Continuous centring: subtract Σ n_k·(A_{k−1} + A_k)/2 / Σ n_k (PyALE / ALEPlot). */
+function centreContinuous(acc: number[], n: number[]): number[] {
+  let num = 0;
+  let den = 0;
+  for (let k = 0; k < n.length; k++) {
+    num += n[k] * (acc[k] + acc[k + 1]) / 2;
+    den += n[k];
+  }
+  const c = den > 0 ? num / den : 0;
+  return acc.map((v) => v - c);
+}
+
+/** Categorical centring: subtract the frequency-weighted mean Σ n_j·A_j / Σ n_j (the reference). */
+function centreCategorical(acc: number[], n: number[]): number[] {
+  let num = 0;
+  let den = 0;
+  for (let k = 0; k < n.length; k++) {
+    num += n[k] * acc[k];
+    den += n[k];
+  }
+  const c = den > 0 ? num / den : 0;
+  return acc.map((v) => v - c);
+}
+
+/** Bootstrap multiplicities of `n` rows (n draws with replacement). */
+function bootstrapWeights(rng: Rng, n: number): Float64Array {
+  const u = rng.uniformHost(n);
+  const w = new Float64Array(n);
+  for (let i = 0; i < n; i++) w[Math.min(n - 1, Math.floor(u[i] * n))]++;
+  return w;
+}
+
+function quantile(sorted: number[], q: number): number {
+  const h = q * (sorted.length - 1);
+  const lo = Math.floor(h);
+  const hi = Math.min(lo + 1, sorted.length - 1);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (h - lo);
+}
+
+/** Percentile band over replicate value vectors (null where under half of them were fully defined). */
+function band(reps: (number[] | null)[], level: number, points: number): { lower: (number | null)[]; upper: (number | null)[] } {
+  const lower: (number | null)[] = [];
+  const upper: (number | null)[] = [];
+  const ok = reps.filter((r): r is number[] => r !== null);
+  for (let k = 0; k < points; k++) {
+    if (ok.length < Math.max(1, reps.length / 2)) {
+      lower.push(null);
+      upper.push(null);
+      continue;
+    }
+    const v = ok.map((r) => r[k]).sort((a, b) => a - b);
+    lower.push(quantile(v, (1 - level) / 2));
+    upper.push(quantile(v, 1 - (1 - level) / 2));
+  }
+  return { lower, upper };
+}
+
+interface Ctx {
+  table: Table;
+  model: BlackBox;
+  metric: FairnessMetric;
+  y: Uint8Array;
+  u: Uint8Array;
+  threshold: number;
+  minBin: number;
+  replicates: Float64Array[];
+  level: number;
+  base: Uint8Array;
+  others: Column[];
+  weighted: boolean;
+  bins: number;
+}
+
+async function continuousFale(ctx: Ctx, col: NumericColumn, explicit?: number[]): Promise<FaleFeature> {
+  const { table, y, u } = ctx;
+  let edges: number[];
+  if (explicit) {
+    edges = [...new Set(explicit)].sort((a, b) => a - b);
+    check(edges.length >= 2, 'E_ARG', () => `fale: --edges for "${col.name}" needs at least two distinct values`);
+  } else {
+    edges = percentileEdges(col.values, ctx.bins);
+  }
+  const K = edges.length - 1;
+  const bin = assignBins(col.values, edges);
+  const members: number[] = [];
+  for (let i = 0; i < table.rows; i++) if (bin[i] >= 0) members.push(i);
+  const excluded = table.rows - members.length;
+  const m = members.length;
+  // one call: the members at their bin's lower edge, then at its upper edge (labels stay with their rows)
+  const rows = new Int32Array(2 * m);
+  const pop = new Int32Array(2 * m);
+  for (let j = 0; j < m; j++) {
+    rows[j] = rows[m + j] = members[j];
+    pop[j] = pop[m + j] = bin[members[j]];
+  }
+  const mod = modifiedTable(table, rows, col.name, (j) => (j < m ? edges[pop[j]] : edges[pop[j] + 1]));
+  const yhat = K >= 1 && m > 0 ? hard(await ctx.model.predict(mod), ctx.threshold) : new Uint8Array(0);
+  const lo = { rows: rows.subarray(0, m), pop: pop.subarray(0, m), yhat: yhat.subarray(0, m) };
+  const hi = { rows: rows.subarray(m), pop: pop.subarray(m), yhat: yhat.subarray(m) };
+
+  const n = new Array<number>(K).fill(0);
+  const nu = new Array<number>(K).fill(0);
+  for (const r of members) {
+    n[bin[r]]++;
+    if (u[r]) nu[bin[r]]++;
+  }
+  const deltasFor = (w: Float64Array | null): (number | null)[] => {
+    const fLo = metricPerPopulation(ctx.metric, K, lo.rows, lo.pop, lo.yhat, y, u, w, ctx.minBin);
+    const fHi = metricPerPopulation(ctx.metric, K, hi.rows, hi.pop, hi.yhat, y, u, w, ctx.minBin);
+    return fLo.map((a, k) => (a === null || fHi[k] === null ? null : (fHi[k] as number) - a));
+  };
+  const deltas = deltasFor(null);
+  const values = centreContinuous(accumulate(deltas, true), n);
+  const out: FaleFeature = {
+    feature: col.name,
+    kind: 'continuous',
+    edges,
+    values,
+    deltas,
+    counts: { n, unprivileged: nu, privileged: n.map((x, k) => x - nu[k]) },
+    undefined: deltas.flatMap((d, k) => (d === null ? [k] : [])),
+  };
+  if (explicit) out.excluded = excluded;
+  if (ctx.replicates.length > 0) {
+    const reps = ctx.replicates.map((w) => {
+      const d = deltasFor(w);
+      if (d.some((x, k) => x === null && deltas[k] !== null)) return null;
+      const nw = new Array<number>(K).fill(0);
+      for (const r of members) nw[bin[r]] += w[r];
+      return centreContinuous(accumulate(d, true), nw);
+    });
+    out.ci = { level: ctx.level, replicates: reps.length, ...band(reps, ctx.level, K + 1) };
+  }
+  return out;
+}
+
+async function categoricalFale(ctx: Ctx, col: CategoricalColumn): Promise<FaleFeature> {
+  const { table, y, u } = ctx;
+  const present = new Int32Array(col.categories.length);
+  for (let i = 0; i < table.rows; i++) if (col.codes[i] >= 0) present[col.codes[i]]++;
+  const cats: number[] = [];
+  present.forEach((c, k) => {
+    if (c > 0) cats.push(k);
+  });
+  const { order } = categoricalOrder(table, col, cats, ctx.others.filter((c) => c.name !== col.name));
+  const K = order.length;
+  const rank = new Int32Array(col.categories.length).fill(-1);
+  order.forEach((c, j) => (rank[c] = j));
+  // moved rows: each row of category j moved up to j+1 and down to j−1
+  const mv: number[] = [];
+  const mvPop: number[] = [];
+  const mvTo: number[] = [];
+  for (let i = 0; i < table.rows; i++) {
+    const j = col.codes[i] >= 0 ? rank[col.codes[i]] : -1;
+    if (j < 0) continue;
+    if (j + 1 < K) {
+      mv.push(i);
+      mvPop.push(2 * j); // population "up from j"
+      mvTo.push(order[j + 1]);
+    }
+    if (j > 0) {
+      mv.push(i);
+      mvPop.push(2 * j + 1); // population "down from j"
+      mvTo.push(order[j - 1]);
+    }
+  }
+  const rows = Int32Array.from(mv);
+  const pop = Int32Array.from(mvPop);
+  const yhat = rows.length > 0 ? hard(await ctx.model.predict(modifiedTable(table, rows, col.name, (j) => mvTo[j])), ctx.threshold) : new Uint8Array(0);
+  // the original predictions, per category
+  const allRows = new Int32Array(table.rows);
+  const catPop = new Int32Array(table.rows);
+  for (let i = 0; i < table.rows; i++) {
+    allRows[i] = i;
+    catPop[i] = col.codes[i] >= 0 ? rank[col.codes[i]] : -1;
+  }
+  const n = new Array<number>(K).fill(0);
+  const nu = new Array<number>(K).fill(0);
+  for (let i = 0; i < table.rows; i++) {
+    if (catPop[i] < 0) continue;
+    n[catPop[i]]++;
+    if (u[i]) nu[catPop[i]]++;
+  }
+  const deltasFor = (w: Float64Array | null, nn: number[]): (number | null)[] => {
+    const fOrig = metricPerPopulation(ctx.metric, K, allRows, catPop, ctx.base, y, u, w, ctx.minBin);
+    const fMoved = metricPerPopulation(ctx.metric, 2 * K, rows, pop, yhat, y, u, w, ctx.minBin);
+    const d: (number | null)[] = [0];
+    for (let j = 1; j < K; j++) {
+      const upMoved = fMoved[2 * (j - 1)];
+      const downMoved = fMoved[2 * j + 1];
+      const up = upMoved === null || fOrig[j - 1] === null ? null : upMoved - (fOrig[j - 1] as number);
+      const down = downMoved === null || fOrig[j] === null ? null : (fOrig[j] as number) - downMoved;
+      if (up === null && down === null) d.push(null);
+      else if (up === null) d.push(down);
+      else if (down === null) d.push(up);
+      else if (ctx.weighted) d.push((nn[j - 1] * up + nn[j] * down) / (nn[j - 1] + nn[j]));
+      else d.push((up + down) / 2);
+    }
+    return d;
+  };
+  const deltas = deltasFor(null, n);
+  const values = centreCategorical(accumulate(deltas.slice(1), true), n);
+  const out: FaleFeature = {
+    feature: col.name,
+    kind: 'categorical',
+    categories: order.map((c) => col.categories[c]),
+    values,
+    deltas,
+    counts: { n, unprivileged: nu, privileged: n.map((x, k) => x - nu[k]) },
+    undefined: deltas.flatMap((d, k) => (d === null ? [k] : [])),
+  };
+  if (ctx.replicates.length > 0) {
+    const reps = ctx.replicates.map((w) => {
+      const nw = new Array<number>(K).fill(0);
+      for (let i = 0; i < table.rows; i++) if (catPop[i] >= 0) nw[catPop[i]] += w[i];
+      const d = deltasFor(w, nw);
+      if (d.some((x, k) => x === null && deltas[k] !== null)) return null;
+      return centreCategorical(accumulate(d.slice(1), true), nw);
+    });
+    out.ci = { level: ctx.level, replicates: reps.length, ...band(reps, ctx.level, K) };
+  }
+  return out;
+}
+
+/**
+ * FALE of each feature of `table` for `model` (called on modified rows). Numeric columns are
+ * continuous features, categorical columns categorical ones. Undefined bins (a group absent, no
+ * positives for TPR, fewer than `minBin` rows) have a null delta and add 0 to the accumulation.
+ */
+export async function fale(table: Table, model: BlackBox, opts: FaleOptions): Promise<FaleResult> {
+  const metricOpt = opts.metric ?? FALE_DEFAULTS.metric;
+  const metric = typeof metricOpt === 'function' ? metricOpt : METRICS[metricOpt];
+  check(metric, 'E_ARG', () => `fale: unknown metric "${String(metricOpt)}"; expected spd, eod or aod`);
+  const threshold = opts.threshold ?? FALE_DEFAULTS.threshold;
+  check(threshold >= 0 && threshold <= 1, 'E_ARG', () => `fale: threshold must be in [0, 1], got ${threshold}`);
+  const minBin = opts.minBin ?? FALE_DEFAULTS.minBin;
+  const B = opts.bootstrap ?? 0;
+  check(Number.isInteger(B) && B >= 0, 'E_ARG', () => `fale: bootstrap must be a non-negative integer, got ${B}`);
+  check(B === 0 || opts.rng, 'E_ARG', () => 'fale: bootstrap needs an rng (a seeded Rng)');
+  const level = opts.confidence ?? FALE_DEFAULTS.confidence;
+  check(level > 0 && level < 1, 'E_ARG', () => `fale: confidence must be in (0, 1), got ${level}`);
+  const { y, positive } = binaryLabels(table, opts.label, opts.positive);
+  const u = unprivilegedMask(table, opts.protected);
+  const protectedCols = new Set(opts.protected.map((c) => c.column));
+  const exclude = new Set([opts.label, ...(opts.exclude ?? [])]);
+  const modelCols = model.features ? new Set(model.features) : null;
+  const candidates = table.columns.filter((c) => !exclude.has(c.name) && (!modelCols || modelCols.has(c.name)));
+  const features = opts.features ?? candidates.filter((c) => !protectedCols.has(c.name)).map((c) => c.name);
+  check(features.length > 0, 'E_ARG', () => 'fale: no feature to explain');
+  for (const f of features) {
+    getColumn(table, f, 'fale: --feature');
+    check(!exclude.has(f), 'E_ARG', () => `fale: "${f}" is the label (or excluded); it cannot be a feature`);
+  }
+  for (const f of Object.keys(opts.edges ?? {})) {
+    check(features.includes(f), 'E_ARG', () => `fale: edges given for "${f}", which is not among the features`);
+    check(getColumn(table, f).kind === 'numeric', 'E_ARG', () => `fale: edges given for the categorical column "${f}"`);
+  }
+  const base = hard(await model.predict(table), threshold);
+  const all = new Int32Array(table.rows).map((_, i) => i);
+  const overall = metricPerPopulation(metric, 1, all, new Int32Array(table.rows), base, y, u, null, 1)[0];
+  const replicates = Array.from({ length: B }, () => bootstrapWeights(opts.rng as Rng, table.rows));
+  const ctx: Ctx = {
+    table, model, metric, y, u, threshold, minBin, replicates, level, base,
+    others: candidates, weighted: opts.weighted ?? false, bins: opts.bins ?? FALE_DEFAULTS.bins,
+  };
+  const warnings: string[] = [];
+  const out: FaleFeature[] = [];
+  for (const f of features) {
+    const col = getColumn(table, f);
+    const r = col.kind === 'numeric' ? await continuousFale(ctx, col, opts.edges?.[f]) : await categoricalFale(ctx, col);
+    if (r.undefined.length > 0) warnings.push(`${f}: the metric is undefined in ${r.undefined.length} ${r.kind === 'continuous' ? 'bin' : 'move'}(s) (a group absent, no positives for TPR/FPR, or under --min-bin rows); they add 0`);
+    if (r.kind === 'continuous' && (r.edges as number[]).length <= 2) warnings.push(`${f}: the percentiles collapse to ${(r.edges as number[]).length} edge(s); the reference skips such features`);
+    out.push(r);
+  }
+  let nu = 0;
+  for (let i = 0; i < table.rows; i++) nu += u[i];
+  return {
+    metric: typeof metricOpt === 'function' ? 'custom' : metricOpt,
+    protected: opts.protected.map((c) => ({ ...c })),
+    label: opts.label,
+    positive,
+    threshold,
+    rows: table.rows,
+    overall,
+    counts: { unprivileged: nu, privileged: table.rows - nu },
+    features: out,
+    warnings,
+  };
+}
+
+const csvField = (v: string | number | null | undefined): string => {
+  if (v === null || v === undefined) return '';
+  const s = typeof v === 'number' ? String(v) : v;
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
+
+/**
+ * CSV: one line per plotted point. Continuous point 0 is the minimum edge (delta and counts
+ * empty); point k ≥ 1 is bin k, at its upper edge. Categorical point k is category k.
+ */
+export function faleCsv(r: FaleResult): string {
+  const head = ['feature', 'kind', 'point', 'x', 'value', 'delta', 'n', 'n_unprivileged', 'n_privileged', 'undefined', 'ci_lower', 'ci_upper'];
+  const lines = [head.join(',')];
+  for (const f of r.features) {
+    const cont = f.kind === 'continuous';
+    f.values.forEach((v, k) => {
+      const b = cont ? k - 1 : k; // index into deltas / counts
+      const has = b >= 0;
+      lines.push([
+        f.feature, f.kind, k, cont ? (f.edges as number[])[k] : (f.categories as string[])[k], v,
+        has ? f.deltas[b] : null, has ? f.counts.n[b] : null, has ? f.counts.unprivileged[b] : null,
+        has ? f.counts.privileged[b] : null, has ? (f.deltas[b] === null ? 'true' : 'false') : null,
+        f.ci?.lower[k], f.ci?.upper[k],
+      ].map(csvField).join(','));
+    });
+  }
+  return lines.join('\n') + '\n';
+}
+
+/** One (feature, subgroup) pair of the reference's ranking. */
+export interface RankedSubgroup {
+  feature: string;
+  /** a bin, labelled by its upper edge and interval, or a category */
+  subgroup: string;
+  /** the accumulated, centred FALE value there (not the per-bin Δ, as the reference) */
+  value: number;
+  /** rows in the subgroup */
+  size: number;
+  score: number;
+}
+
+/**
+ * The reference's subgroup ranking (`get_fale_metric`): for every (feature, bin or category) with
+ * centred FALE value f and size s, score = |f| / max|f| · b + (s / N) · (10 − b), trade-off
+ * b ∈ [0, 10] (10: only the effect, 0: only the size); max|f| over every pair listed, N the rows.
+ * Sorted by score, descending (ties keep feature, then bin order).
+ */
+export function rankSubgroups(r: FaleResult, b = 5): RankedSubgroup[] {
+  check(b >= 0 && b <= 10, 'E_ARG', () => `fale: the ranking trade-off b must be in [0, 10], got ${b}`);
+  const out: RankedSubgroup[] = [];
+  for (const f of r.features) {
+    f.counts.n.forEach((size, k) => {
+      if (f.kind === 'continuous') {
+        const e = f.edges as number[];
+        out.push({ feature: f.feature, subgroup: `${k === 0 ? '[' : '('}${e[k]}, ${e[k + 1]}]`, value: f.values[k + 1], size, score: 0 });
+      } else {
+        out.push({ feature: f.feature, subgroup: (f.categories as string[])[k], value: f.values[k], size, score: 0 });
+      }
+    });
+  }
+  const maxAbs = out.reduce((m, x) => Math.max(m, Math.abs(x.value)), 0);
+  for (const x of out) x.score = (maxAbs > 0 ? Math.abs(x.value) / maxAbs : 0) * b + (x.size / r.rows) * (10 - b);
+  return out.map((x, i) => ({ x, i })).sort((p, q) => q.x.score - p.x.score || p.i - q.i).map((p) => p.x);
+}
