@@ -3,7 +3,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Delimiter } from '../../data/csv-detect.js';
 import { Rng } from '../../engine/rng.js';
 import { EngineError } from '../../engine/errors.js';
-import { fale, faleCsv, faleSvg, FALE_DEFAULTS, rankSubgroups, type MetricName, type ProtectedCondition } from '../../methods/fale/index.js';
+import { fale, fale2d, faleCsv, faleSvg, FALE_DEFAULTS, rankSubgroups, type MetricName, type ProtectedCondition } from '../../methods/fale/index.js';
 import { resolveBlackBox } from '../../node/blackbox.js';
 import { readCsv } from '../../node/csv.js';
 import { initNodeEngine } from '../../node/engine.js';
@@ -53,6 +53,7 @@ interface FaleCliOptions {
   categorical?: string[];
   rank?: number;
   format: 'json' | 'csv' | 'svg';
+  pair?: string[];
 }
 
 const HELP_AFTER = `
@@ -72,6 +73,11 @@ Categorical features: categories ordered by classical MDS on summed KS / TV dist
 columns; adjacent moves up and down averaged (simple mean, or count-weighted with --weighted);
 centred by the frequency-weighted mean.
 Undefined bins (a group absent, no positives for TPR, fewer than --min-bin rows) are null and add 0.
+2-D (--pair A,B, two numeric features, JSON only): the same percentile grid on both; per cell the
+metric on the cell's rows with both features at each of the 4 corners, effect
+(F(hi,hi) - F(hi,lo)) - (F(lo,hi) - F(lo,lo)); empty or undefined cells take the nearest defined
+cell's effect (normalised cell centres; listed in "filled"); double cumulative sum, minus the 1-D
+main effects, centred by the size-weighted 4-corner mean.
 
 Examples:
   lucid fale --model adult.json --data adult-test.csv --label income --protected sex=Female --feature age
@@ -89,6 +95,11 @@ export const faleCommand = new Command('fale')
   .addOption(new Option('--metric <m>', 'fairness metric').choices(['spd', 'eod', 'aod']).default(FALE_DEFAULTS.metric))
   .option('--feature <names>', 'features to explain (repeatable or comma-separated; default: every model input but the label and protected columns)', collect)
   .option('--bins <n>', 'percentile levels linspace(0, 100, n) for numeric features (at most n - 1 bins)', levelsArg, FALE_DEFAULTS.bins)
+  .option('--pair <a,b>', '2-D FALE of two numeric features, e.g. --pair age,hours-per-week (JSON only; instead of --feature)', (v: string) => {
+    const p = names(v);
+    if (p.length !== 2) throw new InvalidArgumentError(`expected two comma-separated feature names, got "${v}"`);
+    return p;
+  })
   .option('--edges <list>', 'explicit bin edges for the one numeric --feature, e.g. 17,30,50,90 (rows outside are left out)', edgesArg)
   .option('--min-bin <n>', 'bins (categories) with fewer rows are reported undefined', nonNegativeInt, FALE_DEFAULTS.minBin)
   .option('--weighted', 'categorical: average the up and down moves count-weighted (ALEPlot) instead of the simple mean')
@@ -112,10 +123,29 @@ export const faleCommand = new Command('fale')
     if (opts.pred !== undefined) throw new EngineError('E_ARG', '--pred is not enough for FALE: it calls the model on modified rows; give --model');
     if (opts.rank !== undefined && opts.format !== 'json') throw new EngineError('E_ARG', '--rank adds a ranking to the JSON output; use --format json');
     if (opts.edges && (opts.feature?.length ?? 0) !== 1) throw new EngineError('E_ARG', '--edges needs exactly one --feature (the numeric feature they cut)');
+    if (opts.pair) {
+      if (opts.feature || opts.edges || opts.rank !== undefined || opts.bootstrap > 0 || opts.weighted) throw new EngineError('E_ARG', '--pair takes none of --feature, --edges, --rank, --bootstrap, --weighted');
+      if (opts.format !== 'json') throw new EngineError('E_ARG', '--pair writes JSON only; use --format json');
+    }
     const { table, report } = await readCsv(opts.data, { delimiter: opts.delimiter, categorical: opts.categorical });
     for (const w of report.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
     const engine = await initNodeEngine();
     const model = await resolveBlackBox(engine, { model: opts.model }, table);
+    if (opts.pair) {
+      const r2 = await fale2d(table, model, {
+        label: opts.label,
+        positive: opts.positive,
+        protected: opts.protected,
+        metric: opts.metric,
+        pair: [opts.pair[0], opts.pair[1]],
+        bins: opts.bins,
+        minBin: opts.minBin,
+        threshold: opts.threshold,
+      });
+      for (const w of r2.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
+      process.stdout.write(JSON.stringify(r2, null, 2) + '\n');
+      return;
+    }
     const result = await fale(table, model, {
       label: opts.label,
       positive: opts.positive,

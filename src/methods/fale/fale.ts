@@ -224,7 +224,7 @@ export function assignBins(values: ArrayLike<number>, edges: readonly number[]):
 }
 
 /** A copy of `table` restricted to `rows`, with `feature` replaced by `newValue(row)` (numeric value or category code). */
-function modifiedTable(table: Table, rows: Int32Array, feature: string, newValue: (j: number) => number): Table {
+export function modifiedTable(table: Table, rows: Int32Array, feature: string, newValue: (j: number) => number): Table {
   const n = rows.length;
   const columns = table.columns.map((c): Column => {
     if (c.name === feature) {
@@ -255,7 +255,7 @@ const emptyStats = (): GroupStats => ({ n: 0, pos: 0, predPos: 0, tp: 0, fp: 0 }
  * The metric per population: rows[j] belongs to population pop[j] (−1 = none), with label y,
  * hard prediction yhat[j], group mask u, and weight w[row] (bootstrap multiplicity; 1 when absent).
  */
-function metricPerPopulation(
+export function metricPerPopulation(
   metric: FairnessMetric,
   P: number,
   rows: Int32Array,
@@ -290,7 +290,7 @@ function metricPerPopulation(
   });
 }
 
-function hard(p: Float64Array, threshold: number): Uint8Array {
+export function hard(p: Float64Array, threshold: number): Uint8Array {
   const out = new Uint8Array(p.length);
   for (let i = 0; i < p.length; i++) out[i] = p[i] > threshold ? 1 : 0;
   return out;

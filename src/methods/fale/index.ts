@@ -13,3 +13,5 @@ export {
 export type { FairnessMetric, FaleFeature, FaleOptions, FaleResult, GroupStats, MetricName, ProtectedCondition, RankedSubgroup } from './fale.js';
 export { categoricalOrder, classicalMds1, linspace, percentiles, percentilesSorted, symmetricEigen } from './order.js';
 export { faleSvg } from './svg.js';
+export { accumulate2d, fale2d, fillNearest } from './fale2d.js';
+export type { Fale2dOptions, Fale2dResult, FilledCell } from './fale2d.js';
