@@ -120,7 +120,8 @@ export interface FaleFeature {
   ci?: { level: number; replicates: number; lower: (number | null)[]; upper: (number | null)[] };
 }
 
-export interface FaleResult {
+/** What every FALE result says about the run: the metric, the groups, the rows. */
+export interface FaleRunInfo {
   metric: string;
   protected: ProtectedCondition[];
   label: string;
@@ -130,6 +131,9 @@ export interface FaleResult {
   /** the metric on all rows with the model's own predictions */
   overall: number | null;
   counts: { unprivileged: number; privileged: number };
+}
+
+export interface FaleResult extends FaleRunInfo {
   features: FaleFeature[];
   warnings: string[];
 }

@@ -20,7 +20,7 @@ import {
   unprivilegedMask,
   type FairnessMetric,
   type FaleOptions,
-  type ProtectedCondition,
+  type FaleRunInfo,
 } from './fale.js';
 
 export interface Fale2dOptions extends Omit<FaleOptions, 'features' | 'exclude' | 'weighted' | 'bootstrap' | 'confidence' | 'rng'> {
@@ -36,15 +36,7 @@ export interface FilledCell {
   reason: 'empty' | 'undefined';
 }
 
-export interface Fale2dResult {
-  metric: string;
-  protected: ProtectedCondition[];
-  label: string;
-  positive: string;
-  threshold: number;
-  rows: number;
-  overall: number | null;
-  counts: { unprivileged: number; privileged: number };
+export interface Fale2dResult extends FaleRunInfo {
   features: [string, string];
   /** the edges used for each feature (percentile, deduplicated; or explicit) */
   edges: [number[], number[]];
