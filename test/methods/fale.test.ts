@@ -12,11 +12,8 @@ import { fileURLToPath } from 'node:url';
 import { Rng } from '../../src/engine/rng.js';
 import type { Engine } from '../../src/engine/engine.js';
 import { simulate } from '../../src/data/simulator.js';
-import { selectRows, type CategoricalColumn, type Column, type NumericColumn, type Table } from '../../src/data/table.js';
-import { Classifier } from '../../src/models/classifier/classifier.js';
+import { selectRows, type CategoricalColumn, type NumericColumn, type Table } from '../../src/data/table.js';
 import { moduleBlackBox, type BlackBox, type Row } from '../../src/models/blackbox.js';
-import { saveModel } from '../../src/node/model-file.js';
-import { writeCsv } from '../../src/node/csv.js';
 import { datasetAvailability, loadAdult } from '../../src/node/datasets.js';
 import {
   assignBins,
@@ -30,18 +27,9 @@ import {
   type FaleResult,
 } from '../../src/methods/fale/index.js';
 import { fixture, getEngine } from '../helpers/engine.js';
+import { cat, num, table } from '../helpers/tables.js';
+import { writeSimModel } from '../helpers/sim-model.js';
 
-const num = (name: string, values: number[]): NumericColumn => ({ kind: 'numeric', name, values: Float64Array.from(values) });
-function cat(name: string, labels: string[]): CategoricalColumn {
-  const categories: string[] = [];
-  const codes = Int32Array.from(labels.map((l) => {
-    let k = categories.indexOf(l);
-    if (k < 0) k = categories.push(l) - 1;
-    return k;
-  }));
-  return { kind: 'categorical', name, codes, categories };
-}
-const table = (...columns: Column[]): Table => ({ rows: columns[0].kind === 'numeric' ? columns[0].values.length : columns[0].codes.length, columns });
 const closeAll = (a: ArrayLike<number | null>, b: number[], what: string, tol = 1e-12) => {
   assert.equal(a.length, b.length, `${what}: length`);
   for (let i = 0; i < b.length; i++) assert.ok(a[i] !== null && Math.abs((a[i] as number) - b[i]) <= tol, `${what}[${i}]: ${a[i]}, expected ${b[i]}`);
@@ -257,16 +245,11 @@ describe('lucid fale (CLI)', () => {
   const lucid = (...args: string[]) => spawnSync(process.execPath, [bin, 'fale', ...args], { encoding: 'utf8' });
   const dir = mkdtempSync(join(tmpdir(), 'lucid-fale-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
-  const data = join(dir, 'data.csv');
-  const modelFile = join(dir, 'model.json');
+  let data = '';
+  let modelFile = '';
   let sim: Table;
   before(async () => {
-    const engine = await getEngine();
-    sim = simulate(new Rng(engine, 11), { n: 1200, bias: 'proxy' }).table;
-    await writeCsv(data, sim);
-    const { model } = Classifier.train(engine, sim, { label: 'approved', positive: 'yes', hidden: [], epochs: 5, valFraction: 0, seed: 1 });
-    await saveModel(modelFile, model);
-    model.dispose();
+    ({ data, modelFile, table: sim } = await writeSimModel(dir));
   });
   const base = () => ['--model', modelFile, '--data', data, '--label', 'approved', '--positive', 'yes', '--protected', 'sex=Female'];
 

@@ -9,18 +9,12 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EngineError } from '../../src/engine/errors.js';
 import { Rng } from '../../src/engine/rng.js';
-import type { Column, Table } from '../../src/data/table.js';
 import { groupMetrics, rates, type GroupMetricsOptions } from '../../src/methods/metrics/index.js';
 import { writeCsv } from '../../src/node/csv.js';
 import { datasetAvailability, loadAdult, loadCompas } from '../../src/node/datasets.js';
 import { getEngine } from '../helpers/engine.js';
+import { cat, num, table } from '../helpers/tables.js';
 
-const cat = (name: string, labels: string[]): Column => {
-  const categories = [...new Set(labels)];
-  return { kind: 'categorical', name, categories, codes: Int32Array.from(labels.map((l) => categories.indexOf(l))) };
-};
-const num = (name: string, values: number[]): Column => ({ kind: 'numeric', name, values: Float64Array.from(values) });
-const table = (...columns: Column[]): Table => ({ rows: columns[0].kind === 'numeric' ? columns[0].values.length : columns[0].codes.length, columns });
 
 // Group A: y = 1 1 1 0 0 0, ŷ = 1 1 0 1 0 0 → TP 2, FN 1, FP 1, TN 2
 // Group B: y = 0 0 0 0,     ŷ = 1 0 0 0     → TP 0, FN 0, FP 1, TN 3 (no positives: TPR undefined)

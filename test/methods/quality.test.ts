@@ -12,7 +12,7 @@ import { EngineError } from '../../src/engine/errors.js';
 import { Rng } from '../../src/engine/rng.js';
 import type { Engine } from '../../src/engine/engine.js';
 import { simulate } from '../../src/data/simulator.js';
-import { selectRows, type CategoricalColumn, type Column, type NumericColumn, type Table } from '../../src/data/table.js';
+import { selectRows, type CategoricalColumn, type Table } from '../../src/data/table.js';
 import { Classifier } from '../../src/models/classifier/classifier.js';
 import { builtinBlackBox, columnBlackBox } from '../../src/models/blackbox.js';
 import { saveModel } from '../../src/node/model-file.js';
@@ -34,18 +34,8 @@ import {
   type QualityReport,
 } from '../../src/methods/quality/index.js';
 import { getEngine } from '../helpers/engine.js';
+import { cat, num, table } from '../helpers/tables.js';
 
-const num = (name: string, values: number[]): NumericColumn => ({ kind: 'numeric', name, values: Float64Array.from(values) });
-function cat(name: string, labels: string[]): CategoricalColumn {
-  const categories: string[] = [];
-  const codes = Int32Array.from(labels.map((l) => {
-    let k = categories.indexOf(l);
-    if (k < 0) k = categories.push(l) - 1;
-    return k;
-  }));
-  return { kind: 'categorical', name, codes, categories };
-}
-const table = (...columns: Column[]): Table => ({ rows: columns[0].kind === 'numeric' ? columns[0].values.length : columns[0].codes.length, columns });
 const close = (a: number | null | undefined, b: number, what: string, tol = 1e-12) => assert.ok(a !== null && a !== undefined && Math.abs(a - b) <= tol, `${what}: ${a}, expected ${b}`);
 
 async function rejects(fn: () => unknown, code: string, pattern: RegExp): Promise<void> {

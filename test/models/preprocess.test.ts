@@ -3,15 +3,9 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { EngineError } from '../../src/engine/errors.js';
-import type { Column, Table } from '../../src/data/table.js';
 import { Preprocessor } from '../../src/models/classifier/preprocess.js';
+import { cat, num, table } from '../helpers/tables.js';
 
-const num = (name: string, values: number[]): Column => ({ kind: 'numeric', name, values: Float64Array.from(values) });
-const cat = (name: string, labels: string[], dictionary?: string[]): Column => {
-  const categories = dictionary ?? [...new Set(labels)];
-  return { kind: 'categorical', name, codes: Int32Array.from(labels, (l) => categories.indexOf(l)), categories };
-};
-const table = (...columns: Column[]): Table => ({ rows: columns[0].kind === 'numeric' ? columns[0].values.length : columns[0].codes.length, columns });
 
 // colour's dictionary is in first-seen order and holds a label no row uses ("violet")
 const train = table(
