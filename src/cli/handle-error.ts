@@ -2,7 +2,8 @@
 import { InvalidArgumentError, CommanderError } from 'commander';
 import { EngineError } from '../engine/errors.js';
 
-export const EXIT = { ok: 0, internal: 1, usage: 2, input: 3 } as const;
+/** 0 ok, 1 runtime error (bad data, a failing model, a bug), 2 usage error (arguments). */
+export const EXIT = { ok: 0, runtime: 1, usage: 2 } as const;
 
 /** Prints `err` as one line (with the stack after it only when `debug`) and exits with its code. */
 export function handleError(err: unknown, debug = false): never {
@@ -13,9 +14,9 @@ export function handleError(err: unknown, debug = false): never {
   }
   if (err instanceof EngineError) {
     process.stderr.write(`lucid: error: ${err.message}\n${stack}`);
-    process.exit(err.code === 'E_ARG' || err.code === 'E_SHAPE' ? EXIT.usage : err.code === 'E_INPUT' || err.code === 'E_VALUE' ? EXIT.input : EXIT.internal);
+    process.exit(err.code === 'E_ARG' ? EXIT.usage : EXIT.runtime);
   }
   const msg = err instanceof Error ? err.message : String(err);
   process.stderr.write(`lucid: internal error (please report it, with the output of --debug): ${msg.split('\n')[0]}\n${stack}`);
-  process.exit(EXIT.internal);
+  process.exit(EXIT.runtime);
 }

@@ -1,5 +1,5 @@
 // Argument parsers for commander: each throws InvalidArgumentError with a message naming the value.
-import { InvalidArgumentError } from 'commander';
+import { InvalidArgumentError, Option } from 'commander';
 import { parseDelimiter, type Delimiter } from '../data/csv-detect.js';
 
 export function positiveInt(value: string): number {
@@ -26,4 +26,12 @@ export function names(value: string): string[] {
   const list = value.split(',').map((s) => s.trim());
   if (list.some((s) => s === '')) throw new InvalidArgumentError(`expected comma-separated column names, got "${value}"`);
   return list;
+}
+
+/** `--format text|json` for commands whose result is a summary of files written. */
+export const summaryFormat = () => new Option('--format <f>', 'text, or json: the summary as one JSON object on stdout').choices(['text', 'json']).default('text');
+
+/** Prints a command's summary: the text lines, or `json` as one JSON object with --format json. */
+export function printSummary(format: string | undefined, lines: string[], json: object): void {
+  process.stdout.write(format === 'json' ? JSON.stringify(json, null, 2) + '\n' : lines.map((l) => `${l}\n`).join(''));
 }

@@ -102,7 +102,7 @@ describe('lucid gan fit / sample', () => {
     const truncated = join(dir, 'cut.lgan');
     writeFileSync(truncated, readFileSync(modelFile, 'utf8').slice(0, 500));
     const r = lucid('gan', 'sample', '--model', truncated, '-n', '5', '--out', out);
-    assert.equal(r.status, 3);
+    assert.equal(r.status, 1);
     assert.match(r.stderr, /cut\.lgan: not a LUCID-GAN model file: the JSON ends early \(truncated file\?\)/);
   });
 

@@ -88,10 +88,10 @@ describe('lucid model train / predict', () => {
     }
   });
 
-  it('input errors exit 3 with one line: missing label column, missing model file, corrupt model, missing feature column', () => {
+  it('input errors exit 1 with one line: missing label column, missing model file, corrupt model, missing feature column', () => {
     const one = (args: string[], expected: string) => {
       const r = lucid(...args);
-      assert.equal(r.status, 3, r.stderr);
+      assert.equal(r.status, 1, r.stderr);
       assert.equal(r.stderr, `lucid: error: ${expected}\n`);
     };
     one(['model', 'train', '--data', data, '--label', 'decision', '--out', join(dir, 'z.json')],

@@ -6,7 +6,7 @@ import { EngineError } from '../../engine/errors.js';
 import { CONSISTENCY_WEIGHT, GAN_DEFAULTS, RARE_ROWS, RARE_SHARE, type GanEpoch } from '../../models/lucidgan/model.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { fitGanFile, sampleGanFile } from '../../node/gan-file.js';
-import { delimiter, names, nonNegativeInt, positiveInt } from '../options.js';
+import { delimiter, names, nonNegativeInt, positiveInt, printSummary, summaryFormat } from '../options.js';
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
@@ -29,6 +29,7 @@ interface FitCliOptions extends CsvOptions {
   consistencyWeight?: number;
   quiet?: boolean;
   out: string;
+  format?: string;
 }
 
 function nonNegativeNumber(value: string): number {
@@ -93,6 +94,7 @@ const fit = csvOptions(
   .option('--consistency-weight <λ>', `weight of the consistency term (default ${CONSISTENCY_WEIGHT}; 0 turns it off)`, nonNegativeNumber)
   .option('--quiet', 'no progress output')
   .requiredOption('--out <file>', 'the model file to write (.lgan, JSON)')
+  .addOption(summaryFormat())
   .addHelpText('after', `
 Training follows LUCID-GAN and CTGAN: WGAN-GP (lambda 10), PacGAN critic (pac 10), Adam lr 2e-4,
 betas (0.5, 0.9), weight decay 1e-6, training-by-sampling with log-frequency, and the conditional
@@ -163,13 +165,19 @@ Example:
     }
     const disc = m.sampler.columns.map((c) => c.name);
     if (r.status === 'interrupted') process.stderr.write(`lucid: ${r.message}; saved the checkpoint\n`);
-    process.stdout.write(`lucid: trained LUCID-GAN for ${m.epochsDone} epochs${r.status === 'interrupted' ? ' (the last one partly)' : ''} on ${m.sampler.rows} rows in ${s} s (conditions: ${m.conditionNames.join(', ') || 'none'}; discrete: ${disc.join(', ') || 'none'})\n`);
     const cm = m.consistency;
     const sf = m.history.surrogate;
-    process.stdout.write(cm.mode === 'consistency'
-      ? `lucid: mode: prediction consistency on ${cm.condition} (λ ${cm.weight}; surrogate BCE ${sf ? sf.bce.toFixed(4) : '?'}, floor ${sf ? sf.bceFloor.toFixed(4) : '?'}, side agreement ${sf ? pct(sf.agreement) : '?'})\n`
-      : `lucid: mode: paper (no consistency term${opts.paper ? '' : '; no condition with values in [0, 1]'})\n`);
-    process.stdout.write(`lucid: wrote ${opts.out}\n`);
+    printSummary(opts.format, [
+      `lucid: trained LUCID-GAN for ${m.epochsDone} epochs${r.status === 'interrupted' ? ' (the last one partly)' : ''} on ${m.sampler.rows} rows in ${s} s (conditions: ${m.conditionNames.join(', ') || 'none'}; discrete: ${disc.join(', ') || 'none'})`,
+      cm.mode === 'consistency'
+        ? `lucid: mode: prediction consistency on ${cm.condition} (λ ${cm.weight}; surrogate BCE ${sf ? sf.bce.toFixed(4) : '?'}, floor ${sf ? sf.bceFloor.toFixed(4) : '?'}, side agreement ${sf ? pct(sf.agreement) : '?'})`
+        : `lucid: mode: paper (no consistency term${opts.paper ? '' : '; no condition with values in [0, 1]'})`,
+      `lucid: wrote ${opts.out}`,
+    ], {
+      out: opts.out, status: r.status, epochs: m.epochsDone, rows: m.sampler.rows, seconds: Number(s), conditions: m.conditionNames, discrete: disc,
+      mode: cm.mode, consistency: cm.mode === 'consistency' ? { condition: cm.condition, weight: cm.weight, surrogate: sf ?? null } : null,
+      lastLoss: { g: m.history.lossG.at(-1) ?? null, d: m.history.lossD.at(-1) ?? null, cond: m.history.lossCond.at(-1) ?? null },
+    });
     m.dispose();
   });
 
@@ -181,6 +189,7 @@ interface SampleCliOptions {
   condVector: 'zero' | 'empirical';
   seed: number;
   out: string;
+  format?: string;
 }
 
 function conditionValue(value: string, prev: [string, number[]][] = []): [string, number[]][] {
@@ -209,6 +218,7 @@ const sample = new Command('sample')
   .addOption(new Option('--cond-vector <mode>', 'the conditional vector when nothing is fixed').choices(['zero', 'empirical']).default('zero'))
   .option('--seed <n>', 'seed of the noise (same model and seed: the same rows)', nonNegativeInt, 0)
   .requiredOption('--out <file>', 'the CSV to write: the generated columns, then the condition columns')
+  .addOption(summaryFormat())
   .addHelpText('after', `
 Conditional vector (--cond-vector), when no --fix is given:
   zero       all zeros: no category is asked for (the paper's setup for canonical sets; a state never
@@ -240,14 +250,19 @@ Examples:
     if (r.drawnConditions.length) {
       process.stderr.write(`lucid: note: ${r.drawnConditions.join(', ')} not given; drawn from training rows${opts.fix.length ? ' holding the fixed values' : ''}\n`);
     }
+    const lines: string[] = [];
     if (r.fixTraining) {
       const combo = opts.fix.map(([c, v]) => `${c}=${v}`).join(', ');
       const t = r.fixTraining;
-      process.stdout.write(`lucid: ${combo}: ${t.rows} of ${r.model.sampler.rows} training rows (${pct(t.share)}); ${pct(r.fixSatisfied!)} of the generated rows hold every fixed value\n`);
+      lines.push(`lucid: ${combo}: ${t.rows} of ${r.model.sampler.rows} training rows (${pct(t.share)}); ${pct(r.fixSatisfied!)} of the generated rows hold every fixed value`);
       if (t.rows === 0) process.stderr.write(`lucid: warning: ${combo} never occurs in the training data; the generated rows are an extrapolation${r.drawnConditions.length ? ' (conditions drawn from all training rows)' : ''}\n`);
       else if (t.rare) process.stderr.write(`lucid: warning: ${combo} is rare in the training data (${t.rows} rows, ${pct(t.share)}; rare: < ${RARE_ROWS} rows or < ${RARE_SHARE * 100}%)\n`);
     }
-    process.stdout.write(`lucid: wrote ${opts.out}: ${opts.n} rows in ${s} s\n`);
+    lines.push(`lucid: wrote ${opts.out}: ${opts.n} rows in ${s} s`);
+    printSummary(opts.format, lines, {
+      out: opts.out, rows: opts.n, seconds: Number(s), conditions, drawnConditions: r.drawnConditions, fix: opts.fix,
+      fixTraining: r.fixTraining ?? null, fixSatisfied: r.fixSatisfied ?? null,
+    });
     r.model.dispose();
   });
 

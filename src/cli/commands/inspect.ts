@@ -38,6 +38,14 @@ export const inspect = new Command('inspect')
   .addOption(new Option('--format <f>', 'output format').choices(['table', 'json']).default('table'))
   .option('--modes', 'also fit each numeric column\'s variational Gaussian mixture and show the modes the GAN will use (weight > 0.005)')
   .option('--seed <n>', 'seed of the mode fits (k-means initialisation)', nonNegativeInt, 0)
+  .addHelpText('after', `
+Every other command reads CSV files the same way, with the same options: run this first to see what
+they will see (the delimiter and header found, rows dropped for missing values, each column's kind).
+
+Examples:
+  lucid inspect --data adult.csv
+  lucid inspect --data adult.data --no-header --columns age,workclass,fnlwgt,... --format json
+  lucid inspect --data adult.csv --modes          # the Gaussian-mixture modes LUCID-GAN will use`)
   .action(async (opts: InspectOptions) => {
     const { table, report } = await readCsv(opts.data, {
       delimiter: opts.delimiter,

@@ -7,7 +7,7 @@ import { writeCsv } from '../../node/csv.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { modelFileKind } from '../../node/blackbox.js';
 import { loadModel } from '../../node/model-file.js';
-import { nonNegativeInt, positiveInt } from '../options.js';
+import { nonNegativeInt, positiveInt, printSummary, summaryFormat } from '../options.js';
 
 function positiveNumber(value: string): number {
   const v = Number(value);
@@ -39,6 +39,7 @@ interface InvertCliOptions {
   trace?: boolean;
   traceEvery?: number;
   out: string;
+  format?: string;
 }
 
 const HELP_AFTER = `
@@ -81,6 +82,7 @@ export const invertCommand = new Command('invert')
   .option('--trace', 'write the reference\'s log instead of the canonical set (see below)')
   .option('--trace-every <k>', 'log epoch 1 and every k-th epoch (implies --trace; rows = samples x (epochs/k + 2))', positiveInt)
   .requiredOption('--out <file>', 'the CSV to write: the canonical set (or the trace)')
+  .addOption(summaryFormat())
   .addHelpText('after', HELP_AFTER)
   .action(async (opts: InvertCliOptions) => {
     const kind = modelFileKind(opts.model);
@@ -101,10 +103,16 @@ export const invertCommand = new Command('invert')
       traceEvery: traced ? (opts.traceEvery ?? 0) : undefined,
     });
     await writeCsv(opts.out, r.trace ? r.trace.table : r.table);
-    const pct = (p: Float64Array, t: number) => `${((100 * p.filter((v) => v >= t).length) / p.length).toFixed(1)}%`;
+    const share = (p: Float64Array, t: number) => p.filter((v) => v >= t).length / p.length;
+    const pct = (p: Float64Array, t: number) => `${(100 * share(p, t)).toFixed(1)}%`;
     const what = r.trace
       ? `the trace of ${r.n} samples (epochs ${r.trace.epochs.join(', ')}; ${r.trace.table.rows} rows)`
       : `${r.n} canonical rows for ${model.label} = "${r.preference.label}"`;
-    process.stdout.write(`lucid: wrote ${what} to ${opts.out}\n`);
-    process.stdout.write(`  P(${r.preference.label}) >= 0.5 in ${pct(r.pred, 0.5)}, >= 0.99 in ${pct(r.pred, 0.99)}; with one-hot groups snapped: >= 0.5 in ${pct(r.predSnapped, 0.5)}  (${opts.epochs} steps, ${(r.ms / 1000).toFixed(2)} s)\n`);
+    printSummary(opts.format, [
+      `lucid: wrote ${what} to ${opts.out}`,
+      `  P(${r.preference.label}) >= 0.5 in ${pct(r.pred, 0.5)}, >= 0.99 in ${pct(r.pred, 0.99)}; with one-hot groups snapped: >= 0.5 in ${pct(r.predSnapped, 0.5)}  (${opts.epochs} steps, ${(r.ms / 1000).toFixed(2)} s)`,
+    ], {
+      out: opts.out, prefer: r.preference.label, samples: r.n, epochs: opts.epochs, loss: opts.loss, rows: r.trace ? r.trace.table.rows : r.n, trace: r.trace ? r.trace.epochs : null,
+      shareAbove05: share(r.pred, 0.5), shareAbove099: share(r.pred, 0.99), snappedShareAbove05: share(r.predSnapped, 0.5), finalLoss: r.loss[r.loss.length - 1], seconds: r.ms / 1000,
+    });
   });

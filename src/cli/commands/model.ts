@@ -6,7 +6,7 @@ import type { MissingPolicy } from '../../data/schema.js';
 import { TRAIN_DEFAULTS } from '../../models/classifier/classifier.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { predictModelFile, trainModelFile } from '../../node/model-file.js';
-import { delimiter, names, nonNegativeInt, positiveInt } from '../options.js';
+import { delimiter, names, nonNegativeInt, positiveInt, printSummary, summaryFormat } from '../options.js';
 
 
 function hiddenSizes(value: string): number[] {
@@ -74,6 +74,7 @@ interface TrainCliOptions extends CsvOptions {
   valFraction: number;
   out: string;
   quiet?: boolean;
+  format?: string;
 }
 
 const d = TRAIN_DEFAULTS;
@@ -99,6 +100,7 @@ const train = csvOptions(
   .option('--seed <n>', 'seed of the validation split, initialisation and shuffles (same seed, same model)', nonNegativeInt, d.seed)
   .requiredOption('--out <file>', 'the model file to write (JSON)')
   .option('--quiet', 'no per-epoch progress')
+  .addOption(summaryFormat())
   .addHelpText('after', `
 The model file carries the preprocessing: numeric columns min-max scaled to [-1, 1] on the training rows
 (the validation rows excluded), categorical columns one-hot (labels sorted). Numeric columns come first.
@@ -132,14 +134,18 @@ Example:
       process.stderr.write(`lucid: note: positive class "${m.positive}" (the second of the label's values ${m.classes.map((c) => `"${c}"`).join(', ')} in sorted order; choose with --positive)\n`);
     }
     const arch = m.hidden.length === 0 ? `logistic regression on ${m.dim} inputs` : `MLP ${[m.dim, ...m.hidden, 1].join(' → ')}`;
-    const s = ((performance.now() - t0) / 1000).toFixed(1);
-    process.stdout.write(`lucid: trained ${arch} for "${m.label}" = "${m.positive}" on ${r.trainRows} rows in ${s} s\n`);
-    process.stdout.write(
+    const seconds = (performance.now() - t0) / 1000;
+    printSummary(opts.format, [
+      `lucid: trained ${arch} for "${m.label}" = "${m.positive}" on ${r.trainRows} rows in ${seconds.toFixed(1)} s`,
       r.valRows > 0
-        ? `  kept epoch ${r.bestEpoch} of ${r.history.length} (lowest validation loss): validation accuracy ${pct(r.best.valAccuracy)}, loss ${r.best.valLoss.toFixed(4)} on ${r.valRows} held-out rows\n`
-        : `  ${r.history.length} epochs, no validation split; final training loss ${r.best.trainLoss.toFixed(4)}\n`,
-    );
-    process.stdout.write(`lucid: wrote ${opts.out} (features: ${m.preprocessor.features.join(', ')})\n`);
+        ? `  kept epoch ${r.bestEpoch} of ${r.history.length} (lowest validation loss): validation accuracy ${pct(r.best.valAccuracy)}, loss ${r.best.valLoss.toFixed(4)} on ${r.valRows} held-out rows`
+        : `  ${r.history.length} epochs, no validation split; final training loss ${r.best.trainLoss.toFixed(4)}`,
+      `lucid: wrote ${opts.out} (features: ${m.preprocessor.features.join(', ')})`,
+    ], {
+      out: opts.out, label: m.label, positive: m.positive, hidden: m.hidden, inputs: m.dim, features: m.preprocessor.features,
+      trainRows: r.trainRows, valRows: r.valRows, epochs: r.history.length, bestEpoch: r.bestEpoch,
+      valAccuracy: r.valRows > 0 ? r.best.valAccuracy : null, valLoss: r.valRows > 0 ? r.best.valLoss : null, trainLoss: r.best.trainLoss, seconds,
+    });
     m.dispose();
   });
 
@@ -148,6 +154,7 @@ interface PredictCliOptions extends CsvOptions {
   data: string;
   column: string;
   out: string;
+  format?: string;
 }
 
 const predict = csvOptions(
@@ -158,6 +165,13 @@ const predict = csvOptions(
 )
   .option('--column <name>', 'name of the appended column (P(positive) per row)', 'preds')
   .requiredOption('--out <file>', 'the CSV to write: the data\'s columns and the predictions')
+  .addOption(summaryFormat())
+  .addHelpText('after', `
+Rows are read as in lucid inspect; the model's feature columns must be there (others are copied as they
+are). A category the model never saw, or a missing feature value, is an error naming the row and column.
+
+Example:
+  lucid model predict --model adult.json --data adult-test.csv --out scored.csv   # appends "preds"`)
   .action(async (opts: PredictCliOptions) => {
     const engine = await initNodeEngine();
     const r = await predictModelFile(engine, { model: opts.model, data: opts.data, out: opts.out, column: opts.column, read: readOptions(opts) });
@@ -165,7 +179,8 @@ const predict = csvOptions(
     if (r.report.missing.rowsDropped > 0) {
       process.stderr.write(`lucid: warning: ${r.report.missing.rowsDropped} rows with missing values were dropped (--missing ${r.report.missing.policy}) and have no prediction\n`);
     }
-    process.stdout.write(`lucid: wrote ${opts.out}: ${r.rows} rows with column "${r.column}" = P(${r.model.label} = "${r.model.positive}"); ${pct(r.positiveRate)} above 0.5\n`);
+    printSummary(opts.format, [`lucid: wrote ${opts.out}: ${r.rows} rows with column "${r.column}" = P(${r.model.label} = "${r.model.positive}"); ${pct(r.positiveRate)} above 0.5`],
+      { out: opts.out, rows: r.rows, column: r.column, label: r.model.label, positive: r.model.positive, positiveRate: r.positiveRate, rowsDropped: r.report.missing.rowsDropped });
     r.model.dispose();
   });
 
