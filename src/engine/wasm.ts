@@ -78,6 +78,12 @@ export interface LoadOptions {
   variant?: 'auto' | 'simd' | 'relaxed';
   /** Instantiate these bytes instead of an embedded build (e.g. build/debug.wasm with assertions). */
   bytes?: Uint8Array<ArrayBuffer>;
+  /**
+   * Instantiate this precompiled module (e.g. one built from build/release.wasm). For runtimes that
+   * forbid compiling wasm from bytes at run time, such as Cloudflare workerd, where the .wasm file is
+   * declared as a module of the worker and imported as a WebAssembly.Module.
+   */
+  module?: WebAssembly.Module;
 }
 
 /** True when this runtime validates the relaxed-SIMD build (Node 20 needs --experimental-wasm-relaxed-simd). */
@@ -90,9 +96,11 @@ export function relaxedSimdSupported(): boolean {
 }
 
 export async function loadKernels(opts: LoadOptions = {}): Promise<{ kernels: Kernels; variant: Variant }> {
-  let bytes: Uint8Array<ArrayBuffer>;
+  let bytes: Uint8Array<ArrayBuffer> | null = null;
   let variant: Variant;
-  if (opts.bytes) {
+  if (opts.module) {
+    variant = 'custom';
+  } else if (opts.bytes) {
     bytes = opts.bytes;
     variant = 'custom';
   } else {
@@ -104,7 +112,7 @@ export async function loadKernels(opts: LoadOptions = {}): Promise<{ kernels: Ke
     bytes = fromBase64(relaxed ? RELAXED_WASM_BASE64 : SIMD_WASM_BASE64);
     variant = relaxed ? 'relaxed' : 'simd';
   }
-  if (!WebAssembly.validate(bytes)) {
+  if (bytes && !WebAssembly.validate(bytes)) {
     throw new EngineError('E_WASM', 'engine: this runtime cannot validate the wasm kernels (WebAssembly SIMD128 is required)');
   }
   let memory: WebAssembly.Memory | null = null;
@@ -121,7 +129,9 @@ export async function loadKernels(opts: LoadOptions = {}): Promise<{ kernels: Ke
       },
     },
   };
-  const { instance } = await WebAssembly.instantiate(bytes as BufferSource, imports) as unknown as WebAssembly.WebAssemblyInstantiatedSource;
+  const instance = opts.module
+    ? await WebAssembly.instantiate(opts.module, imports)
+    : (await WebAssembly.instantiate(bytes as BufferSource, imports) as unknown as WebAssembly.WebAssemblyInstantiatedSource).instance;
   const kernels = instance.exports as unknown as Kernels;
   memory = kernels.memory;
   return { kernels, variant };
