@@ -40,3 +40,6 @@ export * as lucid from './methods/lucid/index.js';
 export * as quality from './methods/quality/index.js';
 export * as fale from './methods/fale/index.js';
 export * as lucidgan from './models/lucidgan/index.js';
+export * as audit from './audit/index.js';
+export * as metrics from './methods/metrics/index.js';
+export * as report from './report/index.js';

@@ -1,5 +1,7 @@
 // The `lucid` command: wiring only. Each subcommand is one file in commands/.
 import { Command } from 'commander';
+import { auditCommand } from './commands/audit.js';
+import { dataset } from './commands/dataset.js';
 import { demo } from './commands/demo.js';
 import { faleCommand } from './commands/fale.js';
 import { gan } from './commands/gan.js';
@@ -8,6 +10,7 @@ import { metrics } from './commands/metrics.js';
 import { invertCommand } from './commands/invert.js';
 import { model } from './commands/model.js';
 import { quality } from './commands/quality.js';
+import { selfcheck } from './commands/selfcheck.js';
 import { handleError } from './handle-error.js';
 
 const program = new Command('lucid')
@@ -17,6 +20,8 @@ const program = new Command('lucid')
   .exitOverride()
   .showHelpAfterError();
 
+program.addCommand(auditCommand.exitOverride());
+program.addCommand(dataset.exitOverride());
 program.addCommand(demo.exitOverride());
 program.addCommand(faleCommand.exitOverride());
 program.addCommand(gan.exitOverride());
@@ -25,6 +30,7 @@ program.addCommand(invertCommand.exitOverride());
 program.addCommand(metrics.exitOverride());
 program.addCommand(model.exitOverride());
 program.addCommand(quality.exitOverride());
+program.addCommand(selfcheck.exitOverride());
 
 process.on('SIGINT', () => process.exit(130));
 

@@ -1,36 +1,69 @@
-// The CLI as a user runs it: `lucid demo`, bad arguments, unknown commands.
+// The CLI as a user runs it: `lucid selfcheck` (the engine self-check), `lucid demo`, bad arguments, unknown commands.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const bin = fileURLToPath(new URL('../../../bin/lucid.js', import.meta.url));
 const lucid = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
 
 describe('lucid CLI', () => {
-  it('demo trains the self-check MLP: the loss falls below 0.1 and the same seed repeats exactly', () => {
-    const a = lucid('demo', '--steps', '600', '--seed', '3', '--json');
+  it('selfcheck trains the self-check MLP: the loss falls below 0.1 and the same seed repeats exactly', () => {
+    const a = lucid('selfcheck', '--steps', '600', '--seed', '3', '--json');
     assert.equal(a.status, 0, a.stderr);
     const r = JSON.parse(a.stdout);
     assert.equal(r.steps, 600);
     assert.ok(r.curve[0][1] > r.curve.at(-1)[1], 'loss decreases');
     assert.ok(r.curve.at(-1)[1] < 0.1, `final loss ${r.curve.at(-1)[1]}`);
     assert.ok(r.testAccuracy > 0.95, `held-out accuracy ${r.testAccuracy}`);
-    const b = JSON.parse(lucid('demo', '--steps', '600', '--seed', '3', '--json').stdout);
+    const b = JSON.parse(lucid('selfcheck', '--steps', '600', '--seed', '3', '--json').stdout);
     assert.deepEqual(b.curve, r.curve);
   });
 
-  it('demo prints a readable loss curve', () => {
-    const r = lucid('demo', '--steps', '150');
+  it('selfcheck prints a readable loss curve', () => {
+    const r = lucid('selfcheck', '--steps', '150');
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /engine self-check/);
     assert.match(r.stdout, /step +150 +loss \d\.\d{4}/);
   });
 
   it('a bad argument exits 2 with a message naming it, no stack trace', () => {
-    const r = lucid('demo', '--steps', 'many');
+    const r = lucid('selfcheck', '--steps', 'many');
     assert.equal(r.status, 2);
     assert.match(r.stderr, /--steps <n>' argument 'many' is invalid/);
+    assert.doesNotMatch(r.stderr, /at .*\.js:\d+/);
+  });
+
+  it('demo audits three simulated models (direct, proxy, intersectional bias) and links the reports', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'lucid-demo-'));
+    try {
+      const r = lucid('demo', '--out', dir, '--gan-epochs', '2', '--quiet');
+      assert.equal(r.status, 0, r.stderr);
+      for (const kind of ['direct', 'proxy', 'intersectional']) {
+        assert.match(r.stdout, new RegExp(`${kind} +.*report\\.html`));
+        assert.ok(existsSync(join(dir, kind, 'report.html')), kind);
+        const a = JSON.parse(readFileSync(join(dir, kind, 'audit.json'), 'utf8'));
+        assert.equal(a.planted[0].kind, kind);
+        assert.ok(a.planted[0].disadvantaged.length > 0);
+      }
+      assert.match(r.stdout, /planted: proxy: .*neighbourhood.*disadvantaged: group=B/);
+      assert.match(r.stdout, /disadvantaged: sex=Female & group=B/);
+      const proxy = JSON.parse(readFileSync(join(dir, 'proxy', 'audit.json'), 'utf8'));
+      assert.deepEqual(proxy.proxy.columns, ['sex', 'group']);
+      const index = readFileSync(join(dir, 'index.html'), 'utf8');
+      for (const kind of ['direct', 'proxy', 'intersectional']) assert.ok(index.includes(`href="${kind}/report.html"`), kind);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('demo --dataset adult without the data is a runtime error (exit 1) naming LUCID_DATA_DIR', () => {
+    const r = spawnSync(process.execPath, [bin, 'demo', '--dataset', 'adult', '--out', join(tmpdir(), 'lucid-never')], { encoding: 'utf8', env: { ...process.env, LUCID_DATA_DIR: join(tmpdir(), 'lucid-no-such-dir') } });
+    assert.equal(r.status, 1);
+    assert.match(r.stderr, /LUCID_DATA_DIR/);
     assert.doesNotMatch(r.stderr, /at .*\.js:\d+/);
   });
 

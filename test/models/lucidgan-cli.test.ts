@@ -80,18 +80,18 @@ describe('lucid gan fit / sample', () => {
     assert.match(d.stderr, /lucid: note: preds not given; drawn from training rows/);
   });
 
-  it('bad arguments and files are one-line errors with the usage or input exit code', () => {
+  it('bad arguments and files are one-line errors with the usage (2) or runtime (1) exit code', () => {
     const out = join(dir, 'x.csv');
     const cases: [string[], number, RegExp][] = [
       [['gan', 'fit', '--data', data, '--condition', 'preds', '--batch', '55', '--out', join(dir, 'x.lgan')], 2, /lucid: error: gan: batch must be a positive multiple of pac = 10, got 55/],
       [['gan', 'fit', '--data', data, '--condition', 'score', '--out', join(dir, 'x.lgan')], 2, /condition "score" is not a column; the columns are: age, sex/],
-      [['gan', 'fit', '--data', join(dir, 'nope.csv'), '--out', join(dir, 'x.lgan')], 3, /nope\.csv/],
+      [['gan', 'fit', '--data', join(dir, 'nope.csv'), '--out', join(dir, 'x.lgan')], 1, /nope\.csv/],
       [['gan', 'sample', '--model', modelFile, '-n', '5', '--fix', 'race=Black', '--out', out], 2, /lucid: error: fix: "race" is not a discrete column of this model; the discrete columns are: sex, group, neighbourhood, education, approved/],
       [['gan', 'sample', '--model', modelFile, '-n', '5', '--fix', 'sex=female', '--out', out], 2, /"female" is not a category of "sex"; its categories are: /],
       [['gan', 'sample', '--model', modelFile, '-n', '5', '--condition', 'preds=high', '--out', out], 2, /expected COLUMN=VALUE/],
       [['gan', 'sample', '--model', modelFile, '-n', '5', '--condition', 'preds=1,0', '--out', out], 2, /condition "preds" has 2 values; give one \(a constant\) or one per row \(5\)/],
       [['gan', 'sample', '--model', modelFile, '-n', '5', '--cond-vector', 'full', '--out', out], 2, /Allowed choices are zero, empirical/],
-      [['gan', 'sample', '--model', data, '-n', '5', '--out', out], 3, /scored\.csv: not a LUCID-GAN model file: not JSON/],
+      [['gan', 'sample', '--model', data, '-n', '5', '--out', out], 1, /scored\.csv: not a LUCID-GAN model file: not JSON/],
     ];
     for (const [args, status, re] of cases) {
       const r = lucid(...args);

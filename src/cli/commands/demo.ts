@@ -1,27 +1,144 @@
-// `lucid demo`: parse, validate, call runSelfCheck, print.
-import { Command } from 'commander';
-import { runSelfCheck } from '../../selfcheck.js';
+// `lucid demo`: audits of models trained on data with known (planted) discrimination — the bias
+// simulator by default, or Adult / COMPAS from LUCID_DATA_DIR. Wiring only: the work is runDemo.
+import { join, relative } from 'node:path';
+import { Command, Option } from 'commander';
+import { runAudit } from '../../audit/run.js';
+import type { AuditResult } from '../../audit/types.js';
+import { simulate, type BiasKind } from '../../data/simulator.js';
+import type { Table } from '../../data/table.js';
+import type { Engine } from '../../engine/engine.js';
+import { EngineError } from '../../engine/errors.js';
+import { Rng } from '../../engine/rng.js';
+import { builtinBlackBox } from '../../models/blackbox.js';
+import { Classifier } from '../../models/classifier/classifier.js';
+import { writeAudit, writeDemoIndex } from '../../node/audit.js';
+import { datasetAvailability, loadAdult, loadCompas } from '../../node/datasets.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { nonNegativeInt, positiveInt } from '../options.js';
+import { progressLine } from './audit.js';
+
+/** Settings of the simulated demo, chosen so the three audits finish in under two minutes on two cores. */
+export const DEMO_SIM = {
+  /** rows of the training and of the audit data (two independent draws) */
+  rows: 2000,
+  /** LUCID-GAN epochs (2000 rows / batch 500 = 4 steps an epoch) */
+  ganEpochs: 80,
+  n: 1000,
+  intersectionRows: 300,
+  faleBootstrap: 20,
+  kinds: ['direct', 'proxy', 'intersectional'] as BiasKind[],
+};
+
+interface DemoCliOptions {
+  out: string;
+  dataset: 'sim' | 'adult' | 'compas';
+  seed: number;
+  ganEpochs?: number;
+  quiet?: boolean;
+}
+
+const describeGroups = (d: Record<string, string>[]) => d.map((g) => Object.entries(g).map(([k, v]) => `${k}=${v}`).join(' & ')).join('; ') || 'nobody';
+
+function trainLogistic(engine: Engine, table: Table, label: string, positive: string, drop: string[], seed: number): Classifier {
+  return Classifier.train(engine, table, { label, positive, drop, hidden: [], epochs: 40, valFraction: 0, seed }).model;
+}
+
+async function simDemo(engine: Engine, opts: DemoCliOptions, log: (s: string) => void): Promise<void> {
+  const entries: { title: string; href: string; planted: string; note?: string }[] = [];
+  const t0 = performance.now();
+  for (const kind of DEMO_SIM.kinds) {
+    const train = simulate(new Rng(engine, opts.seed), { n: DEMO_SIM.rows, bias: kind });
+    const audit = simulate(new Rng(engine, opts.seed + 1), { n: DEMO_SIM.rows, bias: kind });
+    // proxy: the model never reads the protected columns, so the audit's proxy view applies
+    const drop = kind === 'proxy' ? train.protected.slice() : [];
+    const clf = trainLogistic(engine, train.table, train.label, train.favourable, drop, opts.seed);
+    const dir = join(opts.out, kind);
+    let result: AuditResult;
+    const bar = opts.quiet ? null : progressLine();
+    try {
+      result = await runAudit(engine, audit.table, {
+        label: audit.label,
+        positive: audit.favourable,
+        protected: audit.protected,
+        model: builtinBlackBox(engine, clf, `built-in logistic model (${kind} bias${drop.length ? `, trained without ${drop.join(', ')}` : ''})`),
+        source: `simulated loan decisions, ${kind} bias (seed ${opts.seed + 1})`,
+        seed: opts.seed,
+        ganEpochs: opts.ganEpochs ?? DEMO_SIM.ganEpochs,
+        n: DEMO_SIM.n,
+        intersectionRows: DEMO_SIM.intersectionRows,
+        faleBootstrap: DEMO_SIM.faleBootstrap,
+        onProgress: bar?.onProgress,
+      });
+    } finally {
+      bar?.end();
+      clf.dispose();
+    }
+    const t = audit.truth;
+    result.planted = [{ kind: t.bias, rule: t.rule, disadvantaged: t.disadvantaged, reads: t.reads }];
+    const w = await writeAudit(dir, result);
+    const planted = `${kind}: ${t.rule}; disadvantaged: ${describeGroups(t.disadvantaged)}`;
+    log(`${kind.padEnd(15)} ${w.report}\n  planted: ${planted}\n  the rule reads: ${t.reads.join(', ')}${drop.length ? `; the model was trained without ${drop.join(', ')} (see the proxy view)` : ''}\n`);
+    entries.push({ title: `${kind} bias`, href: relative(opts.out, w.report), planted });
+  }
+  const index = await writeDemoIndex(opts.out, entries);
+  log(`index: ${index}  (${((performance.now() - t0) / 1000).toFixed(1)} s)\n`);
+}
+
+async function datasetDemo(engine: Engine, opts: DemoCliOptions, log: (s: string) => void): Promise<void> {
+  const name = opts.dataset as 'adult' | 'compas';
+  const a = datasetAvailability(name);
+  if (!a.available) throw new EngineError('E_INPUT', `lucid demo --dataset ${name}: the data is not available: ${a.reason}`);
+  const t0 = performance.now();
+  log(`loading ${name} from ${a.dir}\n`);
+  const ds = name === 'adult' ? await loadAdult() : await loadCompas();
+  const protectedCols = ds.protected.filter((p) => /^(sex|race)$/i.test(p));
+  log(`training the built-in classifier on the train split (${ds.splits.train.rows} rows)\n`);
+  const { model } = Classifier.train(engine, ds.splits.train, { label: ds.label, positive: ds.favourable, validation: ds.splits.val, seed: opts.seed });
+  const bar = opts.quiet ? null : progressLine();
+  let result: AuditResult;
+  try {
+    result = await runAudit(engine, ds.splits.test, {
+      label: ds.label,
+      positive: ds.favourable,
+      protected: protectedCols,
+      model: builtinBlackBox(engine, model, `built-in classifier trained on the ${name} train split`),
+      source: `${name} test split (${a.dir})`,
+      seed: opts.seed,
+      ganEpochs: opts.ganEpochs,
+      onProgress: bar?.onProgress,
+    });
+  } finally {
+    bar?.end();
+    model.dispose();
+  }
+  const w = await writeAudit(opts.out, result);
+  log(`${name}: ${w.report}  (${((performance.now() - t0) / 1000).toFixed(1)} s; protected: ${protectedCols.join(', ')}; nothing is planted in real data)\n`);
+}
 
 export const demo = new Command('demo')
-  .description('engine self-check: train a small MLP on generated data (two classes, a disc inside a square) and print its loss curve')
-  .option('--steps <n>', 'training steps', positiveInt, 1500)
-  .option('--seed <n>', 'random seed (same seed, same output, bit for bit)', nonNegativeInt, 0)
-  .option('--json', 'print the result as JSON')
-  .action(async (opts: { steps: number; seed: number; json?: boolean }) => {
+  .description('the fairness demo: audit models trained on data with planted direct, proxy and intersectional bias (or on Adult / COMPAS) and write HTML reports')
+  .option('--out <dir>', 'the folder to write the reports to', './lucid-demo')
+  .addOption(new Option('--dataset <name>', 'sim: the embedded bias simulator; adult, compas: from LUCID_DATA_DIR').choices(['sim', 'adult', 'compas']).default('sim'))
+  .option('--seed <n>', 'seed of the data, the model and the audit (same seed, same reports)', nonNegativeInt, 0)
+  .option('--gan-epochs <n>', `LUCID-GAN epochs (default: ${DEMO_SIM.ganEpochs} for sim; the audit's default for adult/compas)`, positiveInt)
+  .option('--quiet', 'no progress on stderr')
+  .addHelpText('after', `
+sim (the default): three audits of a logistic model, each trained on ${DEMO_SIM.rows} simulated loan decisions
+and audited on ${DEMO_SIM.rows} more, with protected columns sex and group:
+  direct          the decision rule penalises group = B
+  proxy           it penalises the neighbourhoods where group B lives; the model is trained without
+                  sex and group, so the report's proxy view shows whom it disfavours
+  intersectional  it penalises women of group B only
+Reports: DIR/direct, DIR/proxy, DIR/intersectional (report.html each) and DIR/index.html.
+adult, compas: the built-in classifier trained on the reference train split, the test split audited
+with protected sex and race (set LUCID_DATA_DIR to the folder holding adult/, compas/, split_indices.json).
+The engine self-check that used to be the demo is now \`lucid selfcheck\`.
+
+Example:
+  lucid demo --out lucid-demo && open lucid-demo/index.html`)
+  .action(async (opts: DemoCliOptions) => {
     const engine = await initNodeEngine();
-    if (!opts.json) process.stdout.write(`lucid-wasm engine self-check (kernels: ${engine.variant === 'relaxed' ? 'SIMD128 + relaxed-SIMD FMA' : 'SIMD128'})\n`);
-    const r = runSelfCheck(engine, {
-      steps: opts.steps,
-      seed: opts.seed,
-      every: Math.max(1, Math.round(opts.steps / 15)),
-      onProgress: opts.json ? undefined : (s, loss) => process.stdout.write(`  step ${String(s).padStart(6)}  loss ${loss.toFixed(4)}  ${'#'.repeat(Math.round(loss * 60))}\n`),
-    });
-    if (opts.json) {
-      process.stdout.write(JSON.stringify(r) + '\n');
-      return;
-    }
-    process.stdout.write(`accuracy: train ${(100 * r.trainAccuracy).toFixed(1)}%, held-out ${(100 * r.testAccuracy).toFixed(1)}%  (${r.ms} ms)\n`);
-    process.stdout.write('The fairness demo (LUCID-GAN canonical sets on generated data) is not built yet; this checks the engine.\n');
+    const log = (s: string) => process.stdout.write(s);
+    if (opts.dataset === 'sim') await simDemo(engine, opts, log);
+    else await datasetDemo(engine, opts, log);
   });

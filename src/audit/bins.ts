@@ -1,0 +1,98 @@
+// Binning of numeric protected attributes (e.g. age): quantile edges by default, or explicit edges.
+// Core code: no Node imports.
+//
+// Convention (as ProtectedAttribute.bins documents): k + 1 increasing edges; bin i is
+// (edges[i], edges[i+1]], the first bin also includes edges[0]. Labels read "[17, 30]" for the
+// first bin and "(30, 50]" for the others, so a label says exactly which values it holds.
+import { check } from '../engine/errors.js';
+
+export interface Bins {
+  method: 'quantile' | 'explicit';
+  edges: number[];
+  labels: string[];
+}
+
+/** Linear-interpolation quantile (numpy's default) of sorted values at q in [0, 1]. */
+export function quantileSorted(sorted: ArrayLike<number>, q: number): number {
+  const n = sorted.length;
+  if (n === 0) return NaN;
+  const pos = q * (n - 1);
+  const lo = Math.floor(pos);
+  const hi = Math.min(n - 1, lo + 1);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
+}
+
+const finiteSorted = (values: ArrayLike<number>): Float64Array => Float64Array.from(Array.from(values).filter(Number.isFinite)).sort();
+
+/** Shortest readable form of an edge (up to 4 significant digits after rounding float noise). */
+export function formatEdge(x: number): string {
+  if (Number.isInteger(x)) return String(x);
+  return String(Number(x.toPrecision(4)));
+}
+
+/** Labels of the bins of `edges`: "[e0, e1]", then "(e1, e2]", … */
+export function binLabels(edges: readonly number[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i + 1 < edges.length; i++) out.push(`${i === 0 ? '[' : '('}${formatEdge(edges[i])}, ${formatEdge(edges[i + 1])}]`);
+  return out;
+}
+
+/**
+ * Quantile bins: edges at the i/k quantiles (i = 0 … k) of the finite values, duplicates removed
+ * (heavy ties give fewer than k bins; a constant column gives one bin [v, v]).
+ */
+export function quantileBins(values: ArrayLike<number>, k: number): Bins {
+  check(Number.isSafeInteger(k) && k >= 1, 'E_ARG', () => `bins: the number of bins must be a positive integer, got ${k}`);
+  const s = finiteSorted(values);
+  check(s.length > 0, 'E_INPUT', () => 'bins: no finite value to bin');
+  const edges: number[] = [];
+  for (let i = 0; i <= k; i++) {
+    const e = i === 0 ? s[0] : i === k ? s[s.length - 1] : quantileSorted(s, i / k);
+    if (edges.length === 0 || e > edges[edges.length - 1]) edges.push(e);
+  }
+  if (edges.length === 1) edges.push(edges[0]); // a constant: one bin [v, v]
+  return { method: 'quantile', edges, labels: binLabels(edges) };
+}
+
+/** Explicit edges: at least two, finite and strictly increasing. */
+export function explicitBins(edges: readonly number[], what = 'edges'): Bins {
+  check(edges.length >= 2, 'E_ARG', () => `${what}: give at least two edges, got ${edges.length}`);
+  for (let i = 0; i < edges.length; i++) {
+    check(Number.isFinite(edges[i]), 'E_ARG', () => `${what}: edge ${i + 1} is ${edges[i]}, not a finite number`);
+    check(i === 0 || edges[i] > edges[i - 1], 'E_ARG', () => `${what}: the edges must increase strictly (${edges.join(', ')})`);
+  }
+  return { method: 'explicit', edges: edges.slice(), labels: binLabels(edges) };
+}
+
+/**
+ * The bin of x: i with edges[i] < x ≤ edges[i+1] (x = edges[0] is in bin 0). Values outside the
+ * edges give −1, or the nearest end bin with `clamp` (generated values a little past the data's range).
+ */
+export function assignBin(x: number, edges: readonly number[], clamp = false): number {
+  const k = edges.length - 1;
+  if (!Number.isFinite(x)) return -1;
+  if (x < edges[0] || x > edges[k]) return clamp ? (x < edges[0] ? 0 : k - 1) : -1;
+  // smallest i with x ≤ edges[i + 1]
+  let lo = 0;
+  let hi = k - 1;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (x <= edges[mid + 1]) hi = mid;
+    else lo = mid + 1;
+  }
+  return lo;
+}
+
+/** Bin codes of every value (−1 outside the edges unless `clamp`) and rows per bin. */
+export function binValues(values: ArrayLike<number>, edges: readonly number[], clamp = false): { codes: Int32Array; counts: number[]; outside: number } {
+  const codes = new Int32Array(values.length);
+  const counts = new Array<number>(edges.length - 1).fill(0);
+  let outside = 0;
+  for (let i = 0; i < values.length; i++) {
+    const b = assignBin(values[i], edges, clamp);
+    codes[i] = b;
+    if (b >= 0) counts[b]++;
+    else outside++;
+  }
+  return { codes, counts, outside };
+}

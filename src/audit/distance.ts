@@ -1,0 +1,124 @@
+// Distributions of a feature over several sets on common bins/categories, and the Jensen–Shannon
+// distance between two of them. Core code: no Node imports.
+//
+// Numeric features: NUMERIC_BINS equal-width bins over [lo, hi], where lo (hi) is the lowest 1st
+// (highest 99th) percentile among the series, so the bins cover the bulk of the real data and of
+// both canonical sets while single outliers do not stretch them; values beyond fall into the end
+// bins. A numeric protected attribute uses its protected bins instead (the groups of the report).
+// Categorical features: shares per category, categories in the first series' dictionary order,
+// then any category only another series holds.
+import type { Column } from '../data/table.js';
+import type { Distribution } from './types.js';
+import { assignBin, quantileSorted } from './bins.js';
+
+export const NUMERIC_BINS = 20;
+
+/** Jensen–Shannon distance, base-2 logs: sqrt(JSD) in [0, 1]; inputs are normalised first (0 when either is empty). */
+export function jsDistance(p: ArrayLike<number>, q: ArrayLike<number>): number {
+  const k = Math.max(p.length, q.length);
+  let sp = 0;
+  let sq = 0;
+  for (let i = 0; i < k; i++) {
+    sp += p[i] ?? 0;
+    sq += q[i] ?? 0;
+  }
+  if (!(sp > 0) || !(sq > 0)) return 0;
+  let d = 0;
+  for (let i = 0; i < k; i++) {
+    const a = (p[i] ?? 0) / sp;
+    const b = (q[i] ?? 0) / sq;
+    const m = (a + b) / 2;
+    if (a > 0) d += 0.5 * a * Math.log2(a / m);
+    if (b > 0) d += 0.5 * b * Math.log2(b / m);
+  }
+  return Math.sqrt(Math.min(1, Math.max(0, d)));
+}
+
+export interface SeriesInput {
+  name: string;
+  column: Column;
+}
+
+/** A numeric column's values (a categorical one's labels parsed as numbers). */
+function numbers(c: Column): Float64Array {
+  if (c.kind === 'numeric') return c.values;
+  return Float64Array.from(c.codes, (k) => (k < 0 ? NaN : Number(c.categories[k])));
+}
+
+function labels(c: Column): string[] {
+  if (c.kind === 'categorical') return Array.from(c.codes, (k) => (k < 0 ? '' : c.categories[k]));
+  return Array.from(c.values, (v) => (Number.isNaN(v) ? '' : String(v)));
+}
+
+/** Common equal-width edges for numeric series (see the file comment). */
+export function commonEdges(series: readonly ArrayLike<number>[], bins = NUMERIC_BINS): number[] {
+  let lo = Infinity;
+  let hi = -Infinity;
+  for (const v of series) {
+    const s = Float64Array.from(Array.from(v).filter(Number.isFinite)).sort();
+    if (s.length === 0) continue;
+    lo = Math.min(lo, quantileSorted(s, 0.01));
+    hi = Math.max(hi, quantileSorted(s, 0.99));
+  }
+  if (!Number.isFinite(lo)) return [0, 1];
+  if (!(hi > lo)) return [lo - 0.5, lo + 0.5];
+  const edges: number[] = [];
+  for (let i = 0; i <= bins; i++) edges.push(i === bins ? hi : lo + ((hi - lo) * i) / bins);
+  return edges;
+}
+
+/** One feature's distributions; series[0] and series[1] are compared by `js`. */
+export function distribution(feature: string, series: readonly SeriesInput[], role: Distribution['role'], opts: { edges?: number[]; bins?: number; kind?: 'numeric' | 'categorical' } = {}): Distribution {
+  const kind = opts.kind ?? (series[0].column.kind === 'numeric' ? 'numeric' : 'categorical');
+  if (kind === 'numeric') {
+    const vals = series.map((s) => numbers(s.column));
+    const edges = opts.edges ?? commonEdges(vals, opts.bins);
+    const out = vals.map((v, j) => {
+      const counts = new Array<number>(edges.length - 1).fill(0);
+      let n = 0;
+      for (let i = 0; i < v.length; i++) {
+        const b = assignBin(v[i], edges, true);
+        if (b >= 0) {
+          counts[b]++;
+          n++;
+        }
+      }
+      return { name: series[j].name, share: counts.map((c) => (n > 0 ? c / n : 0)), n };
+    });
+    return { feature, kind, edges, series: out, js: out.length >= 2 ? jsDistance(out[0].share, out[1].share) : 0, role };
+  }
+  const labs = series.map((s) => labels(s.column));
+  const categories: string[] = [];
+  const seen = new Set<string>();
+  const add = (l: string) => {
+    if (l !== '' && !seen.has(l)) {
+      seen.add(l);
+      categories.push(l);
+    }
+  };
+  for (const s of series) if (s.column.kind === 'categorical') s.column.categories.forEach(add);
+  for (const l of labs) l.forEach(add);
+  const index = new Map(categories.map((c, i) => [c, i]));
+  const out = labs.map((l, j) => {
+    const counts = new Array<number>(categories.length).fill(0);
+    let n = 0;
+    for (const x of l) {
+      const k = index.get(x);
+      if (k !== undefined) {
+        counts[k]++;
+        n++;
+      }
+    }
+    return { name: series[j].name, share: counts.map((c) => (n > 0 ? c / n : 0)), n };
+  });
+  // drop categories no series holds (a dictionary may list labels absent from these rows)
+  const keep = categories.map((_, i) => out.some((s) => s.share[i] > 0));
+  const cats = categories.filter((_, i) => keep[i]);
+  for (const s of out) s.share = s.share.filter((_, i) => keep[i]);
+  return { feature, kind, categories: cats, series: out, js: out.length >= 2 ? jsDistance(out[0].share, out[1].share) : 0, role };
+}
+
+/** Largest `js` first (ties by feature name, so the order is stable). */
+export function rankDistributions(d: Distribution[]): Distribution[] {
+  return d.sort((a, b) => b.js - a.js || (a.feature < b.feature ? -1 : a.feature > b.feature ? 1 : 0));
+}

@@ -1,0 +1,146 @@
+// The result of `runAudit`: everything the report, the CSV/JSON files and the demo read.
+// Plain data only (numbers, strings, arrays, Tables), so it serialises and crosses a worker boundary.
+import type { Table } from '../data/table.js';
+import type { FaleResult, ProtectedCondition } from '../methods/fale/index.js';
+import type { MetricsReport } from '../methods/metrics/index.js';
+import type { Validity } from '../methods/quality/index.js';
+
+/** How a protected attribute entered the audit. */
+export interface ProtectedAttribute {
+  /** the column in the data */
+  column: string;
+  /** the column the audit groups by: `column` itself (categorical), or `${column} (binned)` for a numeric one */
+  groupColumn: string;
+  kind: 'categorical' | 'numeric';
+  /** numeric attributes only: the bins the groups are made of */
+  bins?: {
+    method: 'quantile' | 'explicit';
+    /** k + 1 increasing edges; bin i is (edges[i], edges[i+1]], the first also includes edges[0] */
+    edges: number[];
+    /** one label per bin, e.g. "(25, 37]"; these are the group values everywhere else */
+    labels: string[];
+    /** data rows per bin */
+    counts: number[];
+  };
+  /** whether the audited model reads this column (false: it is only seen through proxies) */
+  inModel: boolean | null;
+}
+
+/**
+ * Distributions of one feature in two or more sets, e.g. the positive and negative canonical sets and
+ * the real data. `share` values are fractions that sum to 1 per series (over the bins/categories).
+ */
+export interface Distribution {
+  feature: string;
+  kind: 'numeric' | 'categorical';
+  /** numeric: k + 1 common bin edges for every series */
+  edges?: number[];
+  /** categorical: the k categories, in the order of `share` */
+  categories?: string[];
+  /** series[0] and series[1] are the pair compared by `js`; any further series (e.g. "real data") are reference */
+  series: { name: string; share: number[]; n: number }[];
+  /** Jensen–Shannon distance (base-2 logs, in [0, 1]) between series[0] and series[1] over the bins/categories */
+  js: number;
+  /** 'protected': a protected attribute the model reads; 'proxy': a protected attribute the model does not read; 'feature': anything else */
+  role: 'protected' | 'proxy' | 'feature';
+}
+
+/** Canonical sets sampled from LUCID-GAN at prediction 1 and 0 (optionally with categories fixed). */
+export interface CanonicalComparison {
+  /** (column, value) pairs fixed in the conditional vector; empty for the main sets */
+  fix: [string, string][];
+  /** file stem the sets are written under, e.g. "canonical" or "intersection-sex=Female-race=Black" */
+  name: string;
+  positive: Table;
+  negative: Table;
+  /** features ranked by `js`, largest first */
+  distributions: Distribution[];
+  /** with fix: training rows holding every fixed value, their share, and whether that is rare */
+  fixTraining?: { rows: number; share: number; rare: boolean };
+  /** with fix: share of generated rows (both sets together) that hold every fixed value */
+  fixSatisfied?: number;
+  /** how often the sets are scored on their own side: by the model when callable, else by the GAN's surrogate, else null */
+  validity: Validity | null;
+  /** 'model', 'surrogate' (the GAN's fit of the predictions; --pred) or null when nothing can score rows */
+  validityScorer: 'model' | 'surrogate' | null;
+}
+
+/** One cell grid for a pair of protected attributes. */
+export interface IntersectionHeatmap {
+  rowAttribute: string;
+  colAttribute: string;
+  rowValues: string[];
+  colValues: string[];
+  /** [r][c]: data rows in the cell */
+  n: number[][];
+  /** [r][c]: the model's positivity rate in the data (null for an empty cell) */
+  positivityRate: (number | null)[][];
+  /** [r][c]: share of the positive canonical set in the cell minus share of the negative set (null when not generated) */
+  canonicalShift: (number | null)[][] | null;
+  /** cells with fewer than `minGroupSize` data rows */
+  small: [number, number][];
+}
+
+export interface LucidSection {
+  ran: boolean;
+  /** why LUCID did not run (e.g. "the model is a predictions column; LUCID needs a differentiable model") */
+  reason?: string;
+  prefer?: string;
+  n?: number;
+  epochs?: number;
+  /** share of samples the model scores ≥ 0.5 for the preferred class after one-hot snapping */
+  success?: number;
+  /** LUCID's canonical set (decoded), with pred and pred_snapped */
+  canonical?: Table;
+  /** the uniform starting points, decoded the same way */
+  start?: Table;
+  /** per feature: series[0] canonical, series[1] start; ranked by js */
+  distributions?: Distribution[];
+  /** mean loss per epoch */
+  loss?: number[];
+}
+
+export interface FaleSection {
+  /** the protected attribute (its column) */
+  attribute: string;
+  /** the unprivileged group FALE compares against everyone else */
+  unprivileged: ProtectedCondition[];
+  /** how it was chosen, e.g. "lowest positivity rate" */
+  chosen: string;
+  result: FaleResult;
+}
+
+export interface AuditResult {
+  /** lucid-wasm version, kernel variant, seed, settings, wall times per stage (ms) */
+  meta: {
+    tool: string;
+    version: string;
+    variant: string;
+    created: string;
+    seed: number;
+    data: { source: string; rows: number; columns: string[] };
+    label: string;
+    positive: string;
+    model: { kind: 'builtin' | 'module' | 'onnx' | 'column'; source: string; features: string[] | null; differentiable: boolean };
+    gan: { epochs: number; mode: 'consistency' | 'paper'; rows: number };
+    timings: Record<string, number>;
+  };
+  protected: ProtectedAttribute[];
+  /** group metrics per protected attribute (one report, one attribute each) and for their intersection */
+  metrics: { attributes: MetricsReport; intersection: MetricsReport | null };
+  /** the main positive and negative canonical sets (nothing fixed) */
+  canonical: CanonicalComparison;
+  /** protected columns the model does not read; their canonical distributions are the proxy view */
+  proxy: { columns: string[]; distributions: Distribution[] };
+  /** one per pair of protected attributes and each observed combination of their values */
+  intersections: { pair: [string, string]; heatmap: IntersectionHeatmap; sets: CanonicalComparison[] }[];
+  lucid: LucidSection;
+  /** FALE per protected attribute (empty with a predictions column: FALE needs a callable model) */
+  fale: FaleSection[];
+  faleSkipped?: string;
+  /** caveats stated next to the figures: validity, rare intersections, small groups */
+  caveats: { topic: 'validity' | 'rare-intersection' | 'small-group' | 'model' | 'other'; text: string }[];
+  warnings: string[];
+  /** set by the demo: what was planted in the simulated data */
+  planted?: { kind: string; rule: string; disadvantaged: Record<string, string>[]; reads: string[] }[];
+}

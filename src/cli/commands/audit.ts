@@ -1,0 +1,211 @@
+// `lucid audit`: parse, validate, call auditFile and writeAudit, print a short summary.
+import { Command, InvalidArgumentError, Option } from 'commander';
+import { AUDIT_DEFAULTS } from '../../audit/run.js';
+import type { AuditResult } from '../../audit/types.js';
+import type { Delimiter } from '../../data/csv-detect.js';
+import { EngineError } from '../../engine/errors.js';
+import { auditFile, writeAudit, type WrittenAudit } from '../../node/audit.js';
+import { initNodeEngine } from '../../node/engine.js';
+import { delimiter, names, nonNegativeInt, positiveInt } from '../options.js';
+
+function edgesArg(value: string, prev: Record<string, number[]> = {}): Record<string, number[]> {
+  const m = /^([^=]+?)\s*=\s*(.+)$/.exec(value.trim());
+  const edges = m ? m[2].split(',').map((s) => Number(s.trim())) : [];
+  if (!m || edges.length < 2 || edges.some((x) => !Number.isFinite(x))) {
+    throw new InvalidArgumentError(`expected COLUMN=E0,E1,… (at least two numbers), e.g. age=17,30,50,90, got "${value}"`);
+  }
+  return { ...prev, [m[1]]: edges };
+}
+
+function binsArg(value: string): number {
+  const n = positiveInt(value);
+  if (n < 2) throw new InvalidArgumentError(`expected an integer ≥ 2, got "${value}"`);
+  return n;
+}
+
+interface AuditCliOptions {
+  data: string;
+  label: string;
+  positive?: string;
+  protected: string[];
+  model?: string;
+  pred?: string;
+  ganEpochs?: number;
+  seed: number;
+  protectedBins?: number;
+  protectedEdges?: Record<string, number[]>;
+  n: number;
+  intersectionRows: number;
+  faleBootstrap: number;
+  paper?: boolean;
+  delimiter?: Delimiter;
+  categorical?: string[];
+  format: 'text' | 'json';
+  quiet?: boolean;
+  out: string;
+}
+
+const pct = (x: number | null | undefined) => (x === null || x === undefined ? 'n/a' : `${(100 * x).toFixed(1)}%`);
+
+/** A progress line on stderr: redrawn on a terminal, one line per stage otherwise. */
+export function progressLine(): { onProgress: (stage: string, f: number) => void; end: () => void } {
+  const tty = process.stderr.isTTY === true;
+  let last = '';
+  let drawn = false;
+  return {
+    onProgress: (stage, f) => {
+      if (!tty) {
+        if (stage !== last && stage !== 'done') process.stderr.write(`lucid: audit: ${stage}…\n`);
+        last = stage;
+        return;
+      }
+      const width = 20;
+      const done = Math.round(width * f);
+      process.stderr.write(`\r${`${stage.padEnd(13)} [${'#'.repeat(done)}${'.'.repeat(width - done)}] ${Math.round(100 * f)}%`}\x1b[K`);
+      drawn = true;
+    },
+    end: () => {
+      if (drawn) process.stderr.write('\r\x1b[K');
+    },
+  };
+}
+
+/** The short text summary: where the report is, the top features by JS distance, validity, caveats. */
+export function auditSummary(r: AuditResult, w: WrittenAudit, top = 5): string {
+  const lines: string[] = [];
+  lines.push(`lucid: wrote ${w.report} (and ${w.files.length - 1} CSV/JSON files in ${w.dir})`);
+  lines.push(`  data: ${r.meta.data.rows} rows; model: ${r.meta.model.source}; LUCID-GAN ${r.meta.gan.epochs} epochs (${r.meta.gan.mode}); ${(r.meta.timings.total / 1000).toFixed(1)} s`);
+  lines.push(`  most different between the positive and negative canonical sets (Jensen–Shannon distance):`);
+  for (const d of r.canonical.distributions.slice(0, top)) lines.push(`    ${d.feature.padEnd(24)} ${d.js.toFixed(3)}  ${d.role === 'feature' ? '' : d.role}`.trimEnd());
+  const v = r.canonical.validity;
+  lines.push(v ? `  validity (${r.canonical.validityScorer}): positive set ${pct(v.positive.rate)}, negative set ${pct(v.negative.rate)}` : '  validity: unknown (nothing can score the generated rows)');
+  for (const a of r.metrics.attributes.attributes) {
+    const d = a.disparities.positivity_rate;
+    const flagged = d.below_four_fifths.length ? `; below four-fifths: ${d.below_four_fifths.join(', ')}` : '';
+    lines.push(`  ${a.column}: positivity rate ${a.groups.map((g) => `${g.value} ${pct(g.positivity_rate)}`).join(', ')}${flagged}`);
+  }
+  if (r.proxy.columns.length) lines.push(`  proxy view (not read by the model): ${r.proxy.distributions.map((d) => `${d.feature} JS ${d.js.toFixed(3)}`).join(', ')}`);
+  lines.push(`  LUCID: ${r.lucid.ran ? `ran (${pct(r.lucid.success)} of ${r.lucid.n} samples reach the preferred class)` : `not run (${r.lucid.reason})`}; FALE: ${r.fale.length ? r.fale.map((f) => f.attribute).join(', ') : `not run (${r.faleSkipped ?? 'no attribute'})`}`);
+  if (r.caveats.length) {
+    lines.push(`  caveats (${r.caveats.length}):`);
+    for (const c of r.caveats.slice(0, 5)) lines.push(`    - ${c.text}`);
+    if (r.caveats.length > 5) lines.push(`    … ${r.caveats.length - 5} more in the report`);
+  }
+  return lines.join('\n') + '\n';
+}
+
+const HELP_AFTER = `
+The audit, in order: the model's predictions on the data; group metrics per protected attribute and
+their intersection; LUCID-GAN (CTGAN conditioned on the predictions, prediction-consistency mode)
+trained on the data with the predictions (the label column left out); the positive and negative
+canonical sets (-n rows each, sampled at prediction 1 and 0 with an all-zero conditional vector); the
+proxy view for protected columns the model does not read; for each pair of categorical protected
+attributes and each combination of their values, sets with both values fixed (--intersection-rows
+each) and a heatmap; LUCID (built-in models only); FALE per protected attribute against its group
+with the lowest positivity rate (callable models only).
+
+Numeric protected attributes (e.g. age) are grouped into quantile bins (--protected-bins, default
+${AUDIT_DEFAULTS.protectedBins}) or explicit edges (--protected-edges age=17,30,50,90; bins (a, b], the first includes a).
+Distributions: numeric features on 20 equal-width bins spanning the sets' 1st–99th percentiles;
+categorical ones by category share; Jensen–Shannon distance with base-2 logs (0 same, 1 disjoint).
+GAN epochs (default): about ${AUDIT_DEFAULTS.ganSteps} generator steps, i.e. ${AUDIT_DEFAULTS.ganSteps} / (rows / batch), within [${AUDIT_DEFAULTS.minEpochs}, ${AUDIT_DEFAULTS.maxEpochs}]
+(Adult's 15,060 test rows: 50 epochs, a few minutes on two cores).
+
+--pred: the model is only a column of its predictions: no LUCID, no FALE, no proxy inference (the
+model's inputs are unknown); validity is measured with the GAN's surrogate of the predictions.
+
+Output folder: report.html, metrics.{csv,json}, metrics-intersection.{csv,json},
+canonical-{positive,negative}.csv, intersection-<A>=<a>-<B>=<b>-{positive,negative}.csv,
+distributions.{csv,json}, lucid-{canonical,start}.csv, fale-<attr>.{csv,json}, protected-bins.json,
+audit.json (everything, with tables as file references).
+
+Example:
+  lucid model train --data adult-train.csv --label income --out adult.json
+  lucid audit --data adult-test.csv --label income --positive '>50K' --protected sex,race,age \\
+    --model adult.json --protected-edges age=17,30,50,90 --out adult-audit
+`;
+
+export const auditCommand = new Command('audit')
+  .description('audit a model for unfairness: group metrics, LUCID-GAN canonical sets (with the proxy view and intersections), LUCID and FALE, in one HTML report')
+  .requiredOption('--data <file>', 'the audit data (CSV) with the label and the protected columns')
+  .requiredOption('--label <column>', 'the true label column')
+  .option('--positive <value>', 'the favourable label value (default: the second of exactly two, sorted)')
+  .requiredOption('--protected <names>', 'protected columns, comma-separated (categorical, or numeric: binned)', names)
+  .option('--model <file>', 'the audited model (model.json, a .mjs module or an .onnx file)')
+  .option('--pred <column>', 'instead of --model: a column holding the model\'s predictions (P(positive), 0/1 or labels)')
+  .option('--gan-epochs <n>', 'LUCID-GAN training epochs (default: about 1500 steps, see below)', positiveInt)
+  .option('--seed <n>', 'seed of every draw (same seed, same audit)', nonNegativeInt, 0)
+  .option('--protected-bins <n>', `quantile bins for numeric protected columns (default ${AUDIT_DEFAULTS.protectedBins})`, binsArg)
+  .option('--protected-edges <col=edges>', 'explicit bin edges for a numeric protected column, e.g. age=17,30,50,90 (repeatable)', edgesArg)
+  .option('-n <rows>', 'rows per canonical set', positiveInt, AUDIT_DEFAULTS.n)
+  .option('--intersection-rows <n>', 'rows per intersectional canonical set (0: none)', nonNegativeInt, AUDIT_DEFAULTS.intersectionRows)
+  .option('--fale-bootstrap <n>', 'FALE bootstrap replicates for 95% bands (0: none)', nonNegativeInt, AUDIT_DEFAULTS.faleBootstrap)
+  .option('--paper', 'train LUCID-GAN without the prediction-consistency term (the paper\'s setup)')
+  .option('--delimiter <d>', 'comma, semicolon, tab or whitespace (default: detected)', delimiter)
+  .option('--categorical <names>', 'columns read as categories even when they hold numbers', names)
+  .addOption(new Option('--format <f>', 'summary on stdout').choices(['text', 'json']).default('text'))
+  .option('--quiet', 'no progress on stderr')
+  .requiredOption('--out <dir>', 'the folder to write the report and files to (created if needed)')
+  .addHelpText('after', HELP_AFTER)
+  .action(async (opts: AuditCliOptions) => {
+    if ((opts.model === undefined) === (opts.pred === undefined)) {
+      throw new EngineError('E_ARG', opts.model !== undefined ? 'give either --model or --pred, not both' : 'give --model FILE (the model to audit) or --pred COLUMN (a column of its predictions)');
+    }
+    const engine = await initNodeEngine();
+    const bar = opts.quiet ? null : progressLine();
+    let stop = false;
+    const previous = process.listeners('SIGINT');
+    for (const l of previous) process.removeListener('SIGINT', l);
+    const onSigint = () => {
+      if (stop) process.exit(130);
+      stop = true;
+      bar?.end();
+      process.stderr.write('lucid: interrupted: ending LUCID-GAN training early and finishing the audit with it (Ctrl-C again to quit)\n');
+    };
+    process.on('SIGINT', onSigint);
+    let out;
+    try {
+      out = await auditFile(engine, {
+        data: opts.data,
+        read: { delimiter: opts.delimiter, categorical: opts.categorical },
+        label: opts.label,
+        positive: opts.positive,
+        protected: opts.protected,
+        model: opts.model,
+        pred: opts.pred,
+        ganEpochs: opts.ganEpochs,
+        paper: opts.paper,
+        seed: opts.seed,
+        n: opts.n,
+        intersectionRows: opts.intersectionRows,
+        protectedBins: opts.protectedBins,
+        protectedEdges: opts.protectedEdges,
+        faleBootstrap: opts.faleBootstrap,
+        onProgress: bar?.onProgress,
+        shouldStop: () => stop,
+      });
+    } finally {
+      bar?.end();
+      process.removeListener('SIGINT', onSigint);
+      for (const l of previous) process.on('SIGINT', l);
+    }
+    for (const w of out.read.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
+    for (const w of out.result.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
+    const written = await writeAudit(opts.out, out.result);
+    if (opts.format === 'json') {
+      const r = out.result;
+      process.stdout.write(JSON.stringify({
+        report: written.report,
+        files: written.files,
+        top: r.canonical.distributions.slice(0, 5).map((d) => ({ feature: d.feature, role: d.role, js: d.js })),
+        validity: r.canonical.validity ? { scorer: r.canonical.validityScorer, positive: r.canonical.validity.positive.rate, negative: r.canonical.validity.negative.rate } : null,
+        proxy: r.proxy.columns,
+        lucid: r.lucid.ran,
+        fale: r.fale.map((f) => f.attribute),
+        caveats: r.caveats,
+        timings: r.meta.timings,
+      }, null, 2) + '\n');
+      return;
+    }
+    process.stdout.write(auditSummary(out.result, written));
+  });

@@ -1,0 +1,190 @@
+// Node layer of the audit: read a CSV and a model, run the audit (src/audit), and write the report
+// folder (report.html, CSV and JSON of every table and canonical set, audit.json). Also the demo's
+// index page linking several reports.
+import { mkdir, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Engine } from '../engine/engine.js';
+import { EngineError } from '../engine/errors.js';
+import type { Table } from '../data/table.js';
+import { runAudit, type AuditOptions } from '../audit/run.js';
+import type { AuditResult, CanonicalComparison, Distribution } from '../audit/types.js';
+import { formatMetricsCsv } from '../methods/metrics/index.js';
+import { faleCsv } from '../methods/fale/index.js';
+import { renderReport } from '../report/index.js';
+import { resolveBlackBox } from './blackbox.js';
+import { readCsv, writeCsv, type ReadOptions, type ReadReport } from './csv.js';
+import { fileError } from './json-file.js';
+
+/** A file name from any text: letters, digits, ".", "_", "-" and "=" kept, anything else "_". */
+export function safeFileName(s: string): string {
+  const t = s.replace(/[^A-Za-z0-9._=-]+/g, '_').replace(/^[.]+/, '_');
+  return t.slice(0, 150) || '_';
+}
+
+/** JSON with typed arrays as plain arrays. */
+const toJson = (obj: unknown, pretty = true): string =>
+  JSON.stringify(obj, (_k, v: unknown) => (ArrayBuffer.isView(v) && !(v instanceof DataView) ? Array.from(v as unknown as ArrayLike<number>) : v), pretty ? 2 : undefined) + '\n';
+
+async function write(file: string, text: string): Promise<void> {
+  try {
+    await writeFile(file, text);
+  } catch (e) {
+    throw fileError(e, file, 'write');
+  }
+}
+
+const csvField = (v: string | number | null | undefined): string => {
+  if (v === null || v === undefined) return '';
+  const s = String(v);
+  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
+
+interface TableRef {
+  file: string;
+  rows: number;
+  columns: string[];
+}
+
+const ref = (file: string, t: Table): TableRef => ({ file, rows: t.rows, columns: t.columns.map((c) => c.name) });
+
+/** distributions.csv: one line per (set, feature): rank, role, kind, js, and each series' n. */
+function distributionsCsv(sets: { set: string; distributions: Distribution[] }[]): string {
+  const lines = ['set,rank,feature,role,kind,js,bins,series'];
+  for (const s of sets) {
+    s.distributions.forEach((d, i) => {
+      const bins = d.kind === 'numeric' ? (d.edges?.length ?? 1) - 1 : (d.categories?.length ?? 0);
+      lines.push([s.set, i + 1, d.feature, d.role, d.kind, d.js, bins, d.series.map((x) => `${x.name} (n=${x.n})`).join('; ')].map(csvField).join(','));
+    });
+  }
+  return lines.join('\n') + '\n';
+}
+
+export interface WrittenAudit {
+  dir: string;
+  report: string;
+  files: string[];
+}
+
+/**
+ * Writes the audit folder `dir` (created if needed): report.html, metrics.{json,csv},
+ * metrics-intersection.{json,csv}, canonical-{positive,negative}.csv, one pair of CSVs per
+ * intersection set, distributions.{csv,json}, lucid-{canonical,start}.csv, fale-<attr>.{json,csv},
+ * protected-bins.json and audit.json (the whole result with tables as file references).
+ */
+export async function writeAudit(dir: string, result: AuditResult): Promise<WrittenAudit> {
+  try {
+    await mkdir(dir, { recursive: true });
+  } catch (e) {
+    throw fileError(e, dir, 'create');
+  }
+  const files: string[] = [];
+  const put = async (name: string, text: string) => {
+    await write(join(dir, name), text);
+    files.push(name);
+  };
+  const putTable = async (name: string, t: Table) => {
+    await writeCsv(join(dir, name), t);
+    files.push(name);
+    return ref(name, t);
+  };
+  const { metrics } = result;
+  await put('metrics.json', toJson(metrics.attributes));
+  await put('metrics.csv', formatMetricsCsv(metrics.attributes));
+  if (metrics.intersection) {
+    await put('metrics-intersection.json', toJson(metrics.intersection));
+    await put('metrics-intersection.csv', formatMetricsCsv(metrics.intersection));
+  }
+  const setRefs = async (c: CanonicalComparison, stem: string) => ({
+    ...c,
+    positive: await putTable(`${stem}-positive.csv`, c.positive),
+    negative: await putTable(`${stem}-negative.csv`, c.negative),
+  });
+  const canonical = await setRefs(result.canonical, 'canonical');
+  const intersections = [];
+  for (const it of result.intersections) {
+    const sets = [];
+    for (const s of it.sets) sets.push(await setRefs(s, safeFileName(s.name)));
+    intersections.push({ ...it, sets });
+  }
+  const distSets = [
+    { set: 'canonical', distributions: result.canonical.distributions },
+    ...result.intersections.flatMap((it) => it.sets.map((s) => ({ set: s.name, distributions: s.distributions }))),
+    ...(result.lucid.distributions ? [{ set: 'lucid', distributions: result.lucid.distributions }] : []),
+  ];
+  await put('distributions.csv', distributionsCsv(distSets));
+  await put('distributions.json', toJson(distSets));
+  const lucid: Record<string, unknown> = { ...result.lucid };
+  if (result.lucid.canonical) lucid.canonical = await putTable('lucid-canonical.csv', result.lucid.canonical);
+  if (result.lucid.start) lucid.start = await putTable('lucid-start.csv', result.lucid.start);
+  const fale = [];
+  for (const f of result.fale) {
+    const stem = `fale-${safeFileName(f.attribute)}`;
+    await put(`${stem}.json`, toJson(f));
+    await put(`${stem}.csv`, faleCsv(f.result));
+    fale.push({ ...f, files: [`${stem}.json`, `${stem}.csv`] });
+  }
+  await put('protected-bins.json', toJson(result.protected.map((p) => ({ column: p.column, groupColumn: p.groupColumn, kind: p.kind, inModel: p.inModel, bins: p.bins ?? null }))));
+  const report = 'report.html';
+  await put(report, renderReport(result));
+  files.push('audit.json');
+  const summary = { ...result, canonical, intersections, lucid, fale, files };
+  await write(join(dir, 'audit.json'), toJson(summary));
+  return { dir, report: join(dir, report), files };
+}
+
+export interface AuditFileOptions extends Omit<AuditOptions, 'model' | 'source'> {
+  /** the audit data (CSV) */
+  data: string;
+  /** a model file (model.json, a JS module, an .onnx file); or `pred` */
+  model?: string;
+  read?: ReadOptions;
+}
+
+/** Reads the CSV, loads the model (or checks the predictions column) and runs the audit. */
+export async function auditFile(engine: Engine, opts: AuditFileOptions): Promise<{ result: AuditResult; read: ReadReport }> {
+  const { data, model: modelFile, read, ...rest } = opts;
+  if ((modelFile === undefined) === (rest.pred === undefined)) {
+    throw new EngineError('E_ARG', 'give exactly one of --model (a model to call) and --pred (a column of predictions)');
+  }
+  const { table, report } = await readCsv(data, read ?? {});
+  const names = table.columns.map((c) => c.name);
+  const need = (name: string, what: string) => {
+    if (!names.includes(name)) throw new EngineError('E_ARG', `${what} "${name}" is not a column of ${data}; the columns are: ${names.join(', ')}`);
+  };
+  need(rest.label, '--label');
+  for (const p of rest.protected) need(p, '--protected');
+  if (rest.pred !== undefined) need(rest.pred, '--pred');
+  for (const c of Object.keys(rest.protectedEdges ?? {})) {
+    if (!rest.protected.includes(c)) throw new EngineError('E_ARG', `--protected-edges names "${c}", which is not among --protected (${rest.protected.join(', ')})`);
+  }
+  const model = modelFile !== undefined ? await resolveBlackBox(engine, { model: modelFile }, table) : undefined;
+  const result = await runAudit(engine, table, { ...rest, model, source: data });
+  return { result, read: report };
+}
+
+/** The demo's index page: one link per report, with what was planted. */
+export async function writeDemoIndex(dir: string, entries: { title: string; href: string; planted: string; note?: string }[]): Promise<string> {
+  const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+  const items = entries
+    .map((e) => `  <li><a href="${esc(e.href)}">${esc(e.title)}</a><br><span>planted: ${esc(e.planted)}</span>${e.note ? `<br><span>${esc(e.note)}</span>` : ''}</li>`)
+    .join('\n');
+  const html = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>lucid-wasm demo</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:44rem;margin:2rem auto;padding:0 1rem}li{margin:1rem 0}span{color:#444;font-size:.9em}</style>
+</head>
+<body>
+<h1>lucid-wasm demo</h1>
+<p>Each report audits a model trained on simulated loan decisions with one kind of discrimination planted.
+Check that the report finds what was planted.</p>
+<ul>
+${items}
+</ul>
+</body>
+</html>
+`;
+  await mkdir(dir, { recursive: true });
+  const file = join(dir, 'index.html');
+  await write(file, html);
+  return file;
+}

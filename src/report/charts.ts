@@ -1,0 +1,623 @@
+// Small, deterministic SVG chart generators for the audit report and the web page. Each returns one
+// standalone <svg class="chart" role="img" data-chart="…"> with a <title>, axis labels
+// (<text class="axis-label">) and an in-chart legend. No ids, no scripts, no external resources.
+// Core code: no Node imports, no DOM.
+import type { Distribution, IntersectionHeatmap } from '../audit/types.js';
+import type { FaleFeature } from '../methods/fale/index.js';
+import {
+  OKABE_ITO,
+  REFERENCE_COLOR,
+  SERIES_COLORS,
+  binLabel,
+  escapeHtml as esc,
+  finite,
+  fmtJs,
+  fmtNum,
+  fmtPct,
+  fmtPp,
+  px,
+  truncate,
+} from './format.js';
+
+export interface ChartOptions {
+  /** chart title (default: derived from the data) */
+  title?: string;
+  /** a line under the title (default: derived, e.g. the JS distance) */
+  subtitle?: string;
+  width?: number;
+  height?: number;
+}
+
+export type ChartKind = 'histogram-pair' | 'grouped-bars' | 'heatmap' | 'line' | 'fale' | 'js-ranking';
+
+const FONT = 'system-ui, -apple-system, \'Segoe UI\', Helvetica, Arial, sans-serif';
+const AXIS = '#444444';
+const GRID = '#e4e4e4';
+const TEXT = '#222222';
+/** rough width of one character at font size 11 */
+const CH = 6.2;
+
+const num = (v: unknown): number => (finite(v) ? v : 0);
+
+function open(kind: ChartKind, w: number, h: number, label: string): string {
+  return (
+    `<svg xmlns="http://www.w3.org/2000/svg" class="chart" data-chart="${kind}" role="img" aria-label="${esc(label)}" ` +
+    `width="${px(w)}" height="${px(h)}" viewBox="0 0 ${px(w)} ${px(h)}" font-family="${esc(FONT)}" font-size="11" fill="${TEXT}">` +
+    `<title>${esc(label)}</title><rect width="${px(w)}" height="${px(h)}" fill="#ffffff"/>`
+  );
+}
+
+function heading(title: string, subtitle: string | undefined, left: number): string {
+  let s = `<text class="chart-title" x="${px(left)}" y="17" font-size="13" font-weight="600">${esc(title)}</text>`;
+  if (subtitle) s += `<text class="chart-subtitle" x="${px(left)}" y="32" font-size="11" fill="#555555">${esc(subtitle)}</text>`;
+  return s;
+}
+
+function axisLabelX(text: string, cx: number, y: number): string {
+  return `<text class="axis-label" x="${px(cx)}" y="${px(y)}" text-anchor="middle" font-size="11.5">${esc(text)}</text>`;
+}
+
+function axisLabelY(text: string, x: number, cy: number): string {
+  return `<text class="axis-label" x="${px(x)}" y="${px(cy)}" text-anchor="middle" font-size="11.5" transform="rotate(-90 ${px(x)} ${px(cy)})">${esc(text)}</text>`;
+}
+
+interface LegendItem {
+  name: string;
+  color: string;
+  style: 'fill' | 'line' | 'dash' | 'band' | 'hatch';
+}
+
+/** A one-row legend starting at (x, y); wraps onto further rows when wider than `maxW`. Returns markup and height used. */
+function legend(items: LegendItem[], x: number, y: number, maxW: number): { svg: string; height: number } {
+  const out: string[] = ['<g class="legend">'];
+  let cx = x;
+  let cy = y;
+  for (const it of items) {
+    const label = truncate(it.name, 40);
+    const w = 18 + label.length * CH + 14;
+    if (cx > x && cx + w > x + maxW) {
+      cx = x;
+      cy += 16;
+    }
+    if (it.style === 'fill') out.push(`<rect x="${px(cx)}" y="${px(cy - 9)}" width="12" height="10" fill="${it.color}"/>`);
+    else if (it.style === 'band') out.push(`<rect x="${px(cx)}" y="${px(cy - 9)}" width="12" height="10" fill="${it.color}" fill-opacity="0.2" stroke="${it.color}" stroke-opacity="0.4"/>`);
+    else if (it.style === 'hatch') out.push(`<rect x="${px(cx)}" y="${px(cy - 9)}" width="12" height="10" fill="#ffffff" stroke="#555555"/>${hatchLines(cx, cy - 9, 12, 10, 4)}`);
+    else out.push(`<line x1="${px(cx)}" x2="${px(cx + 14)}" y1="${px(cy - 4)}" y2="${px(cy - 4)}" stroke="${it.color}" stroke-width="2"${it.style === 'dash' ? ' stroke-dasharray="4 2"' : ''}/>`);
+    out.push(`<text x="${px(cx + 18)}" y="${px(cy)}">${esc(label)}</text>`);
+    cx += w;
+  }
+  out.push('</g>');
+  return { svg: out.join(''), height: cy - y + 16 };
+}
+
+/** Diagonal hatch lines inside a rectangle (no pattern ids, so many charts can share a page). */
+function hatchLines(x: number, y: number, w: number, h: number, step = 7, color = '#555555'): string {
+  const segs: string[] = [];
+  for (let t = step; t < w + h; t += step) {
+    // the line x + y' = t (in local coords) clipped to the rectangle
+    const x1 = Math.max(0, t - h);
+    const y1 = t - x1;
+    const x2 = Math.min(w, t);
+    const y2 = t - x2;
+    segs.push(`M${px(x + x1)},${px(y + y1)}L${px(x + x2)},${px(y + y2)}`);
+  }
+  return `<path class="hatch" d="${segs.join('')}" stroke="${color}" stroke-width="0.8" stroke-opacity="0.7" fill="none"/>`;
+}
+
+/** About `count` round tick values covering [lo, hi]. */
+export function niceTicks(lo: number, hi: number, count = 5): number[] {
+  if (!finite(lo) || !finite(hi)) return [0, 1];
+  if (hi < lo) [lo, hi] = [hi, lo];
+  if (hi - lo < 1e-12) {
+    const d = Math.abs(lo) > 1e-12 ? Math.abs(lo) * 0.1 : 1;
+    lo -= d;
+    hi += d;
+  }
+  const raw = (hi - lo) / Math.max(1, count);
+  const mag = 10 ** Math.floor(Math.log10(raw));
+  const f = raw / mag;
+  const step = (f <= 1 ? 1 : f <= 2 ? 2 : f <= 2.5 ? 2.5 : f <= 5 ? 5 : 10) * mag;
+  const start = Math.floor(lo / step + 1e-9) * step;
+  const end = Math.ceil(hi / step - 1e-9) * step;
+  const ticks: number[] = [];
+  for (let i = 0, v = start; v <= end + step * 1e-6 && i < 50; i++, v = start + i * step) ticks.push(Number(v.toPrecision(12)));
+  return ticks;
+}
+
+/** Horizontal grid lines and left tick labels for a y scale. */
+function yGrid(ticks: number[], y: (v: number) => number, x0: number, x1: number, label: (v: number) => string): string {
+  return ticks
+    .map((t) => `<line x1="${px(x0)}" x2="${px(x1)}" y1="${px(y(t))}" y2="${px(y(t))}" stroke="${GRID}"/><text class="tick" x="${px(x0 - 5)}" y="${px(y(t) + 3.5)}" text-anchor="end" font-size="10">${esc(label(t))}</text>`)
+    .join('');
+}
+
+function frame(x0: number, y0: number, w: number, h: number): string {
+  return `<path class="axis" d="M${px(x0)},${px(y0)}V${px(y0 + h)}H${px(x0 + w)}" fill="none" stroke="${AXIS}"/>`;
+}
+
+/** Tick label under the x axis, rotated when asked. */
+function xTick(text: string, x: number, y: number, rotate: boolean, full?: string): string {
+  const t = full && full !== text ? `<title>${esc(full)}</title>` : '';
+  return rotate
+    ? `<text class="tick" x="${px(x)}" y="${px(y)}" text-anchor="end" font-size="10" transform="rotate(-35 ${px(x)} ${px(y)})">${t}${esc(text)}</text>`
+    : `<text class="tick" x="${px(x)}" y="${px(y)}" text-anchor="middle" font-size="10">${t}${esc(text)}</text>`;
+}
+
+function jsSubtitle(d: Distribution): string {
+  const a = d.series[0]?.name ?? 'series 1';
+  const b = d.series[1]?.name ?? 'series 2';
+  return `JS distance, ${a} vs ${b}: ${fmtJs(d.js)}`;
+}
+
+function seriesLegend(d: Distribution): LegendItem[] {
+  return d.series.map((s, i) => ({
+    name: `${s.name} (n=${fmtNum(s.n)})`,
+    color: i < 2 ? SERIES_COLORS[i] : REFERENCE_COLOR,
+    style: i < 2 ? 'fill' : i === 2 ? 'line' : 'dash',
+  }));
+}
+
+/**
+ * A numeric feature: the compared pair (series 0 and 1) as side-by-side bars per bin, any further
+ * series (e.g. the real data) as grey step outlines; y is % of rows per bin. Bins are drawn at
+ * equal widths and labelled by their edges (quantile bins need not be equally wide).
+ */
+export function histogramPair(d: Distribution, opts: ChartOptions = {}): string {
+  const edges = d.edges ?? [];
+  const k = Math.max(1, edges.length - 1, ...d.series.map((s) => s.share.length));
+  const W = opts.width ?? 530;
+  const title = opts.title ?? d.feature;
+  const subtitle = opts.subtitle ?? jsSubtitle(d);
+  const lg = legend(seriesLegend(d), 56, 50, W - 70);
+  const M = { left: 56, right: 14, top: 50 + lg.height + 4, bottom: 56 };
+  const H = opts.height ?? 250 + lg.height;
+  const iw = W - M.left - M.right;
+  const ih = H - M.top - M.bottom;
+  const share = (s: number, b: number) => num(d.series[s]?.share[b]) * 100;
+  let max = 0;
+  d.series.forEach((_, s) => { for (let b = 0; b < k; b++) max = Math.max(max, share(s, b)); });
+  const ticks = niceTicks(0, Math.max(max, 1));
+  const top = ticks[ticks.length - 1];
+  const y = (v: number) => M.top + ih - (v / top) * ih;
+  const bw = iw / k;
+  const out: string[] = [open('histogram-pair', W, H, `${title}: distribution (% of rows) by series; ${subtitle}`)];
+  out.push(heading(title, subtitle, M.left), lg.svg);
+  out.push(yGrid(ticks, y, M.left, M.left + iw, (t) => `${fmtNum(t)}%`));
+  const pairs = Math.min(2, d.series.length);
+  const barW = (bw * 0.8) / Math.max(1, pairs);
+  for (let b = 0; b < k; b++) {
+    for (let s = 0; s < pairs; s++) {
+      const v = share(s, b);
+      const x = M.left + b * bw + bw * 0.1 + s * barW;
+      const lab = edges.length > b + 1 ? binLabel(edges, b) : `bin ${b + 1}`;
+      out.push(`<rect x="${px(x)}" y="${px(y(v))}" width="${px(Math.max(0.5, barW - 0.5))}" height="${px(M.top + ih - y(v))}" fill="${SERIES_COLORS[s]}" fill-opacity="0.85"><title>${esc(d.series[s].name)}, ${esc(lab)}: ${fmtNum(v, 3)}%</title></rect>`);
+    }
+  }
+  // reference series: step outlines
+  for (let s = 2; s < d.series.length; s++) {
+    let p = '';
+    for (let b = 0; b < k; b++) {
+      const yy = px(y(share(s, b)));
+      p += `${b === 0 ? 'M' : 'L'}${px(M.left + b * bw)},${yy}H${px(M.left + (b + 1) * bw)}`;
+    }
+    out.push(`<path class="reference" d="${p}" fill="none" stroke="${REFERENCE_COLOR}" stroke-width="1.6"${s > 2 ? ' stroke-dasharray="4 2"' : ''}><title>${esc(d.series[s].name)}</title></path>`);
+  }
+  out.push(frame(M.left, M.top, iw, ih));
+  // edge labels, thinned to about 8
+  const every = Math.max(1, Math.ceil((k + 1) / 8));
+  const labels = edges.map((e) => fmtNum(e, 3));
+  const rotate = labels.some((l) => l.length * CH > bw * every * 0.9);
+  for (let i = 0; i < edges.length; i += every) {
+    const x = M.left + i * bw;
+    out.push(`<line x1="${px(x)}" x2="${px(x)}" y1="${px(M.top + ih)}" y2="${px(M.top + ih + 4)}" stroke="${AXIS}"/>`);
+    out.push(xTick(labels[i], x, M.top + ih + 15, rotate));
+  }
+  out.push(axisLabelX(d.feature, M.left + iw / 2, H - 8));
+  out.push(axisLabelY('% of rows', 14, M.top + ih / 2));
+  out.push('</svg>');
+  return out.join('');
+}
+
+const MAX_CATEGORIES = 30;
+
+/**
+ * A categorical feature: grouped bars per category for the compared pair, further series as grey
+ * marks across the group; y is % of rows. Beyond 30 categories, the 30 largest are shown.
+ */
+export function groupedBars(d: Distribution, opts: ChartOptions = {}): string {
+  const cats0 = d.categories ?? [];
+  const m0 = Math.max(cats0.length, ...d.series.map((s) => s.share.length), 0);
+  const share = (s: number, c: number) => num(d.series[s]?.share[c]) * 100;
+  let idx = Array.from({ length: m0 }, (_, i) => i);
+  let hidden = 0;
+  if (m0 > MAX_CATEGORIES) {
+    const peak = (c: number) => Math.max(share(0, c), share(1, c));
+    idx = idx.slice().sort((a, b) => peak(b) - peak(a) || a - b).slice(0, MAX_CATEGORIES).sort((a, b) => a - b);
+    hidden = m0 - MAX_CATEGORIES;
+  }
+  const m = Math.max(1, idx.length);
+  const names = idx.map((c) => cats0[c] ?? `category ${c + 1}`);
+  const pairs = Math.min(2, d.series.length);
+  const groupW = Math.max(28, pairs * 13 + 12);
+  const title = opts.title ?? d.feature;
+  const subtitle = opts.subtitle ?? jsSubtitle(d) + (hidden ? ` · ${hidden} smaller categories not shown` : '');
+  const short = names.map((n) => truncate(n, 18));
+  const W = opts.width ?? Math.max(530, Math.min(1100, 70 + m * groupW));
+  const rotate = short.some((l) => l.length * CH > ((W - 70) / m) * 0.95);
+  const bottom = rotate ? 30 + Math.min(18, Math.max(...short.map((s) => s.length), 1)) * CH * 0.62 : 40;
+  const lg = legend(seriesLegend(d), 56, 50, W - 70);
+  const M = { left: 56, right: 14, top: 50 + lg.height + 4, bottom };
+  const H = opts.height ?? 200 + lg.height + bottom;
+  const iw = W - M.left - M.right;
+  const ih = H - M.top - M.bottom;
+  let max = 0;
+  d.series.forEach((_, s) => idx.forEach((c) => (max = Math.max(max, share(s, c)))));
+  const ticks = niceTicks(0, Math.max(max, 1));
+  const top = ticks[ticks.length - 1];
+  const y = (v: number) => M.top + ih - (v / top) * ih;
+  const gw = iw / m;
+  const barW = Math.min(22, (gw * 0.78) / Math.max(1, pairs));
+  const out: string[] = [open('grouped-bars', W, H, `${title}: share of rows per category by series; ${subtitle}`)];
+  out.push(heading(title, subtitle, M.left), lg.svg);
+  out.push(yGrid(ticks, y, M.left, M.left + iw, (t) => `${fmtNum(t)}%`));
+  idx.forEach((c, j) => {
+    const cx = M.left + (j + 0.5) * gw;
+    const x0 = cx - (pairs * barW) / 2;
+    for (let s = 0; s < pairs; s++) {
+      const v = share(s, c);
+      out.push(`<rect x="${px(x0 + s * barW)}" y="${px(y(v))}" width="${px(Math.max(0.5, barW - 1))}" height="${px(M.top + ih - y(v))}" fill="${SERIES_COLORS[s]}" fill-opacity="0.85"><title>${esc(d.series[s].name)}, ${esc(names[j])}: ${fmtNum(v, 3)}%</title></rect>`);
+    }
+    for (let s = 2; s < d.series.length; s++) {
+      const yy = px(y(share(s, c)));
+      out.push(`<line class="reference" x1="${px(x0 - 3)}" x2="${px(x0 + pairs * barW + 2)}" y1="${yy}" y2="${yy}" stroke="${REFERENCE_COLOR}" stroke-width="2"${s > 2 ? ' stroke-dasharray="4 2"' : ''}><title>${esc(d.series[s].name)}, ${esc(names[j])}: ${fmtNum(share(s, c), 3)}%</title></line>`);
+    }
+    out.push(xTick(short[j], cx, M.top + ih + 14, rotate, names[j]));
+  });
+  out.push(frame(M.left, M.top, iw, ih));
+  out.push(axisLabelX(d.feature, M.left + iw / 2, H - 6));
+  out.push(axisLabelY('% of rows', 14, M.top + ih / 2));
+  out.push('</svg>');
+  return out.join('');
+}
+
+/** A distribution chart: histogramPair for numeric features, groupedBars for categorical ones. */
+export function distributionChart(d: Distribution, opts: ChartOptions = {}): string {
+  return d.kind === 'numeric' ? histogramPair(d, opts) : groupedBars(d, opts);
+}
+
+/** Horizontal bars of the JS distance per feature (largest first), coloured by role. */
+export function jsRanking(dists: readonly Distribution[], opts: ChartOptions & { max?: number } = {}): string {
+  const all = dists.slice().sort((a, b) => num(b.js) - num(a.js));
+  const shown = all.slice(0, opts.max ?? 25);
+  const names = shown.map((d) => truncate(d.feature, 24));
+  const left = Math.max(60, 16 + Math.max(0, ...names.map((n) => n.length)) * CH + 22);
+  const W = opts.width ?? 620;
+  const roleColor = { feature: OKABE_ITO.blue, protected: OKABE_ITO.vermillion, proxy: OKABE_ITO.purple } as const;
+  const roles = (['feature', 'protected', 'proxy'] as const).filter((r) => shown.some((d) => d.role === r));
+  const lg = legend(roles.map((r) => ({ name: r === 'feature' ? 'feature' : r === 'protected' ? 'protected (model reads it)' : 'proxy (model does not read it)', color: roleColor[r], style: 'fill' as const })), left, 50, W - left - 10);
+  const M = { left, right: 40, top: 50 + lg.height + 4, bottom: 40 };
+  const rowH = 18;
+  const H = opts.height ?? M.top + M.bottom + Math.max(1, shown.length) * rowH;
+  const iw = W - M.left - M.right;
+  const ih = H - M.top - M.bottom;
+  const ticks = niceTicks(0, Math.max(0.05, ...shown.map((d) => num(d.js))), 5);
+  const top = ticks[ticks.length - 1];
+  const x = (v: number) => M.left + (v / top) * iw;
+  const title = opts.title ?? 'Features ranked by Jensen–Shannon distance';
+  const subtitle = opts.subtitle ?? (all.length > shown.length ? `top ${shown.length} of ${all.length} features` : `${all.length} features`);
+  const out: string[] = [open('js-ranking', W, H, `${title}; ${subtitle}`)];
+  out.push(heading(title, subtitle, 14), lg.svg);
+  for (const t of ticks) out.push(`<line x1="${px(x(t))}" x2="${px(x(t))}" y1="${px(M.top)}" y2="${px(M.top + ih)}" stroke="${GRID}"/><text class="tick" x="${px(x(t))}" y="${px(M.top + ih + 13)}" text-anchor="middle" font-size="10">${fmtNum(t)}</text>`);
+  const rh = ih / Math.max(1, shown.length);
+  shown.forEach((d, i) => {
+    const yy = M.top + i * rh;
+    const v = num(d.js);
+    out.push(`<text class="tick" x="${px(M.left - 5)}" y="${px(yy + rh / 2 + 3.5)}" text-anchor="end" font-size="10.5">${d.feature.length > 24 ? `<title>${esc(d.feature)}</title>` : ''}${esc(names[i])}</text>`);
+    out.push(`<rect x="${px(M.left)}" y="${px(yy + rh * 0.15)}" width="${px(x(v) - M.left)}" height="${px(rh * 0.7)}" fill="${roleColor[d.role] ?? OKABE_ITO.blue}"><title>${esc(d.feature)}: ${fmtJs(d.js)}</title></rect>`);
+    out.push(`<text x="${px(x(v) + 4)}" y="${px(yy + rh / 2 + 3.5)}" font-size="10">${fmtJs(d.js)}</text>`);
+  });
+  out.push(frame(M.left, M.top, iw, ih));
+  out.push(axisLabelX('Jensen–Shannon distance (positive vs negative set)', M.left + iw / 2, H - 8));
+  out.push(axisLabelY('feature', 12, M.top + ih / 2));
+  out.push('</svg>');
+  return out.join('');
+}
+
+export interface LineSeries {
+  name: string;
+  /** y values at x = 1, 2, …; null / non-finite values leave a gap */
+  values: readonly (number | null)[];
+  color?: string;
+}
+
+/** A small line chart (e.g. a loss curve) over x = 1..n. */
+export function lineChart(series: readonly LineSeries[], opts: ChartOptions & { xLabel: string; yLabel: string }): string {
+  const W = opts.width ?? 520;
+  const H = opts.height ?? 240;
+  const title = opts.title ?? opts.yLabel;
+  const lg = legend(series.map((s, i) => ({ name: s.name, color: s.color ?? SERIES_COLORS[i % SERIES_COLORS.length], style: 'line' as const })), 60, 50, W - 70);
+  const M = { left: 60, right: 16, top: 50 + lg.height + 2, bottom: 42 };
+  const iw = W - M.left - M.right;
+  const ih = H - M.top - M.bottom;
+  const n = Math.max(1, ...series.map((s) => s.values.length));
+  const vals = series.flatMap((s) => s.values.filter(finite));
+  const lo = vals.length ? Math.min(...vals) : 0;
+  const hi = vals.length ? Math.max(...vals) : 1;
+  const yt = niceTicks(lo, hi, 4);
+  const y0 = yt[0];
+  const y1 = yt[yt.length - 1];
+  const y = (v: number) => M.top + ih - ((v - y0) / (y1 - y0 || 1)) * ih;
+  const x = (i: number) => M.left + (n === 1 ? iw / 2 : (i / (n - 1)) * iw);
+  const out: string[] = [open('line', W, H, `${title}; ${opts.xLabel} vs ${opts.yLabel}`)];
+  out.push(heading(title, opts.subtitle, M.left), lg.svg);
+  out.push(yGrid(yt, y, M.left, M.left + iw, (t) => fmtNum(t)));
+  const xt = niceTicks(1, Math.max(2, n), 6).filter((t) => t >= 1 && t <= n && Number.isInteger(t));
+  for (const t of xt) out.push(`<text class="tick" x="${px(x(t - 1))}" y="${px(M.top + ih + 13)}" text-anchor="middle" font-size="10">${fmtNum(t)}</text>`);
+  series.forEach((s, si) => {
+    const color = s.color ?? SERIES_COLORS[si % SERIES_COLORS.length];
+    let d = '';
+    let pen = false;
+    s.values.forEach((v, i) => {
+      if (!finite(v)) {
+        pen = false;
+        return;
+      }
+      d += `${pen ? 'L' : 'M'}${px(x(i))},${px(y(v))}`;
+      pen = true;
+    });
+    if (d) out.push(`<path d="${d}" fill="none" stroke="${color}" stroke-width="1.8"><title>${esc(s.name)}</title></path>`);
+    if (s.values.filter(finite).length === 1) {
+      const i = s.values.findIndex(finite);
+      out.push(`<circle cx="${px(x(i))}" cy="${px(y(s.values[i] as number))}" r="2.5" fill="${color}"/>`);
+    }
+  });
+  out.push(frame(M.left, M.top, iw, ih));
+  out.push(axisLabelX(opts.xLabel, M.left + iw / 2, H - 8));
+  out.push(axisLabelY(opts.yLabel, 14, M.top + ih / 2));
+  out.push('</svg>');
+  return out.join('');
+}
+
+function mix(a: string, b: string, t: number): string {
+  const pa = [1, 3, 5].map((i) => parseInt(a.slice(i, i + 2), 16));
+  const pb = [1, 3, 5].map((i) => parseInt(b.slice(i, i + 2), 16));
+  const u = Math.min(1, Math.max(0, finite(t) ? t : 0));
+  return `#${pa.map((v, i) => Math.round(v + (pb[i] - v) * u).toString(16).padStart(2, '0')).join('')}`;
+}
+
+/** Sequential (light → dark blue) colour for t in [0, 1]. */
+export function sequentialColor(t: number): string {
+  return t < 0.5 ? mix('#f2f7fb', '#6baed6', t * 2) : mix('#6baed6', '#08306b', (t - 0.5) * 2);
+}
+
+/** Diverging colour for t in [−1, 1]: purple (negative) – near white – orange (positive); colour-blind safe (PuOr). */
+export function divergingColor(t: number): string {
+  const v = Math.max(-1, Math.min(1, finite(t) ? t : 0));
+  return v < 0 ? mix('#f7f7f7', '#542788', -v) : mix('#f7f7f7', '#b35806', v);
+}
+
+function isDark(hex: string): boolean {
+  const [r, g, b] = [1, 3, 5].map((i) => parseInt(hex.slice(i, i + 2), 16));
+  return 0.299 * r + 0.587 * g + 0.114 * b < 140;
+}
+
+export interface HeatmapOptions extends ChartOptions {
+  /** which value fills the cells: the model's positivity rate in the data, or the canonical shift */
+  value?: 'positivity' | 'shift';
+}
+
+/**
+ * A grid of a pair of protected attributes: each cell shows its value and its data rows (n); cells with
+ * fewer than minGroupSize rows are hatched, empty cells grey. Positivity uses a sequential scale over
+ * [0, 100%], the canonical shift a diverging scale symmetric around 0; a colour legend sits on the right.
+ */
+export function heatmap(h: IntersectionHeatmap, opts: HeatmapOptions = {}): string {
+  const which = opts.value ?? 'positivity';
+  const grid = which === 'shift' ? h.canonicalShift : h.positivityRate;
+  const R = h.rowValues.length;
+  const C = h.colValues.length;
+  const small = new Set(h.small.map(([r, c]) => `${r},${c}`));
+  const cell = (r: number, c: number): number | null => {
+    const v = grid?.[r]?.[c];
+    return finite(v) ? v : null;
+  };
+  let amax = 0;
+  for (let r = 0; r < R; r++) for (let c = 0; c < C; c++) amax = Math.max(amax, Math.abs(cell(r, c) ?? 0));
+  const span = which === 'shift' ? Math.max(amax, 0.01) : 1;
+  const color = (v: number) => (which === 'shift' ? divergingColor(v / span) : sequentialColor(v));
+  const label = (v: number) => (which === 'shift' ? fmtPp(v) : fmtPct(v));
+  const rowNames = h.rowValues.map((v) => truncate(v, 22));
+  const colNames = h.colValues.map((v) => truncate(v, 16));
+  const cw = Math.max(76, Math.min(120, 8 + Math.max(0, ...colNames.map((n) => n.length)) * CH));
+  const ch = 44;
+  const left = 40 + Math.max(20, ...rowNames.map((n) => n.length * CH)) + 8;
+  const legendW = 150;
+  const W = opts.width ?? Math.max(380, left + Math.max(1, C) * cw + legendW + 10);
+  const top = 58;
+  const bottom = 48;
+  const H = opts.height ?? top + Math.max(1, R) * ch + bottom + 18;
+  const title = opts.title ?? (which === 'shift' ? `Canonical shift: ${h.rowAttribute} × ${h.colAttribute}` : `Positivity rate: ${h.rowAttribute} × ${h.colAttribute}`);
+  const subtitle =
+    opts.subtitle ??
+    (which === 'shift'
+      ? 'share of the positive canonical set minus share of the negative set, per cell'
+      : "the model's positivity rate in the data per cell; n = data rows");
+  const out: string[] = [open('heatmap', W, H, `${title}; ${subtitle}`)];
+  out.push(heading(title, subtitle, 14));
+  for (let r = 0; r < R; r++) {
+    const yy = top + r * ch;
+    out.push(`<text class="tick" x="${px(left - 6)}" y="${px(yy + ch / 2 + 4)}" text-anchor="end" font-size="10.5">${h.rowValues[r].length > 22 ? `<title>${esc(h.rowValues[r])}</title>` : ''}${esc(rowNames[r])}</text>`);
+    for (let c = 0; c < C; c++) {
+      const xx = left + c * cw;
+      const v = cell(r, c);
+      const n = h.n?.[r]?.[c];
+      const fill = v === null ? '#e9e9e9' : color(v);
+      const tc = v !== null && isDark(fill) ? '#ffffff' : TEXT;
+      const isSmall = small.has(`${r},${c}`);
+      const tip = `${h.rowAttribute} = ${h.rowValues[r]}, ${h.colAttribute} = ${h.colValues[c]}: ${v === null ? 'no value' : label(v)}, n = ${fmtNum(n)}${isSmall ? ' (small group)' : ''}`;
+      out.push(`<g class="cell${isSmall ? ' small' : ''}${v === null ? ' empty' : ''}"><title>${esc(tip)}</title>`);
+      out.push(`<rect x="${px(xx)}" y="${px(yy)}" width="${px(cw - 2)}" height="${px(ch - 2)}" fill="${fill}"/>`);
+      if (isSmall) out.push(hatchLines(xx, yy, cw - 2, ch - 2, 7, tc === '#ffffff' ? '#ffffff' : '#555555'));
+      out.push(`<text x="${px(xx + (cw - 2) / 2)}" y="${px(yy + 18)}" text-anchor="middle" font-size="11.5" font-weight="600" fill="${tc}">${v === null ? '—' : esc(label(v))}</text>`);
+      out.push(`<text x="${px(xx + (cw - 2) / 2)}" y="${px(yy + 33)}" text-anchor="middle" font-size="9.5" fill="${tc}">n=${fmtNum(n)}${isSmall ? ' ⚠' : ''}</text>`);
+      out.push('</g>');
+    }
+  }
+  for (let c = 0; c < C; c++) {
+    const cx = left + c * cw + (cw - 2) / 2;
+    out.push(xTick(colNames[c], cx, top + R * ch + 12, false, h.colValues[c]));
+  }
+  out.push(axisLabelX(h.colAttribute, left + (C * cw) / 2, top + R * ch + 30));
+  out.push(axisLabelY(h.rowAttribute, 14, top + (R * ch) / 2));
+  // colour legend: 10 steps
+  const lx = left + C * cw + 22;
+  const steps = 10;
+  const lh = Math.max(80, Math.min(160, R * ch));
+  const sh = lh / steps;
+  out.push(`<g class="legend"><text x="${px(lx)}" y="${px(top - 6)}" font-size="10">${which === 'shift' ? 'shift (pp)' : 'positivity'}</text>`);
+  for (let i = 0; i < steps; i++) {
+    // top = high
+    const t = 1 - (i + 0.5) / steps;
+    const v = which === 'shift' ? (t * 2 - 1) * span : t;
+    out.push(`<rect x="${px(lx)}" y="${px(top + i * sh)}" width="14" height="${px(sh + 0.3)}" fill="${color(v)}"/>`);
+  }
+  const ends = which === 'shift' ? [span, 0, -span] : [1, 0.5, 0];
+  ends.forEach((v, i) => out.push(`<text x="${px(lx + 18)}" y="${px(top + (i * lh) / 2 + 4)}" font-size="10">${esc(which === 'shift' ? fmtPp(v) : fmtPct(v, 0))}</text>`));
+  if (which === 'shift') {
+    out.push(`<text x="${px(lx)}" y="${px(top + lh + 14)}" font-size="9.5">↑ more in positive set</text>`);
+    out.push(`<text x="${px(lx)}" y="${px(top + lh + 26)}" font-size="9.5">↓ more in negative set</text>`);
+  }
+  const hy = top + lh + (which === 'shift' ? 36 : 14);
+  if (hy + 12 < H) {
+    out.push(`<rect x="${px(lx)}" y="${px(hy)}" width="14" height="10" fill="#ffffff" stroke="#555555"/>${hatchLines(lx, hy, 14, 10, 4)}<text x="${px(lx + 18)}" y="${px(hy + 9)}" font-size="9.5">small group</text>`);
+  }
+  out.push('</g></svg>');
+  return out.join('');
+}
+
+export interface FaleChartOptions extends ChartOptions {
+  /** the metric name for the y label, e.g. "spd" */
+  metric?: string;
+  /** how to name the unprivileged group in the legend */
+  unprivileged?: string;
+  privileged?: string;
+}
+
+/**
+ * One FALE feature: the accumulated FALE values over the edges (continuous) or categories, the
+ * bootstrap band where defined (null bounds leave gaps), undefined bins shaded and marked ×, and per
+ * bin the rows of the unprivileged and privileged groups as bars in a panel beneath.
+ */
+export function faleChart(f: FaleFeature, opts: FaleChartOptions = {}): string {
+  const cont = f.kind === 'continuous';
+  const P = Math.max(1, f.values.length);
+  const labels = cont ? (f.edges ?? []).map((e) => fmtNum(e, 3)) : (f.categories ?? []).map((c) => truncate(c, 16));
+  const full = cont ? labels : (f.categories ?? []);
+  const metric = (opts.metric ?? 'metric').toUpperCase();
+  const W = opts.width ?? Math.max(520, Math.min(1000, 100 + P * 46));
+  const items: LegendItem[] = [{ name: `FALE of ${metric}`, color: OKABE_ITO.black, style: 'line' }];
+  if (f.ci) items.push({ name: `${Math.round(f.ci.level * 100)}% bootstrap band`, color: OKABE_ITO.black, style: 'band' });
+  items.push({ name: opts.unprivileged ?? 'unprivileged rows', color: OKABE_ITO.orange, style: 'fill' });
+  items.push({ name: opts.privileged ?? 'privileged rows', color: OKABE_ITO.blue, style: 'fill' });
+  if (f.undefined.length) items.push({ name: 'undefined bin', color: '#999999', style: 'hatch' });
+  const lg = legend(items, 64, 50, W - 80);
+  const rotate = labels.some((l) => l.length * CH > ((W - 80) / P) * 0.9);
+  const M = { left: 64, right: 16, top: 50 + lg.height + 4, bottom: rotate ? 70 : 44 };
+  const ihTop = 170;
+  const gap = 14;
+  const ihBar = 70;
+  const H = opts.height ?? M.top + ihTop + gap + ihBar + M.bottom;
+  const iw = W - M.left - M.right;
+  // x: points evenly spaced; continuous bins span [x(b), x(b + 1)], categories sit at their point
+  const pad = cont ? 0 : iw / (2 * P);
+  const x = (k: number) => M.left + pad + (P === 1 ? (iw - 2 * pad) / 2 : (k * (iw - 2 * pad)) / (P - 1));
+  const vals = f.values.filter(finite);
+  const band = [...(f.ci?.lower ?? []), ...(f.ci?.upper ?? [])].filter(finite);
+  const yt = niceTicks(Math.min(0, ...vals, ...band), Math.max(0, ...vals, ...band), 4);
+  const y0 = yt[0];
+  const y1 = yt[yt.length - 1];
+  const y = (v: number) => M.top + ihTop - ((v - y0) / (y1 - y0 || 1)) * ihTop;
+  const title = opts.title ?? `${f.feature} (${f.kind})`;
+  const out: string[] = [open('fale', W, H, `FALE of ${metric} over ${f.feature}; ${opts.subtitle ?? ''}`)];
+  out.push(heading(title, opts.subtitle, M.left), lg.svg);
+  out.push(yGrid(yt, y, M.left, M.left + iw, (t) => fmtNum(t)));
+  out.push(`<line class="zero" x1="${px(M.left)}" x2="${px(M.left + iw)}" y1="${px(y(0))}" y2="${px(y(0))}" stroke="#888888" stroke-dasharray="4 3"/>`);
+  // undefined bins
+  const nb = f.counts.n.length;
+  for (const b of f.undefined) {
+    if (b < 0 || b >= Math.max(nb, f.deltas.length)) continue;
+    let a: number;
+    let w: number;
+    if (cont) {
+      a = x(b);
+      w = x(b + 1) - x(b);
+    } else {
+      w = Math.min(36, iw / P);
+      a = x(b) - w / 2;
+    }
+    out.push(`<g class="undefined-bin"><title>${esc(cont ? `bin ${full[b] ?? ''}–${full[b + 1] ?? ''}` : full[b] ?? '')}: undefined (too few rows in a group)</title><rect x="${px(a)}" y="${px(M.top)}" width="${px(w)}" height="${ihTop}" fill="#f0f0f0"/>${hatchLines(a, M.top, w, ihTop, 9, '#bbbbbb')}`);
+    out.push(`<text x="${px(a + w / 2)}" y="${px(M.top + 12)}" text-anchor="middle" font-size="11" fill="#777777">×</text></g>`);
+  }
+  // the band, in runs of defined points
+  if (f.ci) {
+    const lo = f.ci.lower;
+    const hi = f.ci.upper;
+    let run: number[] = [];
+    const flush = () => {
+      if (run.length >= 1) {
+        const pts =
+          run.length === 1
+            ? [`${px(x(run[0]) - 3)},${px(y(hi[run[0]] as number))}`, `${px(x(run[0]) + 3)},${px(y(hi[run[0]] as number))}`, `${px(x(run[0]) + 3)},${px(y(lo[run[0]] as number))}`, `${px(x(run[0]) - 3)},${px(y(lo[run[0]] as number))}`]
+            : [...run.map((k) => `${px(x(k))},${px(y(hi[k] as number))}`), ...run.slice().reverse().map((k) => `${px(x(k))},${px(y(lo[k] as number))}`)];
+        out.push(`<polygon class="band" points="${pts.join(' ')}" fill="${OKABE_ITO.black}" fill-opacity="0.13" stroke="none"/>`);
+      }
+      run = [];
+    };
+    for (let k = 0; k < P; k++) {
+      if (finite(lo[k]) && finite(hi[k])) run.push(k);
+      else flush();
+    }
+    flush();
+  }
+  let d = '';
+  let pen = false;
+  f.values.forEach((v, k) => {
+    if (!finite(v)) {
+      pen = false;
+      return;
+    }
+    d += `${pen ? 'L' : 'M'}${px(x(k))},${px(y(v))}`;
+    pen = true;
+  });
+  if (d) out.push(`<path class="fale-line" d="${d}" fill="none" stroke="${OKABE_ITO.black}" stroke-width="2"/>`);
+  f.values.forEach((v, k) => {
+    if (!finite(v)) return;
+    const ci = f.ci && finite(f.ci.lower[k]) && finite(f.ci.upper[k]) ? ` [${fmtNum(f.ci.lower[k])}, ${fmtNum(f.ci.upper[k])}]` : '';
+    out.push(`<circle cx="${px(x(k))}" cy="${px(y(v))}" r="3" fill="${OKABE_ITO.black}"><title>${esc(full[k] ?? String(k))}: ${fmtNum(v)}${ci}</title></circle>`);
+  });
+  out.push(frame(M.left, M.top, iw, ihTop));
+  out.push(axisLabelY(`FALE of ${metric}`, 14, M.top + ihTop / 2));
+  // population panel
+  const by = M.top + ihTop + gap;
+  const maxC = Math.max(1, ...f.counts.unprivileged.map(num), ...f.counts.privileged.map(num));
+  const yc = (c: number) => by + ihBar - (c / maxC) * ihBar;
+  out.push(`<line x1="${px(M.left)}" x2="${px(M.left + iw)}" y1="${px(by)}" y2="${px(by)}" stroke="${GRID}"/><text class="tick" x="${px(M.left - 5)}" y="${px(by + 4)}" text-anchor="end" font-size="10">${fmtNum(maxC)}</text><text class="tick" x="${px(M.left - 5)}" y="${px(by + ihBar + 3)}" text-anchor="end" font-size="10">0</text>`);
+  for (let b = 0; b < nb; b++) {
+    const cx = cont ? (x(b) + x(b + 1)) / 2 : x(b);
+    const slot = cont ? x(b + 1) - x(b) : (iw - 2 * pad) / Math.max(1, P - 1) || iw / 2;
+    const bw = Math.max(2, Math.min(16, slot * 0.35));
+    const u = num(f.counts.unprivileged[b]);
+    const p = num(f.counts.privileged[b]);
+    const lab = cont ? `${full[b] ?? ''}–${full[b + 1] ?? ''}` : full[b] ?? '';
+    out.push(`<rect x="${px(cx - bw)}" y="${px(yc(u))}" width="${px(bw)}" height="${px(by + ihBar - yc(u))}" fill="${OKABE_ITO.orange}"><title>${esc(lab)}: ${esc(opts.unprivileged ?? 'unprivileged')} ${fmtNum(u)} rows</title></rect>`);
+    out.push(`<rect x="${px(cx)}" y="${px(yc(p))}" width="${px(bw)}" height="${px(by + ihBar - yc(p))}" fill="${OKABE_ITO.blue}"><title>${esc(lab)}: ${esc(opts.privileged ?? 'privileged')} ${fmtNum(p)} rows</title></rect>`);
+  }
+  out.push(frame(M.left, by, iw, ihBar));
+  out.push(axisLabelY('rows', 30, by + ihBar / 2));
+  // x tick labels under the population panel
+  const every = Math.max(1, Math.ceil(P / 14));
+  for (let k = 0; k < labels.length; k += every) out.push(xTick(labels[k], x(k), by + ihBar + 14, rotate, full[k]));
+  out.push(axisLabelX(cont ? `${f.feature} (bin edges)` : f.feature, M.left + iw / 2, H - 8));
+  out.push('</svg>');
+  return out.join('');
+}

@@ -1,0 +1,95 @@
+// Formatting helpers shared by the report and its charts. Core code: no Node imports, no DOM.
+
+/** Escape a string for HTML text and attribute values (also safe inside SVG). */
+export function escapeHtml(s: unknown): string {
+  return String(s ?? '')
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
+}
+
+const DASH = '—';
+
+/** Whether `v` is a finite number. */
+export const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
+/** A number with about 4 significant digits, without trailing zeros; "—" when missing or not finite. */
+export function fmtNum(v: number | null | undefined, digits = 4): string {
+  if (!finite(v)) return DASH;
+  if (v === 0) return '0';
+  const a = Math.abs(v);
+  if (a >= 1e6 || a < 1e-3) return v.toExponential(2).replace('e+', 'e');
+  if (a >= 1000) return String(Math.round(v));
+  return String(Number(v.toPrecision(digits)));
+}
+
+/** A fraction as a percentage, e.g. 0.4567 → "45.7%"; "—" when missing. */
+export function fmtPct(v: number | null | undefined, decimals = 1): string {
+  if (!finite(v)) return DASH;
+  return `${(v * 100).toFixed(decimals)}%`;
+}
+
+/** A difference of fractions in percentage points with a sign, e.g. "+3.2 pp". */
+export function fmtPp(v: number | null | undefined, decimals = 1): string {
+  if (!finite(v)) return DASH;
+  const s = (v * 100).toFixed(decimals);
+  const z = Number(s) === 0;
+  return `${z ? '±' : v > 0 ? '+' : ''}${z ? (0).toFixed(decimals) : s} pp`;
+}
+
+/** A ratio, e.g. 0.734 → "0.73". */
+export function fmtRatio(v: number | null | undefined): string {
+  return finite(v) ? v.toFixed(2) : DASH;
+}
+
+/** A signed number with 3 decimals, e.g. "+0.052". */
+export function fmtSigned(v: number | null | undefined, decimals = 3): string {
+  if (!finite(v)) return DASH;
+  const s = v.toFixed(decimals);
+  return Number(s) > 0 ? `+${s}` : Number(s) === 0 ? (0).toFixed(decimals) : s;
+}
+
+/** An integer with thin thousands separators (locale-independent). */
+export function fmtInt(v: number | null | undefined): string {
+  if (!finite(v)) return DASH;
+  const s = String(Math.round(Math.abs(v)));
+  return (v < 0 ? '−' : '') + s.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
+}
+
+/** A JS distance, 3 decimals. */
+export const fmtJs = (v: number | null | undefined): string => (finite(v) ? v.toFixed(3) : DASH);
+
+/** Pixel coordinate with one decimal (deterministic, compact). */
+export function px(v: number): string {
+  if (!Number.isFinite(v)) return '0';
+  const r = Math.round(v * 10) / 10;
+  return String(r === 0 ? 0 : r);
+}
+
+/** Cut a label to `max` characters with an ellipsis. */
+export function truncate(s: string, max: number): string {
+  return s.length <= max ? s : `${s.slice(0, Math.max(1, max - 1))}…`;
+}
+
+/** The label of numeric bin i of `edges`: "[a, b]" for the first, "(a, b]" after. */
+export function binLabel(edges: readonly number[], i: number): string {
+  return `${i === 0 ? '[' : '('}${fmtNum(edges[i])}, ${fmtNum(edges[i + 1])}]`;
+}
+
+/** Okabe–Ito colour-blind-safe palette. */
+export const OKABE_ITO = {
+  orange: '#E69F00',
+  skyBlue: '#56B4E9',
+  green: '#009E73',
+  yellow: '#F0E442',
+  blue: '#0072B2',
+  vermillion: '#D55E00',
+  purple: '#CC79A7',
+  black: '#000000',
+} as const;
+
+/** Series colours: the compared pair first (positive, negative), then further series. */
+export const SERIES_COLORS = [OKABE_ITO.blue, OKABE_ITO.orange, OKABE_ITO.green, OKABE_ITO.purple, OKABE_ITO.skyBlue, OKABE_ITO.vermillion];
+export const REFERENCE_COLOR = '#6b6b6b';

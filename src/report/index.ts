@@ -1,0 +1,16 @@
+// The HTML audit report and its SVG charts. Core code: runs in Node and in browsers (no Node imports).
+export { renderReport, metricsTable } from './render.js';
+export {
+  distributionChart,
+  histogramPair,
+  groupedBars,
+  heatmap,
+  faleChart,
+  jsRanking,
+  lineChart,
+  niceTicks,
+  sequentialColor,
+  divergingColor,
+} from './charts.js';
+export type { ChartOptions, ChartKind, HeatmapOptions, FaleChartOptions, LineSeries } from './charts.js';
+export { escapeHtml, fmtNum, fmtPct, fmtPp, fmtJs, OKABE_ITO } from './format.js';

@@ -1,0 +1,481 @@
+// The self-contained HTML audit report: one string with inline CSS and inline SVG charts, no scripts,
+// no external resources, deterministic for a given AuditResult. Core code: no Node imports, no DOM.
+import type { AuditResult, CanonicalComparison, Distribution, FaleSection, IntersectionHeatmap, ProtectedAttribute } from '../audit/types.js';
+import type { AttributeResult, Interval, MetricName, MetricsReport } from '../methods/metrics/index.js';
+import { distributionChart, faleChart, heatmap, jsRanking, lineChart } from './charts.js';
+import { binLabel, escapeHtml as esc, finite, fmtInt, fmtJs, fmtNum, fmtPct, fmtPp, fmtRatio } from './format.js';
+
+const METRIC_ORDER: MetricName[] = ['base_rate', 'positivity_rate', 'tpr', 'fpr', 'ppv', 'accuracy'];
+const METRIC_LABEL: Record<MetricName, string> = {
+  base_rate: 'base rate',
+  positivity_rate: 'positivity rate',
+  tpr: 'TPR',
+  fpr: 'FPR',
+  ppv: 'PPV',
+  accuracy: 'accuracy',
+};
+const METRIC_HELP: Record<MetricName, string> = {
+  base_rate: 'share of rows whose label is positive',
+  positivity_rate: 'share of rows the model predicts positive (selection rate)',
+  tpr: 'true positive rate: predicted positive among label-positive rows',
+  fpr: 'false positive rate: predicted positive among label-negative rows',
+  ppv: 'precision: label positive among predicted-positive rows',
+  accuracy: 'share of rows predicted correctly',
+};
+/** canonical-set charts shown before the rest fold into <details> */
+const EXPANDED = 12;
+const LUCID_EXPANDED = 6;
+
+const CSS = `
+:root{--fg:#1d1d1f;--muted:#5b5b60;--line:#d9d9de;--bg-soft:#f6f6f8;--flag:#b3261e;--flag-bg:#fdecea;--warn-bg:#fff6e0;--warn:#8a5a00;--pos:#0072B2;--neg:#E69F00}
+*{box-sizing:border-box}
+body{font-family:system-ui,-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;color:var(--fg);margin:0;line-height:1.45;font-size:15px;background:#fff}
+main{max-width:1220px;margin:0 auto;padding:24px 28px 60px}
+h1{font-size:1.7em;margin:.2em 0 .3em}h2{font-size:1.35em;margin:2em 0 .5em;padding-top:.4em;border-top:2px solid var(--line)}h3{font-size:1.12em;margin:1.5em 0 .4em}h4{font-size:1em;margin:1.2em 0 .3em}
+p,li{max-width:80ch}.muted{color:var(--muted)}.small{font-size:.88em}
+nav.toc{background:var(--bg-soft);padding:10px 16px;border-radius:6px;margin:14px 0}nav.toc ol{margin:0;padding-left:1.3em;columns:2}
+dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:3px 18px;margin:10px 0}dl.meta dt{font-weight:600;color:var(--muted)}dl.meta dd{margin:0}
+.findings{background:var(--bg-soft);border-left:4px solid var(--pos);padding:8px 18px 10px;margin:16px 0;border-radius:0 6px 6px 0}
+.callout{background:var(--warn-bg);border-left:4px solid #e0a000;padding:6px 14px;margin:10px 0;border-radius:0 6px 6px 0}
+.callout.ok{background:#eef7f1;border-left-color:#009E73}
+table{border-collapse:collapse;margin:8px 0 14px;font-size:.9em}th,td{border:1px solid var(--line);padding:3px 8px;text-align:right;vertical-align:top}
+th{background:var(--bg-soft);font-weight:600}td.l,th.l{text-align:left}
+td.flag{background:var(--flag-bg);color:var(--flag);font-weight:600}td.flag-soft{background:#f7f3ee}.badge.soft{color:#8a6d3b}tr.rare td,tr.smallgroup td{background:#fafafa}
+.badge{display:inline-block;font-size:.78em;padding:0 6px;border-radius:9px;margin-left:4px;border:1px solid currentColor;white-space:nowrap}
+.badge.priv{color:#0a5f99}.badge.small{color:var(--warn)}.badge.flag{color:var(--flag)}.badge.rare{color:var(--warn)}
+.scroll{overflow-x:auto;max-width:100%}
+.ci{display:block;color:var(--muted);font-size:.82em;white-space:nowrap}
+.figs{display:flex;flex-wrap:wrap;gap:14px;align-items:flex-start}
+figure{margin:6px 0;border:1px solid var(--line);border-radius:6px;padding:6px;background:#fff;max-width:100%}
+figcaption{font-size:.85em;color:var(--muted);max-width:560px;padding:2px 4px}
+svg.chart{max-width:100%;height:auto;display:block}
+details{margin:8px 0}summary{cursor:pointer;font-weight:600;color:#0a5f99}
+.caveat{font-size:.9em}.caveat::before{content:"⚠ ";color:var(--warn)}
+ul.warnings li{color:var(--warn)}
+code{background:var(--bg-soft);padding:0 4px;border-radius:3px;font-size:.92em}
+@media print{details{display:block}nav.toc{display:none}figure{break-inside:avoid}}
+`;
+
+function pctCell(v: number | null | undefined, ci: Interval | undefined, cls = ''): string {
+  const c = ci && (finite(ci.lo) || finite(ci.hi)) ? `<span class="ci">[${fmtPct(ci.lo)}, ${fmtPct(ci.hi)}]</span>` : '';
+  return `<td${cls ? ` class="${cls}"` : ''}>${fmtPct(v)}${c}</td>`;
+}
+
+function attributeTables(a: AttributeResult, r: MetricsReport): string {
+  const out: string[] = [];
+  out.push(`<h4>${esc(a.column)} <span class="muted small">— privileged: ${esc(a.privileged.value)} (${esc(a.privileged.source)})</span></h4>`);
+  out.push('<table class="metrics groups"><thead><tr><th class="l">group</th><th>n</th>');
+  for (const m of METRIC_ORDER) out.push(`<th title="${esc(METRIC_HELP[m])}">${esc(METRIC_LABEL[m])}</th>`);
+  out.push('</tr></thead><tbody>');
+  for (const g of a.groups) {
+    const small = g.n < r.minGroupSize;
+    const badges = (g.privileged ? '<span class="badge priv">★ privileged</span>' : '') + (small ? `<span class="badge small">⚠ small (&lt; ${fmtInt(r.minGroupSize)})</span>` : '');
+    out.push(`<tr${small ? ' class="smallgroup"' : ''}><td class="l">${esc(g.value)}${badges}</td><td>${fmtInt(g.n)}</td>`);
+    for (const m of METRIC_ORDER) {
+      const flagged = m === 'positivity_rate' && !g.privileged && a.disparities[m]?.below_four_fifths.includes(g.value);
+      out.push(pctCell(g[m], g.ci?.[m], flagged ? 'flag' : ''));
+    }
+    out.push('</tr>');
+  }
+  out.push('</tbody></table>');
+  // disparities against the privileged group
+  const unpriv = a.groups.filter((g) => !g.privileged);
+  if (unpriv.length) {
+    out.push(`<table class="metrics disparities"><thead><tr><th class="l">vs ${esc(a.privileged.value)}</th>`);
+    for (const m of METRIC_ORDER) out.push(`<th>${esc(METRIC_LABEL[m])}<br><span class="muted small">difference · ratio</span></th>`);
+    out.push('</tr></thead><tbody>');
+    for (const g of unpriv) {
+      out.push(`<tr><td class="l">${esc(g.value)}</td>`);
+      for (const m of METRIC_ORDER) {
+        const d = a.disparities[m];
+        if (!d) {
+          out.push('<td>—</td>');
+          continue;
+        }
+        const diff = d.difference[g.value];
+        const ratio = d.ratio[g.value];
+        const flagged = d.below_four_fifths.includes(g.value);
+        const dci = d.ci?.difference[g.value];
+        const rci = d.ci?.ratio[g.value];
+        const ci = (dci ? `<span class="ci">[${fmtPp(dci.lo)}, ${fmtPp(dci.hi)}]</span>` : '') + (rci ? `<span class="ci">ratio [${fmtRatio(rci.lo)}, ${fmtRatio(rci.hi)}]</span>` : '');
+        // a low base rate describes the data and a low FPR favours the group: marked, not highlighted
+        const soft = m === 'base_rate' || m === 'fpr';
+        const why = soft ? (m === 'fpr' ? 'ratio below 0.8; a lower false positive rate favours this group' : 'ratio below 0.8; the base rate describes the labels, not the model') : 'ratio below 0.8 (four-fifths rule)';
+        const cls = flagged ? (soft ? ' class="flag-soft"' : ' class="flag"') : '';
+        out.push(`<td${cls}>${fmtPp(diff)} · ${fmtRatio(ratio)}${flagged ? ` <span class="badge ${soft ? 'soft' : 'flag'}" title="${esc(why)}">⚑ &lt; 4/5</span>` : ''}${ci}</td>`);
+      }
+      out.push('</tr>');
+    }
+    out.push('<tr><td class="l muted">max − min</td>');
+    for (const m of METRIC_ORDER) {
+      const d = a.disparities[m];
+      const ci = d?.ci?.max_minus_min;
+      out.push(`<td>${fmtPp(d?.max_minus_min)}${ci ? `<span class="ci">[${fmtPp(ci.lo)}, ${fmtPp(ci.hi)}]</span>` : ''}</td>`);
+    }
+    out.push('</tr></tbody></table>');
+  }
+  return out.join('');
+}
+
+/**
+ * Group metrics as HTML tables: per attribute, the rates per group (as %, privileged marked, small
+ * groups marked, bootstrap CIs beneath when present, positivity rates below four-fifths of the
+ * privileged group's highlighted), then the differences (pp) and ratios against the privileged group.
+ */
+export function metricsTable(report: MetricsReport): string {
+  const out: string[] = ['<div class="metrics-report">'];
+  const how = report.predKind === 'scores' ? `scores read as positive above ${fmtNum(report.threshold)}` : 'predicted labels';
+  out.push(
+    `<p class="muted small">${fmtInt(report.rows)} rows · label <code>${esc(report.label)}</code> = ${esc(report.positive)} · predictions <code>${esc(report.pred)}</code> (${esc(how)}) · groups under ${fmtInt(report.minGroupSize)} rows are marked small` +
+      (report.bootstrap ? ` · ${Math.round(report.bootstrap.confidence * 100)}% bootstrap intervals from ${fmtInt(report.bootstrap.resamples)} resamples (seed ${esc(report.bootstrap.seed)}; ${esc(report.bootstrap.method)})` : '') +
+      '</p>',
+  );
+  for (const a of report.attributes) out.push(`<div class="scroll">${attributeTables(a, report)}</div>`);
+  out.push('</div>');
+  return out.join('');
+}
+
+/** The category (or bin) most over-represented in series[0] relative to series[1]. */
+function direction(d: Distribution): { value: string; a: number; b: number } | null {
+  const s0 = d.series[0]?.share ?? [];
+  const s1 = d.series[1]?.share ?? [];
+  let best = -1;
+  let gap = 0.005;
+  for (let i = 0; i < Math.max(s0.length, s1.length); i++) {
+    const g = (finite(s0[i]) ? s0[i] : 0) - (finite(s1[i]) ? s1[i] : 0);
+    if (g > gap) {
+      gap = g;
+      best = i;
+    }
+  }
+  if (best < 0) return null;
+  const value = d.kind === 'categorical' ? d.categories?.[best] ?? `category ${best + 1}` : d.edges && d.edges.length > best + 1 ? binLabel(d.edges, best) : `bin ${best + 1}`;
+  return { value, a: s0[best] ?? 0, b: s1[best] ?? 0 };
+}
+
+function directionText(d: Distribution): string {
+  const dir = direction(d);
+  const a = esc(d.series[0]?.name ?? 'first set');
+  const b = esc(d.series[1]?.name ?? 'second set');
+  if (!dir) return `no value is clearly over-represented in the ${a}`;
+  return `<strong>${esc(dir.value)}</strong> is over-represented in the ${a} (${fmtPct(dir.a)} vs ${fmtPct(dir.b)} in the ${b})`;
+}
+
+function rankByJs(ds: readonly Distribution[]): Distribution[] {
+  return ds.slice().sort((x, y) => (finite(y.js) ? y.js : -1) - (finite(x.js) ? x.js : -1));
+}
+
+function fourFifthsFindings(r: MetricsReport | null): string[] {
+  if (!r) return [];
+  const out: string[] = [];
+  for (const a of r.attributes) {
+    const d = a.disparities.positivity_rate;
+    if (!d) continue;
+    const priv = a.groups.find((x) => x.privileged);
+    if (d.below_four_fifths.length === 0) {
+      out.push(`${esc(a.column)}: no group's positivity rate is below four-fifths of ${esc(a.privileged.value)}'s (${fmtPct(priv?.positivity_rate)}).`);
+      continue;
+    }
+    const flagged = d.below_four_fifths.map((v) => {
+      const g = a.groups.find((x) => x.value === v);
+      const small = g && g.n < r.minGroupSize ? ` <span class="badge small">small, n = ${fmtInt(g.n)}</span>` : '';
+      return `<strong>${esc(v)}</strong> ${fmtPct(g?.positivity_rate)} (${fmtRatio(d.ratio[v])}×)${small}`;
+    });
+    const others = METRIC_ORDER.filter((m) => m !== 'positivity_rate' && m !== 'base_rate' && (a.disparities[m]?.below_four_fifths.length ?? 0) > 0);
+    out.push(
+      `<span class="badge flag">⚑ four-fifths</span> ${esc(a.column)}: positivity rate below four-fifths of ${esc(a.privileged.value)}'s (${fmtPct(priv?.positivity_rate)}) for ${flagged.join(', ')}.` +
+        (others.length ? ` Ratios below 0.8 also for ${others.map((m) => esc(METRIC_LABEL[m])).join(', ')} (see the metrics tables).` : ''),
+    );
+  }
+  return out;
+}
+
+function validityText(c: CanonicalComparison): { html: string; ok: boolean } {
+  const v = c.validity;
+  if (!v) return { html: 'Validity could not be checked: nothing can score the generated rows (no callable model and no surrogate), so the sets are not confirmed to be on their side of the decision.', ok: false };
+  const who = c.validityScorer === 'surrogate' ? "the GAN's surrogate of the predictions (not the model itself)" : c.validityScorer === 'model' ? 'the model' : 'the scorer';
+  const pr = v.positive.rate;
+  const nr = v.negative.rate;
+  const ok = finite(pr) && finite(nr) && pr >= 0.8 && nr >= 0.8;
+  return {
+    html: `Validity: ${who} scores ${fmtPct(pr)} of the positive set (${fmtInt(v.positive.valid)} of ${fmtInt(v.positive.rows)}) as positive and ${fmtPct(nr)} of the negative set (${fmtInt(v.negative.valid)} of ${fmtInt(v.negative.rows)}) as negative.` + (ok ? '' : ' Rows on the wrong side dilute the comparison: read the differences below as lower bounds.'),
+    ok,
+  };
+}
+
+function caveatsFor(r: AuditResult, topics: AuditResult['caveats'][number]['topic'][]): string {
+  const cs = r.caveats.filter((c) => topics.includes(c.topic));
+  return cs.length ? `<ul class="caveats">${cs.map((c) => `<li class="caveat">${esc(c.text)}</li>`).join('')}</ul>` : '';
+}
+
+function figure(svg: string, caption?: string): string {
+  return `<figure>${svg}${caption ? `<figcaption>${caption}</figcaption>` : ''}</figure>`;
+}
+
+function distributionFigures(ds: readonly Distribution[], expanded: number, what: string): string {
+  if (ds.length === 0) return `<p class="muted">No ${esc(what)} to show.</p>`;
+  const figs = ds.map((d, i) => figure(distributionChart(d), `#${i + 1} · ${esc(d.feature)} (${esc(d.role)}, ${esc(d.kind)}) · JS ${fmtJs(d.js)}`));
+  const head = `<div class="figs">${figs.slice(0, expanded).join('')}</div>`;
+  if (figs.length <= expanded) return head;
+  return `${head}<details><summary>${figs.length - expanded} more ${esc(what)} (smaller JS distances)</summary><div class="figs">${figs.slice(expanded).join('')}</div></details>`;
+}
+
+function header(r: AuditResult): string {
+  const m = r.meta;
+  const model = `${esc(m.model.kind)}: ${esc(m.model.source)}${m.model.differentiable ? ' (differentiable)' : ''}` + (m.model.features ? ` · reads ${m.model.features.length} features` : '');
+  const timings = Object.entries(m.timings ?? {})
+    .filter(([, v]) => finite(v))
+    .map(([k, v]) => `${esc(k)} ${v >= 1000 ? `${fmtNum(v / 1000, 3)} s` : `${fmtNum(v, 3)} ms`}`)
+    .join(' · ');
+  return `<header>
+<h1>Fairness audit report</h1>
+<p class="muted">${esc(m.data.source)} · ${fmtInt(m.data.rows)} rows · created ${esc(m.created)}</p>
+<dl class="meta">
+<dt>Data</dt><dd>${esc(m.data.source)} — ${fmtInt(m.data.rows)} rows, ${m.data.columns.length} columns</dd>
+<dt>Label</dt><dd><code>${esc(m.label)}</code>, positive = <strong>${esc(m.positive)}</strong></dd>
+<dt>Model</dt><dd>${model}</dd>
+<dt>Protected</dt><dd>${r.protected.map((p) => `${esc(p.column)} (${esc(p.kind)}${p.inModel === false ? ', not read by the model' : p.inModel === null ? ', unknown whether the model reads it' : ''})`).join(', ') || 'none'}</dd>
+<dt>LUCID-GAN</dt><dd>${fmtInt(m.gan.epochs)} epochs, ${esc(m.gan.mode)} mode, ${fmtInt(m.gan.rows)} rows per canonical set</dd>
+<dt>Seed</dt><dd>${esc(m.seed)}</dd>
+<dt>Tool</dt><dd>${esc(m.tool)} ${esc(m.version)} (${esc(m.variant)})</dd>
+${timings ? `<dt>Timings</dt><dd class="small">${timings}</dd>` : ''}
+</dl>
+</header>`;
+}
+
+function findings(r: AuditResult): string {
+  const c = r.canonical;
+  const ranked = rankByJs(c.distributions);
+  const top = ranked.filter((d) => d.role === 'feature').slice(0, 5);
+  const prot = new Map<string, Distribution>();
+  for (const d of [...ranked.filter((d) => d.role !== 'feature'), ...r.proxy.distributions]) if (!prot.has(d.feature)) prot.set(d.feature, d);
+  const out: string[] = ['<section class="findings" id="findings"><h2 style="border:0;margin-top:.4em">Findings</h2><ul>'];
+  if (top.length) {
+    out.push(`<li>Features that differ most between the positive and negative canonical sets (JS distance): ${top.map((d) => `<strong>${esc(d.feature)}</strong> ${fmtJs(d.js)}`).join(', ')}.</li>`);
+  } else out.push('<li>No feature distributions were compared.</li>');
+  for (const d of prot.values()) {
+    out.push(`<li>Protected attribute <strong>${esc(d.feature)}</strong>${d.role === 'proxy' ? ' (not read by the model: a proxy effect)' : ''}: JS ${fmtJs(d.js)}; ${directionText(d)}.</li>`);
+  }
+  for (const f of [...fourFifthsFindings(r.metrics.attributes), ...fourFifthsFindings(r.metrics.intersection)]) out.push(`<li>${f}</li>`);
+  out.push(`<li>${validityText(c).html}</li>`);
+  if (r.lucid.ran) out.push(`<li>LUCID ran: ${fmtPct(r.lucid.success)} of its samples reach the preferred class${r.lucid.prefer !== undefined ? ` (${esc(r.lucid.prefer)})` : ''}.</li>`);
+  else out.push(`<li>LUCID did not run${r.lucid.reason ? `: ${esc(r.lucid.reason)}` : ''}.</li>`);
+  if (r.planted?.length) {
+    out.push(`<li><strong>Planted in the simulated data:</strong> ${r.planted
+      .map((p) => {
+        const dis = p.disadvantaged.map((o) => Object.entries(o).map(([k, v]) => `${esc(k)} = ${esc(v)}`).join(' and ')).join('; ');
+        return `${esc(p.kind)} — ${esc(p.rule)}${dis ? ` (disadvantaged: ${dis})` : ''}${p.reads.length ? `; the model reads ${p.reads.map(esc).join(', ')}` : ''}`;
+      })
+      .join('; ')}. Check that the findings above recover it.</li>`);
+  }
+  out.push('</ul></section>');
+  return out.join('');
+}
+
+function protectedSection(r: AuditResult): string {
+  const rows = r.protected
+    .map((p) => `<tr><td class="l">${esc(p.column)}</td><td class="l">${esc(p.kind)}</td><td class="l">${esc(p.groupColumn)}</td><td class="l">${p.inModel === true ? 'yes' : p.inModel === false ? 'no (proxy view)' : 'unknown'}</td></tr>`)
+    .join('');
+  const binned = r.protected.filter((p): p is ProtectedAttribute & { bins: NonNullable<ProtectedAttribute['bins']> } => !!p.bins);
+  const bins = binned
+    .map(
+      (p) =>
+        `<h4>${esc(p.column)} <span class="muted small">— ${esc(p.bins.method)} bins, grouped as <code>${esc(p.groupColumn)}</code></span></h4><table class="bins"><thead><tr><th class="l">group (bin)</th><th>from</th><th>to</th><th>rows</th><th>share</th></tr></thead><tbody>` +
+        p.bins.labels
+          .map((l, i) => {
+            const total = p.bins.counts.reduce((s, x) => s + (finite(x) ? x : 0), 0);
+            const n = p.bins.counts[i];
+            return `<tr><td class="l">${esc(l)}</td><td>${fmtNum(p.bins.edges[i])}</td><td>${fmtNum(p.bins.edges[i + 1])}</td><td>${fmtInt(n)}</td><td>${total > 0 && finite(n) ? fmtPct(n / total) : '—'}</td></tr>`;
+          })
+          .join('') +
+        '</tbody></table>',
+    )
+    .join('');
+  return `<section id="protected"><h2>Protected attributes and their bins</h2>
+<table><thead><tr><th class="l">column</th><th class="l">kind</th><th class="l">grouped by</th><th class="l">read by the model</th></tr></thead><tbody>${rows || '<tr><td class="l" colspan="4">none</td></tr>'}</tbody></table>
+${binned.length ? `<p class="small muted">A numeric protected attribute is grouped into bins; bin i holds values in (from, to], the first also includes its lower edge. The bin labels are the group names everywhere else in this report.</p>${bins}` : '<p class="muted small">No numeric protected attributes, so no bins.</p>'}
+</section>`;
+}
+
+function metricsSection(r: AuditResult): string {
+  const warnings = [...new Set([...(r.metrics.attributes?.warnings ?? []), ...(r.metrics.intersection?.warnings ?? [])])];
+  return `<section id="metrics"><h2>Group metrics</h2>
+<p>Rates of the model's predictions per group in the data. The privileged group (★) is the reference for differences (unprivileged − privileged, in percentage points) and ratios (unprivileged / privileged). <span class="badge flag">⚑ &lt; 4/5</span> marks a ratio below 0.8, the four-fifths rule; on the positivity rate this is the classic adverse-impact flag. It is highlighted in red where a lower rate disadvantages the group (positivity rate, TPR, PPV, accuracy) and only marked for the base rate (a property of the labels) and the FPR (where a lower rate favours the group).</p>
+${caveatsFor(r, ['small-group'])}
+<h3>Per attribute</h3>${metricsTable(r.metrics.attributes)}
+${r.metrics.intersection ? `<h3>Intersection</h3>${metricsTable(r.metrics.intersection)}` : ''}
+${warnings.length ? `<details><summary>${warnings.length} metrics warning${warnings.length === 1 ? '' : 's'}</summary><ul class="warnings">${warnings.map((w) => `<li>${esc(w)}</li>`).join('')}</ul></details>` : ''}
+</section>`;
+}
+
+function canonicalSection(r: AuditResult): string {
+  const c = r.canonical;
+  const ranked = rankByJs(c.distributions);
+  const v = validityText(c);
+  const s0 = ranked[0]?.series;
+  const names = s0 && s0.length >= 2 ? `${esc(s0[0].name)} (blue) and ${esc(s0[1].name)} (orange)` : 'the positive (blue) and negative (orange) sets';
+  const refs = s0 && s0.length > 2 ? `; ${s0.slice(2).map((s) => esc(s.name)).join(', ')} in grey outline for reference` : '';
+  return `<section id="canonical"><h2>Canonical sets, ranked by Jensen–Shannon distance</h2>
+<p>LUCID-GAN generated ${fmtInt(c.positive.rows)} rows the model predicts positive and ${fmtInt(c.negative.rows)} it predicts negative. Each chart compares ${names}${refs}. Features are ranked by the Jensen–Shannon distance between the two sets (0 = identical, 1 = disjoint): the higher, the more the model's decision depends on that feature.</p>
+<div class="callout${v.ok ? ' ok' : ''}">${v.html}</div>
+${caveatsFor(r, ['validity'])}
+<figure>${jsRanking(ranked)}</figure>
+${distributionFigures(ranked, EXPANDED, 'features')}
+</section>`;
+}
+
+function proxySection(r: AuditResult): string {
+  const p = r.proxy;
+  const body = p.columns.length
+    ? `<p>The model does not read ${p.columns.map((c) => `<strong>${esc(c)}</strong>`).join(', ')}. Yet the GAN generates this column together with the others, so its distribution in the positive and negative canonical sets shows whether the model's decisions follow it <em>through other features</em> (proxies): a large JS distance means the model treats these groups differently without seeing the attribute.</p>
+${distributionFigures(rankByJs(p.distributions), EXPANDED, 'proxy attributes')}`
+    : '<p class="muted">Every protected attribute is read by the model (or it is unknown which columns the model reads), so there is no separate proxy view; the protected attributes appear among the canonical-set charts above.</p>';
+  return `<section id="proxy"><h2>Proxy view</h2>${body}${caveatsFor(r, ['model'])}</section>`;
+}
+
+function heatmapFigures(h: IntersectionHeatmap): string {
+  const figs = [figure(heatmap(h, { value: 'positivity' }), 'Each cell: the model\u2019s positivity rate in the data and the rows it has. Hatched cells are small groups; grey cells are empty.')];
+  if (h.canonicalShift) figs.push(figure(heatmap(h, { value: 'shift' }), 'Each cell: its share of the positive canonical set minus its share of the negative one (percentage points). Orange = over-represented among positive predictions, purple = among negative ones.'));
+  return `<div class="figs">${figs.join('')}</div>`;
+}
+
+function fixText(fix: [string, string][]): string {
+  return fix.map(([k, v]) => `${esc(k)} = ${esc(v)}`).join(', ') || 'nothing fixed';
+}
+
+function intersectionsSection(r: AuditResult): string {
+  if (r.intersections.length === 0) return '<section id="intersections"><h2>Intersections</h2><p class="muted">Fewer than two protected attributes: no intersections.</p></section>';
+  const parts = r.intersections.map(({ pair, heatmap: h, sets }) => {
+    const rows = sets
+      .map((s) => {
+        const top = rankByJs(s.distributions).slice(0, 3);
+        const ft = s.fixTraining;
+        const v = s.validity;
+        return `<tr${ft?.rare ? ' class="rare"' : ''}><td class="l">${fixText(s.fix)}${ft?.rare ? '<span class="badge rare">rare</span>' : ''}</td><td>${ft ? `${fmtInt(ft.rows)} <span class="muted small">(${fmtPct(ft.share)})</span>` : '—'}</td><td>${fmtPct(s.fixSatisfied)}</td><td>${v ? `${fmtPct(v.positive.rate)} / ${fmtPct(v.negative.rate)}` : '—'}</td><td class="l">${top.map((d) => `${esc(d.feature)} <span class="muted">${fmtJs(d.js)}</span>`).join(', ') || '—'}</td></tr>`;
+      })
+      .join('');
+    return `<h3>${esc(pair[0])} × ${esc(pair[1])}</h3>${heatmapFigures(h)}
+${sets.length ? `<h4>Canonical sets per combination</h4><table class="combos"><thead><tr><th class="l">combination</th><th>training rows</th><th title="share of generated rows that hold every fixed value">fix satisfied</th><th>validity (pos / neg)</th><th class="l">top features by JS</th></tr></thead><tbody>${rows}</tbody></table>` : '<p class="muted small">No canonical sets were generated per combination.</p>'}`;
+  });
+  return `<section id="intersections"><h2>Intersections</h2>
+<p>For each pair of protected attributes: the model's positivity rate per combination of values in the data, and where the canonical sets put their rows. Then LUCID-GAN's canonical sets with the combination fixed: how many training rows the combination has (a rare combination gives the GAN little to learn from), how often the generated rows really hold it, and which features separate its positive and negative sets.</p>
+${caveatsFor(r, ['rare-intersection'])}
+${parts.join('\n')}
+</section>`;
+}
+
+function lucidSection(r: AuditResult): string {
+  const l = r.lucid;
+  if (!l.ran) return `<section id="lucid"><h2>LUCID</h2><p>LUCID did not run${l.reason ? `: ${esc(l.reason)}` : '.'}</p></section>`;
+  const dists = rankByJs(l.distributions ?? []);
+  const loss = l.loss && l.loss.length ? figure(lineChart([{ name: 'mean loss', values: l.loss }], { title: 'LUCID loss', xLabel: 'epoch', yLabel: 'mean loss' }), 'Mean loss per epoch of the gradient ascent towards the preferred class.') : '';
+  return `<section id="lucid"><h2>LUCID</h2>
+<p>LUCID starts from ${l.n !== undefined ? fmtInt(l.n) : 'a set of'} uniformly random points and moves them by gradient ascent on the model's input until the model prefers ${l.prefer !== undefined ? `<strong>${esc(l.prefer)}</strong>` : 'the preferred class'}${l.epochs !== undefined ? ` (${fmtInt(l.epochs)} epochs)` : ''}. Its canonical set shows what the model looks for, free of the data's distribution; each chart compares it with the uniform start (the first series is the canonical set, the second the start).</p>
+<p>Success: <strong>${fmtPct(l.success)}</strong> of the samples are scored ≥ 0.5 for the preferred class after one-hot snapping.</p>
+${loss ? `<div class="figs">${loss}</div>` : ''}
+${distributionFigures(dists, LUCID_EXPANDED, 'LUCID features')}
+</section>`;
+}
+
+function faleSectionHtml(s: FaleSection): string {
+  const res = s.result;
+  const u = s.unprivileged.map((c) => `${c.column} = ${c.value}`).join(' and ');
+  const metric = res.metric;
+  const figs = res.features.map((f) =>
+    figure(
+      faleChart(f, { metric, unprivileged: `unprivileged (${u})`, privileged: 'privileged (everyone else)', subtitle: `${metric.toUpperCase()} (unprivileged − privileged) as ${f.feature} changes` }),
+      `${esc(f.feature)}: ${f.undefined.length ? `${f.undefined.length} undefined bin${f.undefined.length === 1 ? '' : 's'} (marked ×, hatched)` : 'every bin defined'}${f.ci ? ` · ${Math.round(f.ci.level * 100)}% band from ${fmtInt(f.ci.replicates)} bootstrap replicates (gaps where undefined)` : ''}${finite(f.excluded) && f.excluded > 0 ? ` · ${fmtInt(f.excluded)} rows outside the edges left out` : ''}`,
+    ),
+  );
+  return `<h3>${esc(s.attribute)}: ${esc(u)} vs everyone else</h3>
+<p class="small">Unprivileged group chosen by ${esc(s.chosen)}. Metric ${esc(metric.toUpperCase())} on all rows: <strong>${fmtNum(res.overall)}</strong> · ${fmtInt(res.counts.unprivileged)} unprivileged and ${fmtInt(res.counts.privileged)} privileged rows.</p>
+<div class="figs">${figs.join('') || '<p class="muted">No features explained.</p>'}</div>
+${res.warnings.length ? `<ul class="warnings small">${res.warnings.map((w) => `<li>${esc(w)}</li>`).join('')}</ul>` : ''}`;
+}
+
+function faleSection(r: AuditResult): string {
+  const body = r.fale.length
+    ? `<p>FALE (fairness-aware accumulated local effects) shows how the fairness metric between the unprivileged group and everyone else changes as one feature moves, other features held as they are: a rising line means larger values of the feature push the metric up. Bars beneath show how many rows of each group fall in each bin; bins with too few rows are undefined.</p>${r.fale.map(faleSectionHtml).join('\n')}`
+    : `<p>FALE was not run${r.faleSkipped ? `: ${esc(r.faleSkipped)}` : '.'}</p>`;
+  return `<section id="fale"><h2>FALE</h2>${body}</section>`;
+}
+
+function filesList(r: AuditResult): string {
+  const files: [string, string][] = [
+    [`${r.canonical.name}-positive.csv`, 'the positive canonical set'],
+    [`${r.canonical.name}-negative.csv`, 'the negative canonical set'],
+  ];
+  const sets = r.intersections.flatMap((i) => i.sets);
+  if (sets.length) files.push([`${sets[0].name}-positive.csv, …`, `canonical sets per combination (${sets.length} combinations, positive and negative each)`]);
+  files.push(['metrics.csv / metrics.json', 'the group metrics tables']);
+  if (r.lucid.ran) files.push(['lucid-*.csv', "LUCID's canonical set and its start"]);
+  if (r.fale.length) files.push(['fale-*.csv', 'FALE values per protected attribute']);
+  files.push(['*.json', 'everything in this report as data (the audit result)']);
+  return `<ul class="small">${files.map(([n, d]) => `<li><code>${esc(n)}</code> — ${esc(d)}</li>`).join('')}</ul><p class="muted small">Exact names depend on the version and the options; see the output folder beside this report.</p>`;
+}
+
+function closingSections(r: AuditResult): string {
+  const topics: Record<string, string> = { validity: 'Validity', 'rare-intersection': 'Rare intersections', 'small-group': 'Small groups', model: 'Model', other: 'Other' };
+  const caveats = r.caveats.length
+    ? `<ul>${r.caveats.map((c) => `<li class="caveat"><strong>${esc(topics[c.topic] ?? c.topic)}:</strong> ${esc(c.text)}</li>`).join('')}</ul>`
+    : '<p class="muted">No caveats were raised.</p>';
+  const warnings = r.warnings.length ? `<h3>Warnings</h3><ul class="warnings">${r.warnings.map((w) => `<li>${esc(w)}</li>`).join('')}</ul>` : '';
+  return `<section id="caveats"><h2>Caveats and warnings</h2>${caveats}${warnings}</section>
+<section id="how-to-read"><h2>How to read this report</h2>
+<ul>
+<li><strong>Group metrics</strong> describe the model's decisions on the data as it is. A ratio below 0.8 (four-fifths) is a common screening flag, not a verdict; small groups give unstable rates, and bootstrap intervals (when shown) give their uncertainty.</li>
+<li><strong>Canonical sets</strong> are rows a generative model (LUCID-GAN) produces for which the model predicts positive or negative. Features whose distributions differ most between the two sets (large Jensen–Shannon distance) are what the model's decision hinges on. A protected attribute that differs strongly is a sign of disparate treatment; if the model does not read it, the difference comes through proxies.</li>
+<li><strong>Validity</strong> tells how many generated rows the model really scores on their side; low validity weakens the comparison.</li>
+<li><strong>Heat maps</strong> show intersections: a cell can be disadvantaged even when each attribute alone looks fair. Hatched cells are small.</li>
+<li><strong>LUCID</strong> shows the model's preferences starting from uniform noise, independent of the data's distribution.</li>
+<li><strong>FALE</strong> shows where along a feature the fairness metric changes; look at the bars beneath before trusting a bin.</li>
+<li>This report is generated: it shows associations in the model's behaviour, not their causes or whether they are justified.</li>
+</ul></section>
+<section id="files"><h2>Files</h2><p>Written beside this report:</p>${filesList(r)}</section>`;
+}
+
+/** The whole audit as one self-contained HTML document (inline CSS and SVG; no scripts, no network). */
+export function renderReport(result: AuditResult): string {
+  const r = result;
+  const toc: [string, string][] = [
+    ['findings', 'Findings'],
+    ['metrics', 'Group metrics'],
+    ['canonical', 'Canonical sets'],
+    ['proxy', 'Proxy view'],
+    ['protected', 'Protected attributes and bins'],
+    ['intersections', 'Intersections'],
+    ['lucid', 'LUCID'],
+    ['fale', 'FALE'],
+    ['caveats', 'Caveats and warnings'],
+    ['how-to-read', 'How to read this report'],
+    ['files', 'Files'],
+  ];
+  const title = `Fairness audit — ${r.meta.data.source}`;
+  return `<!DOCTYPE html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<meta name="generator" content="${esc(r.meta.tool)} ${esc(r.meta.version)}">
+<title>${esc(title)}</title>
+<style>${CSS}</style>
+</head>
+<body>
+<main>
+${header(r)}
+<nav class="toc"><ol>${toc.map(([id, t]) => `<li><a href="#${id}">${esc(t)}</a></li>`).join('')}</ol></nav>
+${findings(r)}
+${metricsSection(r)}
+${canonicalSection(r)}
+${proxySection(r)}
+${protectedSection(r)}
+${intersectionsSection(r)}
+${lucidSection(r)}
+${faleSection(r)}
+${closingSections(r)}
+<footer class="muted small"><p>Generated by ${esc(r.meta.tool)} ${esc(r.meta.version)} on ${esc(r.meta.created)} (seed ${esc(r.meta.seed)}).</p></footer>
+</main>
+</body>
+</html>
+`;
+}

@@ -1,0 +1,76 @@
+// `lucid audit` as a user runs it: the report folder, JSON summary, and usage errors.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { writeSimModel } from '../helpers/sim-model.js';
+
+const bin = fileURLToPath(new URL('../../../bin/lucid.js', import.meta.url));
+const lucid = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
+const dir = mkdtempSync(join(tmpdir(), 'lucid-audit-cli-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+let data = '';
+let modelFile = '';
+const small = ['--gan-epochs', '3', '-n', '150', '--intersection-rows', '40', '--fale-bootstrap', '0', '--quiet'];
+
+before(async () => {
+  ({ data, modelFile } = await writeSimModel(dir));
+});
+
+describe('lucid audit', () => {
+  it('writes the report folder and prints a summary', () => {
+    const out = join(dir, 'audit');
+    const r = lucid('audit', '--data', data, '--label', 'approved', '--positive', 'yes', '--protected', 'sex,group,age', '--model', modelFile, '--protected-edges', 'age=18,35,50,80', ...small, '--out', out);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /wrote .*report\.html/);
+    assert.match(r.stdout, /Jensen–Shannon/);
+    assert.match(r.stdout, /validity \(model\)/);
+    for (const f of ['report.html', 'audit.json', 'metrics.csv', 'metrics.json', 'metrics-intersection.csv', 'canonical-positive.csv', 'canonical-negative.csv',
+      'intersection-sex=Female-group=B-positive.csv', 'intersection-sex=Male-group=A-negative.csv', 'distributions.csv', 'distributions.json',
+      'lucid-canonical.csv', 'lucid-start.csv', 'fale-group.json', 'fale-group.csv', 'fale-age.csv', 'protected-bins.json']) {
+      assert.ok(existsSync(join(out, f)), f);
+    }
+    assert.match(readFileSync(join(out, 'report.html'), 'utf8'), /<html/i);
+    const a = JSON.parse(readFileSync(join(out, 'audit.json'), 'utf8'));
+    assert.equal(a.canonical.positive.file, 'canonical-positive.csv');
+    assert.equal(a.canonical.positive.rows, 150);
+    assert.equal(a.lucid.canonical.file, 'lucid-canonical.csv');
+    assert.deepEqual(JSON.parse(readFileSync(join(out, 'protected-bins.json'), 'utf8'))[2].bins.edges, [18, 35, 50, 80]);
+    assert.equal(readFileSync(join(out, 'canonical-positive.csv'), 'utf8').trim().split('\n').length, 151);
+  });
+
+  it('--format json prints a machine-readable summary', () => {
+    const out = join(dir, 'audit-json');
+    const r = lucid('audit', '--data', data, '--label', 'approved', '--protected', 'group', '--model', modelFile, ...small, '--format', 'json', '--out', out);
+    assert.equal(r.status, 0, r.stderr);
+    const j = JSON.parse(r.stdout);
+    assert.equal(j.report, join(out, 'report.html'));
+    assert.equal(j.top.length, 5);
+    assert.equal(j.lucid, true);
+    assert.deepEqual(j.fale, ['group']);
+  });
+
+  it('usage errors exit 2: both --model and --pred, neither, an unknown protected column (named, with the columns listed)', () => {
+    const base = ['--data', data, '--label', 'approved', '--out', join(dir, 'never')];
+    const both = lucid('audit', ...base, '--protected', 'sex', '--model', modelFile, '--pred', 'approved');
+    assert.equal(both.status, 2);
+    assert.match(both.stderr, /either --model or --pred, not both/);
+    const neither = lucid('audit', ...base, '--protected', 'sex');
+    assert.equal(neither.status, 2);
+    assert.match(neither.stderr, /--model FILE .* or --pred COLUMN/);
+    const unknown = lucid('audit', ...base, '--protected', 'sex,gender', '--model', modelFile);
+    assert.equal(unknown.status, 2);
+    assert.match(unknown.stderr, /--protected "gender" is not a column of .*; the columns are: age, sex, group/);
+    assert.doesNotMatch(unknown.stderr, /at .*\.js:\d+/);
+    assert.ok(!existsSync(join(dir, 'never')));
+  });
+
+  it('--help ends with a worked example', () => {
+    const r = lucid('audit', '--help');
+    assert.equal(r.status, 0);
+    assert.match(r.stdout.trimEnd(), /Example:\n[\s\S]*lucid audit --data .*\n.*--out adult-audit$/);
+  });
+});

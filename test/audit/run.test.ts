@@ -1,0 +1,151 @@
+// runAudit end to end on small simulated data: the result's shape, the planted direction in the
+// metrics, determinism, LUCID's start set, and the predictions-column path.
+import { before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { lucidStart, runAudit } from '../../src/audit/run.js';
+import type { AuditResult } from '../../src/audit/types.js';
+import type { Table } from '../../src/data/table.js';
+import { simulate } from '../../src/data/simulator.js';
+import type { Engine } from '../../src/engine/engine.js';
+import { Rng } from '../../src/engine/rng.js';
+import { builtinBlackBox } from '../../src/models/blackbox.js';
+import { Classifier } from '../../src/models/classifier/classifier.js';
+import { invert } from '../../src/methods/lucid/index.js';
+import { getEngine } from '../helpers/engine.js';
+
+let engine: Engine;
+let data: Table;
+let clf: Classifier;
+let result: AuditResult;
+const SMALL = { ganEpochs: 4, n: 200, intersectionRows: 60, faleBootstrap: 3, lucidEpochs: 20, seed: 3 };
+
+const audit = () => runAudit(engine, data, {
+  label: 'approved', positive: 'yes', protected: ['sex', 'group', 'age'],
+  model: builtinBlackBox(engine, clf, 'sim model'), protectedEdges: { age: [18, 35, 50, 80] }, ...SMALL,
+});
+
+before(async () => {
+  engine = await getEngine();
+  data = simulate(new Rng(engine, 21), { n: 2000, bias: 'direct' }).table;
+  const train = simulate(new Rng(engine, 20), { n: 2000, bias: 'direct' }).table;
+  clf = Classifier.train(engine, train, { label: 'approved', positive: 'yes', hidden: [], epochs: 30, valFraction: 0, seed: 1 }).model;
+  result = await audit();
+});
+
+describe('runAudit (built-in model, direct bias on group)', () => {
+  it('fills every section', () => {
+    const r = result;
+    assert.equal(r.meta.model.kind, 'builtin');
+    assert.equal(r.meta.model.differentiable, true);
+    assert.equal(r.meta.positive, 'yes');
+    assert.equal(r.meta.gan.epochs, 4);
+    for (const k of ['score', 'metrics', 'gan', 'canonical', 'intersections', 'lucid', 'fale', 'total']) assert.equal(typeof r.meta.timings[k], 'number', k);
+    assert.equal(r.metrics.attributes.attributes.length, 3);
+    assert.ok(r.metrics.intersection);
+    assert.equal(r.canonical.positive.rows, 200);
+    assert.equal(r.canonical.negative.rows, 200);
+    assert.equal(r.canonical.validityScorer, 'model');
+    assert.ok(r.canonical.validity);
+    const feats = r.canonical.distributions.map((d) => d.feature);
+    assert.ok(!feats.includes('preds') && !feats.includes('approved'));
+    assert.ok(feats.includes('neighbourhood') && feats.includes('age'));
+    for (let i = 1; i < r.canonical.distributions.length; i++) assert.ok(r.canonical.distributions[i - 1].js >= r.canonical.distributions[i].js);
+    for (const d of r.canonical.distributions) {
+      assert.equal(d.series.length, 3);
+      assert.equal(d.series[2].name, 'real data');
+      assert.equal(d.role, ['sex', 'group', 'age'].includes(d.feature) ? 'protected' : 'feature');
+    }
+    assert.deepEqual(r.proxy.columns, []);
+    // age is numeric: binned with the given edges, the distribution uses them
+    const age = r.protected.find((p) => p.column === 'age')!;
+    assert.equal(age.groupColumn, 'age (binned)');
+    assert.deepEqual(age.bins!.labels, ['[18, 35]', '(35, 50]', '(50, 80]']);
+    assert.equal(age.bins!.counts.reduce((a, b) => a + b, 0), 2000);
+    assert.deepEqual(r.canonical.distributions.find((d) => d.feature === 'age')!.edges, [18, 35, 50, 80]);
+    // intersections: three pairs; sets only for sex × group (age is numeric)
+    assert.equal(r.intersections.length, 3);
+    const sg = r.intersections.find((i) => i.pair[0] === 'sex' && i.pair[1] === 'group')!;
+    assert.equal(sg.sets.length, 4);
+    for (const s of sg.sets) {
+      assert.equal(s.positive.rows, 60);
+      assert.ok(s.fixTraining && s.fixSatisfied !== undefined);
+      assert.match(s.name, /^intersection-sex=(Female|Male)-group=(A|B)$/);
+    }
+    assert.deepEqual(sg.heatmap.n.flat().reduce((a, b) => a + b, 0), 2000);
+    assert.equal(r.intersections.find((i) => i.pair[1] === 'age')!.sets.length, 0);
+    assert.ok(r.warnings.some((w) => /age is numeric/.test(w)));
+    // LUCID and FALE ran
+    assert.equal(r.lucid.ran, true);
+    assert.equal(r.lucid.canonical!.rows, 200);
+    assert.equal(r.lucid.start!.rows, 200);
+    assert.equal(r.lucid.loss!.length, 20);
+    assert.equal(r.fale.length, 3);
+    for (const f of r.fale) {
+      assert.match(f.chosen, /lowest positivity rate/);
+      assert.ok(f.result.features.every((x) => !['sex', 'group', 'age', 'preds'].includes(x.feature)));
+      assert.ok(f.result.features.length > 0);
+    }
+  });
+
+  it('the metrics show the planted direction: group B has the lower positivity rate, FALE compares B', () => {
+    const g = result.metrics.attributes.attributes.find((a) => a.column === 'group')!;
+    const rate = (v: string) => g.groups.find((x) => x.value === v)!.positivity_rate!;
+    assert.ok(rate('B') < rate('A'), `B ${rate('B')} vs A ${rate('A')}`);
+    assert.equal(g.privileged.value, 'A');
+    const f = result.fale.find((x) => x.attribute === 'group')!;
+    assert.deepEqual(f.unprivileged, [{ column: 'group', value: 'B' }]);
+  });
+
+  it('is deterministic: the same seed gives identical canonical sets and distributions', async () => {
+    const again = await audit();
+    const cols = (t: Table) => t.columns.map((c) => (c.kind === 'numeric' ? Array.from(c.values) : Array.from(c.codes, (k) => c.categories[k])));
+    assert.deepEqual(cols(again.canonical.positive), cols(result.canonical.positive));
+    assert.deepEqual(cols(again.canonical.negative), cols(result.canonical.negative));
+    assert.deepEqual(cols(again.intersections[0].sets[3].positive), cols(result.intersections[0].sets[3].positive));
+    assert.deepEqual(again.canonical.distributions, result.canonical.distributions);
+    assert.deepEqual(again.fale.map((f) => f.result), result.fale.map((f) => f.result));
+  });
+
+  it('LUCID\'s start set is the first logged epoch of its trace (the input before update 1)', () => {
+    const r = invert(engine, clf, { prefer: 'positive', n: 50, epochs: 3, seed: 9, traceEvery: 0 });
+    const start = lucidStart(engine, clf.preprocessor, 50, 9);
+    const t = r.trace!.table;
+    const epoch = t.columns.find((c) => c.name === 'epoch')!;
+    const rows: number[] = [];
+    for (let i = 0; i < t.rows; i++) if (epoch.kind === 'numeric' && epoch.values[i] === 1) rows.push(i);
+    assert.equal(rows.length, 50);
+    for (const c of start.columns) {
+      const tc = t.columns.find((x) => x.name === c.name)!;
+      rows.forEach((row, i) => {
+        if (c.kind === 'numeric' && tc.kind === 'numeric') assert.equal(c.values[i], tc.values[row], `${c.name} row ${i}`);
+        else if (c.kind === 'categorical' && tc.kind === 'categorical') assert.equal(c.categories[c.codes[i]], tc.categories[tc.codes[row]], `${c.name} row ${i}`);
+      });
+    }
+  });
+});
+
+describe('runAudit with a predictions column', () => {
+  it('runs without LUCID and FALE, says why, scores validity with the GAN surrogate, no proxy inference', async () => {
+    const preds = clf.predictProba(engine, data);
+    const scored: Table = { rows: data.rows, columns: [...data.columns, { kind: 'numeric', name: 'p', values: preds }] };
+    const r = await runAudit(engine, scored, { label: 'approved', positive: 'yes', protected: ['sex', 'group'], pred: 'p', ...SMALL });
+    assert.equal(r.meta.model.kind, 'column');
+    assert.equal(r.meta.model.features, null);
+    assert.equal(r.lucid.ran, false);
+    assert.match(r.lucid.reason!, /predictions column/);
+    assert.deepEqual(r.fale, []);
+    assert.match(r.faleSkipped!, /callable model/);
+    assert.ok(r.protected.every((p) => p.inModel === null));
+    assert.deepEqual(r.proxy.columns, []);
+    assert.equal(r.canonical.validityScorer, 'surrogate');
+    assert.ok(r.caveats.some((c) => c.topic === 'model' && /predictions column/.test(c.text)));
+    assert.ok(!r.canonical.distributions.some((d) => d.feature === 'p'));
+  });
+
+  it('names a missing column and lists the available ones', async () => {
+    await assert.rejects(
+      runAudit(engine, data, { label: 'approved', protected: ['gender'], model: builtinBlackBox(engine, clf, 'm'), ...SMALL }),
+      (e: Error) => /protected column "gender" is not a column.*the columns are: age, sex, group/.test(e.message),
+    );
+  });
+});

@@ -1,0 +1,114 @@
+// Helpers for the real-browser tests: Debian's chromium through playwright-core, a tiny static
+// server, console-error capture and screenshots under test-artifacts/.
+//
+// Chromium: LUCID_CHROMIUM or /usr/bin/chromium. When it is missing the tests skip with a message,
+// except in CI (CI=true), where a missing browser is a failure (.ci/run installs it with apt).
+import { existsSync, mkdirSync } from 'node:fs';
+import { readFile, stat } from 'node:fs/promises';
+import http from 'node:http';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { AddressInfo } from 'node:net';
+import type { Browser, ConsoleMessage, Page } from 'playwright-core';
+
+export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+export const ARTIFACTS = path.join(ROOT, 'test-artifacts');
+export const CHROMIUM = process.env.LUCID_CHROMIUM ?? '/usr/bin/chromium';
+const IN_CI = /^(1|true|yes)$/i.test(process.env.CI ?? '');
+
+/** Why the browser tests cannot run here (a skip message), or null. Throws in CI when chromium is missing. */
+export function browserSkip(): string | null {
+  if (existsSync(CHROMIUM)) return null;
+  const msg = `chromium not found at ${CHROMIUM}: install it (apt-get install chromium) or set LUCID_CHROMIUM`;
+  if (IN_CI) throw new Error(`${msg} (CI=true: the browser tests must run in CI)`);
+  return `skipped: ${msg}`;
+}
+
+export async function launch(): Promise<Browser> {
+  const { chromium } = await import('playwright-core');
+  return chromium.launch({
+    executablePath: CHROMIUM,
+    // root in containers needs --no-sandbox; file:// pages may load their own files
+    args: ['--no-sandbox', '--disable-dev-shm-usage', '--disable-gpu', '--allow-file-access-from-files'],
+    timeout: 60_000,
+  });
+}
+
+/** Collects console errors, uncaught page errors and failed requests of a page. */
+export function watchErrors(page: Page): string[] {
+  const errors: string[] = [];
+  page.on('console', (m: ConsoleMessage) => {
+    if (m.type() === 'error') errors.push(`console.error: ${m.text()} (${m.location().url}:${m.location().lineNumber})`);
+  });
+  page.on('pageerror', (e: Error) => errors.push(`pageerror: ${e.message}`));
+  page.on('requestfailed', (r) => errors.push(`request failed: ${r.url()} (${r.failure()?.errorText ?? '?'})`));
+  page.on('worker', (w) => w.on('console', (m: ConsoleMessage) => {
+    if (m.type() === 'error') errors.push(`worker console.error: ${m.text()}`);
+  }));
+  return errors;
+}
+
+export function artifact(name: string): string {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  return path.join(ARTIFACTS, name);
+}
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.map': 'application/json',
+  '.json': 'application/json',
+  '.wasm': 'application/wasm',
+  '.csv': 'text/csv',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+};
+
+/** Serves `dir` on 127.0.0.1 at a random port (GET only, no directory listings, no path escapes). */
+export async function serve(dir: string): Promise<{ url: string; close: () => Promise<void> }> {
+  const base = path.resolve(dir);
+  const server = http.createServer(async (req, res) => {
+    try {
+      const u = new URL(req.url ?? '/', 'http://localhost');
+      let file = path.resolve(base, `.${decodeURIComponent(u.pathname)}`);
+      if (file !== base && !file.startsWith(base + path.sep)) throw Object.assign(new Error('outside'), { status: 403 });
+      if ((await stat(file)).isDirectory()) file = path.join(file, 'index.html');
+      const body = await readFile(file);
+      res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+      res.end(body);
+    } catch (e) {
+      const status = (e as { status?: number }).status ?? 404;
+      res.writeHead(status, { 'content-type': 'text/plain' });
+      res.end(status === 404 ? 'not found' : 'forbidden');
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}/`,
+    close: () => new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    }),
+  };
+}
+
+/** Chart checks shared by both tests: every svg.chart has a non-empty box and at least one .axis-label text. */
+export async function chartProblems(page: Page): Promise<{ count: number; problems: string[] }> {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    const svgs = Array.from(document.querySelectorAll('svg.chart'));
+    svgs.forEach((svg, i) => {
+      const name = svg.getAttribute('data-chart') ?? `chart ${i + 1}`;
+      const box = svg.getBoundingClientRect();
+      if (!(box.width > 0 && box.height > 0)) problems.push(`${name} #${i + 1}: empty bounding box (${box.width}×${box.height})`);
+      const labels = Array.from(svg.querySelectorAll('text.axis-label')).filter((t) => (t.textContent ?? '').trim() !== '');
+      if (labels.length === 0) problems.push(`${name} #${i + 1}: no axis label`);
+      if (svg.getAttribute('role') !== 'img') problems.push(`${name} #${i + 1}: role is not img`);
+      if (svg.childElementCount < 3) problems.push(`${name} #${i + 1}: hardly anything drawn`);
+    });
+    return { count: svgs.length, problems };
+  });
+}

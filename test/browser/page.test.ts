@@ -1,0 +1,142 @@
+// The browser page (web/, built into dist-web/ by tools/build-web.mjs) in a real chromium: upload a
+// CSV, pick the predictions column, train LUCID-GAN in the Web Worker, check the canonical-set charts,
+// the progress bar, the downloads and that nothing was logged as an error; bad inputs show a message.
+import { after, before, describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import type { Browser, Page } from 'playwright-core';
+import { artifact, browserSkip, chartProblems, launch, ROOT, serve, watchErrors } from './browser.js';
+
+const skip = browserSkip();
+const FIXTURE = path.join(ROOT, 'test/fixtures/web/loans-300.csv');
+const FEATURES = readFileSync(FIXTURE, 'utf8').split('\n')[0].split(',').filter((c) => c !== 'preds');
+
+describe('browser page (dist-web) in chromium', { skip: skip ?? false, timeout: 120_000 }, () => {
+  let browser: Browser;
+  let server: Awaited<ReturnType<typeof serve>>;
+
+  before(async () => {
+    const b = spawnSync(process.execPath, [path.join(ROOT, 'tools/build-web.mjs')], { encoding: 'utf8' });
+    assert.equal(b.status, 0, `build-web failed:\n${b.stdout}${b.stderr}`);
+    server = await serve(path.join(ROOT, 'dist-web'));
+    browser = await launch();
+  });
+
+  after(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+
+  async function open(): Promise<{ page: Page; errors: string[] }> {
+    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const errors = watchErrors(page);
+    await page.goto(server.url);
+    await page.waitForFunction(() => document.body.dataset.state === 'idle');
+    return { page, errors };
+  }
+
+  it('trains on a small CSV in the worker and shows positive vs negative charts', async () => {
+    const { page, errors } = await open();
+    try {
+      await page.setInputFiles('#file', FIXTURE);
+      await page.waitForFunction(() => document.body.dataset.state === 'loaded');
+      assert.equal(await page.inputValue('#pred'), 'preds', 'the predictions column is guessed');
+      assert.match(await page.textContent('#file-info') ?? '', /300 rows, 10 columns/);
+      await page.selectOption('#pred', 'preds');
+      await page.fill('#epochs', '3');
+      await page.fill('#rows', '300');
+      await page.fill('#seed', '1');
+      await page.click('#train');
+      await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 90_000 });
+      const state = await page.evaluate(() => document.body.dataset.state);
+      assert.equal(state, 'done', `training failed: ${await page.textContent('#error')}`);
+
+      const bar = await page.evaluate(() => {
+        const p = document.getElementById('progress') as HTMLProgressElement;
+        return { value: p.value, max: p.max };
+      });
+      assert.deepEqual(bar, { value: 3, max: 3 }, 'the progress bar reached its end');
+
+      const { count, problems } = await chartProblems(page);
+      assert.equal(count, FEATURES.length + 1, 'a JS ranking and one chart per generated feature');
+      assert.deepEqual(problems, []);
+      const features = await page.$$eval('#charts figure.feature', (f) => f.map((x) => (x as HTMLElement).dataset.feature));
+      assert.deepEqual([...features].sort(), [...FEATURES].sort());
+      const kinds = await page.$$eval('svg.chart', (s) => s.map((x) => x.getAttribute('data-chart')));
+      assert.deepEqual(new Set(kinds), new Set(['js-ranking', 'histogram-pair', 'grouped-bars']));
+      const bars = await page.$$eval('#charts figure.feature svg.chart rect[fill-opacity]', (r) => r.length);
+      assert.ok(bars > 0, 'bars drawn');
+
+      // the downloads are Blob URLs holding the sets as CSV: a header and 300 rows each
+      for (const which of ['positive', 'negative']) {
+        const csv = await page.evaluate(async (id) => {
+          const a = document.getElementById(id) as HTMLAnchorElement;
+          return a.href.startsWith('blob:') ? (await fetch(a.href)).text() : `not a blob URL: ${a.href}`;
+        }, `dl-${which}`);
+        const lines = csv.trim().split('\n');
+        assert.equal(lines.length, 301, `${which}: ${lines[0]}`);
+        assert.ok(lines[0].split(',').includes('preds'));
+        const predIdx = lines[0].split(',').indexOf('preds');
+        assert.equal(lines[1].split(',')[predIdx], which === 'positive' ? '1' : '0');
+      }
+      await page.screenshot({ path: artifact('page.png'), fullPage: true });
+      assert.deepEqual(errors, [], 'no console errors');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('Cancel stops training after the current step and still shows the sets of the last model', async () => {
+    const { page, errors } = await open();
+    try {
+      await page.setInputFiles('#file', FIXTURE);
+      await page.waitForFunction(() => document.body.dataset.state === 'loaded');
+      await page.fill('#epochs', '500');
+      await page.fill('#rows', '100');
+      await page.click('#train');
+      await page.waitForFunction(() => (document.getElementById('progress') as HTMLProgressElement).value >= 1, undefined, { timeout: 60_000 });
+      await page.click('#cancel');
+      await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 60_000 });
+      assert.equal(await page.evaluate(() => document.body.dataset.state), 'done', (await page.textContent('#error')) ?? '');
+      assert.match(await page.textContent('#summary') ?? '', /cancelled/);
+      const epochs = await page.evaluate(() => (document.getElementById('progress') as HTMLProgressElement).value);
+      assert.ok(epochs < 500, `stopped early (epoch ${epochs})`);
+      assert.ok((await chartProblems(page)).count > 0);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+
+  const bad: [string, string | Buffer, string | null, RegExp][] = [
+    ['a zip archive', Buffer.from('PK\x03\x04\x14\x00\x00\x00\x08\x00garbage', 'latin1'), null, /zip archive/],
+    ['binary data', Buffer.from([0x00, 0x01, 0x02, 0xff, 0xfe, 0x00, 0x10]), null, /Cannot read this file/],
+    ['a ragged CSV', 'age,sex,preds\n30,F,0.5\n40,M\n50,F,0.2\n', null, /line 3 has 2 fields, expected 3/],
+    ['a text predictions column', 'age,sex,preds\n30,F,0.5\n40,M,0.1\n50,F,0.2\n', 'sex', /"sex" is not numeric/],
+    ['predictions outside [0, 1]', 'age,score\n30,0.5\n40,7\n50,0.2\n', 'score', /value 7 .*outside \[0, 1\]/],
+  ];
+  for (const [what, content, pick, message] of bad) {
+    it(`${what} shows an error message in the page, no crash`, async () => {
+      const { page, errors } = await open();
+      try {
+        await page.setInputFiles('#file', { name: 'bad.csv', mimeType: 'text/csv', buffer: Buffer.isBuffer(content) ? content : Buffer.from(content) });
+        await page.waitForFunction(() => ['loaded', 'error'].includes(document.body.dataset.state ?? ''));
+        if (pick) {
+          await page.selectOption('#pred', pick);
+          await page.click('#train');
+        }
+        await page.waitForSelector('#error:not([hidden])');
+        assert.match(await page.textContent('#error') ?? '', message);
+        assert.equal(await page.evaluate(() => document.body.dataset.state), 'error');
+        assert.equal(await page.$$eval('svg.chart', (s) => s.length), 0);
+        if (what === 'a ragged CSV') await page.screenshot({ path: artifact('page-bad-input.png') });
+        assert.deepEqual(errors, []);
+      } finally {
+        await page.close();
+      }
+    });
+  }
+});
+

@@ -1,0 +1,148 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import {
+  distributionChart,
+  escapeHtml,
+  faleChart,
+  fmtNum,
+  fmtPct,
+  fmtPp,
+  groupedBars,
+  heatmap,
+  histogramPair,
+  jsRanking,
+  lineChart,
+  metricsTable,
+  niceTicks,
+} from '../../src/report/index.js';
+import { dist, sampleAuditResult } from './sample-audit.js';
+
+function structural(svg: string, kind: string): void {
+  assert.match(svg, /^<svg xmlns="http:\/\/www\.w3\.org\/2000\/svg" class="chart"/);
+  assert.match(svg, new RegExp(`data-chart="${kind}"`));
+  assert.match(svg, /role="img"/);
+  assert.match(svg, /aria-label="[^"]+"/);
+  assert.match(svg, /<title>[^<]+<\/title>/);
+  assert.match(svg, /<text class="axis-label"/);
+  assert.match(svg, /<\/svg>$/);
+  assert.ok(!svg.includes('NaN'), 'NaN');
+  assert.ok(!/\bid="/.test(svg), 'no ids (many charts share one page)');
+  assert.equal((svg.match(/<svg\b/g) ?? []).length, 1);
+}
+
+test('histogramPair: bars per bin for the pair, a step outline for the reference, axis labels', () => {
+  const d = dist('hours-per-week', 'feature', { edges: [1, 20, 40, 60, 99] }, [1, 2, 3, 4], [4, 3, 2, 1], [1, 1, 1, 1]);
+  const svg = histogramPair(d);
+  structural(svg, 'histogram-pair');
+  assert.equal((svg.match(/<rect x="[^"]+" y="[^"]+" width="[^"]+" height="[^"]+" fill="#(0072B2|E69F00)" fill-opacity/g) ?? []).length, 8);
+  assert.match(svg, /class="reference"/);
+  assert.match(svg, />% of rows</);
+  assert.match(svg, /class="axis-label"[^>]*>hours-per-week</);
+  assert.match(svg, /JS distance, positive set vs negative set: 0\.\d{3}/);
+  assert.match(svg, /real data/);
+  assert.equal(distributionChart(d), svg);
+});
+
+test('groupedBars: one group per category, escaped categories, many categories capped', () => {
+  const d = dist('occ', 'feature', { categories: ['a', '<script>x</script>', 'c'] }, [1, 2, 3], [3, 2, 1]);
+  const svg = groupedBars(d);
+  structural(svg, 'grouped-bars');
+  assert.ok(!svg.includes('<script>'));
+  assert.ok(svg.includes('&lt;script&gt;x&lt;/script&gt;'));
+  assert.equal(distributionChart(d), svg);
+  const many = dist('country', 'feature', { categories: Array.from({ length: 45 }, (_, i) => `country-${i}`) }, Array.from({ length: 45 }, (_, i) => i + 1), Array.from({ length: 45 }, () => 1));
+  const s2 = groupedBars(many);
+  structural(s2, 'grouped-bars');
+  assert.match(s2, /15 smaller categories not shown/);
+});
+
+test('distribution charts: all-zero, empty and mismatched shares draw without NaN', () => {
+  for (const d of [
+    { feature: 'z', kind: 'numeric' as const, edges: [0, 0], series: [{ name: 'a', share: [0], n: 0 }, { name: 'b', share: [0], n: 0 }], js: NaN, role: 'feature' as const },
+    { feature: 'z', kind: 'numeric' as const, series: [{ name: 'a', share: [], n: 0 }], js: 0, role: 'feature' as const },
+    { feature: 'z', kind: 'categorical' as const, categories: [], series: [{ name: 'a', share: [], n: 0 }, { name: 'b', share: [], n: 0 }], js: 0, role: 'feature' as const },
+    { feature: 'z', kind: 'categorical' as const, categories: ['x', 'y'], series: [{ name: 'a', share: [NaN, 1], n: 1 }, { name: 'b', share: [0.5], n: 2 }], js: 0.3, role: 'proxy' as const },
+  ]) {
+    const svg = distributionChart(d);
+    structural(svg, d.kind === 'numeric' ? 'histogram-pair' : 'grouped-bars');
+  }
+});
+
+test('heatmap: cells with value and n, small cells hatched, empty cells grey, diverging legend for the shift', () => {
+  const h = sampleAuditResult().intersections[0].heatmap;
+  const svg = heatmap(h);
+  structural(svg, 'heatmap');
+  assert.equal((svg.match(/<g class="cell/g) ?? []).length, 8);
+  assert.equal((svg.match(/<g class="cell small/g) ?? []).length, 2);
+  assert.equal((svg.match(/class="cell[^"]*empty/g) ?? []).length, 1);
+  assert.match(svg, /n=754/);
+  assert.match(svg, /36\.1%/);
+  assert.match(svg, /class="hatch"/);
+  const s2 = heatmap(h, { value: 'shift' });
+  structural(s2, 'heatmap');
+  assert.match(s2, /\+16\.0 pp/);
+  assert.match(s2, /more in positive set/);
+  // all-null grid
+  const empty = { ...h, positivityRate: h.positivityRate.map((r) => r.map(() => null)), canonicalShift: null };
+  structural(heatmap(empty), 'heatmap');
+  structural(heatmap(empty, { value: 'shift' }), 'heatmap');
+});
+
+test('faleChart: line, band with gaps, undefined bins, population bars, axis labels', () => {
+  const [cont, catf] = sampleAuditResult().fale[0].result.features;
+  const svg = faleChart(cont, { metric: 'spd' });
+  structural(svg, 'fale');
+  assert.match(svg, />FALE of SPD</);
+  assert.match(svg, /class="fale-line"/);
+  assert.equal((svg.match(/class="band"/g) ?? []).length, 1);
+  assert.equal((svg.match(/class="undefined-bin"/g) ?? []).length, 1);
+  assert.equal((svg.match(/fill="#E69F00"><title>/g) ?? []).length, cont.counts.n.length);
+  assert.match(svg, />rows</);
+  const s2 = faleChart(catf, { metric: 'eod' });
+  structural(s2, 'fale');
+  assert.match(s2, />FALE of EOD</);
+  assert.match(s2, /class="axis-label"[^>]*>education</);
+  // a band that is null in the middle splits into two runs
+  const gap = { ...cont, ci: { level: 0.9, replicates: 10, lower: [0, 0, null, 0, 0, 0, 0], upper: [1, 1, null, 1, 1, 1, 1] } };
+  assert.equal((faleChart(gap).match(/class="band"/g) ?? []).length, 2);
+  // single point, nothing defined
+  const one = { feature: 'x', kind: 'categorical' as const, categories: ['only'], values: [0], deltas: [null], counts: { n: [0], unprivileged: [0], privileged: [0] }, undefined: [0] };
+  structural(faleChart(one), 'fale');
+});
+
+test('lineChart and jsRanking', () => {
+  const svg = lineChart([{ name: 'loss', values: [1, 0.5, null, 0.2] }], { xLabel: 'epoch', yLabel: 'mean loss' });
+  structural(svg, 'line');
+  assert.equal((svg.match(/M/g) ?? []).length >= 2, true);
+  structural(lineChart([{ name: 'loss', values: [] }], { xLabel: 'epoch', yLabel: 'mean loss' }), 'line');
+  const r = sampleAuditResult();
+  const js = jsRanking(r.canonical.distributions);
+  structural(js, 'js-ranking');
+  for (const d of r.canonical.distributions) assert.ok(js.includes(`>${d.feature}<`) || js.includes(`>${d.feature}</text>`), d.feature);
+  structural(jsRanking([]), 'js-ranking');
+});
+
+test('metricsTable: groups as %, privileged, flags, CIs', () => {
+  const html = metricsTable(sampleAuditResult().metrics.attributes);
+  assert.match(html, /<table class="metrics groups">/);
+  assert.match(html, /★ privileged/);
+  assert.match(html, /<td class="flag">12\.0%/);
+  assert.match(html, /\[9\.0%, 15\.0%\]/);
+  assert.match(html, /⚑ &lt; 4\/5/);
+  assert.ok(!html.includes('NaN'));
+  assert.ok(!html.includes('<svg'));
+});
+
+test('formatting helpers', () => {
+  assert.equal(escapeHtml('<a href="x">&\'</a>'), '&lt;a href=&quot;x&quot;&gt;&amp;&#39;&lt;/a&gt;');
+  assert.equal(fmtPct(0.4567), '45.7%');
+  assert.equal(fmtPct(null), '—');
+  assert.equal(fmtPct(NaN), '—');
+  assert.equal(fmtPp(-0.123), '-12.3 pp');
+  assert.equal(fmtPp(0.0001), '±0.0 pp');
+  assert.equal(fmtNum(37.5), '37.5');
+  assert.equal(fmtNum(123456), '123456');
+  assert.equal(fmtNum(0.123456), '0.1235');
+  assert.deepEqual(niceTicks(0, 37), [0, 10, 20, 30, 40]);
+  assert.deepEqual(niceTicks(0, 0), [-1, -0.5, 0, 0.5, 1]);
+});

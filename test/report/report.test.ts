@@ -1,0 +1,111 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { renderReport } from '../../src/report/index.js';
+import { degenerateAuditResult, expectedChartCount, sampleAuditResult } from './sample-audit.js';
+
+/** Every <svg …>…</svg> in `html`. */
+const svgs = (html: string): string[] => html.match(/<svg\b[\s\S]*?<\/svg>/g) ?? [];
+const charts = (html: string): string[] => svgs(html).filter((s) => /^<svg[^>]*\bclass="chart"/.test(s));
+
+test('renderReport: a complete HTML document with every section', () => {
+  const html = renderReport(sampleAuditResult());
+  assert.match(html, /^<!DOCTYPE html>/);
+  assert.match(html, /<\/html>\n$/);
+  for (const id of ['findings', 'metrics', 'canonical', 'proxy', 'protected', 'intersections', 'lucid', 'fale', 'caveats', 'how-to-read', 'files']) {
+    assert.match(html, new RegExp(`<section[^>]*id="${id}"`), `section ${id}`);
+  }
+  // header facts
+  for (const s of ['adult-sample.csv', '3,000 rows', '&gt;50K', 'consistency', '2026-11-29T12:00:00.000Z', 'lucid-wasm 0.1.0', 'Seed']) assert.ok(html.includes(s), s);
+  // findings: top features, protected direction, four-fifths flag, planted
+  assert.match(html, /Planted in the simulated data/);
+  assert.match(html, /<strong>Male<\/strong> is over-represented in the positive set/);
+  assert.match(html, /sex: positivity rate below four-fifths of Male's \(29\.0%\) for <strong>Female<\/strong> 12\.0% \(0\.41×\)/);
+  assert.match(html, /below four-fifths/);
+  // metrics: privileged marked, flagged cells, CIs, small groups
+  assert.match(html, /★ privileged/);
+  assert.match(html, /<td class="flag">/);
+  assert.match(html, /class="ci"/);
+  assert.match(html, /⚠ small/);
+  // protected bins table
+  assert.match(html, /<table class="bins">/);
+  assert.ok(html.includes('(28, 37]'));
+  // intersections: combination table with a rare row
+  assert.match(html, /<tr class="rare">/);
+  // LUCID and FALE
+  assert.match(html, /96\.4%/);
+  assert.match(html, /FALE of SPD/);
+  // no external resources, no scripts
+  assert.doesNotMatch(html, /<script/i);
+  assert.doesNotMatch(html, /https?:\/\/(?!www\.w3\.org\/2000\/svg)/);
+  assert.doesNotMatch(html, /<link\b/);
+});
+
+test('renderReport: chart count, and every chart is accessible and has axis labels', () => {
+  const r = sampleAuditResult();
+  const html = renderReport(r);
+  const cs = charts(html);
+  assert.equal(cs.length, expectedChartCount(r));
+  assert.equal(cs.length, 1 + 7 + 1 + 2 + 4 + 2);
+  assert.equal(svgs(html).length, cs.length, 'no non-chart svgs');
+  const kinds = new Map<string, number>();
+  for (const s of cs) {
+    const open = s.slice(0, s.indexOf('>'));
+    assert.match(open, /role="img"/);
+    assert.match(open, /aria-label="[^"]+"/);
+    const kind = /data-chart="([a-z-]+)"/.exec(open)?.[1];
+    assert.ok(kind, open);
+    kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+    assert.match(s, /<title>[^<]+<\/title>/);
+    assert.match(s, /<text class="axis-label"[^>]*>[^<]+<\/text>/, `axis label in ${kind}`);
+    assert.match(s, /class="legend"/, `legend in ${kind}`);
+  }
+  assert.deepEqual(Object.fromEntries([...kinds].sort()), { fale: 2, 'grouped-bars': 6, heatmap: 2, 'histogram-pair': 5, 'js-ranking': 1, line: 1 });
+});
+
+test('renderReport: strings from the data are escaped', () => {
+  const html = renderReport(sampleAuditResult());
+  assert.ok(!html.includes('<script>alert'));
+  assert.ok(html.includes('&lt;script&gt;alert(&quot;x&quot;)&lt;/script&gt;'));
+  const r = sampleAuditResult();
+  r.meta.data.source = '<img src=x onerror=alert(1)>.csv';
+  r.protected[0].column = 'a"b<c>';
+  r.caveats.push({ topic: 'other', text: '<b>bold</b>' });
+  r.intersections[0].heatmap.rowValues[0] = '<i>F</i>';
+  const h2 = renderReport(r);
+  assert.ok(!h2.includes('<img'));
+  assert.ok(!h2.includes('<b>bold'));
+  assert.ok(!h2.includes('<i>F'));
+  assert.ok(!h2.includes('a"b<c>'));
+});
+
+test('renderReport: deterministic', () => {
+  assert.equal(renderReport(sampleAuditResult()), renderReport(sampleAuditResult()));
+  assert.equal(renderReport(degenerateAuditResult()), renderReport(degenerateAuditResult()));
+});
+
+test('renderReport: degenerate inputs render without NaN or Infinity', () => {
+  const r = degenerateAuditResult();
+  const html = renderReport(r);
+  assert.ok(!html.includes('NaN'), 'NaN in output');
+  assert.ok(!html.includes('Infinity'), 'Infinity in output');
+  assert.ok(!html.includes('undefined'.padStart(10, '>')));
+  assert.match(html, /LUCID did not run: the model is a predictions column/);
+  assert.match(html, /FALE was not run: FALE needs a callable model/);
+  assert.match(html, /Validity could not be checked/);
+  assert.equal(charts(html).length, expectedChartCount(r));
+  for (const s of charts(html)) assert.match(s, /class="axis-label"/);
+});
+
+test('renderReport: no proxies, no intersections, no metrics rows', () => {
+  const r = degenerateAuditResult();
+  r.proxy = { columns: [], distributions: [] };
+  r.intersections = [];
+  r.protected = [];
+  r.canonical.distributions = [];
+  r.metrics.attributes.attributes = [];
+  const html = renderReport(r);
+  assert.ok(!html.includes('NaN'));
+  assert.match(html, /no separate proxy view/);
+  assert.match(html, /no intersections/);
+  assert.equal(charts(html).length, 1); // the (empty) JS ranking
+});

@@ -1,0 +1,367 @@
+// A small, hand-made but realistic AuditResult for the report tests and tools/render-sample-report.mjs:
+// two protected attributes (sex, categorical and read by the model; age, numeric, binned, not read —
+// the proxy view), numeric and categorical distributions, one heat map, LUCID ran, one FALE section
+// with bootstrap bands. No test() calls here, so running this file as a test does nothing.
+import type { AuditResult, CanonicalComparison, Distribution } from '../../src/audit/types.js';
+import type { AttributeResult, Disparity, GroupResult, MetricName, MetricsReport } from '../../src/methods/metrics/index.js';
+import type { FaleFeature } from '../../src/methods/fale/index.js';
+import type { Validity } from '../../src/methods/quality/index.js';
+import { cat, num, table } from '../helpers/tables.js';
+
+const METRICS: MetricName[] = ['base_rate', 'positivity_rate', 'tpr', 'fpr', 'ppv', 'accuracy'];
+
+/** Jensen–Shannon distance, base-2 logs. */
+export function jsDistance(p: number[], q: number[]): number {
+  let d = 0;
+  for (let i = 0; i < p.length; i++) {
+    const m = (p[i] + q[i]) / 2;
+    if (p[i] > 0) d += 0.5 * p[i] * Math.log2(p[i] / m);
+    if (q[i] > 0) d += 0.5 * q[i] * Math.log2(q[i] / m);
+  }
+  return Math.sqrt(Math.max(0, d));
+}
+
+const norm = (xs: number[]): number[] => {
+  const s = xs.reduce((a, b) => a + b, 0);
+  return xs.map((x) => (s > 0 ? x / s : 0));
+};
+
+export function dist(feature: string, role: Distribution['role'], spec: { edges?: number[]; categories?: string[] }, pos: number[], neg: number[], real?: number[]): Distribution {
+  const p = norm(pos);
+  const q = norm(neg);
+  const series = [
+    { name: 'positive set', share: p, n: 1000 },
+    { name: 'negative set', share: q, n: 1000 },
+  ];
+  if (real) series.push({ name: 'real data', share: norm(real), n: 3000 });
+  return { feature, kind: spec.edges ? 'numeric' : 'categorical', ...spec, series, js: jsDistance(p, q), role };
+}
+
+function validity(pos: number, neg: number): Validity {
+  return {
+    model: 'model.json',
+    condition: { column: 'pred', value: null, source: 'column' },
+    rows: 2000,
+    positive: { rows: 1000, valid: Math.round(pos * 1000), rate: pos, meanScore: 0.71 },
+    negative: { rows: 1000, valid: Math.round(neg * 1000), rate: neg, meanScore: 0.22 },
+    onThreshold: 0,
+    rate: (pos + neg) / 2,
+    meanAbsError: 0.31,
+    correlation: null,
+  };
+}
+
+function group(column: string, value: string, n: number, tp: number, fp: number, tn: number, fn: number, privileged: boolean, withCi: boolean): GroupResult {
+  const r = (a: number, b: number) => (b > 0 ? a / b : null);
+  const rates = {
+    base_rate: r(tp + fn, n),
+    positivity_rate: r(tp + fp, n),
+    tpr: r(tp, tp + fn),
+    fpr: r(fp, fp + tn),
+    ppv: r(tp, tp + fp),
+    accuracy: r(tp + tn, n),
+  };
+  const g: GroupResult = { column, value, n, tp, fp, tn, fn, privileged, ...rates };
+  if (withCi) {
+    g.ci = {} as GroupResult['ci'] & object;
+    for (const m of METRICS) {
+      const v = rates[m];
+      g.ci[m] = v === null ? { lo: null, hi: null } : { lo: Math.max(0, v - 0.03), hi: Math.min(1, v + 0.03) };
+    }
+  }
+  return g;
+}
+
+function attribute(column: string, groups: GroupResult[], withCi: boolean): AttributeResult {
+  const p = groups.find((g) => g.privileged)!;
+  const disparities = {} as Record<MetricName, Disparity>;
+  for (const m of METRICS) {
+    const difference: Record<string, number | null> = {};
+    const ratio: Record<string, number | null> = {};
+    const below: string[] = [];
+    for (const g of groups) {
+      if (g.privileged) continue;
+      const u = g[m];
+      const pv = p[m];
+      difference[g.value] = u === null || pv === null ? null : u - pv;
+      ratio[g.value] = u === null || pv === null || pv === 0 ? null : u / pv;
+      if (ratio[g.value] !== null && ratio[g.value]! < 0.8) below.push(g.value);
+    }
+    const vals = groups.map((g) => g[m]).filter((v): v is number => v !== null);
+    const d: Disparity = { difference, ratio, below_four_fifths: below, max_minus_min: vals.length ? Math.max(...vals) - Math.min(...vals) : null };
+    if (withCi) {
+      d.ci = { difference: {}, ratio: {}, max_minus_min: { lo: d.max_minus_min! - 0.04, hi: d.max_minus_min! + 0.04 } };
+      for (const v of Object.keys(difference)) {
+        d.ci.difference[v] = difference[v] === null ? { lo: null, hi: null } : { lo: difference[v]! - 0.04, hi: difference[v]! + 0.04 };
+        d.ci.ratio[v] = ratio[v] === null ? { lo: null, hi: null } : { lo: ratio[v]! - 0.08, hi: ratio[v]! + 0.08 };
+      }
+    }
+    disparities[m] = d;
+  }
+  return { column, privileged: { value: p.value, source: 'highest positivity rate' }, groups, disparities };
+}
+
+function metricsReport(attributes: AttributeResult[], bootstrap: boolean, warnings: string[] = []): MetricsReport {
+  return {
+    rows: 3000,
+    label: 'income',
+    positive: '>50K',
+    pred: 'pred',
+    predKind: 'scores',
+    threshold: 0.5,
+    attributes,
+    bootstrap: bootstrap ? { resamples: 200, seed: 7, confidence: 0.95, method: 'percentile, rows resampled with replacement, privileged group fixed' } : null,
+    minGroupSize: 30,
+    warnings,
+  };
+}
+
+const AGE_EDGES = [17, 28, 37, 48, 90];
+const AGE_LABELS = ['[17, 28]', '(28, 37]', '(37, 48]', '(48, 90]'];
+const EDU = ['HS-grad', 'Some-college', 'Bachelors', 'Masters', 'Doctorate'];
+const OCC = ['Exec-managerial', 'Prof-specialty', 'Craft-repair', 'Sales', '<script>alert("x")</script>'];
+
+function canonicalTables() {
+  const n = 1000;
+  const mk = (shift: number) =>
+    table(
+      num('age', Array.from({ length: n }, (_, i) => 17 + ((i * 7 + shift) % 73))),
+      cat('sex', Array.from({ length: n }, (_, i) => ((i + shift) % 3 === 0 ? 'Female' : 'Male')), ['Female', 'Male']),
+      cat('education', Array.from({ length: n }, (_, i) => EDU[(i + shift) % EDU.length]), EDU),
+      num('hours-per-week', Array.from({ length: n }, (_, i) => 20 + ((i * 3 + shift) % 50))),
+    );
+  return { positive: mk(5), negative: mk(0) };
+}
+
+function comparison(name: string, fix: [string, string][], distributions: Distribution[], extra: Partial<CanonicalComparison> = {}): CanonicalComparison {
+  const { positive, negative } = canonicalTables();
+  return {
+    fix,
+    name,
+    positive,
+    negative,
+    distributions: distributions.slice().sort((a, b) => b.js - a.js),
+    validity: validity(0.93, 0.88),
+    validityScorer: 'model',
+    ...extra,
+  };
+}
+
+function faleFeatures(): FaleFeature[] {
+  const hours: FaleFeature = {
+    feature: 'hours-per-week',
+    kind: 'continuous',
+    edges: [1, 25, 38, 40, 45, 50, 99],
+    values: [-0.06, -0.04, -0.01, 0.0, 0.02, 0.05, 0.05],
+    deltas: [0.02, 0.03, 0.01, 0.02, 0.03, null],
+    counts: { n: [310, 420, 1200, 380, 450, 240], unprivileged: [160, 190, 350, 90, 70, 25], privileged: [150, 230, 850, 290, 380, 215] },
+    undefined: [5],
+    ci: {
+      level: 0.95,
+      replicates: 100,
+      lower: [-0.09, -0.07, -0.03, -0.02, 0.0, 0.02, null],
+      upper: [-0.03, -0.01, 0.01, 0.02, 0.04, 0.08, null],
+    },
+  };
+  const edu: FaleFeature = {
+    feature: 'education',
+    kind: 'categorical',
+    categories: ['HS-grad', 'Some-college', 'Bachelors', 'Masters', 'Doctorate'],
+    values: [-0.05, -0.03, 0.02, 0.04, 0.06],
+    deltas: [0, 0.02, 0.05, 0.02, null],
+    counts: { n: [1000, 800, 700, 350, 150], unprivileged: [350, 300, 220, 90, 12], privileged: [650, 500, 480, 260, 138] },
+    undefined: [4],
+  };
+  return [hours, edu];
+}
+
+/** A small, realistic AuditResult (adult-like data, 3000 rows). */
+export function sampleAuditResult(): AuditResult {
+  const age = dist('age', 'proxy', { edges: AGE_EDGES }, [10, 25, 38, 27], [38, 27, 20, 15], [28, 25, 25, 22]);
+  const sex = dist('sex', 'protected', { categories: ['Female', 'Male'] }, [18, 82], [42, 58], [33, 67]);
+  const hours = dist('hours-per-week', 'feature', { edges: [1, 20, 30, 40, 45, 50, 60, 99] }, [2, 4, 30, 14, 25, 15, 10], [9, 12, 52, 9, 10, 5, 3], [6, 9, 45, 11, 15, 8, 6]);
+  const edu = dist('education', 'feature', { categories: EDU }, [15, 18, 35, 22, 10], [45, 30, 17, 6, 2], [33, 26, 25, 12, 4]);
+  const occ = dist('occupation', 'feature', { categories: OCC }, [35, 30, 12, 18, 5], [12, 14, 30, 25, 19], [20, 20, 24, 22, 14]);
+  const gain = dist('capital-gain', 'feature', { edges: [0, 1, 5000, 10000, 100000] }, [80, 5, 8, 7], [96, 3, 1, 0], [91, 4, 3, 2]);
+  const marital = dist('marital-status', 'feature', { categories: ['Married-civ-spouse', 'Never-married', 'Divorced', 'Widowed'] }, [70, 15, 12, 3], [30, 45, 18, 7], [46, 33, 15, 6]);
+
+  const sexAttr = attribute('sex', [group('sex', 'Female', 1000, 80, 40, 820, 60, false, true), group('sex', 'Male', 2000, 420, 160, 1200, 220, true, true)], true);
+  const ageAttr = attribute(
+    'age (binned)',
+    [
+      group('age (binned)', '[17, 28]', 760, 20, 15, 700, 25, false, false),
+      group('age (binned)', '(28, 37]', 740, 110, 50, 520, 60, false, false),
+      group('age (binned)', '(37, 48]', 780, 200, 80, 420, 80, true, false),
+      group('age (binned)', '(48, 90]', 720, 170, 55, 440, 55, false, false),
+    ],
+    false,
+  );
+  const inter = attribute(
+    'sex × age (binned)',
+    [
+      group('sex × age (binned)', 'Female, [17, 28]', 300, 5, 4, 285, 6, false, false),
+      group('sex × age (binned)', 'Female, (28, 37]', 250, 25, 12, 200, 13, false, false),
+      group('sex × age (binned)', 'Female, (37, 48]', 26, 6, 2, 15, 3, false, false),
+      group('sex × age (binned)', 'Male, [17, 28]', 460, 15, 11, 415, 19, false, false),
+      group('sex × age (binned)', 'Male, (28, 37]', 490, 85, 38, 320, 47, false, false),
+      group('sex × age (binned)', 'Male, (37, 48]', 754, 194, 78, 405, 77, true, false),
+      group('sex × age (binned)', 'Male, (48, 90]', 720, 170, 55, 440, 55, false, false),
+    ],
+    false,
+  );
+
+  const heat = {
+    rowAttribute: 'sex',
+    colAttribute: 'age (binned)',
+    rowValues: ['Female', 'Male'],
+    colValues: AGE_LABELS,
+    n: [
+      [300, 250, 26, 0],
+      [460, 490, 754, 720],
+    ],
+    positivityRate: [
+      [0.03, 0.148, 0.308, null],
+      [0.057, 0.251, 0.361, 0.313],
+    ],
+    canonicalShift: [
+      [-0.12, -0.03, 0.01, null],
+      [-0.15, 0.02, 0.16, 0.11],
+    ],
+    small: [[0, 2], [0, 3]] as [number, number][],
+  };
+  const sets = [
+    comparison('intersection-sex=Female-age=(28, 37]', [['sex', 'Female'], ['age', '(28, 37]']], [
+      dist('education', 'feature', { categories: EDU }, [12, 20, 38, 20, 10], [40, 32, 20, 6, 2]),
+      dist('hours-per-week', 'feature', { edges: [1, 30, 40, 50, 99] }, [10, 40, 35, 15], [25, 55, 15, 5]),
+      dist('occupation', 'feature', { categories: OCC }, [30, 30, 10, 20, 10], [15, 15, 30, 25, 15]),
+      dist('marital-status', 'feature', { categories: ['Married-civ-spouse', 'Never-married', 'Divorced', 'Widowed'] }, [50, 30, 15, 5], [35, 40, 18, 7]),
+    ], { fixTraining: { rows: 250, share: 250 / 3000, rare: false }, fixSatisfied: 0.91 }),
+    comparison('intersection-sex=Female-age=(37, 48]', [['sex', 'Female'], ['age', '(37, 48]']], [
+      dist('education', 'feature', { categories: EDU }, [20, 20, 30, 20, 10], [35, 30, 25, 8, 2]),
+      dist('hours-per-week', 'feature', { edges: [1, 30, 40, 50, 99] }, [15, 40, 30, 15], [20, 50, 20, 10]),
+    ], { fixTraining: { rows: 26, share: 26 / 3000, rare: true }, fixSatisfied: 0.42, validity: null, validityScorer: null }),
+    comparison('intersection-sex=Male-age=(37, 48]', [['sex', 'Male'], ['age', '(37, 48]']], [
+      dist('education', 'feature', { categories: EDU }, [14, 18, 36, 22, 10], [44, 30, 18, 6, 2]),
+    ], { fixTraining: { rows: 754, share: 754 / 3000, rare: false }, fixSatisfied: 0.97 }),
+  ];
+
+  const lucidDists = [
+    { ...dist('hours-per-week', 'feature', { edges: [1, 20, 40, 60, 80, 99] }, [2, 8, 40, 35, 15], [20, 20, 20, 20, 20]) },
+    { ...dist('education', 'feature', { categories: EDU }, [5, 5, 20, 35, 35], [20, 20, 20, 20, 20]) },
+    { ...dist('sex', 'protected', { categories: ['Female', 'Male'] }, [30, 70], [50, 50]) },
+  ].map((d) => ({ ...d, series: [{ ...d.series[0], name: 'LUCID canonical set' }, { ...d.series[1], name: 'uniform start' }] }));
+
+  const { positive, negative } = canonicalTables();
+  return {
+    meta: {
+      tool: 'lucid-wasm',
+      version: '0.1.0',
+      variant: 'simd',
+      created: '2026-11-29T12:00:00.000Z',
+      seed: 42,
+      data: { source: 'adult-sample.csv', rows: 3000, columns: ['age', 'sex', 'education', 'occupation', 'marital-status', 'hours-per-week', 'capital-gain', 'income'] },
+      label: 'income',
+      positive: '>50K',
+      model: { kind: 'builtin', source: 'mlp (trained on adult-sample.csv)', features: ['sex', 'education', 'occupation', 'marital-status', 'hours-per-week', 'capital-gain'], differentiable: true },
+      gan: { epochs: 300, mode: 'consistency', rows: 1000 },
+      timings: { load: 12.5, gan: 84210, lucid: 3150, metrics: 40.2, fale: 920, report: 15 },
+    },
+    protected: [
+      { column: 'sex', groupColumn: 'sex', kind: 'categorical', inModel: true },
+      { column: 'age', groupColumn: 'age (binned)', kind: 'numeric', inModel: false, bins: { method: 'quantile', edges: AGE_EDGES, labels: AGE_LABELS, counts: [760, 740, 780, 720] } },
+    ],
+    metrics: {
+      attributes: metricsReport([sexAttr, ageAttr], true, ['age (binned) = (48, 90]: example warning']),
+      intersection: metricsReport([inter], false, ['sex × age (binned) = Female, (37, 48] has only 26 rows (< 30): its rates are unreliable']),
+    },
+    canonical: {
+      fix: [],
+      name: 'canonical',
+      positive,
+      negative,
+      distributions: [age, sex, hours, edu, occ, gain, marital].sort((a, b) => b.js - a.js),
+      validity: validity(0.93, 0.71),
+      validityScorer: 'model',
+    },
+    proxy: { columns: ['age'], distributions: [age] },
+    intersections: [{ pair: ['sex', 'age'], heatmap: heat, sets }],
+    lucid: {
+      ran: true,
+      prefer: '>50K',
+      n: 500,
+      epochs: 20,
+      success: 0.964,
+      distributions: lucidDists,
+      loss: Array.from({ length: 20 }, (_, i) => 0.9 * Math.exp(-i / 5) + 0.08),
+    },
+    fale: [
+      {
+        attribute: 'sex',
+        unprivileged: [{ column: 'sex', value: 'Female' }],
+        chosen: 'lowest positivity rate',
+        result: {
+          metric: 'spd',
+          protected: [{ column: 'sex', value: 'Female' }],
+          label: 'income',
+          positive: '>50K',
+          threshold: 0.5,
+          rows: 3000,
+          overall: -0.17,
+          counts: { unprivileged: 1000, privileged: 2000 },
+          features: faleFeatures(),
+          warnings: ['hours-per-week: bin (50, 99] has no unprivileged rows with a positive label'],
+        },
+      },
+    ],
+    caveats: [
+      { topic: 'validity', text: 'Only 71% of the negative canonical set is scored negative by the model.' },
+      { topic: 'rare-intersection', text: 'sex = Female and age = (37, 48] has 26 training rows: its canonical sets are unreliable.' },
+      { topic: 'small-group', text: 'sex × age (binned) = Female, (37, 48] has fewer than 30 rows.' },
+      { topic: 'model', text: 'The model does not read age; its differences come through proxies.' },
+    ],
+    warnings: ['capital-gain has 91% zeros; its histogram is dominated by the first bin.'],
+    planted: [{ kind: 'direct', rule: 'P(income = >50K) lowered by 0.15 for sex = Female', disadvantaged: [{ sex: 'Female' }], reads: ['sex'] }],
+  };
+}
+
+/** How many <svg class="chart"> renderReport draws for `r` (one per chart, by the report's layout). */
+export function expectedChartCount(r: AuditResult): number {
+  let n = 1; // JS ranking
+  n += r.canonical.distributions.length;
+  if (r.proxy.columns.length) n += r.proxy.distributions.length;
+  for (const i of r.intersections) n += 1 + (i.heatmap.canonicalShift ? 1 : 0);
+  if (r.lucid.ran) n += (r.lucid.loss?.length ? 1 : 0) + (r.lucid.distributions?.length ?? 0);
+  for (const s of r.fale) n += s.result.features.length;
+  return n;
+}
+
+/** The sample with degenerate parts: all-zero shares, null rates, empty heat-map cells, no LUCID, no FALE. */
+export function degenerateAuditResult(): AuditResult {
+  const r = sampleAuditResult();
+  const zero: Distribution = { feature: 'empty-feature', kind: 'numeric', edges: [0, 0], series: [{ name: 'positive set', share: [0], n: 0 }, { name: 'negative set', share: [0], n: 0 }], js: NaN, role: 'feature' };
+  const zeroCat: Distribution = { feature: 'empty-cat', kind: 'categorical', categories: [], series: [{ name: 'positive set', share: [], n: 0 }, { name: 'negative set', share: [], n: 0 }], js: 0, role: 'feature' };
+  r.canonical.distributions.push(zero, zeroCat);
+  r.canonical.validity = null;
+  r.canonical.validityScorer = null;
+  const g = r.metrics.attributes.attributes[0].groups[0];
+  g.tpr = null;
+  g.ppv = null;
+  g.positivity_rate = null;
+  r.metrics.intersection = null;
+  r.intersections[0].heatmap.positivityRate = [
+    [null, null, null, null],
+    [null, null, null, null],
+  ];
+  r.intersections[0].heatmap.canonicalShift = null;
+  r.intersections[0].heatmap.n = [
+    [0, 0, 0, 0],
+    [0, 0, 0, 0],
+  ];
+  r.lucid = { ran: false, reason: 'the model is a predictions column; LUCID needs a differentiable model' };
+  r.fale = [];
+  r.faleSkipped = 'FALE needs a callable model; the model is a predictions column';
+  r.planted = undefined;
+  r.caveats = [];
+  r.warnings = [];
+  return r;
+}

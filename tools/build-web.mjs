@@ -1,0 +1,71 @@
+#!/usr/bin/env node
+// Builds the static browser page into dist-web/: esbuild bundles web/main.ts and web/worker.ts (the
+// core TS sources and the embedded wasm, src/engine/binaries.gen.ts) as ES modules for browsers, and
+// copies index.html and style.css. Run `npm run build` first (it generates binaries.gen.ts).
+// The bundle must not pull in any Node built-in: platform 'browser' makes esbuild fail on one.
+//
+// Module workers and wasm need http:// (not file://): `node tools/build-web.mjs --serve [port]` builds,
+// then serves dist-web/ on http://127.0.0.1:port/ (default 8080) until Ctrl-C.
+import { build } from 'esbuild';
+import { copyFile, mkdir, readFile, rm, stat } from 'node:fs/promises';
+import http from 'node:http';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const out = path.join(root, 'dist-web');
+const web = path.join(root, 'web');
+
+try {
+  await stat(path.join(root, 'src/engine/binaries.gen.ts'));
+} catch {
+  console.error('build-web: src/engine/binaries.gen.ts is missing; run `npm run build` first (it builds and embeds the wasm)');
+  process.exit(1);
+}
+
+await rm(out, { recursive: true, force: true });
+await mkdir(out, { recursive: true });
+const t0 = performance.now();
+const result = await build({
+  absWorkingDir: root,
+  entryPoints: { main: 'web/main.ts', worker: 'web/worker.ts' },
+  outdir: out,
+  bundle: true,
+  format: 'esm',
+  platform: 'browser',
+  target: 'es2022',
+  sourcemap: true,
+  minify: process.env.LUCID_WEB_MINIFY === '1',
+  metafile: true,
+  logLevel: 'warning',
+  // nothing is external: a Node built-in anywhere in the graph is a resolve error, never a silent shim
+  external: [],
+});
+const nodeImports = Object.values(result.metafile.inputs).flatMap((i) => i.imports.filter((x) => x.path.startsWith('node:') || (x.external && !x.path.startsWith('.'))));
+if (nodeImports.length) {
+  console.error(`build-web: the browser bundle imports Node or external modules: ${nodeImports.map((x) => x.path).join(', ')}`);
+  process.exit(1);
+}
+await copyFile(path.join(web, 'index.html'), path.join(out, 'index.html'));
+await copyFile(path.join(web, 'style.css'), path.join(out, 'style.css'));
+const sizes = await Promise.all(['main.js', 'worker.js'].map(async (f) => `${f} ${((await stat(path.join(out, f))).size / 1024).toFixed(0)} KiB`));
+console.log(`build-web: wrote dist-web/ (${sizes.join(', ')}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+const serveAt = process.argv.indexOf('--serve');
+if (serveAt >= 0) {
+  const port = Number(process.argv[serveAt + 1] ?? 8080) || 8080;
+  const types = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.map': 'application/json' };
+  http
+    .createServer(async (req, res) => {
+      const p = path.resolve(out, `.${decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)}`);
+      const file = p === out ? path.join(out, 'index.html') : p;
+      if (!file.startsWith(out + path.sep)) return res.writeHead(403).end();
+      try {
+        const body = await readFile(file);
+        res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' }).end(body);
+      } catch {
+        res.writeHead(404).end('not found');
+      }
+    })
+    .listen(port, '127.0.0.1', () => console.log(`build-web: serving dist-web/ on http://127.0.0.1:${port}/ (Ctrl-C to stop)`));
+}
