@@ -6,3 +6,5 @@ export type { ReadOptions } from './csv.js';
 export { loadAdult, loadCompas, resolveDataDir, datasetAvailability, readSplitIndices } from './datasets.js';
 export { saveModel, loadModel } from './model-file.js';
 export { loadBlackBox, resolveBlackBox, importOnnxRuntime } from './blackbox.js';
+export { auditFile, writeAudit } from './audit.js';
+export type { AuditFileOptions, WrittenAudit } from './audit.js';

@@ -3,7 +3,7 @@
 // the proxy view), numeric and categorical distributions, one heat map, LUCID ran, one FALE section
 // with bootstrap bands. No test() calls here, so running this file as a test does nothing.
 import type { AuditResult, CanonicalComparison, Distribution } from '../../src/audit/types.js';
-import type { AttributeResult, Disparity, GroupResult, MetricName, MetricsReport } from '../../src/methods/metrics/index.js';
+import { rates as metricRates, type AttributeResult, type Disparity, type GroupResult, type MetricName, type MetricsReport } from '../../src/methods/metrics/index.js';
 import type { FaleFeature } from '../../src/methods/fale/index.js';
 import type { Validity } from '../../src/methods/quality/index.js';
 import { cat, num, table } from '../helpers/tables.js';
@@ -52,15 +52,7 @@ function validity(pos: number, neg: number): Validity {
 }
 
 function group(column: string, value: string, n: number, tp: number, fp: number, tn: number, fn: number, privileged: boolean, withCi: boolean): GroupResult {
-  const r = (a: number, b: number) => (b > 0 ? a / b : null);
-  const rates = {
-    base_rate: r(tp + fn, n),
-    positivity_rate: r(tp + fp, n),
-    tpr: r(tp, tp + fn),
-    fpr: r(fp, fp + tn),
-    ppv: r(tp, tp + fp),
-    accuracy: r(tp + tn, n),
-  };
+  const rates = metricRates(tp, fp, tn, fn);
   const g: GroupResult = { column, value, n, tp, fp, tn, fn, privileged, ...rates };
   if (withCi) {
     g.ci = {} as GroupResult['ci'] & object;

@@ -3,6 +3,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { AUDIT_DEFAULTS } from '../../audit/run.js';
 import type { AuditResult } from '../../audit/types.js';
 import type { Delimiter } from '../../data/csv-detect.js';
+import { withInterrupt } from '../interrupt.js';
 import { EngineError } from '../../engine/errors.js';
 import { auditFile, writeAudit, type WrittenAudit } from '../../node/audit.js';
 import { initNodeEngine } from '../../node/engine.js';
@@ -153,19 +154,9 @@ export const auditCommand = new Command('audit')
     }
     const engine = await initNodeEngine();
     const bar = opts.quiet ? null : progressLine();
-    let stop = false;
-    const previous = process.listeners('SIGINT');
-    for (const l of previous) process.removeListener('SIGINT', l);
-    const onSigint = () => {
-      if (stop) process.exit(130);
-      stop = true;
-      bar?.end();
-      process.stderr.write('lucid: interrupted: ending LUCID-GAN training early and finishing the audit with it (Ctrl-C again to quit)\n');
-    };
-    process.on('SIGINT', onSigint);
     let out;
     try {
-      out = await auditFile(engine, {
+      out = await withInterrupt('ending LUCID-GAN training early and finishing the audit with it', (shouldStop) => auditFile(engine, {
         data: opts.data,
         read: { delimiter: opts.delimiter, categorical: opts.categorical },
         label: opts.label,
@@ -182,12 +173,10 @@ export const auditCommand = new Command('audit')
         protectedEdges: opts.protectedEdges,
         faleBootstrap: opts.faleBootstrap,
         onProgress: bar?.onProgress,
-        shouldStop: () => stop,
-      });
+        shouldStop,
+      }), () => bar?.end());
     } finally {
       bar?.end();
-      process.removeListener('SIGINT', onSigint);
-      for (const l of previous) process.on('SIGINT', l);
     }
     for (const w of out.read.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
     for (const w of out.result.warnings) process.stderr.write(`lucid: warning: ${w}\n`);

@@ -2,6 +2,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Delimiter } from '../../data/csv-detect.js';
 import type { MissingPolicy } from '../../data/schema.js';
+import { withInterrupt } from '../interrupt.js';
 import { EngineError } from '../../engine/errors.js';
 import { CONSISTENCY_WEIGHT, GAN_DEFAULTS, RARE_ROWS, RARE_SHARE, type GanEpoch } from '../../models/lucidgan/model.js';
 import { initNodeEngine } from '../../node/engine.js';
@@ -124,19 +125,9 @@ Example:
     const t0 = performance.now();
     const bar = opts.quiet ? null : progress(opts.epochs);
     // Ctrl-C: finish the current step, save a checkpoint; a second Ctrl-C exits at once.
-    let stop = false;
-    const previous = process.listeners('SIGINT');
-    for (const l of previous) process.removeListener('SIGINT', l);
-    const onSigint = () => {
-      if (stop) process.exit(130);
-      stop = true;
-      bar?.end();
-      process.stderr.write(`lucid: interrupted: finishing the current step and saving a checkpoint to ${opts.out} (Ctrl-C again to quit without saving)\n`);
-    };
-    process.on('SIGINT', onSigint);
     let r;
     try {
-      r = await fitGanFile(engine, {
+      r = await withInterrupt(`finishing the current step and saving a checkpoint to ${opts.out}`, (shouldStop) => fitGanFile(engine, {
         data: opts.data,
         out: opts.out,
         read: { delimiter: opts.delimiter, header: opts.header, missing: opts.missing },
@@ -149,12 +140,10 @@ Example:
         consistency: opts.consistency,
         consistencyWeight: opts.consistencyWeight,
         onEpoch: bar?.onEpoch,
-        shouldStop: () => stop,
-      });
+        shouldStop,
+      }), () => bar?.end());
     } finally {
       bar?.end();
-      process.removeListener('SIGINT', onSigint);
-      for (const l of previous) process.on('SIGINT', l);
     }
     const m = r.model;
     for (const w of r.report.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
