@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { Browser, Page } from 'playwright-core';
-import { artifact, browserSkip, chartProblems, launch, ROOT, serve, watchErrors } from './browser.js';
+import { artifact, browserSkip, chartProblems, launch, ROOT, serve, watchErrors } from '../helpers/browser.js';
 
 const skip = browserSkip();
 const FIXTURE = path.join(ROOT, 'test/fixtures/web/loans-300.csv');

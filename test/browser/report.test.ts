@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
-import { artifact, browserSkip, chartProblems, launch, ROOT, watchErrors } from './browser.js';
+import { artifact, browserSkip, chartProblems, launch, ROOT, watchErrors } from '../helpers/browser.js';
 
 const skip = browserSkip();
 const DATA = path.join(ROOT, 'test/fixtures/web/loans-300.csv');
