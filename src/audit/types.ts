@@ -111,7 +111,7 @@ export interface FaleSection {
 }
 
 export interface AuditResult {
-  /** lucid-wasm version, kernel variant, seed, settings, wall times per stage (ms) */
+  /** lucid-wasm version, kernel variant, seed, settings, wall times per stage (ms); gan.rows = the GAN's training rows */
   meta: {
     tool: string;
     version: string;

@@ -165,6 +165,9 @@ function rankByJs(ds: readonly Distribution[]): Distribution[] {
   return ds.slice().sort((x, y) => (finite(y.js) ? y.js : -1) - (finite(x.js) ? x.js : -1));
 }
 
+/** groups named per attribute in the findings' four-fifths line (the metrics tables list them all) */
+const FINDINGS_MAX_GROUPS = 6;
+
 function fourFifthsFindings(r: MetricsReport | null): string[] {
   if (!r) return [];
   const out: string[] = [];
@@ -176,14 +179,17 @@ function fourFifthsFindings(r: MetricsReport | null): string[] {
       out.push(`${esc(a.column)}: no group's positivity rate is below four-fifths of ${esc(a.privileged.value)}'s (${fmtPct(priv?.positivity_rate)}).`);
       continue;
     }
-    const flagged = d.below_four_fifths.map((v) => {
+    // worst ratios first; an intersection can flag dozens of cells, so the summary names the first few
+    const worst = d.below_four_fifths.slice().sort((u, v) => (d.ratio[u] ?? Infinity) - (d.ratio[v] ?? Infinity));
+    const more = worst.length - FINDINGS_MAX_GROUPS;
+    const flagged = worst.slice(0, FINDINGS_MAX_GROUPS).map((v) => {
       const g = a.groups.find((x) => x.value === v);
       const small = g && g.n < r.minGroupSize ? ` <span class="badge small">small, n = ${fmtInt(g.n)}</span>` : '';
       return `<strong>${esc(v)}</strong> ${fmtPct(g?.positivity_rate)} (${fmtRatio(d.ratio[v])}×)${small}`;
     });
     const others = METRIC_ORDER.filter((m) => m !== 'positivity_rate' && m !== 'base_rate' && (a.disparities[m]?.below_four_fifths.length ?? 0) > 0);
     out.push(
-      `<span class="badge flag">⚑ four-fifths</span> ${esc(a.column)}: positivity rate below four-fifths of ${esc(a.privileged.value)}'s (${fmtPct(priv?.positivity_rate)}) for ${flagged.join(', ')}.` +
+      `<span class="badge flag">⚑ four-fifths</span> ${esc(a.column)}: positivity rate below four-fifths of ${esc(a.privileged.value)}'s (${fmtPct(priv?.positivity_rate)}) for ${flagged.join(', ')}${more > 0 ? ` and ${fmtInt(more)} more groups (see the metrics tables)` : ''}.` +
         (others.length ? ` Ratios below 0.8 also for ${others.map((m) => esc(METRIC_LABEL[m])).join(', ')} (see the metrics tables).` : ''),
     );
   }
@@ -235,7 +241,7 @@ function header(r: AuditResult): string {
 <dt>Label</dt><dd><code>${esc(m.label)}</code>, positive = <strong>${esc(m.positive)}</strong></dd>
 <dt>Model</dt><dd>${model}</dd>
 <dt>Protected</dt><dd>${r.protected.map((p) => `${esc(p.column)} (${esc(p.kind)}${p.inModel === false ? ', not read by the model' : p.inModel === null ? ', unknown whether the model reads it' : ''})`).join(', ') || 'none'}</dd>
-<dt>LUCID-GAN</dt><dd>${fmtInt(m.gan.epochs)} epochs, ${esc(m.gan.mode)} mode, ${fmtInt(m.gan.rows)} rows per canonical set</dd>
+<dt>LUCID-GAN</dt><dd>${fmtInt(m.gan.epochs)} epochs, ${esc(m.gan.mode)} mode, trained on ${fmtInt(m.gan.rows)} rows; ${fmtInt(r.canonical.positive.rows)} rows per canonical set</dd>
 <dt>Seed</dt><dd>${esc(m.seed)}</dd>
 <dt>Tool</dt><dd>${esc(m.tool)} ${esc(m.version)} (${esc(m.variant)})</dd>
 ${timings ? `<dt>Timings</dt><dd class="small">${timings}</dd>` : ''}

@@ -109,3 +109,26 @@ test('renderReport: no proxies, no intersections, no metrics rows', () => {
   assert.match(html, /no intersections/);
   assert.equal(charts(html).length, 1); // the (empty) JS ranking
 });
+
+test('findings name at most six flagged groups per attribute, worst ratio first; the header separates training rows from set size', () => {
+  const r = sampleAuditResult();
+  const a = r.metrics.attributes.attributes[0];
+  const d = a.disparities.positivity_rate;
+  const template = a.groups.find((g) => !g.privileged)!;
+  // ten unprivileged groups, each below four-fifths, ratios 0.10 … 0.55
+  a.groups = [a.groups.find((g) => g.privileged)!];
+  d.below_four_fifths = [];
+  for (let i = 0; i < 10; i++) {
+    const v = `g${i}`;
+    a.groups.push({ ...template, value: v, n: 100 });
+    d.below_four_fifths.push(v);
+    d.ratio[v] = 0.55 - 0.05 * i;
+  }
+  const html = renderReport(r);
+  const line = html.split('\n').find((l) => l.includes('⚑ four-fifths') && l.includes('<strong>g9</strong>'))!;
+  assert.ok(line, 'a findings line for the attribute');
+  assert.ok(line.indexOf('<strong>g9</strong>') < line.indexOf('<strong>g8</strong>'), 'worst ratio first');
+  assert.ok(!line.includes('<strong>g3</strong>'), 'at most six groups named');
+  assert.match(line, /and 4 more groups/);
+  assert.match(html, new RegExp(`trained on ${r.meta.gan.rows.toLocaleString('en-US')} rows; ${r.canonical.positive.rows.toLocaleString('en-US')} rows per canonical set`));
+});
