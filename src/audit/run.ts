@@ -222,8 +222,17 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
   const base = model ? [...table.columns, predCol] : table.columns.slice();
   const mtable: Table = { rows: table.rows, columns: [...base, ...extra] };
   const groupCols = views.map((v) => v.attr.groupColumn);
-  const attributes = groupMetrics(mtable, { label: opts.label, positive: opts.positive, pred: predName, groups: groupCols });
-  const intersection: MetricsReport | null = groupCols.length >= 2 ? groupMetrics(mtable, { label: opts.label, positive: opts.positive, pred: predName, groups: groupCols, intersect: true }) : null;
+  // a bad label or predictions column is found here: name the data it came from
+  const inData = <T>(f: () => T): T => {
+    try {
+      return f();
+    } catch (e) {
+      if (e instanceof EngineError && e.code === 'E_INPUT') throw new EngineError('E_INPUT', `${opts.source ?? 'data'}: ${e.message}`);
+      throw e;
+    }
+  };
+  const attributes = inData(() => groupMetrics(mtable, { label: opts.label, positive: opts.positive, pred: predName, groups: groupCols }));
+  const intersection: MetricsReport | null = groupCols.length >= 2 ? inData(() => groupMetrics(mtable, { label: opts.label, positive: opts.positive, pred: predName, groups: groupCols, intersect: true })) : null;
   const positive = attributes.positive;
   const minGroupSize = attributes.minGroupSize;
   for (const r of [attributes, intersection]) {

@@ -68,6 +68,17 @@ describe('lucid audit', () => {
     assert.ok(!existsSync(join(dir, 'never')));
   });
 
+  it('runtime errors exit 1 naming the file, the column and the row: a predictions column that is no score, a model file that is not one', () => {
+    const base = ['--data', data, '--label', 'approved', '--protected', 'sex', '--out', join(dir, 'never'), ...small];
+    const notScore = lucid('audit', ...base, '--pred', 'income');
+    assert.equal(notScore.status, 1, notScore.stderr);
+    assert.match(notScore.stderr, /^lucid: error: .*\.csv: metrics: the prediction column "income" holds "[\d.]+" at row \d+, which is neither a value of the label \(no, yes\) nor a score in \[0, 1\]\n$/);
+    const notModel = lucid('audit', ...base, '--model', data);
+    assert.equal(notModel.status, 1, notModel.stderr);
+    assert.doesNotMatch(notModel.stderr + notScore.stderr, /at .*\.js:\d+/);
+    assert.ok(!existsSync(join(dir, 'never')));
+  });
+
   it('--help ends with a worked example', () => {
     const r = lucid('audit', '--help');
     assert.equal(r.status, 0);

@@ -3,7 +3,7 @@
 // Core code: no Node imports. The reference's Metrics(preds, targets) was called with its arguments
 // swapped (spec §2.3), so its "pr" is the label base rate and its "tpr" the precision; here both are
 // computed from the right arguments and reported side by side (base_rate, positivity_rate, ppv, tpr).
-import { check } from '../../engine/errors.js';
+import { check, EngineError } from '../../engine/errors.js';
 import type { Rng } from '../../engine/rng.js';
 import { getColumn, type Column, type Table } from '../../data/table.js';
 
@@ -133,11 +133,11 @@ function outcomes(table: Table, opts: GroupMetricsOptions, threshold: number) {
     for (let i = 0; i < n; i++) yhat[i] = preds[i] === positive ? 1 : 0;
     return { y, yhat, positive, predKind: 'labels' as const };
   }
-  check(
-    pc.kind === 'numeric' && predValues.every((v) => Number(v) >= 0 && Number(v) <= 1),
-    'E_INPUT',
-    () => `metrics: the prediction column "${opts.pred}" holds ${JSON.stringify(predValues.find((v) => !values.includes(v)))}, which is neither a value of the label (${values.join(', ')}) nor a score in [0, 1]`,
-  );
+  const isScore = (v: string) => pc.kind === 'numeric' && Number(v) >= 0 && Number(v) <= 1;
+  if (!predValues.every(isScore)) {
+    const row = preds.findIndex((v) => v !== null && !values.includes(v) && !isScore(v));
+    throw new EngineError('E_INPUT', `metrics: the prediction column "${opts.pred}" holds ${JSON.stringify(preds[row])} at row ${row + 1}, which is neither a value of the label (${values.join(', ')}) nor a score in [0, 1]`);
+  }
   const v = (pc as { values: Float64Array }).values;
   for (let i = 0; i < n; i++) yhat[i] = v[i] > threshold ? 1 : 0;
   return { y, yhat, positive, predKind: 'scores' as const };
