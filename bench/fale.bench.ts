@@ -27,7 +27,8 @@ async function faleBenchData(engine: Engine, log: (m: string) => void): Promise<
   return { test: sim, model, opts: { label: 'approved', positive: 'yes', protected: [{ column: 'sex', value: 'Female' }] }, source: 'simulator (15060 rows)' };
 }
 
-export function faleGroups(engine: Engine, log: (m: string) => void): Group[] {
+/** `engineT`: a threaded engine; FALE then also runs there (its own model, same training), interleaved. */
+export function faleGroups(engine: Engine, log: (m: string) => void, engineT?: Engine): Group[] {
   return [
     {
       tier: 'fale',
@@ -36,17 +37,22 @@ export function faleGroups(engine: Engine, log: (m: string) => void): Group[] {
       async: true,
       budget: { rounds: 5 },
       async prepare() {
-        const d = await faleBenchData(engine, log);
-        const bb = builtinBlackBox(engine, d.model, 'mlp');
-        const features = d.test.columns.filter((c) => c.name !== d.opts.label && !d.opts.protected.some((p) => p.column === c.name)).length;
+        const runs = [{ e: engine, d: await faleBenchData(engine, log) }];
+        if (engineT) runs.push({ e: engineT, d: await faleBenchData(engineT, log) });
         return {
-          cases: [{
-            engine: 'lucid' as const,
-            impl: `${features} features (continuous + categorical), MLP [64, 32] · ${d.source} · ${d.test.rows} rows`,
-            extra: { reference: { ...FALE_REFERENCE, quoted: true } },
-            fn: async () => void (await fale(d.test, bb, d.opts)),
-          }],
-          dispose: () => d.model.dispose(),
+          cases: runs.map(({ e, d }) => {
+            const bb = builtinBlackBox(e, d.model, 'mlp');
+            const features = d.test.columns.filter((c) => c.name !== d.opts.label && !d.opts.protected.some((p) => p.column === c.name)).length;
+            return {
+              engine: 'lucid' as const,
+              impl: `${e.threads} thread${e.threads > 1 ? 's' : ''} · ${features} features (continuous + categorical), MLP [64, 32] · ${d.source} · ${d.test.rows} rows`,
+              extra: { threads: e.threads, reference: { ...FALE_REFERENCE, quoted: true } },
+              fn: async () => void (await fale(d.test, bb, d.opts)),
+            };
+          }),
+          dispose: () => {
+            for (const r of runs) r.d.model.dispose();
+          },
         };
       },
     },

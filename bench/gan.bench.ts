@@ -16,6 +16,8 @@ export const GAN_REFERENCE = {
   'pytorch-epoch-s': 4.2,
   'pytorch-sample-1000-s': 0.07,
   'target-epoch-s': 2.1,
+  /** Issue #9: with 2 threads. */
+  'target-epoch-2t-s': 1.2,
   'target-sample-1000-s': 0.02,
 } as const;
 
@@ -35,16 +37,25 @@ export async function ganBenchTable(engine: Engine, log: (m: string) => void): P
   return { table: { rows: sim.table.rows, columns: [...sim.table.columns, { kind: 'numeric', name: 'preds', values: sim.truth.probability }] }, source: 'simulator (15060 rows), true probabilities' };
 }
 
-export function ganGroups(engine: Engine, log: (m: string) => void): Group[] {
-  let state: { model: LucidGan; trainer: GanTrainer; source: string } | null = null;
-  const setup = async () => {
-    if (state) return state;
-    const { table, source } = await ganBenchTable(engine, log);
-    const { model, x, rng } = LucidGan.setup(engine, table, { conditions: ['preds'], seed: 0 });
-    const trainer = new GanTrainer(model, x, rng);
-    state = { model, trainer, source };
-    return state;
+/** `engineT`: a threaded engine; the epoch then runs on both engines, interleaved (same seed, same results). */
+export function ganGroups(engine: Engine, log: (m: string) => void, engineT?: Engine): Group[] {
+  type State = { model: LucidGan; trainer: GanTrainer; source: string };
+  let state: State | null = null;
+  let stateT: State | null = null;
+  const build = async (e: Engine): Promise<State> => {
+    const { table, source } = await ganBenchTable(e, log);
+    const { model, x, rng } = LucidGan.setup(e, table, { conditions: ['preds'], seed: 0 });
+    return { model, trainer: new GanTrainer(model, x, rng), source };
   };
+  const setup = async () => (state ??= await build(engine));
+  const epochCase = (s: State, threads: number) => ({
+    engine: 'lucid' as const,
+    impl: `${threads} thread${threads > 1 ? 's' : ''} · ${s.trainer.steps} steps (critic + generator) · ${s.source}`,
+    extra: { threads, reference: { 'pytorch-s': GAN_REFERENCE['pytorch-epoch-s'], 'target-s': threads > 1 ? GAN_REFERENCE['target-epoch-2t-s'] : GAN_REFERENCE['target-epoch-s'], quoted: true } },
+    fn: async () => {
+      for (let i = 0; i < s.trainer.steps; i++) s.trainer.step();
+    },
+  });
   return [
     {
       tier: 'gan',
@@ -54,15 +65,17 @@ export function ganGroups(engine: Engine, log: (m: string) => void): Group[] {
       budget: { rounds: 3 },
       async prepare() {
         const s = await setup();
+        const cases = [epochCase(s, 1)];
+        if (engineT) cases.push(epochCase((stateT ??= await build(engineT)), engineT.threads));
         return {
-          cases: [{
-            engine: 'lucid' as const,
-            impl: `${s.trainer.steps} steps (critic + generator) · ${s.source}`,
-            extra: { reference: { 'pytorch-s': GAN_REFERENCE['pytorch-epoch-s'], 'target-s': GAN_REFERENCE['target-epoch-s'], quoted: true } },
-            fn: async () => {
-              for (let i = 0; i < s.trainer.steps; i++) s.trainer.step();
-            },
-          }],
+          cases,
+          dispose: () => {
+            if (stateT) {
+              stateT.trainer.dispose();
+              stateT.model.dispose();
+              stateT = null;
+            }
+          },
         };
       },
     },

@@ -6,7 +6,8 @@ import { hostUniform, heapTensor, jsGemm, jsLoopName, loadTfjs, relErr, warmJsGe
 import type { Case, Group } from './lib/runner.js';
 import { GEMM_LAYOUTS, GEMM_SHAPES, gemmFlops, gemmName, GemmShape, Layout } from './lib/sizes.js';
 
-export function kernelGroups(engine: Engine): Group[] {
+/** `engineT`: a threaded engine (threads > 1) whose f32_gemm runs as a second lucid case, interleaved. */
+export function kernelGroups(engine: Engine, engineT?: Engine): Group[] {
   const groups: Group[] = [];
   for (const shape of GEMM_SHAPES) {
     for (const layout of GEMM_LAYOUTS) {
@@ -16,14 +17,14 @@ export function kernelGroups(engine: Engine): Group[] {
         unit: 'GFLOP/s',
         flops: gemmFlops(shape),
         budget: shape.budget,
-        prepare: () => prepareGemm(engine, shape, layout),
+        prepare: () => prepareGemm(engine, shape, layout, engineT),
       });
     }
   }
   return groups;
 }
 
-async function prepareGemm(engine: Engine, shape: GemmShape, layout: Layout) {
+async function prepareGemm(engine: Engine, shape: GemmShape, layout: Layout, engineT?: Engine) {
   const { M, N, K } = shape;
   const tA = layout === 'TN';
   const tB = layout === 'NT';
@@ -46,6 +47,18 @@ async function prepareGemm(engine: Engine, shape: GemmShape, layout: Layout) {
     impl: 'f32_gemm',
     fn: () => k.f32_gemm(tA ? 1 : 0, tB ? 1 : 0, M, N, K, A.ptr, lda, B.ptr, ldb, 0, C.ptr, N, work),
   }];
+  // lucid with threads: the same call on the threaded engine's kernel table (split M or N).
+  const threaded = engineT ? { A: heapTensor(engineT, aShape, aHost), B: heapTensor(engineT, bShape, bHost), C: engineT.empty([M, N]) } : null;
+  if (engineT && threaded) {
+    const kT = engineT.k;
+    const { A: AT, B: BT, C: CT } = threaded;
+    cases.push({
+      engine: 'lucid',
+      impl: `f32_gemm ×${engineT.threads} threads`,
+      extra: { threads: engineT.threads },
+      fn: () => kT.f32_gemm(tA ? 1 : 0, tB ? 1 : 0, M, N, K, AT.ptr, lda, BT.ptr, ldb, 0, CT.ptr, N, engineT.gemmWork),
+    });
+  }
 
   // tfjs-wasm: the transpose flags, and (NT/TN) explicit tf.transpose + NN matMul.
   const tf = await loadTfjs();
@@ -88,12 +101,17 @@ async function prepareGemm(engine: Engine, shape: GemmShape, layout: Layout) {
       const ours = C.toArray();
       const e1 = relErr(ours, jsC);
       const e2 = tfOut ? relErr(ours, tfOut) : 0;
+      if (threaded) {
+        const t = threaded.C.toArray();
+        if (t.some((v, i) => !Object.is(v, ours[i]))) return 'results disagree: lucid with threads is not bit-identical to one thread';
+      }
       return e1 > 1e-4 || e2 > 1e-4 ? `results disagree: lucid vs js ${e1.toExponential(2)}, lucid vs tfjs ${e2.toExponential(2)}` : null;
     },
     dispose: () => {
       A.dispose();
       B.dispose();
       C.dispose();
+      if (threaded) for (const t of [threaded.A, threaded.B, threaded.C]) t.dispose();
       ta.dispose();
       tb.dispose();
     },

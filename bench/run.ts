@@ -1,7 +1,7 @@
 // npm run bench [-- filter... ] [--json] [--rounds N] [--time MS]
 //
 // Tiers: kernels (GEMM GFLOP/s vs tfjs-wasm and plain JS), ops (layer forward+backward, ms),
-// e2e (one WGAN-GP iteration, ms), gan (LUCID-GAN epoch on Adult's test set and sampling 1000 rows, ms), data (VGM and transformer fits on Adult, ms; CSV read, MB/s), fale (FALE on every Adult test feature through the MLP, ms). A filter keeps the benches whose tier or name contains it
+// e2e (one WGAN-GP iteration, ms), models (LUCID 1000×200 and classifier training, ms), gan (LUCID-GAN epoch on Adult's test set and sampling 1000 rows, ms), data (VGM and transformer fits on Adult, ms; CSV read, MB/s), fale (FALE on every Adult test feature through the MLP, ms). A filter keeps the benches whose tier or name contains it
 // (case-insensitive; several filters are OR-ed). --json prints one JSON object per line per
 // measurement on stdout (everything else goes to stderr). See bench/README.md.
 import os from 'node:os';
@@ -15,15 +15,23 @@ import { opsGroups } from './ops.bench.js';
 import { dataGroups } from './data.bench.js';
 import { ganGroups } from './gan.bench.js';
 import { faleGroups } from './fale.bench.js';
+import { modelGroups } from './models.bench.js';
+import { threadGroups } from './threads.bench.js';
+import { renderReport, SUMMARY_FILTERS } from './lib/report.js';
+import { writeFileSync } from 'node:fs';
 
 interface Args {
   filters: string[];
   json: boolean;
   budget: Partial<Budget>;
+  /** Threads of the threaded engine (default: all cores); 1: no threaded cases. */
+  threads: number;
+  /** Write BENCHMARKS.md (or this file) from the run; without filters, runs the summary set. */
+  write: string | null;
 }
 
 function parseArgs(argv: string[]): Args {
-  const out: Args = { filters: [], json: false, budget: {} };
+  const out: Args = { filters: [], json: false, budget: {}, threads: os.availableParallelism(), write: null };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const num = (name: string) => {
@@ -33,10 +41,13 @@ function parseArgs(argv: string[]): Args {
       return x;
     };
     if (a === '--json') out.json = true;
+    else if (a === '--write') out.write = 'BENCHMARKS.md';
+    else if (a.startsWith('--write=')) out.write = a.slice('--write='.length);
     else if (a === '--rounds' || a.startsWith('--rounds=')) out.budget.rounds = Math.round(num('--rounds'));
     else if (a === '--time' || a.startsWith('--time=')) out.budget.roundTimeMs = num('--time');
+    else if (a === '--threads' || a.startsWith('--threads=')) out.threads = Math.round(num('--threads'));
     else if (a === '--help' || a === '-h') {
-      process.stderr.write('usage: npm run bench -- [filter...] [--json] [--rounds N] [--time MS_PER_ROUND]\n');
+      process.stderr.write('usage: npm run bench -- [filter...] [--json] [--rounds N] [--time MS_PER_ROUND] [--threads N] [--write[=FILE]]\n');
       process.exit(0);
     } else if (a.startsWith('--')) throw new Error(`unknown option ${a}`);
     else out.filters.push(a.toLowerCase());
@@ -46,10 +57,15 @@ function parseArgs(argv: string[]): Args {
 
 async function main(): Promise<void> {
   const args = parseArgs(process.argv.slice(2));
+  const loadBefore = os.loadavg();
+  if (args.write && args.filters.length === 0) args.filters.push(...SUMMARY_FILTERS);
   const log = (msg: string) => process.stderr.write(msg + '\n');
-  const engine = await initNodeEngine();
+  // The single-threaded engine runs every bench; a threaded one (--threads, default all cores)
+  // runs beside it in the GEMM groups and the GAN epoch, interleaved.
+  const engine = await initNodeEngine({ threads: 1 });
+  const engineT = args.threads > 1 ? await initNodeEngine({ threads: args.threads }) : undefined;
 
-  const all: Group[] = [...kernelGroups(engine), ...opsGroups(engine), ...e2eGroups(engine), ...(await dataGroups(engine, log)), ...ganGroups(engine, log), ...faleGroups(engine, log)];
+  const all: Group[] = [...kernelGroups(engine, engineT), ...threadGroups(engine, engineT), ...opsGroups(engine), ...e2eGroups(engine), ...(await dataGroups(engine, log)), ...ganGroups(engine, log, engineT), ...faleGroups(engine, log, engineT), ...modelGroups(engine, log, engineT)];
   const selected = args.filters.length === 0
     ? all
     : all.filter((g) => args.filters.some((f) => g.tier.includes(f) || g.name.toLowerCase().includes(f)));
@@ -62,7 +78,7 @@ async function main(): Promise<void> {
   const cpu = os.cpus();
   const header = [
     `# lucid-wasm bench · kernel variant: ${engine.variant}${engine.variant === 'relaxed' ? ' (LUCID_SIMD=plain for plain SIMD128)' : ''}`,
-    `# node ${process.version} · ${cpu[0]?.model ?? 'cpu?'} × ${cpu.length} · load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} · 1 thread`,
+    `# node ${process.version} · ${cpu[0]?.model ?? 'cpu?'} × ${cpu.length} · load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} · 1 thread${engineT ? ` and ${engineT.threads} threads (GEMM, GAN epoch)` : ''}`,
   ];
   if (selected.some((g) => g.tier === 'kernels')) header.push(`# baselines: ${tfjsInfo(await loadTfjs())}; plain-JS loops over Float32Array`);
   // Header on stdout for the table, on stderr with --json (stdout stays one JSON object per line).
@@ -90,7 +106,16 @@ async function main(): Promise<void> {
     if (args.json) for (const r of out) process.stdout.write(JSON.stringify(r) + '\n');
   }
   if (current) printTier(current);
-  log(`# done in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  const threads = engineT?.threads ?? 1;
+  engineT?.close();
+  const seconds = (performance.now() - t0) / 1000;
+  const peakRssBytes = process.resourceUsage().maxRSS * 1024;
+  log(`# done in ${seconds.toFixed(1)} s · peak RSS ${(peakRssBytes / 2 ** 20).toFixed(0)} MiB`);
+  if (args.write) {
+    const command = `node dist/bench/run.js ${process.argv.slice(2).join(' ')}`.trim();
+    writeFileSync(args.write, renderReport(rows, { variant: engine.variant, threads, loadBefore, loadAfter: os.loadavg(), peakRssBytes, seconds, command }));
+    log(`# wrote ${args.write}`);
+  }
 }
 
 main().catch((e: unknown) => {

@@ -111,6 +111,9 @@ const T_FLUSH: f32 = -80.0;
  * (0 = not written), sums: two f64, sums[0] = Σ_i lse_i, sums[1] = Σ_i Σ_k r·log r (the negative
  * entropy, per row as q/s − log s, see above).
  * means, halfPrec, consts: (K) f32; x: (N) f32. K ≥ 1, halfPrec ≥ 0, finite inputs.
+ * The sums are taken block by block (VGM_BLOCK samples from sample 0): each block's sum from zero,
+ * then the blocks' sums in order, so that f32_vgm_estep_blocks on block-aligned row ranges (the
+ * threaded engine) gives the same sums bit for bit.
  */
 export function f32_vgm_estep(
   resp: usize, logResp: usize, logNorm: usize, sums: usize,
@@ -118,6 +121,47 @@ export function f32_vgm_estep(
 ): void {
   assert(N >= 0 && K >= 1);
   const rowBytes = <usize>N << 2;
+  let sumL: f64 = 0;
+  let sumE: f64 = 0;
+  for (let b = 0; b < N; b += VGM_BLOCK) {
+    const io = <usize>b << 2;
+    const r = estepRange(resp + io, logResp ? logResp + io : 0, logNorm ? logNorm + io : 0, x + io, min(VGM_BLOCK, N - b), K, means, halfPrec, consts, rowBytes);
+    sumL += f64x2.extract_lane(r, 0);
+    sumE += f64x2.extract_lane(r, 1);
+  }
+  store<f64>(sums, sumL);
+  store<f64>(sums, sumE, 8);
+}
+
+/** Samples per block of the E-step's sums (a multiple of 4). */
+export const VGM_BLOCK: i32 = 256;
+
+/**
+ * f32_vgm_estep over samples [0, N) of a larger problem whose resp/logResp rows have stride ldr
+ * samples (pointers at the first sample of the range, which starts on a VGM_BLOCK boundary):
+ * writes each block's (Σ lse, Σ r·log r) as two f64 at partials + 16·block, for the host to add in
+ * block order. For the threaded engine.
+ */
+export function f32_vgm_estep_blocks(
+  resp: usize, logResp: usize, logNorm: usize, partials: usize,
+  x: usize, N: i32, K: i32, means: usize, halfPrec: usize, consts: usize, ldr: i32,
+): void {
+  assert(N >= 0 && K >= 1 && ldr >= N);
+  const rowBytes = <usize>ldr << 2;
+  let out = partials;
+  for (let b = 0; b < N; b += VGM_BLOCK) {
+    const io = <usize>b << 2;
+    v128.store(out, estepRange(resp + io, logResp ? logResp + io : 0, logNorm ? logNorm + io : 0, x + io, min(VGM_BLOCK, N - b), K, means, halfPrec, consts, rowBytes));
+    out += 16;
+  }
+}
+
+// Samples [0, n) (pointers at the first), component stride rowBytes: returns f64x2(Σ lse, Σ r·log r).
+// @ts-ignore: decorator
+@inline function estepRange(
+  resp: usize, logResp: usize, logNorm: usize, x: usize, N: i32, K: i32,
+  means: usize, halfPrec: usize, consts: usize, rowBytes: usize,
+): v128 {
   const n4 = <i32>(<u32>N & ~3);
   let accL0 = f64x2.splat(0);
   let accL1 = f64x2.splat(0);
@@ -191,8 +235,7 @@ export function f32_vgm_estep(
     sumL += <f64>lse;
     sumE += <f64>f32x4.extract_lane(le, 1);
   }
-  store<f64>(sums, sumL);
-  store<f64>(sums, sumE, 8);
+  return f64x2.replace_lane(f64x2.splat(sumL), 1, sumE);
 }
 
 export function ref_vgm_estep(

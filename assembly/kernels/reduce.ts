@@ -154,8 +154,13 @@ export function ref_max_cols(out: usize, x: usize, N: i32, D: i32): void {
  * (biased). N = 0 gives NaN.
  */
 export function f32_bn_stats(mean: usize, var_: usize, x: usize, N: i32, D: i32): void {
-  assert(N >= 0 && D >= 0);
-  const rb = <usize>D << 2;
+  f32_bn_stats_ld(mean, var_, x, N, D, D);
+}
+
+/** f32_bn_stats over D columns of a matrix with row stride ld ≥ D (a column block, for threads). */
+export function f32_bn_stats_ld(mean: usize, var_: usize, x: usize, N: i32, D: i32, ld: i32): void {
+  assert(N >= 0 && D >= 0 && ld >= D);
+  const rb = <usize>ld << 2; // row stride
   const xEnd = x + <usize>N * rb;
   const nf = <f32>N;
   const nv = f32x4.splat(nf);
@@ -238,8 +243,17 @@ export function f32_bn_fwd(
   y: usize, xhat: usize, invstd: usize, x: usize, mean: usize, var_: usize,
   gamma: usize, beta: usize, eps: f32, N: i32, D: i32,
 ): void {
-  assert(N >= 0 && D >= 0);
-  const rb = <usize>D << 2;
+  f32_bn_fwd_ld(y, xhat, invstd, x, mean, var_, gamma, beta, eps, N, D, D);
+}
+
+/** f32_bn_fwd over D columns of matrices with row stride ld ≥ D (a column block, for threads). */
+export function f32_bn_fwd_ld(
+  y: usize, xhat: usize, invstd: usize, x: usize, mean: usize, var_: usize,
+  gamma: usize, beta: usize, eps: f32, N: i32, D: i32, ld: i32,
+): void {
+  assert(N >= 0 && D >= 0 && ld >= D);
+  const rb = <usize>D << 2; // bytes of the D columns
+  const rs = <usize>ld << 2; // row stride
   const n4 = (<usize>D & ~3) << 2;
   const one = f32x4.splat(1.0);
   const ev = f32x4.splat(eps);
@@ -251,7 +265,7 @@ export function f32_bn_fwd(
     store<f32>(invstd + o, <f32>1.0 / sqrt<f32>(load<f32>(var_ + o) + eps));
   }
   for (let i = 0; i < N; i++) {
-    const ro = <usize>i * rb;
+    const ro = <usize>i * rs;
     const xr = x + ro;
     const hr = xhat + ro;
     const yr = y + ro;
@@ -299,10 +313,19 @@ export function f32_bn_bwd(
   dx: usize, dgamma: usize, dbeta: usize, dy: usize, xhat: usize,
   invstd: usize, gamma: usize, N: i32, D: i32,
 ): void {
-  assert(N >= 0 && D >= 0);
-  const rb = <usize>D << 2;
+  f32_bn_bwd_ld(dx, dgamma, dbeta, dy, xhat, invstd, gamma, N, D, D);
+}
+
+/** f32_bn_bwd over D columns of matrices with row stride ld ≥ D (a column block, for threads). */
+export function f32_bn_bwd_ld(
+  dx: usize, dgamma: usize, dbeta: usize, dy: usize, xhat: usize,
+  invstd: usize, gamma: usize, N: i32, D: i32, ld: i32,
+): void {
+  assert(N >= 0 && D >= 0 && ld >= D);
+  const rb = <usize>D << 2; // bytes of the D columns
+  const rs = <usize>ld << 2; // row stride
   const off = xhat - dy; // walk both matrices with one pointer
-  const dyEnd = dy + <usize>N * rb;
+  const dyEnd = dy + <usize>N * rs;
   let j = 0;
   // Pass 1: column sums, 8 columns at a time (4 accumulators + 4 loads).
   for (; j + 8 <= D; j += 8) {
@@ -310,7 +333,7 @@ export function f32_bn_bwd(
     let b1 = f32x4.splat(0.0);
     let g0 = f32x4.splat(0.0);
     let g1 = f32x4.splat(0.0);
-    for (let p = dy + (<usize>j << 2); p < dyEnd; p += rb) {
+    for (let p = dy + (<usize>j << 2); p < dyEnd; p += rs) {
       const d0 = v128.load(p);
       const d1 = v128.load(p, 16);
       b0 = f32x4.add(b0, d0);
@@ -327,7 +350,7 @@ export function f32_bn_bwd(
   for (; j + 4 <= D; j += 4) {
     let b0 = f32x4.splat(0.0);
     let g0 = f32x4.splat(0.0);
-    for (let p = dy + (<usize>j << 2); p < dyEnd; p += rb) {
+    for (let p = dy + (<usize>j << 2); p < dyEnd; p += rs) {
       const d0 = v128.load(p);
       b0 = f32x4.add(b0, d0);
       g0 = f32x4.add(g0, f32x4.mul(d0, v128.load(p + off)));
@@ -339,7 +362,7 @@ export function f32_bn_bwd(
   for (; j < D; j++) {
     let b: f32 = 0;
     let g: f32 = 0;
-    for (let p = dy + (<usize>j << 2); p < dyEnd; p += rb) {
+    for (let p = dy + (<usize>j << 2); p < dyEnd; p += rs) {
       const d = load<f32>(p);
       b += d;
       g += d * load<f32>(p + off);
@@ -352,7 +375,7 @@ export function f32_bn_bwd(
   const nv = f32x4.splat(nf);
   const n4 = (<usize>D & ~3) << 2;
   for (let i = 0; i < N; i++) {
-    const ro = <usize>i * rb;
+    const ro = <usize>i * rs;
     const dyr = dy + ro;
     const hr = xhat + ro;
     const dxr = dx + ro;

@@ -3,7 +3,7 @@
 import { Bench } from 'tinybench';
 import { Budget, DEFAULT_BUDGET } from './sizes.js';
 
-export type Tier = 'kernels' | 'ops' | 'e2e' | 'data' | 'gan' | 'fale';
+export type Tier = 'kernels' | 'threads' | 'ops' | 'e2e' | 'data' | 'gan' | 'fale' | 'models';
 export type EngineName = 'lucid' | 'tfjs-wasm' | 'js';
 export type Unit = 'GFLOP/s' | 'MB/s' | 'ms';
 

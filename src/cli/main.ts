@@ -1,5 +1,5 @@
 // The `lucid` command: wiring only. Each subcommand is one file in commands/.
-import { Command } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import { auditCommand } from './commands/audit.js';
 import { dataset } from './commands/dataset.js';
 import { demo } from './commands/demo.js';
@@ -12,11 +12,17 @@ import { model } from './commands/model.js';
 import { quality } from './commands/quality.js';
 import { selfcheck } from './commands/selfcheck.js';
 import { handleError } from './handle-error.js';
+import { setDefaultThreads } from '../node/engine.js';
 
 const program = new Command('lucid')
   .description('lucid-wasm: locate unfairness in machine-learning models (LUCID, LUCID-GAN, FALE) in any JavaScript runtime')
   .version('0.1.0')
   .option('--debug', 'print the stack trace with an error message')
+  .option('--threads <n>', 'kernel threads (default: LUCID_THREADS, else the number of cores; 1 = single-threaded; results are identical)', (v: string) => {
+    const n = Number(v);
+    if (!Number.isInteger(n) || n < 1 || n > 256) throw new InvalidArgumentError('expected an integer in 1..256');
+    return n;
+  })
   .exitOverride()
   .showHelpAfterError();
 
@@ -31,6 +37,11 @@ program.addCommand(metrics.exitOverride());
 program.addCommand(model.exitOverride());
 program.addCommand(quality.exitOverride());
 program.addCommand(selfcheck.exitOverride());
+
+program.hook('preAction', () => {
+  const threads = program.opts().threads as number | undefined;
+  if (threads !== undefined) setDefaultThreads(threads);
+});
 
 process.on('SIGINT', () => process.exit(130));
 

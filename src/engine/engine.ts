@@ -6,7 +6,8 @@
 // persistent `Block`s (see nn/module.ts), one contiguous block per model, as in llm.c.
 import { check, EngineError } from './errors.js';
 import { Arena, Heap, Scope } from './memory.js';
-import { Kernels, LoadOptions, loadKernels, Variant } from './wasm.js';
+import { Kernels, LoadOptions, loadKernels, sharedMemorySupported, Variant } from './wasm.js';
+import { PARTIALS_BYTES, SpawnThread, threadedKernels, ThreadPool } from './threads.js';
 import type { Node } from '../autograd/tape.js';
 
 export type Shape = readonly number[];
@@ -100,11 +101,38 @@ export class Engine {
   readonly gemmWork: number;
   /** Whether ops record the graph (false inside noGrad and inside first-order backward). */
   recording = true;
+  /** The kernel table: the wasm exports, or their threaded forms (same signatures, same results). */
+  readonly k: Kernels;
+  /** The single-threaded wasm exports (also what `k` is without threads). */
+  readonly kernels1: Kernels;
+  private pool: ThreadPool | null = null;
 
-  constructor(readonly k: Kernels, readonly variant: Variant) {
+  constructor(k: Kernels, readonly variant: Variant) {
+    this.k = k;
+    this.kernels1 = k;
     this.heap = new Heap(k.memory, k.heap_base());
     this.arena = new Arena(this.heap);
     this.gemmWork = this.heap.alloc(k.f32_gemm_work_bytes());
+  }
+
+  /** Threads running kernels (1: the single-threaded engine). */
+  get threads(): number {
+    return this.pool ? this.pool.threads : 1;
+  }
+
+  /** Attaches a started pool (initEngine does this); the hot kernels then split across its threads. */
+  attachPool(pool: ThreadPool): void {
+    for (let t = 1; t < pool.threads; t++) pool.setWork(t, this.heap.alloc(this.kernels1.f32_gemm_work_bytes()));
+    this.pool = pool;
+    (this as { k: Kernels }).k = threadedKernels(this.kernels1, pool, this.heap.alloc(PARTIALS_BYTES));
+  }
+
+  /** Stops the worker threads (the engine keeps working on one thread). Idempotent. */
+  close(): void {
+    if (!this.pool) return;
+    this.pool.close();
+    this.pool = null;
+    (this as { k: Kernels }).k = this.kernels1;
   }
 
   /** The one place typed-array views over wasm memory are made (memory.grow detaches old ones). */
@@ -188,7 +216,33 @@ export class Engine {
   }
 }
 
-export async function initEngine(opts: LoadOptions = {}): Promise<Engine> {
-  const { kernels, variant } = await loadKernels(opts);
-  return new Engine(kernels, variant);
+export interface EngineOptions extends LoadOptions {
+  /**
+   * Kernel threads (default 1). Above 1 the engine loads the shared-memory build and starts
+   * threads − 1 workers with `spawn`; without `spawn`, without SharedArrayBuffer (a browser page
+   * without cross-origin isolation, some edge runtimes), or with `bytes`/`module`, it falls back
+   * to the single-threaded engine, which gives the same results.
+   */
+  threads?: number;
+  /** Starts one worker thread (Node: src/node/threads.ts). */
+  spawn?: SpawnThread;
+}
+
+export async function initEngine(opts: EngineOptions = {}): Promise<Engine> {
+  const threads = opts.threads ?? 1;
+  check(Number.isInteger(threads) && threads >= 1 && threads <= 256, 'E_ARG', () => `engine: threads must be an integer in 1..256, got ${threads}`);
+  const wantThreads = threads > 1 && opts.spawn !== undefined && !opts.bytes && !opts.module && sharedMemorySupported();
+  const { kernels, variant, shared } = await loadKernels({ ...opts, shared: wantThreads });
+  const engine = new Engine(kernels, variant);
+  if (wantThreads && shared && opts.spawn) {
+    const pool = new ThreadPool(threads, shared.module, shared.memory, opts.spawn);
+    try {
+      await pool.ready();
+      engine.attachPool(pool);
+    } catch (e) {
+      pool.close();
+      throw new EngineError('E_WASM', `engine: could not start ${threads - 1} worker threads: ${e instanceof Error ? e.message : String(e)}`);
+    }
+  }
+  return engine;
 }

@@ -1,7 +1,7 @@
 // Loading the kernel module: pick the relaxed-SIMD (FMA) build where the runtime validates it,
 // else the plain SIMD128 build (tfjs-style feature detection). No Node-only imports here.
 import { EngineError } from './errors.js';
-import { RELAXED_WASM_BASE64, SIMD_WASM_BASE64 } from './binaries.gen.js';
+import { RELAXED_MT_WASM_BASE64, RELAXED_WASM_BASE64, SIMD_MT_WASM_BASE64, SIMD_WASM_BASE64 } from './binaries.gen.js';
 
 type Ptr = number;
 
@@ -39,6 +39,10 @@ export interface Kernels {
   f32_bn_stats(mean: Ptr, variance: Ptr, x: Ptr, N: number, D: number): void;
   f32_bn_fwd(y: Ptr, xhat: Ptr, invstd: Ptr, x: Ptr, mean: Ptr, variance: Ptr, gamma: Ptr, beta: Ptr, eps: number, N: number, D: number): void;
   f32_bn_bwd(dx: Ptr, dgamma: Ptr, dbeta: Ptr, dy: Ptr, xhat: Ptr, invstd: Ptr, gamma: Ptr, N: number, D: number): void;
+  // the same over D columns of matrices with row stride ld (column blocks, for threads)
+  f32_bn_stats_ld(mean: Ptr, variance: Ptr, x: Ptr, N: number, D: number, ld: number): void;
+  f32_bn_fwd_ld(y: Ptr, xhat: Ptr, invstd: Ptr, x: Ptr, mean: Ptr, variance: Ptr, gamma: Ptr, beta: Ptr, eps: number, N: number, D: number, ld: number): void;
+  f32_bn_bwd_ld(dx: Ptr, dgamma: Ptr, dbeta: Ptr, dy: Ptr, xhat: Ptr, invstd: Ptr, gamma: Ptr, N: number, D: number, ld: number): void;
   // softmax.ts
   f32_softmax_rows(out: Ptr, ldo: number, x: Ptr, ldx: number, N: number, D: number): void;
   f32_log_softmax_rows(out: Ptr, ldo: number, x: Ptr, ldx: number, N: number, D: number): void;
@@ -46,6 +50,8 @@ export interface Kernels {
   f32_adam(p: Ptr, g: Ptr, m: Ptr, v: Ptr, n: number, stepSize: number, beta1: number, beta2: number, eps: number, weightDecay: number, bc2sqrt: number): void;
   // mixture.ts (resp/logResp: (K×N) component-major; sums/stats: f64)
   f32_vgm_estep(resp: Ptr, logResp: Ptr, logNorm: Ptr, sums: Ptr, x: Ptr, N: number, K: number, means: Ptr, halfPrec: Ptr, consts: Ptr): void;
+  /** f32_vgm_estep over a block-aligned sample range (resp row stride ldr); per-block sums (2 f64 each) into partials. */
+  f32_vgm_estep_blocks(resp: Ptr, logResp: Ptr, logNorm: Ptr, partials: Ptr, x: Ptr, N: number, K: number, means: Ptr, halfPrec: Ptr, consts: Ptr, ldr: number): void;
   ref_vgm_estep(resp: Ptr, logResp: Ptr, logNorm: Ptr, sums: Ptr, x: Ptr, N: number, K: number, means: Ptr, halfPrec: Ptr, consts: Ptr): void;
   f32_vgm_mstep(stats: Ptr, resp: Ptr, x: Ptr, N: number, K: number, shift: Ptr): void;
   ref_vgm_mstep(stats: Ptr, resp: Ptr, x: Ptr, N: number, K: number, shift: Ptr): void;
@@ -84,6 +90,30 @@ export interface LoadOptions {
    * declared as a module of the worker and imported as a WebAssembly.Module.
    */
   module?: WebAssembly.Module;
+  /**
+   * Load the shared-memory build (threads): the memory is a shared WebAssembly.Memory created here
+   * (maximum 4 GiB) and imported by the module, so workers can instantiate the same module on it.
+   * Ignored with `bytes` or `module`. Callers check sharedMemorySupported() first.
+   */
+  shared?: boolean;
+}
+
+/** Pages of the shared memory: the builds declare 16 initial pages and a 65536-page (4 GiB) maximum (asconfig.json). */
+const SHARED_INITIAL_PAGES = 16;
+const SHARED_MAX_PAGES = 65536;
+
+/**
+ * True when this runtime can run the threaded engine: SharedArrayBuffer and Atomics exist (a browser
+ * page needs cross-origin isolation for them) and a shared WebAssembly.Memory can be created.
+ */
+export function sharedMemorySupported(): boolean {
+  try {
+    if (typeof SharedArrayBuffer !== 'function' || typeof Atomics !== 'object') return false;
+    const m = new WebAssembly.Memory({ initial: 1, maximum: 1, shared: true });
+    return m.buffer instanceof SharedArrayBuffer;
+  } catch {
+    return false;
+  }
 }
 
 /** True when this runtime validates the relaxed-SIMD build (Node 20 needs --experimental-wasm-relaxed-simd). */
@@ -95,9 +125,17 @@ export function relaxedSimdSupported(): boolean {
   }
 }
 
-export async function loadKernels(opts: LoadOptions = {}): Promise<{ kernels: Kernels; variant: Variant }> {
+export interface LoadedKernels {
+  kernels: Kernels;
+  variant: Variant;
+  /** Set for the shared-memory build: the compiled module and its shared memory, for worker threads. */
+  shared?: { module: WebAssembly.Module; memory: WebAssembly.Memory };
+}
+
+export async function loadKernels(opts: LoadOptions = {}): Promise<LoadedKernels> {
   let bytes: Uint8Array<ArrayBuffer> | null = null;
   let variant: Variant;
+  const shared = opts.shared === true && !opts.module && !opts.bytes;
   if (opts.module) {
     variant = 'custom';
   } else if (opts.bytes) {
@@ -109,7 +147,7 @@ export async function loadKernels(opts: LoadOptions = {}): Promise<{ kernels: Ke
     if (want === 'relaxed' && !relaxedSimdSupported()) {
       throw new EngineError('E_WASM', 'engine: variant "relaxed" requested but this runtime does not support relaxed SIMD (Node 20 needs --experimental-wasm-relaxed-simd)');
     }
-    bytes = fromBase64(relaxed ? RELAXED_WASM_BASE64 : SIMD_WASM_BASE64);
+    bytes = fromBase64(relaxed ? (shared ? RELAXED_MT_WASM_BASE64 : RELAXED_WASM_BASE64) : (shared ? SIMD_MT_WASM_BASE64 : SIMD_WASM_BASE64));
     variant = relaxed ? 'relaxed' : 'simd';
   }
   if (bytes && !WebAssembly.validate(bytes)) {
@@ -122,17 +160,19 @@ export async function loadKernels(opts: LoadOptions = {}): Promise<{ kernels: Ke
     const bytes = new Uint32Array(memory.buffer, ptr - 4, 1)[0];
     return String.fromCharCode(...new Uint16Array(memory.buffer, ptr, Math.min(bytes >>> 1, 1024)));
   };
+  const sharedMemory = shared ? new WebAssembly.Memory({ initial: SHARED_INITIAL_PAGES, maximum: SHARED_MAX_PAGES, shared: true }) : null;
   const imports = {
     env: {
+      ...(sharedMemory ? { memory: sharedMemory } : {}),
       abort(msg: number, file: number, line: number, col: number): never {
         throw new EngineError('E_WASM', `kernel assertion failed: ${str(msg)} at ${str(file)}:${line}:${col}`);
       },
     },
   };
-  const instance = opts.module
-    ? await WebAssembly.instantiate(opts.module, imports)
-    : (await WebAssembly.instantiate(bytes as BufferSource, imports) as unknown as WebAssembly.WebAssemblyInstantiatedSource).instance;
-  const kernels = instance.exports as unknown as Kernels;
+  const module = opts.module ?? await WebAssembly.compile(bytes as BufferSource);
+  const instance = await WebAssembly.instantiate(module, imports);
+  // The shared build imports its memory instead of exporting it; the ABI keeps `memory` on the kernels.
+  const kernels = (sharedMemory ? { ...instance.exports, memory: sharedMemory } : instance.exports) as unknown as Kernels;
   memory = kernels.memory;
-  return { kernels, variant };
+  return { kernels, variant, ...(sharedMemory ? { shared: { module, memory: sharedMemory } } : {}) };
 }
