@@ -62,7 +62,7 @@ for (const kind of kinds) {
         model: builtinBlackBox(engine, clf, `logistic (${kind}${drop.length ? ', without sex, group' : ''})`),
         seed: s.auditRngSeed,
         ganEpochs,
-        paper: values.paper,
+        ganMode: values.paper ? 'paper' : 'consistency',
         n: 1000,
         intersectionRows: values.lite ? 0 : 300,
         faleBootstrap: values.lite ? 0 : 20,

@@ -44,6 +44,8 @@ async function train(req: TrainRequest): Promise<void> {
     epochs: req.epochs,
     seed: req.seed,
     batch,
+    // the published training, as lucid audit's default (the consistency term collapses the sets: EXPERIMENTS.md §2)
+    paper: true,
     where: 'data',
     onEpoch: (ep) => post({ type: 'progress', epoch: ep.epoch, epochs: req.epochs, lossG: ep.lossG, lossD: ep.lossD }),
     shouldStop: () => stop,

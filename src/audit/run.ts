@@ -31,6 +31,8 @@ export const AUDIT_DEFAULTS = {
   protectedBins: 4,
   /** FALE bootstrap replicates (95% bands) */
   faleBootstrap: 30,
+  /** LUCID-GAN training: the paper's (see AuditOptions.ganMode) */
+  ganMode: 'paper' as 'paper' | 'consistency',
   /** GAN steps the automatic epoch count aims at (epochs = this / steps per epoch, within [minEpochs, maxEpochs]) */
   ganSteps: 1500,
   minEpochs: 10,
@@ -56,8 +58,12 @@ export interface AuditOptions {
   ganEpochs?: number;
   /** GAN batch (default GAN_DEFAULTS.batch, lowered for small data) */
   ganBatch?: number;
-  /** train the GAN without the prediction-consistency term (the paper's setup) */
-  paper?: boolean;
+  /**
+   * How LUCID-GAN is trained: 'paper' (the default: the published training) or 'consistency' (adds the
+   * prediction-consistency term of `lucid gan fit`: valid sets, but on the bias simulator they collapse
+   * so far that fair models get flagged; EXPERIMENTS.md §2)
+   */
+  ganMode?: 'paper' | 'consistency';
   seed?: number;
   /** rows per canonical set (default 1000) */
   n?: number;
@@ -256,7 +262,7 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
     epochs,
     batch,
     seed,
-    paper: opts.paper,
+    paper: (opts.ganMode ?? AUDIT_DEFAULTS.ganMode) === 'paper',
     where: opts.source ?? 'data',
     onEpoch: (e) => progress('gan', e.epoch / Math.max(1, epochs)),
     shouldStop: opts.shouldStop,
@@ -322,7 +328,7 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
       validityScorer: mainValidity.scorer,
     };
     validityCaveats(caveats, 'the main canonical sets', mainValidity.v);
-    if (!mainValidity.v) caveats.push({ topic: 'validity', text: 'nothing can score the canonical sets (no callable model and no LUCID-GAN surrogate, e.g. --paper): their validity is unknown' });
+    if (!mainValidity.v) caveats.push({ topic: 'validity', text: 'nothing can score the canonical sets (no callable model, and the GAN has no surrogate of the predictions outside --gan-mode consistency): their validity is unknown' });
     else if (mainValidity.scorer === 'surrogate') caveats.push({ topic: 'validity', text: 'validity is measured with the LUCID-GAN surrogate (a small network fitted to the predictions column), not with the model itself' });
     const proxyColumns = views.filter((v) => v.attr.inModel === false).map((v) => v.attr.column);
     const proxy = { columns: proxyColumns, distributions: canonical.distributions.filter((d) => proxyColumns.includes(d.feature)) };

@@ -125,7 +125,7 @@ describe('runAudit (built-in model, direct bias on group)', () => {
 });
 
 describe('runAudit with a predictions column', () => {
-  it('runs without LUCID and FALE, says why, scores validity with the GAN surrogate, no proxy inference', async () => {
+  it('runs without LUCID and FALE, says why, no proxy inference; validity unknown in paper mode, scored by the GAN surrogate in consistency mode', async () => {
     const preds = clf.predictProba(engine, data);
     const scored: Table = { rows: data.rows, columns: [...data.columns, { kind: 'numeric', name: 'p', values: preds }] };
     const r = await runAudit(engine, scored, { label: 'approved', positive: 'yes', protected: ['sex', 'group'], pred: 'p', ...SMALL });
@@ -137,9 +137,15 @@ describe('runAudit with a predictions column', () => {
     assert.match(r.faleSkipped!, /callable model/);
     assert.ok(r.protected.every((p) => p.inModel === null));
     assert.deepEqual(r.proxy.columns, []);
-    assert.equal(r.canonical.validityScorer, 'surrogate');
+    assert.equal(r.meta.gan.mode, 'paper');
+    assert.equal(r.canonical.validityScorer, null);
+    assert.ok(r.caveats.some((c) => c.topic === 'validity' && /unknown/.test(c.text)));
     assert.ok(r.caveats.some((c) => c.topic === 'model' && /predictions column/.test(c.text)));
     assert.ok(!r.canonical.distributions.some((d) => d.feature === 'p'));
+    const c = await runAudit(engine, scored, { label: 'approved', positive: 'yes', protected: ['sex', 'group'], pred: 'p', ...SMALL, ganMode: 'consistency' });
+    assert.equal(c.meta.gan.mode, 'consistency');
+    assert.equal(c.canonical.validityScorer, 'surrogate');
+    assert.ok(c.canonical.validity!.positive.rows > 0);
   });
 
   it('names a missing column and lists the available ones', async () => {

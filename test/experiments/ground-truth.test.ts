@@ -56,7 +56,7 @@ async function audit(engine: Engine, kind: BiasKind): Promise<AuditResult> {
       model: builtinBlackBox(engine, model, `logistic (${kind})`),
       seed: SETTINGS.seed,
       ganEpochs: SETTINGS.ganEpochs,
-      paper: true,
+      ganMode: 'paper',
       n: 1000,
       intersectionRows: 0,
       faleBootstrap: 0,
