@@ -18,7 +18,7 @@
 import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { initNodeEngine } from '../dist/src/node/engine.js';
-import { Rng } from '../dist/src/engine/rng.js';
+import { adultShapedModel as adultShapedModelOf } from '../dist/bench/models.bench.js';
 import { Classifier } from '../dist/src/models/classifier/classifier.js';
 import { invert } from '../dist/src/methods/lucid/invert.js';
 
@@ -37,27 +37,8 @@ const epochs = Number(values.epochs);
 const repeats = Number(values.repeats);
 const engine = await initNodeEngine();
 
-function adultShapedModel() {
-  const numerics = ['Age', 'fnlwgt', 'Education-Num', 'Capital Gain', 'Capital Loss', 'Hours per week'];
-  const cats = [['Workclass', 7], ['Education', 16], ['Martial Status', 7], ['Occupation', 14], ['Relationship', 6], ['Race', 5], ['Sex', 2], ['Country', 41]];
-  const groups = [];
-  let start = 0;
-  for (const name of numerics) groups.push({ name, kind: 'numeric', start: start++, width: 1, min: 0, max: 100, decimals: 0 });
-  for (const [name, w] of cats) {
-    groups.push({ name, kind: 'categorical', start, width: w, categories: Array.from({ length: w }, (_, i) => `c${i}`) });
-    start += w;
-  }
-  const sizes = [start, 64, 32, 1];
-  const u = new Rng(engine, 1).uniformHost(sizes.slice(1).reduce((a, s, i) => a + s * sizes[i] + s, 0));
-  let k = 0;
-  const draw = (len, fanIn) => Array.from({ length: len }, () => (2 * u[k++] - 1) / Math.sqrt(fanIn));
-  const layers = sizes.slice(1).map((out, i) => ({ in: sizes[i], out, weight: draw(out * sizes[i], sizes[i]), bias: draw(out, sizes[i]) }));
-  const json = {
-    format: 'lucid-wasm/classifier', version: 1, label: 'Income', positive: '>50K', classes: ['<=50K', '>50K'], hidden: [64, 32],
-    preprocessor: { features: [...numerics.slice(0, 1), ...cats.map((c) => c[0]), ...numerics.slice(1)], groups }, layers,
-  };
-  return Classifier.fromJSON(engine, json, 'adult-shaped model');
-}
+// the same model the bench's LUCID case uses (bench/models.bench.ts)
+const adultShapedModel = () => adultShapedModelOf(engine);
 
 let model;
 let what;
