@@ -1,11 +1,14 @@
 #!/usr/bin/env node
 // Builds the static browser page into dist-web/: esbuild bundles web/main.ts and web/worker.ts (the
-// core TS sources and the embedded wasm, src/engine/binaries.gen.ts) as ES modules for browsers, and
-// copies index.html and style.css. Run `npm run build` first (it generates binaries.gen.ts).
+// core TS sources and the embedded wasm, src/engine/binaries.gen.ts) and web/thread-worker.ts (one
+// kernel thread: src/engine/threads.ts only) as ES modules for browsers, and copies index.html and
+// style.css. Run `npm run build` first (it generates binaries.gen.ts).
 // The bundle must not pull in any Node built-in: platform 'browser' makes esbuild fail on one.
 //
 // Module workers and wasm need http:// (not file://): `node tools/build-web.mjs --serve [port]` builds,
-// then serves dist-web/ on http://127.0.0.1:port/ (default 8080) until Ctrl-C.
+// then serves dist-web/ on http://127.0.0.1:port/ (default 8080) until Ctrl-C, cross-origin isolated
+// (COOP: same-origin, COEP: require-corp), so the engine runs threaded (SharedArrayBuffer); add
+// --no-isolation to serve without those headers (the single-threaded fallback).
 import { build } from 'esbuild';
 import { copyFile, mkdir, readFile, rm, stat } from 'node:fs/promises';
 import http from 'node:http';
@@ -28,7 +31,7 @@ await mkdir(out, { recursive: true });
 const t0 = performance.now();
 const result = await build({
   absWorkingDir: root,
-  entryPoints: { main: 'web/main.ts', worker: 'web/worker.ts' },
+  entryPoints: { main: 'web/main.ts', worker: 'web/worker.ts', 'thread-worker': 'web/thread-worker.ts' },
   outdir: out,
   bundle: true,
   format: 'esm',
@@ -48,12 +51,15 @@ if (nodeImports.length) {
 }
 await copyFile(path.join(web, 'index.html'), path.join(out, 'index.html'));
 await copyFile(path.join(web, 'style.css'), path.join(out, 'style.css'));
-const sizes = await Promise.all(['main.js', 'worker.js'].map(async (f) => `${f} ${((await stat(path.join(out, f))).size / 1024).toFixed(0)} KiB`));
+const sizes = await Promise.all(['main.js', 'worker.js', 'thread-worker.js'].map(async (f) => `${f} ${((await stat(path.join(out, f))).size / 1024).toFixed(0)} KiB`));
 console.log(`build-web: wrote dist-web/ (${sizes.join(', ')}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
 const serveAt = process.argv.indexOf('--serve');
 if (serveAt >= 0) {
   const port = Number(process.argv[serveAt + 1] ?? 8080) || 8080;
+  const isolation = process.argv.includes('--no-isolation')
+    ? {}
+    : { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' };
   const types = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.map': 'application/json' };
   http
     .createServer(async (req, res) => {
@@ -62,10 +68,10 @@ if (serveAt >= 0) {
       if (!file.startsWith(out + path.sep)) return res.writeHead(403).end();
       try {
         const body = await readFile(file);
-        res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream' }).end(body);
+        res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream', ...isolation }).end(body);
       } catch {
         res.writeHead(404).end('not found');
       }
     })
-    .listen(port, '127.0.0.1', () => console.log(`build-web: serving dist-web/ on http://127.0.0.1:${port}/ (Ctrl-C to stop)`));
+    .listen(port, '127.0.0.1', () => console.log(`build-web: serving dist-web/ on http://127.0.0.1:${port}/ (${Object.keys(isolation).length ? 'cross-origin isolated: threads' : 'not cross-origin isolated: one thread'}; Ctrl-C to stop)`));
 }

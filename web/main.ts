@@ -6,6 +6,7 @@ import { checkPredColumn, parseCsvBytes, tableToCsv } from './csv.js';
 import { compareSets } from './distributions.js';
 import { distributionChart, jsRanking } from '../src/report/charts.js';
 import type { TrainRequest, WorkerMessage } from './worker.js';
+import { engineText } from './engine-info.js';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const fileInput = $<HTMLInputElement>('file');
@@ -26,6 +27,16 @@ const summary = $<HTMLParagraphElement>('summary');
 const charts = $<HTMLDivElement>('charts');
 const dlPositive = $<HTMLAnchorElement>('dl-positive');
 const dlNegative = $<HTMLAnchorElement>('dl-negative');
+const engineInfo = $<HTMLParagraphElement>('engine-info');
+
+/**
+ * Kernel threads asked for in the address (?threads=N, 1..16); 0: the worker picks (up to 4, one per
+ * core). Threads need a cross-origin-isolated page; otherwise the engine runs on one thread.
+ */
+const THREADS = (() => {
+  const v = Number(new URLSearchParams(location.search).get('threads') ?? 0);
+  return Number.isInteger(v) && v >= 0 && v <= 16 ? v : 0;
+})();
 
 let table: Table | null = null;
 let fileName = '';
@@ -152,7 +163,7 @@ trainBtn.addEventListener('click', () => {
   cancelBtn.disabled = false;
   fileInput.disabled = true;
   setState('training');
-  const req: TrainRequest = { type: 'train', table, pred, epochs, seed, n };
+  const req: TrainRequest = { type: 'train', table, pred, epochs, seed, n, threads: THREADS };
   getWorker().postMessage(req);
 });
 
@@ -199,8 +210,8 @@ function showResults(m: Extract<WorkerMessage, { type: 'done' }>): void {
   link(dlPositive, m.positive, 'positive');
   link(dlNegative, m.negative, 'negative');
   const interrupted = m.status === 'interrupted' ? ' (cancelled: the model of the last finished step)' : '';
-  summary.textContent = `Trained for ${m.epochs} epoch${m.epochs === 1 ? '' : 's'} in ${m.seconds.toFixed(1)} s${interrupted} on ${table?.rows ?? 0} rows ` +
-    `(${m.variant === 'relaxed' ? 'relaxed SIMD' : 'SIMD128'} engine); ${m.positive.rows} rows per set. ` +
+  summary.textContent = `Trained for ${m.epochs} epoch${m.epochs === 1 ? '' : 's'} in ${m.seconds.toFixed(1)} s${interrupted} on ${table?.rows ?? 0} rows; ` +
+    `${m.positive.rows} rows per set. ` +
     (dists.length ? `Largest difference: ${dists[0].feature} (JS ${dists[0].js.toFixed(3)}).` : '');
   const figure = (svg: string, cls: string, feature?: string) => {
     const fig = document.createElement('figure');
@@ -213,6 +224,8 @@ function showResults(m: Extract<WorkerMessage, { type: 'done' }>): void {
     ...(dists.length ? [figure(jsRanking(dists, { title: 'Positive vs negative: JS distance per feature' }), 'ranking')] : []),
     ...dists.map((d) => figure(distributionChart(d, { subtitle: `JS distance, positive vs negative: ${d.js.toFixed(3)}` }), 'feature', d.feature)),
   );
+  engineInfo.textContent = `Engine: ${engineText(m.engine)}.`;
+  document.body.dataset.threads = String(m.engine.threads);
   statusEl.textContent = m.status === 'interrupted' ? 'cancelled' : 'done';
   results.hidden = false;
   setState('done');

@@ -66,9 +66,17 @@ const TYPES: Record<string, string> = {
   '.png': 'image/png',
 };
 
-/** Serves `dir` on 127.0.0.1 at a random port (GET only, no directory listings, no path escapes). */
-export async function serve(dir: string): Promise<{ url: string; close: () => Promise<void> }> {
+/** The headers that make a page cross-origin isolated (SharedArrayBuffer, so the engine can run threads). */
+export const ISOLATION_HEADERS = { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' };
+
+/**
+ * Serves `dir` on 127.0.0.1 at a random port (GET only, no directory listings, no path escapes),
+ * cross-origin isolated as `node tools/build-web.mjs --serve` is; `crossOriginIsolated: false`
+ * serves without COOP/COEP (no SharedArrayBuffer: the single-threaded fallback).
+ */
+export async function serve(dir: string, opts: { crossOriginIsolated?: boolean } = {}): Promise<{ url: string; close: () => Promise<void> }> {
   const base = path.resolve(dir);
+  const isolation = opts.crossOriginIsolated === false ? {} : ISOLATION_HEADERS;
   const server = http.createServer(async (req, res) => {
     try {
       const u = new URL(req.url ?? '/', 'http://localhost');
@@ -76,7 +84,7 @@ export async function serve(dir: string): Promise<{ url: string; close: () => Pr
       if (file !== base && !file.startsWith(base + path.sep)) throw Object.assign(new Error('outside'), { status: 403 });
       if ((await stat(file)).isDirectory()) file = path.join(file, 'index.html');
       const body = await readFile(file);
-      res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store' });
+      res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store', ...isolation });
       res.end(body);
     } catch (e) {
       const status = (e as { status?: number }).status ?? 404;
