@@ -26,6 +26,9 @@ function analyse(runs, title, bandsFile, flagsFile) {
 const fair = runs.filter((r) => r.kind === 'fair');
 const faleStats = (r) => r.fale.flatMap((f) => f.features.map((x) => ({ key: `${f.attribute}=${f.unprivileged.map((u) => u.value).join('&')}: ${x.feature}`, d: -x.range, sdBinomial: 0 })));
 const sets = { canonical: (r) => r.gaps, cells: (r) => r.cells, parity: (r) => r.parity, fale: faleStats };
+// §2.6: the paper's intersectional protocol (one protected category fixed), when the runs stored it
+const withConditional = runs.some((r) => r.conditional && r.conditional.length);
+if (withConditional) sets.conditional = (r) => r.conditional ?? [];
 const bandsFor = (exclude) => Object.fromEntries(Object.entries(sets).map(([k, f]) => [k, fairBands(fair.filter((r) => r !== exclude).map(f))]));
 const allBands = bandsFor(null);
 writeFileSync(join(values.dir, bandsFile), JSON.stringify(Object.fromEntries(Object.entries(allBands).map(([k, m]) => [k, Object.fromEntries(m)])), null, 1));
@@ -83,10 +86,38 @@ md.push(`| metrics (SPD) direct / proxy / intersectional group=B flagged | ${of(
 md.push(`| metrics (SPD) fair: any flag | ${of('fair', (x) => x.dec.parity.some((d) => d.flagged))} |`);
 md.push(`| FALE (range of a feature's curve beyond the fair band) fair: any flag | ${of('fair', (x) => x.dec.fale.some((d) => d.flagged))} |`);
 md.push('');
+if (withConditional) {
+  // §2.6 (declared before these runs): conditional gaps d_{B=v | A=a}
+  const ck = { fb: 'sex=Female → group=B', bf: 'group=B → sex=Female', mb: 'sex=Male → group=B', af: 'group=A → sex=Female' };
+  md.push('### Conditional gaps (§2.6: one protected category fixed; positive minus negative share)');
+  md.push('');
+  md.push('| signal | key | fair mean | fair sd | runs |');
+  md.push('|---|---|---|---|---|');
+  for (const b of allBands.conditional.values()) md.push(`| conditional | ${b.key} | ${fmt(b.mean)} | ${b.sd.toFixed(3)} | ${b.runs} |`);
+  md.push('');
+  md.push(`| kind | seed | ${Object.values(ck).map((k) => `d(${k}) [lower edge]`).join(' | ')} | conditional flags | fix held (per set) |`);
+  md.push(`|---|---|${Object.values(ck).map(() => '---').join('|')}|---|---|`);
+  for (const { r, dec } of rows) {
+    const held = (r.conditionalSets ?? []).map((c) => `${c.fixed[0]}=${c.fixed[1]} ${c.fixSatisfied === undefined ? '-' : (100 * c.fixSatisfied).toFixed(0) + '%'}`).join(', ');
+    md.push(`| ${r.kind} | ${r.seed} | ${Object.values(ck).map((k) => show(get(dec.conditional, k))).join(' | ')} | ${flagged(dec.conditional).join(', ') || 'none'} | ${held} |`);
+  }
+  md.push('');
+  md.push('| target (§2.6) | result |');
+  md.push('|---|---|');
+  md.push(`| intersectional: sex=Female → group=B flagged | ${of('intersectional', (x) => has(x.dec.conditional, ck.fb))} |`);
+  md.push(`| intersectional: group=B → sex=Female flagged | ${of('intersectional', (x) => has(x.dec.conditional, ck.bf))} |`);
+  md.push(`| intersectional: found (either of the two) | ${of('intersectional', (x) => has(x.dec.conditional, ck.fb) || has(x.dec.conditional, ck.bf))} |`);
+  md.push(`| intersectional: sex=Male → group=B flagged (elsewhere) | ${of('intersectional', (x) => has(x.dec.conditional, ck.mb))} |`);
+  md.push(`| intersectional: group=A → sex=Female flagged (elsewhere) | ${of('intersectional', (x) => has(x.dec.conditional, ck.af))} |`);
+  md.push(`| intersectional: found and not elsewhere | ${of('intersectional', (x) => (has(x.dec.conditional, ck.fb) || has(x.dec.conditional, ck.bf)) && !has(x.dec.conditional, ck.mb) && !has(x.dec.conditional, ck.af))} |`);
+  for (const k of ['direct', 'proxy']) md.push(`| ${k}: sex=Female → group=B / sex=Male → group=B flagged | ${of(k, (x) => has(x.dec.conditional, ck.fb))} / ${of(k, (x) => has(x.dec.conditional, ck.mb))} |`);
+  md.push(`| fair: any conditional flag (leave-one-out) | ${of('fair', (x) => x.dec.conditional.some((d) => d.flagged))} |`);
+  md.push('');
+}
   return { rows, allBands, fair };
 }
-const A = analyse(runs, 'Consistency mode (the default)', 'bands.json', 'flags.csv');
-const Bp = paperRuns.length ? analyse(paperRuns, 'Paper mode (no consistency term; --lite: no intersection sets, no FALE bootstrap)', 'bands-paper.json', 'flags-paper.csv') : null;
+const A = runs.length ? analyse(runs, 'Consistency mode (the default until §2.5)', 'bands.json', 'flags.csv') : null;
+const Bp = paperRuns.length ? analyse(paperRuns, 'Paper mode (no consistency term; runs-paper: --lite in §2 = no intersection sets, no FALE bootstrap; --conditional in §2.6 = 300-row intersection and conditional sets, no FALE bootstrap)', 'bands-paper.json', 'flags-paper.csv') : null;
 if (paperRuns.length || runs.length) {
   md.push('### Validity on the simulator (main canonical sets, 1000 rows each, scored by the audited logistic model)');
   md.push('');
@@ -131,6 +162,6 @@ for (const t of [-1, -0.5, 0, 0.5]) if (t >= lo && t <= hi) svg.push(`<text x="$
 svg.push(`<text x="${L}" y="32" fill="#555">grey: fair-mode band m ± h (src/audit/flags.ts); orange: flagged</text></svg>`);
 writeFileSync(join(values.dir, file), svg.join(''));
 }
-strip(A.rows, A.allBands, 'consistency mode', 'gap-group-B.svg');
+if (A) strip(A.rows, A.allBands, 'consistency mode', 'gap-group-B.svg');
 if (Bp) strip(Bp.rows, Bp.allBands, 'paper mode', 'gap-group-B-paper.svg');
 console.log(md.join('\n'));

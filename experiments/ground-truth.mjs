@@ -7,7 +7,9 @@
 //
 //   npm run build && node experiments/ground-truth.mjs [--kinds fair,direct,proxy,intersectional]
 //        [--seeds 0,1,2,3,4] [--rows 2000] [--gan-epochs 80|auto] [--out out/experiments/ground-truth]
-//        [--paper] [--lite]
+//        [--paper] [--lite] [--conditional]
+// --conditional (EXPERIMENTS.md §2.6): 300-row intersection and conditional sets (one protected category
+// fixed), no FALE bootstrap; stores the conditional gaps (flags.ts conditionalGaps) as `conditional`.
 // Then: node experiments/ground-truth-analyse.mjs
 import { parseArgs } from 'node:util';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -18,7 +20,7 @@ import { simulate } from '../dist/src/data/simulator.js';
 import { Classifier } from '../dist/src/models/classifier/index.js';
 import { builtinBlackBox } from '../dist/src/models/blackbox.js';
 import { runAudit } from '../dist/src/audit/run.js';
-import { canonicalGaps, cellGaps, parityGaps } from '../dist/src/audit/flags.js';
+import { canonicalGaps, cellGaps, conditionalGaps, parityGaps } from '../dist/src/audit/flags.js';
 
 const { values } = parseArgs({
   options: {
@@ -29,6 +31,8 @@ const { values } = parseArgs({
     out: { type: 'string', default: 'out/experiments/ground-truth' },
     paper: { type: 'boolean', default: false },
     lite: { type: 'boolean', default: false },
+    // §2.6: 300-row intersection + conditional sets (the paper's protocol), no FALE bootstrap
+    conditional: { type: 'boolean', default: false },
   },
 });
 const kinds = values.kinds.split(',');
@@ -65,7 +69,7 @@ for (const kind of kinds) {
         ganMode: values.paper ? 'paper' : 'consistency',
         n: 1000,
         intersectionRows: values.lite ? 0 : 300,
-        faleBootstrap: values.lite ? 0 : 20,
+        faleBootstrap: values.lite || values.conditional ? 0 : 20,
       });
     } finally {
       clf.dispose();
@@ -85,6 +89,8 @@ for (const kind of kinds) {
       gaps: canonicalGaps(r),
       cells: cellGaps(r),
       parity: parityGaps(r),
+      conditional: conditionalGaps(r),
+      conditionalSets: (r.conditional ?? []).map((c) => ({ fixed: c.fixed, rows: c.rows, fixTraining: c.fixTraining, fixSatisfied: c.fixSatisfied })),
       validity: r.canonical.validity ? { pos: r.canonical.validity.positive.rate, neg: r.canonical.validity.negative.rate } : null,
       distributions: r.canonical.distributions.map((d) => ({ feature: d.feature, role: d.role, js: d.js, categories: d.categories, series: d.series.map((x) => ({ name: x.name, share: x.share, n: x.n })) })),
       fale,
@@ -92,7 +98,7 @@ for (const kind of kinds) {
       seconds: sec,
     };
     writeFileSync(join(runsDir, `${kind}-${seed}.json`), JSON.stringify(out, null, 1));
-    const g = out.gaps.map((x) => `${x.key} ${x.d.toFixed(3)}`).join(', ');
+    const g = [...out.gaps, ...out.conditional].map((x) => `${x.key} ${x.d.toFixed(3)}`).join(', ');
     console.log(`${kind} seed ${seed}: ${sec.toFixed(1)} s; validity ${out.validity ? `${(100 * out.validity.pos).toFixed(1)}/${(100 * out.validity.neg).toFixed(1)}` : '-'}; gaps ${g}`);
   }
 }

@@ -104,6 +104,29 @@ export function cellGaps(result: AuditResult): GapStat[] {
   return out;
 }
 
+/**
+ * Conditional gaps of the paper's intersectional protocol (EXPERIMENTS.md §2.6, declared before it ran):
+ * with A = a fixed in both canonical sets, d_{B=v | A=a} = share of B = v in the positive set minus its
+ * share in the negative set, for every other categorical protected B and value v. Key
+ * "A=a → B=v" (e.g. "sex=Female → group=B"). σ_bin from the pooled share and the two sets' sizes.
+ * Judged with the same `fairBands` / `decide` as the canonical gaps. Empty without `result.conditional`.
+ */
+export function conditionalGaps(result: Pick<AuditResult, 'conditional'>): GapStat[] {
+  const out: GapStat[] = [];
+  for (const c of result.conditional ?? []) {
+    const [a, av] = c.fixed;
+    for (const dist of c.distributions) {
+      if (!dist.categories) continue;
+      const [pos, neg] = dist.series;
+      dist.categories.forEach((v, k) => {
+        const p = (pos.share[k] * pos.n + neg.share[k] * neg.n) / Math.max(1, pos.n + neg.n);
+        out.push({ key: `${a}=${av} → ${dist.feature}=${v}`, d: pos.share[k] - neg.share[k], sdBinomial: binSd(p, pos.n, neg.n) });
+      });
+    }
+  }
+  return out;
+}
+
 /** Statistical-parity difference of each protected value against everyone else (model predictions on the data). */
 export function parityGaps(result: AuditResult): GapStat[] {
   const out: GapStat[] = [];

@@ -18,7 +18,7 @@ import { invert, LUCID_DEFAULTS } from '../methods/lucid/index.js';
 import { validity, type Validity } from '../methods/quality/index.js';
 import { binValues, explicitBins, quantileBins } from './bins.js';
 import { distribution, rankDistributions, type SeriesInput } from './distance.js';
-import type { AuditResult, CanonicalComparison, Distribution, FaleSection, IntersectionHeatmap, LucidSection, ProtectedAttribute } from './types.js';
+import type { AuditResult, CanonicalComparison, ConditionalComparison, Distribution, FaleSection, IntersectionHeatmap, LucidSection, ProtectedAttribute } from './types.js';
 
 export const AUDIT_VERSION = '0.1.0';
 
@@ -391,6 +391,37 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
     }
     lap('intersections');
 
+    // ── 5b. the paper's intersectional protocol: one protected category fixed, the others compared ──
+    // For each categorical protected A and observed value a: positive and negative sets with A = a
+    // fixed; every other categorical protected B's distribution in them (EXPERIMENTS.md §2.6).
+    let conditional: ConditionalComparison[] | undefined;
+    const fixableViews = views.filter((v) => v.attr.kind === 'categorical' && discrete.has(v.attr.column));
+    if (nInter > 0 && fixableViews.length >= 2) {
+      conditional = [];
+      let k = 0;
+      for (const A of fixableViews) {
+        for (const a of A.values) {
+          const fix: [string, string][] = [[A.attr.column, a]];
+          const s0 = seed + 5000 + 2 * k++;
+          const pos = sample(1, fix, nInter, s0);
+          const neg = sample(0, fix, nInter, s0 + 1);
+          const distributions: Distribution[] = [];
+          for (const B of fixableViews) {
+            if (B === A) continue;
+            const pc = pos.table.columns.find((c) => c.name === B.attr.column);
+            const nc = neg.table.columns.find((c) => c.name === B.attr.column);
+            if (!pc || !nc) continue;
+            distributions.push(distribution(B.attr.column, [{ name: 'positive canonical', column: pc }, { name: 'negative canonical', column: nc }], roleOf(B.attr.column)));
+          }
+          const c: ConditionalComparison = { fixed: [A.attr.column, a], rows: nInter, distributions };
+          if (pos.fixTraining) c.fixTraining = pos.fixTraining;
+          if (pos.fixSatisfied !== undefined || neg.fixSatisfied !== undefined) c.fixSatisfied = ((pos.fixSatisfied ?? 0) + (neg.fixSatisfied ?? 0)) / 2;
+          conditional.push(c);
+        }
+      }
+    }
+    lap('conditional');
+
     // ── 6. LUCID ───────────────────────────────────────────────────────────────────────────────
     progress('lucid', 0);
     const lucid = runLucid(engine, model, n, seed, opts.lucidEpochs ?? LUCID_DEFAULTS.epochs, (c) => (views.some((v) => v.attr.column === c) ? 'protected' : 'feature'));
@@ -459,6 +490,7 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
       canonical,
       proxy,
       intersections,
+      ...(conditional ? { conditional } : {}),
       lucid,
       fale: faleSections,
       caveats,

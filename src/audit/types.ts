@@ -81,6 +81,20 @@ export interface IntersectionHeatmap {
   small: [number, number][];
 }
 
+/** One fixed protected category (A = a) of the paper's intersectional protocol; see AuditResult.conditional. */
+export interface ConditionalComparison {
+  /** [A, a]: the protected column and the value fixed in both sets */
+  fixed: [string, string];
+  /** rows of each of the two sets */
+  rows: number;
+  /** training rows holding A = a, their share, and whether that is rare */
+  fixTraining?: { rows: number; share: number; rare: boolean };
+  /** share of generated rows (both sets together) that hold A = a */
+  fixSatisfied?: number;
+  /** one per other categorical protected attribute B: positive vs negative set */
+  distributions: Distribution[];
+}
+
 export interface LucidSection {
   ran: boolean;
   /** why LUCID did not run (e.g. "the model is a predictions column; LUCID needs a differentiable model") */
@@ -134,6 +148,16 @@ export interface AuditResult {
   proxy: { columns: string[]; distributions: Distribution[] };
   /** one per pair of protected attributes and each observed combination of their values */
   intersections: { pair: [string, string]; heatmap: IntersectionHeatmap; sets: CanonicalComparison[] }[];
+  /**
+   * LUCID-GAN's own intersectional protocol (paper §4, Fig. 4): for each categorical protected attribute
+   * A and each observed value a, a positive and a negative canonical set (`intersectionRows` rows each)
+   * sampled with A = a fixed in the conditional vector; `distributions` holds every OTHER categorical
+   * protected attribute B in those two sets (series[0] positive, series[1] negative, `js` between them;
+   * no real-data series). The conditional gap d_{B=v | A=a} = positive share − negative share is what
+   * `conditionalGaps` (flags.ts) reads. Absent with intersectionRows = 0 or fewer than two categorical
+   * protected attributes the GAN can fix.
+   */
+  conditional?: ConditionalComparison[];
   lucid: LucidSection;
   /** FALE per protected attribute (empty with a predictions column: FALE needs a callable model) */
   fale: FaleSection[];

@@ -68,7 +68,8 @@ export interface WrittenAudit {
 /**
  * Writes the audit folder `dir` (created if needed): report.html, metrics.{json,csv},
  * metrics-intersection.{json,csv}, canonical-{positive,negative}.csv, one pair of CSVs per
- * intersection set, distributions.{csv,json}, lucid-{canonical,start}.csv, fale-<attr>.{json,csv},
+ * intersection set, distributions.{csv,json} (with the conditional sets of AuditResult.conditional as
+ * "conditional-<A>=<a>"), lucid-{canonical,start}.csv, fale-<attr>.{json,csv},
  * protected-bins.json and audit.json (the whole result with tables as file references).
  */
 export async function writeAudit(dir: string, result: AuditResult): Promise<WrittenAudit> {
@@ -109,6 +110,8 @@ export async function writeAudit(dir: string, result: AuditResult): Promise<Writ
   const distSets = [
     { set: 'canonical', distributions: result.canonical.distributions },
     ...result.intersections.flatMap((it) => it.sets.map((s) => ({ set: s.name, distributions: s.distributions }))),
+    // the paper's protocol: one protected category fixed (set "conditional-<A>=<a>"; shares in distributions.json)
+    ...(result.conditional ?? []).map((c) => ({ set: `conditional-${c.fixed[0]}=${c.fixed[1]}`, distributions: c.distributions })),
     ...(result.lucid.distributions ? [{ set: 'lucid', distributions: result.lucid.distributions }] : []),
   ];
   await put('distributions.csv', distributionsCsv(distSets));

@@ -367,7 +367,38 @@ ${sets.length ? `<h4>Canonical sets per combination</h4><table class="combos"><t
 <p>For each pair of protected attributes: the model's positivity rate per combination of values in the data, and where the canonical sets put their rows. Then LUCID-GAN's canonical sets with the combination fixed: how many training rows the combination has (a rare combination gives the GAN little to learn from), how often the generated rows really hold it, and which features separate its positive and negative sets.</p>
 ${caveatsFor(r, ['rare-intersection'])}
 ${parts.join('\n')}
+${conditionalTable(r)}
 </section>`;
+}
+
+/** The paper's intersectional protocol: one protected category fixed, the other protected attributes' shares in the positive and negative set. */
+function conditionalTable(r: AuditResult): string {
+  const cs = r.conditional ?? [];
+  if (cs.length === 0) return '';
+  const rows: string[] = [];
+  for (const c of cs) {
+    const [a, av] = c.fixed;
+    const ft = c.fixTraining;
+    for (const d of c.distributions) {
+      const [pos, neg] = d.series;
+      const cats = d.categories ?? [];
+      cats.forEach((v, k) => {
+        const p = pos?.share[k];
+        const q = neg?.share[k];
+        const diff = finite(p) && finite(q) ? p - q : null;
+        rows.push(
+          `<tr${ft?.rare ? ' class="rare"' : ''}><td class="l">${esc(a)} = ${esc(av)}${ft?.rare ? '<span class="badge rare">rare</span>' : ''}</td><td class="l">${esc(d.feature)} = ${esc(v)}</td><td>${fmtPct(p)}</td><td>${fmtPct(q)}</td><td>${fmtPp(diff)}</td>` +
+            (k === 0 ? `<td rowspan="${cats.length}">${fmtJs(d.js)}</td><td rowspan="${cats.length}">${fmtPct(c.fixSatisfied)}</td>` : '') +
+            '</tr>',
+        );
+      });
+    }
+  }
+  if (rows.length === 0) return '';
+  const n = cs[0].rows;
+  return `<h3>One attribute fixed (the LUCID-GAN paper's protocol)</h3>
+<p class="small">For each protected value a: a positive and a negative canonical set (${fmtInt(n)} rows each) sampled with A = a fixed; then the share of each value of another protected attribute B in the two sets. A negative difference: with A = a fixed, the model's positive decisions come with fewer B = v than its negative ones.</p>
+<div class="scroll"><table class="conditional"><thead><tr><th class="l">with A = a fixed</th><th class="l">B = v</th><th>share in positive set</th><th>share in negative set</th><th>difference</th><th>JS (B)</th><th title="share of generated rows that hold A = a">fix satisfied</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
 }
 
 function lucidSection(r: AuditResult): string {

@@ -87,6 +87,35 @@ describe('runAudit (built-in model, direct bias on group)', () => {
     }
   });
 
+  it('samples the paper\'s one-category-fixed sets: one per categorical protected value, the other attribute compared', () => {
+    const cs = result.conditional!;
+    assert.ok(cs, 'conditional is present');
+    // sex and group are categorical (age is numeric: not fixed, not compared): 2 + 2 fixed values
+    assert.deepEqual(cs.map((c) => c.fixed), [['sex', 'Female'], ['sex', 'Male'], ['group', 'A'], ['group', 'B']]);
+    for (const c of cs) {
+      assert.equal(c.rows, 60);
+      assert.ok(c.fixTraining && c.fixTraining.rows > 0 && c.fixTraining.share > 0 && c.fixTraining.share < 1);
+      assert.ok(c.fixSatisfied !== undefined && c.fixSatisfied >= 0 && c.fixSatisfied <= 1);
+      const other = c.fixed[0] === 'sex' ? 'group' : 'sex';
+      assert.deepEqual(c.distributions.map((d) => d.feature), [other]);
+      const d = c.distributions[0];
+      assert.equal(d.kind, 'categorical');
+      assert.deepEqual([...d.categories!].sort(), other === 'sex' ? ['Female', 'Male'] : ['A', 'B']);
+      assert.deepEqual(d.series.map((x) => x.name), ['positive canonical', 'negative canonical']);
+      for (const x of d.series) {
+        assert.equal(x.n, 60);
+        assert.ok(Math.abs(x.share.reduce((a, b) => a + b, 0) - 1) < 1e-9, `${c.fixed.join('=')}: ${x.name} shares sum to 1`);
+      }
+      assert.ok(d.js >= 0 && d.js <= 1);
+    }
+    assert.equal(typeof result.meta.timings.conditional, 'number');
+  });
+
+  it('has no conditional sets without intersection rows', async () => {
+    const r = await runAudit(engine, data, { label: 'approved', positive: 'yes', protected: ['sex', 'group'], model: builtinBlackBox(engine, clf, 'm'), ...SMALL, intersectionRows: 0, faleBootstrap: 0, lucidEpochs: 1 });
+    assert.equal(r.conditional, undefined);
+  });
+
   it('the metrics show the planted direction: group B has the lower positivity rate, FALE compares B', () => {
     const g = result.metrics.attributes.attributes.find((a) => a.column === 'group')!;
     const rate = (v: string) => g.groups.find((x) => x.value === v)!.positivity_rate!;
@@ -103,6 +132,7 @@ describe('runAudit (built-in model, direct bias on group)', () => {
     assert.deepEqual(cols(again.canonical.negative), cols(result.canonical.negative));
     assert.deepEqual(cols(again.intersections[0].sets[3].positive), cols(result.intersections[0].sets[3].positive));
     assert.deepEqual(again.canonical.distributions, result.canonical.distributions);
+    assert.deepEqual(again.conditional, result.conditional);
     assert.deepEqual(again.fale.map((f) => f.result), result.fale.map((f) => f.result));
   });
 

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { renderReport } from '../../src/report/index.js';
-import { degenerateAuditResult, expectedChartCount, sampleAuditResult } from './sample-audit.js';
+import { degenerateAuditResult, dist, expectedChartCount, sampleAuditResult } from './sample-audit.js';
 
 /** Every <svg …>…</svg> in `html`. */
 const svgs = (html: string): string[] => html.match(/<svg\b[\s\S]*?<\/svg>/g) ?? [];
@@ -131,4 +131,36 @@ test('findings name at most six flagged groups per attribute, worst ratio first;
   assert.ok(!line.includes('<strong>g3</strong>'), 'at most six groups named');
   assert.match(line, /and 4 more groups/);
   assert.match(html, new RegExp(`trained on ${r.meta.gan.rows.toLocaleString('en-US')} rows; ${r.canonical.positive.rows.toLocaleString('en-US')} rows per canonical set`));
+});
+
+test('renderReport: the one-attribute-fixed table (paper protocol) in the intersections section, escaped, no NaN, no extra chart', () => {
+  const r = sampleAuditResult();
+  const before = charts(renderReport(r)).length;
+  r.conditional = [
+    { fixed: ['sex', 'Female'], rows: 500, fixTraining: { rows: 900, share: 0.3, rare: false }, fixSatisfied: 0.92, distributions: [dist('group', 'protected', { categories: ['A', 'B'] }, [0.8, 0.2], [0.6, 0.4])] },
+    { fixed: ['<b>x</b>', 'a"b'], rows: 500, fixTraining: { rows: 3, share: 0.001, rare: true }, distributions: [dist('r<i>', 'proxy', { categories: ['<script>v</script>'] }, [1], [1])] },
+  ];
+  const html = renderReport(r);
+  const sec = /<section id="intersections">[\s\S]*?<\/section>/.exec(html)![0];
+  assert.match(sec, /One attribute fixed/);
+  assert.match(sec, /<table class="conditional">/);
+  assert.match(sec, /500 rows each/);
+  // sex = Female fixed: group = B 20.0% of the positive set, 40.0% of the negative, −20 pp
+  assert.match(sec, /<td class="l">sex = Female<\/td><td class="l">group = B<\/td><td>20\.0%<\/td><td>40\.0%<\/td><td>-20\.0 pp<\/td>/);
+  assert.match(sec, /<td class="l">sex = Female<\/td><td class="l">group = A<\/td><td>80\.0%<\/td><td>60\.0%<\/td><td>\+20\.0 pp<\/td><td rowspan="2">[^<]+<\/td><td rowspan="2">92\.0%<\/td>/);
+  // escaping; a rare fix is badged; missing fixSatisfied is a dash, not NaN
+  assert.ok(!html.includes('<b>x</b>') && !html.includes('<script>v') && !html.includes('r<i>'));
+  assert.ok(sec.includes('&lt;b&gt;x&lt;/b&gt; = a&quot;b'));
+  assert.match(sec, /<tr class="rare"><td class="l">&lt;b&gt;x&lt;\/b&gt; = a&quot;b<span class="badge rare">rare<\/span>/);
+  assert.ok(!html.includes('NaN') && !html.includes('Infinity'));
+  assert.equal(charts(html).length, before);
+  assert.equal(charts(html).length, expectedChartCount(r));
+  // degenerate shares (empty sets): dashes, no NaN
+  const d = degenerateAuditResult();
+  d.conditional = [{ fixed: ['sex', 'Male'], rows: 0, distributions: [{ feature: 'group', kind: 'categorical', categories: ['A'], series: [{ name: 'p', share: [NaN], n: 0 }, { name: 'n', share: [NaN], n: 0 }], js: NaN, role: 'protected' }] }];
+  const dh = renderReport(d);
+  assert.match(dh, /<table class="conditional">/);
+  assert.ok(!dh.includes('NaN'));
+  // without conditional sets: no table
+  assert.doesNotMatch(renderReport(sampleAuditResult()), /class="conditional"/);
 });
