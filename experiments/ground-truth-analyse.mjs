@@ -119,7 +119,7 @@ if (withConditional) {
 const A = runs.length ? analyse(runs, 'Consistency mode (the default until §2.5)', 'bands.json', 'flags.csv') : null;
 const Bp = paperRuns.length ? analyse(paperRuns, 'Paper mode (no consistency term; runs-paper: --lite in §2 = no intersection sets, no FALE bootstrap; --conditional in §2.6 = 300-row intersection and conditional sets, no FALE bootstrap)', 'bands-paper.json', 'flags-paper.csv') : null;
 if (paperRuns.length || runs.length) {
-  md.push('### Validity on the simulator (main canonical sets, 1000 rows each, scored by the audited logistic model)');
+  md.push(`### Validity on the simulator (main canonical sets, 1000 rows each, scored by the audited model: ${[...runs, ...paperRuns][0]?.settings?.model ?? 'logistic'})`);
   md.push('');
   md.push('| kind | consistency (default): pos / neg, mean over seeds [min–max] | paper mode: pos / neg [min–max] |');
   md.push('|---|---|---|');
@@ -132,6 +132,26 @@ if (paperRuns.length || runs.length) {
     const a = runs.filter((r) => r.kind === k);
     const b = paperRuns.filter((r) => r.kind === k);
     md.push(`| ${k} | ${agg(a, 'pos')} / ${agg(a, 'neg')} (${a.length} seeds) | ${agg(b, 'pos')} / ${agg(b, 'neg')} (${b.length} seeds) |`);
+  }
+  md.push('');
+}
+// §2.7: the audited model's positivity per sex × group cell of the audit data (runs that stored it; read by no rule)
+const withCells = [...runs, ...paperRuns].filter((r) => r.modelCells);
+if (withCells.length) {
+  const cells = [...new Set(withCells.flatMap((r) => r.modelCells.map((c) => c.cell)))].sort();
+  md.push('### The audited model on the audit data: positivity (P > 0.5) per cell, 5 seeds pooled [label rate]');
+  md.push('');
+  md.push(`| kind | ${cells.join(' | ')} |`);
+  md.push(`|---|${cells.map(() => '---').join('|')}|`);
+  for (const k of kinds) {
+    const rs = withCells.filter((r) => r.kind === k);
+    if (!rs.length) continue;
+    const pct = (cell, f) => {
+      const cs = rs.map((r) => r.modelCells.find((c) => c.cell === cell)).filter(Boolean);
+      const n = cs.reduce((a, c) => a + c.n, 0);
+      return (100 * cs.reduce((a, c) => a + c[f], 0) / n).toFixed(1);
+    };
+    md.push(`| ${k} | ${cells.map((c) => `${pct(c, 'predPos')}% [${pct(c, 'labelPos')}%]`).join(' | ')} |`);
   }
   md.push('');
 }

@@ -7,9 +7,13 @@
 //
 //   npm run build && node experiments/ground-truth.mjs [--kinds fair,direct,proxy,intersectional]
 //        [--seeds 0,1,2,3,4] [--rows 2000] [--gan-epochs 80|auto] [--out out/experiments/ground-truth]
-//        [--paper] [--lite] [--conditional]
+//        [--paper] [--lite] [--conditional] [--model logistic|mlp]
 // --conditional (EXPERIMENTS.md §2.6): 300-row intersection and conditional sets (one protected category
 // fixed), no FALE bootstrap; stores the conditional gaps (flags.ts conditionalGaps) as `conditional`.
+// --model mlp (EXPERIMENTS.md §2.7): the audited model is the built-in default MLP (TRAIN_DEFAULTS.hidden,
+// 64-32, with the library's MLP learning rate and weight decay) instead of logistic regression; every
+// other setting as for the logistic model. Each run also stores the audited model's positivity per
+// sex × group cell of the audit data (`modelCells`; read by no rule).
 // Then: node experiments/ground-truth-analyse.mjs
 import { parseArgs } from 'node:util';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -17,7 +21,8 @@ import { join } from 'node:path';
 import { initNodeEngine } from '../dist/src/node/engine.js';
 import { Rng } from '../dist/src/engine/rng.js';
 import { simulate } from '../dist/src/data/simulator.js';
-import { Classifier } from '../dist/src/models/classifier/index.js';
+import { getColumn } from '../dist/src/data/table.js';
+import { Classifier, TRAIN_DEFAULTS } from '../dist/src/models/classifier/index.js';
 import { builtinBlackBox } from '../dist/src/models/blackbox.js';
 import { runAudit } from '../dist/src/audit/run.js';
 import { canonicalGaps, cellGaps, conditionalGaps, parityGaps } from '../dist/src/audit/flags.js';
@@ -33,11 +38,15 @@ const { values } = parseArgs({
     lite: { type: 'boolean', default: false },
     // §2.6: 300-row intersection + conditional sets (the paper's protocol), no FALE bootstrap
     conditional: { type: 'boolean', default: false },
+    // §2.7: the audited model (logistic = hidden [], mlp = the library default TRAIN_DEFAULTS.hidden)
+    model: { type: 'string', default: 'logistic' },
   },
 });
 const kinds = values.kinds.split(',');
 const seeds = values.seeds.split(',').map(Number);
 const rows = Number(values.rows);
+if (values.model !== 'logistic' && values.model !== 'mlp') throw new Error(`--model must be logistic or mlp, got ${values.model}`);
+const hidden = values.model === 'mlp' ? TRAIN_DEFAULTS.hidden.slice() : [];
 // 'auto': the audit's own default (ganEpochsFor: about 1500 generator steps)
 const ganEpochs = values['gan-epochs'] === 'auto' ? undefined : Number(values['gan-epochs']);
 const runsDir = join(values.out, values.paper ? 'runs-paper' : 'runs');
@@ -48,6 +57,24 @@ export function settingsFor(seed) {
   return { trainSeed: 1000 + seed, auditSeed: 2000 + seed, auditRngSeed: seed };
 }
 
+/** The audited model's positivity (P > 0.5) and the label rate per sex × group cell of the audit data. */
+function cellPositivity(clf, data) {
+  const p = clf.predictProba(engine, data.table, 'ground-truth');
+  const sex = getColumn(data.table, 'sex');
+  const group = getColumn(data.table, 'group');
+  const label = getColumn(data.table, data.label);
+  const acc = new Map();
+  for (let i = 0; i < data.table.rows; i++) {
+    const key = `${sex.categories[sex.codes[i]]} & ${group.categories[group.codes[i]]}`;
+    const a = acc.get(key) ?? { cell: key, n: 0, predPos: 0, labelPos: 0 };
+    a.n++;
+    a.predPos += p[i] > 0.5 ? 1 : 0;
+    a.labelPos += label.categories[label.codes[i]] === data.favourable ? 1 : 0;
+    acc.set(key, a);
+  }
+  return [...acc.values()].sort((a, b) => a.cell.localeCompare(b.cell));
+}
+
 const engine = await initNodeEngine();
 for (const kind of kinds) {
   for (const seed of seeds) {
@@ -56,14 +83,15 @@ for (const kind of kinds) {
     const train = simulate(new Rng(engine, s.trainSeed), { n: rows, bias: kind });
     const data = simulate(new Rng(engine, s.auditSeed), { n: rows, bias: kind });
     const drop = kind === 'proxy' ? train.protected.slice() : [];
-    const { model: clf } = Classifier.train(engine, train.table, { label: train.label, positive: train.favourable, drop, hidden: [], epochs: 40, valFraction: 0, seed });
+    const { model: clf } = Classifier.train(engine, train.table, { label: train.label, positive: train.favourable, drop, hidden, epochs: 40, valFraction: 0, seed });
     let r;
+    let modelCells;
     try {
       r = await runAudit(engine, data.table, {
         label: data.label,
         positive: data.favourable,
         protected: data.protected,
-        model: builtinBlackBox(engine, clf, `logistic (${kind}${drop.length ? ', without sex, group' : ''})`),
+        model: builtinBlackBox(engine, clf, `${values.model} (${kind}${drop.length ? ', without sex, group' : ''})`),
         seed: s.auditRngSeed,
         ganEpochs,
         ganMode: values.paper ? 'paper' : 'consistency',
@@ -71,6 +99,7 @@ for (const kind of kinds) {
         intersectionRows: values.lite ? 0 : 300,
         faleBootstrap: values.lite || values.conditional ? 0 : 20,
       });
+      modelCells = cellPositivity(clf, data);
     } finally {
       clf.dispose();
     }
@@ -84,7 +113,7 @@ for (const kind of kinds) {
     const out = {
       kind,
       seed,
-      settings: { ...s, rows, ganEpochs: r.meta.gan.epochs, paper: values.paper, model: 'logistic', drop },
+      settings: { ...s, rows, ganEpochs: r.meta.gan.epochs, paper: values.paper, model: values.model, hidden, drop },
       truth: { rule: data.truth.rule, disadvantaged: data.truth.disadvantaged, reads: data.truth.reads },
       gaps: canonicalGaps(r),
       cells: cellGaps(r),
@@ -94,6 +123,7 @@ for (const kind of kinds) {
       validity: r.canonical.validity ? { pos: r.canonical.validity.positive.rate, neg: r.canonical.validity.negative.rate } : null,
       distributions: r.canonical.distributions.map((d) => ({ feature: d.feature, role: d.role, js: d.js, categories: d.categories, series: d.series.map((x) => ({ name: x.name, share: x.share, n: x.n })) })),
       fale,
+      modelCells,
       timings: r.meta.timings,
       seconds: sec,
     };
