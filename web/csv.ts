@@ -4,8 +4,9 @@
 import { EngineError } from '../src/engine/errors.js';
 import { detectCsv, splitRecords } from '../src/data/csv-detect.js';
 import { findInvalidUtf8, lineAt, sniffBytes } from '../src/data/csv-scan.js';
-import { TableBuilder } from '../src/data/schema.js';
-import type { Column, Table } from '../src/data/table.js';
+import { headerNames, TableBuilder } from '../src/data/schema.js';
+import type { Table } from '../src/data/table.js';
+export { tableToCsv } from '../src/data/csv-write.js';
 
 export interface ParsedCsv {
   table: Table;
@@ -38,10 +39,8 @@ export function parseCsvText(text: string, file: string): ParsedCsv {
   let names: string[];
   let start = 0;
   if (det.header) {
-    names = first.map((f) => f.trim());
-    const empty = names.indexOf('');
-    if (empty >= 0) throw inputError(`${file}: line 1: field ${empty + 1} has no column name`);
-    names = dedupe(names);
+    // a repeated name is renamed name.1, … silently here (the page lists the columns it found)
+    names = headerNames(file, first, 1, () => {});
     start = 1;
   } else {
     names = first.map((_, i) => `c${i + 1}`);
@@ -53,22 +52,6 @@ export function parseCsvText(text: string, file: string): ParsedCsv {
   if (builder.rowsRead === 0) throw inputError(`${file}: line 1 is a header (${names.join(', ')}) but no data rows follow`);
   const built = builder.finish();
   return { table: built.table, warnings: built.warnings, delimiter: det.delimiter, header: det.header };
-}
-
-function dedupe(names: string[]): string[] {
-  const taken = new Set(names);
-  const seen = new Set<string>();
-  return names.map((n) => {
-    if (!seen.has(n)) {
-      seen.add(n);
-      return n;
-    }
-    let k = 1;
-    while (taken.has(`${n}.${k}`)) k++;
-    const renamed = `${n}.${k}`;
-    taken.add(renamed);
-    return renamed;
-  });
 }
 
 /** Checks that `name` is a prediction column: numeric, every value in [0, 1]. Returns an error message or null. */
@@ -86,23 +69,4 @@ export function checkPredColumn(table: Table, name: string): string | null {
     }
   }
   return null;
-}
-
-function csvField(s: string): string {
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-function cellText(c: Column, r: number): string {
-  if (c.kind === 'numeric') {
-    const v = c.values[r];
-    return Number.isNaN(v) ? '' : Object.is(v, -0) ? '-0' : String(v);
-  }
-  return c.codes[r] < 0 ? '' : c.categories[c.codes[r]];
-}
-
-/** A Table as CSV text (header line, comma-separated, quoted where needed, LF line ends). */
-export function tableToCsv(table: Table): string {
-  const lines = [table.columns.map((c) => csvField(c.name)).join(',')];
-  for (let r = 0; r < table.rows; r++) lines.push(table.columns.map((c) => csvField(cellText(c, r))).join(','));
-  return lines.join('\n') + '\n';
 }

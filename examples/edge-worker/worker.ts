@@ -16,7 +16,7 @@ import { initEngine, type Engine } from '../../src/engine/engine.js';
 import { EngineError } from '../../src/engine/errors.js';
 import { ganFromJSON } from '../../src/models/lucidgan/format.js';
 import type { LucidGan } from '../../src/models/lucidgan/model.js';
-import type { Table } from '../../src/data/table.js';
+import { tableToCsv } from '../../src/data/csv-write.js';
 // Declared as modules of the worker in config.capnp (left external by tools/build-edge.mjs).
 import kernels from './kernels.wasm';
 import modelText from './model.lgan';
@@ -32,30 +32,6 @@ function load(): Promise<{ engine: Engine; model: LucidGan }> {
   return ready;
 }
 
-/** The shortest text that parses back to the same float64, as the Node CSV writer prints numbers. */
-function formatNumber(v: number): string {
-  if (Number.isNaN(v)) return '';
-  return Object.is(v, -0) ? '-0' : String(v);
-}
-
-function quote(s: string): string {
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-}
-
-/** A table as CSV: a header line, every line ending in \n (the Node writer's format). */
-export function tableToCsv(table: Table): string {
-  const cols = table.columns;
-  const lines = [cols.map((c) => quote(c.name)).join(',')];
-  for (let r = 0; r < table.rows; r++) {
-    const row = new Array<string>(cols.length);
-    for (let j = 0; j < cols.length; j++) {
-      const c = cols[j];
-      row[j] = c.kind === 'numeric' ? formatNumber(c.values[r]) : c.codes[r] < 0 ? '' : quote(c.categories[c.codes[r]]);
-    }
-    lines.push(row.join(','));
-  }
-  return lines.join('\n') + '\n';
-}
 
 function intParam(url: URL, name: string, dflt: number, max: number): number {
   const s = url.searchParams.get(name);

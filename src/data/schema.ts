@@ -216,6 +216,32 @@ class ColumnBuilder {
   }
 }
 
+/**
+ * Column names from a header line: trimmed, none empty (an E_INPUT error naming the file, line and
+ * field; `emptyHint` is appended), a repeated name renamed name.1, name.2, … (each rename reported
+ * through `renamed`, with the 0-based fields of the first and the repeated name).
+ */
+export function headerNames(file: string, fields: readonly string[], line: number, renamed: (name: string, to: string, first: number, second: number) => void, emptyHint = ''): string[] {
+  const names = fields.map((f) => f.trim());
+  const empty = names.indexOf('');
+  if (empty >= 0) throw new EngineError('E_INPUT', `${file}: line ${line}: field ${empty + 1} has no column name${emptyHint}`);
+  const taken = new Set(names);
+  const firstAt = new Map<string, number>();
+  return names.map((n, j) => {
+    const i = firstAt.get(n);
+    if (i === undefined) {
+      firstAt.set(n, j);
+      return n;
+    }
+    let k = 1;
+    while (taken.has(`${n}.${k}`)) k++;
+    const to = `${n}.${k}`;
+    taken.add(to);
+    renamed(n, to, i, j);
+    return to;
+  });
+}
+
 export class TableBuilder {
   private readonly columns: ColumnBuilder[];
   /** field index of each kept column */

@@ -13,7 +13,8 @@ import { parse, format } from 'fast-csv';
 import { EngineError } from '../engine/errors.js';
 import { DELIMITERS, detectCsv, type Delimiter } from '../data/csv-detect.js';
 import { QuoteScanner, WhitespaceCollapser, findInvalidUtf8, lineAt, sniffBytes, utf8CutTail } from '../data/csv-scan.js';
-import { TableBuilder, type ReadReport, type SchemaOptions } from '../data/schema.js';
+import { cellText } from '../data/csv-write.js';
+import { headerNames, TableBuilder, type ReadReport, type SchemaOptions } from '../data/schema.js';
 import type { Table } from '../data/table.js';
 
 export type { ReadReport } from '../data/schema.js';
@@ -157,10 +158,7 @@ function breaksIn(fields: readonly string[]): number {
  */
 function columnNames(file: string, first: readonly string[], line: number, header: boolean, given: readonly string[] | undefined, warnings: string[]): string[] {
   if (header && !given) {
-    const names = first.map((f) => f.trim());
-    const empty = names.indexOf('');
-    if (empty >= 0) throw inputError(`${file}: line ${line}: field ${empty + 1} has no column name; name every column with --columns`);
-    return dedupe(names, (n, renamed, i, j) => warnings.push(`${file}: line ${line}: column name ${JSON.stringify(n)} appears twice (fields ${i + 1} and ${j + 1}); the second is called ${JSON.stringify(renamed)} (name the columns with --columns to choose)`));
+    return headerNames(file, first, line, (n, renamed, i, j) => warnings.push(`${file}: line ${line}: column name ${JSON.stringify(n)} appears twice (fields ${i + 1} and ${j + 1}); the second is called ${JSON.stringify(renamed)} (name the columns with --columns to choose)`), '; name every column with --columns');
   }
   if (!given) return first.map((_, i) => `c${i + 1}`);
   if (given.length !== first.length) {
@@ -170,24 +168,6 @@ function columnNames(file: string, first: readonly string[], line: number, heade
   if (names.includes('')) throw inputError(`${file}: --columns has an empty name`);
   checkDistinct(names, (n) => `${file}: --columns names ${JSON.stringify(n)} twice`);
   return names;
-}
-
-function dedupe(names: readonly string[], note: (name: string, renamed: string, first: number, second: number) => void): string[] {
-  const taken = new Set(names);
-  const firstAt = new Map<string, number>();
-  return names.map((n, j) => {
-    const i = firstAt.get(n);
-    if (i === undefined) {
-      firstAt.set(n, j);
-      return n;
-    }
-    let k = 1;
-    while (taken.has(`${n}.${k}`)) k++;
-    const renamed = `${n}.${k}`;
-    taken.add(renamed);
-    note(n, renamed, i, j);
-    return renamed;
-  });
 }
 
 function checkDistinct(names: readonly string[], msg: (name: string, first: number, second: number) => string): void {
@@ -339,23 +319,9 @@ export interface WriteOptions {
   header?: boolean;
 }
 
-/** The shortest text that parses back to the same float64 (JS's Number→String is exactly that; −0 keeps its sign). */
-export function formatNumber(v: number): string {
-  if (Number.isNaN(v)) return '';
-  return Object.is(v, -0) ? '-0' : String(v);
-}
-
 function* rowsOf(table: Table): Generator<string[]> {
   const cols = table.columns;
-  for (let r = 0; r < table.rows; r++) {
-    const row = new Array<string>(cols.length);
-    for (let j = 0; j < cols.length; j++) {
-      const c = cols[j];
-      if (c.kind === 'numeric') row[j] = formatNumber(c.values[r]);
-      else row[j] = c.codes[r] < 0 ? '' : c.categories[c.codes[r]];
-    }
-    yield row;
-  }
+  for (let r = 0; r < table.rows; r++) yield cols.map((c) => cellText(c, r));
 }
 
 /**

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { readCsv, writeCsv, type ReadOptions } from '../../src/node/csv.js';
+import { tableToCsv } from '../../src/data/csv-write.js';
 import type { CategoricalColumn, NumericColumn, Table } from '../../src/data/table.js';
 import { hostRng } from '../helpers/engine.js';
 
@@ -161,5 +162,23 @@ describe('writeCsv: round trip', () => {
     const p = join(dir, `rt${n++}.csv`);
     await writeCsv(p, { rows: 3, columns: [{ kind: 'numeric', name: 'v', values: new Float64Array([0.1 + 0.2, 1e21, 0.1]) }] });
     assert.equal(readFileSync(p, 'utf8'), 'v\n0.30000000000000004\n1e+21\n0.1\n');
+  });
+});
+
+describe('tableToCsv (core: the browser page and the edge worker) writes what writeCsv writes', () => {
+  it('the same bytes for quoting, missing cells, −0, NaN and long floats', async () => {
+    const t: Table = {
+      rows: 4,
+      columns: [
+        { kind: 'numeric', name: 'x, with comma', values: Float64Array.from([-0, NaN, 0.1 + 0.2, 1e21]) },
+        { kind: 'categorical', name: 'label', categories: ['a "quoted" one', 'line\nbreak', 'plain'], codes: Int32Array.from([0, 1, -1, 2]) },
+      ],
+    };
+    const out = new PassThrough();
+    let text = '';
+    out.on('data', (c: Buffer) => (text += c.toString('utf8')));
+    await writeCsv(out, t);
+    assert.equal(tableToCsv(t), text);
+    assert.equal(tableToCsv(t).split('\n')[1], '-0,"a ""quoted"" one"');
   });
 });
