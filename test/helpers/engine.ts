@@ -3,6 +3,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Engine } from '../../src/engine/engine.js';
+import { EngineError } from '../../src/engine/errors.js';
 import { initNodeEngine } from '../../src/node/engine.js';
 
 let engine: Promise<Engine> | null = null;
@@ -58,4 +59,19 @@ export function assertClose(actual: ArrayLike<number>, expected: ArrayLike<numbe
 export function fixture<T = Record<string, unknown>>(name: string): T {
   const file = fileURLToPath(new URL(`../../../test/fixtures/${name}`, import.meta.url));
   return JSON.parse(readFileSync(file, 'utf8')) as T;
+}
+
+/** `fn` rejects with a one-line EngineError of `code` whose message matches every pattern; returns the message. */
+export async function rejectsEngineError(fn: () => unknown, code: string, patterns: RegExp[]): Promise<string> {
+  let err: unknown;
+  try {
+    await fn();
+  } catch (e) {
+    err = e;
+  }
+  assert.ok(err instanceof EngineError, `expected an EngineError, got ${String(err)}`);
+  assert.equal(err.code, code, err.message);
+  for (const p of patterns) assert.match(err.message, p);
+  assert.ok(!err.message.includes('\n'), `one line: ${err.message}`);
+  return err.message;
 }

@@ -33,23 +33,12 @@ import {
   worstPairs,
   type QualityReport,
 } from '../../src/methods/quality/index.js';
-import { getEngine } from '../helpers/engine.js';
+import { getEngine, rejectsEngineError } from '../helpers/engine.js';
 import { cat, num, table } from '../helpers/tables.js';
 
 const close = (a: number | null | undefined, b: number, what: string, tol = 1e-12) => assert.ok(a !== null && a !== undefined && Math.abs(a - b) <= tol, `${what}: ${a}, expected ${b}`);
 
-async function rejects(fn: () => unknown, code: string, pattern: RegExp): Promise<void> {
-  let err: unknown;
-  try {
-    await fn();
-  } catch (e) {
-    err = e;
-  }
-  assert.ok(err instanceof EngineError, `expected an EngineError, got ${String(err)}`);
-  assert.equal(err.code, code, err.message);
-  assert.match(err.message, pattern);
-  assert.ok(!err.message.includes('\n'), 'one line');
-}
+const rejects = (fn: () => unknown, code: string, pattern: RegExp) => rejectsEngineError(fn, code, [pattern]);
 
 let engine: Engine;
 let sim: Table;

@@ -12,7 +12,7 @@ import { simulate } from '../../src/data/simulator.js';
 import type { Table } from '../../src/data/table.js';
 import { asModelModule, checkPredictions, columnBlackBox, moduleBlackBox, parseOnnxSidecar, tableRows, type Row } from '../../src/models/blackbox.js';
 import { importOnnxRuntime, loadBlackBox, modelFileKind, resolveBlackBox } from '../../src/node/blackbox.js';
-import { assertClose, getEngine } from '../helpers/engine.js';
+import { assertClose, getEngine, rejectsEngineError } from '../helpers/engine.js';
 import { miniOrt } from '../helpers/mini-onnx.js';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -26,19 +26,7 @@ const write = (name: string, text: string): string => {
 };
 
 /** `fn` rejects with an E_INPUT (or `code`) error whose message matches every pattern. */
-async function rejects(fn: () => unknown, patterns: RegExp[], code = 'E_INPUT'): Promise<string> {
-  let err: unknown;
-  try {
-    await fn();
-  } catch (e) {
-    err = e;
-  }
-  assert.ok(err instanceof EngineError, `expected an EngineError, got ${String(err)}`);
-  assert.equal(err.code, code, err.message);
-  for (const p of patterns) assert.match(err.message, p);
-  assert.ok(!err.message.includes('\n'), `one line: ${err.message}`);
-  return err.message;
-}
+const rejects = (fn: () => unknown, patterns: RegExp[], code = 'E_INPUT') => rejectsEngineError(fn, code, patterns);
 
 let data: Promise<Table> | null = null;
 /** Simulator rows the fixtures were not trained on (they used seed 4). */

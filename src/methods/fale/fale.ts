@@ -143,6 +143,22 @@ function argError(msg: string): EngineError {
 }
 
 /** Per-row binary label (1 = positive) and the positive value used. */
+/** What a 1-D or 2-D FALE result says about its run; `u` marks the unprivileged rows. */
+export function runInfo(table: Table, u: Uint8Array, opts: { protected: readonly ProtectedCondition[]; label: string }, metric: MetricName | FairnessMetric, positive: string, threshold: number, overall: number | null): FaleRunInfo {
+  let nu = 0;
+  for (let i = 0; i < table.rows; i++) nu += u[i];
+  return {
+    metric: typeof metric === 'function' ? 'custom' : metric,
+    protected: opts.protected.map((c) => ({ ...c })),
+    label: opts.label,
+    positive,
+    threshold,
+    rows: table.rows,
+    overall,
+    counts: { unprivileged: nu, privileged: table.rows - nu },
+  };
+}
+
 export function binaryLabels(table: Table, label: string, positive?: string): { y: Uint8Array; positive: string } {
   const col = getColumn(table, label, 'fale');
   const rows: string[] = new Array(table.rows);
@@ -585,17 +601,8 @@ export async function fale(table: Table, model: BlackBox, opts: FaleOptions): Pr
     if (r.kind === 'continuous' && (r.edges as number[]).length <= 2) warnings.push(`${f}: the percentiles collapse to ${(r.edges as number[]).length} edge(s); the reference skips such features`);
     out.push(r);
   }
-  let nu = 0;
-  for (let i = 0; i < table.rows; i++) nu += u[i];
   return {
-    metric: typeof metricOpt === 'function' ? 'custom' : metricOpt,
-    protected: opts.protected.map((c) => ({ ...c })),
-    label: opts.label,
-    positive,
-    threshold,
-    rows: table.rows,
-    overall,
-    counts: { unprivileged: nu, privileged: table.rows - nu },
+    ...runInfo(table, u, opts, metricOpt, positive, threshold, overall),
     features: out,
     warnings,
   };

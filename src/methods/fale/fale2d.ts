@@ -11,6 +11,7 @@ import { getColumn, type NumericColumn, type Table } from '../../data/table.js';
 import {
   assignBins,
   binaryLabels,
+  runInfo,
   FALE_DEFAULTS,
   hard,
   METRICS,
@@ -225,19 +226,10 @@ export async function fale2d(table: Table, model: BlackBox, opts: Fale2dOptions)
   const empty = filled.filter((f) => f.reason === 'empty').length;
   if (filled.length > 0) warnings.push(`${n1} × ${n2}: ${empty} empty and ${filled.length - empty} undefined cell(s) (a group absent, no positives for TPR/FPR, or under --min-bin rows) filled from the nearest defined cell`);
   if (filled.length === 0 && deltas.some((row) => row.some((d) => d === null))) warnings.push(`${n1} × ${n2}: no cell has a defined metric; every effect is 0`);
-  let nuAll = 0;
-  for (let i = 0; i < table.rows; i++) nuAll += u[i];
   const all = Int32Array.from({ length: table.rows }, (_, i) => i);
   const overall = metricPerPopulation(metric, 1, all, new Int32Array(table.rows), hard(await model.predict(table), threshold), y, u, null, 1)[0];
   return {
-    metric: typeof metricOpt === 'function' ? 'custom' : metricOpt,
-    protected: opts.protected.map((c) => ({ ...c })),
-    label: opts.label,
-    positive,
-    threshold,
-    rows: table.rows,
-    overall,
-    counts: { unprivileged: nuAll, privileged: table.rows - nuAll },
+    ...runInfo(table, u, opts, metricOpt, positive, threshold, overall),
     features: [n1, n2],
     edges,
     values: accumulate2d(filledDeltas, n),
