@@ -41,10 +41,10 @@ export async function ganBenchTable(engine: Engine, log: (m: string) => void): P
 export function ganGroups(engine: Engine, log: (m: string) => void, engineT?: Engine): Group[] {
   type State = { model: LucidGan; trainer: GanTrainer; source: string };
   let state: State | null = null;
-  let stateT: State | null = null;
-  const build = async (e: Engine): Promise<State> => {
+  // paper: the published training (no consistency term), as the PyTorch reference and `lucid audit` train
+  const build = async (e: Engine, paper = false): Promise<State> => {
     const { table, source } = await ganBenchTable(e, log);
-    const { model, x, rng } = LucidGan.setup(e, table, { conditions: ['preds'], seed: 0 });
+    const { model, x, rng } = LucidGan.setup(e, table, { conditions: ['preds'], seed: 0, paper });
     return { model, trainer: new GanTrainer(model, x, rng), source };
   };
   const setup = async () => (state ??= await build(engine));
@@ -56,29 +56,37 @@ export function ganGroups(engine: Engine, log: (m: string) => void, engineT?: En
       for (let i = 0; i < s.trainer.steps; i++) s.trainer.step();
     },
   });
-  return [
-    {
-      tier: 'gan',
-      name: 'gan epoch adult test batch 500',
-      unit: 'ms',
-      async: true,
-      budget: { rounds: 3 },
-      async prepare() {
-        const s = await setup();
-        const cases = [epochCase(s, 1)];
-        if (engineT) cases.push(epochCase((stateT ??= await build(engineT)), engineT.threads));
-        return {
-          cases,
-          dispose: () => {
-            if (stateT) {
-              stateT.trainer.dispose();
-              stateT.model.dispose();
-              stateT = null;
-            }
-          },
-        };
-      },
+  /** One epoch at 1 thread and, with `engineT`, at its thread count; `paper` selects the training. */
+  const epochGroup = (name: string, paper: boolean): Group => ({
+    tier: 'gan',
+    name,
+    unit: 'ms',
+    async: true,
+    budget: { rounds: 3 },
+    async prepare() {
+      const owned: State[] = [];
+      const s = paper ? await build(engine, true) : await setup();
+      if (paper) owned.push(s);
+      const cases = [epochCase(s, 1)];
+      if (engineT) {
+        const t = await build(engineT, paper);
+        owned.push(t);
+        cases.push(epochCase(t, engineT.threads));
+      }
+      return {
+        cases,
+        dispose: () => {
+          for (const o of owned) {
+            o.trainer.dispose();
+            o.model.dispose();
+          }
+        },
+      };
     },
+  });
+  return [
+    epochGroup('gan epoch adult test batch 500 consistency', false),
+    epochGroup('gan epoch adult test batch 500 paper', true),
     {
       tier: 'gan',
       name: 'gan sample 1000 rows',
