@@ -7,13 +7,14 @@
 //
 //   npm run build && node experiments/ground-truth.mjs [--kinds fair,direct,proxy,intersectional]
 //        [--seeds 0,1,2,3,4] [--rows 2000] [--gan-epochs 80|auto] [--out out/experiments/ground-truth]
-//        [--paper] [--lite] [--conditional] [--model logistic|mlp]
+//        [--paper] [--lite] [--conditional] [--model logistic|mlp] [--set-rows 300]
 // --conditional (EXPERIMENTS.md §2.6): 300-row intersection and conditional sets (one protected category
 // fixed), no FALE bootstrap; stores the conditional gaps (flags.ts conditionalGaps) as `conditional`.
 // --model mlp (EXPERIMENTS.md §2.7): the audited model is the built-in default MLP (TRAIN_DEFAULTS.hidden,
 // 64-32, with the library's MLP learning rate and weight decay) instead of logistic regression; every
 // other setting as for the logistic model. Each run also stores the audited model's positivity per
 // sex × group cell of the audit data (`modelCells`; read by no rule).
+// --set-rows N (EXPERIMENTS.md §2.8): rows of each intersection and conditional set (default 300).
 // Then: node experiments/ground-truth-analyse.mjs
 import { parseArgs } from 'node:util';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -40,12 +41,16 @@ const { values } = parseArgs({
     conditional: { type: 'boolean', default: false },
     // §2.7: the audited model (logistic = hidden [], mlp = the library default TRAIN_DEFAULTS.hidden)
     model: { type: 'string', default: 'logistic' },
+    // §2.8: rows of each intersection / conditional set
+    'set-rows': { type: 'string', default: '300' },
   },
 });
 const kinds = values.kinds.split(',');
 const seeds = values.seeds.split(',').map(Number);
 const rows = Number(values.rows);
 if (values.model !== 'logistic' && values.model !== 'mlp') throw new Error(`--model must be logistic or mlp, got ${values.model}`);
+const setRows = Number(values['set-rows']);
+if (!Number.isInteger(setRows) || setRows < 1) throw new Error(`--set-rows must be a positive integer, got ${values['set-rows']}`);
 const hidden = values.model === 'mlp' ? TRAIN_DEFAULTS.hidden.slice() : [];
 // 'auto': the audit's own default (ganEpochsFor: about 1500 generator steps)
 const ganEpochs = values['gan-epochs'] === 'auto' ? undefined : Number(values['gan-epochs']);
@@ -96,7 +101,7 @@ for (const kind of kinds) {
         ganEpochs,
         ganMode: values.paper ? 'paper' : 'consistency',
         n: 1000,
-        intersectionRows: values.lite ? 0 : 300,
+        intersectionRows: values.lite ? 0 : setRows,
         faleBootstrap: values.lite || values.conditional ? 0 : 20,
       });
       modelCells = cellPositivity(clf, data);
@@ -113,7 +118,7 @@ for (const kind of kinds) {
     const out = {
       kind,
       seed,
-      settings: { ...s, rows, ganEpochs: r.meta.gan.epochs, paper: values.paper, model: values.model, hidden, drop },
+      settings: { ...s, rows, setRows, ganEpochs: r.meta.gan.epochs, paper: values.paper, model: values.model, hidden, drop },
       truth: { rule: data.truth.rule, disadvantaged: data.truth.disadvantaged, reads: data.truth.reads },
       gaps: canonicalGaps(r),
       cells: cellGaps(r),
