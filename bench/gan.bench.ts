@@ -57,12 +57,13 @@ export function ganGroups(engine: Engine, log: (m: string) => void, engineT?: En
     },
   });
   /** One epoch at 1 thread and, with `engineT`, at its thread count; `paper` selects the training. */
+  // rounds: the paper-mode epoch carries the issue's targets, so it gets more samples (best and median of 7)
   const epochGroup = (name: string, paper: boolean): Group => ({
     tier: 'gan',
     name,
     unit: 'ms',
     async: true,
-    budget: { rounds: 3 },
+    budget: { rounds: paper ? 7 : 3 },
     async prepare() {
       const owned: State[] = [];
       const s = paper ? await build(engine, true) : await setup();
