@@ -163,7 +163,7 @@ export interface AuditResult {
   fale: FaleSection[];
   faleSkipped?: string;
   /** caveats stated next to the figures: validity, rare intersections, small groups */
-  caveats: { topic: 'validity' | 'rare-intersection' | 'small-group' | 'model' | 'other'; text: string }[];
+  caveats: { topic: 'validity' | 'rare-intersection' | 'power' | 'small-group' | 'model' | 'other'; text: string }[];
   warnings: string[];
   /** set by the demo: what was planted in the simulated data */
   planted?: { kind: string; rule: string; disadvantaged: Record<string, string>[]; reads: string[] }[];

@@ -365,7 +365,7 @@ ${sets.length ? `<h4>Canonical sets per combination</h4><table class="combos"><t
   });
   return `<section id="intersections"><h2>Intersections</h2>
 <p>For each pair of protected attributes: the model's positivity rate per combination of values in the data, and where the canonical sets put their rows. Then LUCID-GAN's canonical sets with the combination fixed: how many training rows the combination has (a rare combination gives the GAN little to learn from), how often the generated rows really hold it, and which features separate its positive and negative sets.</p>
-${caveatsFor(r, ['rare-intersection'])}
+${caveatsFor(r, ['rare-intersection', 'power'])}
 ${parts.join('\n')}
 ${conditionalTable(r)}
 </section>`;
@@ -452,7 +452,7 @@ function filesList(r: AuditResult): string {
 }
 
 function closingSections(r: AuditResult): string {
-  const topics: Record<string, string> = { validity: 'Validity', 'rare-intersection': 'Rare intersections', 'small-group': 'Small groups', model: 'Model', other: 'Other' };
+  const topics: Record<string, string> = { validity: 'Validity', 'rare-intersection': 'Rare intersections', power: 'Detection power', 'small-group': 'Small groups', model: 'Model', other: 'Other' };
   const caveats = r.caveats.length
     ? `<ul>${r.caveats.map((c) => `<li class="caveat"><strong>${esc(topics[c.topic] ?? c.topic)}:</strong> ${esc(c.text)}</li>`).join('')}</ul>`
     : '<p class="muted">No caveats were raised.</p>';

@@ -2,7 +2,7 @@
 // metrics, determinism, LUCID's start set, and the predictions-column path.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { lucidStart, runAudit } from '../../src/audit/run.js';
+import { intersectionPowerCaveat, lucidStart, runAudit } from '../../src/audit/run.js';
 import type { AuditResult } from '../../src/audit/types.js';
 import type { Table } from '../../src/data/table.js';
 import { simulate } from '../../src/data/simulator.js';
@@ -74,6 +74,9 @@ describe('runAudit (built-in model, direct bias on group)', () => {
     assert.deepEqual(sg.heatmap.n.flat().reduce((a, b) => a + b, 0), 2000);
     assert.equal(r.intersections.find((i) => i.pair[1] === 'age')!.sets.length, 0);
     assert.ok(r.warnings.some((w) => /age is numeric/.test(w)));
+    // the heat maps come with what the ground truth says about their power at this size
+    assert.deepEqual(r.caveats.filter((c) => c.topic === 'power').map((c) => c.text), [intersectionPowerCaveat(2000)]);
+    assert.match(intersectionPowerCaveat(2000), /^2000 rows: .*0 of 5 audits with 2000 rows and 3 of 5 with 10,000/);
     // LUCID and FALE ran
     assert.equal(r.lucid.ran, true);
     assert.equal(r.lucid.canonical!.rows, 200);

@@ -29,8 +29,11 @@ test('renderReport: a complete HTML document with every section', () => {
   // protected bins table
   assert.match(html, /<table class="bins">/);
   assert.ok(html.includes('(28, 37]'));
-  // intersections: combination table with a rare row
+  // intersections: combination table with a rare row; the power caveat next to it and in the caveats list
   assert.match(html, /<tr class="rare">/);
+  const inter = html.slice(html.indexOf('<section id="intersections"'), html.indexOf('</section>', html.indexOf('<section id="intersections"')));
+  assert.ok(inter.includes('3000 rows: a planted intersection was located in 0 of 5 simulator audits'), 'power caveat in the intersections section');
+  assert.match(html, /<strong>Detection power:<\/strong> 3000 rows/);
   // LUCID and FALE
   assert.match(html, /96\.4%/);
   assert.match(html, /FALE of SPD/);

@@ -308,6 +308,7 @@ export function sampleAuditResult(): AuditResult {
     caveats: [
       { topic: 'validity', text: 'Only 71% of the negative canonical set is scored negative by the model.' },
       { topic: 'rare-intersection', text: 'sex = Female and age = (37, 48] has 26 training rows: its canonical sets are unreliable.' },
+      { topic: 'power', text: '3000 rows: a planted intersection was located in 0 of 5 simulator audits with 2000 rows.' },
       { topic: 'small-group', text: 'sex × age (binned) = Female, (37, 48] has fewer than 30 rows.' },
       { topic: 'model', text: 'The model does not read age; its differences come through proxies.' },
     ],
