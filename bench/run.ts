@@ -18,6 +18,7 @@ import { faleGroups } from './fale.bench.js';
 import { modelGroups } from './models.bench.js';
 import { threadGroups } from './threads.bench.js';
 import { renderReport, SUMMARY_FILTERS } from './lib/report.js';
+import { profileEpoch } from './lib/profile.js';
 import { writeFileSync } from 'node:fs';
 
 interface Args {
@@ -112,8 +113,10 @@ async function main(): Promise<void> {
   const peakRssBytes = process.resourceUsage().maxRSS * 1024;
   log(`# done in ${seconds.toFixed(1)} s · peak RSS ${(peakRssBytes / 2 ** 20).toFixed(0)} MiB`);
   if (args.write) {
+    // the profile runs after the measurements, on its own engine, so it cannot disturb them
+    const profile = selected.some((g) => g.tier === 'gan') ? await profileEpoch(log) : null;
     const command = `node dist/bench/run.js ${process.argv.slice(2).join(' ')}`.trim();
-    writeFileSync(args.write, renderReport(rows, { variant: engine.variant, threads, loadBefore, loadAfter: os.loadavg(), peakRssBytes, seconds, command }));
+    writeFileSync(args.write, renderReport(rows, { variant: engine.variant, threads, loadBefore, loadAfter: os.loadavg(), peakRssBytes, seconds, command, profile }));
     log(`# wrote ${args.write}`);
   }
 }

@@ -3,6 +3,7 @@
 import { execSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import os from 'node:os';
+import { FUSION_CANDIDATES, type EpochProfile } from './profile.js';
 import type { Row } from './runner.js';
 
 export interface ReportContext {
@@ -13,6 +14,8 @@ export interface ReportContext {
   peakRssBytes: number;
   seconds: number;
   command: string;
+  /** one profiled epoch (bench/lib/profile.ts), or null when the run had no GAN group */
+  profile: EpochProfile | null;
 }
 
 /** Groups the summary run measures (a filter list for run.ts). */
@@ -107,6 +110,28 @@ export function renderReport(rows: Row[], ctx: ReportContext): string {
     }
     lines.push('', 'Baselines measured in the same run: `@tensorflow/tfjs-backend-wasm` 4.22 (SIMD, one thread; `matMul` with transpose flags or explicit `transpose`, the faster counted) and a plain-JS triple loop over Float32Array. Threaded GEMM splits M or N into micro-kernel-aligned parts that the threads claim, so every element is computed as on one thread (bit-identical).', '');
   }
+  if (ctx.profile) lines.push(...profileSection(ctx.profile));
   lines.push('Regenerate with `npm run build && npm run bench:write` (see bench/README.md).', '');
   return lines.join('\n');
+}
+
+/** Where one epoch's time goes, and what each fusion candidate could save at most. */
+function profileSection(p: EpochProfile): string[] {
+  const pct = (ms: number) => `${((100 * ms) / p.epochMs).toFixed(1)}%`;
+  const inKernels = p.kernels.reduce((a, k) => a + k.ms, 0);
+  const byName = new Map(p.kernels.map((k) => [k.kernel, k]));
+  const out = ['## Where one LUCID-GAN epoch goes (the evidence for fusing)', ''];
+  out.push(`One epoch of the paper's training (${p.steps} steps, batch 500, ${p.source}) at one thread, after a warm-up epoch, every wasm kernel call timed (bench/lib/profile.ts): ${msOrS(p.epochMs)} in all, ${msOrS(inKernels)} (${pct(inKernels)}) inside kernels; the rest is JavaScript (autograd, sampling, the timing itself).`, '');
+  out.push('| kernel | ms | calls | share of the epoch |', '|---|---|---|---|');
+  for (const k of p.kernels.slice(0, 12)) out.push(`| \`${k.kernel}\` | ${k.ms.toFixed(1)} | ${k.calls} | ${pct(k.ms)} |`);
+  const rest = p.kernels.slice(12);
+  if (rest.length) out.push(`| ${rest.length} other kernels | ${rest.reduce((a, k) => a + k.ms, 0).toFixed(1)} | ${rest.reduce((a, k) => a + k.calls, 0)} | ${pct(rest.reduce((a, k) => a + k.ms, 0))} |`);
+  out.push('', 'Fusion candidates (issue #9): the time of the kernels a fusion would merge is the most it could save.', '');
+  out.push('| candidate | kernels it would merge | their time now | share of the epoch | note |', '|---|---|---|---|---|');
+  for (const c of FUSION_CANDIDATES) {
+    const ms = c.kernels.reduce((a, k) => a + (byName.get(k)?.ms ?? 0), 0);
+    out.push(`| ${c.candidate} | ${c.kernels.map((k) => `\`${k}\``).join(', ')} | ${ms.toFixed(1)} ms | ≤ ${pct(ms)} | ${c.note} |`);
+  }
+  out.push('');
+  return out;
 }
