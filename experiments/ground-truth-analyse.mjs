@@ -8,7 +8,7 @@
 import { parseArgs } from 'node:util';
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { decideAll, fairBands, FLAG_K } from '../dist/src/audit/flags.js';
+import { cellParityGaps, decideAll, fairBands, FLAG_K } from '../dist/src/audit/flags.js';
 
 const { values } = parseArgs({ options: { dir: { type: 'string', default: 'out/experiments/ground-truth' } } });
 const load = (sub) => {
@@ -16,6 +16,21 @@ const load = (sub) => {
   if (!existsSync(d)) return [];
   return readdirSync(d).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(readFileSync(join(d, f), 'utf8'))).sort((a, b) => a.kind.localeCompare(b.kind) || a.seed - b.seed);
 };
+/** A sex × group heatmap from a run's stored `modelCells` (cells "Female & A", counts of P > 0.5). */
+function heatmapOfCells(cells) {
+  const split = cells.map((c) => c.cell.split(' & '));
+  const rowValues = [...new Set(split.map((s) => s[0]))].sort();
+  const colValues = [...new Set(split.map((s) => s[1]))].sort();
+  const n = rowValues.map(() => colValues.map(() => 0));
+  const positivityRate = rowValues.map(() => colValues.map(() => null));
+  cells.forEach((c, i) => {
+    const r = rowValues.indexOf(split[i][0]);
+    const k = colValues.indexOf(split[i][1]);
+    n[r][k] = c.n;
+    positivityRate[r][k] = c.n > 0 ? c.predPos / c.n : null;
+  });
+  return { rowAttribute: 'sex', colAttribute: 'group', rowValues, colValues, n, positivityRate };
+}
 const runs = load('runs');
 const paperRuns = load('runs-paper');
 const kinds = ['direct', 'proxy', 'intersectional', 'fair'];
@@ -29,6 +44,9 @@ const sets = { canonical: (r) => r.gaps, cells: (r) => r.cells, parity: (r) => r
 // §2.6: the paper's intersectional protocol (one protected category fixed), when the runs stored it
 const withConditional = runs.some((r) => r.conditional && r.conditional.length);
 if (withConditional) sets.conditional = (r) => r.conditional ?? [];
+// §2.9: the metrics signal at the intersection (cell positivity vs the rest), from the stored cell counts
+const withCellParity = runs.length > 0 && runs.every((r) => r.cellParity || r.modelCells);
+if (withCellParity) sets.cellParity = (r) => r.cellParity ?? cellParityGaps({ intersections: [{ heatmap: heatmapOfCells(r.modelCells) }] });
 const bandsFor = (exclude) => Object.fromEntries(Object.entries(sets).map(([k, f]) => [k, fairBands(fair.filter((r) => r !== exclude).map(f))]));
 const allBands = bandsFor(null);
 writeFileSync(join(values.dir, bandsFile), JSON.stringify(Object.fromEntries(Object.entries(allBands).map(([k, m]) => [k, Object.fromEntries(m)])), null, 1));
@@ -112,6 +130,28 @@ if (withConditional) {
   md.push(`| intersectional: found and not elsewhere | ${of('intersectional', (x) => (has(x.dec.conditional, ck.fb) || has(x.dec.conditional, ck.bf)) && !has(x.dec.conditional, ck.mb) && !has(x.dec.conditional, ck.af))} |`);
   for (const k of ['direct', 'proxy']) md.push(`| ${k}: sex=Female → group=B / sex=Male → group=B flagged | ${of(k, (x) => has(x.dec.conditional, ck.fb))} / ${of(k, (x) => has(x.dec.conditional, ck.mb))} |`);
   md.push(`| fair: any conditional flag (leave-one-out) | ${of('fair', (x) => x.dec.conditional.some((d) => d.flagged))} |`);
+  md.push('');
+}
+if (withCellParity) {
+  // §2.9 (declared before it was computed): each cell's positivity minus the rest's, the same rule
+  md.push('### The metrics signal at the intersection (§2.9: cell positivity minus the rest of the rows)');
+  md.push('');
+  md.push('| key | fair mean | fair sd | runs |');
+  md.push('|---|---|---|---|');
+  for (const b of allBands.cellParity.values()) md.push(`| ${b.key} | ${fmt(b.mean)} | ${b.sd.toFixed(3)} | ${b.runs} |`);
+  md.push('');
+  const keys = [...allBands.cellParity.keys()];
+  md.push(`| kind | seed | ${keys.map((k) => `d(${k}) [lower edge]`).join(' | ')} | flags |`);
+  md.push(`|---|---|${keys.map(() => '---').join('|')}|---|`);
+  for (const { r, dec } of rows) md.push(`| ${r.kind} | ${r.seed} | ${keys.map((k) => show(get(dec.cellParity, k))).join(' | ')} | ${flagged(dec.cellParity).join(', ') || 'none'} |`);
+  md.push('');
+  md.push('| target (§2.9) | result |');
+  md.push('|---|---|');
+  md.push(`| intersectional: Female & B flagged | ${of('intersectional', (x) => has(x.dec.cellParity, cellKey))} |`);
+  md.push(`| intersectional: another cell flagged | ${of('intersectional', (x) => x.dec.cellParity.some((d) => d.flagged && d.key !== cellKey))} |`);
+  md.push(`| intersectional: found and not elsewhere | ${of('intersectional', (x) => has(x.dec.cellParity, cellKey) && !x.dec.cellParity.some((d) => d.flagged && d.key !== cellKey))} |`);
+  for (const k of ['direct', 'proxy']) md.push(`| ${k}: Female & B / Male & B flagged; a group A cell flagged | ${of(k, (x) => has(x.dec.cellParity, cellKey))} / ${of(k, (x) => has(x.dec.cellParity, 'sex=Male & group=B'))}; ${of(k, (x) => x.dec.cellParity.some((d) => d.flagged && d.key.endsWith('group=A')))} |`);
+  md.push(`| fair: any cell flagged (leave-one-out) | ${of('fair', (x) => x.dec.cellParity.some((d) => d.flagged))} |`);
   md.push('');
 }
   return { rows, allBands, fair };

@@ -26,7 +26,7 @@ import { getColumn } from '../dist/src/data/table.js';
 import { Classifier, TRAIN_DEFAULTS } from '../dist/src/models/classifier/index.js';
 import { builtinBlackBox } from '../dist/src/models/blackbox.js';
 import { runAudit } from '../dist/src/audit/run.js';
-import { canonicalGaps, cellGaps, conditionalGaps, parityGaps } from '../dist/src/audit/flags.js';
+import { canonicalGaps, cellGaps, cellParityGaps, conditionalGaps, parityGaps } from '../dist/src/audit/flags.js';
 
 const { values } = parseArgs({
   options: {
@@ -124,6 +124,8 @@ for (const kind of kinds) {
       cells: cellGaps(r),
       parity: parityGaps(r),
       conditional: conditionalGaps(r),
+      // §2.9: each sex × group cell's positivity minus the rest's (the heatmap's rates)
+      cellParity: cellParityGaps(r),
       conditionalSets: (r.conditional ?? []).map((c) => ({ fixed: c.fixed, rows: c.rows, fixTraining: c.fixTraining, fixSatisfied: c.fixSatisfied })),
       validity: r.canonical.validity ? { pos: r.canonical.validity.positive.rate, neg: r.canonical.validity.negative.rate } : null,
       distributions: r.canonical.distributions.map((d) => ({ feature: d.feature, role: d.role, js: d.js, categories: d.categories, series: d.series.map((x) => ({ name: x.name, share: x.share, n: x.n })) })),

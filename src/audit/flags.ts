@@ -28,7 +28,7 @@
 // The same rule is applied to the group metrics' statistical-parity difference (positivity rate of v
 // minus the rate of everyone else, from the audited model's predictions on the data) with σ_bin from
 // the group sizes, and reported next to the canonical flags.
-import type { AuditResult } from './types.js';
+import type { AuditResult, IntersectionHeatmap } from './types.js';
 
 /** K in h = max(K·s, K·σ_bin). */
 export const FLAG_K = 3;
@@ -140,6 +140,34 @@ export function parityGaps(result: AuditResult): GapStat[] {
       const rest = (posTotal - g.positivity_rate * g.n) / (total - g.n);
       const p = posTotal / total;
       out.push({ key: `${attr.column}=${g.value}`, d: g.positivity_rate - rest, sdBinomial: binSd(p, g.n, total - g.n) });
+    }
+  }
+  return out;
+}
+
+/**
+ * Statistical-parity difference of each intersection cell against every other row (EXPERIMENTS.md
+ * §2.9, declared before it was computed): the heatmap's positivity rate of the cell minus the rate of
+ * the rest of the data, σ_bin from the pooled rate and the two row counts. Key as `cellGaps`. Empty
+ * cells and a cell holding every row are skipped.
+ */
+export function cellParityGaps(result: { intersections: { heatmap: Pick<IntersectionHeatmap, 'rowAttribute' | 'colAttribute' | 'rowValues' | 'colValues' | 'n' | 'positivityRate'> }[] }): GapStat[] {
+  const out: GapStat[] = [];
+  for (const { heatmap: h } of result.intersections) {
+    let total = 0;
+    let posTotal = 0;
+    h.n.forEach((row, r) => row.forEach((n, c) => {
+      total += n;
+      posTotal += n * (h.positivityRate[r][c] ?? 0);
+    }));
+    for (let r = 0; r < h.rowValues.length; r++) {
+      for (let c = 0; c < h.colValues.length; c++) {
+        const n = h.n[r][c];
+        const rate = h.positivityRate[r][c];
+        if (rate === null || n === 0 || n === total) continue;
+        const rest = (posTotal - rate * n) / (total - n);
+        out.push({ key: `${h.rowAttribute}=${h.rowValues[r]} & ${h.colAttribute}=${h.colValues[c]}`, d: rate - rest, sdBinomial: binSd(posTotal / total, n, total - n) });
+      }
     }
   }
   return out;

@@ -1,7 +1,7 @@
-// conditionalGaps (EXPERIMENTS.md §2.6): the paper's one-category-fixed gaps, on hand-made numbers.
+// conditionalGaps (EXPERIMENTS.md §2.6) and cellParityGaps (§2.9), on hand-made numbers.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { conditionalGaps, decide, fairBands, type GapStat } from '../../src/audit/flags.js';
+import { cellParityGaps, conditionalGaps, decide, fairBands, type GapStat } from '../../src/audit/flags.js';
 import type { AuditResult, Distribution } from '../../src/audit/types.js';
 
 const dist = (feature: string, categories: string[], pos: number[], neg: number[], n = 100): Distribution => ({
@@ -57,5 +57,30 @@ describe('conditionalGaps', () => {
     const dec2 = decide(big, band)!;
     assert.ok(Math.abs(dec2.lower - -0.25) < 1e-12);
     assert.equal(dec2.flagged, true);
+  });
+});
+
+describe('cellParityGaps', () => {
+  const heatmap = {
+    rowAttribute: 'sex',
+    colAttribute: 'group',
+    rowValues: ['Female', 'Male'],
+    colValues: ['A', 'B'],
+    // 100 rows: Female&A 40 (rate 0.25), Female&B 10 (0.1), Male&A 30 (0.3), Male&B 20 (0.0); empty cells skipped
+    n: [[40, 10], [30, 20]],
+    positivityRate: [[0.25, 0.1], [0.3, 0]] as (number | null)[][],
+  };
+  it('gives each cell\'s positivity minus the rest of the rows\', with the binomial sd of the two counts', () => {
+    const g = cellParityGaps({ intersections: [{ heatmap }] });
+    assert.deepEqual(g.map((x) => x.key), ['sex=Female & group=A', 'sex=Female & group=B', 'sex=Male & group=A', 'sex=Male & group=B']);
+    // positives: 10 + 1 + 9 + 0 = 20 of 100. Female&B: 0.1 − 19/90; pooled 0.2, sd = sqrt(0.16 (1/10 + 1/90))
+    assert.ok(Math.abs(g[1].d - (0.1 - 19 / 90)) < 1e-12);
+    assert.ok(Math.abs(g[1].sdBinomial - Math.sqrt(0.16 * (1 / 10 + 1 / 90))) < 1e-12);
+    // Male&B: 0 − 20/80
+    assert.ok(Math.abs(g[3].d - -0.25) < 1e-12);
+  });
+  it('skips empty cells and a cell holding every row', () => {
+    const g = cellParityGaps({ intersections: [{ heatmap: { ...heatmap, n: [[0, 0], [100, 0]], positivityRate: [[null, null], [0.2, null]] } }] });
+    assert.deepEqual(g, []);
   });
 });
