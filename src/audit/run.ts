@@ -611,8 +611,8 @@ export function lucidStart(engine: Engine, pre: { dim: number; decode(x: Float32
  * What a missing intersectional signal means at this data size. The figures are the ground truth of
  * EXPERIMENTS.md §2.2 and §2.8 (bias simulator, a penalty planted on one cell of 15% of the rows, the
  * heat map's canonical shift against a fair-model band): found in 0 of 5 audits with 2000 rows, 3 of 5
- * with 10,000.
+ * with 10,000; the positivity per cell against the rest (§2.9): 1–2 of 5 and 5 of 5.
  */
 export function intersectionPowerCaveat(rows: number): string {
-  return `${rows} rows: on simulated data with a penalty planted on one intersection holding 15% of the rows, the heat map's canonical shift located it in 0 of 5 audits with 2000 rows and 3 of 5 with 10,000 (EXPERIMENTS.md §2.8); a cell that does not stand out here is not evidence that the model treats it like the others`;
+  return `${rows} rows: on simulated data with a penalty planted on one intersection holding 15% of the rows, the heat map's canonical shift located it in 0 of 5 audits with 2000 rows and 3 of 5 with 10,000, the model's positivity per cell (the intersection metrics) in 1–2 of 5 and 5 of 5 (EXPERIMENTS.md §2.8, §2.9); a cell that does not stand out here is not evidence that the model treats it like the others`;
 }
