@@ -81,6 +81,13 @@ export async function predictModelFile(engine: Engine, opts: PredictFileOptions)
       if (e instanceof EngineError && /--categorical names column/.test(e.message)) return readCsv(opts.data, opts.read ?? {});
       throw e;
     });
+    // Under 'keep' (the default) the reader drops a row with a missing number; here that would leave the
+    // output a row short of the input and misaligned with it, so it is an error, as an unseen category is.
+    if (report.missing.policy === 'keep' && report.missing.rowsDropped > 0) {
+      const c = report.missing.columns.find((x) => x.rowsDropped > 0)!;
+      const n = report.missing.rowsDropped;
+      throw new EngineError('E_INPUT', `${opts.data}: line ${c.firstLine}, column "${c.name}": missing value (${n} row${n === 1 ? '' : 's'} with a missing number); predict writes one prediction per input row: fill the values, or pass --missing drop to leave such rows out`);
+    }
     if (table.columns.some((c) => c.name === column)) {
       throw new EngineError('E_ARG', `${opts.data}: already has a column "${column}"; name the predictions column with --column`);
     }

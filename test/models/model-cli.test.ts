@@ -108,5 +108,14 @@ describe('lucid model train / predict', () => {
     writeFileSync(unseen, 'age,sex,group,neighbourhood,education,hours_per_week,income,debt_ratio\n30,Male,A,Atlantis,Master,40,50,0.2\n');
     one(['model', 'predict', '--model', modelFile, '--data', unseen, '--out', join(dir, 'y.csv')],
       `${unseen}: column "neighbourhood", row 1: category "Atlantis" was not seen in training (known: Eastfield, Hillcrest, Northgate, Riverside, Southport, Westbrook)`);
+    // a missing number: an error naming line and column (the default), or a left-out row on request
+    const holes = join(dir, 'holes.csv');
+    writeFileSync(holes, 'age,sex,group,neighbourhood,education,hours_per_week,income,debt_ratio\n30,Male,A,Northgate,Master,40,50,0.2\n31,Female,B,Northgate,Master,,50,0.2\n32,Male,A,Northgate,Master,NaN,50,0.2\n');
+    one(['model', 'predict', '--model', modelFile, '--data', holes, '--out', join(dir, 'y.csv')],
+      `${holes}: line 3, column "hours_per_week": missing value (2 rows with a missing number); predict writes one prediction per input row: fill the values, or pass --missing drop to leave such rows out`);
+    const r = lucid('model', 'predict', '--model', modelFile, '--data', holes, '--missing', 'drop', '--out', join(dir, 'y.csv'));
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stderr, /lucid: warning: 2 rows with missing values left out \(--missing drop\): the output has 1 row, not 3/);
+    assert.equal(readFileSync(join(dir, 'y.csv'), 'utf8').trim().split('\n').length, 2);
   });
 });

@@ -168,7 +168,9 @@ const predict = csvOptions(
   .addOption(summaryFormat())
   .addHelpText('after', `
 Rows are read as in lucid inspect; the model's feature columns must be there (others are copied as they
-are). A category the model never saw, or a missing feature value, is an error naming the row and column.
+are). A category the model never saw, or a missing number, is an error naming the row and column, so
+the output has one row per input row; --missing drop leaves rows with a missing value out instead (with
+a warning).
 
 Example:
   lucid model predict --model adult.json --data adult-test.csv --out scored.csv   # appends "preds"`)
@@ -177,7 +179,8 @@ Example:
     const r = await predictModelFile(engine, { model: opts.model, data: opts.data, out: opts.out, column: opts.column, read: readOptions(opts) });
     for (const w of r.report.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
     if (r.report.missing.rowsDropped > 0) {
-      process.stderr.write(`lucid: warning: ${r.report.missing.rowsDropped} rows with missing values were dropped (--missing ${r.report.missing.policy}) and have no prediction\n`);
+      const n = r.report.missing.rowsDropped;
+      process.stderr.write(`lucid: warning: ${n} row${n === 1 ? '' : 's'} with missing values left out (--missing ${r.report.missing.policy}): the output has ${r.rows} row${r.rows === 1 ? '' : 's'}, not ${r.rows + n}\n`);
     }
     printSummary(opts.format, [`lucid: wrote ${opts.out}: ${r.rows} rows with column "${r.column}" = P(${r.model.label} = "${r.model.positive}"); ${pct(r.positiveRate)} above 0.5`],
       { out: opts.out, rows: r.rows, column: r.column, label: r.model.label, positive: r.model.positive, positiveRate: r.positiveRate, rowsDropped: r.report.missing.rowsDropped });
