@@ -162,6 +162,12 @@ export async function auditFile(engine: Engine, opts: AuditFileOptions): Promise
   }
   const model = modelFile !== undefined ? await resolveBlackBox(engine, { model: modelFile }, table) : undefined;
   const result = await runAudit(engine, table, { ...rest, model, source: data });
+  // rows the reader's missing-value policy left out: said in the report, not only on the terminal
+  const m = report.missing;
+  if (m.rowsDropped > 0) {
+    const cols = m.columns.filter((c) => c.rowsDropped > 0).map((c) => `"${c.name}"`).join(', ');
+    result.warnings.push(`${data}: ${m.rowsDropped} row${m.rowsDropped === 1 ? '' : 's'} with a missing value (in ${cols}; first on line ${m.firstDroppedLines[0]}) left out by --missing ${m.policy}: the audit covers ${table.rows} of ${table.rows + m.rowsDropped} rows`);
+  }
   return { result, read: report };
 }
 

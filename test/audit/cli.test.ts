@@ -2,7 +2,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -51,6 +51,22 @@ describe('lucid audit', () => {
     assert.equal(j.top.length, 5);
     assert.equal(j.lucid, true);
     assert.deepEqual(j.fale, ['group']);
+  });
+
+  it('says in the report and on stderr how many rows with a missing number were left out', () => {
+    const lines = readFileSync(data, 'utf8').trim().split('\n');
+    const col = lines[0].split(',').indexOf('hours_per_week');
+    const holed = lines.map((l, i) => (i === 2 || i === 5 ? l.split(',').map((v, j) => (j === col ? '' : v)).join(',') : l));
+    const file = join(dir, 'holes.csv');
+    writeFileSync(file, holed.join('\n') + '\n');
+    const out = join(dir, 'audit-holes');
+    const r = lucid('audit', '--data', file, '--label', 'approved', '--protected', 'group', '--model', modelFile, ...small, '--out', out);
+    assert.equal(r.status, 0, r.stderr);
+    const n = lines.length - 1;
+    const msg = `${file}: 2 rows with a missing value (in "hours_per_week"; first on line 3) left out by --missing keep: the audit covers ${n - 2} of ${n} rows`;
+    assert.ok(r.stderr.includes(`lucid: warning: ${msg}`), r.stderr);
+    assert.ok(JSON.parse(readFileSync(join(out, 'audit.json'), 'utf8')).warnings.includes(msg));
+    assert.ok(readFileSync(join(out, 'report.html'), 'utf8').includes(msg.replace(/"/g, '&quot;')));
   });
 
   it('usage errors exit 2: both --model and --pred, neither, an unknown protected column (named, with the columns listed)', () => {
