@@ -237,16 +237,19 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
       throw e;
     }
   };
-  const attributes = inData(() => groupMetrics(mtable, { label: opts.label, positive: opts.positive, pred: predName, groups: groupCols }));
-  const intersection: MetricsReport | null = groupCols.length >= 2 ? inData(() => groupMetrics(mtable, { label: opts.label, positive: opts.positive, pred: predName, groups: groupCols, intersect: true })) : null;
+  // a model's output is P(positive) even when it is exactly 0 and 1; a given column may hold labels
+  const predAs = model ? ('scores' as const) : ('auto' as const);
+  const attributes = inData(() => groupMetrics(mtable, { label: opts.label, positive: opts.positive, pred: predName, predAs, groups: groupCols }));
+  const intersection: MetricsReport | null = groupCols.length >= 2 ? inData(() => groupMetrics(mtable, { label: opts.label, positive: opts.positive, pred: predName, predAs, groups: groupCols, intersect: true })) : null;
   const positive = attributes.positive;
   const minGroupSize = attributes.minGroupSize;
   for (const r of [attributes, intersection]) {
     if (!r) continue;
     for (const a of r.attributes) for (const g of a.groups) if (g.n < minGroupSize) caveats.push({ topic: 'small-group', text: `${a.column} = ${g.value} has only ${g.n} rows (< ${minGroupSize}): its rates are unreliable` });
   }
-  // P(positive) per row as a number in [0, 1] (labels: 1 for the positive label), the GAN's condition
-  const pScore: Float64Array = predCol.kind === 'numeric' ? predCol.values : Float64Array.from(predCol.codes, (k) => (predCol.kind === 'categorical' && predCol.categories[k] === positive ? 1 : 0));
+  // P(positive) per row as a number in [0, 1], the GAN's condition: the scores, or, where the metrics read
+  // the column as predicted labels (0/1 included, whichever of them is positive), 1 for the positive label
+  const pScore: Float64Array = attributes.predKind === 'scores' && predCol.kind === 'numeric' ? predCol.values : Float64Array.from(labelsOf(predCol), (l) => (l === positive ? 1 : 0));
   const yhat = Uint8Array.from(pScore, (v) => (v > METRICS_DEFAULTS.threshold ? 1 : 0));
   lap('metrics');
 

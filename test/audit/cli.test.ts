@@ -1,29 +1,19 @@
 // `lucid audit` as a user runs it: the report folder, JSON summary, and usage errors.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { writeSimModel } from '../helpers/sim-model.js';
+import { lucidCli, simModelDir } from '../helpers/sim-model.js';
 
-const bin = fileURLToPath(new URL('../../../bin/lucid.js', import.meta.url));
-const lucid = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
-const dir = mkdtempSync(join(tmpdir(), 'lucid-audit-cli-'));
-after(() => rmSync(dir, { recursive: true, force: true }));
-let data = '';
-let modelFile = '';
+const lucid = lucidCli();
+const fx = simModelDir('lucid-audit-cli-');
+const { dir } = fx;
 const small = ['--gan-epochs', '3', '-n', '150', '--intersection-rows', '40', '--fale-bootstrap', '0', '--quiet'];
-
-before(async () => {
-  ({ data, modelFile } = await writeSimModel(dir));
-});
 
 describe('lucid audit', () => {
   it('writes the report folder and prints a summary', () => {
     const out = join(dir, 'audit');
-    const r = lucid('audit', '--data', data, '--label', 'approved', '--positive', 'yes', '--protected', 'sex,group,age', '--model', modelFile, '--protected-edges', 'age=18,35,50,80', ...small, '--out', out);
+    const r = lucid('audit', '--data', fx.data, '--label', 'approved', '--positive', 'yes', '--protected', 'sex,group,age', '--model', fx.modelFile, '--protected-edges', 'age=18,35,50,80', ...small, '--out', out);
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /wrote .*report\.html/);
     assert.match(r.stdout, /Jensen–Shannon/);
@@ -44,7 +34,7 @@ describe('lucid audit', () => {
 
   it('--format json prints a machine-readable summary', () => {
     const out = join(dir, 'audit-json');
-    const r = lucid('audit', '--data', data, '--label', 'approved', '--protected', 'group', '--model', modelFile, ...small, '--format', 'json', '--out', out);
+    const r = lucid('audit', '--data', fx.data, '--label', 'approved', '--protected', 'group', '--model', fx.modelFile, ...small, '--format', 'json', '--out', out);
     assert.equal(r.status, 0, r.stderr);
     const j = JSON.parse(r.stdout);
     assert.equal(j.report, join(out, 'report.html'));
@@ -54,13 +44,13 @@ describe('lucid audit', () => {
   });
 
   it('says in the report and on stderr how many rows with a missing number were left out', () => {
-    const lines = readFileSync(data, 'utf8').trim().split('\n');
+    const lines = readFileSync(fx.data, 'utf8').trim().split('\n');
     const col = lines[0].split(',').indexOf('hours_per_week');
     const holed = lines.map((l, i) => (i === 2 || i === 5 ? l.split(',').map((v, j) => (j === col ? '' : v)).join(',') : l));
     const file = join(dir, 'holes.csv');
     writeFileSync(file, holed.join('\n') + '\n');
     const out = join(dir, 'audit-holes');
-    const r = lucid('audit', '--data', file, '--label', 'approved', '--protected', 'group', '--model', modelFile, ...small, '--out', out);
+    const r = lucid('audit', '--data', file, '--label', 'approved', '--protected', 'group', '--model', fx.modelFile, ...small, '--out', out);
     assert.equal(r.status, 0, r.stderr);
     const n = lines.length - 1;
     const msg = `${file}: 2 rows with a missing value (in "hours_per_week"; first on line 3) left out by --missing keep: the audit covers ${n - 2} of ${n} rows`;
@@ -70,14 +60,14 @@ describe('lucid audit', () => {
   });
 
   it('usage errors exit 2: both --model and --pred, neither, an unknown protected column (named, with the columns listed)', () => {
-    const base = ['--data', data, '--label', 'approved', '--out', join(dir, 'never')];
-    const both = lucid('audit', ...base, '--protected', 'sex', '--model', modelFile, '--pred', 'approved');
+    const base = ['--data', fx.data, '--label', 'approved', '--out', join(dir, 'never')];
+    const both = lucid('audit', ...base, '--protected', 'sex', '--model', fx.modelFile, '--pred', 'approved');
     assert.equal(both.status, 2);
     assert.match(both.stderr, /either --model or --pred, not both/);
     const neither = lucid('audit', ...base, '--protected', 'sex');
     assert.equal(neither.status, 2);
     assert.match(neither.stderr, /--model FILE .* or --pred COLUMN/);
-    const unknown = lucid('audit', ...base, '--protected', 'sex,gender', '--model', modelFile);
+    const unknown = lucid('audit', ...base, '--protected', 'sex,gender', '--model', fx.modelFile);
     assert.equal(unknown.status, 2);
     assert.match(unknown.stderr, /--protected "gender" is not a column of .*; the columns are: age, sex, group/);
     assert.doesNotMatch(unknown.stderr, /at .*\.js:\d+/);
@@ -85,11 +75,11 @@ describe('lucid audit', () => {
   });
 
   it('runtime errors exit 1 naming the file, the column and the row: a predictions column that is no score, a model file that is not one', () => {
-    const base = ['--data', data, '--label', 'approved', '--protected', 'sex', '--out', join(dir, 'never'), ...small];
+    const base = ['--data', fx.data, '--label', 'approved', '--protected', 'sex', '--out', join(dir, 'never'), ...small];
     const notScore = lucid('audit', ...base, '--pred', 'income');
     assert.equal(notScore.status, 1, notScore.stderr);
     assert.match(notScore.stderr, /^lucid: error: .*\.csv: metrics: the prediction column "income" holds "[\d.]+" at row \d+, which is neither a value of the label \(no, yes\) nor a score in \[0, 1\]\n$/);
-    const notModel = lucid('audit', ...base, '--model', data);
+    const notModel = lucid('audit', ...base, '--model', fx.data);
     assert.equal(notModel.status, 1, notModel.stderr);
     assert.doesNotMatch(notModel.stderr + notScore.stderr, /at .*\.js:\d+/);
     assert.ok(!existsSync(join(dir, 'never')));

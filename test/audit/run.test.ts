@@ -181,6 +181,26 @@ describe('runAudit with a predictions column', () => {
     assert.ok(c.canonical.validity!.positive.rows > 0);
   });
 
+  it('reads a 0/1 predictions column as labels the way the metrics do, also when the positive label is "0"', async () => {
+    // label and predictions as numbers 0/1 with "0" the favourable value (COMPAS's convention)
+    const preds = clf.predictProba(engine, data);
+    const lab = data.columns.find((c) => c.name === 'approved')!;
+    const y = Float64Array.from({ length: data.rows }, (_, i) => (lab.kind === 'categorical' && lab.categories[lab.codes[i]] === 'yes' ? 0 : 1));
+    const p = Float64Array.from(preds, (v) => (v > 0.5 ? 0 : 1));
+    const t: Table = { rows: data.rows, columns: [...data.columns.filter((c) => c.name !== 'approved'), { kind: 'numeric', name: 'y', values: y }, { kind: 'numeric', name: 'p', values: p }] };
+    const r = await runAudit(engine, t, { label: 'y', positive: '0', protected: ['sex', 'group'], pred: 'p', ...SMALL });
+    assert.equal(r.metrics.attributes.predKind, 'labels');
+    // the heat map's positivity per cell (from the audit's ŷ) is the metrics' positivity of the same rows
+    const h = r.intersections[0].heatmap;
+    const cells = r.metrics.intersection!.attributes[0].groups;
+    for (let i = 0; i < h.rowValues.length; i++) {
+      for (let j = 0; j < h.colValues.length; j++) {
+        const g = cells.find((x) => x.value === `${h.rowValues[i]}, ${h.colValues[j]}`)!;
+        assert.ok(Math.abs((h.positivityRate[i][j] as number) - g.positivity_rate!) < 1e-12, `${g.value}: heat map ${h.positivityRate[i][j]}, metrics ${g.positivity_rate}`);
+      }
+    }
+  });
+
   it('names a missing column and lists the available ones', async () => {
     await assert.rejects(
       runAudit(engine, data, { label: 'approved', protected: ['gender'], model: builtinBlackBox(engine, clf, 'm'), ...SMALL }),

@@ -1,6 +1,11 @@
 // A CSV of simulated loan decisions (proxy bias) and a logistic built-in model trained on it,
 // written to a folder: the fixture of the CLI tests that call a model on a data file.
+import { after, before } from 'node:test';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Table } from '../../src/data/table.js';
 import { simulate } from '../../src/data/simulator.js';
 import { Rng } from '../../src/engine/rng.js';
@@ -20,3 +25,23 @@ export async function writeSimModel(dir: string): Promise<{ data: string; modelF
   model.dispose();
   return { data, modelFile, table };
 }
+
+/** The `lucid` CLI as a user runs it: `lucidCli('fale')('--model', …)` spawns `node bin/lucid.js fale --model …`. */
+export const LUCID_BIN = fileURLToPath(new URL('../../../bin/lucid.js', import.meta.url));
+export const lucidCli = (...pre: string[]) => (...args: string[]) => spawnSync(process.execPath, [LUCID_BIN, ...pre, ...args], { encoding: 'utf8' });
+
+/**
+ * A temporary folder holding `writeSimModel`'s CSV and model, made before the suite's first test and
+ * removed after it (registers `before`/`after` in the calling suite); the fields are filled by then.
+ */
+export function simModelDir(prefix: string): { dir: string; data: string; modelFile: string; table: Table } {
+  const f = { dir: mkdtempSync(join(tmpdir(), prefix)), data: '', modelFile: '', table: undefined as unknown as Table };
+  before(async () => {
+    Object.assign(f, await writeSimModel(f.dir));
+  });
+  after(() => rmSync(f.dir, { recursive: true, force: true }));
+  return f;
+}
+
+/** The FALE commands' common arguments on `simModelDir`'s files (`--protected sex=Female` last). */
+export const simFaleArgs = (f: { data: string; modelFile: string }) => ['--model', f.modelFile, '--data', f.data, '--label', 'approved', '--positive', 'yes', '--protected', 'sex=Female'];

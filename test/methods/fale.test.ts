@@ -2,17 +2,12 @@
 // bin's change computable by hand), percentile edges against numpy, the aif360 sign, the
 // reference's EOD label-misalignment bug (fixed here), --min-bin, intersectional groups, the
 // bootstrap, and the command as a user runs it.
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { Rng } from '../../src/engine/rng.js';
 import type { Engine } from '../../src/engine/engine.js';
 import { simulate } from '../../src/data/simulator.js';
-import { selectRows, type CategoricalColumn, type NumericColumn, type Table } from '../../src/data/table.js';
+import { selectRows, type CategoricalColumn, type NumericColumn } from '../../src/data/table.js';
 import { moduleBlackBox, type BlackBox, type Row } from '../../src/models/blackbox.js';
 import { datasetAvailability, loadAdult } from '../../src/node/datasets.js';
 import {
@@ -28,7 +23,7 @@ import {
 } from '../../src/methods/fale/index.js';
 import { fixture, getEngine } from '../helpers/engine.js';
 import { cat, num, table } from '../helpers/tables.js';
-import { writeSimModel } from '../helpers/sim-model.js';
+import { lucidCli, simFaleArgs, simModelDir } from '../helpers/sim-model.js';
 
 const closeAll = (a: ArrayLike<number | null>, b: number[], what: string, tol = 1e-12) => {
   assert.equal(a.length, b.length, `${what}: length`);
@@ -57,7 +52,8 @@ describe('percentile edges (numpy.percentile, linear)', () => {
   it('right-closed bins with the lowest edge included', () => {
     assert.deepEqual(Array.from(assignBins([1, 1.5, 2, 2.01, 3, 0.99, 3.01, NaN], [1, 2, 3])), [0, 0, 0, 1, 1, -1, -1, -1]);
   });
-  it('Adult test set: age, hours per week, education-num equal numpy (golden values committed)', { skip: !datasetAvailability('adult').available && 'Adult files absent' }, async () => {
+  const adult = datasetAvailability('adult');
+  it('Adult test set: age, hours per week, education-num equal numpy (golden values committed)', { skip: !adult.available && `Adult data absent: ${adult.reason}` }, async () => {
     const ds = await loadAdult();
     const t = ds.splits.test;
     assert.equal(t.rows, 15060);
@@ -241,17 +237,9 @@ describe('intersectional protected group and the bootstrap', () => {
 });
 
 describe('lucid fale (CLI)', () => {
-  const bin = fileURLToPath(new URL('../../../bin/lucid.js', import.meta.url));
-  const lucid = (...args: string[]) => spawnSync(process.execPath, [bin, 'fale', ...args], { encoding: 'utf8' });
-  const dir = mkdtempSync(join(tmpdir(), 'lucid-fale-'));
-  after(() => rmSync(dir, { recursive: true, force: true }));
-  let data = '';
-  let modelFile = '';
-  let sim: Table;
-  before(async () => {
-    ({ data, modelFile, table: sim } = await writeSimModel(dir));
-  });
-  const base = () => ['--model', modelFile, '--data', data, '--label', 'approved', '--positive', 'yes', '--protected', 'sex=Female'];
+  const lucid = lucidCli('fale');
+  const fx = simModelDir('lucid-fale-');
+  const base = () => simFaleArgs(fx);
 
   it('--format json: a continuous and a categorical feature', () => {
     const r = lucid(...base(), '--feature', 'age', '--feature', 'neighbourhood', '--metric', 'eod');
@@ -260,7 +248,7 @@ describe('lucid fale (CLI)', () => {
     assert.equal(out.metric, 'eod');
     assert.equal(out.rows, 1200);
     const [age, hood] = out.features;
-    const ageCol = sim.columns.find((c) => c.name === 'age') as NumericColumn;
+    const ageCol = fx.table.columns.find((c) => c.name === 'age') as NumericColumn;
     assert.deepEqual(age.edges, percentileEdges(ageCol.values));
     assert.equal(age.values.length, age.edges!.length);
     assert.equal(age.counts.n.reduce((s, x) => s + x, 0), 1200);

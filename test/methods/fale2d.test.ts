@@ -1,18 +1,13 @@
 // 2-D FALE: a hand-computed 2×2 grid (JS model, every cell effect and the final grid by hand), a
 // 3×3 grid with an empty and an undefined cell filled from their nearest defined cell, and
 // `lucid fale --pair` JSON.
-import { after, before, describe, it } from 'node:test';
+import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import type { NumericColumn, Table } from '../../src/data/table.js';
+import type { NumericColumn } from '../../src/data/table.js';
 import { moduleBlackBox, type BlackBox, type Row } from '../../src/models/blackbox.js';
 import { fale2d, percentileEdges, type Fale2dResult } from '../../src/methods/fale/index.js';
 import { cat, num, table } from '../helpers/tables.js';
-import { writeSimModel } from '../helpers/sim-model.js';
+import { lucidCli, simFaleArgs, simModelDir } from '../helpers/sim-model.js';
 
 const jsModel = (features: string[], f: (r: Row) => number): BlackBox => moduleBlackBox({ features, predict: (rows) => rows.map(f) }, 'test model');
 const closeGrid = (a: (number | null)[][], b: number[][], what: string, tol = 1e-12) => {
@@ -122,25 +117,17 @@ describe('2-D FALE: empty and undefined cells (3×3)', () => {
 });
 
 describe('lucid fale --pair (CLI)', () => {
-  const bin = fileURLToPath(new URL('../../../bin/lucid.js', import.meta.url));
-  const lucid = (...args: string[]) => spawnSync(process.execPath, [bin, 'fale', ...args], { encoding: 'utf8' });
-  const dir = mkdtempSync(join(tmpdir(), 'lucid-fale2d-'));
-  after(() => rmSync(dir, { recursive: true, force: true }));
-  let data = '';
-  let modelFile = '';
-  let sim: Table;
-  before(async () => {
-    ({ data, modelFile, table: sim } = await writeSimModel(dir));
-  });
-  const base = () => ['--model', modelFile, '--data', data, '--label', 'approved', '--positive', 'yes', '--protected', 'sex=Female'];
+  const lucid = lucidCli('fale');
+  const fx = simModelDir('lucid-fale2d-');
+  const base = () => simFaleArgs(fx);
   it('JSON: edges of both features, the grid, cell counts, filled cells', () => {
     const r = lucid(...base(), '--pair', 'age,hours_per_week');
     assert.equal(r.status, 0, r.stderr);
     const out = JSON.parse(r.stdout) as Fale2dResult;
     assert.deepEqual(out.features, ['age', 'hours_per_week']);
     const [e1, e2] = out.edges;
-    assert.deepEqual(e1, percentileEdges((sim.columns.find((c) => c.name === 'age') as NumericColumn).values));
-    assert.deepEqual(e2, percentileEdges((sim.columns.find((c) => c.name === 'hours_per_week') as NumericColumn).values));
+    assert.deepEqual(e1, percentileEdges((fx.table.columns.find((c) => c.name === 'age') as NumericColumn).values));
+    assert.deepEqual(e2, percentileEdges((fx.table.columns.find((c) => c.name === 'hours_per_week') as NumericColumn).values));
     assert.equal(out.values.length, e1.length);
     assert.ok(out.values.every((row) => row.length === e2.length && row.every(Number.isFinite)));
     assert.equal(out.cells.n.length, e1.length - 1);
@@ -154,6 +141,7 @@ describe('lucid fale --pair (CLI)', () => {
     assert.equal(a.status, 2);
     assert.match(a.stderr, /--pair writes JSON only/);
     const b = lucid(...base(), '--pair', 'age');
-    assert.notEqual(b.status, 0);
+    assert.equal(b.status, 2);
+    assert.match(b.stderr, /expected two comma-separated feature names/);
   });
 });

@@ -69,6 +69,18 @@ describe('groupMetrics: hand-computed confusion matrices', () => {
     assert.equal(r2.attributes[0].groups[1].fp, 2); // B: 0.6 and 0.4 above 0.35
   });
 
+  it('0/1 predictions with "0" the positive label: labels by default, P(positive) with predAs "scores"', () => {
+    const t = table(num('y', [0, 0]), num('p', [0, 0]), cat('g', ['a', 'a']));
+    // read as labels, p = 0 is the positive label "0": both rows true positives
+    const asLabels = groupMetrics(t, { label: 'y', positive: '0', pred: 'p', groups: ['g'], minGroupSize: 0 });
+    assert.equal(asLabels.predKind, 'labels');
+    assert.equal(asLabels.attributes[0].groups[0].tp, 2);
+    // read as P(positive), p = 0 is "not positive": both rows false negatives
+    const asScores = groupMetrics(t, { label: 'y', positive: '0', pred: 'p', predAs: 'scores', groups: ['g'], minGroupSize: 0 });
+    assert.equal(asScores.predKind, 'scores');
+    assert.equal(asScores.attributes[0].groups[0].fn, 2);
+  });
+
   it('errors: bad --pred values, unknown columns, --positive not a label value', () => {
     const t = table(num('y', [0, 1]), num('p', [0.2, 1.7]), cat('g', ['a', 'b']));
     assert.throws(() => groupMetrics(t, { label: 'y', pred: 'p', groups: ['g'] }), (e: EngineError) => e.code === 'E_INPUT' && /neither a value of the label/.test(e.message));

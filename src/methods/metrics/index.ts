@@ -24,6 +24,11 @@ export interface GroupMetricsOptions {
   positive?: string;
   /** the prediction column: predicted labels (values of the label), 0/1, or P(positive) in [0, 1] */
   pred: string;
+  /**
+   * 'auto' (default): values of the label are read as predicted labels, anything else as scores;
+   * 'scores': always P(positive) (a model's output, which may happen to be exactly 0 and 1)
+   */
+  predAs?: 'auto' | 'scores';
   /** a score column is read as predicted positive when score > threshold (default 0.5) */
   threshold?: number;
   /** the protected columns */
@@ -129,7 +134,7 @@ function outcomes(table: Table, opts: GroupMetricsOptions, threshold: number) {
   const yhat = new Uint8Array(n);
   const preds = labelsOf(pc, 'the prediction column');
   const predValues = distinct(preds, pc.kind === 'numeric');
-  if (predValues.every((v) => values.includes(v))) {
+  if (opts.predAs !== 'scores' && predValues.every((v) => values.includes(v))) {
     for (let i = 0; i < n; i++) yhat[i] = preds[i] === positive ? 1 : 0;
     return { y, yhat, positive, predKind: 'labels' as const };
   }
