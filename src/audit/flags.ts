@@ -90,12 +90,12 @@ export function cellGaps(result: AuditResult): GapStat[] {
   const nNeg = result.canonical.negative.rows;
   for (const { heatmap: h } of result.intersections) {
     if (!h.canonicalShift) continue;
+    const total = h.n.reduce((s, row) => s + row.reduce((a, b) => a + b, 0), 0);
     for (let r = 0; r < h.rowValues.length; r++) {
       for (let c = 0; c < h.colValues.length; c++) {
         const d = h.canonicalShift[r][c];
         if (d === null) continue;
         // pooled share is not in the heatmap; the data's share of the cell is a fair stand-in
-        const total = h.n.reduce((s, row) => s + row.reduce((a, b) => a + b, 0), 0);
         const p = total > 0 ? h.n[r][c] / total : 0;
         out.push({ key: `${h.rowAttribute}=${h.rowValues[r]} & ${h.colAttribute}=${h.colValues[c]}`, d, sdBinomial: binSd(p, nPos, nNeg) });
       }

@@ -358,6 +358,14 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
         warnings.push(`${A.attr.column} × ${B.attr.column}: no intersectional canonical sets (${which.join(' and ')} ${which.length === 1 ? 'is' : 'are'} numeric; the GAN can fix only categories); the heatmap is shown`);
       }
       if (fixable && nInter > 0) {
+        // the data rows of each cell, found once: A's value and B's value joined by a NUL
+        const cellRows = new Map<string, number[]>();
+        for (let i = 0; i < table.rows; i++) {
+          const key = `${A.dataLabels[i]}\u0000${B.dataLabels[i]}`;
+          const rs = cellRows.get(key);
+          if (rs) rs.push(i);
+          else cellRows.set(key, [i]);
+        }
         for (let r = 0; r < A.values.length; r++) {
           for (let c = 0; c < B.values.length; c++) {
             if (heatmap.n[r][c] === 0) continue;
@@ -365,9 +373,7 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
             const s0 = seed + 100 + 2 * setIndex;
             const pos = sample(1, fix, nInter, s0);
             const neg = sample(0, fix, nInter, s0 + 1);
-            const inCell: number[] = [];
-            for (let i = 0; i < table.rows; i++) if (A.dataLabels[i] === A.values[r] && B.dataLabels[i] === B.values[c]) inCell.push(i);
-            const real = selectRows(table, inCell);
+            const real = selectRows(table, cellRows.get(`${A.values[r]}\u0000${B.values[c]}`) ?? []);
             const v = await validityOf(pos.table, neg.table);
             const name = `intersection-${A.attr.column}=${A.values[r]}-${B.attr.column}=${B.values[c]}`;
             const set: CanonicalComparison = {

@@ -284,18 +284,16 @@ function protectedSection(r: AuditResult): string {
     .join('');
   const binned = r.protected.filter((p): p is ProtectedAttribute & { bins: NonNullable<ProtectedAttribute['bins']> } => !!p.bins);
   const bins = binned
-    .map(
-      (p) =>
-        `<h4>${esc(p.column)} <span class="muted small">— ${esc(p.bins.method)} bins, grouped as <code>${esc(p.groupColumn)}</code></span></h4><table class="bins"><thead><tr><th class="l">group (bin)</th><th>from</th><th>to</th><th>rows</th><th>share</th></tr></thead><tbody>` +
-        p.bins.labels
-          .map((l, i) => {
-            const total = p.bins.counts.reduce((s, x) => s + (finite(x) ? x : 0), 0);
-            const n = p.bins.counts[i];
-            return `<tr><td class="l">${esc(l)}</td><td>${fmtNum(p.bins.edges[i])}</td><td>${fmtNum(p.bins.edges[i + 1])}</td><td>${fmtInt(n)}</td><td>${total > 0 && finite(n) ? fmtPct(n / total) : '—'}</td></tr>`;
-          })
-          .join('') +
-        '</tbody></table>',
-    )
+    .map((p) => {
+      const total = p.bins.counts.reduce((s, x) => s + (finite(x) ? x : 0), 0);
+      const trs = p.bins.labels
+        .map((l, i) => {
+          const n = p.bins.counts[i];
+          return `<tr><td class="l">${esc(l)}</td><td>${fmtNum(p.bins.edges[i])}</td><td>${fmtNum(p.bins.edges[i + 1])}</td><td>${fmtInt(n)}</td><td>${total > 0 && finite(n) ? fmtPct(n / total) : '—'}</td></tr>`;
+        })
+        .join('');
+      return `<h4>${esc(p.column)} <span class="muted small">— ${esc(p.bins.method)} bins, grouped as <code>${esc(p.groupColumn)}</code></span></h4><table class="bins"><thead><tr><th class="l">group (bin)</th><th>from</th><th>to</th><th>rows</th><th>share</th></tr></thead><tbody>` + trs + '</tbody></table>';
+    })
     .join('');
   return `<section id="protected"><h2>Protected attributes and their bins</h2>
 <table><thead><tr><th class="l">column</th><th class="l">kind</th><th class="l">grouped by</th><th class="l">read by the model</th></tr></thead><tbody>${rows || '<tr><td class="l" colspan="4">none</td></tr>'}</tbody></table>
