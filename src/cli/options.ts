@@ -14,6 +14,27 @@ export function nonNegativeInt(value: string): number {
   return n;
 }
 
+/** An integer ≥ 2 (bins, levels). */
+export function intAtLeast2(value: string): number {
+  const n = positiveInt(value);
+  if (n < 2) throw new InvalidArgumentError(`expected an integer ≥ 2, got "${value}"`);
+  return n;
+}
+
+/** A probability threshold in [0, 1]; an empty value is an error, not 0. */
+export function unitInterval(value: string): number {
+  const v = Number(value);
+  if (value.trim() === '' || !Number.isFinite(v) || v < 0 || v > 1) throw new InvalidArgumentError(`expected a number in [0, 1], got "${value}"`);
+  return v;
+}
+
+/** Comma-separated numbers, at least two (bin edges); an empty item is an error, not 0. */
+export function numberList(value: string): number[] | null {
+  const items = value.split(',').map((s) => s.trim());
+  if (items.length < 2 || items.some((s) => s === '' || !Number.isFinite(Number(s)))) return null;
+  return items.map(Number);
+}
+
 /** --delimiter: comma, semicolon, tab or whitespace (or the characters themselves). */
 export function delimiter(value: string): Delimiter {
   const d = parseDelimiter(value);

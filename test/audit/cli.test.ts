@@ -71,6 +71,12 @@ describe('lucid audit', () => {
     assert.equal(unknown.status, 2);
     assert.match(unknown.stderr, /--protected "gender" is not a column of .*; the columns are: age, sex, group/);
     assert.doesNotMatch(unknown.stderr, /at .*\.js:\d+/);
+    // an empty edge is an error, not 0
+    for (const e of ['age=,30,50', 'age=18,,50', 'age=18']) {
+      const bad = lucid('audit', ...base, '--protected', 'age', '--model', fx.modelFile, '--protected-edges', e);
+      assert.equal(bad.status, 2, e);
+      assert.match(bad.stderr, /expected COLUMN=E0,E1,… \(at least two numbers\)/, e);
+    }
     assert.ok(!existsSync(join(dir, 'never')));
   });
 

@@ -285,6 +285,14 @@ describe('lucid fale (CLI)', () => {
     assert.equal((r.stdout.match(/<path /g) ?? []).length, 2);
     assert.ok(!r.stdout.includes('NaN'), 'no NaN coordinates');
   });
+  it('usage errors: empty items in --edges and an empty --threshold are errors, not 0', () => {
+    for (const [opt, v, msg] of [['--edges', '0,,5', /expected at least two comma-separated numbers/], ['--edges', ',17,30', /expected at least two comma-separated numbers/], ['--threshold', '', /expected a number in \[0, 1\]/]] as const) {
+      const r = lucid(...base(), '--feature', 'age', opt, v);
+      assert.equal(r.status, 2, `${opt} "${v}": ${r.stderr}`);
+      assert.match(r.stderr, msg);
+    }
+  });
+
   it('usage errors: --pred is not enough, --edges with two features', () => {
     const p = lucid('--pred', 'score', ...base(), '--feature', 'age');
     assert.equal(p.status, 2);

@@ -7,21 +7,15 @@ import { withInterrupt } from '../interrupt.js';
 import { EngineError } from '../../engine/errors.js';
 import { auditFile, writeAudit, type WrittenAudit } from '../../node/audit.js';
 import { initNodeEngine } from '../../node/engine.js';
-import { delimiter, names, nonNegativeInt, positiveInt } from '../options.js';
+import { delimiter, intAtLeast2, names, nonNegativeInt, numberList, positiveInt } from '../options.js';
 
 function edgesArg(value: string, prev: Record<string, number[]> = {}): Record<string, number[]> {
   const m = /^([^=]+?)\s*=\s*(.+)$/.exec(value.trim());
-  const edges = m ? m[2].split(',').map((s) => Number(s.trim())) : [];
-  if (!m || edges.length < 2 || edges.some((x) => !Number.isFinite(x))) {
+  const edges = m ? numberList(m[2]) : null;
+  if (!m || !edges) {
     throw new InvalidArgumentError(`expected COLUMN=E0,E1,… (at least two numbers), e.g. age=17,30,50,90, got "${value}"`);
   }
   return { ...prev, [m[1]]: edges };
-}
-
-function binsArg(value: string): number {
-  const n = positiveInt(value);
-  if (n < 2) throw new InvalidArgumentError(`expected an integer ≥ 2, got "${value}"`);
-  return n;
 }
 
 interface AuditCliOptions {
@@ -142,7 +136,7 @@ export const auditCommand = new Command('audit')
   .option('--pred <column>', 'instead of --model: a column holding the model\'s predictions (P(positive), 0/1 or labels)')
   .option('--gan-epochs <n>', 'LUCID-GAN training epochs (default: about 1500 steps, see below)', positiveInt)
   .option('--seed <n>', 'seed of every draw (same seed, same audit)', nonNegativeInt, 0)
-  .option('--protected-bins <n>', `quantile bins for numeric protected columns (default ${AUDIT_DEFAULTS.protectedBins})`, binsArg)
+  .option('--protected-bins <n>', `quantile bins for numeric protected columns (default ${AUDIT_DEFAULTS.protectedBins})`, intAtLeast2)
   .option('--protected-edges <col=edges>', 'explicit bin edges for a numeric protected column, e.g. age=17,30,50,90 (repeatable)', edgesArg)
   .option('-n <rows>', 'rows per canonical set', positiveInt, AUDIT_DEFAULTS.n)
   .option('--intersection-rows <n>', 'rows per intersectional canonical set (0: none)', nonNegativeInt, AUDIT_DEFAULTS.intersectionRows)

@@ -7,7 +7,7 @@ import { fale, fale2d, faleCsv, faleSvg, FALE_DEFAULTS, rankSubgroups, type Metr
 import { resolveBlackBox } from '../../node/blackbox.js';
 import { readCsv } from '../../node/csv.js';
 import { initNodeEngine } from '../../node/engine.js';
-import { delimiter, names, nonNegativeInt, positiveInt } from '../options.js';
+import { delimiter, intAtLeast2, names, nonNegativeInt, numberList, unitInterval } from '../options.js';
 
 /** --protected sex=Female or sex=Female,race=Black (every condition must hold for the unprivileged group). */
 function protectedArg(value: string): ProtectedCondition[] {
@@ -20,15 +20,9 @@ function protectedArg(value: string): ProtectedCondition[] {
 }
 
 function edgesArg(value: string): number[] {
-  const v = value.split(',').map((s) => Number(s.trim()));
-  if (v.length < 2 || v.some((x) => !Number.isFinite(x))) throw new InvalidArgumentError(`expected at least two comma-separated numbers, e.g. 17,30,50,90, got "${value}"`);
+  const v = numberList(value);
+  if (!v) throw new InvalidArgumentError(`expected at least two comma-separated numbers, e.g. 17,30,50,90, got "${value}"`);
   return v;
-}
-
-function levelsArg(value: string): number {
-  const n = positiveInt(value);
-  if (n < 2) throw new InvalidArgumentError(`expected an integer ≥ 2, got "${value}"`);
-  return n;
 }
 
 const collect = (value: string, prev: string[] = []): string[] => [...prev, ...names(value)];
@@ -94,7 +88,7 @@ export const faleCommand = new Command('fale')
   .requiredOption('--protected <spec>', 'the unprivileged group, COLUMN=VALUE[,COLUMN=VALUE…] (all must hold); everyone else is privileged', protectedArg)
   .addOption(new Option('--metric <m>', 'fairness metric').choices(['spd', 'eod', 'aod']).default(FALE_DEFAULTS.metric))
   .option('--feature <names>', 'features to explain (repeatable or comma-separated; default: every model input but the label and protected columns)', collect)
-  .option('--bins <n>', 'percentile levels linspace(0, 100, n) for numeric features (at most n - 1 bins)', levelsArg, FALE_DEFAULTS.bins)
+  .option('--bins <n>', 'percentile levels linspace(0, 100, n) for numeric features (at most n - 1 bins)', intAtLeast2, FALE_DEFAULTS.bins)
   .option('--pair <a,b>', '2-D FALE of two numeric features, e.g. --pair age,hours-per-week (JSON only; instead of --feature)', (v: string) => {
     const p = names(v);
     if (p.length !== 2) throw new InvalidArgumentError(`expected two comma-separated feature names, got "${v}"`);
@@ -103,11 +97,7 @@ export const faleCommand = new Command('fale')
   .option('--edges <list>', 'explicit bin edges for the one numeric --feature, e.g. 17,30,50,90 (rows outside are left out)', edgesArg)
   .option('--min-bin <n>', 'bins (categories) with fewer rows are reported undefined', nonNegativeInt, FALE_DEFAULTS.minBin)
   .option('--weighted', 'categorical: average the up and down moves count-weighted (ALEPlot) instead of the simple mean')
-  .option('--threshold <p>', 'P(positive) above which a row is predicted positive', (v: string) => {
-    const x = Number(v);
-    if (!Number.isFinite(x) || x < 0 || x > 1) throw new InvalidArgumentError(`expected a number in [0, 1], got "${v}"`);
-    return x;
-  }, FALE_DEFAULTS.threshold)
+  .option('--threshold <p>', 'P(positive) above which a row is predicted positive', unitInterval, FALE_DEFAULTS.threshold)
   .option('--bootstrap <n>', 'bootstrap replicates for 95% percentile bands (0 = none)', nonNegativeInt, 0)
   .option('--seed <n>', 'seed of the bootstrap', nonNegativeInt, 0)
   .option('--delimiter <d>', 'comma, semicolon, tab or whitespace (default: detected)', delimiter)

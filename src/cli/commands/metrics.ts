@@ -6,13 +6,7 @@ import { Rng } from '../../engine/rng.js';
 import { formatMetricsCsv, formatMetricsTable, groupMetrics, METRICS_DEFAULTS } from '../../methods/metrics/index.js';
 import { readCsv } from '../../node/csv.js';
 import { initNodeEngine } from '../../node/engine.js';
-import { delimiter, names, nonNegativeInt } from '../options.js';
-
-function thresholdArg(value: string): number {
-  const v = Number(value);
-  if (value.trim() === '' || !Number.isFinite(v) || v < 0 || v > 1) throw new InvalidArgumentError(`expected a number in [0, 1], got "${value}"`);
-  return v;
-}
+import { delimiter, names, nonNegativeInt, unitInterval } from '../options.js';
 
 function privilegedArg(value: string, prev: Record<string, string> = {}): Record<string, string> {
   const m = /^([^=]+?)\s*=\s*(.+)$/.exec(value.trim());
@@ -62,7 +56,7 @@ export const metrics = new Command('metrics')
   .requiredOption('--label <column>', 'the true label')
   .option('--positive <value>', 'the label value counted as positive (default: the second of exactly two values in sorted order)')
   .requiredOption('--pred <column>', 'the predictions: predicted labels, 0/1, or P(positive) in [0, 1]')
-  .option('--threshold <t>', 'a score counts as positive when above this', thresholdArg, METRICS_DEFAULTS.threshold)
+  .option('--threshold <t>', 'a score counts as positive when above this', unitInterval, METRICS_DEFAULTS.threshold)
   .requiredOption('--group <column>', 'a protected column (repeat for several)', collect)
   .option('--intersect', 'one attribute: the Cartesian product of the --group columns')
   .option('--privileged <column=value>', 'the privileged group of a column (repeat per column); default: the highest positivity rate', privilegedArg)

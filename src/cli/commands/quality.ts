@@ -7,7 +7,7 @@ import { formatQuality, qualityReport, QUALITY_DEFAULTS, type QualityCondition }
 import { resolveBlackBox } from '../../node/blackbox.js';
 import { readCsv, type ReadOptions } from '../../node/csv.js';
 import { initNodeEngine } from '../../node/engine.js';
-import { delimiter, names, positiveInt } from '../options.js';
+import { delimiter, intAtLeast2, names, positiveInt } from '../options.js';
 
 /** --condition NAME or NAME=VALUE with VALUE a prediction in [0, 1], not 0.5. */
 function conditionArg(value: string): QualityCondition {
@@ -18,12 +18,6 @@ function conditionArg(value: string): QualityCondition {
   if (m[2].trim() === '' || !Number.isFinite(v) || v < 0 || v > 1) throw new InvalidArgumentError(`expected COLUMN=VALUE with VALUE a prediction in [0, 1], e.g. preds=1, got "${value}"`);
   if (v === 0.5) throw new InvalidArgumentError(`${m[1]}=0.5 is on the threshold: validity needs rows generated above 0.5 (e.g. =1) or below (e.g. =0)`);
   return { column: m[1], value: v };
-}
-
-function binsArg(value: string): number {
-  const n = positiveInt(value);
-  if (n < 2) throw new InvalidArgumentError(`expected an integer ≥ 2, got "${value}"`);
-  return n;
 }
 
 interface QualityCliOptions {
@@ -75,7 +69,7 @@ export const quality = new Command('quality')
   .option('--pred <column>', 'instead of --model: the synthetic file\'s column holding the model\'s P(positive) per row')
   .option('--condition <spec>', `what the synthetic rows were generated at: COLUMN=VALUE (e.g. ${QUALITY_DEFAULTS.conditionColumn}=1), or COLUMN to read it per row (default: the column "${QUALITY_DEFAULTS.conditionColumn}" when the synthetic file has it)`, conditionArg)
   .option('--ignore <names>', 'columns to leave out of the comparison, comma-separated', names)
-  .option('--bins <n>', 'equal-width bins of a numeric column in a mixed pair', binsArg, QUALITY_DEFAULTS.bins)
+  .option('--bins <n>', 'equal-width bins of a numeric column in a mixed pair', intAtLeast2, QUALITY_DEFAULTS.bins)
   .addOption(new Option('--correlation <method>', 'correlation of numeric pairs').choices(['pearson', 'spearman']).default(QUALITY_DEFAULTS.correlation))
   .option('--top <n>', 'worst pairs to list in the table form', positiveInt, 10)
   .option('--delimiter <d>', 'comma, semicolon, tab or whitespace, for both files (default: detected per file)', delimiter)
