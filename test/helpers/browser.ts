@@ -14,7 +14,8 @@ import type { Browser, ConsoleMessage, Page } from 'playwright-core';
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const ARTIFACTS = path.join(ROOT, 'test-artifacts');
 export const CHROMIUM = process.env.LUCID_CHROMIUM ?? '/usr/bin/chromium';
-const IN_CI = /^(1|true|yes)$/i.test(process.env.CI ?? '');
+/** CI=true: the browser and edge tests must run, a missing browser or runtime is a failure */
+export const IN_CI = /^(1|true|yes)$/i.test(process.env.CI ?? '');
 
 /** Why the browser tests cannot run here (a skip message), or null. Throws in CI when chromium is missing. */
 export function browserSkip(): string | null {

@@ -2,6 +2,7 @@
 // two protected attributes (sex, categorical and read by the model; age, numeric, binned, not read —
 // the proxy view), numeric and categorical distributions, one heat map, LUCID ran, one FALE section
 // with bootstrap bands. No test() calls here, so running this file as a test does nothing.
+import { jsDistance } from '../../src/audit/distance.js';
 import type { AuditResult, CanonicalComparison, Distribution } from '../../src/audit/types.js';
 import { rates as metricRates, type AttributeResult, type Disparity, type GroupResult, type MetricName, type MetricsReport } from '../../src/methods/metrics/index.js';
 import type { FaleFeature } from '../../src/methods/fale/index.js';
@@ -9,17 +10,6 @@ import type { Validity } from '../../src/methods/quality/index.js';
 import { cat, num, table } from '../helpers/tables.js';
 
 const METRICS: MetricName[] = ['base_rate', 'positivity_rate', 'tpr', 'fpr', 'ppv', 'accuracy'];
-
-/** Jensen–Shannon distance, base-2 logs. */
-export function jsDistance(p: number[], q: number[]): number {
-  let d = 0;
-  for (let i = 0; i < p.length; i++) {
-    const m = (p[i] + q[i]) / 2;
-    if (p[i] > 0) d += 0.5 * p[i] * Math.log2(p[i] / m);
-    if (q[i] > 0) d += 0.5 * q[i] * Math.log2(q[i] / m);
-  }
-  return Math.sqrt(Math.max(0, d));
-}
 
 const norm = (xs: number[]): number[] => {
   const s = xs.reduce((a, b) => a + b, 0);
