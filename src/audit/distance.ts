@@ -45,7 +45,8 @@ function numbers(c: Column): Float64Array {
   return Float64Array.from(c.codes, (k) => (k < 0 ? NaN : Number(c.categories[k])));
 }
 
-function labels(c: Column): string[] {
+/** Each row's value as text: the category label, or the number as String() writes it ('' when missing). */
+export function cellLabels(c: Column): string[] {
   if (c.kind === 'categorical') return Array.from(c.codes, (k) => (k < 0 ? '' : c.categories[k]));
   return Array.from(c.values, (v) => (Number.isNaN(v) ? '' : String(v)));
 }
@@ -87,7 +88,7 @@ export function distribution(feature: string, series: readonly SeriesInput[], ro
     });
     return { feature, kind, edges, series: out, js: out.length >= 2 ? jsDistance(out[0].share, out[1].share) : 0, role };
   }
-  const labs = series.map((s) => labels(s.column));
+  const labs = series.map((s) => cellLabels(s.column));
   const categories: string[] = [];
   const seen = new Set<string>();
   const add = (l: string) => {

@@ -17,7 +17,7 @@ import { fale, FALE_DEFAULTS, type ProtectedCondition } from '../methods/fale/in
 import { invert, LUCID_DEFAULTS } from '../methods/lucid/index.js';
 import { validity, type Validity } from '../methods/quality/index.js';
 import { binValues, explicitBins, quantileBins } from './bins.js';
-import { distribution, rankDistributions, type SeriesInput } from './distance.js';
+import { cellLabels, distribution, rankDistributions, type SeriesInput } from './distance.js';
 import type { AuditResult, CanonicalComparison, ConditionalComparison, Distribution, FaleSection, IntersectionHeatmap, LucidSection, ProtectedAttribute } from './types.js';
 
 export const AUDIT_VERSION = '0.1.0';
@@ -96,11 +96,6 @@ export function ganBatchFor(rows: number): number {
 
 const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
-function labelsOf(c: Column): string[] {
-  if (c.kind === 'categorical') return Array.from(c.codes, (k) => (k < 0 ? '' : c.categories[k]));
-  return Array.from(c.values, (v) => (Number.isNaN(v) ? '' : String(v)));
-}
-
 function freeName(table: Table, base: string): string {
   const names = new Set(table.columns.map((c) => c.name));
   if (!names.has(base)) return base;
@@ -139,11 +134,11 @@ function groupViews(table: Table, opts: AuditOptions, inModel: (c: string) => bo
       const present = new Set(col.codes);
       views.push({
         attr: { column: name, groupColumn: name, kind: 'categorical', inModel: inModel(name) },
-        dataLabels: labelsOf(col),
+        dataLabels: cellLabels(col),
         values: col.categories.filter((_, k) => present.has(k)).sort(),
         labelsOf: (t) => {
           const g = t.columns.find((c) => c.name === name);
-          return g ? labelsOf(g) : new Array<string>(t.rows).fill('');
+          return g ? cellLabels(g) : new Array<string>(t.rows).fill('');
         },
       });
       continue;
@@ -164,7 +159,7 @@ function groupViews(table: Table, opts: AuditOptions, inModel: (c: string) => bo
       labelsOf: (t) => {
         const g = t.columns.find((c) => c.name === name);
         if (!g) return new Array<string>(t.rows).fill('');
-        const v = g.kind === 'numeric' ? g.values : Float64Array.from(labelsOf(g), Number);
+        const v = g.kind === 'numeric' ? g.values : Float64Array.from(cellLabels(g), Number);
         return Array.from(binValues(v, edges, true).codes, (k) => (k < 0 ? '' : bins.labels[k]));
       },
     });
@@ -249,7 +244,7 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
   }
   // P(positive) per row as a number in [0, 1], the GAN's condition: the scores, or, where the metrics read
   // the column as predicted labels (0/1 included, whichever of them is positive), 1 for the positive label
-  const pScore: Float64Array = attributes.predKind === 'scores' && predCol.kind === 'numeric' ? predCol.values : Float64Array.from(labelsOf(predCol), (l) => (l === positive ? 1 : 0));
+  const pScore: Float64Array = attributes.predKind === 'scores' && predCol.kind === 'numeric' ? predCol.values : Float64Array.from(cellLabels(predCol), (l) => (l === positive ? 1 : 0));
   const yhat = Uint8Array.from(pScore, (v) => (v > METRICS_DEFAULTS.threshold ? 1 : 0));
   lap('metrics');
 
