@@ -338,26 +338,35 @@ export function threadedKernels(k: Kernels, pool: ThreadPool, partials: number):
     else pool.run('f32_gemm', base.f32_gemm, parts, w);
   };
 
-  // Elementwise kernels over n contiguous elements: split the range (pointer arguments offset).
-  // spec: positions of the pointer arguments and of n in the argument list.
-  const elementwise = (name: KernelName, ptrs: number[], nAt: number) => {
-    const fn = base[name];
+  /**
+   * The common split: below `small(a)` the plain kernel runs; otherwise argument `lenAt` is cut by
+   * splitRange into parts aligned to `align`, each pointer argument [i, strideAt] advanced by
+   * 4·start·(a[strideAt], or 1 when strideAt < 0) bytes, and kernel `run` runs the parts (with a[ldAt]
+   * appended when ldAt ≥ 0: the `_ld` forms' full row stride).
+   */
+  const split = (name: string, ptrs: [number, number][], lenAt: number, align: number, small: (a: number[]) => boolean, run = name as KernelName, ldAt = -1) => {
+    const fn = (k as unknown as Record<string, Fn>)[name];
+    const fnRun = base[run];
     over[name] = (...a: number[]): void => {
-      const n = a[nAt];
-      if (n < THREAD_MIN.elements) {
+      if (small(a)) {
         fn(...a);
         return;
       }
       const parts: number[][] = [];
-      for (const [s, m] of splitRange(n, P(), CHUNK)) {
+      for (const [s, m] of splitRange(a[lenAt], P(), align)) {
         const p = a.slice();
-        for (const i of ptrs) p[i] = a[i] + 4 * s;
-        p[nAt] = m;
+        for (const [i, st] of ptrs) p[i] = a[i] + 4 * s * (st < 0 ? 1 : a[st]);
+        p[lenAt] = m;
+        if (ldAt >= 0) p.push(a[ldAt]);
         parts.push(p);
       }
-      pool.run(name, fn, parts);
+      pool.run(run, fnRun, parts);
     };
   };
+
+  // Elementwise kernels over n contiguous elements: split the range (pointer arguments offset).
+  const elementwise = (name: KernelName, ptrs: number[], nAt: number) =>
+    split(name, ptrs.map((i): [number, number] => [i, -1]), nAt, CHUNK, (a) => a[nAt] < THREAD_MIN.elements);
   elementwise('f32_binary', [1, 2, 3], 4); // (op, out, a, b, n)
   elementwise('f32_binary_scalar', [2, 3], 5); // (op, swap, out, x, s, n)
   elementwise('f32_axpy', [0, 1], 3); // (y, x, alpha, n)
@@ -371,45 +380,14 @@ export function threadedKernels(k: Kernels, pool: ThreadPool, partials: number):
   elementwise('f32_fill', [0], 1); // (out, n, v)
   elementwise('f32_adam', [0, 1, 2, 3], 4); // (p, g, m, v, n, …)
 
-  // Row-broadcast kernels over (N, D): split the rows (x, out advance by whole rows).
-  const rows = (name: KernelName, outAt: number, xAt: number, vAt: number, NAt: number, DAt: number, vPerRow: boolean) => {
-    const fn = base[name];
-    over[name] = (...a: number[]): void => {
-      const N = a[NAt], D = a[DAt];
-      if (N * D < THREAD_MIN.elements) {
-        fn(...a);
-        return;
-      }
-      const parts: number[][] = [];
-      for (const [r0, nr] of splitRange(N, P(), 1)) {
-        const p = a.slice();
-        p[outAt] = a[outAt] + 4 * r0 * D;
-        p[xAt] = a[xAt] + 4 * r0 * D;
-        if (vPerRow) p[vAt] = a[vAt] + 4 * r0;
-        p[NAt] = nr;
-        parts.push(p);
-      }
-      pool.run(name, fn, parts);
-    };
-  };
-  // f32_binary_rows(op, swap, out, x, v, N, D): v has D entries (one per column), shared by every row.
-  rows('f32_binary_rows', 2, 3, 4, 5, 6, false);
-  // f32_binary_cols(op, swap, out, x, v, N, D): v has N entries (one per row).
-  rows('f32_binary_cols', 2, 3, 4, 5, 6, true);
+  // Row-broadcast kernels (op, swap, out, x, v, N, D): split the rows (x, out advance by whole rows).
+  // f32_binary_rows: v has D entries (one per column), shared by every row.
+  split('f32_binary_rows', [[2, 6], [3, 6]], 5, 1, (a) => a[5] * a[6] < THREAD_MIN.elements);
+  // f32_binary_cols: v has N entries (one per row).
+  split('f32_binary_cols', [[2, 6], [3, 6], [4, -1]], 5, 1, (a) => a[5] * a[6] < THREAD_MIN.elements);
 
   // Strided row kernels (out, ldo, x, ldx, N, D): split the rows.
-  const strided = (name: KernelName) => {
-    const fn = base[name];
-    over[name] = (out: number, ldo: number, x: number, ldx: number, N: number, D: number): void => {
-      if (N * D < THREAD_MIN.elements) {
-        fn(out, ldo, x, ldx, N, D);
-        return;
-      }
-      const parts: number[][] = [];
-      for (const [r0, nr] of splitRange(N, P(), 1)) parts.push([out + 4 * r0 * ldo, ldo, x + 4 * r0 * ldx, ldx, nr, D]);
-      pool.run(name, fn, parts);
-    };
-  };
+  const strided = (name: KernelName) => split(name, [[0, 1], [2, 3]], 4, 1, (a) => a[4] * a[5] < THREAD_MIN.elements);
   strided('f32_copy2d');
   strided('f32_softmax_rows');
   strided('f32_log_softmax_rows');
@@ -440,26 +418,8 @@ export function threadedKernels(k: Kernels, pool: ThreadPool, partials: number):
   // Batch norm over (N, D): split the columns (each column's sums are one thread's, in row order,
   // as on one thread); the parts run the `_ld` forms with the full row stride D.
   const COLS = 16; // one cache line of a row, so no two threads write the same line
-  const bn = <A extends number[]>(name: 'f32_bn_stats' | 'f32_bn_fwd' | 'f32_bn_bwd', ld: KernelName, colPtrs: number[], NAt: number, DAt: number) => {
-    const fn = base[name as KernelName] ?? (k as unknown as Record<string, Fn>)[name];
-    const fnLd = base[ld];
-    over[name] = (...a: A): void => {
-      const N = a[NAt], D = a[DAt];
-      if (N * D < THREAD_MIN.elements || D < 2 * COLS) {
-        fn(...a);
-        return;
-      }
-      const parts: number[][] = [];
-      for (const [j0, dj] of splitRange(D, P(), COLS)) {
-        const p = a.slice();
-        for (const i of colPtrs) p[i] = a[i] + 4 * j0;
-        p[DAt] = dj;
-        p.push(D);
-        parts.push(p);
-      }
-      pool.run(ld, fnLd, parts);
-    };
-  };
+  const bn = (name: 'f32_bn_stats' | 'f32_bn_bwd', ld: KernelName, colPtrs: number[], NAt: number, DAt: number) =>
+    split(name, colPtrs.map((i): [number, number] => [i, -1]), DAt, COLS, (a) => a[NAt] * a[DAt] < THREAD_MIN.elements || a[DAt] < 2 * COLS, ld, DAt);
   bn('f32_bn_stats', 'f32_bn_stats_ld', [0, 1, 2], 3, 4); // (mean, var, x, N, D)
   // Batch-norm forward is elementwise over rows once invstd is known: split the rows; every part
   // computes invstd (the same D values) into its own copy, part 0 into the caller's.
