@@ -330,6 +330,21 @@ export interface LineSeries {
   color?: string;
 }
 
+/** An SVG path through the finite values (index → x, value → y), lifting the pen at each missing one. */
+function gappedPath(values: readonly (number | null)[], x: (i: number) => number, y: (v: number) => number): string {
+  let d = '';
+  let pen = false;
+  values.forEach((v, i) => {
+    if (!finite(v)) {
+      pen = false;
+      return;
+    }
+    d += `${pen ? 'L' : 'M'}${px(x(i))},${px(y(v))}`;
+    pen = true;
+  });
+  return d;
+}
+
 /** A small line chart (e.g. a loss curve) over x = 1..n. */
 export function lineChart(series: readonly LineSeries[], opts: ChartOptions & { xLabel: string; yLabel: string }): string {
   const W = opts.width ?? 520;
@@ -355,16 +370,7 @@ export function lineChart(series: readonly LineSeries[], opts: ChartOptions & { 
   for (const t of xt) out.push(`<text class="tick" x="${px(x(t - 1))}" y="${px(M.top + ih + 13)}" text-anchor="middle" font-size="10">${fmtNum(t)}</text>`);
   series.forEach((s, si) => {
     const color = s.color ?? SERIES_COLORS[si % SERIES_COLORS.length];
-    let d = '';
-    let pen = false;
-    s.values.forEach((v, i) => {
-      if (!finite(v)) {
-        pen = false;
-        return;
-      }
-      d += `${pen ? 'L' : 'M'}${px(x(i))},${px(y(v))}`;
-      pen = true;
-    });
+    const d = gappedPath(s.values, x, y);
     if (d) out.push(`<path d="${d}" fill="none" stroke="${color}" stroke-width="1.8"><title>${esc(s.name)}</title></path>`);
     if (s.values.filter(finite).length === 1) {
       const i = s.values.findIndex(finite);
@@ -579,16 +585,7 @@ export function faleChart(f: FaleFeature, opts: FaleChartOptions = {}): string {
     }
     flush();
   }
-  let d = '';
-  let pen = false;
-  f.values.forEach((v, k) => {
-    if (!finite(v)) {
-      pen = false;
-      return;
-    }
-    d += `${pen ? 'L' : 'M'}${px(x(k))},${px(y(v))}`;
-    pen = true;
-  });
+  const d = gappedPath(f.values, x, y);
   if (d) out.push(`<path class="fale-line" d="${d}" fill="none" stroke="${OKABE_ITO.black}" stroke-width="2"/>`);
   f.values.forEach((v, k) => {
     if (!finite(v)) return;
