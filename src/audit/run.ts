@@ -202,6 +202,9 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
     check(p !== opts.label && p !== predGiven, 'E_ARG', () => `audit: "${p}" is the label or the predictions column; name protected columns`);
   }
   if (predGiven !== undefined) requireColumn(table, predGiven, 'predictions column');
+  for (const c of Object.keys(opts.protectedEdges ?? {})) {
+    check(opts.protected.includes(c), 'E_ARG', () => `audit: protected edges name "${c}", which is not among the protected columns (${opts.protected.join(', ')})`);
+  }
   const warnings: string[] = [];
   const caveats: AuditResult['caveats'] = [];
 

@@ -201,6 +201,13 @@ describe('runAudit with a predictions column', () => {
     }
   });
 
+  it('refuses protected edges for a column that is not protected (the library, not only the CLI)', async () => {
+    await assert.rejects(
+      runAudit(engine, data, { label: 'approved', protected: ['sex'], model: builtinBlackBox(engine, clf, 'm'), protectedEdges: { age: [18, 50, 80] }, ...SMALL }),
+      (e: Error) => /protected edges name "age", which is not among the protected columns \(sex\)/.test(e.message),
+    );
+  });
+
   it('names a missing column and lists the available ones', async () => {
     await assert.rejects(
       runAudit(engine, data, { label: 'approved', protected: ['gender'], model: builtinBlackBox(engine, clf, 'm'), ...SMALL }),
