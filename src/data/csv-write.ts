@@ -20,6 +20,11 @@ function quote(s: string): string {
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
 }
 
+/** One comma-separated field: '' for a missing value, String() of a number, quoted as `quote` does. */
+export function csvField(v: string | number | null | undefined): string {
+  return v === null || v === undefined ? '' : quote(String(v));
+}
+
 /** A table as comma-separated text: the header line, then one line per row, every line ending in \n. */
 export function tableToCsv(table: Table): string {
   const cols = table.columns;

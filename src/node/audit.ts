@@ -5,6 +5,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Engine } from '../engine/engine.js';
 import { EngineError } from '../engine/errors.js';
+import { csvField } from '../data/csv-write.js';
 import type { Table } from '../data/table.js';
 import { runAudit, type AuditOptions } from '../audit/run.js';
 import type { AuditResult, CanonicalComparison, Distribution } from '../audit/types.js';
@@ -32,12 +33,6 @@ async function write(file: string, text: string): Promise<void> {
     throw fileError(e, file, 'write');
   }
 }
-
-const csvField = (v: string | number | null | undefined): string => {
-  if (v === null || v === undefined) return '';
-  const s = String(v);
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
 
 interface TableRef {
   file: string;

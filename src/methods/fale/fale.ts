@@ -7,6 +7,7 @@ import { check, EngineError } from '../../engine/errors.js';
 import type { Rng } from '../../engine/rng.js';
 import type { BlackBox } from '../../models/blackbox.js';
 import { labelOf } from '../../models/classifier/preprocess.js';
+import { csvField } from '../../data/csv-write.js';
 import { getColumn, type CategoricalColumn, type Column, type NumericColumn, type Table } from '../../data/table.js';
 import { categoricalOrder, linspace, percentilesSorted } from './order.js';
 
@@ -607,12 +608,6 @@ export async function fale(table: Table, model: BlackBox, opts: FaleOptions): Pr
     warnings,
   };
 }
-
-const csvField = (v: string | number | null | undefined): string => {
-  if (v === null || v === undefined) return '';
-  const s = typeof v === 'number' ? String(v) : v;
-  return /[",\n\r]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
 
 /**
  * CSV: one line per plotted point. Continuous point 0 is the minimum edge (delta and counts
