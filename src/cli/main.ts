@@ -1,5 +1,6 @@
 // The `lucid` command: wiring only. Each subcommand is one file in commands/.
 import { Command, InvalidArgumentError } from 'commander';
+import { isThreadCount, MAX_THREADS } from '../engine/threads.js';
 import { auditCommand } from './commands/audit.js';
 import { dataset } from './commands/dataset.js';
 import { demo } from './commands/demo.js';
@@ -20,7 +21,7 @@ const program = new Command('lucid')
   .option('--debug', 'print the stack trace with an error message')
   .option('--threads <n>', 'kernel threads (default: LUCID_THREADS, else the number of cores; 1 = single-threaded; results are identical)', (v: string) => {
     const n = Number(v);
-    if (!Number.isInteger(n) || n < 1 || n > 256) throw new InvalidArgumentError('expected an integer in 1..256');
+    if (!isThreadCount(n)) throw new InvalidArgumentError(`expected an integer in 1..${MAX_THREADS}`);
     return n;
   })
   .exitOverride()

@@ -7,7 +7,7 @@
 import { check, EngineError } from './errors.js';
 import { Arena, Heap, Scope } from './memory.js';
 import { Kernels, LoadOptions, loadKernels, sharedMemorySupported, Variant } from './wasm.js';
-import { PARTIALS_BYTES, SpawnThread, threadedKernels, ThreadPool } from './threads.js';
+import { isThreadCount, MAX_THREADS, PARTIALS_BYTES, SpawnThread, threadedKernels, ThreadPool } from './threads.js';
 import type { Node } from '../autograd/tape.js';
 
 export type Shape = readonly number[];
@@ -230,7 +230,7 @@ export interface EngineOptions extends LoadOptions {
 
 export async function initEngine(opts: EngineOptions = {}): Promise<Engine> {
   const threads = opts.threads ?? 1;
-  check(Number.isInteger(threads) && threads >= 1 && threads <= 256, 'E_ARG', () => `engine: threads must be an integer in 1..256, got ${threads}`);
+  check(isThreadCount(threads), 'E_ARG', () => `engine: threads must be an integer in 1..${MAX_THREADS}, got ${threads}`);
   const wantThreads = threads > 1 && opts.spawn !== undefined && !opts.bytes && !opts.module && sharedMemorySupported();
   const { kernels, variant, shared } = await loadKernels({ ...opts, shared: wantThreads });
   const engine = new Engine(kernels, variant);

@@ -72,8 +72,10 @@ const SLOT_BASE = 64; // bytes before the first part slot
 const SLOT_F64 = 16; // up to 16 arguments
 /** Most parts of one job. */
 export const MAX_PARTS = 64;
-/** Most threads of one pool. */
+/** Most threads of one pool (the control block has a slot per thread). */
 export const MAX_THREADS = 256;
+/** A thread count the pool can hold: an integer in 1..MAX_THREADS. */
+export const isThreadCount = (n: number): boolean => Number.isInteger(n) && n >= 1 && n <= MAX_THREADS;
 const WORK_BASE = (SLOT_BASE + MAX_PARTS * SLOT_F64 * 8) / 4; // Int32 index: each thread's GEMM packing buffer
 // Claim word of each part: the job's tag while the part is open, tag | CLAIMED once a thread took
 // it. A thread that woke late for an older job compares with its own (older) tag, so it can never

@@ -6,6 +6,7 @@ import v8 from 'node:v8';
 import { Engine, initEngine } from '../engine/engine.js';
 import { EngineError } from '../engine/errors.js';
 import { spawnNodeThread } from './threads.js';
+import { isThreadCount, MAX_THREADS } from '../engine/threads.js';
 
 let flagTried = false;
 
@@ -33,7 +34,7 @@ export function setDefaultThreads(threads: number | null): void {
 
 function parseThreads(v: string, what: string): number {
   const n = Number(v);
-  if (!Number.isInteger(n) || n < 1 || n > 256) throw new EngineError('E_ARG', `${what}: expected an integer thread count in 1..256, got "${v}"`);
+  if (!isThreadCount(n)) throw new EngineError('E_ARG', `${what}: expected an integer thread count in 1..${MAX_THREADS}, got "${v}"`);
   return n;
 }
 
