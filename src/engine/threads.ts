@@ -420,23 +420,10 @@ export function threadedKernels(k: Kernels, pool: ThreadPool, partials: number):
   // Batch norm over (N, D): split the columns (each column's sums are one thread's, in row order,
   // as on one thread); the parts run the `_ld` forms with the full row stride D.
   const COLS = 16; // one cache line of a row, so no two threads write the same line
-  const bn = (name: 'f32_bn_stats' | 'f32_bn_bwd', ld: KernelName, colPtrs: number[], NAt: number, DAt: number) =>
+  const bn = (name: 'f32_bn_stats' | 'f32_bn_fwd' | 'f32_bn_bwd', ld: KernelName, colPtrs: number[], NAt: number, DAt: number) =>
     split(name, colPtrs.map((i): [number, number] => [i, -1]), DAt, COLS, (a) => a[NAt] * a[DAt] < THREAD_MIN.elements || a[DAt] < 2 * COLS, ld, DAt);
   bn('f32_bn_stats', 'f32_bn_stats_ld', [0, 1, 2], 3, 4); // (mean, var, x, N, D)
-  // Batch-norm forward is elementwise over rows once invstd is known: split the rows; every part
-  // computes invstd (the same D values) into its own copy, part 0 into the caller's.
-  over.f32_bn_fwd = (y: number, xhat: number, invstd: number, x: number, mean: number, variance: number, gamma: number, beta: number, eps: number, N: number, D: number): void => {
-    const ranges = splitRange(N, P(), 1);
-    if (N * D < THREAD_MIN.elements || ranges.length < 2 || ranges.length * D * 4 > PARTIALS_BYTES) {
-      k.f32_bn_fwd(y, xhat, invstd, x, mean, variance, gamma, beta, eps, N, D);
-      return;
-    }
-    const parts = ranges.map(([r0, nr], p) => {
-      const o = 4 * r0 * D;
-      return [y + o, xhat + o, p === 0 ? invstd : partials + 4 * D * p, x + o, mean, variance, gamma, beta, eps, nr, D];
-    });
-    pool.run('f32_bn_fwd_ld', base.f32_bn_fwd_ld, parts.map((p) => [...p, D]));
-  };
+  bn('f32_bn_fwd', 'f32_bn_fwd_ld', [0, 1, 2, 3, 4, 5, 6, 7], 9, 10); // (y, xhat, invstd, x, mean, variance, gamma, beta, eps, N, D)
   bn('f32_bn_bwd', 'f32_bn_bwd_ld', [0, 1, 2, 3, 4, 5, 6], 7, 8); // (dx, dgamma, dbeta, dy, xhat, invstd, gamma, N, D)
 
   // VGM E-step (K×N responsibilities, component-major): split the samples on block boundaries; each
