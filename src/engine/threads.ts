@@ -292,7 +292,6 @@ export const THREAD_MIN = {
 
 /** Bytes of the per-block sums buffer threadedKernels needs (E-steps up to 4096 blocks of 256 samples). */
 export const PARTIALS_BYTES = 4096 * 16;
-const VGM_BLOCK = 256; // assembly/kernels/mixture.ts
 const NR = 8; // GEMM micro-kernel columns (assembly/kernels/gemm.ts); N splits use 2·NR = one cache line
 const MR = 4; // GEMM micro-kernel rows
 const CHUNK = 16; // elementwise split granularity (one 64-byte line)
@@ -430,6 +429,8 @@ export function threadedKernels(k: Kernels, pool: ThreadPool, partials: number):
   // part writes its blocks' sums, added here in block order, which is the kernel's own order, so the
   // sums are bit-identical to one thread's.
   const estepBlocks = base.f32_vgm_estep_blocks;
+  // the kernel's block size (assembly/kernels/mixture.ts exports it): parts must start on its boundaries
+  const VGM_BLOCK = (k as unknown as { VGM_BLOCK: WebAssembly.Global }).VGM_BLOCK.value as number;
   over.f32_vgm_estep = (resp: number, logResp: number, logNorm: number, sums: number, x: number, N: number, K: number, means: number, halfPrec: number, consts: number): void => {
     const blocks = Math.ceil(N / VGM_BLOCK);
     if (N * K < THREAD_MIN.elements || blocks < 2 || blocks * 16 > PARTIALS_BYTES) {
