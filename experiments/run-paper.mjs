@@ -10,25 +10,11 @@ const { values } = parseArgs({ options: { only: { type: 'string' }, skipFale: { 
 // Most important first (the logistic model is the paper's); paper mode is run for the direct view
 // only (the validity comparison of issue #8 §3); FALE is cheap and runs after the logistic runs.
 const g = (dataset, model, view, mode) => ['experiments/lucid-gan-paper.mjs', '--dataset', dataset, '--model', model, '--view', view, '--mode', mode];
-const runs = [
-  g('adult', 'logistic', 'direct', 'consistency'),
-  g('adult', 'logistic', 'direct', 'paper'),
-  g('compas', 'logistic', 'direct', 'consistency'),
-  g('compas', 'logistic', 'direct', 'paper'),
-  g('adult', 'logistic', 'proxy', 'consistency'),
-  g('compas', 'logistic', 'proxy', 'consistency'),
-];
+// every dataset, then every mode within it (adult consistency, adult paper, compas consistency, …)
+const grid = (model, view, modes) => ['adult', 'compas'].flatMap((d) => modes.map((m) => g(d, model, view, m)));
+const runs = [...grid('logistic', 'direct', ['consistency', 'paper']), ...grid('logistic', 'proxy', ['consistency'])];
 if (!values.skipFale) runs.push(['experiments/fale-paper.mjs']);
-runs.push(
-  g('adult', 'mlp', 'direct', 'consistency'),
-  g('adult', 'mlp', 'direct', 'paper'),
-  g('compas', 'mlp', 'direct', 'consistency'),
-  g('compas', 'mlp', 'direct', 'paper'),
-  g('adult', 'mlp', 'proxy', 'consistency'),
-  g('compas', 'mlp', 'proxy', 'consistency'),
-  g('adult', 'logistic', 'proxy', 'paper'),
-  g('compas', 'logistic', 'proxy', 'paper'),
-);
+runs.push(...grid('mlp', 'direct', ['consistency', 'paper']), ...grid('mlp', 'proxy', ['consistency']), ...grid('logistic', 'proxy', ['paper']));
 mkdirSync('out/experiments', { recursive: true });
 const file = 'out/experiments/runs.json';
 const log = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : [];
