@@ -2,7 +2,8 @@
 // paper: each numeric column is modelled by a variational Gaussian mixture; a value x becomes
 // (x − μ_k)/(4σ_k), clipped to [−0.99, 0.99], plus a one-hot of its mode k, where k is sampled
 // from the mixture's responsibilities with our seeded generator. Categorical columns become
-// one-hot vectors. The inverse maps generated rows back to values and labels.
+// one-hot vectors. The inverse maps generated rows back to values and labels, keeping every number
+// inside its column's observed range and at its decimals (integers stay integers).
 //
 // Core code (no Node imports). The fitted transformer serialises to JSON so a saved model samples
 // without refitting.
@@ -31,6 +32,12 @@ export interface NumericInfo {
    * a round trip is exact on such columns.
    */
   decimals: number | null;
+  /**
+   * The smallest and largest training value: the inverse clips generated values into it, so no
+   * generated age is below the youngest person in the data and no amount of money is negative when
+   * none was (CTGAN's RDT enforces the same min/max). Absent in files written before it existed.
+   */
+  range?: [number, number];
 }
 
 export interface CategoricalInfo {
@@ -64,6 +71,14 @@ export interface TransformReport {
   clipped: Record<string, number>;
 }
 
+/** What the inverse clipped into the columns' ranges. */
+export interface InverseReport {
+  /** per numeric column, how many generated values lay outside its range and were clipped into it */
+  clipped: Record<string, number>;
+  /** rows with at least one clipped value */
+  rowsClipped: number;
+}
+
 const width = (c: ColumnInfo): number => (c.kind === 'numeric' ? 1 + c.modes.length : c.kind === 'categorical' ? c.categories.length : 0);
 
 export class DataTransformer {
@@ -87,7 +102,13 @@ export class DataTransformer {
         check(Number.isFinite(col.values[i]), 'E_INPUT', () => `transformer: column "${col.name}" has a non-finite value at row ${i + 1}`);
       }
       const vgm = fitVgm(engine, col.values, { nComponents: Math.min(maxModes, table.rows), seed: (opts.seed ?? 0) + j });
-      return { kind: 'numeric', name: col.name, vgm, modes: activeModes(vgm, threshold), decimals: decimalPlaces(col.values) };
+      let lo = Infinity;
+      let hi = -Infinity;
+      for (const v of col.values) {
+        if (v < lo) lo = v;
+        if (v > hi) hi = v;
+      }
+      return { kind: 'numeric', name: col.name, vgm, modes: activeModes(vgm, threshold), decimals: decimalPlaces(col.values), range: [lo, hi] };
     });
     return new DataTransformer(infos);
   }
@@ -182,12 +203,15 @@ export class DataTransformer {
 
   /**
    * Maps (N, D) generated rows back to a table: a numeric value is v·4σ_k + μ_k with k the arg-max
-   * mode and v clipped to [−1, 1]; a category is the arg-max of its span.
+   * mode and v clipped to [−1, 1], then clipped into the column's range (the training range, or
+   * `opts.range[name]` when given) and rounded to its decimals; a category is the arg-max of its span.
+   * `opts.report` receives the counts of clipped values (per column) and rows.
    */
-  inverse(data: Float32Array, n: number): Table {
+  inverse(data: Float32Array, n: number, opts: { range?: Record<string, readonly [number, number]>; report?: InverseReport } = {}): Table {
     const d = this.outputDim;
     check(data.length === n * d, 'E_SHAPE', () => `transformer.inverse: ${data.length} values are not ${n} rows of ${d}`);
     let at = 0;
+    const rowClipped = opts.report ? new Uint8Array(n) : null;
     const columns = this.columns.map((info): Column => {
       if (info.kind === 'constant') {
         if (info.of === 'numeric') return { kind: 'numeric', name: info.name, values: new Float64Array(n).fill(info.value as number) };
@@ -202,14 +226,28 @@ export class DataTransformer {
       }
       const m = info.modes.length;
       const values = new Float64Array(n);
+      const range = opts.range?.[info.name] ?? info.range;
+      const lo = range ? range[0] : -Infinity;
+      const hi = range ? range[1] : Infinity;
+      let clipped = 0;
       for (let i = 0; i < n; i++) {
         const v = Math.min(1, Math.max(-1, data[i * d + at]));
         const comp = info.modes[argmax(data, i * d + at + 1, m)];
-        values[i] = roundTo(v * STD_MULTIPLIER * info.vgm.stds[comp] + info.vgm.means[comp], info.decimals);
+        // rounded first (a value that rounds into the range is not clipped); the range ends are
+        // training values, so they have the column's decimals already
+        let x = roundTo(v * STD_MULTIPLIER * info.vgm.stds[comp] + info.vgm.means[comp], info.decimals);
+        if (x < lo || x > hi) {
+          clipped++;
+          if (rowClipped) rowClipped[i] = 1;
+          x = x < lo ? lo : hi;
+        }
+        values[i] = x;
       }
+      if (opts.report) opts.report.clipped[info.name] = clipped;
       at += 1 + m;
       return { kind: 'numeric', name: info.name, values };
     });
+    if (opts.report && rowClipped) opts.report.rowsClipped = rowClipped.reduce((a, b) => a + b, 0);
     return { rows: n, columns };
   }
 
@@ -246,7 +284,14 @@ export class DataTransformer {
       if (!Array.isArray(modes) || modes.length === 0 || !modes.every((k) => Number.isInteger(k) && k >= 0 && k < vgm.weights.length)) bad(`column "${x.name}" has invalid modes`);
       const decimals = x.decimals;
       if (decimals !== null && !(Number.isInteger(decimals) && (decimals as number) >= 0 && (decimals as number) <= MAX_DECIMALS)) bad(`column "${x.name}" has invalid decimals`);
-      return { kind: 'numeric', name: x.name, vgm, modes: modes as number[], decimals: decimals as number | null };
+      const info: NumericInfo = { kind: 'numeric', name: x.name, vgm, modes: modes as number[], decimals: decimals as number | null };
+      if (x.range !== undefined) {
+        const r = x.range as unknown[];
+        const ok = Array.isArray(r) && r.length === 2 && typeof r[0] === 'number' && typeof r[1] === 'number' && Number.isFinite(r[0]) && Number.isFinite(r[1]) && r[0] <= r[1];
+        if (!ok) bad(`column "${x.name}" has an invalid range`);
+        info.range = [r[0] as number, r[1] as number];
+      }
+      return info;
     });
     return new DataTransformer(columns);
   }

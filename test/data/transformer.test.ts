@@ -98,6 +98,47 @@ describe('data transformer', async () => {
     assert.ok(ages.every((v) => Number.isInteger(v)), 'generated ages are whole years');
   });
 
+  it('keeps generated numbers inside the observed range (or a given one) and counts what it clipped', () => {
+    const rnd = hostRng(21);
+    const n = 1500;
+    // a skewed amount of money: mostly 0, some large, never negative; an age in [19, 75]
+    const money = Float64Array.from({ length: n }, () => (rnd() < 0.85 ? 0 : Math.round(500 + 20000 * rnd() ** 3)));
+    const age = Float64Array.from({ length: n }, () => 19 + Math.floor(rnd() * 57));
+    const t3: Table = { rows: n, columns: [{ kind: 'numeric', name: 'money', values: money }, { kind: 'numeric', name: 'age', values: age }] };
+    const tr3 = DataTransformer.fit(e, t3, { seed: 3 });
+    const ranges = tr3.columns.map((c) => (c.kind === 'numeric' ? c.range : null));
+    assert.deepEqual(ranges, [[0, Math.max(...money)], [Math.min(...age), Math.max(...age)]]);
+    // rows far outside the training distribution: scalars at ±1 in every mode
+    const d = tr3.outputDim;
+    const gen = new Float32Array(n * d);
+    const rg = hostRng(22);
+    for (let i = 0; i < gen.length; i++) gen[i] = 2 * rg() - 1;
+    const report = { clipped: {} as Record<string, number>, rowsClipped: 0 };
+    const back = tr3.inverse(gen, n, { report });
+    const m = (back.columns[0] as { values: Float64Array }).values;
+    const a = (back.columns[1] as { values: Float64Array }).values;
+    assert.ok(m.every((v) => v >= 0 && v <= Math.max(...money)), 'no negative money');
+    assert.ok(a.every((v) => v >= Math.min(...age) && v <= Math.max(...age) && Number.isInteger(v)), 'ages inside the data and whole');
+    const outside = (vals: Float64Array, lo: number, hi: number) => vals.filter((v) => v <= lo || v >= hi).length;
+    assert.ok(report.clipped.money > 0 && report.clipped.age > 0, JSON.stringify(report));
+    assert.ok(report.clipped.money <= outside(m, 0, Math.max(...money)), 'a clipped value sits at a range end');
+    assert.ok(report.rowsClipped >= Math.max(report.clipped.money, report.clipped.age) && report.rowsClipped <= report.clipped.money + report.clipped.age);
+    // a given range wins (an audit gives the range of all its rows)
+    const wide = tr3.inverse(gen, n, { range: { age: [10, 90] } });
+    assert.ok((wide.columns[1] as { values: Float64Array }).values.some((v) => v < 19), 'the wider range lets lower ages through');
+    // the range is saved and read back; a corrupt one is refused
+    const json = JSON.parse(JSON.stringify(tr3.toJSON()));
+    assert.deepEqual((DataTransformer.fromJSON(json).columns[1] as { range?: number[] }).range, ranges[1]);
+    json.columns[1].range = [5, 1];
+    assert.throws(() => DataTransformer.fromJSON(json, 'm.lgan'), /m\.lgan: the data transformer is corrupt \(column "age" has an invalid range\)/);
+    // a file written before ranges existed still loads, and clips nothing
+    delete json.columns[1].range;
+    const old = DataTransformer.fromJSON(json);
+    const r2 = { clipped: {} as Record<string, number>, rowsClipped: 0 };
+    old.inverse(gen, n, { report: r2 });
+    assert.equal(r2.clipped.age, 0);
+  });
+
   it('every transformed row has one hot mode per numeric column and scalars within ±0.99', () => {
     const { data } = tr.transform(e, t, new Rng(e, 4));
     const d = tr.outputDim;

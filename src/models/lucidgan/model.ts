@@ -22,7 +22,7 @@ import * as o from '../../autograd/ops/index.js';
 import { grad } from '../../autograd/tape.js';
 import { Adam } from '../../nn/adam.js';
 import { buildParams, type ParamSet } from '../../nn/module.js';
-import { DataTransformer } from '../../data/transformer.js';
+import { DataTransformer, type InverseReport } from '../../data/transformer.js';
 import type { Column, Table } from '../../data/table.js';
 import { applyActivation, Discriminator, Generator, gradientPenalty } from '../ctgan/networks.js';
 import { CondSampler, type DiscreteColumn } from './sampler.js';
@@ -133,6 +133,11 @@ export interface SampleOptions {
   /** cond vector when nothing is fixed: 'zero' (the paper's) or 'empirical' (true frequencies) */
   condVector?: 'zero' | 'empirical';
   seed?: number;
+  /**
+   * Per numeric column, the range generated values are clipped into (default: the training rows'
+   * range, stored in the transformer). An audit gives the range of all the rows it audits.
+   */
+  range?: Record<string, readonly [number, number]>;
 }
 
 export interface SampleResult {
@@ -144,6 +149,9 @@ export interface SampleResult {
   fixSatisfied?: number;
   /** conditions not given, drawn from training rows (names) */
   drawnConditions: string[];
+  /** per numeric column, values clipped into its range; and the rows holding any */
+  clipped: Record<string, number>;
+  rowsClipped: number;
 }
 
 /** A fixed combination is called rare when fewer than this many training rows hold it … */
@@ -310,11 +318,12 @@ export class LucidGan {
     } finally {
       this.G.train();
     }
-    const decoded = this.transformer.inverse(out, n);
+    const report: InverseReport = { clipped: {}, rowsClipped: 0 };
+    const decoded = this.transformer.inverse(out, n, { range: opts.range, report });
     // Restore the discrete columns' labels (numeric columns made discrete come back as their labels).
     const columns: Column[] = [...decoded.columns];
     this.conditionNames.forEach((name, j) => columns.push({ kind: 'numeric', name, values: condOut[j] }));
-    const result: SampleResult = { table: { rows: n, columns }, drawnConditions: drawn };
+    const result: SampleResult = { table: { rows: n, columns }, drawnConditions: drawn, clipped: report.clipped, rowsClipped: report.rowsClipped };
     if (fix.length) {
       const rowsHolding = matching!.length;
       const share = rowsHolding / sampler.rows;
