@@ -37,6 +37,8 @@ export function jsDistance(p: ArrayLike<number>, q: ArrayLike<number>): number {
 export interface SeriesInput {
   name: string;
   column: Column;
+  /** a reference series that is the real counterpart of series[of] (see Distribution.series) */
+  of?: number;
 }
 
 /** A numeric column's values (a categorical one's labels parsed as numbers). */
@@ -68,6 +70,8 @@ export function commonEdges(series: readonly ArrayLike<number>[], bins = NUMERIC
   return edges;
 }
 
+const withOf = (s: Distribution['series'][number], input: SeriesInput): Distribution['series'][number] => (input.of === undefined ? s : { ...s, of: input.of });
+
 /** One feature's distributions; series[0] and series[1] are compared by `js`. */
 export function distribution(feature: string, series: readonly SeriesInput[], role: Distribution['role'], opts: { edges?: number[]; bins?: number; kind?: 'numeric' | 'categorical' } = {}): Distribution {
   const kind = opts.kind ?? (series[0].column.kind === 'numeric' ? 'numeric' : 'categorical');
@@ -84,7 +88,7 @@ export function distribution(feature: string, series: readonly SeriesInput[], ro
           n++;
         }
       }
-      return { name: series[j].name, share: counts.map((c) => (n > 0 ? c / n : 0)), n };
+      return withOf({ name: series[j].name, share: counts.map((c) => (n > 0 ? c / n : 0)), n }, series[j]);
     });
     return { feature, kind, edges, series: out, js: out.length >= 2 ? jsDistance(out[0].share, out[1].share) : 0, role };
   }
@@ -110,7 +114,7 @@ export function distribution(feature: string, series: readonly SeriesInput[], ro
         n++;
       }
     }
-    return { name: series[j].name, share: counts.map((c) => (n > 0 ? c / n : 0)), n };
+    return withOf({ name: series[j].name, share: counts.map((c) => (n > 0 ? c / n : 0)), n }, series[j]);
   });
   // drop categories no series holds (a dictionary may list labels absent from these rows)
   const keep = categories.map((_, i) => out.some((s) => s.share[i] > 0));

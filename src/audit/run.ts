@@ -3,21 +3,29 @@
 // distributions with Jensen–Shannon distances, validity and caveats. Core code: no Node imports,
 // so it runs in a browser or a worker as well; src/node/audit.ts writes the files.
 //
+// The canonical sets come from several LUCID-GANs (one per GAN seed), drawn by rejection
+// (src/audit/canonical.ts) and checked against the real rows (src/audit/checks.ts); what the report
+// states about them is decided from those checks (src/audit/findings.ts).
+//
 // Every draw is seeded from opts.seed through the project's Rng: the same data, model and options
 // give the same result (timings aside).
 import type { Engine } from '../engine/engine.js';
 import { check, EngineError } from '../engine/errors.js';
 import { Rng } from '../engine/rng.js';
 import type { CategoricalColumn, Column, Table } from '../data/table.js';
-import { selectRows } from '../data/table.js';
+import { concatRows, selectRows } from '../data/table.js';
+import { findDependencies } from '../data/dependencies.js';
 import type { BlackBox } from '../models/blackbox.js';
-import { LucidGan, GAN_DEFAULTS, type FitStatus, type SampleResult } from '../models/lucidgan/model.js';
+import { LucidGan, GAN_DEFAULTS, type FitStatus } from '../models/lucidgan/model.js';
 import { groupMetrics, METRICS_DEFAULTS, type MetricsReport } from '../methods/metrics/index.js';
 import { fale, FALE_DEFAULTS, type ProtectedCondition } from '../methods/fale/index.js';
 import { invert, LUCID_DEFAULTS } from '../methods/lucid/index.js';
 import { validity, type Validity } from '../methods/quality/index.js';
 import { binValues, explicitBins, quantileBins } from './bins.js';
-import { cellLabels, distribution, rankDistributions, type SeriesInput } from './distance.js';
+import { cellLabels, distribution, jsDistance, rankDistributions, type SeriesInput } from './distance.js';
+import { CANONICAL_DEFAULTS, drawCanonical, drawSeed, ganSeedsFor, modelScorer, observedRanges, surrogateScorer, type CanonicalDraw, type ConditionMode, type Scorer } from './canonical.js';
+import { binnedVariable, categoricalVariable, cellVariable, CHECK_DEFAULTS, fidelity, numericVariable, shiftChecks, type CheckVariable, type FeatureFidelity } from './checks.js';
+import { buildFindings, type AuditFindings } from './findings.js';
 import type { AuditResult, CanonicalComparison, ConditionalComparison, Distribution, FaleSection, IntersectionHeatmap, LucidSection, ProtectedAttribute } from './types.js';
 
 export const AUDIT_VERSION = '0.1.0';
@@ -39,6 +47,8 @@ export const AUDIT_DEFAULTS = {
   maxEpochs: 300,
   /** a canonical set side scored on its own side less often than this gets a caveat */
   validityFloor: 0.8,
+  /** how the generator is conditioned at sampling (EXPERIMENTS.md §7) */
+  ganCondition: 'extreme' as ConditionMode,
 };
 
 export interface AuditOptions {
@@ -78,6 +88,16 @@ export interface AuditOptions {
   onProgress?: (stage: string, fraction: number) => void;
   /** asked between GAN steps; true ends training early (the audit goes on with the model so far) */
   shouldStop?: () => boolean;
+  /** LUCID-GANs trained, one per seed (default CANONICAL_DEFAULTS.ganSeeds); the figures of the sets are given with their spread */
+  ganSeeds?: number;
+  /**
+   * Draw the canonical sets by rejection (default true): keep only rows the model (or the surrogate of a
+   * predictions column) scores on the conditioned side and that contradict no exact dependency of the
+   * data. false: the published sampling, every row kept (the validity then says how many are off side).
+   */
+  rejection?: boolean;
+  /** how the generator is conditioned when the sets are drawn (canonical.ts ConditionMode; default AUDIT_DEFAULTS.ganCondition) */
+  ganCondition?: ConditionMode;
 }
 
 /** GAN epochs for `rows` training rows: about AUDIT_DEFAULTS.ganSteps steps, within [minEpochs, maxEpochs]. */
@@ -251,97 +271,167 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
   const yhat = Uint8Array.from(pScore, (v) => (v > METRICS_DEFAULTS.threshold ? 1 : 0));
   lap('metrics');
 
-  // ── 3. LUCID-GAN ────────────────────────────────────────────────────────────────────────────
+  // ── 3. LUCID-GAN: one per GAN seed ──────────────────────────────────────────────────────────
   const ganColumns: Column[] = table.columns.filter((c) => c.name !== opts.label && c.name !== predName);
-  ganColumns.push({ kind: 'numeric', name: predName, values: pScore });
-  const ganTable: Table = { rows: table.rows, columns: ganColumns };
+  const ganFeatureTable: Table = { rows: table.rows, columns: ganColumns.slice() };
+  const ganTable: Table = { rows: table.rows, columns: [...ganColumns, { kind: 'numeric', name: predName, values: pScore }] };
   const batch = opts.ganBatch ?? ganBatchFor(table.rows);
   const epochs = opts.ganEpochs ?? ganEpochsFor(table.rows, batch);
-  progress('gan', 0);
-  const fit = await LucidGan.fit(engine, ganTable, {
-    conditions: [predName],
-    epochs,
-    batch,
-    seed,
-    paper: (opts.ganMode ?? AUDIT_DEFAULTS.ganMode) === 'paper',
-    where: opts.source ?? 'data',
-    onEpoch: (e) => progress('gan', e.epoch / Math.max(1, epochs)),
-    shouldStop: opts.shouldStop,
-  });
-  const gan = fit.model;
+  const ganSeeds = ganSeedsFor(seed, opts.ganSeeds ?? CANONICAL_DEFAULTS.ganSeeds);
+  const rejection = opts.rejection ?? true;
+  // what scores generated rows: the model, or for a predictions column a surrogate fitted to it
+  let scorer: Scorer | null = null;
+  if (model) scorer = modelScorer(model);
+  else {
+    progress('surrogate', 0);
+    scorer = surrogateScorer(engine, table, ganColumns.map((c) => c.name), yhat, seed);
+    if (!scorer) caveats.push({ topic: 'validity', text: 'the predictions are all one class (or there are fewer than 20 rows): no surrogate of them could be fitted, so nothing scores the generated rows and their validity is unknown' });
+    lap('surrogate');
+  }
+  const gans: LucidGan[] = [];
   try {
-    const status: FitStatus = fit.status;
-    if (status === 'interrupted') warnings.push(`LUCID-GAN training stopped early after ${gan.epochsDone} of ${epochs} epochs; the canonical sets come from that model`);
-    if (status === 'diverged') warnings.push(`LUCID-GAN training diverged (${fit.message ?? 'a non-finite loss'}); the canonical sets come from the last good epoch`);
+    progress('gan', 0);
+    for (let k = 0; k < ganSeeds.length; k++) {
+      const fit = await LucidGan.fit(engine, ganTable, {
+        conditions: [predName],
+        epochs,
+        batch,
+        seed: ganSeeds[k],
+        paper: (opts.ganMode ?? AUDIT_DEFAULTS.ganMode) === 'paper',
+        where: opts.source ?? 'data',
+        onEpoch: (e) => progress('gan', (k + e.epoch / Math.max(1, epochs)) / ganSeeds.length),
+        shouldStop: opts.shouldStop,
+      });
+      gans.push(fit.model);
+      const which = ganSeeds.length > 1 ? ` (GAN seed ${ganSeeds[k]})` : '';
+      const status: FitStatus = fit.status;
+      if (status === 'diverged') warnings.push(`LUCID-GAN training${which} diverged (${fit.message ?? 'a non-finite loss'}); its sets come from the last good epoch`);
+      if (status === 'interrupted') {
+        warnings.push(`LUCID-GAN training${which} stopped early after ${fit.model.epochsDone} of ${epochs} epochs; the canonical sets come from ${k + 1} of ${ganSeeds.length} GAN seeds, the last one trained that far`);
+        break;
+      }
+    }
+    const seeds = ganSeeds.slice(0, gans.length);
     lap('gan');
 
-    // ── 4. the main canonical sets ────────────────────────────────────────────────────────────
+    // ── 4. the main canonical sets: every seed's, by rejection, pooled ─────────────────────────
     progress('canonical', 0);
-    const scoreRows = async (t: Table): Promise<{ scores: Float64Array | null; scorer: 'model' | 'surrogate' | null }> => {
-      if (model) return { scores: await model.predict(t), scorer: 'model' };
-      const s = surrogateScores(engine, gan, t, seed);
-      return { scores: s, scorer: s ? 'surrogate' : null };
-    };
-    const validityOf = async (pos: Table, neg: Table): Promise<{ v: Validity | null; scorer: 'model' | 'surrogate' | null }> => {
-      const a = await scoreRows(pos);
-      const b = await scoreRows(neg);
-      if (!a.scores || !b.scores) return { v: null, scorer: null };
-      const scores = new Float64Array(pos.rows + neg.rows);
-      scores.set(a.scores);
-      scores.set(b.scores, pos.rows);
-      const cond = new Float64Array(scores.length);
-      cond.fill(1, 0, pos.rows);
-      const what = a.scorer === 'model' ? model!.source : 'the LUCID-GAN surrogate of the predictions';
-      return { v: validity(scores, cond, { model: what, column: predName, source: 'given' }), scorer: a.scorer };
+    const range = observedRanges(ganFeatureTable);
+    const dependencies = findDependencies(ganFeatureTable);
+    const threshold = METRICS_DEFAULTS.threshold;
+    const condition = opts.ganCondition ?? AUDIT_DEFAULTS.ganCondition;
+    const posRows = Int32Array.from(yhat.keys()).filter((i) => yhat[i] === 1);
+    const negRows = Int32Array.from(yhat.keys()).filter((i) => yhat[i] === 0);
+    const draw = (k: number, side: 0 | 1, fix: [string, string][], rows: number, purpose: number): Promise<CanonicalDraw> =>
+      drawCanonical(gans[k], { side, condition, sideRows: side === 1 ? posRows : negRows, predName, fix, rows, seedOf: (round) => drawSeed(seeds[k], purpose, round), scorer: rejection ? scorer : null, threshold, range, dependencies });
+    /** both sides for every seed; their scores by the scorer (the filter's, or scored now without rejection) */
+    const drawPair = async (fix: [string, string][], rows: number, purpose: number) => {
+      const perSeed: { positive: CanonicalDraw; negative: CanonicalDraw }[] = [];
+      for (let k = 0; k < gans.length; k++) perSeed.push({ positive: await draw(k, 1, fix, rows, purpose), negative: await draw(k, 0, fix, rows, purpose + 1) });
+      const positive = concatRows(perSeed.map((d) => d.positive.table), 'canonical set');
+      const negative = concatRows(perSeed.map((d) => d.negative.table), 'canonical set');
+      let v: Validity | null = null;
+      if (scorer) {
+        const sp = rejection ? concatScores(perSeed.map((d) => d.positive.scores!)) : await scorer.score(positive);
+        const sn = rejection ? concatScores(perSeed.map((d) => d.negative.scores!)) : await scorer.score(negative);
+        const scores = new Float64Array(sp.length + sn.length);
+        scores.set(sp);
+        scores.set(sn, sp.length);
+        const cond = new Float64Array(scores.length);
+        cond.fill(1, 0, sp.length);
+        v = validity(scores, cond, { model: scorer.kind === 'model' ? scorer.source : 'the surrogate of the predictions column', column: predName, source: 'given' });
+      }
+      return { perSeed, positive, negative, validity: v };
     };
     const roleOf = (c: string): Distribution['role'] => {
       const v = views.find((x) => x.attr.column === c);
       if (!v) return 'feature';
       return v.attr.inModel === false ? 'proxy' : 'protected';
     };
-    const compare = (pos: Table, neg: Table, real: Table): Distribution[] => {
+    const onSide = (rows: ArrayLike<number>, side: number) => Array.from(rows).filter((i) => yhat[i] === side);
+    const allRows = Array.from({ length: table.rows }, (_, i) => i);
+    /** pooled sets against the real rows on each side; per-seed JS on the same bins */
+    const compare = (pos: Table, neg: Table, realRows: number[], perSeed: { positive: CanonicalDraw; negative: CanonicalDraw }[]): Distribution[] => {
+      const realPos = selectRows(table, onSide(realRows, 1));
+      const realNeg = selectRows(table, onSide(realRows, 0));
       const out: Distribution[] = [];
       for (const c of pos.columns) {
         if (c.name === predName) continue;
         const nc = neg.columns.find((x) => x.name === c.name);
-        const rc = real.columns.find((x) => x.name === c.name);
         if (!nc) continue;
         const series: SeriesInput[] = [{ name: 'positive canonical', column: c }, { name: 'negative canonical', column: nc }];
-        if (rc) series.push({ name: 'real data', column: rc });
+        const rp = realPos.columns.find((x) => x.name === c.name);
+        const rn = realNeg.columns.find((x) => x.name === c.name);
+        if (rp && rn) series.push({ name: 'real rows predicted positive', column: rp, of: 0 }, { name: 'real rows predicted negative', column: rn, of: 1 });
         const v = views.find((x) => x.attr.column === c.name);
         const edges = v?.attr.bins?.edges;
-        out.push(distribution(c.name, series, roleOf(c.name), edges ? { edges, kind: 'numeric' } : {}));
+        const o = edges ? { edges, kind: 'numeric' as const } : {};
+        const d = distribution(c.name, series, roleOf(c.name), o);
+        if (series.length === 4) d.jsReal = jsDistance(d.series[2].share, d.series[3].share);
+        if (perSeed.length > 1) {
+          d.jsSeeds = perSeed.map((s) => {
+            const a = s.positive.table.columns.find((x) => x.name === c.name);
+            const b = s.negative.table.columns.find((x) => x.name === c.name);
+            return a && b ? distribution(c.name, [{ name: 'p', column: a }, { name: 'n', column: b }], d.role, { edges: d.edges, kind: d.kind }).js : NaN;
+          });
+        }
+        out.push(d);
       }
       return rankDistributions(out);
     };
-    const sample = (cond: number, fix: [string, string][], rows: number, s: number): SampleResult =>
-      gan.sample({ n: rows, conditions: { [predName]: cond }, fix, condVector: 'zero', seed: s });
-    const posMain = sample(1, [], n, seed + 1).table;
-    const negMain = sample(0, [], n, seed + 2).table;
-    const mainValidity = await validityOf(posMain, negMain);
+    const main = await drawPair([], n, 0);
+    const posMain = main.positive;
+    const negMain = main.negative;
     const canonical: CanonicalComparison = {
       fix: [],
       name: 'canonical',
       positive: posMain,
       negative: negMain,
-      distributions: compare(posMain, negMain, table),
-      validity: mainValidity.v,
-      validityScorer: mainValidity.scorer,
+      distributions: compare(posMain, negMain, allRows, main.perSeed),
+      validity: main.validity,
+      validityScorer: scorer ? scorer.kind : null,
+      draws: main.perSeed.map((d, k) => ({ seed: seeds[k], positive: d.positive.stats, negative: d.negative.stats })),
     };
-    validityCaveats(caveats, 'the main canonical sets', mainValidity.v);
-    if (!mainValidity.v) caveats.push({ topic: 'validity', text: 'nothing can score the canonical sets (no callable model, and the GAN has no surrogate of the predictions outside --gan-mode consistency): their validity is unknown' });
-    else if (mainValidity.scorer === 'surrogate') caveats.push({ topic: 'validity', text: 'validity is measured with the LUCID-GAN surrogate (a small network fitted to the predictions column), not with the model itself' });
+    drawCaveats(caveats, 'the main canonical sets', canonical.draws!, rejection, scorer !== null);
+    if (!scorer) caveats.push({ topic: 'validity', text: 'nothing can score the canonical sets: their validity is unknown' });
+    else if (scorer.kind === 'surrogate') caveats.push({ topic: 'validity', text: `the generated rows are scored by a surrogate of the predictions column (the built-in classifier fitted to it), not by the model itself; it gives the column's decision on ${(100 * scorer.agreement!.rate).toFixed(1)}% of ${scorer.agreement!.rows} held-out rows` });
     const proxyColumns = views.filter((v) => v.attr.inModel === false).map((v) => v.attr.column);
     const proxy = { columns: proxyColumns, distributions: canonical.distributions.filter((d) => proxyColumns.includes(d.feature)) };
     lap('canonical');
 
+    // ── 4b. the sets checked against the real rows ─────────────────────────────────────────────
+    progress('checks', 0);
+    const checkRng = new Rng(engine, seed + 11);
+    const setsBySeed = main.perSeed.map((d) => ({ positive: d.positive.table, negative: d.negative.table }));
+    const fid = fidelity(ganColumns.map((c) => ({ name: c.name, kind: c.kind })), table, yhat, setsBySeed, checkRng);
+    const fidOf = (f: string) => fid.find((x) => x.feature === f) ?? null;
+    // the features the findings can name: by JS until CHECK_DEFAULTS.topFeatures faithful ones
+    const checked: string[] = [];
+    let faithfulSeen = 0;
+    for (const d of canonical.distributions) {
+      if (d.role !== 'feature' || faithfulSeen >= CHECK_DEFAULTS.topFeatures) continue;
+      checked.push(d.feature);
+      if (fidOf(d.feature)?.faithful) faithfulSeen++;
+    }
+    const vars: CheckVariable[] = views.map((v) => viewVariable(v, table, roleOf(v.attr.column)));
+    for (const f of checked) {
+      const c = table.columns.find((x) => x.name === f)!;
+      vars.push(c.kind === 'numeric' ? numericVariable(table, f, 'feature') : categoricalVariable(table, f, 'feature'));
+    }
+    const shifts = shiftChecks(vars, yhat, setsBySeed, checkRng);
+    const pairVars: [number, number][] = [];
+    for (let i = 0; i < views.length; i++) for (let j = i + 1; j < views.length; j++) pairVars.push([i, j]);
+    const cells = pairVars.length ? shiftChecks(pairVars.map(([i, j]) => cellVariable(vars[i], vars[j])), yhat, setsBySeed, checkRng) : [];
+    const findings = buildFindings(canonical.distributions, fid, shifts, views.map((v) => v.attr.column));
+    checkCaveats(caveats, findings, fid);
+    lap('checks');
+
     // ── 5. intersections ──────────────────────────────────────────────────────────────────────
     const intersections: AuditResult['intersections'] = [];
-    const pairs: [GroupView, GroupView][] = [];
-    for (let i = 0; i < views.length; i++) for (let j = i + 1; j < views.length; j++) pairs.push([views[i], views[j]]);
+    const pairs: [GroupView, GroupView][] = pairVars.map(([i, j]) => [views[i], views[j]]);
     const posLabels = views.map((v) => v.labelsOf(posMain));
     const negLabels = views.map((v) => v.labelsOf(negMain));
-    const discrete = new Set(gan.sampler.columns.map((c) => c.name));
+    const discrete = new Set(gans[0].sampler.columns.map((c) => c.name));
     let setIndex = 0;
     const totalSets = pairs.reduce((s, [a, b]) => s + a.values.length * b.values.length, 0);
     progress('intersections', 0);
@@ -349,6 +439,8 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
       const ia = views.indexOf(A);
       const ib = views.indexOf(B);
       const heatmap = buildHeatmap(A, B, yhat, minGroupSize, posLabels[ia], posLabels[ib], negLabels[ia], negLabels[ib]);
+      const cellFeature = `${A.attr.column} × ${B.attr.column}`;
+      heatmap.shiftStatus = heatmap.rowValues.map((a, r) => heatmap.colValues.map((b, c) => (heatmap.n[r][c] > 0 ? cells.find((x) => x.feature === cellFeature && x.value === `${a} & ${b}`)?.status ?? null : null)));
       const sets: CanonicalComparison[] = [];
       const fixable = A.attr.kind === 'categorical' && B.attr.kind === 'categorical' && discrete.has(A.attr.column) && discrete.has(B.attr.column);
       if (!fixable && nInter > 0) {
@@ -368,27 +460,26 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
           for (let c = 0; c < B.values.length; c++) {
             if (heatmap.n[r][c] === 0) continue;
             const fix: [string, string][] = [[A.attr.column, A.values[r]], [B.attr.column, B.values[c]]];
-            const s0 = seed + 100 + 2 * setIndex;
-            const pos = sample(1, fix, nInter, s0);
-            const neg = sample(0, fix, nInter, s0 + 1);
-            const real = selectRows(table, cellRows.get(`${A.values[r]}\u0000${B.values[c]}`) ?? []);
-            const v = await validityOf(pos.table, neg.table);
+            const pair = await drawPair(fix, nInter, 2 + 2 * setIndex);
             const name = `intersection-${A.attr.column}=${A.values[r]}-${B.attr.column}=${B.values[c]}`;
+            const kept = pair.positive.rows + pair.negative.rows;
+            const held = (key: 'positive' | 'negative') => pair.perSeed.reduce((s, d) => s + (d[key].fixSatisfied ?? 0) * d[key].table.rows, 0);
             const set: CanonicalComparison = {
               fix,
               name,
-              positive: pos.table,
-              negative: neg.table,
-              distributions: compare(pos.table, neg.table, real),
-              fixTraining: pos.fixTraining,
-              fixSatisfied: ((pos.fixSatisfied ?? 0) + (neg.fixSatisfied ?? 0)) / 2,
-              validity: v.v,
-              validityScorer: v.scorer,
+              positive: pair.positive,
+              negative: pair.negative,
+              distributions: compare(pair.positive, pair.negative, cellRows.get(`${A.values[r]}\u0000${B.values[c]}`) ?? [], pair.perSeed),
+              fixTraining: pair.perSeed[0].positive.fixTraining,
+              fixSatisfied: kept > 0 ? (held('positive') + held('negative')) / kept : 0,
+              validity: pair.validity,
+              validityScorer: scorer ? scorer.kind : null,
+              draws: pair.perSeed.map((d, k) => ({ seed: seeds[k], positive: d.positive.stats, negative: d.negative.stats })),
             };
             sets.push(set);
             const combo = fix.map(([k, x]) => `${k}=${x}`).join(', ');
-            if (pos.fixTraining?.rare) caveats.push({ topic: 'rare-intersection', text: `${combo}: only ${pos.fixTraining.rows} training rows (${(100 * pos.fixTraining.share).toFixed(1)}%); its canonical sets are an extrapolation (${(100 * set.fixSatisfied!).toFixed(0)}% of generated rows hold both values)` });
-            validityCaveats(caveats, `the sets of ${combo}`, v.v);
+            if (set.fixTraining?.rare) caveats.push({ topic: 'rare-intersection', text: `${combo}: only ${set.fixTraining.rows} training rows (${(100 * set.fixTraining.share).toFixed(1)}%); its canonical sets are an extrapolation (${(100 * set.fixSatisfied!).toFixed(0)}% of generated rows hold both values)` });
+            drawCaveats(caveats, `the sets of ${combo}`, set.draws!, rejection, scorer !== null);
             setIndex++;
             progress('intersections', setIndex / Math.max(1, totalSets));
           }
@@ -410,20 +501,21 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
       for (const A of fixableViews) {
         for (const a of A.values) {
           const fix: [string, string][] = [[A.attr.column, a]];
-          const s0 = seed + 5000 + 2 * k++;
-          const pos = sample(1, fix, nInter, s0);
-          const neg = sample(0, fix, nInter, s0 + 1);
+          const pair = await drawPair(fix, nInter, 1_000_000 + 2 * k++);
           const distributions: Distribution[] = [];
           for (const B of fixableViews) {
             if (B === A) continue;
-            const pc = pos.table.columns.find((c) => c.name === B.attr.column);
-            const nc = neg.table.columns.find((c) => c.name === B.attr.column);
+            const pc = pair.positive.columns.find((c) => c.name === B.attr.column);
+            const nc = pair.negative.columns.find((c) => c.name === B.attr.column);
             if (!pc || !nc) continue;
             distributions.push(distribution(B.attr.column, [{ name: 'positive canonical', column: pc }, { name: 'negative canonical', column: nc }], roleOf(B.attr.column)));
           }
-          const c: ConditionalComparison = { fixed: [A.attr.column, a], rows: nInter, distributions };
-          if (pos.fixTraining) c.fixTraining = pos.fixTraining;
-          if (pos.fixSatisfied !== undefined || neg.fixSatisfied !== undefined) c.fixSatisfied = ((pos.fixSatisfied ?? 0) + (neg.fixSatisfied ?? 0)) / 2;
+          const c: ConditionalComparison = { fixed: [A.attr.column, a], rows: Math.min(pair.positive.rows, pair.negative.rows), distributions };
+          const ft = pair.perSeed[0].positive.fixTraining;
+          if (ft) c.fixTraining = ft;
+          const kept = pair.positive.rows + pair.negative.rows;
+          const held = pair.perSeed.reduce((s, d) => s + (d.positive.fixSatisfied ?? 0) * d.positive.table.rows + (d.negative.fixSatisfied ?? 0) * d.negative.table.rows, 0);
+          c.fixSatisfied = kept > 0 ? held / kept : 0;
           conditional.push(c);
         }
       }
@@ -432,7 +524,7 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
 
     // ── 6. LUCID ───────────────────────────────────────────────────────────────────────────────
     progress('lucid', 0);
-    const lucid = runLucid(engine, model, n, seed, opts.lucidEpochs ?? LUCID_DEFAULTS.epochs, (c) => (views.some((v) => v.attr.column === c) ? 'protected' : 'feature'));
+    const lucid = runLucid(engine, model, n, seed, opts.lucidEpochs ?? LUCID_DEFAULTS.epochs, (c) => (views.some((v) => v.attr.column === c) ? 'protected' : 'feature'), range);
     if (!lucid.ran) caveats.push({ topic: 'model', text: `LUCID did not run: ${lucid.reason}` });
     lap('lucid');
 
@@ -441,7 +533,7 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
     let faleSkipped: string | undefined;
     if (!model) {
       faleSkipped = 'the model is a predictions column; FALE calls the model on modified rows, so it needs a callable model';
-      caveats.push({ topic: 'model', text: `predictions column: no FALE and no LUCID (both need the model itself); validity ${mainValidity.scorer === 'surrogate' ? 'by the GAN\'s surrogate' : 'unknown'}` });
+      caveats.push({ topic: 'model', text: `predictions column: no FALE and no LUCID (both need the model itself); ${scorer ? 'generated rows are scored by a surrogate of the predictions' : 'the validity of the generated rows is unknown'}` });
     } else {
       const protectedSet = new Set(opts.protected);
       const feats = (features ?? table.columns.map((c) => c.name).filter((c) => c !== opts.label)).filter((f) => !protectedSet.has(f) && f !== predName && !extra.some((e) => e.name === f));
@@ -490,12 +582,14 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
           features,
           differentiable: model?.differentiable !== undefined,
         },
-        gan: { epochs: gan.epochsDone, mode: gan.consistency.mode, rows: table.rows },
+        gan: { epochs, mode: gans[0].consistency.mode, rows: table.rows, seeds, epochsDone: gans.map((g) => g.epochsDone), rejection: rejection && scorer !== null },
         timings,
       },
       protected: views.map((v) => v.attr),
       metrics: { attributes, intersection },
       canonical,
+      checks: { seeds, fidelity: fid, shifts, cells, dependencies: dependencies.map((d) => ({ from: d.from, to: d.to })), ranges: range, ...(scorer?.agreement ? { surrogate: scorer.agreement } : {}) },
+      findings,
       proxy,
       intersections,
       ...(conditional ? { conditional } : {}),
@@ -507,15 +601,60 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
     if (faleSkipped !== undefined) result.faleSkipped = faleSkipped;
     return result;
   } finally {
-    gan.dispose();
+    for (const g of gans) g.dispose();
+    scorer?.dispose?.();
   }
 }
 
-function validityCaveats(caveats: AuditResult['caveats'], what: string, v: Validity | null): void {
-  if (!v) return;
+function concatScores(parts: Float64Array[]): Float64Array {
+  const out = new Float64Array(parts.reduce((s, p) => s + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** A protected attribute's groups as a check variable (a numeric one: its bins, with the median). */
+function viewVariable(v: GroupView, table: Table, role: Distribution['role']): CheckVariable {
+  if (v.attr.kind === 'numeric' && v.attr.bins) return binnedVariable(table, v.attr.column, role, v.attr.bins.edges, v.attr.bins.labels);
+  const index = new Map(v.values.map((x, i) => [x, i]));
+  const code = (ls: string[]) => Int32Array.from(ls, (l) => index.get(l) ?? -1);
+  return { feature: v.attr.column, role, values: v.values.slice(), real: code(v.dataLabels), codeOf: (t) => code(v.labelsOf(t)) };
+}
+
+/** Caveats on how a pair of sets was drawn: low acceptance, the draw cap, clipped and contradicting rows. */
+function drawCaveats(caveats: AuditResult['caveats'], what: string, draws: NonNullable<CanonicalComparison['draws']>, rejection: boolean, scored: boolean): void {
   const floor = AUDIT_DEFAULTS.validityFloor;
-  for (const [side, s] of [['positive', v.positive], ['negative', v.negative]] as const) {
-    if (s.rate !== null && s.rate < floor) caveats.push({ topic: 'validity', text: `${what}: only ${(100 * s.rate).toFixed(1)}% of the ${side} rows are scored ${side} (< ${100 * floor}%); read their distributions with care` });
+  for (const side of ['positive', 'negative'] as const) {
+    const st = draws.map((d) => d[side]);
+    const drawn = st.reduce((s, x) => s + x.drawn, 0);
+    const kept = st.reduce((s, x) => s + x.kept, 0);
+    const wanted = st.reduce((s, x) => s + x.wanted, 0);
+    const acc = scored ? st.reduce((s, x) => s + (x.acceptance ?? 0) * x.drawn, 0) / Math.max(1, drawn) : null;
+    if (acc !== null && acc < floor) {
+      caveats.push({
+        topic: 'validity',
+        text: rejection
+          ? `${what}: only ${(100 * acc).toFixed(1)}% of the rows drawn for the ${side} set were scored ${side} (the generator is weakly conditioned); the set keeps only those`
+          : `${what}: only ${(100 * acc).toFixed(1)}% of the ${side} rows are scored ${side} (< ${100 * floor}%); read their distributions with care`,
+      });
+    }
+    if (kept < wanted) caveats.push({ topic: 'validity', text: `${what}: the ${side} set holds ${kept} of the ${wanted} rows asked for: the draw cap (${CANONICAL_DEFAULTS.drawCap} rows drawn per row wanted) was reached; it is not padded with rows scored on the other side` });
+    const contra = st.reduce((s, x) => s + x.contradicting, 0);
+    if (drawn > 0 && contra / drawn >= 0.01) caveats.push({ topic: 'fidelity', text: `${what}: ${(100 * contra / drawn).toFixed(1)}% of the rows drawn for the ${side} set contradicted an exact dependency of the data (e.g. two columns that always agree) and were rejected` });
+    const clipped = st.reduce((s, x) => s + x.clippedRows, 0);
+    if (drawn > 0 && clipped / drawn >= 0.01) caveats.push({ topic: 'fidelity', text: `${what}: ${(100 * clipped / drawn).toFixed(1)}% of the rows drawn for the ${side} set had a number outside its column's observed range, clipped into it` });
+  }
+}
+
+/** Caveats from the checks: features misrepresented by the sets, and directions the sets get wrong. */
+function checkCaveats(caveats: AuditResult['caveats'], f: AuditFindings, fid: readonly FeatureFidelity[]): void {
+  const bad = fid.filter((x) => !x.faithful).map((x) => x.feature);
+  if (bad.length) caveats.push({ topic: 'fidelity', text: `the canonical sets misrepresent ${bad.length} of ${fid.length} features against the real rows on their side (KS or TV distance above max(noise floor, ${CHECK_DEFAULTS.fidelityTolerance})): ${bad.join(', ')}; their charts are marked and they are not named as findings` });
+  for (const x of f.protected) {
+    for (const v of x.disagreements) caveats.push({ topic: 'fidelity', text: `${x.feature} = ${v.value}: the canonical sets disagree with the data (canonical shift ${(100 * v.canonical.pooled).toFixed(1)} pp, real ${(100 * (v.real.shift ?? 0)).toFixed(1)} pp [${(100 * (v.real.lo ?? 0)).toFixed(1)}, ${(100 * (v.real.hi ?? 0)).toFixed(1)}]); it is not stated as a preference` });
   }
 }
 
@@ -559,22 +698,12 @@ function buildHeatmap(A: GroupView, B: GroupView, yhat: Uint8Array, minGroupSize
   };
 }
 
-/** P(positive) of generated rows by the GAN's consistency surrogate (null without one). */
-function surrogateScores(engine: Engine, gan: LucidGan, t: Table, seed: number): Float64Array | null {
-  const s = gan.surrogate;
-  if (!s) return null;
-  const cols = t.columns.filter((c) => !gan.conditionNames.includes(c.name));
-  const { data: x } = gan.transformer.transform(engine, { rows: t.rows, columns: cols }, new Rng(engine, seed + 3));
-  const d = gan.transformer.outputDim;
-  const z = engine.scope(() => engine.noGrad(() => s.net.forward(engine.tensor(x, [t.rows, d])).data.slice()));
-  return Float64Array.from(z, (v) => 1 / (1 + Math.exp(-v)));
-}
-
-function runLucid(engine: Engine, model: BlackBox | undefined, n: number, seed: number, epochs: number, role: (c: string) => Distribution['role']): LucidSection {
+function runLucid(engine: Engine, model: BlackBox | undefined, n: number, seed: number, epochs: number, role: (c: string) => Distribution['role'], range: Record<string, readonly [number, number]>): LucidSection {
   if (!model) return { ran: false, reason: 'the model is a predictions column; LUCID needs a differentiable model' };
   const clf = model.differentiable;
   if (!clf) return { ran: false, reason: `the model (${model.kind}: ${model.source}) gives no gradients; LUCID needs the built-in classifier` };
-  const r = invert(engine, clf, { prefer: 'positive', n, epochs, seed });
+  // projected onto the data: numbers inside the audited rows' range, one-hot groups on the simplex, numbers rounded to their decimals
+  const r = invert(engine, clf, { prefer: 'positive', n, epochs, seed, clip: true, bounds: range, projectOneHot: true, round: true });
   const start = lucidStart(engine, clf.preprocessor, n, seed);
   let ok = 0;
   for (const p of r.predSnapped) if (p >= 0.5) ok++;
@@ -587,6 +716,7 @@ function runLucid(engine: Engine, model: BlackBox | undefined, n: number, seed: 
   );
   return {
     ran: true,
+    projected: true,
     prefer: r.preference.label,
     n,
     epochs,

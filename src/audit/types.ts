@@ -4,6 +4,9 @@ import type { Table } from '../data/table.js';
 import type { FaleResult, ProtectedCondition } from '../methods/fale/index.js';
 import type { MetricsReport } from '../methods/metrics/index.js';
 import type { Validity } from '../methods/quality/index.js';
+import type { FeatureFidelity, ShiftCheck } from './checks.js';
+import type { DrawStats } from './canonical.js';
+import type { AuditFindings } from './findings.js';
 
 /** How a protected attribute entered the audit. */
 export interface ProtectedAttribute {
@@ -37,10 +40,18 @@ export interface Distribution {
   edges?: number[];
   /** categorical: the k categories, in the order of `share` */
   categories?: string[];
-  /** series[0] and series[1] are the pair compared by `js`; any further series (e.g. "real data") are reference */
-  series: { name: string; share: number[]; n: number }[];
+  /**
+   * series[0] and series[1] are the pair compared by `js`; any further series are reference. A reference
+   * series with `of` is the real counterpart of series[of] (the real rows the model scores on that
+   * side), drawn in its colour; one without is drawn in grey.
+   */
+  series: { name: string; share: number[]; n: number; of?: number }[];
   /** Jensen–Shannon distance (base-2 logs, in [0, 1]) between series[0] and series[1] over the bins/categories */
   js: number;
+  /** the same for each GAN seed's pair of sets alone (on the same bins) */
+  jsSeeds?: number[];
+  /** the same between the real rows the model scores positive and negative (the counterparts of series 0 and 1) */
+  jsReal?: number;
   /** 'protected': a protected attribute the model reads; 'proxy': a protected attribute the model does not read; 'feature': anything else */
   role: 'protected' | 'proxy' | 'feature';
 }
@@ -61,8 +72,10 @@ export interface CanonicalComparison {
   fixSatisfied?: number;
   /** how often the sets are scored on their own side: by the model when callable, else by the GAN's surrogate, else null */
   validity: Validity | null;
-  /** 'model', 'surrogate' (the GAN's fit of the predictions; --pred) or null when nothing can score rows */
+  /** 'model', 'surrogate' (a classifier fitted to the predictions column; --pred) or null when nothing can score rows */
   validityScorer: 'model' | 'surrogate' | null;
+  /** per GAN seed: how its positive and negative rows were drawn (rejection sampling); the sets hold them in this order */
+  draws?: { seed: number; positive: DrawStats; negative: DrawStats }[];
 }
 
 /** One cell grid for a pair of protected attributes. */
@@ -77,6 +90,8 @@ export interface IntersectionHeatmap {
   positivityRate: (number | null)[][];
   /** [r][c]: share of the positive canonical set in the cell minus share of the negative set (null when not generated) */
   canonicalShift: (number | null)[][] | null;
+  /** [r][c]: the direction check of the cell's shift against the real rows (AuditResult.checks.cells), null for an empty cell */
+  shiftStatus?: (ShiftCheck['status'] | null)[][];
   /** cells with fewer than `minGroupSize` data rows */
   small: [number, number][];
 }
@@ -102,6 +117,8 @@ export interface LucidSection {
   prefer?: string;
   n?: number;
   epochs?: number;
+  /** whether the descent was projected onto the data: numbers kept inside the audited rows' range, one-hot groups on the simplex */
+  projected?: boolean;
   /** share of samples the model scores ≥ 0.5 for the preferred class after one-hot snapping */
   success?: number;
   /** LUCID's canonical set (decoded), with pred and pred_snapped */
@@ -136,14 +153,34 @@ export interface AuditResult {
     label: string;
     positive: string;
     model: { kind: 'builtin' | 'module' | 'onnx' | 'column'; source: string; features: string[] | null; differentiable: boolean };
-    gan: { epochs: number; mode: 'consistency' | 'paper'; rows: number };
+    /** epochs asked for; the GAN seeds, with the epochs each completed; whether the sets were drawn by rejection */
+    gan: { epochs: number; mode: 'consistency' | 'paper'; rows: number; seeds: number[]; epochsDone: number[]; rejection: boolean };
     timings: Record<string, number>;
   };
   protected: ProtectedAttribute[];
   /** group metrics per protected attribute (one report, one attribute each) and for their intersection */
   metrics: { attributes: MetricsReport; intersection: MetricsReport | null };
-  /** the main positive and negative canonical sets (nothing fixed) */
+  /** the main positive and negative canonical sets (nothing fixed), every GAN seed's rows pooled */
   canonical: CanonicalComparison;
+  /**
+   * The canonical sets checked against the real rows (src/audit/checks.ts): fidelity per feature and
+   * side; the direction check of every protected value and of every value of the features the
+   * findings rank highest; the same for each intersection cell of the heat maps.
+   */
+  checks: {
+    seeds: number[];
+    fidelity: FeatureFidelity[];
+    shifts: ShiftCheck[];
+    cells: ShiftCheck[];
+    /** exact dependencies of the data; generated rows contradicting one were rejected */
+    dependencies: { from: string; to: string }[];
+    /** the observed range of every numeric column: generated values are clipped into it */
+    ranges: Record<string, [number, number]>;
+    /** --pred: the surrogate that scores generated rows, and its agreement with the column on held-out rows */
+    surrogate?: { rate: number; rows: number };
+  };
+  /** what the report states about the canonical sets, decided from `checks` (src/audit/findings.ts) */
+  findings: AuditFindings;
   /** protected columns the model does not read; their canonical distributions are the proxy view */
   proxy: { columns: string[]; distributions: Distribution[] };
   /** one per pair of protected attributes and each observed combination of their values */
@@ -163,7 +200,7 @@ export interface AuditResult {
   fale: FaleSection[];
   faleSkipped?: string;
   /** caveats stated next to the figures: validity, rare intersections, small groups */
-  caveats: { topic: 'validity' | 'rare-intersection' | 'power' | 'small-group' | 'model' | 'other'; text: string }[];
+  caveats: { topic: 'validity' | 'fidelity' | 'rare-intersection' | 'power' | 'small-group' | 'model' | 'other'; text: string }[];
   warnings: string[];
   /** set by the demo: what was planted in the simulated data */
   planted?: { kind: string; rule: string; disadvantaged: Record<string, string>[]; reads: string[] }[];

@@ -60,3 +60,48 @@ export function cell(col: Column, row: number): string | number {
   const k = col.codes[row];
   return k < 0 ? '' : col.categories[k];
 }
+
+/**
+ * The rows of several tables with the same column names and kinds, one after the other. Categorical
+ * codes are mapped by label onto the first table's dictionary (labels it lacks are appended).
+ */
+export function concatRows(tables: readonly Table[], where = 'concatRows'): Table {
+  check(tables.length > 0, 'E_ARG', () => `${where}: no tables to concatenate`);
+  const first = tables[0];
+  const rows = tables.reduce((s, t) => s + t.rows, 0);
+  const columns = first.columns.map((c0): Column => {
+    const parts = tables.map((t) => {
+      const c = t.columns.find((x) => x.name === c0.name);
+      check(c !== undefined && c.kind === c0.kind, 'E_ARG', () => `${where}: every table needs the ${c0.kind} column "${c0.name}"`);
+      return c!;
+    });
+    if (c0.kind === 'numeric') {
+      const values = new Float64Array(rows);
+      let at = 0;
+      for (const p of parts) {
+        values.set((p as NumericColumn).values, at);
+        at += (p as NumericColumn).values.length;
+      }
+      return { kind: 'numeric', name: c0.name, values };
+    }
+    const categories = c0.categories.slice();
+    const index = new Map(categories.map((l, i) => [l, i]));
+    const codes = new Int32Array(rows);
+    let at = 0;
+    for (const p of parts as CategoricalColumn[]) {
+      const lut = p.categories.map((l) => {
+        let k = index.get(l);
+        if (k === undefined) {
+          k = categories.length;
+          categories.push(l);
+          index.set(l, k);
+        }
+        return k;
+      });
+      for (let i = 0; i < p.codes.length; i++) codes[at + i] = p.codes[i] < 0 ? -1 : lut[p.codes[i]];
+      at += p.codes.length;
+    }
+    return { kind: 'categorical', name: c0.name, codes, categories };
+  });
+  return { rows, columns };
+}

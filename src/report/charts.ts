@@ -149,12 +149,23 @@ function jsSubtitle(d: Distribution): string {
   return `JS distance, ${a} vs ${b}: ${fmtJs(d.js)}`;
 }
 
+/** The dark shade a real counterpart of series 0 or 1 is drawn in (see Distribution.series `of`). */
+const COUNTERPART_COLORS = ['#003f63', '#8a5200'];
+
+/** Colour and dash of reference series s: its counterpart's shade, or grey (dashed after the first grey one). */
+function referenceStyle(d: Distribution, s: number): { color: string; dash: boolean } {
+  const of = d.series[s].of;
+  if (of === 0 || of === 1) return { color: COUNTERPART_COLORS[of], dash: false };
+  const greyBefore = d.series.slice(2, s).filter((x) => x.of !== 0 && x.of !== 1).length;
+  return { color: REFERENCE_COLOR, dash: greyBefore > 0 };
+}
+
 function seriesLegend(d: Distribution): LegendItem[] {
-  return d.series.map((s, i) => ({
-    name: `${s.name} (n=${fmtNum(s.n)})`,
-    color: i < 2 ? SERIES_COLORS[i] : REFERENCE_COLOR,
-    style: i < 2 ? 'fill' : i === 2 ? 'line' : 'dash',
-  }));
+  return d.series.map((s, i) => {
+    if (i < 2) return { name: `${s.name} (n=${fmtNum(s.n)})`, color: SERIES_COLORS[i], style: 'fill' as const };
+    const r = referenceStyle(d, i);
+    return { name: `${s.name} (n=${fmtNum(s.n)})`, color: r.color, style: r.dash ? ('dash' as const) : ('line' as const) };
+  });
 }
 
 /**
@@ -193,14 +204,25 @@ export function histogramPair(d: Distribution, opts: ChartOptions = {}): string 
       out.push(`<rect x="${px(x)}" y="${px(y(v))}" width="${px(Math.max(0.5, barW - 0.5))}" height="${px(M.top + ih - y(v))}" fill="${SERIES_COLORS[s]}" fill-opacity="0.85"><title>${esc(d.series[s].name)}, ${esc(lab)}: ${fmtNum(v, 3)}%</title></rect>`);
     }
   }
-  // reference series: step outlines
+  // reference series: a real counterpart of bar series j as a tick across each of j's bars; others as step outlines
   for (let s = 2; s < d.series.length; s++) {
+    const r = referenceStyle(d, s);
+    const of = d.series[s].of;
+    if ((of === 0 || of === 1) && of < pairs) {
+      let p = '';
+      for (let b = 0; b < k; b++) {
+        const x = M.left + b * bw + bw * 0.1 + of * barW;
+        p += `M${px(x - 1)},${px(y(share(s, b)))}H${px(x + barW + 0.5)}`;
+      }
+      out.push(`<path class="reference counterpart" d="${p}" fill="none" stroke="${r.color}" stroke-width="2"><title>${esc(d.series[s].name)}</title></path>`);
+      continue;
+    }
     let p = '';
     for (let b = 0; b < k; b++) {
       const yy = px(y(share(s, b)));
       p += `${b === 0 ? 'M' : 'L'}${px(M.left + b * bw)},${yy}H${px(M.left + (b + 1) * bw)}`;
     }
-    out.push(`<path class="reference" d="${p}" fill="none" stroke="${REFERENCE_COLOR}" stroke-width="1.6"${s > 2 ? ' stroke-dasharray="4 2"' : ''}><title>${esc(d.series[s].name)}</title></path>`);
+    out.push(`<path class="reference" d="${p}" fill="none" stroke="${r.color}" stroke-width="1.6"${r.dash ? ' stroke-dasharray="4 2"' : ''}><title>${esc(d.series[s].name)}</title></path>`);
   }
   out.push(frame(M.left, M.top, iw, ih));
   // edge labels, thinned to about 8
@@ -269,7 +291,11 @@ export function groupedBars(d: Distribution, opts: ChartOptions = {}): string {
     }
     for (let s = 2; s < d.series.length; s++) {
       const yy = px(y(share(s, c)));
-      out.push(`<line class="reference" x1="${px(x0 - 3)}" x2="${px(x0 + pairs * barW + 2)}" y1="${yy}" y2="${yy}" stroke="${REFERENCE_COLOR}" stroke-width="2"${s > 2 ? ' stroke-dasharray="4 2"' : ''}><title>${esc(d.series[s].name)}, ${esc(names[j])}: ${fmtNum(share(s, c), 3)}%</title></line>`);
+      const r = referenceStyle(d, s);
+      const of = d.series[s].of;
+      // a real counterpart: a tick across its own bar; other references: a line across the group
+      const [xa, xb] = (of === 0 || of === 1) && of < pairs ? [x0 + of * barW - 1.5, x0 + (of + 1) * barW + 0.5] : [x0 - 3, x0 + pairs * barW + 2];
+      out.push(`<line class="reference${of === 0 || of === 1 ? ' counterpart' : ''}" x1="${px(xa)}" x2="${px(xb)}" y1="${yy}" y2="${yy}" stroke="${r.color}" stroke-width="2"${r.dash ? ' stroke-dasharray="4 2"' : ''}><title>${esc(d.series[s].name)}, ${esc(names[j])}: ${fmtNum(share(s, c), 3)}%</title></line>`);
     }
     out.push(xTick(short[j], cx, M.top + ih + 14, rotate, names[j]));
   });
@@ -460,12 +486,15 @@ export function heatmap(h: IntersectionHeatmap, opts: HeatmapOptions = {}): stri
       const fill = v === null ? '#e9e9e9' : color(v);
       const tc = v !== null && isDark(fill) ? '#ffffff' : TEXT;
       const isSmall = small.has(`${r},${c}`);
-      const tip = `${h.rowAttribute} = ${h.rowValues[r]}, ${h.colAttribute} = ${h.colValues[c]}: ${v === null ? 'no value' : label(v)}, n = ${fmtNum(n)}${isSmall ? ' (small group)' : ''}`;
+      // the shift map marks cells whose shift the real rows contradict
+      const disagrees = which === 'shift' && h.shiftStatus?.[r]?.[c] === 'disagrees';
+      const tip = `${h.rowAttribute} = ${h.rowValues[r]}, ${h.colAttribute} = ${h.colValues[c]}: ${v === null ? 'no value' : label(v)}, n = ${fmtNum(n)}${isSmall ? ' (small group)' : ''}${disagrees ? '; the real rows shift the other way: not a finding' : ''}`;
       out.push(`<g class="cell${isSmall ? ' small' : ''}${v === null ? ' empty' : ''}"><title>${esc(tip)}</title>`);
       out.push(`<rect x="${px(xx)}" y="${px(yy)}" width="${px(cw - 2)}" height="${px(ch - 2)}" fill="${fill}"/>`);
       if (isSmall) out.push(hatchLines(xx, yy, cw - 2, ch - 2, 7, tc === '#ffffff' ? '#ffffff' : '#555555'));
       out.push(`<text x="${px(xx + (cw - 2) / 2)}" y="${px(yy + 18)}" text-anchor="middle" font-size="11.5" font-weight="600" fill="${tc}">${v === null ? '—' : esc(label(v))}</text>`);
       out.push(`<text x="${px(xx + (cw - 2) / 2)}" y="${px(yy + 33)}" text-anchor="middle" font-size="9.5" fill="${tc}">n=${fmtNum(n)}${isSmall ? ' ⚠' : ''}</text>`);
+      if (disagrees) out.push(`<rect class="disagrees" x="${px(xx + 1.5)}" y="${px(yy + 1.5)}" width="${px(cw - 5)}" height="${px(ch - 5)}" fill="none" stroke="#b3261e" stroke-width="2.5" stroke-dasharray="5 3"/>`);
       out.push('</g>');
     }
   }
@@ -496,6 +525,9 @@ export function heatmap(h: IntersectionHeatmap, opts: HeatmapOptions = {}): stri
   const hy = top + lh + (which === 'shift' ? 36 : 14);
   if (hy + 12 < H) {
     out.push(`<rect x="${px(lx)}" y="${px(hy)}" width="14" height="10" fill="#ffffff" stroke="#555555"/>${hatchLines(lx, hy, 14, 10, 4)}<text x="${px(lx + 18)}" y="${px(hy + 9)}" font-size="9.5">small group</text>`);
+  }
+  if (which === 'shift' && h.shiftStatus?.some((row) => row.includes('disagrees')) && hy + 28 < H) {
+    out.push(`<rect x="${px(lx)}" y="${px(hy + 16)}" width="14" height="10" fill="none" stroke="#b3261e" stroke-width="2" stroke-dasharray="4 2"/><text x="${px(lx + 18)}" y="${px(hy + 25)}" font-size="9.5">data disagrees</text>`);
   }
   out.push('</g></svg>');
   return out.join('');

@@ -1,6 +1,8 @@
 // The self-contained HTML audit report: one string with inline CSS and inline SVG charts, no scripts,
 // no external resources, deterministic for a given AuditResult. Core code: no Node imports, no DOM.
 import type { AuditResult, CanonicalComparison, Distribution, FaleSection, IntersectionHeatmap, ProtectedAttribute } from '../audit/types.js';
+import { CHECK_DEFAULTS, type FeatureFidelity } from '../audit/checks.js';
+import type { FeatureFinding, ValueFinding } from '../audit/findings.js';
 import type { AttributeResult, Interval, MetricName, MetricsReport } from '../methods/metrics/index.js';
 import { distributionChart, faleChart, heatmap, jsRanking, lineChart } from './charts.js';
 import { binLabel, escapeHtml as esc, finite, fmtInt, fmtJs, fmtNum, fmtPct, fmtPp, fmtRatio } from './format.js';
@@ -42,7 +44,7 @@ table{border-collapse:collapse;margin:8px 0 14px;font-size:.9em}th,td{border:1px
 th{background:var(--bg-soft);font-weight:600}td.l,th.l{text-align:left}
 td.flag{background:var(--flag-bg);color:var(--flag);font-weight:600}td.flag-soft{background:#f7f3ee}.badge.soft{color:#8a6d3b}tr.rare td,tr.smallgroup td{background:#fafafa}
 .badge{display:inline-block;font-size:.78em;padding:0 6px;border-radius:9px;margin-left:4px;border:1px solid currentColor;white-space:nowrap}
-.badge.priv{color:#0a5f99}.badge.small{color:var(--warn)}.badge.flag{color:var(--flag)}.badge.rare{color:var(--warn)}
+.badge.priv{color:#0a5f99}.badge.agree{color:#00734d}.badge.small{color:var(--warn)}.badge.flag{color:var(--flag)}.badge.rare{color:var(--warn)}
 .scroll{overflow-x:auto;max-width:100%}
 .ci{display:block;color:var(--muted);font-size:.82em;white-space:nowrap}
 .figs{display:flex;flex-wrap:wrap;gap:14px;align-items:flex-start}
@@ -135,32 +137,6 @@ export function metricsTable(report: MetricsReport): string {
   return out.join('');
 }
 
-/** The category (or bin) most over-represented in series[0] relative to series[1]. */
-function direction(d: Distribution): { value: string; a: number; b: number } | null {
-  const s0 = d.series[0]?.share ?? [];
-  const s1 = d.series[1]?.share ?? [];
-  let best = -1;
-  let gap = 0.005;
-  for (let i = 0; i < Math.max(s0.length, s1.length); i++) {
-    const g = (finite(s0[i]) ? s0[i] : 0) - (finite(s1[i]) ? s1[i] : 0);
-    if (g > gap) {
-      gap = g;
-      best = i;
-    }
-  }
-  if (best < 0) return null;
-  const value = d.kind === 'categorical' ? d.categories?.[best] ?? `category ${best + 1}` : d.edges && d.edges.length > best + 1 ? binLabel(d.edges, best) : `bin ${best + 1}`;
-  return { value, a: s0[best] ?? 0, b: s1[best] ?? 0 };
-}
-
-function directionText(d: Distribution): string {
-  const dir = direction(d);
-  const a = esc(d.series[0]?.name ?? 'first set');
-  const b = esc(d.series[1]?.name ?? 'second set');
-  if (!dir) return `no value is clearly over-represented in the ${a}`;
-  return `<strong>${esc(dir.value)}</strong> is over-represented in the ${a} (${fmtPct(dir.a)} vs ${fmtPct(dir.b)} in the ${b})`;
-}
-
 function rankByJs(ds: readonly Distribution[]): Distribution[] {
   return ds.slice().sort((x, y) => (finite(y.js) ? y.js : -1) - (finite(x.js) ? x.js : -1));
 }
@@ -196,17 +172,32 @@ function fourFifthsFindings(r: MetricsReport | null): string[] {
   return out;
 }
 
+/** The validity of a pair of sets and, when they were drawn by rejection, the acceptance rate (the validity before filtering). */
 function validityText(c: CanonicalComparison): { html: string; ok: boolean } {
   const v = c.validity;
   if (!v) return { html: 'Validity could not be checked: nothing can score the generated rows (no callable model and no surrogate), so the sets are not confirmed to be on their side of the decision.', ok: false };
-  const who = c.validityScorer === 'surrogate' ? "the GAN's surrogate of the predictions (not the model itself)" : c.validityScorer === 'model' ? 'the model' : 'the scorer';
+  const who = c.validityScorer === 'surrogate' ? 'the surrogate of the predictions column (not the model itself)' : c.validityScorer === 'model' ? 'the model' : 'the scorer';
   const pr = v.positive.rate;
   const nr = v.negative.rate;
-  const ok = finite(pr) && finite(nr) && pr >= 0.8 && nr >= 0.8;
+  const ok = finite(pr) && finite(nr) && pr >= 0.99 && nr >= 0.99;
+  const acc = acceptance(c);
+  const drawn = acc
+    ? ` They were drawn by rejection: of the rows the generator produced, ${who} put ${fmtPct(acc.positive)} of those drawn for the positive set and ${fmtPct(acc.negative)} of those for the negative set on their side (the validity before filtering), and only those were kept.`
+    : '';
+  const short = acc && (acc.kept.positive < acc.wanted.positive || acc.kept.negative < acc.wanted.negative) ? ` The draw cap was reached: ${fmtInt(acc.kept.positive)} of ${fmtInt(acc.wanted.positive)} positive and ${fmtInt(acc.kept.negative)} of ${fmtInt(acc.wanted.negative)} negative rows.` : '';
   return {
-    html: `Validity: ${who} scores ${fmtPct(pr)} of the positive set (${fmtInt(v.positive.valid)} of ${fmtInt(v.positive.rows)}) as positive and ${fmtPct(nr)} of the negative set (${fmtInt(v.negative.valid)} of ${fmtInt(v.negative.rows)}) as negative.` + (ok ? '' : ' Rows on the wrong side dilute the comparison: read the differences below as lower bounds.'),
+    html: `Validity: ${who} scores ${fmtPct(pr)} of the positive set (${fmtInt(v.positive.valid)} of ${fmtInt(v.positive.rows)}) as positive and ${fmtPct(nr)} of the negative set (${fmtInt(v.negative.valid)} of ${fmtInt(v.negative.rows)}) as negative.${drawn}${short}` + (ok ? '' : ' Rows on the wrong side mix the two sets: their differences can be too small or, where the generator is wrong, reversed; the checks against the data below say which.'),
     ok,
   };
+}
+
+/** Pooled acceptance of a pair of sets drawn by rejection (null when they were not). */
+function acceptance(c: CanonicalComparison): { positive: number; negative: number; kept: { positive: number; negative: number }; wanted: { positive: number; negative: number } } | null {
+  const d = c.draws;
+  if (!d || d.length === 0 || d.some((x) => x.positive.acceptance === null)) return null;
+  const rate = (k: 'positive' | 'negative') => d.reduce((s, x) => s + (x[k].acceptance ?? 0) * x[k].drawn, 0) / Math.max(1, d.reduce((s, x) => s + x[k].drawn, 0));
+  const sum = (k: 'positive' | 'negative', f: 'kept' | 'wanted') => d.reduce((s, x) => s + x[k][f], 0);
+  return { positive: rate('positive'), negative: rate('negative'), kept: { positive: sum('positive', 'kept'), negative: sum('negative', 'kept') }, wanted: { positive: sum('positive', 'wanted'), negative: sum('negative', 'wanted') } };
 }
 
 function caveatsFor(r: AuditResult, topics: AuditResult['caveats'][number]['topic'][]): string {
@@ -218,9 +209,17 @@ function figure(svg: string, caption?: string): string {
   return `<figure>${svg}${caption ? `<figcaption>${caption}</figcaption>` : ''}</figure>`;
 }
 
-function distributionFigures(ds: readonly Distribution[], expanded: number, what: string): string {
+/** A chart's caption: rank, role, kind, JS (with its seed range and the real rows'), and the set's fidelity against the real rows. */
+function chartCaption(d: Distribution, i: number, fid: FeatureFidelity | undefined): string {
+  const js = d.jsSeeds && d.jsSeeds.length > 1 ? ` (GAN seeds ${fmtJs(Math.min(...d.jsSeeds))}–${fmtJs(Math.max(...d.jsSeeds))})` : '';
+  const real = finite(d.jsReal) ? ` · real rows ${fmtJs(d.jsReal)}` : '';
+  const f = fid ? ` · fidelity to the real rows on each side: ${fidelityBrief(fid)} ${fid.faithful ? '<span class="badge agree">✓ faithful</span>' : '<span class="badge flag">⚠ misrepresented</span>'}` : '';
+  return `#${i + 1} · ${esc(d.feature)} (${esc(d.role)}, ${esc(d.kind)}) · JS ${fmtJs(d.js)}${js}${real}${f}`;
+}
+
+function distributionFigures(ds: readonly Distribution[], expanded: number, what: string, fidelity: readonly FeatureFidelity[] = []): string {
   if (ds.length === 0) return `<p class="muted">No ${esc(what)} to show.</p>`;
-  const figs = ds.map((d, i) => figure(distributionChart(d), `#${i + 1} · ${esc(d.feature)} (${esc(d.role)}, ${esc(d.kind)}) · JS ${fmtJs(d.js)}`));
+  const figs = ds.map((d, i) => figure(distributionChart(d), chartCaption(d, i, fidelity.find((x) => x.feature === d.feature))));
   const head = `<div class="figs">${figs.slice(0, expanded).join('')}</div>`;
   if (figs.length <= expanded) return head;
   return `${head}<details><summary>${figs.length - expanded} more ${esc(what)} (smaller JS distances)</summary><div class="figs">${figs.slice(expanded).join('')}</div></details>`;
@@ -249,22 +248,68 @@ ${timings ? `<dt>Timings</dt><dd class="small">${timings}</dd>` : ''}
 </header>`;
 }
 
+/** A shift in percentage points, or a median shift in the feature's units. */
+function fmtShift(x: number | null | undefined, kind: ValueFinding['kind']): string {
+  if (!finite(x)) return '—';
+  return kind === 'median' ? `${x > 0 ? '+' : x < 0 ? '−' : '±'}${fmtNum(Math.abs(x), 4)}` : fmtPp(x);
+}
+
+/** "canonical +20.1 pp (seeds +18.0 to +22.3); real rows +25.3 pp [24.0, 26.6]" */
+function shiftText(v: ValueFinding): string {
+  const c = v.canonical;
+  const seeds = c.seeds.length > 1 ? ` (GAN seeds ${fmtShift(c.min, v.kind)} to ${fmtShift(c.max, v.kind)})` : '';
+  const what = v.kind === 'median' ? 'median shift' : 'shift';
+  return `canonical ${what} ${fmtShift(c.pooled, v.kind)}${seeds}; real rows ${fmtShift(v.real.shift, v.kind)} [${fmtShift(v.real.lo, v.kind)}, ${fmtShift(v.real.hi, v.kind)}]`;
+}
+
+/** A value's name; a median shift names the direction of the feature's values. */
+const valueName = (v: ValueFinding, favoured: boolean | null) => (v.kind === 'median' ? (favoured === null ? 'the median' : favoured ? 'higher values' : 'lower values') : esc(v.value));
+
+/** Preferences, disagreements and generated-only values of one feature, as sentences. */
+function directionSentences(f: FeatureFinding, maxEach = 3): string[] {
+  const out: string[] = [];
+  const list = (vs: ValueFinding[], favoured: boolean | null = null) => vs.slice(0, maxEach).map((v) => `<strong>${valueName(v, favoured)}</strong> (${shiftText(v)})`).join('; ') + (vs.length > maxEach ? `; and ${vs.length - maxEach} more` : '');
+  const fav = f.favoured;
+  const dis = f.disfavoured;
+  if (fav.length || dis.length) {
+    const parts: string[] = [];
+    if (fav.length) parts.push(`favour ${list(fav, true)}`);
+    if (dis.length) parts.push(`disfavour ${list(dis, false)}`);
+    out.push(`<span class="badge agree">✓ the data agrees</span> the model's positive decisions ${parts.join(', and ')}.`);
+  } else out.push('No direction is confirmed by the data (every seed and the real rows together).');
+  if (f.disagreements.length) out.push(`<span class="badge flag">✗ the sets disagree with the data</span> on ${list(f.disagreements)}: not a finding.`);
+  if (f.generatedOnly.length) out.push(`<span class="badge soft">generated only, not confirmed by the data</span> ${list(f.generatedOnly)}.`);
+  return out;
+}
+
+function jsText(f: FeatureFinding): string {
+  const seeds = f.js.max > f.js.min ? `, GAN seeds ${fmtJs(f.js.min)}–${fmtJs(f.js.max)}` : '';
+  return `JS ${fmtJs(f.js.pooled)}${seeds}${finite(f.js.real) ? `; real rows ${fmtJs(f.js.real)}` : ''}`;
+}
+
+function fidelityBrief(fid: FeatureFidelity | null): string {
+  if (!fid) return 'not measured';
+  const side = (x: FeatureFidelity['positive'], name: string) => (x ? `${name} ${fid.metric} ${fmtJs(x.distance)} (noise ${fmtJs(x.floor)})` : `${name} —`);
+  return `${side(fid.positive, 'positive')}, ${side(fid.negative, 'negative')}`;
+}
+
 function findings(r: AuditResult): string {
-  const c = r.canonical;
-  const ranked = rankByJs(c.distributions);
-  const top = ranked.filter((d) => d.role === 'feature').slice(0, 5);
-  const prot = new Map<string, Distribution>();
-  for (const d of [...ranked.filter((d) => d.role !== 'feature'), ...r.proxy.distributions]) if (!prot.has(d.feature)) prot.set(d.feature, d);
+  const f = r.findings;
+  const seeds = r.checks.seeds.length;
   const out: string[] = ['<section class="findings" id="findings"><h2 style="border:0;margin-top:.4em">Findings</h2><ul>'];
-  if (top.length) {
-    out.push(`<li>Features that differ most between the positive and negative canonical sets (JS distance): ${top.map((d) => `<strong>${esc(d.feature)}</strong> ${fmtJs(d.js)}`).join(', ')}.</li>`);
-  } else out.push('<li>No feature distributions were compared.</li>');
-  for (const d of prot.values()) {
-    out.push(`<li>Protected attribute <strong>${esc(d.feature)}</strong>${d.role === 'proxy' ? ' (not read by the model: a proxy effect)' : ''}: JS ${fmtJs(d.js)}; ${directionText(d)}.</li>`);
+  out.push(`<li>Canonical sets from ${seeds} LUCID-GAN${seeds === 1 ? '' : 's'} (seeds ${r.checks.seeds.map((x) => esc(x)).join(', ')}), pooled; every figure is checked against the real rows the model scores positive and negative. A direction is stated only where the real rows' 95% interval excludes 0 and every seed agrees with them.</li>`);
+  if (f.named.length) {
+    out.push(`<li>Features that separate the positive and negative canonical sets most (JS distance; only features the sets generate faithfully are named, see <a href="#canonical">Canonical sets</a>): ${f.named.map((x) => `<strong>${esc(x.feature)}</strong> ${jsText(x)}`).join(', ')}.<ul>${f.named.map((x) => `<li>${esc(x.feature)}: ${directionSentences(x, 2).join(' ')}</li>`).join('')}</ul></li>`);
+  } else out.push('<li>No feature is named as separating the sets: none ranked high is generated faithfully enough (see the fidelity beside each chart).</li>');
+  if (f.unfaithful.length) out.push(`<li><span class="badge soft">not named</span> ranked high but misrepresented by the generated sets against the real rows: ${f.unfaithful.map((x) => `${esc(x.feature)} (${jsText(x)}; fidelity ${fidelityBrief(x.fidelity)})`).join('; ')}.</li>`);
+  for (const x of f.protected) {
+    const proxy = x.role === 'proxy' ? ' (not read by the model: a proxy effect)' : '';
+    const faithful = x.faithful ? '' : ` <span class="badge soft">generated unfaithfully: ${fidelityBrief(x.fidelity)}</span>`;
+    out.push(`<li>Protected attribute <strong>${esc(x.feature)}</strong>${proxy}, ${jsText(x)}${faithful}: ${directionSentences(x).join(' ')}</li>`);
   }
-  for (const f of [...fourFifthsFindings(r.metrics.attributes), ...fourFifthsFindings(r.metrics.intersection)]) out.push(`<li>${f}</li>`);
-  out.push(`<li>${validityText(c).html}</li>`);
-  if (r.lucid.ran) out.push(`<li>LUCID ran: ${fmtPct(r.lucid.success)} of its samples reach the preferred class${r.lucid.prefer !== undefined ? ` (${esc(r.lucid.prefer)})` : ''}.</li>`);
+  for (const ff of [...fourFifthsFindings(r.metrics.attributes), ...fourFifthsFindings(r.metrics.intersection)]) out.push(`<li>${ff}</li>`);
+  out.push(`<li>${validityText(r.canonical).html}</li>`);
+  if (r.lucid.ran) out.push(`<li>LUCID ran: ${fmtPct(r.lucid.success)} of its samples reach the preferred class${r.lucid.prefer !== undefined ? ` (${esc(r.lucid.prefer)})` : ''}${r.lucid.projected ? '; the descent was projected onto the data (numbers inside the audited rows\' range, categories one-hot)' : ''}.</li>`);
   else out.push(`<li>LUCID did not run${r.lucid.reason ? `: ${esc(r.lucid.reason)}` : ''}.</li>`);
   if (r.planted?.length) {
     out.push(`<li><strong>Planted in the simulated data:</strong> ${r.planted
@@ -316,15 +361,15 @@ function canonicalSection(r: AuditResult): string {
   const c = r.canonical;
   const ranked = rankByJs(c.distributions);
   const v = validityText(c);
-  const s0 = ranked[0]?.series;
-  const names = s0 && s0.length >= 2 ? `${esc(s0[0].name)} (blue) and ${esc(s0[1].name)} (orange)` : 'the positive (blue) and negative (orange) sets';
-  const refs = s0 && s0.length > 2 ? `; ${s0.slice(2).map((s) => esc(s.name)).join(', ')} in grey outline for reference` : '';
+  const seeds = r.checks.seeds.length;
+  const tol = r.findings.rankingRule;
   return `<section id="canonical"><h2>Canonical sets, ranked by Jensen–Shannon distance</h2>
-<p>LUCID-GAN generated ${fmtInt(c.positive.rows)} rows the model predicts positive and ${fmtInt(c.negative.rows)} it predicts negative. Each chart compares ${names}${refs}. Features are ranked by the Jensen–Shannon distance between the two sets (0 = identical, 1 = disjoint): the higher, the more the model's decision depends on that feature.</p>
+<p>LUCID-GAN (${fmtInt(seeds)} GAN seed${seeds === 1 ? '' : 's'}, pooled) generated ${fmtInt(c.positive.rows)} rows the model scores positive and ${fmtInt(c.negative.rows)} it scores negative. Each chart shows the positive set (blue bars) and the negative set (orange bars); the dark blue and dark orange ticks are the <em>real</em> rows the model scores positive and negative, which the sets estimate. Features are ranked by the Jensen–Shannon distance between the two sets (0 = identical, 1 = disjoint), given with its range over the GAN seeds and the same distance between the real rows on the two sides.</p>
+<p class="small">Fidelity, under each chart: how far each set is from the real rows on its side (KS distance for numbers, total variation for categories: the largest difference in probability the two give any threshold or any set of categories), beside its noise floor (the same distance between two resamples of the real rows, 95th percentile). It is measured on the rows the GAN trained on. A feature is faithful when both sides are within max(noise floor, ${fmtNum(CHECK_DEFAULTS.fidelityTolerance)}); ${esc(tol)}.</p>
 <div class="callout${v.ok ? ' ok' : ''}">${v.html}</div>
-${caveatsFor(r, ['validity'])}
+${caveatsFor(r, ['validity', 'fidelity'])}
 <figure>${jsRanking(ranked)}</figure>
-${distributionFigures(ranked, EXPANDED, 'features')}
+${distributionFigures(ranked, EXPANDED, 'features', r.checks.fidelity)}
 </section>`;
 }
 
@@ -332,14 +377,18 @@ function proxySection(r: AuditResult): string {
   const p = r.proxy;
   const body = p.columns.length
     ? `<p>The model does not read ${p.columns.map((c) => `<strong>${esc(c)}</strong>`).join(', ')}. Yet the GAN generates this column together with the others, so its distribution in the positive and negative canonical sets shows whether the model's decisions follow it <em>through other features</em> (proxies): a large JS distance means the model treats these groups differently without seeing the attribute.</p>
-${distributionFigures(rankByJs(p.distributions), EXPANDED, 'proxy attributes')}`
+${distributionFigures(rankByJs(p.distributions), EXPANDED, 'proxy attributes', r.checks.fidelity)}`
     : '<p class="muted">Every protected attribute is read by the model (or it is unknown which columns the model reads), so there is no separate proxy view; the protected attributes appear among the canonical-set charts above.</p>';
   return `<section id="proxy"><h2>Proxy view</h2>${body}${caveatsFor(r, ['model'])}</section>`;
 }
 
 function heatmapFigures(h: IntersectionHeatmap): string {
   const figs = [figure(heatmap(h, { value: 'positivity' }), 'Each cell: the model\u2019s positivity rate in the data and the rows it has. Hatched cells are small groups; grey cells are empty.')];
-  if (h.canonicalShift) figs.push(figure(heatmap(h, { value: 'shift' }), 'Each cell: its share of the positive canonical set minus its share of the negative one (percentage points). Orange = over-represented among positive predictions, purple = among negative ones.'));
+  if (h.canonicalShift) {
+    const dis = h.shiftStatus ? h.shiftStatus.flatMap((row, r) => row.map((st, c) => (st === 'disagrees' ? `${h.rowValues[r]} & ${h.colValues[c]}` : null))).filter((x) => x !== null) : [];
+    const note = dis.length ? ` Outlined in red (${dis.map((x) => esc(x)).join(', ')}): the real rows shift the other way with a 95% interval that excludes 0, so these cells are not findings.` : h.shiftStatus ? ' No cell\'s shift is contradicted by the real rows.' : '';
+    figs.push(figure(heatmap(h, { value: 'shift' }), `Each cell: its share of the positive canonical set minus its share of the negative one (percentage points). Orange = over-represented among positive predictions, purple = among negative ones.${note}`));
+  }
   return `<div class="figs">${figs.join('')}</div>`;
 }
 
@@ -355,11 +404,13 @@ function intersectionsSection(r: AuditResult): string {
         const top = rankByJs(s.distributions).slice(0, 3);
         const ft = s.fixTraining;
         const v = s.validity;
-        return `<tr${ft?.rare ? ' class="rare"' : ''}><td class="l">${fixText(s.fix)}${ft?.rare ? '<span class="badge rare">rare</span>' : ''}</td><td>${ft ? `${fmtInt(ft.rows)} <span class="muted small">(${fmtPct(ft.share)})</span>` : '—'}</td><td>${fmtPct(s.fixSatisfied)}</td><td>${v ? `${fmtPct(v.positive.rate)} / ${fmtPct(v.negative.rate)}` : '—'}</td><td class="l">${top.map((d) => `${esc(d.feature)} <span class="muted">${fmtJs(d.js)}</span>`).join(', ') || '—'}</td></tr>`;
+        const acc = acceptance(s);
+        const vtext = acc ? `${fmtPct(acc.positive)} / ${fmtPct(acc.negative)}${acc.kept.positive < acc.wanted.positive || acc.kept.negative < acc.wanted.negative ? ` <span class="badge small" title="the draw cap was reached">${fmtInt(acc.kept.positive)} / ${fmtInt(acc.kept.negative)} rows</span>` : ''}` : v ? `${fmtPct(v.positive.rate)} / ${fmtPct(v.negative.rate)}` : '—';
+        return `<tr${ft?.rare ? ' class="rare"' : ''}><td class="l">${fixText(s.fix)}${ft?.rare ? '<span class="badge rare">rare</span>' : ''}</td><td>${ft ? `${fmtInt(ft.rows)} <span class="muted small">(${fmtPct(ft.share)})</span>` : '—'}</td><td>${fmtPct(s.fixSatisfied)}</td><td>${vtext}</td><td class="l">${top.map((d) => `${esc(d.feature)} <span class="muted">${fmtJs(d.js)}</span>`).join(', ') || '—'}</td></tr>`;
       })
       .join('');
     return `<h3>${esc(pair[0])} × ${esc(pair[1])}</h3>${heatmapFigures(h)}
-${sets.length ? `<h4>Canonical sets per combination</h4><table class="combos"><thead><tr><th class="l">combination</th><th>training rows</th><th title="share of generated rows that hold every fixed value">fix satisfied</th><th>validity (pos / neg)</th><th class="l">top features by JS</th></tr></thead><tbody>${rows}</tbody></table>` : '<p class="muted small">No canonical sets were generated per combination.</p>'}`;
+${sets.length ? `<h4>Canonical sets per combination</h4><table class="combos"><thead><tr><th class="l">combination</th><th>training rows</th><th title="share of generated rows that hold every fixed value">fix satisfied</th><th title="share of the rows drawn that the model scored on their side (rejection sampling keeps only those); without rejection, the validity">acceptance (pos / neg)</th><th class="l">top features by JS</th></tr></thead><tbody>${rows}</tbody></table>` : '<p class="muted small">No canonical sets were generated per combination.</p>'}`;
   });
   return `<section id="intersections"><h2>Intersections</h2>
 <p>For each pair of protected attributes: the model's positivity rate per combination of values in the data, and where the canonical sets put their rows. Then LUCID-GAN's canonical sets with the combination fixed: how many training rows the combination has (a rare combination gives the GAN little to learn from), how often the generated rows really hold it, and which features separate its positive and negative sets.</p>
@@ -450,7 +501,7 @@ function filesList(r: AuditResult): string {
 }
 
 function closingSections(r: AuditResult): string {
-  const topics: Record<string, string> = { validity: 'Validity', 'rare-intersection': 'Rare intersections', power: 'Detection power', 'small-group': 'Small groups', model: 'Model', other: 'Other' };
+  const topics: Record<string, string> = { validity: 'Validity', fidelity: 'Fidelity to the data', 'rare-intersection': 'Rare intersections', power: 'Detection power', 'small-group': 'Small groups', model: 'Model', other: 'Other' };
   const caveats = r.caveats.length
     ? `<ul>${r.caveats.map((c) => `<li class="caveat"><strong>${esc(topics[c.topic] ?? c.topic)}:</strong> ${esc(c.text)}</li>`).join('')}</ul>`
     : '<p class="muted">No caveats were raised.</p>';
@@ -460,7 +511,8 @@ function closingSections(r: AuditResult): string {
 <ul>
 <li><strong>Group metrics</strong> describe the model's decisions on the data as it is. A ratio below 0.8 (four-fifths) is a common screening flag, not a verdict; small groups give unstable rates, and bootstrap intervals (when shown) give their uncertainty.</li>
 <li><strong>Canonical sets</strong> are rows a generative model (LUCID-GAN) produces for which the model predicts positive or negative. Features whose distributions differ most between the two sets (large Jensen–Shannon distance) are what the model's decision hinges on. A protected attribute that differs strongly is a sign of disparate treatment; if the model does not read it, the difference comes through proxies.</li>
-<li><strong>Validity</strong> tells how many generated rows the model really scores on their side; low validity weakens the comparison.</li>
+<li><strong>Validity</strong> tells how many generated rows the model really scores on their side. The sets are drawn by rejection, so it is 100% when the model can be called; the acceptance rate says how often the generator got the side right before filtering.</li>
+<li><strong>Fidelity and direction checks</strong> compare every canonical figure with the real rows the model scores on each side. A preference is stated only where the real rows confirm its direction and every GAN seed agrees; where they contradict it, the report says so; where they cannot tell, the GAN's estimate is marked "generated only".</li>
 <li><strong>Heat maps</strong> show intersections: a cell can be disadvantaged even when each attribute alone looks fair. Hatched cells are small.</li>
 <li><strong>LUCID</strong> shows the model's preferences starting from uniform noise, independent of the data's distribution.</li>
 <li><strong>FALE</strong> shows where along a feature the fairness metric changes; look at the bars beneath before trusting a bin.</li>

@@ -17,7 +17,9 @@ describe('lucid audit', () => {
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /wrote .*report\.html/);
     assert.match(r.stdout, /Jensen–Shannon/);
-    assert.match(r.stdout, /validity \(model\)/);
+    assert.match(r.stdout, /validity \(model\): positive set 100\.0%, negative set 100\.0%; drawn by rejection, acceptance \d/);
+    assert.match(r.stdout, /× 3 seeds/);
+    assert.match(r.stdout, /\n  sex: (the data agrees|no direction confirmed by the data)/);
     for (const f of ['report.html', 'audit.json', 'metrics.csv', 'metrics.json', 'metrics-intersection.csv', 'canonical-positive.csv', 'canonical-negative.csv',
       'intersection-sex=Female-group=B-positive.csv', 'intersection-sex=Male-group=A-negative.csv', 'distributions.csv', 'distributions.json',
       'lucid-canonical.csv', 'lucid-start.csv', 'fale-group.json', 'fale-group.csv', 'fale-age.csv', 'protected-bins.json']) {
@@ -26,10 +28,23 @@ describe('lucid audit', () => {
     assert.match(readFileSync(join(out, 'report.html'), 'utf8'), /<html/i);
     const a = JSON.parse(readFileSync(join(out, 'audit.json'), 'utf8'));
     assert.equal(a.canonical.positive.file, 'canonical-positive.csv');
-    assert.equal(a.canonical.positive.rows, 150);
+    const kept = a.canonical.draws.map((d: { positive: { kept: number } }) => d.positive.kept);
+    assert.equal(kept.length, 3);
+    assert.equal(a.canonical.positive.rows, kept.reduce((x: number, y: number) => x + y, 0));
     assert.equal(a.lucid.canonical.file, 'lucid-canonical.csv');
     assert.deepEqual(JSON.parse(readFileSync(join(out, 'protected-bins.json'), 'utf8'))[2].bins.edges, [18, 35, 50, 80]);
-    assert.equal(readFileSync(join(out, 'canonical-positive.csv'), 'utf8').trim().split('\n').length, 151);
+    // the sets say which GAN seed each row came from, in seed order
+    const csv = readFileSync(join(out, 'canonical-positive.csv'), 'utf8').trim().split('\n');
+    assert.equal(csv.length, a.canonical.positive.rows + 1);
+    const header = csv[0].split(',');
+    assert.equal(header[header.length - 1], 'gan_seed');
+    const seeds = csv.slice(1).map((l) => Number(l.split(',').pop()));
+    assert.deepEqual([...new Set(seeds)], a.meta.gan.seeds);
+    assert.equal(seeds.filter((x) => x === a.meta.gan.seeds[0]).length, kept[0]);
+    // the checks and what was decided from them
+    for (const k of ['fidelity', 'shifts', 'cells', 'dependencies', 'ranges']) assert.ok(k in a.checks, k);
+    assert.ok(a.checks.shifts.some((c: { feature: string; canonical: number[]; real: { lo: number }; status: string }) => c.feature === 'sex' && c.canonical.length === 3 && typeof c.real.lo === 'number' && typeof c.status === 'string'));
+    assert.deepEqual(a.findings.protected.map((f: { feature: string }) => f.feature), ['sex', 'group', 'age']);
   });
 
   it('--format json prints a machine-readable summary', () => {
@@ -39,6 +54,8 @@ describe('lucid audit', () => {
     const j = JSON.parse(r.stdout);
     assert.equal(j.report, join(out, 'report.html'));
     assert.equal(j.top.length, 5);
+    assert.ok(Array.isArray(j.preferences) && Array.isArray(j.disagreements) && Array.isArray(j.named));
+    assert.equal(j.draws.length, 3);
     assert.equal(j.lucid, true);
     assert.deepEqual(j.fale, ['group']);
   });

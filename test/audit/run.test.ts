@@ -3,6 +3,8 @@
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { intersectionPowerCaveat, lucidStart, runAudit } from '../../src/audit/run.js';
+import { CANONICAL_DEFAULTS } from '../../src/audit/canonical.js';
+import { statedPreferences } from '../../src/audit/findings.js';
 import type { AuditResult } from '../../src/audit/types.js';
 import type { Table } from '../../src/data/table.js';
 import { simulate } from '../../src/data/simulator.js';
@@ -39,22 +41,62 @@ describe('runAudit (built-in model, direct bias on group)', () => {
     assert.equal(r.meta.model.differentiable, true);
     assert.equal(r.meta.positive, 'yes');
     assert.equal(r.meta.gan.epochs, 4);
-    for (const k of ['score', 'metrics', 'gan', 'canonical', 'intersections', 'lucid', 'fale', 'total']) assert.equal(typeof r.meta.timings[k], 'number', k);
+    // three GAN seeds by default: the audit's seed, then seed + k · stride
+    assert.deepEqual(r.meta.gan.seeds, [3, 3 + CANONICAL_DEFAULTS.seedStride, 3 + 2 * CANONICAL_DEFAULTS.seedStride]);
+    assert.deepEqual(r.meta.gan.epochsDone, [4, 4, 4]);
+    assert.equal(r.meta.gan.rejection, true);
+    for (const k of ['score', 'metrics', 'gan', 'canonical', 'checks', 'intersections', 'lucid', 'fale', 'total']) assert.equal(typeof r.meta.timings[k], 'number', k);
     assert.equal(r.metrics.attributes.attributes.length, 3);
     assert.ok(r.metrics.intersection);
-    assert.equal(r.canonical.positive.rows, 200);
-    assert.equal(r.canonical.negative.rows, 200);
+    // every seed's rows, pooled; drawn by rejection, so every kept row is scored on its side
+    const draws = r.canonical.draws!;
+    assert.equal(draws.length, 3);
+    assert.equal(r.canonical.positive.rows, draws.reduce((a, d) => a + d.positive.kept, 0));
+    assert.equal(r.canonical.negative.rows, draws.reduce((a, d) => a + d.negative.kept, 0));
+    for (const d of draws) {
+      for (const st of [d.positive, d.negative]) {
+        assert.equal(st.wanted, 200);
+        assert.ok(st.kept === 200 || (st.capped && st.drawn >= 200 * CANONICAL_DEFAULTS.drawCap), JSON.stringify(st));
+        assert.ok(st.acceptance !== null && st.acceptance >= 0 && st.acceptance <= 1);
+      }
+    }
     assert.equal(r.canonical.validityScorer, 'model');
-    assert.ok(r.canonical.validity);
+    assert.equal(r.canonical.validity!.positive.rate, 1);
+    assert.equal(r.canonical.validity!.negative.rate, 1);
     const feats = r.canonical.distributions.map((d) => d.feature);
     assert.ok(!feats.includes('preds') && !feats.includes('approved'));
     assert.ok(feats.includes('neighbourhood') && feats.includes('age'));
     for (let i = 1; i < r.canonical.distributions.length; i++) assert.ok(r.canonical.distributions[i - 1].js >= r.canonical.distributions[i].js);
     for (const d of r.canonical.distributions) {
-      assert.equal(d.series.length, 3);
-      assert.equal(d.series[2].name, 'real data');
+      assert.deepEqual(d.series.map((x) => [x.name, x.of]), [['positive canonical', undefined], ['negative canonical', undefined], ['real rows predicted positive', 0], ['real rows predicted negative', 1]]);
+      assert.equal(d.jsSeeds!.length, 3);
+      assert.ok(d.jsReal! >= 0 && d.jsReal! <= 1);
       assert.equal(d.role, ['sex', 'group', 'age'].includes(d.feature) ? 'protected' : 'feature');
     }
+    // no generated number outside the data's range; whole numbers where the data has them
+    for (const t of [r.canonical.positive, r.canonical.negative, r.lucid.canonical!]) {
+      for (const c of t.columns) {
+        const real = data.columns.find((x) => x.name === c.name);
+        if (c.kind !== 'numeric' || !real || real.kind !== 'numeric') continue;
+        const lo = Math.min(...real.values);
+        const hi = Math.max(...real.values);
+        assert.ok(c.values.every((v) => v >= lo && v <= hi), `${c.name} inside [${lo}, ${hi}]`);
+        if (real.values.every(Number.isInteger)) assert.ok(c.values.every(Number.isInteger), `${c.name} whole`);
+      }
+    }
+    assert.equal(r.lucid.projected, true);
+    // the checks: fidelity of every generated column, the direction of every protected value (age: its bins and median)
+    assert.deepEqual(r.checks.fidelity.map((f) => f.feature).sort(), data.columns.map((c) => c.name).filter((c) => c !== 'approved').sort());
+    const values = (f: string) => r.checks.shifts.filter((c) => c.feature === f).map((c) => c.value);
+    assert.deepEqual(values('sex').sort(), ['Female', 'Male']);
+    assert.deepEqual(values('age'), ['[18, 35]', '(35, 50]', '(50, 80]', 'median']);
+    for (const c of r.checks.shifts) {
+      assert.equal(c.canonical.length, 3);
+      assert.ok(['agrees', 'disagrees', 'within noise'].includes(c.status));
+      assert.ok(c.real.lo! <= c.real.shift! && c.real.shift! <= c.real.hi!, `${c.feature}=${c.value}`);
+    }
+    assert.deepEqual(r.findings.protected.map((f) => f.feature), ['sex', 'group', 'age']);
+    assert.ok(r.checks.cells.length > 0 && r.checks.cells.every((c) => c.feature.includes(' × ')));
     assert.deepEqual(r.proxy.columns, []);
     // age is numeric: binned with the given edges, the distribution uses them
     const age = r.protected.find((p) => p.column === 'age')!;
@@ -67,7 +109,8 @@ describe('runAudit (built-in model, direct bias on group)', () => {
     const sg = r.intersections.find((i) => i.pair[0] === 'sex' && i.pair[1] === 'group')!;
     assert.equal(sg.sets.length, 4);
     for (const s of sg.sets) {
-      assert.equal(s.positive.rows, 60);
+      assert.equal(s.positive.rows, s.draws!.reduce((a, d) => a + d.positive.kept, 0));
+      assert.ok(s.positive.rows <= 180);
       assert.ok(s.fixTraining && s.fixSatisfied !== undefined);
       assert.match(s.name, /^intersection-sex=(Female|Male)-group=(A|B)$/);
     }
@@ -96,7 +139,7 @@ describe('runAudit (built-in model, direct bias on group)', () => {
     // sex and group are categorical (age is numeric: not fixed, not compared): 2 + 2 fixed values
     assert.deepEqual(cs.map((c) => c.fixed), [['sex', 'Female'], ['sex', 'Male'], ['group', 'A'], ['group', 'B']]);
     for (const c of cs) {
-      assert.equal(c.rows, 60);
+      assert.ok(c.rows > 0 && c.rows <= 180);
       assert.ok(c.fixTraining && c.fixTraining.rows > 0 && c.fixTraining.share > 0 && c.fixTraining.share < 1);
       assert.ok(c.fixSatisfied !== undefined && c.fixSatisfied >= 0 && c.fixSatisfied <= 1);
       const other = c.fixed[0] === 'sex' ? 'group' : 'sex';
@@ -106,7 +149,7 @@ describe('runAudit (built-in model, direct bias on group)', () => {
       assert.deepEqual([...d.categories!].sort(), other === 'sex' ? ['Female', 'Male'] : ['A', 'B']);
       assert.deepEqual(d.series.map((x) => x.name), ['positive canonical', 'negative canonical']);
       for (const x of d.series) {
-        assert.equal(x.n, 60);
+        assert.ok(x.n >= c.rows);
         assert.ok(Math.abs(x.share.reduce((a, b) => a + b, 0) - 1) < 1e-9, `${c.fixed.join('=')}: ${x.name} shares sum to 1`);
       }
       assert.ok(d.js >= 0 && d.js <= 1);
@@ -117,6 +160,32 @@ describe('runAudit (built-in model, direct bias on group)', () => {
   it('has no conditional sets without intersection rows', async () => {
     const r = await runAudit(engine, data, { label: 'approved', positive: 'yes', protected: ['sex', 'group'], model: builtinBlackBox(engine, clf, 'm'), ...SMALL, intersectionRows: 0, faleBootstrap: 0, lucidEpochs: 1 });
     assert.equal(r.conditional, undefined);
+  });
+
+  it('states as a preference only what the real rows and every GAN seed agree on', () => {
+    const stated = statedPreferences(result.findings);
+    for (const p of stated) {
+      const c = result.checks.shifts.find((x) => x.feature === p.feature && x.value === p.value)!;
+      assert.equal(c.status, 'agrees', `${p.feature}=${p.value}`);
+      const sign = p.direction === 'favoured' ? 1 : -1;
+      assert.ok(sign * c.real.lo! > 0 && sign * c.real.hi! > 0, `${p.feature}=${p.value}: the real interval is on the stated side`);
+      assert.ok(c.canonical.every((x) => sign * x > 0), `${p.feature}=${p.value}: every seed`);
+    }
+    // and every disagreement is said as one
+    const dis = result.checks.shifts.filter((c) => c.status === 'disagrees' && result.findings.protected.some((f) => f.feature === c.feature));
+    for (const c of dis) assert.ok(result.findings.protected.find((f) => f.feature === c.feature)!.disagreements.some((v) => v.value === c.value));
+  });
+
+  it('with one GAN seed and no rejection, draws as published: every row kept, the validity says how many are off side', async () => {
+    const r = await runAudit(engine, data, { label: 'approved', positive: 'yes', protected: ['sex', 'group'], model: builtinBlackBox(engine, clf, 'm'), ...SMALL, intersectionRows: 0, faleBootstrap: 0, lucidEpochs: 1, ganSeeds: 1, rejection: false });
+    assert.deepEqual(r.meta.gan.seeds, [3]);
+    assert.equal(r.meta.gan.rejection, false);
+    assert.equal(r.canonical.positive.rows, 200);
+    assert.equal(r.canonical.draws![0].positive.acceptance, null);
+    assert.ok(r.canonical.validity!.positive.rate! < 1, 'a 4-epoch generator puts some rows on the wrong side');
+    assert.equal(r.canonical.distributions[0].jsSeeds, undefined);
+    // the same GAN and draws as the first seed of the default audit, before filtering
+    assert.equal(r.checks.shifts.every((c) => c.canonical.length === 1), true);
   });
 
   it('the metrics show the planted direction: group B has the lower positivity rate, FALE compares B', () => {
@@ -158,7 +227,7 @@ describe('runAudit (built-in model, direct bias on group)', () => {
 });
 
 describe('runAudit with a predictions column', () => {
-  it('runs without LUCID and FALE, says why, no proxy inference; validity unknown in paper mode, scored by the GAN surrogate in consistency mode', async () => {
+  it('runs without LUCID and FALE, says why, no proxy inference; generated rows are scored by a surrogate fitted to the column, with its held-out agreement', async () => {
     const preds = clf.predictProba(engine, data);
     const scored: Table = { rows: data.rows, columns: [...data.columns, { kind: 'numeric', name: 'p', values: preds }] };
     const r = await runAudit(engine, scored, { label: 'approved', positive: 'yes', protected: ['sex', 'group'], pred: 'p', ...SMALL });
@@ -171,14 +240,19 @@ describe('runAudit with a predictions column', () => {
     assert.ok(r.protected.every((p) => p.inModel === null));
     assert.deepEqual(r.proxy.columns, []);
     assert.equal(r.meta.gan.mode, 'paper');
-    assert.equal(r.canonical.validityScorer, null);
-    assert.ok(r.caveats.some((c) => c.topic === 'validity' && /unknown/.test(c.text)));
+    assert.equal(r.canonical.validityScorer, 'surrogate');
+    // the surrogate reproduces a logistic model's decisions on held-out rows
+    assert.ok(r.checks.surrogate!.rate > 0.9, `agreement ${r.checks.surrogate!.rate}`);
+    assert.equal(r.checks.surrogate!.rows, 400);
+    assert.ok(r.caveats.some((c) => c.topic === 'validity' && /surrogate of the predictions column .* held-out rows/.test(c.text)));
     assert.ok(r.caveats.some((c) => c.topic === 'model' && /predictions column/.test(c.text)));
     assert.ok(!r.canonical.distributions.some((d) => d.feature === 'p'));
-    const c = await runAudit(engine, scored, { label: 'approved', positive: 'yes', protected: ['sex', 'group'], pred: 'p', ...SMALL, ganMode: 'consistency' });
-    assert.equal(c.meta.gan.mode, 'consistency');
-    assert.equal(c.canonical.validityScorer, 'surrogate');
-    assert.ok(c.canonical.validity!.positive.rows > 0);
+    assert.equal(r.canonical.validity!.positive.rate, 1);
+    // all one class: nothing can be fitted, the validity is unknown and said so
+    const one: Table = { rows: data.rows, columns: [...data.columns, { kind: 'numeric', name: 'p', values: new Float64Array(data.rows).fill(0.9) }] };
+    const u = await runAudit(engine, one, { label: 'approved', positive: 'yes', protected: ['sex', 'group'], pred: 'p', ...SMALL, ganSeeds: 1, intersectionRows: 0 });
+    assert.equal(u.canonical.validityScorer, null);
+    assert.ok(u.caveats.some((c) => c.topic === 'validity' && /all one class/.test(c.text)));
   });
 
   it('reads a 0/1 predictions column as labels the way the metrics do, also when the positive label is "0"', async () => {

@@ -30,17 +30,34 @@ function structural(svg: string, kind: string): void {
   assert.equal((svg.match(/<svg\b/g) ?? []).length, 1);
 }
 
-test('histogramPair: bars per bin for the pair, a step outline for the reference, axis labels', () => {
+test('histogramPair: bars per bin for the pair, the real counterparts as ticks over their bars, a grey step outline for another reference, axis labels', () => {
   const d = dist('hours-per-week', 'feature', { edges: [1, 20, 40, 60, 99] }, [1, 2, 3, 4], [4, 3, 2, 1], [1, 1, 1, 1]);
+  d.series.push({ name: 'all real rows', share: [0.25, 0.25, 0.25, 0.25], n: 3000 });
   const svg = histogramPair(d);
   structural(svg, 'histogram-pair');
   assert.equal((svg.match(/<rect x="[^"]+" y="[^"]+" width="[^"]+" height="[^"]+" fill="#(0072B2|E69F00)" fill-opacity/g) ?? []).length, 8);
-  assert.match(svg, /class="reference"/);
+  // each counterpart: one tick per bin (4 "M…H…" moves) in its bar's dark shade
+  const ticks = [...svg.matchAll(/<path class="reference counterpart" d="([^"]+)" fill="none" stroke="(#[0-9a-f]+)"/g)];
+  assert.deepEqual(ticks.map((m) => m[2]), ['#003f63', '#8a5200']);
+  for (const m of ticks) assert.equal((m[1].match(/M/g) ?? []).length, 4);
+  assert.match(svg, /<path class="reference" d="[^"]+" fill="none" stroke="#6b6b6b"/, 'the plain reference is grey');
   assert.match(svg, />% of rows</);
   assert.match(svg, /class="axis-label"[^>]*>hours-per-week</);
-  assert.match(svg, /JS distance, positive set vs negative set: 0\.\d{3}/);
-  assert.match(svg, /real data/);
+  assert.match(svg, /JS distance, positive canonical vs negative canonical: 0\.\d{3}/);
+  assert.match(svg, /real rows predicted positive/);
   assert.equal(distributionChart(d), svg);
+});
+
+test('groupedBars: a real counterpart is a tick across its own bar only', () => {
+  const d = dist('sex', 'protected', { categories: ['F', 'M'] }, [30, 70], [50, 50], [40, 60]);
+  const svg = groupedBars(d);
+  const bars = [...svg.matchAll(/<rect x="([\d.]+)" y="[^"]+" width="([\d.]+)" height="[^"]+" fill="#(0072B2|E69F00)" fill-opacity/g)];
+  const ticks = [...svg.matchAll(/<line class="reference counterpart" x1="([\d.]+)" x2="([\d.]+)"[^>]*stroke="(#[0-9a-f]+)"/g)];
+  assert.equal(ticks.length, 4);
+  // the first tick (real positive, category F) spans the first (blue) bar and not the orange one
+  const [b0, b1] = bars;
+  assert.ok(Number(ticks[0][1]) <= Number(b0[1]) && Number(ticks[0][2]) >= Number(b0[1]) + Number(b0[2]) - 1 && Number(ticks[0][2]) <= Number(b1[1]) + 1);
+  assert.equal(ticks[0][3], '#003f63');
 });
 
 test('groupedBars: one group per category, escaped categories, many categories capped', () => {

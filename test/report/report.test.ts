@@ -15,10 +15,18 @@ test('renderReport: a complete HTML document with every section', () => {
     assert.match(html, new RegExp(`<section[^>]*id="${id}"`), `section ${id}`);
   }
   // header facts
-  for (const s of ['adult-sample.csv', '3,000 rows', '&gt;50K', 'consistency', '2026-11-29T12:00:00.000Z', 'lucid-wasm 0.1.0', 'Seed']) assert.ok(html.includes(s), s);
+  for (const s of ['adult-sample.csv', '3,000 rows', '&gt;50K', 'paper mode', '2026-11-29T12:00:00.000Z', 'lucid-wasm 0.1.0', 'Seed']) assert.ok(html.includes(s), s);
   // findings: top features, protected direction, four-fifths flag, planted
   assert.match(html, /Planted in the simulated data/);
-  assert.match(html, /<strong>Male<\/strong> is over-represented in the positive set/);
+  // findings: only directions the data confirms are preferences; disagreements and generated-only values are said as such
+  const findings = html.slice(html.indexOf('id="findings"'), html.indexOf('</section>', html.indexOf('id="findings"')));
+  assert.match(findings, /✓ the data agrees<\/span> the model's positive decisions favour <strong>Male<\/strong> \(canonical shift \+24\.0 pp \(GAN seeds \+22\.0 pp to \+26\.0 pp\); real rows \+21\.0 pp \[\+18\.0 pp, \+24\.0 pp\]\)/);
+  assert.match(findings, /✗ the sets disagree with the data<\/span> on <strong>\(28, 37\]<\/strong>/);
+  assert.match(findings, /generated only, not confirmed by the data<\/span> <strong>\(48, 90\]<\/strong>/);
+  assert.match(findings, /favour <strong>higher values<\/strong> \(canonical median shift \+9/);
+  assert.match(findings, /not named<\/span> ranked high but misrepresented[^<]*capital-gain/);
+  assert.ok(!/favour[^.]*\(28, 37\]/.test(findings), 'a disagreement is never a preference');
+  assert.ok(!findings.includes('lower bounds'));
   assert.match(html, /sex: positivity rate below four-fifths of Male's \(29\.0%\) for <strong>Female<\/strong> 12\.0% \(0\.41×\)/);
   assert.match(html, /below four-fifths/);
   // metrics: privileged marked, flagged cells, CIs, small groups

@@ -4,6 +4,9 @@
 // with bootstrap bands. No test() calls here, so running this file as a test does nothing.
 import { jsDistance } from '../../src/audit/distance.js';
 import type { AuditResult, CanonicalComparison, Distribution } from '../../src/audit/types.js';
+import type { FeatureFidelity, ShiftCheck } from '../../src/audit/checks.js';
+import type { DrawStats } from '../../src/audit/canonical.js';
+import { buildFindings } from '../../src/audit/findings.js';
 import { rates as metricRates, type AttributeResult, type Disparity, type GroupResult, type MetricName, type MetricsReport } from '../../src/methods/metrics/index.js';
 import type { FaleFeature } from '../../src/methods/fale/index.js';
 import type { Validity } from '../../src/methods/quality/index.js';
@@ -16,16 +19,50 @@ const norm = (xs: number[]): number[] => {
   return xs.map((x) => (s > 0 ? x / s : 0));
 };
 
+/**
+ * A distribution of the positive and negative sets; with `real`, the real rows on each side as their
+ * counterparts (`of`), made by mixing each set with `real`, and per-seed JS around the pooled one.
+ */
 export function dist(feature: string, role: Distribution['role'], spec: { edges?: number[]; categories?: string[] }, pos: number[], neg: number[], real?: number[]): Distribution {
   const p = norm(pos);
   const q = norm(neg);
-  const series = [
-    { name: 'positive set', share: p, n: 1000 },
-    { name: 'negative set', share: q, n: 1000 },
+  const series: Distribution['series'] = [
+    { name: 'positive canonical', share: p, n: 3000 },
+    { name: 'negative canonical', share: q, n: 3000 },
   ];
-  if (real) series.push({ name: 'real data', share: norm(real), n: 3000 });
-  return { feature, kind: spec.edges ? 'numeric' : 'categorical', ...spec, series, js: jsDistance(p, q), role };
+  const d: Distribution = { feature, kind: spec.edges ? 'numeric' : 'categorical', ...spec, series, js: jsDistance(p, q), role };
+  if (real) {
+    const r = norm(real);
+    const rp = norm(p.map((x, i) => x + r[i]));
+    const rn = norm(q.map((x, i) => x + r[i]));
+    series.push({ name: 'real rows predicted positive', share: rp, n: 900, of: 0 }, { name: 'real rows predicted negative', share: rn, n: 2100, of: 1 });
+    d.jsReal = jsDistance(rp, rn);
+    d.jsSeeds = [d.js * 0.94, d.js, d.js * 1.05];
+  }
+  return d;
 }
+
+/** A hand-made fidelity entry: KS for numeric features, TV for categorical ones. */
+function fid(feature: string, kind: 'numeric' | 'categorical', pos: number, neg: number): FeatureFidelity {
+  const side = (x: number, realRows: number): FeatureFidelity['positive'] => ({ distance: x, perSeed: [x * 1.1, x * 0.9, x], floor: 0.04, floorMedian: 0.025, rows: 3000, realRows });
+  return { feature, metric: kind === 'numeric' ? 'KS' : 'TV', positive: side(pos, 900), negative: side(neg, 2100), faithful: Math.max(pos, neg) <= 0.1 };
+}
+
+/** A hand-made direction check. */
+function shift(feature: string, role: Distribution['role'], value: string, seeds: number[], real: number, half: number): ShiftCheck {
+  const pooled = seeds.reduce((a, b) => a + b, 0) / seeds.length;
+  const lo = real - half;
+  const hi = real + half;
+  const s = lo > 0 ? 1 : hi < 0 ? -1 : 0;
+  const withSign = s === 0 ? 0 : seeds.filter((x) => Math.sign(x) === s).length;
+  return {
+    feature, role, value, kind: value === 'median' ? 'median' : 'share', canonical: seeds, pooled, positive: 0.5 + pooled / 2, negative: 0.5 - pooled / 2,
+    real: { shift: real, lo, hi, positiveRows: 900, negativeRows: 2100, positive: 0.5 + real / 2, negative: 0.5 - real / 2 },
+    status: s === 0 ? 'within noise' : withSign === seeds.length ? 'agrees' : 'disagrees', seedsWithDataSign: withSign,
+  };
+}
+
+const stats = (wanted: number, acceptance: number): DrawStats => ({ wanted, kept: wanted, drawn: Math.round(wanted / acceptance), acceptance, contradicting: 12, clippedRows: 30, capped: false });
 
 function validity(pos: number, neg: number): Validity {
   return {
@@ -123,8 +160,9 @@ function comparison(name: string, fix: [string, string][], distributions: Distri
     positive,
     negative,
     distributions: distributions.slice().sort((a, b) => b.js - a.js),
-    validity: validity(0.93, 0.88),
+    validity: validity(1, 1),
     validityScorer: 'model',
+    draws: [0, 1, 2].map((seed) => ({ seed, positive: stats(300, 0.62), negative: stats(300, 0.81) })),
     ...extra,
   };
 }
@@ -210,6 +248,10 @@ export function sampleAuditResult(): AuditResult {
       [-0.15, 0.02, 0.16, 0.11],
     ],
     small: [[0, 2], [0, 3]] as [number, number][],
+    shiftStatus: [
+      ['agrees', 'disagrees', 'within noise', null],
+      ['agrees', 'within noise', 'agrees', 'agrees'],
+    ] as (ShiftCheck['status'] | null)[][],
   };
   const sets = [
     comparison('intersection-sex=Female-age=(28, 37]', [['sex', 'Female'], ['age', '(28, 37]']], [
@@ -234,6 +276,29 @@ export function sampleAuditResult(): AuditResult {
   ].map((d) => ({ ...d, series: [{ ...d.series[0], name: 'LUCID canonical set' }, { ...d.series[1], name: 'uniform start' }] }));
 
   const { positive, negative } = canonicalTables();
+  const ranked = [age, sex, hours, edu, occ, gain, marital].sort((a, b) => b.js - a.js);
+  const fidelity = [fid('age', 'numeric', 0.07, 0.05), fid('sex', 'categorical', 0.03, 0.02), fid('hours-per-week', 'numeric', 0.08, 0.06), fid('education', 'categorical', 0.06, 0.04), fid('occupation', 'categorical', 0.05, 0.09), fid('capital-gain', 'numeric', 0.31, 0.12), fid('marital-status', 'categorical', 0.04, 0.05)];
+  const shifts = [
+    shift('sex', 'protected', 'Female', [-0.26, -0.22, -0.24], -0.21, 0.03),
+    shift('sex', 'protected', 'Male', [0.26, 0.22, 0.24], 0.21, 0.03),
+    shift('age', 'proxy', '[17, 28]', [-0.3, -0.25, -0.28], -0.24, 0.03),
+    shift('age', 'proxy', '(28, 37]', [0.01, -0.02, 0.02], -0.07, 0.03),
+    shift('age', 'proxy', '(37, 48]', [0.17, 0.2, 0.18], 0.14, 0.03),
+    shift('age', 'proxy', '(48, 90]', [0.11, 0.14, 0.1], 0.02, 0.03),
+    shift('age', 'proxy', 'median', [9, 10, 8], 7, 2),
+    shift('marital-status', 'feature', 'Married-civ-spouse', [0.42, 0.38, 0.4], 0.36, 0.04),
+    shift('marital-status', 'feature', 'Never-married', [-0.31, -0.28, -0.3], -0.27, 0.03),
+    shift('education', 'feature', 'Doctorate', [0.07, 0.08, 0.09], 0.05, 0.02),
+    shift('occupation', 'feature', 'Craft-repair', [-0.17, -0.19, -0.18], 0.02, 0.03),
+  ];
+  const checks: AuditResult['checks'] = {
+    seeds: [42, 1000045, 2000048],
+    fidelity,
+    shifts,
+    cells: [shift('sex × age', 'protected', 'Female & (28, 37]', [-0.03, -0.02, -0.04], 0.02, 0.015)],
+    dependencies: [{ from: 'education', to: 'education-num' }],
+    ranges: { age: [17, 90], 'hours-per-week': [1, 99], 'capital-gain': [0, 99999] },
+  };
   return {
     meta: {
       tool: 'lucid-wasm',
@@ -245,7 +310,7 @@ export function sampleAuditResult(): AuditResult {
       label: 'income',
       positive: '>50K',
       model: { kind: 'builtin', source: 'mlp (trained on adult-sample.csv)', features: ['sex', 'education', 'occupation', 'marital-status', 'hours-per-week', 'capital-gain'], differentiable: true },
-      gan: { epochs: 300, mode: 'consistency', rows: 1000 },
+      gan: { epochs: 300, mode: 'paper', rows: 3000, seeds: checks.seeds, epochsDone: [300, 300, 300], rejection: true },
       timings: { load: 12.5, gan: 84210, lucid: 3150, metrics: 40.2, fale: 920, report: 15 },
     },
     protected: [
@@ -261,10 +326,13 @@ export function sampleAuditResult(): AuditResult {
       name: 'canonical',
       positive,
       negative,
-      distributions: [age, sex, hours, edu, occ, gain, marital].sort((a, b) => b.js - a.js),
-      validity: validity(0.93, 0.71),
+      distributions: ranked,
+      validity: validity(1, 1),
       validityScorer: 'model',
+      draws: checks.seeds.map((seed) => ({ seed, positive: stats(1000, 0.51), negative: stats(1000, 0.9) })),
     },
+    checks,
+    findings: buildFindings(ranked, fidelity, shifts, ['sex', 'age']),
     proxy: { columns: ['age'], distributions: [age] },
     intersections: [{ pair: ['sex', 'age'], heatmap: heat, sets }],
     lucid: {
@@ -326,6 +394,7 @@ export function degenerateAuditResult(): AuditResult {
   r.canonical.distributions.push(zero, zeroCat);
   r.canonical.validity = null;
   r.canonical.validityScorer = null;
+  r.canonical.draws = undefined;
   const g = r.metrics.attributes.attributes[0].groups[0];
   g.tpr = null;
   g.ppv = null;

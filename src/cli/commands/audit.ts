@@ -2,6 +2,9 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { AUDIT_DEFAULTS } from '../../audit/run.js';
 import type { AuditResult } from '../../audit/types.js';
+import { CANONICAL_DEFAULTS, CONDITION_MODES, type ConditionMode } from '../../audit/canonical.js';
+import type { ValueFinding } from '../../audit/findings.js';
+import { statedPreferences } from '../../audit/findings.js';
 import type { Delimiter } from '../../data/csv-detect.js';
 import { withInterrupt } from '../interrupt.js';
 import { EngineError } from '../../engine/errors.js';
@@ -33,6 +36,9 @@ interface AuditCliOptions {
   intersectionRows: number;
   faleBootstrap: number;
   ganMode: 'paper' | 'consistency';
+  ganSeeds: number;
+  ganCondition: ConditionMode;
+  rejection: boolean;
   delimiter?: Delimiter;
   categorical?: string[];
   format: 'text' | 'json';
@@ -65,22 +71,42 @@ export function progressLine(): { onProgress: (stage: string, f: number) => void
   };
 }
 
-/** The short text summary: where the report is, the top features by JS distance, validity, caveats. */
+const pp = (x: number | null | undefined) => (x === null || x === undefined ? 'n/a' : `${x > 0 ? '+' : x < 0 ? '−' : '±'}${Math.abs(100 * x).toFixed(1)} pp`);
+
+/** One value's direction as text: "Male +20.1 pp (seeds +18.0…+22.3; real +25.3 pp [+24.0, +26.6])". */
+function valueLine(v: ValueFinding): string {
+  const f = (x: number | null) => (v.kind === 'median' ? (x === null ? 'n/a' : `${x > 0 ? '+' : ''}${Number(x.toPrecision(4))}`) : pp(x));
+  const seeds = v.canonical.seeds.length > 1 ? `, seeds ${f(v.canonical.min)}…${f(v.canonical.max)}` : '';
+  return `${v.kind === 'median' ? 'median' : v.value} ${f(v.canonical.pooled)} (real ${f(v.real.shift)} [${f(v.real.lo)}, ${f(v.real.hi)}]${seeds})`;
+}
+
+/** The short text summary: where the report is, the named features, each protected attribute's checked directions, validity, caveats. */
 export function auditSummary(r: AuditResult, w: WrittenAudit, top = 5): string {
   const lines: string[] = [];
+  const f = r.findings;
   lines.push(`lucid: wrote ${w.report} (and ${w.files.length - 1} CSV/JSON files in ${w.dir})`);
-  lines.push(`  data: ${r.meta.data.rows} rows; model: ${r.meta.model.source}; LUCID-GAN ${r.meta.gan.epochs} epochs (${r.meta.gan.mode}); ${(r.meta.timings.total / 1000).toFixed(1)} s`);
-  lines.push(`  most different between the positive and negative canonical sets (Jensen–Shannon distance):`);
-  for (const d of r.canonical.distributions.slice(0, top)) lines.push(`    ${d.feature.padEnd(24)} ${d.js.toFixed(3)}  ${d.role === 'feature' ? '' : d.role}`.trimEnd());
+  lines.push(`  data: ${r.meta.data.rows} rows; model: ${r.meta.model.source}; LUCID-GAN ${r.meta.gan.epochs} epochs (${r.meta.gan.mode}) × ${r.meta.gan.seeds.length} seeds; ${(r.meta.timings.total / 1000).toFixed(1)} s`);
+  lines.push('  most different between the positive and negative canonical sets (Jensen–Shannon distance; seeds; real rows), faithful features only:');
+  for (const x of f.named.slice(0, top)) lines.push(`    ${x.feature.padEnd(24)} ${x.js.pooled.toFixed(3)}  (${x.js.min.toFixed(3)}–${x.js.max.toFixed(3)}; real ${x.js.real === null ? 'n/a' : x.js.real.toFixed(3)})`);
+  if (f.named.length === 0) lines.push('    none: no high-ranked feature is generated faithfully (see the report)');
+  if (f.unfaithful.length) lines.push(`  not named (the sets misrepresent them): ${f.unfaithful.map((x) => x.feature).join(', ')}`);
+  for (const x of f.protected) {
+    const parts: string[] = [];
+    if (x.favoured.length) parts.push(`favours ${x.favoured.slice(0, 3).map(valueLine).join('; ')}`);
+    if (x.disfavoured.length) parts.push(`disfavours ${x.disfavoured.slice(0, 3).map(valueLine).join('; ')}`);
+    lines.push(`  ${x.feature}${x.role === 'proxy' ? ' (proxy)' : ''}: ${parts.length ? `the data agrees: ${parts.join('; ')}` : 'no direction confirmed by the data'}`);
+    if (x.disagreements.length) lines.push(`    the sets disagree with the data (not findings): ${x.disagreements.slice(0, 4).map(valueLine).join('; ')}`);
+  }
   const v = r.canonical.validity;
-  lines.push(v ? `  validity (${r.canonical.validityScorer}): positive set ${pct(v.positive.rate)}, negative set ${pct(v.negative.rate)}` : '  validity: unknown (nothing can score the generated rows)');
+  const d = r.canonical.draws;
+  const acc = d && d.every((x) => x.positive.acceptance !== null) ? (k: 'positive' | 'negative') => d.reduce((s, x) => s + (x[k].acceptance ?? 0) * x[k].drawn, 0) / Math.max(1, d.reduce((s, x) => s + x[k].drawn, 0)) : null;
+  lines.push(v ? `  validity (${r.canonical.validityScorer}): positive set ${pct(v.positive.rate)}, negative set ${pct(v.negative.rate)}${acc ? `; drawn by rejection, acceptance ${pct(acc('positive'))} / ${pct(acc('negative'))}` : ''}` : '  validity: unknown (nothing can score the generated rows)');
   for (const a of r.metrics.attributes.attributes) {
-    const d = a.disparities.positivity_rate;
-    const flagged = d.below_four_fifths.length ? `; below four-fifths: ${d.below_four_fifths.join(', ')}` : '';
+    const dd = a.disparities.positivity_rate;
+    const flagged = dd.below_four_fifths.length ? `; below four-fifths: ${dd.below_four_fifths.join(', ')}` : '';
     lines.push(`  ${a.column}: positivity rate ${a.groups.map((g) => `${g.value} ${pct(g.positivity_rate)}`).join(', ')}${flagged}`);
   }
-  if (r.proxy.columns.length) lines.push(`  proxy view (not read by the model): ${r.proxy.distributions.map((d) => `${d.feature} JS ${d.js.toFixed(3)}`).join(', ')}`);
-  lines.push(`  LUCID: ${r.lucid.ran ? `ran (${pct(r.lucid.success)} of ${r.lucid.n} samples reach the preferred class)` : `not run (${r.lucid.reason})`}; FALE: ${r.fale.length ? r.fale.map((f) => f.attribute).join(', ') : `not run (${r.faleSkipped ?? 'no attribute'})`}`);
+  lines.push(`  LUCID: ${r.lucid.ran ? `ran (${pct(r.lucid.success)} of ${r.lucid.n} samples reach the preferred class${r.lucid.projected ? '; projected onto the data' : ''})` : `not run (${r.lucid.reason})`}; FALE: ${r.fale.length ? r.fale.map((x) => x.attribute).join(', ') : `not run (${r.faleSkipped ?? 'no attribute'})`}`);
   if (r.caveats.length) {
     lines.push(`  caveats (${r.caveats.length}):`);
     for (const c of r.caveats.slice(0, 5)) lines.push(`    - ${c.text}`);
@@ -142,6 +168,9 @@ export const auditCommand = new Command('audit')
   .option('--intersection-rows <n>', 'rows per intersectional canonical set (0: none)', nonNegativeInt, AUDIT_DEFAULTS.intersectionRows)
   .option('--fale-bootstrap <n>', 'FALE bootstrap replicates for 95% bands (0: none)', nonNegativeInt, AUDIT_DEFAULTS.faleBootstrap)
   .addOption(new Option('--gan-mode <mode>', 'LUCID-GAN training: paper (the published one) or consistency (adds the prediction-consistency term; see below)').choices(['paper', 'consistency']).default(AUDIT_DEFAULTS.ganMode))
+  .option('--gan-seeds <n>', 'LUCID-GANs to train (different seeds); every canonical figure is given with its spread over them', positiveInt, CANONICAL_DEFAULTS.ganSeeds)
+  .addOption(new Option('--gan-condition <mode>', 'how the generator is conditioned when the sets are drawn (see below)').choices([...CONDITION_MODES]).default(AUDIT_DEFAULTS.ganCondition))
+  .option('--no-rejection', 'keep every generated row (the published sampling) instead of only those the model scores on their side')
   .option('--delimiter <d>', 'comma, semicolon, tab or whitespace (default: detected)', delimiter)
   .option('--categorical <names>', 'columns read as categories even when they hold numbers', names)
   .addOption(new Option('--format <f>', 'summary on stdout').choices(['text', 'json']).default('text'))
@@ -166,6 +195,9 @@ export const auditCommand = new Command('audit')
         pred: opts.pred,
         ganEpochs: opts.ganEpochs,
         ganMode: opts.ganMode,
+        ganSeeds: opts.ganSeeds,
+        ganCondition: opts.ganCondition,
+        rejection: opts.rejection,
         seed: opts.seed,
         n: opts.n,
         intersectionRows: opts.intersectionRows,
@@ -186,8 +218,13 @@ export const auditCommand = new Command('audit')
       process.stdout.write(JSON.stringify({
         report: written.report,
         files: written.files,
-        top: r.canonical.distributions.slice(0, 5).map((d) => ({ feature: d.feature, role: d.role, js: d.js })),
+        top: r.canonical.distributions.slice(0, 5).map((d) => ({ feature: d.feature, role: d.role, js: d.js, jsSeeds: d.jsSeeds ?? [d.js], jsReal: d.jsReal ?? null })),
+        named: r.findings.named.map((x) => x.feature),
+        unfaithful: r.findings.unfaithful.map((x) => x.feature),
+        preferences: statedPreferences(r.findings),
+        disagreements: r.checks.shifts.filter((c) => c.status === 'disagrees').map((c) => ({ feature: c.feature, value: c.value })),
         validity: r.canonical.validity ? { scorer: r.canonical.validityScorer, positive: r.canonical.validity.positive.rate, negative: r.canonical.validity.negative.rate } : null,
+        draws: r.canonical.draws ?? null,
         proxy: r.proxy.columns,
         lucid: r.lucid.ran,
         fale: r.fale.map((f) => f.attribute),

@@ -38,8 +38,15 @@ export interface InvertOptions {
    * toward the preferred class; also what the reference's Keras variant computes).
    */
   loss?: LucidLoss;
-  /** After every update (and at the start), numeric inputs are clamped to [−1, 1] and one-hot inputs to [0, 1]. */
+  /** After every update (and at the start), numeric inputs are clamped to [−1, 1] (or `bounds`) and one-hot inputs to [0, 1]. */
   clip?: boolean;
+  /**
+   * With `clip`: per numeric feature, the range (original units) to clamp it to instead of the
+   * encoding's [−1, 1], e.g. the range of the audited rows. Needs the feature groups' min and max.
+   */
+  bounds?: Record<string, readonly [number, number]>;
+  /** Decode numbers rounded to the decimals the model's training values had (integers stay integers). */
+  round?: boolean;
   /** After every update (and at the start), each categorical group is projected onto the probability simplex. */
   projectOneHot?: boolean;
   /** Seed of the starting points (default 0). */
@@ -173,7 +180,7 @@ export function invert(engine: Engine, model: LucidModel, opts: InvertOptions): 
 
   const t0 = now();
   const x = engine.empty([n, d]); // heap: lives across the steps' scopes
-  const bounds = opts.clip ? clipBounds(engine, groups, d) : null;
+  const bounds = opts.clip ? clipBounds(engine, groups, d, opts.bounds) : null;
   try {
     // Starting points U[low, high) from the seeded generator (row i is the same for every n).
     new Rng(engine, seed).fill('rng_uniform', x);
@@ -216,7 +223,7 @@ export function invert(engine: Engine, model: LucidModel, opts: InvertOptions): 
     snapOneHot(snapped, n, d, groups);
     const pred = preferProbability(engine, model, encoded, n, preference);
     const predSnapped = preferProbability(engine, model, snapped, n, preference);
-    const decoded = pre.decode(encoded, n);
+    const decoded = pre.decode(encoded, n, { round: opts.round === true });
     const table: Table = {
       rows: n,
       columns: [...decoded.columns, num('pred', pred), num('pred_snapped', predSnapped)],
@@ -231,13 +238,21 @@ export function invert(engine: Engine, model: LucidModel, opts: InvertOptions): 
   }
 }
 
-function clipBounds(engine: Engine, groups: readonly LucidFeatureGroup[], d: number): { lo: Tensor; hi: Tensor } {
+function clipBounds(engine: Engine, groups: readonly LucidFeatureGroup[], d: number, given?: Record<string, readonly [number, number]>): { lo: Tensor; hi: Tensor } {
   const lo = new Float32Array(d);
   const hi = new Float32Array(d);
   for (const g of groups) {
     for (let j = g.start; j < g.start + g.width; j++) {
       lo[j] = g.kind === 'numeric' ? -1 : 0;
       hi[j] = 1;
+    }
+    const b = given?.[g.name];
+    if (g.kind === 'numeric' && b) {
+      check(g.min !== undefined && g.max !== undefined, 'E_ARG', () => `invert: bounds for "${g.name}" need the encoding's min and max, which the model does not give`);
+      // x ↦ 2(x − min)/(max − min) − 1, as the encoding (a constant feature maps to −1)
+      const span = g.max! - g.min! || 1;
+      lo[g.start] = Math.fround((2 * (b[0] - g.min!)) / span - 1);
+      hi[g.start] = Math.fround((2 * (b[1] - g.min!)) / span - 1);
     }
   }
   return { lo: engine.tensor(lo, [1, d]), hi: engine.tensor(hi, [1, d]) };

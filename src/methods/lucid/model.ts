@@ -12,13 +12,16 @@ export interface LucidFeatureGroup {
   start: number;
   width: number;
   categories?: string[];
+  /** numeric: the original-unit values the encoding maps to −1 and 1 (needed for InvertOptions.bounds) */
+  min?: number;
+  max?: number;
 }
 
 export interface LucidPreprocessor {
   readonly groups: readonly LucidFeatureGroup[];
   readonly dim: number;
-  /** Encoded rows (n × dim, row-major) back to a table: numerics inverse-scaled, categoricals arg-max. */
-  decode(x: Float32Array, n: number): Table;
+  /** Encoded rows (n × dim, row-major) back to a table: numerics inverse-scaled (rounded to their decimals with `round`), categoricals arg-max. */
+  decode(x: Float32Array, n: number, opts?: { round?: boolean }): Table;
 }
 
 /** A binary classifier whose logit is differentiable with respect to its encoded input. */

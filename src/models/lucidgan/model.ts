@@ -130,8 +130,17 @@ export interface SampleOptions {
   conditions?: Record<string, number | ArrayLike<number>>;
   /** (column, label) pairs set together in one cond vector */
   fix?: [string, string][];
-  /** cond vector when nothing is fixed: 'zero' (the paper's) or 'empirical' (true frequencies) */
-  condVector?: 'zero' | 'empirical';
+  /**
+   * cond vector when nothing is fixed: 'zero' (the paper's), 'empirical' (true frequencies: a random
+   * training row's category in a random discrete column) or 'rows' (the same from the rows of `rows`)
+   */
+  condVector?: 'zero' | 'empirical' | 'rows';
+  /**
+   * One training row (index) per generated row: the conditions not given are that row's, and with
+   * condVector 'rows' so is the cond vector. E.g. the rows the audited model scores positive, so the
+   * generator is conditioned as in training on rows of the side it samples.
+   */
+  rows?: ArrayLike<number>;
   seed?: number;
   /**
    * Per numeric column, the range generated values are clipped into (default: the training rows'
@@ -266,9 +275,16 @@ export class LucidGan {
     });
     const drawn = this.conditionNames.filter((_, i) => condCols[i] === null);
     const mode = opts.condVector ?? 'zero';
-    check(mode === 'zero' || mode === 'empirical', 'E_ARG', () => `sample: condVector must be zero or empirical, got ${String(mode)}`);
+    check(mode === 'zero' || mode === 'empirical' || mode === 'rows', 'E_ARG', () => `sample: condVector must be zero, empirical or rows, got ${String(mode)}`);
+    const fromRows = opts.rows;
+    check(mode !== 'rows' || fromRows !== undefined, 'E_ARG', () => 'sample: condVector rows needs the training rows (rows)');
+    if (fromRows !== undefined) {
+      check(fromRows.length === n, 'E_ARG', () => `sample: rows has ${fromRows.length} entries; give one training row per generated row (${n})`);
+      for (let i = 0; i < n; i++) check(Number.isInteger(fromRows[i]) && fromRows[i] >= 0 && fromRows[i] < sampler.rows, 'E_ARG', () => `sample: rows[${i}] = ${fromRows[i]} is not a training row (0 … ${sampler.rows - 1})`);
+      check(mode !== 'empirical', 'E_ARG', () => 'sample: condVector empirical draws its own rows; use rows with condVector zero or rows');
+    }
     const fix = sampler.resolveFix(opts.fix ?? []);
-    check(!(fix.length > 0 && mode === 'empirical'), 'E_ARG', () => 'sample: fixed categories set the cond vector; --cond-vector empirical applies only when nothing is fixed');
+    check(!(fix.length > 0 && mode !== 'zero'), 'E_ARG', () => `sample: fixed categories set the cond vector; --cond-vector ${mode} applies only when nothing is fixed`);
     const fixed = fix.length ? sampler.fixedCond(fix) : null;
     const matching = fix.length ? sampler.matchingRows(fix) : null;
     const cd = sampler.condDim;
@@ -285,10 +301,10 @@ export class LucidGan {
           const z = rng.normal([b, cfg.embedding]);
           // cond vector and, for conditions not given, the training rows they are drawn from
           const cond = new Float32Array(b * cd);
-          let rows: Int32Array | null = null;
+          let rows: Int32Array | null = fromRows ? Int32Array.from({ length: b }, (_, i) => fromRows[start + i]) : null;
           if (fixed) {
             for (let i = 0; i < b; i++) cond.set(fixed, i * cd);
-            if (drawn.length) {
+            if (drawn.length && !rows) {
               const u = rng.uniformHost(b);
               const pool = matching!.length > 0 ? matching! : null;
               rows = pool ? Int32Array.from(u, (x) => pool[Math.min(pool.length - 1, Math.floor(x * pool.length))]) : sampler.sampleAnyRows(b, u);
@@ -297,7 +313,8 @@ export class LucidGan {
             const e = sampler.sampleEmpirical(b, rng.uniformHost(2 * b));
             cond.set(e.cond);
             rows = e.row;
-          } else if (drawn.length) rows = sampler.sampleAnyRows(b, rng.uniformHost(b));
+          } else if (mode === 'rows') cond.set(sampler.condOfRows(rows!, rng.uniformHost(b)).cond);
+          else if (drawn.length && !rows) rows = sampler.sampleAnyRows(b, rng.uniformHost(b));
           const raw = new Float32Array(b * nc);
           for (let i = 0; i < b; i++) {
             for (let j = 0; j < nc; j++) {

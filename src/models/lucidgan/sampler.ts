@@ -123,22 +123,34 @@ export class CondSampler {
    * column, the one-hot of that row's category. 2 uniforms per row; also returns the rows picked.
    */
   sampleEmpirical(n: number, u: Float64Array): CondDraw & { row: Int32Array } {
+    const row = new Int32Array(n);
+    const v = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      row[i] = Math.min(this.rows - 1, Math.floor(u[2 * i] * this.rows));
+      v[i] = u[2 * i + 1];
+    }
+    return { ...this.condOfRows(row, v), row };
+  }
+
+  /**
+   * Cond vectors of given training rows, as training builds them: per row a random discrete column
+   * (1 uniform each) and the one-hot of that row's category in it (all zeros without discrete columns).
+   */
+  condOfRows(row: ArrayLike<number>, u: ArrayLike<number>): CondDraw {
+    const n = row.length;
     const cond = new Float32Array(n * this.condDim);
     const column = new Int32Array(n);
     const category = new Int32Array(n);
-    const row = new Int32Array(n);
     const m = this.columns.length;
     for (let i = 0; i < n; i++) {
-      const r = Math.min(this.rows - 1, Math.floor(u[2 * i] * this.rows));
-      row[i] = r;
       if (m === 0) continue;
-      const j = Math.min(m - 1, Math.floor(u[2 * i + 1] * m));
-      const k = this.columns[j].codes[r];
+      const j = Math.min(m - 1, Math.floor(u[i] * m));
+      const k = this.columns[j].codes[row[i]];
       column[i] = j;
       category[i] = k;
       cond[i * this.condDim + this.condOffset[j] + k] = 1;
     }
-    return { cond, column, category, row };
+    return { cond, column, category };
   }
 
   /**

@@ -1,0 +1,268 @@
+// How an audit draws its canonical sets (issue #15): from several LUCID-GANs (one per seed), each set
+// drawn at prediction 1 or 0 and filtered by rejection. Core code: no Node imports.
+//
+// Rejection sampling: the generator trained with the published loss is sampled at the condition;
+// a row is kept when the audited model (or, for a predictions column, a surrogate of it) scores it on
+// the conditioned side and it contradicts no exact dependency of the data (src/data/dependencies.ts).
+// The acceptance rate (rows the scorer puts on the conditioned side / rows drawn) is the validity
+// before filtering. Draws are capped at CANONICAL_DEFAULTS.drawCap rows per row wanted: when the cap is
+// hit, the set is smaller than asked and says so; it is never padded with unfiltered rows. Numbers are
+// clipped into the observed range of the audited rows (the transformer's inverse).
+import { check } from '../engine/errors.js';
+import type { Engine } from '../engine/engine.js';
+import { Rng } from '../engine/rng.js';
+import { concatRows, selectRows, type CategoricalColumn, type Table } from '../data/table.js';
+import { contradictions, type Dependency } from '../data/dependencies.js';
+import type { BlackBox } from '../models/blackbox.js';
+import { builtinBlackBox } from '../models/blackbox.js';
+import { Classifier } from '../models/classifier/classifier.js';
+import type { LucidGan, SampleResult } from '../models/lucidgan/model.js';
+
+export const CANONICAL_DEFAULTS = {
+  /** LUCID-GANs an audit trains (different seeds); every canonical figure is given with its spread over them */
+  ganSeeds: 3,
+  /** GAN seed k of an audit with seed s is s + k · seedStride (k = 0: the audit's own seed) */
+  seedStride: 1_000_003,
+  /** most rows drawn per row wanted, per set */
+  drawCap: 20,
+  /** the surrogate of a predictions column: share of rows held out to measure its agreement */
+  surrogateHoldout: 0.2,
+};
+
+/** The GAN seeds of an audit with seed `seed` and `k` GANs. */
+export function ganSeedsFor(seed: number, k: number): number[] {
+  check(Number.isSafeInteger(k) && k >= 1, 'E_ARG', () => `audit: ganSeeds must be a positive integer, got ${k}`);
+  return Array.from({ length: k }, (_, i) => seed + i * CANONICAL_DEFAULTS.seedStride);
+}
+
+/**
+ * The sampling seed of round `round` of draw `purpose` from the GAN with seed `ganSeed`: a mix of the
+ * three (so no two draws of an audit share a stream), inside the safe integers.
+ */
+export function drawSeed(ganSeed: number, purpose: number, round: number): number {
+  let h = (ganSeed % 2 ** 32) ^ Math.imul(purpose + 1, 0x9e3779b1) ^ Math.imul(round + 1, 0x85ebca77);
+  h = Math.imul(h ^ (h >>> 16), 0x7feb352d);
+  h = Math.imul(h ^ (h >>> 15), 0x846ca68b);
+  h ^= h >>> 16;
+  return (h >>> 0) + 2 ** 32 * (Math.floor(ganSeed / 2 ** 32) % 2 ** 20);
+}
+
+/** What scores generated rows: the audited model, or a surrogate fitted to a predictions column. */
+export interface Scorer {
+  kind: 'model' | 'surrogate';
+  source: string;
+  score(t: Table): Promise<Float64Array>;
+  /** surrogate: share of held-out rows on which it gives the same decision as the predictions column */
+  agreement?: { rate: number; rows: number };
+  /** frees what the scorer owns (the surrogate's weights) */
+  dispose?: () => void;
+}
+
+export function modelScorer(model: BlackBox): Scorer {
+  return { kind: 'model', source: model.source, score: (t) => model.predict(t) };
+}
+
+/**
+ * A surrogate of a predictions column: the built-in classifier (default MLP) trained to reproduce the
+ * decisions `yhat` from `features` of `table`, its agreement measured on a seeded held-out share of
+ * the rows, then refitted on every row. Null when the decisions are all one class.
+ */
+export function surrogateScorer(engine: Engine, table: Table, features: readonly string[], yhat: Uint8Array, seed: number): Scorer | null {
+  const pos = yhat.reduce((s, y) => s + y, 0);
+  if (pos === 0 || pos === yhat.length || table.rows < 20) return null;
+  const target = '__lucid_decision__';
+  const label: CategoricalColumn = { kind: 'categorical', name: target, codes: Int32Array.from(yhat), categories: ['0', '1'] };
+  const cols = features.map((f) => table.columns.find((c) => c.name === f)).filter((c) => c !== undefined);
+  const t: Table = { rows: table.rows, columns: [...cols, label] };
+  const perm = new Rng(engine, seed).permutation(t.rows);
+  const nHold = Math.max(1, Math.round(t.rows * CANONICAL_DEFAULTS.surrogateHoldout));
+  const hold = selectRows(t, perm.subarray(0, nHold));
+  const fit = selectRows(t, perm.subarray(nHold));
+  const probe = Classifier.train(engine, fit, { label: target, positive: '1', seed, where: 'surrogate of the predictions' });
+  let agree = 0;
+  try {
+    const p = probe.model.predictProba(engine, hold, 'surrogate');
+    const hy = (hold.columns[hold.columns.length - 1] as CategoricalColumn).codes;
+    for (let i = 0; i < hold.rows; i++) if ((p[i] > 0.5 ? 1 : 0) === hy[i]) agree++;
+  } finally {
+    probe.model.dispose();
+  }
+  // the surrogate itself: every row, as many epochs as the held-out fit chose (no rows left to stop on)
+  const final = Classifier.train(engine, t, { label: target, positive: '1', seed, valFraction: 0, epochs: Math.max(1, probe.bestEpoch), where: 'surrogate of the predictions' }).model;
+  const box = builtinBlackBox(engine, final, 'the surrogate of the predictions column');
+  return { kind: 'surrogate', source: box.source, score: (x) => box.predict(x), agreement: { rate: agree / hold.rows, rows: hold.rows }, dispose: () => final.dispose() };
+}
+
+/** How one set was drawn. */
+export interface DrawStats {
+  /** rows asked for and rows kept */
+  wanted: number;
+  kept: number;
+  /** rows generated */
+  drawn: number;
+  /** of the drawn rows, the share the scorer puts on the conditioned side: the validity before filtering (null without a scorer) */
+  acceptance: number | null;
+  /** drawn rows that contradicted an exact dependency of the data (rejected) */
+  contradicting: number;
+  /** drawn rows with a number clipped into its column's observed range */
+  clippedRows: number;
+  /** the draw cap was reached before `wanted` rows were kept */
+  capped: boolean;
+}
+
+export interface CanonicalDraw {
+  /** the kept rows (at most `wanted`) */
+  table: Table;
+  /** the scorer's P(positive) of each kept row (null without a scorer) */
+  scores: Float64Array | null;
+  stats: DrawStats;
+  fixTraining?: SampleResult['fixTraining'];
+  /** with fix: share of the kept rows holding every fixed value */
+  fixSatisfied?: number;
+}
+
+/**
+ * How the generator is conditioned when a set is drawn:
+ * - 'extreme': the paper's: the prediction condition is exactly 1 (positive set) or 0 (negative), the
+ *   cond vector all zeros (a state training never shows the generator);
+ * - 'observed': the prediction condition of each row is the score of a real row the model puts on that
+ *   side (so the set estimates P(x | f(x) = side), not P(x | score = 1)), the cond vector all zeros;
+ * - 'matched': as training conditions the generator, on rows of that side: each generated row takes a
+ *   real row of the side, its score as the condition and its category in a random discrete column as
+ *   the cond vector (a fixed intersection keeps its fixed cond vector).
+ */
+export type ConditionMode = 'extreme' | 'observed' | 'matched';
+export const CONDITION_MODES: readonly ConditionMode[] = ['extreme', 'observed', 'matched'];
+
+export interface DrawOptions {
+  /** 1: the positive set (prediction 1), 0: the negative one */
+  side: 0 | 1;
+  condition: ConditionMode;
+  /** the GAN's training rows the model puts on this side (for 'observed' and 'matched') */
+  sideRows: Int32Array;
+  /** the GAN's prediction condition */
+  predName: string;
+  fix: [string, string][];
+  rows: number;
+  /** the sampling seed of each round */
+  seedOf: (round: number) => number;
+  scorer: Scorer | null;
+  /** a score above this is the positive decision (the audit's threshold) */
+  threshold: number;
+  /** observed range per numeric column */
+  range: Record<string, readonly [number, number]>;
+  dependencies: readonly Dependency[];
+  /** most rows drawn (default rows · CANONICAL_DEFAULTS.drawCap) */
+  cap?: number;
+}
+
+/** Draws one canonical set by rejection (see the file comment). Deterministic for the given seeds. */
+export async function drawCanonical(gan: LucidGan, o: DrawOptions): Promise<CanonicalDraw> {
+  const cap = o.cap ?? o.rows * CANONICAL_DEFAULTS.drawCap;
+  const parts: Table[] = [];
+  const scoreParts: Float64Array[] = [];
+  let kept = 0;
+  let drawn = 0;
+  let accepted = 0;
+  let contradicting = 0;
+  let clippedRows = 0;
+  let fixTraining: SampleResult['fixTraining'];
+  // the real rows a generated row is conditioned like: the side's, holding the fixed values when any do
+  let pool: Int32Array | null = null;
+  if (o.condition !== 'extreme' && o.sideRows.length > 0) {
+    pool = o.sideRows;
+    if (o.fix.length) {
+      const holding = new Set(gan.sampler.matchingRows(gan.sampler.resolveFix(o.fix)));
+      const both = o.sideRows.filter((r) => holding.has(r));
+      if (both.length > 0) pool = both;
+    }
+  }
+  for (let round = 0; kept < o.rows && drawn < cap; round++) {
+    const need = o.rows - kept;
+    // the first round draws what is wanted; later ones what the acceptance so far suggests, plus 10%
+    const rate = drawn > 0 ? Math.max(kept / drawn, 1 / CANONICAL_DEFAULTS.drawCap) : 1;
+    const m = Math.min(cap - drawn, Math.max(need, Math.ceil((need / rate) * 1.1)));
+    let rows: Int32Array | undefined;
+    if (pool) {
+      const p = pool;
+      const u = new Rng(gan.engine, o.seedOf(round) + 1).uniformHost(m);
+      rows = Int32Array.from(u, (x) => p[Math.min(p.length - 1, Math.floor(x * p.length))]);
+    }
+    const s = gan.sample({
+      n: m,
+      conditions: rows ? {} : { [o.predName]: o.side },
+      rows,
+      fix: o.fix,
+      condVector: rows && o.condition === 'matched' && o.fix.length === 0 ? 'rows' : 'zero',
+      seed: o.seedOf(round),
+      range: o.range,
+    });
+    fixTraining ??= s.fixTraining;
+    drawn += m;
+    clippedRows += s.rowsClipped;
+    const bad = o.dependencies.length ? contradictions(o.dependencies, s.table).rows : null;
+    const scores = o.scorer ? await o.scorer.score(s.table) : null;
+    const keep: number[] = [];
+    for (let i = 0; i < m; i++) {
+      const onSide = scores === null || (scores[i] > o.threshold ? 1 : 0) === o.side;
+      if (onSide) accepted++;
+      if (bad && bad[i]) contradicting++;
+      if (onSide && !(bad && bad[i]) && kept + keep.length < o.rows) keep.push(i);
+    }
+    if (keep.length) {
+      parts.push(selectRows(s.table, keep));
+      if (scores) scoreParts.push(Float64Array.from(keep, (i) => scores[i]));
+      kept += keep.length;
+    }
+  }
+  const table = parts.length ? concatRows(parts, 'canonical set') : selectRows(gan.sample({ n: 1, conditions: { [o.predName]: o.side }, fix: o.fix, condVector: 'zero', seed: o.seedOf(0), range: o.range }).table, []);
+  const scores = o.scorer ? (scoreParts.length ? concatScores(scoreParts) : new Float64Array(0)) : null;
+  const out: CanonicalDraw = {
+    table,
+    scores,
+    stats: { wanted: o.rows, kept, drawn, acceptance: o.scorer && drawn > 0 ? accepted / drawn : null, contradicting, clippedRows, capped: kept < o.rows },
+  };
+  if (o.fix.length) {
+    if (fixTraining) out.fixTraining = fixTraining;
+    out.fixSatisfied = satisfied(table, o.fix);
+  }
+  return out;
+}
+
+function concatScores(parts: Float64Array[]): Float64Array {
+  const out = new Float64Array(parts.reduce((s, p) => s + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
+
+/** Share of rows holding every fixed (column, label). */
+function satisfied(t: Table, fix: [string, string][]): number {
+  if (t.rows === 0) return 0;
+  let ok = 0;
+  const cols = fix.map(([name, label]) => {
+    const c = t.columns.find((x) => x.name === name);
+    return c && c.kind === 'categorical' ? { codes: c.codes, code: c.categories.indexOf(label) } : null;
+  });
+  for (let i = 0; i < t.rows; i++) if (cols.every((c) => c !== null && c.code >= 0 && c.codes[i] === c.code)) ok++;
+  return ok / t.rows;
+}
+
+/** The smallest and largest value of every numeric column (columns without a finite value left out). */
+export function observedRanges(t: Table): Record<string, [number, number]> {
+  const out: Record<string, [number, number]> = {};
+  for (const c of t.columns) {
+    if (c.kind !== 'numeric') continue;
+    let lo = Infinity;
+    let hi = -Infinity;
+    for (const v of c.values) {
+      if (v < lo) lo = v;
+      if (v > hi) hi = v;
+    }
+    if (lo <= hi) out[c.name] = [lo, hi];
+  }
+  return out;
+}
