@@ -7,9 +7,11 @@
 // bins. A numeric protected attribute uses its protected bins instead (the groups of the report).
 // Categorical features: shares per category, categories in the first series' dictionary order,
 // then any category only another series holds.
-import type { Column } from '../data/table.js';
+import { cellLabels, type Column } from '../data/table.js';
 import type { Distribution } from './types.js';
 import { assignBin, quantileSorted } from './bins.js';
+
+export { cellLabels };
 
 export const NUMERIC_BINS = 20;
 
@@ -45,12 +47,6 @@ export interface SeriesInput {
 function numbers(c: Column): Float64Array {
   if (c.kind === 'numeric') return c.values;
   return Float64Array.from(c.codes, (k) => (k < 0 ? NaN : Number(c.categories[k])));
-}
-
-/** Each row's value as text: the category label, or the number as String() writes it ('' when missing). */
-export function cellLabels(c: Column): string[] {
-  if (c.kind === 'categorical') return Array.from(c.codes, (k) => (k < 0 ? '' : c.categories[k]));
-  return Array.from(c.values, (v) => (Number.isNaN(v) ? '' : String(v)));
 }
 
 /** Common equal-width edges for numeric series (see the file comment). */

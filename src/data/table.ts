@@ -105,3 +105,9 @@ export function concatRows(tables: readonly Table[], where = 'concatRows'): Tabl
   });
   return { rows, columns };
 }
+
+/** Each row's value as text: the category label, or the number as String() writes it ('' when missing). */
+export function cellLabels(c: Column): string[] {
+  if (c.kind === 'categorical') return Array.from(c.codes, (k) => (k < 0 ? '' : c.categories[k]));
+  return Array.from(c.values, (v) => (Number.isNaN(v) ? '' : String(v)));
+}

@@ -211,7 +211,41 @@ describe('validity', () => {
     const all = await qualityReport(sim, sim, { model: bb, condition: { column: 'preds', value: 1 } });
     close(all.validity!.rate, above.length / sim.rows, 'all rows at preds=1');
     assert.match(formatQuality(all), /validity \d+\.\d%: tiny\.json on 1500 synthetic rows generated at preds = 1 \(given\)/);
+    // fidelity as lucid audit measures it: the real rows the model scores positive are exactly `above`
+    const fp = await qualityReport(sim, selectRows(sim, above), { model: bb, condition: { column: 'preds', value: 1 }, rng: new Rng(engine, 1) });
+    assert.equal(fp.fidelity!.against, 'real rows on the side of their condition');
+    for (const c of fp.fidelity!.columns) {
+      assert.equal(c.positive!.distance, 0, c.feature);
+      assert.equal(c.positive!.realRows, above.length);
+      assert.equal(c.negative, null, 'no row was generated negative');
+    }
+    assert.equal(fp.fidelity!.faithful, fp.fidelity!.columns.length);
+    // every row at preds = 1: far from the positive real rows on what the model reads (it rewards income)
+    const fa = await qualityReport(sim, sim, { model: bb, condition: { column: 'preds', value: 1 }, rng: new Rng(engine, 1) });
+    assert.ok(fa.fidelity!.columns.find((c) => c.feature === 'income')!.positive!.distance > fp.fidelity!.columns.find((c) => c.feature === 'income')!.positive!.floor);
+    assert.match(formatQuality(fa), /fidelity against real rows on the side of their condition .*\n {2}column +metric +positive side +negative side\n/);
     model.dispose();
+  });
+
+  it('without a model, fidelity compares every synthetic row with every real row, with a noise floor', async () => {
+    const half = (k: number) => selectRows(sim, Array.from({ length: 750 }, (_, i) => 2 * i + k));
+    const same = await qualityReport(half(0), half(1), { rng: new Rng(engine, 2) });
+    assert.equal(same.fidelity!.against, 'every real row');
+    // two halves of one sample: every distance within its floor or the tolerance
+    assert.equal(same.fidelity!.faithful, same.fidelity!.columns.length, JSON.stringify(same.fidelity!.columns.map((c) => [c.feature, c.positive!.distance, c.positive!.floor])));
+    const shifted = selectRows(sim, Array.from({ length: 750 }, (_, i) => 2 * i + 1));
+    const inc = shifted.columns.find((c) => c.name === 'income')!;
+    if (inc.kind === 'numeric') inc.values = inc.values.map((v) => v * 1.5);
+    const off = await qualityReport(half(0), shifted, { rng: new Rng(engine, 2) });
+    const f = off.fidelity!.columns.find((c) => c.feature === 'income')!;
+    assert.equal(f.faithful, false, `income ×1.5: KS ${f.positive!.distance}`);
+    assert.equal(off.fidelity!.faithful, off.fidelity!.columns.length - 1);
+    // no rng: no fidelity section
+    assert.equal((await qualityReport(half(0), half(1))).fidelity, null);
+    // an audit's canonical set carries the GAN seed of each row: not compared
+    const seeded = half(1);
+    const withSeed = await qualityReport(half(0), { rows: seeded.rows, columns: [...seeded.columns, num('gan_seed', new Array(seeded.rows).fill(0))] });
+    assert.deepEqual(withSeed.excluded, [{ column: 'gan_seed', reason: 'GAN seed' }]);
   });
 });
 
@@ -248,6 +282,7 @@ describe('lucid quality (CLI)', () => {
     assert.ok(q.overall! > 0.7 && q.overall! < 1, `overall ${q.overall}`);
     close(q.validity!.rate, 0.75, 'validity');
     assert.deepEqual(q.settings, { bins: 10, correlation: 'pearson' });
+    assert.equal(q.fidelity!.columns.length, sim.columns.length);
   });
 
   it('the table form: per-column scores, the worst pairs, validity from --model', () => {

@@ -7,7 +7,8 @@ import { formatQuality, qualityReport, QUALITY_DEFAULTS, type QualityCondition }
 import { resolveBlackBox } from '../../node/blackbox.js';
 import { readCsv, type ReadOptions } from '../../node/csv.js';
 import { initNodeEngine } from '../../node/engine.js';
-import { delimiter, intAtLeast2, names, positiveInt } from '../options.js';
+import { delimiter, intAtLeast2, names, nonNegativeInt, positiveInt } from '../options.js';
+import { Rng } from '../../engine/rng.js';
 
 /** --condition NAME or NAME=VALUE with VALUE a prediction in [0, 1], not 0.5. */
 function conditionArg(value: string): QualityCondition {
@@ -34,6 +35,7 @@ interface QualityCliOptions {
   numeric?: string[];
   categorical?: string[];
   format: 'table' | 'json';
+  seed: number;
 }
 
 const HELP_AFTER = `
@@ -47,6 +49,14 @@ Scores (SDMetrics' conventions; each in [0, 1], 1 = the synthetic data looks lik
                       (the outer bins open-ended)
   overall             the mean of the two means
 Columns are matched by name: each must be in both files, of the same kind.
+
+Fidelity (lucid audit's measure, src/methods/quality/fidelity.ts): per column, the KS statistic (numeric)
+or total-variation distance (categorical) between the synthetic rows and the real ones, 0 = the same;
+beside it its noise floor, the 95th percentile of the same distance between two bootstrap resamples of
+the real rows of the two files' sizes (--seed). With --model and a condition, the rows generated
+positive are compared with the real rows the model scores positive, and likewise negative (what a
+canonical set estimates); otherwise every synthetic row with every real row. A column is marked when
+a side is beyond max(noise floor, 0.1).
 
 Validity (with --model or --pred): of the synthetic rows generated at a prediction above 0.5 (e.g.
 --condition preds=1), the share the audited model scores above 0.5; of rows generated below 0.5, the
@@ -76,6 +86,7 @@ export const quality = new Command('quality')
   .option('--numeric <names>', 'columns that must be numeric in both files', names)
   .option('--categorical <names>', 'columns read as categories in both files even when they hold numbers', names)
   .addOption(new Option('--format <f>', 'output format').choices(['table', 'json']).default('table'))
+  .option('--seed <n>', 'seed of the noise floors\' bootstrap draws', nonNegativeInt, 0)
   .addHelpText('after', HELP_AFTER)
   .action(async (opts: QualityCliOptions) => {
     const condColumn = opts.condition?.column ?? QUALITY_DEFAULTS.conditionColumn;
@@ -89,7 +100,8 @@ export const quality = new Command('quality')
     const expected = (w: string) => w.includes(`column ${JSON.stringify(condColumn)} has the single value`);
     for (const w of [...real.report.warnings, ...synthetic.report.warnings.filter((x) => !expected(x))]) process.stderr.write(`lucid: warning: ${w}\n`);
     const wantsModel = opts.model !== undefined || opts.pred !== undefined;
-    const model = wantsModel ? await resolveBlackBox(await initNodeEngine(), { model: opts.model, pred: opts.pred }, synthetic.table) : undefined;
+    const engine = await initNodeEngine();
+    const model = wantsModel ? await resolveBlackBox(engine, { model: opts.model, pred: opts.pred }, synthetic.table) : undefined;
     const ignore = [...(opts.ignore ?? []), ...(opts.pred !== undefined && !(opts.ignore ?? []).includes(opts.pred) ? [opts.pred] : [])];
     const report = await qualityReport(real.table, synthetic.table, {
       model,
@@ -99,6 +111,7 @@ export const quality = new Command('quality')
       correlation: opts.correlation,
       realName: opts.real,
       syntheticName: opts.synthetic,
+      rng: new Rng(engine, opts.seed),
     });
     process.stdout.write(opts.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : formatQuality(report, opts.top));
   });

@@ -1,5 +1,6 @@
 // The table form of a quality report (`lucid quality`). Core code: no Node imports.
 import type { PairTrend, QualityReport, ValiditySide } from './report.js';
+import type { FeatureFidelity } from './fidelity.js';
 
 const f4 = (x: number | null | undefined) => (x === null || x === undefined || Number.isNaN(x) ? 'n/a' : x.toFixed(4));
 const f2 = (x: number | null | undefined) => (x === null || x === undefined || Number.isNaN(x) ? 'n/a' : x.toFixed(2));
@@ -57,6 +58,16 @@ export function formatQuality(r: QualityReport, top = 10): string {
     });
   }
   lines.push('');
+  const fd = r.fidelity;
+  if (fd) {
+    lines.push(`fidelity against ${fd.against} (KS for numeric columns, TV for categorical ones; 0 is best; noise: the 95th percentile of the same distance between two resamples of the real rows): ${fd.faithful} of ${plural(fd.columns.length, 'column')} within max(noise, ${fd.tolerance})` + (fd.note ? `\n  note: ${fd.note}` : ''));
+    const w = Math.max(6, ...fd.columns.map((c) => c.feature.length));
+    const side = (x: FeatureFidelity['positive']) => (x ? `${f4(x.distance)} (noise ${f4(x.floor)})` : 'n/a');
+    const sided = fd.against !== 'every real row';
+    lines.push(`  ${'column'.padEnd(w)}  metric  ${sided ? 'positive side'.padEnd(22) + '  negative side' : 'distance'}`);
+    for (const c of fd.columns) lines.push(`  ${c.feature.padEnd(w)}  ${c.metric.padEnd(6)}  ${sided ? `${side(c.positive).padEnd(22)}  ${side(c.negative)}` : side(c.positive)}${c.faithful ? '' : '  ⚠ beyond the noise and the tolerance'}`);
+    lines.push('');
+  }
   const v = r.validity;
   if (!v) {
     lines.push('validity: not measured (give --model FILE or --pred COLUMN, and --condition)');

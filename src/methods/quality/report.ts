@@ -2,7 +2,9 @@
 // synthetic table against the real one (SDMetrics' QualityReport conventions, spec §5, plus the
 // validity of LUCID-GAN's canonical sets, issue #5). Core code: no Node imports.
 import { check, EngineError } from '../../engine/errors.js';
-import type { Column, Table } from '../../data/table.js';
+import { selectRows, type Column, type Table } from '../../data/table.js';
+import type { Rng } from '../../engine/rng.js';
+import { fidelity, FIDELITY_DEFAULTS, type FeatureFidelity } from './fidelity.js';
 import type { BlackBox } from '../../models/blackbox.js';
 import {
   contingencySimilarity,
@@ -21,6 +23,8 @@ export const QUALITY_DEFAULTS = {
   correlation: 'pearson' as CorrelationMethod,
   /** the condition column LUCID-GAN writes (`lucid gan sample`) */
   conditionColumn: 'preds',
+  /** the column `lucid audit` adds to its canonical sets: the GAN seed each row came from (not compared) */
+  seedColumn: 'gan_seed',
 };
 
 export interface QualityCondition {
@@ -44,6 +48,19 @@ export interface QualityOptions {
   /** names of the two tables in messages and the report (default "real", "synthetic") */
   realName?: string;
   syntheticName?: string;
+  /** with it, the report has a fidelity section (its noise floors are bootstrap draws from it) */
+  rng?: Rng;
+}
+
+/** Fidelity (fidelity.ts) of the synthetic rows: against the real rows on the side of their condition when a model scores both, else against every real row. */
+export interface QualityFidelity {
+  against: 'real rows on the side of their condition' | 'every real row';
+  /** why the sides could not be used, when a model was given */
+  note?: string;
+  columns: FeatureFidelity[];
+  /** columns within max(noise floor, tolerance) on every side */
+  faithful: number;
+  tolerance: number;
 }
 
 export interface ColumnShape {
@@ -116,6 +133,7 @@ export interface QualityReport {
     pairs: PairTrend[];
   };
   validity: Validity | null;
+  fidelity: QualityFidelity | null;
 }
 
 const inputError = (msg: string) => new EngineError('E_INPUT', msg);
@@ -303,6 +321,12 @@ export async function qualityReport(real: Table, synthetic: Table, opts: Quality
     }
   }
 
+  // an audit's canonical sets say which GAN seed each row came from: not a column of the data
+  if (has(synthetic, QUALITY_DEFAULTS.seedColumn) && !has(real, QUALITY_DEFAULTS.seedColumn) && !skip.has(QUALITY_DEFAULTS.seedColumn)) {
+    excluded.push({ column: QUALITY_DEFAULTS.seedColumn, reason: 'GAN seed' });
+    skip.add(QUALITY_DEFAULTS.seedColumn);
+  }
+
   // columns matched by name
   const realCols = real.columns.filter((c) => !skip.has(c.name));
   const synCols = synthetic.columns.filter((c) => !skip.has(c.name));
@@ -353,6 +377,32 @@ export async function qualityReport(real: Table, synthetic: Table, opts: Quality
     valid = validity(scores, condValues, { model: opts.model.source, column: condition.column, source: condition.value === undefined ? 'column' : 'given' });
   }
 
+  // fidelity, with noise floors: on the side of each row's condition when the model scores the real rows too
+  let fid: QualityFidelity | null = null;
+  if (opts.rng) {
+    const features = realCols.map((c) => ({ name: c.name, kind: c.kind }));
+    const realT: Table = { rows: real.rows, columns: realCols };
+    const synT: Table = { rows: synthetic.rows, columns: synCols };
+    let note: string | undefined;
+    let sided: { yhat: Uint8Array; sets: { positive: Table; negative: Table } } | null = null;
+    if (opts.model && condValues !== undefined) {
+      try {
+        const p = await opts.model.predict(real);
+        const yhat = Uint8Array.from(p, (v) => (v > 0.5 ? 1 : 0));
+        const side = (i: number) => (typeof condValues === 'number' ? condValues : condValues![i]);
+        const rows = (f: (c: number) => boolean) => Array.from({ length: synthetic.rows }, (_, i) => i).filter((i) => f(side(i)));
+        sided = { yhat, sets: { positive: selectRows(synT, rows((c) => c > 0.5)), negative: selectRows(synT, rows((c) => c < 0.5)) } };
+      } catch (e) {
+        if (!(e instanceof EngineError)) throw e;
+        note = `the model could not score ${realName} (${e.message}), so the synthetic rows are compared with every real row`;
+      }
+    }
+    const columns = sided
+      ? fidelity(features, realT, sided.yhat, [sided.sets], opts.rng)
+      : fidelity(features, realT, new Uint8Array(real.rows).fill(1), [{ positive: synT, negative: selectRows(synT, []) }], opts.rng);
+    fid = { against: sided ? 'real rows on the side of their condition' : 'every real row', columns, faithful: columns.filter((c) => c.faithful).length, tolerance: FIDELITY_DEFAULTS.tolerance, ...(note ? { note } : {}) };
+  }
+
   const shapeScore = mean(shapes.map((s) => s.score));
   const pairScore = mean(pairs.map((p) => p.score));
   return {
@@ -365,5 +415,6 @@ export async function qualityReport(real: Table, synthetic: Table, opts: Quality
     columnShapes: { score: shapeScore, ksComplement: mean(numericShapes), tvComplement: mean(categoricalShapes), columns: shapes },
     columnPairTrends: { score: pairScore, correlationSimilarity: mean(corrScores), contingencySimilarity: mean(contScores), pairs },
     validity: valid,
+    fidelity: fid,
   };
 }
