@@ -1,20 +1,27 @@
-// The page: pick a CSV and its predictions column, train LUCID-GAN in a module Web Worker, show the
-// positive vs negative canonical sets as per-feature charts, offer both sets as CSV downloads.
+// The page: pick a CSV (or the sample data), its predictions column, label and protected columns; the
+// audit (runAudit with the predictions column: several LUCID-GANs, sets drawn by rejection with a
+// surrogate of the predictions, every figure checked against the real rows) runs in a module Web
+// Worker; the page shows the report's Findings and canonical-set sections, says when the sets
+// disagree with the data, and offers the sets and the whole report as downloads.
 import { EngineError } from '../src/engine/errors.js';
 import type { Table } from '../src/data/table.js';
+import { withSeedColumn } from '../src/audit/canonical.js';
+import type { AuditResult } from '../src/audit/types.js';
 import { checkPredColumn, parseCsvBytes, tableToCsv } from './csv.js';
-import { compareSets } from './distributions.js';
-import { distributionChart, jsRanking } from '../src/report/charts.js';
-import type { TrainRequest, WorkerMessage } from './worker.js';
+import type { AuditRequest, WorkerMessage } from './worker.js';
 import { engineText } from './engine-info.js';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const fileInput = $<HTMLInputElement>('file');
+const sampleBtn = $<HTMLButtonElement>('sample');
 const fileInfo = $<HTMLParagraphElement>('file-info');
 const warningsList = $<HTMLUListElement>('warnings');
 const options = $<HTMLElement>('step-options');
 const predSelect = $<HTMLSelectElement>('pred');
+const labelSelect = $<HTMLSelectElement>('label');
+const protectedBox = $<HTMLFieldSetElement>('protected');
 const epochsInput = $<HTMLInputElement>('epochs');
+const seedsInput = $<HTMLInputElement>('gan-seeds');
 const seedInput = $<HTMLInputElement>('seed');
 const rowsInput = $<HTMLInputElement>('rows');
 const trainBtn = $<HTMLButtonElement>('train');
@@ -24,7 +31,10 @@ const statusEl = $<HTMLSpanElement>('status');
 const errorEl = $<HTMLDivElement>('error');
 const results = $<HTMLElement>('results');
 const summary = $<HTMLParagraphElement>('summary');
+const checksEl = $<HTMLDivElement>('checks');
+const findingsEl = $<HTMLDivElement>('findings');
 const charts = $<HTMLDivElement>('charts');
+const dlReport = $<HTMLAnchorElement>('dl-report');
 const dlPositive = $<HTMLAnchorElement>('dl-positive');
 const dlNegative = $<HTMLAnchorElement>('dl-negative');
 const engineInfo = $<HTMLParagraphElement>('engine-info');
@@ -67,12 +77,47 @@ function errorText(err: unknown): string {
 
 function resetResults(): void {
   results.hidden = true;
+  findingsEl.replaceChildren();
   charts.replaceChildren();
+  checksEl.replaceChildren();
   for (const u of urls) URL.revokeObjectURL(u);
   urls = [];
 }
 
 const PRED_NAMES = /^(preds?|predictions?|predicted|scores?|y_?hat|yhat|prob(ability)?|p)$/i;
+const LABEL_NAMES = /^(label|target|y|class|outcome|approved|income|recid|two_year_recid|default|credit(_risk)?|risk)$/i;
+const PROTECTED_NAMES = /(^|_|\b)(sex|gender|race|ethnic(ity)?|group|age|religion|nationality|foreign(_worker)?|disability|marital)(\b|_|$)/i;
+
+const option = (value: string, text = value) => Object.assign(document.createElement('option'), { value, textContent: text });
+
+/** Fills the option lists for `t` and guesses the predictions, label and protected columns (or takes the given ones). */
+function loaded(t: Table, name: string, warnings: string[], info: string, given?: { pred: string; label: string; protected: string[] }): void {
+  table = t;
+  fileName = name;
+  fileInfo.textContent = `${info}: ${t.rows} rows, ${t.columns.length} columns: ` + t.columns.map((c) => `${c.name} (${c.kind === 'numeric' ? 'numeric' : `${c.categories.length} categories`})`).join(', ');
+  fileInfo.hidden = false;
+  warningsList.replaceChildren(...warnings.map((w) => Object.assign(document.createElement('li'), { textContent: w })));
+  warningsList.hidden = warnings.length === 0;
+  // numeric columns in [0, 1] first (likely predictions), then the rest
+  const cols = t.columns.map((c) => ({ name: c.name, ok: checkPredColumn(t, c.name) === null }));
+  const ordered = [...cols.filter((c) => c.ok), ...cols.filter((c) => !c.ok)];
+  predSelect.replaceChildren(...ordered.map((c) => option(c.name, c.ok ? c.name : `${c.name} (not in [0, 1])`)));
+  const guess = given?.pred ?? (ordered.find((c) => c.ok && PRED_NAMES.test(c.name)) ?? ordered.find((c) => c.ok) ?? ordered[0]).name;
+  predSelect.value = guess;
+  // label: a column with exactly two values, preferably by name
+  const binary = t.columns.filter((c) => c.name !== guess && (c.kind === 'categorical' ? c.categories.length === 2 : new Set(c.values).size === 2));
+  labelSelect.replaceChildren(...t.columns.filter((c) => c.name !== guess).map((c) => option(c.name)));
+  labelSelect.value = given?.label ?? (binary.find((c) => LABEL_NAMES.test(c.name)) ?? binary[0] ?? t.columns.find((c) => c.name !== guess)!).name;
+  protectedBox.replaceChildren(Object.assign(document.createElement('legend'), { textContent: 'Protected columns' }), ...t.columns.map((c) => {
+    const l = document.createElement('label');
+    const box = Object.assign(document.createElement('input'), { type: 'checkbox', value: c.name, checked: given ? given.protected.includes(c.name) : PROTECTED_NAMES.test(c.name) && c.name !== guess });
+    l.append(box, c.name);
+    return l;
+  }));
+  options.hidden = false;
+  setState('loaded');
+  if (!cols.some((c) => c.ok)) showError(`${name}: no column holds predictions (numbers in [0, 1]); add the audited model's predictions as a column`);
+}
 
 fileInput.addEventListener('change', async () => {
   clearError();
@@ -83,28 +128,20 @@ fileInput.addEventListener('change', async () => {
   table = null;
   const f = fileInput.files?.[0];
   if (!f) return;
-  fileName = f.name;
   try {
     const parsed = parseCsvBytes(await f.arrayBuffer(), f.name);
-    table = parsed.table;
     const delim = parsed.delimiter === '\t' ? 'tab' : parsed.delimiter === 'whitespace' ? 'whitespace' : `"${parsed.delimiter}"`;
-    fileInfo.textContent = `${f.name}: ${table.rows} rows, ${table.columns.length} columns (delimiter ${delim}): ` +
-      table.columns.map((c) => `${c.name} (${c.kind === 'numeric' ? 'numeric' : `${c.categories.length} categories`})`).join(', ');
-    fileInfo.hidden = false;
-    warningsList.replaceChildren(...parsed.warnings.map((w) => Object.assign(document.createElement('li'), { textContent: w })));
-    warningsList.hidden = parsed.warnings.length === 0;
-    // numeric columns in [0, 1] first (likely predictions), then the rest
-    const cols = table.columns.map((c) => ({ name: c.name, ok: checkPredColumn(table!, c.name) === null }));
-    const ordered = [...cols.filter((c) => c.ok), ...cols.filter((c) => !c.ok)];
-    predSelect.replaceChildren(...ordered.map((c) => Object.assign(document.createElement('option'), { value: c.name, textContent: c.ok ? c.name : `${c.name} (not in [0, 1])` })));
-    const guess = ordered.find((c) => c.ok && PRED_NAMES.test(c.name)) ?? ordered.find((c) => c.ok) ?? ordered[0];
-    predSelect.value = guess.name;
-    options.hidden = false;
-    setState('loaded');
-    if (!cols.some((c) => c.ok)) showError(`${f.name}: no column holds predictions (numbers in [0, 1]); add the audited model's predictions as a column`);
+    loaded(parsed.table, f.name, parsed.warnings, `${f.name} (delimiter ${delim})`);
   } catch (err) {
     showError(`Cannot read this file as CSV: ${errorText(err)}`);
   }
+});
+
+sampleBtn.addEventListener('click', () => {
+  clearError();
+  resetResults();
+  statusEl.textContent = 'making the sample data…';
+  getWorker().postMessage({ type: 'sample', seed: 0, rows: 1000 });
 });
 
 predSelect.addEventListener('change', () => {
@@ -125,12 +162,12 @@ function intInput(el: HTMLInputElement, name: string, min: number, max: number):
 
 function getWorker(): Worker {
   if (worker) return worker;
-  worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: 'lucid-gan' });
+  worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: 'lucid-audit' });
   worker.onmessage = (ev: MessageEvent<WorkerMessage>) => onWorker(ev.data);
   worker.onerror = (ev: ErrorEvent) => {
     ev.preventDefault();
     finishTraining();
-    showError(`The training worker failed: ${ev.message || 'unknown error (is WebAssembly SIMD supported by this browser?)'}`);
+    showError(`The audit worker failed: ${ev.message || 'unknown error (is WebAssembly SIMD supported by this browser?)'}`);
   };
   return worker;
 }
@@ -139,39 +176,56 @@ function finishTraining(): void {
   trainBtn.disabled = false;
   cancelBtn.disabled = true;
   fileInput.disabled = false;
+  sampleBtn.disabled = false;
 }
 
 trainBtn.addEventListener('click', () => {
   clearError();
-  if (!table) return showError('Pick a CSV file first.');
+  if (!table) return showError('Pick a CSV file (or the sample data) first.');
   const pred = predSelect.value;
   const bad = checkPredColumn(table, pred);
   if (bad) return showError(bad);
-  let epochs: number, seed: number, n: number;
+  const label = labelSelect.value;
+  if (label === pred) return showError('The label column must differ from the predictions column.');
+  const prot = Array.from(protectedBox.querySelectorAll<HTMLInputElement>('input[type=checkbox]:checked'), (b) => b.value).filter((c) => c !== pred && c !== label);
+  if (prot.length === 0) return showError('Tick at least one protected column (other than the label and the predictions).');
+  let req: AuditRequest;
   try {
-    epochs = intInput(epochsInput, 'Epochs', 1, 1000);
-    seed = intInput(seedInput, 'Seed', 0, 2 ** 31);
-    n = intInput(rowsInput, 'Rows per set', 10, 100000);
+    req = {
+      type: 'audit',
+      table,
+      source: fileName,
+      pred,
+      label,
+      protected: prot,
+      epochs: epochsInput.value.trim() === '' ? null : intInput(epochsInput, 'GAN epochs', 1, 5000),
+      ganSeeds: intInput(seedsInput, 'GAN seeds', 1, 10),
+      seed: intInput(seedInput, 'Seed', 0, 2 ** 31),
+      n: intInput(rowsInput, 'Rows per set', 10, 100000),
+      threads: THREADS,
+    };
   } catch (err) {
     return showError(errorText(err));
   }
   resetResults();
-  progress.max = epochs;
   progress.value = 0;
   statusEl.textContent = 'starting the engine…';
   trainBtn.disabled = true;
   cancelBtn.disabled = false;
   fileInput.disabled = true;
+  sampleBtn.disabled = true;
   setState('training');
-  const req: TrainRequest = { type: 'train', table, pred, epochs, seed, n, threads: THREADS };
   getWorker().postMessage(req);
 });
 
 cancelBtn.addEventListener('click', () => {
   worker?.postMessage({ type: 'cancel' });
   cancelBtn.disabled = true;
-  statusEl.textContent = 'cancelling after the current step…';
+  statusEl.textContent = 'cancelling: ending GAN training after the current step, then finishing the audit with it…';
 });
+
+/** Stages of runAudit and the share of the bar each takes (LUCID-GAN training is most of an audit). */
+const STAGES: [string, number][] = [['score', 0.01], ['metrics', 0.02], ['surrogate', 0.05], ['gan', 0.8], ['canonical', 0.06], ['checks', 0.04], ['intersections', 0.01], ['lucid', 0.005], ['fale', 0.005]];
 
 function onWorker(m: WorkerMessage): void {
   switch (m.type) {
@@ -180,11 +234,26 @@ function onWorker(m: WorkerMessage): void {
     case 'status':
       statusEl.textContent = m.text;
       return;
-    case 'progress':
-      progress.max = m.epochs;
-      progress.value = m.epoch;
-      statusEl.textContent = `epoch ${m.epoch}/${m.epochs}  G ${m.lossG.toFixed(3)}  D ${m.lossD.toFixed(3)}`;
+    case 'sample':
+      statusEl.textContent = '';
+      loaded(m.table, m.file, [], `${m.file} — ${m.about}`, { pred: m.pred, label: m.label, protected: m.protected });
       return;
+    case 'progress': {
+      let before = 0;
+      let share = 0;
+      for (const [s, w] of STAGES) {
+        if (s === m.stage) {
+          share = w;
+          break;
+        }
+        before += w;
+      }
+      if (m.stage === 'done') before = 1;
+      progress.value = Math.round(100 * Math.min(1, before + share * m.fraction));
+      document.body.dataset.stage = m.stage;
+      statusEl.textContent = m.stage === 'gan' ? `training LUCID-GAN: ${Math.round(100 * m.fraction)}%` : m.stage === 'done' ? 'rendering…' : `${m.stage}…`;
+      return;
+    }
     case 'error':
       finishTraining();
       statusEl.textContent = '';
@@ -197,36 +266,39 @@ function onWorker(m: WorkerMessage): void {
   }
 }
 
+function link(a: HTMLAnchorElement, text: string, type: string, name: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type }));
+  urls.push(url);
+  a.href = url;
+  a.download = name;
+}
+
 function showResults(m: Extract<WorkerMessage, { type: 'done' }>): void {
-  const pred = predSelect.value;
-  const dists = compareSets(m.positive, m.negative, table, [pred]);
+  const r: AuditResult = m.result;
   const stem = fileName.replace(/\.[^.]*$/, '') || 'data';
-  const link = (a: HTMLAnchorElement, t: Table, which: string) => {
-    const url = URL.createObjectURL(new Blob([tableToCsv(t)], { type: 'text/csv' }));
-    urls.push(url);
-    a.href = url;
-    a.download = `${stem}-canonical-${which}.csv`;
-  };
-  link(dlPositive, m.positive, 'positive');
-  link(dlNegative, m.negative, 'negative');
-  const interrupted = m.status === 'interrupted' ? ' (cancelled: the model of the last finished step)' : '';
-  summary.textContent = `Trained for ${m.epochs} epoch${m.epochs === 1 ? '' : 's'} in ${m.seconds.toFixed(1)} s${interrupted} on ${table?.rows ?? 0} rows; ` +
-    `${m.positive.rows} rows per set. ` +
-    (dists.length ? `Largest difference: ${dists[0].feature} (JS ${dists[0].js.toFixed(3)}).` : '');
-  const figure = (svg: string, cls: string, feature?: string) => {
-    const fig = document.createElement('figure');
-    fig.className = cls;
-    if (feature !== undefined) fig.dataset.feature = feature;
-    fig.innerHTML = svg;
-    return fig;
-  };
-  charts.replaceChildren(
-    ...(dists.length ? [figure(jsRanking(dists, { title: 'Positive vs negative: JS distance per feature' }), 'ranking')] : []),
-    ...dists.map((d) => figure(distributionChart(d, { subtitle: `JS distance, positive vs negative: ${d.js.toFixed(3)}` }), 'feature', d.feature)),
-  );
+  link(dlPositive, tableToCsv(withSeedColumn(r.canonical, 'positive')), 'text/csv', `${stem}-canonical-positive.csv`);
+  link(dlNegative, tableToCsv(withSeedColumn(r.canonical, 'negative')), 'text/csv', `${stem}-canonical-negative.csv`);
+  link(dlReport, m.reportHtml, 'text/html', `${stem}-report.html`);
+  const g = r.meta.gan;
+  const interrupted = r.warnings.some((w) => /stopped early/.test(w)) ? ' (cancelled: the sets come from the GANs trained so far)' : '';
+  summary.textContent = `Audited ${r.meta.data.rows} rows in ${m.seconds.toFixed(1)} s${interrupted}: LUCID-GAN ${g.epochs} epochs × ${g.seeds.length} seed${g.seeds.length === 1 ? '' : 's'}; ${r.canonical.positive.rows} positive and ${r.canonical.negative.rows} negative rows.`;
+  // what the checks against the data say, in one line at the top
+  const dis = r.checks.shifts.filter((c) => c.status === 'disagrees');
+  const unfaithful = r.checks.fidelity.filter((f) => !f.faithful).map((f) => f.feature);
+  const parts: string[] = [];
+  if (dis.length) parts.push(`The canonical sets disagree with the data on ${dis.length} value${dis.length === 1 ? '' : 's'} (${dis.slice(0, 6).map((c) => `${c.feature} = ${c.value}`).join(', ')}${dis.length > 6 ? ', …' : ''}): those are not findings.`);
+  if (unfaithful.length) parts.push(`They misrepresent ${unfaithful.length} of ${r.checks.fidelity.length} features against the real rows (${unfaithful.join(', ')}); those are not named as findings.`);
+  checksEl.textContent = parts.length ? parts.join(' ') : 'Every checked figure agrees with the real rows or the real rows cannot tell; the sets generate every feature faithfully.';
+  checksEl.className = parts.length ? 'callout' : 'callout ok';
+  checksEl.dataset.disagreements = String(dis.length);
+  checksEl.dataset.unfaithful = String(unfaithful.length);
+  // the report's own sections (escaped HTML and inline SVG made by the core renderer)
+  findingsEl.innerHTML = m.findingsHtml;
+  charts.innerHTML = m.canonicalHtml;
+  charts.querySelectorAll('details').forEach((d) => (d.open = true));
   engineInfo.textContent = `Engine: ${engineText(m.engine)}.`;
   document.body.dataset.threads = String(m.engine.threads);
-  statusEl.textContent = m.status === 'interrupted' ? 'cancelled' : 'done';
+  statusEl.textContent = interrupted ? 'cancelled' : 'done';
   results.hidden = false;
   setState('done');
 }

@@ -1,32 +1,72 @@
-// Module Web Worker: trains LUCID-GAN on the uploaded table (conditioned on the predictions column)
-// and samples the positive (pred = 1) and negative (pred = 0) canonical sets. Core modules only.
+// Module Web Worker: runs the audit on the uploaded table (runAudit with the predictions column, the
+// same code as `lucid audit --pred`: several LUCID-GANs, canonical sets drawn by rejection with a
+// surrogate of the predictions, checked against the real rows) and renders the report's Findings and
+// canonical-set sections and the whole report. Also makes the page's sample data. Core modules only.
 // Threads: when the page is cross-origin isolated (SharedArrayBuffer available), the engine runs its
 // kernels on several threads, each a nested module worker (thread-worker.js) over one shared
 // WebAssembly.Memory; otherwise it runs on this worker alone, with the same results (bit for bit).
 import { initEngine, type Engine } from '../src/engine/engine.js';
 import { EngineError } from '../src/engine/errors.js';
+import { Rng } from '../src/engine/rng.js';
 import { webSpawn } from '../src/engine/web-threads.js';
 import { engineText, type EngineInfo } from './engine-info.js';
-import { LucidGan } from '../src/models/lucidgan/model.js';
+import { runAudit } from '../src/audit/run.js';
+import type { AuditResult } from '../src/audit/types.js';
+import { simulate } from '../src/data/simulator.js';
 import type { Table } from '../src/data/table.js';
+import { Classifier } from '../src/models/classifier/classifier.js';
+import { canonicalSection, findingsSection, renderReport } from '../src/report/index.js';
 
-export interface TrainRequest {
-  type: 'train';
+export interface AuditRequest {
+  type: 'audit';
   table: Table;
+  /** where the data came from (the file name) */
+  source: string;
   pred: string;
-  epochs: number;
+  label: string;
+  protected: string[];
+  /** GAN epochs; null: the audit's default for the table's size */
+  epochs: number | null;
+  ganSeeds: number;
   seed: number;
-  /** rows per canonical set */
+  /** rows per canonical set and GAN seed */
   n: number;
   /** kernel threads wanted (the page's ?threads=N); 0 or absent: up to 4, one per core */
   threads?: number;
 }
 
+/** The page's sample data: simulated loan decisions with a planted bias, and a model's predictions. */
+export interface SampleRequest {
+  type: 'sample';
+  seed: number;
+  rows: number;
+}
+
+/** What the sample data is (the page shows it). */
+export const SAMPLE = {
+  file: 'sample-loans.csv',
+  label: 'approved',
+  pred: 'preds',
+  protected: ['sex', 'group'],
+  rows: 1000,
+  about: 'simulated loan decisions: the decision rule penalises group = B (direct bias); preds is a logistic model\'s P(approved) trained on another simulated draw',
+};
+
 export type WorkerMessage =
   | { type: 'ready'; engine: EngineInfo }
   | { type: 'status'; text: string }
-  | { type: 'progress'; epoch: number; epochs: number; lossG: number; lossD: number }
-  | { type: 'done'; status: string; message?: string; epochs: number; seconds: number; positive: Table; negative: Table; engine: EngineInfo }
+  | { type: 'progress'; stage: string; fraction: number }
+  | { type: 'sample'; table: Table; file: string; label: string; pred: string; protected: string[]; about: string }
+  | {
+    type: 'done';
+    seconds: number;
+    engine: EngineInfo;
+    result: AuditResult;
+    /** the report's Findings and canonical-set sections, and the whole report (HTML) */
+    findingsHtml: string;
+    canonicalHtml: string;
+    reportHtml: string;
+  }
   | { type: 'error'; message: string };
 
 const post = (m: WorkerMessage, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(m, transfer);
@@ -64,39 +104,45 @@ function engine(wanted = 0): Promise<{ e: Engine; info: EngineInfo }> {
   return current.engine;
 }
 
-async function train(req: TrainRequest): Promise<void> {
+async function audit(req: AuditRequest): Promise<void> {
   stop = false;
   const { e, info } = await engine(req.threads ?? 0);
   post({ type: 'status', text: `engine ready (${engineText(info)}); preparing the data…` });
   const t0 = performance.now();
-  // batch: a multiple of pac (10), at most the default 500 and about the number of rows
-  const batch = Math.max(10, Math.min(500, Math.ceil(req.table.rows / 10) * 10));
-  const r = await LucidGan.fit(e, req.table, {
-    conditions: [req.pred],
-    epochs: req.epochs,
+  const result = await runAudit(e, req.table, {
+    label: req.label,
+    protected: req.protected,
+    pred: req.pred,
+    source: req.source,
     seed: req.seed,
-    batch,
-    // the published training, as lucid audit's default (the consistency term collapses the sets: EXPERIMENTS.md §2)
-    paper: true,
-    where: 'data',
-    onEpoch: (ep) => post({ type: 'progress', epoch: ep.epoch, epochs: req.epochs, lossG: ep.lossG, lossD: ep.lossD }),
+    n: req.n,
+    ganSeeds: req.ganSeeds,
+    ...(req.epochs !== null ? { ganEpochs: req.epochs } : {}),
+    // the page shows the main sets and their checks: no per-combination sets, no FALE bootstrap
+    intersectionRows: 0,
+    faleBootstrap: 0,
+    onProgress: (stage, fraction) => post({ type: 'progress', stage, fraction }),
     shouldStop: () => stop,
   });
-  const model = r.model;
+  const seconds = (performance.now() - t0) / 1000;
+  post({ type: 'done', seconds, engine: info, result, findingsHtml: findingsSection(result), canonicalHtml: canonicalSection(result), reportHtml: renderReport(result) });
+}
+
+async function sample(req: SampleRequest): Promise<void> {
+  const { e } = await engine(0);
+  const data = simulate(new Rng(e, req.seed + 1), { n: req.rows, bias: 'direct' });
+  const train = simulate(new Rng(e, req.seed), { n: req.rows, bias: 'direct' });
+  const model = Classifier.train(e, train.table, { label: data.label, positive: data.favourable, hidden: [], epochs: 40, valFraction: 0, seed: req.seed }).model;
   try {
-    if (r.status === 'diverged') throw new EngineError('E_VALUE', r.message ?? 'training diverged');
-    if (model.epochsDone === 0) throw new EngineError('E_ARG', 'training was cancelled before the first epoch ended');
-    post({ type: 'status', text: 'sampling the canonical sets…' });
-    const positive = model.sample({ n: req.n, conditions: { [req.pred]: 1 }, seed: req.seed }).table;
-    const negative = model.sample({ n: req.n, conditions: { [req.pred]: 0 }, seed: req.seed + 1 }).table;
-    const seconds = (performance.now() - t0) / 1000;
-    post({ type: 'done', status: r.status, message: r.message, epochs: model.epochsDone, seconds, positive, negative, engine: info });
+    const p = model.predictProba(e, data.table);
+    const table: Table = { rows: data.table.rows, columns: [...data.table.columns, { kind: 'numeric', name: SAMPLE.pred, values: Float64Array.from(p, (v) => Math.round(v * 1000) / 1000) }] };
+    post({ type: 'sample', table, file: SAMPLE.file, label: SAMPLE.label, pred: SAMPLE.pred, protected: SAMPLE.protected, about: SAMPLE.about });
   } finally {
     model.dispose();
   }
 }
 
-self.onmessage = (ev: MessageEvent<TrainRequest | { type: 'cancel' } | { type: 'init'; threads?: number }>) => {
+self.onmessage = (ev: MessageEvent<AuditRequest | SampleRequest | { type: 'cancel' } | { type: 'init'; threads?: number }>) => {
   const m = ev.data;
   if (m.type === 'cancel') {
     stop = true;
@@ -109,9 +155,8 @@ self.onmessage = (ev: MessageEvent<TrainRequest | { type: 'cancel' } | { type: '
     );
     return;
   }
-  if (m.type === 'train') {
-    train(m).catch((err: unknown) => post({ type: 'error', message: errorText(err) }));
-  }
+  const run = m.type === 'audit' ? audit(m) : m.type === 'sample' ? sample(m) : null;
+  run?.catch((err: unknown) => post({ type: 'error', message: errorText(err) }));
 };
 
 function errorText(err: unknown): string {

@@ -266,3 +266,20 @@ export function observedRanges(t: Table): Record<string, [number, number]> {
   }
   return out;
 }
+
+/**
+ * One side of a comparison as written for people: its rows with a last column `gan_seed`, the seed of
+ * the GAN each row came from (the pooled rows are in seed order). Unchanged without per-seed draws.
+ */
+export function withSeedColumn(c: { positive: Table; negative: Table; draws?: { seed: number; positive: DrawStats; negative: DrawStats }[] }, side: 'positive' | 'negative'): Table {
+  const t = c[side];
+  if (!c.draws || c.draws.length === 0) return t;
+  const seeds = new Float64Array(t.rows);
+  let at = 0;
+  for (const d of c.draws) {
+    seeds.fill(d.seed, at, Math.min(t.rows, at + d[side].kept));
+    at += d[side].kept;
+  }
+  const name = t.columns.some((x) => x.name === 'gan_seed') ? 'gan_seed_' : 'gan_seed';
+  return { rows: t.rows, columns: [...t.columns, { kind: 'numeric', name, values: seeds }] };
+}

@@ -8,6 +8,7 @@ import { EngineError } from '../engine/errors.js';
 import { csvField } from '../data/csv-write.js';
 import type { Table } from '../data/table.js';
 import { runAudit, type AuditOptions } from '../audit/run.js';
+import { withSeedColumn } from '../audit/canonical.js';
 import type { AuditResult, CanonicalComparison, Distribution } from '../audit/types.js';
 import { formatMetricsCsv } from '../methods/metrics/index.js';
 import { faleCsv } from '../methods/fale/index.js';
@@ -54,19 +55,6 @@ function distributionsCsv(sets: { set: string; distributions: Distribution[] }[]
   return lines.join('\n') + '\n';
 }
 
-/** A canonical set with a last column `gan_seed`: the seed of the GAN each row came from (rows are in seed order). */
-function withSeedColumn(t: Table, counts: [number, number][] | undefined): Table {
-  if (!counts || counts.length === 0) return t;
-  const seeds = new Float64Array(t.rows);
-  let at = 0;
-  for (const [seed, k] of counts) {
-    seeds.fill(seed, at, Math.min(t.rows, at + k));
-    at += k;
-  }
-  const name = t.columns.some((c) => c.name === 'gan_seed') ? 'gan_seed_' : 'gan_seed';
-  return { rows: t.rows, columns: [...t.columns, { kind: 'numeric', name, values: seeds }] };
-}
-
 export interface WrittenAudit {
   dir: string;
   report: string;
@@ -105,8 +93,8 @@ export async function writeAudit(dir: string, result: AuditResult): Promise<Writ
   }
   const setRefs = async (c: CanonicalComparison, stem: string) => ({
     ...c,
-    positive: await putTable(`${stem}-positive.csv`, withSeedColumn(c.positive, c.draws?.map((d) => [d.seed, d.positive.kept]))),
-    negative: await putTable(`${stem}-negative.csv`, withSeedColumn(c.negative, c.draws?.map((d) => [d.seed, d.negative.kept]))),
+    positive: await putTable(`${stem}-positive.csv`, withSeedColumn(c, 'positive')),
+    negative: await putTable(`${stem}-negative.csv`, withSeedColumn(c, 'negative')),
   });
   const canonical = await setRefs(result.canonical, 'canonical');
   const intersections = [];

@@ -28,7 +28,8 @@ const METRIC_HELP: Record<MetricName, string> = {
 const EXPANDED = 12;
 const LUCID_EXPANDED = 6;
 
-const CSS = `
+/** The report's style sheet (the browser page uses it for the sections it shows). */
+export const CSS = `
 :root{--fg:#1d1d1f;--muted:#5b5b60;--line:#d9d9de;--bg-soft:#f6f6f8;--flag:#b3261e;--flag-bg:#fdecea;--warn-bg:#fff6e0;--warn:#8a5a00;--pos:#0072B2;--neg:#E69F00}
 *{box-sizing:border-box}
 body{font-family:system-ui,-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;color:var(--fg);margin:0;line-height:1.45;font-size:15px;background:#fff}
@@ -293,7 +294,8 @@ function fidelityBrief(fid: FeatureFidelity | null): string {
   return `${side(fid.positive, 'positive')}, ${side(fid.negative, 'negative')}`;
 }
 
-function findings(r: AuditResult): string {
+/** The Findings section (also shown by the browser page). */
+export function findings(r: AuditResult): string {
   const f = r.findings;
   const seeds = r.checks.seeds.length;
   const out: string[] = ['<section class="findings" id="findings"><h2 style="border:0;margin-top:.4em">Findings</h2><ul>'];
@@ -357,7 +359,8 @@ ${warnings.length ? `<details><summary>${warnings.length} metrics warning${warni
 </section>`;
 }
 
-function canonicalSection(r: AuditResult): string {
+/** The canonical-sets section: validity, the JS ranking, every chart with its fidelity (also shown by the browser page). */
+export function canonicalSection(r: AuditResult): string {
   const c = r.canonical;
   const ranked = rankByJs(c.distributions);
   const v = validityText(c);

@@ -1,6 +1,7 @@
 // The browser page (web/, built into dist-web/ by tools/build-web.mjs) in a real chromium: upload a
-// CSV, pick the predictions column, train LUCID-GAN in the Web Worker, check the canonical-set charts,
-// the progress bar, the downloads and that nothing was logged as an error; bad inputs show a message.
+// CSV (or make the sample data), pick the predictions, label and protected columns, run the audit in
+// the Web Worker, check the findings, the checks against the data, the charts with their fidelity, the
+// progress bar, the downloads and that nothing was logged as an error; bad inputs show a message.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -37,52 +38,79 @@ describe('browser page (dist-web) in chromium', { skip: skip ?? false, timeout: 
     return { page, errors };
   }
 
-  it('trains on a small CSV in the worker and shows positive vs negative charts', async () => {
+  it('audits a small CSV in the worker: the findings, the checks against the data, charts with their fidelity, downloads', async () => {
     const { page, errors } = await open();
     try {
       await page.setInputFiles('#file', FIXTURE);
       await page.waitForFunction(() => document.body.dataset.state === 'loaded');
       assert.equal(await page.inputValue('#pred'), 'preds', 'the predictions column is guessed');
+      assert.equal(await page.inputValue('#label'), 'approved', 'the label column is guessed');
+      const ticked = await page.$$eval('#protected input:checked', (b) => b.map((x) => (x as HTMLInputElement).value));
+      assert.deepEqual(ticked, ['age', 'sex', 'group'], 'protected columns guessed by name');
       assert.match(await page.textContent('#file-info') ?? '', /300 rows, 10 columns/);
-      await page.selectOption('#pred', 'preds');
+      await page.uncheck('#protected input[value="age"]');
       await page.fill('#epochs', '3');
       await page.fill('#rows', '300');
       await page.fill('#seed', '1');
       await page.click('#train');
       await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 90_000 });
       const state = await page.evaluate(() => document.body.dataset.state);
-      assert.equal(state, 'done', `training failed: ${await page.textContent('#error')}`);
+      assert.equal(state, 'done', `the audit failed: ${await page.textContent('#error')}`);
+      assert.equal(await page.evaluate(() => (document.getElementById('progress') as HTMLProgressElement).value), 100, 'the progress bar reached its end');
+      assert.match(await page.textContent('#summary') ?? '', /LUCID-GAN 3 epochs × 3 seeds/);
 
-      const bar = await page.evaluate(() => {
-        const p = document.getElementById('progress') as HTMLProgressElement;
-        return { value: p.value, max: p.max };
-      });
-      assert.deepEqual(bar, { value: 3, max: 3 }, 'the progress bar reached its end');
+      // the checks against the data, said at the top; the findings say only what the data confirms
+      const checks = await page.$eval('#checks', (e) => ({ text: e.textContent ?? '', dis: (e as HTMLElement).dataset.disagreements, unf: (e as HTMLElement).dataset.unfaithful }));
+      assert.ok(checks.dis !== undefined && checks.unf !== undefined);
+      if (Number(checks.dis) > 0) assert.match(checks.text, /disagree with the data on \d+ value/);
+      const findings = await page.textContent('#findings') ?? '';
+      assert.match(findings, /Canonical sets from 3 LUCID-GANs/);
+      assert.match(findings, /Protected attribute sex/);
+      assert.match(findings, /Protected attribute group/);
+      assert.match(findings, /validity: the surrogate of the predictions column/i);
 
       const { count, problems } = await chartProblems(page);
-      assert.equal(count, FEATURES.length + 1, 'a JS ranking and one chart per generated feature');
+      const features = FEATURES.filter((f) => f !== 'approved');
+      assert.equal(count, features.length + 1, 'a JS ranking and one chart per generated feature');
       assert.deepEqual(problems, []);
-      const features = await page.$$eval('#charts figure.feature', (f) => f.map((x) => (x as HTMLElement).dataset.feature));
-      assert.deepEqual([...features].sort(), [...FEATURES].sort());
+      const captions = await page.$$eval('#charts figcaption', (f) => f.map((x) => x.textContent ?? ''));
+      assert.equal(captions.filter((c) => /fidelity to the real rows on each side: positive (KS|TV) /.test(c)).length, features.length, 'every chart gives its fidelity');
       const kinds = await page.$$eval('svg.chart', (s) => s.map((x) => x.getAttribute('data-chart')));
       assert.deepEqual(new Set(kinds), new Set(['js-ranking', 'histogram-pair', 'grouped-bars']));
-      const bars = await page.$$eval('#charts figure.feature svg.chart rect[fill-opacity]', (r) => r.length);
-      assert.ok(bars > 0, 'bars drawn');
+      assert.ok(await page.$$eval('#charts .counterpart', (r) => r.length) > 0, 'the real rows on each side are drawn');
 
-      // the downloads are Blob URLs holding the sets as CSV: a header and 300 rows each
+      // the downloads: the sets as CSV with the GAN seed of every row, and the whole report
       for (const which of ['positive', 'negative']) {
         const csv = await page.evaluate(async (id) => {
           const a = document.getElementById(id) as HTMLAnchorElement;
           return a.href.startsWith('blob:') ? (await fetch(a.href)).text() : `not a blob URL: ${a.href}`;
         }, `dl-${which}`);
         const lines = csv.trim().split('\n');
-        assert.equal(lines.length, 301, `${which}: ${lines[0]}`);
-        assert.ok(lines[0].split(',').includes('preds'));
-        const predIdx = lines[0].split(',').indexOf('preds');
-        assert.equal(lines[1].split(',')[predIdx], which === 'positive' ? '1' : '0');
+        const head = lines[0].split(',');
+        assert.ok(head.includes('preds') && head[head.length - 1] === 'gan_seed', lines[0]);
+        assert.ok(lines.length > 1);
       }
+      const html = await page.evaluate(async () => (await fetch((document.getElementById('dl-report') as HTMLAnchorElement).href)).text());
+      assert.match(html, /^<!DOCTYPE html>/);
+      assert.match(html, /id="findings"/);
       await page.screenshot({ path: artifact('page.png'), fullPage: true });
       assert.deepEqual(errors, [], 'no console errors');
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('makes its sample data: simulated loans with a planted bias and a model\'s predictions, ready to audit', async () => {
+    const { page, errors } = await open();
+    try {
+      await page.click('#sample');
+      await page.waitForFunction(() => document.body.dataset.state === 'loaded', undefined, { timeout: 60_000 });
+      assert.match(await page.textContent('#file-info') ?? '', /sample-loans\.csv .*penalises group = B.*: 1000 rows, 10 columns/);
+      assert.equal(await page.inputValue('#pred'), 'preds');
+      assert.equal(await page.inputValue('#label'), 'approved');
+      assert.deepEqual(await page.$$eval('#protected input:checked', (b) => b.map((x) => (x as HTMLInputElement).value)), ['sex', 'group']);
+      assert.equal(await page.inputValue('#epochs'), '', 'the default length: the audit\'s own');
+      assert.deepEqual(errors, []);
     } finally {
       await page.close();
     }
@@ -96,13 +124,12 @@ describe('browser page (dist-web) in chromium', { skip: skip ?? false, timeout: 
       await page.fill('#epochs', '500');
       await page.fill('#rows', '100');
       await page.click('#train');
-      await page.waitForFunction(() => (document.getElementById('progress') as HTMLProgressElement).value >= 1, undefined, { timeout: 60_000 });
+      await page.waitForFunction(() => document.body.dataset.stage === 'gan' && (document.getElementById('progress') as HTMLProgressElement).value >= 9, undefined, { timeout: 60_000 });
       await page.click('#cancel');
       await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 60_000 });
       assert.equal(await page.evaluate(() => document.body.dataset.state), 'done', (await page.textContent('#error')) ?? '');
       assert.match(await page.textContent('#summary') ?? '', /cancelled/);
-      const epochs = await page.evaluate(() => (document.getElementById('progress') as HTMLProgressElement).value);
-      assert.ok(epochs < 500, `stopped early (epoch ${epochs})`);
+      assert.match(await page.textContent('#findings') ?? '', /Canonical sets from 1 LUCID-GAN/, 'the audit goes on with the first GAN, trained that far');
       assert.ok((await chartProblems(page)).count > 0);
       assert.deepEqual(errors, []);
     } finally {
