@@ -98,6 +98,8 @@ export interface AuditOptions {
   rejection?: boolean;
   /** how the generator is conditioned when the sets are drawn (canonical.ts ConditionMode; default AUDIT_DEFAULTS.ganCondition) */
   ganCondition?: ConditionMode;
+  /** numeric values held by at least this share of the rows are point masses of the GAN's transformer (default TRANSFORMER_DEFAULTS.pointShare; 0: none) */
+  ganPointShare?: number;
 }
 
 /** GAN epochs for `rows` training rows: about AUDIT_DEFAULTS.ganSteps steps, within [minEpochs, maxEpochs]. */
@@ -301,6 +303,7 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
         where: opts.source ?? 'data',
         onEpoch: (e) => progress('gan', (k + e.epoch / Math.max(1, epochs)) / ganSeeds.length),
         shouldStop: opts.shouldStop,
+        ...(opts.ganPointShare !== undefined ? { pointShare: opts.ganPointShare } : {}),
       });
       gans.push(fit.model);
       const which = ganSeeds.length > 1 ? ` (GAN seed ${ganSeeds[k]})` : '';

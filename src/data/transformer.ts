@@ -23,6 +23,16 @@ const CLIP = 0.99;
 export interface NumericInfo {
   kind: 'numeric';
   name: string;
+  /**
+   * Point masses: values so frequent (≥ TRANSFORMER_DEFAULTS.pointShare of the rows) that they are
+   * modes of their own, before the mixture's: a value equal to one is one-hot on it with scalar 0,
+   * and the inverse gives it back exactly. A mixture component cannot hold a spike: its posterior
+   * variance never falls below the prior's share (on Adult's Capital Loss, 95% zeros became a mode
+   * of σ 13, so generated "zeros" spread over ±50), and heaped values (40 hours a week) blur into
+   * their neighbours. Absent (none) in files written before they existed.
+   */
+  points?: number[];
+  /** the mixture over the values that are not point masses */
   vgm: VgmModel;
   /** indices into the mixture's components that are kept (weight > threshold), in component order */
   modes: number[];
@@ -57,9 +67,20 @@ export interface ConstantInfo {
 
 export type ColumnInfo = NumericInfo | CategoricalInfo | ConstantInfo;
 
+export const TRANSFORMER_DEFAULTS = {
+  maxModes: 10,
+  weightThreshold: 0.005,
+  /** a value held by at least this share of a numeric column's rows is a point mass (0: none) */
+  pointShare: 0.05,
+  /** at most this many point masses per column (the most frequent) */
+  maxPoints: 10,
+};
+
 export interface TransformerOptions {
   /** mixture components per numeric column (CTGAN's max_clusters) */
   maxModes?: number;
+  /** a value held by at least this share of a numeric column's rows is a point mass (default TRANSFORMER_DEFAULTS.pointShare; 0: none) */
+  pointShare?: number;
   /** modes with a weight above this are kept */
   weightThreshold?: number;
   /** seed of the mixture fits (k-means initialisation) */
@@ -79,15 +100,30 @@ export interface InverseReport {
   rowsClipped: number;
 }
 
-const width = (c: ColumnInfo): number => (c.kind === 'numeric' ? 1 + c.modes.length : c.kind === 'categorical' ? c.categories.length : 0);
+/** Mode slots of a numeric column: its point masses, then its mixture modes. */
+const slots = (c: NumericInfo): number => (c.points?.length ?? 0) + c.modes.length;
+
+/** Width of a column in a transformed row: 1 + slots for a numeric one, one per category, 0 for a constant. */
+export const columnWidth = (c: ColumnInfo): number => (c.kind === 'numeric' ? 1 + slots(c) : c.kind === 'categorical' ? c.categories.length : 0);
+const width = columnWidth;
+
+/** The point masses of a column: values with at least `share` of the rows (and 2 rows), at most `max`, ascending. */
+function pointMasses(values: Float64Array, share: number, max: number): number[] {
+  if (!(share > 0)) return [];
+  const count = new Map<number, number>();
+  for (const v of values) count.set(v, (count.get(v) ?? 0) + 1);
+  const need = Math.max(2, share * values.length);
+  return [...count.entries()].filter(([, k]) => k >= need).sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, max).map(([v]) => v).sort((a, b) => a - b);
+}
 
 export class DataTransformer {
   private constructor(readonly columns: readonly ColumnInfo[]) {}
 
   /** Fits one mixture per numeric column and records every categorical column's categories. */
   static fit(engine: Engine, table: Table, opts: TransformerOptions = {}): DataTransformer {
-    const maxModes = opts.maxModes ?? 10;
-    const threshold = opts.weightThreshold ?? 0.005;
+    const maxModes = opts.maxModes ?? TRANSFORMER_DEFAULTS.maxModes;
+    const threshold = opts.weightThreshold ?? TRANSFORMER_DEFAULTS.weightThreshold;
+    const pointShare = opts.pointShare ?? TRANSFORMER_DEFAULTS.pointShare;
     check(table.rows > 0, 'E_INPUT', () => 'transformer: the table has no rows');
     const infos = table.columns.map((col, j): ColumnInfo => {
       const constant = constantValue(col);
@@ -101,14 +137,27 @@ export class DataTransformer {
       for (let i = 0; i < table.rows; i++) {
         check(Number.isFinite(col.values[i]), 'E_INPUT', () => `transformer: column "${col.name}" has a non-finite value at row ${i + 1}`);
       }
-      const vgm = fitVgm(engine, col.values, { nComponents: Math.min(maxModes, table.rows), seed: (opts.seed ?? 0) + j });
+      // point masses first; the mixture models the other values (when fewer than two distinct remain, they are points too)
+      const points = pointMasses(col.values, pointShare, TRANSFORMER_DEFAULTS.maxPoints);
+      const isPoint = new Set(points);
+      let rest = col.values.filter((v) => !isPoint.has(v));
+      if (points.length > 0 && new Set(rest).size < 2) {
+        for (const v of new Set(rest)) points.push(v);
+        points.sort((a, b) => a - b);
+        rest = new Float64Array(0);
+      }
+      const fitOn = rest.length > 0 ? rest : col.values;
+      const vgm = fitVgm(engine, fitOn, { nComponents: Math.min(maxModes, fitOn.length), seed: (opts.seed ?? 0) + j });
+      const modes = rest.length > 0 ? activeModes(vgm, threshold) : [];
       let lo = Infinity;
       let hi = -Infinity;
       for (const v of col.values) {
         if (v < lo) lo = v;
         if (v > hi) hi = v;
       }
-      return { kind: 'numeric', name: col.name, vgm, modes: activeModes(vgm, threshold), decimals: decimalPlaces(col.values), range: [lo, hi] };
+      const info: NumericInfo = { kind: 'numeric', name: col.name, vgm, modes, decimals: decimalPlaces(col.values), range: [lo, hi] };
+      if (points.length) info.points = points;
+      return info;
     });
     return new DataTransformer(infos);
   }
@@ -124,7 +173,7 @@ export class DataTransformer {
     for (const c of this.columns) {
       if (c.kind === 'numeric') {
         out.push({ kind: 'tanh', width: 1 });
-        out.push({ kind: 'softmax', width: c.modes.length });
+        out.push({ kind: 'softmax', width: slots(c) });
       } else if (c.kind === 'categorical') out.push({ kind: 'softmax', width: c.categories.length });
     }
     return out;
@@ -172,11 +221,21 @@ export class DataTransformer {
       }
       const K = info.vgm.weights.length;
       const m = info.modes.length;
-      const proba = vgmPredictProba(engine, info.vgm, x); // (N, K)
+      const points = info.points ?? [];
+      const P = points.length;
+      const pointAt = new Map(points.map((v, k) => [v, k]));
+      const proba = m > 0 ? vgmPredictProba(engine, info.vgm, x) : new Float64Array(0); // (N, K)
       const u = rng.uniformHost(n);
       let clipped = 0;
       const p = new Float64Array(m);
       for (let i = 0; i < n; i++) {
+        const pk = pointAt.get(x[i]);
+        if (pk !== undefined) {
+          // a point mass: its own slot, scalar 0
+          out[i * d + at + 1 + pk] = 1;
+          continue;
+        }
+        check(m > 0, 'E_INPUT', () => `transformer: column "${info.name}", row ${i + 1}: ${x[i]} is none of the values it was fitted on (${points.join(', ')})`);
         let total = 0;
         for (let j = 0; j < m; j++) {
           p[j] = proba[i * K + info.modes[j]] + 1e-6;
@@ -193,10 +252,10 @@ export class DataTransformer {
           v = v > 0 ? CLIP : -CLIP;
         }
         out[i * d + at] = v;
-        out[i * d + at + 1 + k] = 1;
+        out[i * d + at + 1 + P + k] = 1;
       }
       report.clipped[info.name] = clipped;
-      at += 1 + m;
+      at += 1 + P + m;
     }
     return { data: out, report };
   }
@@ -225,14 +284,21 @@ export class DataTransformer {
         return { kind: 'categorical', name: info.name, codes, categories: info.categories.slice() };
       }
       const m = info.modes.length;
+      const points = info.points ?? [];
+      const P = points.length;
       const values = new Float64Array(n);
       const range = opts.range?.[info.name] ?? info.range;
       const lo = range ? range[0] : -Infinity;
       const hi = range ? range[1] : Infinity;
       let clipped = 0;
       for (let i = 0; i < n; i++) {
+        const slot = argmax(data, i * d + at + 1, P + m);
+        if (slot < P) {
+          values[i] = points[slot];
+          continue;
+        }
         const v = Math.min(1, Math.max(-1, data[i * d + at]));
-        const comp = info.modes[argmax(data, i * d + at + 1, m)];
+        const comp = info.modes[slot - P];
         // rounded first (a value that rounds into the range is not clipped); the range ends are
         // training values, so they have the column's decimals already
         let x = roundTo(v * STD_MULTIPLIER * info.vgm.stds[comp] + info.vgm.means[comp], info.decimals);
@@ -244,7 +310,7 @@ export class DataTransformer {
         values[i] = x;
       }
       if (opts.report) opts.report.clipped[info.name] = clipped;
-      at += 1 + m;
+      at += 1 + P + m;
       return { kind: 'numeric', name: info.name, values };
     });
     if (opts.report && rowClipped) opts.report.rowsClipped = rowClipped.reduce((a, b) => a + b, 0);
@@ -281,7 +347,9 @@ export class DataTransformer {
       if (x.kind !== 'numeric') return bad(`column "${x.name}" has unknown kind ${String(x.kind)}`);
       const vgm = vgmFromJSON(x.vgm);
       const modes = x.modes;
-      if (!Array.isArray(modes) || modes.length === 0 || !modes.every((k) => Number.isInteger(k) && k >= 0 && k < vgm.weights.length)) bad(`column "${x.name}" has invalid modes`);
+      const pts = x.points;
+      if (pts !== undefined && (!Array.isArray(pts) || pts.length === 0 || !pts.every((v) => typeof v === 'number' && Number.isFinite(v)))) bad(`column "${x.name}" has invalid point masses`);
+      if (!Array.isArray(modes) || (modes.length === 0 && pts === undefined) || !modes.every((k) => Number.isInteger(k) && k >= 0 && k < vgm.weights.length)) bad(`column "${x.name}" has invalid modes`);
       const decimals = x.decimals;
       if (decimals !== null && !(Number.isInteger(decimals) && (decimals as number) >= 0 && (decimals as number) <= MAX_DECIMALS)) bad(`column "${x.name}" has invalid decimals`);
       const info: NumericInfo = { kind: 'numeric', name: x.name, vgm, modes: modes as number[], decimals: decimals as number | null };
@@ -291,6 +359,7 @@ export class DataTransformer {
         if (!ok) bad(`column "${x.name}" has an invalid range`);
         info.range = [r[0] as number, r[1] as number];
       }
+      if (pts !== undefined) info.points = (pts as number[]).slice();
       return info;
     });
     return new DataTransformer(columns);

@@ -1,7 +1,7 @@
 // The data transformer: widths and spans, round trip, serialisation, and its errors.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { DataTransformer } from '../../src/data/transformer.js';
+import { DataTransformer, type NumericInfo } from '../../src/data/transformer.js';
 import type { Table } from '../../src/data/table.js';
 import { Rng } from '../../src/engine/rng.js';
 import { getEngine, hostRng } from '../helpers/engine.js';
@@ -137,6 +137,48 @@ describe('data transformer', async () => {
     const r2 = { clipped: {} as Record<string, number>, rowsClipped: 0 };
     old.inverse(gen, n, { report: r2 });
     assert.equal(r2.clipped.age, 0);
+  });
+
+  it('point masses: a value held by ≥ 5% of the rows is its own mode, given back exactly', () => {
+    const rnd = hostRng(31);
+    const n = 2000;
+    // 90% zeros and a long tail (money), and hours heaped on 40
+    const money = Float64Array.from({ length: n }, () => (rnd() < 0.9 ? 0 : Math.round(1000 + 9000 * rnd())));
+    const hours = Float64Array.from({ length: n }, () => (rnd() < 0.45 ? 40 : 10 + Math.floor(60 * rnd())));
+    const t4: Table = { rows: n, columns: [{ kind: 'numeric', name: 'money', values: money }, { kind: 'numeric', name: 'hours', values: hours }] };
+    const tr4 = DataTransformer.fit(e, t4, { seed: 4 });
+    const [m, h] = tr4.columns as NumericInfo[];
+    assert.deepEqual(m.points, [0]);
+    assert.deepEqual(h.points, [40]);
+    assert.equal(tr4.spans[1].width, 1 + m.modes.length, 'the softmax span holds the point, then the modes');
+    const { data } = tr4.transform(e, t4, new Rng(e, 5));
+    const d = tr4.outputDim;
+    for (let i = 0; i < n; i++) {
+      if (money[i] !== 0) continue;
+      assert.equal(data[i * d], 0, 'scalar 0 on a point');
+      assert.equal(data[i * d + 1], 1, 'one-hot on the point slot');
+    }
+    const back = tr4.inverse(data, n);
+    assert.deepEqual(Array.from((back.columns[0] as { values: Float64Array }).values).filter((v) => v === 0).length, Array.from(money).filter((v) => v === 0).length, 'every zero comes back exactly');
+    // generated rows whose slot is the point give the point, whatever their scalar
+    const gen = data.slice();
+    for (let i = 0; i < n; i++) gen[i * d] = 0.7;
+    const g = (tr4.inverse(gen, n).columns[1] as { values: Float64Array }).values;
+    for (let i = 0; i < n; i++) if (hours[i] === 40) assert.equal(g[i], 40);
+    // saved and read back; without points (an old file, or pointShare 0) nothing changes
+    const again = DataTransformer.fromJSON(JSON.parse(JSON.stringify(tr4.toJSON())));
+    assert.deepEqual((again.columns[0] as NumericInfo).points, [0]);
+    const off = DataTransformer.fit(e, t4, { seed: 4, pointShare: 0 });
+    assert.equal((off.columns[0] as NumericInfo).points, undefined);
+    const json = JSON.parse(JSON.stringify(tr4.toJSON()));
+    json.columns[0].points = ['x'];
+    assert.throws(() => DataTransformer.fromJSON(json, 'p.lgan'), /p\.lgan: the data transformer is corrupt \(column "money" has invalid point masses\)/);
+    // a column of few values, each frequent: all points, no mixture modes
+    const few = Float64Array.from({ length: n }, (_, i) => [1, 2, 3][i % 3]);
+    const tr5 = DataTransformer.fit(e, { rows: n, columns: [{ kind: 'numeric', name: 'k', values: few }] }, { seed: 1 });
+    assert.deepEqual([(tr5.columns[0] as NumericInfo).points, (tr5.columns[0] as NumericInfo).modes], [[1, 2, 3], []]);
+    const r5 = tr5.inverse(tr5.transform(e, { rows: n, columns: [{ kind: 'numeric', name: 'k', values: few }] }, new Rng(e, 1)).data, n);
+    assert.deepEqual(Array.from((r5.columns[0] as { values: Float64Array }).values), Array.from(few));
   });
 
   it('every transformed row has one hot mode per numeric column and scalars within ±0.99', () => {

@@ -114,7 +114,7 @@ describe('conditional sampler', () => {
     const offsets: Record<string, number> = {};
     for (const c of model.transformer.columns) {
       if (c.kind === 'categorical') offsets[c.name] = at;
-      at += c.kind === 'numeric' ? 1 + c.modes.length : c.kind === 'categorical' ? c.categories.length : 0;
+      at += c.kind === 'numeric' ? 1 + (c.points?.length ?? 0) + c.modes.length : c.kind === 'categorical' ? c.categories.length : 0;
     }
     assert.deepEqual(model.sampler.columns.map((c) => c.name), ['sex', 'group', 'neighbourhood', 'education', 'approved']);
     for (const c of model.sampler.columns) assert.equal(c.dataOffset, offsets[c.name], c.name);

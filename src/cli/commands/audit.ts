@@ -117,34 +117,50 @@ export function auditSummary(r: AuditResult, w: WrittenAudit, top = 5): string {
 
 const HELP_AFTER = `
 The audit, in order: the model's predictions on the data; group metrics per protected attribute and
-their intersection; LUCID-GAN (CTGAN conditioned on the predictions) trained on the data with the predictions (the label column left out); the positive and negative
-canonical sets (-n rows each, sampled at prediction 1 and 0 with an all-zero conditional vector); the
-proxy view for protected columns the model does not read; for each pair of categorical protected
-attributes and each combination of their values, sets with both values fixed (--intersection-rows
-each) and a heatmap; LUCID (built-in models only); FALE per protected attribute against its group
-with the lowest positivity rate (callable models only).
+their intersection; --gan-seeds LUCID-GANs (CTGAN conditioned on the predictions, trained as published)
+on the data with the predictions (the label column left out); the positive and negative canonical sets
+(-n rows per GAN seed each, pooled), drawn by rejection: a generated row is kept only when the model
+(with --pred: a surrogate fitted to the column) scores it on its side and it contradicts no exact
+dependency of the data, at most ${CANONICAL_DEFAULTS.drawCap} rows drawn per row wanted (a set that hits the cap is smaller
+and says so; it is never padded); the proxy view for protected columns the model does not read; the
+checks of the sets against the real rows; for each pair of categorical protected attributes and each
+combination of their values, sets with both values fixed (--intersection-rows per seed) and a heatmap;
+LUCID (built-in models only, projected onto the data's range); FALE per protected attribute against its
+group with the lowest positivity rate (callable models only).
+
+The checks (README "How an audit checks its canonical sets"): fidelity per feature and side (KS for
+numbers, total variation for categories, between a set and the real rows the model scores on that side,
+beside a bootstrap noise floor); for every protected value, every value of the top features and every
+heat-map cell, the canonical shift of each GAN seed against the real shift and its 95% bootstrap
+interval: agrees, disagrees or within noise. A value is stated as favoured or disfavoured only when the
+data and every seed agree; disagreements are said as such, never as preferences. Generated numbers are
+clipped into the observed range of the audited rows and keep the data's decimals.
 
 Numeric protected attributes (e.g. age) are grouped into quantile bins (--protected-bins, default
 ${AUDIT_DEFAULTS.protectedBins}) or explicit edges (--protected-edges age=17,30,50,90; bins (a, b], the first includes a).
 Distributions: numeric features on 20 equal-width bins spanning the sets' 1st–99th percentiles;
 categorical ones by category share; Jensen–Shannon distance with base-2 logs (0 same, 1 disjoint).
-GAN epochs (default): about ${AUDIT_DEFAULTS.ganSteps} generator steps, i.e. ${AUDIT_DEFAULTS.ganSteps} / (rows / batch), within [${AUDIT_DEFAULTS.minEpochs}, ${AUDIT_DEFAULTS.maxEpochs}]
-(Adult's 15,060 test rows: 50 epochs, a few minutes on two cores).
+GAN epochs (default): about ${AUDIT_DEFAULTS.ganSteps} generator steps, i.e. ${AUDIT_DEFAULTS.ganSteps} / (rows / batch), within [${AUDIT_DEFAULTS.minEpochs}, ${AUDIT_DEFAULTS.maxEpochs}],
+for each of the --gan-seeds GANs (Adult's 15,060 test rows: 50 epochs each).
+
+--gan-condition: how the generator is conditioned when the sets are drawn. extreme (the paper's): the
+prediction condition exactly 1 or 0 and an all-zero cond vector; observed: the condition of each row is
+the score of a real row the model puts on that side; matched: a real row of the side gives both its
+score and, as training does, its category in a random discrete column. Default ${AUDIT_DEFAULTS.ganCondition} (EXPERIMENTS.md §7.2).
 
 --gan-mode: paper (default) trains LUCID-GAN as published. consistency adds the prediction-consistency
-term of lucid gan fit: the sets are then scored as conditioned almost always, but on the bias
-simulator they collapse onto a few kinds of rows, so the protected-group mix of a FAIR model's sets
-swings by ±0.4–0.8 between seeds and fair models get flagged (EXPERIMENTS.md §2). Use it to look at
-prototypical rows, not to decide whether a group is treated differently.
+term of lucid gan fit: on the bias simulator its sets collapse onto a few kinds of rows, so the
+protected-group mix of a FAIR model's sets swings by ±0.4–0.8 between seeds (EXPERIMENTS.md §2).
 
 --pred: the model is only a column of its predictions: no LUCID, no FALE, no proxy inference (the
-model's inputs are unknown); the validity of the sets is measured only with --gan-mode consistency
-(by the GAN's surrogate of the predictions).
+model's inputs are unknown); generated rows are scored by a surrogate (the built-in classifier fitted
+to the column's decisions; its agreement on held-out rows is reported).
 
 Output folder: report.html, metrics.{csv,json}, metrics-intersection.{csv,json},
-canonical-{positive,negative}.csv, intersection-<A>=<a>-<B>=<b>-{positive,negative}.csv,
+canonical-{positive,negative}.csv (with gan_seed), intersection-<A>=<a>-<B>=<b>-{positive,negative}.csv,
 distributions.{csv,json}, lucid-{canonical,start}.csv, fale-<attr>.{csv,json}, protected-bins.json,
-audit.json (everything, with tables as file references).
+audit.json (everything, with tables as file references; the checks under "checks", what the report
+states under "findings").
 
 Example:
   lucid model train --data adult-train.csv --label income --out adult.json

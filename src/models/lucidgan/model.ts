@@ -22,7 +22,7 @@ import * as o from '../../autograd/ops/index.js';
 import { grad } from '../../autograd/tape.js';
 import { Adam } from '../../nn/adam.js';
 import { buildParams, type ParamSet } from '../../nn/module.js';
-import { DataTransformer, type InverseReport } from '../../data/transformer.js';
+import { columnWidth, DataTransformer, type InverseReport, type TransformerOptions } from '../../data/transformer.js';
 import type { Column, Table } from '../../data/table.js';
 import { applyActivation, Discriminator, Generator, gradientPenalty } from '../ctgan/networks.js';
 import { CondSampler, type DiscreteColumn } from './sampler.js';
@@ -101,6 +101,8 @@ export interface FitOptions extends Partial<GanConfig> {
   consistency?: string;
   /** λ of the consistency term (default CONSISTENCY_WEIGHT) */
   consistencyWeight?: number;
+  /** numeric values held by at least this share of the rows become point masses (TransformerOptions.pointShare; 0: none) */
+  pointShare?: number;
 }
 
 export type FitStatus = 'done' | 'interrupted' | 'diverged';
@@ -235,7 +237,9 @@ export class LucidGan {
     const rng = new Rng(engine, seed);
     const { data, conditions, discrete } = prepare(table, opts.conditions, opts.discrete, where);
     check(data.rows > 0, 'E_INPUT', () => `${where}: no rows to train on`);
-    const transformer = DataTransformer.fit(engine, data, { seed });
+    const tOpts: TransformerOptions = { seed };
+    if (opts.pointShare !== undefined) tOpts.pointShare = opts.pointShare;
+    const transformer = DataTransformer.fit(engine, data, tOpts);
     const { data: x, report } = transformer.transform(engine, data, rng);
     const sampler = buildSampler(transformer, data, discrete);
     const history: GanHistory = { lossG: [], lossD: [], lossCond: [] };
@@ -441,7 +445,7 @@ function buildSampler(transformer: DataTransformer, data: Table, discrete: Set<s
   const cols: DiscreteColumn[] = [];
   let at = 0;
   for (const info of transformer.columns) {
-    if (info.kind === 'numeric') at += 1 + info.modes.length;
+    if (info.kind === 'numeric') at += columnWidth(info);
     else if (info.kind === 'categorical') {
       if (discrete.has(info.name)) {
         const col = data.columns.find((c) => c.name === info.name)!;
