@@ -28,11 +28,16 @@ const { values } = parseArgs({
     datasets: { type: 'string', default: 'adult1000,compas,sim' },
     steps: { type: 'string', default: '300,600,1200,2400,4800' },
     seed: { type: 'string', default: '0' },
+    // §7.3: the transformer's point-mass share (0: none); the results go to schedule-points<share>/
+    'point-share': { type: 'string' },
+    modes: { type: 'string' },
   },
 });
 const OUT = resolve(values.out);
 const DATA = join(OUT, 'data');
 const checkpoints = values.steps.split(',').map(Number);
+const pointShare = values['point-share'] === undefined ? undefined : Number(values['point-share']);
+const MODES = values.modes ? values.modes.split(',') : CONDITION_MODES;
 const engine = await initNodeEngine();
 const results = [];
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
@@ -57,11 +62,11 @@ for (const name of values.datasets.split(',')) {
   const edges = s.edges ? Object.fromEntries([s.edges.split('=')].map(([k, v]) => [k, v.split(',').map(Number)])) : {};
   const seeds = ganSeedsFor(Number(values.seed), 3);
   // sets[checkpoint][mode] = one { positive, negative } per GAN seed
-  const sets = checkpoints.map(() => Object.fromEntries(CONDITION_MODES.map((m) => [m, []])));
-  const accept = checkpoints.map(() => Object.fromEntries(CONDITION_MODES.map((m) => [m, []])));
+  const sets = checkpoints.map(() => Object.fromEntries(MODES.map((m) => [m, []])));
+  const accept = checkpoints.map(() => Object.fromEntries(MODES.map((m) => [m, []])));
   const t0 = Date.now();
   for (const gs of seeds) {
-    const { model: gan, x, rng } = LucidGan.setup(engine, ganTable, { conditions: [predName], epochs: 1, batch, seed: gs, paper: true, where: name });
+    const { model: gan, x, rng } = LucidGan.setup(engine, ganTable, { conditions: [predName], epochs: 1, batch, seed: gs, paper: true, where: name, ...(pointShare !== undefined ? { pointShare } : {}) });
     const trainer = new GanTrainer(gan, x, rng);
     let done = 0;
     try {
@@ -70,7 +75,7 @@ for (const name of values.datasets.split(',')) {
           trainer.step();
           done++;
         }
-        for (const mode of CONDITION_MODES) {
+        for (const mode of MODES) {
           const draw = (side, purpose) => drawCanonical(gan, { side, condition: mode, sideRows: side === 1 ? posRows : negRows, predName, fix: [], rows: 1000, seedOf: (r) => drawSeed(gs, purpose, r), scorer, threshold: 0.5, range, dependencies });
           const pos = await draw(1, 0);
           const neg = await draw(0, 1);
@@ -85,7 +90,7 @@ for (const name of values.datasets.split(',')) {
     }
   }
   for (let c = 0; c < checkpoints.length; c++) {
-    for (const mode of CONDITION_MODES) {
+    for (const mode of MODES) {
       const ss = sets[c][mode];
       const rng = new Rng(engine, 4242);
       const fid = fidelity(feats.map((f) => ({ name: f.name, kind: f.kind })), table, yhat, ss, rng);
@@ -109,5 +114,6 @@ for (const name of values.datasets.split(',')) {
     }
   }
 }
-mkdirSync(join(OUT, 'schedule'), { recursive: true });
-writeFileSync(join(OUT, 'schedule', 'results.json'), JSON.stringify(results, null, 2));
+const sub = pointShare === undefined ? 'schedule' : `schedule-points${pointShare}`;
+mkdirSync(join(OUT, sub), { recursive: true });
+writeFileSync(join(OUT, sub, 'results.json'), JSON.stringify(results, null, 2));

@@ -26,7 +26,7 @@ import { getColumn } from '../dist/src/data/table.js';
 import { Classifier, TRAIN_DEFAULTS } from '../dist/src/models/classifier/index.js';
 import { builtinBlackBox } from '../dist/src/models/blackbox.js';
 import { runAudit } from '../dist/src/audit/run.js';
-import { canonicalGaps, cellGaps, cellParityGaps, conditionalGaps, parityGaps } from '../dist/src/audit/flags.js';
+import { canonicalGaps, cellGaps, cellParityGaps, conditionalGaps, GROUND_TRUTH_SAMPLING, parityGaps } from '../dist/src/audit/flags.js';
 
 const { values } = parseArgs({
   options: {
@@ -52,7 +52,7 @@ if (values.model !== 'logistic' && values.model !== 'mlp') throw new Error(`--mo
 const setRows = Number(values['set-rows']);
 if (!Number.isInteger(setRows) || setRows < 1) throw new Error(`--set-rows must be a positive integer, got ${values['set-rows']}`);
 const hidden = values.model === 'mlp' ? TRAIN_DEFAULTS.hidden.slice() : [];
-// 'auto': the audit's own default (ganEpochsFor: about 1500 generator steps)
+// 'auto': the audit's own default (ganEpochsFor: about 1500 generator steps, 2400 on few rows)
 const ganEpochs = values['gan-epochs'] === 'auto' ? undefined : Number(values['gan-epochs']);
 const runsDir = join(values.out, values.paper ? 'runs-paper' : 'runs');
 mkdirSync(runsDir, { recursive: true });
@@ -100,6 +100,8 @@ for (const kind of kinds) {
         seed: s.auditRngSeed,
         ganEpochs,
         ganMode: values.paper ? 'paper' : 'consistency',
+        // §2's sampling (one GAN, every row kept), which its bands and results are about
+        ...GROUND_TRUTH_SAMPLING,
         n: 1000,
         intersectionRows: values.lite ? 0 : setRows,
         faleBootstrap: values.lite || values.conditional ? 0 : 20,

@@ -3,7 +3,7 @@
 import { Bench } from 'tinybench';
 import { Budget, DEFAULT_BUDGET } from './sizes.js';
 
-export type Tier = 'kernels' | 'threads' | 'ops' | 'e2e' | 'data' | 'gan' | 'fale' | 'models';
+export type Tier = 'kernels' | 'threads' | 'ops' | 'e2e' | 'data' | 'gan' | 'fale' | 'models' | 'audit';
 export type EngineName = 'lucid' | 'tfjs-wasm' | 'js';
 export type Unit = 'GFLOP/s' | 'MB/s' | 'ms';
 
@@ -21,6 +21,11 @@ export interface Case {
   bench?: string;
   /** Extra JSON fields for this case's rows. */
   extra?: Record<string, unknown>;
+  /**
+   * A lucid case the group's other lucid cases are compared with, as with another engine's (e.g. the
+   * code's earlier default, run in the same process): their rows get the ratio against it.
+   */
+  baseline?: boolean;
 }
 
 export interface Prepared {
@@ -50,6 +55,8 @@ export interface Group {
    * time: each case is called `rounds` times in rotation, and every call's wall time is a sample.
    */
   async?: boolean;
+  /** async groups: call each case once before the timed rounds (default true; false for calls of minutes) */
+  warmup?: boolean;
 }
 
 export interface Row {
@@ -93,7 +100,7 @@ export async function measureGroup(g: Group, ctx: RunContext): Promise<Row[]> {
   const budget: Budget = { ...DEFAULT_BUDGET, ...g.budget, ...ctx.budget };
   const prep = await g.prepare();
   try {
-    if (g.async) return toRows({ ...g, bytes: prep.bytes ?? g.bytes }, await measureAsync(prep, budget.rounds), ctx.variant);
+    if (g.async) return toRows({ ...g, bytes: prep.bytes ?? g.bytes }, await measureAsync(prep, budget.rounds, g.warmup ?? true), ctx.variant);
     // Probe: one call per case (also the first warm-up call), to classify slow cases.
     const ms: Measured[] = prep.cases.map((c) => {
       const t0 = performance.now();
@@ -144,9 +151,9 @@ export async function measureGroup(g: Group, ctx: RunContext): Promise<Row[]> {
   }
 }
 
-async function measureAsync(prep: Prepared, rounds: number): Promise<Measured[]> {
+async function measureAsync(prep: Prepared, rounds: number, warmup: boolean): Promise<Measured[]> {
   const ms: Measured[] = prep.cases.map((c) => ({ c, samples: [], probeMs: 0, slow: false, cap: Infinity }));
-  for (const m of ms) await m.c.fn(); // warm-up
+  if (warmup) for (const m of ms) await m.c.fn();
   for (let r = 0; r < rounds; r++) {
     for (let j = 0; j < ms.length; j++) {
       const m = ms[(j + r) % ms.length];
@@ -180,14 +187,16 @@ function toRows(g: Group, ms: Measured[], variant: string): Row[] {
         tier: g.tier, bench, engine: c.engine, impl: c.impl, stat, value: round(st[stat]), unit: g.unit,
         threads: 1, variant, samples: st.n, ...c.extra,
       };
-      if (c.engine !== 'lucid') {
+      if (c.engine !== 'lucid' || c.baseline) {
         rows.push(base);
         continue;
       }
-      // Compare against the best implementation of every other engine on the same bench, per statistic.
+      // Compare against each lucid baseline case of the group, and the best implementation of every other engine on the same bench, per statistic.
+      const lucidBase = stats.filter((o) => o.m.c.engine === 'lucid' && o.m.c.baseline && (o.m.c.bench ?? g.name) === bench);
+      for (const o of lucidBase) rows.push({ ...base, baseline: `lucid ${o.m.c.impl}`, ratio: round(ratio(st[stat], o[stat])) });
       const others = stats.filter((o) => o.m.c.engine !== 'lucid' && (o.m.c.bench ?? g.name) === bench);
       const engines = [...new Set(others.map((o) => o.m.c.engine))];
-      if (engines.length === 0) rows.push(base);
+      if (engines.length === 0 && lucidBase.length === 0) rows.push(base);
       for (const e of engines) {
         let pick = others.filter((o) => o.m.c.engine === e)[0];
         for (const o of others) if (o.m.c.engine === e && better(o[stat], pick[stat])) pick = o;

@@ -30,6 +30,13 @@
 // the group sizes, and reported next to the canonical flags.
 import type { AuditResult, IntersectionHeatmap } from './types.js';
 
+/**
+ * How the canonical sets of §2's ground truth were drawn (before issue #15): one LUCID-GAN, every
+ * generated row kept, the paper's condition, no point masses. The bands above come from such runs, so
+ * a decision against them must draw its sets the same way (experiments/ground-truth.mjs and its CI test).
+ */
+export const GROUND_TRUTH_SAMPLING = { ganSeeds: 1, rejection: false, ganCondition: 'extreme', ganPointShare: 0 } as const;
+
 /** K in h = max(K·s, K·σ_bin). */
 export const FLAG_K = 3;
 

@@ -43,12 +43,15 @@ export const AUDIT_DEFAULTS = {
   ganMode: 'paper' as 'paper' | 'consistency',
   /** GAN steps the automatic epoch count aims at (epochs = this / steps per epoch, within [minEpochs, maxEpochs]) */
   ganSteps: 1500,
+  /** … and on data of at most `fewRows` rows (EXPERIMENTS.md §7.2: at 1000–2000 rows, 2400 steps gave 18–39% better fidelity than 1200) */
+  ganStepsFewRows: 2400,
+  fewRows: 2500,
   minEpochs: 10,
-  maxEpochs: 300,
+  maxEpochs: 600,
   /** a canonical set side scored on its own side less often than this gets a caveat */
   validityFloor: 0.8,
-  /** how the generator is conditioned at sampling (EXPERIMENTS.md §7) */
-  ganCondition: 'extreme' as ConditionMode,
+  /** how the generator is conditioned at sampling (EXPERIMENTS.md §7.2) */
+  ganCondition: 'observed' as ConditionMode,
 };
 
 export interface AuditOptions {
@@ -64,7 +67,7 @@ export interface AuditOptions {
   pred?: string;
   /** where the data came from (shown in the report; default "data") */
   source?: string;
-  /** GAN epochs (default: about AUDIT_DEFAULTS.ganSteps generator steps, see ganEpochsFor) */
+  /** GAN epochs (default: about ganStepsFor(rows) generator steps, see ganEpochsFor) */
   ganEpochs?: number;
   /** GAN batch (default GAN_DEFAULTS.batch, lowered for small data) */
   ganBatch?: number;
@@ -102,11 +105,16 @@ export interface AuditOptions {
   ganPointShare?: number;
 }
 
-/** GAN epochs for `rows` training rows: about AUDIT_DEFAULTS.ganSteps steps, within [minEpochs, maxEpochs]. */
+/** The generator steps the automatic epoch count aims at for `rows` training rows. */
+export function ganStepsFor(rows: number): number {
+  return rows <= AUDIT_DEFAULTS.fewRows ? AUDIT_DEFAULTS.ganStepsFewRows : AUDIT_DEFAULTS.ganSteps;
+}
+
+/** GAN epochs for `rows` training rows: about ganStepsFor(rows) steps, within [minEpochs, maxEpochs]. */
 export function ganEpochsFor(rows: number, batch: number = GAN_DEFAULTS.batch): number {
   const perEpoch = Math.max(1, Math.floor(rows / batch));
   const d = AUDIT_DEFAULTS;
-  return Math.min(d.maxEpochs, Math.max(d.minEpochs, Math.round(d.ganSteps / perEpoch)));
+  return Math.min(d.maxEpochs, Math.max(d.minEpochs, Math.round(ganStepsFor(rows) / perEpoch)));
 }
 
 /** A GAN batch that suits the data: the default, or for small data the largest multiple of pac ≤ rows / 4 (at least pac). */

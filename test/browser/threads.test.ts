@@ -1,6 +1,6 @@
 // Threads in the browser page (issue #9): served cross-origin isolated (COOP + COEP), the training
 // worker runs the engine on 2 threads (nested module workers over one shared WebAssembly.Memory);
-// served without those headers (no SharedArrayBuffer) it falls back to one thread. Both runs train
+// served without those headers (no SharedArrayBuffer) it falls back to one thread. Both runs audit
 // the same CSV with the same seed and epochs, and their canonical-set downloads must be
 // byte-identical: the threaded engine gives the single-threaded engine's results bit for bit.
 import { after, before, describe, it } from 'node:test';
@@ -84,7 +84,9 @@ describe('browser page: threads when cross-origin isolated, one thread otherwise
     assert.match(single.engine, /1 thread \(the page is not cross-origin isolated\)/);
     assert.deepEqual(single.errors, [], 'no console errors (fallback)');
 
-    assert.equal(threaded.positive.trim().split('\n').length, 201, 'a header and 200 rows');
+    // 200 rows per GAN seed at most (rejection sampling may stop at its cap), three seeds by default
+    const rows = threaded.positive.trim().split('\n').length - 1;
+    assert.ok(rows > 0 && rows <= 600, `${rows} rows`);
     assert.equal(threaded.positive, single.positive, 'positive set: threaded = single-threaded, byte for byte');
     assert.equal(threaded.negative, single.negative, 'negative set: threaded = single-threaded, byte for byte');
     assert.notEqual(threaded.positive, threaded.negative);

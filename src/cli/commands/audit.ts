@@ -140,8 +140,8 @@ Numeric protected attributes (e.g. age) are grouped into quantile bins (--protec
 ${AUDIT_DEFAULTS.protectedBins}) or explicit edges (--protected-edges age=17,30,50,90; bins (a, b], the first includes a).
 Distributions: numeric features on 20 equal-width bins spanning the sets' 1st–99th percentiles;
 categorical ones by category share; Jensen–Shannon distance with base-2 logs (0 same, 1 disjoint).
-GAN epochs (default): about ${AUDIT_DEFAULTS.ganSteps} generator steps, i.e. ${AUDIT_DEFAULTS.ganSteps} / (rows / batch), within [${AUDIT_DEFAULTS.minEpochs}, ${AUDIT_DEFAULTS.maxEpochs}],
-for each of the --gan-seeds GANs (Adult's 15,060 test rows: 50 epochs each).
+GAN epochs (default): about ${AUDIT_DEFAULTS.ganSteps} generator steps (${AUDIT_DEFAULTS.ganStepsFewRows} on at most ${AUDIT_DEFAULTS.fewRows} rows, EXPERIMENTS.md §7.2), i.e.
+steps / (rows / batch), within [${AUDIT_DEFAULTS.minEpochs}, ${AUDIT_DEFAULTS.maxEpochs}], for each of the --gan-seeds GANs (Adult's 15,060 test rows: 50 epochs each).
 
 --gan-condition: how the generator is conditioned when the sets are drawn. extreme (the paper's): the
 prediction condition exactly 1 or 0 and an all-zero cond vector; observed: the condition of each row is
@@ -176,7 +176,7 @@ export const auditCommand = new Command('audit')
   .requiredOption('--protected <names>', 'protected columns, comma-separated (categorical, or numeric: binned)', names)
   .option('--model <file>', 'the audited model (model.json, a .mjs module or an .onnx file)')
   .option('--pred <column>', 'instead of --model: a column holding the model\'s predictions (P(positive), 0/1 or labels)')
-  .option('--gan-epochs <n>', 'LUCID-GAN training epochs (default: about 1500 steps, see below)', positiveInt)
+  .option('--gan-epochs <n>', `LUCID-GAN training epochs (default: about ${AUDIT_DEFAULTS.ganSteps} steps, ${AUDIT_DEFAULTS.ganStepsFewRows} on few rows; see below)`, positiveInt)
   .option('--seed <n>', 'seed of every draw (same seed, same audit)', nonNegativeInt, 0)
   .option('--protected-bins <n>', `quantile bins for numeric protected columns (default ${AUDIT_DEFAULTS.protectedBins})`, intAtLeast2)
   .option('--protected-edges <col=edges>', 'explicit bin edges for a numeric protected column, e.g. age=17,30,50,90 (repeatable)', edgesArg)
