@@ -9,8 +9,9 @@ import { readCsv } from '../dist/src/node/csv.js';
 import { loadBlackBox } from '../dist/src/node/blackbox.js';
 import { Rng } from '../dist/src/engine/rng.js';
 import { selectRows } from '../dist/src/data/table.js';
-import { distribution, rankDistributions } from '../dist/src/audit/distance.js';
-import { binnedVariable, categoricalVariable, fidelity, numericVariable, shiftChecks } from '../dist/src/audit/checks.js';
+import { fidelity } from '../dist/src/audit/checks.js';
+import { concatRows } from '../dist/src/data/table.js';
+import { directionChecks } from './canonical-settings.mjs';
 import { statedPreferences } from '../dist/src/audit/findings.js';
 
 const pct = (x) => (x === null || x === undefined || Number.isNaN(x) ? '–' : `${(100 * x).toFixed(1)}%`);
@@ -65,8 +66,6 @@ export async function analyse({ out, label, datasets, seeds, settings, data }) {
     const model = await loadBlackBox(engine, join(data, s.model));
     const p = await model.predict(table);
     const yhat = Uint8Array.from(p, (v) => (v > 0.5 ? 1 : 0));
-    const protectedCols = s.protected.split(',');
-    const edges = s.edges ? Object.fromEntries([s.edges.split('=')].map(([k, v]) => [k, v.split(',').map(Number)])) : {};
     const features = table.columns.filter((c) => c.name !== s.label);
     const perRun = [];
     for (const seed of seeds) {
@@ -79,31 +78,10 @@ export async function analyse({ out, label, datasets, seeds, settings, data }) {
       const fid = fidelity(features.map((c) => ({ name: c.name, kind: c.kind })), table, yhat, sets, rng);
       const dists = fid.flatMap((f) => [f.positive?.distance, f.negative?.distance]).filter((x) => x !== undefined && x !== null);
       // the top-5 features by canonical JS of the pooled sets (the audit's own ranking rule for "before")
-      const pool = (key) => {
-        if (sets.length === 1) return sets[0][key];
-        const parts = sets.map((x) => x[key]);
-        return { rows: parts.reduce((a, t) => a + t.rows, 0), columns: parts[0].columns.map((c0) => {
-          if (c0.kind === 'numeric') return { kind: 'numeric', name: c0.name, values: Float64Array.from(parts.flatMap((t) => Array.from(t.columns.find((x) => x.name === c0.name).values))) };
-          const labels = parts.flatMap((t) => { const c = t.columns.find((x) => x.name === c0.name); return Array.from(c.codes, (k) => c.categories[k]); });
-          const cats = [...new Set(labels)];
-          return { kind: 'categorical', name: c0.name, categories: cats, codes: Int32Array.from(labels, (l) => cats.indexOf(l)) };
-        }) };
-      };
+      const pool = (key) => concatRows(sets.map((x) => x[key]));
       const P = pool('positive');
       const N = pool('negative');
-      const ranked = rankDistributions(features.filter((c) => !protectedCols.includes(c.name)).map((c) => {
-        const a = P.columns.find((x) => x.name === c.name);
-        const b = N.columns.find((x) => x.name === c.name);
-        return distribution(c.name, [{ name: 'p', column: a }, { name: 'n', column: b }], 'feature');
-      }));
-      const top = ranked.slice(0, 5).map((d) => d.feature);
-      const vars = [
-        ...protectedCols.map((c) => (edges[c] ? binnedVariable(table, c, 'protected', edges[c]) : categoricalVariable(table, c, 'protected'))),
-        ...top.map((f) => (table.columns.find((c) => c.name === f).kind === 'numeric' ? numericVariable(table, f, 'feature') : categoricalVariable(table, f, 'feature'))),
-      ];
-      const checks = shiftChecks(vars, yhat, sets, rng, { resamples: 1000 });
-      const decided = (c) => c.real.lo !== null && (c.real.lo > 0 || c.real.hi < 0);
-      const disagree = checks.filter((c) => decided(c) && Math.sign(c.pooled) !== Math.sign(c.real.shift));
+      const { checks, decided, disagree } = directionChecks(table, yhat, sets, P, N, s, rng);
       const st = stated(audit);
       const statedDis = st.filter((x) => {
         const c = checks.find((k) => k.feature === x.feature && k.value === x.value);

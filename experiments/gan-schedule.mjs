@@ -17,10 +17,9 @@ import { LucidGan, GanTrainer } from '../dist/src/models/lucidgan/model.js';
 import { findDependencies } from '../dist/src/data/dependencies.js';
 import { ganBatchFor } from '../dist/src/audit/run.js';
 import { CONDITION_MODES, drawCanonical, drawSeed, ganSeedsFor, modelScorer, observedRanges } from '../dist/src/audit/canonical.js';
-import { binnedVariable, categoricalVariable, fidelity, numericVariable, shiftChecks } from '../dist/src/audit/checks.js';
-import { distribution, rankDistributions } from '../dist/src/audit/distance.js';
+import { fidelity } from '../dist/src/audit/checks.js';
 import { concatRows } from '../dist/src/data/table.js';
-import { SETTINGS } from './canonical-settings.mjs';
+import { directionChecks, SETTINGS } from './canonical-settings.mjs';
 
 const { values } = parseArgs({
   options: {
@@ -58,8 +57,6 @@ for (const name of values.datasets.split(',')) {
   const posRows = Int32Array.from(yhat.keys()).filter((i) => yhat[i] === 1);
   const negRows = Int32Array.from(yhat.keys()).filter((i) => yhat[i] === 0);
   const batch = ganBatchFor(table.rows);
-  const protectedCols = s.protected.split(',');
-  const edges = s.edges ? Object.fromEntries([s.edges.split('=')].map(([k, v]) => [k, v.split(',').map(Number)])) : {};
   const seeds = ganSeedsFor(Number(values.seed), 3);
   // sets[checkpoint][mode] = one { positive, negative } per GAN seed
   const sets = checkpoints.map(() => Object.fromEntries(MODES.map((m) => [m, []])));
@@ -97,15 +94,7 @@ for (const name of values.datasets.split(',')) {
       const d = fid.flatMap((f) => [f.positive?.distance, f.negative?.distance]).filter((v) => v !== undefined && v !== null);
       const P = concatRows(ss.map((x) => x.positive));
       const N = concatRows(ss.map((x) => x.negative));
-      const ranked = rankDistributions(feats.filter((f) => !protectedCols.includes(f.name)).map((f) => distribution(f.name, [{ name: 'p', column: P.columns.find((x) => x.name === f.name) }, { name: 'n', column: N.columns.find((x) => x.name === f.name) }], 'feature')));
-      const top = ranked.slice(0, 5).map((x) => x.feature);
-      const vars = [
-        ...protectedCols.map((col) => (edges[col] ? binnedVariable(table, col, 'protected', edges[col]) : categoricalVariable(table, col, 'protected'))),
-        ...top.map((f) => (table.columns.find((col) => col.name === f).kind === 'numeric' ? numericVariable(table, f, 'feature') : categoricalVariable(table, f, 'feature'))),
-      ];
-      const checks = shiftChecks(vars, yhat, ss, rng, { resamples: 1000 });
-      const decided = (k) => k.real.lo !== null && (k.real.lo > 0 || k.real.hi < 0);
-      const dis = checks.filter((k) => decided(k) && Math.sign(k.pooled) !== Math.sign(k.real.shift));
+      const { checks, decided, disagree: dis } = directionChecks(table, yhat, ss, P, N, s, rng);
       const protDis = dis.filter((k) => k.role === 'protected');
       const acc = accept[c][mode];
       const row = { dataset: name, steps: checkpoints[c], mode, fidelity: mean(d), faithful: fid.filter((f) => f.faithful).length, features: fid.length, disagreements: dis.length, protectedDisagreements: protDis.length, checks: checks.length, decided: checks.filter(decided).length, acceptance: [mean(acc.map((a) => a[0])), mean(acc.map((a) => a[1]))], disagreeList: dis.map((k) => `${k.feature}=${k.value}`) };

@@ -229,7 +229,8 @@ export async function drawCanonical(gan: LucidGan, o: DrawOptions): Promise<Cano
   return out;
 }
 
-function concatScores(parts: Float64Array[]): Float64Array {
+/** Float64Arrays one after the other. */
+export function concatScores(parts: readonly Float64Array[]): Float64Array {
   const out = new Float64Array(parts.reduce((s, p) => s + p.length, 0));
   let at = 0;
   for (const p of parts) {

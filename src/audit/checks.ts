@@ -174,6 +174,28 @@ function medianOfCounts(counts: Float64Array, distinct: Float64Array, n: number)
 
 const sign = (x: number): number => (x > 0 ? 1 : x < 0 ? -1 : 0);
 
+/** Counts per value (codes 0 … k−1; −1 skipped) of the rows on each side, over `rows` (a resample) or every row. */
+function sideCounts(codes: Int32Array, k: number, yhat: Uint8Array, rows: Int32Array | null): { pos: Float64Array; neg: Float64Array; nPos: number; nNeg: number } {
+  const pos = new Float64Array(k);
+  const neg = new Float64Array(k);
+  let nPos = 0;
+  let nNeg = 0;
+  const n = rows ? rows.length : codes.length;
+  for (let i = 0; i < n; i++) {
+    const row = rows ? rows[i] : i;
+    const c = codes[row];
+    if (c < 0) continue;
+    if (yhat[row]) {
+      pos[c]++;
+      nPos++;
+    } else {
+      neg[c]++;
+      nNeg++;
+    }
+  }
+  return { pos, neg, nPos, nNeg };
+}
+
 /**
  * The direction check of every value of every variable: canonical shifts per seed against the real
  * shift and its bootstrap interval (see the file comment). `sets` holds each GAN seed's positive and
@@ -228,56 +250,31 @@ export function shiftChecks(vars: readonly CheckVariable[], yhat: Uint8Array, se
     return { perSeed, pooled, pos, neg };
   });
 
-  // the real side: point estimates and bootstrap replicates
+  // the real side: point estimates and bootstrap replicates, from counts per value on each side
   const ranks = vars.map((v) => (v.numeric ? rankCodes(v.numeric.real) : null));
-  // per variable: real point estimates
-  const point = vars.map((v, i) => {
+  const stats = (v: CheckVariable, vi: number, rows: Int32Array | null): { shares: number[]; pos: number[]; neg: number[]; nPos: number; nNeg: number } => {
     const k = v.values.length;
-    const p = shares(v.real, k, yhat, 1);
-    const q = shares(v.real, k, yhat, 0);
-    const out = { pos: Array.from(p.share), neg: Array.from(q.share), nPos: p.n, nNeg: q.n };
+    const c = sideCounts(v.real, k, yhat, rows);
+    const pos = Array.from(c.pos, (x) => (c.nPos > 0 ? x / c.nPos : 0));
+    const neg = Array.from(c.neg, (x) => (c.nNeg > 0 ? x / c.nNeg : 0));
     if (v.numeric) {
-      const rk = ranks[i]!;
-      const cp = new Float64Array(rk.distinct.length), cn = new Float64Array(rk.distinct.length);
-      let a = 0, b = 0;
-      for (let r = 0; r < N; r++) {
-        const c = rk.code[r];
-        if (c < 0) continue;
-        if (yhat[r]) { cp[c]++; a++; } else { cn[c]++; b++; }
-      }
-      out.pos.push(medianOfCounts(cp, rk.distinct, a));
-      out.neg.push(medianOfCounts(cn, rk.distinct, b));
+      const rk = ranks[vi]!;
+      const m = sideCounts(rk.code, rk.distinct.length, yhat, rows);
+      pos.push(medianOfCounts(m.pos, rk.distinct, m.nPos));
+      neg.push(medianOfCounts(m.neg, rk.distinct, m.nNeg));
     }
-    return out;
-  });
+    return { shares: pos.map((x, j) => x - neg[j]), pos, neg, nPos: c.nPos, nNeg: c.nNeg };
+  };
+  const point = vars.map((v, vi) => stats(v, vi, null));
   const reps = vars.map((v) => Array.from({ length: v.values.length + (v.numeric ? 1 : 0) }, () => new Float64Array(R)));
   const idx = new Int32Array(N);
   for (let r = 0; r < R; r++) {
     const u = rng.uniformHost(N);
     for (let i = 0; i < N; i++) idx[i] = Math.min(N - 1, Math.floor(u[i] * N));
     vars.forEach((v, vi) => {
-      const k = v.values.length;
-      const cp = new Float64Array(k), cn = new Float64Array(k);
-      let a = 0, b = 0;
-      for (let i = 0; i < N; i++) {
-        const row = idx[i];
-        const c = v.real[row];
-        if (c < 0) continue;
-        if (yhat[row]) { cp[c]++; a++; } else { cn[c]++; b++; }
-      }
-      for (let j = 0; j < k; j++) reps[vi][j][r] = a > 0 && b > 0 ? cp[j] / a - cn[j] / b : NaN;
-      if (v.numeric) {
-        const rk = ranks[vi]!;
-        const mp = new Float64Array(rk.distinct.length), mn = new Float64Array(rk.distinct.length);
-        let x = 0, y = 0;
-        for (let i = 0; i < N; i++) {
-          const row = idx[i];
-          const c = rk.code[row];
-          if (c < 0) continue;
-          if (yhat[row]) { mp[c]++; x++; } else { mn[c]++; y++; }
-        }
-        reps[vi][k][r] = x > 0 && y > 0 ? medianOfCounts(mp, rk.distinct, x) - medianOfCounts(mn, rk.distinct, y) : NaN;
-      }
+      const st = stats(v, vi, idx);
+      const both = st.nPos > 0 && st.nNeg > 0;
+      st.shares.forEach((x, j) => (reps[vi][j][r] = both ? x : NaN));
     });
   }
 

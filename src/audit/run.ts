@@ -23,7 +23,7 @@ import { invert, LUCID_DEFAULTS } from '../methods/lucid/index.js';
 import { validity, type Validity } from '../methods/quality/index.js';
 import { binValues, explicitBins, quantileBins } from './bins.js';
 import { cellLabels, distribution, jsDistance, rankDistributions, type SeriesInput } from './distance.js';
-import { CANONICAL_DEFAULTS, drawCanonical, drawSeed, ganSeedsFor, modelScorer, observedRanges, surrogateScorer, type CanonicalDraw, type ConditionMode, type Scorer } from './canonical.js';
+import { CANONICAL_DEFAULTS, concatScores, drawCanonical, drawSeed, ganSeedsFor, modelScorer, observedRanges, surrogateScorer, type CanonicalDraw, type ConditionMode, type Scorer } from './canonical.js';
 import { binnedVariable, categoricalVariable, cellVariable, CHECK_DEFAULTS, fidelity, numericVariable, shiftChecks, type CheckVariable, type FeatureFidelity } from './checks.js';
 import { buildFindings, type AuditFindings } from './findings.js';
 import type { AuditResult, CanonicalComparison, ConditionalComparison, Distribution, FaleSection, IntersectionHeatmap, LucidSection, ProtectedAttribute } from './types.js';
@@ -615,16 +615,6 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
     for (const g of gans) g.dispose();
     scorer?.dispose?.();
   }
-}
-
-function concatScores(parts: Float64Array[]): Float64Array {
-  const out = new Float64Array(parts.reduce((s, p) => s + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
 }
 
 /** A protected attribute's groups as a check variable (a numeric one: its bins, with the median). */

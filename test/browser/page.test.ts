@@ -2,38 +2,24 @@
 // CSV (or make the sample data), pick the predictions, label and protected columns, run the audit in
 // the Web Worker, check the findings, the checks against the data, the charts with their fidelity, the
 // progress bar, the downloads and that nothing was logged as an error; bad inputs show a message.
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { Browser, Page } from 'playwright-core';
-import { artifact, browserSkip, chartProblems, launch, ROOT, serve, watchErrors } from '../helpers/browser.js';
+import type { Page } from 'playwright-core';
+import { artifact, browserSkip, chartProblems, pageFixture, ROOT, watchErrors } from '../helpers/browser.js';
 
 const skip = browserSkip();
 const FIXTURE = path.join(ROOT, 'test/fixtures/web/loans-300.csv');
 const FEATURES = readFileSync(FIXTURE, 'utf8').split('\n')[0].split(',').filter((c) => c !== 'preds');
 
 describe('browser page (dist-web) in chromium', { skip: skip ?? false, timeout: 120_000 }, () => {
-  let browser: Browser;
-  let server: Awaited<ReturnType<typeof serve>>;
-
-  before(async () => {
-    const b = spawnSync(process.execPath, [path.join(ROOT, 'tools/build-web.mjs')], { encoding: 'utf8' });
-    assert.equal(b.status, 0, `build-web failed:\n${b.stdout}${b.stderr}`);
-    server = await serve(path.join(ROOT, 'dist-web'));
-    browser = await launch();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const fx = pageFixture();
 
   async function open(): Promise<{ page: Page; errors: string[] }> {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const page = await fx.browser.newPage({ viewport: { width: 1400, height: 900 } });
     const errors = watchErrors(page);
-    await page.goto(server.url);
+    await page.goto(fx.server.url);
     await page.waitForFunction(() => document.body.dataset.state === 'idle');
     return { page, errors };
   }

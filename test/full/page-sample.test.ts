@@ -2,35 +2,21 @@
 // sample data (simulated loans, group = B penalised): with every default (the audit's epoch count,
 // three GAN seeds), no protected value's canonical shift disagrees with the data, and the planted bias
 // is stated as a finding the data confirms (group = B disfavoured).
-import { after, before, describe, it } from 'node:test';
+import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import path from 'node:path';
-import type { Browser } from 'playwright-core';
-import { artifact, browserSkip, launch, ROOT, serve, watchErrors } from '../helpers/browser.js';
+import { artifact, browserSkip, pageFixture, watchErrors } from '../helpers/browser.js';
 import { fullSkip } from '../helpers/full.js';
 
 const skip = fullSkip() || browserSkip() || false;
 
 describe('browser page: the default length on the sample data', { skip, timeout: 1_800_000 }, () => {
-  let browser: Browser;
-  let server: Awaited<ReturnType<typeof serve>>;
-  before(async () => {
-    const b = spawnSync(process.execPath, [path.join(ROOT, 'tools/build-web.mjs')], { encoding: 'utf8' });
-    assert.equal(b.status, 0, `build-web failed:\n${b.stdout}${b.stderr}`);
-    server = await serve(path.join(ROOT, 'dist-web'));
-    browser = await launch();
-  });
-  after(async () => {
-    await browser?.close();
-    await server?.close();
-  });
+  const fx = pageFixture();
 
   it('finds the planted bias, confirmed by the data, with no protected value contradicted', async () => {
-    const page = await browser.newPage({ viewport: { width: 1400, height: 900 } });
+    const page = await fx.browser.newPage({ viewport: { width: 1400, height: 900 } });
     const errors = watchErrors(page);
     try {
-      await page.goto(server.url);
+      await page.goto(fx.server.url);
       await page.waitForFunction(() => document.body.dataset.state === 'idle');
       await page.click('#sample');
       await page.waitForFunction(() => document.body.dataset.state === 'loaded', undefined, { timeout: 120_000 });

@@ -3,6 +3,9 @@
 //
 // Chromium: LUCID_CHROMIUM or /usr/bin/chromium. When it is missing the tests skip with a message,
 // except in CI (CI=true), where a missing browser is a failure (.ci/run installs it with apt).
+import { after, before } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import http from 'node:http';
@@ -120,4 +123,23 @@ export async function chartProblems(page: Page): Promise<{ count: number; proble
     });
     return { count: svgs.length, problems };
   });
+}
+
+/**
+ * The built page (tools/build-web.mjs) served cross-origin isolated and a browser, made before the
+ * calling suite's first test and closed after it (registers `before`/`after`); fields filled by then.
+ */
+export function pageFixture(): { browser: Browser; server: Awaited<ReturnType<typeof serve>> } {
+  const f = {} as { browser: Browser; server: Awaited<ReturnType<typeof serve>> };
+  before(async () => {
+    const b = spawnSync(process.execPath, [path.join(ROOT, 'tools/build-web.mjs')], { encoding: 'utf8' });
+    assert.equal(b.status, 0, `build-web failed:\n${b.stdout}${b.stderr}`);
+    f.server = await serve(path.join(ROOT, 'dist-web'));
+    f.browser = await launch();
+  });
+  after(async () => {
+    await f.browser?.close();
+    await f.server?.close();
+  });
+  return f;
 }
