@@ -119,6 +119,36 @@ export function distribution(feature: string, series: readonly SeriesInput[], ro
   return { feature, kind, categories: cats, series: out, js: out.length >= 2 ? jsDistance(out[0].share, out[1].share) : 0, role };
 }
 
+/** Shares of `column`'s rows on the bins (numeric) or categories of `d` (rows outside them left out). */
+export function sharesOn(d: Distribution, column: Column): number[] {
+  if (d.kind === 'numeric') {
+    const edges = d.edges ?? [];
+    const counts = new Array<number>(Math.max(0, edges.length - 1)).fill(0);
+    let n = 0;
+    const v = numbers(column);
+    for (let i = 0; i < v.length; i++) {
+      const b = assignBin(v[i], edges, true);
+      if (b >= 0) {
+        counts[b]++;
+        n++;
+      }
+    }
+    return counts.map((c) => (n > 0 ? c / n : 0));
+  }
+  const cats = d.categories ?? [];
+  const index = new Map(cats.map((c, i) => [c, i]));
+  const counts = new Array<number>(cats.length).fill(0);
+  let n = 0;
+  for (const l of cellLabels(column)) {
+    const k = index.get(l);
+    if (k !== undefined) {
+      counts[k]++;
+      n++;
+    }
+  }
+  return counts.map((c) => (n > 0 ? c / n : 0));
+}
+
 /** Largest `js` first (ties by feature name, so the order is stable). */
 export function rankDistributions(d: Distribution[]): Distribution[] {
   return d.sort((a, b) => b.js - a.js || (a.feature < b.feature ? -1 : a.feature > b.feature ? 1 : 0));

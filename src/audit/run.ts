@@ -22,7 +22,7 @@ import { fale, FALE_DEFAULTS, type ProtectedCondition } from '../methods/fale/in
 import { invert, LUCID_DEFAULTS } from '../methods/lucid/index.js';
 import { validity, type Validity } from '../methods/quality/index.js';
 import { binValues, explicitBins, quantileBins } from './bins.js';
-import { cellLabels, distribution, jsDistance, rankDistributions, type SeriesInput } from './distance.js';
+import { cellLabels, distribution, jsDistance, rankDistributions, sharesOn, type SeriesInput } from './distance.js';
 import { CANONICAL_DEFAULTS, concatScores, drawCanonical, drawSeed, ganSeedsFor, modelScorer, observedRanges, surrogateScorer, type CanonicalDraw, type ConditionMode, type Scorer } from './canonical.js';
 import { binnedVariable, categoricalVariable, cellVariable, CHECK_DEFAULTS, fidelity, numericVariable, shiftChecks, type CheckVariable, type FeatureFidelity } from './checks.js';
 import { buildFindings, type AuditFindings } from './findings.js';
@@ -380,11 +380,16 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
         const d = distribution(c.name, series, roleOf(c.name), o);
         if (series.length === 4) d.jsReal = jsDistance(d.series[2].share, d.series[3].share);
         if (perSeed.length > 1) {
-          d.jsSeeds = perSeed.map((s) => {
-            const a = s.positive.table.columns.find((x) => x.name === c.name);
-            const b = s.negative.table.columns.find((x) => x.name === c.name);
-            return a && b ? distribution(c.name, [{ name: 'p', column: a }, { name: 'n', column: b }], d.role, { edges: d.edges, kind: d.kind }).js : NaN;
-          });
+          // each seed's pair on the pooled bins: its JS, and each bar's range over the seeds
+          const seedShares = perSeed.map((s) => (['positive', 'negative'] as const).map((k) => {
+            const col = s[k].table.columns.find((x) => x.name === c.name);
+            return col ? sharesOn(d, col) : null;
+          }));
+          d.jsSeeds = seedShares.map(([a, b]) => (a && b ? jsDistance(a, b) : NaN));
+          for (const j of [0, 1]) {
+            const rows = seedShares.map((x) => x[j]).filter((x): x is number[] => x !== null);
+            if (rows.length) d.series[j].range = { lo: d.series[j].share.map((_, b) => Math.min(...rows.map((r) => r[b]))), hi: d.series[j].share.map((_, b) => Math.max(...rows.map((r) => r[b]))) };
+          }
         }
         out.push(d);
       }

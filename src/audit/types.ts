@@ -43,9 +43,10 @@ export interface Distribution {
   /**
    * series[0] and series[1] are the pair compared by `js`; any further series are reference. A reference
    * series with `of` is the real counterpart of series[of] (the real rows the model scores on that
-   * side), drawn in its colour; one without is drawn in grey.
+   * side), drawn in its colour; one without is drawn in grey. `range`: per bin or category, the lowest
+   * and highest share over the GAN seeds (series 0 and 1 of audits with several seeds).
    */
-  series: { name: string; share: number[]; n: number; of?: number }[];
+  series: { name: string; share: number[]; n: number; of?: number; range?: { lo: number[]; hi: number[] } }[];
   /** Jensen–Shannon distance (base-2 logs, in [0, 1]) between series[0] and series[1] over the bins/categories */
   js: number;
   /** the same for each GAN seed's pair of sets alone (on the same bins) */

@@ -152,6 +152,15 @@ function jsSubtitle(d: Distribution): string {
 /** The dark shade a real counterpart of series 0 or 1 is drawn in (see Distribution.series `of`). */
 const COUNTERPART_COLORS = ['#003f63', '#8a5200'];
 
+/** A thin vertical line over bar `b` of series `s` from its lowest to its highest share over the GAN seeds ('' without a range). */
+function seedWhisker(d: Distribution, s: number, b: number, cx: number, y: (v: number) => number): string {
+  const r = d.series[s]?.range;
+  if (!r || !finite(r.lo[b]) || !finite(r.hi[b])) return '';
+  const lo = 100 * r.lo[b];
+  const hi = 100 * r.hi[b];
+  return `<line class="seed-range" x1="${px(cx)}" x2="${px(cx)}" y1="${px(y(lo))}" y2="${px(y(hi))}" stroke="#222222" stroke-width="1.2"><title>${esc(d.series[s].name)}: ${fmtNum(lo, 3)}–${fmtNum(hi, 3)}% over the GAN seeds</title></line>`;
+}
+
 /** Colour and dash of reference series s: its counterpart's shade, or grey (dashed after the first grey one). */
 function referenceStyle(d: Distribution, s: number): { color: string; dash: boolean } {
   const of = d.series[s].of;
@@ -186,7 +195,7 @@ export function histogramPair(d: Distribution, opts: ChartOptions = {}): string 
   const ih = H - M.top - M.bottom;
   const share = (s: number, b: number) => num(d.series[s]?.share[b]) * 100;
   let max = 0;
-  d.series.forEach((_, s) => { for (let b = 0; b < k; b++) max = Math.max(max, share(s, b)); });
+  d.series.forEach((x, s) => { for (let b = 0; b < k; b++) max = Math.max(max, share(s, b), 100 * num(x.range?.hi[b])); });
   const ticks = niceTicks(0, Math.max(max, 1));
   const top = ticks[ticks.length - 1];
   const y = (v: number) => M.top + ih - (v / top) * ih;
@@ -202,6 +211,7 @@ export function histogramPair(d: Distribution, opts: ChartOptions = {}): string 
       const x = M.left + b * bw + bw * 0.1 + s * barW;
       const lab = edges.length > b + 1 ? binLabel(edges, b) : `bin ${b + 1}`;
       out.push(`<rect x="${px(x)}" y="${px(y(v))}" width="${px(Math.max(0.5, barW - 0.5))}" height="${px(M.top + ih - y(v))}" fill="${SERIES_COLORS[s]}" fill-opacity="0.85"><title>${esc(d.series[s].name)}, ${esc(lab)}: ${fmtNum(v, 3)}%</title></rect>`);
+      out.push(seedWhisker(d, s, b, x + (barW - 0.5) / 2, y));
     }
   }
   // reference series: a real counterpart of bar series j as a tick across each of j's bars; others as step outlines
@@ -273,7 +283,7 @@ export function groupedBars(d: Distribution, opts: ChartOptions = {}): string {
   const iw = W - M.left - M.right;
   const ih = H - M.top - M.bottom;
   let max = 0;
-  d.series.forEach((_, s) => idx.forEach((c) => (max = Math.max(max, share(s, c)))));
+  d.series.forEach((x, s) => idx.forEach((c) => (max = Math.max(max, share(s, c), 100 * num(x.range?.hi[c])))));
   const ticks = niceTicks(0, Math.max(max, 1));
   const top = ticks[ticks.length - 1];
   const y = (v: number) => M.top + ih - (v / top) * ih;
@@ -288,6 +298,7 @@ export function groupedBars(d: Distribution, opts: ChartOptions = {}): string {
     for (let s = 0; s < pairs; s++) {
       const v = share(s, c);
       out.push(`<rect x="${px(x0 + s * barW)}" y="${px(y(v))}" width="${px(Math.max(0.5, barW - 1))}" height="${px(M.top + ih - y(v))}" fill="${SERIES_COLORS[s]}" fill-opacity="0.85"><title>${esc(d.series[s].name)}, ${esc(names[j])}: ${fmtNum(v, 3)}%</title></rect>`);
+      out.push(seedWhisker(d, s, c, x0 + s * barW + (barW - 1) / 2, y));
     }
     for (let s = 2; s < d.series.length; s++) {
       const yy = px(y(share(s, c)));
@@ -326,7 +337,7 @@ export function jsRanking(dists: readonly Distribution[], opts: ChartOptions & {
   const H = opts.height ?? M.top + M.bottom + Math.max(1, shown.length) * rowH;
   const iw = W - M.left - M.right;
   const ih = H - M.top - M.bottom;
-  const ticks = niceTicks(0, Math.max(0.05, ...shown.map((d) => num(d.js))), 5);
+  const ticks = niceTicks(0, Math.max(0.05, ...shown.map((d) => Math.max(num(d.js), ...(d.jsSeeds ?? []).filter(finite)))), 5);
   const top = ticks[ticks.length - 1];
   const x = (v: number) => M.left + (v / top) * iw;
   const title = opts.title ?? 'Features ranked by Jensen–Shannon distance';
@@ -340,7 +351,9 @@ export function jsRanking(dists: readonly Distribution[], opts: ChartOptions & {
     const v = num(d.js);
     out.push(`<text class="tick" x="${px(M.left - 5)}" y="${px(yy + rh / 2 + 3.5)}" text-anchor="end" font-size="10.5">${d.feature.length > 24 ? `<title>${esc(d.feature)}</title>` : ''}${esc(names[i])}</text>`);
     out.push(`<rect x="${px(M.left)}" y="${px(yy + rh * 0.15)}" width="${px(x(v) - M.left)}" height="${px(rh * 0.7)}" fill="${roleColor[d.role] ?? OKABE_ITO.blue}"><title>${esc(d.feature)}: ${fmtJs(d.js)}</title></rect>`);
-    out.push(`<text x="${px(x(v) + 4)}" y="${px(yy + rh / 2 + 3.5)}" font-size="10">${fmtJs(d.js)}</text>`);
+    const seeds = d.jsSeeds?.filter(finite) ?? [];
+    if (seeds.length > 1) out.push(`<line class="seed-range" x1="${px(x(Math.min(...seeds)))}" x2="${px(x(Math.max(...seeds)))}" y1="${px(yy + rh / 2)}" y2="${px(yy + rh / 2)}" stroke="#222222" stroke-width="1.2"><title>${esc(d.feature)}: ${fmtJs(Math.min(...seeds))}–${fmtJs(Math.max(...seeds))} over the GAN seeds</title></line>`);
+    out.push(`<text x="${px(x(Math.max(v, ...seeds)) + 4)}" y="${px(yy + rh / 2 + 3.5)}" font-size="10">${fmtJs(d.js)}</text>`);
   });
   out.push(frame(M.left, M.top, iw, ih));
   out.push(axisLabelX('Jensen–Shannon distance (positive vs negative set)', M.left + iw / 2, H - 8));

@@ -48,6 +48,22 @@ test('histogramPair: bars per bin for the pair, the real counterparts as ticks o
   assert.equal(distributionChart(d), svg);
 });
 
+test('the spread over GAN seeds: a whisker on every bar that has one, and on the JS ranking', () => {
+  const d = dist('sex', 'protected', { categories: ['F', 'M'] }, [30, 70], [50, 50], [40, 60]);
+  d.series[0].range = { lo: [0.25, 0.6], hi: [0.35, 0.75] };
+  d.series[1].range = { lo: [0.45, 0.45], hi: [0.55, 0.55] };
+  const svg = groupedBars(d);
+  const w = [...svg.matchAll(/<line class="seed-range" x1="([\d.]+)" x2="([\d.]+)" y1="([\d.]+)" y2="([\d.]+)"/g)];
+  assert.equal(w.length, 4);
+  assert.ok(w.every((m) => m[1] === m[2] && Number(m[3]) > Number(m[4])), 'vertical, from the lowest share up to the highest');
+  assert.match(svg, /25–35% over the GAN seeds/);
+  const h = histogramPair({ ...dist('x', 'feature', { edges: [0, 1, 2] }, [1, 3], [3, 1]), series: [{ name: 'p', share: [0.25, 0.75], n: 4, range: { lo: [0.2, 0.7], hi: [0.3, 0.8] } }, { name: 'n', share: [0.75, 0.25], n: 4 }] });
+  assert.equal((h.match(/class="seed-range"/g) ?? []).length, 2, 'only the series with a range');
+  const r = jsRanking([{ ...d, jsSeeds: [0.1, 0.3, 0.2] }]);
+  assert.match(r, /<line class="seed-range"[^>]*><title>sex: 0\.100–0\.300 over the GAN seeds/);
+  assert.doesNotMatch(groupedBars(dist('sex', 'protected', { categories: ['F', 'M'] }, [30, 70], [50, 50])), /seed-range/, 'none without seeds');
+});
+
 test('groupedBars: a real counterpart is a tick across its own bar only', () => {
   const d = dist('sex', 'protected', { categories: ['F', 'M'] }, [30, 70], [50, 50], [40, 60]);
   const svg = groupedBars(d);
