@@ -185,9 +185,14 @@ function validityText(c: CanonicalComparison): { html: string; ok: boolean } {
   const drawn = acc
     ? ` They were drawn by rejection: of the rows the generator produced, ${who} put ${fmtPct(acc.positive)} of those drawn for the positive set and ${fmtPct(acc.negative)} of those for the negative set on their side (the validity before filtering), and only those were kept.`
     : '';
+  const d = c.draws ?? [];
+  const drawnAll = d.reduce((s, x) => s + x.positive.drawn + x.negative.drawn, 0);
+  const clipped = d.reduce((s, x) => s + x.positive.clippedRows + x.negative.clippedRows, 0);
+  const contra = d.reduce((s, x) => s + x.positive.contradicting + x.negative.contradicting, 0);
+  const plaus = drawnAll > 0 ? ` Of the ${fmtInt(drawnAll)} rows drawn, ${fmtPct(clipped / drawnAll)} had a number outside its column's observed range (clipped into it) and ${fmtPct(contra / drawnAll)} contradicted an exact dependency of the data (rejected).` : '';
   const short = acc && (acc.kept.positive < acc.wanted.positive || acc.kept.negative < acc.wanted.negative) ? ` The draw cap was reached: ${fmtInt(acc.kept.positive)} of ${fmtInt(acc.wanted.positive)} positive and ${fmtInt(acc.kept.negative)} of ${fmtInt(acc.wanted.negative)} negative rows.` : '';
   return {
-    html: `Validity: ${who} scores ${fmtPct(pr)} of the positive set (${fmtInt(v.positive.valid)} of ${fmtInt(v.positive.rows)}) as positive and ${fmtPct(nr)} of the negative set (${fmtInt(v.negative.valid)} of ${fmtInt(v.negative.rows)}) as negative.${drawn}${short}` + (ok ? '' : ' Rows on the wrong side mix the two sets: their differences can be too small or, where the generator is wrong, reversed; the checks against the data below say which.'),
+    html: `Validity: ${who} scores ${fmtPct(pr)} of the positive set (${fmtInt(v.positive.valid)} of ${fmtInt(v.positive.rows)}) as positive and ${fmtPct(nr)} of the negative set (${fmtInt(v.negative.valid)} of ${fmtInt(v.negative.rows)}) as negative.${drawn}${short}${plaus}` + (ok ? '' : ' Rows on the wrong side mix the two sets: their differences can be too small or, where the generator is wrong, reversed; the checks against the data below say which.'),
     ok,
   };
 }

@@ -27,6 +27,8 @@ test('renderReport: a complete HTML document with every section', () => {
   assert.match(findings, /not named<\/span> ranked high but misrepresented[^<]*capital-gain/);
   assert.ok(!/favour[^.]*\(28, 37\]/.test(findings), 'a disagreement is never a preference');
   assert.ok(!findings.includes('lower bounds'));
+  assert.match(findings, /drawn by rejection: of the rows the generator produced, the model put 51\.0% of those drawn for the positive set/);
+  assert.match(findings, /Of the [\d,]+ rows drawn, \d+\.\d% had a number outside its column's observed range \(clipped into it\) and \d+\.\d% contradicted an exact dependency of the data \(rejected\)/);
   assert.match(html, /sex: positivity rate below four-fifths of Male's \(29\.0%\) for <strong>Female<\/strong> 12\.0% \(0\.41×\)/);
   assert.match(html, /below four-fifths/);
   // metrics: privileged marked, flagged cells, CIs, small groups
