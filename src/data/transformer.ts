@@ -29,7 +29,7 @@ export interface NumericInfo {
    * and the inverse gives it back exactly. A mixture component cannot hold a spike: its posterior
    * variance never falls below the prior's share (on Adult's Capital Loss, 95% zeros became a mode
    * of σ 13, so generated "zeros" spread over ±50), and heaped values (40 hours a week) blur into
-   * their neighbours. Absent (none) in files written before they existed.
+   * their neighbours. Off by default (TRANSFORMER_DEFAULTS.pointShare); absent in files without them.
    */
   points?: number[];
   /** the mixture over the values that are not point masses */
@@ -70,8 +70,11 @@ export type ColumnInfo = NumericInfo | CategoricalInfo | ConstantInfo;
 export const TRANSFORMER_DEFAULTS = {
   maxModes: 10,
   weightThreshold: 0.005,
-  /** a value held by at least this share of a numeric column's rows is a point mass (0: none) */
-  pointShare: 0.05,
+  /**
+   * a value held by at least this share of a numeric column's rows is a point mass (0: none, the
+   * default: EXPERIMENTS.md §7.3 measured 0.05 and it missed its declared rule)
+   */
+  pointShare: 0,
   /** at most this many point masses per column (the most frequent) */
   maxPoints: 10,
 };
@@ -124,6 +127,7 @@ export class DataTransformer {
     const maxModes = opts.maxModes ?? TRANSFORMER_DEFAULTS.maxModes;
     const threshold = opts.weightThreshold ?? TRANSFORMER_DEFAULTS.weightThreshold;
     const pointShare = opts.pointShare ?? TRANSFORMER_DEFAULTS.pointShare;
+    check(Number.isFinite(pointShare) && pointShare >= 0 && pointShare < 1, 'E_ARG', () => `transformer: pointShare must be in [0, 1), got ${pointShare}`);
     check(table.rows > 0, 'E_INPUT', () => 'transformer: the table has no rows');
     const infos = table.columns.map((col, j): ColumnInfo => {
       const constant = constantValue(col);

@@ -139,14 +139,14 @@ describe('data transformer', async () => {
     assert.equal(r2.clipped.age, 0);
   });
 
-  it('point masses: a value held by ≥ 5% of the rows is its own mode, given back exactly', () => {
+  it('point masses (pointShare 0.05): a value held by ≥ 5% of the rows is its own mode, given back exactly', () => {
     const rnd = hostRng(31);
     const n = 2000;
     // 90% zeros and a long tail (money), and hours heaped on 40
     const money = Float64Array.from({ length: n }, () => (rnd() < 0.9 ? 0 : Math.round(1000 + 9000 * rnd())));
     const hours = Float64Array.from({ length: n }, () => (rnd() < 0.45 ? 40 : 10 + Math.floor(60 * rnd())));
     const t4: Table = { rows: n, columns: [{ kind: 'numeric', name: 'money', values: money }, { kind: 'numeric', name: 'hours', values: hours }] };
-    const tr4 = DataTransformer.fit(e, t4, { seed: 4 });
+    const tr4 = DataTransformer.fit(e, t4, { seed: 4, pointShare: 0.05 });
     const [m, h] = tr4.columns as NumericInfo[];
     assert.deepEqual(m.points, [0]);
     assert.deepEqual(h.points, [40]);
@@ -168,14 +168,15 @@ describe('data transformer', async () => {
     // saved and read back; without points (an old file, or pointShare 0) nothing changes
     const again = DataTransformer.fromJSON(JSON.parse(JSON.stringify(tr4.toJSON())));
     assert.deepEqual((again.columns[0] as NumericInfo).points, [0]);
-    const off = DataTransformer.fit(e, t4, { seed: 4, pointShare: 0 });
-    assert.equal((off.columns[0] as NumericInfo).points, undefined);
+    const off = DataTransformer.fit(e, t4, { seed: 4 });
+    assert.equal((off.columns[0] as NumericInfo).points, undefined, 'none by default (EXPERIMENTS.md §7.3)');
+    assert.throws(() => DataTransformer.fit(e, t4, { pointShare: 1 }), /pointShare must be in \[0, 1\)/);
     const json = JSON.parse(JSON.stringify(tr4.toJSON()));
     json.columns[0].points = ['x'];
     assert.throws(() => DataTransformer.fromJSON(json, 'p.lgan'), /p\.lgan: the data transformer is corrupt \(column "money" has invalid point masses\)/);
     // a column of few values, each frequent: all points, no mixture modes
     const few = Float64Array.from({ length: n }, (_, i) => [1, 2, 3][i % 3]);
-    const tr5 = DataTransformer.fit(e, { rows: n, columns: [{ kind: 'numeric', name: 'k', values: few }] }, { seed: 1 });
+    const tr5 = DataTransformer.fit(e, { rows: n, columns: [{ kind: 'numeric', name: 'k', values: few }] }, { seed: 1, pointShare: 0.05 });
     assert.deepEqual([(tr5.columns[0] as NumericInfo).points, (tr5.columns[0] as NumericInfo).modes], [[1, 2, 3], []]);
     const r5 = tr5.inverse(tr5.transform(e, { rows: n, columns: [{ kind: 'numeric', name: 'k', values: few }] }, new Rng(e, 1)).data, n);
     assert.deepEqual(Array.from((r5.columns[0] as { values: Float64Array }).values), Array.from(few));

@@ -12,6 +12,12 @@ import { auditFile, writeAudit, type WrittenAudit } from '../../node/audit.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { delimiter, intAtLeast2, names, nonNegativeInt, numberList, positiveInt } from '../options.js';
 
+function share(value: string): number {
+  const v = Number(value);
+  if (value.trim() === '' || !Number.isFinite(v) || v < 0 || v >= 1) throw new InvalidArgumentError(`expected a share in [0, 1), e.g. 0.05, got "${value}"`);
+  return v;
+}
+
 function edgesArg(value: string, prev: Record<string, number[]> = {}): Record<string, number[]> {
   const m = /^([^=]+?)\s*=\s*(.+)$/.exec(value.trim());
   const edges = m ? numberList(m[2]) : null;
@@ -39,6 +45,7 @@ interface AuditCliOptions {
   ganSeeds: number;
   ganCondition: ConditionMode;
   rejection: boolean;
+  ganPointShare?: number;
   delimiter?: Delimiter;
   categorical?: string[];
   format: 'text' | 'json';
@@ -187,6 +194,7 @@ export const auditCommand = new Command('audit')
   .option('--gan-seeds <n>', 'LUCID-GANs to train (different seeds); every canonical figure is given with its spread over them', positiveInt, CANONICAL_DEFAULTS.ganSeeds)
   .addOption(new Option('--gan-condition <mode>', 'how the generator is conditioned when the sets are drawn (see below)').choices([...CONDITION_MODES]).default(AUDIT_DEFAULTS.ganCondition))
   .option('--no-rejection', 'keep every generated row (the published sampling) instead of only those the model scores on their side')
+  .option('--gan-point-share <x>', 'give every numeric value held by at least this share of its column\'s rows a GAN mode of its own, generated exactly (e.g. 0.05 for zero-inflated amounts; default 0: none; EXPERIMENTS.md §7.3)', share)
   .option('--delimiter <d>', 'comma, semicolon, tab or whitespace (default: detected)', delimiter)
   .option('--categorical <names>', 'columns read as categories even when they hold numbers', names)
   .addOption(new Option('--format <f>', 'summary on stdout').choices(['text', 'json']).default('text'))
@@ -214,6 +222,7 @@ export const auditCommand = new Command('audit')
         ganSeeds: opts.ganSeeds,
         ganCondition: opts.ganCondition,
         rejection: opts.rejection,
+        ganPointShare: opts.ganPointShare,
         seed: opts.seed,
         n: opts.n,
         intersectionRows: opts.intersectionRows,
