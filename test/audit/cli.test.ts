@@ -94,6 +94,12 @@ describe('lucid audit', () => {
       assert.equal(bad.status, 2, e);
       assert.match(bad.stderr, /expected COLUMN=E0,E1,… \(at least two numbers\)/, e);
     }
+    // the GAN options
+    for (const [flag, v, msg] of [['--gan-seeds', '0', /positive integer|expected/], ['--gan-point-share', '1', /a share in \[0, 1\)/], ['--gan-condition', 'best', /Allowed choices are extreme, observed, matched/]] as const) {
+      const bad = lucid('audit', ...base, '--protected', 'sex', '--model', fx.modelFile, flag, v);
+      assert.equal(bad.status, 2, `${flag} ${v}`);
+      assert.match(bad.stderr, msg, bad.stderr);
+    }
     assert.ok(!existsSync(join(dir, 'never')));
   });
 
