@@ -74,7 +74,7 @@ export function surrogateScorer(engine: Engine, table: Table, features: readonly
   const label: CategoricalColumn = { kind: 'categorical', name: target, codes: Int32Array.from(yhat), categories: ['0', '1'] };
   const cols = features.map((f) => table.columns.find((c) => c.name === f)).filter((c) => c !== undefined);
   const t: Table = { rows: table.rows, columns: [...cols, label] };
-  const perm = new Rng(engine, seed).permutation(t.rows);
+  const perm = new Rng(engine, drawSeed(seed, 9_000_002, 0)).permutation(t.rows);
   const nHold = Math.max(1, Math.round(t.rows * CANONICAL_DEFAULTS.surrogateHoldout));
   const hold = selectRows(t, perm.subarray(0, nHold));
   const fit = selectRows(t, perm.subarray(nHold));

@@ -17,7 +17,8 @@
 //   'within noise' — the real interval covers 0 (or a side has no real row): the data cannot tell the
 //                    direction, so any canonical shift there is "generated only, not confirmed";
 //   'agrees'       — the interval excludes 0 and every seed's canonical shift has the data's sign;
-//   'disagrees'    — the interval excludes 0 and some seed's shift does not have the data's sign.
+//   'disagrees'    — the interval excludes 0 and some seed's shift does not have the data's sign (a seed
+//                    whose set on a side is empty has no shift, NaN, and so never has the data's sign).
 // Only 'agrees' may be stated as a preference.
 import { check } from '../engine/errors.js';
 import type { Rng } from '../engine/rng.js';
@@ -148,8 +149,8 @@ function shares(codes: Int32Array, k: number, yhat: Uint8Array | null, side: num
   return { share: counts, n };
 }
 
-function median(v: ArrayLike<number>): number {
-  const s = Float64Array.from(Array.from(v).filter(Number.isFinite)).sort();
+function median(v: Float64Array): number {
+  const s = v.filter(Number.isFinite).sort();
   return s.length ? quantileSorted(s, 0.5) : NaN;
 }
 
@@ -217,23 +218,25 @@ export function shiftChecks(vars: readonly CheckVariable[], yhat: Uint8Array, se
     const perSeed = v.values.map(() => [] as number[]);
     const sumPos = new Float64Array(k), sumNeg = new Float64Array(k);
     let tp = 0, tn = 0;
-    const medPos: number[] = [], medNeg: number[] = [];
+    const medPos: Float64Array[] = [], medNeg: Float64Array[] = [];
     const medSeed: number[] = [];
     for (const s of sets) {
       const p = shares(v.codeOf(s.positive), k, null, -1);
       const q = shares(v.codeOf(s.negative), k, null, -1);
+      // a seed whose set on either side is empty has no shift (NaN): it can never agree with the data
+      const both = p.n > 0 && q.n > 0;
       for (let j = 0; j < k; j++) {
-        perSeed[j].push(p.share[j] - q.share[j]);
+        perSeed[j].push(both ? p.share[j] - q.share[j] : NaN);
         sumPos[j] += p.share[j] * p.n;
         sumNeg[j] += q.share[j] * q.n;
       }
       tp += p.n;
       tn += q.n;
       if (v.numeric) {
-        const a = Array.from(v.numeric.of(s.positive));
-        const b = Array.from(v.numeric.of(s.negative));
-        medPos.push(...a);
-        medNeg.push(...b);
+        const a = v.numeric.of(s.positive);
+        const b = v.numeric.of(s.negative);
+        medPos.push(a);
+        medNeg.push(b);
         medSeed.push(median(a) - median(b));
       }
     }
@@ -242,7 +245,16 @@ export function shiftChecks(vars: readonly CheckVariable[], yhat: Uint8Array, se
     const pooled = pos.map((x, j) => x - neg[j]);
     if (v.numeric) {
       perSeed.push(medSeed);
-      const mp = median(medPos), mn = median(medNeg);
+      const flat = (xs: Float64Array[]) => {
+        const out = new Float64Array(xs.reduce((n, x) => n + x.length, 0));
+        let at = 0;
+        for (const x of xs) {
+          out.set(x, at);
+          at += x.length;
+        }
+        return out;
+      };
+      const mp = median(flat(medPos)), mn = median(flat(medNeg));
       pos.push(mp);
       neg.push(mn);
       pooled.push(mp - mn);
@@ -291,7 +303,8 @@ export function shiftChecks(vars: readonly CheckVariable[], yhat: Uint8Array, se
       const hi = defined && sorted.length ? quantileSorted(sorted, 1 - alpha / 2) : null;
       const c = canon[vi];
       const perSeed = c.perSeed[j];
-      const s = lo !== null && hi !== null && (lo > 0 || hi < 0) ? sign(shift ?? 0) : 0;
+      // the data's sign is the interval's (a discrete median's point estimate can sit on its edge)
+      const s = lo !== null && hi !== null ? (lo > 0 ? 1 : hi < 0 ? -1 : 0) : 0;
       const withSign = s === 0 ? 0 : perSeed.filter((x) => sign(x) === s).length;
       const status: ShiftStatus = s === 0 ? 'within noise' : withSign === perSeed.length ? 'agrees' : 'disagrees';
       out.push({

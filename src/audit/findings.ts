@@ -71,12 +71,14 @@ const valueFinding = (c: ShiftCheck): ValueFinding => ({
   status: c.status,
 });
 
-const byMagnitude = (a: ValueFinding, b: ValueFinding) => Math.abs(b.real.shift ?? b.canonical.pooled) - Math.abs(a.real.shift ?? a.canonical.pooled);
+/** Medians first (their units are the feature's, not shares), then shares; each by the size of the real shift. */
+const byMagnitude = (a: ValueFinding, b: ValueFinding) =>
+  (a.kind === b.kind ? 0 : a.kind === 'median' ? -1 : 1) || Math.abs(b.real.shift ?? b.canonical.pooled) - Math.abs(a.real.shift ?? a.canonical.pooled);
 
 /** One feature's finding from its distribution, fidelity and checks. */
 export function featureFinding(d: Distribution, fid: FeatureFidelity | null, checks: readonly ShiftCheck[]): FeatureFinding {
   const mine = checks.filter((c) => c.feature === d.feature).map(valueFinding);
-  const seedsAgree = (v: ValueFinding) => v.canonical.seeds.length >= 2 && (v.canonical.min > 0 || v.canonical.max < 0);
+  const seedsAgree = (v: ValueFinding) => v.canonical.seeds.length >= 2 && v.canonical.seeds.every(Number.isFinite) && (v.canonical.min > 0 || v.canonical.max < 0);
   const agrees = mine.filter((v) => v.status === 'agrees');
   const js = d.jsSeeds && d.jsSeeds.length ? d.jsSeeds : [d.js];
   return {
@@ -86,8 +88,9 @@ export function featureFinding(d: Distribution, fid: FeatureFidelity | null, che
     js: { pooled: d.js, min: Math.min(...js), max: Math.max(...js), real: d.jsReal ?? null },
     fidelity: fid,
     faithful: fid?.faithful ?? false,
-    favoured: agrees.filter((v) => (v.real.shift ?? 0) > 0).sort(byMagnitude),
-    disfavoured: agrees.filter((v) => (v.real.shift ?? 0) < 0).sort(byMagnitude),
+    // the data's sign is its interval's (as checks.ts decides the status)
+    favoured: agrees.filter((v) => (v.real.lo ?? 0) > 0).sort(byMagnitude),
+    disfavoured: agrees.filter((v) => (v.real.hi ?? 0) < 0).sort(byMagnitude),
     disagreements: mine.filter((v) => v.status === 'disagrees').sort(byMagnitude),
     generatedOnly: mine.filter((v) => v.status === 'within noise' && seedsAgree(v)).sort(byMagnitude),
   };

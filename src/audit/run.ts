@@ -333,6 +333,11 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
     const condition = opts.ganCondition ?? AUDIT_DEFAULTS.ganCondition;
     const posRows = Int32Array.from(yhat.keys()).filter((i) => yhat[i] === 1);
     const negRows = Int32Array.from(yhat.keys()).filter((i) => yhat[i] === 0);
+    if (condition !== 'extreme') {
+      for (const [rows, side] of [[posRows, 'positive'], [negRows, 'negative']] as const) {
+        if (rows.length === 0) warnings.push(`the model scores no row ${side}: the ${side} canonical set is conditioned as in the paper (prediction exactly ${side === 'positive' ? 1 : 0}), and nothing about it can be checked against real rows`);
+      }
+    }
     const draw = (k: number, side: 0 | 1, fix: [string, string][], rows: number, purpose: number): Promise<CanonicalDraw> =>
       drawCanonical(gans[k], { side, condition, sideRows: side === 1 ? posRows : negRows, predName, fix, rows, seedOf: (round) => drawSeed(seeds[k], purpose, round), scorer: rejection ? scorer : null, threshold, range, dependencies });
     /** both sides for every seed; their scores by the scorer (the filter's, or scored now without rejection) */
@@ -383,7 +388,7 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
           // each seed's pair on the pooled bins: its JS, and each bar's range over the seeds
           const seedShares = perSeed.map((s) => (['positive', 'negative'] as const).map((k) => {
             const col = s[k].table.columns.find((x) => x.name === c.name);
-            return col ? sharesOn(d, col) : null;
+            return col && s[k].table.rows > 0 ? sharesOn(d, col) : null;
           }));
           d.jsSeeds = seedShares.map(([a, b]) => (a && b ? jsDistance(a, b) : NaN));
           for (const j of [0, 1]) {
@@ -417,9 +422,10 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
 
     // ── 4b. the sets checked against the real rows ─────────────────────────────────────────────
     progress('checks', 0);
-    const checkRng = new Rng(engine, seed + 11);
+    // its own stream (not seed + j, which the transformer's mixture fits use)
+    const checkRng = new Rng(engine, drawSeed(seed, 9_000_001, 0));
     const setsBySeed = main.perSeed.map((d) => ({ positive: d.positive.table, negative: d.negative.table }));
-    const fid = fidelity(ganColumns.map((c) => ({ name: c.name, kind: c.kind })), table, yhat, setsBySeed, checkRng);
+    const fid = fidelity(ganColumns.map((c) => ({ name: c.name, kind: c.kind })), table, yhat, setsBySeed, checkRng, { emptyFails: true });
     const fidOf = (f: string) => fid.find((x) => x.feature === f) ?? null;
     // the features the findings can name: by JS until CHECK_DEFAULTS.topFeatures faithful ones
     const checked: string[] = [];
@@ -659,8 +665,10 @@ function drawCaveats(caveats: AuditResult['caveats'], what: string, draws: NonNu
 function checkCaveats(caveats: AuditResult['caveats'], f: AuditFindings, fid: readonly FeatureFidelity[]): void {
   const bad = fid.filter((x) => !x.faithful).map((x) => x.feature);
   if (bad.length) caveats.push({ topic: 'fidelity', text: `the canonical sets misrepresent ${bad.length} of ${fid.length} features against the real rows on their side (KS or TV distance above max(noise floor, ${CHECK_DEFAULTS.fidelityTolerance})): ${bad.join(', ')}; their charts are marked and they are not named as findings` });
+  // a share shift in percentage points, a median shift in the feature's units
+  const f1 = (x: number | null, kind: 'share' | 'median') => (x === null || !Number.isFinite(x) ? 'n/a' : kind === 'median' ? String(Number(x.toPrecision(4))) : `${(100 * x).toFixed(1)} pp`);
   for (const x of f.protected) {
-    for (const v of x.disagreements) caveats.push({ topic: 'fidelity', text: `${x.feature} = ${v.value}: the canonical sets disagree with the data (canonical shift ${(100 * v.canonical.pooled).toFixed(1)} pp, real ${(100 * (v.real.shift ?? 0)).toFixed(1)} pp [${(100 * (v.real.lo ?? 0)).toFixed(1)}, ${(100 * (v.real.hi ?? 0)).toFixed(1)}]); it is not stated as a preference` });
+    for (const v of x.disagreements) caveats.push({ topic: 'fidelity', text: `${x.feature} = ${v.kind === 'median' ? 'the median' : v.value}: the canonical sets disagree with the data (canonical ${v.kind === 'median' ? 'median ' : ''}shift ${f1(v.canonical.pooled, v.kind)}, real ${f1(v.real.shift, v.kind)} [${f1(v.real.lo, v.kind)}, ${f1(v.real.hi, v.kind)}]); it is not stated as a preference` });
   }
 }
 

@@ -7,8 +7,8 @@
 //   - A and B each hold 2 … DEPENDENCY_LIMITS.maxValues distinct values (categorical columns, or numeric
 //     ones with that few distinct values, compared by their text), and A is not an identifier
 //     (at most a fifth as many values as rows);
-//   - every value of A seen on at least 2 rows holds a single value of B, and B is not a function of
-//     A only through values seen once;
+//   - every value of A seen on at least 2 rows holds a single value of B, and those values of A map
+//     to at least two values of B (a B constant on them is no dependency worth checking);
 //   - values of A seen on at least DEPENDENCY_LIMITS.minRows rows cover ≥ DEPENDENCY_LIMITS.coverage of
 //     the rows (so a dependency found by chance among many rare values is not kept).
 // A generated row contradicts A → B when its A is a value seen on ≥ 2 real rows and its B differs.

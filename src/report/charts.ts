@@ -501,7 +501,7 @@ export function heatmap(h: IntersectionHeatmap, opts: HeatmapOptions = {}): stri
       const isSmall = small.has(`${r},${c}`);
       // the shift map marks cells whose shift the real rows contradict
       const disagrees = which === 'shift' && h.shiftStatus?.[r]?.[c] === 'disagrees';
-      const tip = `${h.rowAttribute} = ${h.rowValues[r]}, ${h.colAttribute} = ${h.colValues[c]}: ${v === null ? 'no value' : label(v)}, n = ${fmtNum(n)}${isSmall ? ' (small group)' : ''}${disagrees ? '; the real rows shift the other way: not a finding' : ''}`;
+      const tip = `${h.rowAttribute} = ${h.rowValues[r]}, ${h.colAttribute} = ${h.colValues[c]}: ${v === null ? 'no value' : label(v)}, n = ${fmtNum(n)}${isSmall ? ' (small group)' : ''}${disagrees ? '; at least one GAN seed shifts against the real rows: not a finding' : ''}`;
       out.push(`<g class="cell${isSmall ? ' small' : ''}${v === null ? ' empty' : ''}"><title>${esc(tip)}</title>`);
       out.push(`<rect x="${px(xx)}" y="${px(yy)}" width="${px(cw - 2)}" height="${px(ch - 2)}" fill="${fill}"/>`);
       if (isSmall) out.push(hatchLines(xx, yy, cw - 2, ch - 2, 7, tc === '#ffffff' ? '#ffffff' : '#555555'));

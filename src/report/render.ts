@@ -268,19 +268,19 @@ function shiftText(v: ValueFinding): string {
   return `canonical ${what} ${fmtShift(c.pooled, v.kind)}${seeds}; real rows ${fmtShift(v.real.shift, v.kind)} [${fmtShift(v.real.lo, v.kind)}, ${fmtShift(v.real.hi, v.kind)}]`;
 }
 
-/** A value's name; a median shift names the direction of the feature's values. */
-const valueName = (v: ValueFinding, favoured: boolean | null) => (v.kind === 'median' ? (favoured === null ? 'the median' : favoured ? 'higher values' : 'lower values') : esc(v.value));
+/** A value's name; in a favour/disfavour list a median shift stands for higher values (a negative one: higher values are disfavoured). */
+const valueName = (v: ValueFinding, inList: boolean) => (v.kind === 'median' ? (inList ? 'higher values' : 'the median') : esc(v.value));
 
 /** Preferences, disagreements and generated-only values of one feature, as sentences. */
 function directionSentences(f: FeatureFinding, maxEach = 3): string[] {
   const out: string[] = [];
-  const list = (vs: ValueFinding[], favoured: boolean | null = null) => vs.slice(0, maxEach).map((v) => `<strong>${valueName(v, favoured)}</strong> (${shiftText(v)})`).join('; ') + (vs.length > maxEach ? `; and ${vs.length - maxEach} more` : '');
+  const list = (vs: ValueFinding[], inList = false) => vs.slice(0, maxEach).map((v) => `<strong>${valueName(v, inList)}</strong> (${shiftText(v)})`).join('; ') + (vs.length > maxEach ? `; and ${vs.length - maxEach} more` : '');
   const fav = f.favoured;
   const dis = f.disfavoured;
   if (fav.length || dis.length) {
     const parts: string[] = [];
     if (fav.length) parts.push(`favour ${list(fav, true)}`);
-    if (dis.length) parts.push(`disfavour ${list(dis, false)}`);
+    if (dis.length) parts.push(`disfavour ${list(dis, true)}`);
     out.push(`<span class="badge agree">✓ the data agrees</span> the model's positive decisions ${parts.join(', and ')}.`);
   } else out.push('No direction is confirmed by the data (every seed and the real rows together).');
   if (f.disagreements.length) out.push(`<span class="badge flag">✗ the sets disagree with the data</span> on ${list(f.disagreements)}: not a finding.`);
@@ -394,7 +394,7 @@ function heatmapFigures(h: IntersectionHeatmap): string {
   const figs = [figure(heatmap(h, { value: 'positivity' }), 'Each cell: the model\u2019s positivity rate in the data and the rows it has. Hatched cells are small groups; grey cells are empty.')];
   if (h.canonicalShift) {
     const dis = h.shiftStatus ? h.shiftStatus.flatMap((row, r) => row.map((st, c) => (st === 'disagrees' ? `${h.rowValues[r]} & ${h.colValues[c]}` : null))).filter((x) => x !== null) : [];
-    const note = dis.length ? ` Outlined in red (${dis.map((x) => esc(x)).join(', ')}): the real rows shift the other way with a 95% interval that excludes 0, so these cells are not findings.` : h.shiftStatus ? ' No cell\'s shift is contradicted by the real rows.' : '';
+    const note = dis.length ? ` Outlined in red (${dis.map((x) => esc(x)).join(', ')}): the real rows' shift has a 95% interval that excludes 0, and at least one GAN seed's shift has the other sign, so these cells are not findings.` : h.shiftStatus ? ' No cell\'s shift is contradicted by the real rows.' : '';
     figs.push(figure(heatmap(h, { value: 'shift' }), `Each cell: its share of the positive canonical set minus its share of the negative one (percentage points). Orange = over-represented among positive predictions, purple = among negative ones.${note}`));
   }
   return `<div class="figs">${figs.join('')}</div>`;

@@ -63,6 +63,31 @@ describe('shiftChecks', () => {
     assert.equal(shiftChecks([v], yhat, rev, new Rng(engine, 0), { resamples: 300 }).find((c) => c.value === 'Male')!.status, 'disagrees');
   });
 
+  it('a seed with an empty set has no shift: it can never agree, and fidelity counts the side as missing', async () => {
+    const engine = await getEngine();
+    const { table, yhat } = realRows(2000, 800, 0.2, 0.9, 12);
+    const v = categoricalVariable(table, 'sex', 'protected');
+    const empty: Table = { rows: 0, columns: [cat('sex', []), num('age', [])] };
+    // one seed right, one with no positive rows at all
+    const sets = [{ positive: set(500, 0.2, 50, 1), negative: set(500, 0.9, 40, 2) }, { positive: empty, negative: set(500, 0.9, 40, 3) }];
+    for (const c of shiftChecks([v, numericVariable(table, 'age', 'feature')], yhat, sets, new Rng(engine, 1), { resamples: 200 })) {
+      assert.ok(Number.isNaN(c.canonical[1]), `${c.feature}=${c.value}: the empty seed's shift is NaN`);
+      assert.notEqual(c.status, 'agrees', `${c.feature}=${c.value}`);
+    }
+    const m = shiftChecks([v], yhat, sets, new Rng(engine, 1), { resamples: 200 }).find((c) => c.value === 'Male')!;
+    assert.equal(m.status, 'disagrees');
+    assert.equal(m.seedsWithDataSign, 1);
+    const none = [{ positive: empty, negative: set(500, 0.9, 40, 3) }];
+    const f = fidelity([{ name: 'sex', kind: 'categorical' }, { name: 'age', kind: 'numeric' }], table, yhat, none, new Rng(engine, 2), { replicates: 20, emptyFails: true });
+    for (const x of f) {
+      assert.equal(x.positive!.distance, 1);
+      assert.equal(x.positive!.rows, 0);
+      assert.equal(x.faithful, false, x.feature);
+    }
+    // without emptyFails (lucid quality: nothing was generated on that side), the side is left out
+    assert.equal(fidelity([{ name: 'sex', kind: 'categorical' }], table, yhat, none, new Rng(engine, 2), { replicates: 20 })[0].positive, null);
+  });
+
   it('is within noise when the real rows cannot tell the direction', async () => {
     const engine = await getEngine();
     // 30 rows, the same Male share on both sides: the interval covers 0

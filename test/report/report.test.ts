@@ -24,6 +24,15 @@ test('renderReport: a complete HTML document with every section', () => {
   assert.match(findings, /✗ the sets disagree with the data<\/span> on <strong>\(28, 37\]<\/strong>/);
   assert.match(findings, /generated only, not confirmed by the data<\/span> <strong>\(48, 90\]<\/strong>/);
   assert.match(findings, /favour <strong>higher values<\/strong> \(canonical median shift \+9/);
+  // a negative median shift: higher values are disfavoured (never "disfavour lower values")
+  const r2 = sampleAuditResult();
+  const ageF = r2.findings.protected.find((f) => f.feature === 'age')!;
+  const med = ageF.favoured.find((v) => v.kind === 'median')!;
+  ageF.favoured = ageF.favoured.filter((v) => v !== med);
+  ageF.disfavoured.unshift({ ...med, canonical: { ...med.canonical, pooled: -9, min: -10, max: -8, seeds: [-9, -10, -8] }, real: { ...med.real, shift: -7, lo: -9, hi: -5 } });
+  const f2 = renderReport(r2);
+  assert.match(f2, /disfavour <strong>higher values<\/strong> \(canonical median shift −9/);
+  assert.doesNotMatch(f2, /lower values/);
   assert.match(findings, /not named<\/span> ranked high but misrepresented[^<]*capital-gain/);
   assert.ok(!/favour[^.]*\(28, 37\]/.test(findings), 'a disagreement is never a preference');
   assert.ok(!findings.includes('lower bounds'));

@@ -145,9 +145,11 @@ function floorReplicates(codes: Int32Array, k: number, m: number, r: number, met
 /**
  * Fidelity of every feature (see the file comment): per side, the generated sets (each seed's and all
  * pooled) against the real rows the model scores on that side, with the noise floor. `features` gives
- * each feature's kind; `sets` each GAN seed's positive and negative set.
+ * each feature's kind; `sets` each GAN seed's positive and negative set. A side without real rows is
+ * null; a side with real rows and no generated ones is null too, or with `emptyFails` distance 1 and
+ * not faithful. A seed's own figure is NaN when its set is empty.
  */
-export function fidelity(features: readonly { name: string; kind: 'numeric' | 'categorical' }[], real: Table, yhat: Uint8Array, sets: readonly { positive: Table; negative: Table }[], rng: Rng, opts: { replicates?: number; quantile?: number; tolerance?: number } = {}): FeatureFidelity[] {
+export function fidelity(features: readonly { name: string; kind: 'numeric' | 'categorical' }[], real: Table, yhat: Uint8Array, sets: readonly { positive: Table; negative: Table }[], rng: Rng, opts: { replicates?: number; quantile?: number; tolerance?: number; emptyFails?: boolean } = {}): FeatureFidelity[] {
   const R = opts.replicates ?? FIDELITY_DEFAULTS.floorReplicates;
   const q = opts.quantile ?? FIDELITY_DEFAULTS.floorQuantile;
   const tol = opts.tolerance ?? FIDELITY_DEFAULTS.tolerance;
@@ -165,6 +167,8 @@ export function fidelity(features: readonly { name: string; kind: 'numeric' | 'c
       const idx = rowsOn[s];
       const tables = sets.map((x) => (s === 1 ? x.positive : x.negative));
       const gen = gather(tables, f.name, f.kind);
+      // with emptyFails (an audit: both sets are meant to exist), a side the data has and the sets do not is as far as it gets
+      const none = (realRows: number): SideFidelity | null => (opts.emptyFails && realRows > 0 ? { distance: 1, perSeed: tables.map(() => NaN), floor: NaN, floorMedian: NaN, rows: 0, realRows } : null);
       let codes: Int32Array;
       let k: number;
       let distance: number;
@@ -172,7 +176,8 @@ export function fidelity(features: readonly { name: string; kind: 'numeric' | 'c
       if (metric === 'KS') {
         const rv = Float64Array.from(idx, (i) => all.nums[i]).filter(Number.isFinite);
         const gv = gen.nums.filter(Number.isFinite);
-        if (rv.length === 0 || gv.length === 0) return null;
+        if (rv.length === 0) return null;
+        if (gv.length === 0) return none(rv.length);
         distance = ksStatistic(rv, gv);
         perSeed = tables.map((t) => ksStatistic(rv, gather([t], f.name, 'numeric').nums));
         const rk = rankCodes(rv);
@@ -183,7 +188,8 @@ export function fidelity(features: readonly { name: string; kind: 'numeric' | 'c
       }
       const rl = idx.map((i) => all.labels[i]).filter((l) => l !== '');
       const gl = gen.labels.filter((l) => l !== '');
-      if (rl.length === 0 || gl.length === 0) return null;
+      if (rl.length === 0) return null;
+      if (gl.length === 0) return none(rl.length);
       distance = tvLabels(rl, gl);
       perSeed = tables.map((t) => tvLabels(rl, gather([t], f.name, 'categorical').labels));
       const index = new Map<string, number>();
