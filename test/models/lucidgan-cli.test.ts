@@ -65,6 +65,14 @@ describe('lucid gan fit / sample', () => {
     const first = readFileSync(out, 'utf8');
     assert.equal(lucid(...args).status, 0);
     assert.equal(readFileSync(out, 'utf8'), first);
+    // numbers inside the training range (the condition column is given, not generated); the JSON summary says how many were clipped
+    const j = JSON.parse(lucid(...args, '--format', 'json').stdout);
+    assert.ok(Number.isInteger(j.rowsClipped) && j.rowsClipped >= 0 && typeof j.clipped.age === 'number');
+    const train = (await readCsv(data)).table;
+    for (const c of table.columns) {
+      const real = train.columns.find((x) => x.name === c.name);
+      if (c.name !== 'preds' && c.kind === 'numeric' && real?.kind === 'numeric') assert.ok(c.values.every((v) => v >= Math.min(...real.values) && v <= Math.max(...real.values)), c.name);
+    }
   });
 
   it('sample: per-row condition values, the empirical cond vector, a drawn condition', async () => {

@@ -222,6 +222,11 @@ that hold every fixed value.
 Proxy analysis: columns the audited model never saw (e.g. the true "sex" when the model was trained
 without it) are generated like any other, if they were in the data given to lucid gan fit.
 
+Generated numbers are clipped into each column's training range (saved in the model file since issue
+#15) and rounded to the decimals the training values had, so whole numbers stay whole; the summary
+says how many values and rows were clipped. lucid audit samples the same way and also rejects rows
+the model scores on the other side (see lucid audit --help).
+
 Examples:
   lucid gan sample --model adult.lgan -n 1000 --condition preds=1 --out positive.csv
   lucid gan sample --model adult.lgan -n 1000 --condition preds=0 --out negative.csv
@@ -247,10 +252,11 @@ Examples:
       if (t.rows === 0) process.stderr.write(`lucid: warning: ${combo} never occurs in the training data; the generated rows are an extrapolation${r.drawnConditions.length ? ' (conditions drawn from all training rows)' : ''}\n`);
       else if (t.rare) process.stderr.write(`lucid: warning: ${combo} is rare in the training data (${t.rows} rows, ${pct(t.share)}; rare: < ${RARE_ROWS} rows or < ${RARE_SHARE * 100}%)\n`);
     }
-    lines.push(`lucid: wrote ${opts.out}: ${opts.n} rows in ${s} s`);
+    const clippedCols = Object.entries(r.clipped).filter(([, k]) => k > 0);
+    lines.push(`lucid: wrote ${opts.out}: ${opts.n} rows in ${s} s` + (r.rowsClipped > 0 ? `; ${r.rowsClipped} rows (${pct(r.rowsClipped / opts.n)}) had a number clipped into its training range (${clippedCols.map(([c, k]) => `${c} ${k}`).join(', ')})` : ''));
     printSummary(opts.format, lines, {
       out: opts.out, rows: opts.n, seconds: Number(s), conditions, drawnConditions: r.drawnConditions, fix: opts.fix,
-      fixTraining: r.fixTraining ?? null, fixSatisfied: r.fixSatisfied ?? null,
+      fixTraining: r.fixTraining ?? null, fixSatisfied: r.fixSatisfied ?? null, clipped: r.clipped, rowsClipped: r.rowsClipped,
     });
     r.model.dispose();
   });
