@@ -81,10 +81,11 @@ export function progressLine(): { onProgress: (stage: string, f: number) => void
 const pp = (x: number | null | undefined) => (x === null || x === undefined ? 'n/a' : `${x > 0 ? '+' : x < 0 ? '−' : '±'}${Math.abs(100 * x).toFixed(1)} pp`);
 
 /** One value's direction as text: "Male +20.1 pp (seeds +18.0…+22.3; real +25.3 pp [+24.0, +26.6])". */
-function valueLine(v: ValueFinding): string {
+function valueLine(v: ValueFinding, inList = true): string {
   const f = (x: number | null) => (v.kind === 'median' ? (x === null ? 'n/a' : `${x > 0 ? '+' : ''}${Number(x.toPrecision(4))}`) : pp(x));
   const seeds = v.canonical.seeds.length > 1 ? `, seeds ${f(v.canonical.min)}…${f(v.canonical.max)}` : '';
-  return `${v.kind === 'median' ? 'median' : v.value} ${f(v.canonical.pooled)} (real ${f(v.real.shift)} [${f(v.real.lo)}, ${f(v.real.hi)}]${seeds})`;
+  // in a favour/disfavour list a median shift stands for higher values (as the report words it)
+  return `${v.kind === 'median' ? (inList ? 'higher values: median shift' : 'the median shift') : v.value} ${f(v.canonical.pooled)} (real ${f(v.real.shift)} [${f(v.real.lo)}, ${f(v.real.hi)}]${seeds})`;
 }
 
 /** The short text summary: where the report is, the named features, each protected attribute's checked directions, validity, caveats. */
@@ -99,10 +100,10 @@ export function auditSummary(r: AuditResult, w: WrittenAudit, top = 5): string {
   if (f.unfaithful.length) lines.push(`  not named (the sets misrepresent them): ${f.unfaithful.map((x) => x.feature).join(', ')}`);
   for (const x of f.protected) {
     const parts: string[] = [];
-    if (x.favoured.length) parts.push(`favours ${x.favoured.slice(0, 3).map(valueLine).join('; ')}`);
-    if (x.disfavoured.length) parts.push(`disfavours ${x.disfavoured.slice(0, 3).map(valueLine).join('; ')}`);
+    if (x.favoured.length) parts.push(`favours ${x.favoured.slice(0, 3).map((v) => valueLine(v)).join('; ')}`);
+    if (x.disfavoured.length) parts.push(`disfavours ${x.disfavoured.slice(0, 3).map((v) => valueLine(v)).join('; ')}`);
     lines.push(`  ${x.feature}${x.role === 'proxy' ? ' (proxy)' : ''}: ${parts.length ? `the data agrees: ${parts.join('; ')}` : 'no direction confirmed by the data'}`);
-    if (x.disagreements.length) lines.push(`    the sets disagree with the data (not findings): ${x.disagreements.slice(0, 4).map(valueLine).join('; ')}`);
+    if (x.disagreements.length) lines.push(`    the sets disagree with the data (not findings): ${x.disagreements.slice(0, 4).map((v) => valueLine(v, false)).join('; ')}`);
   }
   const v = r.canonical.validity;
   const d = r.canonical.draws;
