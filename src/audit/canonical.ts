@@ -11,7 +11,7 @@
 import { check } from '../engine/errors.js';
 import type { Engine } from '../engine/engine.js';
 import { Rng } from '../engine/rng.js';
-import { concatRows, selectRows, type CategoricalColumn, type Table } from '../data/table.js';
+import { concatFloat64, concatRows, selectRows, type CategoricalColumn, type Table } from '../data/table.js';
 import { contradictions, type Dependency } from '../data/dependencies.js';
 import type { BlackBox } from '../models/blackbox.js';
 import { builtinBlackBox } from '../models/blackbox.js';
@@ -229,16 +229,8 @@ export async function drawCanonical(gan: LucidGan, o: DrawOptions): Promise<Cano
   return out;
 }
 
-/** Float64Arrays one after the other. */
-export function concatScores(parts: readonly Float64Array[]): Float64Array {
-  const out = new Float64Array(parts.reduce((s, p) => s + p.length, 0));
-  let at = 0;
-  for (const p of parts) {
-    out.set(p, at);
-    at += p.length;
-  }
-  return out;
-}
+/** Float64Arrays one after the other (the kept rows' scores of several draws). */
+export const concatScores = concatFloat64;
 
 /** Share of rows holding every fixed (column, label). */
 function satisfied(t: Table, fix: [string, string][]): number {

@@ -22,7 +22,7 @@
 // Only 'agrees' may be stated as a preference.
 import { check } from '../engine/errors.js';
 import type { Rng } from '../engine/rng.js';
-import { cellLabels, type Column, type Table } from '../data/table.js';
+import { cellLabels, concatFloat64, type Column, type Table } from '../data/table.js';
 import { FIDELITY_DEFAULTS, numbersOf, rankCodes } from '../methods/quality/fidelity.js';
 import { assignBin, binLabels, quantileBins, quantileSorted } from './bins.js';
 import type { Distribution } from './types.js';
@@ -245,16 +245,7 @@ export function shiftChecks(vars: readonly CheckVariable[], yhat: Uint8Array, se
     const pooled = pos.map((x, j) => x - neg[j]);
     if (v.numeric) {
       perSeed.push(medSeed);
-      const flat = (xs: Float64Array[]) => {
-        const out = new Float64Array(xs.reduce((n, x) => n + x.length, 0));
-        let at = 0;
-        for (const x of xs) {
-          out.set(x, at);
-          at += x.length;
-        }
-        return out;
-      };
-      const mp = median(flat(medPos)), mn = median(flat(medNeg));
+      const mp = median(concatFloat64(medPos)), mn = median(concatFloat64(medNeg));
       pos.push(mp);
       neg.push(mn);
       pooled.push(mp - mn);

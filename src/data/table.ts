@@ -111,3 +111,14 @@ export function cellLabels(c: Column): string[] {
   if (c.kind === 'categorical') return Array.from(c.codes, (k) => (k < 0 ? '' : c.categories[k]));
   return Array.from(c.values, (v) => (Number.isNaN(v) ? '' : String(v)));
 }
+
+/** Float64Arrays one after the other (e.g. the scores or the values of several tables' rows). */
+export function concatFloat64(parts: readonly Float64Array[]): Float64Array {
+  const out = new Float64Array(parts.reduce((s, p) => s + p.length, 0));
+  let at = 0;
+  for (const p of parts) {
+    out.set(p, at);
+    at += p.length;
+  }
+  return out;
+}
