@@ -19,6 +19,7 @@ const warningsList = $<HTMLUListElement>('warnings');
 const options = $<HTMLElement>('step-options');
 const predSelect = $<HTMLSelectElement>('pred');
 const labelSelect = $<HTMLSelectElement>('label');
+const favourableSelect = $<HTMLSelectElement>('favourable');
 const protectedBox = $<HTMLFieldSetElement>('protected');
 const epochsInput = $<HTMLInputElement>('epochs');
 const seedsInput = $<HTMLInputElement>('gan-seeds');
@@ -197,6 +198,7 @@ trainBtn.addEventListener('click', () => {
       source: fileName,
       pred,
       label,
+      favourable: favourableSelect.value === 'negative' ? 'negative' : 'positive',
       protected: prot,
       epochs: epochsInput.value.trim() === '' ? null : intInput(epochsInput, 'GAN epochs', 1, 5000),
       ganSeeds: intInput(seedsInput, 'GAN seeds', 1, 10),

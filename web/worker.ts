@@ -24,6 +24,8 @@ export interface AuditRequest {
   source: string;
   pred: string;
   label: string;
+  /** whether the positive prediction is the favourable outcome */
+  favourable: 'positive' | 'negative';
   protected: string[];
   /** GAN epochs; null: the audit's default for the table's size */
   epochs: number | null;
@@ -111,6 +113,7 @@ async function audit(req: AuditRequest): Promise<void> {
   const t0 = performance.now();
   const result = await runAudit(e, req.table, {
     label: req.label,
+    favourable: req.favourable,
     protected: req.protected,
     pred: req.pred,
     source: req.source,

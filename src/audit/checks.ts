@@ -10,9 +10,10 @@
 //
 // Direction, per value v of a checked feature (a category, a bin, or the median of a numeric one):
 //   canonical shift = share(v | positive set) − share(v | negative set), for each GAN seed;
-//   real shift      = share(v | predicted-positive rows) − share(v | predicted-negative rows), with a
-//                     bootstrap percentile interval (rows resampled with replacement, both shares
-//                     recomputed; CHECK_DEFAULTS.shiftResamples resamples).
+//   real shift      = share(v | predicted-positive rows) − share(v | predicted-negative rows), with its
+//                     bootstrap standard error (rows resampled with replacement, both shares recomputed;
+//                     CHECK_DEFAULTS.shiftResamples resamples) and, after correctShiftChecks, an interval
+//                     at the corrected level of the audit's verdicts (Holm over every check).
 // The median shift is median(positive) − median(negative) the same way. Status:
 //   'within noise' — the real interval covers 0 (or a side has no real row): the data cannot tell the
 //                    direction, so any canonical shift there is "generated only, not confirmed";
@@ -25,6 +26,7 @@ import type { Rng } from '../engine/rng.js';
 import { cellLabels, concatFloat64, type Column, type Table } from '../data/table.js';
 import { FIDELITY_DEFAULTS, numbersOf, rankCodes } from '../methods/quality/fidelity.js';
 import { assignBin, binLabels, quantileBins, quantileSorted } from './bins.js';
+import { normalCdf, normalQuantile } from '../methods/metrics/verdicts.js';
 import type { Distribution } from './types.js';
 
 export { fidelity, tvLabels, type FeatureFidelity, type FidelityMetric, type SideFidelity } from '../methods/quality/fidelity.js';
@@ -47,8 +49,16 @@ export type ShiftStatus = 'agrees' | 'disagrees' | 'within noise';
 export interface RealShift {
   /** the point estimate on all rows (null when a side has no real row) */
   shift: number | null;
+  /** the interval at the check's corrected level (after `correctShiftChecks`; before it, the bootstrap percentile interval) */
   lo: number | null;
   hi: number | null;
+  /** the bootstrap standard error of the shift */
+  se?: number | null;
+  /** two-sided p-value of "no shift", 2Φ(−|shift|/se), and its Holm-adjusted value over the audit's checks */
+  p?: number | null;
+  pAdjusted?: number | null;
+  /** the corrected level α·p/p̃: the interval's confidence is 1 − level */
+  level?: number | null;
   /** real rows on each side */
   positiveRows: number;
   negativeRows: number;
@@ -289,7 +299,10 @@ export function shiftChecks(vars: readonly CheckVariable[], yhat: Uint8Array, se
       const pt = point[vi];
       const defined = pt.nPos > 0 && pt.nNeg > 0;
       const shift = defined ? pt.pos[j] - pt.neg[j] : null;
-      const sorted = Float64Array.from(Array.from(reps[vi][j]).filter(Number.isFinite)).sort();
+      const finiteReps = Array.from(reps[vi][j]).filter(Number.isFinite);
+      const sorted = Float64Array.from(finiteReps).sort();
+      const mean = finiteReps.reduce((a, b) => a + b, 0) / Math.max(1, finiteReps.length);
+      const se = defined && finiteReps.length > 1 ? Math.sqrt(finiteReps.reduce((a, b) => a + (b - mean) ** 2, 0) / (finiteReps.length - 1)) : null;
       const lo = defined && sorted.length ? quantileSorted(sorted, alpha / 2) : null;
       const hi = defined && sorted.length ? quantileSorted(sorted, 1 - alpha / 2) : null;
       const c = canon[vi];
@@ -307,12 +320,52 @@ export function shiftChecks(vars: readonly CheckVariable[], yhat: Uint8Array, se
         pooled: c.pooled[j],
         positive: c.pos[j],
         negative: c.neg[j],
-        real: { shift, lo, hi, positiveRows: pt.nPos, negativeRows: pt.nNeg, positive: pt.nPos > 0 ? pt.pos[j] : null, negative: pt.nNeg > 0 ? pt.neg[j] : null },
+        real: { shift, lo, hi, se, positiveRows: pt.nPos, negativeRows: pt.nNeg, positive: pt.nPos > 0 ? pt.pos[j] : null, negative: pt.nNeg > 0 ? pt.neg[j] : null },
         status,
         seedsWithDataSign: withSign,
       });
     });
   });
   return out;
+}
+
+/**
+ * The same corrected level as the group-metric verdicts (methods/metrics/verdicts.ts), in place: the
+ * real shifts of every family (an audit's value checks and its cell checks) are tested together for
+ * "no shift" with p = 2Φ(−|shift|/se) (se the bootstrap standard error), Holm-corrected at α; each
+ * check's interval becomes shift ± z·se at its corrected level α·p/p̃ and its status is decided from
+ * it. So a canonical-set statement needs the same evidence against chance as a flag.
+ */
+export function correctShiftChecks(families: ShiftCheck[][], alpha: number = 1 - CHECK_DEFAULTS.confidence): number {
+  const all = families.flat().filter((c) => c.real.shift !== null && c.real.se !== null && c.real.se !== undefined);
+  const m = all.length;
+  for (const c of all) {
+    const z = c.real.se! > 0 ? Math.abs(c.real.shift!) / c.real.se! : c.real.shift !== 0 ? Infinity : 0;
+    c.real.p = Math.min(1, 2 * normalCdf(-z));
+  }
+  const order = all.slice().sort((a, b) => a.real.p! - b.real.p!);
+  let run = 0;
+  order.forEach((c, i) => {
+    run = Math.max(run, Math.min(1, (m - i) * c.real.p!));
+    c.real.pAdjusted = run;
+  });
+  for (const c of all) {
+    const level = c.real.p! > 0 && c.real.pAdjusted! > 0 ? (alpha * c.real.p!) / c.real.pAdjusted! : alpha / m;
+    const z = normalQuantile(1 - level / 2);
+    c.real.level = level;
+    c.real.lo = c.real.shift! - z * c.real.se!;
+    c.real.hi = c.real.shift! + z * c.real.se!;
+    const s = c.real.pAdjusted! <= alpha ? Math.sign(c.real.shift!) : 0;
+    const withSign = s === 0 ? 0 : c.canonical.filter((x) => sign(x) === s).length;
+    c.status = s === 0 ? 'within noise' : withSign === c.canonical.length ? 'agrees' : 'disagrees';
+    c.seedsWithDataSign = withSign;
+  }
+  for (const c of families.flat()) {
+    if (c.real.shift === null || c.real.se === null || c.real.se === undefined) {
+      c.status = 'within noise';
+      c.seedsWithDataSign = 0;
+    }
+  }
+  return m;
 }
 

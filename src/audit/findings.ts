@@ -4,7 +4,7 @@
 //
 // The rules (issue #15):
 // - A value is stated as FAVOURED (DISFAVOURED) by the model's positive decisions only when its check
-//   'agrees': the real rows' shift is positive (negative) with a 95% interval that excludes 0, and
+//   'agrees': the real rows' shift is positive (negative) with an interval at the corrected level (checks.ts correctShiftChecks) that excludes 0, and
 //   every GAN seed's canonical shift has that sign.
 // - A value whose check 'disagrees' is stated as a DISAGREEMENT: the sets contradict the data there;
 //   nothing is inferred from them.

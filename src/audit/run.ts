@@ -17,14 +17,15 @@ import { concatRows, selectRows } from '../data/table.js';
 import { findDependencies } from '../data/dependencies.js';
 import type { BlackBox } from '../models/blackbox.js';
 import { LucidGan, GAN_DEFAULTS, type FitStatus } from '../models/lucidgan/model.js';
-import { groupMetrics, METRICS_DEFAULTS, type MetricsReport } from '../methods/metrics/index.js';
+import { correctTogether, groupMetrics, METRICS_DEFAULTS, type Favourable, type MetricsReport } from '../methods/metrics/index.js';
+import { carriersOf, codesOf, pathOf, type Attribution } from './attribution.js';
 import { fale, FALE_DEFAULTS, type ProtectedCondition } from '../methods/fale/index.js';
 import { invert, LUCID_DEFAULTS } from '../methods/lucid/index.js';
 import { validity, type Validity } from '../methods/quality/index.js';
 import { binValues, explicitBins, quantileBins } from './bins.js';
 import { cellLabels, distribution, jsDistance, rankDistributions, sharesOn, type SeriesInput } from './distance.js';
 import { CANONICAL_DEFAULTS, concatScores, drawCanonical, drawSeed, ganSeedsFor, modelScorer, observedRanges, surrogateScorer, type CanonicalDraw, type ConditionMode, type Scorer } from './canonical.js';
-import { binnedVariable, categoricalVariable, cellVariable, CHECK_DEFAULTS, fidelity, numericVariable, shiftChecks, type CheckVariable, type FeatureFidelity } from './checks.js';
+import { binnedVariable, categoricalVariable, cellVariable, CHECK_DEFAULTS, correctShiftChecks, fidelity, numericVariable, shiftChecks, type CheckVariable, type FeatureFidelity } from './checks.js';
 import { buildFindings, type AuditFindings } from './findings.js';
 import type { AuditResult, CanonicalComparison, ConditionalComparison, Distribution, FaleSection, IntersectionHeatmap, LucidSection, ProtectedAttribute } from './types.js';
 
@@ -61,6 +62,18 @@ export interface AuditOptions {
   positive?: string;
   /** the protected columns (categorical, or numeric: then binned) */
   protected: string[];
+  /** whether the positive class is the outcome people want (default 'positive'; COMPAS' high risk: 'negative') */
+  favourable?: Favourable;
+  /** protected column → the reference group of its comparisons (a bin label for a numeric one); default: the largest group that is not small */
+  reference?: Record<string, string>;
+  /** τ: ratios inside [τ, 1/τ] pass (default METRICS_DEFAULTS.tolerance) */
+  tolerance?: number;
+  /** groups with fewer rows are small: no verdict, never a default reference (default METRICS_DEFAULTS.minGroupSize) */
+  minGroupSize?: number;
+  /** 1 − the family-wise error rate of the report's flags (default METRICS_DEFAULTS.confidence) */
+  confidence?: number;
+  /** columns the user considers legitimate: the selection-rate disparity is also given within their strata */
+  legitimate?: string[];
   /** the model to audit: called on the data (and on the canonical sets for validity, FALE) */
   model?: BlackBox;
   /** without a callable model: the column holding the model's predictions (P(positive), 0/1, or labels) */
@@ -197,6 +210,119 @@ function groupViews(table: Table, opts: AuditOptions, inModel: (c: string) => bo
   return { views, extra, warnings };
 }
 
+/** What the metrics stage hands to the rest of the audit. */
+export interface MetricsStage {
+  predName: string;
+  predCol: Column;
+  features: string[] | null;
+  views: GroupView[];
+  extra: Column[];
+  /** the data with the predictions and the binned protected columns */
+  mtable: Table;
+  groupCols: string[];
+  attributes: MetricsReport;
+  intersection: MetricsReport | null;
+  positive: string;
+  favourable: Favourable;
+  minGroupSize: number;
+  /** P(positive) per row */
+  pScore: Float64Array;
+  /** the decision per row */
+  yhat: Uint8Array;
+  attribution: Attribution[];
+}
+
+/**
+ * Stages 1 and 2 of an audit: the predictions, the groups, the group metrics with their verdicts (one
+ * Holm family over the attributes and the intersection) and the attribution of each attribute's
+ * disparity. Exported so the flag calibration (experiments/flag-calibration.mjs) runs exactly the code
+ * whose verdicts the report shows, without the GAN.
+ */
+export async function metricsStage(engine: Engine, table: Table, opts: AuditOptions, model: BlackBox | undefined, predGiven: string | undefined, warnings: string[], caveats: AuditResult['caveats'], lap: (stage: string) => void = () => {}): Promise<MetricsStage> {
+  const seed = opts.seed ?? 0;
+  // ── 1. predictions ──────────────────────────────────────────────────────────────────────────
+  const predName = predGiven ?? freeName(table, 'preds');
+  let predCol: Column;
+  if (model) {
+    predCol = { kind: 'numeric', name: predName, values: await model.predict(table) };
+  } else predCol = requireColumn(table, predName, 'predictions column');
+  const features = model?.features ? [...model.features] : null;
+  const inModel = (c: string): boolean | null => (features ? features.includes(c) : null);
+  lap('score');
+
+  // ── 2. groups and metrics ───────────────────────────────────────────────────────────────────
+  const { views, extra, warnings: binWarnings } = groupViews(table, opts, inModel);
+  warnings.push(...binWarnings);
+  const base = model ? [...table.columns, predCol] : table.columns.slice();
+  const mtable: Table = { rows: table.rows, columns: [...base, ...extra] };
+  const groupCols = views.map((v) => v.attr.groupColumn);
+  // a bad label or predictions column is found here: name the data it came from
+  const inData = <T>(f: () => T): T => {
+    try {
+      return f();
+    } catch (e) {
+      if (e instanceof EngineError && e.code === 'E_INPUT') throw new EngineError('E_INPUT', `${opts.source ?? 'data'}: ${e.message}`);
+      throw e;
+    }
+  };
+  // a model's output is P(positive) even when it is exactly 0 and 1; a given column may hold labels
+  const predAs = model ? ('scores' as const) : ('auto' as const);
+  for (const c of Object.keys(opts.reference ?? {})) check(opts.protected.includes(c), 'E_ARG', () => `audit: the reference names "${c}", which is not among the protected columns (${opts.protected.join(', ')})`);
+  for (const c of opts.legitimate ?? []) {
+    requireColumn(table, c, 'legitimate column');
+    check(!opts.protected.includes(c) && c !== opts.label && c !== predGiven, 'E_ARG', () => `audit: the legitimate column "${c}" is a protected, label or predictions column`);
+  }
+  // keyed by the metrics' group column (a numeric attribute's binned column)
+  const reference: Record<string, string> = {};
+  for (const v of views) if (opts.reference?.[v.attr.column] !== undefined) reference[v.attr.groupColumn] = opts.reference[v.attr.column];
+  const mopts = { label: opts.label, positive: opts.positive, favourable: opts.favourable, pred: predName, predAs, groups: groupCols, reference, tolerance: opts.tolerance, minGroupSize: opts.minGroupSize, confidence: opts.confidence, legitimate: opts.legitimate, rng: new Rng(engine, seed + 11) };
+  const attributes = inData(() => groupMetrics(mtable, mopts));
+  const intersection: MetricsReport | null = groupCols.length >= 2 ? inData(() => groupMetrics(mtable, { ...mopts, intersect: true, reference: Object.keys(reference).length === groupCols.length ? reference : undefined })) : null;
+  // one family: every attribute, group, metric and the intersection (verdicts.ts)
+  correctTogether(intersection ? [attributes, intersection] : [attributes]);
+  const positive = attributes.positive;
+  const favourable = attributes.favourable;
+  const minGroupSize = attributes.minGroupSize;
+  for (const r of [attributes, intersection]) {
+    if (!r) continue;
+    for (const a of r.attributes) {
+      const small = a.groups.filter((g) => g.small);
+      if (small.length) caveats.push({ topic: 'small-group', text: `${a.column}: ${small.length === 1 ? `${small[0].value} has` : `${small.length} groups have`} fewer than ${minGroupSize} rows (${small.slice(0, 5).map((g) => `${g.value}: ${g.n}`).join(', ')}${small.length > 5 ? ', …' : ''}); small groups get no verdict` });
+    }
+  }
+  // P(positive) per row as a number in [0, 1], the GAN's condition: the scores, or, where the metrics read
+  // the column as predicted labels (0/1 included, whichever of them is positive), 1 for the positive label
+  const pScore: Float64Array = attributes.predKind === 'scores' && predCol.kind === 'numeric' ? predCol.values : Float64Array.from(cellLabels(predCol), (l) => (l === positive ? 1 : 0));
+  const yhat = Uint8Array.from(pScore, (v) => (v > METRICS_DEFAULTS.threshold ? 1 : 0));
+
+  // why an attribute's groups differ: the features carrying it, and whether the model reads it (attribution.ts)
+  const attribution: Attribution[] = [];
+  {
+    const protectedSet = new Set(opts.protected);
+    const carriersFrom = table.columns.map((c) => c.name).filter((c) => c !== opts.label && c !== predName && !protectedSet.has(c));
+    for (const v of views) {
+      const gcol = mtable.columns.find((c) => c.name === v.attr.groupColumn)!;
+      const readByModel = v.attr.inModel;
+      const ref = attributes.attributes.find((a) => a.column === v.attr.groupColumn)?.reference.value;
+      let flipShare: number | null = null;
+      const col = table.columns.find((c) => c.name === v.attr.column);
+      if (model && readByModel === true && col?.kind === 'categorical' && ref !== undefined) {
+        const k = col.categories.indexOf(ref);
+        if (k >= 0) {
+          const flipped: Table = { rows: table.rows, columns: table.columns.map((c) => (c === col ? { ...col, codes: new Int32Array(table.rows).fill(k) } : c)) };
+          const p = await model.predict(flipped);
+          let changed = 0;
+          for (let i = 0; i < table.rows; i++) if ((p[i] > METRICS_DEFAULTS.threshold ? 1 : 0) !== yhat[i]) changed++;
+          flipShare = changed / table.rows;
+        }
+      }
+      attribution.push({ attribute: v.attr.column, groupColumn: v.attr.groupColumn, readByModel, flipShare, carriers: carriersOf(table, codesOf(gcol, 10), yhat, carriersFrom), path: pathOf(readByModel, flipShare) });
+    }
+  }
+
+  return { predName, predCol, features, views, extra, mtable, groupCols, attributes, intersection, positive, favourable, minGroupSize, pScore, yhat, attribution };
+}
+
 /**
  * Audits a model (or a column of its predictions) on `table`. See AuditResult (types.ts) for what
  * comes back; the steps: score the data, group metrics, LUCID-GAN conditioned on the predictions,
@@ -238,47 +364,9 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
   const warnings: string[] = [];
   const caveats: AuditResult['caveats'] = [];
 
-  // ── 1. predictions ──────────────────────────────────────────────────────────────────────────
   progress('score', 0);
-  const predName = predGiven ?? freeName(table, 'preds');
-  let predCol: Column;
-  if (model) {
-    predCol = { kind: 'numeric', name: predName, values: await model.predict(table) };
-  } else predCol = requireColumn(table, predName, 'predictions column');
-  const features = model?.features ? [...model.features] : null;
-  const inModel = (c: string): boolean | null => (features ? features.includes(c) : null);
-  lap('score');
-
-  // ── 2. groups and metrics ───────────────────────────────────────────────────────────────────
-  progress('metrics', 0);
-  const { views, extra, warnings: binWarnings } = groupViews(table, opts, inModel);
-  warnings.push(...binWarnings);
-  const base = model ? [...table.columns, predCol] : table.columns.slice();
-  const mtable: Table = { rows: table.rows, columns: [...base, ...extra] };
-  const groupCols = views.map((v) => v.attr.groupColumn);
-  // a bad label or predictions column is found here: name the data it came from
-  const inData = <T>(f: () => T): T => {
-    try {
-      return f();
-    } catch (e) {
-      if (e instanceof EngineError && e.code === 'E_INPUT') throw new EngineError('E_INPUT', `${opts.source ?? 'data'}: ${e.message}`);
-      throw e;
-    }
-  };
-  // a model's output is P(positive) even when it is exactly 0 and 1; a given column may hold labels
-  const predAs = model ? ('scores' as const) : ('auto' as const);
-  const attributes = inData(() => groupMetrics(mtable, { label: opts.label, positive: opts.positive, pred: predName, predAs, groups: groupCols }));
-  const intersection: MetricsReport | null = groupCols.length >= 2 ? inData(() => groupMetrics(mtable, { label: opts.label, positive: opts.positive, pred: predName, predAs, groups: groupCols, intersect: true })) : null;
-  const positive = attributes.positive;
-  const minGroupSize = attributes.minGroupSize;
-  for (const r of [attributes, intersection]) {
-    if (!r) continue;
-    for (const a of r.attributes) for (const g of a.groups) if (g.n < minGroupSize) caveats.push({ topic: 'small-group', text: `${a.column} = ${g.value} has only ${g.n} rows (< ${minGroupSize}): its rates are unreliable` });
-  }
-  // P(positive) per row as a number in [0, 1], the GAN's condition: the scores, or, where the metrics read
-  // the column as predicted labels (0/1 included, whichever of them is positive), 1 for the positive label
-  const pScore: Float64Array = attributes.predKind === 'scores' && predCol.kind === 'numeric' ? predCol.values : Float64Array.from(cellLabels(predCol), (l) => (l === positive ? 1 : 0));
-  const yhat = Uint8Array.from(pScore, (v) => (v > METRICS_DEFAULTS.threshold ? 1 : 0));
+  const ms = await metricsStage(engine, table, opts, model, predGiven, warnings, caveats, lap);
+  const { predName, predCol, features, views, extra, mtable, attributes, intersection, positive, favourable, minGroupSize, pScore, yhat, attribution } = ms;
   lap('metrics');
 
   // ── 3. LUCID-GAN: one per GAN seed ──────────────────────────────────────────────────────────
@@ -444,6 +532,8 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
     const pairVars: [number, number][] = [];
     for (let i = 0; i < views.length; i++) for (let j = i + 1; j < views.length; j++) pairVars.push([i, j]);
     const cells = pairVars.length ? shiftChecks(pairVars.map(([i, j]) => cellVariable(vars[i], vars[j])), yhat, setsBySeed, checkRng) : [];
+    // the same corrected level as the verdicts: Holm over every check of the audit
+    correctShiftChecks([shifts, cells], attributes.verdicts.alpha);
     const findings = buildFindings(canonical.distributions, fid, shifts, views.map((v) => v.attr.column));
     checkCaveats(caveats, findings, fid);
     lap('checks');
@@ -566,8 +656,11 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
           progress('fale', k / views.length);
           const v = views[k];
           const attr = attributes.attributes.find((a) => a.column === v.attr.groupColumn)!;
-          let low = attr.groups[0];
-          for (const g of attr.groups) if ((g.positivity_rate ?? Infinity) < (low.positivity_rate ?? Infinity)) low = g;
+          // the group with the lowest selection rate (the favourable outcome's rate) among groups that are not small
+          const sel = attr.fourFifths.selectionRate;
+          const pool = attr.groups.some((g) => !g.small) ? attr.groups.filter((g) => !g.small) : attr.groups;
+          let low = pool[0];
+          for (const g of pool) if ((sel[g.value] ?? Infinity) < (sel[low.value] ?? Infinity)) low = g;
           const unprivileged: ProtectedCondition[] = [{ column: v.attr.groupColumn, value: low.value }];
           const result = await fale(mtable, model, {
             label: opts.label,
@@ -578,9 +671,11 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
             bins: opts.faleBins ?? FALE_DEFAULTS.bins,
             bootstrap: opts.faleBootstrap ?? AUDIT_DEFAULTS.faleBootstrap,
             rng,
+            favourable,
+            minGroupSize,
           });
-          const rate = low.positivity_rate === null ? '?' : `${(100 * low.positivity_rate).toFixed(1)}%`;
-          faleSections.push({ attribute: v.attr.column, unprivileged, chosen: `lowest positivity rate (${v.attr.groupColumn} = ${low.value}: ${rate}); everyone else is privileged`, result });
+          const rate = sel[low.value] === null || sel[low.value] === undefined ? '?' : `${(100 * sel[low.value]!).toFixed(1)}%`;
+          faleSections.push({ attribute: v.attr.column, unprivileged, chosen: `lowest selection rate (the ${favourable === 'positive' ? 'positive' : 'negative'} decision's rate) among groups that are not small (${v.attr.groupColumn} = ${low.value}: ${rate}); everyone else is privileged`, result });
         }
       }
     }
@@ -598,6 +693,7 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
         data: { source: opts.source ?? 'data', rows: table.rows, columns: table.columns.map((c) => c.name) },
         label: opts.label,
         positive,
+        favourable,
         model: {
           kind: model ? model.kind : 'column',
           source: model ? model.source : `predictions column "${predName}"`,
@@ -609,6 +705,7 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
       },
       protected: views.map((v) => v.attr),
       metrics: { attributes, intersection },
+      attribution,
       canonical,
       checks: { seeds, fidelity: fid, shifts, cells, dependencies: dependencies.map((d) => ({ from: d.from, to: d.to })), ranges: range, ...(scorer?.agreement ? { surrogate: scorer.agreement } : {}) },
       findings,
@@ -618,7 +715,7 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
       lucid,
       fale: faleSections,
       caveats,
-      warnings: [...warnings, ...attributes.warnings.filter((w) => !caveats.some((c) => c.text === w))],
+      warnings: [...warnings, ...attributes.warnings.filter((w) => !w.endsWith('no verdict'))],
     };
     if (faleSkipped !== undefined) result.faleSkipped = faleSkipped;
     return result;

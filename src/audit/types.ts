@@ -3,6 +3,7 @@
 import type { Table } from '../data/table.js';
 import type { FaleResult, ProtectedCondition } from '../methods/fale/index.js';
 import type { MetricsReport } from '../methods/metrics/index.js';
+import type { Attribution } from './attribution.js';
 import type { Validity } from '../methods/quality/index.js';
 import type { FeatureFidelity, ShiftCheck } from './checks.js';
 import type { DrawStats } from './canonical.js';
@@ -153,6 +154,8 @@ export interface AuditResult {
     data: { source: string; rows: number; columns: string[] };
     label: string;
     positive: string;
+    /** whether the positive class is the favourable outcome */
+    favourable: 'positive' | 'negative';
     model: { kind: 'builtin' | 'module' | 'onnx' | 'column'; source: string; features: string[] | null; differentiable: boolean };
     /** epochs asked for; the GAN seeds, with the epochs each completed; whether the sets were drawn by rejection */
     gan: { epochs: number; mode: 'consistency' | 'paper'; rows: number; seeds: number[]; epochsDone: number[]; rejection: boolean };
@@ -161,6 +164,8 @@ export interface AuditResult {
   protected: ProtectedAttribute[];
   /** group metrics per protected attribute (one report, one attribute each) and for their intersection */
   metrics: { attributes: MetricsReport; intersection: MetricsReport | null };
+  /** per protected attribute: whether the model reads it and the features that carry its disparity (attribution.ts) */
+  attribution: Attribution[];
   /** the main positive and negative canonical sets (nothing fixed), every GAN seed's rows pooled */
   canonical: CanonicalComparison;
   /**

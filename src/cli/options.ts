@@ -56,3 +56,45 @@ export const summaryFormat = () => new Option('--format <f>', 'text, or json: th
 export function printSummary(format: string | undefined, lines: string[], json: object): void {
   process.stdout.write(format === 'json' ? JSON.stringify(json, null, 2) + '\n' : lines.map((l) => `${l}\n`).join(''));
 }
+
+/** COLUMN=VALUE (repeatable): the reference group of a column. */
+export function referenceArg(value: string, prev: Record<string, string> = {}): Record<string, string> {
+  const m = /^([^=]+?)\s*=\s*(.+)$/.exec(value.trim());
+  if (!m) throw new InvalidArgumentError(`expected COLUMN=VALUE, e.g. sex=Male, got "${value}"`);
+  return { ...prev, [m[1]]: m[2].trim() };
+}
+
+/** τ in (0, 1). */
+export function tolerance(value: string): number {
+  const v = Number(value);
+  if (value.trim() === '' || !Number.isFinite(v) || v <= 0 || v >= 1) throw new InvalidArgumentError(`expected a number in (0, 1), e.g. 0.8 for the band [0.8, 1.25], got "${value}"`);
+  return v;
+}
+
+/**
+ * The fairness options, defined once (habit 4): metrics, fale and audit take the ones they use, and
+ * their help comes from here. Defaults come from METRICS_DEFAULTS, passed in to keep this file free
+ * of core imports beyond parsers.
+ */
+export const FAIRNESS_OPTIONS = {
+  positive: () => new Option('--positive <value>', 'the label value that is the positive class (default: the second of exactly two values, sorted); --favourable says whether it is the outcome people want'),
+  favourable: () => new Option('--favourable <which>', 'whether the --positive class is the outcome people want: positive (a loan) or negative (a high-risk score); it sets every metric\'s direction').choices(['positive', 'negative']).default('positive'),
+  reference: () => new Option('--reference <column=value>', 'the reference group of a column for differences, ratios and verdicts (repeat per column; default: the largest group that is not small)').argParser(referenceArg),
+  privileged: () => new Option('--privileged <column=value>', 'the old name of --reference').argParser(referenceArg).hideHelp(),
+  tolerance: (d: number) => new Option('--tolerance <t>', `ratios inside [t, 1/t] pass (default ${d}: [${d}, ${(1 / d).toFixed(2)}]); outside, a significant ratio is flagged in either direction`).argParser(tolerance),
+  minGroup: (d: number) => new Option('--min-group <n>', `groups with fewer rows are small: no verdict, never a default reference (default ${d})`).argParser(positiveInt),
+  legitimate: () => new Option('--legitimate <names>', 'columns you consider legitimate factors: the selection-rate disparity is also given within their strata (explained vs unexplained)').argParser(names),
+} as const;
+
+export type FairnessOptionName = keyof typeof FAIRNESS_OPTIONS;
+
+/** The parsed fairness options, with --privileged folded into --reference. */
+export function fairnessValues(opts: { favourable?: string; reference?: Record<string, string>; privileged?: Record<string, string>; tolerance?: number; minGroup?: number; legitimate?: string[] }) {
+  return {
+    favourable: (opts.favourable ?? 'positive') as 'positive' | 'negative',
+    reference: opts.reference || opts.privileged ? { ...(opts.privileged ?? {}), ...(opts.reference ?? {}) } : undefined,
+    tolerance: opts.tolerance,
+    minGroupSize: opts.minGroup,
+    legitimate: opts.legitimate,
+  };
+}

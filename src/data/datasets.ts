@@ -85,8 +85,14 @@ export interface Dataset {
   features: string[];
   /** the label column: categorical, Adult {<=50K, >50K}, COMPAS {0, 1} */
   label: string;
-  /** the preferred label value: '>50K' for Adult, '0' (no recidivism) for COMPAS */
+  /** the preferred label value: '>50K' for Adult, '0' (no recidivism) for COMPAS (the papers' positive class) */
   favourable: string;
+  /**
+   * How an audit reads the label: the positive class and whether it is the favourable outcome. Adult:
+   * '>50K', positive. COMPAS: '1' (reoffended within two years, what a risk score predicts), negative:
+   * a high-risk prediction is the unfavourable outcome.
+   */
+  audit: { positive: string; favourable: 'positive' | 'negative' };
   /** the protected features the LUCID-GAN paper audits */
   protected: string[];
   /** the reference splits; every table shares the same category dictionaries */
@@ -361,6 +367,7 @@ export function adultDataset(prepared: PreparedAdult, splits: SplitIndices['adul
     features: names.features,
     label: names.label,
     favourable: '>50K',
+    audit: { positive: '>50K', favourable: 'positive' },
     protected: names.protected,
     splits: { train: selectRows(prepared.train, splits.train), val: selectRows(prepared.train, splits.val), test: prepared.test },
     source: prepared.train,
@@ -386,6 +393,7 @@ export function compasDataset(prepared: PreparedCompas, splits: SplitIndices['co
     features: COMPAS_FEATURES.slice(),
     label: COMPAS_LABEL,
     favourable: '0',
+    audit: { positive: '1', favourable: 'negative' },
     protected: COMPAS_PROTECTED.slice(),
     splits: { train: selectRows(t, splits.train), val: selectRows(t, splits.val), test: selectRows(t, splits.test) },
     source: t,

@@ -3,27 +3,11 @@
 import type { AuditResult, CanonicalComparison, Distribution, FaleSection, IntersectionHeatmap, ProtectedAttribute } from '../audit/types.js';
 import { CHECK_DEFAULTS, type FeatureFidelity } from '../audit/checks.js';
 import type { FeatureFinding, ValueFinding } from '../audit/findings.js';
-import type { AttributeResult, Interval, MetricName, MetricsReport } from '../methods/metrics/index.js';
+import { metricsTable, verdictFindings } from './metrics-html.js';
+import { attributionText } from '../audit/attribution.js';
 import { distributionChart, faleChart, heatmap, jsRanking, lineChart } from './charts.js';
 import { binLabel, escapeHtml as esc, finite, fmtInt, fmtJs, fmtNum, fmtPct, fmtPp, fmtRatio } from './format.js';
 
-const METRIC_ORDER: MetricName[] = ['base_rate', 'positivity_rate', 'tpr', 'fpr', 'ppv', 'accuracy'];
-const METRIC_LABEL: Record<MetricName, string> = {
-  base_rate: 'base rate',
-  positivity_rate: 'positivity rate',
-  tpr: 'TPR',
-  fpr: 'FPR',
-  ppv: 'PPV',
-  accuracy: 'accuracy',
-};
-const METRIC_HELP: Record<MetricName, string> = {
-  base_rate: 'share of rows whose label is positive',
-  positivity_rate: 'share of rows the model predicts positive (selection rate)',
-  tpr: 'true positive rate: predicted positive among label-positive rows',
-  fpr: 'false positive rate: predicted positive among label-negative rows',
-  ppv: 'precision: label positive among predicted-positive rows',
-  accuracy: 'share of rows predicted correctly',
-};
 /** canonical-set charts shown before the rest fold into <details> */
 const EXPANDED = 12;
 const LUCID_EXPANDED = 6;
@@ -59,118 +43,8 @@ code{background:var(--bg-soft);padding:0 4px;border-radius:3px;font-size:.92em}
 @media print{details{display:block}nav.toc{display:none}figure{break-inside:avoid}}
 `;
 
-function pctCell(v: number | null | undefined, ci: Interval | undefined, cls = ''): string {
-  const c = ci && (finite(ci.lo) || finite(ci.hi)) ? `<span class="ci">[${fmtPct(ci.lo)}, ${fmtPct(ci.hi)}]</span>` : '';
-  return `<td${cls ? ` class="${cls}"` : ''}>${fmtPct(v)}${c}</td>`;
-}
-
-function attributeTables(a: AttributeResult, r: MetricsReport): string {
-  const out: string[] = [];
-  out.push(`<h4>${esc(a.column)} <span class="muted small">— privileged: ${esc(a.privileged.value)} (${esc(a.privileged.source)})</span></h4>`);
-  out.push('<table class="metrics groups"><thead><tr><th class="l">group</th><th>n</th>');
-  for (const m of METRIC_ORDER) out.push(`<th title="${esc(METRIC_HELP[m])}">${esc(METRIC_LABEL[m])}</th>`);
-  out.push('</tr></thead><tbody>');
-  for (const g of a.groups) {
-    const small = g.n < r.minGroupSize;
-    const badges = (g.privileged ? '<span class="badge priv">★ privileged</span>' : '') + (small ? `<span class="badge small">⚠ small (&lt; ${fmtInt(r.minGroupSize)})</span>` : '');
-    out.push(`<tr${small ? ' class="smallgroup"' : ''}><td class="l">${esc(g.value)}${badges}</td><td>${fmtInt(g.n)}</td>`);
-    for (const m of METRIC_ORDER) {
-      const flagged = m === 'positivity_rate' && !g.privileged && a.disparities[m]?.below_four_fifths.includes(g.value);
-      out.push(pctCell(g[m], g.ci?.[m], flagged ? 'flag' : ''));
-    }
-    out.push('</tr>');
-  }
-  out.push('</tbody></table>');
-  // disparities against the privileged group
-  const unpriv = a.groups.filter((g) => !g.privileged);
-  if (unpriv.length) {
-    out.push(`<table class="metrics disparities"><thead><tr><th class="l">vs ${esc(a.privileged.value)}</th>`);
-    for (const m of METRIC_ORDER) out.push(`<th>${esc(METRIC_LABEL[m])}<br><span class="muted small">difference · ratio</span></th>`);
-    out.push('</tr></thead><tbody>');
-    for (const g of unpriv) {
-      out.push(`<tr><td class="l">${esc(g.value)}</td>`);
-      for (const m of METRIC_ORDER) {
-        const d = a.disparities[m];
-        if (!d) {
-          out.push('<td>—</td>');
-          continue;
-        }
-        const diff = d.difference[g.value];
-        const ratio = d.ratio[g.value];
-        const flagged = d.below_four_fifths.includes(g.value);
-        const dci = d.ci?.difference[g.value];
-        const rci = d.ci?.ratio[g.value];
-        const ci = (dci ? `<span class="ci">[${fmtPp(dci.lo)}, ${fmtPp(dci.hi)}]</span>` : '') + (rci ? `<span class="ci">ratio [${fmtRatio(rci.lo)}, ${fmtRatio(rci.hi)}]</span>` : '');
-        // a low base rate describes the data and a low FPR favours the group: marked, not highlighted
-        const soft = m === 'base_rate' || m === 'fpr';
-        const why = soft ? (m === 'fpr' ? 'ratio below 0.8; a lower false positive rate favours this group' : 'ratio below 0.8; the base rate describes the labels, not the model') : 'ratio below 0.8 (four-fifths rule)';
-        const cls = flagged ? (soft ? ' class="flag-soft"' : ' class="flag"') : '';
-        out.push(`<td${cls}>${fmtPp(diff)} · ${fmtRatio(ratio)}${flagged ? ` <span class="badge ${soft ? 'soft' : 'flag'}" title="${esc(why)}">⚑ &lt; 4/5</span>` : ''}${ci}</td>`);
-      }
-      out.push('</tr>');
-    }
-    out.push('<tr><td class="l muted">max − min</td>');
-    for (const m of METRIC_ORDER) {
-      const d = a.disparities[m];
-      const ci = d?.ci?.max_minus_min;
-      out.push(`<td>${fmtPp(d?.max_minus_min)}${ci ? `<span class="ci">[${fmtPp(ci.lo)}, ${fmtPp(ci.hi)}]</span>` : ''}</td>`);
-    }
-    out.push('</tr></tbody></table>');
-  }
-  return out.join('');
-}
-
-/**
- * Group metrics as HTML tables: per attribute, the rates per group (as %, privileged marked, small
- * groups marked, bootstrap CIs beneath when present, positivity rates below four-fifths of the
- * privileged group's highlighted), then the differences (pp) and ratios against the privileged group.
- */
-export function metricsTable(report: MetricsReport): string {
-  const out: string[] = ['<div class="metrics-report">'];
-  const how = report.predKind === 'scores' ? `scores read as positive above ${fmtNum(report.threshold)}` : 'predicted labels';
-  out.push(
-    `<p class="muted small">${fmtInt(report.rows)} rows · label <code>${esc(report.label)}</code> = ${esc(report.positive)} · predictions <code>${esc(report.pred)}</code> (${esc(how)}) · groups under ${fmtInt(report.minGroupSize)} rows are marked small` +
-      (report.bootstrap ? ` · ${Math.round(report.bootstrap.confidence * 100)}% bootstrap intervals from ${fmtInt(report.bootstrap.resamples)} resamples (seed ${esc(report.bootstrap.seed)}; ${esc(report.bootstrap.method)})` : '') +
-      '</p>',
-  );
-  for (const a of report.attributes) out.push(`<div class="scroll">${attributeTables(a, report)}</div>`);
-  out.push('</div>');
-  return out.join('');
-}
-
 function rankByJs(ds: readonly Distribution[]): Distribution[] {
   return ds.slice().sort((x, y) => (finite(y.js) ? y.js : -1) - (finite(x.js) ? x.js : -1));
-}
-
-/** groups named per attribute in the findings' four-fifths line (the metrics tables list them all) */
-const FINDINGS_MAX_GROUPS = 6;
-
-function fourFifthsFindings(r: MetricsReport | null): string[] {
-  if (!r) return [];
-  const out: string[] = [];
-  for (const a of r.attributes) {
-    const d = a.disparities.positivity_rate;
-    if (!d) continue;
-    const priv = a.groups.find((x) => x.privileged);
-    if (d.below_four_fifths.length === 0) {
-      out.push(`${esc(a.column)}: no group's positivity rate is below four-fifths of ${esc(a.privileged.value)}'s (${fmtPct(priv?.positivity_rate)}).`);
-      continue;
-    }
-    // worst ratios first; an intersection can flag dozens of cells, so the summary names the first few
-    const worst = d.below_four_fifths.slice().sort((u, v) => (d.ratio[u] ?? Infinity) - (d.ratio[v] ?? Infinity));
-    const more = worst.length - FINDINGS_MAX_GROUPS;
-    const flagged = worst.slice(0, FINDINGS_MAX_GROUPS).map((v) => {
-      const g = a.groups.find((x) => x.value === v);
-      const small = g && g.n < r.minGroupSize ? ` <span class="badge small">small, n = ${fmtInt(g.n)}</span>` : '';
-      return `<strong>${esc(v)}</strong> ${fmtPct(g?.positivity_rate)} (${fmtRatio(d.ratio[v])}×)${small}`;
-    });
-    const others = METRIC_ORDER.filter((m) => m !== 'positivity_rate' && m !== 'base_rate' && (a.disparities[m]?.below_four_fifths.length ?? 0) > 0);
-    out.push(
-      `<span class="badge flag">⚑ four-fifths</span> ${esc(a.column)}: positivity rate below four-fifths of ${esc(a.privileged.value)}'s (${fmtPct(priv?.positivity_rate)}) for ${flagged.join(', ')}${more > 0 ? ` and ${fmtInt(more)} more groups (see the metrics tables)` : ''}.` +
-        (others.length ? ` Ratios below 0.8 also for ${others.map((m) => esc(METRIC_LABEL[m])).join(', ')} (see the metrics tables).` : ''),
-    );
-  }
-  return out;
 }
 
 /** The validity of a pair of sets and, when they were drawn by rejection, the acceptance rate (the validity before filtering). */
@@ -304,7 +178,7 @@ export function findings(r: AuditResult): string {
   const f = r.findings;
   const seeds = r.checks.seeds.length;
   const out: string[] = ['<section class="findings" id="findings"><h2 style="border:0;margin-top:.4em">Findings</h2><ul>'];
-  out.push(`<li>Canonical sets from ${seeds} LUCID-GAN${seeds === 1 ? '' : 's'} (seeds ${r.checks.seeds.map((x) => esc(x)).join(', ')}), pooled; every figure is checked against the real rows the model scores positive and negative. A direction is stated only where the real rows' 95% interval excludes 0 and every seed agrees with them.</li>`);
+  out.push(`<li>Canonical sets from ${seeds} LUCID-GAN${seeds === 1 ? '' : 's'} (seeds ${r.checks.seeds.map((x) => esc(x)).join(', ')}), pooled; every figure is checked against the real rows the model scores positive and negative. A direction is stated only where the real rows' interval excludes 0 and every seed agrees with them; the intervals are at the corrected level of the report's verdicts (Holm over every checked value, family-wise error ${fmtPct(r.metrics.attributes.verdicts.alpha, 0)}).</li>`);
   if (f.named.length) {
     out.push(`<li>Features that separate the positive and negative canonical sets most (JS distance; only features the sets generate faithfully are named, see <a href="#canonical">Canonical sets</a>): ${f.named.map((x) => `<strong>${esc(x.feature)}</strong> ${jsText(x)}`).join(', ')}.<ul>${f.named.map((x) => `<li>${esc(x.feature)}: ${directionSentences(x, 2).join(' ')}</li>`).join('')}</ul></li>`);
   } else out.push('<li>No feature is named as separating the sets: none ranked high is generated faithfully enough (see the fidelity beside each chart).</li>');
@@ -314,7 +188,7 @@ export function findings(r: AuditResult): string {
     const faithful = x.faithful ? '' : ` <span class="badge soft">generated unfaithfully: ${fidelityBrief(x.fidelity)}</span>`;
     out.push(`<li>Protected attribute <strong>${esc(x.feature)}</strong>${proxy}, ${jsText(x)}${faithful}: ${directionSentences(x).join(' ')}</li>`);
   }
-  for (const ff of [...fourFifthsFindings(r.metrics.attributes), ...fourFifthsFindings(r.metrics.intersection)]) out.push(`<li>${ff}</li>`);
+  for (const ff of [...verdictFindings(r.metrics.attributes, (a) => esc(attributionText(r.attribution, a))), ...verdictFindings(r.metrics.intersection, (a) => esc(attributionText(r.attribution, a)))]) out.push(`<li>${ff}</li>`);
   out.push(`<li>${validityText(r.canonical).html}</li>`);
   if (r.lucid.ran) out.push(`<li>LUCID ran: ${fmtPct(r.lucid.success)} of its samples reach the preferred class${r.lucid.prefer !== undefined ? ` (${esc(r.lucid.prefer)})` : ''}${r.lucid.projected ? '; the descent was projected onto the data (numbers inside the audited rows\' range, categories one-hot)' : ''}.</li>`);
   else out.push(`<li>LUCID did not run${r.lucid.reason ? `: ${esc(r.lucid.reason)}` : ''}.</li>`);
@@ -356,7 +230,7 @@ ${binned.length ? `<p class="small muted">A numeric protected attribute is group
 function metricsSection(r: AuditResult): string {
   const warnings = [...new Set([...(r.metrics.attributes?.warnings ?? []), ...(r.metrics.intersection?.warnings ?? [])])];
   return `<section id="metrics"><h2>Group metrics</h2>
-<p>Rates of the model's predictions per group in the data. The privileged group (★) is the reference for differences (unprivileged − privileged, in percentage points) and ratios (unprivileged / privileged). <span class="badge flag">⚑ &lt; 4/5</span> marks a ratio below 0.8, the four-fifths rule; on the positivity rate this is the classic adverse-impact flag. It is highlighted in red where a lower rate disadvantages the group (positivity rate, TPR, PPV, accuracy) and only marked for the base rate (a property of the labels) and the FPR (where a lower rate favours the group).</p>
+<p>Rates of the model's predictions per group in the data, and every comparison with the attribute's reference group (★): the ratio group / reference with its verdict. <span class="badge flag">⚑ flagged</span>: the ratio is outside the tolerance band and that is significant after the correction for the report's many comparisons (the interval beneath, at the comparison's corrected level, lies outside the band). <span class="badge soft">? inconclusive</span>: outside the band but not significant. <span class="badge small">too little data</span>: a small group or an undefined rate. Unmarked ratios pass. The direction (disadvantaged or advantaged) follows which outcome is favourable${r.metrics.attributes.favourable === 'negative' ? ' (here the positive class is the <strong>unfavourable</strong> outcome: a higher positivity rate disadvantages a group)' : ''}; PPV, FDR and NPV have no favourable direction and are marked "differs". The four-fifths column is the legal yardstick (selection rate over the most selected group that is not small), not a verdict.</p>
 ${caveatsFor(r, ['small-group'])}
 <h3>Per attribute</h3>${metricsTable(r.metrics.attributes)}
 ${r.metrics.intersection ? `<h3>Intersection</h3>${metricsTable(r.metrics.intersection)}` : ''}
@@ -394,7 +268,7 @@ function heatmapFigures(h: IntersectionHeatmap): string {
   const figs = [figure(heatmap(h, { value: 'positivity' }), 'Each cell: the model\u2019s positivity rate in the data and the rows it has. Hatched cells are small groups; grey cells are empty.')];
   if (h.canonicalShift) {
     const dis = h.shiftStatus ? h.shiftStatus.flatMap((row, r) => row.map((st, c) => (st === 'disagrees' ? `${h.rowValues[r]} & ${h.colValues[c]}` : null))).filter((x) => x !== null) : [];
-    const note = dis.length ? ` Outlined in red (${dis.map((x) => esc(x)).join(', ')}): the real rows' shift has a 95% interval that excludes 0, and at least one GAN seed's shift has the other sign, so these cells are not findings.` : h.shiftStatus ? ' No cell\'s shift is contradicted by the real rows.' : '';
+    const note = dis.length ? ` Outlined in red (${dis.map((x) => esc(x)).join(', ')}): the real rows' shift has an interval (at the corrected level) that excludes 0, and at least one GAN seed's shift has the other sign, so these cells are not findings.` : h.shiftStatus ? ' No cell\'s shift is contradicted by the real rows.' : '';
     figs.push(figure(heatmap(h, { value: 'shift' }), `Each cell: its share of the positive canonical set minus its share of the negative one (percentage points). Orange = over-represented among positive predictions, purple = among negative ones.${note}`));
   }
   return `<div class="figs">${figs.join('')}</div>`;

@@ -189,3 +189,27 @@ describe('fidelity', () => {
     assert.ok(Number.isNaN(tvLabels([], ['a'])));
   });
 });
+
+describe('correctShiftChecks', () => {
+  it('Holm over every check; the interval at the corrected level decides the status', async () => {
+  const { correctShiftChecks } = await import('../../src/audit/checks.js');
+  const mk = (shift: number, se: number, canonical: number[]) => ({ feature: 'f', role: 'feature', value: 'v', kind: 'share', canonical, pooled: canonical[0], positive: 0, negative: 0, real: { shift, lo: null, hi: null, se, positiveRows: 100, negativeRows: 100, positive: null, negative: null }, status: 'agrees', seedsWithDataSign: 0 }) as unknown as import('../../src/audit/checks.js').ShiftCheck;
+  // z = 10 (significant anywhere), z ≈ 2.2 twice (p ≈ 0.03: significant alone, not after Holm over 4), a disagreement at z = 10
+  const strong = mk(0.1, 0.01, [0.08, 0.12]);
+  const weak = mk(0.022, 0.01, [0.02, 0.03]);
+  const against = mk(-0.1, 0.01, [0.05, -0.02]);
+  const weak2 = mk(0.0215, 0.01, [0.02, 0.03]);
+  const m = correctShiftChecks([[strong, weak, weak2], [against]], 0.05);
+  assert.equal(m, 4);
+  assert.equal(weak2.status, 'within noise');
+  assert.equal(strong.status, 'agrees');
+  assert.equal(weak.status, 'within noise');
+  assert.ok(weak.real.lo! < 0 && weak.real.hi! > 0, 'its interval at the corrected level covers 0');
+  assert.equal(against.status, 'disagrees');
+  assert.ok(strong.real.level! < 0.05 && strong.real.level! > 0);
+  // alone, the weak check is significant at 5%
+  const alone = mk(0.022, 0.01, [0.02, 0.03]);
+  correctShiftChecks([[alone]], 0.05);
+  assert.equal(alone.status, 'agrees');
+});
+});

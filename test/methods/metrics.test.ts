@@ -52,9 +52,14 @@ describe('groupMetrics: hand-computed confusion matrices', () => {
     assert.equal(c.ppv, null);
     close(c.tpr, 0);
     close(c.positivity_rate, 0);
-    assert.ok(r.warnings.some((w) => /g = B: no positive labels, TPR is undefined/.test(w)));
-    assert.ok(r.warnings.some((w) => /g = C: no predicted positives, PPV is undefined/.test(w)));
-    assert.deepEqual(rates(0, 0, 0, 0), { base_rate: null, positivity_rate: null, tpr: null, fpr: null, ppv: null, accuracy: null });
+    assert.ok(r.warnings.some((w) => /g = B: no positive labels, TPR and FNR are undefined/.test(w)));
+    assert.ok(r.warnings.some((w) => /g = C: no predicted positives, PPV and FDR are undefined/.test(w)));
+    // the new rates of group A: FNR 1/3, FDR 1/3, NPV 2/3, FOR 1/3
+    close(a.fnr, 1 / 3);
+    close(a.fdr, 1 / 3);
+    close(a.npv, 2 / 3);
+    close(a.for, 1 / 3);
+    assert.deepEqual(rates(0, 0, 0, 0), { base_rate: null, positivity_rate: null, tpr: null, fnr: null, fpr: null, ppv: null, fdr: null, npv: null, for: null, accuracy: null });
   });
 
   it('a prediction column of label values, a threshold, a --positive', () => {
@@ -86,21 +91,25 @@ describe('groupMetrics: hand-computed confusion matrices', () => {
     assert.throws(() => groupMetrics(t, { label: 'y', pred: 'p', groups: ['g'] }), (e: EngineError) => e.code === 'E_INPUT' && /neither a value of the label/.test(e.message));
     assert.throws(() => groupMetrics(hand, { ...base, groups: ['nope'] }), (e: EngineError) => e.code === 'E_INPUT' && /no column named "nope"/.test(e.message));
     assert.throws(() => groupMetrics(hand, { ...base, positive: '7' }), (e: EngineError) => e.code === 'E_ARG');
-    assert.throws(() => groupMetrics(hand, { ...base, privileged: { g: 'Z' } }), (e: EngineError) => e.code === 'E_ARG' && /has no rows/.test(e.message));
+    assert.throws(() => groupMetrics(hand, { ...base, reference: { g: 'Z' } }), (e: EngineError) => e.code === 'E_ARG' && /has no rows/.test(e.message));
   });
 });
 
 describe('groupMetrics: disparity conventions', () => {
-  it('aif360 difference is unprivileged − privileged; fairlearn is max − min; ratio is unprivileged / privileged with the four-fifths flag', () => {
-    const r = groupMetrics(hand, { ...base, privileged: { g: 'A' } });
+  it('aif360 difference is group − reference; fairlearn is max − min; ratio is group / reference', () => {
+    // minGroupSize 1: the hand table's groups are tiny, and max − min leaves small groups out
+    const r = groupMetrics(hand, { ...base, reference: { g: 'A' }, minGroupSize: 1 });
     const a = r.attributes[0];
-    assert.deepEqual(a.privileged, { value: 'A', source: 'given' });
+    assert.equal(a.reference.value, 'A');
+    assert.equal(a.reference.source, 'given');
     const pos = a.disparities.positivity_rate; // A 0.5, B 0.25, C 0
     close(pos.difference.B, -0.25);
     close(pos.difference.C, -0.5);
     close(pos.ratio.B, 0.5);
     close(pos.ratio.C, 0);
-    assert.deepEqual(pos.below_four_fifths, ['B', 'C']);
+    // the four-fifths rule: against the most selected group (A), B and C below 0.8
+    assert.deepEqual(a.fourFifths.below, ['B', 'C']);
+    assert.equal(a.fourFifths.reference, 'A');
     close(pos.max_minus_min, 0.5);
     const tpr = a.disparities.tpr; // A 2/3, B null, C 0
     assert.equal(tpr.difference.B, null);
@@ -109,35 +118,38 @@ describe('groupMetrics: disparity conventions', () => {
     const br = a.disparities.base_rate; // A 0.5, B 0, C 0.5
     close(br.difference.C, 0);
     close(br.ratio.C, 1);
-    assert.deepEqual(br.below_four_fifths, ['B']);
-    // privileged C: the sign flips, ratio with privileged 0 is undefined
-    const rc = groupMetrics(hand, { ...base, privileged: { g: 'C' } });
+    // reference C: the sign flips, ratio with a reference rate of 0 is undefined
+    const rc = groupMetrics(hand, { ...base, reference: { g: 'C' }, minGroupSize: 1 });
     close(rc.attributes[0].disparities.positivity_rate.difference.A, 0.5);
     assert.equal(rc.attributes[0].disparities.positivity_rate.ratio.A, null);
   });
 
-  it('without --privileged, the group with the highest positivity rate, and the output says so', () => {
-    const r = groupMetrics(hand, base);
-    assert.deepEqual(r.attributes[0].privileged, { value: 'A', source: 'highest positivity rate' });
-    assert.equal(r.attributes[0].groups.filter((g) => g.privileged).length, 1);
+  it('without --reference, the largest group that is not small, and the output says why', () => {
+    const r = groupMetrics(hand, { ...base, minGroupSize: 1 });
+    assert.equal(r.attributes[0].reference.value, 'A'); // A 6 rows, B 4, C 4
+    assert.match(r.attributes[0].reference.reason, /largest group that is not small; n = 6/);
+    assert.equal(r.attributes[0].groups.filter((g) => g.reference).length, 1);
+    // the old name still works
+    assert.equal(groupMetrics(hand, { ...base, privileged: { g: 'B' } }).attributes[0].reference.value, 'B');
   });
 
   it('--intersect: the Cartesian product, one attribute; several groups without it are separate attributes', () => {
     const sep = groupMetrics(hand, { ...base, groups: ['g', 'h'] });
     assert.deepEqual(sep.attributes.map((a) => a.column), ['g', 'h']);
-    const x = groupMetrics(hand, { ...base, groups: ['g', 'h'], intersect: true, privileged: { g: 'A', h: 'u' } });
+    const x = groupMetrics(hand, { ...base, groups: ['g', 'h'], intersect: true, reference: { g: 'A', h: 'u' } });
     assert.equal(x.attributes.length, 1);
     assert.equal(x.attributes[0].column, 'g × h');
     assert.deepEqual(x.attributes[0].groups.map((g) => [g.value, g.n]), [['A, u', 3], ['A, v', 3], ['B, u', 2], ['B, v', 2], ['C, u', 2], ['C, v', 2]]);
     const au = x.attributes[0].groups[0]; // rows 0 2 4: y 1 1 0, ŷ 1 0 0
     assert.deepEqual([au.tp, au.fp, au.tn, au.fn], [1, 0, 1, 1]);
-    assert.equal(x.attributes[0].privileged.value, 'A, u');
-    assert.throws(() => groupMetrics(hand, { ...base, groups: ['g', 'h'], intersect: true, privileged: { g: 'A' } }), /for every --group column/);
+    assert.equal(x.attributes[0].reference.value, 'A, u');
+    assert.throws(() => groupMetrics(hand, { ...base, groups: ['g', 'h'], intersect: true, reference: { g: 'A' } }), /for every --group column/);
   });
 
-  it('small groups are warned about (n < 30 by default)', () => {
+  it('small groups are warned about (n < 30 by default) and get no verdict', () => {
     const r = groupMetrics(hand, { label: 'y', pred: 'p', groups: ['g'] });
-    assert.ok(r.warnings.some((w) => /g = A has only 6 rows \(< 30\)/.test(w)));
+    assert.ok(r.warnings.some((w) => /g: 3 groups have fewer than 30 rows \(A: 6, B: 4, C: 4\); they get no verdict/.test(w)), r.warnings.join('\n'));
+    assert.ok(r.attributes[0].comparisons.every((c) => c.verdict === 'too little data'));
   });
 });
 
@@ -153,7 +165,7 @@ describe('groupMetrics: bootstrap', () => {
 
   it('same seed, same intervals; another seed, other intervals; intervals contain the point estimates', async () => {
     const engine = await getEngine();
-    const run = (seed: number) => groupMetrics(t, { label: 'y', pred: 'p', groups: ['sex'], privileged: { sex: 'M' }, bootstrap: 300, rng: new Rng(engine, seed) });
+    const run = (seed: number) => groupMetrics(t, { label: 'y', pred: 'p', groups: ['sex'], reference: { sex: 'M' }, bootstrap: 300, rng: new Rng(engine, seed) });
     const a = run(7);
     const b = run(7);
     const c = run(8);
@@ -186,7 +198,7 @@ describe('lucid metrics (CLI)', () => {
 
   it('--format json: the per-group objects and disparities', async () => {
     await writeCsv(file, hand);
-    const r = lucid('--data', file, '--label', 'y', '--pred', 'p', '--group', 'g', '--privileged', 'g=A', '--format', 'json');
+    const r = lucid('--data', file, '--label', 'y', '--pred', 'p', '--group', 'g', '--reference', 'g=A', '--format', 'json');
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stderr, /g = B: no positive labels/);
     const j = JSON.parse(r.stdout);
@@ -201,17 +213,17 @@ describe('lucid metrics (CLI)', () => {
   it('table and csv forms, --intersect, --bootstrap with --seed', () => {
     const t = lucid('--data', file, '--label', 'y', '--pred', 'p', '--group', 'g', '--group', 'h', '--intersect', '--bootstrap', '50', '--seed', '3');
     assert.equal(t.status, 0, t.stderr);
-    assert.match(t.stdout, /g × h: privileged A, v \(highest positivity rate\)/);
+    assert.match(t.stdout, /g × h: reference A, u \(the largest group, n = 3; every group has fewer than 30 rows, so no comparison gets a verdict\)/);
     assert.match(t.stdout, /95% bootstrap \(50 resamples, seed 3/);
-    assert.match(t.stderr, /has only 3 rows \(< 30\)/);
+    assert.match(t.stderr, /g × h: 6 groups have fewer than 30 rows/);
     const t2 = lucid('--data', file, '--label', 'y', '--pred', 'p', '--group', 'g', '--group', 'h', '--intersect', '--bootstrap', '50', '--seed', '3');
     assert.equal(t2.stdout, t.stdout);
     const c = lucid('--data', file, '--label', 'y', '--pred', 'p', '--group', 'g', '--format', 'csv');
     assert.equal(c.status, 0, c.stderr);
     const lines = c.stdout.trim().split('\n');
     assert.equal(lines.length, 4);
-    assert.match(lines[0], /^column,value,n,privileged,tp,fp,tn,fn,base_rate,positivity_rate,tpr,fpr,ppv,accuracy,/);
-    assert.match(lines[2], /^g,B,4,false,0,1,3,0,0,0.25,,0.25,0,0.75,/);
+    assert.match(lines[0], /^column,value,n,reference,small,tp,fp,tn,fn,base_rate,positivity_rate,tpr,fnr,fpr,ppv,fdr,npv,for,accuracy,/);
+    assert.match(lines[2], /^g,B,4,false,true,0,1,3,0,0,0.25,,,0.25,0,1,1,0,0.75,/);
   });
 
   it('errors are one line with a non-zero status', () => {
@@ -219,6 +231,10 @@ describe('lucid metrics (CLI)', () => {
       [['--data', file, '--label', 'y', '--pred', 'p', '--group', 'zz'], /no column named "zz"/],
       [['--data', file, '--label', 'y', '--pred', 'p', '--group', 'g', '--threshold', '2'], /expected a number in \[0, 1\]/],
       [['--data', file, '--label', 'y', '--pred', 'p', '--group', 'g', '--privileged', 'g'], /expected COLUMN=VALUE/],
+      [['--data', file, '--label', 'y', '--pred', 'p', '--group', 'g', '--reference', 'g'], /expected COLUMN=VALUE/],
+      [['--data', file, '--label', 'y', '--pred', 'p', '--group', 'g', '--tolerance', '1.25'], /expected a number in \(0, 1\)/],
+      [['--data', file, '--label', 'y', '--pred', 'p', '--group', 'g', '--favourable', 'yes'], /Allowed choices are positive, negative/],
+      [['--data', file, '--label', 'y', '--pred', 'p', '--group', 'g', '--legitimate', 'nope'], /no column named "nope"/],
       [['--data', file, '--label', 'y', '--pred', 'p', '--group', 'y'], /names the label or prediction column/],
       [['--data', join(dir, 'missing.csv'), '--label', 'y', '--pred', 'p', '--group', 'g'], /file not found/],
       [['--data', file, '--label', 'y', '--pred', 'p'], /--group/],

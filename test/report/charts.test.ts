@@ -1,3 +1,4 @@
+import { METRIC_DEFS } from '../../src/methods/metrics/index.js';
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import {
@@ -158,13 +159,15 @@ test('lineChart and jsRanking', () => {
   structural(jsRanking([]), 'js-ranking');
 });
 
-test('metricsTable: groups as %, privileged, flags, CIs', () => {
+test('metricsTable: groups as %, the reference, verdicts, CIs, every metric of METRIC_DEFS', () => {
   const html = metricsTable(sampleAuditResult().metrics.attributes);
   assert.match(html, /<table class="metrics groups">/);
-  assert.match(html, /★ privileged/);
-  assert.match(html, /<td class="flag">12\.0%/);
+  assert.match(html, /<table class="metrics verdicts">/);
+  assert.match(html, /★ reference/);
+  assert.match(html, /⚑ disadvantaged/);
   assert.match(html, /\[9\.0%, 15\.0%\]/);
-  assert.match(html, /⚑ &lt; 4\/5/);
+  assert.match(html, /below 4\/5/);
+  for (const m of Object.values(METRIC_DEFS)) assert.ok(html.includes(`>${m.label}</th>`), m.label);
   assert.ok(!html.includes('NaN'));
   assert.ok(!html.includes('<svg'));
 });

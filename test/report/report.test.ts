@@ -38,11 +38,12 @@ test('renderReport: a complete HTML document with every section', () => {
   assert.ok(!findings.includes('lower bounds'));
   assert.match(findings, /drawn by rejection: of the rows the generator produced, the model put 51\.0% of those drawn for the positive set/);
   assert.match(findings, /Of the [\d,]+ rows drawn, \d+\.\d% had a number outside its column's observed range \(clipped into it\) and \d+\.\d% contradicted an exact dependency of the data \(rejected\)/);
-  assert.match(html, /sex: positivity rate below four-fifths of Male's \(29\.0%\) for <strong>Female<\/strong> 12\.0% \(0\.41×\)/);
-  assert.match(html, /below four-fifths/);
-  // metrics: privileged marked, flagged cells, CIs, small groups
-  assert.match(html, /★ privileged/);
-  assert.match(html, /<td class="flag">/);
+  assert.match(html, /⚑ flagged<\/span> sex against Male: <strong>Female<\/strong> positivity rate 12\.0% vs 29\.0% \(0\.41×, [\d.]+% interval \[0\.3\d, 0\.5\d\]; disadvantaged\)/);
+  assert.match(html, /Four-fifths rule \(the legal yardstick\): selection rate below 0\.8 of Male's for Female/);
+  // metrics: the reference marked, flagged cells, CIs, small groups, the LL144 table
+  assert.match(html, /★ reference/);
+  assert.match(html, /<td class="flag" title="[^"]*">0\.41× <span class="badge flag">⚑ disadvantaged/);
+  assert.match(html, /Impact ratios in the NYC Local Law 144 form/);
   assert.match(html, /class="ci"/);
   assert.match(html, /⚠ small/);
   // protected bins table
@@ -132,26 +133,24 @@ test('renderReport: no proxies, no intersections, no metrics rows', () => {
   assert.equal(charts(html).length, 1); // the (empty) JS ranking
 });
 
-test('findings name at most six flagged groups per attribute, worst ratio first; the header separates training rows from set size', () => {
+test('findings name at most six flagged comparisons per attribute, most significant first; the header separates training rows from set size', () => {
   const r = sampleAuditResult();
   const a = r.metrics.attributes.attributes[0];
-  const d = a.disparities.positivity_rate;
-  const template = a.groups.find((g) => !g.privileged)!;
-  // ten unprivileged groups, each below four-fifths, ratios 0.10 … 0.55
-  a.groups = [a.groups.find((g) => g.privileged)!];
-  d.below_four_fifths = [];
+  const template = a.comparisons.find((c) => c.metric === 'positivity_rate')!;
+  // ten groups, each flagged on the positivity rate, adjusted p-values 1e-10 … 1e-1
+  a.comparisons = [];
   for (let i = 0; i < 10; i++) {
-    const v = `g${i}`;
-    a.groups.push({ ...template, value: v, n: 100 });
-    d.below_four_fifths.push(v);
-    d.ratio[v] = 0.55 - 0.05 * i;
+    a.comparisons.push({ ...template, group: `g${i}`, verdict: 'flagged', direction: 'disadvantaged', pAdjusted: 10 ** (-10 + i), level: 0.01, interval: { lo: 0.3, hi: 0.6 }, ratio: 0.5 });
   }
   const html = renderReport(r);
-  const line = html.split('\n').find((l) => l.includes('⚑ four-fifths') && l.includes('<strong>g9</strong>'))!;
+  const line = html.split('\n').find((l) => l.includes('⚑ flagged') && l.includes('<strong>g0</strong>'))!;
   assert.ok(line, 'a findings line for the attribute');
-  assert.ok(line.indexOf('<strong>g9</strong>') < line.indexOf('<strong>g8</strong>'), 'worst ratio first');
-  assert.ok(!line.includes('<strong>g3</strong>'), 'at most six groups named');
-  assert.match(line, /and 4 more groups/);
+  assert.ok(line.indexOf('<strong>g0</strong>') < line.indexOf('<strong>g1</strong>'), 'most significant first');
+  assert.ok(!line.includes('<strong>g6</strong>'), 'at most six named');
+  assert.match(line, /and 4 more/);
+  assert.match(line, /99% interval \[0\.30, 0\.60\]; disadvantaged/);
+  // why: sex is read with little effect, so the disparity runs through correlated features
+  assert.match(line, /reads sex with little effect .*runs through correlated features; the features that carry most of it: hours-per-week/);
   assert.match(html, new RegExp(`trained on ${r.meta.gan.rows.toLocaleString('en-US')} rows; ${r.canonical.positive.rows.toLocaleString('en-US')} rows per canonical set`));
 });
 

@@ -7,12 +7,11 @@ import type { AuditResult, CanonicalComparison, Distribution } from '../../src/a
 import type { FeatureFidelity, ShiftCheck } from '../../src/audit/checks.js';
 import type { DrawStats } from '../../src/audit/canonical.js';
 import { buildFindings } from '../../src/audit/findings.js';
-import { rates as metricRates, type AttributeResult, type Disparity, type GroupResult, type MetricName, type MetricsReport } from '../../src/methods/metrics/index.js';
+import { correctTogether, groupMetrics, METRICS, type GroupResult, type MetricsReport } from '../../src/methods/metrics/index.js';
 import type { FaleFeature } from '../../src/methods/fale/index.js';
 import type { Validity } from '../../src/methods/quality/index.js';
 import { cat, num, table } from '../helpers/tables.js';
 
-const METRICS: MetricName[] = ['base_rate', 'positivity_rate', 'tpr', 'fpr', 'ppv', 'accuracy'];
 
 const norm = (xs: number[]): number[] => {
   const s = xs.reduce((a, b) => a + b, 0);
@@ -78,61 +77,52 @@ function validity(pos: number, neg: number): Validity {
   };
 }
 
-function group(column: string, value: string, n: number, tp: number, fp: number, tn: number, fn: number, privileged: boolean, withCi: boolean): GroupResult {
-  const rates = metricRates(tp, fp, tn, fn);
-  const g: GroupResult = { column, value, n, tp, fp, tn, fn, privileged, ...rates };
-  if (withCi) {
-    g.ci = {} as GroupResult['ci'] & object;
-    for (const m of METRICS) {
-      const v = rates[m];
-      g.ci[m] = v === null ? { lo: null, hi: null } : { lo: Math.max(0, v - 0.03), hi: Math.min(1, v + 0.03) };
-    }
-  }
-  return g;
-}
+/** One group's confusion counts: [value, tp, fp, tn, fn]. */
+type GroupCounts = [string, number, number, number, number];
 
-function attribute(column: string, groups: GroupResult[], withCi: boolean): AttributeResult {
-  const p = groups.find((g) => g.privileged)!;
-  const disparities = {} as Record<MetricName, Disparity>;
-  for (const m of METRICS) {
-    const difference: Record<string, number | null> = {};
-    const ratio: Record<string, number | null> = {};
-    const below: string[] = [];
-    for (const g of groups) {
-      if (g.privileged) continue;
-      const u = g[m];
-      const pv = p[m];
-      difference[g.value] = u === null || pv === null ? null : u - pv;
-      ratio[g.value] = u === null || pv === null || pv === 0 ? null : u / pv;
-      if (ratio[g.value] !== null && ratio[g.value]! < 0.8) below.push(g.value);
-    }
-    const vals = groups.map((g) => g[m]).filter((v): v is number => v !== null);
-    const d: Disparity = { difference, ratio, below_four_fifths: below, max_minus_min: vals.length ? Math.max(...vals) - Math.min(...vals) : null };
-    if (withCi) {
-      d.ci = { difference: {}, ratio: {}, max_minus_min: { lo: d.max_minus_min! - 0.04, hi: d.max_minus_min! + 0.04 } };
-      for (const v of Object.keys(difference)) {
-        d.ci.difference[v] = difference[v] === null ? { lo: null, hi: null } : { lo: difference[v]! - 0.04, hi: difference[v]! + 0.04 };
-        d.ci.ratio[v] = ratio[v] === null ? { lo: null, hi: null } : { lo: ratio[v]! - 0.08, hi: ratio[v]! + 0.08 };
+/**
+ * The metrics of one attribute computed by groupMetrics itself on rows built from the counts (so the
+ * sample's verdicts, references and tables are what the code would produce), with made-up bootstrap
+ * intervals when `withCi`.
+ */
+function attributeReport(column: string, groups: GroupCounts[], withCi: boolean, warnings: string[] = []): MetricsReport {
+  const g: string[] = [];
+  const y: string[] = [];
+  const p: number[] = [];
+  for (const [v, tp, fp, tn, fn] of groups) {
+    const push = (n: number, label: string, score: number) => {
+      for (let i = 0; i < n; i++) {
+        g.push(v);
+        y.push(label);
+        p.push(score);
+      }
+    };
+    push(tp, '>50K', 0.9);
+    push(fp, '<=50K', 0.9);
+    push(tn, '<=50K', 0.1);
+    push(fn, '>50K', 0.1);
+  }
+  const t = table(cat('income', y, ['<=50K', '>50K']), num('pred', p), cat(column, g, groups.map((x) => x[0])));
+  const r = groupMetrics(t, { label: 'income', positive: '>50K', pred: 'pred', groups: [column] });
+  if (withCi) {
+    for (const a of r.attributes) {
+      for (const grp of a.groups) {
+        grp.ci = {} as NonNullable<GroupResult['ci']>;
+        for (const m of METRICS) {
+          const v = grp[m];
+          grp.ci[m] = v === null ? { lo: null, hi: null } : { lo: Math.max(0, v - 0.03), hi: Math.min(1, v + 0.03) };
+        }
       }
     }
-    disparities[m] = d;
+    r.bootstrap = { resamples: 200, seed: 7, confidence: 0.95, method: 'percentile, rows resampled with replacement, reference group fixed' };
   }
-  return { column, privileged: { value: p.value, source: 'highest positivity rate' }, groups, disparities };
+  r.warnings.push(...warnings);
+  return r;
 }
 
-function metricsReport(attributes: AttributeResult[], bootstrap: boolean, warnings: string[] = []): MetricsReport {
-  return {
-    rows: 3000,
-    label: 'income',
-    positive: '>50K',
-    pred: 'pred',
-    predKind: 'scores',
-    threshold: 0.5,
-    attributes,
-    bootstrap: bootstrap ? { resamples: 200, seed: 7, confidence: 0.95, method: 'percentile, rows resampled with replacement, privileged group fixed' } : null,
-    minGroupSize: 30,
-    warnings,
-  };
+/** Several attributes' reports as one (as the audit's per-attribute report). */
+function mergeReports(parts: MetricsReport[]): MetricsReport {
+  return { ...parts[0], rows: parts[0].rows, attributes: parts.flatMap((x) => x.attributes), warnings: parts.flatMap((x) => x.warnings), bootstrap: parts.find((x) => x.bootstrap)?.bootstrap ?? null };
 }
 
 const AGE_EDGES = [17, 28, 37, 48, 90];
@@ -205,30 +195,23 @@ export function sampleAuditResult(): AuditResult {
   const gain = dist('capital-gain', 'feature', { edges: [0, 1, 5000, 10000, 100000] }, [80, 5, 8, 7], [96, 3, 1, 0], [91, 4, 3, 2]);
   const marital = dist('marital-status', 'feature', { categories: ['Married-civ-spouse', 'Never-married', 'Divorced', 'Widowed'] }, [70, 15, 12, 3], [30, 45, 18, 7], [46, 33, 15, 6]);
 
-  const sexAttr = attribute('sex', [group('sex', 'Female', 1000, 80, 40, 820, 60, false, true), group('sex', 'Male', 2000, 420, 160, 1200, 220, true, true)], true);
-  const ageAttr = attribute(
-    'age (binned)',
-    [
-      group('age (binned)', '[17, 28]', 760, 20, 15, 700, 25, false, false),
-      group('age (binned)', '(28, 37]', 740, 110, 50, 520, 60, false, false),
-      group('age (binned)', '(37, 48]', 780, 200, 80, 420, 80, true, false),
-      group('age (binned)', '(48, 90]', 720, 170, 55, 440, 55, false, false),
-    ],
-    false,
-  );
-  const inter = attribute(
+  const sexAttr = attributeReport('sex', [['Female', 80, 40, 820, 60], ['Male', 420, 160, 1200, 220]], true);
+  const ageAttr = attributeReport('age (binned)', [['[17, 28]', 20, 15, 700, 25], ['(28, 37]', 110, 50, 520, 60], ['(37, 48]', 200, 80, 420, 80], ['(48, 90]', 170, 55, 440, 55]], false, ['age (binned) = (48, 90]: example warning']);
+  const inter = attributeReport(
     'sex × age (binned)',
     [
-      group('sex × age (binned)', 'Female, [17, 28]', 300, 5, 4, 285, 6, false, false),
-      group('sex × age (binned)', 'Female, (28, 37]', 250, 25, 12, 200, 13, false, false),
-      group('sex × age (binned)', 'Female, (37, 48]', 26, 6, 2, 15, 3, false, false),
-      group('sex × age (binned)', 'Male, [17, 28]', 460, 15, 11, 415, 19, false, false),
-      group('sex × age (binned)', 'Male, (28, 37]', 490, 85, 38, 320, 47, false, false),
-      group('sex × age (binned)', 'Male, (37, 48]', 754, 194, 78, 405, 77, true, false),
-      group('sex × age (binned)', 'Male, (48, 90]', 720, 170, 55, 440, 55, false, false),
+      ['Female, [17, 28]', 5, 4, 285, 6],
+      ['Female, (28, 37]', 25, 12, 200, 13],
+      ['Female, (37, 48]', 6, 2, 15, 3],
+      ['Male, [17, 28]', 15, 11, 415, 19],
+      ['Male, (28, 37]', 85, 38, 320, 47],
+      ['Male, (37, 48]', 194, 78, 405, 77],
+      ['Male, (48, 90]', 170, 55, 440, 55],
     ],
     false,
   );
+  const perAttribute = mergeReports([sexAttr, ageAttr]);
+  correctTogether([perAttribute, inter]);
 
   const heat = {
     rowAttribute: 'sex',
@@ -309,6 +292,7 @@ export function sampleAuditResult(): AuditResult {
       data: { source: 'adult-sample.csv', rows: 3000, columns: ['age', 'sex', 'education', 'occupation', 'marital-status', 'hours-per-week', 'capital-gain', 'income'] },
       label: 'income',
       positive: '>50K',
+      favourable: 'positive',
       model: { kind: 'builtin', source: 'mlp (trained on adult-sample.csv)', features: ['sex', 'education', 'occupation', 'marital-status', 'hours-per-week', 'capital-gain'], differentiable: true },
       gan: { epochs: 300, mode: 'paper', rows: 3000, seeds: checks.seeds, epochsDone: [300, 300, 300], rejection: true },
       timings: { load: 12.5, gan: 84210, lucid: 3150, metrics: 40.2, fale: 920, report: 15 },
@@ -318,9 +302,13 @@ export function sampleAuditResult(): AuditResult {
       { column: 'age', groupColumn: 'age (binned)', kind: 'numeric', inModel: false, bins: { method: 'quantile', edges: AGE_EDGES, labels: AGE_LABELS, counts: [760, 740, 780, 720] } },
     ],
     metrics: {
-      attributes: metricsReport([sexAttr, ageAttr], true, ['age (binned) = (48, 90]: example warning']),
-      intersection: metricsReport([inter], false, ['sex × age (binned) = Female, (37, 48] has only 26 rows (< 30): its rates are unreliable']),
+      attributes: perAttribute,
+      intersection: inter,
     },
+    attribution: [
+      { attribute: 'sex', groupColumn: 'sex', readByModel: true, flipShare: 0.004, carriers: [{ feature: 'hours-per-week', association: 0.31, separation: 0.22, carried: 0.0682 }], path: 'correlated features' },
+      { attribute: 'age', groupColumn: 'age (binned)', readByModel: false, flipShare: null, carriers: [{ feature: 'marital-status', association: 0.4, separation: 0.35, carried: 0.14 }], path: 'correlated features' },
+    ],
     canonical: {
       fix: [],
       name: 'canonical',
@@ -348,13 +336,15 @@ export function sampleAuditResult(): AuditResult {
       {
         attribute: 'sex',
         unprivileged: [{ column: 'sex', value: 'Female' }],
-        chosen: 'lowest positivity rate',
+        chosen: 'lowest selection rate',
         result: {
           metric: 'spd',
           protected: [{ column: 'sex', value: 'Female' }],
           label: 'income',
           positive: '>50K',
           threshold: 0.5,
+          favourable: 'positive',
+          reading: 'the positive decision is favourable: below 0 the unprivileged group is disadvantaged',
           rows: 3000,
           overall: -0.17,
           counts: { unprivileged: 1000, privileged: 2000 },

@@ -10,7 +10,9 @@ import { withInterrupt } from '../interrupt.js';
 import { EngineError } from '../../engine/errors.js';
 import { auditFile, writeAudit, type WrittenAudit } from '../../node/audit.js';
 import { initNodeEngine } from '../../node/engine.js';
-import { delimiter, intAtLeast2, names, nonNegativeInt, numberList, positiveInt } from '../options.js';
+import { delimiter, FAIRNESS_OPTIONS as F, fairnessValues, intAtLeast2, names, nonNegativeInt, numberList, positiveInt } from '../options.js';
+import { METRIC_DEFS, METRICS_DEFAULTS } from '../../methods/metrics/index.js';
+import { attributionText } from '../../audit/attribution.js';
 
 function share(value: string): number {
   const v = Number(value);
@@ -31,6 +33,12 @@ interface AuditCliOptions {
   data: string;
   label: string;
   positive?: string;
+  favourable?: string;
+  reference?: Record<string, string>;
+  privileged?: Record<string, string>;
+  tolerance?: number;
+  minGroup?: number;
+  legitimate?: string[];
   protected: string[];
   model?: string;
   pred?: string;
@@ -109,10 +117,20 @@ export function auditSummary(r: AuditResult, w: WrittenAudit, top = 5): string {
   const d = r.canonical.draws;
   const acc = d && d.every((x) => x.positive.acceptance !== null) ? (k: 'positive' | 'negative') => d.reduce((s, x) => s + (x[k].acceptance ?? 0) * x[k].drawn, 0) / Math.max(1, d.reduce((s, x) => s + x[k].drawn, 0)) : null;
   lines.push(v ? `  validity (${r.canonical.validityScorer}): positive set ${pct(v.positive.rate)}, negative set ${pct(v.negative.rate)}${acc ? `; drawn by rejection, acceptance ${pct(acc('positive'))} / ${pct(acc('negative'))}` : ''}` : '  validity: unknown (nothing can score the generated rows)');
-  for (const a of r.metrics.attributes.attributes) {
-    const dd = a.disparities.positivity_rate;
-    const flagged = dd.below_four_fifths.length ? `; below four-fifths: ${dd.below_four_fifths.join(', ')}` : '';
-    lines.push(`  ${a.column}: positivity rate ${a.groups.map((g) => `${g.value} ${pct(g.positivity_rate)}`).join(', ')}${flagged}`);
+  const mv = r.metrics.attributes.verdicts;
+  lines.push(`  group metrics: ${mv.counts.flagged} flagged, ${mv.counts.inconclusive} inconclusive of ${mv.comparisons} comparisons (ratios outside [${mv.band[0].toFixed(2)}, ${mv.band[1].toFixed(2)}]; ${mv.correction.split(' (')[0]}, family-wise error ${Math.round(100 * mv.alpha)}%)`);
+  for (const rep of [r.metrics.attributes, r.metrics.intersection]) {
+    for (const a of rep?.attributes ?? []) {
+      const fl = a.comparisons.filter((c) => c.verdict === 'flagged').sort((x, y) => x.pAdjusted! - y.pAdjusted!);
+      const head = `  ${a.column} (reference ${a.reference.value}): `;
+      if (!fl.length) {
+        lines.push(head + 'no flag');
+        continue;
+      }
+      lines.push(head + fl.slice(0, 3).map((c) => `${c.group} ${METRIC_DEFS[c.metric].label} ${pct(c.rate)} vs ${pct(c.referenceRate)} (x${c.ratio === null ? '-' : c.ratio.toFixed(2)}, ${c.direction})`).join('; ') + (fl.length > 3 ? `; ${fl.length - 3} more flagged` : ''));
+      const why = attributionText(r.attribution, a.column);
+      if (why) lines.push(`    ${why}`);
+    }
   }
   lines.push(`  LUCID: ${r.lucid.ran ? `ran (${pct(r.lucid.success)} of ${r.lucid.n} samples reach the preferred class${r.lucid.projected ? '; projected onto the data' : ''})` : `not run (${r.lucid.reason})`}; FALE: ${r.fale.length ? r.fale.map((x) => x.attribute).join(', ') : `not run (${r.faleSkipped ?? 'no attribute'})`}`);
   if (r.caveats.length) {
@@ -134,13 +152,21 @@ and says so; it is never padded); the proxy view for protected columns the model
 checks of the sets against the real rows; for each pair of categorical protected attributes and each
 combination of their values, sets with both values fixed (--intersection-rows per seed) and a heatmap;
 LUCID (built-in models only, projected onto the data's range); FALE per protected attribute against its
-group with the lowest positivity rate (callable models only).
+group with the lowest selection rate among groups that are not small (callable models only).
+
+Verdicts (README "Group metrics"): every group is compared with its attribute's reference (--reference,
+else the largest group that is not small) on the positivity rate, TPR, FNR, FPR, PPV, FDR, NPV and FOR.
+Ratios inside [t, 1/t] pass (--tolerance t, default ${METRICS_DEFAULTS.tolerance}); outside, a ratio is flagged when a test of
+"inside the band" rejects after Holm's correction over every comparison of the report (attributes and
+intersection; family-wise error 5%), else inconclusive; groups under --min-group rows get "too little
+data". --favourable decides which direction disadvantages a group. The report says, per attribute,
+whether the model reads it and which features carry the disparity (README "Why a group is flagged").
 
 The checks (README "How an audit checks its canonical sets"): fidelity per feature and side (KS for
 numbers, total variation for categories, between a set and the real rows the model scores on that side,
 beside a bootstrap noise floor); for every protected value, every value of the top features and every
-heat-map cell, the canonical shift of each GAN seed against the real shift and its 95% bootstrap
-interval: agrees, disagrees or within noise. A value is stated as favoured or disfavoured only when the
+heat-map cell, the canonical shift of each GAN seed against the real shift and its interval at the
+verdicts' corrected level (Holm over every checked value): agrees, disagrees or within noise. A value is stated as favoured or disfavoured only when the
 data and every seed agree; disagreements are said as such, never as preferences. Generated numbers are
 clipped into the observed range of the audited rows and keep the data's decimals.
 
@@ -180,7 +206,8 @@ export const auditCommand = new Command('audit')
   .description('audit a model for unfairness: group metrics, LUCID-GAN canonical sets (with the proxy view and intersections), LUCID and FALE, in one HTML report')
   .requiredOption('--data <file>', 'the audit data (CSV) with the label and the protected columns')
   .requiredOption('--label <column>', 'the true label column')
-  .option('--positive <value>', 'the favourable label value (default: the second of exactly two, sorted)')
+  .addOption(F.positive())
+  .addOption(F.favourable())
   .requiredOption('--protected <names>', 'protected columns, comma-separated (categorical, or numeric: binned)', names)
   .option('--model <file>', 'the audited model (model.json, a .mjs module or an .onnx file)')
   .option('--pred <column>', 'instead of --model: a column holding the model\'s predictions (P(positive), 0/1 or labels)')
@@ -190,6 +217,11 @@ export const auditCommand = new Command('audit')
   .option('--protected-edges <col=edges>', 'explicit bin edges for a numeric protected column, e.g. age=17,30,50,90 (repeatable)', edgesArg)
   .option('-n <rows>', 'rows per canonical set and GAN seed (the seeds\' sets are pooled)', positiveInt, AUDIT_DEFAULTS.n)
   .option('--intersection-rows <n>', 'rows per intersectional canonical set (0: none)', nonNegativeInt, AUDIT_DEFAULTS.intersectionRows)
+  .addOption(F.reference())
+  .addOption(F.privileged())
+  .addOption(F.tolerance(METRICS_DEFAULTS.tolerance))
+  .addOption(F.minGroup(METRICS_DEFAULTS.minGroupSize))
+  .addOption(F.legitimate())
   .option('--fale-bootstrap <n>', 'FALE bootstrap replicates for 95% bands (0: none)', nonNegativeInt, AUDIT_DEFAULTS.faleBootstrap)
   .addOption(new Option('--gan-mode <mode>', 'LUCID-GAN training: paper (the published one) or consistency (adds the prediction-consistency term; see below)').choices(['paper', 'consistency']).default(AUDIT_DEFAULTS.ganMode))
   .option('--gan-seeds <n>', 'LUCID-GANs to train (different seeds); every canonical figure is given with its spread over them', positiveInt, CANONICAL_DEFAULTS.ganSeeds)
@@ -215,6 +247,7 @@ export const auditCommand = new Command('audit')
         read: { delimiter: opts.delimiter, categorical: opts.categorical },
         label: opts.label,
         positive: opts.positive,
+        ...fairnessValues(opts),
         protected: opts.protected,
         model: opts.model,
         pred: opts.pred,

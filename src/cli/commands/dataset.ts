@@ -50,7 +50,7 @@ Examples:
     } else if (name === 'adult' || name === 'compas') {
       const d = name === 'adult' ? await loadAdult({ naming: opts.naming === 'uci' ? 'uci' : undefined }) : await loadCompas();
       table = opts.split === 'all' ? d.source : d.splits[opts.split];
-      what = `${name} ${opts.split === 'all' ? 'all rows' : `${opts.split} split`} (label ${d.label}, favourable "${d.favourable}")`;
+      what = `${name} ${opts.split === 'all' ? 'all rows' : `${opts.split} split`} (label ${d.label}; audit it with --positive '${d.audit.positive}' --favourable ${d.audit.favourable})`;
     } else {
       throw new EngineError('E_ARG', `dataset export: unknown data set "${name}"; expected adult, compas or sim`);
     }

@@ -93,13 +93,15 @@ async function datasetDemo(engine: Engine, opts: DemoCliOptions, log: (s: string
   const ds = name === 'adult' ? await loadAdult() : await loadCompas();
   const protectedCols = ds.protected.filter((p) => /^(sex|race)$/i.test(p));
   log(`training the built-in classifier on the train split (${ds.splits.train.rows} rows)\n`);
-  const { model } = Classifier.train(engine, ds.splits.train, { label: ds.label, positive: ds.favourable, validation: ds.splits.val, seed: opts.seed });
+  // the audit's reading of the label (COMPAS: positive = reoffended, the unfavourable outcome)
+  const { model } = Classifier.train(engine, ds.splits.train, { label: ds.label, positive: ds.audit.positive, validation: ds.splits.val, seed: opts.seed });
   const bar = opts.quiet ? null : progressLine();
   let result: AuditResult;
   try {
     result = await runAudit(engine, ds.splits.test, {
       label: ds.label,
-      positive: ds.favourable,
+      positive: ds.audit.positive,
+      favourable: ds.audit.favourable,
       protected: protectedCols,
       model: builtinBlackBox(engine, model, `built-in classifier trained on the ${name} train split`),
       source: `${name} test split (${a.dir})`,

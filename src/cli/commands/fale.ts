@@ -7,7 +7,8 @@ import { fale, fale2d, faleCsv, faleSvg, FALE_DEFAULTS, rankSubgroups, type Metr
 import { resolveBlackBox } from '../../node/blackbox.js';
 import { readCsv } from '../../node/csv.js';
 import { initNodeEngine } from '../../node/engine.js';
-import { delimiter, intAtLeast2, names, nonNegativeInt, numberList, unitInterval } from '../options.js';
+import { METRICS_DEFAULTS } from '../../methods/metrics/index.js';
+import { delimiter, FAIRNESS_OPTIONS as F, intAtLeast2, names, nonNegativeInt, numberList, unitInterval } from '../options.js';
 
 /** --protected sex=Female or sex=Female,race=Black (every condition must hold for the unprivileged group). */
 function protectedArg(value: string): ProtectedCondition[] {
@@ -33,6 +34,8 @@ interface FaleCliOptions {
   data: string;
   label: string;
   positive?: string;
+  favourable?: 'positive' | 'negative';
+  minGroup?: number;
   protected: ProtectedCondition[];
   metric: MetricName;
   feature?: string[];
@@ -84,7 +87,9 @@ export const faleCommand = new Command('fale')
   .option('--pred <column>', 'not supported: FALE needs a model to call on modified rows')
   .requiredOption('--data <file>', 'the audit data (CSV)')
   .requiredOption('--label <column>', 'the true label column')
-  .option('--positive <value>', 'the positive label value (default: the second of exactly two, sorted)')
+  .addOption(F.positive())
+  .addOption(F.favourable())
+  .addOption(F.minGroup(METRICS_DEFAULTS.minGroupSize))
   .requiredOption('--protected <spec>', 'the unprivileged group, COLUMN=VALUE[,COLUMN=VALUE…] (all must hold); everyone else is privileged', protectedArg)
   .addOption(new Option('--metric <m>', 'fairness metric').choices(['spd', 'eod', 'aod']).default(FALE_DEFAULTS.metric))
   .option('--feature <names>', 'features to explain (repeatable or comma-separated; default: every model input but the label and protected columns)', collect)
@@ -125,6 +130,7 @@ export const faleCommand = new Command('fale')
       const r2 = await fale2d(table, model, {
         label: opts.label,
         positive: opts.positive,
+        favourable: opts.favourable,
         protected: opts.protected,
         metric: opts.metric,
         pair: [opts.pair[0], opts.pair[1]],
@@ -139,6 +145,8 @@ export const faleCommand = new Command('fale')
     const result = await fale(table, model, {
       label: opts.label,
       positive: opts.positive,
+      favourable: opts.favourable,
+      minGroupSize: opts.minGroup,
       protected: opts.protected,
       metric: opts.metric,
       features: opts.feature,

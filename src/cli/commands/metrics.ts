@@ -6,13 +6,7 @@ import { Rng } from '../../engine/rng.js';
 import { formatMetricsCsv, formatMetricsTable, groupMetrics, METRICS_DEFAULTS } from '../../methods/metrics/index.js';
 import { readCsv } from '../../node/csv.js';
 import { initNodeEngine } from '../../node/engine.js';
-import { delimiter, names, nonNegativeInt, unitInterval } from '../options.js';
-
-function privilegedArg(value: string, prev: Record<string, string> = {}): Record<string, string> {
-  const m = /^([^=]+?)\s*=\s*(.+)$/.exec(value.trim());
-  if (!m) throw new InvalidArgumentError(`expected COLUMN=VALUE, e.g. sex=Male, got "${value}"`);
-  return { ...prev, [m[1]]: m[2].trim() };
-}
+import { delimiter, FAIRNESS_OPTIONS as F, fairnessValues, names, nonNegativeInt, unitInterval } from '../options.js';
 
 const collect = (value: string, prev: string[] = []) => [...prev, value];
 
@@ -20,11 +14,16 @@ interface MetricsCliOptions {
   data: string;
   label: string;
   positive?: string;
+  favourable?: string;
   pred: string;
   threshold: number;
   group: string[];
   intersect?: boolean;
+  reference?: Record<string, string>;
   privileged?: Record<string, string>;
+  tolerance?: number;
+  minGroup?: number;
+  legitimate?: string[];
   bootstrap: number;
   seed: number;
   delimiter?: Delimiter;
@@ -33,33 +32,48 @@ interface MetricsCliOptions {
 }
 
 const HELP_AFTER = `
-Per group: n, base rate P(y=1), positivity rate P(yhat=1), TPR, FPR, PPV (precision) and accuracy, as
-fractions (JSON, CSV) or percentages (table). A rate whose denominator is empty (no positive labels,
-no predicted positives) is undefined: null, never 0.
-Disparities per metric: the difference unprivileged - privileged (aif360's sign), max - min over the
-groups (fairlearn's difference) and the ratio unprivileged / privileged, flagged below 0.8 (the
-four-fifths rule, meant for the positivity rate). The privileged group is --privileged, else the group
-with the highest positivity rate (the output says which).
+Per group: n, base rate P(y=1), positivity rate P(yhat=1), TPR, FNR, FPR, PPV (precision), FDR, NPV,
+FOR and accuracy, as fractions (JSON, CSV) or percentages (table). A rate whose denominator is empty
+(no positive labels, no predicted positives) is undefined: null, never 0.
+The reference: --reference, else the largest group that is not small (fewer than --min-group rows, default
+${METRICS_DEFAULTS.minGroupSize}); the output says which and why. Differences are group - reference (aif360's sign), ratios
+group / reference.
+Verdicts, for every group, reference and metric but the base rate and accuracy: pass when the ratio is
+inside [t, 1/t] (--tolerance t, default ${METRICS_DEFAULTS.tolerance}); outside, flagged when a log-ratio test of "the ratio is
+inside the band" rejects after Holm's correction over every comparison of the output (family-wise error
+1 - confidence = 5%), else inconclusive; too little data for a small group or an undefined rate.
+Whether a difference disadvantages a group follows --favourable: with positive (the default), a lower
+positivity rate, TPR or FPR and a higher FNR or FOR disadvantage it; with negative the reverse. PPV, FDR
+and NPV have no favourable direction.
+Also: the four-fifths rule (selection rate over the most selected group that is not small; the legal
+yardstick), the NYC Local Law 144 impact table (categories under 2% of rows left out; for scores the
+scoring rate above the median), calibration by group for scores (ECE with a bootstrap interval), and
+with --legitimate the selection-rate ratio within strata of those columns (Mantel-Haenszel).
 --pred: when every value is a value of the label, the column holds predicted labels (positive = the
 --positive value); otherwise it must be numeric in [0, 1] and is a score, positive when > --threshold.
-Groups with fewer than ${METRICS_DEFAULTS.minGroupSize} rows are warned about.
+Rows with no value in a --group column are left out of that column's tables and counted.
 
 Examples:
   lucid model predict --model adult.json --data adult-test.csv --out scored.csv
-  lucid metrics --data scored.csv --label income --pred preds --group sex --privileged sex=Male
+  lucid metrics --data scored.csv --label income --pred preds --group sex --reference sex=Male
   lucid metrics --data scored.csv --label income --pred preds --group sex --group race --intersect --bootstrap 1000 --format json
 `;
 
 export const metrics = new Command('metrics')
-  .description('output-based group fairness metrics of a model\'s predictions: per-group rates, disparities (aif360 difference, fairlearn max - min, ratio with the four-fifths rule), bootstrap intervals')
+  .description('output-based group fairness metrics of a model\'s predictions: per-group rates, ratios to a reference with verdicts (a stated family-wise error), the four-fifths rule, LL144 impact ratios, calibration by group, bootstrap intervals')
   .requiredOption('--data <file>', 'the data (CSV) with the label, the predictions and the group columns')
   .requiredOption('--label <column>', 'the true label')
-  .option('--positive <value>', 'the label value counted as positive (default: the second of exactly two values in sorted order)')
+  .addOption(F.positive())
+  .addOption(F.favourable())
   .requiredOption('--pred <column>', 'the predictions: predicted labels, 0/1, or P(positive) in [0, 1]')
   .option('--threshold <t>', 'a score counts as positive when above this', unitInterval, METRICS_DEFAULTS.threshold)
   .requiredOption('--group <column>', 'a protected column (repeat for several)', collect)
   .option('--intersect', 'one attribute: the Cartesian product of the --group columns')
-  .option('--privileged <column=value>', 'the privileged group of a column (repeat per column); default: the highest positivity rate', privilegedArg)
+  .addOption(F.reference())
+  .addOption(F.privileged())
+  .addOption(F.tolerance(METRICS_DEFAULTS.tolerance))
+  .addOption(F.minGroup(METRICS_DEFAULTS.minGroupSize))
+  .addOption(F.legitimate())
   .option('--bootstrap <n>', 'bootstrap resamples for 95% percentile intervals (0: none)', nonNegativeInt, 0)
   .option('--seed <n>', 'seed of the bootstrap resamples (same seed, same intervals)', nonNegativeInt, 0)
   .option('--delimiter <d>', 'comma, semicolon, tab or whitespace (default: detected)', delimiter)
@@ -72,7 +86,8 @@ export const metrics = new Command('metrics')
     }
     const { table, report: read } = await readCsv(opts.data, { delimiter: opts.delimiter, categorical: opts.categorical });
     for (const w of read.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
-    const rng = opts.bootstrap > 0 ? new Rng(await initNodeEngine(), opts.seed) : undefined;
+    // the seeded generator: bootstrap intervals, and the ECE intervals of score predictions
+    const rng = new Rng(await initNodeEngine(), opts.seed);
     const report = groupMetrics(table, {
       label: opts.label,
       positive: opts.positive,
@@ -80,7 +95,7 @@ export const metrics = new Command('metrics')
       threshold: opts.threshold,
       groups: opts.group,
       intersect: opts.intersect,
-      privileged: opts.privileged,
+      ...fairnessValues(opts),
       bootstrap: opts.bootstrap,
       rng,
     });

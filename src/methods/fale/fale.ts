@@ -10,6 +10,7 @@ import { labelOf } from '../../models/classifier/preprocess.js';
 import { csvField } from '../../data/csv-write.js';
 import { getColumn, type CategoricalColumn, type Column, type NumericColumn, type Table } from '../../data/table.js';
 import { categoricalOrder, linspace, percentilesSorted } from './order.js';
+import type { Favourable } from '../metrics/definitions.js';
 
 /** Confusion counts of one protected group within one population (weights are bootstrap multiplicities). */
 export interface GroupStats {
@@ -94,6 +95,10 @@ export interface FaleOptions {
   minBin?: number;
   /** categorical moves averaged count-weighted (ALEPlot) instead of the simple mean (the reference) */
   weighted?: boolean;
+  /** groups with fewer rows are small (metrics' --min-group, default 30): a small group gets a warning */
+  minGroupSize?: number;
+  /** whether the positive prediction is the favourable outcome (default 'positive'); it decides how a value reads, not the value */
+  favourable?: Favourable;
   /** bootstrap replicates of the rows for percentile bands (default 0 = none); needs `rng` */
   bootstrap?: number;
   confidence?: number;
@@ -128,6 +133,9 @@ export interface FaleRunInfo {
   label: string;
   positive: string;
   threshold: number;
+  favourable: Favourable;
+  /** how to read a value of the metric */
+  reading: string;
   rows: number;
   /** the metric on all rows with the model's own predictions */
   overall: number | null;
@@ -145,7 +153,14 @@ function argError(msg: string): EngineError {
 
 /** Per-row binary label (1 = positive) and the positive value used. */
 /** What a 1-D or 2-D FALE result says about its run; `u` marks the unprivileged rows. */
-export function runInfo(table: Table, u: Uint8Array, opts: { protected: readonly ProtectedCondition[]; label: string }, metric: MetricName | FairnessMetric, positive: string, threshold: number, overall: number | null): FaleRunInfo {
+export function runInfo(table: Table, u: Uint8Array, opts: { protected: readonly ProtectedCondition[]; label: string; favourable?: Favourable }, metric: MetricName | FairnessMetric, positive: string, threshold: number, overall: number | null): FaleRunInfo {
+  const favourable = opts.favourable ?? 'positive';
+  // spd, eod and aod (unprivileged − privileged) rise with the unprivileged group's positive decisions
+  const reading = typeof metric === 'function'
+    ? 'a custom metric: read it as it was defined'
+    : favourable === 'positive'
+      ? 'the positive decision is favourable: below 0 the unprivileged group is disadvantaged'
+      : 'the positive decision is unfavourable: above 0 the unprivileged group is disadvantaged';
   let nu = 0;
   for (let i = 0; i < table.rows; i++) nu += u[i];
   return {
@@ -154,6 +169,8 @@ export function runInfo(table: Table, u: Uint8Array, opts: { protected: readonly
     label: opts.label,
     positive,
     threshold,
+    favourable,
+    reading,
     rows: table.rows,
     overall,
     counts: { unprivileged: nu, privileged: table.rows - nu },
@@ -594,6 +611,12 @@ export async function fale(table: Table, model: BlackBox, opts: FaleOptions): Pr
     others: candidates, weighted: opts.weighted ?? false, bins: opts.bins ?? FALE_DEFAULTS.bins,
   };
   const warnings: string[] = [];
+  // the one definition of a small group (metrics' --min-group): FALE still runs, and says so
+  const minGroup = opts.minGroupSize ?? 30;
+  let nu = 0;
+  for (let i = 0; i < u.length; i++) nu += u[i];
+  if (nu < minGroup) warnings.push(`the unprivileged group has ${nu} rows (< ${minGroup}, small): its FALE curves are unreliable`);
+  if (u.length - nu < minGroup) warnings.push(`everyone else is ${u.length - nu} rows (< ${minGroup}, small): the FALE curves are unreliable`);
   const out: FaleFeature[] = [];
   for (const f of features) {
     const col = getColumn(table, f);

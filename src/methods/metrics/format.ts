@@ -1,61 +1,95 @@
-// Text forms of a MetricsReport: an aligned table for people, CSV (one row per group) for tools.
-import type { Interval, MetricName, MetricsReport } from './index.js';
-
-const NAMES: MetricName[] = ['base_rate', 'positivity_rate', 'tpr', 'fpr', 'ppv', 'accuracy'];
-const SHORT: Record<MetricName, string> = { base_rate: 'base', positivity_rate: 'pos', tpr: 'TPR', fpr: 'FPR', ppv: 'PPV', accuracy: 'acc' };
+// Text forms of a MetricsReport: an aligned table for people, CSV (one row per group) for tools. Every
+// column list comes from METRIC_DEFS (definitions.ts), so a new metric appears here by itself.
+import { JUDGED_METRICS, METRIC_DEFS, METRICS, guidance, type MetricName } from './definitions.js';
+import type { AttributeResult, Interval, MetricsReport } from './index.js';
+import type { Comparison, Verdict } from './verdicts.js';
 
 const pct = (v: number | null) => (v === null ? '-' : (100 * v).toFixed(1));
-const signed = (v: number | null) => (v === null ? '-' : (v >= 0 ? '+' : '') + (100 * v).toFixed(1));
-const ratio = (v: number | null) => (v === null ? '-' : v.toFixed(2));
+const ratio = (v: number | null | undefined) => (v === null || v === undefined ? '-' : v.toFixed(2));
 const ci = (c: Interval | undefined, f: (v: number | null) => string) => (c ? ` [${f(c.lo)}, ${f(c.hi)}]` : '');
+const MARK: Record<Verdict, string> = { flagged: '!', inconclusive: '?', pass: '', 'too little data': '~' };
 
 function align(rows: string[][]): string {
   const w = rows[0].map((_, j) => Math.max(...rows.map((r) => r[j].length)));
   return rows.map((r) => r.map((c, j) => (j === 0 ? c.padEnd(w[j]) : c.padStart(w[j]))).join('  ')).join('\n') + '\n';
 }
 
+/** "x0.72! disadvantaged" style cell of one comparison. */
+function comparisonCell(c: Comparison | undefined): string {
+  if (!c) return '';
+  return `x${ratio(c.ratio)}${MARK[c.verdict]}`;
+}
+
+function flaggedLines(a: AttributeResult): string[] {
+  return a.comparisons
+    .filter((c) => c.verdict === 'flagged')
+    .map((c) => `  FLAGGED ${a.column} = ${c.group}: ${METRIC_DEFS[c.metric].label} ${pct(c.rate)}% vs ${pct(c.referenceRate)}% (x${ratio(c.ratio)}, ${(100 * (1 - c.level!)).toFixed(2)}% interval [${ratio(c.interval!.lo)}, ${ratio(c.interval!.hi)}]): ${c.direction}`);
+}
+
 export function formatMetricsTable(r: MetricsReport): string {
-  let s = `${r.rows} rows; label ${r.label} (positive "${r.positive}"); predictions ${r.pred} read as ${r.predKind === 'labels' ? 'predicted labels' : `scores, positive when > ${r.threshold}`}\n`;
-  s += 'rates in %; - = undefined (no positives or no predicted positives)\n';
+  let s = `${r.rows} rows; label ${r.label} (positive "${r.positive}", ${r.favourable === 'positive' ? 'the favourable outcome' : 'the unfavourable outcome'}); predictions ${r.pred} read as ${r.predKind === 'labels' ? 'predicted labels' : `scores, positive when > ${r.threshold}`}\n`;
+  s += 'rates in %; - = undefined (empty denominator)\n';
+  const v = r.verdicts;
+  s += `verdicts: ratios inside [${ratio(v.band[0])}, ${ratio(v.band[1])}] pass; outside: flagged (!) when significant at the corrected level, else inconclusive (?); ~ too little data (a group under ${r.minGroupSize} rows or an undefined rate). ${v.correction}, family-wise error ${(100 * v.alpha).toFixed(0)}%.\n`;
+  s += `verdict counts: ${Object.entries(v.counts).map(([k, n]) => `${n} ${k}`).join(', ')}\n`;
   for (const a of r.attributes) {
-    s += `\n${a.column}: privileged ${a.privileged.value} (${a.privileged.source})\n`;
-    const rows = [['group', 'n', ...NAMES.map((m) => SHORT[m])]];
-    for (const g of a.groups) rows.push([g.value + (g.privileged ? ' *' : ''), String(g.n), ...NAMES.map((m) => pct(g[m]) + ci(g.ci?.[m], pct))]);
+    s += `\n${a.column}: reference ${a.reference.value} (${a.reference.reason})${a.unknown ? `; ${a.unknown} rows with no value left out` : ''}\n`;
+    const rows = [['group', 'n', ...METRICS.map((m) => METRIC_DEFS[m].short)]];
+    for (const g of a.groups) rows.push([g.value + (g.reference ? ' *' : '') + (g.small ? ' (small)' : ''), String(g.n), ...METRICS.map((m) => pct(g[m]) + ci(g.ci?.[m], pct))]);
     s += align(rows);
-    s += 'disparities: difference (unprivileged - privileged, points) and ratio (unprivileged / privileged; ! below 0.8)\n';
-    const drows = [['group', ...NAMES.map((m) => SHORT[m])]];
-    for (const g of a.groups) {
-      if (g.privileged) continue;
-      drows.push([g.value, ...NAMES.map((m) => {
-        const d = a.disparities[m];
-        const q = d.ratio[g.value];
-        return `${signed(d.difference[g.value])}${ci(d.ci?.difference[g.value], signed)} x${ratio(q)}${q !== null && q < 0.8 ? '!' : ''}`;
-      })]);
+    const others = a.groups.filter((g) => !g.reference);
+    if (others.length) {
+      s += `ratios to ${a.reference.value} and verdicts:\n`;
+      const drows = [['group', ...JUDGED_METRICS.map((m) => METRIC_DEFS[m].short), '4/5']];
+      for (const g of others) {
+        drows.push([g.value, ...JUDGED_METRICS.map((m) => comparisonCell(a.comparisons.find((c) => c.group === g.value && c.metric === m))), fourFifthsCell(a, g.value)]);
+      }
+      s += align(drows);
+      for (const l of flaggedLines(a)) s += l + '\n';
     }
-    drows.push(['max - min', ...NAMES.map((m) => pct(a.disparities[m].max_minus_min) + ci(a.disparities[m].ci?.max_minus_min, pct))]);
-    s += align(drows);
+    s += `four-fifths rule (the legal yardstick, not a verdict): selection rate against the most selected group that is not small${a.fourFifths.reference ? ` (${a.fourFifths.reference})` : ' (none: every group is small)'}; below 0.8: ${a.fourFifths.below.length ? a.fourFifths.below.join(', ') : 'none'}\n`;
+    const imp = a.impact;
+    s += `impact ratios (NYC LL144, ${imp.kind}${imp.median !== null ? ` above the median score ${imp.median.toFixed(3)}` : ''}; categories under ${(100 * imp.minShare).toFixed(0)}% of rows excluded${imp.unknown ? `; ${imp.unknown} rows with an unknown value left out` : ''}): ${imp.rows.map((x) => `${x.category} ${pct(x.rate)}% ${x.excluded ? '(excluded)' : `x${ratio(x.impactRatio)}`}`).join('; ')}\n`;
+    if (a.calibration) s += `calibration (ECE by group${r.bootstrap || a.calibration.some((c) => c.ci) ? ', 95% bootstrap interval' : ''}): ${a.calibration.map((c) => `${c.group} ${ratio(c.ece)}${c.ci ? ` [${ratio(c.ci.lo)}, ${ratio(c.ci.hi)}]` : ''}`).join('; ')}\n`;
+    if (a.conditional) {
+      const cd = a.conditional;
+      s += `selection-rate ratio to ${cd.reference} within ${cd.strata} strata of ${cd.columns.join(', ')} (Mantel-Haenszel): ${cd.rows.map((x) => `${x.group} crude x${ratio(x.crude)}, conditional x${ratio(x.conditional)}${x.ci ? ` [${ratio(x.ci.lo)}, ${ratio(x.ci.hi)}]` : ''}${x.explainedShare !== null ? `, ${(100 * x.explainedShare).toFixed(0)}% explained` : ''}`).join('; ')}\n`;
+    }
   }
-  if (r.bootstrap) s += `\nintervals: ${Math.round(r.bootstrap.confidence * 100)}% bootstrap (${r.bootstrap.resamples} resamples, seed ${r.bootstrap.seed}; ${r.bootstrap.method})\n`;
+  s += '\nhow to read: ' + JUDGED_METRICS.filter((m) => METRIC_DEFS[m].better !== null).map((m) => guidance(m, r.favourable)).join('; ') + '.\n';
+  if (r.bootstrap) s += `intervals of the rates: ${Math.round(r.bootstrap.confidence * 100)}% bootstrap (${r.bootstrap.resamples} resamples, seed ${r.bootstrap.seed}; ${r.bootstrap.method})\n`;
   return s;
 }
 
-const csvCell = (v: string | number | boolean | null) => {
-  const t = v === null ? '' : String(v);
+function fourFifthsCell(a: AttributeResult, value: string): string {
+  const q = a.fourFifths.ratio[value];
+  return q === null || q === undefined ? '-' : `${ratio(q)}${a.fourFifths.below.includes(value) ? ' below' : ''}`;
+}
+
+const csvCell = (v: string | number | boolean | null | undefined) => {
+  const t = v === null || v === undefined ? '' : String(v);
   return /[",\n\r]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
 };
 
-/** One row per group: counts, rates, then per metric the difference and ratio to the privileged group (and CIs with bootstrap). */
+/** One row per group: counts, rates, then per judged metric the difference, ratio and verdict against the reference (and CIs with bootstrap). */
 export function formatMetricsCsv(r: MetricsReport): string {
   const boot = r.bootstrap !== null;
-  const head = ['column', 'value', 'n', 'privileged', 'tp', 'fp', 'tn', 'fn', ...NAMES];
-  for (const m of NAMES) head.push(`${m}_difference`, `${m}_ratio`);
-  if (boot) for (const m of NAMES) head.push(`${m}_lo`, `${m}_hi`);
+  const head = ['column', 'value', 'n', 'reference', 'small', 'tp', 'fp', 'tn', 'fn', ...METRICS];
+  for (const m of METRICS) head.push(`${m}_difference`, `${m}_ratio`);
+  for (const m of JUDGED_METRICS) head.push(`${m}_verdict`, `${m}_p_adjusted`);
+  head.push('four_fifths_ratio', 'impact_ratio');
+  if (boot) for (const m of METRICS) head.push(`${m}_lo`, `${m}_hi`);
   const lines = [head.join(',')];
   for (const a of r.attributes) {
     for (const g of a.groups) {
-      const row: (string | number | boolean | null)[] = [a.column, g.value, g.n, g.privileged, g.tp, g.fp, g.tn, g.fn, ...NAMES.map((m) => g[m])];
-      for (const m of NAMES) row.push(g.privileged ? null : a.disparities[m].difference[g.value], g.privileged ? null : a.disparities[m].ratio[g.value]);
-      if (boot) for (const m of NAMES) row.push(g.ci![m].lo, g.ci![m].hi);
+      const row: (string | number | boolean | null | undefined)[] = [a.column, g.value, g.n, g.reference, g.small, g.tp, g.fp, g.tn, g.fn, ...METRICS.map((m: MetricName) => g[m])];
+      for (const m of METRICS) row.push(g.reference ? null : a.disparities[m].difference[g.value], g.reference ? null : a.disparities[m].ratio[g.value]);
+      for (const m of JUDGED_METRICS) {
+        const c = a.comparisons.find((x) => x.group === g.value && x.metric === m);
+        row.push(c?.verdict ?? null, c?.pAdjusted ?? null);
+      }
+      row.push(a.fourFifths.ratio[g.value], a.impact.rows.find((x) => x.category === g.value)?.impactRatio ?? null);
+      if (boot) for (const m of METRICS) row.push(g.ci![m].lo, g.ci![m].hi);
       lines.push(row.map(csvCell).join(','));
     }
   }

@@ -1,27 +1,51 @@
-// Output-based group metrics (`lucid metrics`): per-group confusion-matrix rates, disparities in the
-// aif360 and fairlearn conventions, the four-fifths rule, and seeded percentile bootstrap CIs.
+// Output-based group metrics (`lucid metrics`): per-group confusion-matrix rates (definitions.ts),
+// differences and ratios against one reference group, a verdict per comparison with a stated error
+// rate (verdicts.ts), the four-fifths rule, the LL144 impact table (impact.ts), calibration by group
+// (calibration.ts), the disparity within legitimate strata (conditional.ts), and seeded percentile
+// bootstrap CIs.
 // Core code: no Node imports. The reference's Metrics(preds, targets) was called with its arguments
 // swapped (spec §2.3), so its "pr" is the label base rate and its "tpr" the precision; here both are
 // computed from the right arguments and reported side by side (base_rate, positivity_rate, ppv, tpr).
 import { check, EngineError } from '../../engine/errors.js';
 import type { Rng } from '../../engine/rng.js';
 import { getColumn, type Column, type Table } from '../../data/table.js';
+import { calibrationByGroup, type GroupCalibration } from './calibration.js';
+import { conditionalDisparity, strataOf, type ConditionalDisparity } from './conditional.js';
+import { FAVOURABLE, JUDGED_METRICS, METRICS, rates, type Counts, type Favourable, type MetricName, type Rates } from './definitions.js';
+import { impactTable, type ImpactTable } from './impact.js';
+import { compare, correct, VERDICTS, type Comparison, type Verdict, type VerdictSettings } from './verdicts.js';
 
-export const METRICS = ['base_rate', 'positivity_rate', 'tpr', 'fpr', 'ppv', 'accuracy'] as const;
-export type MetricName = (typeof METRICS)[number];
+export { METRICS, METRIC_DEFS, JUDGED_METRICS, FAVOURABLE, betterOf, guidance, rates, type MetricName, type Rates, type Favourable, type Counts } from './definitions.js';
+export { VERDICTS, type Comparison, type Verdict } from './verdicts.js';
+export type { ImpactTable, ImpactRow } from './impact.js';
+export type { GroupCalibration, ReliabilityBin } from './calibration.js';
+export type { ConditionalDisparity, ConditionalRow } from './conditional.js';
 
 export const METRICS_DEFAULTS = {
   threshold: 0.5,
-  /** groups with fewer rows than this are warned about */
+  /** "small": a group with fewer rows gets no verdict and is never a default reference (one setting, every command) */
   minGroupSize: 30,
+  /** 1 − α, the family-wise error rate of a report's flags */
   confidence: 0.95,
+  /** τ: ratios inside [τ, 1/τ] pass */
+  tolerance: 0.8,
+  /** the four-fifths rule: the legal yardstick shown beside the selection-rate verdict */
   fourFifths: 0.8,
+  /** NYC LL144: categories under this share of the data are shown but left out of impact ratios */
+  impactMinShare: 0.02,
+  /** equal-width score bins of the calibration table */
+  calibrationBins: 10,
+  /** bootstrap resamples of the ECE interval (scores only) */
+  calibrationResamples: 200,
+  favourable: 'positive' as Favourable,
 };
 
 export interface GroupMetricsOptions {
   label: string;
-  /** the label value counted as positive; default: the second of exactly two values in sorted order */
+  /** the label value that is the positive class; default: the second of exactly two values in sorted order */
   positive?: string;
+  /** whether the positive class is the outcome people want (a loan: positive) or not (a high-risk score: negative); default positive */
+  favourable?: Favourable;
   /** the prediction column: predicted labels (values of the label), 0/1, or P(positive) in [0, 1] */
   pred: string;
   /**
@@ -35,17 +59,22 @@ export interface GroupMetricsOptions {
   groups: string[];
   /** one attribute: the Cartesian product of `groups` (non-empty cells only) */
   intersect?: boolean;
-  /** column → privileged value; for an intersection every column must be given */
+  /** column → reference value (`--reference`, alias `--privileged`); for an intersection every column must be given */
+  reference?: Record<string, string>;
+  /** @deprecated the old name of `reference` */
   privileged?: Record<string, string>;
-  /** bootstrap resamples (0: none) */
+  /** bootstrap resamples for percentile intervals of the rates (0: none); verdicts never need them */
   bootstrap?: number;
-  /** the seeded generator the resamples are drawn from (required with bootstrap) */
+  /** the seeded generator the resamples are drawn from (required with bootstrap, and for the ECE interval of scores) */
   rng?: Rng;
+  /** 1 − α for the verdicts and the intervals */
   confidence?: number;
+  /** τ in (0, 1): ratios inside [τ, 1/τ] pass */
+  tolerance?: number;
   minGroupSize?: number;
+  /** columns whose strata the disparity is also given conditional on (`--legitimate`) */
+  legitimate?: string[];
 }
-
-export type Rates = Record<MetricName, number | null>;
 
 export interface Interval {
   lo: number | null;
@@ -60,38 +89,65 @@ export interface GroupResult extends Rates {
   fp: number;
   tn: number;
   fn: number;
-  privileged: boolean;
+  /** the reference of differences, ratios and verdicts */
+  reference: boolean;
+  /** fewer rows than minGroupSize */
+  small: boolean;
   ci?: Record<MetricName, Interval>;
 }
 
 export interface Disparity {
-  /** unprivileged − privileged, per unprivileged group value (aif360's sign) */
+  /** group − reference, per other group value (aif360's sign) */
   difference: Record<string, number | null>;
-  /** unprivileged / privileged; null when undefined or the privileged value is 0 */
+  /** group / reference; null when undefined or the reference value is 0 */
   ratio: Record<string, number | null>;
-  /** values whose ratio is below 0.8 (the four-fifths rule) */
-  below_four_fifths: string[];
-  /** max − min over the groups where the metric is defined (fairlearn's difference) */
+  /** max − min over the groups that are not small, where the metric is defined (fairlearn's difference) */
   max_minus_min: number | null;
   ci?: { difference: Record<string, Interval>; ratio: Record<string, Interval>; max_minus_min: Interval };
 }
 
+/** The four-fifths rule: each group's selection rate (the favourable outcome's rate) over the most selected group's, among groups that are not small. */
+export interface FourFifths {
+  /** the most selected group that is not small (null when every group is small) */
+  reference: string | null;
+  /** per group: selection rate */
+  selectionRate: Record<string, number | null>;
+  /** per group: selection rate / the reference's (null for small groups) */
+  ratio: Record<string, number | null>;
+  /** the groups below 0.8 (never a small one) */
+  below: string[];
+}
+
 export interface AttributeResult {
   column: string;
-  privileged: { value: string; source: 'given' | 'highest positivity rate' };
+  reference: { value: string; reason: string; source: 'given' | 'largest' };
+  /** rows left out because a protected value is missing */
+  unknown: number;
   groups: GroupResult[];
   disparities: Record<MetricName, Disparity>;
+  /** one per (group other than the reference, judged metric), with its verdict */
+  comparisons: Comparison[];
+  fourFifths: FourFifths;
+  /** the NYC Local Law 144 table (selection rate, or scoring rate for scores) */
+  impact: ImpactTable;
+  /** per group, for score predictions only */
+  calibration: GroupCalibration[] | null;
+  /** with `legitimate`: the selection-rate disparity within strata of those columns */
+  conditional: ConditionalDisparity | null;
 }
 
 export interface MetricsReport {
   rows: number;
   label: string;
   positive: string;
+  favourable: Favourable;
   pred: string;
   /** how the prediction column was read */
   predKind: 'labels' | 'scores';
   threshold: number | null;
   attributes: AttributeResult[];
+  /** how the verdicts were reached */
+  verdicts: { tolerance: number; band: [number, number]; alpha: number; correction: string; comparisons: number; test: string; counts: Record<Verdict, number> };
   bootstrap: { resamples: number; seed: number; confidence: number; method: string } | null;
   minGroupSize: number;
   warnings: string[];
@@ -99,24 +155,24 @@ export interface MetricsReport {
 
 const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-function labelsOf(col: Column, what: string): (string | null)[] {
+function labelsOf(col: Column, what: string, allowMissing = false): (string | null)[] {
   const out: (string | null)[] = new Array(col.kind === 'numeric' ? col.values.length : col.codes.length);
   if (col.kind === 'numeric') {
     for (let i = 0; i < out.length; i++) out[i] = Number.isNaN(col.values[i]) ? null : String(col.values[i]);
   } else {
     for (let i = 0; i < out.length; i++) out[i] = col.codes[i] < 0 ? null : col.categories[col.codes[i]];
   }
-  const miss = out.indexOf(null);
+  const miss = allowMissing ? -1 : out.indexOf(null);
   check(miss < 0, 'E_INPUT', () => `metrics: ${what} "${col.name}" has a missing value in data row ${miss + 1}; drop such rows first`);
   return out;
 }
 
 function distinct(values: (string | null)[], numeric: boolean): string[] {
-  const s = [...new Set(values as string[])];
+  const s = [...new Set(values.filter((v): v is string => v !== null))];
   return numeric ? s.sort((a, b) => Number(a) - Number(b)) : s.sort(byCodeUnit);
 }
 
-/** y (0/1), ŷ (0/1) per row, and how they were read. */
+/** y (0/1), ŷ (0/1) per row, the scores when the column holds them, and how they were read. */
 function outcomes(table: Table, opts: GroupMetricsOptions, threshold: number) {
   const lc = getColumn(table, opts.label, 'metrics --label');
   const pc = getColumn(table, opts.pred, 'metrics --pred');
@@ -136,7 +192,7 @@ function outcomes(table: Table, opts: GroupMetricsOptions, threshold: number) {
   const predValues = distinct(preds, pc.kind === 'numeric');
   if (opts.predAs !== 'scores' && predValues.every((v) => values.includes(v))) {
     for (let i = 0; i < n; i++) yhat[i] = preds[i] === positive ? 1 : 0;
-    return { y, yhat, positive, predKind: 'labels' as const };
+    return { y, yhat, positive, predKind: 'labels' as const, score: null };
   }
   const isScore = (v: string) => pc.kind === 'numeric' && Number(v) >= 0 && Number(v) <= 1;
   if (!predValues.every(isScore)) {
@@ -145,28 +201,15 @@ function outcomes(table: Table, opts: GroupMetricsOptions, threshold: number) {
   }
   const v = (pc as { values: Float64Array }).values;
   for (let i = 0; i < n; i++) yhat[i] = v[i] > threshold ? 1 : 0;
-  return { y, yhat, positive, predKind: 'scores' as const };
-}
-
-/** The rates of one confusion matrix; a rate with an empty denominator is null. */
-export function rates(tp: number, fp: number, tn: number, fn: number): Rates {
-  const n = tp + fp + tn + fn;
-  const div = (a: number, b: number) => (b === 0 ? null : a / b);
-  return {
-    base_rate: div(tp + fn, n),
-    positivity_rate: div(tp + fp, n),
-    tpr: div(tp, tp + fn),
-    fpr: div(fp, fp + tn),
-    ppv: div(tp, tp + fp),
-    accuracy: div(tp + tn, n),
-  };
+  return { y, yhat, positive, predKind: 'scores' as const, score: v };
 }
 
 interface Attr {
   column: string;
   values: string[];
-  /** per row: group index */
+  /** per row: group index, −1 when a protected value is missing */
   gid: Int32Array;
+  unknown: number;
   given?: string;
 }
 
@@ -174,32 +217,39 @@ function attributes(table: Table, opts: GroupMetricsOptions): Attr[] {
   check(opts.groups.length > 0, 'E_ARG', () => 'metrics: give at least one --group column');
   const cols = opts.groups.map((g) => {
     const c = getColumn(table, g, 'metrics --group');
-    return { name: g, labels: labelsOf(c, 'the group column') as string[], numeric: c.kind === 'numeric' };
+    return { name: g, labels: labelsOf(c, 'the group column', true), numeric: c.kind === 'numeric' };
   });
-  const priv = opts.privileged ?? {};
-  for (const k of Object.keys(priv)) check(opts.groups.includes(k), 'E_ARG', () => `metrics: --privileged ${k}=${priv[k]} names a column that is not a --group (${opts.groups.join(', ')})`);
-  const build = (column: string, keyOf: (i: number) => string, sortKeys: string[], given?: string): Attr => {
-    const values = sortKeys;
+  const ref = opts.reference ?? opts.privileged ?? {};
+  for (const k of Object.keys(ref)) check(opts.groups.includes(k), 'E_ARG', () => `metrics: --reference ${k}=${ref[k]} names a column that is not a --group (${opts.groups.join(', ')})`);
+  const build = (column: string, keyOf: (i: number) => string | null, values: string[], given?: string): Attr => {
     const index = new Map(values.map((v, k) => [v, k]));
     const gid = new Int32Array(table.rows);
-    for (let i = 0; i < table.rows; i++) gid[i] = index.get(keyOf(i))!;
-    if (given !== undefined) check(index.has(given), 'E_ARG', () => `metrics: privileged group "${given}" of ${column} has no rows; the groups are: ${values.join('; ')}`);
-    return { column, values, gid, given };
+    let unknown = 0;
+    for (let i = 0; i < table.rows; i++) {
+      const k = keyOf(i);
+      gid[i] = k === null ? -1 : index.get(k)!;
+      if (k === null) unknown++;
+    }
+    if (given !== undefined) check(index.has(given), 'E_ARG', () => `metrics: the reference group "${given}" of ${column} has no rows; the groups are: ${values.join('; ')}`);
+    return { column, values, gid, unknown, given };
   };
   if (!opts.intersect || cols.length === 1) {
-    return cols.map((c) => build(c.name, (i) => c.labels[i], distinct(c.labels, c.numeric), priv[c.name]));
+    return cols.map((c) => build(c.name, (i) => c.labels[i], distinct(c.labels, c.numeric), ref[c.name]));
   }
   const per = cols.map((c) => distinct(c.labels, c.numeric));
-  const keyOf = (i: number) => cols.map((c) => c.labels[i]).join(', ');
+  const keyOf = (i: number) => (cols.some((c) => c.labels[i] === null) ? null : cols.map((c) => c.labels[i]).join(', '));
   const present = new Set<string>();
-  for (let i = 0; i < table.rows; i++) present.add(keyOf(i));
+  for (let i = 0; i < table.rows; i++) {
+    const k = keyOf(i);
+    if (k !== null) present.add(k);
+  }
   // Cartesian order (first column slowest), cells with no rows left out
   let combos: string[][] = [[]];
   for (const vs of per) combos = combos.flatMap((p) => vs.map((v) => [...p, v]));
   const keys = combos.map((c) => c.join(', ')).filter((k) => present.has(k));
-  const givenCols = cols.filter((c) => priv[c.name] !== undefined);
-  check(givenCols.length === 0 || givenCols.length === cols.length, 'E_ARG', () => `metrics: with --intersect give --privileged for every --group column (${opts.groups.join(', ')}) or for none`);
-  const given = givenCols.length ? cols.map((c) => priv[c.name]).join(', ') : undefined;
+  const givenCols = cols.filter((c) => ref[c.name] !== undefined);
+  check(givenCols.length === 0 || givenCols.length === cols.length, 'E_ARG', () => `metrics: with --intersect give --reference for every --group column (${opts.groups.join(', ')}) or for none`);
+  const given = givenCols.length ? cols.map((c) => ref[c.name]).join(', ') : undefined;
   return [build(opts.groups.join(' × '), keyOf, keys, given)];
 }
 
@@ -209,38 +259,77 @@ function countsOf(attr: Attr, y: Uint8Array, yhat: Uint8Array, rows: ArrayLike<n
   const n = rows ? rows.length : y.length;
   for (let k = 0; k < n; k++) {
     const i = rows ? rows[k] : k;
+    if (attr.gid[i] < 0) continue;
     const o = attr.gid[i] * 4 + (y[i] ? (yhat[i] ? 0 : 3) : yhat[i] ? 1 : 2);
     c[o]++;
   }
   return c;
 }
 
-function disparities(groupRates: Rates[], values: string[], p: number, fourFifths: number): Record<MetricName, Disparity> {
+const countsAt = (c: Float64Array, g: number): Counts => ({ tp: c[4 * g], fp: c[4 * g + 1], tn: c[4 * g + 2], fn: c[4 * g + 3] });
+const sizeAt = (c: Float64Array, g: number) => c[4 * g] + c[4 * g + 1] + c[4 * g + 2] + c[4 * g + 3];
+
+/**
+ * The one rule for references (every command): the named group, else the largest group that is not
+ * small (first in sorted order on a tie); when every group is small, the largest, and then no
+ * comparison gets a verdict.
+ */
+export function chooseReference(values: readonly string[], sizes: readonly number[], minGroupSize: number, given?: string): { index: number; value: string; reason: string; source: 'given' | 'largest' } {
+  if (given !== undefined) {
+    const index = values.indexOf(given);
+    const n = sizes[index];
+    return { index, value: given, source: 'given', reason: `named by the user; n = ${n}${n < minGroupSize ? `, small (fewer than ${minGroupSize} rows), so its comparisons get no verdict` : ''}` };
+  }
+  let best = -1;
+  for (let g = 0; g < values.length; g++) if (sizes[g] >= minGroupSize && (best < 0 || sizes[g] > sizes[best])) best = g;
+  if (best >= 0) return { index: best, value: values[best], source: 'largest', reason: `the largest group that is not small; n = ${sizes[best]}, small means fewer than ${minGroupSize} rows` };
+  let any = 0;
+  for (let g = 1; g < values.length; g++) if (sizes[g] > sizes[any]) any = g;
+  return { index: any, value: values[any], source: 'largest', reason: `the largest group, n = ${sizes[any]}; every group has fewer than ${minGroupSize} rows, so no comparison gets a verdict` };
+}
+
+function disparities(groupRates: Rates[], sizes: readonly number[], values: string[], p: number, minGroupSize: number): Record<MetricName, Disparity> {
   const out = {} as Record<MetricName, Disparity>;
   for (const m of METRICS) {
     const pv = groupRates[p][m];
     const difference: Record<string, number | null> = {};
     const ratio: Record<string, number | null> = {};
-    const below: string[] = [];
     let lo = Infinity;
     let hi = -Infinity;
     let defined = 0;
     groupRates.forEach((r, g) => {
       const v = r[m];
-      if (v !== null) {
+      if (v !== null && sizes[g] >= minGroupSize) {
         defined++;
         lo = Math.min(lo, v);
         hi = Math.max(hi, v);
       }
       if (g === p) return;
       difference[values[g]] = v === null || pv === null ? null : v - pv;
-      const q = v === null || pv === null || pv === 0 ? null : v / pv;
-      ratio[values[g]] = q;
-      if (q !== null && q < fourFifths) below.push(values[g]);
+      ratio[values[g]] = v === null || pv === null || pv === 0 ? null : v / pv;
     });
-    out[m] = { difference, ratio, below_four_fifths: below, max_minus_min: defined >= 2 ? hi - lo : null };
+    out[m] = { difference, ratio, max_minus_min: defined >= 2 ? hi - lo : null };
   }
   return out;
+}
+
+/** The four-fifths rule on the selection rate (the favourable outcome's rate), among groups that are not small. */
+function fourFifthsOf(values: readonly string[], gr: Rates[], sizes: readonly number[], favourable: Favourable, minGroupSize: number, ff: number): FourFifths {
+  const sel = gr.map((r) => (r.positivity_rate === null ? null : favourable === 'positive' ? r.positivity_rate : 1 - r.positivity_rate));
+  let top = -1;
+  sel.forEach((v, g) => {
+    if (v !== null && sizes[g] >= minGroupSize && (top < 0 || v > sel[top]!)) top = g;
+  });
+  const selectionRate: Record<string, number | null> = {};
+  const ratio: Record<string, number | null> = {};
+  const below: string[] = [];
+  values.forEach((v, g) => {
+    selectionRate[v] = sel[g];
+    const q = top >= 0 && sizes[g] >= minGroupSize && sel[g] !== null && sel[top]! > 0 ? sel[g]! / sel[top]! : null;
+    ratio[v] = q;
+    if (q !== null && q < ff) below.push(v);
+  });
+  return { reference: top >= 0 ? values[top] : null, selectionRate, ratio, below };
 }
 
 /** numpy's default (linear) percentile of sorted values. */
@@ -259,11 +348,34 @@ function interval(samples: (number | null)[], confidence: number): Interval {
 }
 
 /**
- * Per-group rates and disparities for every --group attribute (or their intersection). The
- * privileged group is the given one, else the group with the highest positivity rate (first in
- * sorted order on a tie). Bootstrap: `bootstrap` resamples of all rows with replacement, drawn
- * from `rng`; the privileged group stays fixed; percentile intervals over the resamples where the
- * statistic is defined.
+ * Holm's correction over every comparison of the given reports together (one family: an audit's
+ * attributes and their intersection), in place. Each report's `verdicts` then states the family.
+ */
+export function correctTogether(reports: MetricsReport[]): void {
+  const all = reports.flatMap((r) => r.attributes.flatMap((a) => a.comparisons));
+  const alpha = reports[0]?.verdicts.alpha ?? 1 - METRICS_DEFAULTS.confidence;
+  for (const c of all) if (c.p !== null) c.verdict = c.p < 1 ? 'inconclusive' : 'pass';
+  const m = correct(all, alpha);
+  for (const r of reports) {
+    r.verdicts.comparisons = m;
+    r.verdicts.correction = reports.length > 1 ? `Holm over the ${m} comparisons of ${reports.length} tables together (every attribute, group, metric and the intersection)` : `Holm over the ${m} comparisons of this table (every attribute, group and metric)`;
+    r.verdicts.counts = countVerdicts(r.attributes.flatMap((a) => a.comparisons));
+  }
+}
+
+function countVerdicts(cs: Comparison[]): Record<Verdict, number> {
+  const out = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
+  for (const c of cs) out[c.verdict]++;
+  return out;
+}
+
+/**
+ * Per-group rates and disparities for every --group attribute (or their intersection), each
+ * comparison against the reference with its verdict (verdicts.ts), the four-fifths rule, the LL144
+ * impact table, calibration by group (scores) and, with `legitimate`, the conditional disparity.
+ * Rows whose protected value is missing are left out of that attribute and counted (`unknown`).
+ * Bootstrap: `bootstrap` resamples of all rows with replacement, drawn from `rng`; the reference
+ * stays fixed; percentile intervals over the resamples where the statistic is defined.
  */
 export function groupMetrics(table: Table, opts: GroupMetricsOptions): MetricsReport {
   const threshold = opts.threshold ?? METRICS_DEFAULTS.threshold;
@@ -273,32 +385,65 @@ export function groupMetrics(table: Table, opts: GroupMetricsOptions): MetricsRe
   check(B === 0 || opts.rng, 'E_ARG', () => 'metrics: bootstrap needs a seeded rng');
   const confidence = opts.confidence ?? METRICS_DEFAULTS.confidence;
   check(confidence > 0 && confidence < 1, 'E_ARG', () => `metrics: confidence must be in (0, 1), got ${confidence}`);
+  const tolerance = opts.tolerance ?? METRICS_DEFAULTS.tolerance;
+  check(tolerance > 0 && tolerance < 1, 'E_ARG', () => `metrics: tolerance must be in (0, 1) (0.8 means ratios inside [0.8, 1.25] pass), got ${tolerance}`);
+  const favourable = opts.favourable ?? METRICS_DEFAULTS.favourable;
+  check(FAVOURABLE.includes(favourable), 'E_ARG', () => `metrics: favourable must be positive or negative, got ${String(favourable)}`);
   const minGroupSize = opts.minGroupSize ?? METRICS_DEFAULTS.minGroupSize;
+  check(Number.isSafeInteger(minGroupSize) && minGroupSize >= 0, 'E_ARG', () => `metrics: the small-group threshold must be a non-negative integer, got ${minGroupSize}`);
   check(table.rows > 0, 'E_INPUT', () => 'metrics: the data has no rows');
-  const { y, yhat, positive, predKind } = outcomes(table, opts, threshold);
+  const { y, yhat, positive, predKind, score } = outcomes(table, opts, threshold);
   const attrs = attributes(table, opts);
   const warnings: string[] = [];
-  const ff = METRICS_DEFAULTS.fourFifths;
+  const settings: VerdictSettings = { tolerance, alpha: 1 - confidence, minGroupSize, favourable };
+  const strata = opts.legitimate?.length ? strataOf(table, opts.legitimate, 'metrics --legitimate') : null;
+  if (opts.legitimate) for (const l of opts.legitimate) check(!opts.groups.includes(l), 'E_ARG', () => `metrics: --legitimate ${l} is also a --group column`);
+
+  // the selected rows for the impact table: the favourable decision, or (scores) the favourable side of the median
+  let median: number | null = null;
+  const hit = new Uint8Array(table.rows);
+  if (score) {
+    const sorted = Float64Array.from(score).sort();
+    median = percentile(Array.from(sorted), 0.5);
+    for (let i = 0; i < table.rows; i++) hit[i] = favourable === 'positive' ? (score[i] > median! ? 1 : 0) : score[i] < median! ? 1 : 0;
+  } else {
+    for (let i = 0; i < table.rows; i++) hit[i] = favourable === 'positive' ? yhat[i] : 1 - yhat[i];
+  }
+  const selected = new Uint8Array(table.rows);
+  for (let i = 0; i < table.rows; i++) selected[i] = favourable === 'positive' ? yhat[i] : 1 - yhat[i];
 
   const results: AttributeResult[] = attrs.map((a) => {
     const c = countsOf(a, y, yhat, null);
+    const sizes = a.values.map((_, g) => sizeAt(c, g));
     const gr = a.values.map((_, g) => rates(c[4 * g], c[4 * g + 1], c[4 * g + 2], c[4 * g + 3]));
-    let p = a.given !== undefined ? a.values.indexOf(a.given) : 0;
-    if (a.given === undefined) gr.forEach((r, g) => { if (r.positivity_rate! > gr[p].positivity_rate!) p = g; });
-    const groups: GroupResult[] = a.values.map((v, g) => {
-      const n = c[4 * g] + c[4 * g + 1] + c[4 * g + 2] + c[4 * g + 3];
-      if (n < minGroupSize) warnings.push(`${a.column} = ${v} has only ${n} rows (< ${minGroupSize}): its rates are unreliable`);
-      return { column: a.column, value: v, n, tp: c[4 * g], fp: c[4 * g + 1], tn: c[4 * g + 2], fn: c[4 * g + 3], privileged: g === p, ...gr[g] };
-    });
+    const ref = chooseReference(a.values, sizes, minGroupSize, a.given);
+    const groups: GroupResult[] = a.values.map((v, g) => ({ column: a.column, value: v, n: sizes[g], ...countsAt(c, g), reference: g === ref.index, small: sizes[g] < minGroupSize, ...gr[g] }));
+    const small = groups.filter((g) => g.small);
+    if (small.length) warnings.push(`${a.column}: ${small.length} group${small.length > 1 ? 's have' : ' has'} fewer than ${minGroupSize} rows (${small.slice(0, 4).map((g) => `${g.value}: ${g.n}`).join(', ')}${small.length > 4 ? ', …' : ''}); ${small.length > 1 ? 'they get' : 'it gets'} no verdict`);
     for (const g of groups) {
-      if (g.tpr === null) warnings.push(`${a.column} = ${g.value}: no positive labels, TPR is undefined (null)`);
-      if (g.ppv === null) warnings.push(`${a.column} = ${g.value}: no predicted positives, PPV is undefined (null)`);
+      if (g.tpr === null) warnings.push(`${a.column} = ${g.value}: no positive labels, TPR and FNR are undefined (null)`);
+      if (g.ppv === null) warnings.push(`${a.column} = ${g.value}: no predicted positives, PPV and FDR are undefined (null)`);
     }
+    if (a.unknown > 0) warnings.push(`${a.column}: ${a.unknown} rows have no value and are left out of its tables`);
+    const comparisons: Comparison[] = [];
+    a.values.forEach((v, g) => {
+      if (g === ref.index) return;
+      for (const m of JUDGED_METRICS) comparisons.push(compare(m, v, countsAt(c, g), ref.value, countsAt(c, ref.index), settings, ref.source === 'given'));
+    });
+    const ff = fourFifthsOf(a.values, gr, sizes, favourable, minGroupSize, METRICS_DEFAULTS.fourFifths);
+    // the legal yardstick beside every verdict of the group: its selection rate against the most selected group
+    for (const c of comparisons) c.fourFifths = { ratio: ff.ratio[c.group], below: ff.below.includes(c.group), against: ff.reference };
     return {
       column: a.column,
-      privileged: { value: a.values[p], source: a.given !== undefined ? 'given' : 'highest positivity rate' },
+      reference: { value: ref.value, reason: ref.reason, source: ref.source },
+      unknown: a.unknown,
       groups,
-      disparities: disparities(gr, a.values, p, ff),
+      disparities: disparities(gr, sizes, a.values, ref.index, minGroupSize),
+      comparisons,
+      fourFifths: ff,
+      impact: impactTable(a.values, a.gid, hit, score ? 'scoring rate' : 'selection rate', median, METRICS_DEFAULTS.impactMinShare),
+      calibration: score ? calibrationByGroup(a.values, a.gid, score, y, METRICS_DEFAULTS.calibrationBins, opts.rng ? METRICS_DEFAULTS.calibrationResamples : 0, opts.rng, confidence) : null,
+      conditional: strata ? conditionalDisparity(a.values, a.gid, selected, ref.index, strata, opts.legitimate!, confidence) : null,
     };
   });
 
@@ -313,9 +458,10 @@ export function groupMetrics(table: Table, opts: GroupMetricsOptions): MetricsRe
       for (let i = 0; i < n; i++) rows[i] = Math.min(n - 1, Math.floor(u[i] * n));
       attrs.forEach((a, ai) => {
         const c = countsOf(a, y, yhat, rows);
+        const sizes = a.values.map((_, g) => sizeAt(c, g));
         const gr = a.values.map((_, g) => rates(c[4 * g], c[4 * g + 1], c[4 * g + 2], c[4 * g + 3]));
-        const p = a.values.indexOf(results[ai].privileged.value);
-        const d = disparities(gr, a.values, p, ff);
+        const p = a.values.indexOf(results[ai].reference.value);
+        const d = disparities(gr, sizes, a.values, p, minGroupSize);
         METRICS.forEach((m, mi) => {
           gr.forEach((r, g) => {
             gs[ai][g][mi].push(r[m]);
@@ -336,7 +482,7 @@ export function groupMetrics(table: Table, opts: GroupMetricsOptions): MetricsRe
       METRICS.forEach((m, mi) => {
         const ci = { difference: {} as Record<string, Interval>, ratio: {} as Record<string, Interval>, max_minus_min: interval(ds[ai][mi].mm, confidence) };
         attrs[ai].values.forEach((v, g) => {
-          if (v === res.privileged.value) return;
+          if (v === res.reference.value) return;
           ci.difference[v] = interval(ds[ai][mi].diff[g], confidence);
           ci.ratio[v] = interval(ds[ai][mi].ratio[g], confidence);
         });
@@ -345,18 +491,30 @@ export function groupMetrics(table: Table, opts: GroupMetricsOptions): MetricsRe
     });
   }
 
-  return {
+  const report: MetricsReport = {
     rows: table.rows,
     label: opts.label,
     positive,
+    favourable,
     pred: opts.pred,
     predKind,
     threshold: predKind === 'scores' ? threshold : null,
     attributes: results,
-    bootstrap: B > 0 ? { resamples: B, seed: opts.rng!.seed, confidence, method: 'percentile, rows resampled with replacement, privileged group fixed' } : null,
+    verdicts: {
+      tolerance,
+      band: [tolerance, 1 / tolerance],
+      alpha: 1 - confidence,
+      correction: '',
+      comparisons: 0,
+      test: 'log-ratio (Katz) test of "the ratio is inside the band", two-sided p = 2Φ(−δ/se), δ the distance of the log ratio outside the band',
+      counts: countVerdicts([]),
+    },
+    bootstrap: B > 0 ? { resamples: B, seed: opts.rng!.seed, confidence, method: 'percentile, rows resampled with replacement, reference group fixed' } : null,
     minGroupSize,
     warnings,
   };
+  correctTogether([report]);
+  return report;
 }
 
 export { formatMetricsTable, formatMetricsCsv } from './format.js';

@@ -1,0 +1,125 @@
+// The group-metrics part of the report: per attribute the rates, the verdict of every comparison
+// against the reference, the four-fifths yardstick, the LL144 impact table, calibration by group and
+// the conditional disparity; and the verdict lines of the Findings. Every metric list comes from
+// METRIC_DEFS. Core code: no Node imports, no DOM.
+import { guidance, JUDGED_METRICS, METRIC_DEFS, METRICS, type AttributeResult, type Comparison, type Interval, type MetricsReport } from '../methods/metrics/index.js';
+import { escapeHtml as esc, finite, fmtInt, fmtNum, fmtPct, fmtRatio } from './format.js';
+
+function pctCell(v: number | null | undefined, ci: Interval | undefined): string {
+  const c = ci && (finite(ci.lo) || finite(ci.hi)) ? `<span class="ci">[${fmtPct(ci.lo)}, ${fmtPct(ci.hi)}]</span>` : '';
+  return `<td>${fmtPct(v)}${c}</td>`;
+}
+
+const levelText = (c: Comparison) => (c.level !== null ? `${fmtNum(100 * (1 - c.level), 4)}%` : '');
+
+/** One comparison as a table cell: ratio, verdict badge, the interval at its corrected level. */
+function verdictCell(c: Comparison | undefined, r: MetricsReport): string {
+  if (!c) return '<td>—</td>';
+  const iv = c.interval ? `<span class="ci">${levelText(c)}: [${fmtRatio(c.interval.lo)}, ${fmtRatio(c.interval.hi)}]</span>` : '';
+  const title = esc(`${METRIC_DEFS[c.metric].label} ${fmtPct(c.rate)} vs ${fmtPct(c.referenceRate)} (${c.counts.x}/${c.counts.n} vs ${c.counts.xRef}/${c.counts.nRef})${c.pAdjusted !== null ? `; Holm-adjusted p ${fmtNum(c.pAdjusted, 3)}` : ''}${c.reason ? `; ${c.reason}` : ''}; ${guidance(c.metric, r.favourable)}`);
+  switch (c.verdict) {
+    case 'flagged': {
+      const cls = c.direction === 'disadvantaged' ? 'flag' : 'flag-soft';
+      return `<td class="${cls}" title="${title}">${fmtRatio(c.ratio)}× <span class="badge flag">⚑ ${esc(c.direction ?? 'flagged')}</span>${iv}</td>`;
+    }
+    case 'inconclusive':
+      return `<td class="flag-soft" title="${title}">${fmtRatio(c.ratio)}× <span class="badge soft">? inconclusive</span>${iv}</td>`;
+    case 'pass':
+      return `<td title="${title}">${fmtRatio(c.ratio)}×</td>`;
+    default:
+      return `<td class="muted" title="${title}">${fmtRatio(c.ratio)}× <span class="badge small">too little data</span></td>`;
+  }
+}
+
+function attributeTables(a: AttributeResult, r: MetricsReport): string {
+  const out: string[] = [];
+  out.push(`<h4>${esc(a.column)} <span class="muted small">— reference: ${esc(a.reference.value)} (${esc(a.reference.reason)})${a.unknown ? ` · ${fmtInt(a.unknown)} rows with no value left out` : ''}</span></h4>`);
+  out.push('<table class="metrics groups"><thead><tr><th class="l">group</th><th>n</th>');
+  for (const m of METRICS) out.push(`<th title="${esc(METRIC_DEFS[m].help)}">${esc(METRIC_DEFS[m].label)}</th>`);
+  out.push('</tr></thead><tbody>');
+  for (const g of a.groups) {
+    const badges = (g.reference ? '<span class="badge priv">★ reference</span>' : '') + (g.small ? `<span class="badge small">⚠ small (&lt; ${fmtInt(r.minGroupSize)})</span>` : '');
+    out.push(`<tr${g.small ? ' class="smallgroup"' : ''}><td class="l">${esc(g.value)}${badges}</td><td>${fmtInt(g.n)}</td>`);
+    for (const m of METRICS) out.push(pctCell(g[m], g.ci?.[m]));
+    out.push('</tr>');
+  }
+  out.push('</tbody></table>');
+  const others = a.groups.filter((g) => !g.reference);
+  if (others.length) {
+    out.push(`<table class="metrics verdicts"><thead><tr><th class="l">ratio to ${esc(a.reference.value)}</th>`);
+    for (const m of JUDGED_METRICS) out.push(`<th title="${esc(guidance(m, r.favourable))}">${esc(METRIC_DEFS[m].label)}</th>`);
+    out.push('<th title="selection rate over the most selected group that is not small; the legal yardstick, not a verdict">four-fifths</th></tr></thead><tbody>');
+    for (const g of others) {
+      out.push(`<tr><td class="l">${esc(g.value)}</td>`);
+      for (const m of JUDGED_METRICS) out.push(verdictCell(a.comparisons.find((c) => c.group === g.value && c.metric === m), r));
+      const q = a.fourFifths.ratio[g.value];
+      out.push(`<td>${q === null || q === undefined ? '—' : `${fmtRatio(q)}×${a.fourFifths.below.includes(g.value) ? ' <span class="badge soft">below 4/5</span>' : ''}`}</td></tr>`);
+    }
+    out.push('</tbody></table>');
+  }
+  out.push(`<details><summary>Impact ratios in the NYC Local Law 144 form (${esc(a.impact.kind)})</summary>${impactHtml(a)}</details>`);
+  if (a.calibration) out.push(`<details><summary>Calibration by group (expected calibration error)</summary>${calibrationHtml(a)}</details>`);
+  if (a.conditional) out.push(conditionalHtml(a));
+  return out.join('');
+}
+
+function impactHtml(a: AttributeResult): string {
+  const t = a.impact;
+  const rows = t.rows.map((x) => `<tr${x.excluded ? ' class="smallgroup"' : ''}><td class="l">${esc(x.category)}${x.category === t.highest ? ' <span class="badge priv">highest</span>' : ''}</td><td>${fmtInt(x.n)}</td><td>${fmtPct(x.share)}</td><td>${fmtPct(x.rate)}</td><td>${x.excluded ? `excluded (&lt; ${fmtPct(t.minShare, 0)} of rows)` : fmtRatio(x.impactRatio)}</td></tr>`).join('');
+  const what = t.kind === 'scoring rate' ? `the share of the category on the favourable side of the whole sample's median score (${fmtNum(t.median)})` : 'the share of the category given the favourable outcome';
+  return `<p class="small">Rate: ${what}. Impact ratio: the rate over the highest rate among categories holding at least ${fmtPct(t.minShare, 0)} of the rows; smaller categories are shown and left out. ${fmtInt(t.unknown)} rows had an unknown value and are left out.</p><table><thead><tr><th class="l">category</th><th>n</th><th>share</th><th>${esc(t.kind)}</th><th>impact ratio</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function calibrationHtml(a: AttributeResult): string {
+  const cal = a.calibration!;
+  const rows = cal.map((c) => `<tr><td class="l">${esc(c.group)}</td><td>${fmtInt(c.n)}</td><td>${fmtNum(c.ece, 3)}${c.ci ? `<span class="ci">[${fmtNum(c.ci.lo, 3)}, ${fmtNum(c.ci.hi, 3)}]</span>` : ''}</td><td class="l small">${c.bins.filter((b) => b.n > 0).map((b) => `${fmtNum(b.lo, 1)}–${fmtNum(b.hi, 1)}: ${fmtPct(b.positiveShare)} positive at mean score ${fmtPct(b.meanScore)} (n ${fmtInt(b.n)})`).join('; ')}</td></tr>`).join('');
+  return `<p class="small">A calibrated score means the same chance of the positive label in every group. ECE: the row-weighted mean of |share positive − mean score| over ${cal[0]?.bins.length ?? 0} equal-width score bins, with a 95% bootstrap interval; it is biased upwards on few rows.</p><table><thead><tr><th class="l">group</th><th>n</th><th>ECE</th><th class="l">reliability (per bin)</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+function conditionalHtml(a: AttributeResult): string {
+  const c = a.conditional!;
+  const rows = c.rows.map((x) => `<tr><td class="l">${esc(x.group)}</td><td>${fmtRatio(x.crude)}×</td><td>${fmtRatio(x.conditional)}×${x.ci ? `<span class="ci">[${fmtRatio(x.ci.lo)}, ${fmtRatio(x.ci.hi)}]</span>` : ''}</td><td>${x.explainedShare === null ? '—' : fmtPct(x.explainedShare, 0)}</td><td>${fmtInt(x.comparedRows)}</td></tr>`).join('');
+  return `<p class="small"><strong>Explained and unexplained disparity.</strong> Selection-rate ratio to ${esc(c.reference)}: as it is (crude), and within ${fmtInt(c.strata)} strata of the factors named legitimate (${c.columns.map(esc).join(', ')}; numeric ones in quintiles), combined by the Mantel–Haenszel ratio with a ${fmtPct(c.confidence, 0)} interval (not corrected for multiplicity). The explained share is the part of the log ratio the legitimate factors account for.</p><table><thead><tr><th class="l">group</th><th>crude</th><th>within strata (unexplained)</th><th>explained</th><th>rows compared</th></tr></thead><tbody>${rows}</tbody></table>`;
+}
+
+/**
+ * Group metrics as HTML: how the verdicts were reached, then per attribute the rates per group
+ * (reference ★, small groups marked, bootstrap CIs beneath when present) and the verdict table.
+ */
+export function metricsTable(report: MetricsReport): string {
+  const out: string[] = ['<div class="metrics-report">'];
+  const how = report.predKind === 'scores' ? `scores read as positive above ${fmtNum(report.threshold)}` : 'predicted labels';
+  const v = report.verdicts;
+  out.push(
+    `<p class="muted small">${fmtInt(report.rows)} rows · label <code>${esc(report.label)}</code> = ${esc(report.positive)} (${report.favourable === 'positive' ? 'the favourable outcome' : 'the unfavourable outcome'}) · predictions <code>${esc(report.pred)}</code> (${esc(how)}) · groups under ${fmtInt(report.minGroupSize)} rows are small and get no verdict` +
+      ` · ratios inside [${fmtRatio(v.band[0])}, ${fmtRatio(v.band[1])}] pass; ${esc(v.correction)}, family-wise error ${fmtPct(v.alpha, 0)}` +
+      (report.bootstrap ? ` · ${Math.round(report.bootstrap.confidence * 100)}% bootstrap intervals of the rates from ${fmtInt(report.bootstrap.resamples)} resamples (seed ${esc(report.bootstrap.seed)}; ${esc(report.bootstrap.method)})` : '') +
+      '</p>',
+  );
+  for (const a of report.attributes) out.push(`<div class="scroll">${attributeTables(a, report)}</div>`);
+  out.push('</div>');
+  return out.join('');
+}
+
+/** groups named per attribute in a Findings line (the tables list them all) */
+const FINDINGS_MAX = 6;
+
+/** The Findings lines of the verdicts: per attribute the flagged comparisons, worst first, and what is inconclusive. */
+export function verdictFindings(r: MetricsReport | null, why?: (attribute: string) => string): string[] {
+  if (!r) return [];
+  const out: string[] = [];
+  for (const a of r.attributes) {
+    const flagged = a.comparisons.filter((c) => c.verdict === 'flagged').sort((x, y) => x.pAdjusted! - y.pAdjusted!);
+    const inconclusive = a.comparisons.filter((c) => c.verdict === 'inconclusive').length;
+    const ff = a.fourFifths.below.length ? ` Four-fifths rule (the legal yardstick): selection rate below 0.8 of ${esc(a.fourFifths.reference)}'s for ${a.fourFifths.below.slice(0, FINDINGS_MAX).map(esc).join(', ')}${a.fourFifths.below.length > FINDINGS_MAX ? ` and ${a.fourFifths.below.length - FINDINGS_MAX} more` : ''}.` : '';
+    if (!flagged.length) {
+      out.push(`${esc(a.column)}: no flag against ${esc(a.reference.value)}${inconclusive ? ` (${fmtInt(inconclusive)} comparison${inconclusive === 1 ? '' : 's'} outside the band but not significant: inconclusive)` : ''}.${ff}`);
+      continue;
+    }
+    const items = flagged.slice(0, FINDINGS_MAX).map((c) => `<strong>${esc(c.group)}</strong> ${esc(METRIC_DEFS[c.metric].label)} ${fmtPct(c.rate)} vs ${fmtPct(c.referenceRate)} (${fmtRatio(c.ratio)}×, ${levelText(c)} interval [${fmtRatio(c.interval!.lo)}, ${fmtRatio(c.interval!.hi)}]; ${esc(c.direction)})`);
+    const more = flagged.length - FINDINGS_MAX;
+    const extra = why ? why(a.column) : '';
+    out.push(`<span class="badge flag">⚑ flagged</span> ${esc(a.column)} against ${esc(a.reference.value)}: ${items.join('; ')}${more > 0 ? `; and ${fmtInt(more)} more (see the metrics tables)` : ''}.${inconclusive ? ` ${fmtInt(inconclusive)} more inconclusive.` : ''}${ff}${extra ? ` ${extra}` : ''}`);
+  }
+  return out;
+}
