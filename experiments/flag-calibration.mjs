@@ -1,0 +1,161 @@
+#!/usr/bin/env node
+// Issue #16, EXPERIMENTS.md §8: the false-alarm rate and the power of the group-metric verdicts on
+// the bias simulator. `run` audits (the metrics stage of runAudit: the verdicts and the attribution the
+// report shows) and writes one JSON per run; `analyse` counts against the protocol's null and targets.
+//
+//   npm run build && node experiments/flag-calibration.mjs run [--kinds fair,direct,proxy,intersectional]
+//        [--seeds 0-19] [--rows 2000] [--population 200000] [--out out/experiments/flags]
+//   node experiments/flag-calibration.mjs analyse [--out out/experiments/flags]
+import { parseArgs } from 'node:util';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    kinds: { type: 'string', default: 'fair,direct,proxy,intersectional' },
+    seeds: { type: 'string', default: '0-19' },
+    rows: { type: 'string', default: '2000' },
+    population: { type: 'string', default: '200000' },
+    out: { type: 'string', default: 'out/experiments/flags' },
+  },
+});
+const runsDir = join(values.out, 'runs');
+const seedList = (s) => s.split(',').flatMap((p) => {
+  const m = /^(\d+)-(\d+)$/.exec(p);
+  if (!m) return [Number(p)];
+  return Array.from({ length: Number(m[2]) - Number(m[1]) + 1 }, (_, i) => Number(m[1]) + i);
+});
+
+const TOL = 0.8;
+const inBand = (r) => r !== null && r >= TOL && r <= 1 / TOL;
+
+async function run() {
+  const { initNodeEngine } = await import('../dist/src/node/engine.js');
+  const { Rng } = await import('../dist/src/engine/rng.js');
+  const { simulate } = await import('../dist/src/data/simulator.js');
+  const { Classifier } = await import('../dist/src/models/classifier/index.js');
+  const { builtinBlackBox } = await import('../dist/src/models/blackbox.js');
+  const { metricsStage } = await import('../dist/src/audit/run.js');
+  const { groupMetrics } = await import('../dist/src/methods/metrics/index.js');
+  mkdirSync(runsDir, { recursive: true });
+  const engine = await initNodeEngine();
+  const rows = Number(values.rows);
+  const popRows = Number(values.population);
+  for (const kind of values.kinds.split(',')) {
+    for (const seed of seedList(values.seeds)) {
+      const t0 = performance.now();
+      const train = simulate(new Rng(engine, 1000 + seed), { n: rows, bias: kind });
+      const data = simulate(new Rng(engine, 2000 + seed), { n: rows, bias: kind });
+      const pop = simulate(new Rng(engine, 3000 + seed), { n: popRows, bias: kind });
+      const drop = kind === 'proxy' ? train.protected.slice() : [];
+      const { model: clf } = Classifier.train(engine, train.table, { label: train.label, positive: train.favourable, drop, hidden: [], epochs: 40, valFraction: 0, seed });
+      try {
+        const model = builtinBlackBox(engine, clf, `logistic (${kind})`);
+        const opts = { label: data.label, positive: data.favourable, protected: data.protected, model, seed };
+        const ms = await metricsStage(engine, data.table, opts, model, undefined, [], []);
+        // the population: the same model on 200,000 independent rows, the same references
+        const popPred = await model.predict(pop.table);
+        const ptable = { rows: pop.table.rows, columns: [...pop.table.columns, { kind: 'numeric', name: 'preds', values: popPred }] };
+        const popRef = (rep) => Object.fromEntries(rep.attributes.map((a) => [a.column, a.reference.value]));
+        const refA = popRef(ms.attributes);
+        const pa = groupMetrics(ptable, { label: pop.label, positive: pop.favourable, pred: 'preds', predAs: 'scores', groups: pop.protected, reference: refA });
+        const refI = ms.intersection.attributes[0].reference.value.split(', ');
+        const pi = groupMetrics(ptable, { label: pop.label, positive: pop.favourable, pred: 'preds', predAs: 'scores', groups: pop.protected, intersect: true, reference: Object.fromEntries(pop.protected.map((c, k) => [c, refI[k]])) });
+        const popRatio = new Map();
+        for (const rep of [pa, pi]) for (const a of rep.attributes) for (const c of a.comparisons) popRatio.set(`${a.column}|${c.group}|${c.metric}`, c.ratio);
+        const comparisons = [];
+        for (const rep of [ms.attributes, ms.intersection]) {
+          for (const a of rep.attributes) {
+            for (const c of a.comparisons) {
+              comparisons.push({ attribute: a.column, group: c.group, reference: c.reference, metric: c.metric, ratio: c.ratio, verdict: c.verdict, direction: c.direction, pAdjusted: c.pAdjusted, populationRatio: popRatio.get(`${a.column}|${c.group}|${c.metric}`) ?? null });
+            }
+          }
+        }
+        const out = {
+          kind, seed, rows, population: popRows, drop,
+          truth: { disadvantaged: data.truth.disadvantaged, reads: data.truth.reads },
+          family: ms.attributes.verdicts.comparisons,
+          comparisons,
+          attribution: ms.attribution,
+          seconds: (performance.now() - t0) / 1000,
+        };
+        writeFileSync(join(runsDir, `${kind}-${rows}-${seed}.json`), JSON.stringify(out));
+        const fl = comparisons.filter((c) => c.verdict === 'flagged');
+        const fa = fl.filter((c) => inBand(c.populationRatio));
+        process.stdout.write(`${kind} ${rows} seed ${seed}: ${fl.length} flagged (${fa.length} false alarms) of ${out.family}; ${out.seconds.toFixed(1)} s\n`);
+      } finally {
+        clf.dispose();
+      }
+    }
+  }
+}
+
+function analyse() {
+  const runs = readdirSync(runsDir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(readFileSync(join(runsDir, f), 'utf8')));
+  const groups = new Map();
+  for (const r of runs) {
+    const k = `${r.kind} ${r.rows}`;
+    groups.set(k, [...(groups.get(k) ?? []), r]);
+  }
+  const lines = ['| kind | rows | audits | any false alarm | planted found | planted found, no false alarm | flags per audit (median) | null comparisons per audit | seconds per audit |', '|---|---|---|---|---|---|---|---|---|'];
+  const detail = [];
+  let allAudits = 0;
+  let allFalse = 0;
+  const corr = { sexOut: 0, sexFlagged: 0, sexNamed: 0, groupOut: 0, groupFlagged: 0, groupNamed: 0 };
+  for (const [k, rs] of [...groups].sort()) {
+    const [kind, rows] = k.split(' ');
+    let anyFalse = 0;
+    let found = 0;
+    let foundClean = 0;
+    const flags = [];
+    const nulls = [];
+    const secs = [];
+    const falseList = [];
+    for (const r of rs) {
+      const fl = r.comparisons.filter((c) => c.verdict === 'flagged');
+      const fa = fl.filter((c) => inBand(c.populationRatio));
+      flags.push(fl.length);
+      nulls.push(r.comparisons.filter((c) => inBand(c.populationRatio)).length);
+      secs.push(r.seconds);
+      if (fa.length) {
+        anyFalse++;
+        falseList.push(`${kind} ${rows} seed ${r.seed}: ${fa.map((c) => `${c.attribute}=${c.group} ${c.metric} ×${c.ratio?.toFixed(2)} (population ×${c.populationRatio?.toFixed(2)})`).join('; ')}`);
+      }
+      const planted = (c) => c.metric === 'positivity_rate' && c.verdict === 'flagged' && c.direction === 'disadvantaged' && (kind === 'intersectional' ? c.attribute === 'sex × group' && c.group === 'Female, B' : c.attribute === 'group' && c.group === 'B');
+      const hit = kind !== 'fair' && r.comparisons.some(planted);
+      if (hit) found++;
+      if (hit && fa.length === 0) foundClean++;
+      // disparities by construction through correlated features (declared in §8.1)
+      for (const [attr, paths] of [['sex', ['income', 'hours_per_week']], ['group', ['income', 'education']]]) {
+        const at = r.attribution.find((a) => a.attribute === attr);
+        if (!at || at.path !== 'correlated features') continue;
+        const pos = r.comparisons.find((c) => c.attribute === attr && c.metric === 'positivity_rate');
+        if (!pos || inBand(pos.populationRatio) || pos.populationRatio === null) continue;
+        if (kind !== 'fair' && attr === 'group') continue; // planted there: not a correlated-feature path only
+        corr[`${attr}Out`]++;
+        if (pos.verdict === 'flagged') corr[`${attr}Flagged`]++;
+        if (at.carriers.some((c) => paths.includes(c.feature))) corr[`${attr}Named`]++;
+      }
+    }
+    allAudits += rs.length;
+    allFalse += anyFalse;
+    const med = (xs) => xs.slice().sort((a, b) => a - b)[Math.floor((xs.length - 1) / 2)];
+    const pct = (a, b) => `${a}/${b} (${((100 * a) / b).toFixed(0)}%)`;
+    lines.push(`| ${kind} | ${rows} | ${rs.length} | ${pct(anyFalse, rs.length)} | ${kind === 'fair' ? '—' : pct(found, rs.length)} | ${kind === 'fair' ? '—' : pct(foundClean, rs.length)} | ${med(flags)} | ${med(nulls)} | ${med(secs).toFixed(1)} |`);
+    detail.push(...falseList);
+  }
+  lines.push('', `Overall: ${allFalse}/${allAudits} audits with any false alarm.`);
+  lines.push(`Correlated-feature disparities (population ratio of the positivity rate outside the band, attribute not read or read with little effect): sex ${corr.sexOut} (flagged ${corr.sexFlagged}, carriers name income or hours_per_week ${corr.sexNamed}); group in fair runs ${corr.groupOut} (flagged ${corr.groupFlagged}, carriers name income or education ${corr.groupNamed}).`);
+  if (detail.length) lines.push('', 'False alarms:', ...detail.map((d) => `- ${d}`));
+  const text = lines.join('\n') + '\n';
+  writeFileSync(join(values.out, 'summary.md'), text);
+  process.stdout.write(text);
+}
+
+if (positionals[0] === 'run') await run();
+else if (positionals[0] === 'analyse') analyse();
+else {
+  process.stderr.write('usage: node experiments/flag-calibration.mjs run|analyse [options]\n');
+  process.exit(2);
+}
