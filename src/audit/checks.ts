@@ -26,7 +26,7 @@ import type { Rng } from '../engine/rng.js';
 import { cellLabels, concatFloat64, type Column, type Table } from '../data/table.js';
 import { FIDELITY_DEFAULTS, numbersOf, rankCodes } from '../methods/quality/fidelity.js';
 import { assignBin, binLabels, quantileBins, quantileSorted } from './bins.js';
-import { normalCdf, normalQuantile } from '../methods/metrics/verdicts.js';
+import { correctedLevel, holm, normalCdf, normalQuantile } from '../methods/metrics/verdicts.js';
 import type { Distribution } from './types.js';
 
 export { fidelity, tvLabels, type FeatureFidelity, type FidelityMetric, type SideFidelity } from '../methods/quality/fidelity.js';
@@ -343,14 +343,10 @@ export function correctShiftChecks(families: ShiftCheck[][], alpha: number = 1 -
     const z = c.real.se! > 0 ? Math.abs(c.real.shift!) / c.real.se! : c.real.shift !== 0 ? Infinity : 0;
     c.real.p = Math.min(1, 2 * normalCdf(-z));
   }
-  const order = all.slice().sort((a, b) => a.real.p! - b.real.p!);
-  let run = 0;
-  order.forEach((c, i) => {
-    run = Math.max(run, Math.min(1, (m - i) * c.real.p!));
-    c.real.pAdjusted = run;
-  });
-  for (const c of all) {
-    const level = c.real.p! > 0 && c.real.pAdjusted! > 0 ? (alpha * c.real.p!) / c.real.pAdjusted! : alpha / m;
+  const adjusted = holm(all.map((c) => c.real.p!));
+  all.forEach((c, i) => {
+    c.real.pAdjusted = adjusted[i];
+    const level = correctedLevel(alpha, c.real.p!, adjusted[i], m);
     const z = normalQuantile(1 - level / 2);
     c.real.level = level;
     c.real.lo = c.real.shift! - z * c.real.se!;
@@ -359,7 +355,7 @@ export function correctShiftChecks(families: ShiftCheck[][], alpha: number = 1 -
     const withSign = s === 0 ? 0 : c.canonical.filter((x) => sign(x) === s).length;
     c.status = s === 0 ? 'within noise' : withSign === c.canonical.length ? 'agrees' : 'disagrees';
     c.seedsWithDataSign = withSign;
-  }
+  });
   for (const c of families.flat()) {
     if (c.real.shift === null || c.real.se === null || c.real.se === undefined) {
       c.status = 'within noise';

@@ -113,7 +113,9 @@ export function verdictFindings(r: MetricsReport | null, why?: (attribute: strin
     const inconclusive = a.comparisons.filter((c) => c.verdict === 'inconclusive').length;
     const ff = a.fourFifths.below.length ? ` Four-fifths rule (the legal yardstick): selection rate below 0.8 of ${esc(a.fourFifths.reference)}'s for ${a.fourFifths.below.slice(0, FINDINGS_MAX).map(esc).join(', ')}${a.fourFifths.below.length > FINDINGS_MAX ? ` and ${a.fourFifths.below.length - FINDINGS_MAX} more` : ''}.` : '';
     if (!flagged.length) {
-      out.push(`${esc(a.column)}: no flag against ${esc(a.reference.value)}${inconclusive ? ` (${fmtInt(inconclusive)} comparison${inconclusive === 1 ? '' : 's'} outside the band but not significant: inconclusive)` : ''}.${ff}`);
+      // an inconclusive disparity or a four-fifths hit still gets its explanation
+      const why0 = why && (inconclusive || ff) ? why(a.column) : '';
+      out.push(`${esc(a.column)}: no flag against ${esc(a.reference.value)}${inconclusive ? ` (${fmtInt(inconclusive)} comparison${inconclusive === 1 ? '' : 's'} outside the band but not significant: inconclusive)` : ''}.${ff}${why0 ? ` ${why0}` : ''}`);
       continue;
     }
     const items = flagged.slice(0, FINDINGS_MAX).map((c) => `<strong>${esc(c.group)}</strong> ${esc(METRIC_DEFS[c.metric].label)} ${fmtPct(c.rate)} vs ${fmtPct(c.referenceRate)} (${fmtRatio(c.ratio)}×, ${levelText(c)} interval [${fmtRatio(c.interval!.lo)}, ${fmtRatio(c.interval!.hi)}]; ${esc(c.direction)})`);

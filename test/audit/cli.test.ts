@@ -58,6 +58,34 @@ describe('lucid audit', () => {
     assert.equal(j.draws.length, 3);
     assert.equal(j.lucid, true);
     assert.deepEqual(j.fale, ['group']);
+    // the verdicts: group = B is planted (direct), so it is flagged disadvantaged on the positivity rate
+    assert.ok(j.verdicts.comparisons > 0);
+    assert.match(j.verdicts.correction, /^Holm over the \d+ comparisons/);
+    const b = j.flagged.find((x: { group: string; metric: string }) => x.group === 'B' && x.metric === 'positivity_rate');
+    assert.ok(b, JSON.stringify(j.flagged));
+    assert.equal(b.direction, 'disadvantaged');
+    assert.ok(b.interval.hi < 0.8 && b.level > 0 && b.level < 0.05);
+    assert.equal(b.fourFifths.below, true);
+    assert.equal(j.attribution[0].attribute, 'group');
+  });
+
+  it('--favourable negative flips the direction; --reference names the reference; --min-group and --tolerance reach the verdicts', () => {
+    const out = join(dir, 'audit-fav');
+    const r = lucid('audit', '--data', fx.data, '--label', 'approved', '--protected', 'group', '--model', fx.modelFile, ...small, '--favourable', 'negative', '--reference', 'group=B', '--min-group', '40', '--tolerance', '0.9', '--format', 'json', '--out', out);
+    assert.equal(r.status, 0, r.stderr);
+    const j = JSON.parse(r.stdout);
+    const m = JSON.parse(readFileSync(join(out, 'metrics.json'), 'utf8'));
+    const attr = m.attributes.find((x: { column: string }) => x.column === 'group');
+    assert.ok(attr, 'metrics.json holds the group attribute');
+    assert.equal(attr.reference.value, 'B');
+    assert.match(attr.reference.reason, /named by the user/);
+    assert.equal(m.favourable, 'negative');
+    assert.equal(m.minGroupSize, 40);
+    assert.deepEqual(m.verdicts.band, [0.9, 1 / 0.9]);
+    // A is selected more often (approved), which is the unfavourable outcome here: A is disadvantaged
+    const pos = j.flagged.find((x: { group: string; metric: string }) => x.group === 'A' && x.metric === 'positivity_rate');
+    assert.ok(pos, JSON.stringify(j.flagged));
+    assert.equal(pos.direction, 'disadvantaged');
   });
 
   it('says in the report and on stderr how many rows with a missing number were left out', () => {

@@ -162,6 +162,8 @@ describe('COMPAS preprocessing', () => {
     assert.deepEqual(Array.from((getColumn(d.splits.train, 'priors_count') as NumericColumn).values), [7, 0]);
     assert.equal(d.splits.test.rows, 0);
     assert.equal(d.favourable, '0');
+    // an audit reads COMPAS as a risk score: positive = reoffended, the unfavourable outcome (#16)
+    assert.deepEqual(d.audit, { positive: '1', favourable: 'negative' });
     assert.throws(() => compasDataset(p, { n: 3, ids: [1, 4, 8], train: [0, 1, 2], val: [], test: [] }), isInputError(/filtered row 1 has id 3, the reference's has id 4/));
     assert.throws(() => compasDataset(p, { n: 4, ids: [1, 3, 8, 9], train: [0, 1, 2, 3], val: [], test: [] }), isInputError(/keeps 3 of 8 rows, the reference kept 4/));
   });
@@ -233,6 +235,7 @@ describe('loadAdult on the UCI files', () => {
     assert.deepEqual(d.features, columns);
     assert.equal(d.label, 'Income');
     assert.equal(d.favourable, '>50K');
+    assert.deepEqual(d.audit, { positive: '>50K', favourable: 'positive' });
     for (const split of Object.values(d.splits)) {
       assert.deepEqual(split.columns.map((c) => c.name), [...columns, 'Income']);
       // the reference's 98 dummies: Workclass 7, Education 16, Martial Status 7, Occupation 14, Relationship 6, Race 5, Sex 2, Country 41

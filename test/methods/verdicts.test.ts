@@ -175,6 +175,16 @@ describe('references', () => {
   });
 });
 
+describe('unknown protected values', () => {
+  it('a group written as a missing token (kept by the reader as a category) is unknown: left out and counted', () => {
+    const t = table(num('y', [1, 0, 1, 0, 1, 0]), num('p', [0.9, 0.1, 0.9, 0.1, 0.9, 0.1]), cat('g', ['a', 'a', '', 'b', 'NA', 'b']));
+    const r = groupMetrics(t, { label: 'y', pred: 'p', groups: ['g'], minGroupSize: 1 });
+    assert.deepEqual(r.attributes[0].groups.map((g) => g.value), ['a', 'b']);
+    assert.equal(r.attributes[0].unknown, 2);
+    assert.equal(r.attributes[0].impact.unknown, 2);
+  });
+});
+
 describe('calibration and the conditional disparity', () => {
   it('ECE is near 0 for a calibrated group and large for a miscalibrated one, with a seeded interval', async () => {
     const rnd = lcg(5);

@@ -11,7 +11,7 @@ import { EngineError } from '../../engine/errors.js';
 import { auditFile, writeAudit, type WrittenAudit } from '../../node/audit.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { delimiter, FAIRNESS_OPTIONS as F, fairnessValues, intAtLeast2, names, nonNegativeInt, numberList, positiveInt } from '../options.js';
-import { METRIC_DEFS, METRICS_DEFAULTS } from '../../methods/metrics/index.js';
+import { familyCounts, METRIC_DEFS, METRICS_DEFAULTS } from '../../methods/metrics/index.js';
 import { attributionText } from '../../audit/attribution.js';
 
 function share(value: string): number {
@@ -118,7 +118,8 @@ export function auditSummary(r: AuditResult, w: WrittenAudit, top = 5): string {
   const acc = d && d.every((x) => x.positive.acceptance !== null) ? (k: 'positive' | 'negative') => d.reduce((s, x) => s + (x[k].acceptance ?? 0) * x[k].drawn, 0) / Math.max(1, d.reduce((s, x) => s + x[k].drawn, 0)) : null;
   lines.push(v ? `  validity (${r.canonical.validityScorer}): positive set ${pct(v.positive.rate)}, negative set ${pct(v.negative.rate)}${acc ? `; drawn by rejection, acceptance ${pct(acc('positive'))} / ${pct(acc('negative'))}` : ''}` : '  validity: unknown (nothing can score the generated rows)');
   const mv = r.metrics.attributes.verdicts;
-  lines.push(`  group metrics: ${mv.counts.flagged} flagged, ${mv.counts.inconclusive} inconclusive of ${mv.comparisons} comparisons (ratios outside [${mv.band[0].toFixed(2)}, ${mv.band[1].toFixed(2)}]; ${mv.correction.split(' (')[0]}, family-wise error ${Math.round(100 * mv.alpha)}%)`);
+  const mc = familyCounts([r.metrics.attributes, r.metrics.intersection]);
+  lines.push(`  group metrics: ${mc.flagged} flagged, ${mc.inconclusive} inconclusive, ${mc.pass} pass, ${mc['too little data']} with too little data (band [${mv.band[0].toFixed(2)}, ${mv.band[1].toFixed(2)}]; ${mv.correction.split(' (')[0]}, family-wise error ${Math.round(100 * mv.alpha)}%)`);
   for (const rep of [r.metrics.attributes, r.metrics.intersection]) {
     for (const a of rep?.attributes ?? []) {
       const fl = a.comparisons.filter((c) => c.verdict === 'flagged').sort((x, y) => x.pAdjusted! - y.pAdjusted!);
@@ -285,6 +286,9 @@ export const auditCommand = new Command('audit')
         validity: r.canonical.validity ? { scorer: r.canonical.validityScorer, positive: r.canonical.validity.positive.rate, negative: r.canonical.validity.negative.rate } : null,
         draws: r.canonical.draws ?? null,
         proxy: r.proxy.columns,
+        verdicts: { counts: familyCounts([r.metrics.attributes, r.metrics.intersection]), comparisons: r.metrics.attributes.verdicts.comparisons, correction: r.metrics.attributes.verdicts.correction },
+        flagged: [r.metrics.attributes, r.metrics.intersection].flatMap((rep) => (rep?.attributes ?? []).flatMap((a) => a.comparisons.filter((c) => c.verdict === 'flagged').map((c) => ({ attribute: a.column, reference: c.reference, group: c.group, metric: c.metric, ratio: c.ratio, interval: c.interval, level: c.level, direction: c.direction, fourFifths: c.fourFifths ?? null })))),
+        attribution: r.attribution.map((a) => ({ attribute: a.attribute, path: a.path, readByModel: a.readByModel, flipShare: a.flipShare, carriers: a.carriers.map((c) => c.feature) })),
         lucid: r.lucid.ran,
         fale: r.fale.map((f) => f.attribute),
         caveats: r.caveats,

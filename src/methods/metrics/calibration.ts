@@ -5,6 +5,7 @@
 //   bootstrap interval (the group's rows resampled with replacement).
 // ECE is biased upwards on few rows (every bin's |share − mean| is noisy); the interval shows how much.
 import type { Rng } from '../../engine/rng.js';
+import { quantileSorted } from '../../data/quantile.js';
 
 export interface ReliabilityBin {
   lo: number;
@@ -69,13 +70,7 @@ export function calibrationByGroup(values: readonly string[], gid: Int32Array, s
         stats.push(ece(score, y, sample, bins)!);
       }
       stats.sort((a, b) => a - b);
-      const q = (t: number) => {
-        const h = (stats.length - 1) * t;
-        const lo = Math.floor(h);
-        const hi = Math.min(lo + 1, stats.length - 1);
-        return stats[lo] + (h - lo) * (stats[hi] - stats[lo]);
-      };
-      ci = { lo: q((1 - confidence) / 2), hi: q(1 - (1 - confidence) / 2) };
+      ci = { lo: quantileSorted(stats, (1 - confidence) / 2), hi: quantileSorted(stats, 1 - (1 - confidence) / 2) };
     }
     return { group: v, n: rows.length, bins: out, ece: ece(score, y, rows, bins), ci };
   });

@@ -9,6 +9,8 @@
 import { check, EngineError } from '../../engine/errors.js';
 import type { Rng } from '../../engine/rng.js';
 import { getColumn, type Column, type Table } from '../../data/table.js';
+import { quantileSorted } from '../../data/quantile.js';
+import { MISSING_TOKENS } from '../../data/schema.js';
 import { calibrationByGroup, type GroupCalibration } from './calibration.js';
 import { conditionalDisparity, strataOf, type ConditionalDisparity } from './conditional.js';
 import { FAVOURABLE, JUDGED_METRICS, METRICS, rates, type Counts, type Favourable, type MetricName, type Rates } from './definitions.js';
@@ -162,6 +164,9 @@ function labelsOf(col: Column, what: string, allowMissing = false): (string | nu
   } else {
     for (let i = 0; i < out.length; i++) out[i] = col.codes[i] < 0 ? null : col.categories[col.codes[i]];
   }
+  // a protected value written as a missing token ('', '?', NA, …) is kept by the reader as a category
+  // of its own; here it is unknown: left out of the attribute and counted (LL144's "unknown")
+  if (allowMissing) for (let i = 0; i < out.length; i++) if (out[i] !== null && MISSING_TOKENS.includes(out[i]!.trim())) out[i] = null;
   const miss = allowMissing ? -1 : out.indexOf(null);
   check(miss < 0, 'E_INPUT', () => `metrics: ${what} "${col.name}" has a missing value in data row ${miss + 1}; drop such rows first`);
   return out;
@@ -332,14 +337,8 @@ function fourFifthsOf(values: readonly string[], gr: Rates[], sizes: readonly nu
   return { reference: top >= 0 ? values[top] : null, selectionRate, ratio, below };
 }
 
-/** numpy's default (linear) percentile of sorted values. */
-function percentile(sorted: number[], q: number): number | null {
-  if (sorted.length === 0) return null;
-  const h = (sorted.length - 1) * q;
-  const lo = Math.floor(h);
-  const hi = Math.min(lo + 1, sorted.length - 1);
-  return sorted[lo] + (h - lo) * (sorted[hi] - sorted[lo]);
-}
+/** numpy's default (linear) percentile of sorted values (null when there are none). */
+const percentile = (sorted: number[], q: number): number | null => (sorted.length === 0 ? null : quantileSorted(sorted, q));
 
 function interval(samples: (number | null)[], confidence: number): Interval {
   const s = samples.filter((v): v is number => v !== null).sort((a, b) => a - b);
@@ -361,6 +360,11 @@ export function correctTogether(reports: MetricsReport[]): void {
     r.verdicts.correction = reports.length > 1 ? `Holm over the ${m} comparisons of ${reports.length} tables together (every attribute, group, metric and the intersection)` : `Holm over the ${m} comparisons of this table (every attribute, group and metric)`;
     r.verdicts.counts = countVerdicts(r.attributes.flatMap((a) => a.comparisons));
   }
+}
+
+/** The verdict counts of several reports of one family together (an audit's attributes and intersection). */
+export function familyCounts(reports: readonly (MetricsReport | null)[]): Record<Verdict, number> {
+  return countVerdicts(reports.flatMap((r) => (r ? r.attributes.flatMap((a) => a.comparisons) : [])));
 }
 
 function countVerdicts(cs: Comparison[]): Record<Verdict, number> {
@@ -420,10 +424,12 @@ export function groupMetrics(table: Table, opts: GroupMetricsOptions): MetricsRe
     const groups: GroupResult[] = a.values.map((v, g) => ({ column: a.column, value: v, n: sizes[g], ...countsAt(c, g), reference: g === ref.index, small: sizes[g] < minGroupSize, ...gr[g] }));
     const small = groups.filter((g) => g.small);
     if (small.length) warnings.push(`${a.column}: ${small.length} group${small.length > 1 ? 's have' : ' has'} fewer than ${minGroupSize} rows (${small.slice(0, 4).map((g) => `${g.value}: ${g.n}`).join(', ')}${small.length > 4 ? ', …' : ''}); ${small.length > 1 ? 'they get' : 'it gets'} no verdict`);
-    for (const g of groups) {
-      if (g.tpr === null) warnings.push(`${a.column} = ${g.value}: no positive labels, TPR and FNR are undefined (null)`);
-      if (g.ppv === null) warnings.push(`${a.column} = ${g.value}: no predicted positives, PPV and FDR are undefined (null)`);
-    }
+    // one line per attribute and kind, not one per group (an integer column can have dozens)
+    const list = (gs: GroupResult[]) => `${gs.slice(0, 4).map((g) => g.value).join(', ')}${gs.length > 4 ? ` and ${gs.length - 4} more` : ''}`;
+    const noPos = groups.filter((g) => g.tpr === null);
+    const noPred = groups.filter((g) => g.ppv === null);
+    if (noPos.length) warnings.push(`${a.column} = ${list(noPos)}: no positive labels, TPR and FNR are undefined (null)`);
+    if (noPred.length) warnings.push(`${a.column} = ${list(noPred)}: no predicted positives, PPV and FDR are undefined (null)`);
     if (a.unknown > 0) warnings.push(`${a.column}: ${a.unknown} rows have no value and are left out of its tables`);
     const comparisons: Comparison[] = [];
     a.values.forEach((v, g) => {

@@ -153,20 +153,31 @@ export function compare(metric: MetricName, group: string, g: Counts, reference:
  */
 export function correct(comparisons: Comparison[], alpha: number): number {
   const tested = comparisons.filter((c) => c.p !== null);
-  const m = tested.length;
-  const order = tested.slice().sort((u, v) => u.p! - v.p!);
-  let run = 0;
-  order.forEach((c, i) => {
-    run = Math.max(run, Math.min(1, (m - i) * c.p!));
-    c.pAdjusted = run;
+  const adjusted = holm(tested.map((c) => c.p!));
+  tested.forEach((c, i) => {
+    c.pAdjusted = adjusted[i];
+    c.level = correctedLevel(alpha, c.p!, adjusted[i], tested.length);
+    const z = normalQuantile(1 - c.level / 2);
+    c.interval = { lo: Math.exp(c.logRatio! - z * c.se!), hi: Math.exp(c.logRatio! + z * c.se!) };
+    if (c.verdict !== 'pass') c.verdict = c.pAdjusted <= alpha ? 'flagged' : 'inconclusive';
   });
-  for (const c of tested) {
-    const level = c.p! > 0 && c.pAdjusted! > 0 ? (alpha * c.p!) / c.pAdjusted! : alpha / m;
-    const z = normalQuantile(1 - level / 2);
-    const lr = c.logRatio!;
-    c.level = level;
-    c.interval = { lo: Math.exp(lr - z * c.se!), hi: Math.exp(lr + z * c.se!) };
-    if (c.verdict !== 'pass') c.verdict = c.pAdjusted! <= alpha ? 'flagged' : 'inconclusive';
-  }
-  return m;
+  return tested.length;
+}
+
+/** Holm's step-down adjusted p-values, in the order given: p̃_(i) = max_{j ≤ i} min(1, (m − j + 1)·p_(j)). */
+export function holm(ps: readonly number[]): number[] {
+  const m = ps.length;
+  const order = ps.map((_, i) => i).sort((a, b) => ps[a] - ps[b]);
+  const out = new Array<number>(m);
+  let run = 0;
+  order.forEach((i, k) => {
+    run = Math.max(run, Math.min(1, (m - k) * ps[i]));
+    out[i] = run;
+  });
+  return out;
+}
+
+/** The per-comparison level α·p/p̃ at which a test-inverting interval agrees with Holm's decision (α/m when p is 0). */
+export function correctedLevel(alpha: number, p: number, pAdjusted: number, m: number): number {
+  return p > 0 && pAdjusted > 0 ? (alpha * p) / pAdjusted : alpha / Math.max(1, m);
 }
