@@ -19,7 +19,7 @@ export type { FeatureGroup, EpochReport, TrainOptions, TrainResult } from './mod
 export type { Table, Column, NumericColumn, CategoricalColumn } from './data/table.js';
 export { getColumn, selectRows, selectColumns, cell } from './data/table.js';
 export { detectCsv } from './data/csv-detect.js';
-export { tableToCsv, cellText, formatNumber } from './data/csv-write.js';
+export { tableToCsv, cellText, csvText, csvField, escapeFormula, formatNumber } from './data/csv-write.js';
 export { TableBuilder, MISSING_TOKENS, DEFAULT_MAX_CATEGORIES } from './data/schema.js';
 export type { SchemaOptions, ReadReport, MissingReport, MissingPolicy } from './data/schema.js';
 export { inspectTable, formatInspect, addModes } from './data/inspect.js';

@@ -53,6 +53,8 @@ export const AUDIT_DEFAULTS = {
   validityFloor: 0.8,
   /** how the generator is conditioned at sampling (EXPERIMENTS.md §7.2) */
   ganCondition: 'observed' as ConditionMode,
+  /** fewer rows are refused (allowSmall overrides): a GAN, the checks and the verdicts need rows to work on */
+  minRows: 100,
 };
 
 export interface AuditOptions {
@@ -74,6 +76,8 @@ export interface AuditOptions {
   confidence?: number;
   /** columns the user considers legitimate: the selection-rate disparity is also given within their strata */
   legitimate?: string[];
+  /** run on fewer rows than AUDIT_DEFAULTS.minRows, or when every group is small (default false: an error) */
+  allowSmall?: boolean;
   /** the model to audit: called on the data (and on the canonical sets for validity, FALE) */
   model?: BlackBox;
   /** without a callable model: the column holding the model's predictions (P(positive), 0/1, or labels) */
@@ -299,7 +303,7 @@ export async function metricsStage(engine: Engine, table: Table, opts: AuditOpti
   const attribution: Attribution[] = [];
   {
     const protectedSet = new Set(opts.protected);
-    const carriersFrom = table.columns.map((c) => c.name).filter((c) => c !== opts.label && c !== predName && !protectedSet.has(c));
+    const carriersFrom = table.columns.filter((c) => !(c.kind === 'categorical' && c.identifier)).map((c) => c.name).filter((c) => c !== opts.label && c !== predName && !protectedSet.has(c));
     for (const v of views) {
       const gcol = mtable.columns.find((c) => c.name === v.attr.groupColumn)!;
       const readByModel = v.attr.inModel;
@@ -364,13 +368,23 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
   const warnings: string[] = [];
   const caveats: AuditResult['caveats'] = [];
 
+  const minRows = AUDIT_DEFAULTS.minRows;
+  check(opts.allowSmall || table.rows >= minRows, 'E_INPUT', () => `audit: the data has ${table.rows} rows; an audit needs at least ${minRows} (a GAN, the checks and the verdicts cannot work on fewer); --allow-small runs it anyway, every small group marked`);
   progress('score', 0);
   const ms = await metricsStage(engine, table, opts, model, predGiven, warnings, caveats, lap);
   const { predName, predCol, features, views, extra, mtable, attributes, intersection, positive, favourable, minGroupSize, pScore, yhat, attribution } = ms;
   lap('metrics');
+  // degenerate inputs get an error, not a report that looks complete (README "Bad input")
+  let decidedPositive = 0;
+  for (let i = 0; i < yhat.length; i++) decidedPositive += yhat[i];
+  check(decidedPositive > 0 && decidedPositive < yhat.length, 'E_INPUT', () => `audit: the model decides all ${yhat.length} rows ${decidedPositive > 0 ? 'positive' : 'negative'}: there is no ${decidedPositive > 0 ? 'negative' : 'positive'} canonical set to draw and no decision to compare between groups (a constant model, or a threshold that every score is on one side of)`);
+  for (const a of attributes.attributes) {
+    check(opts.allowSmall || a.groups.some((g) => !g.small), 'E_INPUT', () => `audit: every group of ${a.column} has fewer than ${minGroupSize} rows (${a.groups.slice(0, 4).map((g) => `${g.value}: ${g.n}`).join(', ')}${a.groups.length > 4 ? ', …' : ''}): no comparison can get a verdict; give fewer bins, --min-group, or --allow-small`);
+  }
 
   // ── 3. LUCID-GAN: one per GAN seed ──────────────────────────────────────────────────────────
-  const ganColumns: Column[] = table.columns.filter((c) => c.name !== opts.label && c.name !== predName);
+  // identifier-like columns (the reader marks them) carry no pattern a GAN can learn: left out, as the reader warned
+  const ganColumns: Column[] = table.columns.filter((c) => c.name !== opts.label && c.name !== predName && !(c.kind === 'categorical' && c.identifier));
   const ganFeatureTable: Table = { rows: table.rows, columns: ganColumns.slice() };
   const ganTable: Table = { rows: table.rows, columns: [...ganColumns, { kind: 'numeric', name: predName, values: pScore }] };
   const batch = opts.ganBatch ?? ganBatchFor(table.rows);

@@ -5,18 +5,26 @@ import { EngineError } from '../engine/errors.js';
 /** 0 ok, 1 runtime error (bad data, a failing model, a bug), 2 usage error (arguments). */
 export const EXIT = { ok: 0, runtime: 1, usage: 2 } as const;
 
-/** Prints `err` as one line (with the stack after it only when `debug`) and exits with its code. */
-export function handleError(err: unknown, debug = false): never {
+/**
+ * What `err` becomes for a user: the text for stderr (one line, and the stack after it only when
+ * `debug`; empty for commander's own errors, which commander has printed) and the exit code. The CLI
+ * (handleError) and the in-process fuzz corpus (test/hostile/fuzz.test.ts) both use it.
+ */
+export function describeError(err: unknown, debug = false): { text: string; exit: number } {
   const stack = debug && err instanceof Error && err.stack ? `${err.stack}\n` : '';
   if (err instanceof InvalidArgumentError || err instanceof CommanderError) {
-    // commander has already printed its message
-    process.exit(err.exitCode === 0 ? 0 : EXIT.usage);
+    return { text: '', exit: err.exitCode === 0 ? EXIT.ok : EXIT.usage };
   }
   if (err instanceof EngineError) {
-    process.stderr.write(`lucid: error: ${err.message}\n${stack}`);
-    process.exit(err.code === 'E_ARG' ? EXIT.usage : EXIT.runtime);
+    return { text: `lucid: error: ${err.message}\n${stack}`, exit: err.code === 'E_ARG' ? EXIT.usage : EXIT.runtime };
   }
   const msg = err instanceof Error ? err.message : String(err);
-  process.stderr.write(`lucid: internal error (please report it, with the output of --debug): ${msg.split('\n')[0]}\n${stack}`);
-  process.exit(EXIT.runtime);
+  return { text: `lucid: internal error (please report it, with the output of --debug): ${msg.split('\n')[0]}\n${stack}`, exit: EXIT.runtime };
+}
+
+/** Prints `err` as describeError says and exits with its code. */
+export function handleError(err: unknown, debug = false): never {
+  const { text, exit } = describeError(err, debug);
+  if (text) process.stderr.write(text);
+  process.exit(exit);
 }

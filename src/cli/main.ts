@@ -13,6 +13,7 @@ import { model } from './commands/model.js';
 import { quality } from './commands/quality.js';
 import { selfcheck } from './commands/selfcheck.js';
 import { handleError } from './handle-error.js';
+import { guardResult } from './no-result.js';
 import { setDefaultThreads } from '../node/engine.js';
 
 const program = new Command('lucid')
@@ -39,11 +40,18 @@ program.addCommand(model.exitOverride());
 program.addCommand(quality.exitOverride());
 program.addCommand(selfcheck.exitOverride());
 
-program.hook('preAction', () => {
+/** The command being run ("audit", "model predict"), for the no-result guard. */
+let running = 'lucid';
+
+program.hook('preAction', (_program, action) => {
   const threads = program.opts().threads as number | undefined;
   if (threads !== undefined) setDefaultThreads(threads);
+  const path: string[] = [];
+  for (let c: Command | null = action; c && c !== program; c = c.parent) path.unshift(c.name());
+  if (path.length > 0) running = path.join(' ');
 });
 
 process.on('SIGINT', () => process.exit(130));
 
-program.parseAsync(process.argv).catch((err: unknown) => handleError(err, program.opts().debug === true));
+// a command that never settles (the loop empties while it is pending) is an error, not exit 0
+guardResult(program.parseAsync(process.argv), () => running).catch((err: unknown) => handleError(err, program.opts().debug === true));

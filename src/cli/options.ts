@@ -1,6 +1,8 @@
 // Argument parsers for commander: each throws InvalidArgumentError with a message naming the value.
-import { InvalidArgumentError, Option } from 'commander';
+import { InvalidArgumentError, Option, type Command } from 'commander';
 import { parseDelimiter, type Delimiter } from '../data/csv-detect.js';
+import { DEFAULT_MAX_CATEGORIES, DEFAULT_MAX_LABEL_LENGTH } from '../data/schema.js';
+import type { ReadOptions } from '../node/csv.js';
 
 export function positiveInt(value: string): number {
   const n = Number(value);
@@ -96,5 +98,69 @@ export function fairnessValues(opts: { favourable?: string; reference?: Record<s
     tolerance: opts.tolerance,
     minGroupSize: opts.minGroup,
     legitimate: opts.legitimate,
+  };
+}
+
+/** How numbers are written in a file: '.', ',' or auto. */
+function decimalMark(value: string): '.' | ',' | 'auto' {
+  const v = value.trim();
+  if (v === '.' || v === ',' || v === 'auto') return v;
+  if (v === 'comma') return ',';
+  if (v === 'point' || v === 'dot') return '.';
+  throw new InvalidArgumentError(`expected . (decimal point), , (decimal comma) or auto, got "${value}"`);
+}
+
+/**
+ * The data options, defined once (habit 4): every command that reads a data file takes all of them,
+ * with the same meaning (README "Reading data"). `withDataOptions(cmd)` adds them; `readOptionsOf`
+ * turns the parsed values into the reader's options.
+ */
+export const DATA_OPTIONS = [
+  () => new Option('--delimiter <d>', 'comma, semicolon, tab or whitespace (runs of spaces/tabs) (default: detected)').argParser(delimiter),
+  () => new Option('--header', 'line 1 names the columns (default: detected)'),
+  () => new Option('--no-header', 'line 1 is data'),
+  () => new Option('--columns <names>', 'column names, comma-separated (replace the header, or name a headerless file)').argParser(names),
+  () => new Option('--numeric <names>', 'columns that must be numeric (a non-number is an error)').argParser(names),
+  () => new Option('--categorical <names>', 'columns kept as categories even when they hold numbers').argParser(names),
+  () => new Option('--drop <names>', 'columns to leave out, comma-separated').argParser(names),
+  () => new Option('--missing <policy>', 'missing values: keep (drop rows with a missing number, keep a missing label as a category), drop (drop every row with one), error').choices(['keep', 'drop', 'error']).default('keep'),
+  () => new Option('--max-categories <n>', 'most distinct labels a categorical column may have').argParser(positiveInt).default(DEFAULT_MAX_CATEGORIES),
+  () => new Option('--max-label-length <n>', 'longest category label, in characters (a longer one is an error naming the line and column)').argParser(positiveInt).default(DEFAULT_MAX_LABEL_LENGTH),
+  () => new Option('--decimal <mark>', 'decimal mark: . (point), , (comma) or auto (default: auto when the delimiter is not a comma: a column whose numbers all read with decimal commas is read so, and said)').argParser(decimalMark),
+] as const;
+
+/** The parsed data options. */
+export interface DataCliOptions {
+  delimiter?: Delimiter;
+  header?: boolean;
+  columns?: string[];
+  numeric?: string[];
+  categorical?: string[];
+  drop?: string[];
+  missing?: 'keep' | 'drop' | 'error';
+  maxCategories?: number;
+  maxLabelLength?: number;
+  decimal?: '.' | ',' | 'auto';
+}
+
+/** Adds every data option to `cmd`. */
+export function withDataOptions(cmd: Command): Command {
+  for (const o of DATA_OPTIONS) cmd.addOption(o());
+  return cmd;
+}
+
+/** The reader's options from the parsed data options (`decimal: 'auto'` is the reader's default, so it is left out). */
+export function readOptionsOf(o: DataCliOptions): ReadOptions {
+  return {
+    delimiter: o.delimiter,
+    header: o.header,
+    columns: o.columns,
+    numeric: o.numeric,
+    categorical: o.categorical,
+    drop: o.drop,
+    missing: o.missing,
+    maxCategories: o.maxCategories,
+    maxLabelLength: o.maxLabelLength,
+    ...(o.decimal && o.decimal !== 'auto' ? { decimal: o.decimal } : {}),
   };
 }

@@ -88,8 +88,10 @@ export function lineAt(b: Uint8Array, offset: number, firstLine = 1): number {
   return line;
 }
 
-/** The largest quoted value accepted: a longer one is almost always a missing closing quote. */
-export const MAX_QUOTED_BYTES = 1 << 20;
+/** The largest value a cell may hold, quoted or not (a size cap: longer values are refused as such). */
+export const MAX_FIELD_BYTES = 1 << 20;
+/** @deprecated the old name of MAX_FIELD_BYTES */
+export const MAX_QUOTED_BYTES = MAX_FIELD_BYTES;
 
 const FIELD_START = 0;
 const UNQUOTED = 1;
@@ -111,6 +113,9 @@ export class QuoteScanner {
   private prevCR = false;
   private quoteLine = 0;
   private quotedBytes = 0;
+  /** line breaks inside the open quoted value (a value that swallowed lines lacks a closing quote) */
+  private quotedBreaks = 0;
+  private fieldBytes = 0;
   private readonly ws: boolean;
   private readonly d: number;
 
@@ -124,7 +129,7 @@ export class QuoteScanner {
 
   feed(b: Uint8Array): void {
     const { ws, d } = this;
-    let { state, line, prevCR, quotedBytes } = this;
+    let { state, line, prevCR, quotedBytes, fieldBytes } = this;
     for (let i = 0; i < b.length; i++) {
       const c = b[i];
       const delim = ws ? c === SPACE || c === TAB : c === d;
@@ -135,18 +140,23 @@ export class QuoteScanner {
             state = QUOTED;
             this.quoteLine = line;
             quotedBytes = 0;
+            this.quotedBreaks = 0;
           } else if (c === 0) throw this.nul(i);
-          else if (!(delim || brk || c === SPACE || c === TAB)) state = UNQUOTED;
+          else if (!(delim || brk || c === SPACE || c === TAB)) {
+            state = UNQUOTED;
+            fieldBytes = 1;
+          }
           break;
         case UNQUOTED:
           if (delim || brk) state = FIELD_START;
           else if (c === 0) throw this.nul(i);
+          else if (++fieldBytes > MAX_FIELD_BYTES) throw this.tooLong(line, false);
           break;
         case QUOTED:
           if (c === QUOTE) state = QUOTE_SEEN;
-          else if (++quotedBytes > MAX_QUOTED_BYTES) {
-            throw inputError(`${this.file}: line ${this.quoteLine}: the quoted value that opens here runs on for more than 1 MiB; a closing quote is probably missing`);
-          } else if (c === 0) throw this.nul(i);
+          else if (++quotedBytes > MAX_FIELD_BYTES) throw this.tooLong(this.quoteLine, true);
+          else if (c === 0) throw this.nul(i);
+          else if (c === LF) this.quotedBreaks++;
           break;
         case QUOTE_SEEN:
         case AFTER_CLOSE:
@@ -164,7 +174,7 @@ export class QuoteScanner {
         prevCR = true;
       } else prevCR = false;
     }
-    Object.assign(this, { state, line, prevCR, quotedBytes });
+    Object.assign(this, { state, line, prevCR, quotedBytes, fieldBytes });
     this.offset += b.length;
   }
 
@@ -173,6 +183,15 @@ export class QuoteScanner {
     if (this.state === QUOTED) {
       throw inputError(`${this.file}: line ${this.quoteLine}: the quoted value that opens here is never closed; add the closing quote (") or double a quote inside the value ("")`);
     }
+  }
+
+  /** A value over the size cap: said as a size cap; a quoted one that swallowed lines probably lacks its closing quote. */
+  private tooLong(line: number, quoted: boolean): EngineError {
+    const cap = `a value longer than ${MAX_FIELD_BYTES / (1 << 20)} MiB, the most a cell may hold (a size cap)`;
+    if (quoted && this.quotedBreaks > 0) {
+      return inputError(`${this.file}: line ${line}: the quoted value that opens here runs on over ${this.quotedBreaks} line breaks and is ${cap}; a closing quote is probably missing`);
+    }
+    return inputError(`${this.file}: line ${line}: ${cap}; a cell of this size is not tabular data (shorten or --drop the column)`);
   }
 
   private nul(i: number): EngineError {

@@ -26,11 +26,31 @@ const MISSING = new Set(MISSING_TOKENS);
 const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 export const DEFAULT_MAX_CATEGORIES = 1000;
+/** The longest category label accepted (`--max-label-length`): a longer one is refused, naming the line and column. */
+export const DEFAULT_MAX_LABEL_LENGTH = 256;
+/** A text column with distinct values on at least this share of its non-missing rows (and at least IDENTIFIER_MIN_ROWS of them) is an identifier. */
+export const IDENTIFIER_SHARE = 0.95;
+export const IDENTIFIER_MIN_ROWS = 20;
 
 /** True when the cell (trimmed or not) is one of MISSING_TOKENS. */
 export function isMissing(cell: string): boolean {
   return MISSING.has(cell.trim());
 }
+
+const COMMA_DECIMAL = /^[+-]?(?:\d+(?:,\d+)?|\d{1,3}(?:\.\d{3})+(?:,\d+)?|,\d+)$/;
+
+/**
+ * The number a trimmed cell spells with a decimal comma ('1000,00', '0,5', '1.234,5' with dots
+ * grouping thousands, or a plain integer), or NaN. '0.5' is not one: with decimal commas a dot groups.
+ */
+export function parseCommaNumber(cell: string): number {
+  if (!COMMA_DECIMAL.test(cell)) return NaN;
+  const v = Number(cell.replace(/\./g, '').replace(',', '.'));
+  return Number.isFinite(v) ? v : NaN;
+}
+
+/** How numbers are written: '.' decimals, ',' decimals, or 'auto' (a column whose numbers all read with commas, at least one with a comma, is read so, and said). */
+export type DecimalMark = '.' | ',' | 'auto';
 
 /** The finite number a trimmed cell spells in decimal notation, or NaN (hex, 'Infinity', '1,5' are not numbers). */
 export function parseNumber(cell: string): number {
@@ -49,6 +69,10 @@ export interface SchemaOptions {
   missing?: MissingPolicy;
   /** most distinct labels a categorical column may have (default 1000) */
   maxCategories?: number;
+  /** the longest category label, in characters (default 256) */
+  maxLabelLength?: number;
+  /** the decimal mark (default '.'; node/csv.ts passes 'auto' for files not delimited by commas) */
+  decimal?: DecimalMark;
 }
 
 export interface ColumnMissing {
@@ -95,6 +119,19 @@ export interface ReadReport {
   rowsKept: number;
   missing: MissingReport;
   warnings: string[];
+  /** categorical columns most of whose values are numbers (commands refuse them as a label or protected column) */
+  mostlyNumeric?: MostlyNumeric[];
+  /** the decimal mark used ('auto': commas where a column reads so, see warnings) */
+  decimal?: DecimalMark;
+}
+
+/** A column read as categories because of a few text cells among numbers. */
+export interface MostlyNumeric {
+  column: string;
+  textCells: number;
+  numbers: number;
+  firstLines: number[];
+  first: string;
 }
 
 export interface BuildResult {
@@ -102,6 +139,7 @@ export interface BuildResult {
   rowsRead: number;
   missing: MissingReport;
   warnings: string[];
+  mostlyNumeric: MostlyNumeric[];
 }
 
 const quote = (s: string) => JSON.stringify(s);
@@ -133,13 +171,27 @@ class ColumnBuilder {
   numbers = 0;
   /** where the column stopped being numeric */
   firstText: { line: number; value: string } | null = null;
+  /** non-missing cells that are not numbers, and the lines of the first few */
+  textCells = 0;
+  textLines: number[] = [];
+  /** decimal 'auto': the values read with decimal commas, while every cell so far reads so (null otherwise) */
+  comma: Float64Array | null = null;
+  commaCells = 0;
+  firstComma: { line: number; value: string } | null = null;
+  /** the column was read with decimal commas */
+  usedComma = false;
+  private readonly parse: (cell: string) => number;
 
   constructor(
     readonly file: string,
     readonly name: string,
     readonly forced: ColumnKind | undefined,
     readonly maxCategories: number,
+    readonly maxLabelLength: number = DEFAULT_MAX_LABEL_LENGTH,
+    decimal: DecimalMark = '.',
   ) {
+    this.parse = decimal === ',' ? parseCommaNumber : parseNumber;
+    if (decimal === 'auto' && forced !== 'categorical') this.comma = new Float64Array(1024);
     this.values = forced === 'categorical' ? null : new Float64Array(1024);
     this.codes = forced === 'numeric' ? null : new Int32Array(1024);
     this.dict = forced === 'numeric' ? null : new Map();
@@ -151,8 +203,23 @@ class ColumnBuilder {
       this.missingCells++;
       if (this.firstMissingLine === 0) this.firstMissingLine = line;
     }
-    const v = missing ? NaN : parseNumber(cell);
+    const v = missing ? NaN : this.parse(cell);
     if (!missing && !Number.isNaN(v)) this.numbers++;
+    if (!missing && Number.isNaN(v)) {
+      this.textCells++;
+      if (this.textLines.length < 3) this.textLines.push(line);
+    }
+    if (this.comma) {
+      const c = missing ? NaN : parseCommaNumber(cell);
+      if (!missing && Number.isNaN(c)) this.comma = null;
+      else {
+        (this.comma = grown(this.comma, i + 1))[i] = c;
+        if (!missing && cell.includes(',')) {
+          this.commaCells++;
+          this.firstComma ??= { line, value: cell };
+        }
+      }
+    }
     if (this.values) {
       if (!missing && Number.isNaN(v)) this.becomeCategorical(cell, line);
       else (this.values = grown(this.values, i + 1))[i] = v;
@@ -170,13 +237,17 @@ class ColumnBuilder {
     }
     this.values = null;
     this.firstText = { line, value: cell };
-    if (!this.dict) throw this.tooMany(`it is categorical because line ${line} holds ${quote(cell)}, not a number`);
+    if (!this.dict && !this.comma) throw this.tooMany(`it is categorical because line ${line} holds ${quote(cell)}, not a number`);
   }
 
   private addLabel(cell: string, missing: boolean, line: number): number {
     const dict = this.dict!;
-    if (dict.size === this.maxCategories) {
-      if (!this.values) throw this.tooMany(`the ${ordinal(this.maxCategories + 1)}, ${quote(cell)}, is on line ${line}`);
+    // a size cap, said as one (a number of any length is a number, not a label)
+    if (cell.length > this.maxLabelLength && (this.forced === 'categorical' || Number.isNaN(parseNumber(cell)))) {
+      throw inputError(`${this.file}: line ${line}, column ${quote(this.name)}: a category label of ${cell.length.toLocaleString('en-US')} characters, more than the ${this.maxLabelLength} allowed (a size cap; raise --max-label-length, or --drop ${this.name} if it is free text)`);
+    }
+    if (dict.size === this.maxCategories && !this.idLike()) {
+      if (!this.values && !this.comma) throw this.tooMany(`the ${ordinal(this.maxCategories + 1)}, ${quote(cell)}, is on line ${line}`);
       // still possibly numeric: forget the labels; a later non-number makes this an error
       this.dict = null;
       this.codes = null;
@@ -191,6 +262,13 @@ class ColumnBuilder {
     return code;
   }
 
+  /** Text distinct on (nearly) every non-missing row so far, not forced categorical: an identifier, kept past maxCategories. */
+  idLike(): boolean {
+    const filled = this.n - this.missingCells;
+    // text, not numbers: a column mostly of numbers is numeric with a few bad cells, never an identifier
+    return this.forced !== 'categorical' && this.dict !== null && filled >= IDENTIFIER_MIN_ROWS && this.numbers < 0.5 * filled && this.dict.size >= IDENTIFIER_SHARE * filled;
+  }
+
   private tooMany(why: string): EngineError {
     return inputError(
       `${this.file}: column ${quote(this.name)} has more than ${this.maxCategories} distinct values (${why}); ` +
@@ -199,8 +277,19 @@ class ColumnBuilder {
   }
 
   kind(): ColumnKind {
+    if (!this.forced && !(this.values && this.numbers > 0) && this.comma && this.commaCells > 0 && !this.usedComma) {
+      // every cell reads as a number written with a decimal comma: read it so (and say so)
+      this.values = this.comma;
+      this.usedComma = true;
+      this.numbers = this.n - this.missingCells;
+      this.textCells = 0;
+      this.textLines = [];
+      this.firstText = null;
+    }
     const kind = this.forced ?? (this.values && this.numbers > 0 ? 'numeric' : 'categorical');
     if (kind === 'categorical' && !this.dict) throw this.tooMany('it holds no numbers');
+    // kept past maxCategories as an identifier, but not one in the end: the usual error
+    if (kind === 'categorical' && this.dict!.size > this.maxCategories && !this.idLike()) throw this.tooMany(`${this.dict!.size} distinct values in ${this.n - this.missingCells} rows, too many for a category and too few for an identifier`);
     return kind;
   }
 
@@ -263,6 +352,10 @@ export class TableBuilder {
     if (!Number.isSafeInteger(maxCategories) || maxCategories < 1) {
       throw inputError(`${file}: --max-categories must be a positive integer, got ${maxCategories}`);
     }
+    const maxLabelLength = opts.maxLabelLength ?? DEFAULT_MAX_LABEL_LENGTH;
+    if (!Number.isSafeInteger(maxLabelLength) || maxLabelLength < 1) {
+      throw inputError(`${file}: --max-label-length must be a positive integer, got ${maxLabelLength}`);
+    }
     this.policy = opts.missing ?? 'keep';
     if (!['keep', 'drop', 'error'].includes(this.policy)) {
       throw inputError(`${file}: --missing must be keep, drop or error, got ${quote(String(this.policy))}`);
@@ -278,7 +371,7 @@ export class TableBuilder {
     names.forEach((name, i) => {
       if (drop.has(name)) return;
       const forced = numeric.has(name) ? 'numeric' : categorical.has(name) ? 'categorical' : undefined;
-      this.columns.push(new ColumnBuilder(file, name, forced, maxCategories));
+      this.columns.push(new ColumnBuilder(file, name, forced, maxCategories, maxLabelLength, opts.decimal ?? '.'));
       this.fieldOf.push(i);
     });
     if (this.columns.length === 0) throw inputError(`${file}: --drop removes every column (${names.join(', ')})`);
@@ -342,9 +435,9 @@ export class TableBuilder {
     }
     const missing = this.missingReport(kinds, dropped, n - keep.length, firstDroppedLines);
     if (keep.length === 0) throw this.nothingLeft(kinds, dropped);
-    const columns = this.columns.map((c, j) => (kinds[j] === 'numeric' ? numericColumn(c, keep) : categoricalColumn(c, keep)));
+    const columns = this.columns.map((c, j) => (kinds[j] === 'numeric' ? numericColumn(c, keep) : categoricalColumn(c, keep, c.idLike())));
     const table: Table = { rows: keep.length, columns };
-    return { table, rowsRead: n, missing, warnings: this.warnings(table) };
+    return { table, rowsRead: n, missing, warnings: this.warnings(table), mostlyNumeric: this.mostlyNumeric() };
   }
 
   private missingReport(kinds: ColumnKind[], dropped: Int32Array, rowsDropped: number, firstDroppedLines: number[]): MissingReport {
@@ -369,15 +462,28 @@ export class TableBuilder {
     return inputError(`${this.file}: no rows left: the missing-value policy "${this.policy}" drops all ${this.rows} data rows (rows with missing cells: ${culprits}); ${fix}`);
   }
 
+  /** Categorical columns most of whose values are numbers: a few text cells turned a numeric column into categories. */
+  mostlyNumeric(): MostlyNumeric[] {
+    return this.columns
+      .filter((b) => b.firstText && b.numbers >= 0.5 * (b.n - b.missingCells) && b.forced !== 'categorical' && !b.values)
+      .map((b) => ({ column: b.name, textCells: b.textCells, numbers: b.numbers, firstLines: b.textLines.slice(), first: b.firstText!.value }));
+  }
+
   private warnings(table: Table): string[] {
     const out: string[] = [];
     table.columns.forEach((col, j) => {
       const b = this.columns[j];
-      if (col.kind === 'categorical' && b.firstText && b.numbers >= 0.9 * (b.n - b.missingCells)) {
+      if (col.kind === 'categorical' && b.firstText && b.numbers >= 0.5 * (b.n - b.missingCells)) {
         out.push(
-          `${this.file}: column ${quote(col.name)} is categorical because line ${b.firstText.line} holds ${quote(b.firstText.value)}, ` +
-            `though ${b.numbers} of its ${b.n - b.missingCells} values are numbers; fix or blank that value if it should be numeric (--numeric ${col.name} makes it an error)`,
+          `${this.file}: column ${quote(col.name)} is categorical because ${b.textCells} of its ${b.n - b.missingCells} values are not numbers (the first on line${b.textLines.length > 1 ? 's' : ''} ${b.textLines.join(', ')}: ${quote(b.firstText.value)}), ` +
+            `though ${b.numbers} are; fix or blank those values if it should be numeric (--numeric ${col.name} makes them an error)`,
         );
+      }
+      if (b.usedComma && b.firstComma) {
+        out.push(`${this.file}: column ${quote(col.name)} is read with decimal commas (line ${b.firstComma.line}: ${quote(b.firstComma.value)} is ${parseCommaNumber(b.firstComma.value)}); give --decimal . to keep such cells as text`);
+      }
+      if (col.kind === 'categorical' && col.identifier) {
+        out.push(`${this.file}: column ${quote(col.name)} looks like an identifier (${col.categories.length} distinct values in ${col.codes.length} rows): the GAN and the built-in model leave it out (a model you call still gets it); give --categorical ${col.name} to keep it as a category, or --drop ${col.name}`);
       }
       const single = singleValue(col);
       if (single !== null) {
@@ -396,7 +502,7 @@ function numericColumn(c: ColumnBuilder, keep: readonly number[]): NumericColumn
 }
 
 /** Codes of the kept rows, renumbered so categories seen only in dropped rows disappear (first-seen order stays). */
-function categoricalColumn(c: ColumnBuilder, keep: readonly number[]): CategoricalColumn {
+function categoricalColumn(c: ColumnBuilder, keep: readonly number[], identifier: boolean): CategoricalColumn {
   const src = c.codes!;
   const used = new Uint8Array(c.labels.length);
   for (let i = 0; i < keep.length; i++) used[src[keep[i]]] = 1;
@@ -409,7 +515,7 @@ function categoricalColumn(c: ColumnBuilder, keep: readonly number[]): Categoric
   });
   const codes = new Int32Array(keep.length);
   for (let i = 0; i < keep.length; i++) codes[i] = remap[src[keep[i]]];
-  return { kind: 'categorical', name: c.name, codes, categories };
+  return identifier ? { kind: 'categorical', name: c.name, codes, categories, identifier: true } : { kind: 'categorical', name: c.name, codes, categories };
 }
 
 /** The one value a column holds in every row, or null. */

@@ -17,6 +17,11 @@ export interface CategoricalColumn {
   /** codes[i] indexes `categories`; −1 marks a missing cell before the policy has run */
   codes: Int32Array;
   categories: string[];
+  /**
+   * set by the reader: text with a distinct value on (nearly) every row, an identifier rather than a
+   * category; the GAN and the built-in model leave it out (a callable model still gets it)
+   */
+  identifier?: boolean;
 }
 
 export type Column = NumericColumn | CategoricalColumn;
@@ -121,4 +126,10 @@ export function concatFloat64(parts: readonly Float64Array[]): Float64Array {
     at += p.length;
   }
   return out;
+}
+
+/** The table without its identifier-like columns (`CategoricalColumn.identifier`), and their names. */
+export function withoutIdentifiers(table: Table): { table: Table; left: string[] } {
+  const left = table.columns.filter((c) => c.kind === 'categorical' && c.identifier).map((c) => c.name);
+  return left.length ? { table: { rows: table.rows, columns: table.columns.filter((c) => !left.includes(c.name)) }, left } : { table, left };
 }

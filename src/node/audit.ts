@@ -14,7 +14,7 @@ import { formatMetricsCsv } from '../methods/metrics/index.js';
 import { faleCsv } from '../methods/fale/index.js';
 import { renderReport } from '../report/index.js';
 import { resolveBlackBox } from './blackbox.js';
-import { readCsv, writeCsv, type ReadOptions, type ReadReport } from './csv.js';
+import { requireClean, readCsv, writeCsv, type ReadOptions, type ReadReport } from './csv.js';
 import { fileError } from './json-file.js';
 
 /** A file name from any text: letters, digits, ".", "_", "-" and "=" kept, anything else "_". */
@@ -136,16 +136,19 @@ export interface AuditFileOptions extends Omit<AuditOptions, 'model' | 'source'>
   data: string;
   /** a model file (model.json, a JS module, an .onnx file); or `pred` */
   model?: string;
+  /** seconds a JS-module model may take to load and to answer one call of predict (default 60) */
+  modelTimeout?: number;
   read?: ReadOptions;
 }
 
 /** Reads the CSV, loads the model (or checks the predictions column) and runs the audit. */
 export async function auditFile(engine: Engine, opts: AuditFileOptions): Promise<{ result: AuditResult; read: ReadReport }> {
-  const { data, model: modelFile, read, ...rest } = opts;
+  const { data, model: modelFile, modelTimeout, read, ...rest } = opts;
   if ((modelFile === undefined) === (rest.pred === undefined)) {
     throw new EngineError('E_ARG', 'give exactly one of --model (a model to call) and --pred (a column of predictions)');
   }
   const { table, report } = await readCsv(data, read ?? {});
+  requireClean(report, [rest.label, rest.pred, ...rest.protected], 'the label, predictions or protected');
   const names = table.columns.map((c) => c.name);
   const need = (name: string, what: string) => {
     if (!names.includes(name)) throw new EngineError('E_ARG', `${what} "${name}" is not a column of ${data}; the columns are: ${names.join(', ')}`);
@@ -156,7 +159,7 @@ export async function auditFile(engine: Engine, opts: AuditFileOptions): Promise
   for (const c of Object.keys(rest.protectedEdges ?? {})) {
     if (!rest.protected.includes(c)) throw new EngineError('E_ARG', `--protected-edges names "${c}", which is not among --protected (${rest.protected.join(', ')})`);
   }
-  const model = modelFile !== undefined ? await resolveBlackBox(engine, { model: modelFile }, table) : undefined;
+  const model = modelFile !== undefined ? await resolveBlackBox(engine, { model: modelFile }, table, { modelTimeout }) : undefined;
   const result = await runAudit(engine, table, { ...rest, model, source: data });
   // rows the reader's missing-value policy left out: said in the report, not only on the terminal
   const m = report.missing;

@@ -1,29 +1,29 @@
 // Node layer: a model reference from the command line (`--model F`, `--pred COL`) to a BlackBox.
 //
 //   model.json            the built-in classifier (loadModel)
-//   *.mjs, *.js, *.cjs    a JS module exporting predict(rows) (dynamic import of the file URL)
+//   *.mjs, *.js, *.cjs    a JS module exporting predict(rows), run in a worker thread (model-host.ts) so a hang is stopped
 //   *.ts, *.mts, *.cts    the same, when Node runs under a TypeScript loader (e.g. tsx)
 //   *.onnx                onnxruntime-node, else onnxruntime-web (optional packages, imported only here) + the sidecar F.json
 //   --pred COL            a column of the data holding P(positive) per row
 //
 // Every failure is one E_INPUT line naming the file (E_ARG for a wrong combination of options).
 import { readFile, stat } from 'node:fs/promises';
-import { extname, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { extname } from 'node:path';
 import type { Engine } from '../engine/engine.js';
 import { EngineError } from '../engine/errors.js';
 import type { Table } from '../data/table.js';
 import {
-  asModelModule,
   builtinBlackBox,
   columnBlackBox,
-  moduleBlackBox,
   onnxBlackBox,
   parseOnnxSidecar,
   type BlackBox,
   type OrtLike,
 } from '../models/blackbox.js';
 import { loadModel } from './model-file.js';
+import { loadModuleInWorker, MODEL_TIMEOUT_SECONDS } from './model-host.js';
+
+export { MODEL_TIMEOUT_SECONDS };
 
 export type ModelFileKind = 'builtin' | 'module' | 'onnx';
 
@@ -38,6 +38,11 @@ export interface LoadBlackBoxOptions {
   importOnnxRuntime?: () => Promise<unknown>;
   /** rows per call of a module's predict (default 8192) */
   batchSize?: number;
+  /**
+   * seconds a JS module may take to load and to answer one call of its predict (default
+   * MODEL_TIMEOUT_SECONDS, 60); the module runs in a worker thread, stopped when it overruns
+   */
+  modelTimeout?: number;
 }
 
 const MODULE_EXTS = new Set(['.mjs', '.js', '.cjs', '.ts', '.mts', '.cts']);
@@ -96,19 +101,12 @@ export async function resolveBlackBox(engine: Engine, opts: { model?: string; pr
   return loadBlackBox(engine, opts.model, load);
 }
 
+/**
+ * A JS module in a worker thread: the same rows, batches, checks and messages as moduleBlackBox
+ * in-process (the worker runs it), plus a timeout, so a model that never answers is an error.
+ */
 async function loadModuleBlackBox(file: string, opts: LoadBlackBoxOptions): Promise<BlackBox> {
-  let ns: unknown;
-  try {
-    ns = await import(pathToFileURL(resolve(file)).href);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ERR_UNKNOWN_FILE_EXTENSION') {
-      throw inputError(`${file}: Node cannot import TypeScript directly; compile the model to .mjs (or run lucid under a TypeScript loader such as tsx)`);
-    }
-    const kind = e instanceof SyntaxError ? 'SyntaxError: ' : '';
-    throw inputError(`${file}: cannot load the module: ${kind}${firstLine(e)}`);
-  }
-  return moduleBlackBox(asModelModule(ns, file), file, { batchSize: opts.batchSize });
+  return loadModuleInWorker(file, { batchSize: opts.batchSize, timeout: opts.modelTimeout });
 }
 
 /** True when `e` says that the package `name` itself (not something it needs) could not be found. */

@@ -13,11 +13,23 @@ import { parse, format } from 'fast-csv';
 import { EngineError } from '../engine/errors.js';
 import { DELIMITERS, detectCsv, type Delimiter } from '../data/csv-detect.js';
 import { QuoteScanner, WhitespaceCollapser, findInvalidUtf8, lineAt, sniffBytes, utf8CutTail } from '../data/csv-scan.js';
-import { cellText } from '../data/csv-write.js';
+import { csvText, escapeFormula } from '../data/csv-write.js';
 import { headerNames, TableBuilder, type ReadReport, type SchemaOptions } from '../data/schema.js';
 import type { Table } from '../data/table.js';
 
 export type { ReadReport } from '../data/schema.js';
+
+/**
+ * The columns a command reads as a label, a protected attribute or a group must not be "numbers with a
+ * few text cells": that silently turns an age into dozens of categories. One E_INPUT line naming the
+ * column, the count and the first lines.
+ */
+export function requireClean(report: ReadReport, columns: readonly (string | undefined)[], what: string): void {
+  for (const m of report.mostlyNumeric ?? []) {
+    if (!columns.includes(m.column)) continue;
+    throw inputError(`${report.file}: ${what} column "${m.column}" holds numbers, but ${m.textCells} of its values are not numbers (line${m.firstLines.length > 1 ? 's' : ''} ${m.firstLines.join(', ')}${m.textCells > m.firstLines.length ? ', …' : ''}: ${JSON.stringify(m.first)}); fix or blank them, or give --categorical ${m.column} if it really is a category`);
+  }
+}
 
 export interface ReadOptions extends SchemaOptions {
   /** ',' ';' '\t' or 'whitespace' (runs of spaces and tabs); detected when absent */
@@ -275,8 +287,10 @@ export async function readCsv(path: string, opts: ReadOptions = {}): Promise<{ t
   const detection = detectCsv(skipLines(new TextDecoder('utf-8', { ignoreBOM: true }).decode(sample), opts.skipLines ?? 0), { file, delimiter: opts.delimiter, header: opts.header, complete });
   const { delimiter, header } = detection;
 
+  // decimal commas are looked for only where the comma is not the delimiter (README "Reading data")
+  const decimal = opts.decimal ?? (delimiter === ',' ? '.' : 'auto');
   const guard = new ByteGuard(file, delimiter);
-  const sink = new RowSink(file, header, opts);
+  const sink = new RowSink(file, header, { ...opts, decimal });
   const parser = parse({ delimiter: delimiter === 'whitespace' ? '\t' : delimiter, headers: false, quote: '"' });
   const stages: NodeJS.ReadWriteStream[] = delimiter === 'whitespace' ? [guard, new CollapseWhitespace(), parser] : [guard, parser];
   try {
@@ -308,6 +322,8 @@ export async function readCsv(path: string, opts: ReadOptions = {}): Promise<{ t
     rowsKept: built.table.rows,
     missing: built.missing,
     warnings: [...sink.headerWarnings, ...built.warnings],
+    mostlyNumeric: built.mostlyNumeric,
+    decimal,
   };
   return { table: built.table, report };
 }
@@ -321,20 +337,21 @@ export interface WriteOptions {
 
 function* rowsOf(table: Table): Generator<string[]> {
   const cols = table.columns;
-  for (let r = 0; r < table.rows; r++) yield cols.map((c) => cellText(c, r));
+  for (let r = 0; r < table.rows; r++) yield cols.map((c) => csvText(c, r));
 }
 
 /**
  * Writes a Table as CSV through fast-csv's formatter: numbers in their shortest round-trip form,
- * labels exactly, quoted when they hold the delimiter, a quote or a line break. A stream given as
- * `dest` is left open.
+ * labels exactly but for a label (or column name) a spreadsheet would run as a formula, which gets a
+ * leading ' (escapeFormula, src/data/csv-write.ts), quoted when they hold the delimiter, a quote or a
+ * line break. A stream given as `dest` is left open.
  */
 export async function writeCsv(dest: string | NodeJS.WritableStream, table: Table, opts: WriteOptions = {}): Promise<void> {
   const delimiter = opts.delimiter ?? ',';
   if (![',', ';', '\t'].includes(delimiter)) {
     throw new EngineError('E_ARG', `writeCsv: delimiter must be ',', ';' or a tab, got ${JSON.stringify(delimiter)}`);
   }
-  const names = table.columns.map((c) => c.name);
+  const names = table.columns.map((c) => escapeFormula(c.name));
   const formatter = format<string[], string[]>({ delimiter, headers: names, writeHeaders: opts.header ?? true, includeEndRowDelimiter: true });
   const source = Readable.from(rowsOf(table));
   if (typeof dest === 'string') {

@@ -5,6 +5,7 @@ export { readCsv, writeCsv } from './csv.js';
 export type { ReadOptions } from './csv.js';
 export { loadAdult, loadCompas, resolveDataDir, datasetAvailability, readSplitIndices } from './datasets.js';
 export { saveModel, loadModel } from './model-file.js';
-export { loadBlackBox, resolveBlackBox, importOnnxRuntime } from './blackbox.js';
+export type { LoadModelOptions } from './model-file.js';
+export { loadBlackBox, resolveBlackBox, importOnnxRuntime, MODEL_TIMEOUT_SECONDS } from './blackbox.js';
 export { auditFile, writeAudit } from './audit.js';
 export type { AuditFileOptions, WrittenAudit } from './audit.js';

@@ -7,18 +7,29 @@ import { Classifier, type EpochReport, type TrainOptions, type TrainResult } fro
 import { readCsv, writeCsv, type ReadOptions, type ReadReport, type WriteOptions } from './csv.js';
 import { readJsonFile, writeJsonFile } from './json-file.js';
 
-/** Writes a model as JSON (one object: format tag, version, label, preprocessing, layers). */
+/** Writes a model as JSON (one object: format tag, version, checksum, label, preprocessing, layers). */
 export async function saveModel(file: string, model: Classifier): Promise<void> {
   await writeJsonFile(file, model.toJSON());
 }
 
+export interface LoadModelOptions {
+  /** where the warning about a model file without a checksum goes (default: a "lucid: warning:" line on stderr) */
+  warn?: (message: string) => void;
+}
+
+const stderrWarning = (message: string) => {
+  process.stderr.write(`lucid: warning: ${message}\n`);
+};
+
 /**
  * Reads a model file. Errors are E_INPUT and name the file: not found, not JSON, not a lucid-wasm
- * model (format tag), an unsupported version, or the first bad field.
+ * model (format tag), an unsupported version, the first bad field, or a checksum that does not match
+ * (the file was changed or damaged after it was written). A file without a checksum (written before
+ * model files had one) loads, with a warning that it cannot be verified.
  */
-export async function loadModel(engine: Engine, file: string): Promise<Classifier> {
+export async function loadModel(engine: Engine, file: string, opts: LoadModelOptions = {}): Promise<Classifier> {
   const json = await readJsonFile(file, (msg) => `${file}: not a JSON file (${msg}); a model file is what "lucid model train" writes`);
-  return Classifier.fromJSON(engine, json, file);
+  return Classifier.fromJSON(engine, json, file, { unverified: opts.warn ?? stderrWarning });
 }
 
 export interface TrainFileOptions extends Omit<TrainOptions, 'validation'> {
@@ -56,6 +67,8 @@ export interface PredictFileOptions {
   column?: string;
   read?: ReadOptions;
   write?: WriteOptions;
+  /** the warning about a model file without a checksum (default: stderr), as in loadModel */
+  warn?: (message: string) => void;
 }
 
 export interface PredictFileResult {
@@ -71,7 +84,7 @@ export interface PredictFileResult {
 export async function predictModelFile(engine: Engine, opts: PredictFileOptions): Promise<PredictFileResult> {
   const column = opts.column ?? 'preds';
   if (column.trim() === '') throw new EngineError('E_ARG', 'predict: the output column name is empty');
-  const model = await loadModel(engine, opts.model);
+  const model = await loadModel(engine, opts.model, { warn: opts.warn });
   try {
     // The model's categorical features are read as labels even when they look like numbers.
     const categorical = model.preprocessor.groups.filter((g) => g.kind === 'categorical').map((g) => g.name);

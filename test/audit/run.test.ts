@@ -248,11 +248,9 @@ describe('runAudit with a predictions column', () => {
     assert.ok(r.caveats.some((c) => c.topic === 'model' && /predictions column/.test(c.text)));
     assert.ok(!r.canonical.distributions.some((d) => d.feature === 'p'));
     assert.equal(r.canonical.validity!.positive.rate, 1);
-    // all one class: nothing can be fitted, the validity is unknown and said so
+    // all one class (#17 item 5): there is no negative canonical set to draw: an error, not a report
     const one: Table = { rows: data.rows, columns: [...data.columns, { kind: 'numeric', name: 'p', values: new Float64Array(data.rows).fill(0.9) }] };
-    const u = await runAudit(engine, one, { label: 'approved', positive: 'yes', protected: ['sex', 'group'], pred: 'p', ...SMALL, ganSeeds: 1, intersectionRows: 0 });
-    assert.equal(u.canonical.validityScorer, null);
-    assert.ok(u.caveats.some((c) => c.topic === 'validity' && /all one class/.test(c.text)));
+    await assert.rejects(runAudit(engine, one, { label: 'approved', positive: 'yes', protected: ['sex', 'group'], pred: 'p', ...SMALL, ganSeeds: 1, intersectionRows: 0 }), /the model decides all 2000 rows positive: there is no negative canonical set to draw/);
   });
 
   it('reads a 0/1 predictions column as labels the way the metrics do, also when the positive label is "0"', async () => {

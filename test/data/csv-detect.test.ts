@@ -127,11 +127,20 @@ describe('byte-level checks', () => {
     assert.equal(s.line, 5);
   });
 
-  it('QuoteScanner rejects an over-long quoted value (a missing closing quote) early', () => {
+  it('QuoteScanner: a value over 1 MiB is refused as a size cap; a quoted one that swallowed lines as a missing closing quote', () => {
+    // one huge quoted value on one line, properly closed later: a size cap, not a syntax error
     const s = new QuoteScanner('f', ',');
     const big = new Uint8Array((1 << 20) + 10).fill(0x61);
     big[0] = 0x22;
-    assert.throws(() => s.feed(big), /f: line 1: the quoted value that opens here runs on for more than 1 MiB/);
+    assert.throws(() => s.feed(big), (e: Error) => /f: line 1: a value longer than 1 MiB, the most a cell may hold \(a size cap\)/.test(e.message) && !/closing quote/.test(e.message));
+    // the same size reached across many lines: a closing quote is probably missing
+    const lines = new Uint8Array((1 << 20) + 10).fill(0x61);
+    lines[0] = 0x22;
+    for (let i = 100; i < lines.length; i += 100) lines[i] = 0x0a;
+    assert.throws(() => new QuoteScanner('f', ',').feed(lines), /f: line 1: the quoted value that opens here runs on over \d+ line breaks and is a value longer than 1 MiB.*a closing quote is probably missing/);
+    // an unquoted 5 MB field: the same cap (it used to pass and flood the output)
+    const plain = new Uint8Array(5 << 20).fill(0x62);
+    assert.throws(() => new QuoteScanner('f', ',').feed(plain), /f: line 1: a value longer than 1 MiB, the most a cell may hold \(a size cap\)/);
   });
 
   it('WhitespaceCollapser turns runs of blanks into one tab, keeping quoted blanks', () => {

@@ -93,7 +93,7 @@ export const MALFORMED: readonly MalformedCase[] = [
     kind: 'warning',
     exit: 0,
     message:
-      '{file}: column "age" is categorical because line 11 holds "forty", though 19 of its 20 values are numbers; fix or blank that value if it should be numeric (--numeric age makes it an error)',
+      '{file}: column "age" is categorical because 1 of its 20 values are not numbers (the first on line 11: "forty"), though 19 are; fix or blank those values if it should be numeric (--numeric age makes them an error)',
   },
   { file: 'latin1.csv', kind: 'error', exit: 1, message: `{file}: not valid UTF-8 at byte offset 24 (line 3); ${UTF8_HINT}` },
   { file: 'truncated-utf8.csv', kind: 'error', exit: 1, message: `{file}: not valid UTF-8 at byte offset 22 (line 3); ${UTF8_HINT}` },

@@ -12,6 +12,7 @@ import type { Engine } from '../../src/engine/engine.js';
 import { EngineError } from '../../src/engine/errors.js';
 import { Rng } from '../../src/engine/rng.js';
 import { Classifier } from '../../src/models/classifier/classifier.js';
+import { contentChecksum } from '../../src/models/checksum.js';
 import { simulate } from '../../src/data/simulator.js';
 import type { Table } from '../../src/data/table.js';
 import { writeCsv } from '../../src/node/csv.js';
@@ -440,7 +441,9 @@ describe('lucid invert', () => {
   const dir = mkdtempSync(join(tmpdir(), 'lucid-invert-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
   const planted = join(dir, 'planted.json');
-  writeFileSync(planted, JSON.stringify(modelJson([3], MLP)));
+  // signed as lucid model train signs its files (a file without a checksum loads with a warning)
+  const plantedJson = modelJson([3], MLP);
+  writeFileSync(planted, JSON.stringify({ ...plantedJson, checksum: contentChecksum(plantedJson) }));
 
   it('writes the canonical set: decoded features, pred and pred_snapped', () => {
     const out = join(dir, 'canonical.csv');

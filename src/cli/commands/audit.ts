@@ -10,7 +10,8 @@ import { withInterrupt } from '../interrupt.js';
 import { EngineError } from '../../engine/errors.js';
 import { auditFile, writeAudit, type WrittenAudit } from '../../node/audit.js';
 import { initNodeEngine } from '../../node/engine.js';
-import { delimiter, FAIRNESS_OPTIONS as F, fairnessValues, intAtLeast2, names, nonNegativeInt, numberList, positiveInt } from '../options.js';
+import { modelTimeoutOption } from '../model-timeout.js';
+import { FAIRNESS_OPTIONS as F, fairnessValues, readOptionsOf, withDataOptions, type DataCliOptions, intAtLeast2, names, nonNegativeInt, numberList, positiveInt } from '../options.js';
 import { familyCounts, METRIC_DEFS, METRICS_DEFAULTS } from '../../methods/metrics/index.js';
 import { attributionText } from '../../audit/attribution.js';
 
@@ -29,7 +30,8 @@ function edgesArg(value: string, prev: Record<string, number[]> = {}): Record<st
   return { ...prev, [m[1]]: edges };
 }
 
-interface AuditCliOptions {
+interface AuditCliOptions extends DataCliOptions {
+  modelTimeout: number;
   data: string;
   label: string;
   positive?: string;
@@ -39,6 +41,7 @@ interface AuditCliOptions {
   tolerance?: number;
   minGroup?: number;
   legitimate?: string[];
+  allowSmall?: boolean;
   protected: string[];
   model?: string;
   pred?: string;
@@ -54,8 +57,6 @@ interface AuditCliOptions {
   ganCondition: ConditionMode;
   rejection: boolean;
   ganPointShare?: number;
-  delimiter?: Delimiter;
-  categorical?: string[];
   format: 'text' | 'json';
   quiet?: boolean;
   out: string;
@@ -203,9 +204,9 @@ Example:
     --model adult.json --protected-edges age=17,30,50,90 --out adult-audit
 `;
 
-export const auditCommand = new Command('audit')
+export const auditCommand = withDataOptions(new Command('audit')
   .description('audit a model for unfairness: group metrics, LUCID-GAN canonical sets (with the proxy view and intersections), LUCID and FALE, in one HTML report')
-  .requiredOption('--data <file>', 'the audit data (CSV) with the label and the protected columns')
+  .requiredOption('--data <file>', 'the audit data (CSV) with the label and the protected columns'))
   .requiredOption('--label <column>', 'the true label column')
   .addOption(F.positive())
   .addOption(F.favourable())
@@ -223,14 +224,14 @@ export const auditCommand = new Command('audit')
   .addOption(F.tolerance(METRICS_DEFAULTS.tolerance))
   .addOption(F.minGroup(METRICS_DEFAULTS.minGroupSize))
   .addOption(F.legitimate())
+  .option('--allow-small', `run on fewer than ${AUDIT_DEFAULTS.minRows} rows, or when every group of an attribute is small (otherwise an error)`)
   .option('--fale-bootstrap <n>', 'FALE bootstrap replicates for 95% bands (0: none)', nonNegativeInt, AUDIT_DEFAULTS.faleBootstrap)
   .addOption(new Option('--gan-mode <mode>', 'LUCID-GAN training: paper (the published one) or consistency (adds the prediction-consistency term; see below)').choices(['paper', 'consistency']).default(AUDIT_DEFAULTS.ganMode))
   .option('--gan-seeds <n>', 'LUCID-GANs to train (different seeds); every canonical figure is given with its spread over them', positiveInt, CANONICAL_DEFAULTS.ganSeeds)
   .addOption(new Option('--gan-condition <mode>', 'how the generator is conditioned when the sets are drawn (see below)').choices([...CONDITION_MODES]).default(AUDIT_DEFAULTS.ganCondition))
   .option('--no-rejection', 'keep every generated row (the published sampling) instead of only those the model scores on their side')
   .option('--gan-point-share <x>', 'give every numeric value held by at least this share of its column\'s rows a GAN mode of its own, generated exactly (e.g. 0.05 for zero-inflated amounts; default 0: none; EXPERIMENTS.md §7.3)', share)
-  .option('--delimiter <d>', 'comma, semicolon, tab or whitespace (default: detected)', delimiter)
-  .option('--categorical <names>', 'columns read as categories even when they hold numbers', names)
+  .addOption(modelTimeoutOption())
   .addOption(new Option('--format <f>', 'summary on stdout').choices(['text', 'json']).default('text'))
   .option('--quiet', 'no progress on stderr')
   .requiredOption('--out <dir>', 'the folder to write the report and files to (created if needed)')
@@ -245,12 +246,14 @@ export const auditCommand = new Command('audit')
     try {
       out = await withInterrupt('ending LUCID-GAN training early and finishing the audit with it', (shouldStop) => auditFile(engine, {
         data: opts.data,
-        read: { delimiter: opts.delimiter, categorical: opts.categorical },
+        read: readOptionsOf(opts),
         label: opts.label,
         positive: opts.positive,
         ...fairnessValues(opts),
+        allowSmall: opts.allowSmall === true,
         protected: opts.protected,
         model: opts.model,
+        modelTimeout: opts.modelTimeout,
         pred: opts.pred,
         ganEpochs: opts.ganEpochs,
         ganMode: opts.ganMode,

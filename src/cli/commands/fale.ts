@@ -5,10 +5,11 @@ import { Rng } from '../../engine/rng.js';
 import { EngineError } from '../../engine/errors.js';
 import { fale, fale2d, faleCsv, faleSvg, FALE_DEFAULTS, rankSubgroups, type MetricName, type ProtectedCondition } from '../../methods/fale/index.js';
 import { resolveBlackBox } from '../../node/blackbox.js';
-import { readCsv } from '../../node/csv.js';
+import { readCsv, requireClean } from '../../node/csv.js';
 import { initNodeEngine } from '../../node/engine.js';
+import { modelTimeoutOption } from '../model-timeout.js';
 import { METRICS_DEFAULTS } from '../../methods/metrics/index.js';
-import { delimiter, FAIRNESS_OPTIONS as F, intAtLeast2, names, nonNegativeInt, numberList, unitInterval } from '../options.js';
+import { FAIRNESS_OPTIONS as F, readOptionsOf, withDataOptions, type DataCliOptions, intAtLeast2, names, nonNegativeInt, numberList, unitInterval } from '../options.js';
 
 /** --protected sex=Female or sex=Female,race=Black (every condition must hold for the unprivileged group). */
 function protectedArg(value: string): ProtectedCondition[] {
@@ -28,7 +29,8 @@ function edgesArg(value: string): number[] {
 
 const collect = (value: string, prev: string[] = []): string[] => [...prev, ...names(value)];
 
-interface FaleCliOptions {
+interface FaleCliOptions extends DataCliOptions {
+  modelTimeout: number;
   model?: string;
   pred?: string;
   data: string;
@@ -46,8 +48,6 @@ interface FaleCliOptions {
   threshold: number;
   bootstrap: number;
   seed: number;
-  delimiter?: Delimiter;
-  categorical?: string[];
   rank?: number;
   format: 'json' | 'csv' | 'svg';
   pair?: string[];
@@ -81,11 +81,11 @@ Examples:
   lucid fale --model m.mjs --data d.csv --label y --protected sex=Female,race=Black --metric eod --format csv
 `;
 
-export const faleCommand = new Command('fale')
+export const faleCommand = withDataOptions(new Command('fale')
   .description('fairness-aware ALE: how a fairness metric (unprivileged − privileged) changes along each feature, by calling the model on modified rows')
   .requiredOption('--model <file>', 'the audited model (model.json, a .mjs module or an .onnx file); FALE calls it on modified rows')
   .option('--pred <column>', 'not supported: FALE needs a model to call on modified rows')
-  .requiredOption('--data <file>', 'the audit data (CSV)')
+  .requiredOption('--data <file>', 'the audit data (CSV)'))
   .requiredOption('--label <column>', 'the true label column')
   .addOption(F.positive())
   .addOption(F.favourable())
@@ -105,8 +105,7 @@ export const faleCommand = new Command('fale')
   .option('--threshold <p>', 'P(positive) above which a row is predicted positive', unitInterval, FALE_DEFAULTS.threshold)
   .option('--bootstrap <n>', 'bootstrap replicates for 95% percentile bands (0 = none)', nonNegativeInt, 0)
   .option('--seed <n>', 'seed of the bootstrap', nonNegativeInt, 0)
-  .option('--delimiter <d>', 'comma, semicolon, tab or whitespace (default: detected)', delimiter)
-  .option('--categorical <names>', 'columns read as categories even when they hold numbers', names)
+  .addOption(modelTimeoutOption())
   .option('--rank <b>', 'add the reference\'s subgroup ranking with trade-off b in [0, 10] (score = |FALE| / max|FALE| * b + size / N * (10 - b))', (v: string) => {
     const x = Number(v);
     if (v.trim() === '' || !Number.isFinite(x) || x < 0 || x > 10) throw new InvalidArgumentError(`expected a number in [0, 10], got "${v}"`);
@@ -122,10 +121,11 @@ export const faleCommand = new Command('fale')
       if (opts.feature || opts.edges || opts.rank !== undefined || opts.bootstrap > 0 || opts.weighted) throw new EngineError('E_ARG', '--pair takes none of --feature, --edges, --rank, --bootstrap, --weighted');
       if (opts.format !== 'json') throw new EngineError('E_ARG', '--pair writes JSON only; use --format json');
     }
-    const { table, report } = await readCsv(opts.data, { delimiter: opts.delimiter, categorical: opts.categorical });
+    const { table, report } = await readCsv(opts.data, readOptionsOf(opts));
+    requireClean(report, [opts.label, ...opts.protected.map((c) => c.column)], 'the label or --protected');
     for (const w of report.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
     const engine = await initNodeEngine();
-    const model = await resolveBlackBox(engine, { model: opts.model }, table);
+    const model = await resolveBlackBox(engine, { model: opts.model }, table, { modelTimeout: opts.modelTimeout });
     if (opts.pair) {
       const r2 = await fale2d(table, model, {
         label: opts.label,

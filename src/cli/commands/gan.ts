@@ -7,16 +7,12 @@ import { EngineError } from '../../engine/errors.js';
 import { CONSISTENCY_WEIGHT, GAN_DEFAULTS, RARE_ROWS, RARE_SHARE, type GanEpoch } from '../../models/lucidgan/model.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { fitGanFile, sampleGanFile } from '../../node/gan-file.js';
-import { delimiter, names, nonNegativeInt, positiveInt, printSummary, summaryFormat } from '../options.js';
+import { names, nonNegativeInt, positiveInt, printSummary, readOptionsOf, summaryFormat, withDataOptions, type DataCliOptions } from '../options.js';
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
-interface CsvOptions {
-  delimiter?: Delimiter;
-  header?: boolean;
-  missing: MissingPolicy;
-}
+type CsvOptions = DataCliOptions;
 
 interface FitCliOptions extends CsvOptions {
   data: string;
@@ -73,12 +69,8 @@ function progress(epochs: number): { onEpoch: (e: GanEpoch) => void; end: () => 
   };
 }
 
-const csvOptions = (cmd: Command) =>
-  cmd
-    .option('--delimiter <d>', 'comma, semicolon, tab or whitespace (default: detected)', delimiter)
-    .option('--header', 'line 1 names the columns (default: detected)')
-    .option('--no-header', 'line 1 is data')
-    .addOption(new Option('--missing <policy>', 'missing values: keep, drop or error (as in lucid inspect)').choices(['keep', 'drop', 'error']).default('keep'));
+/** The data options of every command (options.ts). */
+const csvOptions = withDataOptions;
 
 const fit = csvOptions(
   new Command('fit')
@@ -130,7 +122,7 @@ Example:
       r = await withInterrupt(`finishing the current step and saving a checkpoint to ${opts.out}`, (shouldStop) => fitGanFile(engine, {
         data: opts.data,
         out: opts.out,
-        read: { delimiter: opts.delimiter, header: opts.header, missing: opts.missing },
+        read: readOptionsOf(opts),
         conditions: opts.condition,
         discrete: opts.discrete,
         epochs: opts.epochs,

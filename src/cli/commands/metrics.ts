@@ -4,13 +4,13 @@ import type { Delimiter } from '../../data/csv-detect.js';
 import { EngineError } from '../../engine/errors.js';
 import { Rng } from '../../engine/rng.js';
 import { formatMetricsCsv, formatMetricsTable, groupMetrics, METRICS_DEFAULTS } from '../../methods/metrics/index.js';
-import { readCsv } from '../../node/csv.js';
+import { readCsv, requireClean } from '../../node/csv.js';
 import { initNodeEngine } from '../../node/engine.js';
-import { delimiter, FAIRNESS_OPTIONS as F, fairnessValues, names, nonNegativeInt, unitInterval } from '../options.js';
+import { FAIRNESS_OPTIONS as F, readOptionsOf, withDataOptions, type DataCliOptions, fairnessValues, names, nonNegativeInt, unitInterval } from '../options.js';
 
 const collect = (value: string, prev: string[] = []) => [...prev, value];
 
-interface MetricsCliOptions {
+interface MetricsCliOptions extends DataCliOptions {
   data: string;
   label: string;
   positive?: string;
@@ -26,8 +26,6 @@ interface MetricsCliOptions {
   legitimate?: string[];
   bootstrap: number;
   seed: number;
-  delimiter?: Delimiter;
-  categorical?: string[];
   format: 'table' | 'json' | 'csv';
 }
 
@@ -59,9 +57,9 @@ Examples:
   lucid metrics --data scored.csv --label income --pred preds --group sex --group race --intersect --bootstrap 1000 --format json
 `;
 
-export const metrics = new Command('metrics')
+export const metrics = withDataOptions(new Command('metrics')
   .description('output-based group fairness metrics of a model\'s predictions: per-group rates, ratios to a reference with verdicts (a stated family-wise error), the four-fifths rule, LL144 impact ratios, calibration by group, bootstrap intervals')
-  .requiredOption('--data <file>', 'the data (CSV) with the label, the predictions and the group columns')
+  .requiredOption('--data <file>', 'the data (CSV) with the label, the predictions and the group columns'))
   .requiredOption('--label <column>', 'the true label')
   .addOption(F.positive())
   .addOption(F.favourable())
@@ -76,15 +74,14 @@ export const metrics = new Command('metrics')
   .addOption(F.legitimate())
   .option('--bootstrap <n>', 'bootstrap resamples for 95% percentile intervals (0: none)', nonNegativeInt, 0)
   .option('--seed <n>', 'seed of the bootstrap resamples (same seed, same intervals)', nonNegativeInt, 0)
-  .option('--delimiter <d>', 'comma, semicolon, tab or whitespace (default: detected)', delimiter)
-  .option('--categorical <names>', 'columns read as categories even when they hold numbers', names)
   .addOption(new Option('--format <f>', 'output format').choices(['table', 'json', 'csv']).default('table'))
   .addHelpText('after', HELP_AFTER)
   .action(async (opts: MetricsCliOptions) => {
     if (opts.group.includes(opts.label) || opts.group.includes(opts.pred)) {
       throw new EngineError('E_ARG', `--group ${opts.group.join(', ')} names the label or prediction column; give protected columns`);
     }
-    const { table, report: read } = await readCsv(opts.data, { delimiter: opts.delimiter, categorical: opts.categorical });
+    const { table, report: read } = await readCsv(opts.data, readOptionsOf(opts));
+    requireClean(read, [opts.label, opts.pred, ...opts.group], 'the label, prediction or --group');
     for (const w of read.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
     // the seeded generator: bootstrap intervals, and the ECE intervals of score predictions
     const rng = new Rng(await initNodeEngine(), opts.seed);

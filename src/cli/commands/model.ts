@@ -1,12 +1,10 @@
 // `lucid model train` and `lucid model predict`: parse, validate, call trainModelFile /
 // predictModelFile, print.
 import { Command, InvalidArgumentError, Option } from 'commander';
-import type { Delimiter } from '../../data/csv-detect.js';
-import type { MissingPolicy } from '../../data/schema.js';
 import { TRAIN_DEFAULTS } from '../../models/classifier/classifier.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { predictModelFile, trainModelFile } from '../../node/model-file.js';
-import { delimiter, names, nonNegativeInt, positiveInt, printSummary, summaryFormat } from '../options.js';
+import { names, nonNegativeInt, positiveInt, printSummary, readOptionsOf, summaryFormat, withDataOptions, type DataCliOptions } from '../options.js';
 
 
 function hiddenSizes(value: string): number[] {
@@ -36,34 +34,14 @@ function fraction(value: string): number {
   return v;
 }
 
-interface CsvOptions {
-  delimiter?: Delimiter;
-  header?: boolean;
-  columns?: string[];
-  missing: MissingPolicy;
-  maxCategories: number;
-}
-
-/** The reader options every model command shares (as in `lucid inspect`). */
-function csvOptions(cmd: Command): Command {
-  return cmd
-    .option('--delimiter <d>', 'comma, semicolon, tab or whitespace (runs of spaces/tabs) (default: detected)', delimiter)
-    .option('--header', 'line 1 names the columns (default: detected)')
-    .option('--no-header', 'line 1 is data')
-    .option('--columns <names>', 'column names, comma-separated (replace the header, or name a headerless file)', names)
-    .addOption(new Option('--missing <policy>', 'missing values: keep (drop rows with a missing number, keep a missing label as a category), drop (drop every row with one), error').choices(['keep', 'drop', 'error']).default('keep'))
-    .option('--max-categories <n>', 'most distinct labels a categorical column may have', positiveInt, 1000);
-}
-
-const readOptions = (o: CsvOptions) => ({ delimiter: o.delimiter, header: o.header, columns: o.columns, missing: o.missing, maxCategories: o.maxCategories });
+/** The reader options every model command shares: the data options of every command (options.ts). */
+const csvOptions = withDataOptions;
+type CsvOptions = DataCliOptions;
 
 interface TrainCliOptions extends CsvOptions {
   data: string;
   label: string;
   positive?: string;
-  drop?: string[];
-  numeric?: string[];
-  categorical?: string[];
   hidden?: number[];
   epochs: number;
   batch: number;
@@ -85,10 +63,7 @@ const train = csvOptions(
     .description('train the built-in classifier (an MLP, or logistic regression with --hidden none) on a CSV file and save it with its preprocessing')
     .requiredOption('--data <file>', 'the training CSV file; every column but the label (and --drop) is a feature')
     .requiredOption('--label <column>', 'the column to predict')
-    .option('--positive <value>', 'the label value predicted as 1 (default with two values: the second in sorted order; required with more)')
-    .option('--drop <names>', 'columns to leave out (not features), comma-separated', names)
-    .option('--numeric <names>', 'columns that must be numeric', names)
-    .option('--categorical <names>', 'columns kept as categories (one-hot) even when they hold numbers', names),
+    .option('--positive <value>', 'the label value predicted as 1 (default with two values: the second in sorted order; required with more)'),
 )
   .addOption(new Option('--hidden <sizes>', 'hidden layer sizes, e.g. 64,32, or none for logistic regression').argParser(hiddenSizes).default(undefined, d.hidden.join(',')))
   .option('--epochs <n>', 'most epochs', positiveInt, d.epochs)
@@ -113,7 +88,7 @@ Example:
     const r = await trainModelFile(engine, {
       data: opts.data,
       out: opts.out,
-      read: { ...readOptions(opts), drop: opts.drop, numeric: opts.numeric, categorical: opts.categorical },
+      read: readOptionsOf(opts),
       label: opts.label,
       positive: opts.positive,
       hidden: opts.hidden,
@@ -176,7 +151,7 @@ Example:
   lucid model predict --model adult.json --data adult-test.csv --out scored.csv   # appends "preds"`)
   .action(async (opts: PredictCliOptions) => {
     const engine = await initNodeEngine();
-    const r = await predictModelFile(engine, { model: opts.model, data: opts.data, out: opts.out, column: opts.column, read: readOptions(opts) });
+    const r = await predictModelFile(engine, { model: opts.model, data: opts.data, out: opts.out, column: opts.column, read: readOptionsOf(opts) });
     for (const w of r.report.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
     if (r.report.missing.rowsDropped > 0) {
       const n = r.report.missing.rowsDropped;

@@ -7,7 +7,8 @@ import { formatQuality, qualityReport, QUALITY_DEFAULTS, type QualityCondition }
 import { resolveBlackBox } from '../../node/blackbox.js';
 import { readCsv, type ReadOptions } from '../../node/csv.js';
 import { initNodeEngine } from '../../node/engine.js';
-import { delimiter, intAtLeast2, names, nonNegativeInt, positiveInt } from '../options.js';
+import { modelTimeoutOption } from '../model-timeout.js';
+import { intAtLeast2, names, nonNegativeInt, positiveInt, readOptionsOf, withDataOptions, type DataCliOptions } from '../options.js';
 import { Rng } from '../../engine/rng.js';
 
 /** --condition NAME or NAME=VALUE with VALUE a prediction in [0, 1], not 0.5. */
@@ -21,7 +22,8 @@ function conditionArg(value: string): QualityCondition {
   return { column: m[1], value: v };
 }
 
-interface QualityCliOptions {
+interface QualityCliOptions extends DataCliOptions {
+  modelTimeout: number;
   real: string;
   synthetic: string;
   model?: string;
@@ -71,10 +73,10 @@ Examples:
   lucid quality --real adult.csv --synthetic pos.csv --ignore Income --format json
 `;
 
-export const quality = new Command('quality')
+export const quality = withDataOptions(new Command('quality')
   .description('how closely synthetic rows (e.g. a LUCID-GAN canonical set) follow the real data, column by column and pair by pair, and how many the audited model scores as conditioned (validity)')
   .requiredOption('--real <file>', 'the real data (CSV)')
-  .requiredOption('--synthetic <file>', 'the synthetic data (CSV) with the same columns')
+  .requiredOption('--synthetic <file>', 'the synthetic data (CSV) with the same columns (the data options apply to both files)'))
   .option('--model <file>', 'the audited model (model.json, a .mjs module or an .onnx file): scores the synthetic rows for validity')
   .option('--pred <column>', 'instead of --model: the synthetic file\'s column holding the model\'s P(positive) per row')
   .option('--condition <spec>', `what the synthetic rows were generated at: COLUMN=VALUE (e.g. ${QUALITY_DEFAULTS.conditionColumn}=1), or COLUMN to read it per row (default: the column "${QUALITY_DEFAULTS.conditionColumn}" when the synthetic file has it)`, conditionArg)
@@ -82,9 +84,7 @@ export const quality = new Command('quality')
   .option('--bins <n>', 'equal-width bins of a numeric column in a mixed pair', intAtLeast2, QUALITY_DEFAULTS.bins)
   .addOption(new Option('--correlation <method>', 'correlation of numeric pairs').choices(['pearson', 'spearman']).default(QUALITY_DEFAULTS.correlation))
   .option('--top <n>', 'worst pairs to list in the table form', positiveInt, 10)
-  .option('--delimiter <d>', 'comma, semicolon, tab or whitespace, for both files (default: detected per file)', delimiter)
-  .option('--numeric <names>', 'columns that must be numeric in both files', names)
-  .option('--categorical <names>', 'columns read as categories in both files even when they hold numbers', names)
+  .addOption(modelTimeoutOption())
   .addOption(new Option('--format <f>', 'output format').choices(['table', 'json']).default('table'))
   .option('--seed <n>', 'seed of the noise floors\' bootstrap draws', nonNegativeInt, 0)
   .addHelpText('after', HELP_AFTER)
@@ -93,7 +93,7 @@ export const quality = new Command('quality')
     if (opts.pred !== undefined && opts.pred === condColumn) {
       throw new EngineError('E_ARG', `--pred ${opts.pred} names the condition column (the prediction each row was generated at); give the column holding the model's scores of the synthetic rows, or --model`);
     }
-    const read: ReadOptions = { delimiter: opts.delimiter, numeric: opts.numeric, categorical: opts.categorical };
+    const read: ReadOptions = readOptionsOf(opts);
     const real = await readCsv(opts.real, read);
     const synthetic = await readCsv(opts.synthetic, read);
     // a constant condition column is expected in a synthetic file (lucid gan sample at preds=1): no warning for it
@@ -101,7 +101,7 @@ export const quality = new Command('quality')
     for (const w of [...real.report.warnings, ...synthetic.report.warnings.filter((x) => !expected(x))]) process.stderr.write(`lucid: warning: ${w}\n`);
     const wantsModel = opts.model !== undefined || opts.pred !== undefined;
     const engine = await initNodeEngine();
-    const model = wantsModel ? await resolveBlackBox(engine, { model: opts.model, pred: opts.pred }, synthetic.table) : undefined;
+    const model = wantsModel ? await resolveBlackBox(engine, { model: opts.model, pred: opts.pred }, synthetic.table, { modelTimeout: opts.modelTimeout }) : undefined;
     const ignore = [...(opts.ignore ?? []), ...(opts.pred !== undefined && !(opts.ignore ?? []).includes(opts.pred) ? [opts.pred] : [])];
     const report = await qualityReport(real.table, synthetic.table, {
       model,

@@ -3,6 +3,7 @@
 import { JUDGED_METRICS, METRIC_DEFS, METRICS, guidance, type MetricName } from './definitions.js';
 import type { AttributeResult, Interval, MetricsReport } from './index.js';
 import type { Comparison, Verdict } from './verdicts.js';
+import { csvField } from '../../data/csv-write.js';
 
 const pct = (v: number | null) => (v === null ? '-' : (100 * v).toFixed(1));
 const ratio = (v: number | null | undefined) => (v === null || v === undefined ? '-' : v.toFixed(2));
@@ -66,11 +67,6 @@ function fourFifthsCell(a: AttributeResult, value: string): string {
   return q === null || q === undefined ? '-' : `${ratio(q)}${a.fourFifths.below.includes(value) ? ' below' : ''}`;
 }
 
-const csvCell = (v: string | number | boolean | null | undefined) => {
-  const t = v === null || v === undefined ? '' : String(v);
-  return /[",\n\r]/.test(t) ? `"${t.replace(/"/g, '""')}"` : t;
-};
-
 /** One row per group: counts, rates, then per judged metric the difference, ratio and verdict against the reference (and CIs with bootstrap). */
 export function formatMetricsCsv(r: MetricsReport): string {
   const boot = r.bootstrap !== null;
@@ -90,7 +86,7 @@ export function formatMetricsCsv(r: MetricsReport): string {
       }
       row.push(a.fourFifths.ratio[g.value], a.impact.rows.find((x) => x.category === g.value)?.impactRatio ?? null);
       if (boot) for (const m of METRICS) row.push(g.ci![m].lo, g.ci![m].hi);
-      lines.push(row.map(csvCell).join(','));
+      lines.push(row.map(csvField).join(','));
     }
   }
   return lines.join('\n') + '\n';

@@ -238,6 +238,10 @@ function attributes(table: Table, opts: GroupMetricsOptions): Attr[] {
     if (given !== undefined) check(index.has(given), 'E_ARG', () => `metrics: the reference group "${given}" of ${column} has no rows; the groups are: ${values.join('; ')}`);
     return { column, values, gid, unknown, given };
   };
+  for (const c of cols) {
+    const miss = c.labels.filter((v) => v === null).length;
+    check(miss < table.rows, 'E_INPUT', () => `metrics: the group column "${c.name}" has no value in any of its ${table.rows} rows (every cell is missing); it cannot be audited`);
+  }
   if (!opts.intersect || cols.length === 1) {
     return cols.map((c) => build(c.name, (i) => c.labels[i], distinct(c.labels, c.numeric), ref[c.name]));
   }

@@ -18,9 +18,16 @@ import { Linear } from '../../nn/layers.js';
 import { buildParams, Module, ParamSet } from '../../nn/module.js';
 import { getColumn, selectRows, type Table } from '../../data/table.js';
 import { labelOf, Preprocessor } from './preprocess.js';
+import { contentChecksum, verifyChecksum } from '../checksum.js';
 
 export const MODEL_FORMAT = 'lucid-wasm/classifier';
 export const MODEL_VERSION = 1;
+
+/** What fromJSON does with a model that has no checksum (written before model files had one). */
+export interface FromJSONOptions {
+  /** told why the model cannot be verified (one line naming `where`); without it such a model loads silently */
+  unverified?: (message: string) => void;
+}
 
 /** Defaults chosen on the validation splits of Adult and COMPAS (tools/train-reference-models.mjs). */
 export const TRAIN_DEFAULTS = {
@@ -212,7 +219,8 @@ export class Classifier {
     }
     const pos = positive;
     check(classes.includes(pos), 'E_ARG', () => `${where}: positive value "${pos}" does not occur in label column "${opts.label}" (values: ${classes.join(', ')})`);
-    const drop = opts.drop ?? [];
+    // identifier-like columns (marked by the reader) are no features: left out, as the reader warned
+    const drop = [...(opts.drop ?? []), ...table.columns.filter((c) => c.kind === 'categorical' && c.identifier && !(opts.drop ?? []).includes(c.name)).map((c) => c.name)];
     for (const c of drop) getColumn(table, c, where);
     const features = table.columns.map((c) => c.name).filter((n) => n !== opts.label && !drop.includes(n));
     check(features.length > 0, 'E_INPUT', () => `${where}: no feature columns left (the label is "${opts.label}", dropped: ${drop.join(', ') || 'none'})`);
@@ -370,12 +378,16 @@ export class Classifier {
     return { rows: p.length, accuracy: ok / p.length, logLoss: ll / p.length, positiveRate: predPos / p.length };
   }
 
-  /** The model as plain JSON (weights in torch's (out, in) layout, row-major, exact float32 values). */
+  /**
+   * The model as plain JSON (weights in torch's (out, in) layout, row-major, exact float32 values),
+   * with a checksum over every other field (src/models/checksum.ts) that fromJSON verifies.
+   */
   toJSON(): object {
     const sizes = [this.dim, ...this.hidden, 1];
-    return {
+    const json: Record<string, unknown> = {
       format: MODEL_FORMAT,
       version: MODEL_VERSION,
+      checksum: '',
       label: this.label,
       positive: this.positive,
       classes: this.classes.slice(),
@@ -388,10 +400,17 @@ export class Classifier {
         bias: Array.from(l.b!.tensor.data, f32Text),
       })),
     };
+    json.checksum = contentChecksum(json);
+    return json;
   }
 
-  /** Rebuilds a model from toJSON's output, validating every field; a bad one is an E_INPUT error naming `where` and the field. */
-  static fromJSON(engine: Engine, obj: unknown, where: string): Classifier {
+  /**
+   * Rebuilds a model from toJSON's output, validating every field; a bad one is an E_INPUT error naming
+   * `where` and the field. Then the checksum: one that does not match the content (a weight changed
+   * after the file was written, still valid JSON) is an E_INPUT error; none at all (a file from before
+   * model files had one) loads, and `opts.unverified` is told.
+   */
+  static fromJSON(engine: Engine, obj: unknown, where: string, opts: FromJSONOptions = {}): Classifier {
     const bad = (field: string, what: string): never => {
       throw new EngineError('E_INPUT', `${where}: field "${field}" ${what}`);
     };
@@ -429,6 +448,11 @@ export class Classifier {
       if (!finite(b, nOut)) bad(`${f}.bias`, `must be an array of ${nOut} finite numbers, got ${describe(b)}`);
       values.push(Float32Array.from(w as number[]), Float32Array.from(b as number[]));
     });
+    const sum = verifyChecksum(o.checksum, contentChecksum(o));
+    if (sum === 'mismatch') {
+      throw new EngineError('E_INPUT', `${where}: checksum mismatch: the model file was changed or damaged after it was written; train the model again (lucid model train)`);
+    }
+    if (sum === 'missing') opts.unverified?.(`${where}: the model file has no checksum (written by an older lucid-wasm), so a change or damage cannot be detected; train it again (lucid model train) to add one`);
     const model = Classifier.build(engine, pre, o.label as string, o.positive as string, (classes as string[]).slice(), (hidden as number[]).slice(), new Rng(engine, 0));
     const all = new Float32Array(values.reduce((a, v) => a + v.length, 0));
     let off = 0;

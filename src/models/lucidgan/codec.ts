@@ -1,4 +1,5 @@
-// Binary arrays as base64 text (little-endian, exact) and the FNV-1a checksum of the model file.
+// Binary arrays as base64 text (little-endian, exact); the model file's FNV-1a checksum is re-exported
+// from src/models/checksum.ts (model.json uses it too).
 // Core code: no Node imports (no Buffer), so a browser or worker reads the same files.
 
 const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/';
@@ -81,13 +82,5 @@ export function base64ToI32(text: string): Int32Array | null {
   return b && fromBytes(b, (x) => new Int32Array(x), 4);
 }
 
-/** 32-bit FNV-1a over the UTF-16 code units of `text`, as 8 hex digits. Detects corruption, not tampering. */
-export function fnv1a32(text: string): string {
-  let h = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    h = Math.imul(h ^ (c & 0xff), 0x01000193);
-    h = Math.imul(h ^ (c >>> 8), 0x01000193);
-  }
-  return (h >>> 0).toString(16).padStart(8, '0');
-}
+/** The model file's checksum (shared with model.json: src/models/checksum.ts). */
+export { fnv1a32 } from '../checksum.js';

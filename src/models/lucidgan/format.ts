@@ -10,11 +10,12 @@
 // (float32, little-endian, base64; batch-norm running statistics included), and the training mode:
 //   "consistency": { "mode": "consistency", "condition", "weight", "surrogate": { "hidden", "floats", "weights" } }
 // or { "mode": "paper" } (no surrogate). A file without the field (written before the mode existed)
-// loads as the paper's mode.
+// loads as the paper's mode. The checksum helpers (src/models/checksum.ts) are shared with model.json.
 import type { Engine } from '../../engine/engine.js';
 import { EngineError } from '../../engine/errors.js';
 import { DataTransformer } from '../../data/transformer.js';
-import { base64ToF32, base64ToF64, base64ToI32, f32ToBase64, f64ToBase64, fnv1a32, i32ToBase64 } from './codec.js';
+import { base64ToF32, base64ToF64, base64ToI32, f32ToBase64, f64ToBase64, i32ToBase64 } from './codec.js';
+import { checksumOf, verifyChecksum } from '../checksum.js';
 import { GAN_DEFAULTS, LucidGan, PAPER_MODE, type ConsistencySpec, type GanConfig, type FitStatus } from './model.js';
 import { Surrogate } from './surrogate.js';
 import { Generator } from '../ctgan/networks.js';
@@ -39,7 +40,7 @@ export function ganToJSON(model: LucidGan, status: FitStatus = 'done'): object {
     generator: { floats: model.params.floatCount, names: model.params.names, weights: f32ToBase64(model.params.snapshot()) },
     consistency: consistencyToJSON(model),
   };
-  return { format: GAN_FORMAT, version: GAN_VERSION, checksum: `fnv1a32:${fnv1a32(JSON.stringify(payload))}`, payload };
+  return { format: GAN_FORMAT, version: GAN_VERSION, checksum: checksumOf(JSON.stringify(payload)), payload };
 }
 
 function consistencyToJSON(model: LucidGan): object {
@@ -60,7 +61,7 @@ export function ganFromJSON(engine: Engine, json: unknown, where = 'model file')
   if (f.version !== GAN_VERSION) return bad(`LUCID-GAN model file version ${JSON.stringify(f.version)} is not supported (this lucid reads version ${GAN_VERSION})`);
   const p = f.payload as Record<string, unknown> | undefined;
   if (!p || typeof p !== 'object') return bad('the file has no payload (truncated or corrupt)');
-  if (typeof f.checksum !== 'string' || f.checksum !== `fnv1a32:${fnv1a32(JSON.stringify(p))}`) return bad('checksum mismatch: the file is corrupt or was edited');
+  if (verifyChecksum(f.checksum, checksumOf(JSON.stringify(p))) !== 'ok') return bad('checksum mismatch: the file is corrupt or was edited');
   const field = (name: string, ok: boolean, want: string) => {
     if (!ok) bad(`field "${name}" must be ${want}`);
   };
