@@ -15,7 +15,7 @@ import type { AuditResult } from '../src/audit/types.js';
 import { simulate } from '../src/data/simulator.js';
 import type { Table } from '../src/data/table.js';
 import { Classifier } from '../src/models/classifier/classifier.js';
-import { canonicalSection, findingsSection, renderReport } from '../src/report/index.js';
+import { canonicalSection, findingsSection, renderReport, verdictTableHtml } from '../src/report/index.js';
 
 export interface AuditRequest {
   type: 'audit';
@@ -128,7 +128,7 @@ async function audit(req: AuditRequest): Promise<void> {
     shouldStop: () => stop,
   });
   const seconds = (performance.now() - t0) / 1000;
-  post({ type: 'done', seconds, engine: info, result, findingsHtml: findingsSection(result), canonicalHtml: canonicalSection(result), reportHtml: renderReport(result) });
+  post({ type: 'done', seconds, engine: info, result, findingsHtml: verdictTableHtml([result.metrics.attributes, result.metrics.intersection]) + findingsSection(result), canonicalHtml: canonicalSection(result), reportHtml: renderReport(result) });
 }
 
 async function sample(req: SampleRequest): Promise<void> {

@@ -1,5 +1,5 @@
 // The HTML audit report and its SVG charts. Core code: runs in Node and in browsers (no Node imports).
-export { metricsTable } from './metrics-html.js';
+export { metricsTable, verdictTableHtml } from './metrics-html.js';
 export { renderReport, findings as findingsSection, canonicalSection, CSS as REPORT_CSS } from './render.js';
 export {
   distributionChart,

@@ -2,7 +2,7 @@
 // against the reference, the four-fifths yardstick, the LL144 impact table, calibration by group and
 // the conditional disparity; and the verdict lines of the Findings. Every metric list comes from
 // METRIC_DEFS. Core code: no Node imports, no DOM.
-import { guidance, JUDGED_METRICS, METRIC_DEFS, METRICS, type AttributeResult, type Comparison, type Interval, type MetricsReport } from '../methods/metrics/index.js';
+import { guidance, JUDGED_METRICS, METRIC_DEFS, METRICS, verdictTable, type AttributeResult, type Comparison, type Interval, type MetricsReport } from '../methods/metrics/index.js';
 import { escapeHtml as esc, finite, fmtInt, fmtNum, fmtPct, fmtRatio } from './format.js';
 
 function pctCell(v: number | null | undefined, ci: Interval | undefined): string {
@@ -33,7 +33,7 @@ function verdictCell(c: Comparison | undefined, r: MetricsReport): string {
 
 function attributeTables(a: AttributeResult, r: MetricsReport): string {
   const out: string[] = [];
-  out.push(`<h4>${esc(a.column)} <span class="muted small">— reference: ${esc(a.reference.value)} (${esc(a.reference.reason)})${a.unknown ? ` · ${fmtInt(a.unknown)} rows with no value left out` : ''}</span></h4>`);
+  out.push(`<h4 id="${anchorOf(a.column)}">${esc(a.column)} <span class="muted small">— reference: ${esc(a.reference.value)} (${esc(a.reference.reason)})${a.unknown ? ` · ${fmtInt(a.unknown)} rows with no value left out` : ''}</span></h4>`);
   out.push('<table class="metrics groups"><thead><tr><th class="l">group</th><th>n</th>');
   for (const m of METRICS) out.push(`<th title="${esc(METRIC_DEFS[m].help)}">${esc(METRIC_DEFS[m].label)}</th>`);
   out.push('</tr></thead><tbody>');
@@ -99,6 +99,36 @@ export function metricsTable(report: MetricsReport): string {
   for (const a of report.attributes) out.push(`<div class="scroll">${attributeTables(a, report)}</div>`);
   out.push('</div>');
   return out.join('');
+}
+
+/** The id of an attribute's metrics tables (the verdict table links to it). */
+export const anchorOf = (column: string): string => `metrics-${column.replace(/[^A-Za-z0-9_-]+/g, '-')}`;
+
+/**
+ * The verdict table: one row per attribute and intersection, one column per judged metric, each cell
+ * the strongest verdict of that attribute and metric, as a symbol and a word (never colour alone), linked
+ * to the attribute's tables.
+ */
+export function verdictTableHtml(reports: readonly (MetricsReport | null)[]): string {
+  const rows = verdictTable(reports);
+  if (!rows.length) return '';
+  const r0 = reports.find((r) => r) as MetricsReport;
+  const head = JUDGED_METRICS.map((m) => `<th title="${esc(guidance(m, r0.favourable))}">${esc(METRIC_DEFS[m].label)}</th>`).join('');
+  const body = rows
+    .map((row) => {
+      const cells = JUDGED_METRICS.map((m) => {
+        const c = row.cells[m];
+        if (!c) return '<td class="muted">—</td>';
+        const cls = c.verdict === 'flagged' ? (c.flagged.some((x) => x.direction === 'disadvantaged') ? 'flag' : 'flag-soft') : c.verdict === 'inconclusive' ? 'flag-soft' : '';
+        const mark = c.verdict === 'flagged' ? '⚑ flagged' : c.verdict === 'inconclusive' ? '? inconclusive' : c.verdict === 'pass' ? '✓ pass' : '– too little data';
+        const who = c.flagged.slice(0, 2).map((x) => `${esc(x.group)} ${x.direction === 'disadvantaged' ? '↓' : x.direction === 'advantaged' ? '↑' : '≠'}`).join(', ') + (c.flagged.length > 2 ? ` +${c.flagged.length - 2}` : '');
+        return `<td${cls ? ` class="${cls}"` : ''}><a href="#${anchorOf(row.attribute)}">${mark}</a>${who ? `<span class="ci">${who}</span>` : ''}</td>`;
+      }).join('');
+      return `<tr><td class="l"><a href="#${anchorOf(row.attribute)}">${esc(row.attribute)}</a><span class="ci">vs ${esc(row.reference)}</span></td>${cells}</tr>`;
+    })
+    .join('');
+  const v = r0.verdicts;
+  return `<section id="verdict"><h2 style="border:0;margin-top:.4em">Verdict</h2><div class="scroll"><table class="metrics verdict-table"><thead><tr><th class="l">attribute (reference)</th>${head}</tr></thead><tbody>${body}</tbody></table></div><p class="small muted">Each cell: the strongest verdict among the groups of that attribute for that metric. ⚑ flagged: outside [${fmtRatio(v.band[0])}, ${fmtRatio(v.band[1])}] and significant (${esc(v.correction.split(' (')[0])}, family-wise error ${fmtPct(v.alpha, 0)}); ↓ disadvantaged, ↑ advantaged, ≠ differs (no favourable direction). ? inconclusive: outside the band, not significant. ✓ pass: inside the band. – too little data: only small groups or undefined rates. Click a cell for its table.</p></section>`;
 }
 
 /** groups named per attribute in a Findings line (the tables list them all) */

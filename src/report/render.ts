@@ -3,7 +3,7 @@
 import type { AuditResult, CanonicalComparison, Distribution, FaleSection, IntersectionHeatmap, ProtectedAttribute } from '../audit/types.js';
 import { CHECK_DEFAULTS, type FeatureFidelity } from '../audit/checks.js';
 import type { FeatureFinding, ValueFinding } from '../audit/findings.js';
-import { metricsTable, verdictFindings } from './metrics-html.js';
+import { metricsTable, verdictFindings, verdictTableHtml } from './metrics-html.js';
 import { attributionText } from '../audit/attribution.js';
 import { distributionChart, faleChart, heatmap, jsRanking, lineChart } from './charts.js';
 import { binLabel, escapeHtml as esc, finite, fmtInt, fmtJs, fmtNum, fmtPct, fmtPp, fmtRatio } from './format.js';
@@ -407,6 +407,7 @@ function closingSections(r: AuditResult): string {
 export function renderReport(result: AuditResult): string {
   const r = result;
   const toc: [string, string][] = [
+    ['verdict', 'Verdict'],
     ['findings', 'Findings'],
     ['metrics', 'Group metrics'],
     ['canonical', 'Canonical sets'],
@@ -432,6 +433,7 @@ export function renderReport(result: AuditResult): string {
 <body>
 <main>
 ${header(r)}
+${verdictTableHtml([r.metrics.attributes, r.metrics.intersection])}
 <nav class="toc"><ol>${toc.map(([id, t]) => `<li><a href="#${id}">${esc(t)}</a></li>`).join('')}</ol></nav>
 ${findings(r)}
 ${metricsSection(r)}

@@ -215,6 +215,9 @@ describe('lucid metrics (CLI)', () => {
     assert.equal(t.status, 0, t.stderr);
     assert.match(t.stdout, /g × h: reference A, u \(the largest group, n = 3; every group has fewer than 30 rows, so no comparison gets a verdict\)/);
     assert.match(t.stdout, /95% bootstrap \(50 resamples, seed 3/);
+    // the verdict table first (#18 item 1): every cell a word
+    assert.match(t.stdout, /attribute \(reference\) +pos +TPR +FNR +FPR +PPV +FDR +NPV +FOR\n/);
+    assert.match(t.stdout, /g × h \(A, u\) +too little data/);
     assert.match(t.stderr, /g × h: 6 groups have fewer than 30 rows/);
     const t2 = lucid('--data', file, '--label', 'y', '--pred', 'p', '--group', 'g', '--group', 'h', '--intersect', '--bootstrap', '50', '--seed', '3');
     assert.equal(t2.stdout, t.stdout);

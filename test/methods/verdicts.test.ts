@@ -185,6 +185,17 @@ describe('unknown protected values', () => {
   });
 });
 
+describe('numeric bins in numeric order (#18 item 5)', () => {
+  it('bin labels sort by their lower edge, not as text; plain text still sorts as text', () => {
+    const t = table(num('y', [1, 0, 1, 0, 1, 0]), num('p', [0.9, 0.1, 0.9, 0.1, 0.9, 0.1]), cat('age', ['(30, 50]', '(50, 90]', '[16, 30]', '(30, 50]', '(50, 90]', '[16, 30]']), cat('c', ['b', 'a', 'c', 'b', 'a', 'c']));
+    const r = groupMetrics(t, { label: 'y', pred: 'p', groups: ['age', 'c'], minGroupSize: 0 });
+    assert.deepEqual(r.attributes[0].groups.map((g) => g.value), ['[16, 30]', '(30, 50]', '(50, 90]']);
+    assert.deepEqual(r.attributes[1].groups.map((g) => g.value), ['a', 'b', 'c']);
+    const x = groupMetrics(t, { label: 'y', pred: 'p', groups: ['age', 'c'], intersect: true, minGroupSize: 0 });
+    assert.equal(x.attributes[0].groups[0].value.startsWith('[16, 30]'), true);
+  });
+});
+
 describe('calibration and the conditional disparity', () => {
   it('ECE is near 0 for a calibrated group and large for a miscalibrated one, with a seeded interval', async () => {
     const rnd = lcg(5);

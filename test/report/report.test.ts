@@ -185,3 +185,26 @@ test('renderReport: the one-attribute-fixed table (paper protocol) in the inters
   // without conditional sets: no table
   assert.doesNotMatch(renderReport(sampleAuditResult()), /class="conditional"/);
 });
+
+test('the verdict table comes first: attribute × judged metric, symbol and word in every cell, linked to the tables', async () => {
+  const { JUDGED_METRICS, METRIC_DEFS, verdictTable } = await import('../../src/methods/metrics/index.js');
+  const r = sampleAuditResult();
+  const html = renderReport(r);
+  const v = html.indexOf('<section id="verdict">');
+  assert.ok(v > 0 && v < html.indexOf('id="findings"'), 'before the findings');
+  const sec = html.slice(v, html.indexOf('</section>', v));
+  for (const m of JUDGED_METRICS) assert.ok(sec.includes(`>${METRIC_DEFS[m].label}</th>`), m);
+  // sex: Female is flagged disadvantaged on the positivity rate (12% vs 29%)
+  assert.match(sec, /<td class="flag"><a href="#metrics-sex">⚑ flagged<\/a><span class="ci">Female ↓<\/span><\/td>/);
+  assert.ok(html.includes('<h4 id="metrics-sex">'), 'the link target exists');
+  const rows = verdictTable([r.metrics.attributes, r.metrics.intersection]);
+  assert.deepEqual(rows.map((x) => x.attribute), ['sex', 'age (binned)', 'sex × age (binned)']);
+  // a cell's verdict is the strongest of its comparisons
+  const sexPos = rows[0].cells.positivity_rate!;
+  assert.equal(sexPos.verdict, 'flagged');
+  assert.deepEqual(sexPos.flagged.map((x) => x.group), ['Female']);
+  // never colour alone: every cell has a word
+  const cells = sec.match(/<td(?: class="(?:flag|flag-soft|muted)")?><a [^>]*>[^<]*<\/a>/g) ?? [];
+  assert.ok(cells.length >= 3 * JUDGED_METRICS.length, `${cells.length} cells`);
+  for (const cell of cells) assert.match(cell, /flagged|inconclusive|pass|too little data/);
+});

@@ -12,7 +12,7 @@ import { auditFile, writeAudit, type WrittenAudit } from '../../node/audit.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { modelTimeoutOption } from '../model-timeout.js';
 import { FAIRNESS_OPTIONS as F, fairnessValues, readOptionsOf, withDataOptions, type DataCliOptions, intAtLeast2, names, nonNegativeInt, numberList, positiveInt } from '../options.js';
-import { familyCounts, METRIC_DEFS, METRICS_DEFAULTS } from '../../methods/metrics/index.js';
+import { familyCounts, formatVerdictTable, METRIC_DEFS, METRICS_DEFAULTS } from '../../methods/metrics/index.js';
 import { attributionText } from '../../audit/attribution.js';
 
 function share(value: string): number {
@@ -121,6 +121,7 @@ export function auditSummary(r: AuditResult, w: WrittenAudit, top = 5): string {
   const mv = r.metrics.attributes.verdicts;
   const mc = familyCounts([r.metrics.attributes, r.metrics.intersection]);
   lines.push(`  group metrics: ${mc.flagged} flagged, ${mc.inconclusive} inconclusive, ${mc.pass} pass, ${mc['too little data']} with too little data (band [${mv.band[0].toFixed(2)}, ${mv.band[1].toFixed(2)}]; ${mv.correction.split(' (')[0]}, family-wise error ${Math.round(100 * mv.alpha)}%)`);
+  lines.push(formatVerdictTable([r.metrics.attributes, r.metrics.intersection], '    ').replace(/\n$/, ''));
   for (const rep of [r.metrics.attributes, r.metrics.intersection]) {
     for (const a of rep?.attributes ?? []) {
       const fl = a.comparisons.filter((c) => c.verdict === 'flagged').sort((x, y) => x.pAdjusted! - y.pAdjusted!);

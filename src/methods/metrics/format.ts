@@ -1,6 +1,7 @@
 // Text forms of a MetricsReport: an aligned table for people, CSV (one row per group) for tools. Every
 // column list comes from METRIC_DEFS (definitions.ts), so a new metric appears here by itself.
 import { JUDGED_METRICS, METRIC_DEFS, METRICS, guidance, type MetricName } from './definitions.js';
+import { verdictCellText, verdictTable } from './summary.js';
 import type { AttributeResult, Interval, MetricsReport } from './index.js';
 import type { Comparison, Verdict } from './verdicts.js';
 import { csvField } from '../../data/csv-write.js';
@@ -27,12 +28,22 @@ function flaggedLines(a: AttributeResult): string[] {
     .map((c) => `  FLAGGED ${a.column} = ${c.group}: ${METRIC_DEFS[c.metric].label} ${pct(c.rate)}% vs ${pct(c.referenceRate)}% (x${ratio(c.ratio)}, ${(100 * (1 - c.level!)).toFixed(2)}% interval [${ratio(c.interval!.lo)}, ${ratio(c.interval!.hi)}]): ${c.direction}`);
 }
 
+/** The verdict table as aligned text (the same table the report puts first). */
+export function formatVerdictTable(reports: readonly (MetricsReport | null)[], indent = ''): string {
+  const rows = verdictTable(reports);
+  if (!rows.length) return '';
+  const table = [['attribute (reference)', ...JUDGED_METRICS.map((m) => METRIC_DEFS[m].short)]];
+  for (const row of rows) table.push([`${row.attribute} (${row.reference})`, ...JUDGED_METRICS.map((m) => verdictCellText(row.cells[m], 1))]);
+  return align(table).split('\n').filter((l) => l).map((l) => indent + l).join('\n') + '\n';
+}
+
 export function formatMetricsTable(r: MetricsReport): string {
   let s = `${r.rows} rows; label ${r.label} (positive "${r.positive}", ${r.favourable === 'positive' ? 'the favourable outcome' : 'the unfavourable outcome'}); predictions ${r.pred} read as ${r.predKind === 'labels' ? 'predicted labels' : `scores, positive when > ${r.threshold}`}\n`;
   s += 'rates in %; - = undefined (empty denominator)\n';
   const v = r.verdicts;
   s += `verdicts: ratios inside [${ratio(v.band[0])}, ${ratio(v.band[1])}] pass; outside: flagged (!) when significant at the corrected level, else inconclusive (?); ~ too little data (a group under ${r.minGroupSize} rows or an undefined rate). ${v.correction}, family-wise error ${(100 * v.alpha).toFixed(0)}%.\n`;
-  s += `verdict counts: ${Object.entries(v.counts).map(([k, n]) => `${n} ${k}`).join(', ')}\n`;
+  s += `verdict counts: ${Object.entries(v.counts).map(([k, n]) => `${n} ${k}`).join(', ')}\n\n`;
+  s += formatVerdictTable([r]);
   for (const a of r.attributes) {
     s += `\n${a.column}: reference ${a.reference.value} (${a.reference.reason})${a.unknown ? `; ${a.unknown} rows with no value left out` : ''}\n`;
     const rows = [['group', 'n', ...METRICS.map((m) => METRIC_DEFS[m].short)]];

@@ -22,6 +22,7 @@ export { VERDICTS, type Comparison, type Verdict } from './verdicts.js';
 export type { ImpactTable, ImpactRow } from './impact.js';
 export type { GroupCalibration, ReliabilityBin } from './calibration.js';
 export type { ConditionalDisparity, ConditionalRow } from './conditional.js';
+export { verdictTable, verdictCellText, type VerdictRow, type VerdictCell } from './summary.js';
 
 export const METRICS_DEFAULTS = {
   threshold: 0.5,
@@ -172,9 +173,19 @@ function labelsOf(col: Column, what: string, allowMissing = false): (string | nu
   return out;
 }
 
+/** An interval label's lower edge ("[16, 30]", "(30, 50]" → 16, 30), or NaN. */
+const lowerEdge = (label: string): number => {
+  const m = /^[[(]\s*(-?(?:\d+\.?\d*|\.\d+)(?:e[+-]?\d+)?|-inf|-∞)\s*,/i.exec(label);
+  return m ? (/inf|∞/i.test(m[1]) ? -Infinity : Number(m[1])) : NaN;
+};
+
+/** Distinct values in reading order: numbers and numeric bins by value, text by code unit. */
 function distinct(values: (string | null)[], numeric: boolean): string[] {
   const s = [...new Set(values.filter((v): v is string => v !== null))];
-  return numeric ? s.sort((a, b) => Number(a) - Number(b)) : s.sort(byCodeUnit);
+  if (numeric) return s.sort((a, b) => Number(a) - Number(b));
+  // binned numbers ("[16, 30]", "(30, 50]") sort by their lower edge, a closed bin before an open one at the same edge
+  if (s.length > 0 && s.every((v) => !Number.isNaN(lowerEdge(v)))) return s.sort((a, b) => lowerEdge(a) - lowerEdge(b) || (a[0] === '[' ? -1 : 1) - (b[0] === '[' ? -1 : 1) || byCodeUnit(a, b));
+  return s.sort(byCodeUnit);
 }
 
 /** y (0/1), ŷ (0/1) per row, the scores when the column holds them, and how they were read. */
@@ -527,4 +538,4 @@ export function groupMetrics(table: Table, opts: GroupMetricsOptions): MetricsRe
   return report;
 }
 
-export { formatMetricsTable, formatMetricsCsv } from './format.js';
+export { formatMetricsTable, formatMetricsCsv, formatVerdictTable } from './format.js';
