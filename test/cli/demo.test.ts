@@ -19,7 +19,8 @@ describe('lucid CLI', () => {
     assert.ok(r.curve[0][1] > r.curve.at(-1)[1], 'loss decreases');
     assert.ok(r.curve.at(-1)[1] < 0.1, `final loss ${r.curve.at(-1)[1]}`);
     assert.ok(r.testAccuracy > 0.95, `held-out accuracy ${r.testAccuracy}`);
-    const b = JSON.parse(lucid('selfcheck', '--steps', '600', '--seed', '3', '--json').stdout);
+    // --format json, as every command takes it; --json is its old name and gives the same
+    const b = JSON.parse(lucid('selfcheck', '--steps', '600', '--seed', '3', '--format', 'json').stdout);
     assert.deepEqual(b.curve, r.curve);
   });
 
@@ -51,6 +52,10 @@ describe('lucid CLI', () => {
       }
       assert.match(r.stdout, /planted: proxy: .*neighbourhood.*disadvantaged: group=B/);
       assert.match(r.stdout, /disadvantaged: sex=Female & group=B/);
+      // what it found against what was planted (#18 item 6), and where to look
+      assert.match(r.stdout, /found: group = B flagged \(positivity rate, disadvantaged\)/);
+      assert.match(r.stdout, /found: sex × group = Female, B flagged \(positivity rate, disadvantaged\)/);
+      assert.match(r.stdout, /open .*index\.html in a browser/);
       const proxy = JSON.parse(readFileSync(join(dir, 'proxy', 'audit.json'), 'utf8'));
       assert.deepEqual(proxy.proxy.columns, ['sex', 'group']);
       const index = readFileSync(join(dir, 'index.html'), 'utf8');

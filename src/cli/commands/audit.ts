@@ -65,20 +65,20 @@ interface AuditCliOptions extends DataCliOptions {
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? 'n/a' : `${(100 * x).toFixed(1)}%`);
 
 /** A progress line on stderr: redrawn on a terminal, one line per stage otherwise. */
-export function progressLine(): { onProgress: (stage: string, f: number) => void; end: () => void } {
+export function progressLine(label = 'audit'): { onProgress: (stage: string, f: number) => void; end: () => void } {
   const tty = process.stderr.isTTY === true;
   let last = '';
   let drawn = false;
   return {
     onProgress: (stage, f) => {
       if (!tty) {
-        if (stage !== last && stage !== 'done') process.stderr.write(`lucid: audit: ${stage}…\n`);
+        if (stage !== last && stage !== 'done') process.stderr.write(`lucid: ${label}: ${stage}…\n`);
         last = stage;
         return;
       }
       const width = 20;
       const done = Math.round(width * f);
-      process.stderr.write(`\r${`${stage.padEnd(13)} [${'#'.repeat(done)}${'.'.repeat(width - done)}] ${Math.round(100 * f)}%`}\x1b[K`);
+      process.stderr.write(`\r${`${label === 'audit' ? '' : `${label}: `}${stage.padEnd(13)} [${'#'.repeat(done)}${'.'.repeat(width - done)}] ${Math.round(100 * f)}%`}\x1b[K`);
       drawn = true;
     },
     end: () => {

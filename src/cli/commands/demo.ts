@@ -54,7 +54,7 @@ async function simDemo(engine: Engine, opts: DemoCliOptions, log: (s: string) =>
     const clf = trainLogistic(engine, train.table, train.label, train.favourable, drop, opts.seed);
     const dir = join(opts.out, kind);
     let result: AuditResult;
-    const bar = opts.quiet ? null : progressLine();
+    const bar = opts.quiet ? null : progressLine(`demo ${DEMO_SIM.kinds.indexOf(kind) + 1}/${DEMO_SIM.kinds.length} (${kind} bias)`);
     try {
       result = await runAudit(engine, audit.table, {
         label: audit.label,
@@ -77,11 +77,27 @@ async function simDemo(engine: Engine, opts: DemoCliOptions, log: (s: string) =>
     result.planted = [{ kind: t.bias, rule: t.rule, disadvantaged: t.disadvantaged, reads: t.reads }];
     const w = await writeAudit(dir, result);
     const planted = `${kind}: ${t.rule}; disadvantaged: ${describeGroups(t.disadvantaged)}`;
-    log(`${kind.padEnd(15)} ${w.report}\n  planted: ${planted}\n  the rule reads: ${t.reads.join(', ')}${drop.length ? `; the model was trained without ${drop.join(', ')} (see the proxy view)` : ''}\n`);
+    log(`${kind.padEnd(15)} ${w.report}\n  planted: ${planted}\n  the rule reads: ${t.reads.join(', ')}${drop.length ? `; the model was trained without ${drop.join(', ')} (see the proxy view)` : ''}\n  found: ${foundLine(result, t.disadvantaged)}\n`);
     entries.push({ title: `${kind} bias`, href: relative(opts.out, w.report), planted });
   }
   const index = await writeDemoIndex(opts.out, entries);
-  log(`index: ${index}  (${((performance.now() - t0) / 1000).toFixed(1)} s)\n`);
+  log(`index: ${index}  (${((performance.now() - t0) / 1000).toFixed(1)} s)\nopen ${index} in a browser: one report per kind of bias, each with its verdict table first\n`);
+}
+
+/**
+ * What the audit flagged on the positivity rate (the selection decision), against what was planted: the
+ * planted groups found or missed, and any other group flagged (the correlated-feature disparities).
+ */
+function foundLine(r: AuditResult, disadvantaged: Record<string, string>[]): string {
+  const flagged = [r.metrics.attributes, r.metrics.intersection].flatMap((rep) => (rep?.attributes ?? []).flatMap((a) => a.comparisons.filter((c) => c.metric === 'positivity_rate' && c.verdict === 'flagged').map((c) => ({ attribute: a.column, group: c.group, direction: c.direction, ratio: c.ratio }))));
+  // a planted group as the metrics name it: "group" = "B", or "sex × group" = "Female, B"
+  const key = (d: Record<string, string>) => (Object.keys(d).length === 1 ? { attribute: Object.keys(d)[0], group: Object.values(d)[0] } : { attribute: Object.keys(d).join(' × '), group: Object.values(d).join(', ') });
+  const planted = disadvantaged.map(key);
+  const isPlanted = (f: { attribute: string; group: string }) => planted.some((p) => p.attribute === f.attribute && p.group === f.group);
+  const parts = planted.map((p) => (flagged.some((f) => isPlanted(f) && f.attribute === p.attribute && f.group === p.group && f.direction === 'disadvantaged') ? `${p.attribute} = ${p.group} flagged (positivity rate, disadvantaged)` : `${p.attribute} = ${p.group} NOT flagged`));
+  const others = flagged.filter((f) => !isPlanted(f)).map((f) => `${f.attribute} = ${f.group} ×${f.ratio === null ? '?' : f.ratio.toFixed(2)} ${f.direction}`);
+  if (!planted.length) parts.push('nothing was planted');
+  return parts.join('; ') + (others.length ? `; also flagged: ${others.slice(0, 4).join(', ')}${others.length > 4 ? ` and ${others.length - 4} more` : ''} (see "Why a group is flagged" in the report)` : '; no other group flagged on the positivity rate');
 }
 
 async function datasetDemo(engine: Engine, opts: DemoCliOptions, log: (s: string) => void): Promise<void> {

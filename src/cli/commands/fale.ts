@@ -84,7 +84,8 @@ Examples:
 export const faleCommand = withDataOptions(new Command('fale')
   .description('fairness-aware ALE: how a fairness metric (unprivileged − privileged) changes along each feature, by calling the model on modified rows')
   .requiredOption('--model <file>', 'the audited model (model.json, a .mjs module or an .onnx file); FALE calls it on modified rows')
-  .option('--pred <column>', 'not supported: FALE needs a model to call on modified rows')
+  // accepted only to say why it cannot work (FALE calls the model on modified rows); not listed in --help
+  .addOption(new Option('--pred <column>', 'not supported: FALE needs a model to call on modified rows').hideHelp())
   .requiredOption('--data <file>', 'the audit data (CSV)'))
   .requiredOption('--label <column>', 'the true label column')
   .addOption(F.positive())
