@@ -15,6 +15,7 @@
 // counting the decisions that change (`flipShare`); below 1% A is "read with little effect".
 import type { Column, Table } from '../data/table.js';
 import { binValues, quantileBins } from './bins.js';
+import { totalVariation } from '../methods/quality/metrics.js';
 
 export const ATTRIBUTION_DEFAULTS = { bins: 10, carriers: 3, littleEffect: 0.01 };
 
@@ -76,7 +77,7 @@ export function cramersV(a: Int32Array, ka: number, b: Int32Array, kb: number): 
   return Math.sqrt(chi / n / (Math.min(usedA, usedB) - 1));
 }
 
-/** Total-variation distance between the code distributions of the rows with yhat 1 and yhat 0. */
+/** Total-variation distance between the code distributions of the rows with yhat 1 and yhat 0 (0 when a side is empty). */
 export function separation(x: Int32Array, k: number, yhat: Uint8Array): number {
   const p = new Float64Array(k);
   const q = new Float64Array(k);
@@ -93,9 +94,11 @@ export function separation(x: Int32Array, k: number, yhat: Uint8Array): number {
     }
   }
   if (np === 0 || nq === 0) return 0;
-  let tv = 0;
-  for (let j = 0; j < k; j++) tv += Math.abs(p[j] / np - q[j] / nq);
-  return tv / 2;
+  for (let j = 0; j < k; j++) {
+    p[j] /= np;
+    q[j] /= nq;
+  }
+  return totalVariation(p, q);
 }
 
 /** The features carrying the disparity of the attribute whose per-row codes are `attr` (see the rule above). */
