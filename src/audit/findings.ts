@@ -3,9 +3,11 @@
 // the CLI summary and the browser page all print these; none decides on its own. Core code.
 //
 // The rules (issue #15):
-// - A value is stated as FAVOURED (DISFAVOURED) by the model's positive decisions only when its check
+// - A value is stated as FAVOURED (DISFAVOURED) by the model's decisions only when its check
 //   'agrees': the real rows' shift is positive (negative) with an interval at the corrected level (checks.ts correctShiftChecks) that excludes 0, and
-//   every GAN seed's canonical shift has that sign.
+//   every GAN seed's canonical shift has that sign. The shift is share in the positive set − share in the
+//   negative set, so with --favourable negative (the positive decision is the unfavourable one, a
+//   high-risk score) a positive shift means DISFAVOURED: the words follow the favourable outcome.
 // - A value whose check 'disagrees' is stated as a DISAGREEMENT: the sets contradict the data there;
 //   nothing is inferred from them.
 // - A value the real rows cannot decide ('within noise') on which every seed (at least two) gives the
@@ -55,6 +57,8 @@ export interface FeatureFinding {
 
 export interface AuditFindings {
   rankingRule: string;
+  /** which decision is favourable: 'favoured' means over-represented among the rows given it */
+  favourable?: 'positive' | 'negative';
   /** the features named as separating the sets (faithful, by JS) */
   named: FeatureFinding[];
   /** ranked above the last named feature, but misrepresented by the sets: not named */
@@ -76,10 +80,13 @@ const byMagnitude = (a: ValueFinding, b: ValueFinding) =>
   (a.kind === b.kind ? 0 : a.kind === 'median' ? -1 : 1) || Math.abs(b.real.shift ?? b.canonical.pooled) - Math.abs(a.real.shift ?? a.canonical.pooled);
 
 /** One feature's finding from its distribution, fidelity and checks. */
-export function featureFinding(d: Distribution, fid: FeatureFidelity | null, checks: readonly ShiftCheck[]): FeatureFinding {
+export function featureFinding(d: Distribution, fid: FeatureFidelity | null, checks: readonly ShiftCheck[], favourable: 'positive' | 'negative' = 'positive'): FeatureFinding {
   const mine = checks.filter((c) => c.feature === d.feature).map(valueFinding);
   const seedsAgree = (v: ValueFinding) => v.canonical.seeds.length >= 2 && v.canonical.seeds.every(Number.isFinite) && (v.canonical.min > 0 || v.canonical.max < 0);
   const agrees = mine.filter((v) => v.status === 'agrees');
+  // over- and under-represented in the positive set, by the data's sign (its interval's, as checks.ts decides the status)
+  const up = agrees.filter((v) => (v.real.lo ?? 0) > 0);
+  const down = agrees.filter((v) => (v.real.hi ?? 0) < 0);
   const js = d.jsSeeds && d.jsSeeds.length ? d.jsSeeds : [d.js];
   return {
     feature: d.feature,
@@ -88,9 +95,8 @@ export function featureFinding(d: Distribution, fid: FeatureFidelity | null, che
     js: { pooled: d.js, min: Math.min(...js), max: Math.max(...js), real: d.jsReal ?? null },
     fidelity: fid,
     faithful: fid?.faithful ?? false,
-    // the data's sign is its interval's (as checks.ts decides the status)
-    favoured: agrees.filter((v) => (v.real.lo ?? 0) > 0).sort(byMagnitude),
-    disfavoured: agrees.filter((v) => (v.real.hi ?? 0) < 0).sort(byMagnitude),
+    favoured: (favourable === 'positive' ? up : down).sort(byMagnitude),
+    disfavoured: (favourable === 'positive' ? down : up).sort(byMagnitude),
     disagreements: mine.filter((v) => v.status === 'disagrees').sort(byMagnitude),
     generatedOnly: mine.filter((v) => v.status === 'within noise' && seedsAgree(v)).sort(byMagnitude),
   };
@@ -100,22 +106,22 @@ export function featureFinding(d: Distribution, fid: FeatureFidelity | null, che
  * The findings of an audit: `ranked` the main distributions (largest JS first), `fidelity` per feature,
  * `checks` the direction checks, `protectedColumns` the protected attributes (in the audit's order).
  */
-export function buildFindings(ranked: readonly Distribution[], fidelity: readonly FeatureFidelity[], checks: readonly ShiftCheck[], protectedColumns: readonly string[]): AuditFindings {
+export function buildFindings(ranked: readonly Distribution[], fidelity: readonly FeatureFidelity[], checks: readonly ShiftCheck[], protectedColumns: readonly string[], favourable: 'positive' | 'negative' = 'positive'): AuditFindings {
   const fid = (f: string) => fidelity.find((x) => x.feature === f) ?? null;
   const named: FeatureFinding[] = [];
   const unfaithful: FeatureFinding[] = [];
   for (const d of ranked) {
     if (d.role !== 'feature') continue;
     if (named.length >= FINDINGS_DEFAULTS.named) break;
-    const f = featureFinding(d, fid(d.feature), checks);
+    const f = featureFinding(d, fid(d.feature), checks, favourable);
     (f.faithful ? named : unfaithful).push(f);
   }
   const prot: FeatureFinding[] = [];
   for (const c of protectedColumns) {
     const d = ranked.find((x) => x.feature === c);
-    if (d) prot.push(featureFinding(d, fid(c), checks));
+    if (d) prot.push(featureFinding(d, fid(c), checks, favourable));
   }
-  return { rankingRule: RANKING_RULE, named, unfaithful, protected: prot };
+  return { rankingRule: RANKING_RULE, favourable, named, unfaithful, protected: prot };
 }
 
 /** Every value stated as a preference (favoured or disfavoured) anywhere in the findings. */

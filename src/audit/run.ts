@@ -548,7 +548,7 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
     const cells = pairVars.length ? shiftChecks(pairVars.map(([i, j]) => cellVariable(vars[i], vars[j])), yhat, setsBySeed, checkRng) : [];
     // the same corrected level as the verdicts: Holm over every check of the audit
     correctShiftChecks([shifts, cells], attributes.verdicts.alpha);
-    const findings = buildFindings(canonical.distributions, fid, shifts, views.map((v) => v.attr.column));
+    const findings = buildFindings(canonical.distributions, fid, shifts, views.map((v) => v.attr.column), favourable);
     checkCaveats(caveats, findings, fid);
     lap('checks');
 

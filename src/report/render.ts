@@ -146,7 +146,7 @@ function shiftText(v: ValueFinding): string {
 const valueName = (v: ValueFinding, inList: boolean) => (v.kind === 'median' ? (inList ? 'higher values' : 'the median') : esc(v.value));
 
 /** Preferences, disagreements and generated-only values of one feature, as sentences. */
-function directionSentences(f: FeatureFinding, maxEach = 3): string[] {
+function directionSentences(f: FeatureFinding, maxEach = 3, favourable: 'positive' | 'negative' = 'positive'): string[] {
   const out: string[] = [];
   const list = (vs: ValueFinding[], inList = false) => vs.slice(0, maxEach).map((v) => `<strong>${valueName(v, inList)}</strong> (${shiftText(v)})`).join('; ') + (vs.length > maxEach ? `; and ${vs.length - maxEach} more` : '');
   const fav = f.favoured;
@@ -155,7 +155,9 @@ function directionSentences(f: FeatureFinding, maxEach = 3): string[] {
     const parts: string[] = [];
     if (fav.length) parts.push(`favour ${list(fav, true)}`);
     if (dis.length) parts.push(`disfavour ${list(dis, true)}`);
-    out.push(`<span class="badge agree">✓ the data agrees</span> the model's positive decisions ${parts.join(', and ')}.`);
+    // the words follow the favourable decision; the shifts shown are positive set − negative set
+    const who = favourable === 'negative' ? "the model's decisions (the favourable one is the negative decision here; shifts are positive set − negative set)" : "the model's positive decisions";
+    out.push(`<span class="badge agree">✓ the data agrees</span> ${who} ${parts.join(', and ')}.`);
   } else out.push('No direction is confirmed by the data (every seed and the real rows together).');
   if (f.disagreements.length) out.push(`<span class="badge flag">✗ the sets disagree with the data</span> on ${list(f.disagreements)}: not a finding.`);
   if (f.generatedOnly.length) out.push(`<span class="badge soft">generated only, not confirmed by the data</span> ${list(f.generatedOnly)}.`);
@@ -180,13 +182,13 @@ export function findings(r: AuditResult): string {
   const out: string[] = ['<section class="findings" id="findings"><h2 style="border:0;margin-top:.4em">Findings</h2><ul>'];
   out.push(`<li>Canonical sets from ${seeds} LUCID-GAN${seeds === 1 ? '' : 's'} (seeds ${r.checks.seeds.map((x) => esc(x)).join(', ')}), pooled; every figure is checked against the real rows the model scores positive and negative. A direction is stated only where the real rows' interval excludes 0 and every seed agrees with them; the intervals are at the corrected level of the report's verdicts (Holm over every checked value, family-wise error ${fmtPct(r.metrics.attributes.verdicts.alpha, 0)}).</li>`);
   if (f.named.length) {
-    out.push(`<li>Features that separate the positive and negative canonical sets most (JS distance; only features the sets generate faithfully are named, see <a href="#canonical">Canonical sets</a>): ${f.named.map((x) => `<strong>${esc(x.feature)}</strong> ${jsText(x)}`).join(', ')}.<ul>${f.named.map((x) => `<li>${esc(x.feature)}: ${directionSentences(x, 2).join(' ')}</li>`).join('')}</ul></li>`);
+    out.push(`<li>Features that separate the positive and negative canonical sets most (JS distance; only features the sets generate faithfully are named, see <a href="#canonical">Canonical sets</a>): ${f.named.map((x) => `<strong>${esc(x.feature)}</strong> ${jsText(x)}`).join(', ')}.<ul>${f.named.map((x) => `<li>${esc(x.feature)}: ${directionSentences(x, 2, f.favourable).join(' ')}</li>`).join('')}</ul></li>`);
   } else out.push('<li>No feature is named as separating the sets: none ranked high is generated faithfully enough (see the fidelity beside each chart).</li>');
   if (f.unfaithful.length) out.push(`<li><span class="badge soft">not named</span> ranked high but misrepresented by the generated sets against the real rows: ${f.unfaithful.map((x) => `${esc(x.feature)} (${jsText(x)}; fidelity ${fidelityBrief(x.fidelity)})`).join('; ')}.</li>`);
   for (const x of f.protected) {
     const proxy = x.role === 'proxy' ? ' (not read by the model: a proxy effect)' : '';
     const faithful = x.faithful ? '' : ` <span class="badge soft">generated unfaithfully: ${fidelityBrief(x.fidelity)}</span>`;
-    out.push(`<li>Protected attribute <strong>${esc(x.feature)}</strong>${proxy}, ${jsText(x)}${faithful}: ${directionSentences(x).join(' ')}</li>`);
+    out.push(`<li>Protected attribute <strong>${esc(x.feature)}</strong>${proxy}, ${jsText(x)}${faithful}: ${directionSentences(x, 3, f.favourable).join(' ')}</li>`);
   }
   for (const ff of [...verdictFindings(r.metrics.attributes, (a) => esc(attributionText(r.attribution, a))), ...verdictFindings(r.metrics.intersection, (a) => esc(attributionText(r.attribution, a)))]) out.push(`<li>${ff}</li>`);
   out.push(`<li>${validityText(r.canonical).html}</li>`);

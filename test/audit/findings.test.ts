@@ -38,6 +38,17 @@ describe('buildFindings', () => {
     assert.deepEqual(age.favoured[0].canonical, { pooled: checks[1].pooled, min: 0.09, max: 0.12, seeds: [0.1, 0.12, 0.09] });
   });
 
+  it('with --favourable negative the words follow the favourable decision: over-represented in the positive (high-risk) set is disfavoured', () => {
+    const checks = [check('race', 'A', [0.2, 0.22, 0.18], 0.15, 0.25), check('race', 'B', [-0.2, -0.22, -0.18], -0.25, -0.15)];
+    const f = buildFindings([d('race', 0.3, 'protected')], [fid('race', true)], checks, ['race'], 'negative');
+    assert.equal(f.favourable, 'negative');
+    assert.deepEqual(f.protected[0].favoured.map((v) => v.value), ['B']);
+    assert.deepEqual(f.protected[0].disfavoured.map((v) => v.value), ['A']);
+    // the default reads the positive decision as the favourable one
+    const p = buildFindings([d('race', 0.3, 'protected')], [fid('race', true)], checks, ['race']);
+    assert.deepEqual(p.protected[0].favoured.map((v) => v.value), ['A']);
+  });
+
   it('one seed is never enough for "generated only"', () => {
     const f = buildFindings([d('g', 0.3, 'protected')], [fid('g', true)], [check('g', 'v', [0.2], -0.1, 0.3)], ['g']);
     assert.deepEqual(f.protected[0].generatedOnly, []);

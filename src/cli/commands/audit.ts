@@ -107,6 +107,7 @@ export function auditSummary(r: AuditResult, w: WrittenAudit, top = 5): string {
   for (const x of f.named.slice(0, top)) lines.push(`    ${x.feature.padEnd(24)} ${x.js.pooled.toFixed(3)}  (${x.js.min.toFixed(3)}–${x.js.max.toFixed(3)}; real ${x.js.real === null ? 'n/a' : x.js.real.toFixed(3)})`);
   if (f.named.length === 0) lines.push('    none: no high-ranked feature is generated faithfully (see the report)');
   if (f.unfaithful.length) lines.push(`  not named (the sets misrepresent them): ${f.unfaithful.map((x) => x.feature).join(', ')}`);
+  if (f.favourable === 'negative') lines.push('  (the favourable decision is the negative one: "favours" means more often in the negative set; shifts are positive set − negative set)');
   for (const x of f.protected) {
     const parts: string[] = [];
     if (x.favoured.length) parts.push(`favours ${x.favoured.slice(0, 3).map((v) => valueLine(v)).join('; ')}`);
