@@ -7,7 +7,7 @@
 //   direct also gives Fig. 4 (intersectional): 1000 positive rows with Sex fixed Male / Female, and
 //            with Sex plus Marital Status = Married-civ-spouse (Adult) or age_cat = Greater than 45
 //            (COMPAS) fixed; the Race distribution of each (and the negative sets for contrast).
-//   Table 1: per group of the protected features, the label base rate (the paper's "PR", see README),
+//   Table 1: per group of the protected features, the label base rate (the paper's "PR", see docs/methods.md "Group metrics"),
 //            the model's precision (the paper's "TPR"), and the model's true positivity rate and TPR.
 //   Validity: share of the positive set the audited model scores > 0.5 and of the negative set < 0.5.
 //   LUCID (direct view; the paper's light-green bars in Fig. 2 and its Fig. 5): 1000 samples by gradient

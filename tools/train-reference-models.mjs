@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 // Trains the built-in classifier on the reference splits of Adult and COMPAS and prints validation
-// and test accuracy, so the figures in the README can be reproduced with one command:
+// and test accuracy, so the figures in docs/models.md ("The built-in classifier") can be reproduced
+// with one command:
 //
 //   npm run build && node tools/train-reference-models.mjs [--seeds 0,1,2] [--only adult|compas] [--refit] [--json]
 //

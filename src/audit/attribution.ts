@@ -1,6 +1,6 @@
 // Why a group is flagged: which features carry a protected attribute's disparity. Core code.
 //
-// ── The rule (documented in README "Why a group is flagged") ──────────────────────────────────────
+// ── The rule (documented in docs/methods.md "Why a group is flagged") ──────────────────────────────────────
 // For a protected attribute A and every other feature X (not the label, not the predictions):
 //   association(A, X) = Cramér's V of the table A × X (numeric X in deciles of the data), in [0, 1];
 //   separation(X)     = the total-variation distance between X's distribution among the rows the

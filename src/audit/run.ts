@@ -374,7 +374,7 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
   const ms = await metricsStage(engine, table, opts, model, predGiven, warnings, caveats, lap);
   const { predName, predCol, features, views, extra, mtable, attributes, intersection, positive, favourable, minGroupSize, pScore, yhat, attribution } = ms;
   lap('metrics');
-  // degenerate inputs get an error, not a report that looks complete (README "Bad input")
+  // degenerate inputs get an error, not a report that looks complete (docs/models.md "Refused audits")
   let decidedPositive = 0;
   for (let i = 0; i < yhat.length; i++) decidedPositive += yhat[i];
   check(decidedPositive > 0 && decidedPositive < yhat.length, 'E_INPUT', () => `audit: the model decides all ${yhat.length} rows ${decidedPositive > 0 ? 'positive' : 'negative'}: there is no ${decidedPositive > 0 ? 'negative' : 'positive'} canonical set to draw and no decision to compare between groups (a constant model, or a threshold that every score is on one side of)`);

@@ -112,7 +112,7 @@ function decimalMark(value: string): '.' | ',' | 'auto' {
 
 /**
  * The data options, defined once (habit 4): every command that reads a data file takes all of them,
- * with the same meaning (README "Reading data"). `withDataOptions(cmd)` adds them; `readOptionsOf`
+ * with the same meaning (docs/data.md "Reading data"). `withDataOptions(cmd)` adds them; `readOptionsOf`
  * turns the parsed values into the reader's options.
  */
 export const DATA_OPTIONS = [

@@ -1,6 +1,6 @@
 // CSV dialect detection from the first chunk of a file. Core code: no Node imports.
 //
-// Rules (README "Reading data"):
+// Rules (docs/data.md "Reading data"):
 // - BOM: a leading U+FEFF is noted and skipped.
 // - Delimiter: each candidate (tab, semicolon, comma, runs of spaces/tabs) splits the sampled lines,
 //   respecting quotes. A candidate qualifies when every sampled line gives the same number (≥ 2) of

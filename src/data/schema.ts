@@ -1,6 +1,6 @@
 // From rows of text cells to a columnar Table, in one streaming pass. Core code: no Node imports.
 //
-// Rules (README "Reading data"):
+// Rules (docs/data.md "Reading data"):
 // - A cell is trimmed first; leading and trailing spaces are never part of a value (Adult's ", ").
 // - Missing: '', '?', 'NA', 'NaN', 'null', 'None' (after trimming, case-sensitive).
 // - Kind: a column is numeric when it has at least one non-missing cell and every non-missing cell

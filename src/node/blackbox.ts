@@ -160,7 +160,7 @@ export async function readOnnxSidecar(file: string): Promise<ReturnType<typeof p
     text = await readFile(file, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw inputError(`${file}: sidecar not found; an ONNX model needs a JSON file next to it that maps the data's columns to the model's input (see "Models to audit" in the README)`);
+    if (code === 'ENOENT') throw inputError(`${file}: sidecar not found; an ONNX model needs a JSON file next to it that maps the data's columns to the model's input (see "Models to audit" in docs/models.md)`);
     throw inputError(`${file}: cannot read the sidecar (${code ?? firstLine(e)})`);
   }
   let obj: unknown;

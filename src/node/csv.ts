@@ -287,7 +287,7 @@ export async function readCsv(path: string, opts: ReadOptions = {}): Promise<{ t
   const detection = detectCsv(skipLines(new TextDecoder('utf-8', { ignoreBOM: true }).decode(sample), opts.skipLines ?? 0), { file, delimiter: opts.delimiter, header: opts.header, complete });
   const { delimiter, header } = detection;
 
-  // decimal commas are looked for only where the comma is not the delimiter (README "Reading data")
+  // decimal commas are looked for only where the comma is not the delimiter (docs/data.md "Reading data")
   const decimal = opts.decimal ?? (delimiter === ',' ? '.' : 'auto');
   const guard = new ByteGuard(file, delimiter);
   const sink = new RowSink(file, header, { ...opts, decimal });

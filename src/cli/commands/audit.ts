@@ -158,15 +158,15 @@ combination of their values, sets with both values fixed (--intersection-rows pe
 LUCID (built-in models only, projected onto the data's range); FALE per protected attribute against its
 group with the lowest selection rate among groups that are not small (callable models only).
 
-Verdicts (README "Group metrics"): every group is compared with its attribute's reference (--reference,
+Verdicts (docs/methods.md "Group metrics"): every group is compared with its attribute's reference (--reference,
 else the largest group that is not small) on the positivity rate, TPR, FNR, FPR, PPV, FDR, NPV and FOR.
 Ratios inside [t, 1/t] pass (--tolerance t, default ${METRICS_DEFAULTS.tolerance}); outside, a ratio is flagged when a test of
 "inside the band" rejects after Holm's correction over every comparison of the report (attributes and
 intersection; family-wise error 5%), else inconclusive; groups under --min-group rows get "too little
 data". --favourable decides which direction disadvantages a group. The report says, per attribute,
-whether the model reads it and which features carry the disparity (README "Why a group is flagged").
+whether the model reads it and which features carry the disparity (docs/methods.md "Why a group is flagged").
 
-The checks (README "How an audit checks its canonical sets"): fidelity per feature and side (KS for
+The checks (docs/methods.md "How an audit checks its canonical sets"): fidelity per feature and side (KS for
 numbers, total variation for categories, between a set and the real rows the model scores on that side,
 beside a bootstrap noise floor); for every protected value, every value of the top features and every
 heat-map cell, the canonical shift of each GAN seed against the real shift and its interval at the

@@ -33,7 +33,7 @@ Adult: rows with "?" dropped, the test file's "." stripped from the label, split
 split_indices.json (train 24129 / val 6033 of the training file; test = the UCI test file, 15060 rows).
 COMPAS: ProPublica's filters and the five features of the reference (train 3949 / val 988 / test 1235).
 The files are read from LUCID_DATA_DIR (default ../shared/data when it exists) and never written.
-sim: the bias simulator (approved ~ legitimate score minus a planted penalty); see README "The bias simulator".
+sim: the bias simulator (approved ~ legitimate score minus a planted penalty); see docs/data.md "The bias simulator".
 
 Examples:
   lucid dataset export adult --split train --out adult-train.csv

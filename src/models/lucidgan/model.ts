@@ -56,7 +56,7 @@ export const GAN_DEFAULTS: GanConfig = {
   tau: 0.2,
 };
 
-/** Weight λ of the prediction-consistency term (chosen on Adult; see README "LUCID-GAN"). */
+/** Weight λ of the prediction-consistency term (chosen on Adult; see docs/methods.md "LUCID-GAN"). */
 export const CONSISTENCY_WEIGHT = 5;
 
 /**
