@@ -5,7 +5,7 @@
 // playwright-core, and screenshot the first screen (1400×900, not the full page) to docs/report.png.
 // Needs the compiled tree (npm run build) and chromium (/usr/bin/chromium or LUCID_CHROMIUM).
 //   node tools/report-picture.mjs [out.png] [--gan-epochs N]
-// About 20 s on 2 cores.
+// About 10 s on 2 cores.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
