@@ -12,7 +12,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
-import type { Browser, ConsoleMessage, Page } from 'playwright-core';
+import type { Browser, ConsoleMessage, Frame, Page } from 'playwright-core';
 
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const ARTIFACTS = path.join(ROOT, 'test-artifacts');
@@ -108,7 +108,7 @@ export async function serve(dir: string, opts: { crossOriginIsolated?: boolean }
 }
 
 /** Chart checks shared by both tests: every svg.chart has a non-empty box and at least one .axis-label text. */
-export async function chartProblems(page: Page): Promise<{ count: number; problems: string[] }> {
+export async function chartProblems(page: Page | Frame): Promise<{ count: number; problems: string[] }> {
   return page.evaluate(() => {
     const problems: string[] = [];
     const svgs = Array.from(document.querySelectorAll('svg.chart'));
@@ -150,7 +150,7 @@ export function pageFixture(): { browser: Browser; server: Awaited<ReturnType<ty
  * its box (scrollWidth > clientWidth + 1), nor the page wider than the window. Each problem names the
  * element and its text.
  */
-export async function textOverflow(page: Page): Promise<string[]> {
+export async function textOverflow(page: Page | Frame): Promise<string[]> {
   return page.evaluate(() => {
     const problems: string[] = [];
     const short = (s: string | null) => {
@@ -190,4 +190,22 @@ export async function textOverflow(page: Page): Promise<string[]> {
 export function pngSize(png: Buffer): { width: number; height: number } {
   assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG', 'a PNG image');
   return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
+/** The report frame of the browser page (#report, the whole report as `lucid audit` writes it). */
+export async function reportFrame(page: Page): Promise<Frame> {
+  const frame = await (await page.$('#report'))?.contentFrame();
+  assert.ok(frame, 'the page has its report frame');
+  return frame;
+}
+
+/** Records every request of a page that goes anywhere but `origin` (blob: and data: URLs stay in the page), and every non-GET request. */
+export function watchOutside(page: Page, origin: string): string[] {
+  const outside: string[] = [];
+  page.on('request', (r) => {
+    const u = r.url();
+    const inPage = u.startsWith(origin) || u.startsWith('blob:') || u.startsWith('data:') || u.startsWith('about:');
+    if (!inPage || r.method() !== 'GET') outside.push(`${r.method()} ${u}`);
+  });
+  return outside;
 }
