@@ -1,8 +1,10 @@
 // The page: pick a CSV (or the sample data), its predictions column, label and protected columns; the
 // audit (runAudit with the predictions column: several LUCID-GANs, sets drawn by rejection with a
 // surrogate of the predictions, every figure checked against the real rows) runs in a module Web
-// Worker; the page shows the report's Findings and canonical-set sections, says when the sets
-// disagree with the data, and offers the sets and the whole report as downloads.
+// Worker; with a model file (a JS module exporting predict, or a built-in model.json) the audit calls
+// the model, so the report has FALE (and LUCID for model.json) too. The page says when the sets
+// disagree with the data, shows the whole report as `lucid audit` writes it (the same renderer, in a
+// sandboxed frame without scripts) and offers it and the sets as downloads. Nothing leaves the page.
 import { EngineError } from '../src/engine/errors.js';
 import type { Table } from '../src/data/table.js';
 import { withSeedColumn } from '../src/audit/canonical.js';
@@ -33,8 +35,11 @@ const errorEl = $<HTMLDivElement>('error');
 const results = $<HTMLElement>('results');
 const summary = $<HTMLParagraphElement>('summary');
 const checksEl = $<HTMLDivElement>('checks');
-const findingsEl = $<HTMLDivElement>('findings');
-const charts = $<HTMLDivElement>('charts');
+const reportFrame = $<HTMLIFrameElement>('report');
+const intersectionRowsInput = $<HTMLInputElement>('intersection-rows');
+const faleBootstrapInput = $<HTMLInputElement>('fale-bootstrap');
+const modelInput = $<HTMLInputElement>('model');
+const modelInfo = $<HTMLParagraphElement>('model-info');
 const dlReport = $<HTMLAnchorElement>('dl-report');
 const dlPositive = $<HTMLAnchorElement>('dl-positive');
 const dlNegative = $<HTMLAnchorElement>('dl-negative');
@@ -53,6 +58,8 @@ let table: Table | null = null;
 let fileName = '';
 let worker: Worker | null = null;
 let urls: string[] = [];
+/** the model file picked (read as text; loaded in the worker), or null: the predictions column */
+let modelFile: { name: string; text: string } | null = null;
 
 /** The page's state, for people and for tests: idle, loaded, training, done, error. */
 function setState(s: string): void {
@@ -78,8 +85,9 @@ function errorText(err: unknown): string {
 
 function resetResults(): void {
   results.hidden = true;
-  findingsEl.replaceChildren();
-  charts.replaceChildren();
+  reportFrame.onload = null;
+  reportFrame.removeAttribute('srcdoc');
+  reportFrame.style.height = '';
   checksEl.replaceChildren();
   for (const u of urls) URL.revokeObjectURL(u);
   urls = [];
@@ -145,6 +153,20 @@ sampleBtn.addEventListener('click', () => {
   getWorker().postMessage({ type: 'sample', seed: 0, rows: 1000 });
 });
 
+modelInput.addEventListener('change', async () => {
+  clearError();
+  modelFile = null;
+  modelInfo.hidden = true;
+  const f = modelInput.files?.[0];
+  if (!f) return;
+  if (f.size > 64 * 1024 * 1024) return showError(`${f.name}: the model file is larger than 64 MiB`);
+  modelFile = { name: f.name, text: await f.text() };
+  const json = /\.json$/i.test(f.name);
+  modelInfo.textContent = `Model: ${f.name} (${json ? 'the built-in classifier: FALE and LUCID' : 'a JS module exporting predict(rows): FALE; LUCID needs a model.json'}); it scores the rows, so the predictions column is left out of the audit.`;
+  modelInfo.hidden = false;
+  if (table) setState('loaded');
+});
+
 predSelect.addEventListener('change', () => {
   if (!table) return;
   const msg = checkPredColumn(table, predSelect.value);
@@ -178,25 +200,33 @@ function finishTraining(): void {
   cancelBtn.disabled = true;
   fileInput.disabled = false;
   sampleBtn.disabled = false;
+  modelInput.disabled = false;
 }
 
 trainBtn.addEventListener('click', () => {
   clearError();
   if (!table) return showError('Pick a CSV file (or the sample data) first.');
+  // with a model file the model scores the rows: the predictions column is left out of the audit
   const pred = predSelect.value;
-  const bad = checkPredColumn(table, pred);
-  if (bad) return showError(bad);
+  if (!modelFile) {
+    const bad = checkPredColumn(table, pred);
+    if (bad) return showError(bad);
+  }
   const label = labelSelect.value;
-  if (label === pred) return showError('The label column must differ from the predictions column.');
+  if (label === pred) return showError(modelFile ? 'The label column must differ from the predictions column (left out with a model file).' : 'The label column must differ from the predictions column.');
   const prot = Array.from(protectedBox.querySelectorAll<HTMLInputElement>('input[type=checkbox]:checked'), (b) => b.value).filter((c) => c !== pred && c !== label);
+  const audited: Table = modelFile ? { rows: table.rows, columns: table.columns.filter((c) => c.name !== pred) } : table;
   if (prot.length === 0) return showError('Tick at least one protected column (other than the label and the predictions).');
   let req: AuditRequest;
   try {
     req = {
       type: 'audit',
-      table,
+      table: audited,
       source: fileName,
-      pred,
+      pred: modelFile ? null : pred,
+      ...(modelFile ? { model: modelFile } : {}),
+      intersectionRows: intInput(intersectionRowsInput, 'Rows per intersection set', 0, 100000),
+      faleBootstrap: intInput(faleBootstrapInput, 'FALE bootstrap', 0, 1000),
       label,
       favourable: favourableSelect.value === 'negative' ? 'negative' : 'positive',
       protected: prot,
@@ -216,6 +246,7 @@ trainBtn.addEventListener('click', () => {
   cancelBtn.disabled = false;
   fileInput.disabled = true;
   sampleBtn.disabled = true;
+  modelInput.disabled = true;
   setState('training');
   getWorker().postMessage(req);
 });
@@ -294,15 +325,25 @@ function showResults(m: Extract<WorkerMessage, { type: 'done' }>): void {
   checksEl.className = parts.length ? 'callout' : 'callout ok';
   checksEl.dataset.disagreements = String(dis.length);
   checksEl.dataset.unfaithful = String(unfaithful.length);
-  // the report's own sections (escaped HTML and inline SVG made by the core renderer)
-  findingsEl.innerHTML = m.findingsHtml;
-  charts.innerHTML = m.canonicalHtml;
-  charts.querySelectorAll('details').forEach((d) => (d.open = true));
+  // the whole report, as `lucid audit` writes it (escaped HTML, inline CSS and SVG, no scripts), in a
+  // frame sandboxed without scripts; it is as tall as its content
   engineInfo.textContent = `Engine: ${engineText(m.engine)}.`;
   document.body.dataset.threads = String(m.engine.threads);
   statusEl.textContent = interrupted ? 'cancelled' : 'done';
   results.hidden = false;
-  setState('done');
+  // the page is done when the report is laid out in its frame
+  reportFrame.onload = () => {
+    fitFrame();
+    setState('done');
+  };
+  reportFrame.srcdoc = m.reportHtml;
 }
+
+/** The report frame as tall as the report (the frame is same-origin, so its document can be measured). */
+function fitFrame(): void {
+  const doc = reportFrame.contentDocument;
+  if (doc?.documentElement) reportFrame.style.height = `${doc.documentElement.scrollHeight + 4}px`;
+}
+window.addEventListener('resize', () => fitFrame());
 
 setState('idle');

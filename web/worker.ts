@@ -1,7 +1,9 @@
-// Module Web Worker: runs the audit on the uploaded table (runAudit with the predictions column, the
-// same code as `lucid audit --pred`: several LUCID-GANs, canonical sets drawn by rejection with a
-// surrogate of the predictions, checked against the real rows) and renders the report's Findings and
-// canonical-set sections and the whole report. Also makes the page's sample data. Core modules only.
+// Module Web Worker: runs the audit on the uploaded table (runAudit, the same code as `lucid audit`:
+// with a predictions column (--pred) the metrics, several LUCID-GANs, canonical sets drawn by rejection
+// with a surrogate of the predictions, checked against the real rows, and the intersections; with a
+// model file (a JS module exporting predict, or a built-in model.json, loaded here from its text) also
+// FALE, and LUCID for model.json) and renders the whole report. Also makes the page's sample data.
+// Core modules only; nothing is fetched or sent anywhere.
 // Threads: when the page is cross-origin isolated (SharedArrayBuffer available), the engine runs its
 // kernels on several threads, each a nested module worker (thread-worker.js) over one shared
 // WebAssembly.Memory; otherwise it runs on this worker alone, with the same results (bit for bit).
@@ -15,14 +17,26 @@ import type { AuditResult } from '../src/audit/types.js';
 import { simulate } from '../src/data/simulator.js';
 import type { Table } from '../src/data/table.js';
 import { Classifier } from '../src/models/classifier/classifier.js';
-import { canonicalSection, findingsSection, renderReport, verdictTableHtml } from '../src/report/index.js';
+import { asModelModule, builtinBlackBox, moduleBlackBox, type BlackBox } from '../src/models/blackbox.js';
+import { renderReport } from '../src/report/index.js';
 
 export interface AuditRequest {
   type: 'audit';
   table: Table;
   /** where the data came from (the file name) */
   source: string;
-  pred: string;
+  /** the predictions column; null when `model` scores the rows */
+  pred: string | null;
+  /**
+   * the audited model, loaded in this worker (it never leaves the page): a JS module exporting
+   * predict(rows) (and optionally features), the same contract as `lucid audit --model m.mjs`, or
+   * a model.json of the built-in classifier (`lucid model train`), which LUCID can also invert
+   */
+  model?: { name: string; text: string };
+  /** rows per intersectional canonical set and GAN seed (0: none) */
+  intersectionRows: number;
+  /** FALE bootstrap replicates (0: no bands) */
+  faleBootstrap: number;
   label: string;
   /** whether the positive prediction is the favourable outcome */
   favourable: 'positive' | 'negative';
@@ -64,9 +78,7 @@ export type WorkerMessage =
     seconds: number;
     engine: EngineInfo;
     result: AuditResult;
-    /** the report's Findings and canonical-set sections, and the whole report (HTML) */
-    findingsHtml: string;
-    canonicalHtml: string;
+    /** the whole report (HTML), as `lucid audit` writes it: the page shows it and offers it as report.html */
     reportHtml: string;
   }
   | { type: 'error'; message: string };
@@ -106,29 +118,61 @@ function engine(wanted = 0): Promise<{ e: Engine; info: EngineInfo }> {
   return current.engine;
 }
 
+/** The model file as a black box: model.json (the built-in classifier) or a JS module, imported from a Blob URL. */
+async function loadModel(e: Engine, m: { name: string; text: string }): Promise<{ box: BlackBox; dispose: () => void }> {
+  if (/\.json$/i.test(m.name)) {
+    let obj: unknown;
+    try {
+      obj = JSON.parse(m.text);
+    } catch (err) {
+      throw new EngineError('E_INPUT', `${m.name}: not a JSON file (${errorText(err)}); a model file is what "lucid model train" writes`);
+    }
+    const clf = Classifier.fromJSON(e, obj, m.name, { unverified: (msg) => post({ type: 'status', text: msg }) });
+    return { box: builtinBlackBox(e, clf, m.name), dispose: () => clf.dispose() };
+  }
+  const url = URL.createObjectURL(new Blob([m.text], { type: 'text/javascript' }));
+  let ns: unknown;
+  try {
+    ns = await import(/* @vite-ignore */ url);
+  } catch (err) {
+    throw new EngineError('E_INPUT', `${m.name}: cannot load the JS module: ${errorText(err)}`);
+  } finally {
+    URL.revokeObjectURL(url);
+  }
+  return { box: moduleBlackBox(asModelModule(ns, m.name), m.name), dispose: () => {} };
+}
+
 async function audit(req: AuditRequest): Promise<void> {
   stop = false;
   const { e, info } = await engine(req.threads ?? 0);
   post({ type: 'status', text: `engine ready (${engineText(info)}); preparing the data…` });
+  const model = req.model ? await loadModel(e, req.model) : null;
+  try {
+    await auditWith(e, info, req, model?.box);
+  } finally {
+    model?.dispose();
+  }
+}
+
+async function auditWith(e: Engine, info: EngineInfo, req: AuditRequest, model: BlackBox | undefined): Promise<void> {
   const t0 = performance.now();
   const result = await runAudit(e, req.table, {
     label: req.label,
     favourable: req.favourable,
     protected: req.protected,
-    pred: req.pred,
+    ...(model ? { model } : { pred: req.pred ?? undefined }),
     source: req.source,
     seed: req.seed,
     n: req.n,
     ganSeeds: req.ganSeeds,
     ...(req.epochs !== null ? { ganEpochs: req.epochs } : {}),
-    // the page shows the main sets and their checks: no per-combination sets, no FALE bootstrap
-    intersectionRows: 0,
-    faleBootstrap: 0,
+    intersectionRows: req.intersectionRows,
+    faleBootstrap: req.faleBootstrap,
     onProgress: (stage, fraction) => post({ type: 'progress', stage, fraction }),
     shouldStop: () => stop,
   });
   const seconds = (performance.now() - t0) / 1000;
-  post({ type: 'done', seconds, engine: info, result, findingsHtml: verdictTableHtml([result.metrics.attributes, result.metrics.intersection]) + findingsSection(result), canonicalHtml: canonicalSection(result), reportHtml: renderReport(result) });
+  post({ type: 'done', seconds, engine: info, result, reportHtml: renderReport(result) });
 }
 
 async function sample(req: SampleRequest): Promise<void> {

@@ -36,6 +36,17 @@ const GRID = '#e4e4e4';
 const TEXT = '#222222';
 /** rough width of one character at font size 11 */
 const CH = 6.2;
+/** a generous estimate of the drawn width of `text` at `size` px (wide sans fonts such as DejaVu Sans), for fitting text into a chart */
+const textW = (text: string, size: number, bold = false): number => text.length * size * (bold ? 0.66 : 0.6);
+/** sin and cos of the -35° rotation of x tick labels */
+const SIN35 = Math.sin((35 * Math.PI) / 180);
+const COS35 = Math.cos((35 * Math.PI) / 180);
+
+/** `text` shortened with an ellipsis to fit about `width` px at `size` px. */
+function fitText(text: string, width: number, size: number, bold = false): string {
+  if (textW(text, size, bold) <= width) return text;
+  return truncate(text, Math.max(4, Math.floor(width / (size * (bold ? 0.66 : 0.6)))));
+}
 
 const num = (v: unknown): number => (finite(v) ? v : 0);
 
@@ -47,9 +58,15 @@ function open(kind: ChartKind, w: number, h: number, label: string): string {
   );
 }
 
-function heading(title: string, subtitle: string | undefined, left: number): string {
-  let s = `<text class="chart-title" x="${px(left)}" y="17" font-size="13" font-weight="600">${esc(title)}</text>`;
-  if (subtitle) s += `<text class="chart-subtitle" x="${px(left)}" y="32" font-size="11" fill="#555555">${esc(subtitle)}</text>`;
+/** The title and subtitle; with the chart's width `w`, each is shortened to fit (the full text in its <title>). */
+function heading(title: string, subtitle: string | undefined, left: number, w?: number): string {
+  const room = w === undefined ? Infinity : w - left - 6;
+  const t = fitText(title, room, 13, true);
+  let s = `<text class="chart-title" x="${px(left)}" y="17" font-size="13" font-weight="600">${t !== title ? `<title>${esc(title)}</title>` : ''}${esc(t)}</text>`;
+  if (subtitle) {
+    const st = fitText(subtitle, room, 11);
+    s += `<text class="chart-subtitle" x="${px(left)}" y="32" font-size="11" fill="#555555">${st !== subtitle ? `<title>${esc(subtitle)}</title>` : ''}${esc(st)}</text>`;
+  }
   return s;
 }
 
@@ -201,7 +218,7 @@ export function histogramPair(d: Distribution, opts: ChartOptions = {}): string 
   const y = (v: number) => M.top + ih - (v / top) * ih;
   const bw = iw / k;
   const out: string[] = [open('histogram-pair', W, H, `${title}: distribution (% of rows) by series; ${subtitle}`)];
-  out.push(heading(title, subtitle, M.left), lg.svg);
+  out.push(heading(title, subtitle, M.left, W), lg.svg);
   out.push(yGrid(ticks, y, M.left, M.left + iw, (t) => `${fmtNum(t)}%`));
   const pairs = Math.min(2, d.series.length);
   const barW = (bw * 0.8) / Math.max(1, pairs);
@@ -278,7 +295,15 @@ export function groupedBars(d: Distribution, opts: ChartOptions = {}): string {
   const rotate = short.some((l) => l.length * CH > ((W - 70) / m) * 0.95);
   const bottom = rotate ? 30 + Math.min(18, Math.max(...short.map((s) => s.length), 1)) * CH * 0.62 : 40;
   const lg = legend(seriesLegend(d), 56, 50, W - 70);
-  const M = { left: 56, right: 14, top: 50 + lg.height + 4, bottom };
+  // rotated labels end at their group's centre and run down-left: the left margin makes room for them
+  let left = 56;
+  if (rotate) {
+    for (let pass = 0; pass < 2; pass++) {
+      const g = (W - left - 14) / m;
+      left = Math.max(56, ...short.map((l, j) => Math.ceil(textW(l, 10) * COS35 + 6 - (j + 0.5) * g)));
+    }
+  }
+  const M = { left, right: 14, top: 50 + lg.height + 4, bottom };
   const H = opts.height ?? 200 + lg.height + bottom;
   const iw = W - M.left - M.right;
   const ih = H - M.top - M.bottom;
@@ -290,7 +315,7 @@ export function groupedBars(d: Distribution, opts: ChartOptions = {}): string {
   const gw = iw / m;
   const barW = Math.min(22, (gw * 0.78) / Math.max(1, pairs));
   const out: string[] = [open('grouped-bars', W, H, `${title}: share of rows per category by series; ${subtitle}`)];
-  out.push(heading(title, subtitle, M.left), lg.svg);
+  out.push(heading(title, subtitle, M.left, W), lg.svg);
   out.push(yGrid(ticks, y, M.left, M.left + iw, (t) => `${fmtNum(t)}%`));
   idx.forEach((c, j) => {
     const cx = M.left + (j + 0.5) * gw;
@@ -343,7 +368,7 @@ export function jsRanking(dists: readonly Distribution[], opts: ChartOptions & {
   const title = opts.title ?? 'Features ranked by Jensen–Shannon distance';
   const subtitle = opts.subtitle ?? (all.length > shown.length ? `top ${shown.length} of ${all.length} features` : `${all.length} features`);
   const out: string[] = [open('js-ranking', W, H, `${title}; ${subtitle}`)];
-  out.push(heading(title, subtitle, 14), lg.svg);
+  out.push(heading(title, subtitle, 14, W), lg.svg);
   for (const t of ticks) out.push(`<line x1="${px(x(t))}" x2="${px(x(t))}" y1="${px(M.top)}" y2="${px(M.top + ih)}" stroke="${GRID}"/><text class="tick" x="${px(x(t))}" y="${px(M.top + ih + 13)}" text-anchor="middle" font-size="10">${fmtNum(t)}</text>`);
   const rh = ih / Math.max(1, shown.length);
   shown.forEach((d, i) => {
@@ -403,7 +428,7 @@ export function lineChart(series: readonly LineSeries[], opts: ChartOptions & { 
   const y = (v: number) => M.top + ih - ((v - y0) / (y1 - y0 || 1)) * ih;
   const x = (i: number) => M.left + (n === 1 ? iw / 2 : (i / (n - 1)) * iw);
   const out: string[] = [open('line', W, H, `${title}; ${opts.xLabel} vs ${opts.yLabel}`)];
-  out.push(heading(title, opts.subtitle, M.left), lg.svg);
+  out.push(heading(title, opts.subtitle, M.left, W), lg.svg);
   out.push(yGrid(yt, y, M.left, M.left + iw, (t) => fmtNum(t)));
   const xt = niceTicks(1, Math.max(2, n), 6).filter((t) => t >= 1 && t <= n && Number.isInteger(t));
   for (const t of xt) out.push(`<text class="tick" x="${px(x(t - 1))}" y="${px(M.top + ih + 13)}" text-anchor="middle" font-size="10">${fmtNum(t)}</text>`);
@@ -477,7 +502,6 @@ export function heatmap(h: IntersectionHeatmap, opts: HeatmapOptions = {}): stri
   const ch = 44;
   const left = 40 + Math.max(20, ...rowNames.map((n) => n.length * CH)) + 8;
   const legendW = 150;
-  const W = opts.width ?? Math.max(380, left + Math.max(1, C) * cw + legendW + 10);
   const top = 58;
   const bottom = 48;
   const H = opts.height ?? top + Math.max(1, R) * ch + bottom + 18;
@@ -487,8 +511,10 @@ export function heatmap(h: IntersectionHeatmap, opts: HeatmapOptions = {}): stri
     (which === 'shift'
       ? 'share of the positive canonical set minus share of the negative set, per cell'
       : "the model's positivity rate in the data per cell; n = data rows");
+  // wide enough for the cells and the legend, and for the title and subtitle
+  const W = opts.width ?? Math.ceil(Math.max(380, left + Math.max(1, C) * cw + legendW + 10, 24 + textW(title, 13, true), 24 + textW(subtitle, 11)));
   const out: string[] = [open('heatmap', W, H, `${title}; ${subtitle}`)];
-  out.push(heading(title, subtitle, 14));
+  out.push(heading(title, subtitle, 14, W));
   for (let r = 0; r < R; r++) {
     const yy = top + r * ch;
     out.push(`<text class="tick" x="${px(left - 6)}" y="${px(yy + ch / 2 + 4)}" text-anchor="end" font-size="10.5">${h.rowValues[r].length > 22 ? `<title>${esc(h.rowValues[r])}</title>` : ''}${esc(rowNames[r])}</text>`);
@@ -573,7 +599,11 @@ export function faleChart(f: FaleFeature, opts: FaleChartOptions = {}): string {
   if (f.undefined.length) items.push({ name: 'undefined bin', color: '#999999', style: 'hatch' });
   const lg = legend(items, 64, 50, W - 80);
   const rotate = labels.some((l) => l.length * CH > ((W - 80) / P) * 0.9);
-  const M = { left: 64, right: 16, top: 50 + lg.height + 4, bottom: rotate ? 70 : 44 };
+  // room below for the rotated labels (they run down-left from their point) and the axis label, and
+  // on the right for half the last label when it stands upright under the panel's right end
+  const longest = Math.max(1, ...labels.map((l) => textW(l, 10)));
+  const lastHalf = labels.length ? textW(labels[labels.length - 1], 10) / 2 + 4 : 0;
+  const M = { left: 64, right: rotate || !cont ? 16 : Math.max(16, Math.ceil(lastHalf)), top: 50 + lg.height + 4, bottom: rotate ? Math.max(70, Math.ceil(14 + longest * SIN35 + 30)) : 44 };
   const ihTop = 170;
   const gap = 14;
   const ihBar = 70;
@@ -590,7 +620,7 @@ export function faleChart(f: FaleFeature, opts: FaleChartOptions = {}): string {
   const y = (v: number) => M.top + ihTop - ((v - y0) / (y1 - y0 || 1)) * ihTop;
   const title = opts.title ?? `${f.feature} (${f.kind})`;
   const out: string[] = [open('fale', W, H, `FALE of ${metric} over ${f.feature}; ${opts.subtitle ?? ''}`)];
-  out.push(heading(title, opts.subtitle, M.left), lg.svg);
+  out.push(heading(title, opts.subtitle, M.left, W), lg.svg);
   out.push(yGrid(yt, y, M.left, M.left + iw, (t) => fmtNum(t)));
   out.push(`<line class="zero" x1="${px(M.left)}" x2="${px(M.left + iw)}" y1="${px(y(0))}" y2="${px(y(0))}" stroke="#888888" stroke-dasharray="4 3"/>`);
   // undefined bins

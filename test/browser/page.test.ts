@@ -1,19 +1,41 @@
 // The browser page (web/, built into dist-web/ by tools/build-web.mjs) in a real chromium: upload a
-// CSV (or make the sample data), pick the predictions, label and protected columns, run the audit in
-// the Web Worker, check the findings, the checks against the data, the charts with their fidelity, the
-// progress bar, the downloads and that nothing was logged as an error; bad inputs show a message.
+// CSV (or make the sample data), pick the predictions, label and protected columns (or give a model
+// file: a JS module, or a built-in model.json), run the audit in the Web Worker, check the whole report
+// shown in the page (verdict, findings, metrics, canonical sets with their checks, intersections, and
+// with a model FALE and LUCID), the progress bar, the downloads, that nothing was logged as an error and
+// that no request left the page (#18 item 8); bad inputs show a message.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
-import type { Page } from 'playwright-core';
-import { artifact, browserSkip, chartProblems, pageFixture, ROOT, watchErrors } from '../helpers/browser.js';
+import type { Frame, Page } from 'playwright-core';
+import { artifact, browserSkip, chartProblems, pageFixture, reportFrame, ROOT, watchErrors, watchOutside } from '../helpers/browser.js';
 
 const skip = browserSkip();
 const FIXTURE = path.join(ROOT, 'test/fixtures/web/loans-300.csv');
 const FEATURES = readFileSync(FIXTURE, 'utf8').split('\n')[0].split(',').filter((c) => c !== 'preds');
 
-describe('browser page (dist-web) in chromium', { skip: skip ?? false, timeout: 120_000 }, () => {
+/** What every report shown in the page holds: the verdict table, findings, metrics, canonical sets with their checks, intersections. */
+async function fullReport(report: Frame, features: string[]): Promise<void> {
+  assert.ok(await report.$$eval('#verdict table.verdict-table tbody tr', (r) => r.length) > 0, 'the verdict table');
+  assert.ok(await report.$$eval('#metrics table', (t) => t.length) > 0, 'the group metrics tables');
+  assert.ok(await report.$$eval('#intersections svg[data-chart=heatmap]', (t) => t.length) > 0, 'the intersections heat map');
+  await report.$$eval('details', (d) => d.forEach((x) => ((x as HTMLDetailsElement).open = true)));
+  const { count, problems } = await chartProblems(report);
+  assert.ok(count >= features.length + 1, `a JS ranking and one chart per generated feature (${count} charts)`);
+  assert.deepEqual(problems, []);
+  const captions = await report.$$eval('#canonical figcaption', (f) => f.map((x) => x.textContent ?? ''));
+  assert.equal(captions.filter((c) => /fidelity to the real rows on each side: positive (KS|TV) /.test(c)).length, features.length, 'every chart of the canonical sets gives its fidelity (its check against the real rows)');
+  const titles = await report.$$eval('#canonical svg.chart', (s) => s.map((x) => x.getAttribute('aria-label') ?? ''));
+  assert.ok(!titles.some((t) => t.startsWith('approved:')), 'the label column is not a generated feature');
+  const kinds = new Set(await report.$$eval('svg.chart', (s) => s.map((x) => x.getAttribute('data-chart'))));
+  for (const k of ['js-ranking', 'histogram-pair', 'grouped-bars', 'heatmap']) assert.ok(kinds.has(k), `a ${k} chart`);
+  assert.ok(await report.$$eval('#canonical .counterpart', (r) => r.length) > 0, 'the real rows on each side are drawn');
+}
+
+describe('browser page (dist-web) in chromium', { skip: skip ?? false, timeout: 180_000 }, () => {
   const fx = pageFixture();
 
   async function open(): Promise<{ page: Page; errors: string[] }> {
@@ -26,6 +48,7 @@ describe('browser page (dist-web) in chromium', { skip: skip ?? false, timeout: 
 
   it('audits a small CSV in the worker: the findings, the checks against the data, charts with their fidelity, downloads', async () => {
     const { page, errors } = await open();
+    const outside = watchOutside(page, fx.server.url);
     try {
       await page.setInputFiles('#file', FIXTURE);
       await page.waitForFunction(() => document.body.dataset.state === 'loaded');
@@ -37,6 +60,8 @@ describe('browser page (dist-web) in chromium', { skip: skip ?? false, timeout: 
       await page.uncheck('#protected input[value="age"]');
       await page.fill('#epochs', '3');
       await page.fill('#rows', '300');
+      await page.fill('#intersection-rows', '50');
+      await page.fill('#fale-bootstrap', '0');
       await page.fill('#seed', '1');
       await page.click('#train');
       await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 90_000 });
@@ -49,21 +74,16 @@ describe('browser page (dist-web) in chromium', { skip: skip ?? false, timeout: 
       const checks = await page.$eval('#checks', (e) => ({ text: e.textContent ?? '', dis: (e as HTMLElement).dataset.disagreements, unf: (e as HTMLElement).dataset.unfaithful }));
       assert.ok(checks.dis !== undefined && checks.unf !== undefined);
       if (Number(checks.dis) > 0) assert.match(checks.text, /disagree with the data on \d+ value/);
-      const findings = await page.textContent('#findings') ?? '';
+      const report = await reportFrame(page);
+      const findings = await report.textContent('#findings') ?? '';
       assert.match(findings, /Canonical sets from 3 LUCID-GANs/);
       assert.match(findings, /Protected attribute sex/);
       assert.match(findings, /Protected attribute group/);
       assert.match(findings, /validity: the surrogate of the predictions column/i);
 
-      const { count, problems } = await chartProblems(page);
       const features = FEATURES.filter((f) => f !== 'approved');
-      assert.equal(count, features.length + 1, 'a JS ranking and one chart per generated feature');
-      assert.deepEqual(problems, []);
-      const captions = await page.$$eval('#charts figcaption', (f) => f.map((x) => x.textContent ?? ''));
-      assert.equal(captions.filter((c) => /fidelity to the real rows on each side: positive (KS|TV) /.test(c)).length, features.length, 'every chart gives its fidelity');
-      const kinds = await page.$$eval('svg.chart', (s) => s.map((x) => x.getAttribute('data-chart')));
-      assert.deepEqual(new Set(kinds), new Set(['js-ranking', 'histogram-pair', 'grouped-bars']));
-      assert.ok(await page.$$eval('#charts .counterpart', (r) => r.length) > 0, 'the real rows on each side are drawn');
+      await fullReport(report, features);
+      assert.equal(await page.$$eval('svg.chart', (s) => s.length), 0, 'the charts are in the report frame');
 
       // the downloads: the sets as CSV with the GAN seed of every row, and the whole report
       for (const which of ['positive', 'negative']) {
@@ -79,8 +99,90 @@ describe('browser page (dist-web) in chromium', { skip: skip ?? false, timeout: 
       const html = await page.evaluate(async () => (await fetch((document.getElementById('dl-report') as HTMLAnchorElement).href)).text());
       assert.match(html, /^<!DOCTYPE html>/);
       assert.match(html, /id="findings"/);
+      assert.equal(html, await page.$eval('#report', (f) => (f as HTMLIFrameElement).srcdoc), 'the download is the report shown');
       await page.screenshot({ path: artifact('page.png'), fullPage: true });
       assert.deepEqual(errors, [], 'no console errors');
+      assert.deepEqual(outside, [], 'no request left the page');
+    } finally {
+      await page.close();
+    }
+  });
+
+  // a JS model: the same contract as `lucid audit --model m.mjs` (predict(rows), optional features)
+  const JS_MODEL = `export const features = ['income', 'debt_ratio', 'group'];
+export function predict(rows) {
+  return rows.map((r) => 1 / (1 + Math.exp(-((r.income - 45) / 8 - 4 * (r.debt_ratio - 0.3) - (r.group === 'B' ? 0.8 : 0)))));
+}
+`;
+  for (const kind of ['a JS module', 'a built-in model.json'] as const) {
+    it(`the whole audit in the page with ${kind}: metrics, canonical sets with their checks, intersections, FALE${kind === 'a JS module' ? '' : ' and LUCID'}; report.html offered; nothing leaves the page`, async () => {
+      const { page, errors } = await open();
+      const outside = watchOutside(page, fx.server.url);
+      const tmp = mkdtempSync(path.join(tmpdir(), 'lucid-page-model-'));
+      try {
+        let model: { name: string; mimeType: string; buffer: Buffer };
+        if (kind === 'a JS module') model = { name: 'model.mjs', mimeType: 'text/javascript', buffer: Buffer.from(JS_MODEL) };
+        else {
+          const file = path.join(tmp, 'model.json');
+          const r = spawnSync(process.execPath, [path.join(ROOT, 'bin/lucid.js'), 'model', 'train', '--data', FIXTURE, '--label', 'approved', '--positive', 'yes', '--drop', 'preds', '--hidden', 'none', '--epochs', '20', '--val-fraction', '0', '--quiet', '--out', file], { encoding: 'utf8' });
+          assert.equal(r.status, 0, r.stderr);
+          model = { name: 'model.json', mimeType: 'application/json', buffer: readFileSync(file) };
+        }
+        await page.setInputFiles('#file', FIXTURE);
+        await page.waitForFunction(() => document.body.dataset.state === 'loaded');
+        await page.setInputFiles('#model', model);
+        await page.waitForSelector('#model-info:not([hidden])');
+        assert.match(await page.textContent('#model-info') ?? '', new RegExp(`${model.name}.*predictions column is left out`));
+        await page.uncheck('#protected input[value="age"]');
+        await page.fill('#epochs', '2');
+        await page.fill('#gan-seeds', '1');
+        await page.fill('#rows', '200');
+        await page.fill('#intersection-rows', '50');
+        await page.fill('#fale-bootstrap', '0');
+        await page.fill('#seed', '1');
+        await page.click('#train');
+        await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 90_000 });
+        assert.equal(await page.evaluate(() => document.body.dataset.state), 'done', `the audit failed: ${await page.textContent('#error')}`);
+        const report = await reportFrame(page);
+        await fullReport(report, FEATURES.filter((f) => f !== 'approved'));
+        const validity = await report.textContent('#canonical') ?? '';
+        assert.match(validity, /Validity: the model scores \d/, 'the sets\' validity is scored by the model itself (not a surrogate)');
+        // FALE: one section per protected attribute with its charts
+        assert.ok(await report.$$eval('#fale svg[data-chart=fale]', (s) => s.length) > 0, 'FALE charts');
+        const lucid = await report.textContent('#lucid') ?? '';
+        if (kind === 'a JS module') assert.match(lucid, /LUCID did not run: the model \(module: model\.mjs\) gives no gradients/);
+        else {
+          assert.doesNotMatch(lucid, /did not run/);
+          assert.ok(await report.$$eval('#lucid svg.chart', (s) => s.length) > 0, 'LUCID charts');
+        }
+        const html = await page.evaluate(async () => {
+          const a = document.getElementById('dl-report') as HTMLAnchorElement;
+          return { name: a.download, text: await (await fetch(a.href)).text() };
+        });
+        assert.match(html.name, /report\.html$/);
+        for (const id of ['verdict', 'findings', 'metrics', 'canonical', 'intersections', 'lucid', 'fale']) assert.match(html.text, new RegExp(`<section[^>]* id="${id}"`), `report.html has the ${id} section`);
+        assert.equal(html.text, await page.$eval('#report', (f) => (f as HTMLIFrameElement).srcdoc), 'the download is the report shown');
+        if (kind === 'a JS module') await page.screenshot({ path: artifact('page-model.png'), fullPage: true });
+        assert.deepEqual(errors, [], 'no console errors');
+        assert.deepEqual(outside, [], 'no request left the page');
+      } finally {
+        await page.close();
+        rmSync(tmp, { recursive: true, force: true });
+      }
+    });
+  }
+
+  it('a JS module without predict shows an error message naming the file', async () => {
+    const { page, errors } = await open();
+    try {
+      await page.setInputFiles('#file', FIXTURE);
+      await page.waitForFunction(() => document.body.dataset.state === 'loaded');
+      await page.setInputFiles('#model', { name: 'bad.mjs', mimeType: 'text/javascript', buffer: Buffer.from('export const score = 1;\n') });
+      await page.waitForSelector('#model-info:not([hidden])');
+      await page.click('#train');
+      await page.waitForSelector('#error:not([hidden])', { timeout: 30_000 });
+      assert.match(await page.textContent('#error') ?? '', /bad\.mjs: the module does not export a function "predict" \(its exports: score\)/);
+      assert.deepEqual(errors, []);
     } finally {
       await page.close();
     }
@@ -109,14 +211,16 @@ describe('browser page (dist-web) in chromium', { skip: skip ?? false, timeout: 
       await page.waitForFunction(() => document.body.dataset.state === 'loaded');
       await page.fill('#epochs', '500');
       await page.fill('#rows', '100');
+      await page.fill('#intersection-rows', '0');
       await page.click('#train');
       await page.waitForFunction(() => document.body.dataset.stage === 'gan' && (document.getElementById('progress') as HTMLProgressElement).value >= 9, undefined, { timeout: 60_000 });
       await page.click('#cancel');
       await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 60_000 });
       assert.equal(await page.evaluate(() => document.body.dataset.state), 'done', (await page.textContent('#error')) ?? '');
       assert.match(await page.textContent('#summary') ?? '', /cancelled/);
-      assert.match(await page.textContent('#findings') ?? '', /Canonical sets from 1 LUCID-GAN/, 'the audit goes on with the first GAN, trained that far');
-      assert.ok((await chartProblems(page)).count > 0);
+      const report = await reportFrame(page);
+      assert.match(await report.textContent('#findings') ?? '', /Canonical sets from 1 LUCID-GAN/, 'the audit goes on with the first GAN, trained that far');
+      assert.ok((await chartProblems(report)).count > 0);
       assert.deepEqual(errors, []);
     } finally {
       await page.close();

@@ -1,7 +1,9 @@
 // The audit report in a real chromium: run `lucid audit` on a tiny data set (predictions column,
 // 2 GAN epochs), open report.html from disk, and check every chart rendered with a non-empty box and
 // axis labels, nothing was logged as an error and nothing was fetched from outside the page.
-// Artefacts: test-artifacts/report.png (full-page screenshot) and test-artifacts/report.html.
+// No text sticks out of its SVG or its HTML box at 1400 and 800 px (#18 item 5).
+// Artefacts: test-artifacts/report.png (full-page screenshot), report-1400.png and report-800.png
+// (full page at those widths; their heights are printed as diagnostics) and test-artifacts/report.html.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -10,7 +12,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Browser } from 'playwright-core';
-import { artifact, browserSkip, chartProblems, launch, ROOT, watchErrors } from '../helpers/browser.js';
+import { artifact, browserSkip, chartProblems, launch, pngSize, ROOT, textOverflow, watchErrors } from '../helpers/browser.js';
 
 const skip = browserSkip();
 const DATA = path.join(ROOT, 'test/fixtures/web/loans-300.csv');
@@ -63,4 +65,22 @@ describe('audit report (report.html) in chromium', { skip: skip ?? false, timeou
       await page.close();
     }
   });
+
+  for (const width of [1400, 800]) {
+    it(`at ${width} px no text sticks out of its chart or its box; full-page screenshot report-${width}.png`, async (t) => {
+      const page = await browser.newPage({ viewport: { width, height: 900 } });
+      const errors = watchErrors(page);
+      try {
+        await page.goto(pathToFileURL(path.join(dir, 'report.html')).href, { waitUntil: 'load' });
+        const shot = await page.screenshot({ path: artifact(`report-${width}.png`), fullPage: true });
+        const size = pngSize(shot);
+        t.diagnostic(`report-${width}.png: ${size.width} × ${size.height} px`);
+        assert.equal(size.width, width);
+        assert.deepEqual(await textOverflow(page), [], `text that does not fit at ${width} px`);
+        assert.deepEqual(errors, []);
+      } finally {
+        await page.close();
+      }
+    });
+  }
 });

@@ -12,7 +12,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { AddressInfo } from 'node:net';
-import type { Browser, ConsoleMessage, Page } from 'playwright-core';
+import type { Browser, ConsoleMessage, Frame, Page } from 'playwright-core';
 
 export const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 export const ARTIFACTS = path.join(ROOT, 'test-artifacts');
@@ -108,7 +108,7 @@ export async function serve(dir: string, opts: { crossOriginIsolated?: boolean }
 }
 
 /** Chart checks shared by both tests: every svg.chart has a non-empty box and at least one .axis-label text. */
-export async function chartProblems(page: Page): Promise<{ count: number; problems: string[] }> {
+export async function chartProblems(page: Page | Frame): Promise<{ count: number; problems: string[] }> {
   return page.evaluate(() => {
     const problems: string[] = [];
     const svgs = Array.from(document.querySelectorAll('svg.chart'));
@@ -142,4 +142,70 @@ export function pageFixture(): { browser: Browser; server: Awaited<ReturnType<ty
     await f.server?.close();
   });
   return f;
+}
+
+/**
+ * Text that does not fit (#18 item 5): every SVG <text> must lie inside its <svg>'s box (1 px
+ * tolerance), and no heading, paragraph, caption, list item or table cell may be wider inside than
+ * its box (scrollWidth > clientWidth + 1), nor the page wider than the window. Each problem names the
+ * element and its text.
+ */
+export async function textOverflow(page: Page | Frame): Promise<string[]> {
+  return page.evaluate(() => {
+    const problems: string[] = [];
+    const short = (s: string | null) => {
+      const t = (s ?? '').replace(/\s+/g, ' ').trim();
+      return JSON.stringify(t.length > 80 ? `${t.slice(0, 80)}…` : t);
+    };
+    const visible = (e: Element) => (e as HTMLElement).getClientRects().length > 0;
+    Array.from(document.querySelectorAll('svg')).forEach((svg, i) => {
+      if (!visible(svg) || svg.closest('svg') !== svg) return;
+      const box = svg.getBoundingClientRect();
+      const name = svg.getAttribute('data-chart') ?? svg.getAttribute('class') ?? 'svg';
+      for (const t of Array.from(svg.querySelectorAll('text'))) {
+        // the drawn text: without the <title> tooltip a shortened label carries
+        const drawn = Array.from(t.childNodes).filter((c) => c.nodeName.toLowerCase() !== 'title').map((c) => c.textContent ?? '').join('');
+        if (!drawn.trim()) continue;
+        const r = t.getBoundingClientRect();
+        const out: string[] = [];
+        if (r.left < box.left - 1) out.push(`${(box.left - r.left).toFixed(1)} px past the left`);
+        if (r.right > box.right + 1) out.push(`${(r.right - box.right).toFixed(1)} px past the right`);
+        if (r.top < box.top - 1) out.push(`${(box.top - r.top).toFixed(1)} px past the top`);
+        if (r.bottom > box.bottom + 1) out.push(`${(r.bottom - box.bottom).toFixed(1)} px past the bottom`);
+        if (out.length) problems.push(`svg ${name} #${i + 1}: text ${short(drawn)} sticks out of its svg (${out.join(', ')})`);
+      }
+    });
+    const html = 'h1, h2, h3, h4, p, li, figcaption, caption, summary, th, td, dt, dd, label, .callout';
+    for (const e of Array.from(document.querySelectorAll<HTMLElement>(html))) {
+      if (!visible(e) || e.closest('svg')) continue;
+      if (e.scrollWidth > e.clientWidth + 1) problems.push(`<${e.tagName.toLowerCase()}${e.id ? ` id=${e.id}` : ''}> ${short(e.textContent)} overflows its box horizontally (scrollWidth ${e.scrollWidth} > clientWidth ${e.clientWidth})`);
+    }
+    const doc = document.documentElement;
+    if (doc.scrollWidth > doc.clientWidth + 1) problems.push(`the page is wider than the window (scrollWidth ${doc.scrollWidth} > ${doc.clientWidth})`);
+    return problems;
+  });
+}
+
+/** Width and height in pixels of a PNG (its IHDR chunk). */
+export function pngSize(png: Buffer): { width: number; height: number } {
+  assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG', 'a PNG image');
+  return { width: png.readUInt32BE(16), height: png.readUInt32BE(20) };
+}
+
+/** The report frame of the browser page (#report, the whole report as `lucid audit` writes it). */
+export async function reportFrame(page: Page): Promise<Frame> {
+  const frame = await (await page.$('#report'))?.contentFrame();
+  assert.ok(frame, 'the page has its report frame');
+  return frame;
+}
+
+/** Records every request of a page that goes anywhere but `origin` (blob: and data: URLs stay in the page), and every non-GET request. */
+export function watchOutside(page: Page, origin: string): string[] {
+  const outside: string[] = [];
+  page.on('request', (r) => {
+    const u = r.url();
+    const inPage = u.startsWith(origin) || u.startsWith('blob:') || u.startsWith('data:') || u.startsWith('about:');
+    if (!inPage || r.method() !== 'GET') outside.push(`${r.method()} ${u}`);
+  });
+  return outside;
 }
