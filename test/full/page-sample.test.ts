@@ -23,7 +23,8 @@ describe('browser page: the default length on the sample data', { skip, timeout:
       await page.click('#train');
       await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 1_500_000, polling: 1000 });
       assert.equal(await page.evaluate(() => document.body.dataset.state), 'done', (await page.textContent('#error')) ?? '');
-      const findings = await page.$eval('#findings', (e) => e.innerHTML);
+      // the page shows the whole report in a frame (#report); its Findings section is the report's
+      const findings = await page.frameLocator('#report').locator('#findings').innerHTML();
       const attr = (name: string) => {
         const m = new RegExp(`Protected attribute <strong>${name}</strong>.*?</li>`, 's').exec(findings);
         assert.ok(m, `no finding for ${name}`);
