@@ -334,6 +334,8 @@ function showResults(m: Extract<WorkerMessage, { type: 'done' }>): void {
   // the page is done when the report is laid out in its frame
   reportFrame.onload = () => {
     fitFrame();
+    // the report folds its details into <details>; the frame follows as a reader opens or closes one
+    reportFrame.contentDocument?.addEventListener('toggle', () => fitFrame(), true);
     setState('done');
   };
   reportFrame.srcdoc = m.reportHtml;

@@ -28,7 +28,7 @@ export interface ChartOptions {
   height?: number;
 }
 
-export type ChartKind = 'histogram-pair' | 'grouped-bars' | 'heatmap' | 'line' | 'fale' | 'js-ranking';
+export type ChartKind = 'histogram-pair' | 'grouped-bars' | 'heatmap' | 'line' | 'fale' | 'js-ranking' | 'group-rates';
 
 const FONT = 'system-ui, -apple-system, \'Segoe UI\', Helvetica, Arial, sans-serif';
 const AXIS = '#444444';
@@ -37,7 +37,8 @@ const TEXT = '#222222';
 /** rough width of one character at font size 11 */
 const CH = 6.2;
 /** a generous estimate of the drawn width of `text` at `size` px (wide sans fonts such as DejaVu Sans), for fitting text into a chart */
-const textW = (text: string, size: number, bold = false): number => text.length * size * (bold ? 0.66 : 0.6);
+const charW = (size: number, bold = false): number => size * (bold ? 0.66 : 0.6);
+const textW = (text: string, size: number, bold = false): number => text.length * charW(size, bold);
 /** sin and cos of the -35° rotation of x tick labels */
 const SIN35 = Math.sin((35 * Math.PI) / 180);
 const COS35 = Math.cos((35 * Math.PI) / 180);
@@ -45,10 +46,16 @@ const COS35 = Math.cos((35 * Math.PI) / 180);
 /** `text` shortened with an ellipsis to fit about `width` px at `size` px. */
 function fitText(text: string, width: number, size: number, bold = false): string {
   if (textW(text, size, bold) <= width) return text;
-  return truncate(text, Math.max(4, Math.floor(width / (size * (bold ? 0.66 : 0.6)))));
+  return truncate(text, Math.max(4, Math.floor(width / charW(size, bold))));
 }
 
 const num = (v: unknown): number => (finite(v) ? v : 0);
+
+/** The width a chart of this file was drawn at (its width attribute), in px. */
+export function svgWidth(svg: string): number {
+  const m = /^<svg\b[^>]*?\swidth="([\d.]+)"/.exec(svg);
+  return m ? Number(m[1]) : 0;
+}
 
 function open(kind: ChartKind, w: number, h: number, label: string): string {
   return (
@@ -387,6 +394,120 @@ export function jsRanking(dists: readonly Distribution[], opts: ChartOptions & {
   return out.join('');
 }
 
+/** A comparison's mark on a group's bar: a flag (with its direction) or an inconclusive result; text, never colour alone. */
+export type RateMark = 'disadvantaged' | 'advantaged' | 'differs' | 'inconclusive' | null;
+
+export interface RateGroup {
+  value: string;
+  n: number;
+  reference: boolean;
+  small: boolean;
+  /** per panel: the rate (null where undefined) */
+  rates: (number | null)[];
+  /** per panel: its interval (null where undefined) */
+  intervals: ({ lo: number; hi: number } | null)[];
+  /** per panel: the verdict mark of the comparison with the reference */
+  marks: RateMark[];
+}
+
+export interface GroupRatesData {
+  attribute: string;
+  /** the panels' names, e.g. ["positivity rate", "TPR", "FPR"] */
+  panels: string[];
+  groups: RateGroup[];
+  /** the intervals' confidence, e.g. 0.95 */
+  confidence: number;
+  /** what the intervals are, for the subtitle, e.g. "Wilson" */
+  intervalName: string;
+}
+
+/** vermillion darkened for text on white (contrast ≥ 4.5) */
+const FLAG_TEXT = '#a03d00';
+const MARK_TEXT: Record<Exclude<RateMark, null>, string> = { disadvantaged: '⚑↓', advantaged: '⚑↑', differs: '⚑≠', inconclusive: '?' };
+
+/**
+ * Rates per group of one attribute, one panel per metric (fairlearn's MetricFrame.by_group plot):
+ * a bar per group with its interval as a whisker, the reference group's rate as a dashed line, small
+ * groups hatched, and each flagged or inconclusive comparison marked with a symbol beside the value.
+ * Each panel has its own scale from 0 to a round number above its largest interval, so that 6% and
+ * 20% do not look alike.
+ */
+export function groupRates(d: GroupRatesData, opts: ChartOptions = {}): string {
+  const G = d.groups.length;
+  const P = Math.max(1, d.panels.length);
+  const names = d.groups.map((g) => fitText(`${g.reference ? '★ ' : ''}${g.value}`, 150, 10.5));
+  const counts = d.groups.map((g) => `n ${fmtNum(g.n)}`);
+  const left = 14 + Math.max(40, ...names.map((n) => textW(n, 10.5))) + 8 + Math.max(30, ...counts.map((c) => textW(c, 9))) + 8;
+  const pw = opts.width ? Math.max(110, (opts.width - left - 10) / P - 14) : 120;
+  const gap = 14;
+  const W = opts.width ?? Math.ceil(left + P * (pw + gap) + 6);
+  const rowH = 19;
+  const title = opts.title ?? `${d.attribute}: rates per group`;
+  const subtitle = opts.subtitle ?? `bar: the rate; whisker: its ${Math.round(d.confidence * 100)}% ${d.intervalName} interval; dashed: the reference ★`;
+  const items: LegendItem[] = [
+    { name: 'rate', color: OKABE_ITO.blue, style: 'fill' },
+    { name: 'reference ★', color: OKABE_ITO.skyBlue, style: 'fill' },
+    { name: `${Math.round(d.confidence * 100)}% interval`, color: '#222222', style: 'line' },
+    { name: 'reference rate', color: '#222222', style: 'dash' },
+  ];
+  if (d.groups.some((g) => g.marks.includes('disadvantaged'))) items.push({ name: 'flagged: disadvantaged', color: OKABE_ITO.vermillion, style: 'fill' });
+  if (d.groups.some((g) => g.small)) items.push({ name: 'small group', color: '#555555', style: 'hatch' });
+  const lg = legend(items, 14, 50, W - 28);
+  const top = 50 + lg.height + 18;
+  const bottom = 40;
+  const H = opts.height ?? top + Math.max(1, G) * rowH + bottom;
+  const ih = Math.max(1, G) * rowH;
+  const out: string[] = [open('group-rates', W, H, `${title}; ${subtitle}`)];
+  out.push(heading(title, subtitle, 14, W), lg.svg);
+  d.groups.forEach((g, i) => {
+    const yy = top + i * rowH + rowH / 2 + 3.5;
+    const full = `${g.reference ? '★ ' : ''}${g.value}`;
+    out.push(`<text class="tick" x="${px(14)}" y="${px(yy)}" font-size="10.5"${g.reference ? ' font-weight="600"' : ''}>${names[i] !== full ? `<title>${esc(full)}</title>` : ''}${esc(names[i])}</text>`);
+    out.push(`<text class="tick" x="${px(left - 8)}" y="${px(yy)}" text-anchor="end" font-size="9" fill="#555555">${esc(counts[i])}${g.small ? ' ⚠' : ''}</text>`);
+  });
+  const valueRoom = 46;
+  d.panels.forEach((name, p) => {
+    const x0 = left + p * (pw + gap);
+    const hiOf = (g: RateGroup) => Math.max(num(g.rates[p]), num(g.intervals[p]?.hi));
+    // the scale follows the groups that are not small: a small group's wide interval would squash the rest (its bar is cut at the end, its value written)
+    const scaled = d.groups.some((g) => !g.small) ? d.groups.filter((g) => !g.small) : d.groups;
+    const ticks = niceTicks(0, Math.max(0.01, ...scaled.map(hiOf)), 3);
+    const tmax = ticks[ticks.length - 1];
+    const iw = pw - valueRoom;
+    const x = (v: number) => x0 + (Math.max(0, Math.min(tmax, v)) / tmax) * iw;
+    out.push(`<text class="panel-title" x="${px(x0)}" y="${px(top - 8)}" font-size="11" font-weight="600">${esc(fitText(name, pw, 11, true))}</text>`);
+    for (const t of ticks) out.push(`<line x1="${px(x(t))}" x2="${px(x(t))}" y1="${px(top)}" y2="${px(top + ih)}" stroke="${GRID}"/><text class="tick" x="${px(x(t))}" y="${px(top + ih + 12)}" text-anchor="middle" font-size="9.5">${esc(fmtPct(t, Number.isInteger(Math.round(t * 1e6) / 1e4) ? 0 : 1))}</text>`);
+    d.groups.forEach((g, i) => {
+      const yy = top + i * rowH;
+      const v = g.rates[p];
+      const ci = g.intervals[p];
+      const mark = g.marks[p];
+      const tip = `${d.attribute} = ${g.value}: ${name} ${fmtPct(v)}${ci ? ` [${fmtPct(ci.lo)}, ${fmtPct(ci.hi)}]` : ''}, n = ${fmtNum(g.n)}${g.reference ? ' (reference)' : ''}${g.small ? ' (small group)' : ''}${mark ? ` — ${mark === 'inconclusive' ? 'inconclusive' : `flagged: ${mark}`}` : ''}`;
+      out.push(`<g class="rate${g.small ? ' small' : ''}${mark ? ` ${mark}` : ''}"><title>${esc(tip)}</title>`);
+      if (finite(v)) {
+        const fill = g.reference ? OKABE_ITO.skyBlue : mark === 'disadvantaged' ? OKABE_ITO.vermillion : OKABE_ITO.blue;
+        const bw = Math.max(0.5, x(v) - x0);
+        out.push(`<rect x="${px(x0)}" y="${px(yy + 4)}" width="${px(bw)}" height="${px(rowH - 8)}" fill="${g.small ? '#ffffff' : fill}"${g.small ? ` stroke="${fill}"` : ''}/>`);
+        if (g.small) out.push(hatchLines(x0, yy + 4, bw, rowH - 8, 4, fill));
+      }
+      if (ci) {
+        const cy = yy + rowH / 2;
+        out.push(`<path class="interval" d="M${px(x(ci.lo))},${px(cy)}H${px(x(ci.hi))}M${px(x(ci.lo))},${px(cy - 4)}V${px(cy + 4)}M${px(x(ci.hi))},${px(cy - 4)}V${px(cy + 4)}" stroke="#222222" stroke-width="1.1" fill="none"/>`);
+      }
+      const label = `${finite(v) ? fmtPct(v, v < 0.1 ? 1 : 0) : '—'}${mark ? ` ${MARK_TEXT[mark]}` : ''}`;
+      out.push(`<text x="${px(Math.min(x0 + iw, x(hiOf(g))) + 4)}" y="${px(yy + rowH / 2 + 3.5)}" font-size="9.5"${mark && mark !== 'inconclusive' ? ` font-weight="600" fill="${FLAG_TEXT}"` : ''}>${esc(label)}</text></g>`);
+    });
+    const ref = d.groups.find((g) => g.reference);
+    const rv = ref?.rates[p];
+    if (finite(rv)) out.push(`<line class="reference" x1="${px(x(rv))}" x2="${px(x(rv))}" y1="${px(top - 2)}" y2="${px(top + ih + 2)}" stroke="#222222" stroke-dasharray="3 2"/>`);
+    out.push(frame(x0, top, iw, ih));
+  });
+  const key = 'marks: ⚑↓ ⚑↑ ⚑≠ flagged (disadvantaged, advantaged, differs) · ? inconclusive';
+  out.push(`<text class="axis-label" x="${px(14)}" y="${px(H - 8)}" font-size="10" fill="#555555">${fitText(key, W - 28, 10) !== key ? `<title>${esc(key)}</title>` : ''}${esc(fitText(key, W - 28, 10))}</text>`);
+  out.push('</svg>');
+  return out.join('');
+}
+
 export interface LineSeries {
   name: string;
   /** y values at x = 1, 2, …; null / non-finite values leave a gap */
@@ -471,6 +592,28 @@ function isDark(hex: string): boolean {
   return 0.299 * r + 0.587 * g + 0.114 * b < 140;
 }
 
+/** The same grid with rows and columns swapped. */
+export function transposeHeatmap(h: IntersectionHeatmap): IntersectionHeatmap {
+  const t = <T>(m: T[][]): T[][] => h.colValues.map((_, c) => h.rowValues.map((_, r) => m[r]?.[c] as T));
+  return {
+    rowAttribute: h.colAttribute,
+    colAttribute: h.rowAttribute,
+    rowValues: h.colValues,
+    colValues: h.rowValues,
+    n: t(h.n),
+    positivityRate: t(h.positivityRate),
+    canonicalShift: h.canonicalShift ? t(h.canonicalShift) : null,
+    ...(h.shiftStatus ? { shiftStatus: t(h.shiftStatus) } : {}),
+    small: h.small.map(([r, c]) => [c, r] as [number, number]),
+  };
+}
+
+/** The top of the positivity colour scale: the smallest of 10%, 20%, 25%, 50%, 75% and 100% at or above `max`. */
+export function positivityScale(max: number): number {
+  const m = finite(max) ? max : 1;
+  return [0.1, 0.2, 0.25, 0.5, 0.75, 1].find((t) => m <= t + 1e-12) ?? 1;
+}
+
 export interface HeatmapOptions extends ChartOptions {
   /** which value fills the cells: the model's positivity rate in the data, or the canonical shift */
   value?: 'positivity' | 'shift';
@@ -478,10 +621,12 @@ export interface HeatmapOptions extends ChartOptions {
 
 /**
  * A grid of a pair of protected attributes: each cell shows its value and its data rows (n); cells with
- * fewer than minGroupSize rows are hatched, empty cells grey. Positivity uses a sequential scale over
- * [0, 100%], the canonical shift a diverging scale symmetric around 0; a colour legend sits on the right.
+ * fewer than minGroupSize rows are hatched, empty cells grey. Positivity uses a sequential scale from 0
+ * to positivityScale(largest rate), the canonical shift a diverging scale symmetric around 0; a colour legend sits on the right.
  */
-export function heatmap(h: IntersectionHeatmap, opts: HeatmapOptions = {}): string {
+export function heatmap(h0: IntersectionHeatmap, opts: HeatmapOptions = {}): string {
+  // the attribute with more values runs down the rows: rows cost height, columns cost width, which pages lack
+  const h = h0.colValues.length > h0.rowValues.length ? transposeHeatmap(h0) : h0;
   const which = opts.value ?? 'positivity';
   const grid = which === 'shift' ? h.canonicalShift : h.positivityRate;
   const R = h.rowValues.length;
@@ -493,13 +638,14 @@ export function heatmap(h: IntersectionHeatmap, opts: HeatmapOptions = {}): stri
   };
   let amax = 0;
   for (let r = 0; r < R; r++) for (let c = 0; c < C; c++) amax = Math.max(amax, Math.abs(cell(r, c) ?? 0));
-  const span = which === 'shift' ? Math.max(amax, 0.01) : 1;
-  const color = (v: number) => (which === 'shift' ? divergingColor(v / span) : sequentialColor(v));
+  // positivity: 0 to a round number above the largest rate, not to 100%, so that 6% and 20% differ
+  const span = which === 'shift' ? Math.max(amax, 0.01) : positivityScale(amax);
+  const color = (v: number) => (which === 'shift' ? divergingColor(v / span) : sequentialColor(v / span));
   const label = (v: number) => (which === 'shift' ? fmtPp(v) : fmtPct(v));
   const rowNames = h.rowValues.map((v) => truncate(v, 22));
   const colNames = h.colValues.map((v) => truncate(v, 16));
   const cw = Math.max(76, Math.min(120, 8 + Math.max(0, ...colNames.map((n) => n.length)) * CH));
-  const ch = 44;
+  const ch = 38;
   const left = 40 + Math.max(20, ...rowNames.map((n) => n.length * CH)) + 8;
   const legendW = 150;
   const top = 58;
@@ -531,8 +677,8 @@ export function heatmap(h: IntersectionHeatmap, opts: HeatmapOptions = {}): stri
       out.push(`<g class="cell${isSmall ? ' small' : ''}${v === null ? ' empty' : ''}"><title>${esc(tip)}</title>`);
       out.push(`<rect x="${px(xx)}" y="${px(yy)}" width="${px(cw - 2)}" height="${px(ch - 2)}" fill="${fill}"/>`);
       if (isSmall) out.push(hatchLines(xx, yy, cw - 2, ch - 2, 7, tc === '#ffffff' ? '#ffffff' : '#555555'));
-      out.push(`<text x="${px(xx + (cw - 2) / 2)}" y="${px(yy + 18)}" text-anchor="middle" font-size="11.5" font-weight="600" fill="${tc}">${v === null ? '—' : esc(label(v))}</text>`);
-      out.push(`<text x="${px(xx + (cw - 2) / 2)}" y="${px(yy + 33)}" text-anchor="middle" font-size="9.5" fill="${tc}">n=${fmtNum(n)}${isSmall ? ' ⚠' : ''}</text>`);
+      out.push(`<text x="${px(xx + (cw - 2) / 2)}" y="${px(yy + 16)}" text-anchor="middle" font-size="11.5" font-weight="600" fill="${tc}">${v === null ? '—' : esc(label(v))}</text>`);
+      out.push(`<text x="${px(xx + (cw - 2) / 2)}" y="${px(yy + 29)}" text-anchor="middle" font-size="9.5" fill="${tc}">n=${fmtNum(n)}${isSmall ? ' ⚠' : ''}</text>`);
       if (disagrees) out.push(`<rect class="disagrees" x="${px(xx + 1.5)}" y="${px(yy + 1.5)}" width="${px(cw - 5)}" height="${px(ch - 5)}" fill="none" stroke="#b3261e" stroke-width="2.5" stroke-dasharray="5 3"/>`);
       out.push('</g>');
     }
@@ -552,11 +698,11 @@ export function heatmap(h: IntersectionHeatmap, opts: HeatmapOptions = {}): stri
   for (let i = 0; i < steps; i++) {
     // top = high
     const t = 1 - (i + 0.5) / steps;
-    const v = which === 'shift' ? (t * 2 - 1) * span : t;
+    const v = which === 'shift' ? (t * 2 - 1) * span : t * span;
     out.push(`<rect x="${px(lx)}" y="${px(top + i * sh)}" width="14" height="${px(sh + 0.3)}" fill="${color(v)}"/>`);
   }
-  const ends = which === 'shift' ? [span, 0, -span] : [1, 0.5, 0];
-  ends.forEach((v, i) => out.push(`<text x="${px(lx + 18)}" y="${px(top + (i * lh) / 2 + 4)}" font-size="10">${esc(which === 'shift' ? fmtPp(v) : fmtPct(v, 0))}</text>`));
+  const ends = which === 'shift' ? [span, 0, -span] : [span, span / 2, 0];
+  ends.forEach((v, i) => out.push(`<text x="${px(lx + 18)}" y="${px(top + (i * lh) / 2 + 4)}" font-size="10">${esc(which === 'shift' ? fmtPp(v) : fmtPct(v, Number.isInteger(Math.round(v * 1e6) / 1e4) ? 0 : 1))}</text>`));
   if (which === 'shift') {
     out.push(`<text x="${px(lx)}" y="${px(top + lh + 14)}" font-size="9.5">↑ more in positive set</text>`);
     out.push(`<text x="${px(lx)}" y="${px(top + lh + 26)}" font-size="9.5">↓ more in negative set</text>`);
@@ -591,7 +737,8 @@ export function faleChart(f: FaleFeature, opts: FaleChartOptions = {}): string {
   const labels = cont ? (f.edges ?? []).map((e) => fmtNum(e, 3)) : (f.categories ?? []).map((c) => truncate(c, 16));
   const full = cont ? labels : (f.categories ?? []);
   const metric = (opts.metric ?? 'metric').toUpperCase();
-  const W = opts.width ?? Math.max(520, Math.min(1000, 100 + P * 46));
+  // three charts of up to eight points fit beside each other on a report page
+  const W = opts.width ?? Math.max(380, Math.min(1000, 90 + P * 40));
   const items: LegendItem[] = [{ name: `FALE of ${metric}`, color: OKABE_ITO.black, style: 'line' }];
   if (f.ci) items.push({ name: `${Math.round(f.ci.level * 100)}% bootstrap band`, color: OKABE_ITO.black, style: 'band' });
   items.push({ name: opts.unprivileged ?? 'unprivileged rows', color: OKABE_ITO.orange, style: 'fill' });
@@ -604,7 +751,7 @@ export function faleChart(f: FaleFeature, opts: FaleChartOptions = {}): string {
   const longest = Math.max(1, ...labels.map((l) => textW(l, 10)));
   const lastHalf = labels.length ? textW(labels[labels.length - 1], 10) / 2 + 4 : 0;
   const M = { left: 64, right: rotate || !cont ? 16 : Math.max(16, Math.ceil(lastHalf)), top: 50 + lg.height + 4, bottom: rotate ? Math.max(70, Math.ceil(14 + longest * SIN35 + 30)) : 44 };
-  const ihTop = 170;
+  const ihTop = 150;
   const gap = 14;
   const ihBar = 70;
   const H = opts.height ?? M.top + ihTop + gap + ihBar + M.bottom;

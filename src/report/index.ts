@@ -1,11 +1,14 @@
 // The HTML audit report and its SVG charts. Core code: runs in Node and in browsers (no Node imports).
-export { metricsTable, verdictTableHtml } from './metrics-html.js';
-export { renderReport, findings as findingsSection, canonicalSection, CSS as REPORT_CSS } from './render.js';
+export { metricsTable, rateChart, verdictTableHtml } from './metrics-html.js';
+export { renderReport, findings as findingsSection, headlines, faleSpread, canonicalSection, CSS as REPORT_CSS } from './render.js';
 export {
   distributionChart,
   histogramPair,
   groupedBars,
   heatmap,
+  transposeHeatmap,
+  positivityScale,
+  groupRates,
   faleChart,
   jsRanking,
   lineChart,
@@ -13,5 +16,5 @@ export {
   sequentialColor,
   divergingColor,
 } from './charts.js';
-export type { ChartOptions, ChartKind, HeatmapOptions, FaleChartOptions, LineSeries } from './charts.js';
+export type { ChartOptions, ChartKind, HeatmapOptions, FaleChartOptions, LineSeries, GroupRatesData, RateGroup, RateMark } from './charts.js';
 export { escapeHtml, fmtNum, fmtPct, fmtPp, fmtJs, OKABE_ITO } from './format.js';

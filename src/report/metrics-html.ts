@@ -2,8 +2,9 @@
 // against the reference, the four-fifths yardstick, the LL144 impact table, calibration by group and
 // the conditional disparity; and the verdict lines of the Findings. Every metric list comes from
 // METRIC_DEFS. Core code: no Node imports, no DOM.
-import { guidance, JUDGED_METRICS, METRIC_DEFS, METRICS, verdictTable, type AttributeResult, type Comparison, type Interval, type MetricsReport } from '../methods/metrics/index.js';
-import { escapeHtml as esc, finite, fmtInt, fmtNum, fmtPct, fmtRatio } from './format.js';
+import { CHARTED_METRICS, guidance, JUDGED_METRICS, METRIC_DEFS, METRICS, verdictTable, wilsonInterval, type AttributeResult, type Comparison, type Interval, type MetricsReport } from '../methods/metrics/index.js';
+import { groupRates, type RateMark } from './charts.js';
+import { escapeHtml as esc, finite, fmtInt, fmtNum, fmtPct, fmtRatio, truncate } from './format.js';
 
 function pctCell(v: number | null | undefined, ci: Interval | undefined): string {
   const c = ci && (finite(ci.lo) || finite(ci.hi)) ? `<span class="ci">[${fmtPct(ci.lo)}, ${fmtPct(ci.hi)}]</span>` : '';
@@ -31,9 +32,9 @@ function verdictCell(c: Comparison | undefined, r: MetricsReport): string {
   }
 }
 
-function attributeTables(a: AttributeResult, r: MetricsReport): string {
+function attributeTables(a: AttributeResult, r: MetricsReport, idSuffix: string): string {
   const out: string[] = [];
-  out.push(`<h4 id="${anchorOf(a.column)}">${esc(a.column)} <span class="muted small">— reference: ${esc(a.reference.value)} (${esc(a.reference.reason)})${a.unknown ? ` · ${fmtInt(a.unknown)} rows with no value left out` : ''}</span></h4>`);
+  out.push(`<h4 id="${anchorOf(a.column)}${idSuffix}">${esc(a.column)} <span class="muted small">— reference: ${esc(a.reference.value)} (${esc(a.reference.reason)})${a.unknown ? ` · ${fmtInt(a.unknown)} rows with no value left out` : ''}</span></h4>`);
   out.push('<table class="metrics groups"><thead><tr><th class="l">group</th><th>n</th>');
   for (const m of METRICS) out.push(`<th title="${esc(METRIC_DEFS[m].help)}">${esc(METRIC_DEFS[m].label)}</th>`);
   out.push('</tr></thead><tbody>');
@@ -86,7 +87,7 @@ function conditionalHtml(a: AttributeResult): string {
  * Group metrics as HTML: how the verdicts were reached, then per attribute the rates per group
  * (reference ★, small groups marked, bootstrap CIs beneath when present) and the verdict table.
  */
-export function metricsTable(report: MetricsReport): string {
+export function metricsTable(report: MetricsReport, idSuffix = ''): string {
   const out: string[] = ['<div class="metrics-report">'];
   const how = report.predKind === 'scores' ? `scores read as positive above ${fmtNum(report.threshold)}` : 'predicted labels';
   const v = report.verdicts;
@@ -96,9 +97,39 @@ export function metricsTable(report: MetricsReport): string {
       (report.bootstrap ? ` · ${Math.round(report.bootstrap.confidence * 100)}% bootstrap intervals of the rates from ${fmtInt(report.bootstrap.resamples)} resamples (seed ${esc(report.bootstrap.seed)}; ${esc(report.bootstrap.method)})` : '') +
       '</p>',
   );
-  for (const a of report.attributes) out.push(`<div class="scroll">${attributeTables(a, report)}</div>`);
+  for (const a of report.attributes) out.push(`<div class="scroll">${attributeTables(a, report, idSuffix)}</div>`);
   out.push('</div>');
   return out.join('');
+}
+
+/** confidence of the rate charts' whiskers (per group, not corrected: the verdicts carry the correction) */
+const CHART_CONFIDENCE = 0.95;
+
+/**
+ * One attribute's rates as a chart: per group and charted metric, the rate with its Wilson interval
+ * from the group's own counts, and the comparison's verdict as a mark.
+ */
+export function rateChart(a: AttributeResult): string {
+  const markOf = (group: string, m: (typeof CHARTED_METRICS)[number]): RateMark => {
+    const c = a.comparisons.find((x) => x.group === group && x.metric === m);
+    if (!c) return null;
+    return c.verdict === 'flagged' ? c.direction ?? 'differs' : c.verdict === 'inconclusive' ? 'inconclusive' : null;
+  };
+  return groupRates({
+    attribute: a.column,
+    panels: CHARTED_METRICS.map((m) => METRIC_DEFS[m].label),
+    confidence: CHART_CONFIDENCE,
+    intervalName: 'Wilson',
+    groups: a.groups.map((g) => ({
+      value: g.value,
+      n: g.n,
+      reference: g.reference,
+      small: g.small,
+      rates: CHARTED_METRICS.map((m) => g[m]),
+      intervals: CHARTED_METRICS.map((m) => wilsonInterval(METRIC_DEFS[m].num(g), METRIC_DEFS[m].den(g), CHART_CONFIDENCE)),
+      marks: CHARTED_METRICS.map((m) => markOf(g.value, m)),
+    })),
+  });
 }
 
 /** The id of an attribute's metrics tables (the verdict table links to it). */
@@ -121,7 +152,9 @@ export function verdictTableHtml(reports: readonly (MetricsReport | null)[]): st
         if (!c) return '<td class="muted">—</td>';
         const cls = c.verdict === 'flagged' ? (c.flagged.some((x) => x.direction === 'disadvantaged') ? 'flag' : 'flag-soft') : c.verdict === 'inconclusive' ? 'flag-soft' : '';
         const mark = c.verdict === 'flagged' ? '⚑ flagged' : c.verdict === 'inconclusive' ? '? inconclusive' : c.verdict === 'pass' ? '✓ pass' : '– too little data';
-        const who = c.flagged.slice(0, 2).map((x) => `${esc(x.group)} ${x.direction === 'disadvantaged' ? '↓' : x.direction === 'advantaged' ? '↑' : '≠'}`).join(', ') + (c.flagged.length > 2 ? ` +${c.flagged.length - 2}` : '');
+        // one or two groups, short enough that nine columns fit the page; the rest as a count
+        const named = c.flagged.slice(0, c.flagged.slice(0, 2).reduce((s, x) => s + x.group.length, 0) <= 24 ? 2 : 1);
+        const who = named.map((x) => `${x.group.length > 24 ? `<span title="${esc(x.group)}">${esc(truncate(x.group, 24))}</span>` : esc(x.group)} ${x.direction === 'disadvantaged' ? '↓' : x.direction === 'advantaged' ? '↑' : '≠'}`).join(', ') + (c.flagged.length > named.length ? ` +${c.flagged.length - named.length}` : '');
         return `<td${cls ? ` class="${cls}"` : ''}><a href="#${anchorOf(row.attribute)}">${mark}</a>${who ? `<span class="ci">${who}</span>` : ''}</td>`;
       }).join('');
       return `<tr><td class="l"><a href="#${anchorOf(row.attribute)}">${esc(row.attribute)}</a><span class="ci">vs ${esc(row.reference)}</span></td>${cells}</tr>`;

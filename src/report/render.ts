@@ -1,26 +1,31 @@
 // The self-contained HTML audit report: one string with inline CSS and inline SVG charts, no scripts,
 // no external resources, deterministic for a given AuditResult. Core code: no Node imports, no DOM.
+import type { FaleFeature } from '../methods/fale/index.js';
 import type { AuditResult, CanonicalComparison, Distribution, FaleSection, IntersectionHeatmap, ProtectedAttribute } from '../audit/types.js';
 import { CHECK_DEFAULTS, type FeatureFidelity } from '../audit/checks.js';
 import type { FeatureFinding, ValueFinding } from '../audit/findings.js';
-import { metricsTable, verdictFindings, verdictTableHtml } from './metrics-html.js';
+import { anchorOf, metricsTable, rateChart, verdictFindings, verdictTableHtml } from './metrics-html.js';
+import { METRIC_DEFS, type MetricsReport } from '../methods/metrics/index.js';
 import { attributionText } from '../audit/attribution.js';
-import { distributionChart, faleChart, heatmap, jsRanking, lineChart } from './charts.js';
+import { distributionChart, faleChart, heatmap, jsRanking, lineChart, svgWidth } from './charts.js';
 import { binLabel, escapeHtml as esc, finite, fmtInt, fmtJs, fmtNum, fmtPct, fmtPp, fmtRatio } from './format.js';
 
-/** canonical-set charts shown before the rest fold into <details> */
-const EXPANDED = 12;
-const LUCID_EXPANDED = 6;
+/** the caveats' topics as the report names them */
+const CAVEAT_TOPICS: Record<AuditResult['caveats'][number]['topic'], string> = { validity: 'Validity', fidelity: 'Fidelity to the data', 'rare-intersection': 'Rare intersections', power: 'Detection power', 'small-group': 'Small groups', model: 'Model', other: 'Other' };
+
+/** canonical-set charts shown at most before the rest fold into <details>: as many as fit one row */
+const EXPANDED = 3;
+const LUCID_EXPANDED = 3;
 
 /** The report's style sheet (the browser page uses it for the sections it shows). */
 export const CSS = `
 :root{--fg:#1d1d1f;--muted:#5b5b60;--line:#d9d9de;--bg-soft:#f6f6f8;--flag:#b3261e;--flag-bg:#fdecea;--warn-bg:#fff6e0;--warn:#8a5a00;--pos:#0072B2;--neg:#E69F00}
 *{box-sizing:border-box}
 body{font-family:system-ui,-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;color:var(--fg);margin:0;line-height:1.45;font-size:15px;background:#fff}
-main{max-width:1220px;margin:0 auto;padding:24px 28px 60px}
+main{max-width:1320px;margin:0 auto;padding:24px 28px 60px}
 h1{font-size:1.7em;margin:.2em 0 .3em}h2{font-size:1.35em;margin:2em 0 .5em;padding-top:.4em;border-top:2px solid var(--line)}h3{font-size:1.12em;margin:1.5em 0 .4em}h4{font-size:1em;margin:1.2em 0 .3em}
 p,li{max-width:80ch}.muted{color:var(--muted)}.small{font-size:.88em}
-nav.toc{background:var(--bg-soft);padding:10px 16px;border-radius:6px;margin:14px 0}nav.toc ol{margin:0;padding-left:1.3em;columns:2}
+nav.toc{background:var(--bg-soft);padding:10px 16px;border-radius:6px;margin:14px 0}nav.toc ol{margin:0;padding-left:1.3em;columns:4}
 dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:3px 18px;margin:10px 0}dl.meta dt{font-weight:600;color:var(--muted)}dl.meta dd{margin:0}
 .findings{background:var(--bg-soft);border-left:4px solid var(--pos);padding:8px 18px 10px;margin:16px 0;border-radius:0 6px 6px 0}
 .callout{background:var(--warn-bg);border-left:4px solid #e0a000;padding:6px 14px;margin:10px 0;border-radius:0 6px 6px 0}
@@ -31,10 +36,11 @@ td.flag{background:var(--flag-bg);color:var(--flag);font-weight:600}td.flag-soft
 .badge{display:inline-block;font-size:.78em;padding:0 6px;border-radius:9px;margin-left:4px;border:1px solid currentColor;white-space:nowrap}
 .badge.priv{color:#0a5f99}.badge.agree{color:#00734d}.badge.small{color:var(--warn)}.badge.flag{color:var(--flag)}.badge.rare{color:var(--warn)}
 .scroll{overflow-x:auto;max-width:100%}
+.verdict-table td:not(.l) .ci{white-space:normal;max-width:11em;margin-left:auto}.verdict-table td a{white-space:nowrap}
 .ci{display:block;color:var(--muted);font-size:.82em;white-space:nowrap}
 .figs{display:flex;flex-wrap:wrap;gap:14px;align-items:flex-start}
 figure{margin:6px 0;border:1px solid var(--line);border-radius:6px;padding:6px;background:#fff;max-width:100%}
-figcaption{font-size:.85em;color:var(--muted);max-width:560px;padding:2px 4px}
+figcaption{font-size:.85em;color:var(--muted);max-width:560px;padding:2px 4px;contain:inline-size}
 svg.chart{max-width:100%;height:auto;display:block}
 details{margin:8px 0}summary{cursor:pointer;font-weight:600;color:#0a5f99}
 .caveat{font-size:.9em}.caveat::before{content:"⚠ ";color:var(--warn)}
@@ -80,11 +86,6 @@ function acceptance(c: CanonicalComparison): { positive: number; negative: numbe
   return { positive: rate('positive'), negative: rate('negative'), kept: { positive: sum('positive', 'kept'), negative: sum('negative', 'kept') }, wanted: { positive: sum('positive', 'wanted'), negative: sum('negative', 'wanted') } };
 }
 
-function caveatsFor(r: AuditResult, topics: AuditResult['caveats'][number]['topic'][]): string {
-  const cs = r.caveats.filter((c) => topics.includes(c.topic));
-  return cs.length ? `<ul class="caveats">${cs.map((c) => `<li class="caveat">${esc(c.text)}</li>`).join('')}</ul>` : '';
-}
-
 function figure(svg: string, caption?: string): string {
   return `<figure>${svg}${caption ? `<figcaption>${caption}</figcaption>` : ''}</figure>`;
 }
@@ -97,9 +98,29 @@ function chartCaption(d: Distribution, i: number, fid: FeatureFidelity | undefin
   return `#${i + 1} · ${esc(d.feature)} (${esc(d.role)}, ${esc(d.kind)}) · JS ${fmtJs(d.js)}${js}${real}${f}`;
 }
 
-function distributionFigures(ds: readonly Distribution[], expanded: number, what: string, fidelity: readonly FeatureFidelity[] = []): string {
+/** the width of the report's content column (main's max-width less its padding), in px */
+const CONTENT_WIDTH = 1264;
+/** the gap and the figure's own border and padding beside each chart, in px */
+const FIGURE_EXTRA = 14 + 14;
+
+/** How many of these charts, in order, fit one row of the report at full width: at least one, at most `max`. */
+function oneRow(svgs: readonly string[], max: number): number {
+  let used = 0;
+  let k = 0;
+  for (const s of svgs.slice(0, max)) {
+    used += svgWidth(s) + FIGURE_EXTRA;
+    if (k > 0 && used > CONTENT_WIDTH) break;
+    k++;
+  }
+  return Math.max(1, k);
+}
+
+/** The top-ranked charts that fill one row of the page (at most `max`); the rest fold into <details>. */
+function distributionFigures(ds: readonly Distribution[], max: number, what: string, fidelity: readonly FeatureFidelity[] = []): string {
   if (ds.length === 0) return `<p class="muted">No ${esc(what)} to show.</p>`;
-  const figs = ds.map((d, i) => figure(distributionChart(d), chartCaption(d, i, fidelity.find((x) => x.feature === d.feature))));
+  const svgs = ds.map((d) => distributionChart(d));
+  const figs = ds.map((d, i) => figure(svgs[i], chartCaption(d, i, fidelity.find((x) => x.feature === d.feature))));
+  const expanded = oneRow(svgs, max);
   const head = `<div class="figs">${figs.slice(0, expanded).join('')}</div>`;
   if (figs.length <= expanded) return head;
   return `${head}<details><summary>${figs.length - expanded} more ${esc(what)} (smaller JS distances)</summary><div class="figs">${figs.slice(expanded).join('')}</div></details>`;
@@ -177,33 +198,100 @@ function fidelityBrief(fid: FeatureFidelity | null): string {
 
 /** The Findings section (also shown by the browser page). */
 export function findings(r: AuditResult): string {
+  const full = findingsList(r);
+  const heads = headlines(r);
+  return `<section class="findings" id="findings"><h2 style="border:0;margin-top:.4em">Findings</h2><ul class="headlines">${heads.map((h) => `<li>${h}</li>`).join('')}</ul>
+<details id="findings-full"><summary>Every finding in full, with its figures (${full.length})</summary><ul>${full.map((x) => `<li>${x}</li>`).join('')}</ul></details></section>`;
+}
+
+/** headline findings at most */
+const HEADLINES = 6;
+
+const arrow = (d: string | null) => (d === 'disadvantaged' ? '↓' : d === 'advantaged' ? '↑' : '≠');
+
+/** The verdicts' headline: per attribute (or intersection) its worst flagged comparison, linked to its chart or table. */
+function verdictHeadline(reports: readonly (MetricsReport | null)[]): string | null {
+  const flagged: string[] = [];
+  const clear: string[] = [];
+  for (const rep of reports) {
+    for (const a of rep?.attributes ?? []) {
+      const fs = a.comparisons.filter((c) => c.verdict === 'flagged').sort((x, y) => (x.pAdjusted ?? 1) - (y.pAdjusted ?? 1));
+      if (!fs.length) {
+        clear.push(esc(a.column));
+        continue;
+      }
+      const c = fs[0];
+      flagged.push(`<a href="#${anchorOf(a.column)}">${esc(a.column)}</a>: <strong>${esc(c.group)}</strong> ${arrow(c.direction)} ${esc(METRIC_DEFS[c.metric].label)} ${fmtPct(c.rate)} vs ${fmtPct(c.referenceRate)} for ${esc(a.reference.value)} (${fmtRatio(c.ratio)}×)${fs.length > 1 ? `, and ${fmtInt(fs.length - 1)} more flag${fs.length === 2 ? '' : 's'}` : ''}`);
+    }
+  }
+  if (!flagged.length && !clear.length) return null;
+  const f = flagged.length ? `<span class="badge flag">⚑ flagged</span> ${flagged.join('; ')}.` : '';
+  const c = clear.length ? ` No flag for ${clear.join(', ')}.` : '';
+  return (f + c).trim();
+}
+
+/** A protected attribute's headline: the direction the data confirms, or that none is confirmed. */
+function protectedHeadline(x: FeatureFinding, favourable: 'positive' | 'negative' | undefined): string {
+  const names = (vs: ValueFinding[]) => vs.slice(0, 2).map((v) => `<strong>${valueName(v, true)}</strong>`).join(', ') + (vs.length > 2 ? ` +${vs.length - 2}` : '');
+  const link = `<a href="#${x.role === 'proxy' ? 'proxy' : 'canonical'}">${esc(x.feature)}</a>${x.role === 'proxy' ? ' (not read by the model)' : ''}`;
+  const parts: string[] = [];
+  if (x.favoured.length) parts.push(`favour ${names(x.favoured)}`);
+  if (x.disfavoured.length) parts.push(`disfavour ${names(x.disfavoured)}`);
+  const who = favourable === 'negative' ? "the model's favourable (negative) decisions" : "the model's positive decisions";
+  const unf = x.faithful ? '' : ' <span class="badge soft">generated unfaithfully</span>';
+  if (parts.length) return `${link}: ${who} ${parts.join(' and ')} <span class="badge agree">✓ the data agrees</span>${unf}`;
+  return `${link}: no direction confirmed by the data${x.disagreements.length ? ` (the sets contradict it on ${fmtInt(x.disagreements.length)} value${x.disagreements.length === 1 ? '' : 's'})` : ''}${unf}`;
+}
+
+/** At most HEADLINES lines, each short and linked to its evidence: verdicts, protected attributes, separating features, validity. */
+export function headlines(r: AuditResult): string[] {
+  const f = r.findings;
+  const out: string[] = [];
+  if (r.planted?.length) out.push(`<strong>Planted in the simulated data:</strong> ${r.planted.map((p) => esc(p.rule)).join('; ')}. Check that the lines below recover it.`);
+  const v = verdictHeadline([r.metrics.attributes]);
+  if (v) out.push(v);
+  const iv = r.metrics.intersection ? verdictHeadline([r.metrics.intersection]) : null;
+  if (iv && iv.includes('⚑')) out.push(`Intersections: ${iv}`);
+  if (f.protected.length) out.push(`Canonical sets: ${f.protected.map((x) => protectedHeadline(x, f.favourable)).join('; ')}.`);
+  out.push(
+    f.named.length
+      ? `Features that separate the <a href="#canonical">canonical sets</a> most (faithfully generated): ${f.named.slice(0, 4).map((x) => `<strong>${esc(x.feature)}</strong> JS ${fmtJs(x.js.pooled)}`).join(', ')}${f.named.length > 4 ? ` and ${fmtInt(f.named.length - 4)} more` : ''}.`
+      : `No feature is named as separating the <a href="#canonical">canonical sets</a>: none ranked high is generated faithfully${f.unfaithful.length ? ` (${fmtInt(f.unfaithful.length)} misrepresented)` : ''}.`,
+  );
+  const val = validityText(r.canonical);
+  const topics = new Set(r.caveats.map((c) => c.topic));
+  out.push(`${val.ok ? '<span class="badge agree">✓ valid</span> The canonical sets are on their side of the decision' : '<span class="badge flag">⚠ check validity</span> Not every canonical row is on its side of the decision'} (<a href="#canonical">validity</a>)${r.caveats.length ? `; <a href="#caveats">${fmtInt(r.caveats.length)} caveat${r.caveats.length === 1 ? '' : 's'}</a> (${[...topics].map((t) => esc(CAVEAT_TOPICS[t] ?? t).toLowerCase()).join(', ')})` : ''}.`);
+  return out.slice(0, HEADLINES);
+}
+
+/** Every finding in full, as list items (the Findings section folds them under the headlines). */
+function findingsList(r: AuditResult): string[] {
   const f = r.findings;
   const seeds = r.checks.seeds.length;
-  const out: string[] = ['<section class="findings" id="findings"><h2 style="border:0;margin-top:.4em">Findings</h2><ul>'];
-  out.push(`<li>Canonical sets from ${seeds} LUCID-GAN${seeds === 1 ? '' : 's'} (seeds ${r.checks.seeds.map((x) => esc(x)).join(', ')}), pooled; every figure is checked against the real rows the model scores positive and negative. A direction is stated only where the real rows' interval excludes 0 and every seed agrees with them; the intervals are at the corrected level of the report's verdicts (Holm over every checked value, family-wise error ${fmtPct(r.metrics.attributes.verdicts.alpha, 0)}).</li>`);
+  const out: string[] = [];
+  out.push(`Canonical sets from ${seeds} LUCID-GAN${seeds === 1 ? '' : 's'} (seeds ${r.checks.seeds.map((x) => esc(x)).join(', ')}), pooled; every figure is checked against the real rows the model scores positive and negative. A direction is stated only where the real rows' interval excludes 0 and every seed agrees with them; the intervals are at the corrected level of the report's verdicts (Holm over every checked value, family-wise error ${fmtPct(r.metrics.attributes.verdicts.alpha, 0)}).`);
   if (f.named.length) {
-    out.push(`<li>Features that separate the positive and negative canonical sets most (JS distance; only features the sets generate faithfully are named, see <a href="#canonical">Canonical sets</a>): ${f.named.map((x) => `<strong>${esc(x.feature)}</strong> ${jsText(x)}`).join(', ')}.<ul>${f.named.map((x) => `<li>${esc(x.feature)}: ${directionSentences(x, 2, f.favourable).join(' ')}</li>`).join('')}</ul></li>`);
-  } else out.push('<li>No feature is named as separating the sets: none ranked high is generated faithfully enough (see the fidelity beside each chart).</li>');
-  if (f.unfaithful.length) out.push(`<li><span class="badge soft">not named</span> ranked high but misrepresented by the generated sets against the real rows: ${f.unfaithful.map((x) => `${esc(x.feature)} (${jsText(x)}; fidelity ${fidelityBrief(x.fidelity)})`).join('; ')}.</li>`);
+    out.push(`Features that separate the positive and negative canonical sets most (JS distance; only features the sets generate faithfully are named, see <a href="#canonical">Canonical sets</a>): ${f.named.map((x) => `<strong>${esc(x.feature)}</strong> ${jsText(x)}`).join(', ')}.<ul>${f.named.map((x) => `<li>${esc(x.feature)}: ${directionSentences(x, 2, f.favourable).join(' ')}`).join('')}</ul>`);
+  } else out.push('No feature is named as separating the sets: none ranked high is generated faithfully enough (see the fidelity beside each chart).');
+  if (f.unfaithful.length) out.push(`<span class="badge soft">not named</span> ranked high but misrepresented by the generated sets against the real rows: ${f.unfaithful.map((x) => `${esc(x.feature)} (${jsText(x)}; fidelity ${fidelityBrief(x.fidelity)})`).join('; ')}.`);
   for (const x of f.protected) {
     const proxy = x.role === 'proxy' ? ' (not read by the model: a proxy effect)' : '';
     const faithful = x.faithful ? '' : ` <span class="badge soft">generated unfaithfully: ${fidelityBrief(x.fidelity)}</span>`;
-    out.push(`<li>Protected attribute <strong>${esc(x.feature)}</strong>${proxy}, ${jsText(x)}${faithful}: ${directionSentences(x, 3, f.favourable).join(' ')}</li>`);
+    out.push(`Protected attribute <strong>${esc(x.feature)}</strong>${proxy}, ${jsText(x)}${faithful}: ${directionSentences(x, 3, f.favourable).join(' ')}`);
   }
-  for (const ff of [...verdictFindings(r.metrics.attributes, (a) => esc(attributionText(r.attribution, a))), ...verdictFindings(r.metrics.intersection, (a) => esc(attributionText(r.attribution, a)))]) out.push(`<li>${ff}</li>`);
-  out.push(`<li>${validityText(r.canonical).html}</li>`);
-  if (r.lucid.ran) out.push(`<li>LUCID ran: ${fmtPct(r.lucid.success)} of its samples reach the preferred class${r.lucid.prefer !== undefined ? ` (${esc(r.lucid.prefer)})` : ''}${r.lucid.projected ? '; the descent was projected onto the data (numbers inside the audited rows\' range, categories one-hot)' : ''}.</li>`);
-  else out.push(`<li>LUCID did not run${r.lucid.reason ? `: ${esc(r.lucid.reason)}` : ''}.</li>`);
+  for (const ff of [...verdictFindings(r.metrics.attributes, (a) => esc(attributionText(r.attribution, a))), ...verdictFindings(r.metrics.intersection, (a) => esc(attributionText(r.attribution, a)))]) out.push(`${ff}`);
+  out.push(`${validityText(r.canonical).html}`);
+  if (r.lucid.ran) out.push(`LUCID ran: ${fmtPct(r.lucid.success)} of its samples reach the preferred class${r.lucid.prefer !== undefined ? ` (${esc(r.lucid.prefer)})` : ''}${r.lucid.projected ? '; the descent was projected onto the data (numbers inside the audited rows\' range, categories one-hot)' : ''}.`);
+  else out.push(`LUCID did not run${r.lucid.reason ? `: ${esc(r.lucid.reason)}` : ''}.`);
   if (r.planted?.length) {
-    out.push(`<li><strong>Planted in the simulated data:</strong> ${r.planted
+    out.push(`<strong>Planted in the simulated data:</strong> ${r.planted
       .map((p) => {
         const dis = p.disadvantaged.map((o) => Object.entries(o).map(([k, v]) => `${esc(k)} = ${esc(v)}`).join(' and ')).join('; ');
         return `${esc(p.kind)} — ${esc(p.rule)}${dis ? ` (disadvantaged: ${dis})` : ''}${p.reads.length ? `; the model reads ${p.reads.map(esc).join(', ')}` : ''}`;
       })
-      .join('; ')}. Check that the findings above recover it.</li>`);
+      .join('; ')}. Check that the findings above recover it.`);
   }
-  out.push('</ul></section>');
-  return out.join('');
+  return out;
 }
 
 function protectedSection(r: AuditResult): string {
@@ -225,19 +313,34 @@ function protectedSection(r: AuditResult): string {
     .join('');
   return `<section id="protected"><h2>Protected attributes and their bins</h2>
 <table><thead><tr><th class="l">column</th><th class="l">kind</th><th class="l">grouped by</th><th class="l">read by the model</th></tr></thead><tbody>${rows || '<tr><td class="l" colspan="4">none</td></tr>'}</tbody></table>
-${binned.length ? `<p class="small muted">A numeric protected attribute is grouped into bins; bin i holds values in (from, to], the first also includes its lower edge. The bin labels are the group names everywhere else in this report.</p>${bins}` : '<p class="muted small">No numeric protected attributes, so no bins.</p>'}
+${binned.length ? `<details><summary>The bins of ${binned.map((p) => esc(p.column)).join(', ')}</summary><p class="small muted">A numeric protected attribute is grouped into bins; bin i holds values in (from, to], the first also includes its lower edge. The bin labels are the group names everywhere else in this report.</p>${bins}</details>` : '<p class="muted small">No numeric protected attributes, so no bins.</p>'}
 </section>`;
 }
 
 function metricsSection(r: AuditResult): string {
-  const warnings = [...new Set([...(r.metrics.attributes?.warnings ?? []), ...(r.metrics.intersection?.warnings ?? [])])];
+  const warnings = merged([...(r.metrics.attributes?.warnings ?? []), ...(r.metrics.intersection?.warnings ?? [])]);
+  const ix = r.metrics.intersection;
+  const cells = ix ? ix.attributes.reduce((s, a) => s + a.groups.length, 0) : 0;
   return `<section id="metrics"><h2>Group metrics</h2>
-<p>Rates of the model's predictions per group in the data, and every comparison with the attribute's reference group (★): the ratio group / reference with its verdict. <span class="badge flag">⚑ flagged</span>: the ratio is outside the tolerance band and that is significant after the correction for the report's many comparisons (the interval beneath, at the comparison's corrected level, lies outside the band). <span class="badge soft">? inconclusive</span>: outside the band but not significant. <span class="badge small">too little data</span>: a small group or an undefined rate. Unmarked ratios pass. The direction (disadvantaged or advantaged) follows which outcome is favourable${r.metrics.attributes.favourable === 'negative' ? ' (here the positive class is the <strong>unfavourable</strong> outcome: a higher positivity rate disadvantages a group)' : ''}; PPV, FDR and NPV have no favourable direction and are marked "differs". The four-fifths column is the legal yardstick (selection rate over the most selected group that is not small), not a verdict.</p>
-${caveatsFor(r, ['small-group'])}
-<h3>Per attribute</h3>${metricsTable(r.metrics.attributes)}
-${r.metrics.intersection ? `<h3>Intersection</h3>${metricsTable(r.metrics.intersection)}` : ''}
-${warnings.length ? `<details><summary>${warnings.length} metrics warning${warnings.length === 1 ? '' : 's'}</summary><ul class="warnings">${warnings.map((w) => `<li>${esc(w)}</li>`).join('')}</ul></details>` : ''}
+<p>The model's decisions per group in the data, beside the attribute's reference group (★, dashed line). A mark beside a rate is a verdict of its comparison with the reference: <strong>⚑</strong> flagged (the ratio is outside [${fmtRatio(r.metrics.attributes.verdicts.band[0])}, ${fmtRatio(r.metrics.attributes.verdicts.band[1])}] and that is significant after the correction for the report's many comparisons), <strong>?</strong> inconclusive (outside, not significant)${r.metrics.attributes.favourable === 'negative' ? '; here the positive class is the <strong>unfavourable</strong> outcome, so a higher positivity rate disadvantages a group' : ''}. Hatched bars are small groups (under ${fmtInt(r.metrics.attributes.minGroupSize)} rows), which get no verdict.</p>
+<div class="figs">${r.metrics.attributes.attributes.map((a) => `<figure id="${anchorOf(a.column)}">${rateChart(a)}</figure>`).join('')}</div>
+<details id="metrics-tables"><summary>Every rate and verdict per group, the four-fifths yardstick, impact ratios and calibration (tables)</summary>
+<p class="small">Ratios are group / reference; the interval beneath is at the comparison's corrected level. PPV, FDR and NPV have no favourable direction and are marked "differs". The four-fifths column is the legal yardstick (selection rate over the most selected group that is not small), not a verdict.</p>
+${metricsTable(r.metrics.attributes, '-tables')}</details>
+${ix ? `<details id="${anchorOf(ix.attributes[0]?.column ?? 'intersection')}"><summary>Intersection: ${fmtInt(cells)} combinations of the protected values (chart and tables)</summary><div class="figs">${ix.attributes.map((a) => `<figure>${rateChart(a)}</figure>`).join('')}</div>${metricsTable(ix, '-tables')}</details>` : ''}
+${warnings.length ? `<details><summary>${warnings.length} metrics warning${warnings.length === 1 ? '' : 's'}</summary>${warningList(warnings)}</details>` : ''}
 </section>`;
+}
+
+/** Identical messages merged, each with how often it occurred. */
+function merged(messages: readonly string[]): { text: string; count: number }[] {
+  const counts = new Map<string, number>();
+  for (const m of messages) counts.set(m, (counts.get(m) ?? 0) + 1);
+  return [...counts].map(([text, count]) => ({ text, count }));
+}
+
+function warningList(ws: readonly { text: string; count: number }[]): string {
+  return `<ul class="warnings">${ws.map((w) => `<li>${esc(w.text)}${w.count > 1 ? ` <span class="muted">(×${fmtInt(w.count)})</span>` : ''}</li>`).join('')}</ul>`;
 }
 
 /** The canonical-sets section: validity, the JS ranking, every chart with its fidelity (also shown by the browser page). */
@@ -248,11 +351,11 @@ export function canonicalSection(r: AuditResult): string {
   const seeds = r.checks.seeds.length;
   const tol = r.findings.rankingRule;
   return `<section id="canonical"><h2>Canonical sets, ranked by Jensen–Shannon distance</h2>
-<p>LUCID-GAN (${fmtInt(seeds)} GAN seed${seeds === 1 ? '' : 's'}, pooled) generated ${fmtInt(c.positive.rows)} rows the model scores positive and ${fmtInt(c.negative.rows)} it scores negative. Each chart shows the positive set (blue bars) and the negative set (orange bars); the dark blue and dark orange ticks are the <em>real</em> rows the model scores positive and negative, which the sets estimate. A thin black line on a bar spans its lowest to highest share over the GAN seeds. Features are ranked by the Jensen–Shannon distance between the two sets (0 = identical, 1 = disjoint), given with its range over the GAN seeds and the same distance between the real rows on the two sides.</p>
-<p class="small">Fidelity, under each chart: how far each set is from the real rows on its side (KS distance for numbers, total variation for categories: the largest difference in probability the two give any threshold or any set of categories), beside its noise floor (the same distance between two resamples of the real rows, 95th percentile). It is measured on the rows the GAN trained on. A feature is faithful when both sides are within max(noise floor, ${fmtNum(CHECK_DEFAULTS.fidelityTolerance)}); ${esc(tol)}.</p>
+<p>LUCID-GAN (${fmtInt(seeds)} GAN seed${seeds === 1 ? '' : 's'}, pooled) generated ${fmtInt(c.positive.rows)} rows the model scores positive and ${fmtInt(c.negative.rows)} it scores negative. The features whose distributions differ most between the two sets are what the decision hinges on; bars are the sets, ticks the real rows on each side.</p>
+<details><summary>How to read these charts and their fidelity</summary><p>LUCID-GAN (${fmtInt(seeds)} GAN seed${seeds === 1 ? '' : 's'}, pooled) generated ${fmtInt(c.positive.rows)} rows the model scores positive and ${fmtInt(c.negative.rows)} it scores negative. Each chart shows the positive set (blue bars) and the negative set (orange bars); the dark blue and dark orange ticks are the <em>real</em> rows the model scores positive and negative, which the sets estimate. A thin black line on a bar spans its lowest to highest share over the GAN seeds. Features are ranked by the Jensen–Shannon distance between the two sets (0 = identical, 1 = disjoint), given with its range over the GAN seeds and the same distance between the real rows on the two sides.</p>
+<p class="small">Fidelity, under each chart: how far each set is from the real rows on its side (KS distance for numbers, total variation for categories: the largest difference in probability the two give any threshold or any set of categories), beside its noise floor (the same distance between two resamples of the real rows, 95th percentile). It is measured on the rows the GAN trained on. A feature is faithful when both sides are within max(noise floor, ${fmtNum(CHECK_DEFAULTS.fidelityTolerance)}); ${esc(tol)}.</p></details>
 <div class="callout${v.ok ? ' ok' : ''}">${v.html}</div>
-${caveatsFor(r, ['validity', 'fidelity'])}
-<figure>${jsRanking(ranked)}</figure>
+<figure>${jsRanking(ranked, { max: 12 })}</figure>
 ${distributionFigures(ranked, EXPANDED, 'features', r.checks.fidelity)}
 </section>`;
 }
@@ -263,15 +366,15 @@ function proxySection(r: AuditResult): string {
     ? `<p>The model does not read ${p.columns.map((c) => `<strong>${esc(c)}</strong>`).join(', ')}. Yet the GAN generates this column together with the others, so its distribution in the positive and negative canonical sets shows whether the model's decisions follow it <em>through other features</em> (proxies): a large JS distance means the model treats these groups differently without seeing the attribute.</p>
 ${distributionFigures(rankByJs(p.distributions), EXPANDED, 'proxy attributes', r.checks.fidelity)}`
     : '<p class="muted">Every protected attribute is read by the model (or it is unknown which columns the model reads), so there is no separate proxy view; the protected attributes appear among the canonical-set charts above.</p>';
-  return `<section id="proxy"><h2>Proxy view</h2>${body}${caveatsFor(r, ['model'])}</section>`;
+  return `<section id="proxy"><h2>Proxy view</h2>${body}</section>`;
 }
 
 function heatmapFigures(h: IntersectionHeatmap): string {
-  const figs = [figure(heatmap(h, { value: 'positivity' }), 'Each cell: the model\u2019s positivity rate in the data and the rows it has. Hatched cells are small groups; grey cells are empty.')];
+  const figs = [figure(heatmap(h, { value: 'positivity' }))];
   if (h.canonicalShift) {
     const dis = h.shiftStatus ? h.shiftStatus.flatMap((row, r) => row.map((st, c) => (st === 'disagrees' ? `${h.rowValues[r]} & ${h.colValues[c]}` : null))).filter((x) => x !== null) : [];
-    const note = dis.length ? ` Outlined in red (${dis.map((x) => esc(x)).join(', ')}): the real rows' shift has an interval (at the corrected level) that excludes 0, and at least one GAN seed's shift has the other sign, so these cells are not findings.` : h.shiftStatus ? ' No cell\'s shift is contradicted by the real rows.' : '';
-    figs.push(figure(heatmap(h, { value: 'shift' }), `Each cell: its share of the positive canonical set minus its share of the negative one (percentage points). Orange = over-represented among positive predictions, purple = among negative ones.${note}`));
+    const note = dis.length ? `Outlined (${dis.map((x) => esc(x)).join(', ')}): the data contradicts the shift; not findings.` : h.shiftStatus ? 'No cell\'s shift is contradicted by the data.' : '';
+    figs.push(figure(heatmap(h, { value: 'shift' }), note || undefined));
   }
   return `<div class="figs">${figs.join('')}</div>`;
 }
@@ -294,11 +397,10 @@ function intersectionsSection(r: AuditResult): string {
       })
       .join('');
     return `<h3>${esc(pair[0])} × ${esc(pair[1])}</h3>${heatmapFigures(h)}
-${sets.length ? `<h4>Canonical sets per combination</h4><table class="combos"><thead><tr><th class="l">combination</th><th>training rows</th><th title="share of generated rows that hold every fixed value">fix satisfied</th><th title="share of the rows drawn that the model scored on their side (rejection sampling keeps only those); without rejection, the validity">acceptance (pos / neg)</th><th class="l">top features by JS</th></tr></thead><tbody>${rows}</tbody></table>` : '<p class="muted small">No canonical sets were generated per combination.</p>'}`;
+${sets.length ? `<details><summary>Canonical sets per combination (${fmtInt(sets.length)})</summary><table class="combos"><thead><tr><th class="l">combination</th><th>training rows</th><th title="share of generated rows that hold every fixed value">fix satisfied</th><th title="share of the rows drawn that the model scored on their side (rejection sampling keeps only those); without rejection, the validity">acceptance (pos / neg)</th><th class="l">top features by JS</th></tr></thead><tbody>${rows}</tbody></table></details>` : '<p class="muted small">No canonical sets were generated per combination.</p>'}`;
   });
   return `<section id="intersections"><h2>Intersections</h2>
-<p>For each pair of protected attributes: the model's positivity rate per combination of values in the data, and where the canonical sets put their rows. Then LUCID-GAN's canonical sets with the combination fixed: how many training rows the combination has (a rare combination gives the GAN little to learn from), how often the generated rows really hold it, and which features separate its positive and negative sets.</p>
-${caveatsFor(r, ['rare-intersection', 'power'])}
+<p>For each pair of protected attributes: the model's positivity rate per combination of values in the data (n = its rows; hatched: a small group, grey: empty), and its canonical shift, the combination's share of the positive canonical set minus its share of the negative one (orange: more among positive decisions, purple: among negative ones). A shift outlined with a dashed line is contradicted by the real rows: their interval at the corrected level excludes 0 and at least one GAN seed's shift has the other sign. Folded beneath: canonical sets with the combination fixed, their training rows (a rare combination gives the GAN little to learn from) and the features that separate them.</p>
 ${parts.join('\n')}
 ${conditionalTable(r)}
 </section>`;
@@ -329,9 +431,9 @@ function conditionalTable(r: AuditResult): string {
   }
   if (rows.length === 0) return '';
   const n = cs[0].rows;
-  return `<h3>One attribute fixed (the LUCID-GAN paper's protocol)</h3>
+  return `<details><summary>One attribute fixed (the LUCID-GAN paper's protocol): ${fmtInt(cs.length)} sets</summary>
 <p class="small">For each protected value a: a positive and a negative canonical set (${fmtInt(n)} rows each) sampled with A = a fixed; then the share of each value of another protected attribute B in the two sets. A negative difference: with A = a fixed, the model's positive decisions come with fewer B = v than its negative ones.</p>
-<div class="scroll"><table class="conditional"><thead><tr><th class="l">with A = a fixed</th><th class="l">B = v</th><th>share in positive set</th><th>share in negative set</th><th>difference</th><th>JS (B)</th><th title="share of generated rows that hold A = a">fix satisfied</th></tr></thead><tbody>${rows.join('')}</tbody></table></div>`;
+<div class="scroll"><table class="conditional"><thead><tr><th class="l">with A = a fixed</th><th class="l">B = v</th><th>share in positive set</th><th>share in negative set</th><th>difference</th><th>JS (B)</th><th title="share of generated rows that hold A = a">fix satisfied</th></tr></thead><tbody>${rows.join('')}</tbody></table></div></details>`;
 }
 
 function lucidSection(r: AuditResult): string {
@@ -342,32 +444,67 @@ function lucidSection(r: AuditResult): string {
   return `<section id="lucid"><h2>LUCID</h2>
 <p>LUCID starts from ${l.n !== undefined ? fmtInt(l.n) : 'a set of'} uniformly random points and moves them by gradient ascent on the model's input until the model prefers ${l.prefer !== undefined ? `<strong>${esc(l.prefer)}</strong>` : 'the preferred class'}${l.epochs !== undefined ? ` (${fmtInt(l.epochs)} epochs)` : ''}. Its canonical set shows what the model looks for, free of the data's distribution; each chart compares it with the uniform start (the first series is the canonical set, the second the start).</p>
 <p>Success: <strong>${fmtPct(l.success)}</strong> of the samples are scored ≥ 0.5 for the preferred class after one-hot snapping.</p>
-${loss ? `<div class="figs">${loss}</div>` : ''}
 ${distributionFigures(dists, LUCID_EXPANDED, 'LUCID features')}
+${loss ? `<details><summary>LUCID's loss per epoch</summary><div class="figs">${loss}</div></details>` : ''}
 </section>`;
 }
 
-function faleSectionHtml(s: FaleSection): string {
+/**
+ * How much the FALE curve moves where the rows are: the row-weighted standard deviation of its values
+ * (a point weighs the rows of its category, or of the bins beside an edge), so that a wild curve over
+ * near-empty categories does not outrank a steady one over most of the data.
+ */
+export function faleSpread(f: FaleFeature): number {
+  const n = f.counts.n;
+  const w = f.values.map((_, k) => (f.kind === 'categorical' ? n[k] ?? 0 : ((n[k - 1] ?? 0) + (n[k] ?? 0)) / 2));
+  let sw = 0;
+  let m = 0;
+  f.values.forEach((v, k) => {
+    if (finite(v)) (sw += w[k]), (m += w[k] * v);
+  });
+  if (!(sw > 0)) return -1;
+  m /= sw;
+  let ss = 0;
+  f.values.forEach((v, k) => {
+    if (finite(v)) ss += w[k] * (v - m) ** 2;
+  });
+  return Math.sqrt(ss / sw);
+}
+
+/** One protected attribute's FALE charts, the one whose curve moves most where the rows are first (curves of three points or more before shorter ones). */
+function faleFigures(s: FaleSection): { lead: string | null; rest: string[]; caption: string } {
   const res = s.result;
   const u = s.unprivileged.map((c) => `${c.column} = ${c.value}`).join(' and ');
   const metric = res.metric;
-  const figs = res.features.map((f) =>
+  // a curve over a single bin (two edges, or one category) says nothing about where along the feature: last
+  const shape = (f: FaleFeature) => (f.values.filter(finite).length >= 3 ? 1 : 0);
+  const ranked = res.features.slice().sort((a, b) => shape(b) - shape(a) || faleSpread(b) - faleSpread(a));
+  const caption = `<strong>${esc(u)}</strong> vs everyone else · ${esc(metric.toUpperCase())} on all rows <strong>${fmtNum(res.overall)}</strong> · ${fmtInt(res.counts.unprivileged)} and ${fmtInt(res.counts.privileged)} rows`;
+  const figs = ranked.map((f) =>
     figure(
       faleChart(f, { metric, unprivileged: `unprivileged (${u})`, privileged: 'privileged (everyone else)', subtitle: `${metric.toUpperCase()} (unprivileged − privileged) as ${f.feature} changes` }),
-      `${esc(f.feature)}: ${f.undefined.length ? `${f.undefined.length} undefined bin${f.undefined.length === 1 ? '' : 's'} (marked ×, hatched)` : 'every bin defined'}${f.ci ? ` · ${Math.round(f.ci.level * 100)}% band from ${fmtInt(f.ci.replicates)} bootstrap replicates (gaps where undefined)` : ''}${finite(f.excluded) && f.excluded > 0 ? ` · ${fmtInt(f.excluded)} rows outside the edges left out` : ''}`,
+      `${caption} · ${esc(f.feature)}: ${f.undefined.length ? `${f.undefined.length} undefined bin${f.undefined.length === 1 ? '' : 's'} (marked ×, hatched)` : 'every bin defined'}${f.ci ? ` · ${Math.round(f.ci.level * 100)}% band from ${fmtInt(f.ci.replicates)} bootstrap replicates (gaps where undefined)` : ''}${finite(f.excluded) && f.excluded > 0 ? ` · ${fmtInt(f.excluded)} rows outside the edges left out` : ''}`,
     ),
   );
-  return `<h3>${esc(s.attribute)}: ${esc(u)} vs everyone else</h3>
-<p class="small">Unprivileged group chosen by ${esc(s.chosen)}. Metric ${esc(metric.toUpperCase())} on all rows: <strong>${fmtNum(res.overall)}</strong> · ${fmtInt(res.counts.unprivileged)} unprivileged and ${fmtInt(res.counts.privileged)} privileged rows.</p>
-<div class="figs">${figs.join('') || '<p class="muted">No features explained.</p>'}</div>
-${res.warnings.length ? `<ul class="warnings small">${res.warnings.map((w) => `<li>${esc(w)}</li>`).join('')}</ul>` : ''}`;
+  return { lead: figs[0] ?? null, rest: figs.slice(1), caption };
 }
 
 function faleSection(r: AuditResult): string {
-  const body = r.fale.length
-    ? `<p>FALE (fairness-aware accumulated local effects) shows how the fairness metric between the unprivileged group and everyone else changes as one feature moves, other features held as they are: a rising line means larger values of the feature push the metric up. Bars beneath show how many rows of each group fall in each bin; bins with too few rows are undefined.</p>${r.fale.map(faleSectionHtml).join('\n')}`
-    : `<p>FALE was not run${r.faleSkipped ? `: ${esc(r.faleSkipped)}` : '.'}</p>`;
-  return `<section id="fale"><h2>FALE</h2>${body}</section>`;
+  if (!r.fale.length) return `<section id="fale"><h2>FALE</h2><p>FALE was not run${r.faleSkipped ? `: ${esc(r.faleSkipped)}` : '.'}</p></section>`;
+  const parts = r.fale.map((s) => ({ s, ...faleFigures(s) }));
+  const folded = parts
+    .map(({ s, rest, caption }) => {
+      const w = s.result.warnings;
+      const more = rest.length ? `<details><summary>${fmtInt(rest.length)} more FALE chart${rest.length === 1 ? '' : 's'} for ${esc(s.attribute)} (smaller changes of the metric where the rows are)</summary><div class="figs">${rest.join('')}</div></details>` : '';
+      const warns = w.length ? `<details><summary>${fmtInt(w.length)} FALE warning${w.length === 1 ? '' : 's'} for ${esc(s.attribute)}</summary>${warningList(merged(w))}</details>` : '';
+      return more + warns;
+    })
+    .join('');
+  return `<section id="fale"><h2>FALE</h2>
+<p>FALE (fairness-aware accumulated local effects) shows how the fairness metric between the unprivileged group and everyone else changes as one feature moves, other features held as they are: a rising line means larger values of the feature push the metric up. Bars beneath show how many rows of each group fall in each bin; bins with too few rows are undefined. Per protected attribute, the feature along which the metric moves most (row-weighted) is shown; the others fold beneath.</p>
+<div class="figs">${parts.map((p) => p.lead ?? `<p class="muted">${esc(p.s.attribute)}: no features explained.</p>`).join('')}</div>
+<p class="small muted">Unprivileged groups: ${parts.map(({ s }) => `${esc(s.attribute)}: ${esc(s.unprivileged.map((c) => `${c.column} = ${c.value}`).join(' and '))}, chosen by ${esc(s.chosen)}`).join('; ')}.</p>
+${folded}</section>`;
 }
 
 function filesList(r: AuditResult): string {
@@ -385,13 +522,19 @@ function filesList(r: AuditResult): string {
 }
 
 function closingSections(r: AuditResult): string {
-  const topics: Record<string, string> = { validity: 'Validity', fidelity: 'Fidelity to the data', 'rare-intersection': 'Rare intersections', power: 'Detection power', 'small-group': 'Small groups', model: 'Model', other: 'Other' };
-  const caveats = r.caveats.length
-    ? `<ul>${r.caveats.map((c) => `<li class="caveat"><strong>${esc(topics[c.topic] ?? c.topic)}:</strong> ${esc(c.text)}</li>`).join('')}</ul>`
+  const topics = CAVEAT_TOPICS;
+  // one folded list per topic, identical caveats merged with their count
+  const byTopic = new Map<string, string[]>();
+  for (const c of r.caveats) byTopic.set(c.topic, [...(byTopic.get(c.topic) ?? []), c.text]);
+  const caveats = byTopic.size
+    ? `<p>${fmtInt(r.caveats.length)} caveat${r.caveats.length === 1 ? '' : 's'}: ${[...byTopic].map(([t, cs]) => `${esc(topics[t as keyof typeof topics] ?? t)} ${fmtInt(cs.length)}`).join(' · ')}.</p>` +
+      [...byTopic].map(([t, cs]) => `<details><summary>${esc(topics[t as keyof typeof topics] ?? t)} (${fmtInt(cs.length)})</summary><ul>${merged(cs).map((c) => `<li class="caveat">${esc(c.text)}${c.count > 1 ? ` <span class="muted">(×${fmtInt(c.count)})</span>` : ''}</li>`).join('')}</ul></details>`).join('')
     : '<p class="muted">No caveats were raised.</p>';
-  const warnings = r.warnings.length ? `<h3>Warnings</h3><ul class="warnings">${r.warnings.map((w) => `<li>${esc(w)}</li>`).join('')}</ul>` : '';
+  const ws = merged(r.warnings);
+  const warnings = ws.length ? `<details><summary>${fmtInt(r.warnings.length)} warning${r.warnings.length === 1 ? '' : 's'} (${fmtInt(ws.length)} distinct)</summary>${warningList(ws)}</details>` : '';
   return `<section id="caveats"><h2>Caveats and warnings</h2>${caveats}${warnings}</section>
 <section id="how-to-read"><h2>How to read this report</h2>
+<details><summary>What each part of the report shows, and what it does not</summary>
 <ul>
 <li><strong>Group metrics</strong> describe the model's decisions on the data as it is. A ratio below 0.8 (four-fifths) is a common screening flag, not a verdict; small groups give unstable rates, and bootstrap intervals (when shown) give their uncertainty.</li>
 <li><strong>Canonical sets</strong> are rows a generative model (LUCID-GAN) produces for which the model predicts positive or negative. Features whose distributions differ most between the two sets (large Jensen–Shannon distance) are what the model's decision hinges on. A protected attribute that differs strongly is a sign of disparate treatment; if the model does not read it, the difference comes through proxies.</li>
@@ -401,8 +544,8 @@ function closingSections(r: AuditResult): string {
 <li><strong>LUCID</strong> shows the model's preferences starting from uniform noise, independent of the data's distribution.</li>
 <li><strong>FALE</strong> shows where along a feature the fairness metric changes; look at the bars beneath before trusting a bin.</li>
 <li>This report is generated: it shows associations in the model's behaviour, not their causes or whether they are justified.</li>
-</ul></section>
-<section id="files"><h2>Files</h2><p>Written beside this report:</p>${filesList(r)}</section>`;
+</ul></details></section>
+<section id="files"><h2>Files</h2><details><summary>Written beside this report</summary>${filesList(r)}</details></section>`;
 }
 
 /** The whole audit as one self-contained HTML document (inline CSS and SVG; no scripts, no network). */

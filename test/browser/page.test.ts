@@ -22,7 +22,10 @@ async function fullReport(report: Frame, features: string[]): Promise<void> {
   assert.ok(await report.$$eval('#verdict table.verdict-table tbody tr', (r) => r.length) > 0, 'the verdict table');
   assert.ok(await report.$$eval('#metrics table', (t) => t.length) > 0, 'the group metrics tables');
   assert.ok(await report.$$eval('#intersections svg[data-chart=heatmap]', (t) => t.length) > 0, 'the intersections heat map');
+  // the frame is as tall as the report, and follows as its <details> open
+  const folded = await report.page().evaluate(() => document.getElementById('report')!.getBoundingClientRect().height);
   await report.$$eval('details', (d) => d.forEach((x) => ((x as HTMLDetailsElement).open = true)));
+  await report.page().waitForFunction((h) => document.getElementById('report')!.getBoundingClientRect().height > h + 200, folded, { timeout: 5_000 });
   const { count, problems } = await chartProblems(report);
   assert.ok(count >= features.length + 1, `a JS ranking and one chart per generated feature (${count} charts)`);
   assert.deepEqual(problems, []);

@@ -254,3 +254,28 @@ describe('calibration and the conditional disparity', () => {
     assert.throws(() => groupMetrics(t, { ...opts, legitimate: ['g'] }), /also a --group column/);
   });
 });
+
+describe('wilsonInterval', () => {
+  it('matches the textbook values, keeps exact ends at 0 and n, and stays inside [0, 1]', async () => {
+    const { wilsonInterval } = await import('../../src/methods/metrics/index.js');
+    // 5 of 10 at 95%: [0.2366, 0.7634] (Wilson 1927; Newcombe 1998, table I)
+    const a = wilsonInterval(5, 10)!;
+    assert.ok(Math.abs(a.lo - 0.2366) < 1e-4 && Math.abs(a.hi - 0.7634) < 1e-4, JSON.stringify(a));
+    // 0 of 10: [0, 0.2775]; 10 of 10: [0.7225, 1]
+    const z = wilsonInterval(0, 10)!;
+    assert.equal(z.lo, 0);
+    assert.ok(Math.abs(z.hi - 0.2775) < 1e-4, JSON.stringify(z));
+    const f = wilsonInterval(10, 10)!;
+    assert.equal(f.hi, 1);
+    assert.ok(Math.abs(f.lo - 0.7225) < 1e-4, JSON.stringify(f));
+    // 1 of 1: wide, not a point
+    const one = wilsonInterval(1, 1)!;
+    assert.ok(one.lo < 0.25 && one.hi === 1);
+    // 99% is wider than 95%
+    const w99 = wilsonInterval(30, 100, 0.99)!;
+    const w95 = wilsonInterval(30, 100, 0.95)!;
+    assert.ok(w99.lo < w95.lo && w99.hi > w95.hi);
+    assert.equal(wilsonInterval(0, 0), null);
+    assert.equal(wilsonInterval(3, 2), null);
+  });
+});

@@ -9,8 +9,12 @@ import {
   fmtPct,
   fmtPp,
   groupedBars,
+  groupRates,
   heatmap,
   histogramPair,
+  positivityScale,
+  rateChart,
+  transposeHeatmap,
   jsRanking,
   lineChart,
   metricsTable,
@@ -184,4 +188,66 @@ test('formatting helpers', () => {
   assert.equal(fmtNum(0.123456), '0.1235');
   assert.deepEqual(niceTicks(0, 37), [0, 10, 20, 30, 40]);
   assert.deepEqual(niceTicks(0, 0), [-1, -0.5, 0, 0.5, 1]);
+});
+
+test('groupRates: a bar and an interval per group and panel, the reference dashed, marks as symbols, small groups hatched, a scale of its own per panel', () => {
+  const svg = groupRates({
+    attribute: 'Race',
+    panels: ['positivity rate', 'FPR'],
+    confidence: 0.95,
+    intervalName: 'Wilson',
+    groups: [
+      { value: 'White', n: 900, reference: true, small: false, rates: [0.06, 0.02], intervals: [{ lo: 0.05, hi: 0.07 }, { lo: 0.015, hi: 0.03 }], marks: [null, null] },
+      { value: 'Black', n: 80, reference: false, small: false, rates: [0.02, 0.01], intervals: [{ lo: 0.005, hi: 0.06 }, { lo: 0.002, hi: 0.04 }], marks: ['disadvantaged', 'inconclusive'] },
+      { value: 'Other', n: 9, reference: false, small: true, rates: [null, 0.5], intervals: [null, { lo: 0.2, hi: 0.8 }], marks: [null, null] },
+    ],
+  });
+  structural(svg, 'group-rates');
+  assert.match(svg, /class="legend"/);
+  assert.equal((svg.match(/<g class="rate/g) ?? []).length, 6);
+  assert.equal((svg.match(/class="interval"/g) ?? []).length, 5, 'one whisker per defined interval');
+  assert.equal((svg.match(/class="reference"/g) ?? []).length, 2, 'the reference rate in each panel');
+  assert.match(svg, />2\.0% ⚑↓</);
+  assert.match(svg, />1\.0% \?</);
+  assert.match(svg, /★ White/);
+  assert.match(svg, /<g class="rate small"><title>Race = Other: positivity rate —, n = 9 \(small group\)/);
+  assert.match(svg, /class="hatch"/);
+  // the positivity panel ends at 7.5%, not 100%: 6% and 2% are far apart; FPR's scale ignores the small group's 80%
+  assert.match(svg, />7\.5%<\/text>/);
+  assert.match(svg, />2\.5%<\/text>/);
+  assert.doesNotMatch(svg, />100%</);
+  assert.match(svg, />50%<\/text><\/g>/, "the small group's value is written even where its bar is cut");
+});
+
+test('rateChart: the charted metrics of METRIC_DEFS with Wilson intervals from the counts, verdict marks from the comparisons', () => {
+  const a = sampleAuditResult().metrics.attributes.attributes[0];
+  const svg = rateChart(a);
+  structural(svg, 'group-rates');
+  for (const m of Object.values(METRIC_DEFS).filter((d) => 'chart' in d)) assert.ok(svg.includes(`>${m.label}</text>`), m.label);
+  const g = a.groups.find((x) => !x.reference)!;
+  const x = METRIC_DEFS.positivity_rate.num(g);
+  const n = METRIC_DEFS.positivity_rate.den(g);
+  assert.ok(svg.includes(`positivity rate ${fmtPct(g.positivity_rate)} [`), 'the rate in the tooltip');
+  assert.ok(n > 0 && x >= 0);
+  const flagged = a.comparisons.filter((c) => ['positivity_rate', 'tpr', 'fpr'].includes(c.metric) && c.verdict === 'flagged');
+  assert.equal((svg.match(/⚑[↓↑≠]</g) ?? []).length, flagged.length, 'one mark per flagged comparison');
+});
+
+test('positivityScale and the heat map: the colour scale ends at a round number above the largest rate; the grid runs the longer attribute down', () => {
+  assert.equal(positivityScale(0.06), 0.1);
+  assert.equal(positivityScale(0.2), 0.2);
+  assert.equal(positivityScale(0.38), 0.5);
+  assert.equal(positivityScale(0.9), 1);
+  const h = sampleAuditResult().intersections[0].heatmap;
+  const top = Math.max(...h.positivityRate.flat().filter((v): v is number => v !== null));
+  const svg = heatmap(h);
+  assert.ok(svg.includes(`>${fmtPct(positivityScale(top), 0)}</text>`), 'the legend top');
+  const t = transposeHeatmap(h);
+  assert.deepEqual([t.rowAttribute, t.colAttribute], [h.colAttribute, h.rowAttribute]);
+  assert.equal(t.n[1][0], h.n[0][1]);
+  assert.equal(t.positivityRate[1][0], h.positivityRate[0][1]);
+  assert.deepEqual(transposeHeatmap(t), h);
+  // rows are the attribute with more values
+  const rows = (svg.match(/<text class="tick" x="[^"]+" y="[^"]+" text-anchor="end" font-size="10.5">/g) ?? []).length;
+  assert.equal(rows, Math.max(h.rowValues.length, h.colValues.length));
 });

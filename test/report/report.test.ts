@@ -1,6 +1,6 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { renderReport } from '../../src/report/index.js';
+import { faleSpread, headlines, renderReport } from '../../src/report/index.js';
 import { degenerateAuditResult, dist, expectedChartCount, sampleAuditResult } from './sample-audit.js';
 
 /** Every <svg …>…</svg> in `html`. */
@@ -49,11 +49,10 @@ test('renderReport: a complete HTML document with every section', () => {
   // protected bins table
   assert.match(html, /<table class="bins">/);
   assert.ok(html.includes('(28, 37]'));
-  // intersections: combination table with a rare row; the power caveat next to it and in the caveats list
+  // intersections: combination table with a rare row; the power caveat folded under its topic in the caveats section
   assert.match(html, /<tr class="rare">/);
-  const inter = html.slice(html.indexOf('<section id="intersections"'), html.indexOf('</section>', html.indexOf('<section id="intersections"')));
-  assert.ok(inter.includes('3000 rows: a planted intersection was located in 0 of 5 simulator audits'), 'power caveat in the intersections section');
-  assert.match(html, /<strong>Detection power:<\/strong> 3000 rows/);
+  const cav = html.slice(html.indexOf('<section id="caveats"'), html.indexOf('</section>', html.indexOf('<section id="caveats"')));
+  assert.match(cav, /<details><summary>Detection power \(1\)<\/summary><ul><li class="caveat">3000 rows: a planted intersection was located in 0 of 5 simulator audits/);
   // LUCID and FALE
   assert.match(html, /96\.4%/);
   assert.match(html, /FALE of SPD/);
@@ -68,7 +67,7 @@ test('renderReport: chart count, and every chart is accessible and has axis labe
   const html = renderReport(r);
   const cs = charts(html);
   assert.equal(cs.length, expectedChartCount(r));
-  assert.equal(cs.length, 1 + 7 + 1 + 2 + 4 + 2);
+  assert.equal(cs.length, 1 + 7 + 1 + 2 + 4 + 2 + 3);
   assert.equal(svgs(html).length, cs.length, 'no non-chart svgs');
   const kinds = new Map<string, number>();
   for (const s of cs) {
@@ -82,7 +81,7 @@ test('renderReport: chart count, and every chart is accessible and has axis labe
     assert.match(s, /<text class="axis-label"[^>]*>[^<]+<\/text>/, `axis label in ${kind}`);
     assert.match(s, /class="legend"/, `legend in ${kind}`);
   }
-  assert.deepEqual(Object.fromEntries([...kinds].sort()), { fale: 2, 'grouped-bars': 6, heatmap: 2, 'histogram-pair': 5, 'js-ranking': 1, line: 1 });
+  assert.deepEqual(Object.fromEntries([...kinds].sort()), { fale: 2, 'group-rates': 3, 'grouped-bars': 6, heatmap: 2, 'histogram-pair': 5, 'js-ranking': 1, line: 1 });
 });
 
 test('renderReport: strings from the data are escaped', () => {
@@ -143,7 +142,7 @@ test('findings name at most six flagged comparisons per attribute, most signific
     a.comparisons.push({ ...template, group: `g${i}`, verdict: 'flagged', direction: 'disadvantaged', pAdjusted: 10 ** (-10 + i), level: 0.01, interval: { lo: 0.3, hi: 0.6 }, ratio: 0.5 });
   }
   const html = renderReport(r);
-  const line = html.split('\n').find((l) => l.includes('⚑ flagged') && l.includes('<strong>g0</strong>'))!;
+  const line = html.split('\n').find((l) => l.includes('⚑ flagged') && l.includes('<strong>g0</strong>') && l.includes('<strong>g1</strong>'))!;
   assert.ok(line, 'a findings line for the attribute');
   assert.ok(line.indexOf('<strong>g0</strong>') < line.indexOf('<strong>g1</strong>'), 'most significant first');
   assert.ok(!line.includes('<strong>g6</strong>'), 'at most six named');
@@ -196,7 +195,8 @@ test('the verdict table comes first: attribute × judged metric, symbol and word
   for (const m of JUDGED_METRICS) assert.ok(sec.includes(`>${METRIC_DEFS[m].label}</th>`), m);
   // sex: Female is flagged disadvantaged on the positivity rate (12% vs 29%)
   assert.match(sec, /<td class="flag"><a href="#metrics-sex">⚑ flagged<\/a><span class="ci">Female ↓<\/span><\/td>/);
-  assert.ok(html.includes('<h4 id="metrics-sex">'), 'the link target exists');
+  assert.match(html, /<figure id="metrics-sex"><svg[^>]*data-chart="group-rates"/, 'the link target exists: the attribute\'s rate chart');
+  assert.ok(html.includes('<h4 id="metrics-sex-tables">'), 'and its tables');
   const rows = verdictTable([r.metrics.attributes, r.metrics.intersection]);
   assert.deepEqual(rows.map((x) => x.attribute), ['sex', 'age (binned)', 'sex × age (binned)']);
   // a cell's verdict is the strongest of its comparisons
@@ -207,4 +207,47 @@ test('the verdict table comes first: attribute × judged metric, symbol and word
   const cells = sec.match(/<td(?: class="(?:flag|flag-soft|muted)")?><a [^>]*>[^<]*<\/a>/g) ?? [];
   assert.ok(cells.length >= 3 * JUDGED_METRICS.length, `${cells.length} cells`);
   for (const cell of cells) assert.match(cell, /flagged|inconclusive|pass|too little data/);
+});
+
+test('Findings: at most six short headlines, each linked to its evidence, before every finding in full (folded)', () => {
+  const r = sampleAuditResult();
+  const hs = headlines(r);
+  assert.ok(hs.length >= 3 && hs.length <= 6, String(hs.length));
+  for (const h of hs.filter((x) => !x.startsWith('<strong>Planted'))) assert.match(h, /<a href="#[a-z-]+"/, h);
+  // the verdict headline names the most significant flag of each attribute and its reference
+  const sex = r.metrics.attributes.attributes.find((a) => a.column === 'sex')!;
+  const worst = sex.comparisons.filter((c) => c.verdict === 'flagged').sort((a, b) => a.pAdjusted! - b.pAdjusted!)[0];
+  assert.ok(hs.some((h) => h.includes(`<a href="#metrics-sex">sex</a>: <strong>${worst.group}</strong>`) && h.includes(`for ${sex.reference.value}`)));
+  const html = renderReport(r);
+  const f = html.slice(html.indexOf('id="findings"'), html.indexOf('</section>', html.indexOf('id="findings"')));
+  assert.ok(f.indexOf('<ul class="headlines">') < f.indexOf('<details id="findings-full">'));
+  // a protected attribute's direction is a headline only where the data agrees
+  const sexF = r.findings.protected.find((x) => x.feature === 'sex')!;
+  const h = hs.find((x) => x.startsWith('Canonical sets:'))!;
+  if (sexF.favoured.length) assert.match(h, /favour <strong>Male<\/strong>[^;]*✓ the data agrees/);
+  sexF.favoured = [];
+  sexF.disfavoured = [];
+  assert.match(headlines(r).find((x) => x.startsWith('Canonical sets:'))!, /sex<\/a>: no direction confirmed by the data/);
+});
+
+test('identical warnings and caveats are merged with their count; every list of them is folded', () => {
+  const r = sampleAuditResult();
+  for (let i = 0; i < 8; i++) r.warnings.push('the same validity warning');
+  for (let i = 0; i < 3; i++) r.caveats.push({ topic: 'validity', text: 'the same caveat' });
+  const html = renderReport(r);
+  assert.equal((html.match(/the same validity warning/g) ?? []).length, 1);
+  assert.match(html, /the same validity warning <span class="muted">\(×8\)<\/span>/);
+  assert.equal((html.match(/the same caveat/g) ?? []).length, 1);
+  assert.match(html, /the same caveat <span class="muted">\(×3\)<\/span>/);
+  const cav = html.slice(html.indexOf('<section id="caveats"'), html.indexOf('</section>', html.indexOf('<section id="caveats"')));
+  assert.doesNotMatch(cav.replace(/<details>[\s\S]*?<\/details>/g, ''), /<li/, 'no list item outside a <details>');
+});
+
+test('faleSpread: a curve that moves where the rows are outranks a wilder one over nearly empty categories', () => {
+  const base = { kind: 'categorical' as const, deltas: [], undefined: [] };
+  const steady = { ...base, feature: 'a', categories: ['x', 'y'], values: [-0.1, 0.1], counts: { n: [500, 500], unprivileged: [250, 250], privileged: [250, 250] } };
+  const wild = { ...base, feature: 'b', categories: ['x', 'y', 'z'], values: [0, -0.9, 0.9], counts: { n: [998, 1, 1], unprivileged: [499, 0, 1], privileged: [499, 1, 0] } };
+  assert.ok(faleSpread(steady) > faleSpread(wild), `${faleSpread(steady)} vs ${faleSpread(wild)}`);
+  assert.ok(Math.abs(faleSpread(steady) - 0.1) < 1e-12);
+  assert.equal(faleSpread({ ...steady, values: [Number.NaN, Number.NaN] }), -1);
 });

@@ -368,6 +368,8 @@ export function sampleAuditResult(): AuditResult {
 /** How many <svg class="chart"> renderReport draws for `r` (one per chart, by the report's layout). */
 export function expectedChartCount(r: AuditResult): number {
   let n = 1; // JS ranking
+  // a rate chart per attribute and per intersection
+  n += r.metrics.attributes.attributes.length + (r.metrics.intersection?.attributes.length ?? 0);
   n += r.canonical.distributions.length;
   if (r.proxy.columns.length) n += r.proxy.distributions.length;
   for (const i of r.intersections) n += 1 + (i.heatmap.canonicalShift ? 1 : 0);

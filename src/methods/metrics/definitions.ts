@@ -36,6 +36,8 @@ export interface MetricDef {
   better: Better;
   /** gets a verdict (flags); base rate and accuracy are shown but describe the labels or the fit, not treatment */
   judged: boolean;
+  /** drawn in the report's per-group rate charts: the selection rate and the two error rates of equalised odds */
+  chart?: true;
 }
 
 const all = (c: Counts) => c.tp + c.fp + c.tn + c.fn;
@@ -46,10 +48,10 @@ const predNeg = (c: Counts) => c.tn + c.fn;
 
 export const METRIC_DEFS = {
   base_rate: { short: 'base', label: 'base rate', help: 'share of rows whose label is positive (a property of the labels, not of the model)', num: labelPos, den: all, better: null, judged: false },
-  positivity_rate: { short: 'pos', label: 'positivity rate', help: 'share of rows the model predicts positive', num: predPos, den: all, better: 'higher', judged: true },
-  tpr: { short: 'TPR', label: 'TPR', help: 'true positive rate (recall): predicted positive among label-positive rows', num: (c) => c.tp, den: labelPos, better: 'higher', judged: true },
+  positivity_rate: { short: 'pos', label: 'positivity rate', help: 'share of rows the model predicts positive', num: predPos, den: all, better: 'higher', judged: true, chart: true },
+  tpr: { short: 'TPR', label: 'TPR', help: 'true positive rate (recall): predicted positive among label-positive rows', num: (c) => c.tp, den: labelPos, better: 'higher', judged: true, chart: true },
   fnr: { short: 'FNR', label: 'FNR', help: 'false negative rate: predicted negative among label-positive rows (1 − TPR)', num: (c) => c.fn, den: labelPos, better: 'lower', judged: true },
-  fpr: { short: 'FPR', label: 'FPR', help: 'false positive rate: predicted positive among label-negative rows', num: (c) => c.fp, den: labelNeg, better: 'higher', judged: true },
+  fpr: { short: 'FPR', label: 'FPR', help: 'false positive rate: predicted positive among label-negative rows', num: (c) => c.fp, den: labelNeg, better: 'higher', judged: true, chart: true },
   ppv: { short: 'PPV', label: 'PPV', help: 'precision: label positive among predicted-positive rows', num: (c) => c.tp, den: predPos, better: null, judged: true },
   fdr: { short: 'FDR', label: 'FDR', help: 'false discovery rate: label negative among predicted-positive rows (1 − PPV)', num: (c) => c.fp, den: predPos, better: null, judged: true },
   npv: { short: 'NPV', label: 'NPV', help: 'negative predictive value: label negative among predicted-negative rows', num: (c) => c.tn, den: predNeg, better: null, judged: true },
@@ -61,6 +63,8 @@ export type MetricName = keyof typeof METRIC_DEFS;
 export const METRICS = Object.keys(METRIC_DEFS) as MetricName[];
 /** the metrics that get verdicts */
 export const JUDGED_METRICS = METRICS.filter((m) => METRIC_DEFS[m].judged);
+/** the metrics of the report's per-group rate charts */
+export const CHARTED_METRICS = METRICS.filter((m) => 'chart' in METRIC_DEFS[m]);
 
 /** Which outcome of the positive class people want: 'positive' (a loan) or 'negative' (a high-risk score). */
 export type Favourable = 'positive' | 'negative';

@@ -17,8 +17,8 @@ import { FAVOURABLE, JUDGED_METRICS, METRICS, rates, type Counts, type Favourabl
 import { impactTable, type ImpactTable } from './impact.js';
 import { compare, correct, VERDICTS, type Comparison, type Verdict, type VerdictSettings } from './verdicts.js';
 
-export { METRICS, METRIC_DEFS, JUDGED_METRICS, FAVOURABLE, betterOf, guidance, rates, type MetricName, type Rates, type Favourable, type Counts } from './definitions.js';
-export { VERDICTS, type Comparison, type Verdict } from './verdicts.js';
+export { METRICS, METRIC_DEFS, JUDGED_METRICS, CHARTED_METRICS, FAVOURABLE, betterOf, guidance, rates, type MetricName, type Rates, type Favourable, type Counts } from './definitions.js';
+export { VERDICTS, wilsonInterval, type Comparison, type Verdict } from './verdicts.js';
 export type { ImpactTable, ImpactRow } from './impact.js';
 export type { GroupCalibration, ReliabilityBin } from './calibration.js';
 export type { ConditionalDisparity, ConditionalRow } from './conditional.js';

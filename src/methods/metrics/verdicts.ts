@@ -108,6 +108,22 @@ export function normalQuantile(p: number): number {
 }
 
 /**
+ * The Wilson score interval of a proportion x / n at `confidence` (two-sided): unlike the normal
+ * (Wald) interval it stays inside [0, 1] and keeps its width at 0 and n, where small groups live.
+ * Null when n is 0.
+ */
+export function wilsonInterval(x: number, n: number, confidence = 0.95): { lo: number; hi: number } | null {
+  if (!(n > 0) || !(x >= 0) || x > n) return null;
+  const z = normalQuantile(1 - (1 - confidence) / 2);
+  const p = x / n;
+  const z2n = (z * z) / n;
+  const centre = (p + z2n / 2) / (1 + z2n);
+  const half = (z / (1 + z2n)) * Math.sqrt((p * (1 - p)) / n + z2n / (4 * n));
+  // x = 0 and x = n have exact ends (the formula gives them only up to rounding)
+  return { lo: x === 0 ? 0 : Math.max(0, centre - half), hi: x === n ? 1 : Math.min(1, centre + half) };
+}
+
+/**
  * One comparison of `metric` between a group's counts and the reference's, before correction
  * (pAdjusted, level, interval and the final verdict come from `correct`).
  */
