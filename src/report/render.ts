@@ -6,13 +6,21 @@ import type { FeatureFinding, ValueFinding } from '../audit/findings.js';
 import { metricsTable, verdictFindings, verdictTableHtml } from './metrics-html.js';
 import { attributionText } from '../audit/attribution.js';
 import { distributionChart, faleChart, heatmap, jsRanking, lineChart } from './charts.js';
+import { provenanceBlock } from './provenance.js';
 import { binLabel, escapeHtml as esc, finite, fmtInt, fmtJs, fmtNum, fmtPct, fmtPp, fmtRatio } from './format.js';
 
 /** canonical-set charts shown before the rest fold into <details> */
 const EXPANDED = 12;
 const LUCID_EXPANDED = 6;
 
-/** The report's style sheet (the browser page uses it for the sections it shows). */
+/**
+ * The report's style sheet (the browser page uses it for the sections it shows). Colours: the charts
+ * use the Okabe–Ito palette (format.ts OKABE_ITO: --pos #0072B2 blue and --neg #E69F00 orange for the
+ * positive and negative sets, #009E73 bluish green), safe for the common colour-vision deficiencies.
+ * No state is told by colour alone: every verdict carries a word and a symbol (⚑ flagged, ? inconclusive,
+ * ✓ pass, – too little data), the data's agreement a ✓ / ✗ badge, heat-map checks ✓ / ✗ / ~. The
+ * "agrees" badge is blue, not green, so that it and the red flag are not a red–green pair.
+ */
 export const CSS = `
 :root{--fg:#1d1d1f;--muted:#5b5b60;--line:#d9d9de;--bg-soft:#f6f6f8;--flag:#b3261e;--flag-bg:#fdecea;--warn-bg:#fff6e0;--warn:#8a5a00;--pos:#0072B2;--neg:#E69F00}
 *{box-sizing:border-box}
@@ -29,7 +37,7 @@ table{border-collapse:collapse;margin:8px 0 14px;font-size:.9em}th,td{border:1px
 th{background:var(--bg-soft);font-weight:600}td.l,th.l{text-align:left}
 td.flag{background:var(--flag-bg);color:var(--flag);font-weight:600}td.flag-soft{background:#f7f3ee}.badge.soft{color:#8a6d3b}tr.rare td,tr.smallgroup td{background:#fafafa}
 .badge{display:inline-block;font-size:.78em;padding:0 6px;border-radius:9px;margin-left:4px;border:1px solid currentColor;white-space:nowrap}
-.badge.priv{color:#0a5f99}.badge.agree{color:#00734d}.badge.small{color:var(--warn)}.badge.flag{color:var(--flag)}.badge.rare{color:var(--warn)}
+.badge.priv{color:#0a5f99}.badge.agree{color:#005b96}.badge.small{color:var(--warn)}.badge.flag{color:var(--flag)}.badge.rare{color:var(--warn)}
 .scroll{overflow-x:auto;max-width:100%}
 .ci{display:block;color:var(--muted);font-size:.82em;white-space:nowrap}
 .figs{display:flex;flex-wrap:wrap;gap:14px;align-items:flex-start}
@@ -125,6 +133,7 @@ function header(r: AuditResult): string {
 <dt>Tool</dt><dd>${esc(m.tool)} ${esc(m.version)} (${esc(m.variant)})</dd>
 ${timings ? `<dt>Timings</dt><dd class="small">${timings}</dd>` : ''}
 </dl>
+${provenanceBlock(r)}
 </header>`;
 }
 
@@ -232,7 +241,7 @@ ${binned.length ? `<p class="small muted">A numeric protected attribute is group
 function metricsSection(r: AuditResult): string {
   const warnings = [...new Set([...(r.metrics.attributes?.warnings ?? []), ...(r.metrics.intersection?.warnings ?? [])])];
   return `<section id="metrics"><h2>Group metrics</h2>
-<p>Rates of the model's predictions per group in the data, and every comparison with the attribute's reference group (★): the ratio group / reference with its verdict. <span class="badge flag">⚑ flagged</span>: the ratio is outside the tolerance band and that is significant after the correction for the report's many comparisons (the interval beneath, at the comparison's corrected level, lies outside the band). <span class="badge soft">? inconclusive</span>: outside the band but not significant. <span class="badge small">too little data</span>: a small group or an undefined rate. Unmarked ratios pass. The direction (disadvantaged or advantaged) follows which outcome is favourable${r.metrics.attributes.favourable === 'negative' ? ' (here the positive class is the <strong>unfavourable</strong> outcome: a higher positivity rate disadvantages a group)' : ''}; PPV, FDR and NPV have no favourable direction and are marked "differs". The four-fifths column is the legal yardstick (selection rate over the most selected group that is not small), not a verdict.</p>
+<p>Rates of the model's predictions per group in the data, and every comparison with the attribute's reference group (★): the ratio group / reference with its verdict. <span class="badge flag">⚑ flagged</span>: the ratio is outside the tolerance band and that is significant after the correction for the report's many comparisons (the interval beneath, at the comparison's corrected level, lies outside the band). <span class="badge soft">? inconclusive</span>: outside the band but not significant. <span class="badge small">– too little data</span>: a small group${r.metrics.attributes.suppressBelow !== null ? `, a group suppressed for having fewer than ${fmtInt(r.metrics.attributes.suppressBelow)} people (no figure of it is shown)` : ''} or an undefined rate. <span class="badge agree">✓ pass</span>: inside the band. The direction (disadvantaged or advantaged) follows which outcome is favourable${r.metrics.attributes.favourable === 'negative' ? ' (here the positive class is the <strong>unfavourable</strong> outcome: a higher positivity rate disadvantages a group)' : ''}; PPV, FDR and NPV have no favourable direction and are marked "differs". The four-fifths column is the legal yardstick (selection rate over the most selected group that is not small), not a verdict.</p>
 ${caveatsFor(r, ['small-group'])}
 <h3>Per attribute</h3>${metricsTable(r.metrics.attributes)}
 ${r.metrics.intersection ? `<h3>Intersection</h3>${metricsTable(r.metrics.intersection)}` : ''}
@@ -267,10 +276,10 @@ ${distributionFigures(rankByJs(p.distributions), EXPANDED, 'proxy attributes', r
 }
 
 function heatmapFigures(h: IntersectionHeatmap): string {
-  const figs = [figure(heatmap(h, { value: 'positivity' }), 'Each cell: the model\u2019s positivity rate in the data and the rows it has. Hatched cells are small groups; grey cells are empty.')];
+  const figs = [figure(heatmap(h, { value: 'positivity' }), `Each cell: the model\u2019s positivity rate in the data and the rows it has. Hatched cells are small groups; grey cells are empty${h.suppressed?.length ? `; cells marked "suppressed" have too few people to show their rate` : ''}.`)];
   if (h.canonicalShift) {
     const dis = h.shiftStatus ? h.shiftStatus.flatMap((row, r) => row.map((st, c) => (st === 'disagrees' ? `${h.rowValues[r]} & ${h.colValues[c]}` : null))).filter((x) => x !== null) : [];
-    const note = dis.length ? ` Outlined in red (${dis.map((x) => esc(x)).join(', ')}): the real rows' shift has an interval (at the corrected level) that excludes 0, and at least one GAN seed's shift has the other sign, so these cells are not findings.` : h.shiftStatus ? ' No cell\'s shift is contradicted by the real rows.' : '';
+    const note = (h.shiftStatus ? ' Beside each n, the check against the real rows: ✓ agrees, ✗ disagrees, ~ within noise (none: not checked).' : '') + (dis.length ? ` Marked ✗ and outlined in red (${dis.map((x) => esc(x)).join(', ')}): the real rows' shift has an interval (at the corrected level) that excludes 0, and at least one GAN seed's shift has the other sign, so these cells are not findings.` : h.shiftStatus ? ' No cell\'s shift is contradicted by the real rows.' : '');
     figs.push(figure(heatmap(h, { value: 'shift' }), `Each cell: its share of the positive canonical set minus its share of the negative one (percentage points). Orange = over-represented among positive predictions, purple = among negative ones.${note}`));
   }
   return `<div class="figs">${figs.join('')}</div>`;
