@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { browserSkip, pageFixture, reportFrame, ROOT, watchErrors, watchOutside } from '../helpers/browser.js';
+import { browserSkip, chartProblems, pageFixture, reportFrame, ROOT, watchErrors, watchOutside } from '../helpers/browser.js';
 
 const FIXTURE = path.join(ROOT, 'test/fixtures/web/loans-300.csv');
 const skip = browserSkip();
@@ -53,6 +53,10 @@ describe('browser page: provenance and suppression', { skip: skip ?? false, time
       assert.ok(row.every((t) => !/\d+\.\d%/.test(t.replace('15.7%', ''))), row.join(' | '));
       const cell = await report.$$eval('svg[data-chart=heatmap] g.cell title', (ts) => ts.map((t) => t.textContent ?? '').filter((t) => /sex = Female, group = B:/.test(t)));
       assert.ok(cell.some((t) => /suppressed/.test(t) && !/\d%/.test(t)), cell.join(' | '));
+      // the word "suppressed" and the provenance block fit their boxes
+      assert.deepEqual((await chartProblems(report)).problems, []);
+      const wide = await report.$eval('#provenance', (e) => e.scrollWidth - e.clientWidth);
+      assert.ok(wide <= 0, `the provenance block overflows by ${wide} px`);
       assert.deepEqual(errors, [], 'no console errors');
       assert.deepEqual(outside, [], 'no request left the page');
     } finally {
