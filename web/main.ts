@@ -12,6 +12,8 @@ import type { AuditResult } from '../src/audit/types.js';
 import { checkPredColumn, parseCsvBytes, tableToCsv } from './csv.js';
 import type { AuditRequest, WorkerMessage } from './worker.js';
 import { engineText } from './engine-info.js';
+import { sha256Hex } from '../src/data/sha256.js';
+import { SUPPRESSION_OPTION } from '../src/methods/metrics/suppress.js';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const fileInput = $<HTMLInputElement>('file');
@@ -44,6 +46,9 @@ const dlReport = $<HTMLAnchorElement>('dl-report');
 const dlPositive = $<HTMLAnchorElement>('dl-positive');
 const dlNegative = $<HTMLAnchorElement>('dl-negative');
 const engineInfo = $<HTMLParagraphElement>('engine-info');
+const suppressInput = $<HTMLInputElement>('suppress-below');
+// the same option as lucid audit / lucid metrics --suppress-below, with its help from the one definition
+$<HTMLLabelElement>('suppress-below-label').title = `${SUPPRESSION_OPTION.flag} k: ${SUPPRESSION_OPTION.help}`;
 
 /**
  * Kernel threads asked for in the address (?threads=N, 1..16); 0: the worker picks (up to 4, one per
@@ -59,7 +64,9 @@ let fileName = '';
 let worker: Worker | null = null;
 let urls: string[] = [];
 /** the model file picked (read as text; loaded in the worker), or null: the predictions column */
-let modelFile: { name: string; text: string } | null = null;
+let modelFile: { name: string; text: string; sha256: string } | null = null;
+/** the data file's SHA-256 and size, from its bytes (null: the sample data, which has no file) */
+let dataHash: { sha256: string; bytes: number } | null = null;
 
 /** The page's state, for people and for tests: idle, loaded, training, done, error. */
 function setState(s: string): void {
@@ -138,7 +145,9 @@ fileInput.addEventListener('change', async () => {
   const f = fileInput.files?.[0];
   if (!f) return;
   try {
-    const parsed = parseCsvBytes(await f.arrayBuffer(), f.name);
+    const bytes = await f.arrayBuffer();
+    dataHash = { sha256: sha256Hex(new Uint8Array(bytes)), bytes: bytes.byteLength };
+    const parsed = parseCsvBytes(bytes, f.name);
     const delim = parsed.delimiter === '\t' ? 'tab' : parsed.delimiter === 'whitespace' ? 'whitespace' : `"${parsed.delimiter}"`;
     loaded(parsed.table, f.name, parsed.warnings, `${f.name} (delimiter ${delim})`);
   } catch (err) {
@@ -150,6 +159,7 @@ sampleBtn.addEventListener('click', () => {
   clearError();
   resetResults();
   statusEl.textContent = 'making the sample data…';
+  dataHash = null;
   getWorker().postMessage({ type: 'sample', seed: 0, rows: 1000 });
 });
 
@@ -160,7 +170,8 @@ modelInput.addEventListener('change', async () => {
   const f = modelInput.files?.[0];
   if (!f) return;
   if (f.size > 64 * 1024 * 1024) return showError(`${f.name}: the model file is larger than 64 MiB`);
-  modelFile = { name: f.name, text: await f.text() };
+  const bytes = new Uint8Array(await f.arrayBuffer());
+  modelFile = { name: f.name, text: new TextDecoder().decode(bytes), sha256: sha256Hex(bytes) };
   const json = /\.json$/i.test(f.name);
   modelInfo.textContent = `Model: ${f.name} (${json ? 'the built-in classifier: FALE and LUCID' : 'a JS module exporting predict(rows): FALE; LUCID needs a model.json'}); it scores the rows, so the predictions column is left out of the audit.`;
   modelInfo.hidden = false;
@@ -219,6 +230,8 @@ trainBtn.addEventListener('click', () => {
   if (prot.length === 0) return showError('Tick at least one protected column (other than the label and the predictions).');
   let req: AuditRequest;
   try {
+    const suppressBelow = suppressInput.value.trim() === '' ? null : intInput(suppressInput, 'Suppress groups under', 1, 100000);
+    const epochs = epochsInput.value.trim() === '' ? null : intInput(epochsInput, 'GAN epochs', 1, 5000);
     req = {
       type: 'audit',
       table: audited,
@@ -230,11 +243,35 @@ trainBtn.addEventListener('click', () => {
       label,
       favourable: favourableSelect.value === 'negative' ? 'negative' : 'positive',
       protected: prot,
-      epochs: epochsInput.value.trim() === '' ? null : intInput(epochsInput, 'GAN epochs', 1, 5000),
+      epochs,
       ganSeeds: intInput(seedsInput, 'GAN seeds', 1, 10),
       seed: intInput(seedInput, 'Seed', 0, 2 ** 31),
       n: intInput(rowsInput, 'Rows per set', 10, 100000),
       threads: THREADS,
+      suppressBelow,
+      provenance: {},
+    };
+    // what the report states: the files' hashes and the page's options (its "command line")
+    req.provenance = {
+      ...(dataHash ? { dataSha256: dataHash.sha256, dataBytes: dataHash.bytes } : { dataNote: 'the page\'s generated sample data: no file to hash' }),
+      ...(modelFile ? { modelSha256: modelFile.sha256 } : {}),
+      command: {
+        via: 'browser page',
+        options: {
+          'model file': modelFile?.name ?? null,
+          'predictions column': req.pred,
+          label: req.label,
+          favourable: req.favourable,
+          protected: req.protected.join(', '),
+          'GAN epochs': req.epochs,
+          'GAN seeds': req.ganSeeds,
+          seed: req.seed,
+          'rows per set and seed': req.n,
+          'rows per intersection set': req.intersectionRows,
+          'FALE bootstrap': req.faleBootstrap,
+          'suppress below': req.suppressBelow,
+        },
+      },
     };
   } catch (err) {
     return showError(errorText(err));

@@ -13,7 +13,7 @@ import { Rng } from '../src/engine/rng.js';
 import { webSpawn } from '../src/engine/web-threads.js';
 import { engineText, type EngineInfo } from './engine-info.js';
 import { runAudit } from '../src/audit/run.js';
-import type { AuditResult } from '../src/audit/types.js';
+import type { AuditProvenance, AuditResult } from '../src/audit/types.js';
 import { simulate } from '../src/data/simulator.js';
 import type { Table } from '../src/data/table.js';
 import { Classifier } from '../src/models/classifier/classifier.js';
@@ -49,6 +49,10 @@ export interface AuditRequest {
   n: number;
   /** kernel threads wanted (the page's ?threads=N); 0 or absent: up to 4, one per core */
   threads?: number;
+  /** groups and cells with fewer people show no figure (lucid audit --suppress-below); null: none */
+  suppressBelow: number | null;
+  /** the data and model files' SHA-256 (hashed by the page from their bytes) and the page's options */
+  provenance: AuditProvenance;
 }
 
 /** The page's sample data: simulated loan decisions with a planted bias, and a model's predictions. */
@@ -168,6 +172,8 @@ async function auditWith(e: Engine, info: EngineInfo, req: AuditRequest, model: 
     ...(req.epochs !== null ? { ganEpochs: req.epochs } : {}),
     intersectionRows: req.intersectionRows,
     faleBootstrap: req.faleBootstrap,
+    ...(req.suppressBelow !== null ? { suppressBelow: req.suppressBelow } : {}),
+    provenance: req.provenance,
     onProgress: (stage, fraction) => post({ type: 'progress', stage, fraction }),
     shouldStop: () => stop,
   });

@@ -39,6 +39,9 @@ export function ganSeedsFor(seed: number, k: number): number[] {
  * The sampling seed of round `round` of draw `purpose` from the GAN with seed `ganSeed`: a mix of the
  * three (so no two draws of an audit share a stream), inside the safe integers.
  */
+/** The seed of the surrogate's held-out split (the surrogate itself trains from the audit seed). */
+export const surrogateSplitSeed = (seed: number): number => drawSeed(seed, 9_000_002, 0);
+
 export function drawSeed(ganSeed: number, purpose: number, round: number): number {
   let h = (ganSeed % 2 ** 32) ^ Math.imul(purpose + 1, 0x9e3779b1) ^ Math.imul(round + 1, 0x85ebca77);
   h = Math.imul(h ^ (h >>> 16), 0x7feb352d);
@@ -74,7 +77,7 @@ export function surrogateScorer(engine: Engine, table: Table, features: readonly
   const label: CategoricalColumn = { kind: 'categorical', name: target, codes: Int32Array.from(yhat), categories: ['0', '1'] };
   const cols = features.map((f) => table.columns.find((c) => c.name === f)).filter((c) => c !== undefined);
   const t: Table = { rows: table.rows, columns: [...cols, label] };
-  const perm = new Rng(engine, drawSeed(seed, 9_000_002, 0)).permutation(t.rows);
+  const perm = new Rng(engine, surrogateSplitSeed(seed)).permutation(t.rows);
   const nHold = Math.max(1, Math.round(t.rows * CANONICAL_DEFAULTS.surrogateHoldout));
   const hold = selectRows(t, perm.subarray(0, nHold));
   const fit = selectRows(t, perm.subarray(nHold));

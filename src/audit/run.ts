@@ -24,12 +24,22 @@ import { invert, LUCID_DEFAULTS } from '../methods/lucid/index.js';
 import { validity, type Validity } from '../methods/quality/index.js';
 import { binValues, explicitBins, quantileBins } from './bins.js';
 import { cellLabels, distribution, jsDistance, rankDistributions, sharesOn, type SeriesInput } from './distance.js';
-import { CANONICAL_DEFAULTS, concatScores, drawCanonical, drawSeed, ganSeedsFor, modelScorer, observedRanges, surrogateScorer, type CanonicalDraw, type ConditionMode, type Scorer } from './canonical.js';
+import { CANONICAL_DEFAULTS, concatScores, drawCanonical, drawSeed, ganSeedsFor, modelScorer, observedRanges, surrogateScorer, surrogateSplitSeed, type CanonicalDraw, type ConditionMode, type Scorer } from './canonical.js';
 import { binnedVariable, categoricalVariable, cellVariable, CHECK_DEFAULTS, correctShiftChecks, fidelity, numericVariable, shiftChecks, type CheckVariable, type FeatureFidelity } from './checks.js';
 import { buildFindings, type AuditFindings } from './findings.js';
-import type { AuditResult, CanonicalComparison, ConditionalComparison, Distribution, FaleSection, IntersectionHeatmap, LucidSection, ProtectedAttribute } from './types.js';
+import type { AuditProvenance, AuditResult, CanonicalComparison, ConditionalComparison, Distribution, FaleSection, IntersectionHeatmap, LucidSection, ProtectedAttribute } from './types.js';
 
 export const AUDIT_VERSION = '0.1.0';
+
+/** The seeds an audit derives from its seed, one per purpose; meta.seeds lists each one used. */
+export const DERIVED_SEEDS = {
+  /** the group metrics' generator (the calibration intervals of score predictions) */
+  metrics: (seed: number) => seed + 11,
+  /** FALE's bootstrap replicates */
+  fale: (seed: number) => seed + 7,
+  /** the checks of the canonical sets against the real rows (its own stream, not seed + j) */
+  checks: (seed: number) => drawSeed(seed, 9_000_001, 0),
+};
 
 export const AUDIT_DEFAULTS = {
   /** rows per canonical set */
@@ -120,6 +130,13 @@ export interface AuditOptions {
   ganCondition?: ConditionMode;
   /** numeric values held by at least this share of the rows are point masses of the GAN's transformer (default TRANSFORMER_DEFAULTS.pointShare; 0: none) */
   ganPointShare?: number;
+  /**
+   * `--suppress-below k`: groups and intersection cells with fewer than k rows show no rate, count of
+   * positives, interval or real-row figure anywhere, and get no verdict (metrics/suppress.ts; default: none)
+   */
+  suppressBelow?: number;
+  /** the input files' hashes and the command line, from the caller (meta.data, meta.model, meta.command) */
+  provenance?: AuditProvenance;
 }
 
 /** The generator steps the automatic epoch count aims at for `rows` training rows. */
@@ -279,7 +296,7 @@ export async function metricsStage(engine: Engine, table: Table, opts: AuditOpti
   // keyed by the metrics' group column (a numeric attribute's binned column)
   const reference: Record<string, string> = {};
   for (const v of views) if (opts.reference?.[v.attr.column] !== undefined) reference[v.attr.groupColumn] = opts.reference[v.attr.column];
-  const mopts = { label: opts.label, positive: opts.positive, favourable: opts.favourable, pred: predName, predAs, groups: groupCols, reference, tolerance: opts.tolerance, minGroupSize: opts.minGroupSize, confidence: opts.confidence, legitimate: opts.legitimate, rng: new Rng(engine, seed + 11) };
+  const mopts = { label: opts.label, positive: opts.positive, favourable: opts.favourable, pred: predName, predAs, groups: groupCols, reference, tolerance: opts.tolerance, minGroupSize: opts.minGroupSize, confidence: opts.confidence, legitimate: opts.legitimate, suppressBelow: opts.suppressBelow, rng: new Rng(engine, DERIVED_SEEDS.metrics(seed)) };
   const attributes = inData(() => groupMetrics(mtable, mopts));
   const intersection: MetricsReport | null = groupCols.length >= 2 ? inData(() => groupMetrics(mtable, { ...mopts, intersect: true, reference: Object.keys(reference).length === groupCols.length ? reference : undefined })) : null;
   // one family: every attribute, group, metric and the intersection (verdicts.ts)
@@ -374,6 +391,32 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
   const ms = await metricsStage(engine, table, opts, model, predGiven, warnings, caveats, lap);
   const { predName, predCol, features, views, extra, mtable, attributes, intersection, positive, favourable, minGroupSize, pScore, yhat, attribution } = ms;
   lap('metrics');
+  // --suppress-below: the protected values and the heat-map cells with fewer than k people; no figure
+  // from their real rows is shown (metrics/suppress.ts strips the metrics themselves)
+  const k = attributes.suppressBelow ?? 0;
+  const suppressedValues = new Map<string, Set<string>>();
+  for (const v of views) {
+    const a = attributes.attributes.find((x) => x.column === v.attr.groupColumn);
+    const s = new Set((a?.groups ?? []).filter((g) => g.suppressed).map((g) => g.value));
+    if (s.size) suppressedValues.set(v.attr.column, s);
+  }
+  /** "A × B" → the "a & b" cells with 1 ≤ n < k */
+  const suppressedCells = new Map<string, Set<string>>();
+  if (k > 0) {
+    for (let i = 0; i < views.length; i++) {
+      for (let j = i + 1; j < views.length; j++) {
+        const count = new Map<string, number>();
+        for (let r = 0; r < table.rows; r++) {
+          const key = `${views[i].dataLabels[r]} & ${views[j].dataLabels[r]}`;
+          count.set(key, (count.get(key) ?? 0) + 1);
+        }
+        suppressedCells.set(`${views[i].attr.column} × ${views[j].attr.column}`, new Set([...count].filter(([, c]) => c < k).map(([key]) => key)));
+      }
+    }
+  }
+  // every seed used, by purpose, in the order used (meta.seeds)
+  const seedLog: Record<string, number> = { audit: seed };
+  if (attributes.predKind === 'scores') seedLog['group metrics (calibration intervals)'] = DERIVED_SEEDS.metrics(seed);
   // degenerate inputs get an error, not a report that looks complete (docs/models.md "Refused audits")
   let decidedPositive = 0;
   for (let i = 0; i < yhat.length; i++) decidedPositive += yhat[i];
@@ -397,6 +440,10 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
   else {
     progress('surrogate', 0);
     scorer = surrogateScorer(engine, table, ganColumns.map((c) => c.name), yhat, seed);
+    if (scorer) {
+      seedLog['surrogate of the predictions (hold-out split)'] = surrogateSplitSeed(seed);
+      seedLog['surrogate of the predictions (training)'] = seed;
+    }
     if (!scorer) caveats.push({ topic: 'validity', text: 'the predictions are all one class (or there are fewer than 20 rows): no surrogate of them could be fitted, so nothing scores the generated rows and their validity is unknown' });
     lap('surrogate');
   }
@@ -416,6 +463,7 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
         ...(opts.ganPointShare !== undefined ? { pointShare: opts.ganPointShare } : {}),
       });
       gans.push(fit.model);
+      seedLog[`LUCID-GAN ${k + 1} of ${ganSeeds.length} (training)`] = ganSeeds[k];
       const which = ganSeeds.length > 1 ? ` (GAN seed ${ganSeeds[k]})` : '';
       const status: FitStatus = fit.status;
       if (status === 'diverged') warnings.push(`LUCID-GAN training${which} diverged (${fit.message ?? 'a non-finite loss'}); its sets come from the last good epoch`);
@@ -440,12 +488,21 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
         if (rows.length === 0) warnings.push(`the model scores no row ${side}: the ${side} canonical set is conditioned as in the paper (prediction exactly ${side === 'positive' ? 1 : 0}), and nothing about it can be checked against real rows`);
       }
     }
-    const draw = (k: number, side: 0 | 1, fix: [string, string][], rows: number, purpose: number): Promise<CanonicalDraw> =>
-      drawCanonical(gans[k], { side, condition, sideRows: side === 1 ? posRows : negRows, predName, fix, rows, seedOf: (round) => drawSeed(seeds[k], purpose, round), scorer: rejection ? scorer : null, threshold, range, dependencies });
+    /** one side's draw from GAN k; every round's sampling seed is logged under `what` */
+    const draw = (k: number, side: 0 | 1, fix: [string, string][], rows: number, purpose: number, what: string): Promise<CanonicalDraw> =>
+      drawCanonical(gans[k], {
+        side, condition, sideRows: side === 1 ? posRows : negRows, predName, fix, rows,
+        seedOf: (round) => {
+          const s = drawSeed(seeds[k], purpose, round);
+          seedLog[`${what}, ${side === 1 ? 'positive' : 'negative'} set, GAN ${k + 1}, draw round ${round + 1}`] = s;
+          return s;
+        },
+        scorer: rejection ? scorer : null, threshold, range, dependencies,
+      });
     /** both sides for every seed; their scores by the scorer (the filter's, or scored now without rejection) */
-    const drawPair = async (fix: [string, string][], rows: number, purpose: number) => {
+    const drawPair = async (fix: [string, string][], rows: number, purpose: number, what: string) => {
       const perSeed: { positive: CanonicalDraw; negative: CanonicalDraw }[] = [];
-      for (let k = 0; k < gans.length; k++) perSeed.push({ positive: await draw(k, 1, fix, rows, purpose), negative: await draw(k, 0, fix, rows, purpose + 1) });
+      for (let k = 0; k < gans.length; k++) perSeed.push({ positive: await draw(k, 1, fix, rows, purpose, what), negative: await draw(k, 0, fix, rows, purpose + 1, what) });
       const positive = concatRows(perSeed.map((d) => d.positive.table), 'canonical set');
       const negative = concatRows(perSeed.map((d) => d.negative.table), 'canonical set');
       let v: Validity | null = null;
@@ -468,8 +525,12 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
     };
     const onSide = (rows: ArrayLike<number>, side: number) => Array.from(rows).filter((i) => yhat[i] === side);
     const allRows = Array.from({ length: table.rows }, (_, i) => i);
-    /** pooled sets against the real rows on each side; per-seed JS on the same bins */
-    const compare = (pos: Table, neg: Table, realRows: number[], perSeed: { positive: CanonicalDraw; negative: CanonicalDraw }[]): Distribution[] => {
+    /**
+     * pooled sets against the real rows on each side; per-seed JS on the same bins. No real series for a
+     * suppressed cell's sets (withReal false), nor for a protected attribute with a suppressed value
+     * (its shares among the real rows on a side would give that group's count back)
+     */
+    const compare = (pos: Table, neg: Table, realRows: number[], perSeed: { positive: CanonicalDraw; negative: CanonicalDraw }[], withReal = true): Distribution[] => {
       const realPos = selectRows(table, onSide(realRows, 1));
       const realNeg = selectRows(table, onSide(realRows, 0));
       const out: Distribution[] = [];
@@ -480,7 +541,7 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
         const series: SeriesInput[] = [{ name: 'positive canonical', column: c }, { name: 'negative canonical', column: nc }];
         const rp = realPos.columns.find((x) => x.name === c.name);
         const rn = realNeg.columns.find((x) => x.name === c.name);
-        if (rp && rn) series.push({ name: 'real rows predicted positive', column: rp, of: 0 }, { name: 'real rows predicted negative', column: rn, of: 1 });
+        if (rp && rn && withReal && !suppressedValues.has(c.name)) series.push({ name: 'real rows predicted positive', column: rp, of: 0 }, { name: 'real rows predicted negative', column: rn, of: 1 });
         const v = views.find((x) => x.attr.column === c.name);
         const edges = v?.attr.bins?.edges;
         const o = edges ? { edges, kind: 'numeric' as const } : {};
@@ -502,7 +563,7 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
       }
       return rankDistributions(out);
     };
-    const main = await drawPair([], n, 0);
+    const main = await drawPair([], n, 0, 'main canonical sets');
     const posMain = main.positive;
     const negMain = main.negative;
     const canonical: CanonicalComparison = {
@@ -525,7 +586,8 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
     // ── 4b. the sets checked against the real rows ─────────────────────────────────────────────
     progress('checks', 0);
     // its own stream (not seed + j, which the transformer's mixture fits use)
-    const checkRng = new Rng(engine, drawSeed(seed, 9_000_001, 0));
+    const checkRng = new Rng(engine, DERIVED_SEEDS.checks(seed));
+    seedLog['checks against the real rows'] = DERIVED_SEEDS.checks(seed);
     const setsBySeed = main.perSeed.map((d) => ({ positive: d.positive.table, negative: d.negative.table }));
     const fid = fidelity(ganColumns.map((c) => ({ name: c.name, kind: c.kind })), table, yhat, setsBySeed, checkRng, { emptyFails: true });
     const fidOf = (f: string) => fid.find((x) => x.feature === f) ?? null;
@@ -542,10 +604,11 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
       const c = table.columns.find((x) => x.name === f)!;
       vars.push(c.kind === 'numeric' ? numericVariable(table, f, 'feature') : categoricalVariable(table, f, 'feature'));
     }
-    const shifts = shiftChecks(vars, yhat, setsBySeed, checkRng);
+    // suppressed values and cells are not checked against their real rows (a check's real shares are counts of their people)
+    const shifts = shiftChecks(vars, yhat, setsBySeed, checkRng).filter((x) => !suppressedValues.get(x.feature)?.has(x.value));
     const pairVars: [number, number][] = [];
     for (let i = 0; i < views.length; i++) for (let j = i + 1; j < views.length; j++) pairVars.push([i, j]);
-    const cells = pairVars.length ? shiftChecks(pairVars.map(([i, j]) => cellVariable(vars[i], vars[j])), yhat, setsBySeed, checkRng) : [];
+    const cells = (pairVars.length ? shiftChecks(pairVars.map(([i, j]) => cellVariable(vars[i], vars[j])), yhat, setsBySeed, checkRng) : []).filter((x) => !suppressedCells.get(x.feature)?.has(x.value));
     // the same corrected level as the verdicts: Holm over every check of the audit
     correctShiftChecks([shifts, cells], attributes.verdicts.alpha);
     const findings = buildFindings(canonical.distributions, fid, shifts, views.map((v) => v.attr.column), favourable);
@@ -564,7 +627,7 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
     for (const [A, B] of pairs) {
       const ia = views.indexOf(A);
       const ib = views.indexOf(B);
-      const heatmap = buildHeatmap(A, B, yhat, minGroupSize, posLabels[ia], posLabels[ib], negLabels[ia], negLabels[ib]);
+      const heatmap = buildHeatmap(A, B, yhat, minGroupSize, posLabels[ia], posLabels[ib], negLabels[ia], negLabels[ib], k);
       const cellFeature = `${A.attr.column} × ${B.attr.column}`;
       heatmap.shiftStatus = heatmap.rowValues.map((a, r) => heatmap.colValues.map((b, c) => (heatmap.n[r][c] > 0 ? cells.find((x) => x.feature === cellFeature && x.value === `${a} & ${b}`)?.status ?? null : null)));
       const sets: CanonicalComparison[] = [];
@@ -586,8 +649,8 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
           for (let c = 0; c < B.values.length; c++) {
             if (heatmap.n[r][c] === 0) continue;
             const fix: [string, string][] = [[A.attr.column, A.values[r]], [B.attr.column, B.values[c]]];
-            const pair = await drawPair(fix, nInter, 2 + 2 * setIndex);
             const name = `intersection-${A.attr.column}=${A.values[r]}-${B.attr.column}=${B.values[c]}`;
+            const pair = await drawPair(fix, nInter, 2 + 2 * setIndex, name);
             const kept = pair.positive.rows + pair.negative.rows;
             const held = (key: 'positive' | 'negative') => pair.perSeed.reduce((s, d) => s + (d[key].fixSatisfied ?? 0) * d[key].table.rows, 0);
             const set: CanonicalComparison = {
@@ -595,7 +658,7 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
               name,
               positive: pair.positive,
               negative: pair.negative,
-              distributions: compare(pair.positive, pair.negative, cellRows.get(`${A.values[r]}\u0000${B.values[c]}`) ?? [], pair.perSeed),
+              distributions: compare(pair.positive, pair.negative, cellRows.get(`${A.values[r]}\u0000${B.values[c]}`) ?? [], pair.perSeed, !(heatmap.n[r][c] < k)),
               fixTraining: pair.perSeed[0].positive.fixTraining,
               fixSatisfied: kept > 0 ? (held('positive') + held('negative')) / kept : 0,
               validity: pair.validity,
@@ -627,7 +690,7 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
       for (const A of fixableViews) {
         for (const a of A.values) {
           const fix: [string, string][] = [[A.attr.column, a]];
-          const pair = await drawPair(fix, nInter, 1_000_000 + 2 * k++);
+          const pair = await drawPair(fix, nInter, 1_000_000 + 2 * k++, `conditional-${A.attr.column}=${a}`);
           const distributions: Distribution[] = [];
           for (const B of fixableViews) {
             if (B === A) continue;
@@ -651,6 +714,7 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
     // ── 6. LUCID ───────────────────────────────────────────────────────────────────────────────
     progress('lucid', 0);
     const lucid = runLucid(engine, model, n, seed, opts.lucidEpochs ?? LUCID_DEFAULTS.epochs, (c) => (views.some((v) => v.attr.column === c) ? 'protected' : 'feature'), range);
+    if (lucid.ran) seedLog['LUCID (uniform start and descent)'] = seed;
     if (!lucid.ran) caveats.push({ topic: 'model', text: `LUCID did not run: ${lucid.reason}` });
     lap('lucid');
 
@@ -665,7 +729,8 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
       const feats = (features ?? table.columns.map((c) => c.name).filter((c) => c !== opts.label)).filter((f) => !protectedSet.has(f) && f !== predName && !extra.some((e) => e.name === f));
       if (feats.length === 0) faleSkipped = 'the model reads no feature besides the protected ones';
       else {
-        const rng = new Rng(engine, seed + 7);
+        const rng = new Rng(engine, DERIVED_SEEDS.fale(seed));
+        if ((opts.faleBootstrap ?? AUDIT_DEFAULTS.faleBootstrap) > 0) seedLog['FALE bootstrap'] = DERIVED_SEEDS.fale(seed);
         for (let k = 0; k < views.length; k++) {
           progress('fale', k / views.length);
           const v = views[k];
@@ -704,7 +769,14 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
         variant: engine.variant,
         created: new Date().toISOString(),
         seed,
-        data: { source: opts.source ?? 'data', rows: table.rows, columns: table.columns.map((c) => c.name) },
+        data: {
+          source: opts.source ?? 'data',
+          rows: table.rows,
+          columns: table.columns.map((c) => c.name),
+          sha256: opts.provenance?.dataSha256 ?? null,
+          bytes: opts.provenance?.dataBytes ?? null,
+          ...(opts.provenance?.dataSha256 ? {} : { note: opts.provenance?.dataNote ?? 'no file hash: the caller gave the table, not the file it was read from' }),
+        },
         label: opts.label,
         positive,
         favourable,
@@ -713,9 +785,14 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
           source: model ? model.source : `predictions column "${predName}"`,
           features,
           differentiable: model?.differentiable !== undefined,
+          sha256: model ? opts.provenance?.modelSha256 ?? null : null,
+          ...(model ? (opts.provenance?.modelSha256 ? {} : { note: 'no file hash: the caller gave the model, not its file' }) : { note: 'a predictions column: there is no model file to hash (the column is part of the data file)' }),
         },
         gan: { epochs, mode: gans[0].consistency.mode, rows: table.rows, seeds, epochsDone: gans.map((g) => g.epochsDone), rejection: rejection && scorer !== null },
         timings,
+        command: opts.provenance?.command ?? { via: 'api' },
+        seeds: seedLog,
+        suppressBelow: attributes.suppressBelow,
       },
       protected: views.map((v) => v.attr),
       metrics: { attributes, intersection },
@@ -783,7 +860,7 @@ function checkCaveats(caveats: AuditResult['caveats'], f: AuditFindings, fid: re
   }
 }
 
-function buildHeatmap(A: GroupView, B: GroupView, yhat: Uint8Array, minGroupSize: number, posA: string[], posB: string[], negA: string[], negB: string[]): IntersectionHeatmap {
+function buildHeatmap(A: GroupView, B: GroupView, yhat: Uint8Array, minGroupSize: number, posA: string[], posB: string[], negA: string[], negB: string[], suppressBelow = 0): IntersectionHeatmap {
   const R = A.values.length;
   const C = B.values.length;
   const ra = new Map(A.values.map((v, i) => [v, i]));
@@ -811,15 +888,20 @@ function buildHeatmap(A: GroupView, B: GroupView, yhat: Uint8Array, minGroupSize
   const sn = share(negA, negB);
   const small: [number, number][] = [];
   for (let r = 0; r < R; r++) for (let c = 0; c < C; c++) if (n[r][c] < minGroupSize) small.push([r, c]);
+  // --suppress-below: a non-empty cell with fewer people has no rate (the canonical shift is generated data, not people)
+  const suppressed: [number, number][] = [];
+  if (suppressBelow > 0) for (let r = 0; r < R; r++) for (let c = 0; c < C; c++) if (n[r][c] > 0 && n[r][c] < suppressBelow) suppressed.push([r, c]);
+  const isSup = (r: number, c: number) => suppressed.some(([a, b]) => a === r && b === c);
   return {
     rowAttribute: A.attr.column,
     colAttribute: B.attr.column,
     rowValues: A.values.slice(),
     colValues: B.values.slice(),
     n,
-    positivityRate: n.map((row, r) => row.map((x, c) => (x > 0 ? pos[r][c] / x : null))),
+    positivityRate: n.map((row, r) => row.map((x, c) => (x > 0 && !isSup(r, c) ? pos[r][c] / x : null))),
     canonicalShift: sp.map((row, r) => row.map((x, c) => x - sn[r][c])),
     small,
+    ...(suppressBelow > 0 ? { suppressed } : {}),
   };
 }
 

@@ -96,6 +96,29 @@ export interface IntersectionHeatmap {
   shiftStatus?: (ShiftCheck['status'] | null)[][];
   /** cells with fewer than `minGroupSize` data rows */
   small: [number, number][];
+  /** --suppress-below k: cells with fewer than k data rows (1 ≤ n < k); their positivity rate and real-row check are null */
+  suppressed?: [number, number][];
+}
+
+/**
+ * How the audit was asked for: by `lucid audit` (argv: the arguments after `lucid`, as given), by the
+ * browser page (its options), or by a program calling runAudit (neither).
+ */
+export type AuditCommand =
+  | { via: 'cli'; argv: string[] }
+  | { via: 'browser page'; options: Record<string, string | number | boolean | null> }
+  | { via: 'api' };
+
+/** What the caller knows of the inputs' files: the audit itself sees only tables and a model. */
+export interface AuditProvenance {
+  /** SHA-256 of the data file's bytes as read (src/data/sha256.ts), and their number */
+  dataSha256?: string;
+  dataBytes?: number;
+  /** SHA-256 of the model file's bytes (model.json, the JS module, the .onnx file) */
+  modelSha256?: string;
+  /** why there is no data or model hash (e.g. "generated sample data") */
+  dataNote?: string;
+  command?: AuditCommand;
 }
 
 /** One fixed protected category (A = a) of the paper's intersectional protocol; see AuditResult.conditional. */
@@ -151,15 +174,23 @@ export interface AuditResult {
     variant: string;
     created: string;
     seed: number;
-    data: { source: string; rows: number; columns: string[] };
+    /** sha256: of the data file's bytes as read (null when the caller gave none, e.g. a table built in memory; then `note`) */
+    data: { source: string; rows: number; columns: string[]; sha256: string | null; bytes: number | null; note?: string };
     label: string;
     positive: string;
     /** whether the positive class is the favourable outcome */
     favourable: 'positive' | 'negative';
-    model: { kind: 'builtin' | 'module' | 'onnx' | 'column'; source: string; features: string[] | null; differentiable: boolean };
+    /** sha256: of the model file's bytes (null for a predictions column, which has no model file: `note` says so) */
+    model: { kind: 'builtin' | 'module' | 'onnx' | 'column'; source: string; features: string[] | null; differentiable: boolean; sha256: string | null; note?: string };
     /** epochs asked for; the GAN seeds, with the epochs each completed; whether the sets were drawn by rejection */
     gan: { epochs: number; mode: 'consistency' | 'paper'; rows: number; seeds: number[]; epochsDone: number[]; rejection: boolean };
     timings: Record<string, number>;
+    /** how the audit was asked for: the command line (`lucid audit …`), the browser page's options, or a program */
+    command: AuditCommand;
+    /** every seed the audit used, by purpose: the audit seed and each one derived from it (run.ts) */
+    seeds: Record<string, number>;
+    /** --suppress-below k (null: nothing suppressed) */
+    suppressBelow: number | null;
   };
   protected: ProtectedAttribute[];
   /** group metrics per protected attribute (one report, one attribute each) and for their intersection */

@@ -3,6 +3,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { parseDelimiter, type Delimiter } from '../data/csv-detect.js';
 import { DEFAULT_MAX_CATEGORIES, DEFAULT_MAX_LABEL_LENGTH } from '../data/schema.js';
 import type { ReadOptions } from '../node/csv.js';
+import { SUPPRESSION_OPTION } from '../methods/metrics/suppress.js';
 
 export function positiveInt(value: string): number {
   const n = Number(value);
@@ -86,18 +87,20 @@ export const FAIRNESS_OPTIONS = {
   tolerance: (d: number) => new Option('--tolerance <t>', `ratios inside [t, 1/t] pass (default ${d}: [${d}, ${(1 / d).toFixed(2)}]); outside, a significant ratio is flagged in either direction`).argParser(tolerance),
   minGroup: (d: number) => new Option('--min-group <n>', `groups with fewer rows are small: no verdict, never a default reference (default ${d})`).argParser(positiveInt),
   legitimate: () => new Option('--legitimate <names>', 'columns you consider legitimate factors: the selection-rate disparity is also given within their strata (explained vs unexplained)').argParser(names),
+  suppressBelow: () => new Option(`${SUPPRESSION_OPTION.flag} <k>`, SUPPRESSION_OPTION.help).argParser(positiveInt),
 } as const;
 
 export type FairnessOptionName = keyof typeof FAIRNESS_OPTIONS;
 
 /** The parsed fairness options, with --privileged folded into --reference. */
-export function fairnessValues(opts: { favourable?: string; reference?: Record<string, string>; privileged?: Record<string, string>; tolerance?: number; minGroup?: number; legitimate?: string[] }) {
+export function fairnessValues(opts: { favourable?: string; reference?: Record<string, string>; privileged?: Record<string, string>; tolerance?: number; minGroup?: number; legitimate?: string[]; suppressBelow?: number }) {
   return {
     favourable: (opts.favourable ?? 'positive') as 'positive' | 'negative',
     reference: opts.reference || opts.privileged ? { ...(opts.privileged ?? {}), ...(opts.reference ?? {}) } : undefined,
     tolerance: opts.tolerance,
     minGroupSize: opts.minGroup,
     legitimate: opts.legitimate,
+    suppressBelow: opts.suppressBelow,
   };
 }
 

@@ -103,6 +103,9 @@ export interface MissingReport {
 /** What a reader saw and did: settings, rows, the missing-value policy's effect, warnings. */
 export interface ReadReport {
   file: string;
+  /** SHA-256 of the file's bytes as read (src/data/sha256.ts) and their number; absent when the reader did not see a file */
+  sha256?: string;
+  bytes?: number;
   delimiter: Delimiter;
   header: boolean;
   bom: boolean;

@@ -1,6 +1,7 @@
 // Node layer of the audit: read a CSV and a model, run the audit (src/audit), and write the report
 // folder (report.html, CSV and JSON of every table and canonical set, audit.json). Also the demo's
 // index page linking several reports.
+import { createReadStream } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Engine } from '../engine/engine.js';
@@ -16,6 +17,18 @@ import { renderReport } from '../report/index.js';
 import { resolveBlackBox } from './blackbox.js';
 import { requireClean, readCsv, writeCsv, type ReadOptions, type ReadReport } from './csv.js';
 import { fileError } from './json-file.js';
+import { Sha256 } from '../data/sha256.js';
+
+/** SHA-256 of a file's bytes (the core's pure-TS hash, so the CLI and the browser page agree). */
+export async function fileSha256(file: string): Promise<{ sha256: string; bytes: number }> {
+  const h = new Sha256();
+  try {
+    for await (const chunk of createReadStream(file)) { const b = chunk as Buffer; h.update(new Uint8Array(b.buffer, b.byteOffset, b.byteLength)); }
+  } catch (e) {
+    throw fileError(e, file, 'read');
+  }
+  return { sha256: h.hex(), bytes: h.length };
+}
 
 /** A file name from any text: letters, digits, ".", "_", "-" and "=" kept, anything else "_". */
 export function safeFileName(s: string): string {
@@ -160,7 +173,10 @@ export async function auditFile(engine: Engine, opts: AuditFileOptions): Promise
     if (!rest.protected.includes(c)) throw new EngineError('E_ARG', `--protected-edges names "${c}", which is not among --protected (${rest.protected.join(', ')})`);
   }
   const model = modelFile !== undefined ? await resolveBlackBox(engine, { model: modelFile }, table, { modelTimeout }) : undefined;
-  const result = await runAudit(engine, table, { ...rest, model, source: data });
+  // provenance: the data file's hash over the bytes the reader parsed, the model file's over its bytes
+  const modelHash = modelFile !== undefined ? await fileSha256(modelFile) : undefined;
+  const provenance = { ...rest.provenance, ...(report.sha256 ? { dataSha256: report.sha256, dataBytes: report.bytes } : {}), ...(modelHash ? { modelSha256: modelHash.sha256 } : {}) };
+  const result = await runAudit(engine, table, { ...rest, model, source: data, provenance });
   // rows the reader's missing-value policy left out: said in the report, not only on the terminal
   const m = report.missing;
   if (m.rowsDropped > 0) {

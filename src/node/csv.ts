@@ -16,6 +16,7 @@ import { QuoteScanner, WhitespaceCollapser, findInvalidUtf8, lineAt, sniffBytes,
 import { csvText, escapeFormula } from '../data/csv-write.js';
 import { headerNames, TableBuilder, type ReadReport, type SchemaOptions } from '../data/schema.js';
 import type { Table } from '../data/table.js';
+import { Sha256 } from '../data/sha256.js';
 
 export type { ReadReport } from '../data/schema.js';
 
@@ -293,8 +294,16 @@ export async function readCsv(path: string, opts: ReadOptions = {}): Promise<{ t
   const sink = new RowSink(file, header, { ...opts, decimal });
   const parser = parse({ delimiter: delimiter === 'whitespace' ? '\t' : delimiter, headers: false, quote: '"' });
   const stages: NodeJS.ReadWriteStream[] = delimiter === 'whitespace' ? [guard, new CollapseWhitespace(), parser] : [guard, parser];
+  // the provenance hash, over exactly the bytes parsed (AuditResult.meta.data.sha256)
+  const hasher = new Sha256();
+  const tap = new Transform({
+    transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback) {
+      hasher.update(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      cb(null, chunk);
+    },
+  });
   try {
-    await pipeline([createReadStream(path), ...stages, sink]);
+    await pipeline([createReadStream(path), tap, ...stages, sink]);
   } catch (e) {
     throw mapParseError(fsError(e, file), file, sink.line);
   }
@@ -324,6 +333,8 @@ export async function readCsv(path: string, opts: ReadOptions = {}): Promise<{ t
     warnings: [...sink.headerWarnings, ...built.warnings],
     mostlyNumeric: built.mostlyNumeric,
     decimal,
+    sha256: hasher.hex(),
+    bytes: hasher.length,
   };
   return { table: built.table, report };
 }

@@ -3,6 +3,7 @@
 // (<text class="axis-label">) and an in-chart legend. No ids, no scripts, no external resources.
 // Core code: no Node imports, no DOM.
 import type { Distribution, IntersectionHeatmap } from '../audit/types.js';
+import type { ShiftStatus } from '../audit/checks.js';
 import type { FaleFeature } from '../methods/fale/index.js';
 import {
   OKABE_ITO,
@@ -408,6 +409,8 @@ export interface RateGroup {
   intervals: ({ lo: number; hi: number } | null)[];
   /** per panel: the verdict mark of the comparison with the reference */
   marks: RateMark[];
+  /** written where a rate is missing instead of "—", e.g. "suppressed" */
+  note?: string;
 }
 
 export interface GroupRatesData {
@@ -494,7 +497,7 @@ export function groupRates(d: GroupRatesData, opts: ChartOptions = {}): string {
         const cy = yy + rowH / 2;
         out.push(`<path class="interval" d="M${px(x(ci.lo))},${px(cy)}H${px(x(ci.hi))}M${px(x(ci.lo))},${px(cy - 4)}V${px(cy + 4)}M${px(x(ci.hi))},${px(cy - 4)}V${px(cy + 4)}" stroke="#222222" stroke-width="1.1" fill="none"/>`);
       }
-      const label = `${finite(v) ? fmtPct(v, v < 0.1 ? 1 : 0) : '—'}${mark ? ` ${MARK_TEXT[mark]}` : ''}`;
+      const label = `${finite(v) ? fmtPct(v, v < 0.1 ? 1 : 0) : g.note ?? '—'}${mark ? ` ${MARK_TEXT[mark]}` : ''}`;
       out.push(`<text x="${px(Math.min(x0 + iw, x(hiOf(g))) + 4)}" y="${px(yy + rowH / 2 + 3.5)}" font-size="9.5"${mark && mark !== 'inconclusive' ? ` font-weight="600" fill="${FLAG_TEXT}"` : ''}>${esc(label)}</text></g>`);
     });
     const ref = d.groups.find((g) => g.reference);
@@ -605,6 +608,7 @@ export function transposeHeatmap(h: IntersectionHeatmap): IntersectionHeatmap {
     canonicalShift: h.canonicalShift ? t(h.canonicalShift) : null,
     ...(h.shiftStatus ? { shiftStatus: t(h.shiftStatus) } : {}),
     small: h.small.map(([r, c]) => [c, r] as [number, number]),
+    ...(h.suppressed ? { suppressed: h.suppressed.map(([r, c]) => [c, r] as [number, number]) } : {}),
   };
 }
 
@@ -613,6 +617,9 @@ export function positivityScale(max: number): number {
   const m = finite(max) ? max : 1;
   return [0.1, 0.2, 0.25, 0.5, 0.75, 1].find((t) => m <= t + 1e-12) ?? 1;
 }
+
+/** The symbol of a heat-map cell's check against the real rows (beside its n): the status is never shown by colour alone. */
+export const SHIFT_MARK: Record<ShiftStatus, string> = { agrees: '✓', disagrees: '✗', 'within noise': '~' };
 
 export interface HeatmapOptions extends ChartOptions {
   /** which value fills the cells: the model's positivity rate in the data, or the canonical shift */
@@ -632,6 +639,8 @@ export function heatmap(h0: IntersectionHeatmap, opts: HeatmapOptions = {}): str
   const R = h.rowValues.length;
   const C = h.colValues.length;
   const small = new Set(h.small.map(([r, c]) => `${r},${c}`));
+  // --suppress-below: the positivity map shows no rate for these cells, only "suppressed"
+  const suppressed = new Set((h.suppressed ?? []).map(([r, c]) => `${r},${c}`));
   const cell = (r: number, c: number): number | null => {
     const v = grid?.[r]?.[c];
     return finite(v) ? v : null;
@@ -672,13 +681,17 @@ export function heatmap(h0: IntersectionHeatmap, opts: HeatmapOptions = {}): str
       const tc = v !== null && isDark(fill) ? '#ffffff' : TEXT;
       const isSmall = small.has(`${r},${c}`);
       // the shift map marks cells whose shift the real rows contradict
-      const disagrees = which === 'shift' && h.shiftStatus?.[r]?.[c] === 'disagrees';
-      const tip = `${h.rowAttribute} = ${h.rowValues[r]}, ${h.colAttribute} = ${h.colValues[c]}: ${v === null ? 'no value' : label(v)}, n = ${fmtNum(n)}${isSmall ? ' (small group)' : ''}${disagrees ? '; at least one GAN seed shifts against the real rows: not a finding' : ''}`;
+      const status = which === 'shift' ? h.shiftStatus?.[r]?.[c] ?? null : null;
+      const disagrees = status === 'disagrees';
+      // the check's status as a symbol, never by the outline's colour alone
+      const mark = status ? ` ${SHIFT_MARK[status]}` : '';
+      const supp = which === 'positivity' && suppressed.has(`${r},${c}`);
+      const tip = `${h.rowAttribute} = ${h.rowValues[r]}, ${h.colAttribute} = ${h.colValues[c]}: ${supp ? 'suppressed (fewer people than the suppression threshold)' : v === null ? 'no value' : label(v)}, n = ${fmtNum(n)}${isSmall ? ' (small group)' : ''}${status ? `; the real rows: ${status}` : ''}${disagrees ? ' (at least one GAN seed shifts against the real rows: not a finding)' : ''}`;
       out.push(`<g class="cell${isSmall ? ' small' : ''}${v === null ? ' empty' : ''}"><title>${esc(tip)}</title>`);
       out.push(`<rect x="${px(xx)}" y="${px(yy)}" width="${px(cw - 2)}" height="${px(ch - 2)}" fill="${fill}"/>`);
       if (isSmall) out.push(hatchLines(xx, yy, cw - 2, ch - 2, 7, tc === '#ffffff' ? '#ffffff' : '#555555'));
-      out.push(`<text x="${px(xx + (cw - 2) / 2)}" y="${px(yy + 16)}" text-anchor="middle" font-size="11.5" font-weight="600" fill="${tc}">${v === null ? '—' : esc(label(v))}</text>`);
-      out.push(`<text x="${px(xx + (cw - 2) / 2)}" y="${px(yy + 29)}" text-anchor="middle" font-size="9.5" fill="${tc}">n=${fmtNum(n)}${isSmall ? ' ⚠' : ''}</text>`);
+      out.push(`<text x="${px(xx + (cw - 2) / 2)}" y="${px(yy + 16)}" text-anchor="middle" font-size="11.5" font-weight="600" fill="${tc}">${supp ? 'suppressed' : v === null ? '—' : esc(label(v))}</text>`);
+      out.push(`<text x="${px(xx + (cw - 2) / 2)}" y="${px(yy + 29)}" text-anchor="middle" font-size="9.5" fill="${tc}">n=${fmtNum(n)}${isSmall ? ' ⚠' : ''}${mark}</text>`);
       if (disagrees) out.push(`<rect class="disagrees" x="${px(xx + 1.5)}" y="${px(yy + 1.5)}" width="${px(cw - 5)}" height="${px(ch - 5)}" fill="none" stroke="#b3261e" stroke-width="2.5" stroke-dasharray="5 3"/>`);
       out.push('</g>');
     }
@@ -712,7 +725,7 @@ export function heatmap(h0: IntersectionHeatmap, opts: HeatmapOptions = {}): str
     out.push(`<rect x="${px(lx)}" y="${px(hy)}" width="14" height="10" fill="#ffffff" stroke="#555555"/>${hatchLines(lx, hy, 14, 10, 4)}<text x="${px(lx + 18)}" y="${px(hy + 9)}" font-size="9.5">small group</text>`);
   }
   if (which === 'shift' && h.shiftStatus?.some((row) => row.includes('disagrees')) && hy + 28 < H) {
-    out.push(`<rect x="${px(lx)}" y="${px(hy + 16)}" width="14" height="10" fill="none" stroke="#b3261e" stroke-width="2" stroke-dasharray="4 2"/><text x="${px(lx + 18)}" y="${px(hy + 25)}" font-size="9.5">data disagrees</text>`);
+    out.push(`<rect x="${px(lx)}" y="${px(hy + 16)}" width="14" height="10" fill="none" stroke="#b3261e" stroke-width="2" stroke-dasharray="4 2"/><text x="${px(lx + 18)}" y="${px(hy + 25)}" font-size="9.5">${SHIFT_MARK.disagrees} data disagrees</text>`);
   }
   out.push('</g></svg>');
   return out.join('');

@@ -2,7 +2,7 @@
 // against the reference, the four-fifths yardstick, the LL144 impact table, calibration by group and
 // the conditional disparity; and the verdict lines of the Findings. Every metric list comes from
 // METRIC_DEFS. Core code: no Node imports, no DOM.
-import { CHARTED_METRICS, guidance, JUDGED_METRICS, METRIC_DEFS, METRICS, verdictTable, wilsonInterval, type AttributeResult, type Comparison, type Interval, type MetricsReport } from '../methods/metrics/index.js';
+import { CHARTED_METRICS, guidance, JUDGED_METRICS, METRIC_DEFS, METRICS, suppressedText, verdictTable, wilsonInterval, type AttributeResult, type Comparison, type Counts, type Interval, type MetricsReport } from '../methods/metrics/index.js';
 import { groupRates, type RateMark } from './charts.js';
 import { escapeHtml as esc, finite, fmtInt, fmtNum, fmtPct, fmtRatio, truncate } from './format.js';
 
@@ -16,8 +16,9 @@ const levelText = (c: Comparison) => (c.level !== null ? `${fmtNum(100 * (1 - c.
 /** One comparison as a table cell: ratio, verdict badge, the interval at its corrected level. */
 function verdictCell(c: Comparison | undefined, r: MetricsReport): string {
   if (!c) return '<td>—</td>';
+  if (c.counts === null) return `<td class="muted" title="${esc(c.reason ?? '')}"><span class="badge small">– ${esc(suppressedText(r.suppressBelow ?? 0))}</span></td>`;
   const iv = c.interval ? `<span class="ci">${levelText(c)}: [${fmtRatio(c.interval.lo)}, ${fmtRatio(c.interval.hi)}]</span>` : '';
-  const title = esc(`${METRIC_DEFS[c.metric].label} ${fmtPct(c.rate)} vs ${fmtPct(c.referenceRate)} (${c.counts.x}/${c.counts.n} vs ${c.counts.xRef}/${c.counts.nRef})${c.pAdjusted !== null ? `; Holm-adjusted p ${fmtNum(c.pAdjusted, 3)}` : ''}${c.reason ? `; ${c.reason}` : ''}; ${guidance(c.metric, r.favourable)}`);
+  const title = esc(`${METRIC_DEFS[c.metric].label} ${fmtPct(c.rate)} vs ${fmtPct(c.referenceRate)}${c.counts ? ` (${c.counts.x}/${c.counts.n} vs ${c.counts.xRef}/${c.counts.nRef})` : ''}${c.pAdjusted !== null ? `; Holm-adjusted p ${fmtNum(c.pAdjusted, 3)}` : ''}${c.reason ? `; ${c.reason}` : ''}; ${guidance(c.metric, r.favourable)}`);
   switch (c.verdict) {
     case 'flagged': {
       const cls = c.direction === 'disadvantaged' ? 'flag' : 'flag-soft';
@@ -26,9 +27,9 @@ function verdictCell(c: Comparison | undefined, r: MetricsReport): string {
     case 'inconclusive':
       return `<td class="flag-soft" title="${title}">${fmtRatio(c.ratio)}× <span class="badge soft">? inconclusive</span>${iv}</td>`;
     case 'pass':
-      return `<td title="${title}">${fmtRatio(c.ratio)}×</td>`;
+      return `<td title="${title}">${fmtRatio(c.ratio)}× <span class="badge agree">✓ pass</span></td>`;
     default:
-      return `<td class="muted" title="${title}">${fmtRatio(c.ratio)}× <span class="badge small">too little data</span></td>`;
+      return `<td class="muted" title="${title}">${fmtRatio(c.ratio)}× <span class="badge small">– too little data</span></td>`;
   }
 }
 
@@ -39,9 +40,10 @@ function attributeTables(a: AttributeResult, r: MetricsReport, idSuffix: string)
   for (const m of METRICS) out.push(`<th title="${esc(METRIC_DEFS[m].help)}">${esc(METRIC_DEFS[m].label)}</th>`);
   out.push('</tr></thead><tbody>');
   for (const g of a.groups) {
-    const badges = (g.reference ? '<span class="badge priv">★ reference</span>' : '') + (g.small ? `<span class="badge small">⚠ small (&lt; ${fmtInt(r.minGroupSize)})</span>` : '');
+    const badges = (g.reference ? '<span class="badge priv">★ reference</span>' : '') + (g.suppressed ? `<span class="badge small">⚠ suppressed</span>` : g.small ? `<span class="badge small">⚠ small (&lt; ${fmtInt(r.minGroupSize)})</span>` : '');
     out.push(`<tr${g.small ? ' class="smallgroup"' : ''}><td class="l">${esc(g.value)}${badges}</td><td>${fmtInt(g.n)}</td>`);
-    for (const m of METRICS) out.push(pctCell(g[m], g.ci?.[m]));
+    if (g.suppressed) out.push(`<td class="l muted" colspan="${METRICS.length}">${esc(suppressedText(r.suppressBelow ?? 0))}</td>`);
+    else for (const m of METRICS) out.push(pctCell(g[m], g.ci?.[m]));
     out.push('</tr>');
   }
   out.push('</tbody></table>');
@@ -66,14 +68,14 @@ function attributeTables(a: AttributeResult, r: MetricsReport, idSuffix: string)
 
 function impactHtml(a: AttributeResult): string {
   const t = a.impact;
-  const rows = t.rows.map((x) => `<tr${x.excluded ? ' class="smallgroup"' : ''}><td class="l">${esc(x.category)}${x.category === t.highest ? ' <span class="badge priv">highest</span>' : ''}</td><td>${fmtInt(x.n)}</td><td>${fmtPct(x.share)}</td><td>${fmtPct(x.rate)}</td><td>${x.excluded ? `excluded (&lt; ${fmtPct(t.minShare, 0)} of rows)` : fmtRatio(x.impactRatio)}</td></tr>`).join('');
+  const rows = t.rows.map((x) => `<tr${x.excluded ? ' class="smallgroup"' : ''}><td class="l">${esc(x.category)}${x.category === t.highest ? ' <span class="badge priv">highest</span>' : ''}</td><td>${fmtInt(x.n)}</td><td>${fmtPct(x.share)}</td><td>${x.suppressed ? 'suppressed' : fmtPct(x.rate)}</td><td>${x.suppressed ? 'suppressed' : x.excluded ? `excluded (&lt; ${fmtPct(t.minShare, 0)} of rows)` : fmtRatio(x.impactRatio)}</td></tr>`).join('');
   const what = t.kind === 'scoring rate' ? `the share of the category on the favourable side of the whole sample's median score (${fmtNum(t.median)})` : 'the share of the category given the favourable outcome';
   return `<p class="small">Rate: ${what}. Impact ratio: the rate over the highest rate among categories holding at least ${fmtPct(t.minShare, 0)} of the rows; smaller categories are shown and left out. ${fmtInt(t.unknown)} rows had an unknown value and are left out.</p><table><thead><tr><th class="l">category</th><th>n</th><th>share</th><th>${esc(t.kind)}</th><th>impact ratio</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
 function calibrationHtml(a: AttributeResult): string {
   const cal = a.calibration!;
-  const rows = cal.map((c) => `<tr><td class="l">${esc(c.group)}</td><td>${fmtInt(c.n)}</td><td>${fmtNum(c.ece, 3)}${c.ci ? `<span class="ci">[${fmtNum(c.ci.lo, 3)}, ${fmtNum(c.ci.hi, 3)}]</span>` : ''}</td><td class="l small">${c.bins.filter((b) => b.n > 0).map((b) => `${fmtNum(b.lo, 1)}–${fmtNum(b.hi, 1)}: ${fmtPct(b.positiveShare)} positive at mean score ${fmtPct(b.meanScore)} (n ${fmtInt(b.n)})`).join('; ')}</td></tr>`).join('');
+  const rows = cal.map((c) => `<tr><td class="l">${esc(c.group)}</td><td>${fmtInt(c.n)}</td><td>${c.suppressed ? 'suppressed' : fmtNum(c.ece, 3)}${c.ci ? `<span class="ci">[${fmtNum(c.ci.lo, 3)}, ${fmtNum(c.ci.hi, 3)}]</span>` : ''}</td><td class="l small">${c.bins.filter((b) => b.n > 0).map((b) => `${fmtNum(b.lo, 1)}–${fmtNum(b.hi, 1)}: ${fmtPct(b.positiveShare)} positive at mean score ${fmtPct(b.meanScore)} (n ${fmtInt(b.n)})`).join('; ')}</td></tr>`).join('');
   return `<p class="small">A calibrated score means the same chance of the positive label in every group. ECE: the row-weighted mean of |share positive − mean score| over ${cal[0]?.bins.length ?? 0} equal-width score bins, with a 95% bootstrap interval; it is biased upwards on few rows.</p><table><thead><tr><th class="l">group</th><th>n</th><th>ECE</th><th class="l">reliability (per bin)</th></tr></thead><tbody>${rows}</tbody></table>`;
 }
 
@@ -126,7 +128,9 @@ export function rateChart(a: AttributeResult): string {
       reference: g.reference,
       small: g.small,
       rates: CHARTED_METRICS.map((m) => g[m]),
-      intervals: CHARTED_METRICS.map((m) => wilsonInterval(METRIC_DEFS[m].num(g), METRIC_DEFS[m].den(g), CHART_CONFIDENCE)),
+      // a suppressed group has no counts, so no interval either
+      intervals: CHARTED_METRICS.map((m) => (g.tp === null || g.fp === null || g.tn === null || g.fn === null ? null : wilsonInterval(METRIC_DEFS[m].num(g as Counts), METRIC_DEFS[m].den(g as Counts), CHART_CONFIDENCE))),
+      ...(g.suppressed ? { note: 'suppressed' } : {}),
       marks: CHARTED_METRICS.map((m) => markOf(g.value, m)),
     })),
   });

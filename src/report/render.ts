@@ -8,6 +8,7 @@ import { anchorOf, metricsTable, rateChart, verdictFindings, verdictTableHtml } 
 import { METRIC_DEFS, type MetricsReport } from '../methods/metrics/index.js';
 import { attributionText } from '../audit/attribution.js';
 import { distributionChart, faleChart, heatmap, jsRanking, lineChart, svgWidth } from './charts.js';
+import { provenanceBlock } from './provenance.js';
 import { binLabel, escapeHtml as esc, finite, fmtInt, fmtJs, fmtNum, fmtPct, fmtPp, fmtRatio } from './format.js';
 
 /** the caveats' topics as the report names them */
@@ -17,7 +18,14 @@ const CAVEAT_TOPICS: Record<AuditResult['caveats'][number]['topic'], string> = {
 const EXPANDED = 3;
 const LUCID_EXPANDED = 3;
 
-/** The report's style sheet (the browser page uses it for the sections it shows). */
+/**
+ * The report's style sheet (the browser page uses it for the sections it shows). Colours: the charts
+ * use the Okabe–Ito palette (format.ts OKABE_ITO: --pos #0072B2 blue and --neg #E69F00 orange for the
+ * positive and negative sets, #009E73 bluish green), safe for the common colour-vision deficiencies.
+ * No state is told by colour alone: every verdict carries a word and a symbol (⚑ flagged, ? inconclusive,
+ * ✓ pass, – too little data), the data's agreement a ✓ / ✗ badge, heat-map checks ✓ / ✗ / ~. The
+ * "agrees" badge is blue, not green, so that it and the red flag are not a red–green pair.
+ */
 export const CSS = `
 :root{--fg:#1d1d1f;--muted:#5b5b60;--line:#d9d9de;--bg-soft:#f6f6f8;--flag:#b3261e;--flag-bg:#fdecea;--warn-bg:#fff6e0;--warn:#8a5a00;--pos:#0072B2;--neg:#E69F00}
 *{box-sizing:border-box}
@@ -34,7 +42,7 @@ table{border-collapse:collapse;margin:8px 0 14px;font-size:.9em}th,td{border:1px
 th{background:var(--bg-soft);font-weight:600}td.l,th.l{text-align:left}
 td.flag{background:var(--flag-bg);color:var(--flag);font-weight:600}td.flag-soft{background:#f7f3ee}.badge.soft{color:#8a6d3b}tr.rare td,tr.smallgroup td{background:#fafafa}
 .badge{display:inline-block;font-size:.78em;padding:0 6px;border-radius:9px;margin-left:4px;border:1px solid currentColor;white-space:nowrap}
-.badge.priv{color:#0a5f99}.badge.agree{color:#00734d}.badge.small{color:var(--warn)}.badge.flag{color:var(--flag)}.badge.rare{color:var(--warn)}
+.badge.priv{color:#0a5f99}.badge.agree{color:#005b96}.badge.small{color:var(--warn)}.badge.flag{color:var(--flag)}.badge.rare{color:var(--warn)}
 .scroll{overflow-x:auto;max-width:100%}
 .verdict-table td:not(.l) .ci{white-space:normal;max-width:11em;margin-left:auto}.verdict-table td a{white-space:nowrap}
 .ci{display:block;color:var(--muted);font-size:.82em;white-space:nowrap}
@@ -126,6 +134,10 @@ function distributionFigures(ds: readonly Distribution[], max: number, what: str
   return `${head}<details><summary>${figs.length - expanded} more ${esc(what)} (smaller JS distances)</summary><div class="figs">${figs.slice(expanded).join('')}</div></details>`;
 }
 
+/**
+ * The title, one line of what was audited, and the settings and provenance folded beneath a summary
+ * that states the hashes, seed and version, so the verdict table stays on the first screen.
+ */
 function header(r: AuditResult): string {
   const m = r.meta;
   const model = `${esc(m.model.kind)}: ${esc(m.model.source)}${m.model.differentiable ? ' (differentiable)' : ''}` + (m.model.features ? ` · reads ${m.model.features.length} features` : '');
@@ -133,9 +145,11 @@ function header(r: AuditResult): string {
     .filter(([, v]) => finite(v))
     .map(([k, v]) => `${esc(k)} ${v >= 1000 ? `${fmtNum(v / 1000, 3)} s` : `${fmtNum(v, 3)} ms`}`)
     .join(' · ');
+  const short = (h: string | null | undefined) => (h ? `<code>${esc(h.slice(0, 12))}…</code>` : 'none');
   return `<header>
 <h1>Fairness audit report</h1>
-<p class="muted">${esc(m.data.source)} · ${fmtInt(m.data.rows)} rows · created ${esc(m.created)}</p>
+<p class="muted">${esc(m.data.source)} · ${fmtInt(m.data.rows)} rows · label <code>${esc(m.label)}</code> = <strong>${esc(m.positive)}</strong> · model ${esc(m.model.source)} · protected ${r.protected.map((p) => esc(p.column)).join(', ') || 'none'} · created ${esc(m.created)}</p>
+<details id="settings"><summary>Settings and provenance: data SHA-256 ${short(m.data.sha256)}, model SHA-256 ${short(m.model.sha256)}, seed ${esc(m.seed)}, ${esc(m.tool)} ${esc(m.version)}${m.suppressBelow !== null && m.suppressBelow !== undefined ? `, groups under ${fmtInt(m.suppressBelow)} people suppressed` : ''}</summary>
 <dl class="meta">
 <dt>Data</dt><dd>${esc(m.data.source)} — ${fmtInt(m.data.rows)} rows, ${m.data.columns.length} columns</dd>
 <dt>Label</dt><dd><code>${esc(m.label)}</code>, positive = <strong>${esc(m.positive)}</strong></dd>
@@ -146,6 +160,8 @@ function header(r: AuditResult): string {
 <dt>Tool</dt><dd>${esc(m.tool)} ${esc(m.version)} (${esc(m.variant)})</dd>
 ${timings ? `<dt>Timings</dt><dd class="small">${timings}</dd>` : ''}
 </dl>
+${provenanceBlock(r)}
+</details>
 </header>`;
 }
 
@@ -217,7 +233,9 @@ function verdictHeadline(reports: readonly (MetricsReport | null)[]): string | n
     for (const a of rep?.attributes ?? []) {
       const fs = a.comparisons.filter((c) => c.verdict === 'flagged').sort((x, y) => (x.pAdjusted ?? 1) - (y.pAdjusted ?? 1));
       if (!fs.length) {
-        clear.push(esc(a.column));
+        // no flag is not "fair": an inconclusive comparison is a disparity too uncertain to call
+        const inc = a.comparisons.filter((c) => c.verdict === 'inconclusive').length;
+        clear.push(`<a href="#${anchorOf(a.column)}">${esc(a.column)}</a>${inc ? ` (<span class="badge soft">? ${fmtInt(inc)} inconclusive</span>)` : ''}`);
         continue;
       }
       const c = fs[0];
@@ -226,7 +244,8 @@ function verdictHeadline(reports: readonly (MetricsReport | null)[]): string | n
   }
   if (!flagged.length && !clear.length) return null;
   const f = flagged.length ? `<span class="badge flag">⚑ flagged</span> ${flagged.join('; ')}.` : '';
-  const c = clear.length ? ` No flag for ${clear.join(', ')}.` : '';
+  const inconclusive = clear.some((x) => x.includes('inconclusive'));
+  const c = clear.length ? ` No flag for ${clear.join(', ')}.${inconclusive ? ' Inconclusive: outside the band but not significant; the data cannot tell either way.' : ''}` : '';
   return (f + c).trim();
 }
 
@@ -322,7 +341,7 @@ function metricsSection(r: AuditResult): string {
   const ix = r.metrics.intersection;
   const cells = ix ? ix.attributes.reduce((s, a) => s + a.groups.length, 0) : 0;
   return `<section id="metrics"><h2>Group metrics</h2>
-<p>The model's decisions per group in the data, beside the attribute's reference group (★, dashed line). A mark beside a rate is a verdict of its comparison with the reference: <strong>⚑</strong> flagged (the ratio is outside [${fmtRatio(r.metrics.attributes.verdicts.band[0])}, ${fmtRatio(r.metrics.attributes.verdicts.band[1])}] and that is significant after the correction for the report's many comparisons), <strong>?</strong> inconclusive (outside, not significant)${r.metrics.attributes.favourable === 'negative' ? '; here the positive class is the <strong>unfavourable</strong> outcome, so a higher positivity rate disadvantages a group' : ''}. Hatched bars are small groups (under ${fmtInt(r.metrics.attributes.minGroupSize)} rows), which get no verdict.</p>
+<p>The model's decisions per group in the data, beside the attribute's reference group (★, dashed line). A mark beside a rate is a verdict of its comparison with the reference: <strong>⚑</strong> flagged (the ratio is outside [${fmtRatio(r.metrics.attributes.verdicts.band[0])}, ${fmtRatio(r.metrics.attributes.verdicts.band[1])}] and that is significant after the correction for the report's many comparisons), <strong>?</strong> inconclusive (outside, not significant)${r.metrics.attributes.favourable === 'negative' ? '; here the positive class is the <strong>unfavourable</strong> outcome, so a higher positivity rate disadvantages a group' : ''}. Hatched bars are small groups (under ${fmtInt(r.metrics.attributes.minGroupSize)} rows), which get no verdict${r.metrics.attributes.suppressBelow !== null ? `; a group of fewer than ${fmtInt(r.metrics.attributes.suppressBelow)} people is suppressed (no figure of it is shown)` : ''}.</p>
 <div class="figs">${r.metrics.attributes.attributes.map((a) => `<figure id="${anchorOf(a.column)}">${rateChart(a)}</figure>`).join('')}</div>
 <details id="metrics-tables"><summary>Every rate and verdict per group, the four-fifths yardstick, impact ratios and calibration (tables)</summary>
 <p class="small">Ratios are group / reference; the interval beneath is at the comparison's corrected level. PPV, FDR and NPV have no favourable direction and are marked "differs". The four-fifths column is the legal yardstick (selection rate over the most selected group that is not small), not a verdict.</p>
@@ -370,10 +389,10 @@ ${distributionFigures(rankByJs(p.distributions), EXPANDED, 'proxy attributes', r
 }
 
 function heatmapFigures(h: IntersectionHeatmap): string {
-  const figs = [figure(heatmap(h, { value: 'positivity' }))];
+  const figs = [figure(heatmap(h, { value: 'positivity' }), h.suppressed?.length ? 'Cells marked "suppressed" have too few people to show their rate.' : undefined)];
   if (h.canonicalShift) {
     const dis = h.shiftStatus ? h.shiftStatus.flatMap((row, r) => row.map((st, c) => (st === 'disagrees' ? `${h.rowValues[r]} & ${h.colValues[c]}` : null))).filter((x) => x !== null) : [];
-    const note = dis.length ? `Outlined (${dis.map((x) => esc(x)).join(', ')}): the data contradicts the shift; not findings.` : h.shiftStatus ? 'No cell\'s shift is contradicted by the data.' : '';
+    const note = dis.length ? `Marked ✗ and outlined (${dis.map((x) => esc(x)).join(', ')}): the data contradicts the shift; not findings.` : h.shiftStatus ? 'No cell\'s shift is contradicted by the data.' : '';
     figs.push(figure(heatmap(h, { value: 'shift' }), note || undefined));
   }
   return `<div class="figs">${figs.join('')}</div>`;
@@ -400,7 +419,7 @@ function intersectionsSection(r: AuditResult): string {
 ${sets.length ? `<details><summary>Canonical sets per combination (${fmtInt(sets.length)})</summary><table class="combos"><thead><tr><th class="l">combination</th><th>training rows</th><th title="share of generated rows that hold every fixed value">fix satisfied</th><th title="share of the rows drawn that the model scored on their side (rejection sampling keeps only those); without rejection, the validity">acceptance (pos / neg)</th><th class="l">top features by JS</th></tr></thead><tbody>${rows}</tbody></table></details>` : '<p class="muted small">No canonical sets were generated per combination.</p>'}`;
   });
   return `<section id="intersections"><h2>Intersections</h2>
-<p>For each pair of protected attributes: the model's positivity rate per combination of values in the data (n = its rows; hatched: a small group, grey: empty), and its canonical shift, the combination's share of the positive canonical set minus its share of the negative one (orange: more among positive decisions, purple: among negative ones). A shift outlined with a dashed line is contradicted by the real rows: their interval at the corrected level excludes 0 and at least one GAN seed's shift has the other sign. Folded beneath: canonical sets with the combination fixed, their training rows (a rare combination gives the GAN little to learn from) and the features that separate them.</p>
+<p>For each pair of protected attributes: the model's positivity rate per combination of values in the data (n = its rows; hatched: a small group, grey: empty), and its canonical shift, the combination's share of the positive canonical set minus its share of the negative one (orange: more among positive decisions, purple: among negative ones). Beside each n, the shift's check against the real rows: ✓ agrees, ✗ disagrees, ~ within noise. A shift marked ✗ and outlined with a dashed line is contradicted by the real rows: their interval at the corrected level excludes 0 and at least one GAN seed's shift has the other sign. Folded beneath: canonical sets with the combination fixed, their training rows (a rare combination gives the GAN little to learn from) and the features that separate them.</p>
 ${parts.join('\n')}
 ${conditionalTable(r)}
 </section>`;

@@ -233,6 +233,17 @@ describe('runAudit with a predictions column', () => {
     const r = await runAudit(engine, scored, { label: 'approved', positive: 'yes', protected: ['sex', 'group'], pred: 'p', ...SMALL });
     assert.equal(r.meta.model.kind, 'column');
     assert.equal(r.meta.model.features, null);
+    // provenance: a predictions column has no model file to hash; a table given in memory has no file either
+    assert.equal(r.meta.model.sha256, null);
+    assert.match(r.meta.model.note!, /predictions column: there is no model file/);
+    assert.equal(r.meta.data.sha256, null);
+    assert.match(r.meta.data.note!, /no file hash/);
+    assert.deepEqual(r.meta.command, { via: 'api' });
+    assert.equal(r.meta.suppressBelow, null);
+    // the surrogate's seeds are among every seed used; no LUCID or FALE seed (neither ran)
+    assert.equal(r.meta.seeds['surrogate of the predictions (training)'], r.meta.seed);
+    assert.ok('surrogate of the predictions (hold-out split)' in r.meta.seeds);
+    assert.ok(!Object.keys(r.meta.seeds).some((k) => /LUCID \(|FALE/.test(k)));
     assert.equal(r.lucid.ran, false);
     assert.match(r.lucid.reason!, /predictions column/);
     assert.deepEqual(r.fale, []);

@@ -281,7 +281,7 @@ describe("the LUCID-GAN paper's Table 1 (label base rates, spec §4.1)", () => {
     assert.equal(x['Male, Black'][1], 17.5);
     assert.equal(x['Female, Black'][1], 6.0);
     // overall base rate 24.57%
-    const all = r.attributes[0].groups.reduce((s, g) => s + g.tp, 0) / 15060;
+    const all = r.attributes[0].groups.reduce((s, g) => s + g.tp!, 0) / 15060;
     assert.equal(Math.round(10000 * all) / 100, 24.57);
     // train file (30162 rows = train + val splits): Male 31.4, Female 11.4
     const trainCounts = new Map<string, [number, number]>();
@@ -289,7 +289,7 @@ describe("the LUCID-GAN paper's Table 1 (label base rates, spec §4.1)", () => {
       const rr = groupMetrics(split, { label: adult.label, positive: '>50K', pred: adult.label, groups: ['Sex'], minGroupSize: 0 });
       for (const g of rr.attributes[0].groups) {
         const [n0, p0] = trainCounts.get(g.value) ?? [0, 0];
-        trainCounts.set(g.value, [n0 + g.n, p0 + g.tp]);
+        trainCounts.set(g.value, [n0 + g.n, p0 + g.tp!]);
       }
     }
     assert.equal(Math.round(1000 * trainCounts.get('Male')![1] / trainCounts.get('Male')![0]) / 10, 31.4);

@@ -251,3 +251,14 @@ test('faleSpread: a curve that moves where the rows are outranks a wilder one ov
   assert.ok(Math.abs(faleSpread(steady) - 0.1) < 1e-12);
   assert.equal(faleSpread({ ...steady, values: [Number.NaN, Number.NaN] }), -1);
 });
+
+test('Findings: an attribute with no flag but inconclusive comparisons is not said to be fine', () => {
+  const r = sampleAuditResult();
+  const a = r.metrics.attributes.attributes[0];
+  a.comparisons = a.comparisons.map((c) => (c.verdict === 'flagged' ? { ...c, verdict: 'inconclusive' as const } : c));
+  const inc = a.comparisons.filter((c) => c.verdict === 'inconclusive').length;
+  assert.ok(inc > 0);
+  const h = headlines(r).find((x) => x.includes('No flag for'))!;
+  assert.ok(h.includes(`<a href="#metrics-${a.column}">${a.column}</a> (<span class="badge soft">? ${inc} inconclusive</span>)`), h);
+  assert.match(h, /the data cannot tell either way/);
+});

@@ -41,6 +41,7 @@ interface AuditCliOptions extends DataCliOptions {
   tolerance?: number;
   minGroup?: number;
   legitimate?: string[];
+  suppressBelow?: number;
   allowSmall?: boolean;
   protected: string[];
   model?: string;
@@ -123,6 +124,10 @@ export function auditSummary(r: AuditResult, w: WrittenAudit, top = 5): string {
   const mc = familyCounts([r.metrics.attributes, r.metrics.intersection]);
   lines.push(`  group metrics: ${mc.flagged} flagged, ${mc.inconclusive} inconclusive, ${mc.pass} pass, ${mc['too little data']} with too little data (band [${mv.band[0].toFixed(2)}, ${mv.band[1].toFixed(2)}]; ${mv.correction.split(' (')[0]}, family-wise error ${Math.round(100 * mv.alpha)}%)`);
   lines.push(formatVerdictTable([r.metrics.attributes, r.metrics.intersection], '    ').replace(/\n$/, ''));
+  if (r.meta.suppressBelow !== null) {
+    const sup = [r.metrics.attributes, r.metrics.intersection].flatMap((rep) => (rep?.attributes ?? []).flatMap((a) => a.groups.filter((g) => g.suppressed).map((g) => `${a.column} = ${g.value}`)));
+    lines.push(`  suppressed (fewer than ${r.meta.suppressBelow} people; no figure shown): ${sup.length ? sup.join('; ') : 'none'}`);
+  }
   for (const rep of [r.metrics.attributes, r.metrics.intersection]) {
     for (const a of rep?.attributes ?? []) {
       const fl = a.comparisons.filter((c) => c.verdict === 'flagged').sort((x, y) => x.pAdjusted! - y.pAdjusted!);
@@ -226,6 +231,7 @@ export const auditCommand = withDataOptions(new Command('audit')
   .addOption(F.tolerance(METRICS_DEFAULTS.tolerance))
   .addOption(F.minGroup(METRICS_DEFAULTS.minGroupSize))
   .addOption(F.legitimate())
+  .addOption(F.suppressBelow())
   .option('--allow-small', `run on fewer than ${AUDIT_DEFAULTS.minRows} rows, or when every group of an attribute is small (otherwise an error)`)
   .option('--fale-bootstrap <n>', 'FALE bootstrap replicates for 95% bands (0: none)', nonNegativeInt, AUDIT_DEFAULTS.faleBootstrap)
   .addOption(new Option('--gan-mode <mode>', 'LUCID-GAN training: paper (the published one) or consistency (adds the prediction-consistency term; see below)').choices(['paper', 'consistency']).default(AUDIT_DEFAULTS.ganMode))
@@ -271,6 +277,8 @@ export const auditCommand = withDataOptions(new Command('audit')
         faleBootstrap: opts.faleBootstrap,
         onProgress: bar?.onProgress,
         shouldStop,
+        // the command line as given, after `lucid` (the report shows it shell-quoted)
+        provenance: { command: { via: 'cli', argv: process.argv.slice(2) } },
       }), () => bar?.end());
     } finally {
       bar?.end();

@@ -67,6 +67,8 @@ async function simDemo(engine: Engine, opts: DemoCliOptions, log: (s: string) =>
         n: DEMO_SIM.n,
         intersectionRows: DEMO_SIM.intersectionRows,
         faleBootstrap: DEMO_SIM.faleBootstrap,
+        // the data and the model are made here, not read from files: there is nothing to hash
+        provenance: { command: { via: 'cli', argv: process.argv.slice(2) }, dataNote: `simulated by lucid demo in memory (seed ${opts.seed + 1}): no file to hash` },
         onProgress: bar?.onProgress,
       });
     } finally {
@@ -123,6 +125,7 @@ async function datasetDemo(engine: Engine, opts: DemoCliOptions, log: (s: string
       source: `${name} test split (${a.dir})`,
       seed: opts.seed,
       ganEpochs: opts.ganEpochs,
+      provenance: { command: { via: 'cli', argv: process.argv.slice(2) }, dataNote: `the ${name} test split, parsed by lucid demo from the dataset's files: no single file to hash` },
       onProgress: bar?.onProgress,
     });
   } finally {

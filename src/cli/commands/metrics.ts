@@ -24,6 +24,7 @@ interface MetricsCliOptions extends DataCliOptions {
   tolerance?: number;
   minGroup?: number;
   legitimate?: string[];
+  suppressBelow?: number;
   bootstrap: number;
   seed: number;
   format: 'table' | 'json' | 'csv';
@@ -72,6 +73,7 @@ export const metrics = withDataOptions(new Command('metrics')
   .addOption(F.tolerance(METRICS_DEFAULTS.tolerance))
   .addOption(F.minGroup(METRICS_DEFAULTS.minGroupSize))
   .addOption(F.legitimate())
+  .addOption(F.suppressBelow())
   .option('--bootstrap <n>', 'bootstrap resamples for 95% percentile intervals (0: none)', nonNegativeInt, 0)
   .option('--seed <n>', 'seed of the bootstrap resamples (same seed, same intervals)', nonNegativeInt, 0)
   .addOption(new Option('--format <f>', 'output format').choices(['table', 'json', 'csv']).default('table'))

@@ -21,6 +21,8 @@ export interface GroupCalibration {
   bins: ReliabilityBin[];
   ece: number | null;
   ci: { lo: number | null; hi: number | null } | null;
+  /** fewer rows than --suppress-below: no bins, no ECE (suppress.ts) */
+  suppressed?: boolean;
 }
 
 function ece(score: Float64Array, y: Uint8Array, rows: ArrayLike<number>, bins: number): number | null {

@@ -2,6 +2,7 @@
 // column list comes from METRIC_DEFS (definitions.ts), so a new metric appears here by itself.
 import { JUDGED_METRICS, METRIC_DEFS, METRICS, guidance, type MetricName } from './definitions.js';
 import { verdictCellText, verdictTable } from './summary.js';
+import { suppressedText } from './suppress.js';
 import type { AttributeResult, Interval, MetricsReport } from './index.js';
 import type { Comparison, Verdict } from './verdicts.js';
 import { csvField } from '../../data/csv-write.js';
@@ -19,6 +20,7 @@ function align(rows: string[][]): string {
 /** "x0.72! disadvantaged" style cell of one comparison. */
 function comparisonCell(c: Comparison | undefined): string {
   if (!c) return '';
+  if (c.counts === null) return 'suppressed';
   return `x${ratio(c.ratio)}${MARK[c.verdict]}`;
 }
 
@@ -40,6 +42,7 @@ export function formatVerdictTable(reports: readonly (MetricsReport | null)[], i
 export function formatMetricsTable(r: MetricsReport): string {
   let s = `${r.rows} rows; label ${r.label} (positive "${r.positive}", ${r.favourable === 'positive' ? 'the favourable outcome' : 'the unfavourable outcome'}); predictions ${r.pred} read as ${r.predKind === 'labels' ? 'predicted labels' : `scores, positive when > ${r.threshold}`}\n`;
   s += 'rates in %; - = undefined (empty denominator)\n';
+  if (r.suppressBelow !== null) s += `groups with fewer than ${r.suppressBelow} rows are suppressed (supp.): no rate, count of positives, interval or verdict is shown for them\n`;
   const v = r.verdicts;
   s += `verdicts: ratios inside [${ratio(v.band[0])}, ${ratio(v.band[1])}] pass; outside: flagged (!) when significant at the corrected level, else inconclusive (?); ~ too little data (a group under ${r.minGroupSize} rows or an undefined rate). ${v.correction}, family-wise error ${(100 * v.alpha).toFixed(0)}%.\n`;
   s += `verdict counts: ${Object.entries(v.counts).map(([k, n]) => `${n} ${k}`).join(', ')}\n\n`;
@@ -47,7 +50,7 @@ export function formatMetricsTable(r: MetricsReport): string {
   for (const a of r.attributes) {
     s += `\n${a.column}: reference ${a.reference.value} (${a.reference.reason})${a.unknown ? `; ${a.unknown} rows with no value left out` : ''}\n`;
     const rows = [['group', 'n', ...METRICS.map((m) => METRIC_DEFS[m].short)]];
-    for (const g of a.groups) rows.push([g.value + (g.reference ? ' *' : '') + (g.small ? ' (small)' : ''), String(g.n), ...METRICS.map((m) => pct(g[m]) + ci(g.ci?.[m], pct))]);
+    for (const g of a.groups) rows.push([g.value + (g.reference ? ' *' : '') + (g.suppressed ? ` (${suppressedText(r.suppressBelow!)})` : g.small ? ' (small)' : ''), String(g.n), ...METRICS.map((m) => (g.suppressed ? 'supp.' : pct(g[m]) + ci(g.ci?.[m], pct)))]);
     s += align(rows);
     const others = a.groups.filter((g) => !g.reference);
     if (others.length) {
@@ -61,8 +64,8 @@ export function formatMetricsTable(r: MetricsReport): string {
     }
     s += `four-fifths rule (the legal yardstick, not a verdict): selection rate against the most selected group that is not small${a.fourFifths.reference ? ` (${a.fourFifths.reference})` : ' (none: every group is small)'}; below 0.8: ${a.fourFifths.below.length ? a.fourFifths.below.join(', ') : 'none'}\n`;
     const imp = a.impact;
-    s += `impact ratios (NYC LL144, ${imp.kind}${imp.median !== null ? ` above the median score ${imp.median.toFixed(3)}` : ''}; categories under ${(100 * imp.minShare).toFixed(0)}% of rows excluded${imp.unknown ? `; ${imp.unknown} rows with an unknown value left out` : ''}): ${imp.rows.map((x) => `${x.category} ${pct(x.rate)}% ${x.excluded ? '(excluded)' : `x${ratio(x.impactRatio)}`}`).join('; ')}\n`;
-    if (a.calibration) s += `calibration (ECE by group${r.bootstrap || a.calibration.some((c) => c.ci) ? ', 95% bootstrap interval' : ''}): ${a.calibration.map((c) => `${c.group} ${ratio(c.ece)}${c.ci ? ` [${ratio(c.ci.lo)}, ${ratio(c.ci.hi)}]` : ''}`).join('; ')}\n`;
+    s += `impact ratios (NYC LL144, ${imp.kind}${imp.median !== null ? ` above the median score ${imp.median.toFixed(3)}` : ''}; categories under ${(100 * imp.minShare).toFixed(0)}% of rows excluded${imp.unknown ? `; ${imp.unknown} rows with an unknown value left out` : ''}): ${imp.rows.map((x) => (x.suppressed ? `${x.category} suppressed` : `${x.category} ${pct(x.rate)}% ${x.excluded ? '(excluded)' : `x${ratio(x.impactRatio)}`}`)).join('; ')}\n`;
+    if (a.calibration) s += `calibration (ECE by group${r.bootstrap || a.calibration.some((c) => c.ci) ? ', 95% bootstrap interval' : ''}): ${a.calibration.map((c) => `${c.group} ${c.suppressed ? 'suppressed' : ratio(c.ece)}${c.ci ? ` [${ratio(c.ci.lo)}, ${ratio(c.ci.hi)}]` : ''}`).join('; ')}\n`;
     if (a.conditional) {
       const cd = a.conditional;
       s += `selection-rate ratio to ${cd.reference} within ${cd.strata} strata of ${cd.columns.join(', ')} (Mantel-Haenszel): ${cd.rows.map((x) => `${x.group} crude x${ratio(x.crude)}, conditional x${ratio(x.conditional)}${x.ci ? ` [${ratio(x.ci.lo)}, ${ratio(x.ci.hi)}]` : ''}${x.explainedShare !== null ? `, ${(100 * x.explainedShare).toFixed(0)}% explained` : ''}`).join('; ')}\n`;
@@ -81,11 +84,14 @@ function fourFifthsCell(a: AttributeResult, value: string): string {
 /** One row per group: counts, rates, then per judged metric the difference, ratio and verdict against the reference (and CIs with bootstrap). */
 export function formatMetricsCsv(r: MetricsReport): string {
   const boot = r.bootstrap !== null;
+  const supp = r.suppressBelow !== null;
   const head = ['column', 'value', 'n', 'reference', 'small', 'tp', 'fp', 'tn', 'fn', ...METRICS];
   for (const m of METRICS) head.push(`${m}_difference`, `${m}_ratio`);
   for (const m of JUDGED_METRICS) head.push(`${m}_verdict`, `${m}_p_adjusted`);
   head.push('four_fifths_ratio', 'impact_ratio');
   if (boot) for (const m of METRICS) head.push(`${m}_lo`, `${m}_hi`);
+  // with --suppress-below: the last column says which rows are suppressed (their figures are empty)
+  if (supp) head.push('suppressed');
   const lines = [head.join(',')];
   for (const a of r.attributes) {
     for (const g of a.groups) {
@@ -96,7 +102,8 @@ export function formatMetricsCsv(r: MetricsReport): string {
         row.push(c?.verdict ?? null, c?.pAdjusted ?? null);
       }
       row.push(a.fourFifths.ratio[g.value], a.impact.rows.find((x) => x.category === g.value)?.impactRatio ?? null);
-      if (boot) for (const m of METRICS) row.push(g.ci![m].lo, g.ci![m].hi);
+      if (boot) for (const m of METRICS) row.push(g.ci?.[m].lo ?? null, g.ci?.[m].hi ?? null);
+      if (supp) row.push(g.suppressed ? suppressedText(r.suppressBelow!) : '');
       lines.push(row.map(csvField).join(','));
     }
   }

@@ -14,8 +14,10 @@ export interface ImpactRow {
   rate: number | null;
   /** null for an excluded category */
   impactRatio: number | null;
-  /** under the minimum share: shown, not in the impact ratios */
+  /** under the minimum share (or suppressed): shown, not in the impact ratios */
   excluded: boolean;
+  /** fewer rows than --suppress-below: no rate (suppress.ts) */
+  suppressed?: boolean;
 }
 
 export interface ImpactTable {

@@ -16,6 +16,7 @@ import { conditionalDisparity, strataOf, type ConditionalDisparity } from './con
 import { FAVOURABLE, JUDGED_METRICS, METRICS, rates, type Counts, type Favourable, type MetricName, type Rates } from './definitions.js';
 import { impactTable, type ImpactTable } from './impact.js';
 import { compare, correct, VERDICTS, type Comparison, type Verdict, type VerdictSettings } from './verdicts.js';
+import { suppressAttribute, suppressedGroups } from './suppress.js';
 
 export { METRICS, METRIC_DEFS, JUDGED_METRICS, CHARTED_METRICS, FAVOURABLE, betterOf, guidance, rates, type MetricName, type Rates, type Favourable, type Counts } from './definitions.js';
 export { VERDICTS, wilsonInterval, type Comparison, type Verdict } from './verdicts.js';
@@ -23,6 +24,7 @@ export type { ImpactTable, ImpactRow } from './impact.js';
 export type { GroupCalibration, ReliabilityBin } from './calibration.js';
 export type { ConditionalDisparity, ConditionalRow } from './conditional.js';
 export { verdictTable, verdictCellText, type VerdictRow, type VerdictCell } from './summary.js';
+export { suppressedText, SUPPRESSION_OPTION } from './suppress.js';
 
 export const METRICS_DEFAULTS = {
   threshold: 0.5,
@@ -77,6 +79,11 @@ export interface GroupMetricsOptions {
   minGroupSize?: number;
   /** columns whose strata the disparity is also given conditional on (`--legitimate`) */
   legitimate?: string[];
+  /**
+   * `--suppress-below k`: a group with fewer than k rows is suppressed (suppress.ts): no rate, count of
+   * positives or interval of it leaves this function, and it gets no verdict (default: none)
+   */
+  suppressBelow?: number;
 }
 
 export interface Interval {
@@ -88,14 +95,17 @@ export interface GroupResult extends Rates {
   column: string;
   value: string;
   n: number;
-  tp: number;
-  fp: number;
-  tn: number;
-  fn: number;
+  /** the confusion matrix; null when suppressed */
+  tp: number | null;
+  fp: number | null;
+  tn: number | null;
+  fn: number | null;
   /** the reference of differences, ratios and verdicts */
   reference: boolean;
-  /** fewer rows than minGroupSize */
+  /** fewer rows than minGroupSize, or suppressed */
   small: boolean;
+  /** fewer rows than the report's suppressBelow: every rate, count and interval is null or absent */
+  suppressed: boolean;
   ci?: Record<MetricName, Interval>;
 }
 
@@ -153,6 +163,8 @@ export interface MetricsReport {
   verdicts: { tolerance: number; band: [number, number]; alpha: number; correction: string; comparisons: number; test: string; counts: Record<Verdict, number> };
   bootstrap: { resamples: number; seed: number; confidence: number; method: string } | null;
   minGroupSize: number;
+  /** `--suppress-below k`: groups with fewer rows carry no rate, count of positives or interval (null: nothing suppressed) */
+  suppressBelow: number | null;
   warnings: string[];
 }
 
@@ -294,21 +306,24 @@ const sizeAt = (c: Float64Array, g: number) => c[4 * g] + c[4 * g + 1] + c[4 * g
  * small (first in sorted order on a tie); when every group is small, the largest, and then no
  * comparison gets a verdict.
  */
-export function chooseReference(values: readonly string[], sizes: readonly number[], minGroupSize: number, given?: string): { index: number; value: string; reason: string; source: 'given' | 'largest' } {
+export function chooseReference(values: readonly string[], sizes: readonly number[], minGroupSize: number, given?: string, suppressed?: readonly boolean[]): { index: number; value: string; reason: string; source: 'given' | 'largest' } {
+  const small = (g: number) => sizes[g] < minGroupSize || suppressed?.[g] === true;
   if (given !== undefined) {
     const index = values.indexOf(given);
     const n = sizes[index];
+    if (suppressed?.[index]) return { index, value: given, source: 'given', reason: 'named by the user; suppressed (fewer rows than the suppression threshold), so its comparisons get no verdict and show no figure' };
     return { index, value: given, source: 'given', reason: `named by the user; n = ${n}${n < minGroupSize ? `, small (fewer than ${minGroupSize} rows), so its comparisons get no verdict` : ''}` };
   }
   let best = -1;
-  for (let g = 0; g < values.length; g++) if (sizes[g] >= minGroupSize && (best < 0 || sizes[g] > sizes[best])) best = g;
+  for (let g = 0; g < values.length; g++) if (!small(g) && (best < 0 || sizes[g] > sizes[best])) best = g;
   if (best >= 0) return { index: best, value: values[best], source: 'largest', reason: `the largest group that is not small; n = ${sizes[best]}, small means fewer than ${minGroupSize} rows` };
   let any = 0;
   for (let g = 1; g < values.length; g++) if (sizes[g] > sizes[any]) any = g;
+  if (suppressed?.[any]) return { index: any, value: values[any], source: 'largest', reason: `the largest group, suppressed; every group has fewer than ${minGroupSize} rows or is suppressed, so no comparison gets a verdict` };
   return { index: any, value: values[any], source: 'largest', reason: `the largest group, n = ${sizes[any]}; every group has fewer than ${minGroupSize} rows, so no comparison gets a verdict` };
 }
 
-function disparities(groupRates: Rates[], sizes: readonly number[], values: string[], p: number, minGroupSize: number): Record<MetricName, Disparity> {
+function disparities(groupRates: Rates[], sizes: readonly number[], values: string[], p: number, minGroupSize: number, suppressed?: readonly boolean[]): Record<MetricName, Disparity> {
   const out = {} as Record<MetricName, Disparity>;
   for (const m of METRICS) {
     const pv = groupRates[p][m];
@@ -319,7 +334,7 @@ function disparities(groupRates: Rates[], sizes: readonly number[], values: stri
     let defined = 0;
     groupRates.forEach((r, g) => {
       const v = r[m];
-      if (v !== null && sizes[g] >= minGroupSize) {
+      if (v !== null && sizes[g] >= minGroupSize && !suppressed?.[g]) {
         defined++;
         lo = Math.min(lo, v);
         hi = Math.max(hi, v);
@@ -334,7 +349,9 @@ function disparities(groupRates: Rates[], sizes: readonly number[], values: stri
 }
 
 /** The four-fifths rule on the selection rate (the favourable outcome's rate), among groups that are not small. */
-function fourFifthsOf(values: readonly string[], gr: Rates[], sizes: readonly number[], favourable: Favourable, minGroupSize: number, ff: number): FourFifths {
+function fourFifthsOf(values: readonly string[], gr: Rates[], sizes0: readonly number[], favourable: Favourable, minGroupSize: number, ff: number, suppressed?: readonly boolean[]): FourFifths {
+  // a suppressed group is small here: never the most selected, no ratio
+  const sizes = sizes0.map((n, g) => (suppressed?.[g] ? -1 : n));
   const sel = gr.map((r) => (r.positivity_rate === null ? null : favourable === 'positive' ? r.positivity_rate : 1 - r.positivity_rate));
   let top = -1;
   sel.forEach((v, g) => {
@@ -410,6 +427,8 @@ export function groupMetrics(table: Table, opts: GroupMetricsOptions): MetricsRe
   check(FAVOURABLE.includes(favourable), 'E_ARG', () => `metrics: favourable must be positive or negative, got ${String(favourable)}`);
   const minGroupSize = opts.minGroupSize ?? METRICS_DEFAULTS.minGroupSize;
   check(Number.isSafeInteger(minGroupSize) && minGroupSize >= 0, 'E_ARG', () => `metrics: the small-group threshold must be a non-negative integer, got ${minGroupSize}`);
+  const k = opts.suppressBelow ?? 0;
+  check(Number.isSafeInteger(k) && k >= 0, 'E_ARG', () => `metrics: the suppression threshold must be a non-negative integer, got ${k}`);
   check(table.rows > 0, 'E_INPUT', () => 'metrics: the data has no rows');
   const { y, yhat, positive, predKind, score } = outcomes(table, opts, threshold);
   const attrs = attributes(table, opts);
@@ -431,18 +450,25 @@ export function groupMetrics(table: Table, opts: GroupMetricsOptions): MetricsRe
   const selected = new Uint8Array(table.rows);
   for (let i = 0; i < table.rows; i++) selected[i] = favourable === 'positive' ? yhat[i] : 1 - yhat[i];
 
+  // per attribute, per group: suppressed (fewer than k rows; suppress.ts)
+  const supp: boolean[][] = [];
   const results: AttributeResult[] = attrs.map((a) => {
     const c = countsOf(a, y, yhat, null);
     const sizes = a.values.map((_, g) => sizeAt(c, g));
+    const sup = suppressedGroups(sizes, k);
+    supp.push(sup);
     const gr = a.values.map((_, g) => rates(c[4 * g], c[4 * g + 1], c[4 * g + 2], c[4 * g + 3]));
-    const ref = chooseReference(a.values, sizes, minGroupSize, a.given);
-    const groups: GroupResult[] = a.values.map((v, g) => ({ column: a.column, value: v, n: sizes[g], ...countsAt(c, g), reference: g === ref.index, small: sizes[g] < minGroupSize, ...gr[g] }));
-    const small = groups.filter((g) => g.small);
+    const ref = chooseReference(a.values, sizes, minGroupSize, a.given, sup);
+    const groups: GroupResult[] = a.values.map((v, g) => ({ column: a.column, value: v, n: sizes[g], ...countsAt(c, g), reference: g === ref.index, small: sizes[g] < minGroupSize || sup[g], suppressed: sup[g], ...gr[g] }));
+    const small = groups.filter((g) => g.n < minGroupSize);
+    const suppressedHere = groups.filter((g) => g.suppressed);
+    if (suppressedHere.length) warnings.push(`${a.column}: ${suppressedHere.length} group${suppressedHere.length > 1 ? 's have' : ' has'} fewer than ${k} rows (${suppressedHere.slice(0, 4).map((g) => g.value).join(', ')}${suppressedHere.length > 4 ? ', …' : ''}): suppressed, no rate, count or verdict shown`);
     if (small.length) warnings.push(`${a.column}: ${small.length} group${small.length > 1 ? 's have' : ' has'} fewer than ${minGroupSize} rows (${small.slice(0, 4).map((g) => `${g.value}: ${g.n}`).join(', ')}${small.length > 4 ? ', …' : ''}); ${small.length > 1 ? 'they get' : 'it gets'} no verdict`);
     // one line per attribute and kind, not one per group (an integer column can have dozens)
     const list = (gs: GroupResult[]) => `${gs.slice(0, 4).map((g) => g.value).join(', ')}${gs.length > 4 ? ` and ${gs.length - 4} more` : ''}`;
-    const noPos = groups.filter((g) => g.tpr === null);
-    const noPred = groups.filter((g) => g.ppv === null);
+    // not for a suppressed group: "no positive labels" is a count of positives
+    const noPos = groups.filter((g) => g.tpr === null && !g.suppressed);
+    const noPred = groups.filter((g) => g.ppv === null && !g.suppressed);
     if (noPos.length) warnings.push(`${a.column} = ${list(noPos)}: no positive labels, TPR and FNR are undefined (null)`);
     if (noPred.length) warnings.push(`${a.column} = ${list(noPred)}: no predicted positives, PPV and FDR are undefined (null)`);
     if (a.unknown > 0) warnings.push(`${a.column}: ${a.unknown} rows have no value and are left out of its tables`);
@@ -451,7 +477,7 @@ export function groupMetrics(table: Table, opts: GroupMetricsOptions): MetricsRe
       if (g === ref.index) return;
       for (const m of JUDGED_METRICS) comparisons.push(compare(m, v, countsAt(c, g), ref.value, countsAt(c, ref.index), settings, ref.source === 'given'));
     });
-    const ff = fourFifthsOf(a.values, gr, sizes, favourable, minGroupSize, METRICS_DEFAULTS.fourFifths);
+    const ff = fourFifthsOf(a.values, gr, sizes, favourable, minGroupSize, METRICS_DEFAULTS.fourFifths, sup);
     // the legal yardstick beside every verdict of the group: its selection rate against the most selected group
     for (const c of comparisons) c.fourFifths = { ratio: ff.ratio[c.group], below: ff.below.includes(c.group), against: ff.reference };
     return {
@@ -459,7 +485,7 @@ export function groupMetrics(table: Table, opts: GroupMetricsOptions): MetricsRe
       reference: { value: ref.value, reason: ref.reason, source: ref.source },
       unknown: a.unknown,
       groups,
-      disparities: disparities(gr, sizes, a.values, ref.index, minGroupSize),
+      disparities: disparities(gr, sizes, a.values, ref.index, minGroupSize, sup),
       comparisons,
       fourFifths: ff,
       impact: impactTable(a.values, a.gid, hit, score ? 'scoring rate' : 'selection rate', median, METRICS_DEFAULTS.impactMinShare),
@@ -482,7 +508,7 @@ export function groupMetrics(table: Table, opts: GroupMetricsOptions): MetricsRe
         const sizes = a.values.map((_, g) => sizeAt(c, g));
         const gr = a.values.map((_, g) => rates(c[4 * g], c[4 * g + 1], c[4 * g + 2], c[4 * g + 3]));
         const p = a.values.indexOf(results[ai].reference.value);
-        const d = disparities(gr, sizes, a.values, p, minGroupSize);
+        const d = disparities(gr, sizes, a.values, p, minGroupSize, supp[ai]);
         METRICS.forEach((m, mi) => {
           gr.forEach((r, g) => {
             gs[ai][g][mi].push(r[m]);
@@ -512,6 +538,9 @@ export function groupMetrics(table: Table, opts: GroupMetricsOptions): MetricsRe
     });
   }
 
+  // at the source: nothing of a suppressed group leaves this function (suppress.ts)
+  if (k > 0) results.forEach((res, ai) => suppressAttribute(res, supp[ai], k));
+
   const report: MetricsReport = {
     rows: table.rows,
     label: opts.label,
@@ -532,6 +561,7 @@ export function groupMetrics(table: Table, opts: GroupMetricsOptions): MetricsRe
     },
     bootstrap: B > 0 ? { resamples: B, seed: opts.rng!.seed, confidence, method: 'percentile, rows resampled with replacement, reference group fixed' } : null,
     minGroupSize,
+    suppressBelow: k > 0 ? k : null,
     warnings,
   };
   correctTogether([report]);

@@ -43,8 +43,8 @@ export interface Comparison {
   difference: number | null;
   /** rate / reference rate; null when the reference rate is 0 or either is undefined */
   ratio: number | null;
-  /** numerators and denominators behind the two rates */
-  counts: { x: number; n: number; xRef: number; nRef: number };
+  /** numerators and denominators behind the two rates; null when either group is suppressed (suppress.ts) */
+  counts: { x: number; n: number; xRef: number; nRef: number } | null;
   /** log ρ as tested (with the zero-count correction when it applied); null with too little data */
   logRatio: number | null;
   /** its standard error */
