@@ -32,18 +32,26 @@ export function binLabels(edges: readonly number[]): string[] {
 
 /**
  * Quantile bins: edges at the i/k quantiles (i = 0 … k) of the finite values, duplicates removed
- * (heavy ties give fewer than k bins; a constant column gives one bin [v, v]).
+ * (heavy ties give fewer than k bins). A column with at most k distinct values (a coded category such
+ * as sex = 1 / 2, a constant) gets one bin per value instead, labelled by the value: its quantiles
+ * would merge values into one bin, and a coded category has no order between its codes to bin by.
+ * Those edges are v0, v0, v1, …, v(m−1), so bin 0 is [v0, v0] and bin i is (v(i−1), vi] = {vi}.
  */
 export function quantileBins(values: ArrayLike<number>, k: number): Bins {
   check(Number.isSafeInteger(k) && k >= 1, 'E_ARG', () => `bins: the number of bins must be a positive integer, got ${k}`);
   const s = finiteSorted(values);
   check(s.length > 0, 'E_INPUT', () => 'bins: no finite value to bin');
+  const distinct: number[] = [];
+  for (const v of s) {
+    if (distinct.length === 0 || v > distinct[distinct.length - 1]) distinct.push(v);
+    if (distinct.length > k) break;
+  }
+  if (distinct.length <= k) return { method: 'quantile', edges: [distinct[0], ...distinct], labels: distinct.map(formatEdge) };
   const edges: number[] = [];
   for (let i = 0; i <= k; i++) {
     const e = i === 0 ? s[0] : i === k ? s[s.length - 1] : quantileSorted(s, i / k);
     if (edges.length === 0 || e > edges[edges.length - 1]) edges.push(e);
   }
-  if (edges.length === 1) edges.push(edges[0]); // a constant: one bin [v, v]
   return { method: 'quantile', edges, labels: binLabels(edges) };
 }
 

@@ -12,12 +12,31 @@ describe('protected bins', () => {
     assert.deepEqual(binValues([1, 2, 3, 4, 5, 6, 7, 8], b.edges).counts, [2, 2, 2, 2]);
   });
 
-  it('ties: duplicate quantiles collapse into fewer bins; a constant column is one bin', () => {
-    const b = quantileBins([1, 1, 1, 1, 1, 2, 3], 4);
-    assert.deepEqual(b.edges, [1, 1.5, 3]);
-    assert.deepEqual(binValues([1, 1, 1, 1, 1, 2, 3], b.edges).counts, [5, 2]);
-    assert.deepEqual(quantileBins([4, 4, 4], 3).edges, [4, 4]);
-    assert.deepEqual(binValues([4, 4, 4], [4, 4]).counts, [3]);
+  it('ties: duplicate quantiles collapse into fewer bins', () => {
+    const v = [1, 1, 1, 1, 1, 1, 2, 3, 4, 5, 6];
+    const b = quantileBins(v, 4);
+    assert.deepEqual(b.edges, [1, 3.5, 6]);
+    assert.deepEqual(binValues(v, b.edges).counts, [8, 3]);
+  });
+
+  it('at most k distinct values (a coded category, a constant): one bin per value, labelled by the value', () => {
+    // sex coded 1 / 2: quantile edges would give the single bin [1, 2] and no group to compare
+    const sex = [2, 1, 1, 2, 2, 1, 2, 1, 1];
+    const b = quantileBins(sex, 4);
+    assert.deepEqual(b.edges, [1, 1, 2]);
+    assert.deepEqual(b.labels, ['1', '2']);
+    assert.deepEqual(binValues(sex, b.edges).counts, [5, 4]);
+    assert.deepEqual(Array.from(binValues(sex, b.edges).codes), [1, 0, 0, 1, 1, 0, 1, 0, 0]);
+    const three = quantileBins([0, 5, 0, 9.5, 5], 3);
+    assert.deepEqual(three.labels, ['0', '5', '9.5']);
+    assert.deepEqual(binValues([0, 5, 0, 9.5, 5], three.edges).counts, [2, 2, 1]);
+    // a constant: one bin
+    const c = quantileBins([4, 4, 4], 3);
+    assert.deepEqual(c.edges, [4, 4]);
+    assert.deepEqual(c.labels, ['4']);
+    assert.deepEqual(binValues([4, 4, 4], c.edges).counts, [3]);
+    // one more distinct value than bins: quantiles again
+    assert.equal(quantileBins([1, 2, 3, 4, 5], 4).labels[0], '[1, 2]');
   });
 
   it('edge inclusion: bins are (a, b], the first also holds its lower edge', () => {
