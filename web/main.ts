@@ -14,6 +14,7 @@ import type { AuditRequest, WorkerMessage } from './worker.js';
 import { engineText } from './engine-info.js';
 import { sha256Hex } from '../src/data/sha256.js';
 import { SUPPRESSION_OPTION } from '../src/methods/metrics/suppress.js';
+import { MODEL_TIMEOUT_SECONDS } from '../src/models/blackbox.js';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const fileInput = $<HTMLInputElement>('file');
@@ -194,6 +195,32 @@ function intInput(el: HTMLInputElement, name: string, min: number, max: number):
   return v;
 }
 
+/**
+ * Seconds one call of a JS-module model may take before the page stops it: MODEL_TIMEOUT_SECONDS,
+ * or ?model-timeout=<seconds> in the page's address (lucid audit's --model-timeout).
+ */
+const MODEL_TIMEOUT = (() => {
+  const v = Number(new URLSearchParams(location.search).get('model-timeout'));
+  return Number.isFinite(v) && v > 0 ? v : MODEL_TIMEOUT_SECONDS;
+})();
+let modelTimer: ReturnType<typeof setTimeout> | null = null;
+
+/** A model call started or ended in the worker: arm or clear the timer that stops a model that never returns. */
+function modelCall(m: { state: 'start' | 'end'; what: string }): void {
+  if (modelTimer !== null) clearTimeout(modelTimer);
+  modelTimer = null;
+  if (m.state === 'end') return;
+  modelTimer = setTimeout(() => {
+    modelTimer = null;
+    // the worker is stuck in the module: end it (a new one starts with the next audit)
+    worker?.terminate();
+    worker = null;
+    finishTraining();
+    statusEl.textContent = '';
+    showError(`${modelFile?.name ?? 'the model'}: the model took longer than ${MODEL_TIMEOUT} s ${m.what} and was stopped; it may be stuck in an endless loop or waiting on a promise that never settles. The audit did not finish; if the model is only slow, open the page with ?model-timeout=<seconds>.`);
+  }, MODEL_TIMEOUT * 1000);
+}
+
 function getWorker(): Worker {
   if (worker) return worker;
   worker = new Worker(new URL('./worker.js', import.meta.url), { type: 'module', name: 'lucid-audit' });
@@ -303,6 +330,9 @@ function onWorker(m: WorkerMessage): void {
       return;
     case 'status':
       statusEl.textContent = m.text;
+      return;
+    case 'model-call':
+      modelCall(m);
       return;
     case 'sample':
       statusEl.textContent = '';

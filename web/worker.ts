@@ -75,6 +75,8 @@ export const SAMPLE = {
 export type WorkerMessage =
   | { type: 'ready'; engine: EngineInfo }
   | { type: 'status'; text: string }
+  /** around every call of a JS-module model (its import, each predict): the page stops a model that does not return */
+  | { type: 'model-call'; state: 'start' | 'end'; what: string }
   | { type: 'progress'; stage: string; fraction: number }
   | { type: 'sample'; table: Table; file: string; label: string; pred: string; protected: string[]; about: string }
   | {
@@ -137,13 +139,28 @@ async function loadModel(e: Engine, m: { name: string; text: string }): Promise<
   const url = URL.createObjectURL(new Blob([m.text], { type: 'text/javascript' }));
   let ns: unknown;
   try {
-    ns = await import(/* @vite-ignore */ url);
+    ns = await watched('loading it', () => import(/* @vite-ignore */ url));
   } catch (err) {
     throw new EngineError('E_INPUT', `${m.name}: cannot load the JS module: ${errorText(err)}`);
   } finally {
     URL.revokeObjectURL(url);
   }
-  return { box: moduleBlackBox(asModelModule(ns, m.name), m.name), dispose: () => {} };
+  const mod = asModelModule(ns, m.name);
+  return { box: moduleBlackBox({ ...mod, predict: (rows) => watched('one call of predict', () => mod.predict(rows)) }, m.name), dispose: () => {} };
+}
+
+/**
+ * Runs a call into the user's module between 'model-call' messages. A module stuck in an endless
+ * loop blocks this worker, so it cannot time itself out: the page times the call and terminates the
+ * worker (what --model-timeout does for lucid audit).
+ */
+async function watched<T>(what: string, f: () => T | Promise<T>): Promise<T> {
+  post({ type: 'model-call', state: 'start', what });
+  try {
+    return await f();
+  } finally {
+    post({ type: 'model-call', state: 'end', what });
+  }
 }
 
 async function audit(req: AuditRequest): Promise<void> {

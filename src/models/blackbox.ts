@@ -24,6 +24,9 @@ export interface BlackBox {
   readonly differentiable?: Classifier;
 }
 
+/** The longest wait, in seconds, for one call of a JS-module model's predict (or its import): --model-timeout's default, and the browser page's. */
+export const MODEL_TIMEOUT_SECONDS = 60;
+
 const SHOW_ROWS = 5;
 
 function inputError(msg: string): EngineError {

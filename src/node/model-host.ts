@@ -14,8 +14,8 @@ import type { Column, Table } from '../data/table.js';
 import type { BlackBox } from '../models/blackbox.js';
 import type { MessagePort } from 'node:worker_threads';
 
-/** The default of --model-timeout: seconds one call of a module's predict (or its import) may take. */
-export const MODEL_TIMEOUT_SECONDS = 60;
+import { MODEL_TIMEOUT_SECONDS } from '../models/blackbox.js';
+export { MODEL_TIMEOUT_SECONDS };
 
 /** setTimeout's largest delay (about 24.8 days); longer limits mean "no limit" in practice. */
 const MAX_DELAY_MS = 2 ** 31 - 1;

@@ -41,10 +41,10 @@ async function fullReport(report: Frame, features: string[]): Promise<void> {
 describe('browser page (dist-web) in chromium', { skip: skip ?? false, timeout: 180_000 }, () => {
   const fx = pageFixture();
 
-  async function open(): Promise<{ page: Page; errors: string[] }> {
+  async function open(query = ''): Promise<{ page: Page; errors: string[] }> {
     const page = await fx.browser.newPage({ viewport: { width: 1400, height: 900 } });
     const errors = watchErrors(page);
-    await page.goto(fx.server.url);
+    await page.goto(fx.server.url + query);
     await page.waitForFunction(() => document.body.dataset.state === 'idle');
     return { page, errors };
   }
@@ -185,6 +185,33 @@ export function predict(rows) {
       await page.click('#train');
       await page.waitForSelector('#error:not([hidden])', { timeout: 30_000 });
       assert.match(await page.textContent('#error') ?? '', /bad\.mjs: the module does not export a function "predict" \(its exports: score\)/);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('a JS module whose predict never returns is stopped after the model timeout, with a message naming it; the next audit runs', async () => {
+    const { page, errors } = await open('?model-timeout=2');
+    try {
+      await page.setInputFiles('#file', FIXTURE);
+      await page.waitForFunction(() => document.body.dataset.state === 'loaded');
+      await page.setInputFiles('#model', { name: 'stuck.mjs', mimeType: 'text/javascript', buffer: Buffer.from('export function predict(rows) { for (;;) {} }\n') });
+      await page.waitForSelector('#model-info:not([hidden])');
+      const t0 = Date.now();
+      await page.click('#train');
+      await page.waitForSelector('#error:not([hidden])', { timeout: 30_000 });
+      const waited = (Date.now() - t0) / 1000;
+      assert.match(await page.textContent('#error') ?? '', /stuck\.mjs: the model took longer than 2 s one call of predict and was stopped; it may be stuck in an endless loop/);
+      assert.equal(await page.evaluate(() => document.body.dataset.state), 'error');
+      assert.ok(waited < 20, `stopped after ${waited.toFixed(1)} s`);
+      assert.equal(await page.isEnabled('#train'), true, 'the page can audit again');
+      // a working model audits in a new worker
+      await page.setInputFiles('#model', { name: 'ok.mjs', mimeType: 'text/javascript', buffer: Buffer.from('export function predict(rows) { return rows.map((r) => (Number(r.income ?? 0) > 50 ? 0.9 : 0.1)); }\n') });
+      await page.waitForSelector('#model-info:not([hidden])');
+      await page.click('#train');
+      await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.state ?? '') && !document.querySelector('#train')?.hasAttribute('disabled'), null, { timeout: 150_000 });
+      assert.equal(await page.evaluate(() => document.body.dataset.state), 'done', await page.textContent('#error') ?? '');
       assert.deepEqual(errors, []);
     } finally {
       await page.close();
