@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
-import { artifact, browserSkip, chartProblems, pageFixture, reportFrame, ROOT, watchErrors, watchOutside } from '../helpers/browser.js';
+import { artifact, browserSkip, chartProblems, pageFixture, reportFrame, ROOT, textOverflow, watchErrors, watchOutside } from '../helpers/browser.js';
 
 const skip = browserSkip();
 const FIXTURE = path.join(ROOT, 'test/fixtures/web/loans-300.csv');
@@ -87,6 +87,9 @@ describe('browser page (dist-web) in chromium', { skip: skip ?? false, timeout: 
       const features = FEATURES.filter((f) => f !== 'approved');
       await fullReport(report, features);
       assert.equal(await page.$$eval('svg.chart', (s) => s.length), 0, 'the charts are in the report frame');
+      // no text sticks out of its box on the page itself, nor in the report in its frame (every <details> open)
+      assert.deepEqual(await textOverflow(page), [], 'the page');
+      assert.deepEqual(await textOverflow(report), [], 'the report in the page');
 
       // the downloads: the sets as CSV with the GAN seed of every row, and the whole report
       for (const which of ['positive', 'negative']) {
