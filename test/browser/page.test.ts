@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
-import { artifact, browserSkip, chartProblems, pageFixture, reportFrame, ROOT, textOverflow, watchErrors, watchOutside } from '../helpers/browser.js';
+import { artifact, auditInPage, browserSkip, chartProblems, pageFixture, reportFrame, ROOT, textOverflow, watchErrors, watchOutside } from '../helpers/browser.js';
 
 const skip = browserSkip();
 const FIXTURE = path.join(ROOT, 'test/fixtures/web/loans-300.csv');
@@ -61,15 +61,7 @@ describe('browser page (dist-web) in chromium', { skip: skip ?? false, timeout: 
       assert.deepEqual(ticked, ['age', 'sex', 'group'], 'protected columns guessed by name');
       assert.match(await page.textContent('#file-info') ?? '', /300 rows, 10 columns/);
       await page.uncheck('#protected input[value="age"]');
-      await page.fill('#epochs', '3');
-      await page.fill('#rows', '300');
-      await page.fill('#intersection-rows', '50');
-      await page.fill('#fale-bootstrap', '0');
-      await page.fill('#seed', '1');
-      await page.click('#train');
-      await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 90_000 });
-      const state = await page.evaluate(() => document.body.dataset.state);
-      assert.equal(state, 'done', `the audit failed: ${await page.textContent('#error')}`);
+      await auditInPage(page, { epochs: '3', rows: '300', 'intersection-rows': '50', 'fale-bootstrap': '0', seed: '1' }, 90_000);
       assert.equal(await page.evaluate(() => (document.getElementById('progress') as HTMLProgressElement).value), 100, 'the progress bar reached its end');
       assert.match(await page.textContent('#summary') ?? '', /LUCID-GAN 3 epochs × 3 seeds/);
 
@@ -140,15 +132,7 @@ export function predict(rows) {
         await page.waitForSelector('#model-info:not([hidden])');
         assert.match(await page.textContent('#model-info') ?? '', new RegExp(`${model.name}.*predictions column is left out`));
         await page.uncheck('#protected input[value="age"]');
-        await page.fill('#epochs', '2');
-        await page.fill('#gan-seeds', '1');
-        await page.fill('#rows', '200');
-        await page.fill('#intersection-rows', '50');
-        await page.fill('#fale-bootstrap', '0');
-        await page.fill('#seed', '1');
-        await page.click('#train');
-        await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 90_000 });
-        assert.equal(await page.evaluate(() => document.body.dataset.state), 'done', `the audit failed: ${await page.textContent('#error')}`);
+        await auditInPage(page, { epochs: '2', 'gan-seeds': '1', rows: '200', 'intersection-rows': '50', 'fale-bootstrap': '0', seed: '1' }, 90_000);
         const report = await reportFrame(page);
         await fullReport(report, FEATURES.filter((f) => f !== 'approved'));
         const validity = await report.textContent('#canonical') ?? '';

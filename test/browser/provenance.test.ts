@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { browserSkip, chartProblems, pageFixture, reportFrame, ROOT, watchErrors, watchOutside } from '../helpers/browser.js';
+import { auditInPage, browserSkip, chartProblems, pageFixture, reportFrame, ROOT, watchErrors, watchOutside } from '../helpers/browser.js';
 
 const FIXTURE = path.join(ROOT, 'test/fixtures/web/loans-300.csv');
 const skip = browserSkip();
@@ -27,15 +27,7 @@ describe('browser page: provenance and suppression', { skip: skip ?? false, time
       await page.setInputFiles('#file', FIXTURE);
       await page.waitForFunction(() => document.body.dataset.state === 'loaded');
       await page.uncheck('#protected input[value="age"]');
-      await page.fill('#epochs', '3');
-      await page.fill('#rows', '200');
-      await page.fill('#intersection-rows', '0');
-      await page.fill('#fale-bootstrap', '0');
-      await page.fill('#seed', '2');
-      await page.fill('#suppress-below', '50');
-      await page.click('#train');
-      await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 120_000 });
-      assert.equal(await page.evaluate(() => document.body.dataset.state), 'done', `the audit failed: ${await page.textContent('#error')}`);
+      await auditInPage(page, { epochs: '3', rows: '200', 'intersection-rows': '0', 'fale-bootstrap': '0', seed: '2', 'suppress-below': '50' }, 120_000);
       const report = await reportFrame(page);
       const prov = await report.textContent('#provenance') ?? '';
       const sha = createHash('sha256').update(new Uint8Array(readFileSync(FIXTURE))).digest('hex');

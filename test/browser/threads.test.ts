@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import type { Browser } from 'playwright-core';
-import { browserSkip, launch, ROOT, serve, watchErrors } from '../helpers/browser.js';
+import { auditInPage, browserSkip, launch, ROOT, serve, watchErrors } from '../helpers/browser.js';
 
 const skip = browserSkip();
 const FIXTURE = path.join(ROOT, 'test/fixtures/web/loans-300.csv');
@@ -51,12 +51,7 @@ describe('browser page: threads when cross-origin isolated, one thread otherwise
       await page.setInputFiles('#file', FIXTURE);
       await page.waitForFunction(() => document.body.dataset.state === 'loaded');
       await page.selectOption('#pred', 'preds');
-      await page.fill('#epochs', '2');
-      await page.fill('#rows', '200');
-      await page.fill('#seed', '7');
-      await page.click('#train');
-      await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 60_000 });
-      assert.equal(await page.evaluate(() => document.body.dataset.state), 'done', `training failed: ${await page.textContent('#error')}`);
+      await auditInPage(page, { epochs: '2', rows: '200', seed: '7' }, 60_000);
       const csv = (id: string) => page.evaluate(async (a) => (await fetch((document.getElementById(a) as HTMLAnchorElement).href)).text(), id);
       return {
         isolated: await page.evaluate(() => globalThis.crossOriginIsolated),

@@ -199,6 +199,17 @@ export async function reportFrame(page: Page): Promise<Frame> {
   return frame;
 }
 
+/**
+ * Fills the page's audit settings (`fields`: input id → value), runs the audit and waits until it ends;
+ * fails with the page's error message unless it is done.
+ */
+export async function auditInPage(page: Page, fields: Record<string, string>, timeout: number): Promise<void> {
+  for (const [id, value] of Object.entries(fields)) await page.fill(`#${id}`, value);
+  await page.click('#train');
+  await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.state ?? ''), undefined, { timeout });
+  assert.equal(await page.evaluate(() => document.body.dataset.state), 'done', `the audit failed: ${await page.textContent('#error')}`);
+}
+
 /** Records every request of a page that goes anywhere but `origin` (blob: and data: URLs stay in the page), and every non-GET request. */
 export function watchOutside(page: Page, origin: string): string[] {
   const outside: string[] = [];
