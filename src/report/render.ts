@@ -145,11 +145,11 @@ function header(r: AuditResult): string {
     .filter(([, v]) => finite(v))
     .map(([k, v]) => `${esc(k)} ${v >= 1000 ? `${fmtNum(v / 1000, 3)} s` : `${fmtNum(v, 3)} ms`}`)
     .join(' · ');
-  const short = (h: string | null | undefined) => (h ? `<code>${esc(h.slice(0, 12))}…</code>` : 'none');
+  const short = (h: string) => `<code>${esc(h.slice(0, 12))}…</code>`;
   return `<header>
 <h1>Fairness audit report</h1>
 <p class="muted">${esc(m.data.source)} · ${fmtInt(m.data.rows)} rows · label <code>${esc(m.label)}</code> = <strong>${esc(m.positive)}</strong> · model ${esc(m.model.source)} · protected ${r.protected.map((p) => esc(p.column)).join(', ') || 'none'} · created ${esc(m.created)}</p>
-<details id="settings"><summary>Settings and provenance: data SHA-256 ${short(m.data.sha256)}, model SHA-256 ${short(m.model.sha256)}, seed ${esc(m.seed)}, ${esc(m.tool)} ${esc(m.version)}${m.suppressBelow !== null && m.suppressBelow !== undefined ? `, groups under ${fmtInt(m.suppressBelow)} people suppressed` : ''}</summary>
+<details id="settings"><summary>Settings and provenance: ${m.data.sha256 ? `data SHA-256 ${short(m.data.sha256)}` : 'no data file hash'}, ${m.model.sha256 ? `model SHA-256 ${short(m.model.sha256)}` : 'no model file'}, seed ${esc(m.seed)}, ${esc(m.tool)} ${esc(m.version)}${m.suppressBelow !== null && m.suppressBelow !== undefined ? `, groups under ${fmtInt(m.suppressBelow)} people suppressed` : ''}</summary>
 <dl class="meta">
 <dt>Data</dt><dd>${esc(m.data.source)} — ${fmtInt(m.data.rows)} rows, ${m.data.columns.length} columns</dd>
 <dt>Label</dt><dd><code>${esc(m.label)}</code>, positive = <strong>${esc(m.positive)}</strong></dd>
