@@ -156,6 +156,8 @@ export interface AuditResult {
     positive: string;
     /** whether the positive class is the favourable outcome */
     favourable: 'positive' | 'negative';
+    /** a score above this is the model's positive decision (--threshold) */
+    threshold: number;
     model: { kind: 'builtin' | 'module' | 'onnx' | 'column'; source: string; features: string[] | null; differentiable: boolean };
     /** epochs asked for; the GAN seeds, with the epochs each completed; whether the sets were drawn by rejection */
     gan: { epochs: number; mode: 'consistency' | 'paper'; rows: number; seeds: number[]; epochsDone: number[]; rejection: boolean };
