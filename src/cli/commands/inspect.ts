@@ -1,5 +1,5 @@
 // `lucid inspect`: parse, validate, read the file, call inspectTable, print.
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import { addModes, formatInspect, inspectTable } from '../../data/inspect.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { readCsv } from '../../node/csv.js';

@@ -1,5 +1,5 @@
 // `lucid metrics`: parse, read the CSV, call groupMetrics, print.
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import type { Delimiter } from '../../data/csv-detect.js';
 import { EngineError } from '../../engine/errors.js';
 import { Rng } from '../../engine/rng.js';
