@@ -54,6 +54,8 @@ export function drawSeed(ganSeed: number, purpose: number, round: number): numbe
 export interface Scorer {
   kind: 'model' | 'surrogate';
   source: string;
+  /** a score above this is the positive decision: the audit's threshold for the model, 0.5 for a surrogate (its score is P(decision = 1)) */
+  threshold: number;
   score(t: Table): Promise<Float64Array>;
   /** surrogate: share of held-out rows on which it gives the same decision as the predictions column */
   agreement?: { rate: number; rows: number };
@@ -61,8 +63,8 @@ export interface Scorer {
   dispose?: () => void;
 }
 
-export function modelScorer(model: BlackBox): Scorer {
-  return { kind: 'model', source: model.source, score: (t) => model.predict(t) };
+export function modelScorer(model: BlackBox, threshold = 0.5): Scorer {
+  return { kind: 'model', source: model.source, threshold, score: (t) => model.predict(t) };
 }
 
 /**
@@ -93,7 +95,7 @@ export function surrogateScorer(engine: Engine, table: Table, features: readonly
   // the surrogate itself: every row, as many epochs as the held-out fit chose (no rows left to stop on)
   const final = Classifier.train(engine, t, { label: target, positive: '1', seed, valFraction: 0, epochs: Math.max(1, probe.bestEpoch), where: 'surrogate of the predictions' }).model;
   const box = builtinBlackBox(engine, final, 'the surrogate of the predictions column');
-  return { kind: 'surrogate', source: box.source, score: (x) => box.predict(x), agreement: { rate: agree / hold.rows, rows: hold.rows }, dispose: () => final.dispose() };
+  return { kind: 'surrogate', source: box.source, threshold: 0.5, score: (x) => box.predict(x), agreement: { rate: agree / hold.rows, rows: hold.rows }, dispose: () => final.dispose() };
 }
 
 /** How one set was drawn. */

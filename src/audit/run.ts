@@ -13,7 +13,7 @@ import type { Engine } from '../engine/engine.js';
 import { check, EngineError } from '../engine/errors.js';
 import { Rng } from '../engine/rng.js';
 import type { CategoricalColumn, Column, Table } from '../data/table.js';
-import { concatRows, selectRows } from '../data/table.js';
+import { concatRows, getColumn, selectRows } from '../data/table.js';
 import { findDependencies } from '../data/dependencies.js';
 import type { BlackBox } from '../models/blackbox.js';
 import { LucidGan, GAN_DEFAULTS, type FitStatus } from '../models/lucidgan/model.js';
@@ -78,6 +78,8 @@ export interface AuditOptions {
   favourable?: Favourable;
   /** protected column → the reference group of its comparisons (a bin label for a numeric one); default: the largest group that is not small */
   reference?: Record<string, string>;
+  /** a score above this is the audited model's positive decision (default METRICS_DEFAULTS.threshold): the metrics, the canonical sides, validity and FALE */
+  threshold?: number;
   /** τ: ratios inside [τ, 1/τ] pass (default METRICS_DEFAULTS.tolerance) */
   tolerance?: number;
   /** groups with fewer rows are small: no verdict, never a default reference (default METRICS_DEFAULTS.minGroupSize) */
@@ -170,11 +172,9 @@ function categorical(name: string, codes: Int32Array, categories: string[]): Cat
   return { kind: 'categorical', name, codes, categories };
 }
 
-/** A clear E_ARG naming a column that does not exist and listing those that do. */
+/** The column `name`, or the one unknown-column error (exit 2) naming it and listing those that exist. */
 function requireColumn(table: Table, name: string, what: string): Column {
-  const c = table.columns.find((x) => x.name === name);
-  if (!c) throw new EngineError('E_ARG', `audit: ${what} "${name}" is not a column of the data; the columns are: ${table.columns.map((x) => x.name).join(', ')}`);
-  return c;
+  return getColumn(table, name, 'audit', what);
 }
 
 interface GroupView {
@@ -248,8 +248,9 @@ export interface MetricsStage {
   minGroupSize: number;
   /** P(positive) per row */
   pScore: Float64Array;
-  /** the decision per row */
+  /** the decision per row: P(positive) above `threshold` */
   yhat: Uint8Array;
+  threshold: number;
   attribution: Attribution[];
 }
 
@@ -261,6 +262,8 @@ export interface MetricsStage {
  */
 export async function metricsStage(engine: Engine, table: Table, opts: AuditOptions, model: BlackBox | undefined, predGiven: string | undefined, warnings: string[], caveats: AuditResult['caveats'], lap: (stage: string) => void = () => {}): Promise<MetricsStage> {
   const seed = opts.seed ?? 0;
+  const threshold = opts.threshold ?? METRICS_DEFAULTS.threshold;
+  check(Number.isFinite(threshold) && threshold >= 0 && threshold <= 1, 'E_ARG', () => `audit: threshold must be in [0, 1], got ${threshold}`);
   // ── 1. predictions ──────────────────────────────────────────────────────────────────────────
   const predName = predGiven ?? freeName(table, 'preds');
   let predCol: Column;
@@ -296,7 +299,7 @@ export async function metricsStage(engine: Engine, table: Table, opts: AuditOpti
   // keyed by the metrics' group column (a numeric attribute's binned column)
   const reference: Record<string, string> = {};
   for (const v of views) if (opts.reference?.[v.attr.column] !== undefined) reference[v.attr.groupColumn] = opts.reference[v.attr.column];
-  const mopts = { label: opts.label, positive: opts.positive, favourable: opts.favourable, pred: predName, predAs, groups: groupCols, reference, tolerance: opts.tolerance, minGroupSize: opts.minGroupSize, confidence: opts.confidence, legitimate: opts.legitimate, suppressBelow: opts.suppressBelow, rng: new Rng(engine, DERIVED_SEEDS.metrics(seed)) };
+  const mopts = { label: opts.label, positive: opts.positive, favourable: opts.favourable, pred: predName, predAs, threshold, groups: groupCols, reference, tolerance: opts.tolerance, minGroupSize: opts.minGroupSize, confidence: opts.confidence, legitimate: opts.legitimate, suppressBelow: opts.suppressBelow, rng: new Rng(engine, DERIVED_SEEDS.metrics(seed)) };
   const attributes = inData(() => groupMetrics(mtable, mopts));
   const intersection: MetricsReport | null = groupCols.length >= 2 ? inData(() => groupMetrics(mtable, { ...mopts, intersect: true, reference: Object.keys(reference).length === groupCols.length ? reference : undefined })) : null;
   // one family: every attribute, group, metric and the intersection (verdicts.ts)
@@ -314,7 +317,7 @@ export async function metricsStage(engine: Engine, table: Table, opts: AuditOpti
   // P(positive) per row as a number in [0, 1], the GAN's condition: the scores, or, where the metrics read
   // the column as predicted labels (0/1 included, whichever of them is positive), 1 for the positive label
   const pScore: Float64Array = attributes.predKind === 'scores' && predCol.kind === 'numeric' ? predCol.values : Float64Array.from(cellLabels(predCol), (l) => (l === positive ? 1 : 0));
-  const yhat = Uint8Array.from(pScore, (v) => (v > METRICS_DEFAULTS.threshold ? 1 : 0));
+  const yhat = Uint8Array.from(pScore, (v) => (v > threshold ? 1 : 0));
 
   // why an attribute's groups differ: the features carrying it, and whether the model reads it (attribution.ts)
   const attribution: Attribution[] = [];
@@ -333,7 +336,7 @@ export async function metricsStage(engine: Engine, table: Table, opts: AuditOpti
           const flipped: Table = { rows: table.rows, columns: table.columns.map((c) => (c === col ? { ...col, codes: new Int32Array(table.rows).fill(k) } : c)) };
           const p = await model.predict(flipped);
           let changed = 0;
-          for (let i = 0; i < table.rows; i++) if ((p[i] > METRICS_DEFAULTS.threshold ? 1 : 0) !== yhat[i]) changed++;
+          for (let i = 0; i < table.rows; i++) if ((p[i] > threshold ? 1 : 0) !== yhat[i]) changed++;
           flipShare = changed / table.rows;
         }
       }
@@ -341,7 +344,7 @@ export async function metricsStage(engine: Engine, table: Table, opts: AuditOpti
     }
   }
 
-  return { predName, predCol, features, views, extra, mtable, groupCols, attributes, intersection, positive, favourable, minGroupSize, pScore, yhat, attribution };
+  return { predName, predCol, features, views, extra, mtable, groupCols, attributes, intersection, positive, favourable, minGroupSize, pScore, yhat, threshold, attribution };
 }
 
 /**
@@ -389,7 +392,7 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
   check(opts.allowSmall || table.rows >= minRows, 'E_INPUT', () => `audit: the data has ${table.rows} rows; an audit needs at least ${minRows} (a GAN, the checks and the verdicts cannot work on fewer); --allow-small runs it anyway, every small group marked`);
   progress('score', 0);
   const ms = await metricsStage(engine, table, opts, model, predGiven, warnings, caveats, lap);
-  const { predName, predCol, features, views, extra, mtable, attributes, intersection, positive, favourable, minGroupSize, pScore, yhat, attribution } = ms;
+  const { predName, predCol, features, views, extra, mtable, attributes, intersection, positive, favourable, minGroupSize, pScore, yhat, threshold, attribution } = ms;
   lap('metrics');
   // --suppress-below: the protected values and the heat-map cells with fewer than k people; no figure
   // from their real rows is shown (metrics/suppress.ts strips the metrics themselves)
@@ -436,7 +439,7 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
   const rejection = opts.rejection ?? true;
   // what scores generated rows: the model, or for a predictions column a surrogate fitted to it
   let scorer: Scorer | null = null;
-  if (model) scorer = modelScorer(model);
+  if (model) scorer = modelScorer(model, threshold);
   else {
     progress('surrogate', 0);
     scorer = surrogateScorer(engine, table, ganColumns.map((c) => c.name), yhat, seed);
@@ -479,7 +482,6 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
     progress('canonical', 0);
     const range = observedRanges(ganFeatureTable);
     const dependencies = findDependencies(ganFeatureTable);
-    const threshold = METRICS_DEFAULTS.threshold;
     const condition = opts.ganCondition ?? AUDIT_DEFAULTS.ganCondition;
     const posRows = Int32Array.from(yhat.keys()).filter((i) => yhat[i] === 1);
     const negRows = Int32Array.from(yhat.keys()).filter((i) => yhat[i] === 0);
@@ -497,7 +499,7 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
           seedLog[`${what}, ${side === 1 ? 'positive' : 'negative'} set, GAN ${k + 1}, draw round ${round + 1}`] = s;
           return s;
         },
-        scorer: rejection ? scorer : null, threshold, range, dependencies,
+        scorer: rejection ? scorer : null, threshold: scorer?.threshold ?? threshold, range, dependencies,
       });
     /** both sides for every seed; their scores by the scorer (the filter's, or scored now without rejection) */
     const drawPair = async (fix: [string, string][], rows: number, purpose: number, what: string) => {
@@ -514,7 +516,7 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
         scores.set(sn, sp.length);
         const cond = new Float64Array(scores.length);
         cond.fill(1, 0, sp.length);
-        v = validity(scores, cond, { model: scorer.kind === 'model' ? scorer.source : 'the surrogate of the predictions column', column: predName, source: 'given' });
+        v = validity(scores, cond, { model: scorer.kind === 'model' ? scorer.source : 'the surrogate of the predictions column', column: predName, source: 'given' }, scorer.threshold);
       }
       return { perSeed, positive, negative, validity: v };
     };
@@ -752,6 +754,7 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
             rng,
             favourable,
             minGroupSize,
+            threshold,
           });
           const rate = sel[low.value] === null || sel[low.value] === undefined ? '?' : `${(100 * sel[low.value]!).toFixed(1)}%`;
           faleSections.push({ attribute: v.attr.column, unprivileged, chosen: `lowest selection rate (the ${favourable === 'positive' ? 'positive' : 'negative'} decision's rate) among groups that are not small (${v.attr.groupColumn} = ${low.value}: ${rate}); everyone else is privileged`, result });
@@ -780,6 +783,7 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
         label: opts.label,
         positive,
         favourable,
+        threshold,
         model: {
           kind: model ? model.kind : 'column',
           source: model ? model.source : `predictions column "${predName}"`,

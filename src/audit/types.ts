@@ -180,6 +180,8 @@ export interface AuditResult {
     positive: string;
     /** whether the positive class is the favourable outcome */
     favourable: 'positive' | 'negative';
+    /** a score above this is the model's positive decision (--threshold) */
+    threshold: number;
     /** sha256: of the model file's bytes (null for a predictions column, which has no model file: `note` says so) */
     model: { kind: 'builtin' | 'module' | 'onnx' | 'column'; source: string; features: string[] | null; differentiable: boolean; sha256: string | null; note?: string };
     /** epochs asked for; the GAN seeds, with the epochs each completed; whether the sets were drawn by rejection */

@@ -52,8 +52,16 @@ export function names(value: string): string[] {
   return list;
 }
 
+/**
+ * `--format`, defined once (#18 item 7): every command that prints a result takes it, and json is always
+ * one of its choices (the conventions test checks both). `choices` are the command's other formats.
+ */
+export function formatOption(choices: readonly string[], def: string, help = 'output format'): Option {
+  return new Option('--format <f>', help).choices([...new Set([...choices, 'json'])]).default(def);
+}
+
 /** `--format text|json` for commands whose result is a summary of files written. */
-export const summaryFormat = () => new Option('--format <f>', 'text, or json: the summary as one JSON object on stdout').choices(['text', 'json']).default('text');
+export const summaryFormat = () => formatOption(['text'], 'text', 'text, or json: the summary as one JSON object on stdout');
 
 /** Prints a command's summary: the text lines, or `json` as one JSON object with --format json. */
 export function printSummary(format: string | undefined, lines: string[], json: object): void {
@@ -86,6 +94,7 @@ export const FAIRNESS_OPTIONS = {
   privileged: () => new Option('--privileged <column=value>', 'the old name of --reference').argParser(referenceArg).hideHelp(),
   tolerance: (d: number) => new Option('--tolerance <t>', `ratios inside [t, 1/t] pass (default ${d}: [${d}, ${(1 / d).toFixed(2)}]); outside, a significant ratio is flagged in either direction`).argParser(tolerance),
   minGroup: (d: number) => new Option('--min-group <n>', `groups with fewer rows are small: no verdict, never a default reference (default ${d})`).argParser(positiveInt),
+  threshold: (d: number) => new Option('--threshold <p>', 'P(positive) above which a row is predicted positive (the model\'s decision)').argParser(unitInterval).default(d),
   legitimate: () => new Option('--legitimate <names>', 'columns you consider legitimate factors: the selection-rate disparity is also given within their strata (explained vs unexplained)').argParser(names),
   suppressBelow: () => new Option(`${SUPPRESSION_OPTION.flag} <k>`, SUPPRESSION_OPTION.help).argParser(positiveInt),
 } as const;

@@ -15,7 +15,7 @@
 // non-number arrives the float array is dropped; when the dictionary overflows while the column is
 // still numeric the dictionary is dropped (a column with that many labels cannot be categorical).
 import { EngineError } from '../engine/errors.js';
-import type { CategoricalColumn, Column, NumericColumn, Table } from './table.js';
+import { unknownColumn, type CategoricalColumn, type Column, type NumericColumn, type Table } from './table.js';
 import type { Delimiter, LineEnding } from './csv-detect.js';
 
 export type ColumnKind = 'numeric' | 'categorical';
@@ -384,7 +384,7 @@ export class TableBuilder {
     const set = new Set<string>();
     for (const n of list ?? []) {
       if (!this.names.includes(n)) {
-        throw inputError(`${this.file}: ${option} names column ${quote(n)}, which is not in the file; the columns are: ${this.names.join(', ')}`);
+        throw unknownColumn(n, this.names, this.file, option);
       }
       set.add(n);
     }

@@ -3,7 +3,7 @@
 // Numeric columns hold float64 values (NaN marks a missing cell until the missing-value policy
 // has run; after it, a table handed to a model has no NaN). Categorical columns hold integer codes
 // into a dictionary of category labels, in first-seen order unless a loader sorts them.
-import { check } from '../engine/errors.js';
+import { check, UnknownColumnError } from '../engine/errors.js';
 
 export interface NumericColumn {
   kind: 'numeric';
@@ -31,11 +31,67 @@ export interface Table {
   columns: Column[];
 }
 
-/** The column called `name`, or an E_INPUT error listing the columns that exist. */
-export function getColumn(table: Table, name: string, where = 'table'): Column {
+/** A name folded for "did you mean": lower case, letters and digits only ("Hours per week" ~ "hours-per-week"). */
+const fold = (s: string) => s.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
+
+/** Levenshtein distance, stopping early once it exceeds `cap`. */
+function editDistance(a: string, b: string, cap: number): number {
+  if (Math.abs(a.length - b.length) > cap) return cap + 1;
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const cur = [i];
+    let best = i;
+    for (let j = 1; j <= b.length; j++) {
+      cur[j] = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] === b[j - 1] ? 0 : 1));
+      best = Math.min(best, cur[j]);
+    }
+    if (best > cap) return cap + 1;
+    prev = cur;
+  }
+  return prev[b.length];
+}
+
+/** The available names close to `name`: the same once folded (case, spaces, dashes), else a few edits away; closest first. */
+export function closeColumns(name: string, available: readonly string[]): string[] {
+  const f = fold(name);
+  // edits allowed: none for names of one or two characters (every short name is close to every other)
+  const cap = f.length < 3 ? 0 : Math.max(1, Math.floor(f.length / 4));
+  const near = available.map((a) => ({ a, d: fold(a) === f ? 0 : editDistance(fold(a), f, cap) })).filter((x) => x.d <= cap && x.a !== name);
+  // the same name but for case or punctuation, when there is one, is the answer
+  const best = near.some((x) => x.d === 0) ? near.filter((x) => x.d === 0) : near;
+  return best.sort((x, y) => x.d - y.d).slice(0, 3).map((x) => x.a);
+}
+
+/**
+ * The one error for a column name that is not in the data, for every command (an UnknownColumnError,
+ * exit 2): `where` (the file, or the file and option), what was asked for ("--label", "protected
+ * column"), the name, the close names ("did you mean …") and every column there is.
+ */
+export function unknownColumn(name: string, available: readonly string[], where: string, what = 'column'): UnknownColumnError {
+  const close = closeColumns(name, available);
+  const hint = close.length ? ` (did you mean ${close.map((c) => JSON.stringify(c)).join(' or ')}?)` : '';
+  const list = available.length ? `the columns are: ${available.join(', ')}` : 'there are no columns';
+  return new UnknownColumnError(`${where}: ${what} ${JSON.stringify(name)} is not a column${hint}; ${list}`, name, available);
+}
+
+/** The column called `name`, or an UnknownColumnError naming `where` and listing the columns that exist. */
+export function getColumn(table: Table, name: string, where = 'table', what = 'column'): Column {
   const c = table.columns.find((col) => col.name === name);
-  check(c, 'E_INPUT', () => `${where}: no column named "${name}"; the columns are: ${table.columns.map((x) => x.name).join(', ')}`);
+  if (!c) throw unknownColumn(name, table.columns.map((x) => x.name), where, what);
   return c;
+}
+
+/**
+ * Checks at the edge that every name given for an option is a column of `table` (read from `where`,
+ * a file): `{ '--label': 'y', '--group': ['sex', 'race'] }`; undefined values are skipped.
+ */
+export function requireColumns(table: Table, where: string, wanted: Record<string, string | readonly (string | undefined)[] | undefined>): void {
+  const names = table.columns.map((c) => c.name);
+  for (const [option, value] of Object.entries(wanted)) {
+    for (const n of typeof value === 'string' ? [value] : value ?? []) {
+      if (n !== undefined && !names.includes(n)) throw unknownColumn(n, names, where, option);
+    }
+  }
 }
 
 /** A new table with the rows at `index` (in that order). */

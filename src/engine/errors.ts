@@ -18,6 +18,22 @@ export class EngineError extends Error {
   }
 }
 
+/**
+ * A column name that is not in the data (a misspelt --label, --protected, --group, --drop, …): a usage
+ * error like a misspelt option (code E_ARG, exit 2). Raised only through unknownColumn (data/table.ts),
+ * so every command words it the same way: where (the file), the column, close names, every column.
+ */
+export class UnknownColumnError extends EngineError {
+  readonly column: string;
+  readonly available: readonly string[];
+  constructor(message: string, column: string, available: readonly string[]) {
+    super('E_ARG', message);
+    this.name = 'UnknownColumnError';
+    this.column = column;
+    this.available = available;
+  }
+}
+
 /** Throws an EngineError when `cond` is false; `msg` is lazy so passing checks cost nothing. */
 export function check(cond: unknown, code: ErrorCode, msg: () => string): asserts cond {
   if (!cond) throw new EngineError(code, msg());

@@ -7,7 +7,7 @@
 // with a header: row r is line r + 1, unless the missing-value policy dropped rows).
 import { check, EngineError } from '../engine/errors.js';
 import type { Engine } from '../engine/engine.js';
-import type { Column, Table } from '../data/table.js';
+import { unknownColumn, type Column, type Table } from '../data/table.js';
 import type { Classifier } from './classifier/classifier.js';
 
 export type BlackBoxKind = 'builtin' | 'module' | 'onnx' | 'column';
@@ -128,7 +128,7 @@ export function columnBlackBox(table: Table, name: string): BlackBox {
   const source = `predictions column "${name}"`;
   const read = (t: Table): Float64Array => {
     const col = t.columns.find((c) => c.name === name);
-    check(col, 'E_INPUT', () => `${source}: the table has no such column; the columns are: ${t.columns.map((c) => c.name).join(', ')}`);
+    if (!col) throw unknownColumn(name, t.columns.map((c) => c.name), 'the data', '--pred');
     if (col.kind === 'categorical') {
       const labels = col.categories.slice(0, 4).map((c) => JSON.stringify(c)).join(', ');
       throw inputError(`${source}: holds labels (${labels}${col.categories.length > 4 ? ', …' : ''}), not numbers; it must hold each row's probability of the positive class in [0, 1]`);

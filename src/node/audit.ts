@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Engine } from '../engine/engine.js';
 import { EngineError } from '../engine/errors.js';
 import { csvField } from '../data/csv-write.js';
-import type { Table } from '../data/table.js';
+import { requireColumns, type Table } from '../data/table.js';
 import { runAudit, type AuditOptions } from '../audit/run.js';
 import { withSeedColumn } from '../audit/canonical.js';
 import type { AuditResult, CanonicalComparison, Distribution } from '../audit/types.js';
@@ -162,13 +162,7 @@ export async function auditFile(engine: Engine, opts: AuditFileOptions): Promise
   }
   const { table, report } = await readCsv(data, read ?? {});
   requireClean(report, [rest.label, rest.pred, ...rest.protected], 'the label, predictions or protected');
-  const names = table.columns.map((c) => c.name);
-  const need = (name: string, what: string) => {
-    if (!names.includes(name)) throw new EngineError('E_ARG', `${what} "${name}" is not a column of ${data}; the columns are: ${names.join(', ')}`);
-  };
-  need(rest.label, '--label');
-  for (const p of rest.protected) need(p, '--protected');
-  if (rest.pred !== undefined) need(rest.pred, '--pred');
+  requireColumns(table, data, { '--label': rest.label, '--protected': rest.protected, '--pred': rest.pred, '--legitimate': rest.legitimate, '--reference': Object.keys(rest.reference ?? {}) });
   for (const c of Object.keys(rest.protectedEdges ?? {})) {
     if (!rest.protected.includes(c)) throw new EngineError('E_ARG', `--protected-edges names "${c}", which is not among --protected (${rest.protected.join(', ')})`);
   }

@@ -3,7 +3,7 @@
 import type { Engine } from '../engine/engine.js';
 import { ganFromJSON, ganToJSON } from '../models/lucidgan/format.js';
 import { LucidGan, type FitOptions, type FitResult, type FitStatus, type SampleOptions, type SampleResult } from '../models/lucidgan/model.js';
-import { withoutIdentifiers } from '../data/table.js';
+import { requireColumns, withoutIdentifiers } from '../data/table.js';
 import { readCsv, writeCsv, type ReadOptions, type ReadReport } from './csv.js';
 import { fileError, readJsonFile, writeJsonFile } from './json-file.js';
 
@@ -32,6 +32,7 @@ export interface FitFileResult extends FitResult {
 export async function fitGanFile(engine: Engine, opts: FitFileOptions): Promise<FitFileResult> {
   const { data, out, read, ...fit } = opts;
   const { table, report } = await readCsv(data, read ?? {});
+  requireColumns(table, data, { '--condition': fit.conditions, '--discrete': fit.discrete, '--consistency': fit.consistency });
   // identifier-like columns are left out (the reader's warning says so and how to keep one)
   const r = await LucidGan.fit(engine, withoutIdentifiers(table).table, { ...fit, where: data });
   try {

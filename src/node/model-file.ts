@@ -1,8 +1,8 @@
 // Node layer: model files (JSON with a format tag and version, see Classifier.toJSON) and the two
 // file-to-file operations behind `lucid model train` and `lucid model predict`.
 import type { Engine } from '../engine/engine.js';
-import { EngineError } from '../engine/errors.js';
-import type { Column, Table } from '../data/table.js';
+import { EngineError, UnknownColumnError } from '../engine/errors.js';
+import { requireColumns, type Column, type Table } from '../data/table.js';
 import { Classifier, type EpochReport, type TrainOptions, type TrainResult } from '../models/classifier/classifier.js';
 import { readCsv, writeCsv, type ReadOptions, type ReadReport, type WriteOptions } from './csv.js';
 import { readJsonFile, writeJsonFile } from './json-file.js';
@@ -48,6 +48,7 @@ export interface TrainFileResult extends TrainResult {
 export async function trainModelFile(engine: Engine, opts: TrainFileOptions): Promise<TrainFileResult> {
   const { data, out, read, ...train } = opts;
   const { table, report } = await readCsv(data, read ?? {});
+  requireColumns(table, data, { '--label': train.label });
   const result = Classifier.train(engine, table, { where: data, ...train });
   try {
     await saveModel(out, result.model);
@@ -91,7 +92,7 @@ export async function predictModelFile(engine: Engine, opts: PredictFileOptions)
     const read: ReadOptions = { ...opts.read, categorical: [...(opts.read?.categorical ?? []), ...categorical.filter((c) => !(opts.read?.drop ?? []).includes(c))] };
     const { table, report } = await readCsv(opts.data, read).catch((e: unknown) => {
       // a model column the file lacks is reported as the model's need, not as a bad --categorical
-      if (e instanceof EngineError && /--categorical names column/.test(e.message)) return readCsv(opts.data, opts.read ?? {});
+      if (e instanceof UnknownColumnError && categorical.includes(e.column)) return readCsv(opts.data, opts.read ?? {});
       throw e;
     });
     // Under 'keep' (the default) the reader drops a row with a missing number; here that would leave the

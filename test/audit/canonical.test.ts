@@ -38,7 +38,7 @@ before(async () => {
   gan = (await LucidGan.fit(engine, { rows: n, columns: [...data.columns, num('preds', p)] }, { conditions: ['preds'], epochs: 3, batch: 100, seed: 1, paper: true })).model;
 });
 
-const scorer = (f: (t: Table, i: number) => number): Scorer => ({ kind: 'model', source: 'test', score: async (t) => Float64Array.from({ length: t.rows }, (_, i) => f(t, i)) });
+const scorer = (f: (t: Table, i: number) => number): Scorer => ({ kind: 'model', source: 'test', threshold: 0.5, score: async (t) => Float64Array.from({ length: t.rows }, (_, i) => f(t, i)) });
 const ageOf = (t: Table, i: number) => (t.columns.find((c) => c.name === 'age') as { values: Float64Array }).values[i];
 const rowsOf = (side: number) => Int32Array.from(yhat.keys()).filter((i) => yhat[i] === side);
 

@@ -114,7 +114,7 @@ describe('lucid audit', () => {
     assert.match(neither.stderr, /--model FILE .* or --pred COLUMN/);
     const unknown = lucid('audit', ...base, '--protected', 'sex,gender', '--model', fx.modelFile);
     assert.equal(unknown.status, 2);
-    assert.match(unknown.stderr, /--protected "gender" is not a column of .*; the columns are: age, sex, group/);
+    assert.match(unknown.stderr, /data\.csv: --protected "gender" is not a column; the columns are: age, sex, group/);
     assert.doesNotMatch(unknown.stderr, /at .*\.js:\d+/);
     // an empty edge is an error, not 0
     for (const e of ['age=,30,50', 'age=18,,50', 'age=18']) {
@@ -127,6 +127,30 @@ describe('lucid audit', () => {
       const bad = lucid('audit', ...base, '--protected', 'sex', '--model', fx.modelFile, flag, v);
       assert.equal(bad.status, 2, `${flag} ${v}`);
       assert.match(bad.stderr, msg, bad.stderr);
+    }
+    assert.ok(!existsSync(join(dir, 'never')));
+  });
+
+  it('--threshold sets the model\'s decision: fewer positives at 0.6 than at 0.2 (metrics, audit.json); out of [0, 1] or empty exits 2', () => {
+    const base = ['--data', fx.data, '--label', 'approved', '--positive', 'yes', '--protected', 'group', '--model', fx.modelFile, '--gan-epochs', '1', '-n', '50', '--intersection-rows', '0', '--fale-bootstrap', '0', '--gan-seeds', '1', '--quiet'];
+    const positives = (t: string) => {
+      const out = join(dir, `threshold-${t}`);
+      const r = lucid('audit', ...base, '--threshold', t, '--format', 'json', '--out', out);
+      assert.equal(r.status, 0, r.stderr);
+      const m = JSON.parse(readFileSync(join(out, 'metrics.json'), 'utf8'));
+      assert.equal(m.threshold, Number(t));
+      assert.equal(JSON.parse(readFileSync(join(out, 'audit.json'), 'utf8')).meta.threshold, Number(t));
+      const groups = m.attributes[0].groups as { tp: number; fp: number }[];
+      return groups.reduce((s, g) => s + g.tp + g.fp, 0);
+    };
+    const low = positives('0.2');
+    const high = positives('0.6');
+    assert.ok(high < low, `positives at 0.6: ${high}, at 0.2: ${low}`);
+    assert.ok(high > 0, 'no positive at 0.6: the test needs a model whose scores reach 0.6');
+    for (const v of ['1.5', '', '-0.1', 'half']) {
+      const bad = lucid('audit', ...base, '--threshold', v, '--out', join(dir, 'never'));
+      assert.equal(bad.status, 2, `--threshold "${v}": ${bad.stderr}`);
+      assert.match(bad.stderr, /expected a number in \[0, 1\]/);
     }
     assert.ok(!existsSync(join(dir, 'never')));
   });
@@ -145,6 +169,6 @@ describe('lucid audit', () => {
   it('--help ends with a worked example', () => {
     const r = lucid('audit', '--help');
     assert.equal(r.status, 0);
-    assert.match(r.stdout.trimEnd(), /Example:\n[\s\S]*lucid audit --data .*\n.*--out adult-audit$/);
+    assert.match(r.stdout.trimEnd(), /Examples[^\n]*:\n[\s\S]*lucid audit --data adult-test\.csv .*\n.*--out adult-audit$/);
   });
 });

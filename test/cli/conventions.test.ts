@@ -1,57 +1,96 @@
-// What every command promises (issue 7 §7): --help with a worked example, --format json where it
-// returns data, exit codes 0 / 1 (runtime) / 2 (usage), and no stack trace without --debug.
+// What every command promises (#18 item 7), checked on EVERY command of the program (walked from the
+// program object, so a new command is checked as soon as it is wired): --help with a worked example;
+// --format with a json choice, whose stdout parses as JSON; one rule for exit codes: a misspelt option
+// and a misspelt column name exit 2, a malformed input file exits 1; no stack trace without --debug.
+// The --format json runs too slow for here (the fixture's `slow`) run in test/full/conventions.test.ts.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { EXIT } from '../../src/cli/handle-error.js';
+import { cliFixtures, formatChoices, inputFileOptions, lucid, misspeltOption, programCommands, STACK, takesColumns, writeFixtureFiles } from '../helpers/cli-fixtures.js';
 
-const bin = fileURLToPath(new URL('../../../bin/lucid.js', import.meta.url));
-const lucid = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
-const STACK = /\n\s+at .*:\d+:\d+/;
+const dir = mkdtempSync(join(tmpdir(), 'lucid-conv-'));
+const fixtures = cliFixtures(dir);
+const commands = programCommands();
 
-const COMMANDS = [
-  ['audit'], ['dataset', 'export'], ['demo'], ['fale'], ['gan', 'fit'], ['gan', 'sample'], ['inspect'], ['invert'], ['metrics'],
-  ['model', 'train'], ['model', 'predict'], ['quality'], ['selfcheck'],
-];
-
-describe('CLI conventions', () => {
-  let dir = '';
-  before(() => {
-    dir = mkdtempSync(join(tmpdir(), 'lucid-conv-'));
-    // 60 rows: x numeric, g categorical, y label; learnable from x
-    const lines = ['x,g,y'];
-    for (let i = 0; i < 60; i++) lines.push(`${(i / 6).toFixed(2)},${i % 3 === 0 ? 'a' : 'b'},${i >= 30 ? 'yes' : 'no'}`);
-    writeFileSync(join(dir, 'd.csv'), lines.join('\n') + '\n');
-  });
+describe('CLI conventions, every command', () => {
+  before(() => writeFixtureFiles(dir));
   after(() => rmSync(dir, { recursive: true, force: true }));
 
-  for (const cmd of COMMANDS) {
-    it(`lucid ${cmd.join(' ')} --help exits 0 and shows a worked example`, () => {
-      const r = lucid(...cmd, '--help');
-      assert.equal(r.status, 0, r.stderr);
-      assert.match(r.stdout, /Examples?:\n\s+lucid /, `no worked example in lucid ${cmd.join(' ')} --help`);
+  it('the program has the commands the fixtures cover, and each fixture is a command of the program', () => {
+    assert.ok(commands.length >= 13, `only ${commands.length} commands found in the program`);
+    assert.deepEqual(commands.map((c) => c.name).sort(), Object.keys(fixtures).sort());
+  });
+
+  it('the exit codes: 0 ok, 1 data and model errors, 2 usage errors, 3 reserved for a failing fairness policy', () => {
+    assert.deepEqual({ ...EXIT }, { ok: 0, runtime: 1, usage: 2, policy: 3 });
+  });
+
+  for (const { name, path, command } of commands) {
+    // a command without a fixture fails the first test; here it gets its bare path
+    const fx = fixtures[name] ?? { args: path };
+    describe(`lucid ${name}`, () => {
+      it('--help exits 0 and shows a worked example', () => {
+        const r = lucid(...path, '--help');
+        assert.equal(r.status, 0, r.stderr);
+        assert.match(r.stdout, /Examples?\b[^\n]*:\n\s+lucid /, `no worked example in lucid ${name} --help`);
+      });
+
+      it('has --format with a json choice', () => {
+        const choices = formatChoices(command);
+        assert.ok(choices, `lucid ${name} has no --format`);
+        assert.ok(choices.includes('json'), `lucid ${name} --format: ${choices.join(', ')}`);
+      });
+
+      it('a misspelt option exits 2 with one line, no stack trace', () => {
+        const bad = misspeltOption(command);
+        const r = lucid(...fx.args, bad);
+        assert.equal(r.status, EXIT.usage, `${bad}: ${r.stderr}`);
+        assert.match(r.stderr, new RegExp(`unknown option '${bad}'`));
+        assert.doesNotMatch(r.stderr, STACK);
+      });
+
+      if (takesColumns(command)) {
+        it('a misspelt column name exits 2, naming it, no stack trace', () => {
+          assert.ok(fx.badColumn, `lucid ${name} takes column names: its fixture needs a badColumn invocation`);
+          const r = lucid(...fx.badColumn);
+          assert.equal(r.status, EXIT.usage, r.stderr);
+          assert.match(r.stderr, /^lucid: error: .*"(gg|xx|yy|zz)" is not a (discrete )?column/);
+          assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+          assert.doesNotMatch(r.stderr, STACK);
+        });
+      }
+
+      for (const opt of inputFileOptions(command)) {
+        it(`a malformed ${opt} file exits 1 with one line naming it, no stack trace (with --debug: the stack)`, () => {
+          const args = fx.args.slice();
+          const i = args.indexOf(opt);
+          assert.ok(i >= 0, `the fixture of lucid ${name} does not give ${opt}`);
+          args[i + 1] = join(dir, opt === '--model' ? 'bad.json' : 'bad.csv');
+          const r = lucid(...args);
+          assert.equal(r.status, EXIT.runtime, r.stderr);
+          assert.match(r.stderr, /^lucid: error: .*bad\.(csv|json)/);
+          assert.equal(r.stderr.trim().split('\n').length, 1, r.stderr);
+          assert.doesNotMatch(r.stderr, STACK);
+          const debug = lucid('--debug', ...args);
+          assert.equal(debug.status, EXIT.runtime);
+          assert.match(debug.stderr, STACK);
+        });
+      }
+
+      it('--format json prints one JSON object on stdout', { skip: fx.slow ? `slow (${fx.slow}): in test/full/conventions.test.ts` : false }, () => {
+        const r = lucid(...fx.args, '--format', 'json');
+        assert.equal(r.status, 0, r.stderr);
+        const j = JSON.parse(r.stdout) as unknown;
+        assert.equal(typeof j, 'object');
+        assert.ok(j !== null);
+      });
     });
   }
 
-  it('--format json prints one JSON object (model train, model predict, invert)', () => {
-    const model = join(dir, 'm.json');
-    const t = lucid('model', 'train', '--data', join(dir, 'd.csv'), '--label', 'y', '--epochs', '5', '--quiet', '--format', 'json', '--out', model);
-    assert.equal(t.status, 0, t.stderr);
-    const tj = JSON.parse(t.stdout);
-    assert.equal(tj.out, model);
-    assert.equal(tj.positive, 'yes');
-    const p = lucid('model', 'predict', '--model', model, '--data', join(dir, 'd.csv'), '--format', 'json', '--out', join(dir, 'p.csv'));
-    assert.equal(p.status, 0, p.stderr);
-    assert.equal(JSON.parse(p.stdout).rows, 60);
-    const v = lucid('invert', '--model', model, '--prefer', 'yes', '-n', '20', '--epochs', '10', '--format', 'json', '--out', join(dir, 'c.csv'));
-    assert.equal(v.status, 0, v.stderr);
-    assert.equal(JSON.parse(v.stdout).samples, 20);
-  });
-
-  it('dataset export sim writes the simulator\'s table; an unknown data set is a usage error', () => {
+  it('dataset export sim writes the simulator\'s table, the same for the same seed; an unknown data set is a usage error', () => {
     const out = join(dir, 'sim.csv');
     const r = lucid('dataset', 'export', 'sim', '--bias', 'proxy', '--rows', '200', '--seed', '4', '--format', 'json', '--out', out);
     assert.equal(r.status, 0, r.stderr);
@@ -66,7 +105,14 @@ describe('CLI conventions', () => {
     assert.match(bad.stderr, /unknown data set "iris"/);
   });
 
-  it('exit codes: 2 for usage errors, 1 for runtime errors; no stack trace unless --debug', () => {
+  it('--format json results: model train, model predict, invert', () => {
+    const t = JSON.parse(lucid(...fixtures['model train'].args, '--format', 'json').stdout);
+    assert.equal(t.positive, 'yes');
+    assert.equal(JSON.parse(lucid(...fixtures['model predict'].args, '--format', 'json').stdout).rows, 60);
+    assert.equal(JSON.parse(lucid(...fixtures.invert.args, '--format', 'json').stdout).samples, 20);
+  });
+
+  it('a missing required option exits 2; a missing model file exits 1 naming it', () => {
     const usage = lucid('model', 'train', '--data', join(dir, 'd.csv'));
     assert.equal(usage.status, 2);
     assert.doesNotMatch(usage.stderr, STACK);
@@ -74,8 +120,11 @@ describe('CLI conventions', () => {
     assert.equal(runtime.status, 1, runtime.stderr);
     assert.match(runtime.stderr, /missing\.json/);
     assert.doesNotMatch(runtime.stderr, STACK);
-    const debug = lucid('--debug', 'model', 'predict', '--model', join(dir, 'missing.json'), '--data', join(dir, 'd.csv'), '--out', join(dir, 'x.csv'));
-    assert.equal(debug.status, 1);
-    assert.match(debug.stderr, STACK);
+  });
+
+  it('a misspelt column names the file and the close columns', () => {
+    const r = lucid('metrics', '--data', join(dir, 'd.csv'), '--label', 'Y', '--pred', 'y', '--group', 'g');
+    assert.equal(r.status, 2);
+    assert.equal(r.stderr, `lucid: error: ${join(dir, 'd.csv')}: --label "Y" is not a column (did you mean "y"?); the columns are: x, g, y\n`);
   });
 });

@@ -42,15 +42,15 @@ export const MALFORMED: readonly MalformedCase[] = [
     file: 'unknown-column.csv',
     opts: { numeric: ['agee'] },
     kind: 'error',
-    exit: 1,
-    message: '{file}: --numeric names column "agee", which is not in the file; the columns are: age, sex, income',
+    exit: 2, // a misspelt column is a usage error, like a misspelt option (#18 item 7)
+    message: '{file}: --numeric "agee" is not a column (did you mean "age"?); the columns are: age, sex, income',
   },
   {
     file: 'unknown-drop-column.csv',
     opts: { drop: ['gender'] },
     kind: 'error',
-    exit: 1,
-    message: '{file}: --drop names column "gender", which is not in the file; the columns are: age, sex, income',
+    exit: 2,
+    message: '{file}: --drop "gender" is not a column; the columns are: age, sex, income',
   },
   {
     file: 'duplicate-header.csv',

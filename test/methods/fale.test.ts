@@ -295,10 +295,11 @@ describe('lucid fale (CLI)', () => {
     }
   });
 
-  it('usage errors: --pred is not enough, --edges with two features', () => {
+  it('usage errors: --pred is not an option of fale (it calls the model), --edges with two features', () => {
     const p = lucid('--pred', 'score', ...base(), '--feature', 'age');
     assert.equal(p.status, 2);
-    assert.match(p.stderr, /--pred is not enough for FALE/);
+    assert.match(p.stderr, /unknown option '--pred'/);
+    assert.doesNotMatch(lucid('--help').stdout, /--pred/);
     const e = lucid(...base(), '--feature', 'age,hours', '--edges', '1,2');
     assert.equal(e.status, 2);
     assert.match(e.stderr, /--edges needs exactly one --feature/);

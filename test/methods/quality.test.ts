@@ -154,7 +154,7 @@ describe('qualityReport', () => {
     await rejects(() => qualityReport(a, table(cat('x', ['1', '2', 'x']), cat('c', ['a', 'b', 'a']))), 'E_INPUT', /column "x" is numeric in real but categorical in synthetic/);
     const ok = await qualityReport(a, table(num('x', [1, 2, 3])), { ignore: ['c'] });
     assert.deepEqual(ok.excluded, [{ column: 'c', reason: 'ignored' }]);
-    await rejects(() => qualityReport(a, b, { ignore: ['nope'] }), 'E_INPUT', /no column "nope"/);
+    await rejects(() => qualityReport(a, b, { ignore: ['nope'] }), 'E_ARG', /--ignore "nope" is not a column; the columns are: x, c/);
   });
 
   it('a constant numeric column: correlation undefined (null), left out of the means', async () => {

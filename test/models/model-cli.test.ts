@@ -88,14 +88,14 @@ describe('lucid model train / predict', () => {
     }
   });
 
-  it('input errors exit 1 with one line: missing label column, missing model file, corrupt model, missing feature column', () => {
-    const one = (args: string[], expected: string) => {
+  it('a misspelt --label is a usage error (exit 2, one line); input errors exit 1 with one line: missing model file, corrupt model, missing feature column', () => {
+    const one = (args: string[], expected: string, status = 1) => {
       const r = lucid(...args);
-      assert.equal(r.status, 1, r.stderr);
+      assert.equal(r.status, status, r.stderr);
       assert.equal(r.stderr, `lucid: error: ${expected}\n`);
     };
     one(['model', 'train', '--data', data, '--label', 'decision', '--out', join(dir, 'z.json')],
-      `${data}: no column named "decision"; the columns are: age, sex, group, neighbourhood, education, hours_per_week, income, debt_ratio, approved`);
+      `${data}: --label "decision" is not a column; the columns are: age, sex, group, neighbourhood, education, hours_per_week, income, debt_ratio, approved`, 2);
     one(['model', 'predict', '--model', join(dir, 'none.json'), '--data', data, '--out', join(dir, 'y.csv')], `${join(dir, 'none.json')}: file not found`);
     const corrupt = join(dir, 'corrupt.json');
     writeFileSync(corrupt, JSON.stringify({ format: 'lucid-wasm/classifier', version: 1 }));

@@ -11,7 +11,7 @@ import { EngineError } from '../../engine/errors.js';
 import { auditFile, writeAudit, type WrittenAudit } from '../../node/audit.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { modelTimeoutOption } from '../model-timeout.js';
-import { FAIRNESS_OPTIONS as F, fairnessValues, readOptionsOf, withDataOptions, type DataCliOptions, intAtLeast2, names, nonNegativeInt, numberList, positiveInt } from '../options.js';
+import { FAIRNESS_OPTIONS as F, fairnessValues, readOptionsOf, withDataOptions, type DataCliOptions, intAtLeast2, names, nonNegativeInt, numberList, positiveInt, summaryFormat } from '../options.js';
 import { familyCounts, formatVerdictTable, METRIC_DEFS, METRICS_DEFAULTS } from '../../methods/metrics/index.js';
 import { attributionText } from '../../audit/attribution.js';
 
@@ -36,6 +36,7 @@ interface AuditCliOptions extends DataCliOptions {
   label: string;
   positive?: string;
   favourable?: string;
+  threshold: number;
   reference?: Record<string, string>;
   privileged?: Record<string, string>;
   tolerance?: number;
@@ -180,7 +181,7 @@ data and every seed agree; disagreements are said as such, never as preferences.
 clipped into the observed range of the audited rows and keep the data's decimals.
 
 Numeric protected attributes (e.g. age) are grouped into quantile bins (--protected-bins, default
-${AUDIT_DEFAULTS.protectedBins}) or explicit edges (--protected-edges age=17,30,50,90; bins (a, b], the first includes a).
+${AUDIT_DEFAULTS.protectedBins}) or explicit edges (--protected-edges Age=16,30,50,90; bins (a, b], the first includes a).
 Distributions: numeric features on 20 equal-width bins spanning the sets' 1st–99th percentiles;
 categorical ones by category share; Jensen–Shannon distance with base-2 logs (0 same, 1 disjoint).
 GAN epochs (default): about ${AUDIT_DEFAULTS.ganSteps} generator steps (${AUDIT_DEFAULTS.ganStepsFewRows} on at most ${AUDIT_DEFAULTS.fewRows} rows, EXPERIMENTS.md §7.2), i.e.
@@ -205,10 +206,10 @@ distributions.{csv,json}, lucid-{canonical,start}.csv, fale-<attr>.{csv,json}, p
 audit.json (everything, with tables as file references; the checks under "checks", what the report
 states under "findings").
 
-Example:
-  lucid model train --data adult-train.csv --label income --out adult.json
-  lucid audit --data adult-test.csv --label income --positive '>50K' --protected sex,race,age \\
-    --model adult.json --protected-edges age=17,30,50,90 --out adult-audit
+Examples (on the files of the README's walkthrough: lucid dataset export adult --split train/test):
+  lucid model train --data adult-train.csv --label Income --positive '>50K' --out adult.json
+  lucid audit --data adult-test.csv --label Income --positive '>50K' --protected Sex,Race,Age \\
+    --protected-edges Age=16,30,50,90 --model adult.json --out adult-audit
 `;
 
 export const auditCommand = withDataOptions(new Command('audit')
@@ -217,13 +218,14 @@ export const auditCommand = withDataOptions(new Command('audit')
   .requiredOption('--label <column>', 'the true label column')
   .addOption(F.positive())
   .addOption(F.favourable())
+  .addOption(F.threshold(METRICS_DEFAULTS.threshold))
   .requiredOption('--protected <names>', 'protected columns, comma-separated (categorical, or numeric: binned)', names)
   .option('--model <file>', 'the audited model (model.json, a .mjs module or an .onnx file)')
   .option('--pred <column>', 'instead of --model: a column holding the model\'s predictions (P(positive), 0/1 or labels)')
   .option('--gan-epochs <n>', `LUCID-GAN training epochs (default: about ${AUDIT_DEFAULTS.ganSteps} steps, ${AUDIT_DEFAULTS.ganStepsFewRows} on few rows; see below)`, positiveInt)
   .option('--seed <n>', 'seed of every draw (same seed, same audit)', nonNegativeInt, 0)
   .option('--protected-bins <n>', `quantile bins for numeric protected columns (default ${AUDIT_DEFAULTS.protectedBins})`, intAtLeast2)
-  .option('--protected-edges <col=edges>', 'explicit bin edges for a numeric protected column, e.g. age=17,30,50,90 (repeatable)', edgesArg)
+  .option('--protected-edges <col=edges>', 'explicit bin edges for a numeric protected column, e.g. Age=16,30,50,90 (repeatable)', edgesArg)
   .option('-n <rows>', 'rows per canonical set and GAN seed (the seeds\' sets are pooled)', positiveInt, AUDIT_DEFAULTS.n)
   .option('--intersection-rows <n>', 'rows per intersectional canonical set (0: none)', nonNegativeInt, AUDIT_DEFAULTS.intersectionRows)
   .addOption(F.reference())
@@ -240,7 +242,7 @@ export const auditCommand = withDataOptions(new Command('audit')
   .option('--no-rejection', 'keep every generated row (the published sampling) instead of only those the model scores on their side')
   .option('--gan-point-share <x>', 'give every numeric value held by at least this share of its column\'s rows a GAN mode of its own, generated exactly (e.g. 0.05 for zero-inflated amounts; default 0: none; EXPERIMENTS.md §7.3)', share)
   .addOption(modelTimeoutOption())
-  .addOption(new Option('--format <f>', 'summary on stdout').choices(['text', 'json']).default('text'))
+  .addOption(summaryFormat())
   .option('--quiet', 'no progress on stderr')
   .requiredOption('--out <dir>', 'the folder to write the report and files to (created if needed)')
   .addHelpText('after', HELP_AFTER)
@@ -257,6 +259,7 @@ export const auditCommand = withDataOptions(new Command('audit')
         read: readOptionsOf(opts),
         label: opts.label,
         positive: opts.positive,
+        threshold: opts.threshold,
         ...fairnessValues(opts),
         allowSmall: opts.allowSmall === true,
         protected: opts.protected,

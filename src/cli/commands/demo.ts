@@ -14,7 +14,7 @@ import { Classifier } from '../../models/classifier/classifier.js';
 import { writeAudit, writeDemoIndex } from '../../node/audit.js';
 import { datasetAvailability, loadAdult, loadCompas } from '../../node/datasets.js';
 import { initNodeEngine } from '../../node/engine.js';
-import { nonNegativeInt, positiveInt } from '../options.js';
+import { nonNegativeInt, positiveInt, summaryFormat } from '../options.js';
 import { progressLine } from './audit.js';
 
 /** Settings of the simulated demo, chosen so the three audits finish in under two minutes on two cores. */
@@ -35,6 +35,7 @@ interface DemoCliOptions {
   seed: number;
   ganEpochs?: number;
   quiet?: boolean;
+  format?: string;
 }
 
 const describeGroups = (d: Record<string, string>[]) => d.map((g) => Object.entries(g).map(([k, v]) => `${k}=${v}`).join(' & ')).join('; ') || 'nobody';
@@ -43,7 +44,17 @@ function trainLogistic(engine: Engine, table: Table, label: string, positive: st
   return Classifier.train(engine, table, { label, positive, drop, hidden: [], epochs: 40, valFraction: 0, seed }).model;
 }
 
-async function simDemo(engine: Engine, opts: DemoCliOptions, log: (s: string) => void): Promise<void> {
+/** What a demo wrote, for --format json: the reports (with what was planted and found) and the index. */
+interface DemoSummary {
+  dataset: string;
+  out: string;
+  index: string | null;
+  reports: { title: string; report: string; planted: string | null; found: string | null }[];
+  seconds: number;
+}
+
+async function simDemo(engine: Engine, opts: DemoCliOptions, log: (s: string) => void): Promise<DemoSummary> {
+  const reports: DemoSummary['reports'] = [];
   const entries: { title: string; href: string; planted: string; note?: string }[] = [];
   const t0 = performance.now();
   for (const kind of DEMO_SIM.kinds) {
@@ -79,11 +90,15 @@ async function simDemo(engine: Engine, opts: DemoCliOptions, log: (s: string) =>
     result.planted = [{ kind: t.bias, rule: t.rule, disadvantaged: t.disadvantaged, reads: t.reads }];
     const w = await writeAudit(dir, result);
     const planted = `${kind}: ${t.rule}; disadvantaged: ${describeGroups(t.disadvantaged)}`;
-    log(`${kind.padEnd(15)} ${w.report}\n  planted: ${planted}\n  the rule reads: ${t.reads.join(', ')}${drop.length ? `; the model was trained without ${drop.join(', ')} (see the proxy view)` : ''}\n  found: ${foundLine(result, t.disadvantaged)}\n`);
+    const found = foundLine(result, t.disadvantaged);
+    log(`${kind.padEnd(15)} ${w.report}\n  planted: ${planted}\n  the rule reads: ${t.reads.join(', ')}${drop.length ? `; the model was trained without ${drop.join(', ')} (see the proxy view)` : ''}\n  found: ${found}\n`);
+    reports.push({ title: `${kind} bias`, report: w.report, planted, found });
     entries.push({ title: `${kind} bias`, href: relative(opts.out, w.report), planted });
   }
   const index = await writeDemoIndex(opts.out, entries);
-  log(`index: ${index}  (${((performance.now() - t0) / 1000).toFixed(1)} s)\nopen ${index} in a browser: one report per kind of bias, each with its verdict table first\n`);
+  const seconds = (performance.now() - t0) / 1000;
+  log(`index: ${index}  (${seconds.toFixed(1)} s)\nopen ${index} in a browser: one report per kind of bias, each with its verdict table first\n`);
+  return { dataset: 'sim', out: opts.out, index, reports, seconds };
 }
 
 /**
@@ -102,7 +117,7 @@ function foundLine(r: AuditResult, disadvantaged: Record<string, string>[]): str
   return parts.join('; ') + (others.length ? `; also flagged: ${others.slice(0, 4).join(', ')}${others.length > 4 ? ` and ${others.length - 4} more` : ''} (see "Why a group is flagged" in the report)` : '; no other group flagged on the positivity rate');
 }
 
-async function datasetDemo(engine: Engine, opts: DemoCliOptions, log: (s: string) => void): Promise<void> {
+async function datasetDemo(engine: Engine, opts: DemoCliOptions, log: (s: string) => void): Promise<DemoSummary> {
   const name = opts.dataset as 'adult' | 'compas';
   const a = datasetAvailability(name);
   if (!a.available) throw new EngineError('E_INPUT', `lucid demo --dataset ${name}: the data is not available: ${a.reason}`);
@@ -133,7 +148,9 @@ async function datasetDemo(engine: Engine, opts: DemoCliOptions, log: (s: string
     model.dispose();
   }
   const w = await writeAudit(opts.out, result);
-  log(`${name}: ${w.report}  (${((performance.now() - t0) / 1000).toFixed(1)} s; protected: ${protectedCols.join(', ')}; nothing is planted in real data)\n`);
+  const seconds = (performance.now() - t0) / 1000;
+  log(`${name}: ${w.report}  (${seconds.toFixed(1)} s; protected: ${protectedCols.join(', ')}; nothing is planted in real data)\n`);
+  return { dataset: name, out: opts.out, index: null, reports: [{ title: name, report: w.report, planted: null, found: null }], seconds };
 }
 
 export const demo = new Command('demo')
@@ -143,6 +160,7 @@ export const demo = new Command('demo')
   .option('--seed <n>', 'seed of the data, the model and the audit (same seed, same reports)', nonNegativeInt, 0)
   .option('--gan-epochs <n>', `LUCID-GAN epochs (default: ${DEMO_SIM.ganEpochs} for sim; the audit's default for adult/compas)`, positiveInt)
   .option('--quiet', 'no progress on stderr')
+  .addOption(summaryFormat())
   .addHelpText('after', `
 sim (the default): three audits of a logistic model, each trained on ${DEMO_SIM.rows} simulated loan decisions
 and audited on ${DEMO_SIM.rows} more, with protected columns sex and group:
@@ -156,10 +174,13 @@ with protected sex and race (set LUCID_DATA_DIR to the folder holding adult/, co
 The engine self-check that used to be the demo is now \`lucid selfcheck\`.
 
 Example:
-  lucid demo --out lucid-demo && open lucid-demo/index.html`)
+  lucid demo --out lucid-demo        # then open lucid-demo/index.html in a browser`)
   .action(async (opts: DemoCliOptions) => {
     const engine = await initNodeEngine();
-    const log = (s: string) => process.stdout.write(s);
-    if (opts.dataset === 'sim') await simDemo(engine, opts, log);
-    else await datasetDemo(engine, opts, log);
+    const json = opts.format === 'json';
+    const log = (s: string) => {
+      if (!json) process.stdout.write(s);
+    };
+    const summary = opts.dataset === 'sim' ? await simDemo(engine, opts, log) : await datasetDemo(engine, opts, log);
+    if (json) process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
   });

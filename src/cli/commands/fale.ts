@@ -6,10 +6,11 @@ import { EngineError } from '../../engine/errors.js';
 import { fale, fale2d, faleCsv, faleSvg, FALE_DEFAULTS, rankSubgroups, type MetricName, type ProtectedCondition } from '../../methods/fale/index.js';
 import { resolveBlackBox } from '../../node/blackbox.js';
 import { readCsv, requireClean } from '../../node/csv.js';
+import { requireColumns } from '../../data/table.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { modelTimeoutOption } from '../model-timeout.js';
 import { METRICS_DEFAULTS } from '../../methods/metrics/index.js';
-import { FAIRNESS_OPTIONS as F, readOptionsOf, withDataOptions, type DataCliOptions, intAtLeast2, names, nonNegativeInt, numberList, unitInterval } from '../options.js';
+import { FAIRNESS_OPTIONS as F, readOptionsOf, withDataOptions, type DataCliOptions, formatOption, intAtLeast2, names, nonNegativeInt, numberList } from '../options.js';
 
 /** --protected sex=Female or sex=Female,race=Black (every condition must hold for the unprivileged group). */
 function protectedArg(value: string): ProtectedCondition[] {
@@ -32,7 +33,6 @@ const collect = (value: string, prev: string[] = []): string[] => [...prev, ...n
 interface FaleCliOptions extends DataCliOptions {
   modelTimeout: number;
   model?: string;
-  pred?: string;
   data: string;
   label: string;
   positive?: string;
@@ -76,16 +76,14 @@ metric on the cell's rows with both features at each of the 4 corners, effect
 cell's effect (normalised cell centres; listed in "filled"); double cumulative sum, minus the 1-D
 main effects, centred by the size-weighted 4-corner mean.
 
-Examples:
-  lucid fale --model adult.json --data adult-test.csv --label income --protected sex=Female --feature age
-  lucid fale --model m.mjs --data d.csv --label y --protected sex=Female,race=Black --metric eod --format csv
+Examples (adult.json and adult-test.csv as in the README):
+  lucid fale --model adult.json --data adult-test.csv --label Income --positive '>50K' --protected Sex=Female --feature Age
+  lucid fale --model adult.json --data adult-test.csv --label Income --positive '>50K' --protected Sex=Female,Race=Black --metric eod --format csv
 `;
 
 export const faleCommand = withDataOptions(new Command('fale')
   .description('fairness-aware ALE: how a fairness metric (unprivileged − privileged) changes along each feature, by calling the model on modified rows')
   .requiredOption('--model <file>', 'the audited model (model.json, a .mjs module or an .onnx file); FALE calls it on modified rows')
-  // accepted only to say why it cannot work (FALE calls the model on modified rows); not listed in --help
-  .addOption(new Option('--pred <column>', 'not supported: FALE needs a model to call on modified rows').hideHelp())
   .requiredOption('--data <file>', 'the audit data (CSV)'))
   .requiredOption('--label <column>', 'the true label column')
   .addOption(F.positive())
@@ -95,7 +93,7 @@ export const faleCommand = withDataOptions(new Command('fale')
   .addOption(new Option('--metric <m>', 'fairness metric').choices(['spd', 'eod', 'aod']).default(FALE_DEFAULTS.metric))
   .option('--feature <names>', 'features to explain (repeatable or comma-separated; default: every model input but the label and protected columns)', collect)
   .option('--bins <n>', 'percentile levels linspace(0, 100, n) for numeric features (at most n - 1 bins)', intAtLeast2, FALE_DEFAULTS.bins)
-  .option('--pair <a,b>', '2-D FALE of two numeric features, e.g. --pair age,hours-per-week (JSON only; instead of --feature)', (v: string) => {
+  .option('--pair <a,b>', '2-D FALE of two numeric features, e.g. --pair Age,"Hours per week" (JSON only; instead of --feature)', (v: string) => {
     const p = names(v);
     if (p.length !== 2) throw new InvalidArgumentError(`expected two comma-separated feature names, got "${v}"`);
     return p;
@@ -103,7 +101,7 @@ export const faleCommand = withDataOptions(new Command('fale')
   .option('--edges <list>', 'explicit bin edges for the one numeric --feature, e.g. 17,30,50,90 (rows outside are left out)', edgesArg)
   .option('--min-bin <n>', 'bins (categories) with fewer rows are reported undefined', nonNegativeInt, FALE_DEFAULTS.minBin)
   .option('--weighted', 'categorical: average the up and down moves count-weighted (ALEPlot) instead of the simple mean')
-  .option('--threshold <p>', 'P(positive) above which a row is predicted positive', unitInterval, FALE_DEFAULTS.threshold)
+  .addOption(F.threshold(FALE_DEFAULTS.threshold))
   .option('--bootstrap <n>', 'bootstrap replicates for 95% percentile bands (0 = none)', nonNegativeInt, 0)
   .option('--seed <n>', 'seed of the bootstrap', nonNegativeInt, 0)
   .addOption(modelTimeoutOption())
@@ -112,10 +110,9 @@ export const faleCommand = withDataOptions(new Command('fale')
     if (v.trim() === '' || !Number.isFinite(x) || x < 0 || x > 10) throw new InvalidArgumentError(`expected a number in [0, 10], got "${v}"`);
     return x;
   })
-  .addOption(new Option('--format <f>', 'output format (--rank: JSON only)').choices(['json', 'csv', 'svg']).default('json'))
+  .addOption(formatOption(['json', 'csv', 'svg'], 'json', 'output format (--rank: JSON only)'))
   .addHelpText('after', HELP_AFTER)
   .action(async (opts: FaleCliOptions) => {
-    if (opts.pred !== undefined) throw new EngineError('E_ARG', '--pred is not enough for FALE: it calls the model on modified rows; give --model');
     if (opts.rank !== undefined && opts.format !== 'json') throw new EngineError('E_ARG', '--rank adds a ranking to the JSON output; use --format json');
     if (opts.edges && (opts.feature?.length ?? 0) !== 1) throw new EngineError('E_ARG', '--edges needs exactly one --feature (the numeric feature they cut)');
     if (opts.pair) {
@@ -123,6 +120,7 @@ export const faleCommand = withDataOptions(new Command('fale')
       if (opts.format !== 'json') throw new EngineError('E_ARG', '--pair writes JSON only; use --format json');
     }
     const { table, report } = await readCsv(opts.data, readOptionsOf(opts));
+    requireColumns(table, opts.data, { '--label': opts.label, '--protected': opts.protected.map((c) => c.column), '--feature': opts.feature, '--pair': opts.pair });
     requireClean(report, [opts.label, ...opts.protected.map((c) => c.column)], 'the label or --protected');
     for (const w of report.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
     const engine = await initNodeEngine();

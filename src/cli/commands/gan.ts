@@ -109,7 +109,7 @@ Proxy analysis: the GAN may be given columns the audited model never saw; they a
 columns in the data file. E.g. a model trained without "sex": score the data with it, keep "sex" in
 the file, and the canonical sets show which sexes the model's decisions favour through proxies.
 
-Example:
+Example (adult.json and adult-test.csv as in the README):
   lucid model predict --model adult.json --data adult-test.csv --out scored.csv   # appends "preds"
   lucid gan fit --data scored.csv --condition preds --epochs 50 --out adult.lgan`)
   .action(async (opts: FitCliOptions) => {
@@ -219,7 +219,9 @@ Generated numbers are clipped into each column's training range (saved in the mo
 says how many values and rows were clipped. lucid audit samples the same way and also rejects rows
 the model scores on the other side (see lucid audit --help).
 
-Examples:
+Examples (adult.lgan from the example of lucid gan fit --help):
+  lucid model predict --model adult.json --data adult-test.csv --out scored.csv
+  lucid gan fit --data scored.csv --condition preds --epochs 50 --out adult.lgan
   lucid gan sample --model adult.lgan -n 1000 --condition preds=1 --out positive.csv
   lucid gan sample --model adult.lgan -n 1000 --condition preds=0 --out negative.csv
   lucid gan sample --model adult.lgan -n 1000 --condition preds=1 --fix Sex=Female --fix Race=Black --out pos-fb.csv`)

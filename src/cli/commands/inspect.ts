@@ -1,9 +1,9 @@
 // `lucid inspect`: parse, validate, read the file, call inspectTable, print.
-import { Command, Option } from 'commander';
+import { Command } from 'commander';
 import { addModes, formatInspect, inspectTable } from '../../data/inspect.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { readCsv } from '../../node/csv.js';
-import { nonNegativeInt, readOptionsOf, withDataOptions, type DataCliOptions } from '../options.js';
+import { formatOption, nonNegativeInt, readOptionsOf, withDataOptions, type DataCliOptions } from '../options.js';
 
 
 interface InspectOptions extends DataCliOptions {
@@ -18,17 +18,17 @@ export const inspect = withDataOptions(
     .description('show what the tool will see in a CSV file: settings, rows kept, and per column its kind, missing cells and categories or range')
     .requiredOption('--data <file>', 'the CSV file'),
 )
-  .addOption(new Option('--format <f>', 'output format').choices(['table', 'json']).default('table'))
+  .addOption(formatOption(['table', 'json'], 'table'))
   .option('--modes', 'also fit each numeric column\'s variational Gaussian mixture and show the modes the GAN will use (weight > 0.005)')
   .option('--seed <n>', 'seed of the mode fits (k-means initialisation)', nonNegativeInt, 0)
   .addHelpText('after', `
 Every other command reads CSV files the same way, with the same options: run this first to see what
 they will see (the delimiter and header found, rows dropped for missing values, each column's kind).
 
-Examples:
-  lucid inspect --data adult.csv
-  lucid inspect --data adult.data --no-header --columns age,workclass,fnlwgt,... --format json
-  lucid inspect --data adult.csv --modes          # the Gaussian-mixture modes LUCID-GAN will use`)
+Examples (adult-test.csv as in the README):
+  lucid inspect --data adult-test.csv
+  lucid inspect --data adult-test.csv --categorical Education-Num --drop fnlwgt --format json
+  lucid inspect --data adult-test.csv --modes          # the Gaussian-mixture modes LUCID-GAN will use`)
   .action(async (opts: InspectOptions) => {
     const { table, report } = await readCsv(opts.data, readOptionsOf(opts));
     const summary = inspectTable(table, report);

@@ -1,12 +1,13 @@
 // `lucid metrics`: parse, read the CSV, call groupMetrics, print.
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command, InvalidArgumentError } from 'commander';
 import type { Delimiter } from '../../data/csv-detect.js';
 import { EngineError } from '../../engine/errors.js';
 import { Rng } from '../../engine/rng.js';
 import { formatMetricsCsv, formatMetricsTable, groupMetrics, METRICS_DEFAULTS } from '../../methods/metrics/index.js';
 import { readCsv, requireClean } from '../../node/csv.js';
+import { requireColumns } from '../../data/table.js';
 import { initNodeEngine } from '../../node/engine.js';
-import { FAIRNESS_OPTIONS as F, readOptionsOf, withDataOptions, type DataCliOptions, fairnessValues, names, nonNegativeInt, unitInterval } from '../options.js';
+import { FAIRNESS_OPTIONS as F, readOptionsOf, withDataOptions, type DataCliOptions, fairnessValues, formatOption, names, nonNegativeInt } from '../options.js';
 
 const collect = (value: string, prev: string[] = []) => [...prev, value];
 
@@ -52,10 +53,10 @@ with --legitimate the selection-rate ratio within strata of those columns (Mante
 --positive value); otherwise it must be numeric in [0, 1] and is a score, positive when > --threshold.
 Rows with no value in a --group column are left out of that column's tables and counted.
 
-Examples:
+Examples (adult.json and adult-test.csv as in the README):
   lucid model predict --model adult.json --data adult-test.csv --out scored.csv
-  lucid metrics --data scored.csv --label income --pred preds --group sex --reference sex=Male
-  lucid metrics --data scored.csv --label income --pred preds --group sex --group race --intersect --bootstrap 1000 --format json
+  lucid metrics --data scored.csv --label Income --positive '>50K' --pred preds --group Sex --reference Sex=Male
+  lucid metrics --data scored.csv --label Income --positive '>50K' --pred preds --group Sex --group Race --intersect --bootstrap 1000 --format json
 `;
 
 export const metrics = withDataOptions(new Command('metrics')
@@ -65,7 +66,7 @@ export const metrics = withDataOptions(new Command('metrics')
   .addOption(F.positive())
   .addOption(F.favourable())
   .requiredOption('--pred <column>', 'the predictions: predicted labels, 0/1, or P(positive) in [0, 1]')
-  .option('--threshold <t>', 'a score counts as positive when above this', unitInterval, METRICS_DEFAULTS.threshold)
+  .addOption(F.threshold(METRICS_DEFAULTS.threshold))
   .requiredOption('--group <column>', 'a protected column (repeat for several)', collect)
   .option('--intersect', 'one attribute: the Cartesian product of the --group columns')
   .addOption(F.reference())
@@ -76,13 +77,14 @@ export const metrics = withDataOptions(new Command('metrics')
   .addOption(F.suppressBelow())
   .option('--bootstrap <n>', 'bootstrap resamples for 95% percentile intervals (0: none)', nonNegativeInt, 0)
   .option('--seed <n>', 'seed of the bootstrap resamples (same seed, same intervals)', nonNegativeInt, 0)
-  .addOption(new Option('--format <f>', 'output format').choices(['table', 'json', 'csv']).default('table'))
+  .addOption(formatOption(['table', 'json', 'csv'], 'table'))
   .addHelpText('after', HELP_AFTER)
   .action(async (opts: MetricsCliOptions) => {
     if (opts.group.includes(opts.label) || opts.group.includes(opts.pred)) {
       throw new EngineError('E_ARG', `--group ${opts.group.join(', ')} names the label or prediction column; give protected columns`);
     }
     const { table, report: read } = await readCsv(opts.data, readOptionsOf(opts));
+    requireColumns(table, opts.data, { '--label': opts.label, '--pred': opts.pred, '--group': opts.group, '--legitimate': opts.legitimate, '--reference': Object.keys(fairnessValues(opts).reference ?? {}) });
     requireClean(read, [opts.label, opts.pred, ...opts.group], 'the label, prediction or --group');
     for (const w of read.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
     // the seeded generator: bootstrap intervals, and the ECE intervals of score predictions

@@ -6,9 +6,10 @@ import type { CorrelationMethod } from '../../methods/quality/metrics.js';
 import { formatQuality, qualityReport, QUALITY_DEFAULTS, type QualityCondition } from '../../methods/quality/index.js';
 import { resolveBlackBox } from '../../node/blackbox.js';
 import { readCsv, type ReadOptions } from '../../node/csv.js';
+import { requireColumns } from '../../data/table.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { modelTimeoutOption } from '../model-timeout.js';
-import { intAtLeast2, names, nonNegativeInt, positiveInt, readOptionsOf, withDataOptions, type DataCliOptions } from '../options.js';
+import { formatOption, intAtLeast2, names, nonNegativeInt, positiveInt, readOptionsOf, withDataOptions, type DataCliOptions } from '../options.js';
 import { Rng } from '../../engine/rng.js';
 
 /** --condition NAME or NAME=VALUE with VALUE a prediction in [0, 1], not 0.5. */
@@ -68,9 +69,12 @@ from a column of the synthetic file (e.g. written by lucid model predict). The c
 when the file has a "preds" column, as lucid gan sample writes). The condition and --pred columns are
 not compared.
 
-Examples:
-  lucid quality --real adult.csv --synthetic pos.csv --model adult.json --condition preds=1
-  lucid quality --real adult.csv --synthetic pos.csv --ignore Income --format json
+Examples (adult.json and adult-test.csv as in the README; positive.csv a canonical set):
+  lucid model predict --model adult.json --data adult-test.csv --out scored.csv
+  lucid gan fit --data scored.csv --condition preds --epochs 50 --out adult.lgan
+  lucid gan sample --model adult.lgan -n 1000 --condition preds=1 --out positive.csv
+  lucid quality --real adult-test.csv --synthetic positive.csv --model adult.json --condition preds=1
+  lucid quality --real adult-test.csv --synthetic positive.csv --ignore Income,preds --format json
 `;
 
 export const quality = withDataOptions(new Command('quality')
@@ -85,7 +89,7 @@ export const quality = withDataOptions(new Command('quality')
   .addOption(new Option('--correlation <method>', 'correlation of numeric pairs').choices(['pearson', 'spearman']).default(QUALITY_DEFAULTS.correlation))
   .option('--top <n>', 'worst pairs to list in the table form', positiveInt, 10)
   .addOption(modelTimeoutOption())
-  .addOption(new Option('--format <f>', 'output format').choices(['table', 'json']).default('table'))
+  .addOption(formatOption(['table', 'json'], 'table'))
   .option('--seed <n>', 'seed of the noise floors\' bootstrap draws', nonNegativeInt, 0)
   .addHelpText('after', HELP_AFTER)
   .action(async (opts: QualityCliOptions) => {
@@ -99,6 +103,7 @@ export const quality = withDataOptions(new Command('quality')
     // a constant condition column is expected in a synthetic file (lucid gan sample at preds=1): no warning for it
     const expected = (w: string) => w.includes(`column ${JSON.stringify(condColumn)} has the single value`);
     for (const w of [...real.report.warnings, ...synthetic.report.warnings.filter((x) => !expected(x))]) process.stderr.write(`lucid: warning: ${w}\n`);
+    requireColumns(synthetic.table, opts.synthetic, { '--pred': opts.pred, '--condition': opts.condition?.value === undefined ? opts.condition?.column : undefined });
     const wantsModel = opts.model !== undefined || opts.pred !== undefined;
     const engine = await initNodeEngine();
     const model = wantsModel ? await resolveBlackBox(engine, { model: opts.model, pred: opts.pred }, synthetic.table, { modelTimeout: opts.modelTimeout }) : undefined;

@@ -178,7 +178,7 @@ export function runInfo(table: Table, u: Uint8Array, opts: { protected: readonly
 }
 
 export function binaryLabels(table: Table, label: string, positive?: string): { y: Uint8Array; positive: string } {
-  const col = getColumn(table, label, 'fale');
+  const col = getColumn(table, label, 'fale', '--label');
   const rows: string[] = new Array(table.rows);
   const seen = new Set<string>();
   for (let i = 0; i < table.rows; i++) {
@@ -206,7 +206,7 @@ export function unprivilegedMask(table: Table, conds: readonly ProtectedConditio
   check(conds.length > 0, 'E_ARG', () => 'fale: give the unprivileged group, e.g. --protected sex=Female');
   const mask = new Uint8Array(table.rows).fill(1);
   for (const c of conds) {
-    const col = getColumn(table, c.column, 'fale: --protected');
+    const col = getColumn(table, c.column, 'fale', '--protected');
     let hits = 0;
     for (let i = 0; i < table.rows; i++) {
       const l = labelOf(col, i);
@@ -595,7 +595,7 @@ export async function fale(table: Table, model: BlackBox, opts: FaleOptions): Pr
   const features = opts.features ?? candidates.filter((c) => !protectedCols.has(c.name)).map((c) => c.name);
   check(features.length > 0, 'E_ARG', () => 'fale: no feature to explain');
   for (const f of features) {
-    getColumn(table, f, 'fale: --feature');
+    getColumn(table, f, 'fale', '--feature');
     check(!exclude.has(f), 'E_ARG', () => `fale: "${f}" is the label (or excluded); it cannot be a feature`);
   }
   for (const f of Object.keys(opts.edges ?? {})) {

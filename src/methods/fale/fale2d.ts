@@ -155,7 +155,7 @@ export async function fale2d(table: Table, model: BlackBox, opts: Fale2dOptions)
   check(Array.isArray(opts.pair) && opts.pair.length === 2 && opts.pair[0] !== opts.pair[1], 'E_ARG', () => 'fale: --pair needs two different features, e.g. --pair age,hours-per-week');
   const [n1, n2] = opts.pair;
   const cols = opts.pair.map((f) => {
-    const c = getColumn(table, f, 'fale: --pair');
+    const c = getColumn(table, f, 'fale', '--pair');
     check(c.kind === 'numeric', 'E_ARG', () => `fale: --pair: "${f}" is categorical; 2-D FALE needs two numeric features`);
     check(f !== opts.label, 'E_ARG', () => `fale: --pair: "${f}" is the label`);
     return c as NumericColumn;

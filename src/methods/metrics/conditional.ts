@@ -41,7 +41,7 @@ export function strataOf(table: Table, columns: readonly string[], where: string
   check(columns.length > 0, 'E_ARG', () => `${where}: --legitimate needs at least one column`);
   const keys: string[][] = [];
   for (const name of columns) {
-    const c = getColumn(table, name, where);
+    const c = getColumn(table, name, where, '--legitimate');
     const k: string[] = new Array(table.rows);
     if (c.kind === 'numeric') {
       const finite = Array.from(c.values).filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);

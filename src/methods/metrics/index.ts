@@ -202,8 +202,8 @@ function distinct(values: (string | null)[], numeric: boolean): string[] {
 
 /** y (0/1), ŷ (0/1) per row, the scores when the column holds them, and how they were read. */
 function outcomes(table: Table, opts: GroupMetricsOptions, threshold: number) {
-  const lc = getColumn(table, opts.label, 'metrics --label');
-  const pc = getColumn(table, opts.pred, 'metrics --pred');
+  const lc = getColumn(table, opts.label, 'metrics', '--label');
+  const pc = getColumn(table, opts.pred, 'metrics', '--pred');
   const labels = labelsOf(lc, 'the label');
   const values = distinct(labels, lc.kind === 'numeric');
   let positive = opts.positive;
@@ -244,7 +244,7 @@ interface Attr {
 function attributes(table: Table, opts: GroupMetricsOptions): Attr[] {
   check(opts.groups.length > 0, 'E_ARG', () => 'metrics: give at least one --group column');
   const cols = opts.groups.map((g) => {
-    const c = getColumn(table, g, 'metrics --group');
+    const c = getColumn(table, g, 'metrics', '--group');
     return { name: g, labels: labelsOf(c, 'the group column', true), numeric: c.kind === 'numeric' };
   });
   const ref = opts.reference ?? opts.privileged ?? {};
@@ -434,7 +434,7 @@ export function groupMetrics(table: Table, opts: GroupMetricsOptions): MetricsRe
   const attrs = attributes(table, opts);
   const warnings: string[] = [];
   const settings: VerdictSettings = { tolerance, alpha: 1 - confidence, minGroupSize, favourable };
-  const strata = opts.legitimate?.length ? strataOf(table, opts.legitimate, 'metrics --legitimate') : null;
+  const strata = opts.legitimate?.length ? strataOf(table, opts.legitimate, 'metrics') : null;
   if (opts.legitimate) for (const l of opts.legitimate) check(!opts.groups.includes(l), 'E_ARG', () => `metrics: --legitimate ${l} is also a --group column`);
 
   // the selected rows for the impact table: the favourable decision, or (scores) the favourable side of the median

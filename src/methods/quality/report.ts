@@ -2,7 +2,7 @@
 // synthetic table against the real one (SDMetrics' QualityReport conventions, spec §5, plus the
 // validity of LUCID-GAN's canonical sets, issue #5). Core code: no Node imports.
 import { check, EngineError } from '../../engine/errors.js';
-import { selectRows, type Column, type Table } from '../../data/table.js';
+import { selectRows, unknownColumn, type Column, type Table } from '../../data/table.js';
 import type { Rng } from '../../engine/rng.js';
 import { fidelity, FIDELITY_DEFAULTS, type FeatureFidelity } from './fidelity.js';
 import type { BlackBox } from '../../models/blackbox.js';
@@ -176,8 +176,12 @@ export function pairTrend(real: [Column, Column], synthetic: [Column, Column], o
   return { columns, metric: 'ContingencySimilarity', score: orNull(contingencySimilarity(ea, eb)) };
 }
 
-/** Threshold-side agreement of a model's scores with the conditions the rows were generated at. */
-export function validity(scores: ArrayLike<number>, condition: number | ArrayLike<number>, what: { model: string; column: string; source: 'given' | 'column' }): Validity {
+/**
+ * Threshold-side agreement of a model's scores with the conditions the rows were generated at: a row
+ * generated above 0.5 is valid when its score is above `threshold` (the model's decision; default 0.5),
+ * one generated below 0.5 when its score is below it.
+ */
+export function validity(scores: ArrayLike<number>, condition: number | ArrayLike<number>, what: { model: string; column: string; source: 'given' | 'column' }, threshold = 0.5): Validity {
   const n = scores.length;
   const cond = (i: number) => (typeof condition === 'number' ? condition : condition[i]);
   if (typeof condition !== 'number') check(condition.length === n, 'E_ARG', () => `validity: ${n} scores but ${condition.length} conditions`);
@@ -193,11 +197,11 @@ export function validity(scores: ArrayLike<number>, condition: number | ArrayLik
     if (c > 0.5) {
       pos.rows++;
       pos.sum += p;
-      if (p > 0.5) pos.valid++;
+      if (p > threshold) pos.valid++;
     } else if (c < 0.5) {
       neg.rows++;
       neg.sum += p;
-      if (p < 0.5) neg.valid++;
+      if (p < threshold) neg.valid++;
     } else onThreshold++;
   }
   const out = (s: ReturnType<typeof side>): ValiditySide => ({
@@ -263,7 +267,7 @@ function labelsOf(col: Column): string {
 /** The condition column's values (numbers in [0, 1]), checked. */
 function conditionValues(table: Table, column: string, where: string): Float64Array {
   const col = table.columns.find((c) => c.name === column);
-  check(col, 'E_INPUT', () => `${where}: no condition column ${q(column)}; give the value the rows were generated at, e.g. --condition ${column}=1 (the columns are: ${table.columns.map((c) => c.name).join(', ')})`);
+  if (!col) throw unknownColumn(column, table.columns.map((c) => c.name), where, `--condition (or give the value the rows were generated at, e.g. --condition ${column}=1)`);
   if (col.kind !== 'numeric') throw inputError(`${where}: condition column ${q(column)} holds ${labelsOf(col)}; it must hold the prediction each row was generated at, in [0, 1]`);
   for (let i = 0; i < table.rows; i++) {
     const v = col.values[i];
@@ -291,7 +295,7 @@ export async function qualityReport(real: Table, synthetic: Table, opts: Quality
   const excluded: { column: string; reason: string }[] = [];
   const skip = new Set<string>();
   for (const n of opts.ignore ?? []) {
-    check(has(real, n) || has(synthetic, n), 'E_INPUT', () => `no column ${q(n)} in ${realName} or ${synName} to ignore`);
+    if (!has(real, n) && !has(synthetic, n)) throw unknownColumn(n, [...new Set([...real.columns, ...synthetic.columns].map((c) => c.name))], `${realName} and ${synName}`, '--ignore');
     if (!skip.has(n)) excluded.push({ column: n, reason: 'ignored' });
     skip.add(n);
   }

@@ -118,7 +118,7 @@ const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0
 
 /** Label values present in the rows (sorted numerically for a numeric column, by code unit otherwise) and per-row labels. */
 function labelValues(table: Table, label: string, where: string): { values: string[]; rows: string[] } {
-  const col = getColumn(table, label, where);
+  const col = getColumn(table, label, where, 'label');
   const rows = new Array<string>(table.rows);
   const seen = new Set<string>();
   for (let i = 0; i < table.rows; i++) {
@@ -221,7 +221,7 @@ export class Classifier {
     check(classes.includes(pos), 'E_ARG', () => `${where}: positive value "${pos}" does not occur in label column "${opts.label}" (values: ${classes.join(', ')})`);
     // identifier-like columns (marked by the reader) are no features: left out, as the reader warned
     const drop = [...(opts.drop ?? []), ...table.columns.filter((c) => c.kind === 'categorical' && c.identifier && !(opts.drop ?? []).includes(c.name)).map((c) => c.name)];
-    for (const c of drop) getColumn(table, c, where);
+    for (const c of drop) getColumn(table, c, where, 'drop');
     const features = table.columns.map((c) => c.name).filter((n) => n !== opts.label && !drop.includes(n));
     check(features.length > 0, 'E_INPUT', () => `${where}: no feature columns left (the label is "${opts.label}", dropped: ${drop.join(', ') || 'none'})`);
 

@@ -23,7 +23,7 @@ import { grad } from '../../autograd/tape.js';
 import { Adam } from '../../nn/adam.js';
 import { buildParams, type ParamSet } from '../../nn/module.js';
 import { columnWidth, DataTransformer, type InverseReport, type TransformerOptions } from '../../data/transformer.js';
-import type { Column, Table } from '../../data/table.js';
+import { unknownColumn, type Column, type Table } from '../../data/table.js';
 import { applyActivation, Discriminator, Generator, gradientPenalty } from '../ctgan/networks.js';
 import { CondSampler, type DiscreteColumn } from './sampler.js';
 import { buildSurrogate, fitSurrogate, freezeSurrogate, type Surrogate, type SurrogateFit } from './surrogate.js';
@@ -409,7 +409,7 @@ function prepare(table: Table, conditionNames: string[], discreteNames: string[]
   const names = table.columns.map((c) => c.name);
   const find = (name: string, what: string) => {
     const col = table.columns.find((c) => c.name === name);
-    if (!col) throw new EngineError('E_ARG', `${where}: ${what} "${name}" is not a column; the columns are: ${names.join(', ')}`);
+    if (!col) throw unknownColumn(name, names, where, what);
     return col;
   };
   check(new Set(conditionNames).size === conditionNames.length, 'E_ARG', () => `${where}: a condition column is given twice`);
