@@ -3,7 +3,8 @@
 //
 // Convention (as ProtectedAttribute.bins documents): k + 1 increasing edges; bin i is
 // (edges[i], edges[i+1]], the first bin also includes edges[0]. Labels read "[17, 30]" for the
-// first bin and "(30, 50]" for the others, so a label says exactly which values it holds.
+// first bin and "(30, 50]" for the others, so a label says exactly which values it holds; a column of
+// few distinct values has a bin per value, labelled by the value (quantileBins).
 import { check } from '../engine/errors.js';
 
 export interface Bins {
@@ -35,7 +36,8 @@ export function binLabels(edges: readonly number[]): string[] {
  * (heavy ties give fewer than k bins). A column with at most k distinct values (a coded category such
  * as sex = 1 / 2, a constant) gets one bin per value instead, labelled by the value: its quantiles
  * would merge values into one bin, and a coded category has no order between its codes to bin by.
- * Those edges are v0, v0, v1, …, v(m−1), so bin 0 is [v0, v0] and bin i is (v(i−1), vi] = {vi}.
+ * Its edges are v0, the midpoints between neighbouring values, and v(m−1): each value has a bin of its
+ * own, and a generated value between two codes (0.3 between 0 and 1) goes to the nearer one.
  */
 export function quantileBins(values: ArrayLike<number>, k: number): Bins {
   check(Number.isSafeInteger(k) && k >= 1, 'E_ARG', () => `bins: the number of bins must be a positive integer, got ${k}`);
@@ -46,7 +48,13 @@ export function quantileBins(values: ArrayLike<number>, k: number): Bins {
     if (distinct.length === 0 || v > distinct[distinct.length - 1]) distinct.push(v);
     if (distinct.length > k) break;
   }
-  if (distinct.length <= k) return { method: 'quantile', edges: [distinct[0], ...distinct], labels: distinct.map(formatEdge) };
+  if (distinct.length <= k) {
+    const edges = distinct.length === 1 ? [distinct[0], distinct[0]] : [distinct[0], ...distinct.slice(1).map((v, i) => (distinct[i] + v) / 2), distinct[distinct.length - 1]];
+    // labels are group names: two values that round alike (0.12341, 0.12342) keep their full form
+    const short = distinct.map(formatEdge);
+    const labels = new Set(short).size === short.length ? short : distinct.map(String);
+    return { method: 'quantile', edges, labels };
+  }
   const edges: number[] = [];
   for (let i = 0; i <= k; i++) {
     const e = i === 0 ? s[0] : i === k ? s[s.length - 1] : quantileSorted(s, i / k);

@@ -23,12 +23,17 @@ describe('protected bins', () => {
     // sex coded 1 / 2: quantile edges would give the single bin [1, 2] and no group to compare
     const sex = [2, 1, 1, 2, 2, 1, 2, 1, 1];
     const b = quantileBins(sex, 4);
-    assert.deepEqual(b.edges, [1, 1, 2]);
+    assert.deepEqual(b.edges, [1, 1.5, 2]);
     assert.deepEqual(b.labels, ['1', '2']);
+    // a generated value between two codes goes to the nearer one
+    assert.deepEqual([0.3, 1.2, 1.6, 2].map((x) => assignBin(x, b.edges, true)), [0, 0, 1, 1]);
     assert.deepEqual(binValues(sex, b.edges).counts, [5, 4]);
     assert.deepEqual(Array.from(binValues(sex, b.edges).codes), [1, 0, 0, 1, 1, 0, 1, 0, 0]);
     const three = quantileBins([0, 5, 0, 9.5, 5], 3);
     assert.deepEqual(three.labels, ['0', '5', '9.5']);
+    assert.deepEqual(three.edges, [0, 2.5, 7.25, 9.5]);
+    // labels stay distinct where rounding would merge them
+    assert.deepEqual(quantileBins([0.12341, 0.12342, 0.5], 3).labels, ['0.12341', '0.12342', '0.5']);
     assert.deepEqual(binValues([0, 5, 0, 9.5, 5], three.edges).counts, [2, 2, 1]);
     // a constant: one bin
     const c = quantileBins([4, 4, 4], 3);
