@@ -203,22 +203,40 @@ const MODEL_TIMEOUT = (() => {
   const v = Number(new URLSearchParams(location.search).get('model-timeout'));
   return Number.isFinite(v) && v > 0 ? v : MODEL_TIMEOUT_SECONDS;
 })();
+/** setTimeout's longest delay (about 24.8 days): a longer limit means no limit, not an instant stop */
+const TIMER_MAX_MS = 2 ** 31 - 1;
+/** the timer of the model calls in flight (calls do not overlap today; the count keeps it right if they do) */
 let modelTimer: ReturnType<typeof setTimeout> | null = null;
+let callsInFlight = 0;
+
+function clearModelTimer(): void {
+  if (modelTimer !== null) clearTimeout(modelTimer);
+  modelTimer = null;
+  callsInFlight = 0;
+}
 
 /** A model call started or ended in the worker: arm or clear the timer that stops a model that never returns. */
 function modelCall(m: { state: 'start' | 'end'; what: string }): void {
+  if (m.state === 'end') {
+    callsInFlight = Math.max(0, callsInFlight - 1);
+    if (callsInFlight === 0) clearModelTimer();
+    return;
+  }
+  callsInFlight++;
   if (modelTimer !== null) clearTimeout(modelTimer);
-  modelTimer = null;
-  if (m.state === 'end') return;
+  // the timer belongs to this worker: a later worker is never stopped for this one's model
+  const armedFor = worker;
   modelTimer = setTimeout(() => {
     modelTimer = null;
+    callsInFlight = 0;
+    if (worker !== armedFor || !worker) return;
     // the worker is stuck in the module: end it (a new one starts with the next audit)
-    worker?.terminate();
+    worker.terminate();
     worker = null;
     finishTraining();
     statusEl.textContent = '';
     showError(`${modelFile?.name ?? 'the model'}: the model took longer than ${MODEL_TIMEOUT} s ${m.what} and was stopped; it may be stuck in an endless loop or waiting on a promise that never settles. The audit did not finish; if the model is only slow, open the page with ?model-timeout=<seconds>.`);
-  }, MODEL_TIMEOUT * 1000);
+  }, Math.min(TIMER_MAX_MS, MODEL_TIMEOUT * 1000));
 }
 
 function getWorker(): Worker {
@@ -227,6 +245,9 @@ function getWorker(): Worker {
   worker.onmessage = (ev: MessageEvent<WorkerMessage>) => onWorker(ev.data);
   worker.onerror = (ev: ErrorEvent) => {
     ev.preventDefault();
+    // a worker that failed is not reused
+    worker?.terminate();
+    worker = null;
     finishTraining();
     showError(`The audit worker failed: ${ev.message || 'unknown error (is WebAssembly SIMD supported by this browser?)'}`);
   };
@@ -234,6 +255,7 @@ function getWorker(): Worker {
 }
 
 function finishTraining(): void {
+  clearModelTimer();
   trainBtn.disabled = false;
   cancelBtn.disabled = true;
   fileInput.disabled = false;
