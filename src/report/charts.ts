@@ -5,6 +5,7 @@
 import type { Distribution, IntersectionHeatmap } from '../audit/types.js';
 import type { ShiftStatus } from '../audit/checks.js';
 import type { FaleFeature } from '../methods/fale/index.js';
+import { DIRECTION_ARROW } from '../methods/metrics/verdicts.js';
 import {
   OKABE_ITO,
   REFERENCE_COLOR,
@@ -396,7 +397,7 @@ export function jsRanking(dists: readonly Distribution[], opts: ChartOptions & {
 }
 
 /** A comparison's mark on a group's bar: a flag (with its direction) or an inconclusive result; text, never colour alone. */
-export type RateMark = 'disadvantaged' | 'advantaged' | 'differs' | 'inconclusive' | null;
+export type RateMark = 'disadvantaged' | 'advantaged' | 'differs' | 'inconclusive' | 'too little data' | null;
 
 export interface RateGroup {
   value: string;
@@ -426,7 +427,8 @@ export interface GroupRatesData {
 
 /** vermillion darkened for text on white (contrast ≥ 4.5) */
 const FLAG_TEXT = '#a03d00';
-const MARK_TEXT: Record<Exclude<RateMark, null>, string> = { disadvantaged: '⚑↓', advantaged: '⚑↑', differs: '⚑≠', inconclusive: '?' };
+const MARK_TEXT: Record<Exclude<RateMark, null>, string> = { disadvantaged: `⚑${DIRECTION_ARROW.disadvantaged}`, advantaged: `⚑${DIRECTION_ARROW.advantaged}`, differs: `⚑${DIRECTION_ARROW.differs}`, inconclusive: '?', 'too little data': '–' };
+const isFlag = (m: RateMark): boolean => m === 'disadvantaged' || m === 'advantaged' || m === 'differs';
 
 /**
  * Rates per group of one attribute, one panel per metric (fairlearn's MetricFrame.by_group plot):
@@ -446,7 +448,10 @@ export function groupRates(d: GroupRatesData, opts: ChartOptions = {}): string {
   const W = opts.width ?? Math.ceil(left + P * (pw + gap) + 6);
   const rowH = 19;
   const title = opts.title ?? `${d.attribute}: rates per group`;
-  const subtitle = opts.subtitle ?? `bar: the rate; whisker: its ${Math.round(d.confidence * 100)}% ${d.intervalName} interval; dashed: the reference ★`;
+  const subtitle = opts.subtitle ?? `bar: the rate; whisker: the group's own ${Math.round(d.confidence * 100)}% ${d.intervalName} interval (not the test); dashed: the reference ★`;
+  // the flags in words for screen readers, which get no colour, position or symbol key
+  const flags = d.groups.flatMap((g) => g.marks.map((m, p) => (isFlag(m) ? `${g.value} ${d.panels[p]} ${m}` : null)).filter((x): x is string => x !== null));
+  const spoken = flags.length ? `; flagged: ${flags.slice(0, 8).join(', ')}${flags.length > 8 ? ` and ${flags.length - 8} more` : ''}` : '; nothing flagged';
   const items: LegendItem[] = [
     { name: 'rate', color: OKABE_ITO.blue, style: 'fill' },
     { name: 'reference ★', color: OKABE_ITO.skyBlue, style: 'fill' },
@@ -457,10 +462,13 @@ export function groupRates(d: GroupRatesData, opts: ChartOptions = {}): string {
   if (d.groups.some((g) => g.small)) items.push({ name: 'small group', color: '#555555', style: 'hatch' });
   const lg = legend(items, 14, 50, W - 28);
   const top = 50 + lg.height + 18;
-  const bottom = 40;
+  // the key of the marks, on one line or two where the chart is narrow
+  const keyParts = [`marks: ${MARK_TEXT.disadvantaged} ${MARK_TEXT.advantaged} ${MARK_TEXT.differs} flagged (disadvantaged, advantaged, differs)`, `? inconclusive · – too little data · none: pass · › cut at the scale's end`];
+  const keyLines = textW(keyParts.join(' · '), 10) <= W - 28 ? [keyParts.join(' · ')] : keyParts;
+  const bottom = 28 + 13 * keyLines.length;
   const H = opts.height ?? top + Math.max(1, G) * rowH + bottom;
   const ih = Math.max(1, G) * rowH;
-  const out: string[] = [open('group-rates', W, H, `${title}; ${subtitle}`)];
+  const out: string[] = [open('group-rates', W, H, `${title}; ${subtitle}${spoken}`)];
   out.push(heading(title, subtitle, 14, W), lg.svg);
   d.groups.forEach((g, i) => {
     const yy = top + i * rowH + rowH / 2 + 3.5;
@@ -485,7 +493,7 @@ export function groupRates(d: GroupRatesData, opts: ChartOptions = {}): string {
       const v = g.rates[p];
       const ci = g.intervals[p];
       const mark = g.marks[p];
-      const tip = `${d.attribute} = ${g.value}: ${name} ${fmtPct(v)}${ci ? ` [${fmtPct(ci.lo)}, ${fmtPct(ci.hi)}]` : ''}, n = ${fmtNum(g.n)}${g.reference ? ' (reference)' : ''}${g.small ? ' (small group)' : ''}${mark ? ` — ${mark === 'inconclusive' ? 'inconclusive' : `flagged: ${mark}`}` : ''}`;
+      const tip = `${d.attribute} = ${g.value}: ${name} ${fmtPct(v)}${ci ? ` [${fmtPct(ci.lo)}, ${fmtPct(ci.hi)}]` : ''}, n = ${fmtNum(g.n)}${g.reference ? ' (reference)' : ''}${g.small ? ' (small group)' : ''}${mark ? ` — ${isFlag(mark) ? `flagged: ${mark}` : mark}` : ''}`;
       out.push(`<g class="rate${g.small ? ' small' : ''}${mark ? ` ${mark}` : ''}"><title>${esc(tip)}</title>`);
       if (finite(v)) {
         const fill = g.reference ? OKABE_ITO.skyBlue : mark === 'disadvantaged' ? OKABE_ITO.vermillion : OKABE_ITO.blue;
@@ -497,16 +505,20 @@ export function groupRates(d: GroupRatesData, opts: ChartOptions = {}): string {
         const cy = yy + rowH / 2;
         out.push(`<path class="interval" d="M${px(x(ci.lo))},${px(cy)}H${px(x(ci.hi))}M${px(x(ci.lo))},${px(cy - 4)}V${px(cy + 4)}M${px(x(ci.hi))},${px(cy - 4)}V${px(cy + 4)}" stroke="#222222" stroke-width="1.1" fill="none"/>`);
       }
-      const label = `${finite(v) ? fmtPct(v, v < 0.1 ? 1 : 0) : g.note ?? '—'}${mark ? ` ${MARK_TEXT[mark]}` : ''}`;
-      out.push(`<text x="${px(Math.min(x0 + iw, x(hiOf(g))) + 4)}" y="${px(yy + rowH / 2 + 3.5)}" font-size="9.5"${mark && mark !== 'inconclusive' ? ` font-weight="600" fill="${FLAG_TEXT}"` : ''}>${esc(label)}</text></g>`);
+      // a bar or whisker past the panel's scale (a small group's) is cut at its end: "›" says so
+      const cut = hiOf(g) > tmax * (1 + 1e-9);
+      const label = `${cut ? '› ' : ''}${finite(v) ? fmtPct(v, v < 0.1 ? 1 : 0) : g.note ?? '—'}${mark ? ` ${MARK_TEXT[mark]}` : ''}`;
+      out.push(`<text x="${px(Math.min(x0 + iw, x(hiOf(g))) + 4)}" y="${px(yy + rowH / 2 + 3.5)}" font-size="9.5"${isFlag(mark) ? ` font-weight="600" fill="${FLAG_TEXT}"` : ''}>${esc(label)}</text></g>`);
     });
     const ref = d.groups.find((g) => g.reference);
     const rv = ref?.rates[p];
     if (finite(rv)) out.push(`<line class="reference" x1="${px(x(rv))}" x2="${px(x(rv))}" y1="${px(top - 2)}" y2="${px(top + ih + 2)}" stroke="#222222" stroke-dasharray="3 2"/>`);
     out.push(frame(x0, top, iw, ih));
   });
-  const key = 'marks: ⚑↓ ⚑↑ ⚑≠ flagged (disadvantaged, advantaged, differs) · ? inconclusive';
-  out.push(`<text class="axis-label" x="${px(14)}" y="${px(H - 8)}" font-size="10" fill="#555555">${fitText(key, W - 28, 10) !== key ? `<title>${esc(key)}</title>` : ''}${esc(fitText(key, W - 28, 10))}</text>`);
+  keyLines.forEach((k, i) => {
+    const shown = fitText(k, W - 28, 10);
+    out.push(`<text class="axis-label" x="${px(14)}" y="${px(H - 8 - 13 * (keyLines.length - 1 - i))}" font-size="10" fill="#555555">${shown !== k ? `<title>${esc(k)}</title>` : ''}${esc(shown)}</text>`);
+  });
   out.push('</svg>');
   return out.join('');
 }

@@ -2,7 +2,7 @@
 // against the reference, the four-fifths yardstick, the LL144 impact table, calibration by group and
 // the conditional disparity; and the verdict lines of the Findings. Every metric list comes from
 // METRIC_DEFS. Core code: no Node imports, no DOM.
-import { CHARTED_METRICS, guidance, JUDGED_METRICS, METRIC_DEFS, METRICS, suppressedText, verdictTable, wilsonInterval, type AttributeResult, type Comparison, type Counts, type Interval, type MetricsReport } from '../methods/metrics/index.js';
+import { arrowOf, byConcern, CHARTED_METRICS, guidance, JUDGED_METRICS, METRIC_DEFS, METRICS, suppressedText, verdictTable, wilsonInterval, type AttributeResult, type Comparison, type Counts, type Interval, type MetricsReport } from '../methods/metrics/index.js';
 import { groupRates, type RateMark } from './charts.js';
 import { escapeHtml as esc, finite, fmtInt, fmtNum, fmtPct, fmtRatio, truncate } from './format.js';
 
@@ -112,10 +112,11 @@ const CHART_CONFIDENCE = 0.95;
  * from the group's own counts, and the comparison's verdict as a mark.
  */
 export function rateChart(a: AttributeResult): string {
-  const markOf = (group: string, m: (typeof CHARTED_METRICS)[number]): RateMark => {
-    const c = a.comparisons.find((x) => x.group === group && x.metric === m);
-    if (!c) return null;
-    return c.verdict === 'flagged' ? c.direction ?? 'differs' : c.verdict === 'inconclusive' ? 'inconclusive' : null;
+  // a small group is hatched, which says "too little data" already
+  const markOf = (g: AttributeResult['groups'][number], m: (typeof CHARTED_METRICS)[number]): RateMark => {
+    const c = a.comparisons.find((x) => x.group === g.value && x.metric === m);
+    if (!c || g.small) return null;
+    return c.verdict === 'flagged' ? c.direction ?? 'differs' : c.verdict === 'pass' ? null : c.verdict;
   };
   return groupRates({
     attribute: a.column,
@@ -131,7 +132,7 @@ export function rateChart(a: AttributeResult): string {
       // a suppressed group has no counts, so no interval either
       intervals: CHARTED_METRICS.map((m) => (g.tp === null || g.fp === null || g.tn === null || g.fn === null ? null : wilsonInterval(METRIC_DEFS[m].num(g as Counts), METRIC_DEFS[m].den(g as Counts), CHART_CONFIDENCE))),
       ...(g.suppressed ? { note: 'suppressed' } : {}),
-      marks: CHARTED_METRICS.map((m) => markOf(g.value, m)),
+      marks: CHARTED_METRICS.map((m) => markOf(g, m)),
     })),
   });
 }
@@ -158,7 +159,7 @@ export function verdictTableHtml(reports: readonly (MetricsReport | null)[]): st
         const mark = c.verdict === 'flagged' ? '⚑ flagged' : c.verdict === 'inconclusive' ? '? inconclusive' : c.verdict === 'pass' ? '✓ pass' : '– too little data';
         // one or two groups, short enough that nine columns fit the page; the rest as a count
         const named = c.flagged.slice(0, c.flagged.slice(0, 2).reduce((s, x) => s + x.group.length, 0) <= 24 ? 2 : 1);
-        const who = named.map((x) => `${x.group.length > 24 ? `<span title="${esc(x.group)}">${esc(truncate(x.group, 24))}</span>` : esc(x.group)} ${x.direction === 'disadvantaged' ? '↓' : x.direction === 'advantaged' ? '↑' : '≠'}`).join(', ') + (c.flagged.length > named.length ? ` +${c.flagged.length - named.length}` : '');
+        const who = named.map((x) => `${x.group.length > 24 ? `<span title="${esc(x.group)}">${esc(truncate(x.group, 24))}</span>` : esc(x.group)} ${arrowOf(x.direction)}`).join(', ') + (c.flagged.length > named.length ? ` +${c.flagged.length - named.length}` : '');
         return `<td${cls ? ` class="${cls}"` : ''}><a href="#${anchorOf(row.attribute)}">${mark}</a>${who ? `<span class="ci">${who}</span>` : ''}</td>`;
       }).join('');
       return `<tr><td class="l"><a href="#${anchorOf(row.attribute)}">${esc(row.attribute)}</a><span class="ci">vs ${esc(row.reference)}</span></td>${cells}</tr>`;
@@ -176,7 +177,7 @@ export function verdictFindings(r: MetricsReport | null, why?: (attribute: strin
   if (!r) return [];
   const out: string[] = [];
   for (const a of r.attributes) {
-    const flagged = a.comparisons.filter((c) => c.verdict === 'flagged').sort((x, y) => x.pAdjusted! - y.pAdjusted!);
+    const flagged = a.comparisons.filter((c) => c.verdict === 'flagged').sort(byConcern);
     const inconclusive = a.comparisons.filter((c) => c.verdict === 'inconclusive').length;
     const ff = a.fourFifths.below.length ? ` Four-fifths rule (the legal yardstick): selection rate below 0.8 of ${esc(a.fourFifths.reference)}'s for ${a.fourFifths.below.slice(0, FINDINGS_MAX).map(esc).join(', ')}${a.fourFifths.below.length > FINDINGS_MAX ? ` and ${a.fourFifths.below.length - FINDINGS_MAX} more` : ''}.` : '';
     if (!flagged.length) {

@@ -5,7 +5,7 @@ import type { AuditResult, CanonicalComparison, Distribution, FaleSection, Inter
 import { CHECK_DEFAULTS, type FeatureFidelity } from '../audit/checks.js';
 import type { FeatureFinding, ValueFinding } from '../audit/findings.js';
 import { anchorOf, metricsTable, rateChart, verdictFindings, verdictTableHtml } from './metrics-html.js';
-import { METRIC_DEFS, type MetricsReport } from '../methods/metrics/index.js';
+import { arrowOf, byConcern, METRIC_DEFS, type MetricsReport } from '../methods/metrics/index.js';
 import { attributionText } from '../audit/attribution.js';
 import { distributionChart, faleChart, heatmap, jsRanking, lineChart, svgWidth } from './charts.js';
 import { provenanceBlock } from './provenance.js';
@@ -223,30 +223,44 @@ export function findings(r: AuditResult): string {
 /** headline findings at most */
 const HEADLINES = 6;
 
-const arrow = (d: string | null) => (d === 'disadvantaged' ? '↓' : d === 'advantaged' ? '↑' : '≠');
-
-/** The verdicts' headline: per attribute (or intersection) its worst flagged comparison, linked to its chart or table. */
-function verdictHeadline(reports: readonly (MetricsReport | null)[]): string | null {
+/**
+ * The verdicts' headline: per attribute (or intersection) its most concerning flag (byConcern:
+ * disadvantaged first), with the direction in words; the attributes without a flag, each with its
+ * inconclusive comparisons counted, or said to have too little data where nothing could be judged.
+ * Null when there is no attribute; `flagged` counts the attributes with a flag.
+ */
+function verdictHeadline(reports: readonly (MetricsReport | null)[]): { html: string; flagged: number } | null {
   const flagged: string[] = [];
   const clear: string[] = [];
+  const untested: string[] = [];
+  let inconclusive = 0;
   for (const rep of reports) {
     for (const a of rep?.attributes ?? []) {
-      const fs = a.comparisons.filter((c) => c.verdict === 'flagged').sort((x, y) => (x.pAdjusted ?? 1) - (y.pAdjusted ?? 1));
-      if (!fs.length) {
-        // no flag is not "fair": an inconclusive comparison is a disparity too uncertain to call
-        const inc = a.comparisons.filter((c) => c.verdict === 'inconclusive').length;
-        clear.push(`<a href="#${anchorOf(a.column)}">${esc(a.column)}</a>${inc ? ` (<span class="badge soft">? ${fmtInt(inc)} inconclusive</span>)` : ''}`);
+      const link = `<a href="#${anchorOf(a.column)}">${esc(a.column)}</a>`;
+      const fs = a.comparisons.filter((c) => c.verdict === 'flagged').sort(byConcern);
+      if (fs.length) {
+        const c = fs[0];
+        flagged.push(`${link}: <strong>${esc(c.group)}</strong> ${arrowOf(c.direction)} ${esc(c.direction ?? 'differs')}, ${esc(METRIC_DEFS[c.metric].label)} ${fmtPct(c.rate)} vs ${fmtPct(c.referenceRate)} for ${esc(a.reference.value)} (${fmtRatio(c.ratio)}×)${fs.length > 1 ? `, and ${fmtInt(fs.length - 1)} more flag${fs.length === 2 ? '' : 's'}` : ''}`);
         continue;
       }
-      const c = fs[0];
-      flagged.push(`<a href="#${anchorOf(a.column)}">${esc(a.column)}</a>: <strong>${esc(c.group)}</strong> ${arrow(c.direction)} ${esc(METRIC_DEFS[c.metric].label)} ${fmtPct(c.rate)} vs ${fmtPct(c.referenceRate)} for ${esc(a.reference.value)} (${fmtRatio(c.ratio)}×)${fs.length > 1 ? `, and ${fmtInt(fs.length - 1)} more flag${fs.length === 2 ? '' : 's'}` : ''}`);
+      // no flag is not "fair": an inconclusive comparison is a disparity too uncertain to call, and an
+      // attribute whose comparisons all had too little data was not tested at all
+      const inc = a.comparisons.filter((c) => c.verdict === 'inconclusive').length;
+      const judged = a.comparisons.some((c) => c.verdict === 'pass' || c.verdict === 'inconclusive');
+      if (!judged) {
+        untested.push(link);
+        continue;
+      }
+      inconclusive += inc;
+      clear.push(`${link}${inc ? ` (<span class="badge soft">? ${fmtInt(inc)} inconclusive</span>)` : ''}`);
     }
   }
-  if (!flagged.length && !clear.length) return null;
-  const f = flagged.length ? `<span class="badge flag">⚑ flagged</span> ${flagged.join('; ')}.` : '';
-  const inconclusive = clear.some((x) => x.includes('inconclusive'));
-  const c = clear.length ? ` No flag for ${clear.join(', ')}.${inconclusive ? ' Inconclusive: outside the band but not significant; the data cannot tell either way.' : ''}` : '';
-  return (f + c).trim();
+  if (!flagged.length && !clear.length && !untested.length) return null;
+  const parts: string[] = [];
+  if (flagged.length) parts.push(`<span class="badge flag">⚑ flagged</span> ${flagged.join('; ')}.`);
+  if (clear.length) parts.push(`No flag for ${clear.join(', ')}.${inconclusive ? ' Inconclusive: outside the band but not significant; the data cannot tell either way.' : ''}`);
+  if (untested.length) parts.push(`<span class="badge small">– too little data</span> to compare the groups of ${untested.join(', ')} (small, suppressed or a single group): not tested.`);
+  return { html: parts.join(' '), flagged: flagged.length };
 }
 
 /** A protected attribute's headline: the direction the data confirms, or that none is confirmed. */
@@ -268,9 +282,9 @@ export function headlines(r: AuditResult): string[] {
   const out: string[] = [];
   if (r.planted?.length) out.push(`<strong>Planted in the simulated data:</strong> ${r.planted.map((p) => esc(p.rule)).join('; ')}. Check that the lines below recover it.`);
   const v = verdictHeadline([r.metrics.attributes]);
-  if (v) out.push(v);
+  if (v) out.push(v.html);
   const iv = r.metrics.intersection ? verdictHeadline([r.metrics.intersection]) : null;
-  if (iv && iv.includes('⚑')) out.push(`Intersections: ${iv}`);
+  if (iv && iv.flagged > 0) out.push(`Intersections: ${iv.html}`);
   if (f.protected.length) out.push(`Canonical sets: ${f.protected.map((x) => protectedHeadline(x, f.favourable)).join('; ')}.`);
   out.push(
     f.named.length
@@ -347,7 +361,7 @@ function metricsSection(r: AuditResult): string {
 <p class="small">Ratios are group / reference; the interval beneath is at the comparison's corrected level. PPV, FDR and NPV have no favourable direction and are marked "differs". The four-fifths column is the legal yardstick (selection rate over the most selected group that is not small), not a verdict.</p>
 ${metricsTable(r.metrics.attributes, '-tables')}</details>
 ${ix ? `<details id="${anchorOf(ix.attributes[0]?.column ?? 'intersection')}"><summary>Intersection: ${fmtInt(cells)} combinations of the protected values (chart and tables)</summary><div class="figs">${ix.attributes.map((a) => `<figure>${rateChart(a)}</figure>`).join('')}</div>${metricsTable(ix, '-tables')}</details>` : ''}
-${warnings.length ? `<details><summary>${warnings.length} metrics warning${warnings.length === 1 ? '' : 's'}</summary>${warningList(warnings)}</details>` : ''}
+${warnings.length ? `<details><summary>${fmtInt(warnings.reduce((s, w) => s + w.count, 0))} metrics warning${warnings.length === 1 && warnings[0].count === 1 ? '' : 's'} (${fmtInt(warnings.length)} distinct)</summary>${warningList(warnings)}</details>` : ''}
 </section>`;
 }
 
@@ -358,9 +372,12 @@ function merged(messages: readonly string[]): { text: string; count: number }[] 
   return [...counts].map(([text, count]) => ({ text, count }));
 }
 
-function warningList(ws: readonly { text: string; count: number }[]): string {
-  return `<ul class="warnings">${ws.map((w) => `<li>${esc(w.text)}${w.count > 1 ? ` <span class="muted">(×${fmtInt(w.count)})</span>` : ''}</li>`).join('')}</ul>`;
+/** Merged messages as a list, each with its count when it occurred more than once. */
+function messageList(ms: readonly { text: string; count: number }[], listClass: string, itemClass = ''): string {
+  return `<ul${listClass ? ` class="${listClass}"` : ''}>${ms.map((m) => `<li${itemClass ? ` class="${itemClass}"` : ''}>${esc(m.text)}${m.count > 1 ? ` <span class="muted">(×${fmtInt(m.count)})</span>` : ''}</li>`).join('')}</ul>`;
 }
+
+const warningList = (ws: readonly { text: string; count: number }[]) => messageList(ws, 'warnings');
 
 /** The canonical-sets section: validity, the JS ranking, every chart with its fidelity (also shown by the browser page). */
 export function canonicalSection(r: AuditResult): string {
@@ -496,7 +513,7 @@ function faleFigures(s: FaleSection): { lead: string | null; rest: string[]; cap
   const u = s.unprivileged.map((c) => `${c.column} = ${c.value}`).join(' and ');
   const metric = res.metric;
   // a curve over a single bin (two edges, or one category) says nothing about where along the feature: last
-  const shape = (f: FaleFeature) => (f.values.filter(finite).length >= 3 ? 1 : 0);
+  const shape = (f: FaleFeature) => (f.values.filter(finite).length >= (f.kind === 'continuous' ? 3 : 2) ? 1 : 0);
   const ranked = res.features.slice().sort((a, b) => shape(b) - shape(a) || faleSpread(b) - faleSpread(a));
   const caption = `<strong>${esc(u)}</strong> vs everyone else · ${esc(metric.toUpperCase())} on all rows <strong>${fmtNum(res.overall)}</strong> · ${fmtInt(res.counts.unprivileged)} and ${fmtInt(res.counts.privileged)} rows`;
   const figs = ranked.map((f) =>
@@ -547,7 +564,7 @@ function closingSections(r: AuditResult): string {
   for (const c of r.caveats) byTopic.set(c.topic, [...(byTopic.get(c.topic) ?? []), c.text]);
   const caveats = byTopic.size
     ? `<p>${fmtInt(r.caveats.length)} caveat${r.caveats.length === 1 ? '' : 's'}: ${[...byTopic].map(([t, cs]) => `${esc(topics[t as keyof typeof topics] ?? t)} ${fmtInt(cs.length)}`).join(' · ')}.</p>` +
-      [...byTopic].map(([t, cs]) => `<details><summary>${esc(topics[t as keyof typeof topics] ?? t)} (${fmtInt(cs.length)})</summary><ul>${merged(cs).map((c) => `<li class="caveat">${esc(c.text)}${c.count > 1 ? ` <span class="muted">(×${fmtInt(c.count)})</span>` : ''}</li>`).join('')}</ul></details>`).join('')
+      [...byTopic].map(([t, cs]) => `<details><summary>${esc(topics[t as keyof typeof topics] ?? t)} (${fmtInt(cs.length)})</summary>${messageList(merged(cs), '', 'caveat')}</details>`).join('')
     : '<p class="muted">No caveats were raised.</p>';
   const ws = merged(r.warnings);
   const warnings = ws.length ? `<details><summary>${fmtInt(r.warnings.length)} warning${r.warnings.length === 1 ? '' : 's'} (${fmtInt(ws.length)} distinct)</summary>${warningList(ws)}</details>` : '';

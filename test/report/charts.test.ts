@@ -216,7 +216,9 @@ test('groupRates: a bar and an interval per group and panel, the reference dashe
   assert.match(svg, />7\.5%<\/text>/);
   assert.match(svg, />2\.5%<\/text>/);
   assert.doesNotMatch(svg, />100%</);
-  assert.match(svg, />50%<\/text><\/g>/, "the small group's value is written even where its bar is cut");
+  assert.match(svg, />› 50%<\/text><\/g>/, "the small group's value is written, marked as cut, where its bar is cut");
+  assert.match(svg, /aria-label="[^"]*; flagged: Black positivity rate disadvantaged"/, 'the flags in words for screen readers');
+  assert.match(svg, /none: pass/, 'the key says what an unmarked bar means');
 });
 
 test('rateChart: the charted metrics of METRIC_DEFS with Wilson intervals from the counts, verdict marks from the comparisons', () => {

@@ -262,3 +262,22 @@ test('Findings: an attribute with no flag but inconclusive comparisons is not sa
   assert.ok(h.includes(`<a href="#metrics-${a.column}">${a.column}</a> (<span class="badge soft">? ${inc} inconclusive</span>)`), h);
   assert.match(h, /the data cannot tell either way/);
 });
+
+test('Findings: the headline names the most concerning flag (a disadvantaged group before an advantaged one, whatever the p-values), in words; an attribute with nothing to judge is "not tested", never "no flag"', () => {
+  const r = sampleAuditResult();
+  const a = r.metrics.attributes.attributes[0];
+  const t = a.comparisons.find((c) => c.metric === 'positivity_rate')!;
+  a.comparisons = [
+    { ...t, group: 'adv', metric: 'fpr', verdict: 'flagged', direction: 'advantaged', pAdjusted: 1e-40, ratio: 3 },
+    { ...t, group: 'dis', metric: 'tpr', verdict: 'flagged', direction: 'disadvantaged', pAdjusted: 1e-5, ratio: 0.5 },
+  ];
+  r.planted = undefined;
+  const h = headlines(r)[0];
+  assert.match(h, new RegExp(`<a href="#metrics-${a.column}">${a.column}</a>: <strong>dis</strong> ↓ disadvantaged, TPR`), h);
+  assert.match(h, /and 1 more flag[^s]/);
+  // every comparison "too little data": not tested
+  a.comparisons = a.comparisons.map((c) => ({ ...c, verdict: 'too little data' as const, direction: null }));
+  const h2 = headlines(r)[0];
+  assert.ok(!h2.includes(`No flag for <a href="#metrics-${a.column}">`), h2);
+  assert.match(h2, new RegExp(`too little data</span> to compare the groups of <a href="#metrics-${a.column}">${a.column}</a>`));
+});

@@ -19,7 +19,7 @@ import { compare, correct, VERDICTS, type Comparison, type Verdict, type Verdict
 import { suppressAttribute, suppressedGroups } from './suppress.js';
 
 export { METRICS, METRIC_DEFS, JUDGED_METRICS, CHARTED_METRICS, FAVOURABLE, betterOf, guidance, rates, type MetricName, type Rates, type Favourable, type Counts } from './definitions.js';
-export { VERDICTS, wilsonInterval, type Comparison, type Verdict } from './verdicts.js';
+export { VERDICTS, wilsonInterval, arrowOf, byConcern, DIRECTION_ARROW, type Comparison, type Verdict } from './verdicts.js';
 export type { ImpactTable, ImpactRow } from './impact.js';
 export type { GroupCalibration, ReliabilityBin } from './calibration.js';
 export type { ConditionalDisparity, ConditionalRow } from './conditional.js';

@@ -4,12 +4,12 @@
 // The report puts it first and the CLI prints it. Core code.
 import { JUDGED_METRICS, type MetricName } from './definitions.js';
 import type { MetricsReport } from './index.js';
-import type { Verdict } from './verdicts.js';
+import { arrowOf, byConcern, type Comparison, type Verdict } from './verdicts.js';
 
 export interface VerdictCell {
   verdict: Verdict;
-  /** flagged groups with their direction, most significant first */
-  flagged: { group: string; direction: string | null; ratio: number | null }[];
+  /** flagged groups with their direction, disadvantaged first, then most significant (byConcern) */
+  flagged: { group: string; direction: Comparison['direction']; ratio: number | null }[];
 }
 
 export interface VerdictRow {
@@ -34,7 +34,7 @@ export function verdictTable(reports: readonly (MetricsReport | null)[]): Verdic
         }
         let verdict: Verdict = 'too little data';
         for (const c of cs) if (RANK[c.verdict] > RANK[verdict]) verdict = c.verdict;
-        const flagged = cs.filter((c) => c.verdict === 'flagged').sort((x, y) => x.pAdjusted! - y.pAdjusted!).map((c) => ({ group: c.group, direction: c.direction, ratio: c.ratio }));
+        const flagged = cs.filter((c) => c.verdict === 'flagged').sort(byConcern).map((c) => ({ group: c.group, direction: c.direction, ratio: c.ratio }));
         cells[m] = { verdict, flagged };
       }
       rows.push({ attribute: a.column, reference: a.reference.value, cells });
@@ -47,6 +47,6 @@ export function verdictTable(reports: readonly (MetricsReport | null)[]): Verdic
 export function verdictCellText(c: VerdictCell | null, maxGroups = 2): string {
   if (!c) return '—';
   if (c.verdict !== 'flagged') return c.verdict;
-  const g = c.flagged.slice(0, maxGroups).map((x) => `${x.group} ${x.ratio === null ? '' : `x${x.ratio.toFixed(2)} `}${x.direction === 'disadvantaged' ? '↓' : x.direction === 'advantaged' ? '↑' : '≠'}`);
+  const g = c.flagged.slice(0, maxGroups).map((x) => `${x.group} ${x.ratio === null ? '' : `x${x.ratio.toFixed(2)} `}${arrowOf(x.direction)}`);
   return `FLAGGED ${g.join(', ')}${c.flagged.length > maxGroups ? ` +${c.flagged.length - maxGroups}` : ''}`;
 }

@@ -107,6 +107,21 @@ export function normalQuantile(p: number): number {
   return x - e * Math.sqrt(2 * Math.PI) * Math.exp((x * x) / 2);
 }
 
+/** The symbol of a flag's direction, wherever a flag is written (text, tables, charts, headlines). */
+export const DIRECTION_ARROW: Record<NonNullable<Comparison['direction']>, string> = { disadvantaged: '↓', advantaged: '↑', differs: '≠' };
+/** a flag's direction as its symbol ("≠" when it has none) */
+export const arrowOf = (d: Comparison['direction']): string => DIRECTION_ARROW[d ?? 'differs'];
+
+const CONCERN: Record<NonNullable<Comparison['direction']>, number> = { disadvantaged: 0, differs: 1, advantaged: 2 };
+
+/**
+ * Flags in the order a reader needs them: disadvantaged groups first, then "differs", then advantaged;
+ * within each, the most significant (Holm-adjusted p), then the largest |log ratio| (Holm ties often).
+ */
+export function byConcern(a: Comparison, b: Comparison): number {
+  return CONCERN[a.direction ?? 'differs'] - CONCERN[b.direction ?? 'differs'] || (a.pAdjusted ?? 1) - (b.pAdjusted ?? 1) || Math.abs(b.logRatio ?? 0) - Math.abs(a.logRatio ?? 0);
+}
+
 /**
  * The Wilson score interval of a proportion x / n at `confidence` (two-sided): unlike the normal
  * (Wald) interval it stays inside [0, 1] and keeps its width at 0 and n, where small groups live.
