@@ -149,11 +149,12 @@ function header(r: AuditResult): string {
   return `<header>
 <h1>Fairness audit report</h1>
 <p class="muted">${esc(m.data.source)} · ${fmtInt(m.data.rows)} rows · label <code>${esc(m.label)}</code> = <strong>${esc(m.positive)}</strong> · model ${esc(m.model.source)} · protected ${r.protected.map((p) => esc(p.column)).join(', ') || 'none'} · created ${esc(m.created)}</p>
-<details id="settings"><summary>Settings and provenance: ${m.data.sha256 ? `data SHA-256 ${short(m.data.sha256)}` : 'no data file hash'}, ${m.model.sha256 ? `model SHA-256 ${short(m.model.sha256)}` : 'no model file'}, seed ${esc(m.seed)}, ${esc(m.tool)} ${esc(m.version)}${m.suppressBelow !== null && m.suppressBelow !== undefined ? `, groups under ${fmtInt(m.suppressBelow)} people suppressed` : ''}</summary>
+<details id="settings"><summary>Settings and provenance: ${m.data.sha256 ? `data SHA-256 ${short(m.data.sha256)}` : 'no data file hash'}, ${m.model.sha256 ? `model SHA-256 ${short(m.model.sha256)}` : 'no model file'}, seed ${esc(m.seed)}${m.threshold !== 0.5 ? `, threshold ${fmtNum(m.threshold)}` : ''}, ${esc(m.tool)} ${esc(m.version)}${m.suppressBelow !== null && m.suppressBelow !== undefined ? `, groups under ${fmtInt(m.suppressBelow)} people suppressed` : ''}</summary>
 <dl class="meta">
 <dt>Data</dt><dd>${esc(m.data.source)} — ${fmtInt(m.data.rows)} rows, ${m.data.columns.length} columns</dd>
 <dt>Label</dt><dd><code>${esc(m.label)}</code>, positive = <strong>${esc(m.positive)}</strong></dd>
 <dt>Model</dt><dd>${model}</dd>
+${m.model.kind === 'column' && r.metrics.attributes.predKind !== 'scores' ? '' : `<dt>Decision</dt><dd>positive when the model's score is above <strong>${fmtNum(m.threshold)}</strong> (<code>--threshold</code>)</dd>`}
 <dt>Protected</dt><dd>${r.protected.map((p) => `${esc(p.column)} (${esc(p.kind)}${p.inModel === false ? ', not read by the model' : p.inModel === null ? ', unknown whether the model reads it' : ''})`).join(', ') || 'none'}</dd>
 <dt>LUCID-GAN</dt><dd>${fmtInt(m.gan.epochs)} epochs, ${esc(m.gan.mode)} mode, trained on ${fmtInt(m.gan.rows)} rows; ${fmtInt(r.canonical.positive.rows)} rows per canonical set</dd>
 <dt>Seed</dt><dd>${esc(m.seed)}</dd>

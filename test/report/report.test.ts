@@ -281,3 +281,12 @@ test('Findings: the headline names the most concerning flag (a disadvantaged gro
   assert.ok(!h2.includes(`No flag for <a href="#metrics-${a.column}">`), h2);
   assert.match(h2, new RegExp(`too little data</span> to compare the groups of <a href="#metrics-${a.column}">${a.column}</a>`));
 });
+
+test('the header states the decision threshold; one other than 0.5 is in the summary line too', () => {
+  const r = sampleAuditResult();
+  assert.match(renderReport(r), /<dt>Decision<\/dt><dd>positive when the model's score is above <strong>0\.5<\/strong>/);
+  assert.doesNotMatch(renderReport(r).slice(0, renderReport(r).indexOf('</summary>')), /threshold/);
+  r.meta.threshold = 0.7;
+  const html = renderReport(r);
+  assert.match(html.slice(0, html.indexOf('</summary>')), /seed 42, threshold 0\.7,/);
+});
