@@ -14,6 +14,7 @@ import type { AuditRequest, WorkerMessage } from './worker.js';
 import { engineText } from './engine-info.js';
 import { sha256Hex } from '../src/data/sha256.js';
 import { SUPPRESSION_OPTION } from '../src/methods/metrics/suppress.js';
+import { METRICS_DEFAULTS, THRESHOLD_OPTION } from '../src/methods/metrics/index.js';
 import { MODEL_TIMEOUT_SECONDS } from '../src/models/blackbox.js';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -48,6 +49,10 @@ const dlPositive = $<HTMLAnchorElement>('dl-positive');
 const dlNegative = $<HTMLAnchorElement>('dl-negative');
 const engineInfo = $<HTMLParagraphElement>('engine-info');
 const suppressInput = $<HTMLInputElement>('suppress-below');
+const thresholdInput = $<HTMLInputElement>('threshold');
+// lucid audit --threshold, with its help and default from the one definition
+$<HTMLLabelElement>('threshold-label').title = `${THRESHOLD_OPTION.flag}: ${THRESHOLD_OPTION.help}; used where the model gives scores`;
+thresholdInput.value = String(METRICS_DEFAULTS.threshold);
 // the same option as lucid audit / lucid metrics --suppress-below, with its help from the one definition
 $<HTMLLabelElement>('suppress-below-label').title = `${SUPPRESSION_OPTION.flag} k: ${SUPPRESSION_OPTION.help}`;
 
@@ -281,6 +286,8 @@ trainBtn.addEventListener('click', () => {
   try {
     const suppressBelow = suppressInput.value.trim() === '' ? null : intInput(suppressInput, 'Suppress groups under', 1, 100000);
     const epochs = epochsInput.value.trim() === '' ? null : intInput(epochsInput, 'GAN epochs', 1, 5000);
+    const threshold = Number(thresholdInput.value);
+    if (thresholdInput.value.trim() === '' || !(threshold >= 0 && threshold <= 1)) throw new Error(`Decision threshold must be a number from 0 to 1, got "${thresholdInput.value}"`);
     req = {
       type: 'audit',
       table: audited,
@@ -298,6 +305,7 @@ trainBtn.addEventListener('click', () => {
       n: intInput(rowsInput, 'Rows per set', 10, 100000),
       threads: THREADS,
       suppressBelow,
+      threshold,
       provenance: {},
     };
     // what the report states: the files' hashes and the page's options (its "command line")
@@ -318,6 +326,7 @@ trainBtn.addEventListener('click', () => {
           'rows per set and seed': req.n,
           'rows per intersection set': req.intersectionRows,
           'FALE bootstrap': req.faleBootstrap,
+          'decision threshold': req.threshold,
           'suppress below': req.suppressBelow,
         },
       },

@@ -51,6 +51,8 @@ export interface AuditRequest {
   threads?: number;
   /** groups and cells with fewer people show no figure (lucid audit --suppress-below); null: none */
   suppressBelow: number | null;
+  /** a score above this is the model's positive decision (lucid audit --threshold) */
+  threshold: number;
   /** the data and model files' SHA-256 (hashed by the page from their bytes) and the page's options */
   provenance: AuditProvenance;
 }
@@ -190,6 +192,7 @@ async function auditWith(e: Engine, info: EngineInfo, req: AuditRequest, model: 
     intersectionRows: req.intersectionRows,
     faleBootstrap: req.faleBootstrap,
     ...(req.suppressBelow !== null ? { suppressBelow: req.suppressBelow } : {}),
+    threshold: req.threshold,
     provenance: req.provenance,
     onProgress: (stage, fraction) => post({ type: 'progress', stage, fraction }),
     shouldStop: () => stop,

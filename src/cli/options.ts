@@ -4,6 +4,7 @@ import { parseDelimiter, type Delimiter } from '../data/csv-detect.js';
 import { DEFAULT_MAX_CATEGORIES, DEFAULT_MAX_LABEL_LENGTH } from '../data/schema.js';
 import type { ReadOptions } from '../node/csv.js';
 import { SUPPRESSION_OPTION } from '../methods/metrics/suppress.js';
+import { THRESHOLD_OPTION } from '../methods/metrics/index.js';
 
 export function positiveInt(value: string): number {
   const n = Number(value);
@@ -94,7 +95,7 @@ export const FAIRNESS_OPTIONS = {
   privileged: () => new Option('--privileged <column=value>', 'the old name of --reference').argParser(referenceArg).hideHelp(),
   tolerance: (d: number) => new Option('--tolerance <t>', `ratios inside [t, 1/t] pass (default ${d}: [${d}, ${(1 / d).toFixed(2)}]); outside, a significant ratio is flagged in either direction`).argParser(tolerance),
   minGroup: (d: number) => new Option('--min-group <n>', `groups with fewer rows are small: no verdict, never a default reference (default ${d})`).argParser(positiveInt),
-  threshold: (d: number) => new Option('--threshold <p>', 'P(positive) above which a row is predicted positive (the model\'s decision)').argParser(unitInterval).default(d),
+  threshold: (d: number) => new Option(`${THRESHOLD_OPTION.flag} <p>`, THRESHOLD_OPTION.help).argParser(unitInterval).default(d),
   legitimate: () => new Option('--legitimate <names>', 'columns you consider legitimate factors: the selection-rate disparity is also given within their strata (explained vs unexplained)').argParser(names),
   suppressBelow: () => new Option(`${SUPPRESSION_OPTION.flag} <k>`, SUPPRESSION_OPTION.help).argParser(positiveInt),
 } as const;

@@ -205,6 +205,39 @@ export function predict(rows) {
     }
   });
 
+  it('the decision threshold: lucid audit --threshold, stated in the report; a value outside [0, 1] is refused', async () => {
+    const { page, errors } = await open();
+    try {
+      await page.setInputFiles('#file', FIXTURE);
+      await page.waitForFunction(() => document.body.dataset.state === 'loaded');
+      assert.match(await page.getAttribute('#threshold-label', 'title') ?? '', /^--threshold: P\(positive\) above which a row is predicted positive/);
+      assert.equal(await page.inputValue('#threshold'), '0.5');
+      await page.fill('#threshold', '1.5');
+      await page.click('#train');
+      await page.waitForSelector('#error:not([hidden])');
+      assert.match(await page.textContent('#error') ?? '', /Decision threshold must be a number from 0 to 1, got "1\.5"/);
+      await page.uncheck('#protected input[value="age"]');
+      await auditInPage(page, { threshold: '0.3', epochs: '1', 'gan-seeds': '1', rows: '100', 'intersection-rows': '0', 'fale-bootstrap': '0' }, 90_000);
+      const report = await reportFrame(page);
+      const html = await report.content();
+      assert.match(html, /positive when the model's score is above <strong>0\.3<\/strong>/);
+      assert.match(html, /seed 0, threshold 0\.3,/);
+      // each sex's positivity rate in the report is its share of preds above 0.3 in the file (not above 0.5)
+      const lines = readFileSync(FIXTURE, 'utf8').trim().split('\n');
+      const head = lines[0].split(',');
+      const rows = lines.slice(1).map((l) => l.split(','));
+      for (const sex of ['Female', 'Male']) {
+        const g = rows.filter((r) => r[head.indexOf('sex')] === sex).map((r) => Number(r[head.indexOf('preds')]));
+        const at = (t: number) => `${((100 * g.filter((p) => p > t).length) / g.length).toFixed(1)}%`;
+        assert.notEqual(at(0.3), at(0.5), 'the fixture separates the two thresholds');
+        assert.ok(html.includes(`sex = ${sex}: positivity rate ${at(0.3)} [`), `${sex}: ${at(0.3)} in the rate chart`);
+      }
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('makes its sample data: simulated loans with a planted bias and a model\'s predictions, ready to audit', async () => {
     const { page, errors } = await open();
     try {

@@ -26,6 +26,12 @@ export type { ConditionalDisparity, ConditionalRow } from './conditional.js';
 export { verdictTable, verdictCellText, type VerdictRow, type VerdictCell } from './summary.js';
 export { suppressedText, SUPPRESSION_OPTION } from './suppress.js';
 
+/** The decision threshold as every command and the browser page offer it (one text for the CLI help and the page's field). */
+export const THRESHOLD_OPTION = {
+  flag: '--threshold',
+  help: "P(positive) above which a row is predicted positive (the model's decision)",
+} as const;
+
 export const METRICS_DEFAULTS = {
   threshold: 0.5,
   /** "small": a group with fewer rows gets no verdict and is never a default reference (one setting, every command) */
