@@ -140,7 +140,8 @@ test('predictions column: a bad value, labels, a missing column, and option comb
   await rejects(() => columnBlackBox(t, 'score'), [/^predictions column "score": predictions must be probabilities in \[0, 1\], but row 3 is outside \(row 3 is 1.2\)$/]);
   const labels: Table = { rows: 2, columns: [{ kind: 'categorical', name: 'score', codes: Int32Array.from([0, 1]), categories: ['no', 'yes'] }] };
   await rejects(() => columnBlackBox(labels, 'score'), [/holds labels \("no", "yes"\), not numbers/]);
-  await rejects(() => columnBlackBox(t, 'nope'), [/predictions column "nope": the table has no such column; the columns are: score/]);
+  // a misspelt column is a usage error (exit 2), as in every command
+  await rejects(() => columnBlackBox(t, 'nope'), [/--pred "nope" is not a column; the columns are: score/], 'E_ARG');
   await rejects(() => resolveBlackBox(engine, { model: 'm.json', pred: 'score' }, t), [/either --model .* or --pred/], 'E_ARG');
   await rejects(() => resolveBlackBox(engine, {}, t), [/no model: give --model/], 'E_ARG');
 });
