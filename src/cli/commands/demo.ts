@@ -114,7 +114,7 @@ function foundLine(r: AuditResult, disadvantaged: Record<string, string>[]): str
   const parts = planted.map((p) => (flagged.some((f) => isPlanted(f) && f.attribute === p.attribute && f.group === p.group && f.direction === 'disadvantaged') ? `${p.attribute} = ${p.group} flagged (positivity rate, disadvantaged)` : `${p.attribute} = ${p.group} NOT flagged`));
   const others = flagged.filter((f) => !isPlanted(f)).map((f) => `${f.attribute} = ${f.group} ×${f.ratio === null ? '?' : f.ratio.toFixed(2)} ${f.direction}`);
   if (!planted.length) parts.push('nothing was planted');
-  return parts.join('; ') + (others.length ? `; also flagged: ${others.slice(0, 4).join(', ')}${others.length > 4 ? ` and ${others.length - 4} more` : ''} (see "Why a group is flagged" in the report)` : '; no other group flagged on the positivity rate');
+  return parts.join('; ') + (others.length ? `; also flagged: ${others.slice(0, 4).join(', ')}${others.length > 4 ? ` and ${others.length - 4} more` : ''} (why: the report's Findings, "Every finding in full")` : '; no other group flagged on the positivity rate');
 }
 
 async function datasetDemo(engine: Engine, opts: DemoCliOptions, log: (s: string) => void): Promise<DemoSummary> {
