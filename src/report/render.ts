@@ -18,6 +18,13 @@ const CAVEAT_TOPICS: Record<AuditResult['caveats'][number]['topic'], string> = {
 const EXPANDED = 3;
 const LUCID_EXPANDED = 3;
 
+/** the page's layout in px, shared by the style sheet and the charts' row fitting (oneRow) */
+const LAYOUT = { mainMaxWidth: 1320, mainPadding: 28, figureGap: 14, figurePadding: 6 } as const;
+/** the width of the report's content column (main's max-width less its padding), in px */
+const CONTENT_WIDTH = LAYOUT.mainMaxWidth - 2 * LAYOUT.mainPadding;
+/** the gap and the figure's own border and padding beside each chart, in px */
+const FIGURE_EXTRA = LAYOUT.figureGap + 2 * (LAYOUT.figurePadding + 1);
+
 /**
  * The report's style sheet (the browser page uses it for the sections it shows). Colours: the charts
  * use the Okabe–Ito palette (format.ts OKABE_ITO: --pos #0072B2 blue and --neg #E69F00 orange for the
@@ -30,7 +37,7 @@ export const CSS = `
 :root{--fg:#1d1d1f;--muted:#5b5b60;--line:#d9d9de;--bg-soft:#f6f6f8;--flag:#b3261e;--flag-bg:#fdecea;--warn-bg:#fff6e0;--warn:#8a5a00;--pos:#0072B2;--neg:#E69F00}
 *{box-sizing:border-box}
 body{font-family:system-ui,-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;color:var(--fg);margin:0;line-height:1.45;font-size:15px;background:#fff}
-main{max-width:1320px;margin:0 auto;padding:24px 28px 60px}
+main{max-width:${LAYOUT.mainMaxWidth}px;margin:0 auto;padding:24px ${LAYOUT.mainPadding}px 60px}
 h1{font-size:1.7em;margin:.2em 0 .3em}h2{font-size:1.35em;margin:2em 0 .5em;padding-top:.4em;border-top:2px solid var(--line)}h3{font-size:1.12em;margin:1.5em 0 .4em}h4{font-size:1em;margin:1.2em 0 .3em}
 p,li{max-width:80ch}.muted{color:var(--muted)}.small{font-size:.88em}
 nav.toc{background:var(--bg-soft);padding:10px 16px;border-radius:6px;margin:14px 0}nav.toc ol{margin:0;padding-left:1.3em;columns:4}
@@ -46,8 +53,8 @@ td.flag{background:var(--flag-bg);color:var(--flag);font-weight:600}td.flag-soft
 .scroll{overflow-x:auto;max-width:100%}
 .verdict-table td:not(.l) .ci{white-space:normal;max-width:11em;margin-left:auto}.verdict-table td a{white-space:nowrap}
 .ci{display:block;color:var(--muted);font-size:.82em;white-space:nowrap}
-.figs{display:flex;flex-wrap:wrap;gap:14px;align-items:flex-start}
-figure{margin:6px 0;border:1px solid var(--line);border-radius:6px;padding:6px;background:#fff;max-width:100%}
+.figs{display:flex;flex-wrap:wrap;gap:${LAYOUT.figureGap}px;align-items:flex-start}
+figure{margin:6px 0;border:1px solid var(--line);border-radius:6px;padding:${LAYOUT.figurePadding}px;background:#fff;max-width:100%}
 figcaption{font-size:.85em;color:var(--muted);max-width:560px;padding:2px 4px;contain:inline-size}
 svg.chart{max-width:100%;height:auto;display:block}
 details{margin:8px 0}summary{cursor:pointer;font-weight:600;color:#0a5f99}
@@ -105,11 +112,6 @@ function chartCaption(d: Distribution, i: number, fid: FeatureFidelity | undefin
   const f = fid ? ` · fidelity to the real rows on each side: ${fidelityBrief(fid)} ${fid.faithful ? '<span class="badge agree">✓ faithful</span>' : '<span class="badge flag">⚠ misrepresented</span>'}` : '';
   return `#${i + 1} · ${esc(d.feature)} (${esc(d.role)}, ${esc(d.kind)}) · JS ${fmtJs(d.js)}${js}${real}${f}`;
 }
-
-/** the width of the report's content column (main's max-width less its padding), in px */
-const CONTENT_WIDTH = 1264;
-/** the gap and the figure's own border and padding beside each chart, in px */
-const FIGURE_EXTRA = 14 + 14;
 
 /** How many of these charts, in order, fit one row of the report at full width: at least one, at most `max`. */
 function oneRow(svgs: readonly string[], max: number): number {

@@ -196,9 +196,7 @@ export function predict(rows) {
       // a working model audits in a new worker
       await page.setInputFiles('#model', { name: 'ok.mjs', mimeType: 'text/javascript', buffer: Buffer.from('export function predict(rows) { return rows.map((r) => (Number(r.income ?? 0) > 50 ? 0.9 : 0.1)); }\n') });
       await page.waitForSelector('#model-info:not([hidden])');
-      await page.click('#train');
-      await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.state ?? '') && !document.querySelector('#train')?.hasAttribute('disabled'), null, { timeout: 150_000 });
-      assert.equal(await page.evaluate(() => document.body.dataset.state), 'done', await page.textContent('#error') ?? '');
+      await auditInPage(page, {}, 150_000);
       assert.deepEqual(errors, []);
     } finally {
       await page.close();
