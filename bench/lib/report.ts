@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { FUSION_CANDIDATES, type EpochProfile } from './profile.js';
 import type { Row } from './runner.js';
+import { qualitySection } from './quality-report.js';
 
 export interface ReportContext {
   variant: string;
@@ -111,6 +112,7 @@ export function renderReport(rows: Row[], ctx: ReportContext): string {
     lines.push('', 'Baselines measured in the same run: `@tensorflow/tfjs-backend-wasm` 4.22 (SIMD, one thread; `matMul` with transpose flags or explicit `transpose`, the faster counted) and a plain-JS triple loop over Float32Array. Threaded GEMM splits M or N into micro-kernel-aligned parts that the threads claim, so every element is computed as on one thread (bit-identical).', '');
   }
   if (ctx.profile) lines.push(...profileSection(ctx.profile));
+  lines.push(...qualitySection());
   lines.push('Regenerate with `npm run build && npm run bench:write` (see bench/README.md).', '');
   return lines.join('\n');
 }

@@ -27,6 +27,7 @@ import { cellLabels, distribution, jsDistance, rankDistributions, sharesOn, type
 import { CANONICAL_DEFAULTS, concatScores, drawCanonical, drawSeed, ganSeedsFor, modelScorer, observedRanges, surrogateScorer, surrogateSplitSeed, type CanonicalDraw, type ConditionMode, type Scorer } from './canonical.js';
 import { binnedVariable, categoricalVariable, cellVariable, CHECK_DEFAULTS, correctShiftChecks, fidelity, numericVariable, shiftChecks, type CheckVariable, type FeatureFidelity } from './checks.js';
 import { buildFindings, type AuditFindings } from './findings.js';
+import { checkpointing, GAN_SCHEDULES, heldOutScorer, holdoutSplit, type GanSchedule } from './schedule.js';
 import type { AuditProvenance, AuditResult, CanonicalComparison, ConditionalComparison, Distribution, FaleSection, IntersectionHeatmap, LucidSection, ProtectedAttribute } from './types.js';
 
 export const AUDIT_VERSION = '0.1.0';
@@ -39,6 +40,10 @@ export const DERIVED_SEEDS = {
   fale: (seed: number) => seed + 7,
   /** the checks of the canonical sets against the real rows (its own stream, not seed + j) */
   checks: (seed: number) => drawSeed(seed, 9_000_001, 0),
+  /** the rows held out from the GANs' training for the fast schedule's stopping rule */
+  holdout: (seed: number) => drawSeed(seed, 9_000_003, 0),
+  /** the rows the stopping rule generates at each check (one stream per GAN seed) */
+  stopping: (ganSeed: number) => drawSeed(ganSeed, 9_000_004, 0),
 };
 
 export const AUDIT_DEFAULTS = {
@@ -52,6 +57,8 @@ export const AUDIT_DEFAULTS = {
   faleBootstrap: 30,
   /** LUCID-GAN training: the paper's (see AuditOptions.ganMode) */
   ganMode: 'paper' as 'paper' | 'consistency',
+  /** how long the GANs train (schedule.ts GAN_SCHEDULES; EXPERIMENTS.md §9) */
+  ganSchedule: 'fast' as GanSchedule,
   /** GAN steps the automatic epoch count aims at (epochs = this / steps per epoch, within [minEpochs, maxEpochs]) */
   ganSteps: 1500,
   /** … and on data of at most `fewRows` rows (EXPERIMENTS.md §7.2: at 1000–2000 rows, 2400 steps gave 18–39% better fidelity than 1200) */
@@ -106,6 +113,12 @@ export interface AuditOptions {
    * so far that fair models get flagged; EXPERIMENTS.md §2)
    */
   ganMode?: 'paper' | 'consistency';
+  /**
+   * How long the GANs train: 'paper' (the published schedule: ganEpochs, or about ganStepsFor(rows)
+   * steps, on every row) or 'fast' (that budget as a ceiling, stopped on the fidelity to real rows held
+   * out from training; schedule.ts). Default AUDIT_DEFAULTS.ganSchedule.
+   */
+  ganSchedule?: GanSchedule;
   seed?: number;
   /** rows per canonical set (default 1000) */
   n?: number;
@@ -432,9 +445,19 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
   // identifier-like columns (the reader marks them) carry no pattern a GAN can learn: left out, as the reader warned
   const ganColumns: Column[] = table.columns.filter((c) => c.name !== opts.label && c.name !== predName && !(c.kind === 'categorical' && c.identifier));
   const ganFeatureTable: Table = { rows: table.rows, columns: ganColumns.slice() };
-  const ganTable: Table = { rows: table.rows, columns: [...ganColumns, { kind: 'numeric', name: predName, values: pScore }] };
-  const batch = opts.ganBatch ?? ganBatchFor(table.rows);
-  const epochs = opts.ganEpochs ?? ganEpochsFor(table.rows, batch);
+  const allGanRows: Table = { rows: table.rows, columns: [...ganColumns, { kind: 'numeric', name: predName, values: pScore }] };
+  // the fast schedule holds real rows out of the GANs' training to stop on (schedule.ts)
+  const schedule = opts.ganSchedule ?? AUDIT_DEFAULTS.ganSchedule;
+  check(schedule in GAN_SCHEDULES, 'E_ARG', () => `audit: ganSchedule must be one of ${Object.keys(GAN_SCHEDULES).join(', ')}, got ${String(schedule)}`);
+  const scheduleDef = GAN_SCHEDULES[schedule];
+  const split = scheduleDef.holdout > 0 ? holdoutSplit(engine, yhat, scheduleDef.holdout, scheduleDef.maxHoldout, DERIVED_SEEDS.holdout(seed)) : null;
+  const held = split && split.held.length > 0 ? split : null;
+  if (held) seedLog['rows held out from the GANs\' training (the stopping rule)'] = DERIVED_SEEDS.holdout(seed);
+  /** the GANs' training rows: indices into the table */
+  const ganRows: Int32Array = held ? held.train : Int32Array.from({ length: table.rows }, (_, i) => i);
+  const ganTable: Table = held ? selectRows(allGanRows, ganRows) : allGanRows;
+  const batch = opts.ganBatch ?? ganBatchFor(ganTable.rows);
+  const epochs = opts.ganEpochs ?? ganEpochsFor(ganTable.rows, batch);
   const ganSeeds = ganSeedsFor(seed, opts.ganSeeds ?? CANONICAL_DEFAULTS.ganSeeds);
   const rejection = opts.rejection ?? true;
   // what scores generated rows: the model, or for a predictions column a surrogate fitted to it
@@ -450,11 +473,22 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
     if (!scorer) caveats.push({ topic: 'validity', text: 'the predictions are all one class (or there are fewer than 20 rows): no surrogate of them could be fitted, so nothing scores the generated rows and their validity is unknown' });
     lap('surrogate');
   }
+  const range = observedRanges(ganFeatureTable);
+  // the GANs' training rows on each side (indices into ganTable): the observed condition's pools
+  const posRows = Int32Array.from(ganRows.keys()).filter((i) => yhat[ganRows[i]] === 1);
+  const negRows = Int32Array.from(ganRows.keys()).filter((i) => yhat[ganRows[i]] === 0);
+  const heldTable = held ? selectRows(table, held.held) : null;
+  const heldYhat = held ? Uint8Array.from(held.held, (i) => yhat[i]) : null;
   const gans: LucidGan[] = [];
   try {
     progress('gan', 0);
     for (let k = 0; k < ganSeeds.length; k++) {
+      const score = heldTable ? heldOutScorer({ features: ganColumns.map((c) => ({ name: c.name, kind: c.kind })), held: heldTable, heldYhat: heldYhat!, trainSide: [negRows, posRows], range, seed: DERIVED_SEEDS.stopping(ganSeeds[k]) }) : null;
+      const cp = checkpointing(scheduleDef, score);
+      if (cp) seedLog[`LUCID-GAN ${k + 1} of ${ganSeeds.length} (stopping rule's rows)`] = DERIVED_SEEDS.stopping(ganSeeds[k]);
       const fit = await LucidGan.fit(engine, ganTable, {
+        ...(cp ? { checkpoint: cp } : {}),
+        ...(scheduleDef.dims ? { generatorDims: scheduleDef.dims, discriminatorDims: scheduleDef.dims } : {}),
         conditions: [predName],
         epochs,
         batch,
@@ -480,11 +514,8 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
 
     // ── 4. the main canonical sets: every seed's, by rejection, pooled ─────────────────────────
     progress('canonical', 0);
-    const range = observedRanges(ganFeatureTable);
     const dependencies = findDependencies(ganFeatureTable);
     const condition = opts.ganCondition ?? AUDIT_DEFAULTS.ganCondition;
-    const posRows = Int32Array.from(yhat.keys()).filter((i) => yhat[i] === 1);
-    const negRows = Int32Array.from(yhat.keys()).filter((i) => yhat[i] === 0);
     if (condition !== 'extreme') {
       for (const [rows, side] of [[posRows, 'positive'], [negRows, 'negative']] as const) {
         if (rows.length === 0) warnings.push(`the model scores no row ${side}: the ${side} canonical set is conditioned as in the paper (prediction exactly ${side === 'positive' ? 1 : 0}), and nothing about it can be checked against real rows`);
@@ -792,7 +823,11 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
           sha256: model ? opts.provenance?.modelSha256 ?? null : null,
           ...(model ? (opts.provenance?.modelSha256 ? {} : { note: 'no file hash: the caller gave the model, not its file' }) : { note: 'a predictions column: there is no model file to hash (the column is part of the data file)' }),
         },
-        gan: { epochs, mode: gans[0].consistency.mode, rows: table.rows, seeds, epochsDone: gans.map((g) => g.epochsDone), rejection: rejection && scorer !== null },
+        gan: {
+          epochs, mode: gans[0].consistency.mode, rows: ganTable.rows, seeds, epochsDone: gans.map((g) => g.epochsDone), rejection: rejection && scorer !== null,
+          schedule, heldOut: held ? held.held.length : 0, batch,
+          stops: gans.map((g) => g.history.stop ?? null),
+        },
         timings,
         command: opts.provenance?.command ?? { via: 'api' },
         seeds: seedLog,

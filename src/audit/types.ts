@@ -8,6 +8,8 @@ import type { Validity } from '../methods/quality/index.js';
 import type { FeatureFidelity, ShiftCheck } from './checks.js';
 import type { DrawStats } from './canonical.js';
 import type { AuditFindings } from './findings.js';
+import type { GanSchedule } from './schedule.js';
+import type { StopRecord } from '../models/lucidgan/model.js';
 
 /** How a protected attribute entered the audit. */
 export interface ProtectedAttribute {
@@ -185,7 +187,13 @@ export interface AuditResult {
     /** sha256: of the model file's bytes (null for a predictions column, which has no model file: `note` says so) */
     model: { kind: 'builtin' | 'module' | 'onnx' | 'column'; source: string; features: string[] | null; differentiable: boolean; sha256: string | null; note?: string };
     /** epochs asked for; the GAN seeds, with the epochs each completed; whether the sets were drawn by rejection */
-    gan: { epochs: number; mode: 'consistency' | 'paper'; rows: number; seeds: number[]; epochsDone: number[]; rejection: boolean };
+    gan: {
+      epochs: number; mode: 'consistency' | 'paper'; rows: number; seeds: number[]; epochsDone: number[]; rejection: boolean;
+      /** the training schedule (schedule.ts), the real rows held out from training for its stopping rule, the batch */
+      schedule: GanSchedule; heldOut: number; batch: number;
+      /** per seed, where the stopping rule ended training and which check's weights it kept (null: no stopping rule) */
+      stops: (StopRecord | null)[];
+    };
     timings: Record<string, number>;
     /** how the audit was asked for: the command line (`lucid audit …`), the browser page's options, or a program */
     command: AuditCommand;

@@ -7,6 +7,7 @@ import type { FeatureFinding, ValueFinding } from '../audit/findings.js';
 import { anchorOf, metricsTable, rateChart, verdictFindings, verdictTableHtml } from './metrics-html.js';
 import { arrowOf, byConcern, METRIC_DEFS, type MetricsReport } from '../methods/metrics/index.js';
 import { attributionText } from '../audit/attribution.js';
+import { describeGanTraining } from '../audit/schedule.js';
 import { distributionChart, faleChart, heatmap, jsRanking, lineChart, svgWidth } from './charts.js';
 import { provenanceBlock } from './provenance.js';
 import { binLabel, escapeHtml as esc, finite, fmtInt, fmtJs, fmtNum, fmtPct, fmtPp, fmtRatio } from './format.js';
@@ -158,7 +159,7 @@ function header(r: AuditResult): string {
 <dt>Model</dt><dd>${model}</dd>
 ${m.model.kind === 'column' && r.metrics.attributes.predKind !== 'scores' ? '' : `<dt>Decision</dt><dd>positive when the model's score is above <strong>${fmtNum(m.threshold)}</strong> (<code>--threshold</code>)</dd>`}
 <dt>Protected</dt><dd>${r.protected.map((p) => `${esc(p.column)} (${esc(p.kind)}${p.inModel === false ? ', not read by the model' : p.inModel === null ? ', unknown whether the model reads it' : ''})`).join(', ') || 'none'}</dd>
-<dt>LUCID-GAN</dt><dd>${fmtInt(m.gan.epochs)} epochs, ${esc(m.gan.mode)} mode, trained on ${fmtInt(m.gan.rows)} rows; ${fmtInt(r.canonical.positive.rows)} rows per canonical set</dd>
+<dt>LUCID-GAN</dt><dd>${esc(describeGanTraining(m.gan))}; ${fmtInt(r.canonical.positive.rows)} rows per canonical set</dd>
 <dt>Seed</dt><dd>${esc(m.seed)}</dd>
 <dt>Tool</dt><dd>${esc(m.tool)} ${esc(m.version)} (${esc(m.variant)})</dd>
 ${timings ? `<dt>Timings</dt><dd class="small">${timings}</dd>` : ''}

@@ -15,7 +15,7 @@ test('renderReport: a complete HTML document with every section', () => {
     assert.match(html, new RegExp(`<section[^>]*id="${id}"`), `section ${id}`);
   }
   // header facts
-  for (const s of ['adult-sample.csv', '3,000 rows', '&gt;50K', 'paper mode', '2026-11-29T12:00:00.000Z', 'lucid-wasm 0.1.0', 'Seed']) assert.ok(html.includes(s), s);
+  for (const s of ['adult-sample.csv', '3,000 rows', '&gt;50K', 'paper loss', '2026-11-29T12:00:00.000Z', 'lucid-wasm 0.1.0', 'Seed']) assert.ok(html.includes(s), s);
   // findings: top features, protected direction, four-fifths flag, planted
   assert.match(html, /Planted in the simulated data/);
   // findings: only directions the data confirms are preferences; disagreements and generated-only values are said as such
@@ -150,7 +150,7 @@ test('findings name at most six flagged comparisons per attribute, most signific
   assert.match(line, /99% interval \[0\.30, 0\.60\]; disadvantaged/);
   // why: sex is read with little effect, so the disparity runs through correlated features
   assert.match(line, /reads sex with little effect .*runs through correlated features; the features that carry most of it: hours-per-week/);
-  assert.match(html, new RegExp(`trained on ${r.meta.gan.rows.toLocaleString('en-US')} rows; ${r.canonical.positive.rows.toLocaleString('en-US')} rows per canonical set`));
+  assert.match(html, new RegExp(`on ${r.meta.gan.rows.toLocaleString('en-US')} rows, ${r.meta.gan.epochs} epochs \\(the published schedule\\); ${r.canonical.positive.rows.toLocaleString('en-US')} rows per canonical set`));
 });
 
 test('renderReport: the one-attribute-fixed table (paper protocol) in the intersections section, escaped, no NaN, no extra chart', () => {

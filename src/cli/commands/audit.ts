@@ -5,6 +5,7 @@ import type { AuditResult } from '../../audit/types.js';
 import { CANONICAL_DEFAULTS, CONDITION_MODES, type ConditionMode } from '../../audit/canonical.js';
 import type { ValueFinding } from '../../audit/findings.js';
 import { statedPreferences } from '../../audit/findings.js';
+import { describeGanTraining, GAN_SCHEDULES, SCHEDULE_NAMES, type GanSchedule } from '../../audit/schedule.js';
 import type { Delimiter } from '../../data/csv-detect.js';
 import { withInterrupt } from '../interrupt.js';
 import { EngineError } from '../../engine/errors.js';
@@ -57,6 +58,7 @@ interface AuditCliOptions extends DataCliOptions {
   ganMode: 'paper' | 'consistency';
   ganSeeds: number;
   ganCondition: ConditionMode;
+  ganSchedule: GanSchedule;
   rejection: boolean;
   ganPointShare?: number;
   format: 'text' | 'json';
@@ -104,7 +106,7 @@ export function auditSummary(r: AuditResult, w: WrittenAudit, top = 5): string {
   const lines: string[] = [];
   const f = r.findings;
   lines.push(`lucid: wrote ${w.report} (and ${w.files.length - 1} CSV/JSON files in ${w.dir})`);
-  lines.push(`  data: ${r.meta.data.rows} rows; model: ${r.meta.model.source}; LUCID-GAN ${r.meta.gan.epochs} epochs (${r.meta.gan.mode}) × ${r.meta.gan.seeds.length} seeds; ${(r.meta.timings.total / 1000).toFixed(1)} s`);
+  lines.push(`  data: ${r.meta.data.rows} rows; model: ${r.meta.model.source}; ${describeGanTraining(r.meta.gan)}; ${(r.meta.timings.total / 1000).toFixed(1)} s`);
   lines.push('  most different between the positive and negative canonical sets (Jensen–Shannon distance; seeds; real rows), faithful features only:');
   for (const x of f.named.slice(0, top)) lines.push(`    ${x.feature.padEnd(24)} ${x.js.pooled.toFixed(3)}  (${x.js.min.toFixed(3)}–${x.js.max.toFixed(3)}; real ${x.js.real === null ? 'n/a' : x.js.real.toFixed(3)})`);
   if (f.named.length === 0) lines.push('    none: no high-ranked feature is generated faithfully (see the report)');
@@ -187,6 +189,10 @@ categorical ones by category share; Jensen–Shannon distance with base-2 logs (
 GAN epochs (default): about ${AUDIT_DEFAULTS.ganSteps} generator steps (${AUDIT_DEFAULTS.ganStepsFewRows} on at most ${AUDIT_DEFAULTS.fewRows} rows, EXPERIMENTS.md §7.2), i.e.
 steps / (rows / batch), within [${AUDIT_DEFAULTS.minEpochs}, ${AUDIT_DEFAULTS.maxEpochs}], for each of the --gan-seeds GANs (Adult's 15,060 test rows: 50 epochs each).
 
+--gan-schedule: how long the GANs train. ${SCHEDULE_NAMES.map((k) => `${k}: ${GAN_SCHEDULES[k].label}`).join('; ')}.
+The fast schedule holds ${Math.round(100 * GAN_SCHEDULES.fast.holdout)}% of the rows (at most ${GAN_SCHEDULES.fast.maxHoldout}) out of training and checks every ${GAN_SCHEDULES.fast.every} steps. Default ${AUDIT_DEFAULTS.ganSchedule} (EXPERIMENTS.md §9).
+--gan-mode is the loss, a separate choice.
+
 --gan-condition: how the generator is conditioned when the sets are drawn. extreme (the paper's): the
 prediction condition exactly 1 or 0 and an all-zero cond vector; observed: the condition of each row is
 the score of a real row the model puts on that side; matched: a real row of the side gives both its
@@ -237,6 +243,7 @@ export const auditCommand = withDataOptions(new Command('audit')
   .option('--allow-small', `run on fewer than ${AUDIT_DEFAULTS.minRows} rows, or when every group of an attribute is small (otherwise an error)`)
   .option('--fale-bootstrap <n>', 'FALE bootstrap replicates for 95% bands (0: none)', nonNegativeInt, AUDIT_DEFAULTS.faleBootstrap)
   .addOption(new Option('--gan-mode <mode>', 'LUCID-GAN training: paper (the published one) or consistency (adds the prediction-consistency term; see below)').choices(['paper', 'consistency']).default(AUDIT_DEFAULTS.ganMode))
+  .addOption(new Option('--gan-schedule <name>', 'how long the GANs train: paper (the published fixed budget) or fast (stopped on held-out real rows; see below)').choices([...SCHEDULE_NAMES]).default(AUDIT_DEFAULTS.ganSchedule))
   .option('--gan-seeds <n>', 'LUCID-GANs to train (different seeds); every canonical figure is given with its spread over them', positiveInt, CANONICAL_DEFAULTS.ganSeeds)
   .addOption(new Option('--gan-condition <mode>', 'how the generator is conditioned when the sets are drawn (see below)').choices([...CONDITION_MODES]).default(AUDIT_DEFAULTS.ganCondition))
   .option('--no-rejection', 'keep every generated row (the published sampling) instead of only those the model scores on their side')
@@ -270,6 +277,7 @@ export const auditCommand = withDataOptions(new Command('audit')
         ganMode: opts.ganMode,
         ganSeeds: opts.ganSeeds,
         ganCondition: opts.ganCondition,
+        ganSchedule: opts.ganSchedule,
         rejection: opts.rejection,
         ganPointShare: opts.ganPointShare,
         seed: opts.seed,

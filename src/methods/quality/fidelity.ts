@@ -208,3 +208,38 @@ export function fidelity(features: readonly { name: string; kind: 'numeric' | 'c
     return { feature: f.name, metric, positive, negative, faithful: ok(positive) && ok(negative) && (positive !== null || negative !== null) };
   });
 }
+
+/**
+ * The mean distance over features and both sides (a side without real or generated rows left out):
+ * the one-number fidelity of EXPERIMENTS.md §7.1, without noise floors (the GAN's stopping rule and
+ * the time-to-quality bench). NaN when nothing can be measured.
+ */
+export function meanFidelity(features: readonly { name: string; kind: 'numeric' | 'categorical' }[], real: Table, yhat: Uint8Array, sets: readonly { positive: Table; negative: Table }[]): number {
+  check(yhat.length === real.rows, 'E_SHAPE', () => `fidelity: ${yhat.length} predictions for ${real.rows} real rows`);
+  const rowsOn = [0, 1].map((side) => {
+    const idx: number[] = [];
+    for (let i = 0; i < yhat.length; i++) if (yhat[i] === side) idx.push(i);
+    return idx;
+  });
+  let sum = 0;
+  let count = 0;
+  for (const f of features) {
+    const all = gather([real], f.name, f.kind);
+    for (const s of [0, 1] as const) {
+      const idx = rowsOn[s];
+      if (idx.length === 0) continue;
+      const gen = gather(sets.map((x) => (s === 1 ? x.positive : x.negative)), f.name, f.kind);
+      let d: number;
+      if (f.kind === 'numeric') {
+        const rv = Float64Array.from(idx, (i) => all.nums[i]).filter(Number.isFinite);
+        const gv = gen.nums.filter(Number.isFinite);
+        d = rv.length && gv.length ? ksStatistic(rv, gv) : NaN;
+      } else d = tvLabels(idx.map((i) => all.labels[i]), gen.labels);
+      if (Number.isFinite(d)) {
+        sum += d;
+        count++;
+      }
+    }
+  }
+  return count ? sum / count : NaN;
+}

@@ -1,5 +1,5 @@
 export { LucidGan, GAN_DEFAULTS, CONSISTENCY_WEIGHT, RARE_ROWS, RARE_SHARE } from './model.js';
-export type { ConsistencySpec, FitOptions, FitResult, FitStatus, GanConfig, GanEpoch, GanHistory, SampleOptions, SampleResult } from './model.js';
+export type { Checkpointing, CheckpointRecord, StopRecord, ConsistencySpec, FitOptions, FitResult, FitStatus, GanConfig, GanEpoch, GanHistory, SampleOptions, SampleResult } from './model.js';
 export { CondSampler } from './sampler.js';
 export type { CondDraw, DiscreteColumn } from './sampler.js';
 export { ganFromJSON, ganToJSON, GAN_FORMAT, GAN_VERSION } from './format.js';

@@ -103,6 +103,8 @@ export interface FitOptions extends Partial<GanConfig> {
   consistencyWeight?: number;
   /** numeric values held by at least this share of the rows become point masses (TransformerOptions.pointShare; 0: none) */
   pointShare?: number;
+  /** stop on a quality criterion (see Checkpointing); `epochs` is then the budget */
+  checkpoint?: Checkpointing;
 }
 
 export type FitStatus = 'done' | 'interrupted' | 'diverged';
@@ -124,6 +126,47 @@ export interface GanHistory {
   lossConsistency?: number[];
   /** consistency mode: how the surrogate fits its training pairs */
   surrogate?: SurrogateFit;
+  /** with FitOptions.checkpoint: every quality check, in order */
+  checkpoints?: CheckpointRecord[];
+  /** with FitOptions.checkpoint: where training ended and which weights it kept */
+  stop?: StopRecord;
+}
+
+/**
+ * Stopping on a quality criterion instead of a fixed epoch count (issue #19): every `every` generator
+ * steps (at the end of the epoch that reaches them) the caller scores the generator as it stands,
+ * lower being better (an audit: the distance of generated rows to real rows held out from training).
+ * Training stops once `patience` checks in a row have not improved on the best score by at least
+ * `minDelta` of it, or at the epoch budget; the best checkpoint's weights are kept. The score must
+ * draw from its own Rng: the training stream is untouched, so checks do not change the trajectory.
+ */
+export interface Checkpointing {
+  /** generator steps between checks (rounded up to whole epochs) */
+  every: number;
+  score: (model: LucidGan) => number;
+  patience: number;
+  /** a check improves when its score is below best · (1 − minDelta) */
+  minDelta: number;
+  /** no stop before this many steps */
+  minSteps?: number;
+}
+
+export interface CheckpointRecord {
+  /** generator steps done */
+  steps: number;
+  score: number;
+  /** wall seconds of training so far, the checks' own time left out */
+  seconds: number;
+  /** wall seconds of this check */
+  checkSeconds: number;
+}
+
+export interface StopRecord {
+  /** steps trained, and the steps of the weights kept (the best check) */
+  steps: number;
+  keptSteps: number;
+  keptScore: number;
+  reason: 'no improvement' | 'budget';
 }
 
 export interface SampleOptions {
@@ -660,6 +703,37 @@ async function train(model: LucidGan, x: Float32Array, rng: Rng, opts: FitOption
     model.history.lossCond.push(l.lossCond);
     if (model.history.lossConsistency) model.history.lossConsistency.push(l.lossConsistency ?? NaN);
   };
+  const cp = opts.checkpoint;
+  if (cp) {
+    check(Number.isSafeInteger(cp.every) && cp.every > 0, 'E_ARG', () => `gan: checkpoint.every must be a positive integer, got ${cp.every}`);
+    check(Number.isSafeInteger(cp.patience) && cp.patience > 0, 'E_ARG', () => `gan: checkpoint.patience must be a positive integer, got ${cp.patience}`);
+    check(cp.minDelta >= 0 && cp.minDelta < 1, 'E_ARG', () => `gan: checkpoint.minDelta must be in [0, 1), got ${cp.minDelta}`);
+    model.history.checkpoints = [];
+  }
+  let best: { score: number; steps: number; weights: Float32Array } | null = null;
+  let waits = 0;
+  let stepsDone = 0;
+  let nextCheck = cp ? cp.every : Infinity;
+  let trainSeconds = 0;
+  /** the check after an epoch; true: stop */
+  const checkpoint = (weights: Float32Array, last: boolean): boolean => {
+    const t = performance.now();
+    const score = cp!.score(model);
+    const checkSeconds = (performance.now() - t) / 1000;
+    model.history.checkpoints!.push({ steps: stepsDone, score, seconds: trainSeconds, checkSeconds });
+    nextCheck = stepsDone + cp!.every;
+    if (Number.isFinite(score) && (best === null || score < best.score * (1 - cp!.minDelta))) {
+      best = { score, steps: stepsDone, weights };
+      waits = 0;
+    } else waits++;
+    const stop = waits >= cp!.patience && stepsDone >= (cp!.minSteps ?? 0);
+    if (stop || last) {
+      const kept = best ?? { score, steps: stepsDone, weights };
+      if (kept.steps !== stepsDone) model.params.restore(kept.weights);
+      model.history.stop = { steps: stepsDone, keptSteps: kept.steps, keptScore: kept.score, reason: stop ? 'no improvement' : 'budget' };
+    }
+    return stop;
+  };
   try {
     for (let epoch = 1; epoch <= model.config.epochs; epoch++) {
       const t0 = performance.now();
@@ -688,7 +762,12 @@ async function train(model: LucidGan, x: Float32Array, rng: Rng, opts: FitOption
       good = w;
       // CTGAN reports the last step's losses of each epoch.
       push(last!);
-      opts.onEpoch?.({ epoch, lossG: last!.lossG, lossD: last!.lossD, lossCond: last!.lossCond, seconds: (performance.now() - t0) / 1000 });
+      const seconds = (performance.now() - t0) / 1000;
+      stepsDone += steps;
+      trainSeconds += seconds;
+      opts.onEpoch?.({ epoch, lossG: last!.lossG, lossD: last!.lossD, lossCond: last!.lossCond, seconds });
+      const lastEpoch = epoch === model.config.epochs;
+      if (cp && (stepsDone >= nextCheck || lastEpoch) && checkpoint(w, lastEpoch)) break;
     }
     return { status: 'done' };
   } finally {

@@ -1,0 +1,65 @@
+// BENCHMARKS.md's time-to-quality section, from bench/results/time-to-quality.json (written by
+// `node dist/bench/quality.js`, a run of its own: minutes per data set). Absent file: the section says
+// how to make it.
+import { existsSync, readFileSync } from 'node:fs';
+import type { QualityRun } from '../quality.js';
+
+export const QUALITY_RESULTS = 'bench/results/time-to-quality.json';
+
+interface QualityDoc {
+  started: string;
+  threads: number;
+  node: string;
+  cpu?: string;
+  load: { before: number[]; after: number[] };
+  runs: QualityRun[];
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
+};
+const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
+
+export function qualitySection(path = QUALITY_RESULTS): string[] {
+  const lines = ['## Time to quality (LUCID-GAN schedules)', ''];
+  if (!existsSync(path)) {
+    lines.push(`No \`${path}\`: run \`node dist/bench/quality.js\` (needs the Adult and COMPAS files), then \`npm run bench:write\`.`, '');
+    return lines;
+  }
+  const doc = JSON.parse(readFileSync(path, 'utf8')) as QualityDoc;
+  lines.push(
+    `Measured by \`node dist/bench/quality.js\` on ${doc.started.slice(0, 16).replace('T', ' ')} UTC (${doc.threads} threads, ${doc.node}; load average before ${doc.load.before.map((x) => x.toFixed(2)).join(', ')}, after ${doc.load.after.map((x) => x.toFixed(2)).join(', ')}). Protocol and decision: EXPERIMENTS.md §9.`,
+    '',
+    'Quality is the canonical sets drawn as the default audit draws them (observed condition, rejection through the model, 1,000 rows per side) against every real row of the split on their side: the mean KS/TV over features and sides (lower is better), and the rejection sampler\'s acceptance (positive / negative side). Time is one GAN seed\'s training wall time, its schedule\'s own checks included, the measuring left out. Each cell: the mean over the GAN seeds (range).',
+    '',
+    '| data | schedule | steps trained | steps kept | training s | fidelity | acceptance pos / neg | time vs paper |',
+    '|---|---|---|---|---|---|---|---|',
+  );
+  const datasets = [...new Set(doc.runs.map((r) => r.data))];
+  const schedules = [...new Set(doc.runs.map((r) => r.schedule))];
+  const rng = (xs: number[], d: number) => `${mean(xs).toFixed(d)} (${Math.min(...xs).toFixed(d)}–${Math.max(...xs).toFixed(d)})`;
+  for (const d of datasets) {
+    const paper = doc.runs.filter((r) => r.data === d && r.schedule === 'paper');
+    const paperTime = median(paper.map((r) => r.final.seconds));
+    for (const s of schedules) {
+      const rs = doc.runs.filter((r) => r.data === d && r.schedule === s);
+      if (!rs.length) continue;
+      const t = rs.map((r) => r.final.seconds);
+      lines.push(`| ${d} | ${s} | ${rng(rs.map((r) => r.stoppedAt ?? r.final.steps), 0)} | ${rng(rs.map((r) => r.final.steps), 0)} | ${rng(t, 1)} | ${rng(rs.map((r) => r.final.fidelity), 3)} | ${(100 * mean(rs.map((r) => r.final.acceptance[0]))).toFixed(0)}% / ${(100 * mean(rs.map((r) => r.final.acceptance[1]))).toFixed(0)}% | ${paper.length && s !== 'paper' ? `${(median(t) / paperTime).toFixed(2)}× (median)` : '–'} |`);
+    }
+  }
+  lines.push('', '![time to quality](bench/results/time-to-quality.svg)', '');
+  // the curves as numbers: fidelity at each measured point, the paper schedule's seed mean
+  lines.push('The paper schedule\'s curve (mean over seeds at each measured step; seconds: the median):', '', '| data | steps | training s | fidelity | acceptance pos / neg |', '|---|---|---|---|---|');
+  for (const d of datasets) {
+    const paper = doc.runs.filter((r) => r.data === d && r.schedule === 'paper');
+    const steps = [...new Set(paper.flatMap((r) => r.points.map((p) => p.steps)))].sort((a, b) => a - b);
+    for (const st of steps) {
+      const ps = paper.map((r) => r.points.find((p) => p.steps === st)).filter((p): p is NonNullable<typeof p> => p !== undefined);
+      lines.push(`| ${d} | ${st} | ${median(ps.map((p) => p.seconds)).toFixed(1)} | ${mean(ps.map((p) => p.fidelity)).toFixed(3)} | ${(100 * mean(ps.map((p) => p.acceptance[0]))).toFixed(0)}% / ${(100 * mean(ps.map((p) => p.acceptance[1]))).toFixed(0)}% |`);
+    }
+  }
+  lines.push('');
+  return lines;
+}

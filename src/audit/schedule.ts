@@ -1,0 +1,139 @@
+// How long an audit trains its LUCID-GANs (issue #19). Two schedules, one table:
+//   paper: the published schedule, a fixed step budget (AUDIT_DEFAULTS.ganSteps, about 50 epochs on
+//          Adult), every real row in training;
+//   fast:  the same budget as a ceiling, stopped on a quality criterion measured on real rows held
+//          out from the GAN's training: the mean distance (KS for numbers, TV for categories; the
+//          canonical-sets issue's fidelity, methods/quality/fidelity.ts) between rows generated on
+//          each side and the held-out rows the model puts on that side. The best check's weights
+//          are kept (models/lucidgan/model.ts Checkpointing).
+// The held-out rows are split off by side (the model's decision), so both sides keep real rows to be
+// measured against. Core code: no Node imports; every draw comes from a seeded Rng of its own.
+import { check } from '../engine/errors.js';
+import { Rng } from '../engine/rng.js';
+import type { Engine } from '../engine/engine.js';
+import type { Table } from '../data/table.js';
+import { selectRows } from '../data/table.js';
+import type { Checkpointing, LucidGan, StopRecord } from '../models/lucidgan/model.js';
+import { meanFidelity } from '../methods/quality/fidelity.js';
+
+export type GanSchedule = 'paper' | 'fast';
+
+export interface ScheduleDef {
+  label: string;
+  /** share of the rows held out from the GAN's training for the stopping rule (0: none, no stopping) */
+  holdout: number;
+  /** at most this many rows held out */
+  maxHoldout: number;
+  /** the generator's and the critic's hidden layers (default GAN_DEFAULTS': 256, 256) */
+  dims?: number[];
+  /** stopping rule (Checkpointing) when rows are held out */
+  every?: number;
+  patience?: number;
+  minDelta?: number;
+  minSteps?: number;
+}
+
+/** The schedules (`--gan-schedule`); help text and the report read the labels from here. */
+export const GAN_SCHEDULES: Record<GanSchedule, ScheduleDef> = {
+  paper: { label: 'the published schedule: a fixed step budget, every row in training', holdout: 0, maxHoldout: 0 },
+  fast: {
+    label: 'the step budget as a ceiling, stopped when the fidelity to held-out real rows stops improving',
+    holdout: 0.15,
+    maxHoldout: 2000,
+    every: 150,
+    patience: 2,
+    minDelta: 0.02,
+    minSteps: 300,
+  },
+};
+
+export const SCHEDULE_NAMES = Object.keys(GAN_SCHEDULES) as GanSchedule[];
+
+export const SCHEDULE_DEFAULTS = {
+  /** generated rows per side at each check */
+  checkRows: 1000,
+  /** fewer held-out rows on a side than this: that side is not measured (both: no stopping) */
+  minSideRows: 20,
+};
+
+/** The rows of each side to train on and to hold out; `held` is empty when nothing can be held out. */
+export interface HoldoutSplit {
+  train: Int32Array;
+  held: Int32Array;
+}
+
+/**
+ * Splits the rows by the model's decision `yhat` (stratified): `share` of each side, at most `max`
+ * rows in all, held out. A side too small to give SCHEDULE_DEFAULTS.minSideRows rows while keeping
+ * four times as many to train on gives none.
+ */
+export function holdoutSplit(engine: Engine, yhat: Uint8Array, share: number, max: number, seed: number): HoldoutSplit {
+  check(share >= 0 && share < 1, 'E_ARG', () => `schedule: the held-out share must be in [0, 1), got ${share}`);
+  const n = yhat.length;
+  const total = Math.min(max, Math.round(share * n));
+  const held: number[] = [];
+  const rng = new Rng(engine, seed);
+  for (const side of [1, 0]) {
+    const rows: number[] = [];
+    for (let i = 0; i < n; i++) if (yhat[i] === side) rows.push(i);
+    const k = n > 0 ? Math.round((total * rows.length) / n) : 0;
+    if (k < SCHEDULE_DEFAULTS.minSideRows || rows.length - k < 4 * k) continue;
+    const perm = rng.permutation(rows.length);
+    for (let j = 0; j < k; j++) held.push(rows[perm[j]]);
+  }
+  held.sort((a, b) => a - b);
+  const isHeld = new Uint8Array(n);
+  for (const i of held) isHeld[i] = 1;
+  const train: number[] = [];
+  for (let i = 0; i < n; i++) if (!isHeld[i]) train.push(i);
+  return { train: Int32Array.from(train), held: Int32Array.from(held) };
+}
+
+/**
+ * The stopping rule's score of a GAN: rows generated on each side, conditioned as the audit draws its
+ * sets (the prediction condition of a training row of that side), against the held-out real rows of
+ * that side; the mean over features and sides of KS / TV (lower is better).
+ */
+export function heldOutScorer(o: {
+  features: readonly { name: string; kind: 'numeric' | 'categorical' }[];
+  /** the held-out real rows and the model's decision on each */
+  held: Table;
+  heldYhat: Uint8Array;
+  /** the GAN's training rows on each side (indices into its training table) */
+  trainSide: [Int32Array, Int32Array];
+  range: Record<string, readonly [number, number]>;
+  seed: number;
+  rows?: number;
+}): (gan: LucidGan) => number {
+  const m = o.rows ?? SCHEDULE_DEFAULTS.checkRows;
+  return (gan) => meanFidelity(o.features, o.held, o.heldYhat, [{ positive: side(gan, 1), negative: side(gan, 0) }]);
+  function side(gan: LucidGan, s: 0 | 1): Table {
+    const pool = o.trainSide[s];
+    if (pool.length === 0) return selectRows(gan.sample({ n: 1, seed: o.seed, range: o.range }).table, []);
+    // the same rows and noise at every check: the score moves with the weights only
+    const u = new Rng(gan.engine, o.seed + s).uniformHost(m);
+    const rows = Int32Array.from(u, (x) => pool[Math.min(pool.length - 1, Math.floor(x * pool.length))]);
+    return gan.sample({ n: m, rows, condVector: 'zero', seed: o.seed + 7 + s, range: o.range }).table;
+  }
+}
+
+/** Checkpointing for a schedule, or null when it does not stop early (or nothing could be held out). */
+export function checkpointing(def: ScheduleDef, score: ((gan: LucidGan) => number) | null): Checkpointing | null {
+  if (def.holdout === 0 || score === null) return null;
+  return { every: def.every!, patience: def.patience!, minDelta: def.minDelta!, minSteps: def.minSteps, score };
+}
+
+/** One line on how the GANs trained, from an audit's meta.gan (the CLI summary and the report say the same). */
+export function describeGanTraining(g: { epochs: number; mode: string; rows: number; seeds: readonly number[]; epochsDone: readonly number[]; schedule?: GanSchedule; heldOut?: number; batch?: number; stops?: readonly (StopRecord | null)[] }): string {
+  const seeds = `${g.seeds.length} seed${g.seeds.length === 1 ? '' : 's'}`;
+  const base = `LUCID-GAN (${g.mode} loss) × ${seeds} on ${g.rows.toLocaleString('en-US')} rows`;
+  const stops = (g.stops ?? []).filter((s): s is StopRecord => s !== null);
+  if (g.schedule !== 'fast' || stops.length === 0) {
+    const done = g.epochsDone.length && g.epochsDone.every((e) => e === g.epochs) ? `${g.epochs} epochs` : `${g.epochsDone.join(', ')} of ${g.epochs} epochs`;
+    return `${base}, ${done} (${g.schedule === 'fast' ? 'fast schedule, nothing held out to stop on' : 'the published schedule'})`;
+  }
+  const budget = g.batch ? Math.max(1, Math.floor(g.rows / g.batch)) * g.epochs : null;
+  const kept = stops.map((s) => s.keptSteps).join(', ');
+  const trained = stops.map((s) => s.steps).join(', ');
+  return `${base}, stopped on the fidelity to ${(g.heldOut ?? 0).toLocaleString('en-US')} held-out rows: ${trained} steps trained${budget ? ` of ${budget}` : ''}, weights of step ${kept} kept`;
+}
