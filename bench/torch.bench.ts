@@ -52,13 +52,22 @@ export function torchSettings(parallelism = os.availableParallelism()): TorchSet
   return out;
 }
 
+/** Prints torch's version and the BLAS libraries mapped after one matmul. */
+const PROBE = "import torch\ntorch.ones(2, 2) @ torch.ones(2, 2)\nprint(torch.__version__)\nprint(', '.join(sorted({l.split()[-1] for l in open('/proc/self/maps') if 'blas' in l.lower() and '.so' in l})) or 'none mapped')";
+
+/** A BLAS worth a ratio: OpenBLAS, MKL or BLIS (not the reference netlib BLAS). */
+const fastBlas = (lib: string) => /openblas|mkl|blis/i.test(lib);
+
 /** A python that imports torch: LUCID_PYTHON, else python3 on PATH, else /usr/bin/python3 (Debian's python3-torch). */
-export function findTorch(): { python: string; version: string } | { reason: string } {
+export function findTorch(): { python: string; version: string; blas: string } | { reason: string } {
   const tried: string[] = [];
   const candidates = process.env.LUCID_PYTHON ? [process.env.LUCID_PYTHON] : ['python3', '/usr/bin/python3'];
   for (const python of [...new Set(candidates)]) {
-    const r = spawnSync(python, ['-c', 'import torch; print(torch.__version__)'], { encoding: 'utf8', timeout: 120_000 });
-    if (r.status === 0) return { python, version: r.stdout.trim() };
+    const r = spawnSync(python, ['-c', PROBE], { encoding: 'utf8', timeout: 120_000, env: torchEnv({ intra: 1, blas: 1, mode: 'same-work' }, blasDir()) });
+    if (r.status === 0) {
+      const [version, blas] = r.stdout.trim().split('\n');
+      return { python, version, blas: blas ?? 'unknown' };
+    }
     const why = r.error ? r.error.message : (r.stderr.trim().split('\n').pop() ?? `exit ${r.status}`);
     tried.push(`${python}: ${why}`);
   }
@@ -73,6 +82,16 @@ export function blasDir(): string | null {
   const dirs = [process.env.LUCID_TORCH_BLAS_DIR, '/usr/lib/x86_64-linux-gnu/openblas-pthread', '/usr/lib/aarch64-linux-gnu/openblas-pthread'];
   for (const d of dirs) if (d && existsSync(join(d, 'libblas.so.3'))) return d;
   return null;
+}
+
+/** A child's environment: its thread counts, and the BLAS folder first on LD_LIBRARY_PATH. */
+function torchEnv(setting: TorchSetting, blas: string | null): NodeJS.ProcessEnv {
+  const env: NodeJS.ProcessEnv = { ...process.env, OMP_NUM_THREADS: String(setting.intra), OPENBLAS_NUM_THREADS: String(setting.blas) };
+  // GNU OpenMP's threads spin while waiting for work; on 2 cores that starves OpenBLAS's threads
+  // (an epoch at 2 + 2 threads took 41 s instead of 2.2 s under load), so they sleep instead.
+  env.OMP_WAIT_POLICY = 'PASSIVE';
+  if (blas) env.LD_LIBRARY_PATH = [blas, process.env.LD_LIBRARY_PATH].filter(Boolean).join(':');
+  return env;
 }
 
 export interface TorchInfo {
@@ -95,12 +114,7 @@ class TorchChild {
   private exited: string | null = null;
 
   constructor(python: string, shapes: object, readonly setting: TorchSetting, blas: string | null) {
-    const env: NodeJS.ProcessEnv = { ...process.env, OMP_NUM_THREADS: String(setting.intra), OPENBLAS_NUM_THREADS: String(setting.blas) };
-    // GNU OpenMP's threads spin while waiting for work; on 2 cores that starves OpenBLAS's threads
-    // (an epoch at 2 + 2 threads took 41 s instead of 2.2 s under load), so they sleep instead.
-    env.OMP_WAIT_POLICY = 'PASSIVE';
-    if (blas) env.LD_LIBRARY_PATH = [blas, process.env.LD_LIBRARY_PATH].filter(Boolean).join(':');
-    this.proc = spawn(python, [SCRIPT, '--shapes', JSON.stringify(shapes), '--threads', String(setting.intra), '--mode', setting.mode], { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.proc = spawn(python, [SCRIPT, '--shapes', JSON.stringify(shapes), '--threads', String(setting.intra), '--mode', setting.mode], { env: torchEnv(setting, blas), stdio: ['pipe', 'pipe', 'pipe'] });
     this.proc.stderr.on('data', (b: Buffer) => (this.stderr = (this.stderr + b.toString()).slice(-4000)));
     createInterface({ input: this.proc.stdout }).on('line', (line) => {
       const w = this.waiting.shift();
@@ -209,6 +223,11 @@ export function torchGroups(engine: Engine, log: (m: string) => void, engineT?: 
         return { cases: [] };
       }
       const blas = blasDir();
+      if (!fastBlas(py.blas)) {
+        torchSkipped = `PyTorch's GEMM would run on ${py.blas}, the reference BLAS (~4 GFLOP/s here), not a baseline worth a ratio; install Debian's libopenblas0-pthread or set LUCID_TORCH_BLAS_DIR to a folder holding OpenBLAS's libblas.so.3`;
+        log(`  torch: skipped: ${torchSkipped}`);
+        return { cases: [] };
+      }
       const owned: { model: LucidGan; trainer: GanTrainer }[] = [];
       const children: TorchChild[] = [];
       const dispose = () => {
@@ -245,8 +264,8 @@ export function torchGroups(engine: Engine, log: (m: string) => void, engineT?: 
         const infos: TorchInfo[] = [];
         for (const c of children) infos.push(await c.ready()); // the children build and warm up in parallel
         const lib = infos[0].blas;
-        if (!/openblas|mkl|blis/i.test(lib)) {
-          torchSkipped = `PyTorch's GEMM would run on ${lib}, the reference BLAS (~4 GFLOP/s here), not a baseline worth a ratio; install Debian's libopenblas0-pthread or set LUCID_TORCH_BLAS_DIR to a folder holding OpenBLAS's libblas.so.3`;
+        if (!fastBlas(lib)) {
+          torchSkipped = `PyTorch's GEMM ran on ${lib} in a child though the probe found ${py.blas}; not a baseline worth a ratio`;
           log(`  torch: skipped: ${torchSkipped}`);
           dispose();
           return { cases: [] };

@@ -161,7 +161,8 @@ function torchMeasured(rows: Row[]): { version: string; one: { best: number; med
 /** "LUCID-GAN epoch against PyTorch, measured in the same run": the epochs and the lucid / PyTorch ratios, with the issue's targets. */
 function torchSection(rows: Row[], T: number): string[] {
   const out = ['## LUCID-GAN epoch against PyTorch, measured in the same run', ''];
-  const g = rows.filter((r) => r.bench === TORCH_GROUP);
+  // the epochs (bench TORCH_GROUP, ms) and the derived ratio rows (bench `${TORCH_GROUP} · ratio`, ×)
+  const g = rows.filter((r) => r.bench.startsWith(TORCH_GROUP));
   if (g.length === 0) {
     out.push(torchSkipped ? `Not measured in this run: ${torchSkipped}. The end-to-end table's PyTorch figure is then the quoted one.` : 'Not measured in this run (the `torch` group did not run).', '');
     return out;
