@@ -20,6 +20,8 @@ export interface EpochProfile {
   /** per kernel, slowest first */
   kernels: KernelTime[];
   source: string;
+  /** the Adult data was absent: the simulator's rows stood in */
+  simulated: boolean;
 }
 
 /**
@@ -37,7 +39,7 @@ export const FUSION_CANDIDATES: { candidate: string; kernels: string[]; note: st
 /** One warm-up epoch, then one timed epoch of the paper-mode training on the bench's Adult table. */
 export async function profileEpoch(log: (m: string) => void): Promise<EpochProfile> {
   const engine = await initNodeEngine({ threads: 1 });
-  const { table, source } = await ganBenchTable(engine, log);
+  const { table, source, simulated } = await ganBenchTable(engine, log);
   const { model, x, rng } = LucidGan.setup(engine, table, { conditions: ['preds'], seed: 0, paper: true });
   const trainer = new GanTrainer(model, x, rng);
   try {
@@ -65,7 +67,7 @@ export async function profileEpoch(log: (m: string) => void): Promise<EpochProfi
     for (let i = 0; i < trainer.steps; i++) trainer.step();
     const epochMs = performance.now() - t0;
     const kernels = [...times.values()].filter((t) => t.calls > 0).sort((a, b) => b.ms - a.ms);
-    return { epochMs, steps: trainer.steps, kernels, source };
+    return { epochMs, steps: trainer.steps, kernels, source, simulated };
   } finally {
     trainer.dispose();
     model.dispose();

@@ -6,6 +6,7 @@ import os from 'node:os';
 import { FUSION_CANDIDATES, type EpochProfile } from './profile.js';
 import type { Row } from './runner.js';
 import { qualitySection } from './quality-report.js';
+import { TORCH_GROUP, TORCH_TARGETS, torchSkipped, type TorchSetting } from '../torch.bench.js';
 
 export interface ReportContext {
   variant: string;
@@ -20,7 +21,7 @@ export interface ReportContext {
 }
 
 /** Groups the summary run measures (a filter list for run.ts). */
-export const SUMMARY_FILTERS = ['gemm 500x278x256', 'gemm 500x256x256', 'gemm 50x2510x256', 'gan', 'transformer fit', 'fale', 'models'];
+export const SUMMARY_FILTERS = ['gemm 500x278x256', 'gemm 500x256x256', 'gemm 50x2510x256', 'gan', 'transformer fit', 'fale', 'models', TORCH_GROUP];
 
 const sec = (ms: number) => (ms >= 10000 ? (ms / 1000).toFixed(1) : (ms / 1000).toFixed(2)) + ' s';
 const msOrS = (ms: number) => (ms >= 1000 ? sec(ms) : ms >= 100 ? `${ms.toFixed(0)} ms` : `${ms.toFixed(1)} ms`);
@@ -70,15 +71,18 @@ export function renderReport(rows: Row[], ctx: ReportContext): string {
 
   // End-to-end table
   lines.push('## End to end', '');
-  lines.push(`| task | lucid, 1 thread | lucid, ${T} threads | reference (quoted, not measured here) | target |`);
+  lines.push(`| task | lucid, 1 thread | lucid, ${T} threads | reference (quoted, not measured here, unless it says measured in this run) | target |`);
   lines.push('|---|---|---|---|---|');
+  // a GAN row trained on the simulator's rows (the Adult data absent) says so in its cell
+  const simulated = (pred: (r: Row) => boolean) => rows.some((r) => pred(r) && r.simulated === true);
   const cell = (pred: (r: Row) => boolean) => {
     const b = best(pred);
     const m = best(pred, 'median');
-    return b === undefined ? '–' : `${msOrS(b)} (${msOrS(m!)})`;
+    return b === undefined ? '–' : `${msOrS(b)} (${msOrS(m!)})${simulated(pred) ? ' **simulated rows, not Adult**' : ''}`;
   };
+  const torch = torchMeasured(rows);
   const is = (bench: string, threads?: number) => (r: Row) => r.bench.startsWith(bench) && r.engine === 'lucid' && (threads === undefined || r.threads === threads);
-  lines.push(`| LUCID-GAN epoch, Adult test set (15060 rows, 30 steps of batch 500), the paper's training (as the reference; \`lucid audit\`'s default) | ${cell(is('gan epoch adult test batch 500 paper', 1))} | ${T > 1 ? cell(is('gan epoch adult test batch 500 paper', T)) : '–'} | PyTorch 1.13 CPU, 1 thread: 4.2 s (issue #9, measured on this machine type) | ≤ 2.1 s (1 thread), ≤ 1.2 s (2 threads) |`);
+  lines.push(`| LUCID-GAN epoch, Adult test set (15060 rows, 30 steps of batch 500), the paper's training (as the reference; \`lucid audit\`'s default) | ${cell(is('gan epoch adult test batch 500 paper', 1))} | ${T > 1 ? cell(is('gan epoch adult test batch 500 paper', T)) : '–'} | ${torch ? `PyTorch ${torch.version} CPU, **measured in this run** at the same shapes: 1 thread ${msOrS(torch.one.best)} (${msOrS(torch.one.median)}); best 2-core setting ${msOrS(torch.two.best)} (${msOrS(torch.two.median)}); ratios below ("LUCID-GAN epoch against PyTorch")` : `quoted, not measured in this run${torchSkipped ? ` (no PyTorch: ${torchSkipped})` : ''}: PyTorch 1.13 CPU, 1 thread: 4.2 s (issue #9; stale, issue #19)`} | ≤ 2.1 s (1 thread), ≤ 1.2 s (2 threads) |`);
   lines.push(`| the same with the prediction-consistency term (\`lucid gan fit\`'s default: a surrogate and 250 probe rows per step) | ${cell(is('gan epoch adult test batch 500 consistency', 1))} | ${T > 1 ? cell(is('gan epoch adult test batch 500 consistency', T)) : '–'} | (no reference: the term is ours) | |`);
   lines.push(`| DataTransformer.fit, Adult test set | ${cell(is('data transformer fit'))} | – | CTGAN's transformer: 6.5–10.5 s (issue #9, this machine type) | ≤ 1 s |`);
   lines.push(`| sampling 1000 rows | ${cell(is('gan sample'))} | – | PyTorch: 0.07 s (issue #5) | ≤ 0.02 s |`);
@@ -87,6 +91,8 @@ export function renderReport(rows: Row[], ctx: ReportContext): string {
   lines.push(`| classifier training, MLP [64, 32], 10 epochs of the Adult train split | ${cell(is('classifier train'))} | – | | |`);
   lines.push(`| peak RSS (whole bench process) | ${(ctx.peakRssBytes / 2 ** 20).toFixed(0)} MiB | | | |`, '');
   lines.push('The one-thread and threaded engines run in the same process, their cases interleaved round by round; both train the same model from the same seed and produce the same numbers bit for bit.', '');
+  if (rows.some((r) => r.simulated === true)) lines.push('**The Adult data was absent in this run** (`LUCID_DATA_DIR`): the GAN rows marked "simulated rows, not Adult" trained on the simulator\'s 15060 rows instead, which have other column widths; they do not measure the Adult epoch.', '');
+  lines.push(...torchSection(rows, T));
 
   // GEMM table
   const gemm = [...new Set(rows.filter((r) => r.tier === 'kernels').map((r) => r.bench))];
@@ -123,7 +129,7 @@ function profileSection(p: EpochProfile): string[] {
   const inKernels = p.kernels.reduce((a, k) => a + k.ms, 0);
   const byName = new Map(p.kernels.map((k) => [k.kernel, k]));
   const out = ['## Where one LUCID-GAN epoch goes (the evidence for fusing)', ''];
-  out.push(`One epoch of the paper's training (${p.steps} steps, batch 500, ${p.source}) at one thread, after a warm-up epoch, every wasm kernel call timed (bench/lib/profile.ts): ${msOrS(p.epochMs)} in all, ${msOrS(inKernels)} (${pct(inKernels)}) inside kernels; the rest is JavaScript (autograd, sampling, the timing itself).`, '');
+  out.push(`One epoch of the paper's training (${p.steps} steps, batch 500, ${p.simulated ? '**simulated rows, not Adult**: ' : ''}${p.source}) at one thread, after a warm-up epoch, every wasm kernel call timed (bench/lib/profile.ts): ${msOrS(p.epochMs)} in all, ${msOrS(inKernels)} (${pct(inKernels)}) inside kernels; the rest is JavaScript (autograd, sampling, the timing itself).`, '');
   out.push('| kernel | ms | calls | share of the epoch |', '|---|---|---|---|');
   for (const k of p.kernels.slice(0, 12)) out.push(`| \`${k.kernel}\` | ${k.ms.toFixed(1)} | ${k.calls} | ${pct(k.ms)} |`);
   const rest = p.kernels.slice(12);
@@ -135,5 +141,53 @@ function profileSection(p: EpochProfile): string[] {
     out.push(`| ${c.candidate} | ${c.kernels.map((k) => `\`${k}\``).join(', ')} | ${ms.toFixed(1)} ms | ≤ ${pct(ms)} | ${c.note} |`);
   }
   out.push('');
+  return out;
+}
+
+/** The PyTorch epochs of the torch group: 1 thread and the best 2-core setting (same work as lucid), best and median. */
+function torchMeasured(rows: Row[]): { version: string; one: { best: number; median: number }; two: { best: number; median: number } } | null {
+  const pt = rows.filter((r) => r.bench === TORCH_GROUP && r.engine === 'pytorch' && (r.setting as TorchSetting | undefined)?.mode === 'same-work');
+  const pick = (cores: number) => {
+    const rs = pt.filter((r) => Math.max((r.setting as TorchSetting).intra, (r.setting as TorchSetting).blas) === cores);
+    const b = rs.filter((r) => r.stat === 'best').map((r) => r.value);
+    const m = rs.filter((r) => r.stat === 'median').map((r) => r.value);
+    return b.length ? { best: Math.min(...b), median: Math.min(...m) } : null;
+  };
+  const one = pick(1);
+  const two = pick(2);
+  if (!one || !two) return null;
+  const version = /torch (\S+)/.exec(pt[0].impl)?.[1] ?? '?';
+  return { version, one, two };
+}
+
+/** "LUCID-GAN epoch against PyTorch, measured in the same run": the epochs and the lucid / PyTorch ratios, with the issue's targets. */
+function torchSection(rows: Row[], T: number): string[] {
+  const out = ['## LUCID-GAN epoch against PyTorch, measured in the same run', ''];
+  // the epochs (bench TORCH_GROUP, ms) and the derived ratio rows (bench `${TORCH_GROUP} · ratio`, ×)
+  const g = rows.filter((r) => r.bench.startsWith(TORCH_GROUP));
+  if (g.length === 0) {
+    out.push(torchSkipped ? `Not measured in this run: ${torchSkipped}. The end-to-end table's PyTorch figure is then the quoted one.` : 'Not measured in this run (the `torch` group did not run).', '');
+    return out;
+  }
+  const first = g[0];
+  const shapes = first.shapes as { dataDim: number; condDim: number; rawConditions: number; rows: number; steps: number; batch: number };
+  const blas = g.find((r) => r.engine === 'pytorch')?.blas as string | undefined;
+  out.push(`One paper-mode LUCID-GAN epoch (${shapes.steps} critic + generator steps of batch ${shapes.batch}; ${first.simulated ? '**simulated rows, not Adult**: ' : ''}${String(first.source)}) against the same WGAN-GP epoch in PyTorch (\`bench/torch/wgan_gp.py\`, a long-running child process per thread setting, its start-up and warm-up not timed), at lucid's shapes: data width ${shapes.dataDim}, cond vector ${shapes.condDim} + ${shapes.rawConditions} raw condition, ${shapes.rows} rows, generator Residual 256 ×2 + Linear, PacGAN critic (pac 10) 256 → 256 → 1, gradient penalty λ = 10 with create_graph, Adam 2e-4 (0.5, 0.9), weight decay 1e-6. PyTorch trains on random rows of those shapes (an epoch's cost does not depend on the values). One epoch per case per round, ${first.samples} rounds, the order rotated each round; PyTorch's BLAS: ${blas ?? '?'}.`, '');
+  out.push('| case | epoch, best | median |', '|---|---|---|');
+  for (const key of [...new Set(g.filter((x) => x.unit === 'ms').map((x) => `${x.engine} ${x.impl}`))]) {
+    const v = (stat: string) => g.find((x) => x.unit === 'ms' && x.stat === stat && `${x.engine} ${x.impl}` === key)?.value;
+    out.push(`| ${key} | ${msOrS(v('best')!)} | ${msOrS(v('median')!)} |`);
+  }
+  out.push('', `| lucid / PyTorch epoch time (lower is better for lucid) | best run | median run | median of per-round ratios | target (issue #19) | holds |`, '|---|---|---|---|---|---|');
+  const ratios = g.filter((r) => r.unit === '×');
+  for (const impl of [...new Set(ratios.map((r) => r.impl))]) {
+    const v = (stat: string) => ratios.find((r) => r.impl === impl && r.stat === stat);
+    const b = v('best')!;
+    const target = b.target !== undefined;
+    const holds = target ? `best ${v('best')!.value <= TORCH_TARGETS.best ? 'yes' : 'no'}; median ${v('median')!.value <= TORCH_TARGETS.median ? 'yes' : 'no'}` : '';
+    const against = b.against === 'PyTorch best 2-core setting' ? ` (by median: ${String(b.againstSetting)})` : '';
+    out.push(`| lucid ${impl}${against} | ${b.value.toFixed(2)}× | ${v('median')!.value.toFixed(2)}× | ${v('round-median')!.value.toFixed(2)}× | ${target ? `≤ ${TORCH_TARGETS.best}× best, ≤ ${TORCH_TARGETS.median}× median` : ''} | ${holds} |`);
+  }
+  out.push('', `"Best 2-core setting": for each statistic the fastest of PyTorch's 2-core settings (${['2 intra-op + 2 BLAS', '1 intra-op + 2 BLAS', '2 intra-op + 1 BLAS'].join(', ')}; OMP_WAIT_POLICY=PASSIVE, since spinning OpenMP threads starve OpenBLAS's on two cores), per round the fastest of that round. These run lucid's computation (the critic step runs the generator without a graph; each step differentiates only its own network). The "reference training" case trains as the Python reference does (the critic step keeps the generator's graph and backward() fills every parameter's gradient), more work, shown for scale and not counted as the best setting. Targets: lucid at ${T} threads against the best 2-core setting.`, '');
   return out;
 }

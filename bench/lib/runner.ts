@@ -3,13 +3,15 @@
 import { Bench } from 'tinybench';
 import { Budget, DEFAULT_BUDGET } from './sizes.js';
 
-export type Tier = 'kernels' | 'threads' | 'ops' | 'e2e' | 'data' | 'gan' | 'fale' | 'models' | 'audit';
-export type EngineName = 'lucid' | 'tfjs-wasm' | 'js';
-export type Unit = 'GFLOP/s' | 'MB/s' | 'ms';
+export type Tier = 'kernels' | 'threads' | 'ops' | 'e2e' | 'data' | 'gan' | 'fale' | 'models' | 'audit' | 'torch';
+export type EngineName = 'lucid' | 'tfjs-wasm' | 'js' | 'pytorch';
+/** '×': a time ratio lucid / baseline (derived rows; lower is better for lucid). */
+export type Unit = 'GFLOP/s' | 'MB/s' | 'ms' | '×';
 
 /** Throughputs are better high, latencies low. */
-const higherIsBetter = (u: Unit) => u !== 'ms';
-export type Stat = 'best' | 'median';
+const higherIsBetter = (u: Unit) => u !== 'ms' && u !== '×';
+/** round-median: derived rows only, the median over rounds of a per-round ratio. */
+export type Stat = 'best' | 'median' | 'round-median';
 
 /** One measured thing: a synchronous closure over fixtures built beforehand. */
 export interface Case {
@@ -36,6 +38,11 @@ export interface Prepared {
   dispose?: () => void;
   /** Bytes processed by one call, when only the fixtures know it (unit MB/s). */
   bytes?: number;
+  /**
+   * Async groups: extra rows computed from every case's samples (in case order; sample r of each
+   * case is its call of round r), e.g. per-round ratios between engines. `variant` is overwritten.
+   */
+  derive?: (samples: number[][]) => Row[];
 }
 
 /** One Bench's worth of work: the cases of one shape / op, interleaved. */
@@ -100,7 +107,12 @@ export async function measureGroup(g: Group, ctx: RunContext): Promise<Row[]> {
   const budget: Budget = { ...DEFAULT_BUDGET, ...g.budget, ...ctx.budget };
   const prep = await g.prepare();
   try {
-    if (g.async) return toRows({ ...g, bytes: prep.bytes ?? g.bytes }, await measureAsync(prep, budget.rounds, g.warmup ?? true), ctx.variant);
+    if (g.async) {
+      const ms = await measureAsync(prep, budget.rounds, g.warmup ?? true);
+      const rows = toRows({ ...g, bytes: prep.bytes ?? g.bytes }, ms, ctx.variant);
+      if (prep.derive && ms.length) for (const r of prep.derive(ms.map((m) => m.samples))) rows.push({ ...r, variant: ctx.variant });
+      return rows;
+    }
     // Probe: one call per case (also the first warm-up call), to classify slow cases.
     const ms: Measured[] = prep.cases.map((c) => {
       const t0 = performance.now();
