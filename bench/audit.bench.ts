@@ -1,49 +1,152 @@
-// Audit tier: the time cost of the default `lucid audit` on the Adult test split (15,060 rows) at the
-// threaded engine's thread count (2 on this machine), against the audit as it ran before issue #15 —
-// one LUCID-GAN, every generated row kept, no point masses, the paper's condition — run in the same
-// process, interleaved (its ratio is the cost of the checks against the data). Both audit the built-in
-// classifier (default MLP) trained on the Adult train split. Without the Adult files the group is
-// skipped and says why: simulated rows would not measure what the issue asks.
+// Audit tier: the whole default `lucid audit` (`runAudit` with nothing but the data set's label,
+// positive class, protected columns and edges, and seed 0: every other option is AUDIT_DEFAULTS at
+// run time, so the group follows later changes of the defaults), end to end, on three data sets
+// (bench/lib/audit-setup.ts): the Adult test split (the README walkthrough), the COMPAS test split
+// (as experiments/canonical-checks.mjs) and a simulated set of 1000 rows × 20 columns. Issue #19's
+// targets: ≤ 15 s, ≤ 5 s and ≤ 8 s on 2 threads, and a peak RSS of the Adult audit ≤ 300 MB.
+//
+// Each audit runs in a child process of its own (bench/audit-child.ts, at the threaded engine's
+// thread count), so its peak RSS is its own; the sample is the child's time of runAudit alone (not
+// the process start, the data load or the model load). The child also reports the stage split
+// (meta.timings; the GAN stage's transformer setup and training per seed) and the report rendering.
+// The classifier is trained here, saved to a temporary model file and loaded by the child, as
+// `lucid audit --model` would. One round per data set (one Adult audit is minutes; --rounds
+// overrides), no warm-up. Without a data set's files its group is skipped and says why.
+//
+// LUCID_BENCH_AUDIT_GAN_EPOCHS=N: smoke runs only; every audit trains N GAN epochs, and the rows
+// (and BENCHMARKS.md) say it is not the default audit.
+// LUCID_BENCH_AUDIT_BEFORE=1: also the earlier group (EXPERIMENTS.md §7): the default audit on Adult
+// against the audit before issue #15 (1 GAN, no rejection), in this process, interleaved, 2 rounds.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Engine } from '../src/engine/engine.js';
 import { runAudit, type AuditOptions } from '../src/audit/run.js';
 import { builtinBlackBox, type BlackBox } from '../src/models/blackbox.js';
-import { Classifier } from '../src/models/classifier/classifier.js';
-import { datasetAvailability, loadAdult } from '../src/node/datasets.js';
-import type { Table } from '../src/data/table.js';
+import { saveModel } from '../src/node/model-file.js';
 import type { Group } from './lib/runner.js';
 import { GROUND_TRUTH_SAMPLING } from '../src/audit/flags.js';
+import { AUDIT_DATASETS, AUDIT_DATASET_TEXT, auditDatasetMissing, auditSetup, type AuditDataset } from './lib/audit-setup.js';
+import type { AuditChildResult } from './audit-child.js';
 
 /** The audit before issue #15, as options of today's code (the ground truth's sampling, flags.ts). */
 export const AUDIT_BEFORE: Partial<AuditOptions> = { ...GROUND_TRUTH_SAMPLING };
 
-export function auditGroups(engine: Engine, log: (m: string) => void, engineT?: Engine): Group[] {
-  const e = engineT ?? engine;
-  return [{
+/** The bench name of a data set's end-to-end audit (bench/lib/report.ts reads these rows). */
+export const auditBenchName = (name: AuditDataset) => `audit default ${name}`;
+
+const CHILD = fileURLToPath(new URL('./audit-child.js', import.meta.url));
+
+/** The GAN-epoch override of smoke runs (LUCID_BENCH_AUDIT_GAN_EPOCHS), or null: the default audit. */
+function smokeEpochs(): number | null {
+  const v = process.env.LUCID_BENCH_AUDIT_GAN_EPOCHS;
+  if (v === undefined || v === '') return null;
+  const n = Number(v);
+  if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`LUCID_BENCH_AUDIT_GAN_EPOCHS: expected a positive integer, got ${v}`);
+  return n;
+}
+
+/** Runs one audit in a child process; its JSON line. */
+function runChild(name: AuditDataset, modelFile: string, threads: number, ganEpochs: number | null): Promise<AuditChildResult> {
+  const args = [CHILD, name, '--model', modelFile, '--threads', String(threads)];
+  if (ganEpochs !== null) args.push('--gan-epochs', String(ganEpochs));
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'inherit'], env: process.env });
+    let out = '';
+    child.stdout.setEncoding('utf8');
+    child.stdout.on('data', (d: string) => (out += d));
+    child.on('error', reject);
+    child.on('close', (code) => {
+      if (code !== 0) return reject(new Error(`audit-child ${name} exited with ${code}`));
+      try {
+        resolve(JSON.parse(out.trim().split('\n').pop()!) as AuditChildResult);
+      } catch (e) {
+        reject(new Error(`audit-child ${name}: no JSON result (${String(e)}): ${out.slice(0, 200)}`));
+      }
+    });
+  });
+}
+
+function endToEnd(name: AuditDataset, engine: Engine, log: (m: string) => void, threads: number): Group {
+  return {
     tier: 'audit',
-    name: 'audit adult test default',
+    name: auditBenchName(name),
+    unit: 'ms',
+    async: true,
+    warmup: false,
+    budget: { rounds: 1 },
+    async prepare() {
+      const missing = auditDatasetMissing(name);
+      if (missing) {
+        log(`  ${auditBenchName(name)}: skipped: ${missing}`);
+        return { cases: [] };
+      }
+      const ganEpochs = smokeEpochs();
+      if (ganEpochs !== null) log(`  ${auditBenchName(name)}: SMOKE RUN, ${ganEpochs} GAN epochs (LUCID_BENCH_AUDIT_GAN_EPOCHS): not the default audit`);
+      const setup = await auditSetup(engine, name);
+      const clf = setup.train(engine);
+      const dir = mkdtempSync(join(os.tmpdir(), 'lucid-bench-audit-'));
+      const modelFile = join(dir, `${name}.json`);
+      await saveModel(modelFile, clf);
+      clf.dispose();
+      // filled in by each round: the report reads the stage split and the RSS from the rows
+      const rounds: AuditChildResult[] = [];
+      const extra: Record<string, unknown> = { threads, dataset: name, what: AUDIT_DATASET_TEXT[name], rows: setup.table.rows, columns: setup.table.columns.length, ganEpochsOverride: ganEpochs, rounds };
+      return {
+        cases: [{
+          engine: 'lucid' as const,
+          impl: ganEpochs === null ? `default audit · ${threads} threads` : `SMOKE: ${ganEpochs} GAN epochs · ${threads} threads`,
+          extra,
+          fn: async () => {
+            const r = await runChild(name, modelFile, threads, ganEpochs);
+            rounds.push(r);
+            const t = r.timings;
+            log(`  ${name}: audit ${(r.wallMs / 1000).toFixed(1)} s (gan ${((t.gan ?? 0) / 1000).toFixed(1)} s: setup ${r.gan.setupMs.map((x) => x.toFixed(0)).join('/')} ms, train ${r.gan.trainMs.map((x) => (x / 1000).toFixed(1)).join('/')} s, ${r.gan.seeds} × ${r.gan.epochs} epochs), report ${r.reportMs.toFixed(0)} ms, peak RSS ${r.peakRssMiB.toFixed(0)} MiB`);
+            return r.wallMs;
+          },
+        }],
+        dispose: () => rmSync(dir, { recursive: true, force: true }),
+      };
+    },
+  };
+}
+
+/** The default audit before issue #15 and now, on Adult, in this process (opt-in: LUCID_BENCH_AUDIT_BEFORE=1). */
+function beforeAfter(engine: Engine, log: (m: string) => void, e: Engine): Group {
+  return {
+    tier: 'audit',
+    name: 'audit adult before #15 vs default',
     unit: 'ms',
     async: true,
     warmup: false,
     budget: { rounds: 2 },
     async prepare() {
-      const adult = datasetAvailability('adult');
-      if (!adult.available) {
-        log(`  audit: skipped: the Adult data is absent (${adult.reason}); this group measures the audit on Adult only`);
+      const missing = auditDatasetMissing('adult');
+      if (missing) {
+        log(`  audit adult before #15: skipped: ${missing}`);
         return { cases: [] };
       }
-      const ds = await loadAdult();
-      const clf = Classifier.train(e, ds.splits.train, { label: ds.label, positive: ds.favourable, validation: ds.splits.val, seed: 0 }).model;
-      const model: BlackBox = builtinBlackBox(e, clf, 'built-in MLP trained on the Adult train split');
-      const table: Table = ds.splits.test;
-      const base: AuditOptions = { label: ds.label, positive: ds.favourable, protected: ['Sex', 'Race', 'Age'], protectedEdges: { Age: [16, 30, 50, 90] }, model, seed: 0 };
+      const setup = await auditSetup(engine, 'adult');
+      const clf = setup.train(e);
+      const model: BlackBox = builtinBlackBox(e, clf, setup.modelText);
+      const base: AuditOptions = { ...setup.options, model };
       const threads = e.threads;
       return {
         cases: [
-          { engine: 'lucid' as const, impl: `before #15: 1 GAN, no rejection · ${threads} threads`, baseline: true, extra: { threads }, fn: async () => void (await runAudit(e, table, { ...base, ...AUDIT_BEFORE })) },
-          { engine: 'lucid' as const, impl: `default: 3 GANs, rejection, checks · ${threads} threads`, extra: { threads }, fn: async () => void (await runAudit(e, table, base)) },
+          { engine: 'lucid' as const, impl: `before #15: 1 GAN, no rejection · ${threads} threads`, baseline: true, extra: { threads }, fn: async () => void (await runAudit(e, setup.table, { ...base, ...AUDIT_BEFORE })) },
+          { engine: 'lucid' as const, impl: `default: ${threads} threads`, extra: { threads }, fn: async () => void (await runAudit(e, setup.table, base)) },
         ],
         dispose: () => clf.dispose(),
       };
     },
-  }];
+  };
+}
+
+export function auditGroups(engine: Engine, log: (m: string) => void, engineT?: Engine): Group[] {
+  const e = engineT ?? engine;
+  const groups = AUDIT_DATASETS.map((name) => endToEnd(name, engine, log, e.threads));
+  if (process.env.LUCID_BENCH_AUDIT_BEFORE === '1') groups.push(beforeAfter(engine, log, e));
+  return groups;
 }

@@ -1,7 +1,7 @@
 // npm run bench [-- filter... ] [--json] [--rounds N] [--time MS]
 //
 // Tiers: kernels (GEMM GFLOP/s vs tfjs-wasm and plain JS), ops (layer forward+backward, ms),
-// e2e (one WGAN-GP iteration, ms), models (LUCID 1000×200 and classifier training, ms), gan (LUCID-GAN epoch on Adult's test set and sampling 1000 rows, ms), data (VGM and transformer fits on Adult, ms; CSV read, MB/s), fale (FALE on every Adult test feature through the MLP, ms), audit (the default audit on Adult's test set against the audit before issue #15, ms), torch (the paper-mode LUCID-GAN epoch against the same epoch in PyTorch, interleaved; optional: skipped without a python3 that imports torch). A filter keeps the benches whose tier or name contains it
+// e2e (one WGAN-GP iteration, ms), models (LUCID 1000×200 and classifier training, ms), gan (LUCID-GAN epoch on Adult's test set and sampling 1000 rows, ms), data (VGM and transformer fits on Adult, ms; CSV read, MB/s), fale (FALE on every Adult test feature through the MLP, ms), audit (the whole default audit, each in a child process, on Adult's and COMPAS' test splits and a simulated 1000 × 20 set, with the stage split and the peak RSS, ms), torch (the paper-mode LUCID-GAN epoch against the same epoch in PyTorch, interleaved; optional: skipped without a python3 that imports torch). A filter keeps the benches whose tier or name contains it
 // (case-insensitive; several filters are OR-ed). --json prints one JSON object per line per
 // measurement on stdout (everything else goes to stderr). See bench/README.md.
 import os from 'node:os';

@@ -18,7 +18,12 @@ export interface Case {
   engine: EngineName;
   /** Which implementation (e.g. "f32_gemm", "transpose+matMul", "loop ikj"). */
   impl: string;
-  fn: () => void | Promise<void>;
+  /**
+   * The call to time. An async group's case may resolve to a number: its own measurement of the call
+   * in ms (e.g. a child process's audit without the process's start-up), taken as the sample instead of
+   * the call's wall time.
+   */
+  fn: () => void | Promise<void | number>;
   /** Row name when it differs from the group's (e2e: iteration / critic step / generator step). */
   bench?: string;
   /** Extra JSON fields for this case's rows. */
@@ -170,8 +175,8 @@ async function measureAsync(prep: Prepared, rounds: number, warmup: boolean): Pr
     for (let j = 0; j < ms.length; j++) {
       const m = ms[(j + r) % ms.length];
       const t0 = performance.now();
-      await m.c.fn();
-      m.samples.push(performance.now() - t0);
+      const own = await m.c.fn();
+      m.samples.push(typeof own === 'number' ? own : performance.now() - t0);
     }
   }
   return ms;
