@@ -40,25 +40,8 @@ export function projectSimplex(x: Float32Array, n: number, dim: number, groups: 
     const us = u.subarray(0, w);
     for (let i = 0; i < n; i++) {
       const off = i * dim + g.start;
-      // ascending, by insertion: the groups are a few values wide, where a call of the typed-array
-      // sort per row and group cost more than the sorting (LUCID projects every row at every step).
-      // The same order as us.sort() (−0 before +0 is the only tie it orders, and a sum cannot tell
-      // them apart); a group holding a NaN is sorted by us.sort() itself.
-      let nan = false;
-      for (let j = 0; j < w; j++) {
-        const v = x[off + j];
-        if (v !== v) nan = true;
-        let k = j;
-        while (k > 0 && us[k - 1] > v) {
-          us[k] = us[k - 1];
-          k--;
-        }
-        us[k] = v;
-      }
-      if (nan) {
-        for (let j = 0; j < w; j++) us[j] = x[off + j];
-        us.sort();
-      }
+      for (let j = 0; j < w; j++) us[j] = x[off + j];
+      us.sort();
       // descending scan over the sorted values (us is ascending)
       let cum = 0;
       let theta = 0;
