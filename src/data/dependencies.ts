@@ -69,9 +69,27 @@ export function contradictions(deps: readonly Dependency[], t: Table): { rows: U
     const a = t.columns.find((c) => c.name === d.from);
     const b = t.columns.find((c) => c.name === d.to);
     if (!a || !b) return 0;
+    let n = 0;
+    if (a.kind === 'categorical' && b.kind === 'categorical') {
+      // the same test on codes: the wanted label of each of A's categories and the label of each of
+      // B's looked up once, not a label array per column per call (every drawn row passes through here)
+      const want = Array.from(a.categories, (l) => d.map.get(l));
+      const wantMissing = d.map.get('');
+      const has = Array.from(b.categories, (l) => l);
+      for (let i = 0; i < t.rows; i++) {
+        const ka = a.codes[i];
+        const w = ka < 0 ? wantMissing : want[ka];
+        if (w === undefined) continue;
+        const kb = b.codes[i];
+        if ((kb < 0 ? '' : has[kb]) !== w) {
+          rows[i] = 1;
+          n++;
+        }
+      }
+      return n;
+    }
     const la = labels(a);
     const lb = labels(b);
-    let n = 0;
     for (let i = 0; i < t.rows; i++) {
       const want = d.map.get(la[i]);
       if (want !== undefined && lb[i] !== want) {

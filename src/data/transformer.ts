@@ -295,6 +295,12 @@ export class DataTransformer {
       const lo = range ? range[0] : -Infinity;
       const hi = range ? range[1] : Infinity;
       let clipped = 0;
+      // hoisted out of the row loop (the same values): the modes, the mixture and roundTo's factor
+      const modes = info.modes;
+      const stds = info.vgm.stds;
+      const means = info.vgm.means;
+      const decimals = info.decimals;
+      const f = decimals === null ? 1 : 10 ** decimals;
       for (let i = 0; i < n; i++) {
         const slot = argmax(data, i * d + at + 1, P + m);
         if (slot < P) {
@@ -302,10 +308,11 @@ export class DataTransformer {
           continue;
         }
         const v = Math.min(1, Math.max(-1, data[i * d + at]));
-        const comp = info.modes[slot - P];
+        const comp = modes[slot - P];
         // rounded first (a value that rounds into the range is not clipped); the range ends are
-        // training values, so they have the column's decimals already
-        let x = roundTo(v * STD_MULTIPLIER * info.vgm.stds[comp] + info.vgm.means[comp], info.decimals);
+        // training values, so they have the column's decimals already (roundTo, its factor hoisted)
+        const raw = v * STD_MULTIPLIER * stds[comp] + means[comp];
+        let x = decimals === null ? raw : Math.round(raw * f) / f;
         if (x < lo || x > hi) {
           clipped++;
           if (rowClipped) rowClipped[i] = 1;
@@ -405,14 +412,17 @@ function decimalPlaces(values: Float64Array): number | null {
   return null;
 }
 
-function roundTo(x: number, decimals: number | null): number {
-  if (decimals === null) return x;
-  const f = 10 ** decimals;
-  return Math.round(x * f) / f;
-}
-
 function argmax(a: Float32Array, start: number, n: number): number {
+  // the best value kept in a local (not re-read each step): the same first arg-max, NaN included
+  // (a NaN best is never beaten, a NaN value never wins); the inverse runs this on every generated value
   let best = 0;
-  for (let j = 1; j < n; j++) if (a[start + j] > a[start + best]) best = j;
+  let bestValue = a[start];
+  for (let j = 1; j < n; j++) {
+    const v = a[start + j];
+    if (v > bestValue) {
+      best = j;
+      bestValue = v;
+    }
+  }
   return best;
 }

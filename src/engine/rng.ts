@@ -52,8 +52,8 @@ export class Rng {
     const out = new Float64Array(n);
     this.engine.scope(() => {
       const t = this.uniform([n]);
-      const v = t.data;
-      for (let i = 0; i < n; i++) out[i] = v[i];
+      // one typed-array copy (each float32 widens exactly to its float64), not an element loop
+      out.set(t.data);
     });
     return out;
   }

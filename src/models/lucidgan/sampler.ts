@@ -182,8 +182,25 @@ export class CondSampler {
 
   /** Training rows holding every fixed value. */
   matchingRows(fix: readonly { column: number; category: number }[]): Int32Array {
-    const out: number[] = [];
-    for (let i = 0; i < this.rows; i++) if (fix.every((f) => this.columns[f.column].codes[i] === f.category)) out.push(i);
-    return Int32Array.from(out);
+    // plain loops over the fixed columns' codes (no closure per row): drawCanonical and every
+    // sample() round with a fix call this over all training rows
+    const codes = fix.map((f) => this.columns[f.column].codes);
+    const cats = fix.map((f) => f.category);
+    const keep = new Uint8Array(this.rows);
+    let count = 0;
+    for (let i = 0; i < this.rows; i++) {
+      let ok = 1;
+      for (let j = 0; j < codes.length; j++) {
+        if (codes[j][i] !== cats[j]) {
+          ok = 0;
+          break;
+        }
+      }
+      keep[i] = ok;
+      count += ok;
+    }
+    const out = new Int32Array(count);
+    for (let i = 0, at = 0; i < this.rows; i++) if (keep[i]) out[at++] = i;
+    return out;
   }
 }
