@@ -49,7 +49,7 @@ export function qualitySection(path = QUALITY_RESULTS): string[] {
       lines.push(`| ${d} | ${s} | ${rng(rs.map((r) => r.stoppedAt ?? r.final.steps), 0)} | ${rng(rs.map((r) => r.final.steps), 0)} | ${rng(t, 1)} | ${rng(rs.map((r) => r.final.fidelity), 3)} | ${(100 * mean(rs.map((r) => r.final.acceptance[0]))).toFixed(0)}% / ${(100 * mean(rs.map((r) => r.final.acceptance[1]))).toFixed(0)}% | ${paper.length && s !== 'paper' ? `${(median(t) / paperTime).toFixed(2)}× (median)` : '–'} |`);
     }
   }
-  lines.push('', '![time to quality](bench/results/time-to-quality.svg)', '');
+  lines.push('', '![time to quality](bench/results/time-to-quality.svg)', '', 'The first run (EXPERIMENTS.md §9.2: `paper`, `fast` and `fast, width 128` on audit seed 0\'s GAN seeds) is in `bench/results/time-to-quality-s9.2.json` and `.svg`.', '');
   // the curves as numbers: fidelity at each measured point, the paper schedule's seed mean
   lines.push('The paper schedule\'s curve (mean over seeds at each measured step; seconds: the median):', '', '| data | steps | training s | fidelity | acceptance pos / neg |', '|---|---|---|---|---|');
   for (const d of datasets) {
