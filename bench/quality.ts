@@ -138,8 +138,9 @@ async function run(engine: Engine, s: Setting, p: Awaited<ReturnType<typeof prep
       points.push({ ...(await measure(fit.model, p, side, ganSeed)), steps: sn.steps, seconds: sn.seconds });
     }
     fit.model.params.restore(kept);
-    const stop = history.stop!;
-    const keptPoint = points.find((x) => x.steps === stop.keptSteps)!;
+    if (!history.stop) throw new Error(`${s.name} ${scheduleName} seed ${ganSeed}: training ended with status ${fit.status} (${fit.message ?? 'no message'}), without a stopping record`);
+    const stop = history.stop;
+    const keptPoint = points.find((x) => x.steps === stop.keptSteps) ?? points[points.length - 1];
     const final = { ...keptPoint, seconds: points[points.length - 1].seconds };
     fit.model.dispose();
     log(`  ${s.name} ${scheduleName} seed ${ganSeed}: stopped at ${stop.steps} steps, kept ${stop.keptSteps}; fidelity ${final.fidelity.toFixed(3)} in ${final.seconds.toFixed(1)} s`);

@@ -109,7 +109,8 @@ export function heldOutScorer(o: {
   return (gan) => meanFidelity(o.features, o.held, o.heldYhat, [{ positive: side(gan, 1), negative: side(gan, 0) }]);
   function side(gan: LucidGan, s: 0 | 1): Table {
     const pool = o.trainSide[s];
-    if (pool.length === 0) return selectRows(gan.sample({ n: 1, seed: o.seed, range: o.range }).table, []);
+    // a side with no held-out rows is not measured (meanFidelity skips it): generate nothing for it
+    if (pool.length === 0 || !o.heldYhat.some((y) => y === s)) return selectRows(gan.sample({ n: 1, seed: o.seed, range: o.range }).table, []);
     // the same rows and noise at every check: the score moves with the weights only
     const u = new Rng(gan.engine, o.seed + s).uniformHost(m);
     const rows = Int32Array.from(u, (x) => pool[Math.min(pool.length - 1, Math.floor(x * pool.length))]);
@@ -127,13 +128,17 @@ export function checkpointing(def: ScheduleDef, score: ((gan: LucidGan) => numbe
 export function describeGanTraining(g: { epochs: number; mode: string; rows: number; seeds: readonly number[]; epochsDone: readonly number[]; schedule?: GanSchedule; heldOut?: number; batch?: number; stops?: readonly (StopRecord | null)[] }): string {
   const seeds = `${g.seeds.length} seed${g.seeds.length === 1 ? '' : 's'}`;
   const base = `LUCID-GAN (${g.mode} loss) × ${seeds} on ${g.rows.toLocaleString('en-US')} rows`;
-  const stops = (g.stops ?? []).filter((s): s is StopRecord => s !== null);
-  if (g.schedule !== 'fast' || stops.length === 0) {
-    const done = g.epochsDone.length && g.epochsDone.every((e) => e === g.epochs) ? `${g.epochs} epochs` : `${g.epochsDone.join(', ')} of ${g.epochs} epochs`;
-    return `${base}, ${done} (${g.schedule === 'fast' ? 'fast schedule, nothing held out to stop on' : 'the published schedule'})`;
-  }
+  const epochsText = () => (g.epochsDone.length && g.epochsDone.every((e) => e === g.epochs) ? `${g.epochs} epochs` : `${g.epochsDone.join(', ')} of ${g.epochs} epochs`);
+  if (g.schedule !== 'fast') return `${base}, ${epochsText()} (the published schedule)`;
+  if (!g.heldOut) return `${base}, ${epochsText()} (fast schedule, but too few rows to hold any out, so no stopping rule)`;
+  const stops = g.stops ?? [];
   const budget = g.batch ? Math.max(1, Math.floor(g.rows / g.batch)) * g.epochs : null;
-  const kept = stops.map((s) => s.keptSteps).join(', ');
-  const trained = stops.map((s) => s.steps).join(', ');
-  return `${base}, stopped on the fidelity to ${(g.heldOut ?? 0).toLocaleString('en-US')} held-out rows: ${trained} steps trained${budget ? ` of ${budget}` : ''}, weights of step ${kept} kept`;
+  // one entry per seed, in seed order; a seed without a record (none expected) shows its epochs
+  const per = g.seeds.map((_, k) => {
+    const s = stops[k] ?? null;
+    if (!s) return `${g.epochsDone[k] ?? '?'} epochs, no record`;
+    const why = s.reason === 'no improvement' ? 'stopped' : s.reason === 'budget' ? 'the whole budget' : s.reason;
+    return `${s.steps} steps (${why}), step ${s.keptSteps} kept`;
+  });
+  return `${base}, checked on the fidelity to ${g.heldOut.toLocaleString('en-US')} held-out rows${budget ? ` (budget ${budget} steps)` : ''}: ${per.join('; ')}`;
 }

@@ -30,9 +30,10 @@ before(async () => {
 });
 
 describe('the stopping rule (LucidGan.fit checkpoint)', () => {
-  it('stops after `patience` checks without improvement and keeps the best check\'s weights', async () => {
-    // 10 steps an epoch; a check every 20 steps: scores 1, 0.5 (best), 0.6, 0.49 (not 2% better), … → stop at the 4th
-    const scores = [1, 0.5, 0.6, 0.495, 0.1];
+  it('stops after `patience` checks without progress and keeps the weights of the lowest score', async () => {
+    // 10 steps an epoch; a check every 20 steps: 1, 0.5 (progress), 0.49 (lowest, but not 2% below 0.5: no
+    // progress), 0.6 (no progress) → stop at the 4th check, keeping the 3rd's weights
+    const scores = [1, 0.5, 0.49, 0.6, 0.1];
     const weights: Float32Array[] = [];
     let k = 0;
     const fit = await LucidGan.fit(engine, table, {
@@ -42,11 +43,37 @@ describe('the stopping rule (LucidGan.fit checkpoint)', () => {
     const h = fit.model.history;
     assert.equal(fit.status, 'done');
     assert.deepEqual(h.checkpoints!.map((c) => c.steps), [20, 40, 60, 80]);
-    assert.deepEqual(h.checkpoints!.map((c) => c.score), [1, 0.5, 0.6, 0.495]);
-    assert.deepEqual({ ...h.stop! }, { steps: 80, keptSteps: 40, keptScore: 0.5, reason: 'no improvement' });
+    assert.deepEqual(h.checkpoints!.map((c) => c.score), [1, 0.5, 0.49, 0.6]);
+    assert.deepEqual({ ...h.stop! }, { steps: 80, keptSteps: 60, keptScore: 0.49, reason: 'no improvement' });
     assert.equal(fit.model.epochsDone, 8);
-    assert.deepEqual(fit.model.params.snapshot(), weights[1], 'the weights of the best check are kept');
-    assert.notDeepEqual(weights[1], weights[3]);
+    assert.deepEqual(fit.model.params.snapshot(), weights[2], 'the weights of the lowest score are kept');
+    assert.notDeepEqual(weights[2], weights[3]);
+    fit.model.dispose();
+  });
+
+  it('a score that cannot be computed neither stops training nor is kept', async () => {
+    const scores = [NaN, NaN, 0.3, NaN, NaN, NaN];
+    let k = 0;
+    const fit = await LucidGan.fit(engine, table, { ...SMALL, conditions: ['preds'], epochs: 6, seed: 1, paper: true, checkpoint: { every: 10, patience: 1, minDelta: 0, minSteps: 0, score: () => scores[k++] } });
+    assert.deepEqual({ ...fit.model.history.stop! }, { steps: 60, keptSteps: 30, keptScore: 0.3, reason: 'budget' });
+    fit.model.dispose();
+    let j = 0;
+    const none = await LucidGan.fit(engine, table, { ...SMALL, conditions: ['preds'], epochs: 3, seed: 1, paper: true, checkpoint: { every: 10, patience: 1, minDelta: 0, score: () => (j++, NaN) } });
+    assert.equal(j, 3);
+    assert.equal(none.model.history.stop!.keptSteps, 30, 'nothing measurable: the last weights');
+    none.model.dispose();
+  });
+
+  it('an interrupted run keeps the best check so far and says so', async () => {
+    let calls = 0;
+    let stepsSeen = 0;
+    const fit = await LucidGan.fit(engine, table, {
+      ...SMALL, conditions: ['preds'], epochs: 10, seed: 1, paper: true,
+      shouldStop: () => ++stepsSeen > 35,
+      checkpoint: { every: 10, patience: 5, minDelta: 0, score: () => [0.5, 0.2, 0.4][calls++] },
+    });
+    assert.equal(fit.status, 'interrupted');
+    assert.deepEqual({ ...fit.model.history.stop! }, { steps: 30, keptSteps: 20, keptScore: 0.2, reason: 'interrupted' });
     fit.model.dispose();
   });
 
@@ -65,6 +92,7 @@ describe('the stopping rule (LucidGan.fit checkpoint)', () => {
   it('refuses a malformed rule, naming the field', async () => {
     await assert.rejects(LucidGan.fit(engine, table, { ...SMALL, conditions: ['preds'], epochs: 1, checkpoint: { every: 0, patience: 1, minDelta: 0, score: () => 0 } }), (e: unknown) => e instanceof EngineError && /checkpoint\.every/.test(e.message));
     await assert.rejects(LucidGan.fit(engine, table, { ...SMALL, conditions: ['preds'], epochs: 1, checkpoint: { every: 5, patience: 1, minDelta: 1, score: () => 0 } }), (e: unknown) => e instanceof EngineError && /checkpoint\.minDelta/.test(e.message));
+    await assert.rejects(LucidGan.fit(engine, table, { ...SMALL, conditions: ['preds'], epochs: 1, checkpoint: { every: 5, patience: 1, minDelta: 0, minSteps: NaN, score: () => 0 } }), (e: unknown) => e instanceof EngineError && /checkpoint\.minSteps/.test(e.message));
   });
 });
 
@@ -101,7 +129,7 @@ describe('the audit\'s schedule', () => {
     assert.equal(g.rows, data.rows - g.heldOut);
     assert.ok(g.stops[0] !== null && g.stops[0].steps <= g.epochs * Math.floor(g.rows / g.batch));
     assert.ok(Object.keys(fast.meta.seeds).some((k) => /held out/.test(k)), 'the hold-out seed is logged');
-    assert.match(describeGanTraining(g), /stopped on the fidelity to 180 held-out rows: \d+ steps trained of \d+, weights of step \d+ kept/);
+    assert.match(describeGanTraining(g), /checked on the fidelity to 180 held-out rows \(budget \d+ steps\): \d+ steps \((stopped|the whole budget)\), step \d+ kept$/);
     const paper = await runAudit(engine, data, { ...base(), ganEpochs: 3, ganSchedule: 'paper' });
     assert.equal(paper.meta.gan.heldOut, 0);
     assert.equal(paper.meta.gan.rows, data.rows);

@@ -145,9 +145,9 @@ export interface Checkpointing {
   every: number;
   score: (model: LucidGan) => number;
   patience: number;
-  /** a check improves when its score is below best · (1 − minDelta) */
+  /** a check counts as progress (resets the patience) when its score is below the last such score · (1 − minDelta); the kept weights are those of the lowest score, whatever minDelta */
   minDelta: number;
-  /** no stop before this many steps */
+  /** no stop before this many steps (Infinity: train to the budget, keep the best check) */
   minSteps?: number;
 }
 
@@ -166,7 +166,8 @@ export interface StopRecord {
   steps: number;
   keptSteps: number;
   keptScore: number;
-  reason: 'no improvement' | 'budget';
+  /** diverged / interrupted: training ended otherwise, and the best check's weights (if any) were kept */
+  reason: 'no improvement' | 'budget' | 'diverged' | 'interrupted';
 }
 
 export interface SampleOptions {
@@ -710,11 +711,23 @@ async function train(model: LucidGan, x: Float32Array, rng: Rng, opts: FitOption
     check(cp.minDelta >= 0 && cp.minDelta < 1, 'E_ARG', () => `gan: checkpoint.minDelta must be in [0, 1), got ${cp.minDelta}`);
     model.history.checkpoints = [];
   }
+  check(cp?.minSteps === undefined || cp.minSteps >= 0, 'E_ARG', () => `gan: checkpoint.minSteps must be a non-negative number, got ${cp!.minSteps}`);
+  /** the lowest finite score so far and its weights (kept at the end) */
   let best: { score: number; steps: number; weights: Float32Array } | null = null;
+  /** the score of the last check that counted as progress (patience is measured from it) */
+  let progressScore = Infinity;
   let waits = 0;
   let stepsDone = 0;
   let nextCheck = cp ? cp.every : Infinity;
   let trainSeconds = 0;
+  const bestSteps = (): number | null => (cp && best ? best.steps : null);
+  /** ends a checkpointed run: the best check's weights back in the model (when there is one), and the record */
+  const finish = (reason: StopRecord['reason'], current: { score: number; steps: number } | null): void => {
+    if (!cp) return;
+    if (best && best.steps !== stepsDone) model.params.restore(best.weights);
+    const kept = best ?? current ?? { score: NaN, steps: stepsDone };
+    model.history.stop = { steps: stepsDone, keptSteps: kept.steps, keptScore: kept.score, reason };
+  };
   /** the check after an epoch; true: stop */
   const checkpoint = (weights: Float32Array, last: boolean): boolean => {
     const t = performance.now();
@@ -722,16 +735,16 @@ async function train(model: LucidGan, x: Float32Array, rng: Rng, opts: FitOption
     const checkSeconds = (performance.now() - t) / 1000;
     model.history.checkpoints!.push({ steps: stepsDone, score, seconds: trainSeconds, checkSeconds });
     nextCheck = stepsDone + cp!.every;
-    if (Number.isFinite(score) && (best === null || score < best.score * (1 - cp!.minDelta))) {
-      best = { score, steps: stepsDone, weights };
-      waits = 0;
-    } else waits++;
-    const stop = waits >= cp!.patience && stepsDone >= (cp!.minSteps ?? 0);
-    if (stop || last) {
-      const kept = best ?? { score, steps: stepsDone, weights };
-      if (kept.steps !== stepsDone) model.params.restore(kept.weights);
-      model.history.stop = { steps: stepsDone, keptSteps: kept.steps, keptScore: kept.score, reason: stop ? 'no improvement' : 'budget' };
+    // a score that cannot be computed (NaN) is no evidence either way: it neither resets nor uses up the patience
+    if (Number.isFinite(score)) {
+      if (best === null || score < best.score) best = { score, steps: stepsDone, weights };
+      if (score < progressScore * (1 - cp!.minDelta)) {
+        progressScore = score;
+        waits = 0;
+      } else waits++;
     }
+    const stop = waits >= cp!.patience && stepsDone >= (cp!.minSteps ?? 0);
+    if (stop || last) finish(stop ? 'no improvement' : 'budget', { score, steps: stepsDone });
     return stop;
   };
   try {
@@ -743,13 +756,15 @@ async function train(model: LucidGan, x: Float32Array, rng: Rng, opts: FitOption
         const bad = !isFiniteAll(l.lossD, l.penalty) ? `loss_d is ${isFiniteAll(l.lossD) ? `finite but the gradient penalty is ${l.penalty}` : l.lossD}` : !isFiniteAll(l.lossG) ? `loss_g is ${l.lossG}` : !isFiniteAll(l.lossCond) ? `loss_cond is ${l.lossCond}` : null;
         if (bad) {
           model.params.restore(good);
-          return { status: 'diverged', message: `training diverged at epoch ${epoch}, step ${step + 1}: ${bad}; kept the weights of the last completed epoch (${epoch - 1})` };
+          finish('diverged', null);
+          return { status: 'diverged', message: `training diverged at epoch ${epoch}, step ${step + 1}: ${bad}; kept the weights of ${bestSteps() !== null ? `the best check (step ${bestSteps()})` : `the last completed epoch (${epoch - 1})`}` };
         }
         last = l;
         if (yieldNow) {
           await yieldNow();
           if (opts.shouldStop!()) {
             push(l);
+            finish('interrupted', null);
             return { status: 'interrupted', message: `interrupted at epoch ${epoch}, step ${step + 1} of ${steps}` };
           }
         }
@@ -757,7 +772,8 @@ async function train(model: LucidGan, x: Float32Array, rng: Rng, opts: FitOption
       const w = model.params.snapshot();
       if (!w.every(Number.isFinite)) {
         model.params.restore(good);
-        return { status: 'diverged', message: `training diverged at epoch ${epoch}: a generator weight is not finite; kept the weights of epoch ${epoch - 1}` };
+        finish('diverged', null);
+        return { status: 'diverged', message: `training diverged at epoch ${epoch}: a generator weight is not finite; kept the weights of ${bestSteps() !== null ? `the best check (step ${bestSteps()})` : `epoch ${epoch - 1}`}` };
       }
       good = w;
       // CTGAN reports the last step's losses of each epoch.
