@@ -23,7 +23,7 @@ import { selectRows, type Table } from '../src/data/table.js';
 import { GanTrainer, LucidGan, type FitOptions } from '../src/models/lucidgan/model.js';
 import { drawCanonical, drawSeed, ganSeedsFor, modelScorer, observedRanges } from '../src/audit/canonical.js';
 import { AUDIT_DEFAULTS, DERIVED_SEEDS, ganBatchFor, ganEpochsFor } from '../src/audit/run.js';
-import { checkpointing, GAN_SCHEDULES, heldOutScorer, holdoutSplit, type ScheduleDef } from '../src/audit/schedule.js';
+import { checkpointing, GAN_SCHEDULES, heldOutScorer, trainingRows, type ScheduleDef } from '../src/audit/schedule.js';
 import { meanFidelity } from '../src/methods/quality/fidelity.js';
 import { timeToQualitySvg } from './lib/quality-svg.js';
 
@@ -97,10 +97,10 @@ async function measure(gan: LucidGan, p: Awaited<ReturnType<typeof prepare>>, si
 
 /** One GAN seed under one schedule, measured every MEASURE_EVERY steps and at the end. */
 async function run(engine: Engine, s: Setting, p: Awaited<ReturnType<typeof prepare>>, scheduleName: string, def: ScheduleDef, ganSeed: number, auditSeed: number, log: (m: string) => void): Promise<QualityRun> {
-  const split = def.holdout > 0 ? holdoutSplit(engine, p.yhat, def.holdout, def.maxHoldout, DERIVED_SEEDS.holdout(auditSeed)) : null;
-  const rows = split && split.held.length ? split.train : Int32Array.from({ length: s.table.rows }, (_, i) => i);
-  const table = split && split.held.length ? selectRows(p.ganTable, rows) : p.ganTable;
-  const side: [Int32Array, Int32Array] = [Int32Array.from(rows.keys()).filter((i) => p.yhat[rows[i]] === 0), Int32Array.from(rows.keys()).filter((i) => p.yhat[rows[i]] === 1)];
+  const train = trainingRows(engine, p.yhat, def, DERIVED_SEEDS.holdout(auditSeed));
+  const rows = train.rows;
+  const table = train.held ? selectRows(p.ganTable, rows) : p.ganTable;
+  const side = train.side;
   const batch = ganBatchFor(table.rows);
   const epochs = ganEpochsFor(table.rows, batch);
   const dims = def.dims ? { generatorDims: def.dims, discriminatorDims: def.dims } : {};
@@ -115,9 +115,9 @@ async function run(engine: Engine, s: Setting, p: Awaited<ReturnType<typeof prep
     excluded += (performance.now() - t) / 1000;
     return { steps, seconds: 0, ...q };
   };
-  if (split && split.held.length) {
-    const held = selectRows(s.table, split.held);
-    const heldYhat = Uint8Array.from(split.held, (i) => p.yhat[i]);
+  if (train.held) {
+    const held = selectRows(s.table, train.held);
+    const heldYhat = Uint8Array.from(train.held, (i) => p.yhat[i]);
     const score = heldOutScorer({ features: p.features.map((c) => ({ name: c.name, kind: c.kind })), held, heldYhat, trainSide: side, range: p.range, seed: DERIVED_SEEDS.stopping(ganSeed) });
     // the curve's points are measured at each check (their time left out); measuring is async, so the
     // model's weights at each check are copied and measured after training

@@ -27,7 +27,7 @@ import { cellLabels, distribution, jsDistance, rankDistributions, sharesOn, type
 import { CANONICAL_DEFAULTS, concatScores, drawCanonical, drawSeed, ganSeedsFor, modelScorer, observedRanges, surrogateScorer, surrogateSplitSeed, type CanonicalDraw, type ConditionMode, type Scorer } from './canonical.js';
 import { binnedVariable, categoricalVariable, cellVariable, CHECK_DEFAULTS, correctShiftChecks, fidelity, numericVariable, shiftChecks, type CheckVariable, type FeatureFidelity } from './checks.js';
 import { buildFindings, type AuditFindings } from './findings.js';
-import { checkpointing, GAN_SCHEDULES, heldOutScorer, holdoutSplit, type GanSchedule } from './schedule.js';
+import { checkpointing, GAN_SCHEDULES, heldOutScorer, trainingRows, type GanSchedule } from './schedule.js';
 import type { AuditProvenance, AuditResult, CanonicalComparison, ConditionalComparison, Distribution, FaleSection, IntersectionHeatmap, LucidSection, ProtectedAttribute } from './types.js';
 
 export const AUDIT_VERSION = '0.1.0';
@@ -450,11 +450,11 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
   const schedule = opts.ganSchedule ?? AUDIT_DEFAULTS.ganSchedule;
   check(schedule in GAN_SCHEDULES, 'E_ARG', () => `audit: ganSchedule must be one of ${Object.keys(GAN_SCHEDULES).join(', ')}, got ${String(schedule)}`);
   const scheduleDef = GAN_SCHEDULES[schedule];
-  const split = scheduleDef.holdout > 0 ? holdoutSplit(engine, yhat, scheduleDef.holdout, scheduleDef.maxHoldout, DERIVED_SEEDS.holdout(seed)) : null;
-  const held = split && split.held.length > 0 ? split : null;
+  const train = trainingRows(engine, yhat, scheduleDef, DERIVED_SEEDS.holdout(seed));
+  const held = train.held;
   if (held) seedLog['rows held out from the GANs\' training (the stopping rule)'] = DERIVED_SEEDS.holdout(seed);
   /** the GANs' training rows: indices into the table */
-  const ganRows: Int32Array = held ? held.train : Int32Array.from({ length: table.rows }, (_, i) => i);
+  const ganRows: Int32Array = train.rows;
   const ganTable: Table = held ? selectRows(allGanRows, ganRows) : allGanRows;
   const batch = opts.ganBatch ?? ganBatchFor(ganTable.rows);
   const epochs = opts.ganEpochs ?? ganEpochsFor(ganTable.rows, batch);
@@ -475,10 +475,9 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
   }
   const range = observedRanges(ganFeatureTable);
   // the GANs' training rows on each side (indices into ganTable): the observed condition's pools
-  const posRows = Int32Array.from(ganRows.keys()).filter((i) => yhat[ganRows[i]] === 1);
-  const negRows = Int32Array.from(ganRows.keys()).filter((i) => yhat[ganRows[i]] === 0);
-  const heldTable = held ? selectRows(table, held.held) : null;
-  const heldYhat = held ? Uint8Array.from(held.held, (i) => yhat[i]) : null;
+  const [negRows, posRows] = train.side;
+  const heldTable = held ? selectRows(table, held) : null;
+  const heldYhat = held ? Uint8Array.from(held, (i) => yhat[i]) : null;
   const gans: LucidGan[] = [];
   try {
     progress('gan', 0);
@@ -825,7 +824,7 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
         },
         gan: {
           epochs, mode: gans[0].consistency.mode, rows: ganTable.rows, seeds, epochsDone: gans.map((g) => g.epochsDone), rejection: rejection && scorer !== null,
-          schedule, heldOut: held ? held.held.length : 0, batch,
+          schedule, heldOut: held ? held.length : 0, batch,
           stops: gans.map((g) => g.history.stop ?? null),
         },
         timings,

@@ -90,6 +90,19 @@ export function holdoutSplit(engine: Engine, yhat: Uint8Array, share: number, ma
 }
 
 /**
+ * The GANs' training rows under a schedule (indices into the audited rows), the rows held out for its
+ * stopping rule (null: none), and the training rows on each side as indices into the training rows
+ * ([negative, positive]: the observed condition's pools). The audit and the time-to-quality bench share it.
+ */
+export function trainingRows(engine: Engine, yhat: Uint8Array, def: ScheduleDef, seed: number): { rows: Int32Array; held: Int32Array | null; side: [Int32Array, Int32Array] } {
+  const split = def.holdout > 0 ? holdoutSplit(engine, yhat, def.holdout, def.maxHoldout, seed) : null;
+  const held = split && split.held.length > 0 ? split : null;
+  const rows = held ? held.train : Int32Array.from({ length: yhat.length }, (_, i) => i);
+  const onSide = (v: number) => Int32Array.from(rows.keys()).filter((i) => yhat[rows[i]] === v);
+  return { rows, held: held ? held.held : null, side: [onSide(0), onSide(1)] };
+}
+
+/**
  * The stopping rule's score of a GAN: rows generated on each side, conditioned as the audit draws its
  * sets (the prediction condition of a training row of that side), against the held-out real rows of
  * that side; the mean over features and sides of KS / TV (lower is better).
