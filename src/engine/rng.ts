@@ -47,6 +47,15 @@ export class Rng {
     return this.draw('rng_gumbel', shape);
   }
 
+  /** Host-side standard normals for JS code, from the same stream (drawn in wasm: the same bits in every runtime). */
+  normalHost(n: number): Float64Array {
+    const out = new Float64Array(n);
+    this.engine.scope(() => {
+      out.set(this.normal([n]).data);
+    });
+    return out;
+  }
+
   /** Host-side uniforms in [0, 1) for JS code (shuffles, sampling indices), from the same stream. */
   uniformHost(n: number): Float64Array {
     const out = new Float64Array(n);

@@ -15,6 +15,7 @@ import { DELIMITERS, detectCsv, type Delimiter } from '../data/csv-detect.js';
 import { QuoteScanner, WhitespaceCollapser, findInvalidUtf8, lineAt, sniffBytes, utf8CutTail } from '../data/csv-scan.js';
 import { csvText, escapeFormula } from '../data/csv-write.js';
 import { headerNames, TableBuilder, type ReadReport, type SchemaOptions } from '../data/schema.js';
+import { ChunkedTableBuilder, CHUNK_ROWS } from '../data/chunks.js';
 import type { Table } from '../data/table.js';
 import { Sha256 } from '../data/sha256.js';
 
@@ -41,6 +42,17 @@ export interface ReadOptions extends SchemaOptions {
   columns?: readonly string[];
   /** lines at the start to ignore before the header or data (a preamble such as UCI's "|1x3 Cross validator") */
   skipLines?: number;
+  /** read only these columns (the rest as if dropped); a name the file lacks is left for the caller to report */
+  keep?: readonly string[];
+  /** called with the file's column names before any row is read (to check the names a command needs up front) */
+  onColumns?: (names: readonly string[]) => void;
+}
+
+/** `opts` with `keep` turned into the columns to drop, once the file's column names are known. */
+function keepOnly(opts: ReadOptions, names: readonly string[]): ReadOptions {
+  if (!opts.keep) return opts;
+  const keep = new Set(opts.keep);
+  return { ...opts, drop: [...new Set([...(opts.drop ?? []), ...names.filter((n) => !keep.has(n))])] };
 }
 
 const SAMPLE_BYTES = 64 * 1024;
@@ -192,48 +204,61 @@ function checkDistinct(names: readonly string[], msg: (name: string, first: numb
   });
 }
 
-/** Receives fast-csv's rows: skips blank lines, takes the header, feeds the TableBuilder. */
+/** Receives fast-csv's rows: skips blank lines, takes the header, feeds the TableBuilder (or, read in chunks, the ChunkedTableBuilder, awaiting each chunk's consumer: backpressure). */
 class RowSink extends Writable {
   /** line of the next row fast-csv delivers */
   line = 1;
   /** warnings about the header (renamed duplicate names) */
   readonly headerWarnings: string[] = [];
   builder: TableBuilder | null = null;
+  chunked: ChunkedTableBuilder | null = null;
   headerLine = 0;
   headerFields: string[] = [];
+  rowsSeen = 0;
 
   constructor(
     readonly file: string,
     readonly header: boolean,
     readonly opts: ReadOptions,
+    readonly chunks?: { rows: number; onChunk: (t: Table) => void | Promise<void> },
   ) {
     super({ objectMode: true, highWaterMark: 256 });
   }
 
   override _write(fields: string[], _enc: BufferEncoding, done: (e?: Error | null) => void): void {
     try {
-      this.take(fields);
+      const chunk = this.take(fields);
+      if (chunk) {
+        Promise.resolve(this.chunks!.onChunk(chunk)).then(() => done(), (e: Error) => done(e));
+        return;
+      }
       done();
     } catch (e) {
       done(e as Error);
     }
   }
 
-  private take(fields: string[]): void {
+  private take(fields: string[]): Table | null {
     const line = this.line;
     this.line += 1 + breaksIn(fields);
-    if (line <= (this.opts.skipLines ?? 0)) return;
-    if (fields.length === 0 || (fields.length === 1 && fields[0].trim() === '')) return;
-    if (!this.builder) {
+    if (line <= (this.opts.skipLines ?? 0)) return null;
+    if (fields.length === 0 || (fields.length === 1 && fields[0].trim() === '')) return null;
+    if (!this.builder && !this.chunked) {
       const names = columnNames(this.file, fields, line, this.header, this.opts.columns, this.headerWarnings);
-      this.builder = new TableBuilder(this.file, names, this.opts);
+      this.opts.onColumns?.(names);
+      const opts = keepOnly(this.opts, names);
+      if (this.chunks) this.chunked = new ChunkedTableBuilder(this.file, names, opts, this.chunks.rows);
+      else this.builder = new TableBuilder(this.file, names, opts);
       if (this.header) {
         this.headerLine = line;
         this.headerFields = names;
-        return;
+        return null;
       }
     }
-    this.builder.addRow(fields, line);
+    this.rowsSeen++;
+    if (this.chunked) return this.chunked.addRow(fields, line);
+    this.builder!.addRow(fields, line);
+    return null;
   }
 }
 
@@ -265,11 +290,8 @@ function skipLines(text: string, n: number): string {
   return text.slice(i);
 }
 
-/**
- * Reads a CSV file into a Table. Settings not given in `opts` are detected from the first 64 KiB;
- * every problem is an E_INPUT EngineError whose one-line message names the file, line and column.
- */
-export async function readCsv(path: string, opts: ReadOptions = {}): Promise<{ table: Table; report: ReadReport }> {
+/** Detects the settings, then streams the file through the byte guard and fast-csv into a RowSink. */
+async function parseCsv(path: string, opts: ReadOptions, chunks?: RowSink['chunks']) {
   const file = path;
   checkOptions(file, opts);
   let head: Uint8Array;
@@ -291,7 +313,7 @@ export async function readCsv(path: string, opts: ReadOptions = {}): Promise<{ t
   // decimal commas are looked for only where the comma is not the delimiter (docs/data.md "Reading data")
   const decimal = opts.decimal ?? (delimiter === ',' ? '.' : 'auto');
   const guard = new ByteGuard(file, delimiter);
-  const sink = new RowSink(file, header, { ...opts, decimal });
+  const sink = new RowSink(file, header, { ...opts, decimal }, chunks);
   const parser = parse({ delimiter: delimiter === 'whitespace' ? '\t' : delimiter, headers: false, quote: '"' });
   const stages: NodeJS.ReadWriteStream[] = delimiter === 'whitespace' ? [guard, new CollapseWhitespace(), parser] : [guard, parser];
   // the provenance hash, over exactly the bytes parsed (AuditResult.meta.data.sha256)
@@ -307,24 +329,28 @@ export async function readCsv(path: string, opts: ReadOptions = {}): Promise<{ t
   } catch (e) {
     throw mapParseError(fsError(e, file), file, sink.line);
   }
-
-  const builder = sink.builder;
-  if (!builder) throw inputError(`${file}: the file holds only blank lines`);
-  if (builder.rowsRead === 0) {
+  if (!sink.builder && !sink.chunked) throw inputError(`${file}: the file holds only blank lines`);
+  if (sink.rowsSeen === 0) {
     throw inputError(
       `${file}: line ${sink.headerLine} is a header (${sink.headerFields.join(', ')}) but no data rows follow` +
         (detection.detected.header ? '; if it is data, read it with --no-header' : ''),
     );
   }
+  const base = { file, delimiter, header, bom, lineEnding: detection.lineEnding, detected: detection.detected, decimal, sha256: hasher.hex(), bytes: hasher.length };
+  return { sink, base };
+}
+
+/**
+ * Reads a CSV file into a Table. Settings not given in `opts` are detected from the first 64 KiB;
+ * every problem is an E_INPUT EngineError whose one-line message names the file, line and column.
+ */
+export async function readCsv(path: string, opts: ReadOptions = {}): Promise<{ table: Table; report: ReadReport }> {
+  const { sink, base } = await parseCsv(path, opts);
+  const builder = sink.builder!;
   const built = builder.finish();
   const kept = new Set(built.table.columns.map((c) => c.name));
   const report: ReadReport = {
-    file,
-    delimiter,
-    header,
-    bom,
-    lineEnding: detection.lineEnding,
-    detected: detection.detected,
+    ...base,
     fileColumns: builder.names.slice(),
     dropped: builder.names.filter((n) => !kept.has(n)),
     rowsRead: built.rowsRead,
@@ -332,11 +358,48 @@ export async function readCsv(path: string, opts: ReadOptions = {}): Promise<{ t
     missing: built.missing,
     warnings: [...sink.headerWarnings, ...built.warnings],
     mostlyNumeric: built.mostlyNumeric,
-    decimal,
-    sha256: hasher.hex(),
-    bytes: hasher.length,
   };
   return { table: built.table, report };
+}
+
+/**
+ * Reads a CSV file as a stream of chunks of `chunkRows` rows (src/data/chunks.ts: the first chunk's
+ * column kinds, global category codes), awaiting `onChunk` for each before reading on. Only a chunk is
+ * in memory at a time. The report is that of readCsv, its warnings those of the first chunk.
+ */
+export async function readCsvChunks(path: string, opts: ReadOptions, onChunk: (chunk: Table) => void | Promise<void>, chunkRows: number = CHUNK_ROWS): Promise<ReadReport> {
+  const { sink, base } = await parseCsv(path, opts, { rows: chunkRows, onChunk });
+  const chunked = sink.chunked!;
+  const { last, build } = chunked.finish();
+  if (last) await onChunk(last);
+  const kept = new Set(build.columns.map((c) => c.name));
+  return {
+    ...base,
+    fileColumns: chunked.names.slice(),
+    dropped: chunked.names.filter((n) => !kept.has(n)),
+    rowsRead: build.rowsRead,
+    rowsKept: build.rowsKept,
+    missing: build.missing,
+    warnings: [...sink.headerWarnings, ...build.warnings],
+    mostlyNumeric: build.mostlyNumeric,
+  };
+}
+
+/** An upper bound of a text file's rows: its line breaks plus one (a quick pass over the bytes, for sizing arrays once). */
+export async function lineBound(path: string): Promise<number> {
+  let n = 1;
+  try {
+    for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }) as AsyncIterable<Buffer>) {
+      let i = chunk.indexOf(10);
+      while (i >= 0) {
+        n++;
+        i = chunk.indexOf(10, i + 1);
+      }
+    }
+  } catch (e) {
+    throw fsError(e, path);
+  }
+  return n;
 }
 
 export interface WriteOptions {

@@ -14,6 +14,7 @@ interface ExportCliOptions {
   bias: BiasKind;
   rows: number;
   seed: number;
+  score?: string;
   out: string;
   format?: string;
 }
@@ -26,6 +27,7 @@ const exportCommand = new Command('export')
   .addOption(new Option('--bias <kind>', 'sim: the planted bias').choices([...BIAS_KINDS]).default('direct'))
   .option('--rows <n>', 'sim: rows to generate', positiveInt, 5000)
   .option('--seed <n>', 'sim: seed of the generator', nonNegativeInt, 0)
+  .option('--score <column>', "sim: also write the planted rule's P(approved = yes) as this column, a ready-made prediction column for lucid metrics")
   .requiredOption('--out <file>', 'the CSV to write')
   .addOption(summaryFormat())
   .addHelpText('after', `
@@ -38,7 +40,8 @@ sim: the bias simulator (approved ~ legitimate score minus a planted penalty); s
 Examples:
   lucid dataset export adult --split train --out adult-train.csv
   lucid dataset export adult --split test --out adult-test.csv
-  lucid dataset export sim --bias proxy --rows 10000 --seed 1 --out sim.csv`)
+  lucid dataset export sim --bias proxy --rows 10000 --seed 1 --out sim.csv
+  lucid dataset export sim --rows 10000000 --score p_approved --out sim-10m.csv   # 10 M rows, about 0.7 GB`)
   .action(async (name: string, opts: ExportCliOptions) => {
     let table;
     let what: string;
@@ -46,7 +49,13 @@ Examples:
       const engine = await initNodeEngine();
       const s = simulate(new Rng(engine, opts.seed), { n: opts.rows, bias: opts.bias });
       table = s.table;
+      if (opts.score !== undefined) {
+        if (table.columns.some((c) => c.name === opts.score)) throw new EngineError('E_ARG', `--score ${opts.score}: the simulator already has a column of that name`);
+        table = { rows: table.rows, columns: [...table.columns, { kind: 'numeric' as const, name: opts.score, values: s.truth.probability }] };
+      }
       what = `the bias simulator (${opts.bias}: ${s.truth.rule})`;
+    } else if (opts.score !== undefined) {
+      throw new EngineError('E_ARG', '--score is for the simulator (dataset export sim)');
     } else if (name === 'adult' || name === 'compas') {
       const d = name === 'adult' ? await loadAdult({ naming: opts.naming === 'uci' ? 'uci' : undefined }) : await loadCompas();
       table = opts.split === 'all' ? d.source : d.splits[opts.split];

@@ -3,9 +3,10 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Delimiter } from '../../data/csv-detect.js';
 import { Rng } from '../../engine/rng.js';
 import { EngineError } from '../../engine/errors.js';
-import { fale, fale2d, faleCsv, faleSvg, FALE_DEFAULTS, rankSubgroups, type MetricName, type ProtectedCondition } from '../../methods/fale/index.js';
+import { fale, fale2d, faleCsv, faleStream, faleSvg, FALE_DEFAULTS, rankSubgroups, type FaleResult, type MetricName, type ProtectedCondition } from '../../methods/fale/index.js';
+import { csvSource } from '../../node/columns.js';
 import { resolveBlackBox } from '../../node/blackbox.js';
-import { readCsv, requireClean } from '../../node/csv.js';
+import { readCsv, requireClean, type ReadReport } from '../../node/csv.js';
 import { requireColumns } from '../../data/table.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { modelTimeoutOption } from '../model-timeout.js';
@@ -81,6 +82,24 @@ Examples (adult.json and adult-test.csv as in the README):
   lucid fale --model adult.json --data adult-test.csv --label Income --positive '>50K' --protected Sex=Female,Race=Black --metric eod --format csv
 `;
 
+/** The options fale() and faleStream() share, from the command line. */
+function faleOptions(opts: FaleCliOptions) {
+  return {
+    label: opts.label,
+    positive: opts.positive,
+    favourable: opts.favourable,
+    minGroupSize: opts.minGroup,
+    protected: opts.protected,
+    metric: opts.metric,
+    features: opts.feature,
+    bins: opts.bins,
+    edges: opts.edges && opts.feature ? { [opts.feature[0]]: opts.edges } : undefined,
+    minBin: opts.minBin,
+    weighted: opts.weighted === true,
+    threshold: opts.threshold,
+  };
+}
+
 export const faleCommand = withDataOptions(new Command('fale')
   .description('fairness-aware ALE: how a fairness metric (unprivileged − privileged) changes along each feature, by calling the model on modified rows')
   .requiredOption('--model <file>', 'the audited model (model.json, a .mjs module or an .onnx file); FALE calls it on modified rows')
@@ -119,44 +138,42 @@ export const faleCommand = withDataOptions(new Command('fale')
       if (opts.feature || opts.edges || opts.rank !== undefined || opts.bootstrap > 0 || opts.weighted) throw new EngineError('E_ARG', '--pair takes none of --feature, --edges, --rank, --bootstrap, --weighted');
       if (opts.format !== 'json') throw new EngineError('E_ARG', '--pair writes JSON only; use --format json');
     }
-    const { table, report } = await readCsv(opts.data, readOptionsOf(opts));
-    requireColumns(table, opts.data, { '--label': opts.label, '--protected': opts.protected.map((c) => c.column), '--feature': opts.feature, '--pair': opts.pair });
-    requireClean(report, [opts.label, ...opts.protected.map((c) => c.column)], 'the label or --protected');
-    for (const w of report.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
+    const wanted = { '--label': opts.label, '--protected': opts.protected.map((c) => c.column), '--feature': opts.feature, '--pair': opts.pair };
     const engine = await initNodeEngine();
-    const model = await resolveBlackBox(engine, { model: opts.model }, table, { modelTimeout: opts.modelTimeout });
-    if (opts.pair) {
-      const r2 = await fale2d(table, model, {
-        label: opts.label,
-        positive: opts.positive,
-        favourable: opts.favourable,
-        protected: opts.protected,
-        metric: opts.metric,
-        pair: [opts.pair[0], opts.pair[1]],
-        bins: opts.bins,
-        minBin: opts.minBin,
-        threshold: opts.threshold,
-      });
-      for (const w of r2.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
-      process.stdout.write(JSON.stringify(r2, null, 2) + '\n');
-      return;
+    const clean = (report: ReadReport) => {
+      requireClean(report, [opts.label, ...opts.protected.map((c) => c.column)], 'the label or --protected');
+      for (const w of report.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
+    };
+    let result: FaleResult;
+    if (opts.pair || opts.bootstrap > 0) {
+      // the 2-D grid and the bootstrap replicates need every row in memory
+      const { table, report } = await readCsv(opts.data, readOptionsOf(opts));
+      requireColumns(table, opts.data, wanted);
+      clean(report);
+      const model = await resolveBlackBox(engine, { model: opts.model }, table, { modelTimeout: opts.modelTimeout });
+      if (opts.pair) {
+        const r2 = await fale2d(table, model, {
+          label: opts.label,
+          positive: opts.positive,
+          favourable: opts.favourable,
+          protected: opts.protected,
+          metric: opts.metric,
+          pair: [opts.pair[0], opts.pair[1]],
+          bins: opts.bins,
+          minBin: opts.minBin,
+          threshold: opts.threshold,
+        });
+        for (const w of r2.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
+        process.stdout.write(JSON.stringify(r2, null, 2) + '\n');
+        return;
+      }
+      result = await fale(table, model, { ...faleOptions(opts), bootstrap: opts.bootstrap, rng: new Rng(engine, opts.seed) });
+    } else {
+      // streamed: the file is read in chunks, in a few passes (src/methods/fale/stream.ts): memory is bounded by a chunk, not the file
+      const model = await resolveBlackBox(engine, { model: opts.model }, { rows: 0, columns: [] }, { modelTimeout: opts.modelTimeout });
+      const source = csvSource(opts.data, { ...readOptionsOf(opts), onColumns: (names) => requireColumns({ rows: 0, columns: names.map((name) => ({ kind: 'numeric', name, values: new Float64Array(0) })) }, opts.data, wanted) }, clean);
+      result = await faleStream(source, model, faleOptions(opts));
     }
-    const result = await fale(table, model, {
-      label: opts.label,
-      positive: opts.positive,
-      favourable: opts.favourable,
-      minGroupSize: opts.minGroup,
-      protected: opts.protected,
-      metric: opts.metric,
-      features: opts.feature,
-      bins: opts.bins,
-      edges: opts.edges && opts.feature ? { [opts.feature[0]]: opts.edges } : undefined,
-      minBin: opts.minBin,
-      weighted: opts.weighted === true,
-      threshold: opts.threshold,
-      bootstrap: opts.bootstrap,
-      rng: opts.bootstrap > 0 ? new Rng(engine, opts.seed) : undefined,
-    });
     for (const w of result.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
     const json = opts.rank !== undefined ? { ...result, ranking: { b: opts.rank, subgroups: rankSubgroups(result, opts.rank) } } : result;
     process.stdout.write(opts.format === 'csv' ? faleCsv(result) : opts.format === 'svg' ? faleSvg(result) : JSON.stringify(json, null, 2) + '\n');

@@ -4,8 +4,8 @@ import type { Delimiter } from '../../data/csv-detect.js';
 import { EngineError } from '../../engine/errors.js';
 import { Rng } from '../../engine/rng.js';
 import { formatMetricsCsv, formatMetricsTable, groupMetrics, METRICS_DEFAULTS } from '../../methods/metrics/index.js';
-import { readCsv, requireClean } from '../../node/csv.js';
-import { requireColumns } from '../../data/table.js';
+import { requireClean } from '../../node/csv.js';
+import { readColumns } from '../../node/columns.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { FAIRNESS_OPTIONS as F, readOptionsOf, withDataOptions, type DataCliOptions, fairnessValues, formatOption, names, nonNegativeInt } from '../options.js';
 
@@ -83,8 +83,8 @@ export const metrics = withDataOptions(new Command('metrics')
     if (opts.group.includes(opts.label) || opts.group.includes(opts.pred)) {
       throw new EngineError('E_ARG', `--group ${opts.group.join(', ')} names the label or prediction column; give protected columns`);
     }
-    const { table, report: read } = await readCsv(opts.data, readOptionsOf(opts));
-    requireColumns(table, opts.data, { '--label': opts.label, '--pred': opts.pred, '--group': opts.group, '--legitimate': opts.legitimate, '--reference': Object.keys(fairnessValues(opts).reference ?? {}) });
+    // streamed: only these columns are kept, as typed arrays (ten million rows fit; docs/data.md "Large files")
+    const { table, report: read } = await readColumns(opts.data, readOptionsOf(opts), { '--label': opts.label, '--pred': opts.pred, '--group': opts.group, '--legitimate': opts.legitimate, '--reference': Object.keys(fairnessValues(opts).reference ?? {}) });
     requireClean(read, [opts.label, opts.pred, ...opts.group], 'the label, prediction or --group');
     for (const w of read.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
     // the seeded generator: bootstrap intervals, and the ECE intervals of score predictions

@@ -201,25 +201,33 @@ export function binaryLabels(table: Table, label: string, positive?: string): { 
   return { y, positive: pos };
 }
 
-/** 1 for a row of the unprivileged group (meets every condition), 0 otherwise. */
-export function unprivilegedMask(table: Table, conds: readonly ProtectedCondition[]): Uint8Array {
+/**
+ * 1 for a row of the unprivileged group (meets every condition), 0 otherwise. With `hits` (one count
+ * per condition, added to) a condition no row meets is no error: a chunk of a file may hold none.
+ */
+export function unprivilegedMask(table: Table, conds: readonly ProtectedCondition[], hits?: number[]): Uint8Array {
   check(conds.length > 0, 'E_ARG', () => 'fale: give the unprivileged group, e.g. --protected sex=Female');
   const mask = new Uint8Array(table.rows).fill(1);
-  for (const c of conds) {
+  conds.forEach((c, j) => {
     const col = getColumn(table, c.column, 'fale', '--protected');
-    let hits = 0;
+    let n = 0;
     for (let i = 0; i < table.rows; i++) {
       const l = labelOf(col, i);
       const ok = col.kind === 'numeric' ? l !== null && Number(l) === Number(c.value) : l === c.value;
       if (!ok) mask[i] = 0;
-      else hits++;
+      else n++;
     }
-    if (hits === 0) {
-      const vals = col.kind === 'categorical' ? col.categories.slice(0, 8).join(', ') : 'numbers';
-      throw argError(`fale: --protected ${c.column}=${c.value}: no row has that value; the column holds ${vals}`);
-    }
-  }
+    if (hits) hits[j] += n;
+    else if (n === 0) throw noRowHas(table, c);
+  });
   return mask;
+}
+
+/** The error for a --protected value no row holds. */
+export function noRowHas(table: Table, c: ProtectedCondition): EngineError {
+  const col = getColumn(table, c.column);
+  const vals = col.kind === 'categorical' ? col.categories.slice(0, 8).join(', ') : 'numbers';
+  return argError(`fale: --protected ${c.column}=${c.value}: no row has that value; the column holds ${vals}`);
 }
 
 /**
@@ -287,7 +295,7 @@ export function modifiedTable(table: Table, rows: Int32Array, feature: string, n
   return { rows: n, columns };
 }
 
-const emptyStats = (): GroupStats => ({ n: 0, pos: 0, predPos: 0, tp: 0, fp: 0 });
+export const emptyStats = (): GroupStats => ({ n: 0, pos: 0, predPos: 0, tp: 0, fp: 0 });
 
 /**
  * The metric per population: rows[j] belongs to population pop[j] (−1 = none), with label y,
@@ -335,7 +343,7 @@ export function hard(p: Float64Array, threshold: number): Uint8Array {
 }
 
 /** Cumulative sum from 0 (undefined deltas add 0). */
-function accumulate(deltas: (number | null)[], withZero: boolean): number[] {
+export function accumulate(deltas: (number | null)[], withZero: boolean): number[] {
   const a: number[] = withZero ? [0] : [];
   let s = 0;
   for (const d of deltas) {
@@ -346,7 +354,7 @@ function accumulate(deltas: (number | null)[], withZero: boolean): number[] {
 }
 
 /** Continuous centring: subtract Σ n_k·(A_{k−1} + A_k)/2 / Σ n_k (PyALE / ALEPlot). */
-function centreContinuous(acc: number[], n: number[]): number[] {
+export function centreContinuous(acc: number[], n: number[]): number[] {
   let num = 0;
   let den = 0;
   for (let k = 0; k < n.length; k++) {
@@ -358,7 +366,7 @@ function centreContinuous(acc: number[], n: number[]): number[] {
 }
 
 /** Categorical centring: subtract the frequency-weighted mean Σ n_j·A_j / Σ n_j (the reference). */
-function centreCategorical(acc: number[], n: number[]): number[] {
+export function centreCategorical(acc: number[], n: number[]): number[] {
   let num = 0;
   let den = 0;
   for (let k = 0; k < n.length; k++) {

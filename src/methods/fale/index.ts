@@ -14,4 +14,5 @@ export type { FairnessMetric, FaleFeature, FaleOptions, FaleResult, FaleRunInfo,
 export { categoricalOrder, classicalMds1, linspace, percentiles, percentilesSorted, symmetricEigen } from './order.js';
 export { faleSvg } from './svg.js';
 export { accumulate2d, fale2d, fillNearest } from './fale2d.js';
+export { faleStream, FALE_STREAM_DEFAULTS, type ChunkSource, type FaleStreamOptions, type FaleStreamResult } from './stream.js';
 export type { Fale2dOptions, Fale2dResult, FilledCell } from './fale2d.js';

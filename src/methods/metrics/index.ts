@@ -176,19 +176,66 @@ export interface MetricsReport {
 
 const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
-function labelsOf(col: Column, what: string, allowMissing = false): (string | null)[] {
-  const out: (string | null)[] = new Array(col.kind === 'numeric' ? col.values.length : col.codes.length);
+/**
+ * A column's cells as codes into their text labels (no string per row: ten million rows stay typed
+ * arrays): `code[i]` indexes `labels`, −1 for a missing cell. Numbers read as their shortest text.
+ */
+interface Coded {
+  code: Int32Array;
+  labels: string[];
+}
+
+function codedLabels(col: Column, what: string, allowMissing = false): Coded {
+  let coded: Coded;
   if (col.kind === 'numeric') {
-    for (let i = 0; i < out.length; i++) out[i] = Number.isNaN(col.values[i]) ? null : String(col.values[i]);
+    const index = new Map<number, number>();
+    const labels: string[] = [];
+    const v = col.values;
+    const code = new Int32Array(v.length);
+    for (let i = 0; i < v.length; i++) {
+      const x = v[i];
+      if (Number.isNaN(x)) {
+        code[i] = -1;
+        continue;
+      }
+      let k = index.get(x);
+      if (k === undefined) {
+        k = labels.length;
+        index.set(x, k);
+        labels.push(String(x));
+      }
+      code[i] = k;
+    }
+    coded = { code, labels };
   } else {
-    for (let i = 0; i < out.length; i++) out[i] = col.codes[i] < 0 ? null : col.categories[col.codes[i]];
+    // a protected value written as a missing token ('', '?', NA, …) is kept by the reader as a category
+    // of its own; here it is unknown: left out of the attribute and counted (LL144's "unknown")
+    const remap: number[] = col.categories.map((c) => (allowMissing && MISSING_TOKENS.includes(c.trim()) ? -1 : 0));
+    const labels: string[] = [];
+    col.categories.forEach((c, k) => {
+      if (remap[k] < 0) return;
+      remap[k] = labels.length;
+      labels.push(c);
+    });
+    // the column's own codes when nothing is renumbered (no copy of ten million codes)
+    const identity = remap.every((r, k) => r === k);
+    let code = col.codes;
+    if (!identity) {
+      code = new Int32Array(col.codes.length);
+      for (let i = 0; i < code.length; i++) code[i] = col.codes[i] < 0 ? -1 : remap[col.codes[i]];
+    }
+    coded = { code, labels };
   }
-  // a protected value written as a missing token ('', '?', NA, …) is kept by the reader as a category
-  // of its own; here it is unknown: left out of the attribute and counted (LL144's "unknown")
-  if (allowMissing) for (let i = 0; i < out.length; i++) if (out[i] !== null && MISSING_TOKENS.includes(out[i]!.trim())) out[i] = null;
-  const miss = allowMissing ? -1 : out.indexOf(null);
+  const miss = allowMissing ? -1 : coded.code.indexOf(-1);
   check(miss < 0, 'E_INPUT', () => `metrics: ${what} "${col.name}" has a missing value in data row ${miss + 1}; drop such rows first`);
-  return out;
+  return coded;
+}
+
+/** The labels that occur (a category no row holds is not a value). */
+function present(c: Coded): string[] {
+  const seen = new Uint8Array(c.labels.length);
+  for (let i = 0; i < c.code.length; i++) if (c.code[i] >= 0) seen[c.code[i]] = 1;
+  return c.labels.filter((_, k) => seen[k]);
 }
 
 /** An interval label's lower edge ("[16, 30]", "(30, 50]" → 16, 30), or NaN. */
@@ -198,8 +245,8 @@ const lowerEdge = (label: string): number => {
 };
 
 /** Distinct values in reading order: numbers and numeric bins by value, text by code unit. */
-function distinct(values: (string | null)[], numeric: boolean): string[] {
-  const s = [...new Set(values.filter((v): v is string => v !== null))];
+function distinct(values: readonly string[], numeric: boolean): string[] {
+  const s = [...new Set(values)];
   if (numeric) return s.sort((a, b) => Number(a) - Number(b));
   // binned numbers ("[16, 30]", "(30, 50]") sort by their lower edge, a closed bin before an open one at the same edge
   if (s.length > 0 && s.every((v) => !Number.isNaN(lowerEdge(v)))) return s.sort((a, b) => lowerEdge(a) - lowerEdge(b) || (a[0] === '[' ? -1 : 1) - (b[0] === '[' ? -1 : 1) || byCodeUnit(a, b));
@@ -210,8 +257,8 @@ function distinct(values: (string | null)[], numeric: boolean): string[] {
 function outcomes(table: Table, opts: GroupMetricsOptions, threshold: number) {
   const lc = getColumn(table, opts.label, 'metrics', '--label');
   const pc = getColumn(table, opts.pred, 'metrics', '--pred');
-  const labels = labelsOf(lc, 'the label');
-  const values = distinct(labels, lc.kind === 'numeric');
+  const labels = codedLabels(lc, 'the label');
+  const values = distinct(present(labels), lc.kind === 'numeric');
   let positive = opts.positive;
   if (positive === undefined) {
     check(values.length === 2, 'E_ARG', () => `metrics: the label "${opts.label}" has ${values.length} values (${values.slice(0, 8).join(', ')}); name the positive one with --positive`);
@@ -220,20 +267,37 @@ function outcomes(table: Table, opts: GroupMetricsOptions, threshold: number) {
   check(values.includes(positive), 'E_ARG', () => `metrics: --positive "${positive}" is not a value of the label "${opts.label}"; its values are: ${values.join(', ')}`);
   const n = table.rows;
   const y = new Uint8Array(n);
-  for (let i = 0; i < n; i++) y[i] = labels[i] === positive ? 1 : 0;
+  const posCode = labels.labels.indexOf(positive);
+  for (let i = 0; i < n; i++) y[i] = labels.code[i] === posCode ? 1 : 0;
   const yhat = new Uint8Array(n);
-  const preds = labelsOf(pc, 'the prediction column');
-  const predValues = distinct(preds, pc.kind === 'numeric');
-  if (opts.predAs !== 'scores' && predValues.every((v) => values.includes(v))) {
-    for (let i = 0; i < n; i++) yhat[i] = preds[i] === positive ? 1 : 0;
+  if (pc.kind === 'categorical') {
+    const preds = codedLabels(pc, 'the prediction column');
+    const predValues = present(preds);
+    if (opts.predAs !== 'scores' && predValues.every((v) => values.includes(v))) {
+      const predPos = preds.labels.indexOf(positive);
+      for (let i = 0; i < n; i++) yhat[i] = preds.code[i] === predPos ? 1 : 0;
+      return { y, yhat, positive, predKind: 'labels' as const, score: null };
+    }
+    const row = preds.code.findIndex((k) => !values.includes(preds.labels[k]));
+    throw new EngineError('E_INPUT', `metrics: the prediction column "${opts.pred}" holds ${JSON.stringify(preds.labels[preds.code[row]])} at row ${row + 1}, which is neither a value of the label (${values.join(', ')}) nor a score in [0, 1]`);
+  }
+  // numbers: no string per row (ten million scores): a value is a label value when its shortest text is one
+  const v = pc.values;
+  const miss = v.findIndex((x) => Number.isNaN(x));
+  check(miss < 0, 'E_INPUT', () => `metrics: the prediction column "${pc.name}" has a missing value in data row ${miss + 1}; drop such rows first`);
+  const asLabel = new Map<number, string>();
+  for (const l of values) if (String(Number(l)) === l) asLabel.set(Number(l), l);
+  let allLabels = opts.predAs !== 'scores';
+  for (let i = 0; allLabels && i < n; i++) if (!asLabel.has(v[i])) allLabels = false;
+  if (allLabels) {
+    for (let i = 0; i < n; i++) yhat[i] = asLabel.get(v[i]) === positive ? 1 : 0;
     return { y, yhat, positive, predKind: 'labels' as const, score: null };
   }
-  const isScore = (v: string) => pc.kind === 'numeric' && Number(v) >= 0 && Number(v) <= 1;
-  if (!predValues.every(isScore)) {
-    const row = preds.findIndex((v) => v !== null && !values.includes(v) && !isScore(v));
-    throw new EngineError('E_INPUT', `metrics: the prediction column "${opts.pred}" holds ${JSON.stringify(preds[row])} at row ${row + 1}, which is neither a value of the label (${values.join(', ')}) nor a score in [0, 1]`);
-  }
-  const v = (pc as { values: Float64Array }).values;
+  const notScore = (x: number) => !(x >= 0 && x <= 1);
+  let row = -1;
+  for (let i = 0; i < n && row < 0; i++) if (notScore(v[i]) && !asLabel.has(v[i])) row = i;
+  for (let i = 0; i < n && row < 0; i++) if (notScore(v[i])) row = i;
+  if (row >= 0) throw new EngineError('E_INPUT', `metrics: the prediction column "${opts.pred}" holds ${JSON.stringify(String(v[row]))} at row ${row + 1}, which is neither a value of the label (${values.join(', ')}) nor a score in [0, 1]`);
   for (let i = 0; i < n; i++) yhat[i] = v[i] > threshold ? 1 : 0;
   return { y, yhat, positive, predKind: 'scores' as const, score: v };
 }
@@ -251,44 +315,66 @@ function attributes(table: Table, opts: GroupMetricsOptions): Attr[] {
   check(opts.groups.length > 0, 'E_ARG', () => 'metrics: give at least one --group column');
   const cols = opts.groups.map((g) => {
     const c = getColumn(table, g, 'metrics', '--group');
-    return { name: g, labels: labelsOf(c, 'the group column', true), numeric: c.kind === 'numeric' };
+    const coded = codedLabels(c, 'the group column', true);
+    const values = distinct(present(coded), c.kind === 'numeric');
+    // code → index into the sorted values
+    const rank = new Int32Array(coded.labels.length).fill(-1);
+    const at = new Map(values.map((v, k) => [v, k]));
+    coded.labels.forEach((l, k) => (rank[k] = at.get(l) ?? -1));
+    return { name: g, coded, values, rank };
   });
   const ref = opts.reference ?? opts.privileged ?? {};
   for (const k of Object.keys(ref)) check(opts.groups.includes(k), 'E_ARG', () => `metrics: --reference ${k}=${ref[k]} names a column that is not a --group (${opts.groups.join(', ')})`);
-  const build = (column: string, keyOf: (i: number) => string | null, values: string[], given?: string): Attr => {
-    const index = new Map(values.map((v, k) => [v, k]));
-    const gid = new Int32Array(table.rows);
+  const build = (column: string, gid: Int32Array, values: string[], given?: string): Attr => {
     let unknown = 0;
-    for (let i = 0; i < table.rows; i++) {
-      const k = keyOf(i);
-      gid[i] = k === null ? -1 : index.get(k)!;
-      if (k === null) unknown++;
-    }
-    if (given !== undefined) check(index.has(given), 'E_ARG', () => `metrics: the reference group "${given}" of ${column} has no rows; the groups are: ${values.join('; ')}`);
+    for (let i = 0; i < gid.length; i++) if (gid[i] < 0) unknown++;
+    if (given !== undefined) check(values.includes(given), 'E_ARG', () => `metrics: the reference group "${given}" of ${column} has no rows; the groups are: ${values.join('; ')}`);
     return { column, values, gid, unknown, given };
   };
+  const gidOf = (c: (typeof cols)[number]) => {
+    const gid = new Int32Array(table.rows);
+    for (let i = 0; i < gid.length; i++) gid[i] = c.coded.code[i] < 0 ? -1 : c.rank[c.coded.code[i]];
+    return gid;
+  };
   for (const c of cols) {
-    const miss = c.labels.filter((v) => v === null).length;
-    check(miss < table.rows, 'E_INPUT', () => `metrics: the group column "${c.name}" has no value in any of its ${table.rows} rows (every cell is missing); it cannot be audited`);
+    check(c.values.length > 0, 'E_INPUT', () => `metrics: the group column "${c.name}" has no value in any of its ${table.rows} rows (every cell is missing); it cannot be audited`);
   }
   if (!opts.intersect || cols.length === 1) {
-    return cols.map((c) => build(c.name, (i) => c.labels[i], distinct(c.labels, c.numeric), ref[c.name]));
+    return cols.map((c) => build(c.name, gidOf(c), c.values, ref[c.name]));
   }
-  const per = cols.map((c) => distinct(c.labels, c.numeric));
-  const keyOf = (i: number) => (cols.some((c) => c.labels[i] === null) ? null : cols.map((c) => c.labels[i]).join(', '));
-  const present = new Set<string>();
+  // Cartesian order (first column slowest), cells with no rows left out: a row's cell is its mixed-radix index
+  const gids = cols.map(gidOf);
+  const cell = new Float64Array(table.rows);
   for (let i = 0; i < table.rows; i++) {
-    const k = keyOf(i);
-    if (k !== null) present.add(k);
+    let k = 0;
+    for (let j = 0; j < cols.length; j++) {
+      const g = gids[j][i];
+      if (g < 0) {
+        k = -1;
+        break;
+      }
+      k = k * cols[j].values.length + g;
+    }
+    cell[i] = k;
   }
-  // Cartesian order (first column slowest), cells with no rows left out
-  let combos: string[][] = [[]];
-  for (const vs of per) combos = combos.flatMap((p) => vs.map((v) => [...p, v]));
-  const keys = combos.map((c) => c.join(', ')).filter((k) => present.has(k));
+  const used = [...new Set(cell)].filter((k) => k >= 0).sort((a, b) => a - b);
+  const keyOf = (k: number) => {
+    const parts: string[] = [];
+    for (let j = cols.length - 1; j >= 0; j--) {
+      const m = cols[j].values.length;
+      parts.unshift(cols[j].values[k % m]);
+      k = Math.floor(k / m);
+    }
+    return parts.join(', ');
+  };
+  const keys = used.map(keyOf);
+  const index = new Map(used.map((k, j) => [k, j]));
+  const gid = new Int32Array(table.rows);
+  for (let i = 0; i < table.rows; i++) gid[i] = cell[i] < 0 ? -1 : index.get(cell[i])!;
   const givenCols = cols.filter((c) => ref[c.name] !== undefined);
   check(givenCols.length === 0 || givenCols.length === cols.length, 'E_ARG', () => `metrics: with --intersect give --reference for every --group column (${opts.groups.join(', ')}) or for none`);
   const given = givenCols.length ? cols.map((c) => ref[c.name]).join(', ') : undefined;
-  return [build(opts.groups.join(' × '), keyOf, keys, given)];
+  return [build(opts.groups.join(' × '), gid, keys, given)];
 }
 
 function countsOf(attr: Attr, y: Uint8Array, yhat: Uint8Array, rows: ArrayLike<number> | null): Float64Array {
@@ -448,7 +534,7 @@ export function groupMetrics(table: Table, opts: GroupMetricsOptions): MetricsRe
   const hit = new Uint8Array(table.rows);
   if (score) {
     const sorted = Float64Array.from(score).sort();
-    median = percentile(Array.from(sorted), 0.5);
+    median = quantileSorted(sorted, 0.5);
     for (let i = 0; i < table.rows; i++) hit[i] = favourable === 'positive' ? (score[i] > median! ? 1 : 0) : score[i] < median! ? 1 : 0;
   } else {
     for (let i = 0; i < table.rows; i++) hit[i] = favourable === 'positive' ? yhat[i] : 1 - yhat[i];
