@@ -1,7 +1,7 @@
 // The outputs of `lucid check` that CI systems display: a short Markdown summary (a job summary, a
 // merge-request comment) and a JUnit XML file (one testsuite, one testcase per rule and group, and
 // one per baseline comparison). Core code: strings only, no Node imports.
-import { formatValue, type CheckResult, type RuleCheck } from './policy.js';
+import { formatValue, marginText, type CheckResult, type RuleCheck } from './policy.js';
 
 const STATUS_MARK: Record<RuleCheck['status'], string> = { pass: '✅ pass', fail: '❌ fail', 'insufficient data': '⚠️ insufficient data' };
 
@@ -60,7 +60,7 @@ export function checkMarkdown(r: CheckResult): string {
       const y = x.baseline;
       if (!y) continue;
       const mark = y.status === 'regressed' ? '❌ regressed' : y.status === 'no baseline value' ? `— no baseline value: ${y.reason ?? ''}` : y.status === 'improved' ? '✅ improved' : '✅ within margin';
-      const worse = y.worse === null ? '—' : `${y.worse > 0 ? '+' : y.worse < 0 ? '−' : '±'}${formatValue(Math.abs(y.worse), x.kind === 'rate' ? 'difference' : x.kind, false)} (margin ${y.margin})`;
+      const worse = y.worse === null ? '—' : `${y.worse > 0 ? '+' : y.worse < 0 ? '−' : '±'}${formatValue(Math.abs(y.worse), x.kind === 'rate' ? 'difference' : x.kind, false)} (margin ${marginText(y.margin, x.kind)})`;
       L.push(`| ${cell(mark)} | ${cell(x.rule)} | ${cell(x.group)} | ${cell(formatValue(y.value, x.kind))} | ${cell(formatValue(x.value, x.kind))} | ${y.change === null ? '—' : cell(formatValue(y.change, x.kind === 'rate' ? 'difference' : x.kind === 'ratio' ? 'ratio' : 'difference'))} | ${cell(worse)} |`);
     }
     for (const n of b.notes) L.push('', `- ${n}`);
@@ -120,7 +120,7 @@ export function checkJunit(r: CheckResult, seconds = 0): string {
     }
     const b = x.baseline;
     if (!b) continue;
-    const bhead = `    <testcase${attr({ classname: `lucid.check.${x.rule}.baseline`, name: `${x.attribute} = ${x.group}: ${x.metric} against the baseline (margin ${b.margin})`, time: 0 })}`;
+    const bhead = `    <testcase${attr({ classname: `lucid.check.${x.rule}.baseline`, name: `${x.attribute} = ${x.group}: ${x.metric} against the baseline (margin ${marginText(b.margin, x.kind)})`, time: 0 })}`;
     const text = `baseline ${formatValue(b.value, x.kind)}, now ${formatValue(x.value, x.kind)}${b.worse === null ? '' : `, toward the threshold ${b.worse >= 0 ? '+' : '−'}${Math.abs(b.worse).toPrecision(3)}`} (${r.baseline?.source ?? ''})`;
     if (b.status === 'regressed') {
       failures++;

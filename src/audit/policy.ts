@@ -385,8 +385,11 @@ export function formatValue(v: number | null, kind: RuleKind, signed = true): st
   if (v === null) return 'n/a';
   if (kind === 'rate') return `${(100 * v).toFixed(1)}%`;
   if (kind === 'difference') return `${signed ? (v > 0 ? '+' : v < 0 ? '−' : '±') : ''}${Math.abs(100 * v).toFixed(2)} pp`;
-  return v.toFixed(3);
+  return `${v < 0 ? '−' : ''}${Math.abs(v).toFixed(3)}`;
 }
+
+/** A baseline margin in the unit of the rule's values: percentage points for rates and differences. */
+export const marginText = (m: number, kind: RuleKind): string => (kind === 'ratio' ? String(m) : formatValue(m, 'difference', false));
 
 /** Whether `v` satisfies the rule. */
 const within = (r: PolicyRule, v: number) => (r.maxAbs !== undefined ? Math.abs(v) <= r.maxAbs : (r.min === undefined || v >= r.min) && (r.max === undefined || v <= r.max));
