@@ -1,17 +1,19 @@
 // The one place errors become messages and exit codes. No stack traces for users' mistakes.
 import { InvalidArgumentError, CommanderError } from 'commander';
 import { EngineError } from '../engine/errors.js';
+import { PolicyFailure } from '../audit/policy.js';
 
 /**
  * The one rule for exit codes, every command: 0 ok; 1 a data or model error (a malformed file, a failing
  * model, a bug); 2 a usage error (a misspelt or missing option, a bad value, a column name that is not
- * in the data: EngineError E_ARG, UnknownColumnError included); 3 a fairness policy that fails.
+ * in the data, a missing or malformed policy file: EngineError E_ARG, UnknownColumnError included); 3 a
+ * fairness policy that fails (`lucid check`: a PolicyFailure).
  */
 export const EXIT = {
   ok: 0,
   runtime: 1,
   usage: 2,
-  /** reserved (#18 item 7): the policy gate of a later issue exits 3 when a fairness policy fails; nothing exits 3 yet */
+  /** `lucid check` (#20 item 3): a check of the fairness policy crosses its threshold or regressed against the baseline (PolicyFailure, raised after the outputs are written) */
   policy: 3,
 } as const;
 
@@ -25,6 +27,7 @@ export function describeError(err: unknown, debug = false): { text: string; exit
   if (err instanceof InvalidArgumentError || err instanceof CommanderError) {
     return { text: '', exit: err.exitCode === 0 ? EXIT.ok : EXIT.usage };
   }
+  if (err instanceof PolicyFailure) return { text: `lucid: ${err.message}\n`, exit: EXIT.policy };
   if (err instanceof EngineError) {
     return { text: `lucid: error: ${err.message}\n${stack}`, exit: err.code === 'E_ARG' ? EXIT.usage : EXIT.runtime };
   }

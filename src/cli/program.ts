@@ -3,6 +3,7 @@
 import { Command, InvalidArgumentError } from 'commander';
 import { isThreadCount, MAX_THREADS } from '../engine/threads.js';
 import { auditCommand } from './commands/audit.js';
+import { check } from './commands/check.js';
 import { dataset } from './commands/dataset.js';
 import { demo } from './commands/demo.js';
 import { faleCommand } from './commands/fale.js';
@@ -27,6 +28,7 @@ export const program = new Command('lucid')
   .showHelpAfterError();
 
 program.addCommand(auditCommand.exitOverride());
+program.addCommand(check.exitOverride());
 program.addCommand(dataset.exitOverride());
 program.addCommand(demo.exitOverride());
 program.addCommand(faleCommand.exitOverride());

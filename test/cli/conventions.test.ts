@@ -24,7 +24,7 @@ describe('CLI conventions, every command', () => {
     assert.deepEqual(commands.map((c) => c.name).sort(), Object.keys(fixtures).sort());
   });
 
-  it('the exit codes: 0 ok, 1 data and model errors, 2 usage errors, 3 reserved for a failing fairness policy', () => {
+  it('the exit codes: 0 ok, 1 data and model errors, 2 usage errors, 3 a failing fairness policy (lucid check)', () => {
     assert.deepEqual({ ...EXIT }, { ok: 0, runtime: 1, usage: 2, policy: 3 });
   });
 

@@ -23,7 +23,8 @@ export interface CliFixture {
 
 /**
  * The tiny data of the fixtures, written to `dir`: d.csv (60 rows: x numeric, g categorical, y
- * label learnable from x), m.json (a logistic model of y) and g.lgan (a 1-epoch LUCID-GAN of d.csv);
+ * label learnable from x), m.json (a logistic model of y), g.lgan (a 1-epoch LUCID-GAN of d.csv),
+ * policy.json (a fairness policy that passes on d.csv) and baseline.json (its lucid check result);
  * bad.csv and bad.json are malformed (gzip magic, not a CSV or JSON file).
  */
 export function writeFixtureFiles(dir: string): void {
@@ -39,6 +40,11 @@ export function writeFixtureFiles(dir: string): void {
   };
   run('model', 'train', '--data', join(dir, 'd.csv'), '--label', 'y', '--hidden', 'none', '--epochs', '300', '--val-fraction', '0', '--quiet', '--out', join(dir, 'm.json'));
   run('gan', 'fit', '--data', join(dir, 'd.csv'), '--epochs', '1', '--quiet', '--out', join(dir, 'g.lgan'));
+  // lucid check: a policy that passes on d.csv with y as its own prediction (g = a has 20 rows: insufficient data), and its result as a baseline
+  writeFileSync(join(dir, 'policy.json'), JSON.stringify({ version: 1, inputs: { label: 'y', pred: 'y' }, rules: [{ metric: 'tpr', attribute: 'g', min: 0.5 }, { metric: 'four_fifths', attribute: 'g', min: 0.8 }] }));
+  const base = lucid('check', '--data', join(dir, 'd.csv'), '--policy', join(dir, 'policy.json'), '--format', 'json');
+  if (base.status !== 0) throw new Error(`fixture: lucid check exited ${base.status}: ${base.stderr}`);
+  writeFileSync(join(dir, 'baseline.json'), base.stdout);
 }
 
 /** One fixture per command of the program, keyed by its path ("gan fit"). */
@@ -49,6 +55,7 @@ export function cliFixtures(dir: string): Record<string, CliFixture> {
   const audit = ['audit', '--data', d, '--label', 'y', '--model', m, '--allow-small', '--gan-epochs', '1', '-n', '20', '--intersection-rows', '0', '--fale-bootstrap', '0', '--gan-seeds', '1', '--quiet', '--out', out('audit')];
   return {
     audit: { args: [...audit, '--protected', 'g'], badColumn: [...audit, '--protected', 'gg'] },
+    check: { args: ['check', '--data', d, '--policy', join(dir, 'policy.json'), '--baseline', join(dir, 'baseline.json')], badColumn: ['check', '--data', d, '--policy', join(dir, 'policy.json'), '--label', 'gg'] },
     'dataset export': { args: ['dataset', 'export', 'sim', '--rows', '200', '--out', out('sim.csv')] },
     demo: { args: ['demo', '--gan-epochs', '1', '--quiet', '--out', out('demo')], slow: 'three audits of 2000 rows' },
     fale: { args: ['fale', '--model', m, '--data', d, '--label', 'y', '--protected', 'g=a'], badColumn: ['fale', '--model', m, '--data', d, '--label', 'y', '--protected', 'gg=a'] },

@@ -3,7 +3,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { rmSync } from 'node:fs';
-import { adultSkip, copyOf, exampleBlocks, exampleShell, prepareReadmeFiles, slowReason } from './examples.js';
+import { adultSkip, copyOf, exampleBlocks, exampleShell, expectedExit, prepareReadmeFiles, slowReason } from './examples.js';
 
 export function examplesSuite(side: 'cheap' | 'slow', skipAll: string | false): void {
   const blocks = exampleBlocks();
@@ -35,7 +35,7 @@ export function examplesSuite(side: 'cheap' | 'slow', skipAll: string | false): 
         made.push(cwd);
         for (const line of b.lines) {
           const r = sh.run(line, cwd);
-          assert.equal(r.status, 0, `${line}\nexited ${r.status}: ${r.stderr}`);
+          assert.equal(r.status, expectedExit(line), `${line}\nexited ${r.status}: ${r.stderr}`);
           assert.doesNotMatch(r.stderr, /lucid: error/, line);
         }
       });

@@ -51,6 +51,16 @@ export function slowReason(block: ExampleBlock): string | false {
   return slow ? `runs ${slow.split(' ').slice(0, 3).join(' ')}…: minutes on Adult` : false;
 }
 
+/** The exit code an example line states in its comment ("…   # exits 3: the model fails …"), else 0. */
+export function expectedExit(line: string): number {
+  const m = /\s#\s*exits (\d)\b/.exec(line);
+  return m ? Number(m[1]) : 0;
+}
+
+/** Files of examples/ that the --help examples read as named there ("fairness.json is examples/fairness.json"). */
+const EXAMPLE_FILES = ['fairness.json'];
+const EXAMPLES_DIR = fileURLToPath(new URL('../../../examples/', import.meta.url));
+
 const README = fileURLToPath(new URL('../../../README.md', import.meta.url));
 
 /** The README walkthrough's lines that make the files the examples read (export adult, train adult.json), without `npx `. */
@@ -87,6 +97,7 @@ export function prepareReadmeFiles(): string {
       const r = sh.run(line, dir);
       if (r.status !== 0) throw new Error(`README setup: ${line} exited ${r.status}: ${r.stderr}`);
     }
+    for (const f of EXAMPLE_FILES) copyFileSync(join(EXAMPLES_DIR, f), join(dir, f));
   } finally {
     rmSync(sh.dir, { recursive: true, force: true });
   }
