@@ -412,7 +412,7 @@ function showResults(m: Extract<WorkerMessage, { type: 'done' }>): void {
   link(dlReport, m.reportHtml, 'text/html', `${stem}-report.html`);
   const g = r.meta.gan;
   const interrupted = r.warnings.some((w) => /stopped early/.test(w)) ? ' (cancelled: the sets come from the GANs trained so far)' : '';
-  summary.textContent = `Audited ${r.meta.data.rows} rows in ${m.seconds.toFixed(1)} s${interrupted}: LUCID-GAN ${g.epochs} epochs × ${g.seeds.length} seed${g.seeds.length === 1 ? '' : 's'}; ${r.canonical.positive.rows} positive and ${r.canonical.negative.rows} negative rows.`;
+  summary.textContent = `Audited ${r.meta.data.rows} rows in ${m.seconds.toFixed(1)} s${interrupted}: LUCID-GAN ${g.epochs} epochs × ${g.seeds.length} seed${g.seeds.length === 1 ? '' : 's'}${g.sample ? ` on a stratified sample of ${g.sample.rows.toLocaleString('en-US')} of ${g.sample.of.toLocaleString('en-US')} rows` : ''}; ${r.canonical.positive.rows} positive and ${r.canonical.negative.rows} negative rows.`;
   // what the checks against the data say, in one line at the top
   const dis = r.checks.shifts.filter((c) => c.status === 'disagrees');
   const unfaithful = r.checks.fidelity.filter((f) => !f.faithful).map((f) => f.feature);

@@ -28,6 +28,7 @@ import { CANONICAL_DEFAULTS, concatScores, drawCanonical, drawSeed, ganSeedsFor,
 import { binnedVariable, categoricalVariable, cellVariable, CHECK_DEFAULTS, correctShiftChecks, fidelity, numericVariable, shiftChecks, type CheckVariable, type FeatureFidelity } from './checks.js';
 import { buildFindings, type AuditFindings } from './findings.js';
 import { checkpointing, GAN_SCHEDULES, heldOutScorer, trainingRows, type GanSchedule } from './schedule.js';
+import { stratifiedSample } from './sample.js';
 import type { AuditProvenance, AuditResult, CanonicalComparison, ConditionalComparison, Distribution, FaleSection, IntersectionHeatmap, LucidSection, ProtectedAttribute } from './types.js';
 
 export const AUDIT_VERSION = '0.1.0';
@@ -44,6 +45,8 @@ export const DERIVED_SEEDS = {
   holdout: (seed: number) => drawSeed(seed, 9_000_003, 0),
   /** the rows the stopping rule generates at each check (one stream per GAN seed) */
   stopping: (ganSeed: number) => drawSeed(ganSeed, 9_000_004, 0),
+  /** the GANs' stratified sample of the rows when the data has more than ganRows rows (sample.ts) */
+  ganSample: (seed: number) => drawSeed(seed, 9_000_005, 0),
 };
 
 export const AUDIT_DEFAULTS = {
@@ -72,6 +75,8 @@ export const AUDIT_DEFAULTS = {
   ganCondition: 'observed' as ConditionMode,
   /** fewer rows are refused (allowSmall overrides): a GAN, the checks and the verdicts need rows to work on */
   minRows: 100,
+  /** the GANs train on a stratified sample of this many rows when the data has more (sample.ts; AuditOptions.ganRows) */
+  ganRows: 50_000,
 };
 
 export interface AuditOptions {
@@ -119,6 +124,14 @@ export interface AuditOptions {
    * out from training; schedule.ts). Default AUDIT_DEFAULTS.ganSchedule.
    */
   ganSchedule?: GanSchedule;
+  /**
+   * At most this many rows to train each LUCID-GAN on (default AUDIT_DEFAULTS.ganRows): data with more
+   * rows gives the GANs a stratified sample of exactly this many (the model's decision × the protected
+   * attributes' groups, proportional allocation; sample.ts), drawn with its own seed
+   * (DERIVED_SEEDS.ganSample). The fast schedule's held-out rows come out of the sample. Everything
+   * else (metrics, the checks of the sets against the real rows, intersections, FALE) uses every row.
+   */
+  ganRows?: number;
   seed?: number;
   /** rows per canonical set (default 1000) */
   n?: number;
@@ -381,6 +394,8 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
   const nInter = opts.intersectionRows ?? AUDIT_DEFAULTS.intersectionRows;
   check(Number.isSafeInteger(n) && n > 0, 'E_ARG', () => `audit: n must be a positive integer, got ${n}`);
   check(Number.isSafeInteger(nInter) && nInter >= 0, 'E_ARG', () => `audit: intersectionRows must be a non-negative integer, got ${nInter}`);
+  const ganRowsMax = opts.ganRows ?? AUDIT_DEFAULTS.ganRows;
+  check(Number.isSafeInteger(ganRowsMax) && ganRowsMax > 0, 'E_ARG', () => `audit: ganRows must be a positive integer, got ${ganRowsMax}`);
   check(table.rows > 0, 'E_INPUT', () => 'audit: the data has no rows');
   check(opts.protected.length > 0, 'E_ARG', () => 'audit: name at least one protected column');
   check(new Set(opts.protected).size === opts.protected.length, 'E_ARG', () => `audit: a protected column is named twice (${opts.protected.join(', ')})`);
@@ -450,12 +465,26 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
   const schedule = opts.ganSchedule ?? AUDIT_DEFAULTS.ganSchedule;
   check(schedule in GAN_SCHEDULES, 'E_ARG', () => `audit: ganSchedule must be one of ${Object.keys(GAN_SCHEDULES).join(', ')}, got ${String(schedule)}`);
   const scheduleDef = GAN_SCHEDULES[schedule];
-  const train = trainingRows(engine, yhat, scheduleDef, DERIVED_SEEDS.holdout(seed));
-  const held = train.held;
+  // more rows than ganRows: the GANs get a stratified sample (decision × protected groups; sample.ts)
+  const strataNames = ['decision', ...views.map((v) => v.attr.groupColumn)];
+  let sample: { rows: Int32Array; represented: number; nonEmpty: number } | null = null;
+  if (table.rows > ganRowsMax) {
+    const { codes, strata } = strataOf(yhat, views);
+    const s = stratifiedSample(engine, codes, strata, ganRowsMax, DERIVED_SEEDS.ganSample(seed));
+    seedLog['the GANs\' stratified sample of the rows'] = DERIVED_SEEDS.ganSample(seed);
+    const represented = s.taken.filter((x) => x > 0).length;
+    sample = { rows: s.rows, represented, nonEmpty: strata };
+    if (represented < strata) warnings.push(`the GANs' sample of ${ganRowsMax} rows cannot hold a row of each of the ${strata} non-empty strata (${strataNames.join(' × ')}): ${strata - represented} have none; give a larger --gan-rows`);
+  }
+  /** the rows the GANs see (the sample, or every row), as indices into the table; schedule.ts works inside them */
+  const ganData: Int32Array | null = sample ? sample.rows : null;
+  const train = trainingRows(engine, ganData ? Uint8Array.from(ganData, (i) => yhat[i]) : yhat, scheduleDef, DERIVED_SEEDS.holdout(seed));
+  const toTable = (rows: Int32Array): Int32Array => (ganData ? Int32Array.from(rows, (i) => ganData[i]) : rows);
+  const held = train.held ? toTable(train.held) : null;
   if (held) seedLog['rows held out from the GANs\' training (the stopping rule)'] = DERIVED_SEEDS.holdout(seed);
   /** the GANs' training rows: indices into the table */
-  const ganRows: Int32Array = train.rows;
-  const ganTable: Table = held ? selectRows(allGanRows, ganRows) : allGanRows;
+  const ganRows: Int32Array = toTable(train.rows);
+  const ganTable: Table = held || ganData ? selectRows(allGanRows, ganRows) : allGanRows;
   const batch = opts.ganBatch ?? ganBatchFor(ganTable.rows);
   const epochs = opts.ganEpochs ?? ganEpochsFor(ganTable.rows, batch);
   const ganSeeds = ganSeedsFor(seed, opts.ganSeeds ?? CANONICAL_DEFAULTS.ganSeeds);
@@ -826,6 +855,8 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
           epochs, mode: gans[0].consistency.mode, rows: ganTable.rows, seeds, epochsDone: gans.map((g) => g.epochsDone), rejection: rejection && scorer !== null,
           schedule, heldOut: held ? held.length : 0, batch,
           stops: gans.map((g) => g.history.stop ?? null),
+          ganRows: ganRowsMax,
+          sample: sample ? { rows: sample.rows.length, of: table.rows, strata: strataNames, strataCount: sample.nonEmpty, represented: sample.represented } : null,
         },
         timings,
         command: opts.provenance?.command ?? { via: 'api' },
@@ -852,6 +883,27 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
     for (const g of gans) g.dispose();
     scorer?.dispose?.();
   }
+}
+
+/**
+ * Each row's stratum for the GANs' sample: the model's decision crossed with every protected
+ * attribute's group (its bin for a numeric one; a row without a group value is a group of its own).
+ * Only the combinations that occur are strata, numbered in the order of their mixed-radix code
+ * (decision first, then the attributes in the order given, each by its sorted group values).
+ */
+function strataOf(yhat: Uint8Array, views: readonly GroupView[]): { codes: Int32Array; strata: number } {
+  const key = Float64Array.from(yhat);
+  let span = 2;
+  for (const v of views) {
+    const index = new Map(v.values.map((x, i) => [x, i]));
+    const radix = v.values.length + 1;
+    for (let i = 0; i < key.length; i++) key[i] = key[i] * radix + (index.get(v.dataLabels[i]) ?? v.values.length);
+    span *= radix;
+  }
+  check(span <= Number.MAX_SAFE_INTEGER, 'E_ARG', () => 'audit: too many combinations of the decision and the protected groups to stratify the GANs\' sample on');
+  const distinct = [...new Set(key)].sort((x, y) => x - y);
+  const dense = new Map(distinct.map((k, i) => [k, i]));
+  return { codes: Int32Array.from(key, (k) => dense.get(k)!), strata: distinct.length };
 }
 
 /** A protected attribute's groups as a check variable (a numeric one: its bins, with the median). */

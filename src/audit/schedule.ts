@@ -137,10 +137,33 @@ export function checkpointing(def: ScheduleDef, score: ((gan: LucidGan) => numbe
   return { every: def.every!, patience: def.patience!, minDelta: def.minDelta!, minSteps: def.minSteps, score };
 }
 
+/** meta.gan.sample: the stratified sample the GANs trained on (sample.ts), null when they saw every row. */
+export interface GanSampleRecord {
+  rows: number;
+  of: number;
+  strata: readonly string[];
+  strataCount: number;
+  represented: number;
+}
+
+/**
+ * The rows the GANs trained on, in words: "15,060 rows", or with a sample "a stratified sample of 50,000
+ * of 10,000,000 rows (strata: decision × Sex × Race)"; under the fast schedule, which holds rows out of
+ * the sample, "48,000 rows of a stratified sample of …".
+ */
+export function describeGanRows(g: { rows: number; sample?: GanSampleRecord | null }): string {
+  const n = (x: number) => x.toLocaleString('en-US');
+  const s = g.sample;
+  if (!s) return `${n(g.rows)} rows`;
+  const missing = s.represented < s.strataCount ? `; ${n(s.strataCount - s.represented)} of its ${n(s.strataCount)} strata have no row` : '';
+  const what = `a stratified sample of ${n(s.rows)} of ${n(s.of)} rows (strata: ${s.strata.join(' × ')}${missing})`;
+  return g.rows === s.rows ? what : `${n(g.rows)} rows of ${what}`;
+}
+
 /** One line on how the GANs trained, from an audit's meta.gan (the CLI summary and the report say the same). */
-export function describeGanTraining(g: { epochs: number; mode: string; rows: number; seeds: readonly number[]; epochsDone: readonly number[]; schedule?: GanSchedule; heldOut?: number; batch?: number; stops?: readonly (StopRecord | null)[] }): string {
+export function describeGanTraining(g: { epochs: number; mode: string; rows: number; seeds: readonly number[]; epochsDone: readonly number[]; schedule?: GanSchedule; heldOut?: number; batch?: number; stops?: readonly (StopRecord | null)[]; sample?: GanSampleRecord | null }): string {
   const seeds = `${g.seeds.length} seed${g.seeds.length === 1 ? '' : 's'}`;
-  const base = `LUCID-GAN (${g.mode} loss) × ${seeds} on ${g.rows.toLocaleString('en-US')} rows`;
+  const base = `LUCID-GAN (${g.mode} loss) × ${seeds} on ${describeGanRows(g)}`;
   const epochsText = () => (g.epochsDone.length && g.epochsDone.every((e) => e === g.epochs) ? `${g.epochs} epochs` : `${g.epochsDone.join(', ')} of ${g.epochs} epochs`);
   if (g.schedule !== 'fast') return `${base}, ${epochsText()} (the published schedule)`;
   if (!g.heldOut) return `${base}, ${epochsText()} (fast schedule, but too few rows to hold any out, so no stopping rule)`;

@@ -193,6 +193,15 @@ export interface AuditResult {
       schedule: GanSchedule; heldOut: number; batch: number;
       /** per seed, where the stopping rule ended training and which check's weights it kept (null: no stopping rule) */
       stops: (StopRecord | null)[];
+      /** AuditOptions.ganRows: the most rows a GAN trains on (more rows in the data: a stratified sample) */
+      ganRows: number;
+      /**
+       * The stratified sample the GANs trained on (the fast schedule's held-out rows taken out of it), or
+       * null when the data has at most ganRows rows (every row). strata: the stratifying columns
+       * ("decision" and each protected attribute's group column); strataCount: the non-empty strata;
+       * represented: how many of them have a row in the sample (all when rows ≥ strataCount).
+       */
+      sample: { rows: number; of: number; strata: string[]; strataCount: number; represented: number } | null;
     };
     timings: Record<string, number>;
     /** how the audit was asked for: the command line (`lucid audit …`), the browser page's options, or a program */

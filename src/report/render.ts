@@ -7,7 +7,7 @@ import type { FeatureFinding, ValueFinding } from '../audit/findings.js';
 import { anchorOf, metricsTable, rateChart, verdictFindings, verdictTableHtml } from './metrics-html.js';
 import { arrowOf, byConcern, METRIC_DEFS, type MetricsReport } from '../methods/metrics/index.js';
 import { attributionText } from '../audit/attribution.js';
-import { describeGanTraining } from '../audit/schedule.js';
+import { describeGanRows, describeGanTraining } from '../audit/schedule.js';
 import { distributionChart, faleChart, heatmap, jsRanking, lineChart, svgWidth } from './charts.js';
 import { provenanceBlock } from './provenance.js';
 import { binLabel, escapeHtml as esc, finite, fmtInt, fmtJs, fmtNum, fmtPct, fmtPp, fmtRatio } from './format.js';
@@ -383,6 +383,13 @@ function messageList(ms: readonly { text: string; count: number }[], listClass: 
 
 const warningList = (ws: readonly { text: string; count: number }[]) => messageList(ws, 'warnings');
 
+/** With a --gan-rows sample: what the GANs trained on and what the rest of the report uses (empty without one). */
+export function sampleNote(r: AuditResult): string {
+  const g = r.meta.gan;
+  if (!g.sample) return '';
+  return ` Each GAN trained on ${esc(describeGanRows(g))}, drawn with its own seed (<code>--gan-rows</code> ${fmtInt(g.ganRows)}); the real-row ticks, the checks against the data, the metrics, the intersections and FALE use all ${fmtInt(g.sample.of)} rows.`;
+}
+
 /** The canonical-sets section: validity, the JS ranking, every chart with its fidelity (also shown by the browser page). */
 export function canonicalSection(r: AuditResult): string {
   const c = r.canonical;
@@ -391,9 +398,9 @@ export function canonicalSection(r: AuditResult): string {
   const seeds = r.checks.seeds.length;
   const tol = r.findings.rankingRule;
   return `<section id="canonical"><h2>Canonical sets, ranked by Jensen–Shannon distance</h2>
-<p>LUCID-GAN (${fmtInt(seeds)} GAN seed${seeds === 1 ? '' : 's'}, pooled) generated ${fmtInt(c.positive.rows)} rows the model scores positive and ${fmtInt(c.negative.rows)} it scores negative. The features whose distributions differ most between the two sets are what the decision hinges on; bars are the sets, ticks the real rows on each side.</p>
+<p>LUCID-GAN (${fmtInt(seeds)} GAN seed${seeds === 1 ? '' : 's'}, pooled) generated ${fmtInt(c.positive.rows)} rows the model scores positive and ${fmtInt(c.negative.rows)} it scores negative. The features whose distributions differ most between the two sets are what the decision hinges on; bars are the sets, ticks the real rows on each side.${sampleNote(r)}</p>
 <details><summary>How to read these charts and their fidelity</summary><p>LUCID-GAN (${fmtInt(seeds)} GAN seed${seeds === 1 ? '' : 's'}, pooled) generated ${fmtInt(c.positive.rows)} rows the model scores positive and ${fmtInt(c.negative.rows)} it scores negative. Each chart shows the positive set (blue bars) and the negative set (orange bars); the dark blue and dark orange ticks are the <em>real</em> rows the model scores positive and negative, which the sets estimate. A thin black line on a bar spans its lowest to highest share over the GAN seeds. Features are ranked by the Jensen–Shannon distance between the two sets (0 = identical, 1 = disjoint), given with its range over the GAN seeds and the same distance between the real rows on the two sides.</p>
-<p class="small">Fidelity, under each chart: how far each set is from the real rows on its side (KS distance for numbers, total variation for categories: the largest difference in probability the two give any threshold or any set of categories), beside its noise floor (the same distance between two resamples of the real rows, 95th percentile). It is measured on the rows the GAN trained on. A feature is faithful when both sides are within max(noise floor, ${fmtNum(CHECK_DEFAULTS.fidelityTolerance)}); ${esc(tol)}.</p></details>
+<p class="small">Fidelity, under each chart: how far each set is from the real rows on its side (KS distance for numbers, total variation for categories: the largest difference in probability the two give any threshold or any set of categories), beside its noise floor (the same distance between two resamples of the real rows, 95th percentile). It is measured against every audited row the model scores on that side, not only the rows the GAN trained on. A feature is faithful when both sides are within max(noise floor, ${fmtNum(CHECK_DEFAULTS.fidelityTolerance)}); ${esc(tol)}.</p></details>
 <div class="callout${v.ok ? ' ok' : ''}">${v.html}</div>
 <figure>${jsRanking(ranked, { max: 12 })}</figure>
 ${distributionFigures(ranked, EXPANDED, 'features', r.checks.fidelity)}

@@ -166,6 +166,32 @@ describe('lucid audit', () => {
     assert.ok(!existsSync(join(dir, 'never')));
   });
 
+  it('--gan-rows: a stratified sample for the GANs, stated in the summary and audit.json; 0, -1, "abc" exit 2 with one line', () => {
+    const out = join(dir, 'audit-ganrows');
+    const r = lucid('audit', '--data', fx.data, '--label', 'approved', '--positive', 'yes', '--protected', 'sex,group', '--model', fx.modelFile, ...small, '--gan-seeds', '1', '--intersection-rows', '0', '--gan-rows', '500', '--out', out);
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(r.stdout, /\n  data: 1200 rows; model: .*; LUCID-GAN \(paper loss\) × 1 seed on a stratified sample of 500 of 1,200 rows \(strata: decision × sex × group\), 3 epochs \(the published schedule\); [\d.]+ s\n/);
+    const g = JSON.parse(readFileSync(join(out, 'audit.json'), 'utf8')).meta.gan;
+    assert.equal(g.ganRows, 500);
+    assert.equal(g.rows, 500);
+    assert.deepEqual({ ...g.sample, strataCount: 0, represented: 0 }, { rows: 500, of: 1200, strata: ['decision', 'sex', 'group'], strataCount: 0, represented: 0 });
+    assert.equal(g.sample.represented, g.sample.strataCount);
+    assert.match(readFileSync(join(out, 'report.html'), 'utf8'), /Each GAN trained on a stratified sample of 500 of 1,200 rows/);
+    for (const v of ['0', '-1', 'abc', '1.5']) {
+      const bad = lucid('audit', '--data', fx.data, '--label', 'approved', '--protected', 'sex', '--model', fx.modelFile, '--gan-rows', v, '--out', join(dir, 'never'));
+      assert.equal(bad.status, 2, `--gan-rows ${v}: ${bad.stderr}`);
+      assert.equal(bad.stderr.trimEnd().split('\n').length, 1, bad.stderr);
+      assert.match(bad.stderr, /--gan-rows <n>' argument '.*' is invalid\. expected a positive integer/, bad.stderr);
+    }
+    assert.ok(!existsSync(join(dir, 'never')));
+  });
+
+  it('--help states --gan-rows and its default', () => {
+    const r = lucid('audit', '--help');
+    assert.match(r.stdout, /--gan-rows <n> +the most rows each LUCID-GAN trains on[\s\S]*\(default: 50000\)/);
+    assert.match(r.stdout, /--gan-rows n \(default 50,000\): data with more rows than n gives each GAN a stratified sample/);
+  });
+
   it('--help ends with a worked example', () => {
     const r = lucid('audit', '--help');
     assert.equal(r.status, 0);

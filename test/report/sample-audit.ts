@@ -295,7 +295,7 @@ export function sampleAuditResult(): AuditResult {
       favourable: 'positive',
       threshold: 0.5,
       model: { kind: 'builtin', source: 'mlp (trained on adult-sample.csv)', features: ['sex', 'education', 'occupation', 'marital-status', 'hours-per-week', 'capital-gain'], differentiable: true, sha256: '0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e' },
-      gan: { epochs: 300, mode: 'paper', rows: 3000, seeds: checks.seeds, epochsDone: [300, 300, 300], rejection: true, schedule: 'paper', heldOut: 0, batch: 500, stops: [null, null, null] },
+      gan: { epochs: 300, mode: 'paper', rows: 3000, seeds: checks.seeds, epochsDone: [300, 300, 300], rejection: true, schedule: 'paper', heldOut: 0, batch: 500, stops: [null, null, null], ganRows: 50000, sample: null },
       timings: { load: 12.5, gan: 84210, lucid: 3150, metrics: 40.2, fale: 920, report: 15 },
       command: { via: 'cli', argv: ['audit', '--data', 'adult-sample.csv', '--label', 'income', '--positive', '>50K', '--protected', 'sex,age', '--model', 'adult.json', '--out', 'out/adult'] },
       seeds: { audit: 42, 'LUCID-GAN 1 of 3 (training)': checks.seeds[0], 'LUCID-GAN 2 of 3 (training)': checks.seeds[1], 'LUCID-GAN 3 of 3 (training)': checks.seeds[2], 'main canonical sets, positive set, GAN 1, draw round 1': 2718281 },

@@ -59,6 +59,7 @@ interface AuditCliOptions extends DataCliOptions {
   ganSeeds: number;
   ganCondition: ConditionMode;
   ganSchedule: GanSchedule;
+  ganRows: number;
   rejection: boolean;
   ganPointShare?: number;
   format: 'text' | 'json';
@@ -193,6 +194,14 @@ steps / (rows / batch), within [${AUDIT_DEFAULTS.minEpochs}, ${AUDIT_DEFAULTS.ma
 The fast schedule holds ${Math.round(100 * GAN_SCHEDULES.fast.holdout)}% of the rows (at most ${GAN_SCHEDULES.fast.maxHoldout}) out of training and checks every ${GAN_SCHEDULES.fast.every} steps. Default ${AUDIT_DEFAULTS.ganSchedule} (EXPERIMENTS.md §9).
 --gan-mode is the loss, a separate choice.
 
+--gan-rows n (default ${AUDIT_DEFAULTS.ganRows.toLocaleString('en-US')}): data with more rows than n gives each GAN a stratified sample of exactly n rows,
+drawn with its own seed: strata are the model's decision × every protected attribute's groups (numeric ones
+binned as above), sized in proportion to the data (largest remainder), every non-empty stratum at least
+one row when n allows. The fast schedule holds its rows out of the sample. The metrics, the checks of the
+sets against the real rows, the intersections, FALE and the clipping ranges use every row; the GAN's
+transformer (its mixtures, --gan-point-share) is fitted on the rows it trains on. Adult's 15,060 rows and
+COMPAS are not sampled by default.
+
 --gan-condition: how the generator is conditioned when the sets are drawn. extreme (the paper's): the
 prediction condition exactly 1 or 0 and an all-zero cond vector; observed: the condition of each row is
 the score of a real row the model puts on that side; matched: a real row of the side gives both its
@@ -244,6 +253,7 @@ export const auditCommand = withDataOptions(new Command('audit')
   .option('--fale-bootstrap <n>', 'FALE bootstrap replicates for 95% bands (0: none)', nonNegativeInt, AUDIT_DEFAULTS.faleBootstrap)
   .addOption(new Option('--gan-mode <mode>', 'LUCID-GAN training: paper (the published one) or consistency (adds the prediction-consistency term; see below)').choices(['paper', 'consistency']).default(AUDIT_DEFAULTS.ganMode))
   .addOption(new Option('--gan-schedule <name>', 'how long the GANs train: paper (the published fixed budget) or fast (stopped on held-out real rows; see below)').choices([...SCHEDULE_NAMES]).default(AUDIT_DEFAULTS.ganSchedule))
+  .option('--gan-rows <n>', `the most rows each LUCID-GAN trains on: more rows in the data give the GANs a stratified sample of n rows (the decision × the protected groups; see below); the rest of the audit uses every row`, positiveInt, AUDIT_DEFAULTS.ganRows)
   .option('--gan-seeds <n>', 'LUCID-GANs to train (different seeds); every canonical figure is given with its spread over them', positiveInt, CANONICAL_DEFAULTS.ganSeeds)
   .addOption(new Option('--gan-condition <mode>', 'how the generator is conditioned when the sets are drawn (see below)').choices([...CONDITION_MODES]).default(AUDIT_DEFAULTS.ganCondition))
   .option('--no-rejection', 'keep every generated row (the published sampling) instead of only those the model scores on their side')
@@ -278,6 +288,7 @@ export const auditCommand = withDataOptions(new Command('audit')
         ganSeeds: opts.ganSeeds,
         ganCondition: opts.ganCondition,
         ganSchedule: opts.ganSchedule,
+        ganRows: opts.ganRows,
         rejection: opts.rejection,
         ganPointShare: opts.ganPointShare,
         seed: opts.seed,
