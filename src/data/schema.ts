@@ -66,6 +66,8 @@ export interface SchemaOptions {
   categorical?: readonly string[];
   /** columns to leave out */
   drop?: readonly string[];
+  /** the only columns to read (all when absent), less any named by `drop`: a caller that needs a few columns of a wide or long file reads only those */
+  keep?: readonly string[];
   missing?: MissingPolicy;
   /** most distinct labels a categorical column may have (default 1000) */
   maxCategories?: number;
@@ -528,18 +530,19 @@ export class TableBuilder {
     const numeric = this.namedSet(opts.numeric, '--numeric');
     const categorical = this.namedSet(opts.categorical, '--categorical');
     const drop = this.namedSet(opts.drop, '--drop');
+    const keep = opts.keep ? this.namedSet(opts.keep, 'keep') : null;
     for (const n of numeric) {
       if (categorical.has(n)) throw inputError(`${file}: column ${quote(n)} is named by both --numeric and --categorical`);
     }
     this.columns = [];
     this.fieldOf = [];
     names.forEach((name, i) => {
-      if (drop.has(name)) return;
+      if (drop.has(name) || (keep && !keep.has(name))) return;
       const forced = numeric.has(name) ? 'numeric' : categorical.has(name) ? 'categorical' : undefined;
       this.columns.push(new ColumnBuilder(file, name, forced, maxCategories, maxLabelLength, opts.decimal ?? '.'));
       this.fieldOf.push(i);
     });
-    if (this.columns.length === 0) throw inputError(`${file}: --drop removes every column (${names.join(', ')})`);
+    if (this.columns.length === 0) throw inputError(keep ? `${file}: keep names no column that --drop leaves (${names.join(', ')})` : `${file}: --drop removes every column (${names.join(', ')})`);
   }
 
   private namedSet(list: readonly string[] | undefined, option: string): Set<string> {
