@@ -108,5 +108,38 @@ export async function dataGroups(engine: Engine, log: (m: string) => void): Prom
       };
     },
   });
+
+  // CSV read in rows/s (issue #20 item 4: ≥ 300,000 rows/s from CSV): the simulator's loan file
+  // (9 columns: numbers and short labels, as `lucid metrics` reads) through readCsv end to end, the
+  // fast path against the general path (fast-csv for every line) in the same process.
+  let rdir = '';
+  groups.push({
+    tier: 'data',
+    name: `data csv read rows/s ${CSV_ROWS} rows`,
+    unit: 'rows/s',
+    async: true,
+    budget: { rounds: 7 },
+    async prepare() {
+      rdir = mkdtempSync(join(tmpdir(), 'lucid-bench-'));
+      const f = join(rdir, 'loans.csv');
+      const sim = simulate(new Rng(engine, 1), { n: CSV_ROWS, bias: 'fair' });
+      await writeCsv(f, sim.table);
+      return {
+        cases: [
+          { engine: 'lucid' as const, impl: 'readCsv (fast path)', fn: async () => void (await readCsv(f)) },
+          { engine: 'lucid' as const, impl: 'readCsv parser fast-csv', baseline: true, fn: async () => void (await readCsv(f, { parser: 'fast-csv' })) },
+          {
+            engine: 'js' as const,
+            impl: 'fast-csv parse only',
+            fn: () => new Promise<void>((resolve, reject) => {
+              parseStream(createReadStream(f)).on('data', () => {}).on('error', reject).on('end', () => resolve());
+            }),
+          },
+        ],
+        rows: CSV_ROWS,
+        dispose: () => rmSync(rdir, { recursive: true, force: true }),
+      };
+    },
+  });
   return groups;
 }

@@ -6,7 +6,7 @@ import { Budget, DEFAULT_BUDGET } from './sizes.js';
 export type Tier = 'kernels' | 'threads' | 'ops' | 'e2e' | 'data' | 'gan' | 'fale' | 'models' | 'audit' | 'torch';
 export type EngineName = 'lucid' | 'tfjs-wasm' | 'js' | 'pytorch';
 /** '×': a time ratio lucid / baseline (derived rows; lower is better for lucid). */
-export type Unit = 'GFLOP/s' | 'MB/s' | 'ms' | '×';
+export type Unit = 'GFLOP/s' | 'MB/s' | 'rows/s' | 'ms' | '×';
 
 /** Throughputs are better high, latencies low. */
 const higherIsBetter = (u: Unit) => u !== 'ms' && u !== '×';
@@ -43,6 +43,8 @@ export interface Prepared {
   dispose?: () => void;
   /** Bytes processed by one call, when only the fixtures know it (unit MB/s). */
   bytes?: number;
+  /** Rows processed by one call, when only the fixtures know it (unit rows/s). */
+  rows?: number;
   /**
    * Async groups: extra rows computed from every case's samples (in case order; sample r of each
    * case is its call of round r), e.g. per-round ratios between engines. `variant` is overwritten.
@@ -59,6 +61,8 @@ export interface Group {
   flops?: number;
   /** Bytes processed by one call (unit MB/s). */
   bytes?: number;
+  /** Rows processed by one call (unit rows/s). */
+  rows?: number;
   budget?: Partial<Budget>;
   /** Builds the fixtures (only when the group is selected). */
   prepare(): Promise<Prepared> | Prepared;
@@ -114,7 +118,7 @@ export async function measureGroup(g: Group, ctx: RunContext): Promise<Row[]> {
   try {
     if (g.async) {
       const ms = await measureAsync(prep, budget.rounds, g.warmup ?? true);
-      const rows = toRows({ ...g, bytes: prep.bytes ?? g.bytes }, ms, ctx.variant);
+      const rows = toRows({ ...g, bytes: prep.bytes ?? g.bytes, rows: prep.rows ?? g.rows }, ms, ctx.variant);
       if (prep.derive && ms.length) for (const r of prep.derive(ms.map((m) => m.samples))) rows.push({ ...r, variant: ctx.variant });
       return rows;
     }
@@ -186,7 +190,7 @@ const label = (c: Case) => `${c.bench ?? ''} ${c.engine} ${c.impl}`.trim();
 
 function toRows(g: Group, ms: Measured[], variant: string): Row[] {
   const value = (latencyMs: number) =>
-    g.unit === 'GFLOP/s' ? g.flops! / (latencyMs * 1e6) : g.unit === 'MB/s' ? g.bytes! / (latencyMs * 1e3) : latencyMs;
+    g.unit === 'GFLOP/s' ? g.flops! / (latencyMs * 1e6) : g.unit === 'MB/s' ? g.bytes! / (latencyMs * 1e3) : g.unit === 'rows/s' ? (g.rows! * 1e3) / latencyMs : latencyMs;
   const stats = ms.map((m) => {
     const s = [...m.samples].sort((a, b) => a - b);
     return { m, best: value(s[0]), median: value(median(s)), n: s.length };

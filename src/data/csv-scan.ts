@@ -128,6 +128,29 @@ export class QuoteScanner {
   }
 
   feed(b: Uint8Array): void {
+    // most chunks hold no quote and no NUL: count their lines with native searches and run the byte
+    // loop only over their last field (the state it leaves is the one the full loop would leave)
+    if (!this.ws && this.state <= UNQUOTED && this.fieldBytes + b.length <= MAX_FIELD_BYTES && b.indexOf(QUOTE) < 0 && b.indexOf(0) < 0) {
+      let k = b.length - 1;
+      while (k >= 0 && b[k] !== this.d && b[k] !== LF && b[k] !== CR) k--;
+      if (k >= 0) {
+        let lines = 0;
+        for (let i = b.indexOf(LF); i >= 0 && i <= k; i = b.indexOf(LF, i + 1)) lines++;
+        // a CR followed by an LF: one line end, counted at the LF (b[k + 1] is never an LF)
+        for (let i = b.indexOf(CR); i >= 0 && i <= k; i = b.indexOf(CR, i + 1)) if (b[i + 1] !== LF) lines++;
+        if (this.prevCR && b[0] === LF) lines--;
+        this.line += lines;
+        this.prevCR = b[k] === CR;
+        this.state = FIELD_START;
+        this.offset += k + 1;
+        this.slowFeed(b.subarray(k + 1));
+        return;
+      }
+    }
+    this.slowFeed(b);
+  }
+
+  private slowFeed(b: Uint8Array): void {
     const { ws, d } = this;
     let { state, line, prevCR, quotedBytes, fieldBytes } = this;
     for (let i = 0; i < b.length; i++) {

@@ -66,6 +66,8 @@ export interface SchemaOptions {
   categorical?: readonly string[];
   /** columns to leave out */
   drop?: readonly string[];
+  /** the only columns to read (all when absent), less any named by `drop`: a caller that needs a few columns of a wide or long file reads only those */
+  keep?: readonly string[];
   missing?: MissingPolicy;
   /** most distinct labels a categorical column may have (default 1000) */
   maxCategories?: number;
@@ -152,20 +154,186 @@ function inputError(msg: string): EngineError {
   return new EngineError('E_INPUT', msg);
 }
 
-function grown<T extends Float64Array | Int32Array>(a: T, need: number): T {
-  if (need <= a.length) return a;
-  const b = new (a.constructor as { new (n: number): T })(Math.max(need, a.length * 2));
-  b.set(a);
-  return b;
+// A column's cells are stored in chunks (1024 rows, doubling up to CHUNK_ROWS, then CHUNK_ROWS
+// each): no copy while the file grows, nothing allocated beyond one chunk, and the final column is
+// made by copying chunk by chunk, releasing each as it is copied (a 10,000,000-row read must stay
+// well under 500 MB). Codes are stored in the narrowest of Uint8, Uint16 and Int32 that holds them.
+const FIRST_CHUNK = 1024;
+const CHUNK_ROWS = 1 << 16;
+
+/** Float64 cells in chunks. */
+class F64Chunks {
+  chunks: (Float64Array | null)[] = [];
+  fills: number[] = [];
+  private cur: Float64Array;
+  private fill = 0;
+
+  constructor() {
+    this.cur = new Float64Array(FIRST_CHUNK);
+    this.chunks.push(this.cur);
+    this.fills.push(0);
+  }
+
+  push(v: number): void {
+    if (this.fill === this.cur.length) {
+      this.fills[this.fills.length - 1] = this.fill;
+      this.cur = new Float64Array(Math.min(CHUNK_ROWS, this.cur.length * 2));
+      this.chunks.push(this.cur);
+      this.fills.push(0);
+      this.fill = 0;
+    }
+    this.cur[this.fill++] = v;
+  }
+
+  /** Seals the last chunk's fill (call before reading). */
+  seal(): void {
+    this.fills[this.fills.length - 1] = this.fill;
+  }
+
+  /** The kept rows (all when `drop` is null) as one array; the chunks are released as they are copied. */
+  take(drop: Uint8Array | null, kept: number): Float64Array {
+    this.seal();
+    const out = new Float64Array(kept);
+    let o = 0;
+    let r = 0;
+    for (let k = 0; k < this.chunks.length; k++) {
+      const c = this.chunks[k]!;
+      const f = this.fills[k];
+      if (!drop) {
+        out.set(f === c.length ? c : c.subarray(0, f), o);
+        o += f;
+      } else {
+        for (let i = 0; i < f; i++, r++) if (!drop[r]) out[o++] = c[i];
+      }
+      this.chunks[k] = null;
+    }
+    return out;
+  }
+}
+
+type CodeArray = Uint8Array | Uint16Array | Int32Array;
+
+function codeArray(size: number, maxCode: number): CodeArray {
+  return maxCode < 0x100 ? new Uint8Array(size) : maxCode < 0x10000 ? new Uint16Array(size) : new Int32Array(size);
+}
+
+/** Category codes in chunks, each in the narrowest type for the codes seen so far. */
+class CodeChunks {
+  chunks: (CodeArray | null)[] = [];
+  fills: number[] = [];
+  private cur: CodeArray;
+  private fill = 0;
+  /** the largest code the current chunk's type holds */
+  private limit = 0xff;
+
+  constructor() {
+    this.cur = new Uint8Array(FIRST_CHUNK);
+    this.chunks.push(this.cur);
+    this.fills.push(0);
+  }
+
+  push(code: number): void {
+    if (code > this.limit) {
+      // widen the current chunk (earlier chunks keep their type)
+      const wider = codeArray(this.cur.length, code);
+      wider.set(this.cur.subarray(0, this.fill));
+      this.cur = wider;
+      this.chunks[this.chunks.length - 1] = wider;
+      this.limit = wider instanceof Uint16Array ? 0xffff : 0x7fffffff;
+    }
+    if (this.fill === this.cur.length) {
+      this.fills[this.fills.length - 1] = this.fill;
+      this.cur = codeArray(Math.min(CHUNK_ROWS, this.cur.length * 2), this.limit);
+      this.chunks.push(this.cur);
+      this.fills.push(0);
+      this.fill = 0;
+    }
+    this.cur[this.fill++] = code;
+  }
+
+  seal(): void {
+    this.fills[this.fills.length - 1] = this.fill;
+  }
+
+  /** Marks the rows whose code is a missing label in `drop`; returns how many. */
+  markMissing(missingLabel: readonly boolean[], drop: Uint8Array): number {
+    this.seal();
+    let r = 0;
+    let count = 0;
+    for (let k = 0; k < this.chunks.length; k++) {
+      const c = this.chunks[k]!;
+      const f = this.fills[k];
+      for (let i = 0; i < f; i++, r++) {
+        if (missingLabel[c[i]]) {
+          drop[r] = 1;
+          count++;
+        }
+      }
+    }
+    return count;
+  }
+
+  /** Marks the categories used by kept rows. */
+  used(drop: Uint8Array, labels: number): Uint8Array {
+    this.seal();
+    const used = new Uint8Array(labels);
+    let r = 0;
+    for (let k = 0; k < this.chunks.length; k++) {
+      const c = this.chunks[k]!;
+      const f = this.fills[k];
+      for (let i = 0; i < f; i++, r++) if (!drop[r]) used[c[i]] = 1;
+    }
+    return used;
+  }
+
+  /** The kept rows' codes through `remap` (identity when null), as one Int32Array; chunks released as copied. */
+  take(drop: Uint8Array | null, kept: number, remap: Int32Array | null): Int32Array {
+    this.seal();
+    const out = new Int32Array(kept);
+    let o = 0;
+    let r = 0;
+    for (let k = 0; k < this.chunks.length; k++) {
+      const c = this.chunks[k]!;
+      const f = this.fills[k];
+      if (!drop && !remap) {
+        out.set(f === c.length ? c : c.subarray(0, f), o);
+        o += f;
+      } else if (!drop) {
+        for (let i = 0; i < f; i++) out[o++] = remap![c[i]];
+      } else {
+        for (let i = 0; i < f; i++, r++) if (!drop[r]) out[o++] = remap ? remap[c[i]] : c[i];
+      }
+      this.chunks[k] = null;
+    }
+    return out;
+  }
+}
+
+/** Marks the rows whose value is NaN (a missing cell of a numeric column) in `drop`; returns how many. */
+function markNaN(v: F64Chunks, drop: Uint8Array): number {
+  v.seal();
+  let r = 0;
+  let count = 0;
+  for (let k = 0; k < v.chunks.length; k++) {
+    const c = v.chunks[k]!;
+    const f = v.fills[k];
+    for (let i = 0; i < f; i++, r++) {
+      if (c[i] !== c[i]) {
+        drop[r] = 1;
+        count++;
+      }
+    }
+  }
+  return count;
 }
 
 /** One column being read. Cells arrive trimmed. */
 class ColumnBuilder {
   n = 0;
   /** null once a non-number has been seen (or the column is forced categorical) */
-  values: Float64Array | null;
+  values: F64Chunks | null;
   /** null once the dictionary overflowed (or the column is forced numeric) */
-  codes: Int32Array | null;
+  codes: CodeChunks | null;
   dict: Map<string, number> | null;
   labels: string[] = [];
   missingLabel: boolean[] = [];
@@ -178,7 +346,7 @@ class ColumnBuilder {
   textCells = 0;
   textLines: number[] = [];
   /** decimal 'auto': the values read with decimal commas, while every cell so far reads so (null otherwise) */
-  comma: Float64Array | null = null;
+  comma: F64Chunks | null = null;
   commaCells = 0;
   firstComma: { line: number; value: string } | null = null;
   /** the column was read with decimal commas */
@@ -194,14 +362,14 @@ class ColumnBuilder {
     decimal: DecimalMark = '.',
   ) {
     this.parse = decimal === ',' ? parseCommaNumber : parseNumber;
-    if (decimal === 'auto' && forced !== 'categorical') this.comma = new Float64Array(1024);
-    this.values = forced === 'categorical' ? null : new Float64Array(1024);
-    this.codes = forced === 'numeric' ? null : new Int32Array(1024);
+    if (decimal === 'auto' && forced !== 'categorical') this.comma = new F64Chunks();
+    this.values = forced === 'categorical' ? null : new F64Chunks();
+    this.codes = forced === 'numeric' ? null : new CodeChunks();
     this.dict = forced === 'numeric' ? null : new Map();
   }
 
   push(cell: string, missing: boolean, line: number): void {
-    const i = this.n++;
+    this.n++;
     if (missing) {
       this.missingCells++;
       if (this.firstMissingLine === 0) this.firstMissingLine = line;
@@ -216,7 +384,7 @@ class ColumnBuilder {
       const c = missing ? NaN : parseCommaNumber(cell);
       if (!missing && Number.isNaN(c)) this.comma = null;
       else {
-        (this.comma = grown(this.comma, i + 1))[i] = c;
+        this.comma.push(c);
         if (!missing && cell.includes(',')) {
           this.commaCells++;
           this.firstComma ??= { line, value: cell };
@@ -225,12 +393,12 @@ class ColumnBuilder {
     }
     if (this.values) {
       if (!missing && Number.isNaN(v)) this.becomeCategorical(cell, line);
-      else (this.values = grown(this.values, i + 1))[i] = v;
+      else this.values.push(v);
     }
     if (this.dict) {
       let code = this.dict.get(cell);
       if (code === undefined) code = this.addLabel(cell, missing, line);
-      if (this.codes) (this.codes = grown(this.codes, i + 1))[i] = code;
+      if (this.codes) this.codes.push(code);
     }
   }
 
@@ -296,15 +464,9 @@ class ColumnBuilder {
     return kind;
   }
 
-  /** Per row: is this cell missing? (valid once all rows are in) */
-  missingAt(kind: ColumnKind): (row: number) => boolean {
-    if (kind === 'numeric') {
-      const v = this.values!;
-      return (r) => Number.isNaN(v[r]);
-    }
-    const c = this.codes!;
-    const m = this.missingLabel;
-    return (r) => m[c[r]];
+  /** Marks the rows whose cell is missing in `drop` (valid once all rows are in); returns how many. */
+  markMissing(kind: ColumnKind, drop: Uint8Array): number {
+    return kind === 'numeric' ? markNaN(this.values!, drop) : this.codes!.markMissing(this.missingLabel, drop);
   }
 }
 
@@ -339,7 +501,9 @@ export class TableBuilder {
   /** field index of each kept column */
   private readonly fieldOf: number[];
   private readonly policy: MissingPolicy;
-  private lines = new Int32Array(1024);
+  /** line numbers as runs: from row runRow[k] on, line = row + runDelta[k] (one run in a file without blank lines) */
+  private readonly runRow: number[] = [];
+  private readonly runDelta: number[] = [];
   private rows = 0;
 
   /**
@@ -366,18 +530,19 @@ export class TableBuilder {
     const numeric = this.namedSet(opts.numeric, '--numeric');
     const categorical = this.namedSet(opts.categorical, '--categorical');
     const drop = this.namedSet(opts.drop, '--drop');
+    const keep = opts.keep ? this.namedSet(opts.keep, 'keep') : null;
     for (const n of numeric) {
       if (categorical.has(n)) throw inputError(`${file}: column ${quote(n)} is named by both --numeric and --categorical`);
     }
     this.columns = [];
     this.fieldOf = [];
     names.forEach((name, i) => {
-      if (drop.has(name)) return;
+      if (drop.has(name) || (keep && !keep.has(name))) return;
       const forced = numeric.has(name) ? 'numeric' : categorical.has(name) ? 'categorical' : undefined;
       this.columns.push(new ColumnBuilder(file, name, forced, maxCategories, maxLabelLength, opts.decimal ?? '.'));
       this.fieldOf.push(i);
     });
-    if (this.columns.length === 0) throw inputError(`${file}: --drop removes every column (${names.join(', ')})`);
+    if (this.columns.length === 0) throw inputError(keep ? `${file}: keep names no column that --drop leaves (${names.join(', ')})` : `${file}: --drop removes every column (${names.join(', ')})`);
   }
 
   private namedSet(list: readonly string[] | undefined, option: string): Set<string> {
@@ -400,7 +565,10 @@ export class TableBuilder {
       );
     }
     const r = this.rows++;
-    (this.lines = grown(this.lines, r + 1))[r] = line;
+    if (this.runDelta.length === 0 || this.runDelta[this.runDelta.length - 1] !== line - r) {
+      this.runRow.push(r);
+      this.runDelta.push(line - r);
+    }
     for (let j = 0; j < this.columns.length; j++) {
       const col = this.columns[j];
       const cell = fields[this.fieldOf[j]].trim();
@@ -416,30 +584,46 @@ export class TableBuilder {
     return this.rows;
   }
 
+  /** The line of data row `r`. */
+  private lineOf(r: number): number {
+    let lo = 0;
+    let hi = this.runRow.length - 1;
+    while (lo < hi) {
+      const mid = (lo + hi + 1) >> 1;
+      if (this.runRow[mid] <= r) lo = mid;
+      else hi = mid - 1;
+    }
+    return r + this.runDelta[lo];
+  }
+
   /** Applies the missing-value policy and returns the table, its missing-value report and warnings. */
   finish(): BuildResult {
     const n = this.rows;
     const kinds = this.columns.map((c) => c.kind());
-    const missingAt = this.columns.map((c, j) => c.missingAt(kinds[j]));
-    const dropsRow = this.columns.map((_, j) => this.policy === 'drop' || kinds[j] === 'numeric');
-    const keep: number[] = [];
     const dropped = new Int32Array(this.columns.length);
+    // rows dropped by the policy, marked column by column (a row may count for several columns)
+    let drop: Uint8Array | null = null;
+    this.columns.forEach((c, j) => {
+      if (!(this.policy === 'drop' || kinds[j] === 'numeric') || c.missingCells === 0) return;
+      drop ??= new Uint8Array(n);
+      dropped[j] = c.markMissing(kinds[j], drop);
+    });
     const firstDroppedLines: number[] = [];
-    for (let r = 0; r < n; r++) {
-      let drop = false;
-      for (let j = 0; j < this.columns.length; j++) {
-        if (dropsRow[j] && missingAt[j](r)) {
-          drop = true;
-          dropped[j]++;
-        }
+    let rowsDropped = 0;
+    if (drop) {
+      const d: Uint8Array = drop;
+      for (let r = 0; r < n; r++) {
+        if (!d[r]) continue;
+        rowsDropped++;
+        if (firstDroppedLines.length < 10) firstDroppedLines.push(this.lineOf(r));
       }
-      if (!drop) keep.push(r);
-      else if (firstDroppedLines.length < 10) firstDroppedLines.push(this.lines[r]);
+      if (rowsDropped === 0) drop = null;
     }
-    const missing = this.missingReport(kinds, dropped, n - keep.length, firstDroppedLines);
-    if (keep.length === 0) throw this.nothingLeft(kinds, dropped);
-    const columns = this.columns.map((c, j) => (kinds[j] === 'numeric' ? numericColumn(c, keep) : categoricalColumn(c, keep, c.idLike())));
-    const table: Table = { rows: keep.length, columns };
+    const kept = n - rowsDropped;
+    const missing = this.missingReport(kinds, dropped, rowsDropped, firstDroppedLines);
+    if (kept === 0) throw this.nothingLeft(kinds, dropped);
+    const columns = this.columns.map((c, j) => (kinds[j] === 'numeric' ? numericColumn(c, drop, kept) : categoricalColumn(c, drop, kept, c.idLike())));
+    const table: Table = { rows: kept, columns };
     return { table, rowsRead: n, missing, warnings: this.warnings(table), mostlyNumeric: this.mostlyNumeric() };
   }
 
@@ -497,27 +681,29 @@ export class TableBuilder {
   }
 }
 
-function numericColumn(c: ColumnBuilder, keep: readonly number[]): NumericColumn {
-  const src = c.values!;
-  const values = new Float64Array(keep.length);
-  for (let i = 0; i < keep.length; i++) values[i] = src[keep[i]];
-  return { kind: 'numeric', name: c.name, values };
+function numericColumn(c: ColumnBuilder, drop: Uint8Array | null, kept: number): NumericColumn {
+  return { kind: 'numeric', name: c.name, values: c.values!.take(drop, kept) };
 }
 
 /** Codes of the kept rows, renumbered so categories seen only in dropped rows disappear (first-seen order stays). */
-function categoricalColumn(c: ColumnBuilder, keep: readonly number[], identifier: boolean): CategoricalColumn {
+function categoricalColumn(c: ColumnBuilder, drop: Uint8Array | null, kept: number, identifier: boolean): CategoricalColumn {
   const src = c.codes!;
-  const used = new Uint8Array(c.labels.length);
-  for (let i = 0; i < keep.length; i++) used[src[keep[i]]] = 1;
-  const remap = new Int32Array(c.labels.length);
-  const categories: string[] = [];
-  c.labels.forEach((label, k) => {
-    if (!used[k]) return;
-    remap[k] = categories.length;
-    categories.push(label);
-  });
-  const codes = new Int32Array(keep.length);
-  for (let i = 0; i < keep.length; i++) codes[i] = remap[src[keep[i]]];
+  let categories: string[];
+  let remap: Int32Array | null = null;
+  if (!drop) {
+    // every label was seen in a kept row
+    categories = c.labels.slice();
+  } else {
+    const used = src.used(drop, c.labels.length);
+    remap = new Int32Array(c.labels.length);
+    categories = [];
+    c.labels.forEach((label, k) => {
+      if (!used[k]) return;
+      remap![k] = categories.length;
+      categories.push(label);
+    });
+  }
+  const codes = src.take(drop, kept, remap);
   return identifier ? { kind: 'categorical', name: c.name, codes, categories, identifier: true } : { kind: 'categorical', name: c.name, codes, categories };
 }
 

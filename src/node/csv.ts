@@ -7,17 +7,18 @@
 import { createReadStream, createWriteStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { isUtf8 } from 'node:buffer';
+import { createHash } from 'node:crypto';
 import { Readable, Transform, Writable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parse, format } from 'fast-csv';
 import { EngineError } from '../engine/errors.js';
 import { DELIMITERS, detectCsv, type Delimiter } from '../data/csv-detect.js';
+import { FastSplitter, type ByteDelimiter } from '../data/csv-fast.js';
 import { QuoteScanner, WhitespaceCollapser, findInvalidUtf8, lineAt, sniffBytes, utf8CutTail } from '../data/csv-scan.js';
 import { csvText, escapeFormula } from '../data/csv-write.js';
 import { headerNames, TableBuilder, type ReadReport, type SchemaOptions } from '../data/schema.js';
 import { ChunkedTableBuilder, CHUNK_ROWS } from '../data/chunks.js';
 import type { Table } from '../data/table.js';
-import { Sha256 } from '../data/sha256.js';
 
 export type { ReadReport } from '../data/schema.js';
 
@@ -42,17 +43,15 @@ export interface ReadOptions extends SchemaOptions {
   columns?: readonly string[];
   /** lines at the start to ignore before the header or data (a preamble such as UCI's "|1x3 Cross validator") */
   skipLines?: number;
-  /** read only these columns (the rest as if dropped); a name the file lacks is left for the caller to report */
-  keep?: readonly string[];
   /** called with the file's column names before any row is read (to check the names a command needs up front) */
   onColumns?: (names: readonly string[]) => void;
-}
-
-/** `opts` with `keep` turned into the columns to drop, once the file's column names are known. */
-function keepOnly(opts: ReadOptions, names: readonly string[]): ReadOptions {
-  if (!opts.keep) return opts;
-  const keep = new Set(opts.keep);
-  return { ...opts, drop: [...new Set([...(opts.drop ?? []), ...names.filter((n) => !keep.has(n))])] };
+  /**
+   * 'auto' (default): lines without quotes in a comma, semicolon or tab file are split by the fast
+   * path (src/data/csv-fast.ts), and fast-csv parses from the first quote on; 'fast-csv': fast-csv
+   * parses everything. Both give the same table, report and errors. The environment variable
+   * LUCID_CSV_PARSER=fast-csv sets the default.
+   */
+  parser?: 'auto' | 'fast-csv';
 }
 
 const SAMPLE_BYTES = 64 * 1024;
@@ -227,9 +226,9 @@ class RowSink extends Writable {
 
   override _write(fields: string[], _enc: BufferEncoding, done: (e?: Error | null) => void): void {
     try {
-      const chunk = this.take(fields);
-      if (chunk) {
-        Promise.resolve(this.chunks!.onChunk(chunk)).then(() => done(), (e: Error) => done(e));
+      this.take(fields);
+      if (this.pending.length) {
+        this.drain().then(() => done(), (e: Error) => done(e));
         return;
       }
       done();
@@ -238,31 +237,82 @@ class RowSink extends Writable {
     }
   }
 
-  private take(fields: string[]): Table | null {
+  /** chunks completed but not yet handed to the consumer */
+  private pending: Table[] = [];
+
+  /** Hands the completed chunks to the consumer, one at a time (the reader waits: backpressure). */
+  async drain(): Promise<void> {
+    while (this.pending.length) await this.chunks!.onChunk(this.pending.shift()!);
+  }
+
+  /** One row; `breaks`: the line breaks inside its fields (counted when absent). */
+  take(fields: string[], breaks = breaksIn(fields)): void {
     const line = this.line;
-    this.line += 1 + breaksIn(fields);
-    if (line <= (this.opts.skipLines ?? 0)) return null;
-    if (fields.length === 0 || (fields.length === 1 && fields[0].trim() === '')) return null;
+    this.line += 1 + breaks;
+    if (line <= (this.opts.skipLines ?? 0)) return;
+    if (fields.length === 0 || (fields.length === 1 && fields[0].trim() === '')) return;
     if (!this.builder && !this.chunked) {
       const names = columnNames(this.file, fields, line, this.header, this.opts.columns, this.headerWarnings);
       this.opts.onColumns?.(names);
-      const opts = keepOnly(this.opts, names);
-      if (this.chunks) this.chunked = new ChunkedTableBuilder(this.file, names, opts, this.chunks.rows);
-      else this.builder = new TableBuilder(this.file, names, opts);
+      if (this.chunks) this.chunked = new ChunkedTableBuilder(this.file, names, this.opts, this.chunks.rows);
+      else this.builder = new TableBuilder(this.file, names, this.opts);
       if (this.header) {
         this.headerLine = line;
         this.headerFields = names;
-        return null;
+        return;
       }
     }
     this.rowsSeen++;
-    if (this.chunked) return this.chunked.addRow(fields, line);
+    if (this.chunked) {
+      const chunk = this.chunked.addRow(fields, line);
+      if (chunk) this.pending.push(chunk);
+      return;
+    }
     this.builder!.addRow(fields, line);
-    return null;
+  }
+}
+
+/**
+ * The fast path (src/data/csv-fast.ts): splits the lines without quotes into the RowSink itself and
+ * passes nothing on, until a line holds a quote; from that line on the bytes go on to fast-csv.
+ */
+class FastSplit extends Transform {
+  private readonly splitter: FastSplitter;
+
+  constructor(
+    delimiter: ByteDelimiter,
+    private readonly sink: RowSink,
+  ) {
+    super();
+    this.splitter = new FastSplitter(delimiter, (fields) => sink.take(fields, 0));
+  }
+
+  override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
+    try {
+      if (this.splitter.handedOff) return done(null, chunk);
+      const rest = this.splitter.push(bytes(chunk));
+      const out = rest && rest.length > 0 ? Buffer.from(rest.buffer, rest.byteOffset, rest.length) : undefined;
+      // read in chunks: a table chunk this completed goes to its consumer before more bytes are read
+      this.sink.drain().then(() => done(null, out), (e: Error) => done(e));
+    } catch (e) {
+      done(e as Error);
+    }
+  }
+
+  override _flush(done: TransformCallback): void {
+    try {
+      this.splitter.end();
+      this.sink.drain().then(() => done(), (e: Error) => done(e));
+    } catch (e) {
+      done(e as Error);
+    }
   }
 }
 
 function checkOptions(file: string, opts: ReadOptions): void {
+  if (opts.parser !== undefined && opts.parser !== 'auto' && opts.parser !== 'fast-csv') {
+    throw inputError(`${file}: parser must be 'auto' or 'fast-csv', got ${JSON.stringify(opts.parser)}`);
+  }
   const skip = opts.skipLines ?? 0;
   if (!Number.isSafeInteger(skip) || skip < 0) throw inputError(`${file}: skipLines must be a non-negative integer, got ${skip}`);
   if (opts.delimiter !== undefined && !DELIMITERS.includes(opts.delimiter)) {
@@ -315,12 +365,16 @@ async function parseCsv(path: string, opts: ReadOptions, chunks?: RowSink['chunk
   const guard = new ByteGuard(file, delimiter);
   const sink = new RowSink(file, header, { ...opts, decimal }, chunks);
   const parser = parse({ delimiter: delimiter === 'whitespace' ? '\t' : delimiter, headers: false, quote: '"' });
-  const stages: NodeJS.ReadWriteStream[] = delimiter === 'whitespace' ? [guard, new CollapseWhitespace(), parser] : [guard, parser];
+  const general = (opts.parser ?? (process.env.LUCID_CSV_PARSER === 'fast-csv' ? 'fast-csv' : 'auto')) === 'fast-csv';
+  const stages: NodeJS.ReadWriteStream[] = delimiter === 'whitespace' ? [guard, new CollapseWhitespace(), parser] : general ? [guard, parser] : [guard, new FastSplit(delimiter, sink), parser];
   // the provenance hash, over exactly the bytes parsed (AuditResult.meta.data.sha256)
-  const hasher = new Sha256();
+  // (node:crypto's SHA-256: the same digest as src/data/sha256.ts, several times faster)
+  const hasher = createHash('sha256');
+  let hashed = 0;
   const tap = new Transform({
     transform(chunk: Buffer, _enc: BufferEncoding, cb: TransformCallback) {
-      hasher.update(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+      hasher.update(chunk as unknown as NodeJS.ArrayBufferView);
+      hashed += chunk.byteLength;
       cb(null, chunk);
     },
   });
@@ -336,7 +390,7 @@ async function parseCsv(path: string, opts: ReadOptions, chunks?: RowSink['chunk
         (detection.detected.header ? '; if it is data, read it with --no-header' : ''),
     );
   }
-  const base = { file, delimiter, header, bom, lineEnding: detection.lineEnding, detected: detection.detected, decimal, sha256: hasher.hex(), bytes: hasher.length };
+  const base = { file, delimiter, header, bom, lineEnding: detection.lineEnding, detected: detection.detected, decimal, sha256: hasher.digest('hex'), bytes: hashed };
   return { sink, base };
 }
 

@@ -58,6 +58,14 @@ describe('kind inference and overrides', () => {
     assert.throws(() => build('a,b\n1,2\n', { categorical: ['z'] }), (e: Error & { code?: string }) => e.code === 'E_ARG' && e.message === 't.csv: --categorical "z" is not a column; the columns are: a, b');
   });
 
+  it('keep reads only the columns it names (less --drop); an unknown name gets the did-you-mean error', () => {
+    const r = build('age,sex,income\n1,M,3\n4,F,6\n', { keep: ['income', 'age'] });
+    assert.deepEqual(r.table.columns.map((c) => c.name), ['age', 'income']);
+    assert.deepEqual(build('a,b,c\n1,2,3\n', { keep: ['a', 'b'], drop: ['b'] }).table.columns.map((c) => c.name), ['a']);
+    assert.throws(() => build('age,sex\n1,M\n', { keep: ['agee'] }), (e: Error & { code?: string }) => e.code === 'E_ARG' && e.message === 't.csv: keep "agee" is not a column (did you mean "age"?); the columns are: age, sex');
+    fails(() => build('a,b\n1,2\n', { keep: ['a'], drop: ['a'] }), 't.csv: keep names no column that --drop leaves (a, b)');
+  });
+
   it('a ragged row names its line and both field counts', () => {
     fails(() => build('a,b\n1,2\n3\n'), 't.csv: line 3 has 1 field, expected 2; a value holding the delimiter must be quoted');
   });
