@@ -5,12 +5,13 @@ import { Rng } from '../../engine/rng.js';
 import { EngineError } from '../../engine/errors.js';
 import { fale, fale2d, faleCsv, faleSvg, FALE_DEFAULTS, rankSubgroups, type MetricName, type ProtectedCondition } from '../../methods/fale/index.js';
 import { resolveBlackBox } from '../../node/blackbox.js';
-import { readCsv, requireClean } from '../../node/csv.js';
+import { requireClean } from '../../node/csv.js';
+import { readTable } from '../../node/read-table.js';
 import { requireColumns } from '../../data/table.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { modelTimeoutOption } from '../model-timeout.js';
 import { METRICS_DEFAULTS } from '../../methods/metrics/index.js';
-import { FAIRNESS_OPTIONS as F, readOptionsOf, withDataOptions, type DataCliOptions, formatOption, intAtLeast2, names, nonNegativeInt, numberList } from '../options.js';
+import { FAIRNESS_OPTIONS as F, readOptionsOf, withDataOptions, type DataCliOptions, formatOption, intAtLeast2, names, nonNegativeInt, numberList, DATA_FILE } from '../options.js';
 
 /** --protected sex=Female or sex=Female,race=Black (every condition must hold for the unprivileged group). */
 function protectedArg(value: string): ProtectedCondition[] {
@@ -84,7 +85,7 @@ Examples (adult.json and adult-test.csv as in the README):
 export const faleCommand = withDataOptions(new Command('fale')
   .description('fairness-aware ALE: how a fairness metric (unprivileged − privileged) changes along each feature, by calling the model on modified rows')
   .requiredOption('--model <file>', 'the audited model (model.json, a .mjs module or an .onnx file); FALE calls it on modified rows')
-  .requiredOption('--data <file>', 'the audit data (CSV)'))
+  .requiredOption('--data <file>', `the audit data (${DATA_FILE})`))
   .requiredOption('--label <column>', 'the true label column')
   .addOption(F.positive())
   .addOption(F.favourable())
@@ -119,7 +120,7 @@ export const faleCommand = withDataOptions(new Command('fale')
       if (opts.feature || opts.edges || opts.rank !== undefined || opts.bootstrap > 0 || opts.weighted) throw new EngineError('E_ARG', '--pair takes none of --feature, --edges, --rank, --bootstrap, --weighted');
       if (opts.format !== 'json') throw new EngineError('E_ARG', '--pair writes JSON only; use --format json');
     }
-    const { table, report } = await readCsv(opts.data, readOptionsOf(opts));
+    const { table, report } = await readTable(opts.data, readOptionsOf(opts));
     requireColumns(table, opts.data, { '--label': opts.label, '--protected': opts.protected.map((c) => c.column), '--feature': opts.feature, '--pair': opts.pair });
     requireClean(report, [opts.label, ...opts.protected.map((c) => c.column)], 'the label or --protected');
     for (const w of report.warnings) process.stderr.write(`lucid: warning: ${w}\n`);

@@ -4,10 +4,11 @@ import type { Delimiter } from '../../data/csv-detect.js';
 import { EngineError } from '../../engine/errors.js';
 import { Rng } from '../../engine/rng.js';
 import { formatMetricsCsv, formatMetricsTable, groupMetrics, METRICS_DEFAULTS } from '../../methods/metrics/index.js';
-import { readCsv, requireClean } from '../../node/csv.js';
+import { requireClean } from '../../node/csv.js';
+import { readTable } from '../../node/read-table.js';
 import { requireColumns } from '../../data/table.js';
 import { initNodeEngine } from '../../node/engine.js';
-import { FAIRNESS_OPTIONS as F, readOptionsOf, withDataOptions, type DataCliOptions, fairnessValues, formatOption, names, nonNegativeInt } from '../options.js';
+import { FAIRNESS_OPTIONS as F, readOptionsOf, withDataOptions, type DataCliOptions, fairnessValues, formatOption, names, nonNegativeInt, DATA_FILE } from '../options.js';
 
 const collect = (value: string, prev: string[] = []) => [...prev, value];
 
@@ -61,7 +62,7 @@ Examples (adult.json and adult-test.csv as in the README):
 
 export const metrics = withDataOptions(new Command('metrics')
   .description('output-based group fairness metrics of a model\'s predictions: per-group rates, ratios to a reference with verdicts (a stated family-wise error), the four-fifths rule, LL144 impact ratios, calibration by group, bootstrap intervals')
-  .requiredOption('--data <file>', 'the data (CSV) with the label, the predictions and the group columns'))
+  .requiredOption('--data <file>', `the data (${DATA_FILE}) with the label, the predictions and the group columns`))
   .requiredOption('--label <column>', 'the true label')
   .addOption(F.positive())
   .addOption(F.favourable())
@@ -83,7 +84,7 @@ export const metrics = withDataOptions(new Command('metrics')
     if (opts.group.includes(opts.label) || opts.group.includes(opts.pred)) {
       throw new EngineError('E_ARG', `--group ${opts.group.join(', ')} names the label or prediction column; give protected columns`);
     }
-    const { table, report: read } = await readCsv(opts.data, readOptionsOf(opts));
+    const { table, report: read } = await readTable(opts.data, readOptionsOf(opts));
     requireColumns(table, opts.data, { '--label': opts.label, '--pred': opts.pred, '--group': opts.group, '--legitimate': opts.legitimate, '--reference': Object.keys(fairnessValues(opts).reference ?? {}) });
     requireClean(read, [opts.label, opts.pred, ...opts.group], 'the label, prediction or --group');
     for (const w of read.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
