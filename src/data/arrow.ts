@@ -10,7 +10,7 @@
 import { DataType, RecordBatchReader, type Data, type Field, type RecordBatch, type Vector } from 'apache-arrow';
 import { EngineError } from '../engine/errors.js';
 import { TableBuilder, type Cell, type FieldBatch, type SchemaOptions } from './schema.js';
-import { checkNames, inputError, messageOf, safeNumber, typedReport, type ByteSource, type ReadResult } from './typed-read.js';
+import { checkNames, inputError, int64ToNumbers, messageOf, safeNumber, typedReport, type ByteSource, type ReadResult } from './typed-read.js';
 
 type FieldType = 'number' | 'bigint' | 'dict' | 'cells';
 
@@ -47,7 +47,8 @@ function batchField(file: string, name: string, type: FieldType, vec: Vector, fi
       const src = d.values as ArrayLike<number>;
       if (d.nullCount === 0 && src instanceof Float64Array) return { type: 'number', values: src.length === n ? src : src.subarray(0, n) };
       const out = new Float64Array(n);
-      for (let i = 0; i < n; i++) out[i] = valid(d, i) ? src[i] : NaN;
+      if (d.nullCount === 0) for (let i = 0; i < n; i++) out[i] = src[i];
+      else for (let i = 0; i < n; i++) out[i] = valid(d, i) ? src[i] : NaN;
       return { type: 'number', values: out };
     }
     const out = new Float64Array(n);
@@ -56,6 +57,9 @@ function batchField(file: string, name: string, type: FieldType, vec: Vector, fi
       out[i] = v === null ? NaN : v;
     }
     return { type: 'number', values: out };
+  }
+  if (type === 'bigint' && plain && (d.values instanceof BigInt64Array || d.values instanceof BigUint64Array)) {
+    return { type: 'number', values: int64ToNumbers(d.values, n, d.nullCount === 0 ? null : (i) => valid(d, i), file, firstRow, name) };
   }
   if (type === 'bigint') {
     const out = new Float64Array(n);
@@ -74,7 +78,8 @@ function batchField(file: string, name: string, type: FieldType, vec: Vector, fi
     }
     const idx = d.values as ArrayLike<number>;
     const codes = new Int32Array(n);
-    for (let i = 0; i < n; i++) codes[i] = valid(d, i) ? Number(idx[i]) : -1;
+    if (d.nullCount === 0 && !(idx instanceof BigInt64Array)) codes.set(idx);
+    else for (let i = 0; i < n; i++) codes[i] = valid(d, i) ? Number(idx[i]) : -1;
     return { type: 'dict', codes, labels };
   }
   const cells: Cell[] = new Array<Cell>(n);
@@ -108,7 +113,9 @@ export async function readArrow(src: ByteSource, file: string, opts: SchemaOptio
   let rowStart = 0;
   const drop = new Set(opts.drop ?? []);
   try {
-    const chunks = src.chunks();
+    // the file format is read whole by apache-arrow in any case: one read, no joining of chunks; the stream format as it arrives
+    const fileFormat = head[0] === 0x41;
+    const chunks = fileFormat ? [new Uint8Array(await src.slice(0, src.byteLength))] : src.chunks();
     const reader = await (Symbol.asyncIterator in chunks ? RecordBatchReader.from(chunks as AsyncIterable<Uint8Array>) : RecordBatchReader.from(concat(chunks as Iterable<Uint8Array>)));
     await reader.open();
     const fields = reader.schema.fields;

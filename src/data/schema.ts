@@ -167,6 +167,14 @@ function grown<T extends Float64Array | Int32Array>(a: T, need: number): T {
   return b;
 }
 
+/** Room for `need` values (the hot path checks inline and calls this only to grow). */
+function grownF64(a: Float64Array, need: number): Float64Array {
+  return need <= a.length ? a : grown(a, need);
+}
+function grownI32(a: Int32Array, need: number): Int32Array {
+  return need <= a.length ? a : grown(a, need);
+}
+
 /** One column being read. Cells arrive trimmed. */
 class ColumnBuilder {
   n = 0;
@@ -252,12 +260,18 @@ class ColumnBuilder {
     }
     if (this.values) {
       if (!missing && Number.isNaN(v)) this.becomeCategorical(cell, line);
-      else (this.values = grown(this.values, i + 1))[i] = v;
+      else {
+        if (i >= this.values.length) this.values = grownF64(this.values, i + 1);
+        this.values[i] = v;
+      }
     }
     if (this.dict) {
       let code = this.dict.get(cell);
       if (code === undefined) code = this.addLabel(cell, missing, line);
-      if (this.codes) (this.codes = grown(this.codes, i + 1))[i] = code;
+      if (this.codes) {
+        if (i >= this.codes.length) this.codes = grownI32(this.codes, i + 1);
+        this.codes[i] = code;
+      }
     }
   }
 
@@ -627,6 +641,8 @@ export class TableBuilder {
 
 function numericColumn(c: ColumnBuilder, keep: readonly number[]): NumericColumn {
   const src = c.values!;
+  // every row kept: one copy, not one per row
+  if (keep.length === c.n) return { kind: 'numeric', name: c.name, values: src.slice(0, c.n) };
   const values = new Float64Array(keep.length);
   for (let i = 0; i < keep.length; i++) values[i] = src[keep[i]];
   return { kind: 'numeric', name: c.name, values };
@@ -635,6 +651,12 @@ function numericColumn(c: ColumnBuilder, keep: readonly number[]): NumericColumn
 /** Codes of the kept rows, renumbered so categories seen only in dropped rows disappear (first-seen order stays). */
 function categoricalColumn(c: ColumnBuilder, keep: readonly number[], identifier: boolean): CategoricalColumn {
   const src = c.codes!;
+  if (keep.length === c.n) {
+    // every row kept: every label is used, codes stay as they are
+    const codes = src.slice(0, c.n);
+    const categories = c.labels.slice();
+    return identifier ? { kind: 'categorical', name: c.name, codes, categories, identifier: true } : { kind: 'categorical', name: c.name, codes, categories };
+  }
   const used = new Uint8Array(c.labels.length);
   for (let i = 0; i < keep.length; i++) used[src[keep[i]]] = 1;
   const remap = new Int32Array(c.labels.length);

@@ -75,13 +75,39 @@ export function checkNames(file: string, names: readonly string[]): void {
   });
 }
 
-/** The largest integer a double holds exactly. */
-const SAFE = BigInt(Number.MAX_SAFE_INTEGER);
+/** The E_INPUT error for a 64-bit integer beyond ±(2^53 − 1), naming the file, row and column. */
+export function unsafeInteger(b: bigint, file: string, row: number, column: string): EngineError {
+  return inputError(`${file}: row ${row}, column ${JSON.stringify(column)}: the integer ${b} is beyond ±9007199254740991 (2^53 − 1), the range lucid holds exactly as a number; divide it down or --drop ${column} if it is an identifier`);
+}
 
-/** A bigint as a number, or an E_INPUT error naming the file, row and column when it is beyond ±(2^53 − 1). */
+/**
+ * A bigint as a number, or unsafeInteger's error. Number(b) rounds monotonically and 2^53 is a
+ * double, so |Number(b)| > 2^53 − 1 exactly when b is beyond the safe range.
+ */
 export function safeNumber(b: bigint, file: string, row: number, column: string): number {
-  if (b > SAFE || b < -SAFE) {
-    throw inputError(`${file}: row ${row}, column ${JSON.stringify(column)}: the integer ${b} is beyond ±9007199254740991 (2^53 − 1), the range lucid holds exactly as a number; divide it down or --drop ${column} if it is an identifier`);
+  const v = Number(b);
+  if (v > Number.MAX_SAFE_INTEGER || v < -Number.MAX_SAFE_INTEGER) throw unsafeInteger(b, file, row, column);
+  return v;
+}
+
+/**
+ * 64-bit integers (little-endian, as Arrow and typed arrays hold them) as numbers without making a
+ * bigint per value: hi·2^32 + lo is exact within the safe range and rounds past it. NaN where `valid`
+ * says a cell is null. An integer beyond ±(2^53 − 1) is unsafeInteger's error.
+ */
+export function int64ToNumbers(src: BigInt64Array | BigUint64Array, n: number, valid: ((i: number) => boolean) | null, file: string, firstRow: number, column: string): Float64Array {
+  const words = new Int32Array(src.buffer, src.byteOffset, 2 * n);
+  const unsigned = src instanceof BigUint64Array;
+  const out = new Float64Array(n);
+  for (let i = 0; i < n; i++) {
+    if (valid && !valid(i)) {
+      out[i] = NaN;
+      continue;
+    }
+    const hi = words[2 * i + 1];
+    const v = (unsigned ? hi >>> 0 : hi) * 4294967296 + (words[2 * i] >>> 0);
+    if (v > Number.MAX_SAFE_INTEGER || v < -Number.MAX_SAFE_INTEGER) throw unsafeInteger(src[i], file, firstRow + i, column);
+    out[i] = v;
   }
-  return Number(b);
+  return out;
 }

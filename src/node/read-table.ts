@@ -7,7 +7,7 @@ import { createReadStream } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
 import { EngineError } from '../engine/errors.js';
 import { FORMATS, FORMAT_NAMES, formatByName, formatOfName, type FormatName } from '../data/formats.js';
-import { Sha256 } from '../data/sha256.js';
+import { createHash } from 'node:crypto';
 import type { ByteSource, ReadResult } from '../data/typed-read.js';
 import { readCsv, type ReadOptions } from './csv.js';
 
@@ -62,12 +62,15 @@ function fileSource(path: string, fh: FileHandle, size: number): ByteSource {
 }
 
 async function hashFile(path: string): Promise<{ sha256: string; bytes: number }> {
-  const h = new Sha256();
+  // node:crypto, not the core's Sha256 (the same digest, ~20× faster): the hash must not cost more than the read
+  const h = createHash('sha256');
+  let bytes = 0;
   for await (const b of createReadStream(path, { highWaterMark: 1 << 20 })) {
     const chunk = b as Buffer;
     h.update(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+    bytes += chunk.byteLength;
   }
-  return { sha256: h.hex(), bytes: h.length };
+  return { sha256: h.digest('hex'), bytes };
 }
 
 /** The format of `path`: `given`, else its extension, else its first bytes, else CSV. */
