@@ -43,6 +43,9 @@ await con.run(`COPY (SELECT id, 9007199254740993::BIGINT * (id = 5000000003)::BI
 await con.run(`COPY (SELECT id, [age, age] AS ages FROM t) TO '${at('nested-list.parquet')}' (FORMAT parquet)`);
 await con.run(`COPY (SELECT id, {'a': age, 'b': sex} AS person FROM t) TO '${at('nested-struct.parquet')}' (FORMAT parquet)`);
 await con.run(`COPY (SELECT id, DATE '2020-01-01' + age::INTEGER AS day FROM t) TO '${at('date.parquet')}' (FORMAT parquet)`);
+// the browser page's fixture as Parquet (test/browser/page.test.ts uploads it)
+const loans = fileURLToPath(new URL('../test/fixtures/web/loans-300.csv', import.meta.url)).replaceAll("'", "''");
+await con.run(`COPY (SELECT * FROM read_csv('${loans}', header = true, types = {'approved': 'VARCHAR'})) TO '${at('loans-300.parquet')}' (FORMAT parquet, COMPRESSION zstd)`);
 con.closeSync?.();
 
 // Arrow IPC through apache-arrow's writer
