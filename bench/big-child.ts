@@ -7,7 +7,7 @@ import { performance } from 'node:perf_hooks';
 import { Rng } from '../src/engine/rng.js';
 import { initNodeEngine } from '../src/node/engine.js';
 import { lineBound } from '../src/node/csv.js';
-import { csvSource, readColumns } from '../src/node/columns.js';
+import { fileSource, readColumns } from '../src/node/columns.js';
 import { groupMetrics } from '../src/methods/metrics/index.js';
 import { faleStream } from '../src/methods/fale/index.js';
 import { loadBlackBox } from '../src/node/blackbox.js';
@@ -27,7 +27,7 @@ if (task === 'metrics') {
 } else if (task === 'fale') {
   // what `lucid fale --model MODEL --label approved --positive yes --protected group=B --feature income` does
   const model = await loadBlackBox(engine, modelFile);
-  const r = await faleStream(csvSource(file, {}), model, { label: 'approved', positive: 'yes', protected: [{ column: 'group', value: 'B' }], features: ['income'] });
+  const r = await faleStream(fileSource(file, {}), model, { label: 'approved', positive: 'yes', protected: [{ column: 'group', value: 'B' }], features: ['income'] });
   rows = r.rows;
 } else {
   throw new Error(`unknown task ${task}`);

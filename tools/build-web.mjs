@@ -35,6 +35,9 @@ const result = await build({
   outdir: out,
   bundle: true,
   format: 'esm',
+  // the Parquet, Arrow and JSON Lines readers (src/data/formats.ts imports them on first use) go into
+  // chunks of their own, loaded only when such a file is picked
+  splitting: true,
   platform: 'browser',
   target: 'es2022',
   sourcemap: true,
@@ -51,7 +54,11 @@ if (nodeImports.length) {
 }
 await copyFile(path.join(web, 'index.html'), path.join(out, 'index.html'));
 await copyFile(path.join(web, 'style.css'), path.join(out, 'style.css'));
+const entries = new Set(['main.js', 'worker.js', 'thread-worker.js']);
+const chunks = Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js') && !entries.has(path.basename(f)));
+const chunkBytes = (await Promise.all(chunks.map(async (f) => (await stat(path.join(root, f))).size))).reduce((a, b) => a + b, 0);
 const sizes = await Promise.all(['main.js', 'worker.js', 'thread-worker.js'].map(async (f) => `${f} ${((await stat(path.join(out, f))).size / 1024).toFixed(0)} KiB`));
+sizes.push(`${chunks.length} chunks ${(chunkBytes / 1024).toFixed(0)} KiB (shared code, and the Parquet, Arrow and JSON Lines readers loaded on first use)`);
 console.log(`build-web: wrote dist-web/ (${sizes.join(', ')}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
 const serveAt = process.argv.indexOf('--serve');

@@ -1,12 +1,50 @@
-// Browser CSV path: bytes of a picked file → Table, using only core modules (no fast-csv, no Node).
-// Same rules as the Node reader (src/node/csv.ts): BOM, UTF-8 check, detected delimiter and header,
-// trimmed cells, the missing-value policy 'keep'. The whole file is in memory (a browser upload).
+// Browser data path: bytes of a picked file → Table, using only core modules (no fast-csv, no Node).
+// CSV: the same rules as the Node reader (src/node/csv.ts): BOM, UTF-8 check, detected delimiter and
+// header, trimmed cells, the missing-value policy 'keep'. Parquet, Arrow IPC and JSON Lines: the core
+// readers of FORMATS (src/data/formats.ts), as readTable uses them in Node. The whole file is in
+// memory (a browser upload).
 import { EngineError } from '../src/engine/errors.js';
 import { detectCsv, splitRecords } from '../src/data/csv-detect.js';
 import { findInvalidUtf8, lineAt, sniffBytes } from '../src/data/csv-scan.js';
 import { headerNames, TableBuilder } from '../src/data/schema.js';
 import type { Table } from '../src/data/table.js';
+import { FORMATS, formatByName, formatOfName, type FormatName } from '../src/data/formats.js';
+import { bytesSource } from '../src/data/typed-read.js';
 export { tableToCsv } from '../src/data/csv-write.js';
+
+/** The file picker's accept list, from FORMATS (and the CSV MIME type). */
+export const DATA_ACCEPT = [...FORMATS.flatMap((f) => f.extensions), 'text/csv'].join(',');
+
+export interface ParsedData {
+  table: Table;
+  warnings: string[];
+  format: FormatName;
+  /** how the file was read, for the page: "delimiter ;", "Parquet" */
+  how: string;
+}
+
+/** The format of an upload: its extension, else its first bytes (PAR1, ARROW1), else CSV. */
+function formatOf(bytes: Uint8Array, name: string): FormatName {
+  const byName = formatOfName(name);
+  if (byName) return byName;
+  const head = String.fromCharCode(...bytes.subarray(0, 6));
+  return head.startsWith('PAR1') ? 'parquet' : head === 'ARROW1' ? 'arrow' : 'csv';
+}
+
+/** Reads an uploaded data file of any format in FORMATS; every problem is an E_INPUT EngineError naming the file. */
+export async function parseDataBytes(buf: ArrayBuffer | Uint8Array, file: string): Promise<ParsedData> {
+  const bytes = buf instanceof Uint8Array ? buf : new Uint8Array(buf);
+  const format = formatOf(bytes, file);
+  const f = formatByName(format);
+  if (!f.read) {
+    const csv = parseCsvBytes(bytes, file);
+    const delim = csv.delimiter === '\t' ? 'tab' : csv.delimiter === 'whitespace' ? 'whitespace' : `"${csv.delimiter}"`;
+    return { table: csv.table, warnings: csv.warnings, format, how: `delimiter ${delim}` };
+  }
+  const { table, report } = await f.read(bytesSource(bytes), file, { missing: 'keep' });
+  if (table.columns.length < 2) throw inputError(`${file}: at least two columns are needed (found ${table.columns.length}: ${table.columns.map((c) => c.name).join(', ')})`);
+  return { table, warnings: report.warnings, format, how: f.label.split(' (')[0] };
+}
 
 export interface ParsedCsv {
   table: Table;

@@ -9,7 +9,7 @@ import { EngineError } from '../src/engine/errors.js';
 import type { Table } from '../src/data/table.js';
 import { withSeedColumn } from '../src/audit/canonical.js';
 import type { AuditResult } from '../src/audit/types.js';
-import { checkPredColumn, parseCsvBytes, tableToCsv } from './csv.js';
+import { checkPredColumn, DATA_ACCEPT, parseDataBytes, tableToCsv } from './csv.js';
 import type { AuditRequest, WorkerMessage } from './worker.js';
 import { engineText } from './engine-info.js';
 import { sha256Hex } from '../src/data/sha256.js';
@@ -19,6 +19,8 @@ import { MODEL_TIMEOUT_SECONDS } from '../src/models/blackbox.js';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const fileInput = $<HTMLInputElement>('file');
+// the formats the page reads, from FORMATS (src/data/formats.ts)
+fileInput.accept = DATA_ACCEPT;
 const sampleBtn = $<HTMLButtonElement>('sample');
 const fileInfo = $<HTMLParagraphElement>('file-info');
 const warningsList = $<HTMLUListElement>('warnings');
@@ -153,11 +155,10 @@ fileInput.addEventListener('change', async () => {
   try {
     const bytes = await f.arrayBuffer();
     dataHash = { sha256: sha256Hex(new Uint8Array(bytes)), bytes: bytes.byteLength };
-    const parsed = parseCsvBytes(bytes, f.name);
-    const delim = parsed.delimiter === '\t' ? 'tab' : parsed.delimiter === 'whitespace' ? 'whitespace' : `"${parsed.delimiter}"`;
-    loaded(parsed.table, f.name, parsed.warnings, `${f.name} (delimiter ${delim})`);
+    const parsed = await parseDataBytes(bytes, f.name);
+    loaded(parsed.table, f.name, parsed.warnings, `${f.name} (${parsed.how})`);
   } catch (err) {
-    showError(`Cannot read this file as CSV: ${errorText(err)}`);
+    showError(`Cannot read this file: ${errorText(err)}`);
   }
 });
 

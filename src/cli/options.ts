@@ -2,7 +2,8 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { parseDelimiter, type Delimiter } from '../data/csv-detect.js';
 import { DEFAULT_MAX_CATEGORIES, DEFAULT_MAX_LABEL_LENGTH } from '../data/schema.js';
-import type { ReadOptions } from '../node/csv.js';
+import type { TableReadOptions } from '../node/read-table.js';
+import { FORMATS, FORMAT_NAMES, type FormatName } from '../data/formats.js';
 import { SUPPRESSION_OPTION } from '../methods/metrics/suppress.js';
 import { THRESHOLD_OPTION } from '../methods/metrics/index.js';
 
@@ -129,21 +130,26 @@ function decimalMark(value: string): '.' | ',' | 'auto' {
  * turns the parsed values into the reader's options.
  */
 export const DATA_OPTIONS = [
-  () => new Option('--delimiter <d>', 'comma, semicolon, tab or whitespace (runs of spaces/tabs) (default: detected)').argParser(delimiter),
-  () => new Option('--header', 'line 1 names the columns (default: detected)'),
-  () => new Option('--no-header', 'line 1 is data'),
-  () => new Option('--columns <names>', 'column names, comma-separated (replace the header, or name a headerless file)').argParser(names),
+  () => new Option('--input-format <name>', `the data file's format (default: by extension: ${FORMATS.map((f) => `${f.name} ${f.extensions.join(' ')}`).join('; ')}; else by its first bytes, else csv)`).choices([...FORMAT_NAMES]),
+  () => new Option('--delimiter <d>', 'CSV: comma, semicolon, tab or whitespace (runs of spaces/tabs) (default: detected)').argParser(delimiter),
+  () => new Option('--header', 'CSV: line 1 names the columns (default: detected)'),
+  () => new Option('--no-header', 'CSV: line 1 is data'),
+  () => new Option('--columns <names>', 'CSV: column names, comma-separated (replace the header, or name a headerless file)').argParser(names),
   () => new Option('--numeric <names>', 'columns that must be numeric (a non-number is an error)').argParser(names),
   () => new Option('--categorical <names>', 'columns kept as categories even when they hold numbers').argParser(names),
   () => new Option('--drop <names>', 'columns to leave out, comma-separated').argParser(names),
   () => new Option('--missing <policy>', 'missing values: keep (drop rows with a missing number, keep a missing label as a category), drop (drop every row with one), error').choices(['keep', 'drop', 'error']).default('keep'),
   () => new Option('--max-categories <n>', 'most distinct labels a categorical column may have').argParser(positiveInt).default(DEFAULT_MAX_CATEGORIES),
   () => new Option('--max-label-length <n>', 'longest category label, in characters (a longer one is an error naming the line and column)').argParser(positiveInt).default(DEFAULT_MAX_LABEL_LENGTH),
-  () => new Option('--decimal <mark>', 'decimal mark: . (point), , (comma) or auto (default: auto when the delimiter is not a comma: a column whose numbers all read with decimal commas is read so, and said)').argParser(decimalMark),
+  () => new Option('--decimal <mark>', 'CSV: decimal mark: . (point), , (comma) or auto (default: auto when the delimiter is not a comma: a column whose numbers all read with decimal commas is read so, and said)').argParser(decimalMark),
 ] as const;
+
+/** What a data file may be, for the commands' --data help: "CSV, Parquet, Arrow IPC or JSON Lines" (from FORMATS). */
+export const DATA_FILE = ((k: string[]) => `${k.slice(0, -1).join(', ')} or ${k[k.length - 1]}`)(FORMATS.map((f) => f.label.split(' (')[0].replace(/^Apache /, '')));
 
 /** The parsed data options. */
 export interface DataCliOptions {
+  inputFormat?: FormatName;
   delimiter?: Delimiter;
   header?: boolean;
   columns?: string[];
@@ -163,8 +169,9 @@ export function withDataOptions(cmd: Command): Command {
 }
 
 /** The reader's options from the parsed data options (`decimal: 'auto'` is the reader's default, so it is left out). */
-export function readOptionsOf(o: DataCliOptions): ReadOptions {
+export function readOptionsOf(o: DataCliOptions): TableReadOptions {
   return {
+    ...(o.inputFormat ? { format: o.inputFormat } : {}),
     delimiter: o.delimiter,
     header: o.header,
     columns: o.columns,

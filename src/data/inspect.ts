@@ -35,6 +35,9 @@ export interface InspectSummary {
   /** rows after the missing-value policy */
   rows: number;
   rowsRead: number;
+  /** the file's format, and what positions count ('line' or 'row') */
+  format: string;
+  unit: string;
   settings: {
     delimiter: string;
     header: boolean;
@@ -93,6 +96,8 @@ export function inspectTable(table: Table, report: ReadReport): InspectSummary {
     file: report.file,
     rows: table.rows,
     rowsRead: report.rowsRead,
+    format: report.format ?? 'csv',
+    unit: report.unit ?? 'line',
     settings: {
       delimiter: delimiterName(report.delimiter),
       header: report.header,
@@ -111,16 +116,16 @@ const plural = (n: number, word: string) => `${n} ${n === 1 ? word : word.replac
 const label = (s: string) => (s === '' || /^\s|\s$|[,"]/.test(s) ? JSON.stringify(s) : s);
 
 /** How the missing-value policy treated each column, one line each. */
-function missingLines(m: MissingReport): string[] {
+function missingLines(m: MissingReport, unit: string): string[] {
   if (m.cells === 0) return ['missing values: none'];
   const out = [`missing values (policy "${m.policy}"): ${plural(m.cells, 'cell')}; ${plural(m.rowsDropped, 'row')} dropped`];
   for (const c of m.columns) {
     const effect =
       c.keptAs.length > 0 ? `kept as ${c.keptAs.length === 1 ? 'category' : 'categories'} ${c.keptAs.map((k) => JSON.stringify(k)).join(', ')}` : `${plural(c.rowsDropped, 'row')} dropped`;
-    out.push(`  ${c.name} (${c.kind}): ${plural(c.cells, 'missing cell')}, first on line ${c.firstLine}; ${effect}`);
+    out.push(`  ${c.name} (${c.kind}): ${plural(c.cells, 'missing cell')}, first on ${unit} ${c.firstLine}; ${effect}`);
   }
   if (m.firstDroppedLines.length > 0) {
-    out.push(`  dropped rows are on lines ${m.firstDroppedLines.join(', ')}${m.rowsDropped > m.firstDroppedLines.length ? ', …' : ''}`);
+    out.push(`  dropped rows are ${unit === 'row' ? 'rows' : 'on lines'} ${m.firstDroppedLines.join(', ')}${m.rowsDropped > m.firstDroppedLines.length ? ', …' : ''}`);
   }
   return out;
 }
@@ -145,12 +150,12 @@ export function formatInspect(s: InspectSummary): string {
   const given = (detected: boolean) => (detected ? 'detected' : 'given');
   const lines = [
     `${s.file}: ${plural(s.rowsRead, 'data row')} read, ${s.rows} kept; ${plural(s.columns.length, 'column')}`,
-    `settings: delimiter ${s.settings.delimiter} (${given(s.settings.detected.delimiter)}), ` +
+    s.format !== 'csv' ? `format: ${s.format}` : `settings: delimiter ${s.settings.delimiter} (${given(s.settings.detected.delimiter)}), ` +
       `header ${s.settings.header ? 'yes' : 'no'} (${given(s.settings.detected.header)}), ` +
       `${s.settings.lineEnding} line ends, ${s.settings.bom ? 'UTF-8 BOM' : 'no BOM'}`,
   ];
   if (s.dropped.length > 0) lines.push(`columns dropped (--drop): ${s.dropped.join(', ')}`);
-  lines.push(...missingLines(s.missing), '');
+  lines.push(...missingLines(s.missing, s.unit), '');
   const nameW = Math.max(6, ...s.columns.map((c) => c.name.length));
   lines.push(`${'column'.padEnd(nameW)}  ${'kind'.padEnd(11)}  ${'missing'.padStart(7)}  values`);
   for (const c of s.columns) {

@@ -17,8 +17,12 @@
 import { EngineError } from '../engine/errors.js';
 import { unknownColumn, type CategoricalColumn, type Column, type NumericColumn, type Table } from './table.js';
 import type { Delimiter, LineEnding } from './csv-detect.js';
+import { formatNumber } from './csv-write.js';
+import type { FormatName } from './formats.js';
 
 export type ColumnKind = 'numeric' | 'categorical';
+/** What a data position is called in messages and reports: a line (CSV, JSON Lines: the file's line) or a row (Parquet, Arrow: the 1-based data row). */
+export type RowUnit = 'line' | 'row';
 export type MissingPolicy = 'keep' | 'drop' | 'error';
 
 export const MISSING_TOKENS: readonly string[] = ['', '?', 'NA', 'NaN', 'null', 'None'];
@@ -105,6 +109,10 @@ export interface MissingReport {
 /** What a reader saw and did: settings, rows, the missing-value policy's effect, warnings. */
 export interface ReadReport {
   file: string;
+  /** the file's format (src/data/formats.ts FORMATS); absent in reports made before #20 */
+  format?: FormatName;
+  /** what firstLine, firstDroppedLines and messages count: 'line' (CSV, JSON Lines) or 'row' (Parquet, Arrow: 1-based data rows) */
+  unit?: RowUnit;
   /** SHA-256 of the file's bytes as read (src/data/sha256.ts) and their number; absent when the reader did not see a file */
   sha256?: string;
   bytes?: number;
@@ -360,21 +368,40 @@ class ColumnBuilder {
     readonly maxCategories: number,
     readonly maxLabelLength: number = DEFAULT_MAX_LABEL_LENGTH,
     decimal: DecimalMark = '.',
+    /** what a position is called in messages: 'line' (CSV, JSON Lines) or 'row' (Parquet, Arrow) */
+    readonly unit: RowUnit = 'line',
+    /** the file's column is typed numeric (Parquet, Arrow): every cell is a number or missing, so no labels are kept unless --categorical */
+    readonly typedNumber = false,
   ) {
     this.parse = decimal === ',' ? parseCommaNumber : parseNumber;
     if (decimal === 'auto' && forced !== 'categorical') this.comma = new F64Chunks();
     this.values = forced === 'categorical' ? null : new F64Chunks();
-    this.codes = forced === 'numeric' ? null : new CodeChunks();
-    this.dict = forced === 'numeric' ? null : new Map();
+    const labels = forced !== 'numeric' && !(typedNumber && forced !== 'categorical');
+    this.codes = labels ? new CodeChunks() : null;
+    this.dict = labels ? new Map() : null;
   }
 
   push(cell: string, missing: boolean, line: number): void {
+    this.pushParsed(cell, missing, missing ? NaN : this.parse(cell), line);
+  }
+
+  /**
+   * A number from a typed source (a Parquet or Arrow number, a JSON number): the same as a cell
+   * holding its shortest round-trip text (formatNumber), without writing or parsing that text when
+   * no label is needed. `v` is finite.
+   */
+  pushNumber(v: number, line: number): void {
+    if (this.dict || this.comma) this.pushParsed(formatNumber(v), false, v, line);
+    else this.pushParsed('', false, v, line);
+  }
+
+  /** A cell and the number it spells (NaN when missing or not a number). */
+  private pushParsed(cell: string, missing: boolean, v: number, line: number): void {
     this.n++;
     if (missing) {
       this.missingCells++;
       if (this.firstMissingLine === 0) this.firstMissingLine = line;
     }
-    const v = missing ? NaN : this.parse(cell);
     if (!missing && !Number.isNaN(v)) this.numbers++;
     if (!missing && Number.isNaN(v)) {
       this.textCells++;
@@ -404,21 +431,21 @@ class ColumnBuilder {
 
   private becomeCategorical(cell: string, line: number): void {
     if (this.forced === 'numeric') {
-      throw inputError(`${this.file}: line ${line}, column ${quote(this.name)}: ${quote(cell)} is not a number, but --numeric names this column`);
+      throw inputError(`${this.file}: ${this.unit} ${line}, column ${quote(this.name)}: ${quote(cell)} is not a number, but --numeric names this column`);
     }
     this.values = null;
     this.firstText = { line, value: cell };
-    if (!this.dict && !this.comma) throw this.tooMany(`it is categorical because line ${line} holds ${quote(cell)}, not a number`);
+    if (!this.dict && !this.comma) throw this.tooMany(`it is categorical because ${this.unit} ${line} holds ${quote(cell)}, not a number`);
   }
 
   private addLabel(cell: string, missing: boolean, line: number): number {
     const dict = this.dict!;
     // a size cap, said as one (a number of any length is a number, not a label)
     if (cell.length > this.maxLabelLength && (this.forced === 'categorical' || Number.isNaN(parseNumber(cell)))) {
-      throw inputError(`${this.file}: line ${line}, column ${quote(this.name)}: a category label of ${cell.length.toLocaleString('en-US')} characters, more than the ${this.maxLabelLength} allowed (a size cap; raise --max-label-length, or --drop ${this.name} if it is free text)`);
+      throw inputError(`${this.file}: ${this.unit} ${line}, column ${quote(this.name)}: a category label of ${cell.length.toLocaleString('en-US')} characters, more than the ${this.maxLabelLength} allowed (a size cap; raise --max-label-length, or --drop ${this.name} if it is free text)`);
     }
     if (dict.size === this.maxCategories && !this.idLike()) {
-      if (!this.values && !this.comma) throw this.tooMany(`the ${ordinal(this.maxCategories + 1)}, ${quote(cell)}, is on line ${line}`);
+      if (!this.values && !this.comma) throw this.tooMany(`the ${ordinal(this.maxCategories + 1)}, ${quote(cell)}, is on ${this.unit} ${line}`);
       // still possibly numeric: forget the labels; a later non-number makes this an error
       this.dict = null;
       this.codes = null;
@@ -456,6 +483,14 @@ class ColumnBuilder {
       this.textCells = 0;
       this.textLines = [];
       this.firstText = null;
+    }
+    if (this.typedNumber && !this.dict && this.forced !== 'numeric' && this.numbers === 0) {
+      // every cell missing: what a CSV of it holds (empty cells), one missing label ''
+      this.dict = new Map([['', 0]]);
+      this.labels = [''];
+      this.missingLabel = [true];
+      this.codes = new CodeChunks();
+      for (let i = 0; i < this.n; i++) this.codes.push(0);
     }
     const kind = this.forced ?? (this.values && this.numbers > 0 ? 'numeric' : 'categorical');
     if (kind === 'categorical' && !this.dict) throw this.tooMany('it holds no numbers');
@@ -496,8 +531,32 @@ export function headerNames(file: string, fields: readonly string[], line: numbe
   });
 }
 
+/** One cell from a typed source: null or undefined is a missing cell; a number is finite (or NaN: missing); booleans are the labels "true" and "false". */
+export type Cell = string | number | boolean | null | undefined;
+
+/**
+ * One field's cells for a run of rows (a Parquet row group, an Arrow record batch), as the reader
+ * decoded them; only 'number' and 'dict' avoid a value per cell:
+ * - number: numbers, NaN for a missing cell (a Float64Array, or an Int32Array and the like);
+ * - dict: codes into labels, a negative code for a missing cell (Arrow's dictionary-encoded strings);
+ * - cells: any Cell per row.
+ */
+export type FieldBatch =
+  | { type: 'number'; values: ArrayLike<number> }
+  | { type: 'dict'; codes: ArrayLike<number>; labels: readonly string[] }
+  | { type: 'cells'; values: ArrayLike<Cell> };
+
+/** How a typed source differs from a CSV file. */
+export interface SourceShape {
+  /** 'row' for Parquet and Arrow (default 'line') */
+  unit?: RowUnit;
+  /** per field of `names`: true when the file types it numeric (its cells are numbers or missing) */
+  numberFields?: readonly boolean[];
+}
+
 export class TableBuilder {
   private readonly columns: ColumnBuilder[];
+  readonly unit: RowUnit;
   /** field index of each kept column */
   private readonly fieldOf: number[];
   private readonly policy: MissingPolicy;
@@ -514,7 +573,9 @@ export class TableBuilder {
     readonly file: string,
     readonly names: readonly string[],
     opts: SchemaOptions = {},
+    shape: SourceShape = {},
   ) {
+    this.unit = shape.unit ?? 'line';
     const maxCategories = opts.maxCategories ?? DEFAULT_MAX_CATEGORIES;
     if (!Number.isSafeInteger(maxCategories) || maxCategories < 1) {
       throw inputError(`${file}: --max-categories must be a positive integer, got ${maxCategories}`);
@@ -539,7 +600,7 @@ export class TableBuilder {
     names.forEach((name, i) => {
       if (drop.has(name) || (keep && !keep.has(name))) return;
       const forced = numeric.has(name) ? 'numeric' : categorical.has(name) ? 'categorical' : undefined;
-      this.columns.push(new ColumnBuilder(file, name, forced, maxCategories, maxLabelLength, opts.decimal ?? '.'));
+      this.columns.push(new ColumnBuilder(file, name, forced, maxCategories, maxLabelLength, opts.decimal ?? '.', this.unit, shape.numberFields?.[i] ?? false));
       this.fieldOf.push(i);
     });
     if (this.columns.length === 0) throw inputError(keep ? `${file}: keep names no column that --drop leaves (${names.join(', ')})` : `${file}: --drop removes every column (${names.join(', ')})`);
@@ -564,11 +625,7 @@ export class TableBuilder {
           `a value holding the delimiter must be quoted`,
       );
     }
-    const r = this.rows++;
-    if (this.runDelta.length === 0 || this.runDelta[this.runDelta.length - 1] !== line - r) {
-      this.runRow.push(r);
-      this.runDelta.push(line - r);
-    }
+    this.lineAt(this.rows++, line);
     for (let j = 0; j < this.columns.length; j++) {
       const col = this.columns[j];
       const cell = fields[this.fieldOf[j]].trim();
@@ -577,6 +634,80 @@ export class TableBuilder {
         throw inputError(`${this.file}: line ${line}, column ${quote(col.name)}: missing value ${quote(cell)} (--missing error)`);
       }
       col.push(cell, missing, line);
+    }
+  }
+
+  /** Row `r` is on line (or row) `line`: stored as runs of rows whose line is row + delta. */
+  private lineAt(r: number, line: number): void {
+    if (this.runDelta.length === 0 || this.runDelta[this.runDelta.length - 1] !== line - r) {
+      this.runRow.push(r);
+      this.runDelta.push(line - r);
+    }
+  }
+
+  /** Adds one row of typed cells (a JSON Lines object's values, in `names` order); `line` as in addRow. */
+  addCells(cells: ArrayLike<Cell>, line: number): void {
+    this.lineAt(this.rows++, line);
+    for (let j = 0; j < this.columns.length; j++) this.pushCell(this.columns[j], cells[this.fieldOf[j]], line);
+  }
+
+  /**
+   * Adds `rows` rows given field by field (one FieldBatch per name, in `names` order), numbered from
+   * `first` on; cells go in row by row, so the first problem reported is the one a CSV of the same
+   * data would report.
+   */
+  addBatch(fields: readonly FieldBatch[], rows: number, first: number): void {
+    if (fields.length !== this.names.length) throw new EngineError('E_ARG', `addBatch: ${fields.length} fields for ${this.names.length} columns`);
+    // rows r0 … r0 + rows − 1 are lines first … first + rows − 1: one run
+    this.lineAt(this.rows, first);
+    this.rows += rows;
+    const cols = this.columns;
+    const batches = this.fieldOf.map((f) => fields[f]);
+    // dictionary labels trimmed and checked for missing tokens once per batch, not once per cell
+    const dicts = batches.map((b) => (b.type === 'dict' ? { cells: b.labels.map((l) => l.trim()), missing: b.labels.map((l) => MISSING.has(l.trim())) } : null));
+    for (let i = 0; i < rows; i++) {
+      const line = first + i;
+      for (let j = 0; j < cols.length; j++) {
+        const b = batches[j];
+        if (b.type === 'number') {
+          const v = b.values[i];
+          if (v === v && v !== Infinity && v !== -Infinity) cols[j].pushNumber(v, line);
+          else this.pushCell(cols[j], v === v ? v : null, line);
+        } else if (b.type === 'dict') {
+          const k = b.codes[i];
+          if (k < 0) this.pushCell(cols[j], null, line);
+          else {
+            const d = dicts[j]!;
+            this.pushText(cols[j], d.cells[k], d.missing[k], line);
+          }
+        } else this.pushCell(cols[j], b.values[i], line);
+      }
+    }
+  }
+
+  private pushText(col: ColumnBuilder, cell: string, missing: boolean, line: number): void {
+    if (missing && this.policy === 'error') {
+      throw inputError(`${this.file}: ${this.unit} ${line}, column ${quote(col.name)}: missing value ${quote(cell)} (--missing error)`);
+    }
+    col.push(cell, missing, line);
+  }
+
+  /** One typed cell, read as a CSV cell holding its text would be. */
+  private pushCell(col: ColumnBuilder, v: Cell, line: number): void {
+    if (v === null || v === undefined || (typeof v === 'number' && Number.isNaN(v))) {
+      if (this.policy === 'error') throw inputError(`${this.file}: ${this.unit} ${line}, column ${quote(col.name)}: missing value (${v === null || v === undefined ? 'null' : 'NaN'}) (--missing error)`);
+      col.push('', true, line);
+    } else if (typeof v === 'number') {
+      if (Number.isFinite(v)) col.pushNumber(v, line);
+      else if (col.typedNumber) throw inputError(`${this.file}: ${this.unit} ${line}, column ${quote(col.name)}: ${v} is not a finite number`);
+      else this.pushText(col, String(v), false, line);
+    } else if (typeof v === 'boolean') {
+      this.pushText(col, v ? 'true' : 'false', false, line);
+    } else if (typeof v === 'string') {
+      const cell = v.trim();
+      this.pushText(col, cell, MISSING.has(cell), line);
+    } else {
+      throw inputError(`${this.file}: ${this.unit} ${line}, column ${quote(col.name)}: a ${typeof v === 'object' ? 'nested value' : typeof v}, not a number, text or boolean`);
     }
   }
 
@@ -662,7 +793,7 @@ export class TableBuilder {
       const b = this.columns[j];
       if (col.kind === 'categorical' && b.firstText && b.numbers >= 0.5 * (b.n - b.missingCells)) {
         out.push(
-          `${this.file}: column ${quote(col.name)} is categorical because ${b.textCells} of its ${b.n - b.missingCells} values are not numbers (the first on line${b.textLines.length > 1 ? 's' : ''} ${b.textLines.join(', ')}: ${quote(b.firstText.value)}), ` +
+          `${this.file}: column ${quote(col.name)} is categorical because ${b.textCells} of its ${b.n - b.missingCells} values are not numbers (the first on ${this.unit}${b.textLines.length > 1 ? 's' : ''} ${b.textLines.join(', ')}: ${quote(b.firstText.value)}), ` +
             `though ${b.numbers} are; fix or blank those values if it should be numeric (--numeric ${col.name} makes them an error)`,
         );
       }

@@ -15,7 +15,8 @@ import { formatMetricsCsv } from '../methods/metrics/index.js';
 import { faleCsv } from '../methods/fale/index.js';
 import { renderReport } from '../report/index.js';
 import { resolveBlackBox } from './blackbox.js';
-import { requireClean, readCsv, writeCsv, type ReadOptions, type ReadReport } from './csv.js';
+import { requireClean, writeCsv, type ReadReport } from './csv.js';
+import { readTable, type TableReadOptions as ReadOptions } from './read-table.js';
 import { fileError } from './json-file.js';
 import { Sha256 } from '../data/sha256.js';
 
@@ -160,7 +161,7 @@ export async function auditFile(engine: Engine, opts: AuditFileOptions): Promise
   if ((modelFile === undefined) === (rest.pred === undefined)) {
     throw new EngineError('E_ARG', 'give exactly one of --model (a model to call) and --pred (a column of predictions)');
   }
-  const { table, report } = await readCsv(data, read ?? {});
+  const { table, report } = await readTable(data, read ?? {});
   requireClean(report, [rest.label, rest.pred, ...rest.protected], 'the label, predictions or protected');
   requireColumns(table, data, { '--label': rest.label, '--protected': rest.protected, '--pred': rest.pred, '--legitimate': rest.legitimate, '--reference': Object.keys(rest.reference ?? {}) });
   for (const c of Object.keys(rest.protectedEdges ?? {})) {
@@ -175,7 +176,7 @@ export async function auditFile(engine: Engine, opts: AuditFileOptions): Promise
   const m = report.missing;
   if (m.rowsDropped > 0) {
     const cols = m.columns.filter((c) => c.rowsDropped > 0).map((c) => `"${c.name}"`).join(', ');
-    result.warnings.push(`${data}: ${m.rowsDropped} row${m.rowsDropped === 1 ? '' : 's'} with a missing value (in ${cols}; first on line ${m.firstDroppedLines[0]}) left out by --missing ${m.policy}: the audit covers ${table.rows} of ${table.rows + m.rowsDropped} rows`);
+    result.warnings.push(`${data}: ${m.rowsDropped} row${m.rowsDropped === 1 ? '' : 's'} with a missing value (in ${cols}; first on ${report.unit ?? 'line'} ${m.firstDroppedLines[0]}) left out by --missing ${m.policy}: the audit covers ${table.rows} of ${table.rows + m.rowsDropped} rows`);
   }
   return { result, read: report };
 }

@@ -30,7 +30,7 @@ export type { ReadReport } from '../data/schema.js';
 export function requireClean(report: ReadReport, columns: readonly (string | undefined)[], what: string): void {
   for (const m of report.mostlyNumeric ?? []) {
     if (!columns.includes(m.column)) continue;
-    throw inputError(`${report.file}: ${what} column "${m.column}" holds numbers, but ${m.textCells} of its values are not numbers (line${m.firstLines.length > 1 ? 's' : ''} ${m.firstLines.join(', ')}${m.textCells > m.firstLines.length ? ', …' : ''}: ${JSON.stringify(m.first)}); fix or blank them, or give --categorical ${m.column} if it really is a category`);
+    throw inputError(`${report.file}: ${what} column "${m.column}" holds numbers, but ${m.textCells} of its values are not numbers (${report.unit ?? 'line'}${m.firstLines.length > 1 ? 's' : ''} ${m.firstLines.join(', ')}${m.textCells > m.firstLines.length ? ', …' : ''}: ${JSON.stringify(m.first)}); fix or blank them, or give --categorical ${m.column} if it really is a category`);
   }
 }
 

@@ -4,7 +4,8 @@ import type { Engine } from '../engine/engine.js';
 import { ganFromJSON, ganToJSON } from '../models/lucidgan/format.js';
 import { LucidGan, type FitOptions, type FitResult, type FitStatus, type SampleOptions, type SampleResult } from '../models/lucidgan/model.js';
 import { requireColumns, withoutIdentifiers } from '../data/table.js';
-import { readCsv, writeCsv, type ReadOptions, type ReadReport } from './csv.js';
+import { writeCsv, type ReadReport } from './csv.js';
+import { readTable, type TableReadOptions as ReadOptions } from './read-table.js';
 import { fileError, readJsonFile, writeJsonFile } from './json-file.js';
 
 /** Writes the model file (through a temporary file and a rename, so a crash never leaves half a file). */
@@ -31,7 +32,7 @@ export interface FitFileResult extends FitResult {
 /** Reads a CSV file, fits a LUCID-GAN and writes the model file (also after an interruption or divergence: the last good state). */
 export async function fitGanFile(engine: Engine, opts: FitFileOptions): Promise<FitFileResult> {
   const { data, out, read, ...fit } = opts;
-  const { table, report } = await readCsv(data, read ?? {});
+  const { table, report } = await readTable(data, read ?? {});
   requireColumns(table, data, { '--condition': fit.conditions, '--discrete': fit.discrete, '--consistency': fit.consistency });
   // identifier-like columns are left out (the reader's warning says so and how to keep one)
   const r = await LucidGan.fit(engine, withoutIdentifiers(table).table, { ...fit, where: data });

@@ -3,6 +3,8 @@
 export { initNodeEngine, enableRelaxedSimd } from './engine.js';
 export { readCsv, writeCsv } from './csv.js';
 export type { ReadOptions } from './csv.js';
+export { readTable } from './read-table.js';
+export type { TableReadOptions } from './read-table.js';
 export { loadAdult, loadCompas, resolveDataDir, datasetAvailability, readSplitIndices } from './datasets.js';
 export { saveModel, loadModel } from './model-file.js';
 export type { LoadModelOptions } from './model-file.js';

@@ -4,7 +4,8 @@ import type { Engine } from '../engine/engine.js';
 import { EngineError, UnknownColumnError } from '../engine/errors.js';
 import { requireColumns, type Column, type Table } from '../data/table.js';
 import { Classifier, type EpochReport, type TrainOptions, type TrainResult } from '../models/classifier/classifier.js';
-import { readCsv, writeCsv, type ReadOptions, type ReadReport, type WriteOptions } from './csv.js';
+import { writeCsv, type ReadReport, type WriteOptions } from './csv.js';
+import { readTable, type TableReadOptions as ReadOptions } from './read-table.js';
 import { readJsonFile, writeJsonFile } from './json-file.js';
 
 /** Writes a model as JSON (one object: format tag, version, checksum, label, preprocessing, layers). */
@@ -47,7 +48,7 @@ export interface TrainFileResult extends TrainResult {
 /** Reads a CSV file, trains a classifier on it and saves the model to `out`. */
 export async function trainModelFile(engine: Engine, opts: TrainFileOptions): Promise<TrainFileResult> {
   const { data, out, read, ...train } = opts;
-  const { table, report } = await readCsv(data, read ?? {});
+  const { table, report } = await readTable(data, read ?? {});
   requireColumns(table, data, { '--label': train.label });
   const result = Classifier.train(engine, table, { where: data, ...train });
   try {
@@ -90,9 +91,9 @@ export async function predictModelFile(engine: Engine, opts: PredictFileOptions)
     // The model's categorical features are read as labels even when they look like numbers.
     const categorical = model.preprocessor.groups.filter((g) => g.kind === 'categorical').map((g) => g.name);
     const read: ReadOptions = { ...opts.read, categorical: [...(opts.read?.categorical ?? []), ...categorical.filter((c) => !(opts.read?.drop ?? []).includes(c))] };
-    const { table, report } = await readCsv(opts.data, read).catch((e: unknown) => {
+    const { table, report } = await readTable(opts.data, read).catch((e: unknown) => {
       // a model column the file lacks is reported as the model's need, not as a bad --categorical
-      if (e instanceof UnknownColumnError && categorical.includes(e.column)) return readCsv(opts.data, opts.read ?? {});
+      if (e instanceof UnknownColumnError && categorical.includes(e.column)) return readTable(opts.data, opts.read ?? {});
       throw e;
     });
     // Under 'keep' (the default) the reader drops a row with a missing number; here that would leave the
@@ -100,7 +101,7 @@ export async function predictModelFile(engine: Engine, opts: PredictFileOptions)
     if (report.missing.policy === 'keep' && report.missing.rowsDropped > 0) {
       const c = report.missing.columns.find((x) => x.rowsDropped > 0)!;
       const n = report.missing.rowsDropped;
-      throw new EngineError('E_INPUT', `${opts.data}: line ${c.firstLine}, column "${c.name}": missing value (${n} row${n === 1 ? '' : 's'} with a missing number); predict writes one prediction per input row: fill the values, or pass --missing drop to leave such rows out`);
+      throw new EngineError('E_INPUT', `${opts.data}: ${report.unit ?? 'line'} ${c.firstLine}, column "${c.name}": missing value (${n} row${n === 1 ? '' : 's'} with a missing number); predict writes one prediction per input row: fill the values, or pass --missing drop to leave such rows out`);
     }
     if (table.columns.some((c) => c.name === column)) {
       throw new EngineError('E_ARG', `${opts.data}: already has a column "${column}"; name the predictions column with --column`);

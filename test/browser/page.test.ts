@@ -203,6 +203,31 @@ export function predict(rows) {
     }
   });
 
+  it('reads a Parquet upload (DuckDB\'s writer, zstd) through the core readers, as the CSV: the same columns and guesses; it audits; a damaged one is a message', async () => {
+    const { page, errors } = await open();
+    try {
+      const accept = (await page.getAttribute('#file', 'accept')) ?? '';
+      for (const ext of ['.csv', '.parquet', '.arrow', '.jsonl']) assert.ok(accept.split(',').includes(ext), `accept lists ${ext}: ${accept}`);
+      await page.setInputFiles('#file', path.join(ROOT, 'test/fixtures/columnar/loans-300.parquet'));
+      await page.waitForFunction(() => document.body.dataset.state === 'loaded');
+      assert.equal(await page.inputValue('#pred'), 'preds');
+      assert.equal(await page.inputValue('#label'), 'approved');
+      const ticked = await page.$$eval('#protected input:checked', (b) => b.map((x) => (x as HTMLInputElement).value));
+      assert.deepEqual(ticked, ['age', 'sex', 'group']);
+      assert.match(await page.textContent('#file-info') ?? '', /loans-300\.parquet \(Apache Parquet\).*300 rows, 10 columns/);
+      await page.uncheck('#protected input[value="age"]');
+      await auditInPage(page, { epochs: '1', 'gan-seeds': '1', rows: '100', 'intersection-rows': '0', 'fale-bootstrap': '0' }, 90_000);
+      const report = await reportFrame(page);
+      assert.ok(await report.$$eval('#verdict table.verdict-table tbody tr', (r) => r.length) > 0, 'the verdict table');
+      await page.setInputFiles('#file', path.join(ROOT, 'test/fixtures/columnar/truncated.parquet'));
+      await page.waitForSelector('#error:not([hidden])');
+      assert.match(await page.textContent('#error') ?? '', /truncated\.parquet: not a Parquet file, or a damaged one/);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('the decision threshold: lucid audit --threshold, stated in the report; a value outside [0, 1] is refused', async () => {
     const { page, errors } = await open();
     try {

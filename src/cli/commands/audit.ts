@@ -12,7 +12,7 @@ import { EngineError } from '../../engine/errors.js';
 import { auditFile, writeAudit, type WrittenAudit } from '../../node/audit.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { modelTimeoutOption } from '../model-timeout.js';
-import { FAIRNESS_OPTIONS as F, fairnessValues, readOptionsOf, withDataOptions, type DataCliOptions, intAtLeast2, names, nonNegativeInt, numberList, positiveInt, summaryFormat } from '../options.js';
+import { FAIRNESS_OPTIONS as F, fairnessValues, readOptionsOf, withDataOptions, type DataCliOptions, intAtLeast2, names, nonNegativeInt, numberList, positiveInt, summaryFormat, DATA_FILE } from '../options.js';
 import { familyCounts, formatVerdictTable, METRIC_DEFS, METRICS_DEFAULTS } from '../../methods/metrics/index.js';
 import { attributionText } from '../../audit/attribution.js';
 
@@ -229,7 +229,7 @@ Examples (on the files of the README's walkthrough: lucid dataset export adult -
 
 export const auditCommand = withDataOptions(new Command('audit')
   .description('audit a model for unfairness: group metrics, LUCID-GAN canonical sets (with the proxy view and intersections), LUCID and FALE, in one HTML report')
-  .requiredOption('--data <file>', 'the audit data (CSV) with the label and the protected columns'))
+  .requiredOption('--data <file>', `the audit data (${DATA_FILE}) with the label and the protected columns`))
   .requiredOption('--label <column>', 'the true label column')
   .addOption(F.positive())
   .addOption(F.favourable())

@@ -4,14 +4,15 @@ import type { Delimiter } from '../../data/csv-detect.js';
 import { Rng } from '../../engine/rng.js';
 import { EngineError } from '../../engine/errors.js';
 import { fale, fale2d, faleCsv, faleStream, faleSvg, FALE_DEFAULTS, rankSubgroups, type FaleResult, type MetricName, type ProtectedCondition } from '../../methods/fale/index.js';
-import { csvSource } from '../../node/columns.js';
+import { fileSource } from '../../node/columns.js';
 import { resolveBlackBox } from '../../node/blackbox.js';
-import { readCsv, requireClean, type ReadReport } from '../../node/csv.js';
+import { requireClean, type ReadReport } from '../../node/csv.js';
+import { readTable } from '../../node/read-table.js';
 import { requireColumns } from '../../data/table.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { modelTimeoutOption } from '../model-timeout.js';
 import { METRICS_DEFAULTS } from '../../methods/metrics/index.js';
-import { FAIRNESS_OPTIONS as F, readOptionsOf, withDataOptions, type DataCliOptions, formatOption, intAtLeast2, names, nonNegativeInt, numberList } from '../options.js';
+import { FAIRNESS_OPTIONS as F, readOptionsOf, withDataOptions, type DataCliOptions, formatOption, intAtLeast2, names, nonNegativeInt, numberList, DATA_FILE } from '../options.js';
 
 /** --protected sex=Female or sex=Female,race=Black (every condition must hold for the unprivileged group). */
 function protectedArg(value: string): ProtectedCondition[] {
@@ -103,7 +104,7 @@ function faleOptions(opts: FaleCliOptions) {
 export const faleCommand = withDataOptions(new Command('fale')
   .description('fairness-aware ALE: how a fairness metric (unprivileged − privileged) changes along each feature, by calling the model on modified rows')
   .requiredOption('--model <file>', 'the audited model (model.json, a .mjs module or an .onnx file); FALE calls it on modified rows')
-  .requiredOption('--data <file>', 'the audit data (CSV)'))
+  .requiredOption('--data <file>', `the audit data (${DATA_FILE})`))
   .requiredOption('--label <column>', 'the true label column')
   .addOption(F.positive())
   .addOption(F.favourable())
@@ -147,7 +148,7 @@ export const faleCommand = withDataOptions(new Command('fale')
     let result: FaleResult;
     if (opts.pair || opts.bootstrap > 0) {
       // the 2-D grid and the bootstrap replicates need every row in memory
-      const { table, report } = await readCsv(opts.data, readOptionsOf(opts));
+      const { table, report } = await readTable(opts.data, readOptionsOf(opts));
       requireColumns(table, opts.data, wanted);
       clean(report);
       const model = await resolveBlackBox(engine, { model: opts.model }, table, { modelTimeout: opts.modelTimeout });
@@ -171,7 +172,7 @@ export const faleCommand = withDataOptions(new Command('fale')
     } else {
       // streamed: the file is read in chunks, in a few passes (src/methods/fale/stream.ts): memory is bounded by a chunk, not the file
       const model = await resolveBlackBox(engine, { model: opts.model }, { rows: 0, columns: [] }, { modelTimeout: opts.modelTimeout });
-      const source = csvSource(opts.data, { ...readOptionsOf(opts), onColumns: (names) => requireColumns({ rows: 0, columns: names.map((name) => ({ kind: 'numeric', name, values: new Float64Array(0) })) }, opts.data, wanted) }, clean);
+      const source = fileSource(opts.data, { ...readOptionsOf(opts), onColumns: (names) => requireColumns({ rows: 0, columns: names.map((name) => ({ kind: 'numeric', name, values: new Float64Array(0) })) }, opts.data, wanted) }, clean);
       result = await faleStream(source, model, faleOptions(opts));
     }
     for (const w of result.warnings) process.stderr.write(`lucid: warning: ${w}\n`);

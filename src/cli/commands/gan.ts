@@ -7,7 +7,7 @@ import { EngineError } from '../../engine/errors.js';
 import { CONSISTENCY_WEIGHT, GAN_DEFAULTS, RARE_ROWS, RARE_SHARE, type GanEpoch } from '../../models/lucidgan/model.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { fitGanFile, sampleGanFile } from '../../node/gan-file.js';
-import { names, nonNegativeInt, positiveInt, printSummary, readOptionsOf, summaryFormat, withDataOptions, type DataCliOptions } from '../options.js';
+import { names, nonNegativeInt, positiveInt, printSummary, readOptionsOf, summaryFormat, withDataOptions, type DataCliOptions, DATA_FILE } from '../options.js';
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
@@ -75,7 +75,7 @@ const csvOptions = withDataOptions;
 const fit = csvOptions(
   new Command('fit')
     .description('train a LUCID-GAN (CTGAN conditioned on the audited model\'s prediction) on a CSV file and save it')
-    .requiredOption('--data <file>', 'the training CSV: the features, any extra columns to analyse, and the prediction column(s)')
+    .requiredOption('--data <file>', `the training data (${DATA_FILE}): the features, any extra columns to analyse, and the prediction column(s)`)
     .option('--condition <column>', 'a numeric column fed raw to generator and critic as a condition, e.g. the model\'s P(positive) "preds" (repeat for more)', (v: string, prev: string[]) => collect(conditionName(v), prev), [] as string[])
     .option('--discrete <names>', 'columns in the conditional vector, comma-separated (default: every categorical column; numeric ones listed become categorical)', names),
 )

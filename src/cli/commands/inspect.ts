@@ -2,8 +2,9 @@
 import { Command } from 'commander';
 import { addModes, formatInspect, inspectTable } from '../../data/inspect.js';
 import { initNodeEngine } from '../../node/engine.js';
-import { readCsv } from '../../node/csv.js';
-import { formatOption, nonNegativeInt, readOptionsOf, withDataOptions, type DataCliOptions } from '../options.js';
+import { readTable } from '../../node/read-table.js';
+import { formatsHelp } from '../../data/formats.js';
+import { formatOption, nonNegativeInt, readOptionsOf, withDataOptions, type DataCliOptions, DATA_FILE } from '../options.js';
 
 
 interface InspectOptions extends DataCliOptions {
@@ -16,21 +17,22 @@ interface InspectOptions extends DataCliOptions {
 export const inspect = withDataOptions(
   new Command('inspect')
     .description('show what the tool will see in a CSV file: settings, rows kept, and per column its kind, missing cells and categories or range')
-    .requiredOption('--data <file>', 'the CSV file'),
+    .requiredOption('--data <file>', `the data file (${DATA_FILE})`),
 )
   .addOption(formatOption(['table', 'json'], 'table'))
   .option('--modes', 'also fit each numeric column\'s variational Gaussian mixture and show the modes the GAN will use (weight > 0.005)')
   .option('--seed <n>', 'seed of the mode fits (k-means initialisation)', nonNegativeInt, 0)
   .addHelpText('after', `
-Every other command reads CSV files the same way, with the same options: run this first to see what
+Every other command reads data files the same way, with the same options: run this first to see what
 they will see (the delimiter and header found, rows dropped for missing values, each column's kind).
+Formats (--input-format, else by extension): ${formatsHelp()}.
 
 Examples (adult-test.csv as in the README):
   lucid inspect --data adult-test.csv
   lucid inspect --data adult-test.csv --categorical Education-Num --drop fnlwgt --format json
   lucid inspect --data adult-test.csv --modes          # the Gaussian-mixture modes LUCID-GAN will use`)
   .action(async (opts: InspectOptions) => {
-    const { table, report } = await readCsv(opts.data, readOptionsOf(opts));
+    const { table, report } = await readTable(opts.data, readOptionsOf(opts));
     const summary = inspectTable(table, report);
     if (opts.modes) addModes(await initNodeEngine(), table, summary, opts.seed);
     for (const w of summary.warnings) process.stderr.write(`lucid: warning: ${w}\n`);

@@ -7,7 +7,7 @@ import { formatMetricsCsv, formatMetricsTable, groupMetrics, METRICS_DEFAULTS } 
 import { requireClean } from '../../node/csv.js';
 import { readColumns } from '../../node/columns.js';
 import { initNodeEngine } from '../../node/engine.js';
-import { FAIRNESS_OPTIONS as F, readOptionsOf, withDataOptions, type DataCliOptions, fairnessValues, formatOption, names, nonNegativeInt } from '../options.js';
+import { FAIRNESS_OPTIONS as F, readOptionsOf, withDataOptions, type DataCliOptions, fairnessValues, formatOption, names, nonNegativeInt, DATA_FILE } from '../options.js';
 
 const collect = (value: string, prev: string[] = []) => [...prev, value];
 
@@ -61,7 +61,7 @@ Examples (adult.json and adult-test.csv as in the README):
 
 export const metrics = withDataOptions(new Command('metrics')
   .description('output-based group fairness metrics of a model\'s predictions: per-group rates, ratios to a reference with verdicts (a stated family-wise error), the four-fifths rule, LL144 impact ratios, calibration by group, bootstrap intervals')
-  .requiredOption('--data <file>', 'the data (CSV) with the label, the predictions and the group columns'))
+  .requiredOption('--data <file>', `the data (${DATA_FILE}) with the label, the predictions and the group columns`))
   .requiredOption('--label <column>', 'the true label')
   .addOption(F.positive())
   .addOption(F.favourable())

@@ -4,7 +4,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { TRAIN_DEFAULTS } from '../../models/classifier/classifier.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { predictModelFile, trainModelFile } from '../../node/model-file.js';
-import { names, nonNegativeInt, positiveInt, printSummary, readOptionsOf, summaryFormat, withDataOptions, type DataCliOptions } from '../options.js';
+import { names, nonNegativeInt, positiveInt, printSummary, readOptionsOf, summaryFormat, withDataOptions, type DataCliOptions, DATA_FILE } from '../options.js';
 
 
 function hiddenSizes(value: string): number[] {
@@ -61,7 +61,7 @@ const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 const train = csvOptions(
   new Command('train')
     .description('train the built-in classifier (an MLP, or logistic regression with --hidden none) on a CSV file and save it with its preprocessing')
-    .requiredOption('--data <file>', 'the training CSV file; every column but the label (and --drop) is a feature')
+    .requiredOption('--data <file>', `the training data (${DATA_FILE}); every column but the label (and --drop) is a feature`)
     .requiredOption('--label <column>', 'the column to predict')
     .option('--positive <value>', 'the label value predicted as 1 (default with two values: the second in sorted order; required with more)'),
 )
@@ -136,7 +136,7 @@ const predict = csvOptions(
   new Command('predict')
     .description('append the model\'s P(positive class) to every row of a CSV file')
     .requiredOption('--model <file>', 'a model file written by lucid model train')
-    .requiredOption('--data <file>', 'the CSV file; it needs the model\'s feature columns (others are kept as they are)'),
+    .requiredOption('--data <file>', `the data (${DATA_FILE}); it needs the model's feature columns (others are kept as they are)`),
 )
   .option('--column <name>', 'name of the appended column (P(positive) per row)', 'preds')
   .requiredOption('--out <file>', 'the CSV to write: the data\'s columns and the predictions')

@@ -5,11 +5,11 @@ import { EngineError } from '../../engine/errors.js';
 import type { CorrelationMethod } from '../../methods/quality/metrics.js';
 import { formatQuality, qualityReport, QUALITY_DEFAULTS, type QualityCondition } from '../../methods/quality/index.js';
 import { resolveBlackBox } from '../../node/blackbox.js';
-import { readCsv, type ReadOptions } from '../../node/csv.js';
+import { readTable, type TableReadOptions as ReadOptions } from '../../node/read-table.js';
 import { requireColumns } from '../../data/table.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { modelTimeoutOption } from '../model-timeout.js';
-import { formatOption, intAtLeast2, names, nonNegativeInt, positiveInt, readOptionsOf, withDataOptions, type DataCliOptions } from '../options.js';
+import { formatOption, intAtLeast2, names, nonNegativeInt, positiveInt, readOptionsOf, withDataOptions, type DataCliOptions, DATA_FILE } from '../options.js';
 import { Rng } from '../../engine/rng.js';
 
 /** --condition NAME or NAME=VALUE with VALUE a prediction in [0, 1], not 0.5. */
@@ -79,8 +79,8 @@ Examples (adult.json and adult-test.csv as in the README; positive.csv a canonic
 
 export const quality = withDataOptions(new Command('quality')
   .description('how closely synthetic rows (e.g. a LUCID-GAN canonical set) follow the real data, column by column and pair by pair, and how many the audited model scores as conditioned (validity)')
-  .requiredOption('--real <file>', 'the real data (CSV)')
-  .requiredOption('--synthetic <file>', 'the synthetic data (CSV) with the same columns (the data options apply to both files)'))
+  .requiredOption('--real <file>', `the real data (${DATA_FILE})`)
+  .requiredOption('--synthetic <file>', `the synthetic data (${DATA_FILE}) with the same columns (the data options apply to both files)`))
   .option('--model <file>', 'the audited model (model.json, a .mjs module or an .onnx file): scores the synthetic rows for validity')
   .option('--pred <column>', 'instead of --model: the synthetic file\'s column holding the model\'s P(positive) per row')
   .option('--condition <spec>', `what the synthetic rows were generated at: COLUMN=VALUE (e.g. ${QUALITY_DEFAULTS.conditionColumn}=1), or COLUMN to read it per row (default: the column "${QUALITY_DEFAULTS.conditionColumn}" when the synthetic file has it)`, conditionArg)
@@ -98,8 +98,8 @@ export const quality = withDataOptions(new Command('quality')
       throw new EngineError('E_ARG', `--pred ${opts.pred} names the condition column (the prediction each row was generated at); give the column holding the model's scores of the synthetic rows, or --model`);
     }
     const read: ReadOptions = readOptionsOf(opts);
-    const real = await readCsv(opts.real, read);
-    const synthetic = await readCsv(opts.synthetic, read);
+    const real = await readTable(opts.real, read);
+    const synthetic = await readTable(opts.synthetic, read);
     // a constant condition column is expected in a synthetic file (lucid gan sample at preds=1): no warning for it
     const expected = (w: string) => w.includes(`column ${JSON.stringify(condColumn)} has the single value`);
     for (const w of [...real.report.warnings, ...synthetic.report.warnings.filter((x) => !expected(x))]) process.stderr.write(`lucid: warning: ${w}\n`);
