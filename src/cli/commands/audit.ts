@@ -198,6 +198,11 @@ protected-group mix of a FAIR model's sets swings by ±0.4–0.8 between seeds (
 model's inputs are unknown); generated rows are scored by a surrogate (the built-in classifier fitted
 to the column's decisions; its agreement on held-out rows is reported).
 
+--policy fairness.json (docs/ci.md; with --baseline, --margin, --markdown, --junit as lucid check has them):
+after the report is written, every rule is checked on the audit (output rules on its group metrics,
+canonical_shift / canonical_validity / canonical_fidelity on its canonical sets and their checks); a
+failing policy exits 3, after every file is written. A rule's attribute must be among --protected.
+
 Output folder: report.html, metrics.{csv,json}, metrics-intersection.{csv,json},
 canonical-{positive,negative}.csv (with gan_seed), intersection-<A>=<a>-<B>=<b>-{positive,negative}.csv,
 distributions.{csv,json}, lucid-{canonical,start}.csv, fale-<attr>.{csv,json}, protected-bins.json,

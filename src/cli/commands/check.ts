@@ -50,13 +50,18 @@ undefined rate is "insufficient data": reported and skipped, a failure only with
 toward its threshold by more than --margin (default ${POLICY_DEFAULTS.margin}, or the rule's "margin") is a regression and fails.
 Exit codes: 0 every check passes; 3 a check crosses its threshold or regressed (the outputs are written
 first); 1 a data error; 2 a usage error (a malformed policy names the file and the JSON path).
-Rules on canonical sets (a LUCID-GAN) are not supported yet: lucid check needs no model and runs no GAN.
+Rules on canonical sets (canonical_shift of a protected value, canonical_validity of the two sets,
+canonical_fidelity of a feature; docs/ci.md) need --model: lucid check then runs the audit of lucid audit
+(the GAN options below; minutes on large data: --gan-schedule fast, --gan-rows) and checks every rule on
+it; a canonical shift the audit's check finds contradicted by the real rows is insufficient data, never a
+pass or a fail. Without a canonical rule it needs no model and runs no GAN.
 
-Examples (adult.json and adult-test.csv as in the README; fairness.json is examples/fairness.json):
+Examples (adult.json and adult-test.csv as in the README; fairness.json and fairness-canonical.json are in examples/):
   lucid model predict --model adult.json --data adult-test.csv --out scored.csv
   lucid check --data scored.csv --policy fairness.json --junit report.xml --markdown summary.md   # exits 3: the model fails the four-fifths rule for Sex
   lucid check --data scored.csv --policy fairness.json --format json > check.json   # exits 3; check.json is a baseline
   lucid check --data scored.csv --policy fairness.json --baseline check.json --margin 0.01   # exits 3, the same failures, no regression
+  lucid check --data adult-test.csv --policy fairness-canonical.json --model adult.json --gan-schedule fast --out adult-audit   # a canonical-set policy: runs the audit
 `;
 
 export const check = withAuditRunOptions(withDataOptions(new Command('check')
