@@ -37,15 +37,19 @@ export function checkMarkdown(r: CheckResult): string {
     `A group with fewer than ${r.minGroup} rows${r.suppressBelow ? ` (or suppressed, fewer than ${r.suppressBelow})` : ''}, a small reference or an undefined value is "insufficient data": it does not fail unless its rule says \`onInsufficient: "fail"\`.`);
   if (r.checks.some((x) => x.kind === 'difference' && !x.interval && x.value !== null)) L.push('Differences get an interval with `--bootstrap <n>`.');
   if (inp.predKind === 'scores' && r.checks.some((x) => x.metric === 'impact_ratio')) L.push('`impact_ratio` on scores is LL144\'s: the scoring rate (above the median score of all rows), not the rate above the threshold; `four_fifths` uses the threshold.');
+  if (r.audit) {
+    L.push(`Checked on the audit of ${code(r.data.source)} (${r.audit.gan}; canonical sets of ${int(r.audit.canonicalRows.positive)} positive and ${int(r.audit.canonicalRows.negative)} negative rows${r.audit.out ? `; report in ${code(r.audit.out)}` : ''}).`);
+    if (r.checks.some((x) => x.metric === 'canonical_shift')) L.push('A `canonical_shift` is checked on the canonical sets\' value; the interval beside it is the real rows\' shift, and "data agrees / within noise / disagrees" the audit\'s check of the sets against the data: a value the data contradicts (disagrees) is insufficient data, never a pass or a fail.');
+  }
   if (r.policy.description) L.push('', `> ${r.policy.description.replace(/\n/g, ' ')}`);
   L.push('');
-  L.push('| result | rule | group | n | reference (n) | value | interval | threshold | metrics verdict |');
+  L.push(`| result | rule | group | n | reference (n) | value | interval | threshold | ${r.checks.some((x) => x.context) ? 'metrics verdict / audit check' : 'metrics verdict'} |`);
   L.push('|---|---|---|---|---|---|---|---|---|');
   for (const x of r.checks) {
     const ref = x.reference === null ? '—' : `${x.reference} (${int(x.referenceN)})`;
     const value = x.value === null ? 'n/a' : formatValue(x.value, x.kind);
     const why = x.status === 'insufficient data' && x.reason ? `: ${x.reason}` : '';
-    L.push(`| ${cell(statusText(x) + why)} | ${cell(x.rule)} | ${cell(x.group)} | ${int(x.n)} | ${cell(ref)} | ${cell(value)} | ${cell(intervalText(x))} | ${cell(x.threshold)} | ${x.verdict ?? '—'} |`);
+    L.push(`| ${cell(statusText(x) + why)} | ${cell(x.rule)} | ${cell(x.group)} | ${int(x.n)} | ${cell(ref)} | ${cell(value)} | ${cell(intervalText(x))} | ${cell(x.threshold)} | ${x.verdict ?? (x.context ? cell(x.context) : '—')} |`);
   }
   if (r.baseline) {
     const b = r.baseline;
@@ -61,7 +65,7 @@ export function checkMarkdown(r: CheckResult): string {
       if (!y) continue;
       const mark = y.status === 'regressed' ? '❌ regressed' : y.status === 'no baseline value' ? `— no baseline value: ${y.reason ?? ''}` : y.status === 'improved' ? '✅ improved' : '✅ within margin';
       const worse = y.worse === null ? '—' : `${y.worse > 0 ? '+' : y.worse < 0 ? '−' : '±'}${formatValue(Math.abs(y.worse), x.kind === 'rate' ? 'difference' : x.kind, false)} (margin ${marginText(y.margin, x.kind)})`;
-      L.push(`| ${cell(mark)} | ${cell(x.rule)} | ${cell(x.group)} | ${cell(formatValue(y.value, x.kind))} | ${cell(formatValue(x.value, x.kind))} | ${y.change === null ? '—' : cell(formatValue(y.change, x.kind === 'rate' ? 'difference' : x.kind === 'ratio' ? 'ratio' : 'difference'))} | ${cell(worse)} |`);
+      L.push(`| ${cell(mark)} | ${cell(x.rule)} | ${cell(x.group)} | ${cell(formatValue(y.value, x.kind))} | ${cell(formatValue(x.value, x.kind))} | ${y.change === null ? '—' : cell(formatValue(y.change, x.kind === 'rate' ? 'difference' : x.kind))} | ${cell(worse)} |`);
     }
     for (const n of b.notes) L.push('', `- ${n}`);
   }
@@ -93,7 +97,7 @@ function caseName(x: RuleCheck): string {
 function detail(x: RuleCheck): string {
   const ref = x.reference === null ? '' : `; reference ${x.reference} (n = ${x.referenceN ?? 'n/a'})`;
   const iv = x.interval ? `; interval ${formatValue(x.interval.lo, x.kind)} … ${formatValue(x.interval.hi, x.kind)} (${x.interval.method})` : '';
-  const verdict = x.verdict ? `; metrics verdict: ${x.verdict}` : '';
+  const verdict = x.verdict ? `; metrics verdict: ${x.verdict}` : x.context ? `; ${x.context}` : '';
   return `${x.metric} of ${x.attribute} = ${x.group} (n = ${x.n})${ref}: ${formatValue(x.value, x.kind)}, threshold ${x.threshold}${iv}${verdict}`;
 }
 

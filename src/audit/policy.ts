@@ -15,6 +15,7 @@ import { EngineError, UnknownColumnError } from '../engine/errors.js';
 import { closeColumns, getColumn, type Table } from '../data/table.js';
 import { MISSING_TOKENS } from '../data/schema.js';
 import type { Rng } from '../engine/rng.js';
+import { canonicalValues, type AuditView } from './policy-audit.js';
 import { correctTogether, groupMetrics, METRIC_DEFS, METRICS, METRICS_DEFAULTS, wilsonInterval, type AttributeResult, type Favourable, type MetricName, type MetricsReport, type Verdict } from '../methods/metrics/index.js';
 
 /** The policy format this code reads (the `version` field). */
@@ -30,7 +31,7 @@ export const POLICY_DEFAULTS = {
   maxNumericGroups: 20,
 };
 
-export type RuleKind = 'rate' | 'difference' | 'ratio';
+export type RuleKind = 'rate' | 'difference' | 'ratio' | 'distance';
 export type OnInsufficient = 'skip' | 'fail';
 
 /**
@@ -50,23 +51,42 @@ export const YARDSTICKS = {
 } as const satisfies Record<string, { kind: RuleKind; help: string }>;
 type Yardstick = keyof typeof YARDSTICKS;
 
-/** Rule metrics that need the canonical sets of a LUCID-GAN: named so that the error can say so, not run. */
-export const CANONICAL_RULE_METRICS = ['canonical_shift', 'canonical_validity', 'canonical_fidelity'] as const;
+/**
+ * Rule metrics on the canonical sets of a LUCID-GAN (they need a callable model and an audit; checked
+ * by src/audit/policy-audit.ts on an AuditResult). The groups of canonical_shift are the attribute's
+ * values; those of canonical_validity and canonical_fidelity are the two sets, "positive" and "negative".
+ */
+export const CANONICAL_RULES = {
+  canonical_shift: { kind: 'difference', attribute: 'protected', help: "the canonical shift of a protected attribute's value: its share in the positive canonical set − in the negative set (all GAN seeds pooled), as the report prints it; a value the audit's check marks as contradicted by the real rows is insufficient data" },
+  canonical_validity: { kind: 'rate', attribute: 'none', help: 'the share of the rows generated for a set that the model scores on that set\'s side (drawn by rejection, the default: the acceptance rate, since the kept rows are valid by construction; with --no-rejection: the validity)' },
+  canonical_fidelity: { kind: 'distance', attribute: 'column', help: "the fidelity of a feature's generated values to the real rows the model scores on that side: KS (numbers) or total variation (categories), 0 = the same" },
+} as const satisfies Record<string, { kind: RuleKind; attribute: 'protected' | 'none' | 'column'; help: string }>;
+export type CanonicalRuleName = keyof typeof CANONICAL_RULES;
+/** Rule metrics that need the canonical sets of a LUCID-GAN. */
+export const CANONICAL_RULE_METRICS = Object.keys(CANONICAL_RULES) as CanonicalRuleName[];
+/** The two sets a canonical_validity or canonical_fidelity rule is checked on (its groups). */
+export const CANONICAL_SIDES = ['positive', 'negative'] as const;
 
 export interface RuleMetric {
   name: string;
   kind: RuleKind;
-  /** the METRIC_DEFS metric, or null for a yardstick */
+  /** the METRIC_DEFS metric, or null for a yardstick or a canonical-set metric */
   base: MetricName | null;
   yardstick: Yardstick | null;
+  /** a rule on the canonical sets (needs a model and an audit), or null */
+  canonical: CanonicalRuleName | null;
   help: string;
 }
 
-/** Every metric name a rule may use: each metric of METRIC_DEFS in each form, then the yardsticks. */
+/** Every metric name a rule may use: each metric of METRIC_DEFS in each form, then the yardsticks, then the canonical-set metrics. */
 export const RULE_METRICS: readonly RuleMetric[] = [
-  ...METRICS.flatMap((m) => RULE_FORMS.map((f): RuleMetric => ({ name: `${m}${f.suffix}`, kind: f.kind, base: m, yardstick: null, help: `${METRIC_DEFS[m].label}: ${f.help}` }))),
-  ...(Object.keys(YARDSTICKS) as Yardstick[]).map((y): RuleMetric => ({ name: y, kind: YARDSTICKS[y].kind, base: null, yardstick: y, help: YARDSTICKS[y].help })),
+  ...METRICS.flatMap((m) => RULE_FORMS.map((f): RuleMetric => ({ name: `${m}${f.suffix}`, kind: f.kind, base: m, yardstick: null, canonical: null, help: `${METRIC_DEFS[m].label}: ${f.help}` }))),
+  ...(Object.keys(YARDSTICKS) as Yardstick[]).map((y): RuleMetric => ({ name: y, kind: YARDSTICKS[y].kind, base: null, yardstick: y, canonical: null, help: YARDSTICKS[y].help })),
+  ...CANONICAL_RULE_METRICS.map((c): RuleMetric => ({ name: c, kind: CANONICAL_RULES[c].kind, base: null, yardstick: null, canonical: c, help: CANONICAL_RULES[c].help })),
 ];
+
+/** The rules of `policy` on canonical sets (they need --model: an audit). */
+export const canonicalRules = (policy: Policy): PolicyRule[] => policy.rules.filter((r) => r.metric.canonical !== null);
 
 export interface PolicyRule {
   /** the rule's name in every output (given, else metric:attribute, made unique) */
@@ -122,9 +142,9 @@ const hint = (name: string, names: readonly string[]) => {
   return close.length ? ` (did you mean ${close.map((c) => JSON.stringify(c)).join(' or ')}?)` : '';
 };
 
-/** The metric names, as one line: "m, m_diff, m_ratio for m in …; four_fifths, impact_ratio". */
+/** The metric names, as one line: "m, m_diff, m_ratio for m in …; four_fifths, impact_ratio; canonical_shift, … (with a model)". */
 export function ruleMetricList(): string {
-  return `${RULE_FORMS.map((f) => `m${f.suffix}`).join(', ')} for m in ${METRICS.join(', ')}; ${Object.keys(YARDSTICKS).join(', ')}`;
+  return `${RULE_FORMS.map((f) => `m${f.suffix}`).join(', ')} for m in ${METRICS.join(', ')}; ${Object.keys(YARDSTICKS).join(', ')}; ${CANONICAL_RULE_METRICS.join(', ')} (canonical sets: need a model)`;
 }
 
 /** The policy from the text of its file; a syntax error names the line and column. */
@@ -198,16 +218,21 @@ function parseRule(r: unknown, i: number, file: string): PolicyRule {
   keysOf(r, RULE_KEYS, file, path, 'a rule');
   if (r.metric === undefined) throw bad(file, path, `gives no metric; the metrics are: ${ruleMetricList()}`);
   const name = str(r.metric, file, `${path}.metric`);
-  if ((CANONICAL_RULE_METRICS as readonly string[]).includes(name)) {
-    throw bad(file, `${path}.metric`, `"${name}" needs the canonical sets of a LUCID-GAN (a callable model and minutes of training); lucid check does not support rules on canonical sets yet: check them in the report of lucid audit, or leave the rule out`);
-  }
   const metric = RULE_METRICS.find((m) => m.name === name);
   if (!metric) throw bad(file, `${path}.metric`, `"${name}" is not a metric${hint(name, RULE_METRICS.map((m) => m.name))}; the metrics are: ${ruleMetricList()}`);
-  if (r.attribute === undefined) throw bad(file, path, 'gives no attribute (a column, or an intersection such as "Sex×Race")');
-  const attribute = str(r.attribute, file, `${path}.attribute`);
-  const columns = attributeColumns(attribute);
+  const canon = metric.canonical ? CANONICAL_RULES[metric.canonical] : null;
+  let attribute: string;
+  if (canon?.attribute === 'none') {
+    if (r.attribute !== undefined) throw bad(file, `${path}.attribute`, `${name} is a measure of the canonical sets, not of an attribute: leave attribute out (its groups are ${CANONICAL_SIDES.join(' and ')})`);
+    attribute = 'canonical sets';
+  } else {
+    if (r.attribute === undefined) throw bad(file, path, canon ? `gives no attribute (${canon.attribute === 'protected' ? 'a protected column' : 'a column of the data'})` : 'gives no attribute (a column, or an intersection such as "Sex×Race")');
+    attribute = str(r.attribute, file, `${path}.attribute`);
+  }
+  const columns = canon?.attribute === 'none' ? [] : attributeColumns(attribute);
   if (columns.some((c) => c === '')) throw bad(file, `${path}.attribute`, `"${attribute}" has an empty column name; an intersection is written "Sex×Race"`);
   if (new Set(columns).size !== columns.length) throw bad(file, `${path}.attribute`, `"${attribute}" names a column twice`);
+  if (canon && columns.length > 1) throw bad(file, `${path}.attribute`, `${name} is checked on one column; "${attribute}" is an intersection (the heat map's cells of lucid audit are not rule groups)`);
   const rule: PolicyRule = { id: '', path, metric, attribute, columns };
   if (r.id !== undefined) rule.id = str(r.id, file, `${path}.id`);
   if (r.description !== undefined) rule.description = str(r.description, file, `${path}.description`);
@@ -218,7 +243,7 @@ function parseRule(r: unknown, i: number, file: string): PolicyRule {
     if (v < lo || v > hi) throw bad(file, `${path}.${key}`, `${v} is outside [${lo}, ${hi}], the range of a ${metric.kind}${unit}`);
     rule[key] = v;
   };
-  const [lo, hi] = metric.kind === 'rate' ? [0, 1] : metric.kind === 'difference' ? [-1, 1] : [0, Infinity];
+  const [lo, hi] = metric.kind === 'rate' || metric.kind === 'distance' ? [0, 1] : metric.kind === 'difference' ? [-1, 1] : [0, Infinity];
   range('min', lo, hi);
   range('max', lo, hi);
   if (r.maxAbs !== undefined) {
@@ -231,6 +256,7 @@ function parseRule(r: unknown, i: number, file: string): PolicyRule {
   if (rule.min === undefined && rule.max === undefined && rule.maxAbs === undefined) throw bad(file, path, `gives no threshold: add min and/or max${metric.kind === 'difference' ? ', or maxAbs' : ''}`);
   if (rule.min !== undefined && rule.max !== undefined && rule.min > rule.max) throw bad(file, `${path}.max`, `${rule.max} is below min ${rule.min}`);
   if (r.reference !== undefined) {
+    if (canon) throw bad(file, `${path}.reference`, `${name} compares the positive and negative canonical sets: it takes no reference`);
     if (metric.kind === 'rate') throw bad(file, `${path}.reference`, `${name} is each group's own rate: it has no reference`);
     if (metric.yardstick) throw bad(file, `${path}.reference`, `${name} is by definition against the most selected group: it takes no reference`);
     rule.reference = referenceOf(r.reference, columns, file, `${path}.reference`);
@@ -238,6 +264,11 @@ function parseRule(r: unknown, i: number, file: string): PolicyRule {
   if (r.groups !== undefined) {
     if (!Array.isArray(r.groups) || r.groups.length === 0) throw bad(file, `${path}.groups`, `expected a non-empty list of group values, got ${JSON.stringify(r.groups)}`);
     rule.groups = r.groups.map((g, j) => str(g, file, `${path}.groups[${j}]`));
+    if (canon && canon.attribute !== 'protected') {
+      rule.groups.forEach((g, j) => {
+        if (!(CANONICAL_SIDES as readonly string[]).includes(g)) throw bad(file, `${path}.groups[${j}]`, `"${g}" is not a set; the groups of ${name} are ${CANONICAL_SIDES.map((x) => JSON.stringify(x)).join(' and ')}`);
+      });
+    }
   }
   if (r.onInsufficient !== undefined) rule.onInsufficient = oneOf(r.onInsufficient, ['skip', 'fail'] as const, file, `${path}.onInsufficient`);
   if (r.margin !== undefined) {
@@ -346,6 +377,8 @@ export interface RuleCheck {
   interval: { lo: number; hi: number; method: string } | null;
   /** the metrics verdict of the same comparison (judged metrics' differences and ratios), for context */
   verdict: Verdict | null;
+  /** canonical-set rules: the audit's check beside the value (e.g. "data agrees", "KS, noise floor 0.041, faithful"), for context */
+  context?: string;
   /** the threshold as text: "≥ 0.8", "|·| ≤ 0.05" */
   threshold: string;
   status: CheckStatus;
@@ -370,6 +403,8 @@ export interface CheckResult {
   counts: { checks: number; pass: number; fail: number; insufficient: number; regressed: number; failing: number };
   passed: boolean;
   warnings: string[];
+  /** checked on an audit (lucid check --model, lucid audit --policy): how its canonical sets were made */
+  audit?: { gan: string; canonicalRows: { positive: number; negative: number }; out?: string };
 }
 
 /** The threshold of a rule as text, in the metric's unit. */
@@ -383,13 +418,14 @@ export function thresholdText(r: Pick<PolicyRule, 'min' | 'max' | 'maxAbs'>, kin
 /** A value in its unit: a rate as a percentage, a difference in percentage points, a ratio as a number. */
 export function formatValue(v: number | null, kind: RuleKind, signed = true): string {
   if (v === null) return 'n/a';
+  if (kind === 'distance') return v.toFixed(3);
   if (kind === 'rate') return `${(100 * v).toFixed(1)}%`;
   if (kind === 'difference') return `${signed ? (v > 0 ? '+' : v < 0 ? '−' : '±') : ''}${Math.abs(100 * v).toFixed(2)} pp`;
   return `${v < 0 ? '−' : ''}${Math.abs(v).toFixed(3)}`;
 }
 
 /** A baseline margin in the unit of the rule's values: percentage points for rates and differences. */
-export const marginText = (m: number, kind: RuleKind): string => (kind === 'ratio' ? String(m) : formatValue(m, 'difference', false));
+export const marginText = (m: number, kind: RuleKind): string => (kind === 'ratio' || kind === 'distance' ? String(m) : formatValue(m, 'difference', false));
 
 /** Whether `v` satisfies the rule. */
 const within = (r: PolicyRule, v: number) => (r.maxAbs !== undefined ? Math.abs(v) <= r.maxAbs : (r.min === undefined || v >= r.min) && (r.max === undefined || v <= r.max));
@@ -402,13 +438,15 @@ function badness(r: PolicyRule, v: number): number {
 }
 
 /** The attribute's name in the metrics output ("Sex × Race" for an intersection). */
-const attributeKey = (columns: readonly string[]) => columns.join(' × ');
+export const attributeKey = (columns: readonly string[]) => columns.join(' × ');
 
 /**
  * The values of one rule on one attribute's metrics (`a`, from groupMetrics), one per group: the same
  * function reads the data checked now and an audit.json baseline.
  */
-export function ruleValues(rule: PolicyRule, a: AttributeResult, report: MetricsReport): Omit<RuleCheck, 'status' | 'fails' | 'threshold' | 'baseline'>[] {
+export type RuleValue = Omit<RuleCheck, 'status' | 'fails' | 'threshold' | 'baseline'>;
+
+export function ruleValues(rule: PolicyRule, a: AttributeResult, report: MetricsReport): RuleValue[] {
   const m = rule.metric;
   const minGroup = report.minGroupSize;
   const byValue = new Map(a.groups.map((g) => [g.value, g]));
@@ -505,8 +543,16 @@ function validateAgainstData(table: Table, policy: Policy, s: CheckSettings, whe
   }
 }
 
+/** A usage error when the policy has canonical-set rules and `what` (the command as run) has no model to audit. */
+export function requireNoCanonical(policy: Policy, what: string): void {
+  const c = canonicalRules(policy);
+  if (!c.length) return;
+  const r = c[0];
+  throw bad(policy.file, `${r.path}.metric`, `rule "${r.id}" is a ${r.metric.name} rule${c.length > 1 ? ` (and ${c.length - 1} more canonical-set rule${c.length > 2 ? 's' : ''})` : ''}: it needs the canonical sets of a LUCID-GAN, which ${what} cannot make: give --model <file> (the model to audit; lucid check then runs lucid audit's GAN, minutes on large data: see --gan-schedule fast and --gan-rows)`);
+}
+
 /** The reference a rule's attribute is computed against: the rule's, else the inputs', else none (the largest group that is not small). */
-function referenceFor(rule: PolicyRule, policy: Policy): Record<string, string> | undefined {
+export function referenceFor(rule: PolicyRule, policy: Policy): Record<string, string> | undefined {
   if (rule.reference) return rule.reference;
   const given = policy.inputs.reference ?? {};
   const cols = rule.columns.filter((c) => given[c] !== undefined);
@@ -515,7 +561,7 @@ function referenceFor(rule: PolicyRule, policy: Policy): Record<string, string> 
 }
 
 /** The check's final status of one value. */
-function judge(rule: PolicyRule, v: Omit<RuleCheck, 'status' | 'fails' | 'threshold' | 'baseline'>, s: CheckSettings): RuleCheck {
+export function judge(rule: PolicyRule, v: RuleValue, s: CheckSettings): RuleCheck {
   const onInsufficient = rule.onInsufficient ?? s.onInsufficient;
   const threshold = thresholdText(rule, rule.metric.kind);
   if (v.reason !== undefined || v.value === null) return { ...v, threshold, status: 'insufficient data', fails: onInsufficient === 'fail' };
@@ -529,6 +575,7 @@ function judge(rule: PolicyRule, v: Omit<RuleCheck, 'status' | 'fails' | 'thresh
  * family over every table checked).
  */
 export function checkPolicy(table: Table, policy: Policy, s: CheckSettings, where: string): CheckResult {
+  requireNoCanonical(policy, 'lucid check without --model');
   validateAgainstData(table, policy, s, where);
   const runs = new Map<string, { report: MetricsReport; attr: AttributeResult }>();
   const runOf = (rule: PolicyRule) => {
@@ -582,7 +629,7 @@ export function checkPolicy(table: Table, policy: Policy, s: CheckSettings, wher
   return result;
 }
 
-function recount(r: CheckResult): void {
+export function recount(r: CheckResult): void {
   const c = r.checks;
   r.counts = {
     checks: c.length,
@@ -633,27 +680,46 @@ export function readBaseline(json: unknown, source: string, policy: Policy, s: C
     if (meta.label !== s.label) notes.push(`the audit's label is ${JSON.stringify(meta.label)}, here ${JSON.stringify(s.label)}`);
     if (meta.favourable !== undefined && meta.favourable !== s.favourable) notes.push(`the audit's favourable outcome is ${JSON.stringify(meta.favourable)}, here ${JSON.stringify(s.favourable)}`);
     for (const rule of policy.rules) {
-      const key = attributeKey(rule.columns);
-      const found = reports.flatMap((r) => (Array.isArray(r.attributes) ? r.attributes.map((a) => ({ r, a })) : [])).find(({ a }) => isObject(a) && a.column === key);
-      if (!found) {
-        notes.push(`${rule.id}: the audit has no table of ${key} (its attributes: ${reports.flatMap((r) => (Array.isArray(r.attributes) ? r.attributes.map((a) => a.column) : [])).join(', ')})`);
+      try {
+        if (rule.metric.canonical) {
+          for (const v of canonicalValues(rule, json as unknown as AuditView, s)) values.set(keyOf(rule.id, v.group), { value: v.reason === undefined ? v.value : null, ...(v.reason !== undefined ? { reason: `insufficient data there: ${v.reason}` } : {}) });
+          continue;
+        }
+      } catch (e) {
+        notes.push(`${rule.id}: the audit's canonical sets cannot be read (${(e as Error).message})`);
         continue;
       }
-      const want = referenceFor(rule, policy);
-      const wantValue = want ? rule.columns.map((c) => want[c]).join(', ') : null;
-      if ((rule.metric.kind === 'difference' || rule.metric.kind === 'ratio') && !rule.metric.yardstick && wantValue !== null && found.a.reference.value !== wantValue) {
-        notes.push(`${rule.id}: the audit's reference of ${key} is ${found.a.reference.value}, the rule's ${wantValue}: not comparable`);
+      const found = auditTable(rule, policy, reports, Array.isArray(json.protected) ? (json.protected as AuditView['protected']) : []);
+      if ('note' in found) {
+        notes.push(found.note);
         continue;
       }
       try {
         for (const v of ruleValues(rule, found.a, found.r)) values.set(keyOf(rule.id, v.group), { value: v.reason === undefined ? v.value : null, ...(v.reason !== undefined ? { reason: `insufficient data there: ${v.reason}` } : {}) });
       } catch (e) {
-        throw new EngineError('E_INPUT', `${source}: the audit's table of ${key} cannot be read (${(e as Error).message})`);
+        throw new EngineError('E_INPUT', `${source}: the audit's table of ${found.a.column} cannot be read (${(e as Error).message})`);
       }
     }
     return { source, format: 'audit.json', values, notes };
   }
   throw new EngineError('E_INPUT', `${source}: not a baseline: expected the JSON of lucid check --format json (with "tool": "lucid check") or an audit.json of lucid audit`);
+}
+
+/**
+ * The audit's metrics table of an output rule's attribute (a numeric protected column is found under
+ * its group column, "Age (binned)", by either name), or a note saying why there is none comparable.
+ */
+export function auditTable(rule: PolicyRule, policy: Policy, reports: MetricsReport[], prot: readonly { column: string; groupColumn: string }[]): { r: MetricsReport; a: AttributeResult } | { note: string } {
+  const key = attributeKey(rule.columns.map((c) => prot.find((p) => p.column === c)?.groupColumn ?? c));
+  const all = reports.flatMap((r) => (Array.isArray(r.attributes) ? r.attributes.map((a) => ({ r, a })) : []));
+  const found = all.find(({ a }) => isObject(a) && a.column === key);
+  if (!found) return { note: `${rule.id}: the audit has no table of ${key} (its attributes: ${all.map(({ a }) => a.column).join(', ')})` };
+  const want = referenceFor(rule, policy);
+  const wantValue = want ? rule.columns.map((c) => want[c]).join(', ') : null;
+  if ((rule.metric.kind === 'difference' || rule.metric.kind === 'ratio') && !rule.metric.yardstick && wantValue !== null && found.a.reference.value !== wantValue) {
+    return { note: `${rule.id}: the audit's reference of ${key} is ${found.a.reference.value}, the rule's ${wantValue}: not comparable` };
+  }
+  return found;
 }
 
 /** Compares every check with the baseline, in place: a move toward the threshold by more than the margin is a regression, and fails. */

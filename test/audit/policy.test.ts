@@ -51,7 +51,9 @@ describe('the policy: names from the METRICS table, validation at the edge', () 
       [{ version: 1, rules: [{ metric: 'tpr_ratio', attribute: 'sex', min: 1.2, max: 0.8 }] }, 'fairness.json: rules[0].max: 0.8 is below min 1.2'],
       [{ version: 1, rules: [{ metric: 'tpr_ratio', attribute: 'sex×race', min: 0.8, reference: 'M' }] }, /^fairness\.json: rules\[0\]\.reference: an intersection's reference is an object/],
       [{ version: 1, rules: [{ metric: 'tpr_ratio', attribute: 'sex', min: 0.8, groups: ['F', 3] }] }, 'fairness.json: rules[0].groups[1]: expected a non-empty string, got 3'],
-      [{ version: 1, rules: [{ metric: 'canonical_shift', attribute: 'sex', min: 0 }] }, /^fairness\.json: rules\[0\]\.metric: "canonical_shift" needs the canonical sets of a LUCID-GAN .* not support rules on canonical sets yet/],
+      [{ version: 1, rules: [{ metric: 'canonical_validity', attribute: 'sex', min: 0.9 }] }, /^fairness\.json: rules\[0\]\.attribute: canonical_validity is a measure of the canonical sets, not of an attribute/],
+      [{ version: 1, rules: [{ metric: 'canonical_shift', attribute: 'sex×race', maxAbs: 0.1 }] }, /^fairness\.json: rules\[0\]\.attribute: canonical_shift is checked on one column/],
+      [{ version: 1, rules: [{ metric: 'canonical_fidelity', attribute: 'age', max: 0.1, groups: ['pos'] }] }, /^fairness\.json: rules\[0\]\.groups\[0\]: "pos" is not a set; the groups of canonical_fidelity are "positive" and "negative"/],
       [{ version: 1, rules: [{ id: 'a', metric: 'tpr', attribute: 'sex', min: 0.5 }, { id: 'a', metric: 'fpr', attribute: 'sex', max: 0.5 }] }, 'fairness.json: rules[1].id: "a" is also the id of rules[0]'],
     ];
     for (const [json, msg] of cases) usage(() => parsePolicy(json, 'fairness.json'), msg);

@@ -86,10 +86,11 @@ describe('lucid check', () => {
     oneLine(m);
     const a = lucid('check', '--data', f('d.csv'), '--policy', policy('a.json', [{ metric: 'tpr', attribute: 'Race', min: 0.5 }]));
     assert.equal(a.status, EXIT.usage);
-    assert.equal(a.stderr, `lucid: error: ${f('a.json')}: rules[0].attribute: "Race" is not a column of ${f('d.csv')} (did you mean "race"?); the columns are: sex, race, y, pred\n`);
+    assert.equal(a.stderr, `lucid: error: ${f('d.csv')}: ${f('a.json')}: rules[0].attribute "Race" is not a column (did you mean "race"?); the columns are: sex, race, y, pred\n`);
     const g = lucid('check', '--data', f('d.csv'), '--policy', policy('gan.json', [{ metric: 'canonical_shift', attribute: 'sex', max: 0.1 }]));
     assert.equal(g.status, EXIT.usage);
-    assert.match(g.stderr, /does not support rules on canonical sets yet/);
+    assert.match(g.stderr, /rules\[0\]\.metric: rule "canonical_shift:sex" is a canonical_shift rule: it needs the canonical sets of a LUCID-GAN, which lucid check without --model cannot make: give --model <file>/);
+    oneLine(g);
   });
 
   it('exit 1: a malformed data file or baseline names it; the outputs of a failed run are not written', () => {

@@ -44,10 +44,11 @@ export function exampleBlocks(): ExampleBlock[] {
 
 /**
  * Why a block is too slow for `npm test` (it runs in test/full), or false: the one predicate of the split.
- * Slow: a whole audit or the demo (minutes), and LUCID-GAN training on Adult's 15,060 rows.
+ * Slow: a whole audit (lucid audit, lucid check --model) or the demo (minutes), and LUCID-GAN training on Adult's 15,060 rows.
  */
 export function slowReason(block: ExampleBlock): string | false {
-  const slow = block.lines.find((l) => /^lucid (audit|demo|gan fit)\b/.test(l));
+  // lucid check --model runs an audit (its GAN) for rules on canonical sets
+  const slow = block.lines.find((l) => /^lucid (audit|demo|gan fit)\b/.test(l) || /^lucid check\b.*\s--model\s/.test(l));
   return slow ? `runs ${slow.split(' ').slice(0, 3).join(' ')}…: minutes on Adult` : false;
 }
 
@@ -58,7 +59,7 @@ export function expectedExit(line: string): number {
 }
 
 /** Files of examples/ that the --help examples read as named there ("fairness.json is examples/fairness.json"). */
-const EXAMPLE_FILES = ['fairness.json'];
+const EXAMPLE_FILES = ['fairness.json', 'fairness-canonical.json'];
 const EXAMPLES_DIR = fileURLToPath(new URL('../../../examples/', import.meta.url));
 
 const README = fileURLToPath(new URL('../../../README.md', import.meta.url));

@@ -1,38 +1,26 @@
 // `lucid audit`: parse, validate, call auditFile and writeAudit, print a short summary.
-import { Command, InvalidArgumentError, Option } from 'commander';
+import { Command } from 'commander';
 import { AUDIT_DEFAULTS } from '../../audit/run.js';
 import type { AuditResult } from '../../audit/types.js';
-import { CANONICAL_DEFAULTS, CONDITION_MODES, type ConditionMode } from '../../audit/canonical.js';
+import { CANONICAL_DEFAULTS } from '../../audit/canonical.js';
 import type { ValueFinding } from '../../audit/findings.js';
 import { statedPreferences } from '../../audit/findings.js';
-import { describeGanTraining, GAN_SCHEDULES, SCHEDULE_NAMES, type GanSchedule } from '../../audit/schedule.js';
+import { describeGanTraining, GAN_SCHEDULES, SCHEDULE_NAMES } from '../../audit/schedule.js';
 import type { Delimiter } from '../../data/csv-detect.js';
 import { withInterrupt } from '../interrupt.js';
 import { EngineError } from '../../engine/errors.js';
 import { auditFile, writeAudit, type WrittenAudit } from '../../node/audit.js';
 import { initNodeEngine } from '../../node/engine.js';
-import { modelTimeoutOption } from '../model-timeout.js';
-import { FAIRNESS_OPTIONS as F, fairnessValues, readOptionsOf, withDataOptions, type DataCliOptions, intAtLeast2, names, nonNegativeInt, numberList, positiveInt, summaryFormat, DATA_FILE } from '../options.js';
+import { auditRunValues, withAuditRunOptions, type AuditRunCliOptions } from '../audit-options.js';
+import { finishPolicy, POLICY_OPTIONS, raiseIfFailed, type PolicyCliOptions } from '../policy-options.js';
+import { checkPolicyOnAudit, policyReferences, validateForAudit } from '../../audit/policy-audit.js';
+import { POLICY_DEFAULTS, requireNoCanonical, type CheckSettings, type Policy } from '../../audit/policy.js';
+import { readPolicyFile } from '../../node/policy.js';
+import { FAIRNESS_OPTIONS as F, fairnessValues, readOptionsOf, withDataOptions, type DataCliOptions, names, nonNegativeInt, summaryFormat, DATA_FILE } from '../options.js';
 import { familyCounts, formatVerdictTable, METRIC_DEFS, METRICS_DEFAULTS } from '../../methods/metrics/index.js';
 import { attributionText } from '../../audit/attribution.js';
 
-function share(value: string): number {
-  const v = Number(value);
-  if (value.trim() === '' || !Number.isFinite(v) || v < 0 || v >= 1) throw new InvalidArgumentError(`expected a share in [0, 1), e.g. 0.05, got "${value}"`);
-  return v;
-}
-
-function edgesArg(value: string, prev: Record<string, number[]> = {}): Record<string, number[]> {
-  const m = /^([^=]+?)\s*=\s*(.+)$/.exec(value.trim());
-  const edges = m ? numberList(m[2]) : null;
-  if (!m || !edges) {
-    throw new InvalidArgumentError(`expected COLUMN=E0,E1,… (at least two numbers), e.g. age=17,30,50,90, got "${value}"`);
-  }
-  return { ...prev, [m[1]]: edges };
-}
-
-interface AuditCliOptions extends DataCliOptions {
-  modelTimeout: number;
+interface AuditCliOptions extends DataCliOptions, AuditRunCliOptions, PolicyCliOptions {
   data: string;
   label: string;
   positive?: string;
@@ -44,24 +32,10 @@ interface AuditCliOptions extends DataCliOptions {
   minGroup?: number;
   legitimate?: string[];
   suppressBelow?: number;
-  allowSmall?: boolean;
   protected: string[];
   model?: string;
   pred?: string;
-  ganEpochs?: number;
   seed: number;
-  protectedBins?: number;
-  protectedEdges?: Record<string, number[]>;
-  n: number;
-  intersectionRows: number;
-  faleBootstrap: number;
-  ganMode: 'paper' | 'consistency';
-  ganSeeds: number;
-  ganCondition: ConditionMode;
-  ganSchedule: GanSchedule;
-  ganRows: number;
-  rejection: boolean;
-  ganPointShare?: number;
   format: 'text' | 'json';
   quiet?: boolean;
   out: string;
@@ -154,6 +128,15 @@ export function auditSummary(r: AuditResult, w: WrittenAudit, top = 5): string {
   return lines.join('\n') + '\n';
 }
 
+/** The check's settings under an audit: the audit's inputs, the policy's (or the command line's) minGroup, onInsufficient and margin. */
+export function policySettings(policy: Policy, r: AuditResult, opts: { margin?: number }): CheckSettings {
+  return {
+    label: r.meta.label, positive: r.meta.positive, favourable: r.meta.favourable, pred: `the model's predictions (${r.meta.model.source})`, threshold: r.meta.threshold,
+    minGroup: r.metrics.attributes.minGroupSize, suppressBelow: r.meta.suppressBelow ?? undefined,
+    onInsufficient: policy.onInsufficient ?? POLICY_DEFAULTS.onInsufficient, margin: opts.margin ?? policy.margin ?? POLICY_DEFAULTS.margin, bootstrap: 0,
+  };
+}
+
 const HELP_AFTER = `
 The audit, in order: the model's predictions on the data; group metrics per protected attribute and
 their intersection; --gan-seeds LUCID-GANs (CTGAN conditioned on the predictions, trained as published)
@@ -215,6 +198,11 @@ protected-group mix of a FAIR model's sets swings by ±0.4–0.8 between seeds (
 model's inputs are unknown); generated rows are scored by a surrogate (the built-in classifier fitted
 to the column's decisions; its agreement on held-out rows is reported).
 
+--policy fairness.json (docs/ci.md; with --baseline, --margin, --markdown, --junit as lucid check has them):
+after the report is written, every rule is checked on the audit (output rules on its group metrics,
+canonical_shift / canonical_validity / canonical_fidelity on its canonical sets and their checks); a
+failing policy exits 3, after every file is written. A rule's attribute must be among --protected.
+
 Output folder: report.html, metrics.{csv,json}, metrics-intersection.{csv,json},
 canonical-{positive,negative}.csv (with gan_seed), intersection-<A>=<a>-<B>=<b>-{positive,negative}.csv,
 distributions.{csv,json}, lucid-{canonical,start}.csv, fale-<attr>.{csv,json}, protected-bins.json,
@@ -227,7 +215,7 @@ Examples (on the files of the README's walkthrough: lucid dataset export adult -
     --protected-edges Age=16,30,50,90 --model adult.json --out adult-audit
 `;
 
-export const auditCommand = withDataOptions(new Command('audit')
+export const auditCommand = withAuditRunOptions(withDataOptions(new Command('audit')
   .description('audit a model for unfairness: group metrics, LUCID-GAN canonical sets (with the proxy view and intersections), LUCID and FALE, in one HTML report')
   .requiredOption('--data <file>', `the audit data (${DATA_FILE}) with the label and the protected columns`))
   .requiredOption('--label <column>', 'the true label column')
@@ -236,37 +224,35 @@ export const auditCommand = withDataOptions(new Command('audit')
   .addOption(F.threshold(METRICS_DEFAULTS.threshold))
   .requiredOption('--protected <names>', 'protected columns, comma-separated (categorical, or numeric: binned)', names)
   .option('--model <file>', 'the audited model (model.json, a .mjs module or an .onnx file)')
-  .option('--pred <column>', 'instead of --model: a column holding the model\'s predictions (P(positive), 0/1 or labels)')
-  .option('--gan-epochs <n>', `LUCID-GAN training epochs (default: about ${AUDIT_DEFAULTS.ganSteps} steps, ${AUDIT_DEFAULTS.ganStepsFewRows} on few rows; see below)`, positiveInt)
+  .option('--pred <column>', 'instead of --model: a column holding the model\'s predictions (P(positive), 0/1 or labels)'))
   .option('--seed <n>', 'seed of every draw (same seed, same audit)', nonNegativeInt, 0)
-  .option('--protected-bins <n>', `quantile bins for numeric protected columns (default ${AUDIT_DEFAULTS.protectedBins})`, intAtLeast2)
-  .option('--protected-edges <col=edges>', 'explicit bin edges for a numeric protected column, e.g. Age=16,30,50,90 (repeatable)', edgesArg)
-  .option('-n <rows>', 'rows per canonical set and GAN seed (the seeds\' sets are pooled)', positiveInt, AUDIT_DEFAULTS.n)
-  .option('--intersection-rows <n>', 'rows per intersectional canonical set (0: none)', nonNegativeInt, AUDIT_DEFAULTS.intersectionRows)
   .addOption(F.reference())
   .addOption(F.privileged())
   .addOption(F.tolerance(METRICS_DEFAULTS.tolerance))
   .addOption(F.minGroup(METRICS_DEFAULTS.minGroupSize))
   .addOption(F.legitimate())
   .addOption(F.suppressBelow())
-  .option('--allow-small', `run on fewer than ${AUDIT_DEFAULTS.minRows} rows, or when every group of an attribute is small (otherwise an error)`)
-  .option('--fale-bootstrap <n>', 'FALE bootstrap replicates for 95% bands (0: none)', nonNegativeInt, AUDIT_DEFAULTS.faleBootstrap)
-  .addOption(new Option('--gan-mode <mode>', 'LUCID-GAN training: paper (the published one) or consistency (adds the prediction-consistency term; see below)').choices(['paper', 'consistency']).default(AUDIT_DEFAULTS.ganMode))
-  .addOption(new Option('--gan-schedule <name>', 'how long the GANs train: paper (the published fixed budget) or fast (stopped on held-out real rows; see below)').choices([...SCHEDULE_NAMES]).default(AUDIT_DEFAULTS.ganSchedule))
-  .option('--gan-rows <n>', `the most rows each LUCID-GAN trains on: more rows in the data give the GANs a stratified sample of n rows (the decision × the protected groups; see below); the rest of the audit uses every row`, positiveInt, AUDIT_DEFAULTS.ganRows)
-  .option('--gan-seeds <n>', 'LUCID-GANs to train (different seeds); every canonical figure is given with its spread over them', positiveInt, CANONICAL_DEFAULTS.ganSeeds)
-  .addOption(new Option('--gan-condition <mode>', 'how the generator is conditioned when the sets are drawn (see below)').choices([...CONDITION_MODES]).default(AUDIT_DEFAULTS.ganCondition))
-  .option('--no-rejection', 'keep every generated row (the published sampling) instead of only those the model scores on their side')
-  .option('--gan-point-share <x>', 'give every numeric value held by at least this share of its column\'s rows a GAN mode of its own, generated exactly (e.g. 0.05 for zero-inflated amounts; default 0: none; EXPERIMENTS.md §7.3)', share)
-  .addOption(modelTimeoutOption())
   .addOption(summaryFormat())
+  .addOption(POLICY_OPTIONS.policy('after the report is written, check this fairness policy (docs/ci.md) against the audit\'s group metrics and canonical sets; exit 3 when it fails'))
+  .addOption(POLICY_OPTIONS.baseline())
+  .addOption(POLICY_OPTIONS.margin())
+  .addOption(POLICY_OPTIONS.markdown())
+  .addOption(POLICY_OPTIONS.junit())
   .option('--quiet', 'no progress on stderr')
   .requiredOption('--out <dir>', 'the folder to write the report and files to (created if needed)')
   .addHelpText('after', HELP_AFTER)
   .action(async (opts: AuditCliOptions) => {
+    const started = Date.now();
     if ((opts.model === undefined) === (opts.pred === undefined)) {
       throw new EngineError('E_ARG', opts.model !== undefined ? 'give either --model or --pred, not both' : 'give --model FILE (the model to audit) or --pred COLUMN (a column of its predictions)');
     }
+    for (const k of ['baseline', 'margin', 'markdown', 'junit'] as const) if (opts[k] !== undefined && !opts.policy) throw new EngineError('E_ARG', `--${k} belongs to --policy: give --policy fairness.json`);
+    // the policy is read and checked against the audit's options before the GAN trains: a usage error costs no minutes
+    const policy = opts.policy ? await readPolicyFile(opts.policy) : null;
+    if (policy) validateForAudit(policy, opts.protected);
+    if (policy && opts.pred !== undefined) requireNoCanonical(policy, 'lucid audit --pred (the generated rows are scored by a surrogate, not the model)');
+    const fair = fairnessValues(opts);
+    const reference = policy ? policyReferences(policy, fair.reference) : fair.reference;
     const engine = await initNodeEngine();
     const bar = opts.quiet ? null : progressLine();
     let out;
@@ -277,26 +263,13 @@ export const auditCommand = withDataOptions(new Command('audit')
         label: opts.label,
         positive: opts.positive,
         threshold: opts.threshold,
-        ...fairnessValues(opts),
-        allowSmall: opts.allowSmall === true,
+        ...fair,
+        reference,
         protected: opts.protected,
         model: opts.model,
-        modelTimeout: opts.modelTimeout,
         pred: opts.pred,
-        ganEpochs: opts.ganEpochs,
-        ganMode: opts.ganMode,
-        ganSeeds: opts.ganSeeds,
-        ganCondition: opts.ganCondition,
-        ganSchedule: opts.ganSchedule,
-        ganRows: opts.ganRows,
-        rejection: opts.rejection,
-        ganPointShare: opts.ganPointShare,
+        ...auditRunValues(opts),
         seed: opts.seed,
-        n: opts.n,
-        intersectionRows: opts.intersectionRows,
-        protectedBins: opts.protectedBins,
-        protectedEdges: opts.protectedEdges,
-        faleBootstrap: opts.faleBootstrap,
         onProgress: bar?.onProgress,
         shouldStop,
         // the command line as given, after `lucid` (the report shows it shell-quoted)
@@ -308,6 +281,12 @@ export const auditCommand = withDataOptions(new Command('audit')
     for (const w of out.read.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
     for (const w of out.result.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
     const written = await writeAudit(opts.out, out.result);
+    // the policy after the report is written (no lost work); its failure is raised last, after stdout
+    const check = policy ? checkPolicyOnAudit(out.result, policy, policySettings(policy, out.result, opts), opts.data) : null;
+    if (check) {
+      check.audit!.out = written.report;
+      await finishPolicy(check, policy!, policySettings(policy!, out.result, opts), opts, started);
+    }
     if (opts.format === 'json') {
       const r = out.result;
       process.stdout.write(JSON.stringify({
@@ -328,8 +307,11 @@ export const auditCommand = withDataOptions(new Command('audit')
         fale: r.fale.map((f) => f.attribute),
         caveats: r.caveats,
         timings: r.meta.timings,
+        ...(check ? { policy: check } : {}),
       }, null, 2) + '\n');
-      return;
+    } else {
+      process.stdout.write(auditSummary(out.result, written));
+      if (check) process.stdout.write(`  policy ${check.policy.file}: ${check.passed ? 'passed' : 'FAILED'}: ${check.counts.pass} pass, ${check.counts.fail} fail, ${check.counts.insufficient} with insufficient data${check.baseline ? `, ${check.counts.regressed} regressed` : ''} of ${check.counts.checks} checks${opts.markdown ? ` (summary: ${opts.markdown})` : ''}\n`);
     }
-    process.stdout.write(auditSummary(out.result, written));
+    if (check) raiseIfFailed(check);
   });

@@ -2,19 +2,27 @@
 // baseline (src/node/policy.ts), call checkPolicy and compareBaseline (src/audit/policy.ts), write the
 // Markdown, JUnit and JSON outputs, and only then raise PolicyFailure, which the one error handler
 // turns into exit 3 (EXIT.policy).
-import { Command, InvalidArgumentError, Option } from 'commander';
-import { checkPolicy, compareBaseline, failureLine, POLICY_DEFAULTS, PolicyFailure, ruleMetricList, type CheckSettings } from '../../audit/policy.js';
-import { checkJunit, checkMarkdown } from '../../audit/policy-format.js';
+import { Command, Option } from 'commander';
+import { checkPolicy, POLICY_DEFAULTS, requireNoCanonical, ruleMetricList, type CheckSettings, type Policy } from '../../audit/policy.js';
+import { checkPolicyOnAudit, policyProtected, policyReferences } from '../../audit/policy-audit.js';
+import { auditRunValues, withAuditRunOptions, type AuditRunCliOptions } from '../audit-options.js';
+import { finishPolicy, POLICY_OPTIONS, raiseIfFailed, type PolicyCliOptions } from '../policy-options.js';
+import { withInterrupt } from '../interrupt.js';
+import { progressLine } from './audit.js';
+import { auditFile, writeAudit } from '../../node/audit.js';
+import { readColumns } from '../../node/columns.js';
 import { EngineError } from '../../engine/errors.js';
 import { Rng } from '../../engine/rng.js';
 import { METRICS_DEFAULTS, SUPPRESSION_OPTION, THRESHOLD_OPTION } from '../../methods/metrics/index.js';
-import { readCsv, requireClean } from '../../node/csv.js';
+import { requireClean } from '../../node/csv.js';
 import { initNodeEngine } from '../../node/engine.js';
-import { readBaselineFile, readPolicyFile, writeTextFile } from '../../node/policy.js';
-import { requireColumns } from '../../data/table.js';
+import { readPolicyFile } from '../../node/policy.js';
 import { formatOption, nonNegativeInt, positiveInt, readOptionsOf, unitInterval, withDataOptions, type DataCliOptions } from '../options.js';
 
-interface CheckCliOptions extends DataCliOptions {
+interface CheckCliOptions extends DataCliOptions, AuditRunCliOptions, PolicyCliOptions {
+  model?: string;
+  out?: string;
+  quiet?: boolean;
   data: string;
   policy: string;
   label?: string;
@@ -24,19 +32,9 @@ interface CheckCliOptions extends DataCliOptions {
   threshold?: number;
   minGroup?: number;
   suppressBelow?: number;
-  baseline?: string;
-  margin?: number;
-  markdown?: string;
-  junit?: string;
   bootstrap: number;
   seed: number;
   format: 'markdown' | 'json';
-}
-
-function margin(value: string): number {
-  const v = Number(value);
-  if (value.trim() === '' || !Number.isFinite(v) || v < 0) throw new InvalidArgumentError(`expected a number ≥ 0, e.g. 0.02, got "${value}"`);
-  return v;
 }
 
 const HELP_AFTER = `
@@ -52,19 +50,24 @@ undefined rate is "insufficient data": reported and skipped, a failure only with
 toward its threshold by more than --margin (default ${POLICY_DEFAULTS.margin}, or the rule's "margin") is a regression and fails.
 Exit codes: 0 every check passes; 3 a check crosses its threshold or regressed (the outputs are written
 first); 1 a data error; 2 a usage error (a malformed policy names the file and the JSON path).
-Rules on canonical sets (a LUCID-GAN) are not supported yet: lucid check needs no model and runs no GAN.
+Rules on canonical sets (canonical_shift of a protected value, canonical_validity of the two sets,
+canonical_fidelity of a feature; docs/ci.md) need --model: lucid check then runs the audit of lucid audit
+(the GAN options below; minutes on large data: --gan-schedule fast, --gan-rows) and checks every rule on
+it; a canonical shift the audit's check finds contradicted by the real rows is insufficient data, never a
+pass or a fail. Without a canonical rule it needs no model and runs no GAN.
 
-Examples (adult.json and adult-test.csv as in the README; fairness.json is examples/fairness.json):
+Examples (adult.json and adult-test.csv as in the README; fairness.json and fairness-canonical.json are in examples/):
   lucid model predict --model adult.json --data adult-test.csv --out scored.csv
   lucid check --data scored.csv --policy fairness.json --junit report.xml --markdown summary.md   # exits 3: the model fails the four-fifths rule for Sex
   lucid check --data scored.csv --policy fairness.json --format json > check.json   # exits 3; check.json is a baseline
   lucid check --data scored.csv --policy fairness.json --baseline check.json --margin 0.01   # exits 3, the same failures, no regression
+  lucid check --data adult-test.csv --policy fairness-canonical.json --model adult.json --gan-schedule fast --out adult-audit   # a canonical-set policy: runs the audit
 `;
 
-export const check = withDataOptions(new Command('check')
+export const check = withAuditRunOptions(withDataOptions(new Command('check')
   .description('a fairness gate for CI: check a policy of thresholds per metric and attribute on a predictions column (no model, no GAN), optionally against a baseline; exit 3 when a check fails; Markdown and JUnit XML outputs')
   .requiredOption('--data <file>', 'the data (CSV) with the label, the predictions and the attribute columns'))
-  .requiredOption('--policy <policy-file>', 'the policy (JSON): rules of thresholds per metric and attribute (docs/ci.md)')
+  .addOption(POLICY_OPTIONS.policy().makeOptionMandatory())
   .option('--label <column>', 'the true label (default: the policy\'s inputs.label)')
   .option('--positive <value>', 'the label value that is the positive class (default: the policy\'s inputs.positive, else the second of exactly two values)')
   .addOption(new Option('--favourable <which>', 'whether the positive class is the outcome people want (default: the policy\'s inputs.favourable, else positive)').choices(['positive', 'negative']))
@@ -72,26 +75,29 @@ export const check = withDataOptions(new Command('check')
   .addOption(new Option(`${THRESHOLD_OPTION.flag} <p>`, `${THRESHOLD_OPTION.help} (default: the policy's inputs.threshold, else ${METRICS_DEFAULTS.threshold})`).argParser(unitInterval))
   .addOption(new Option('--min-group <n>', `groups with fewer rows are small: insufficient data (default: the policy's minGroup, else ${METRICS_DEFAULTS.minGroupSize})`).argParser(nonNegativeInt))
   .addOption(new Option(`${SUPPRESSION_OPTION.flag} <k>`, `${SUPPRESSION_OPTION.help}; such groups are insufficient data`).argParser(positiveInt))
-  .option('--baseline <file>', 'an earlier result (lucid check --format json, or an audit.json): also fail on a regression beyond --margin')
-  .addOption(new Option('--margin <x>', `how far a value may move toward its threshold before it is a regression (default: the policy's margin, else ${POLICY_DEFAULTS.margin}; a rule's own margin wins)`).argParser(margin))
-  .option('--markdown <path>', 'also write the Markdown summary there (e.g. for $GITHUB_STEP_SUMMARY)')
-  .option('--junit <path>', 'also write a JUnit XML file there: one testcase per rule and group')
+  .addOption(POLICY_OPTIONS.baseline())
+  .addOption(POLICY_OPTIONS.margin())
+  .addOption(POLICY_OPTIONS.markdown())
+  .addOption(POLICY_OPTIONS.junit())
+  .option('--model <file>', 'the model (model.json, a .mjs module or an .onnx file): required by rules on canonical sets; lucid check then runs the audit of lucid audit (its GAN options below) and checks every rule on it')
+  .option('--out <dir>', 'with --model: also write the audit\'s report folder there')
+  .option('--quiet', 'with --model: no progress on stderr')
   .option('--bootstrap <n>', 'bootstrap resamples for intervals of differences (0: none; ratios of judged metrics have a Katz interval without it)', nonNegativeInt, 0)
-  .option('--seed <n>', 'seed of the bootstrap resamples', nonNegativeInt, 0)
+  .option('--seed <n>', 'seed of the bootstrap resamples (with --model: of every draw of the audit)', nonNegativeInt, 0)
   .addOption(formatOption(['markdown'], 'markdown', 'what stdout shows: the Markdown summary, or json (the result, which --baseline reads)'))
-  .addHelpText('after', HELP_AFTER)
+  .addHelpText('after', HELP_AFTER))
   .action(async (opts: CheckCliOptions) => {
     const started = Date.now();
     const policy = await readPolicyFile(opts.policy);
     const label = opts.label ?? policy.inputs.label;
     const pred = opts.pred ?? policy.inputs.pred;
     if (label === undefined) throw new EngineError('E_ARG', `give --label, or "inputs": {"label": …} in ${policy.file}`);
-    if (pred === undefined) throw new EngineError('E_ARG', `give --pred, or "inputs": {"pred": …} in ${policy.file}`);
+    if (pred === undefined && opts.model === undefined) throw new EngineError('E_ARG', `give --pred, or "inputs": {"pred": …} in ${policy.file}`);
     const settings: CheckSettings = {
       label,
       positive: opts.positive ?? policy.inputs.positive,
       favourable: opts.favourable ?? policy.inputs.favourable ?? METRICS_DEFAULTS.favourable,
-      pred,
+      pred: pred ?? `the model's predictions (${opts.model})`,
       threshold: opts.threshold ?? policy.inputs.threshold ?? METRICS_DEFAULTS.threshold,
       minGroup: opts.minGroup ?? policy.minGroup ?? METRICS_DEFAULTS.minGroupSize,
       suppressBelow: opts.suppressBelow ?? policy.suppressBelow,
@@ -99,16 +105,55 @@ export const check = withDataOptions(new Command('check')
       margin: opts.margin ?? policy.margin ?? POLICY_DEFAULTS.margin,
       bootstrap: opts.bootstrap,
     };
-    const { table, report: read } = await readCsv(opts.data, readOptionsOf(opts));
-    requireColumns(table, opts.data, { [opts.label ? '--label' : `${policy.file} inputs.label`]: label, [opts.pred ? '--pred' : `${policy.file} inputs.pred`]: pred });
+    if (opts.model !== undefined) return checkWithModel(opts, policy, settings, started);
+    requireNoCanonical(policy, 'lucid check without --model');
+    for (const k of ['out', 'quiet'] as const) if (opts[k] !== undefined) throw new EngineError('E_ARG', `--${k} belongs to --model (an audit)`);
+    // only the columns checked, read in chunks into typed arrays (ten million rows: #20)
+    const { table, report: read } = await readColumns(opts.data, readOptionsOf(opts), { [opts.label ? '--label' : `${policy.file} inputs.label`]: label, [opts.pred ? '--pred' : `${policy.file} inputs.pred`]: pred, ...Object.fromEntries(policy.rules.map((r) => [`${policy.file}: ${r.path}.attribute`, r.columns])) });
     requireClean(read, [label, pred, ...policy.rules.flatMap((r) => r.columns)], 'the label, prediction or attribute');
     for (const w of read.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
     if (settings.bootstrap > 0) settings.rng = new Rng(await initNodeEngine(), opts.seed);
     const result = checkPolicy(table, policy, settings, opts.data);
-    if (opts.baseline) compareBaseline(result, policy, await readBaselineFile(opts.baseline, policy, settings), settings);
-    const markdown = checkMarkdown(result);
-    if (opts.markdown) await writeTextFile(opts.markdown, markdown);
-    if (opts.junit) await writeTextFile(opts.junit, checkJunit(result, (Date.now() - started) / 1000));
+    const markdown = await finishPolicy(result, policy, settings, opts, started);
     process.stdout.write(opts.format === 'json' ? JSON.stringify(result, null, 2) + '\n' : markdown);
-    if (!result.passed) throw new PolicyFailure(failureLine(result), result.counts);
+    raiseIfFailed(result);
   });
+
+/** lucid check --model: the audit of lucid audit (its options, the policy's inputs), then every rule checked on it. */
+async function checkWithModel(opts: CheckCliOptions, policy: Policy, settings: CheckSettings, started: number): Promise<void> {
+  if (opts.pred !== undefined) throw new EngineError('E_ARG', 'give --model (the audit scores the data with it) or --pred, not both');
+  const protectedColumns = policyProtected(policy);
+  if (!protectedColumns.length) throw new EngineError('E_ARG', `${policy.file}: no rule names a protected attribute; an audit needs one (a canonical_shift or output rule on a column)`);
+  const engine = await initNodeEngine();
+  const bar = opts.quiet ? null : progressLine('check');
+  let out;
+  try {
+    out = await withInterrupt('ending LUCID-GAN training early and finishing the audit with it', (shouldStop) => auditFile(engine, {
+      data: opts.data,
+      read: readOptionsOf(opts),
+      label: settings.label,
+      positive: settings.positive,
+      favourable: settings.favourable,
+      threshold: settings.threshold,
+      minGroupSize: settings.minGroup,
+      suppressBelow: settings.suppressBelow,
+      reference: policyReferences(policy),
+      protected: protectedColumns,
+      model: opts.model,
+      ...auditRunValues(opts),
+      seed: opts.seed,
+      onProgress: bar?.onProgress,
+      shouldStop,
+      provenance: { command: { via: 'cli', argv: process.argv.slice(2) } },
+    }), () => bar?.end());
+  } finally {
+    bar?.end();
+  }
+  for (const w of [...out.read.warnings, ...out.result.warnings]) process.stderr.write(`lucid: warning: ${w}\n`);
+  const written = opts.out ? await writeAudit(opts.out, out.result) : null;
+  const result = checkPolicyOnAudit(out.result, policy, settings, opts.data);
+  if (written) result.audit!.out = written.report;
+  const markdown = await finishPolicy(result, policy, settings, opts, started);
+  process.stdout.write(opts.format === 'json' ? JSON.stringify(result, null, 2) + '\n' : markdown);
+  raiseIfFailed(result);
+}

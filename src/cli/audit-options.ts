@@ -1,0 +1,89 @@
+// The options of an audit run, defined once (habit 4) for `lucid audit` and `lucid check --model`
+// (which runs the same audit for its canonical-set rules): the GAN's training and sampling, the sets'
+// sizes, the binning of numeric protected columns, FALE's bootstrap, --allow-small, --model-timeout.
+// `auditRunValues` turns the parsed values into auditFile's options.
+import { InvalidArgumentError, Option, type Command } from 'commander';
+import { AUDIT_DEFAULTS } from '../audit/run.js';
+import { CANONICAL_DEFAULTS, CONDITION_MODES, type ConditionMode } from '../audit/canonical.js';
+import { SCHEDULE_NAMES, type GanSchedule } from '../audit/schedule.js';
+import { modelTimeoutOption } from './model-timeout.js';
+import { intAtLeast2, nonNegativeInt, numberList, positiveInt } from './options.js';
+
+function share(value: string): number {
+  const v = Number(value);
+  if (value.trim() === '' || !Number.isFinite(v) || v < 0 || v >= 1) throw new InvalidArgumentError(`expected a share in [0, 1), e.g. 0.05, got "${value}"`);
+  return v;
+}
+
+function edgesArg(value: string, prev: Record<string, number[]> = {}): Record<string, number[]> {
+  const m = /^([^=]+?)\s*=\s*(.+)$/.exec(value.trim());
+  const edges = m ? numberList(m[2]) : null;
+  if (!m || !edges) {
+    throw new InvalidArgumentError(`expected COLUMN=E0,E1,… (at least two numbers), e.g. age=17,30,50,90, got "${value}"`);
+  }
+  return { ...prev, [m[1]]: edges };
+}
+
+/** The audit-run options, in --help order. */
+export const AUDIT_RUN_OPTIONS = [
+  () => new Option('--gan-epochs <n>', `LUCID-GAN training epochs (default: about ${AUDIT_DEFAULTS.ganSteps} steps, ${AUDIT_DEFAULTS.ganStepsFewRows} on few rows; see lucid audit --help)`).argParser(positiveInt),
+  () => new Option('--protected-bins <n>', `quantile bins for numeric protected columns (default ${AUDIT_DEFAULTS.protectedBins})`).argParser(intAtLeast2),
+  () => new Option('--protected-edges <col=edges>', 'explicit bin edges for a numeric protected column, e.g. Age=16,30,50,90 (repeatable)').argParser(edgesArg),
+  () => new Option('-n <rows>', 'rows per canonical set and GAN seed (the seeds\' sets are pooled)').argParser(positiveInt).default(AUDIT_DEFAULTS.n),
+  () => new Option('--intersection-rows <n>', 'rows per intersectional canonical set (0: none)').argParser(nonNegativeInt).default(AUDIT_DEFAULTS.intersectionRows),
+  () => new Option('--allow-small', `run on fewer than ${AUDIT_DEFAULTS.minRows} rows, or when every group of an attribute is small (otherwise an error)`),
+  () => new Option('--fale-bootstrap <n>', 'FALE bootstrap replicates for 95% bands (0: none)').argParser(nonNegativeInt).default(AUDIT_DEFAULTS.faleBootstrap),
+  () => new Option('--gan-mode <mode>', 'LUCID-GAN training: paper (the published one) or consistency (adds the prediction-consistency term; see lucid audit --help)').choices(['paper', 'consistency']).default(AUDIT_DEFAULTS.ganMode),
+  () => new Option('--gan-schedule <name>', 'how long the GANs train: paper (the published fixed budget) or fast (stopped on held-out real rows; see lucid audit --help)').choices([...SCHEDULE_NAMES]).default(AUDIT_DEFAULTS.ganSchedule),
+  () => new Option('--gan-rows <n>', 'the most rows each LUCID-GAN trains on: more rows in the data give the GANs a stratified sample of n rows (the decision × the protected groups); the rest of the audit uses every row').argParser(positiveInt).default(AUDIT_DEFAULTS.ganRows),
+  () => new Option('--gan-seeds <n>', 'LUCID-GANs to train (different seeds); every canonical figure is given with its spread over them').argParser(positiveInt).default(CANONICAL_DEFAULTS.ganSeeds),
+  () => new Option('--gan-condition <mode>', 'how the generator is conditioned when the sets are drawn (see lucid audit --help)').choices([...CONDITION_MODES]).default(AUDIT_DEFAULTS.ganCondition),
+  () => new Option('--no-rejection', 'keep every generated row (the published sampling) instead of only those the model scores on their side'),
+  () => new Option('--gan-point-share <x>', 'give every numeric value held by at least this share of its column\'s rows a GAN mode of its own, generated exactly (e.g. 0.05 for zero-inflated amounts; default 0: none; EXPERIMENTS.md §7.3)').argParser(share),
+  modelTimeoutOption,
+] as const;
+
+export interface AuditRunCliOptions {
+  ganEpochs?: number;
+  protectedBins?: number;
+  protectedEdges?: Record<string, number[]>;
+  n: number;
+  intersectionRows: number;
+  allowSmall?: boolean;
+  faleBootstrap: number;
+  ganMode: 'paper' | 'consistency';
+  ganSchedule: GanSchedule;
+  ganRows: number;
+  ganSeeds: number;
+  ganCondition: ConditionMode;
+  rejection: boolean;
+  ganPointShare?: number;
+  modelTimeout: number;
+}
+
+/** auditFile's options from the parsed audit-run options. */
+export function auditRunValues(o: AuditRunCliOptions) {
+  return {
+    ganEpochs: o.ganEpochs,
+    protectedBins: o.protectedBins,
+    protectedEdges: o.protectedEdges,
+    n: o.n,
+    intersectionRows: o.intersectionRows,
+    allowSmall: o.allowSmall === true,
+    faleBootstrap: o.faleBootstrap,
+    ganMode: o.ganMode,
+    ganSchedule: o.ganSchedule,
+    ganRows: o.ganRows,
+    ganSeeds: o.ganSeeds,
+    ganCondition: o.ganCondition,
+    rejection: o.rejection,
+    ganPointShare: o.ganPointShare,
+    modelTimeout: o.modelTimeout,
+  };
+}
+
+/** Adds every audit-run option to `cmd`. */
+export function withAuditRunOptions(cmd: Command): Command {
+  for (const o of AUDIT_RUN_OPTIONS) cmd.addOption(o());
+  return cmd;
+}
