@@ -65,7 +65,7 @@ describe('CLI conventions, every command', () => {
 
       for (const opt of inputFileOptions(command)) {
         it(`a malformed ${opt} file exits 1 with one line naming it, no stack trace (with --debug: the stack)`, () => {
-          const args = fx.args.slice();
+          const args = (fx.withFile?.[opt] ?? fx.args).slice();
           const i = args.indexOf(opt);
           assert.ok(i >= 0, `the fixture of lucid ${name} does not give ${opt}`);
           args[i + 1] = join(dir, opt === '--model' ? 'bad.json' : 'bad.csv');

@@ -19,6 +19,8 @@ export interface CliFixture {
   badColumn?: string[];
   /** why its --format json run is too slow for test/cli: it runs in test/full (LUCID_TEST_FULL=1) */
   slow?: string;
+  /** for an input-file option `args` cannot give (it would make the run slow, or needs another option): an invocation that gives it */
+  withFile?: Record<string, string[]>;
 }
 
 /**
@@ -54,8 +56,13 @@ export function cliFixtures(dir: string): Record<string, CliFixture> {
   const out = (name: string) => join(dir, name);
   const audit = ['audit', '--data', d, '--label', 'y', '--model', m, '--allow-small', '--gan-epochs', '1', '-n', '20', '--intersection-rows', '0', '--fale-bootstrap', '0', '--gan-seeds', '1', '--quiet', '--out', out('audit')];
   return {
-    audit: { args: [...audit, '--protected', 'g'], badColumn: [...audit, '--protected', 'gg'] },
-    check: { args: ['check', '--data', d, '--policy', join(dir, 'policy.json'), '--baseline', join(dir, 'baseline.json')], badColumn: ['check', '--data', d, '--policy', join(dir, 'policy.json'), '--label', 'gg'] },
+    audit: { args: [...audit, '--protected', 'g'], badColumn: [...audit, '--protected', 'gg'], withFile: { '--baseline': [...audit, '--protected', 'g', '--policy', join(dir, 'policy.json'), '--baseline', join(dir, 'baseline.json')] } },
+    check: {
+      args: ['check', '--data', d, '--policy', join(dir, 'policy.json'), '--baseline', join(dir, 'baseline.json')],
+      badColumn: ['check', '--data', d, '--policy', join(dir, 'policy.json'), '--label', 'gg'],
+      // with --model the check runs the audit (a GAN): only the malformed-model case, which fails before it
+      withFile: { '--model': ['check', '--data', d, '--policy', join(dir, 'policy.json'), '--model', m] },
+    },
     'dataset export': { args: ['dataset', 'export', 'sim', '--rows', '200', '--out', out('sim.csv')] },
     demo: { args: ['demo', '--gan-epochs', '1', '--quiet', '--out', out('demo')], slow: 'three audits of 2000 rows' },
     fale: { args: ['fale', '--model', m, '--data', d, '--label', 'y', '--protected', 'g=a'], badColumn: ['fale', '--model', m, '--data', d, '--label', 'y', '--protected', 'gg=a'] },

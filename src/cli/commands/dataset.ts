@@ -27,7 +27,7 @@ const exportCommand = new Command('export')
   .addOption(new Option('--bias <kind>', 'sim: the planted bias').choices([...BIAS_KINDS]).default('direct'))
   .option('--rows <n>', 'sim: rows to generate', positiveInt, 5000)
   .option('--seed <n>', 'sim: seed of the generator', nonNegativeInt, 0)
-  .option('--score <column>', "sim: also write the planted rule's P(approved = yes) as this column, a ready-made prediction column for lucid metrics")
+  .option('--score <name>', "sim: also write the planted rule's P(approved = yes) as this column, a ready-made prediction column for lucid metrics")
   .requiredOption('--out <file>', 'the CSV to write')
   .addOption(summaryFormat())
   .addHelpText('after', `
