@@ -2,10 +2,9 @@
 // tarball into a fresh project, and run one runtime-neutral probe (test/fixtures/runtimes/probe.mjs:
 // the simulator, group metrics, the data transformer, a tiny LucidGan fit and sampling, each stage
 // as a SHA-256 over exact float bits) in Node, Deno and Bun (devDependencies), on 1 and 2 kernel
-// threads, and in workerd and Chromium (the same probe, bundled from the installed package). Deno,
-// Bun, workerd and Chromium must agree stage by stage, bit for bit; 2 threads must give 1 thread's
-// digest; Node 20 must agree on the stages computed in the kernels (the GAN), and differs in the last
-// bit of host-side float64 values (a documented todo). A slow suite (packing, installing and the
+// threads, and in workerd and Chromium (the same probe, bundled from the installed package). Every
+// digest must equal Node's single-threaded one, stage by stage (the host's log and exp are
+// src/engine/fdlibm.ts, not the engine's Math.log and Math.exp, which differ). A slow suite (packing, installing and the
 // runtimes take about 40 s): it runs in `npm run test:full`.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -47,15 +46,6 @@ function stageDiff(a: ProbeOut, b: ProbeOut): string {
 
 const skip = fullSkip();
 
-/** The stages computed in the wasm kernels only (float32 training, sampling printed as CSV): equal in every runtime, Node 20 included. */
-const ENGINE_ONLY = ['losses', 'weights', 'sampleCsv'];
-/**
- * Known and documented (docs/runtimes.md, "Deno, Bun and the other runtimes"): Node 20's V8 computes Math.log and
- * Math.exp differently from Deno's newer V8, Bun's JavaScriptCore and workerd in the last bit, so
- * the host-side float64 values (the simulator's probabilities, the metrics, the VGM) differ by ≤ 2e-15 relative.
- */
-const NODE_TODO = 'Node 20: host Math.log/exp differ from newer V8 and JavaScriptCore in the last bit (docs/runtimes.md)';
-
 describe('the packed library in Node, Deno, Bun, workerd and Chromium gives byte-identical results (issue #20)', { skip, timeout: 900_000 }, () => {
   let dir: string;
   let project: string;
@@ -95,7 +85,7 @@ describe('the packed library in Node, Deno, Bun, workerd and Chromium gives byte
 
   for (const name of Object.keys(RUNTIMES)) {
     for (const threads of [1, 2]) {
-      const what = threads > 1 ? `${name}, ${threads} threads: the digest of ${name} on 1 thread` : name === 'node' ? 'node, 1 thread: the reference digest' : `${name}, 1 thread: the GAN (losses, weights, sampled CSV) as in Node, every stage as in Deno`;
+      const what = threads > 1 ? `${name}, ${threads} threads: the digest of ${name} on 1 thread` : name === 'node' ? 'node, 1 thread: the reference digest' : `${name}, 1 thread: every stage as in Node`;
       it(what, { skip: runtimeSkip(name) }, () => {
         const out = probe(name, threads);
         results[`${name}/${threads}`] = out;
@@ -111,25 +101,13 @@ describe('the packed library in Node, Deno, Bun, workerd and Chromium gives byte
     }
   }
 
-  /**
-   * Every runtime against Node (the stages the host's Math.log/exp never touch: the GAN trains in
-   * float32 in the kernels) and against Deno (every stage: Deno, Bun, workerd and Chromium agree bit
-   * for bit; Node 20 differs in the last bit of host-side float64 values, see the todo below).
-   */
+  /** Every stage of every runtime against Node's single-threaded run, bit for bit. */
   function checkAgainstReferences(out: ProbeOut): void {
     const node = results['node/1'];
     assert.ok(node, 'the Node reference ran first');
-    for (const k of ENGINE_ONLY) assert.equal(out.stages[k], node.stages[k], `${out.runtime} vs ${node.runtime}: stage ${k}`);
-    const deno = results['deno/1'];
-    if (deno && out !== deno && out.runtime !== node.runtime) assert.deepEqual(out.stages, deno.stages, `${out.runtime} vs ${deno.runtime}: ${stageDiff(out, deno)}`);
+    assert.deepEqual(out.stages, node.stages, `${out.runtime} vs ${node.runtime}: ${stageDiff(out, node)}`);
+    assert.equal(out.digest, node.digest);
   }
-
-  it('Node vs Deno, Bun and workerd: every stage byte-identical', { todo: NODE_TODO }, () => {
-    const node = results['node/1'];
-    const deno = results['deno/1'];
-    assert.ok(node && deno);
-    assert.deepEqual(node.stages, deno.stages, `${node.runtime} vs ${deno.runtime}: ${stageDiff(node, deno)}`);
-  });
 
   /** The probe bundled from the installed package (esbuild), for the runtimes without npm resolution. */
   async function bundle(entry: string, outfile: string, platform: 'browser' | 'neutral'): Promise<void> {
