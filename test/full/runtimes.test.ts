@@ -5,7 +5,7 @@
 // threads, and in workerd and Chromium (the same probe, bundled from the installed package). Every
 // digest must equal Node's single-threaded one, stage by stage (the host's log and exp are
 // src/engine/fdlibm.ts, not the engine's Math.log and Math.exp, which differ). A slow suite (packing, installing and the
-// runtimes take about 40 s): it runs in `npm run test:full`.
+// runtimes take 16–60 s): it runs in `npm run test:full`.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
