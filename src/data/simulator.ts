@@ -58,6 +58,7 @@
 import { check } from '../engine/errors.js';
 import type { Rng } from '../engine/rng.js';
 import { CategoricalColumn, getColumn, NumericColumn, Table } from './table.js';
+import { log as fdlog, exp as fdexp } from '../engine/fdlibm.js';
 
 export type BiasKind = 'fair' | 'direct' | 'proxy' | 'intersectional';
 export const BIAS_KINDS: readonly BiasKind[] = ['fair', 'direct', 'proxy', 'intersectional'];
@@ -158,11 +159,11 @@ function pick(p: readonly number[], u: number): number {
   return p.length - 1;
 }
 
-const sigmoid = (x: number): number => 1 / (1 + Math.exp(-x));
+const sigmoid = (x: number): number => 1 / (1 + fdexp(-x));
 
 /** N(0, 1) from two uniforms in [0, 1) (Box–Muller; 1 − u1 ∈ (0, 1] keeps the log finite). */
 function normal(u1: number, u2: number): number {
-  return Math.sqrt(-2 * Math.log(1 - u1)) * Math.cos(2 * Math.PI * u2);
+  return Math.sqrt(-2 * fdlog(1 - u1)) * Math.cos(2 * Math.PI * u2);
 }
 
 const clamp = (x: number, lo: number, hi: number): number => (x < lo ? lo : x > hi ? hi : x);
@@ -232,7 +233,7 @@ export function simulatorScores(table: Table, opts: { bias: BiasKind; strength?:
   for (let i = 0; i < n; i++) {
     const L =
       COEF.intercept +
-      COEF.logIncome * Math.log(income[i] / INCOME_REF) +
+      COEF.logIncome * fdlog(income[i] / INCOME_REF) +
       COEF.educationLevel * levelOfCode[edu.codes[i]] +
       COEF.debtRatio * (debt[i] - DEBT_REF);
     let hit = conds.length > 0;
@@ -289,9 +290,9 @@ export function simulate(rng: Rng, opts: SimulateOptions): Simulation {
       hours[i] = clamp(Math.round(partTime ? 20 + 3 * zh : 41 + 4 * zh), 4, 80);
 
       const a = age[i] - 18;
-      const lnInc = 3.0 + 0.18 * level + 0.035 * a - 0.0005 * a * a + 0.8 * Math.log(hours[i] / 40) + 0.45 * normal(U[u + 10], U[u + 11]);
-      income[i] = Math.max(0.1, Math.round(Math.exp(lnInc) * 10) / 10);
-      debt[i] = Math.min(2, Math.round(Math.exp(-1.4 + 0.5 * normal(U[u + 12], U[u + 13])) * 1000) / 1000);
+      const lnInc = 3.0 + 0.18 * level + 0.035 * a - 0.0005 * a * a + 0.8 * fdlog(hours[i] / 40) + 0.45 * normal(U[u + 10], U[u + 11]);
+      income[i] = Math.max(0.1, Math.round(fdexp(lnInc) * 10) / 10);
+      debt[i] = Math.min(2, Math.round(fdexp(-1.4 + 0.5 * normal(U[u + 12], U[u + 13])) * 1000) / 1000);
       decisionU[i] = U[u + 14];
     }
   }

@@ -41,6 +41,7 @@
 import type { Engine } from '../engine/engine.js';
 import { check, EngineError } from '../engine/errors.js';
 import { Rng } from '../engine/rng.js';
+import { log as fdlog } from '../engine/fdlibm.js';
 
 export interface VgmOptions {
   nComponents?: number;
@@ -84,7 +85,7 @@ const EPS = 2.220446049250313e-16; // np.finfo(float64).eps
 const REG_COVAR = 1e-6;
 const MEAN_PRECISION_PRIOR = 1;
 const DOF_PRIOR = 1; // n_features
-const LOG_2PI = Math.log(2 * Math.PI);
+const LOG_2PI = fdlog(2 * Math.PI);
 const LN2 = Math.LN2;
 /** Rows per kernel call: the (K × CHUNK) f32 buffers stay in cache between E and M step (not a power of two: K rows at a 2^k-byte stride would share cache sets). */
 const CHUNK = 3000;
@@ -107,7 +108,7 @@ export function digamma(x: number): number {
   const f = 1 / (x * x);
   // 1/(12x²) − 1/(120x⁴) + 1/(252x⁶) − 1/(240x⁸) + 1/(132x¹⁰) − 691/(32760x¹²)
   const t = f * (1 / 12 - f * (1 / 120 - f * (1 / 252 - f * (1 / 240 - f * (1 / 132 - f * (691 / 32760))))));
-  return r + Math.log(x) - 0.5 / x - t;
+  return r + fdlog(x) - 0.5 / x - t;
 }
 
 /** log Γ(x) for x > 0: recurrence up to x ≥ 10, then Stirling's series (error < 1e-14 absolute). */
@@ -119,15 +120,15 @@ export function lgamma(x: number): number {
     prod *= x;
     x += 1;
     if (prod < 1e-280 || prod > 1e280) {
-      shift += Math.log(prod);
+      shift += fdlog(prod);
       prod = 1;
     }
   }
-  shift += Math.log(prod);
+  shift += fdlog(prod);
   const f = 1 / (x * x);
   // 1/(12x) − 1/(360x³) + 1/(1260x⁵) − 1/(1680x⁷) + 1/(1188x⁹) − 691/(360360x¹¹)
   const s = (1 / 12 - f * (1 / 360 - f * (1 / 1260 - f * (1 / 1680 - f * (1 / 1188 - f * (691 / 360360)))))) / x;
-  return (x - 0.5) * Math.log(x) - x + 0.5 * LOG_2PI + s - shift;
+  return (x - 0.5) * fdlog(x) - x + 0.5 * LOG_2PI + s - shift;
 }
 
 /** log B(a, b) = lgamma(a) + lgamma(b) − lgamma(a + b). */
@@ -282,11 +283,11 @@ function logWeights(p: Params): Float64Array {
 /** The kernel's E-step inputs (standardised units): means, ½·precision, constants. */
 function eStepInputs(p: Params, m0: number, scale: number, means: Float32Array, halfPrec: Float32Array, consts: Float32Array): void {
   const lw = logWeights(p);
-  const logScale = Math.log(scale);
+  const logScale = fdlog(scale);
   for (let k = 0; k < p.K; k++) {
     const prec = 1 / p.cov[k]; // p_k² (sklearn's precisions_cholesky_ squared)
-    const logPc = -0.5 * Math.log(p.cov[k]);
-    const c = lw[k] - 0.5 * LOG_2PI + logPc - 0.5 * Math.log(p.nu[k]) + 0.5 * (LN2 + digamma(0.5 * p.nu[k]) - 1 / p.beta[k]);
+    const logPc = -0.5 * fdlog(p.cov[k]);
+    const c = lw[k] - 0.5 * LOG_2PI + logPc - 0.5 * fdlog(p.nu[k]) + 0.5 * (LN2 + digamma(0.5 * p.nu[k]) - 1 / p.beta[k]);
     means[k] = (p.m[k] - m0) / scale;
     halfPrec[k] = 0.5 * prec * scale * scale;
     consts[k] = c + logScale; // the density of z = (x − m0)/scale
@@ -299,10 +300,10 @@ function lowerBound(p: Params, sumRLogR: number): number {
   let logNormWeight = 0;
   let logBeta = 0;
   for (let k = 0; k < p.K; k++) {
-    const ldpc = -0.5 * Math.log(p.cov[k]) - 0.5 * Math.log(p.nu[k]);
+    const ldpc = -0.5 * fdlog(p.cov[k]) - 0.5 * fdlog(p.nu[k]);
     logWishart += -(p.nu[k] * ldpc + p.nu[k] * 0.5 * LN2 + lgamma(0.5 * p.nu[k]));
     logNormWeight -= betaln(p.a[k], p.b[k]);
-    logBeta += Math.log(p.beta[k]);
+    logBeta += fdlog(p.beta[k]);
   }
   return -sumRLogR - logWishart - logNormWeight - 0.5 * logBeta;
 }
@@ -329,7 +330,7 @@ function expectedWeights(a: Float64Array, b: Float64Array): Float64Array {
 /** k-means++ seeding (sklearn's _kmeans_plusplus with 2 + ⌊ln K⌋ local trials); returns centres. */
 function kmeansPlusPlus(z: Float32Array, K: number, u: Float64Array): Float64Array {
   const N = z.length;
-  const trials = 2 + Math.floor(Math.log(K));
+  const trials = 2 + Math.floor(fdlog(K));
   const centres = new Float64Array(K);
   let ui = 0;
   const first = Math.min(N - 1, Math.floor(u[ui++] * N));
@@ -500,7 +501,7 @@ function fit(engine: Engine, x0: Float64Array, initLabels: ArrayLike<number> | n
     nu: new Float64Array(K), cov: new Float64Array(K),
   };
   // k-means++ draws first (Rng allocates in its own scope), all at once.
-  const uniforms = initLabels ? null : new Rng(engine, st.seed).uniformHost(1 + (K - 1) * (2 + Math.floor(Math.log(K))));
+  const uniforms = initLabels ? null : new Rng(engine, st.seed).uniformHost(1 + (K - 1) * (2 + Math.floor(fdlog(K))));
   let converged = false;
   let nIter = 0;
   let lb = -Infinity;
@@ -640,7 +641,7 @@ function eStepOver(engine: Engine, model: VgmModel, x: ArrayLike<number>, onChun
       if (onChunk) onChunk(i0, n, f32At(engine, resp, K * n));
     }
   });
-  return total - N * Math.log(scale);
+  return total - N * fdlog(scale);
 }
 
 /** Responsibilities (N, K) row-major, as sklearn's predict_proba. */

@@ -1,6 +1,7 @@
 // lucid-wasm's Node layer (`import … from 'lucid-wasm/node'`): files, the engine with Node's V8
 // flags, dataset loaders, model files and black-box loading. Core APIs come from 'lucid-wasm'.
 export { initNodeEngine, enableRelaxedSimd } from './engine.js';
+export { spawnNodeThread } from './threads.js';
 export { readCsv, writeCsv } from './csv.js';
 export type { ReadOptions } from './csv.js';
 export { readTable } from './read-table.js';

@@ -22,7 +22,7 @@ describe('package', () => {
     for (const name of ['initEngine', 'grad', 'ops', 'DataTransformer', 'fitVgm', 'simulate', 'Classifier', 'checkPredictions', 'lucid']) {
       assert.ok(name in core, `lucid-wasm lacks ${name}`);
     }
-    for (const name of ['initNodeEngine', 'readCsv', 'writeCsv', 'loadAdult', 'loadModel', 'loadBlackBox']) assert.ok(name in node, `lucid-wasm/node lacks ${name}`);
+    for (const name of ['initNodeEngine', 'spawnNodeThread', 'readCsv', 'writeCsv', 'loadAdult', 'loadModel', 'loadBlackBox']) assert.ok(name in node, `lucid-wasm/node lacks ${name}`);
     const e = await node.initNodeEngine();
     assert.equal(e.scope(() => core.ops.sum(e.tensor([1, 2, 3])).item()), 6);
   });

@@ -16,6 +16,7 @@ import { BinOp } from '../../engine/wasm.js';
 import type { Column, Table } from '../../data/table.js';
 import { checkGroups, LucidFeatureGroup, LucidModel, Preference, resolvePreference } from './model.js';
 import { projectSimplex, snapOneHot } from './project.js';
+import { exp as fdexp } from '../../engine/fdlibm.js';
 
 export type LucidLoss = 'prob-ce' | 'logit-ce';
 
@@ -104,7 +105,7 @@ export function lucidLoss(z: Tensor, preference: Preference, loss: LucidLoss): T
   return o.sum(o.softplus(o.sub(1, o.mul(o.sigmoid(s), 2))));
 }
 
-const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
+const sigmoid = (z: number) => 1 / (1 + fdexp(-z));
 
 /** P(prefer) of n encoded rows through the model (one batch, no graph). */
 export function preferProbability(engine: Engine, model: LucidModel, x: Float32Array, n: number, preference: Preference): Float64Array {

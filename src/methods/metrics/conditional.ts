@@ -13,6 +13,7 @@ import { check } from '../../engine/errors.js';
 import { quantileSorted } from '../../data/quantile.js';
 import { getColumn, type Table } from '../../data/table.js';
 import { normalQuantile } from './verdicts.js';
+import { log as fdlog, exp as fdexp } from '../../engine/fdlibm.js';
 
 export const CONDITIONAL_QUANTILES = 5;
 
@@ -105,8 +106,8 @@ export function conditionalDisparity(values: readonly string[], gid: Int32Array,
     }
     const conditional = num > 0 && den > 0 ? num / den : null;
     const se = conditional !== null ? Math.sqrt(Math.max(0, v) / (num * den)) : null;
-    const ci = conditional !== null && se !== null ? { lo: Math.exp(Math.log(conditional) - z * se), hi: Math.exp(Math.log(conditional) + z * se) } : null;
-    const explainedShare = crude !== null && conditional !== null && crude !== 1 ? 1 - Math.log(conditional) / Math.log(crude) : null;
+    const ci = conditional !== null && se !== null ? { lo: fdexp(fdlog(conditional) - z * se), hi: fdexp(fdlog(conditional) + z * se) } : null;
+    const explainedShare = crude !== null && conditional !== null && crude !== 1 ? 1 - fdlog(conditional) / fdlog(crude) : null;
     rows.push({ group: values[g], crude, conditional, ci, explainedShare, comparedRows: compared });
   }
   return { columns, strata: S, reference: values[ref], confidence, rows };

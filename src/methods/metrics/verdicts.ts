@@ -27,6 +27,7 @@
 // verdict always agree.
 import type { Counts, Favourable, MetricName } from './definitions.js';
 import { betterOf, METRIC_DEFS } from './definitions.js';
+import { log as fdlog, exp as fdexp } from '../../engine/fdlibm.js';
 
 export type Verdict = 'flagged' | 'inconclusive' | 'pass' | 'too little data';
 export const VERDICTS: readonly Verdict[] = ['flagged', 'inconclusive', 'pass', 'too little data'];
@@ -79,7 +80,7 @@ export interface VerdictSettings {
 export function normalCdf(x: number): number {
   const z = Math.abs(x) / Math.SQRT2;
   const t = 1 / (1 + 0.5 * z);
-  const r = t * Math.exp(-z * z - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))));
+  const r = t * fdexp(-z * z - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))));
   return x >= 0 ? 1 - r / 2 : r / 2;
 }
 
@@ -93,10 +94,10 @@ export function normalQuantile(p: number): number {
   const lo = 0.02425;
   let x: number;
   if (p < lo) {
-    const q = Math.sqrt(-2 * Math.log(p));
+    const q = Math.sqrt(-2 * fdlog(p));
     x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
   } else if (p > 1 - lo) {
-    const q = Math.sqrt(-2 * Math.log(1 - p));
+    const q = Math.sqrt(-2 * fdlog(1 - p));
     x = -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
   } else {
     const q = p - 0.5;
@@ -104,7 +105,7 @@ export function normalQuantile(p: number): number {
     x = ((((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q) / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
   }
   const e = normalCdf(x) - p;
-  return x - e * Math.sqrt(2 * Math.PI) * Math.exp((x * x) / 2);
+  return x - e * Math.sqrt(2 * Math.PI) * fdexp((x * x) / 2);
 }
 
 /** The symbol of a flag's direction, wherever a flag is written (text, tables, charts, headlines). */
@@ -165,9 +166,9 @@ export function compare(metric: MetricName, group: string, g: Counts, reference:
   if (rate === null || referenceRate === null) return { ...base, reason: `the ${def.label} is undefined (no rows in its denominator) for ${rate === null ? group : reference}` };
   const fix = x === 0 || x === n || xRef === 0 || xRef === nRef;
   const [a, an, b, bn] = fix ? [x + 0.5, n + 1, xRef + 0.5, nRef + 1] : [x, n, xRef, nRef];
-  const lr = Math.log(a / an) - Math.log(b / bn);
+  const lr = fdlog(a / an) - fdlog(b / bn);
   const se = Math.sqrt(1 / a - 1 / an + 1 / b - 1 / bn);
-  const edge = Math.log(s.tolerance);
+  const edge = fdlog(s.tolerance);
   const outside = base.ratio === null ? lr < edge || lr > -edge : base.ratio < s.tolerance || base.ratio > 1 / s.tolerance;
   const delta = lr < edge ? edge - lr : lr > -edge ? lr + edge : 0;
   const p = outside && delta > 0 ? Math.min(1, 2 * normalCdf(-delta / se)) : 1;
@@ -189,7 +190,7 @@ export function correct(comparisons: Comparison[], alpha: number): number {
     c.pAdjusted = adjusted[i];
     c.level = correctedLevel(alpha, c.p!, adjusted[i], tested.length);
     const z = normalQuantile(1 - c.level / 2);
-    c.interval = { lo: Math.exp(c.logRatio! - z * c.se!), hi: Math.exp(c.logRatio! + z * c.se!) };
+    c.interval = { lo: fdexp(c.logRatio! - z * c.se!), hi: fdexp(c.logRatio! + z * c.se!) };
     if (c.verdict !== 'pass') c.verdict = c.pAdjusted <= alpha ? 'flagged' : 'inconclusive';
   });
   return tested.length;

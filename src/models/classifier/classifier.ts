@@ -19,6 +19,7 @@ import { buildParams, Module, ParamSet } from '../../nn/module.js';
 import { getColumn, selectRows, type Table } from '../../data/table.js';
 import { labelOf, Preprocessor } from './preprocess.js';
 import { contentChecksum, verifyChecksum } from '../checksum.js';
+import { log as fdlog, exp as fdexp } from '../../engine/fdlibm.js';
 
 export const MODEL_FORMAT = 'lucid-wasm/classifier';
 export const MODEL_VERSION = 1;
@@ -298,7 +299,7 @@ export class Classifier {
           let ok = 0;
           for (let i = 0; i < nVal; i++) {
             const q = Math.min(Math.max(p[i], 1e-12), 1 - 1e-12);
-            ll -= YV[i] === 1 ? Math.log(q) : Math.log(1 - q);
+            ll -= YV[i] === 1 ? fdlog(q) : fdlog(1 - q);
             ok += (p[i] > 0.5 ? 1 : 0) === YV[i] ? 1 : 0;
           }
           report.valLoss = ll / nVal;
@@ -349,7 +350,7 @@ export class Classifier {
           const t = engine.empty([m, D]);
           t.data.set(x.subarray(s * D, (s + m) * D));
           const z = this.net.forward(t).data;
-          for (let i = 0; i < m; i++) out[s + i] = 1 / (1 + Math.exp(-z[i]));
+          for (let i = 0; i < m; i++) out[s + i] = 1 / (1 + fdexp(-z[i]));
         });
       }
     });
@@ -371,7 +372,7 @@ export class Classifier {
     for (let i = 0; i < p.length; i++) {
       const y = labels[i] === this.positive ? 1 : 0;
       const q = Math.min(Math.max(p[i], 1e-12), 1 - 1e-12);
-      ll -= y ? Math.log(q) : Math.log(1 - q);
+      ll -= y ? fdlog(q) : fdlog(1 - q);
       ok += (p[i] > 0.5 ? 1 : 0) === y ? 1 : 0;
       predPos += p[i] > 0.5 ? 1 : 0;
     }

@@ -8,6 +8,7 @@
 //
 // Every draw takes host uniforms from the caller (which get them from the model's one Rng).
 import { check, EngineError } from '../../engine/errors.js';
+import { log as fdlog } from '../../engine/fdlibm.js';
 
 export interface DiscreteColumn {
   name: string;
@@ -65,7 +66,7 @@ export class CondSampler {
     this.logCdf = this.counts.map((k) => {
       const cdf = new Float64Array(k.length);
       let total = 0;
-      for (let i = 0; i < k.length; i++) cdf[i] = total += Math.log(k[i] + 1);
+      for (let i = 0; i < k.length; i++) cdf[i] = total += fdlog(k[i] + 1);
       for (let i = 0; i < k.length; i++) cdf[i] /= total;
       return cdf;
     });

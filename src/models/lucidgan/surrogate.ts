@@ -16,6 +16,7 @@ import { grad } from '../../autograd/tape.js';
 import { Adam } from '../../nn/adam.js';
 import { Linear } from '../../nn/layers.js';
 import { buildParams, Module, type ParamSet } from '../../nn/module.js';
+import { log as fdlog, exp as fdexp } from '../../engine/fdlibm.js';
 
 export const SURROGATE_DEFAULTS = {
   hidden: 64,
@@ -110,9 +111,9 @@ export function fitSurrogate(engine: Engine, x: Float32Array, rows: number, d: n
       for (let i = 0; i < b; i++) {
         const z = logits[i];
         const y = target[start + i];
-        const p = 1 / (1 + Math.exp(-z));
-        bce += Math.max(z, 0) - z * y + Math.log1p(Math.exp(-Math.abs(z)));
-        floor += (y > 0 ? -y * Math.log(y) : 0) + (y < 1 ? -(1 - y) * Math.log(1 - y) : 0);
+        const p = 1 / (1 + fdexp(-z));
+        bce += Math.max(z, 0) - z * y + Math.log1p(fdexp(-Math.abs(z)));
+        floor += (y > 0 ? -y * fdlog(y) : 0) + (y < 1 ? -(1 - y) * fdlog(1 - y) : 0);
         mse += (p - y) ** 2;
         if ((p > 0.5) === (y > 0.5)) agree++;
       }
