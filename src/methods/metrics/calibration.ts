@@ -4,14 +4,17 @@
 //   ECE (expected calibration error) = Σ_b (n_b / n) · |share_b − mean score_b|, with a percentile
 //   bootstrap interval (the group's rows resampled with replacement).
 // ECE is biased upwards on few rows (every bin's |share − mean| is noisy); the interval shows how much.
-// A group of more than BIG_GROUP rows whose every (bin, label) cell holds at least BIG_CELL rows is
-// resampled by cells, not rows (a row bootstrap of ten million rows costs minutes of random memory
-// access): the Poisson bootstrap's count of each cell, c ~ Poisson(m), and the sum of the c scores drawn
-// from the cell, both by their normal approximations N(m, m) and N(c·mean, c·var), which at these counts
-// differ from the exact draws by far less than the interval's width. Smaller groups keep the exact
-// row bootstrap (and their seeded bytes).
+// A group of more than BIG_GROUP rows is resampled by (bin, label) cells, not rows (a row bootstrap of
+// ten million rows costs minutes of random memory access). It is the Poisson bootstrap: each cell's
+// count of draws is Poisson(m) for its m rows, and the scores drawn are the sum of that many draws
+// from the cell's scores. A cell of at least BIG_CELL rows takes both by their normal approximations,
+// N(m, m) and N(c·mean, c·var), which at such counts differ from the exact draws by far less than the
+// interval's width; a smaller cell draws them exactly (the count by inversion from m < 30 on, else by
+// its normal approximation; then the scores one by one). Smaller groups keep the exact row bootstrap
+// (and their seeded bytes).
 import type { Rng } from '../../engine/rng.js';
 import { quantileSorted } from '../../data/quantile.js';
+import { exp } from '../../engine/fdlibm.js';
 
 export interface ReliabilityBin {
   lo: number;
@@ -48,44 +51,67 @@ function ece(score: Float64Array, y: Uint8Array, rows: ArrayLike<number>, bins: 
   return e / rows.length;
 }
 
-/** Groups with more rows may be resampled by cells (see the top of the file) … */
+/** Groups with more rows are resampled by cells (see the top of the file) … */
 export const BIG_GROUP = 200_000;
-/** … when every non-empty (bin, label) cell holds at least this many rows. */
+/** … and a cell with at least this many rows by normal approximations. */
 export const BIG_CELL = 1_000;
 
-/** Per (bin, label) cell of a group: rows, mean score and the scores' variance; null when a non-empty cell is under BIG_CELL rows. */
-function cellsOf(score: Float64Array, y: Uint8Array, rows: ArrayLike<number>, bins: number): { n: Float64Array; mean: Float64Array; sd: Float64Array; pos: Uint8Array } | null {
+interface Cells {
+  n: Float64Array;
+  mean: Float64Array;
+  sd: Float64Array;
+  /** the scores of each cell under BIG_CELL rows (null for the big ones) */
+  scores: (Float64Array | null)[];
+}
+
+/** Per (bin, label) cell of a group (cell 2·bin + label): rows, mean score, the scores' SD, and a small cell's scores. */
+function cellsOf(score: Float64Array, y: Uint8Array, rows: ArrayLike<number>, bins: number): Cells {
   const C = 2 * bins;
+  const cellOf = (i: number) => 2 * Math.min(bins - 1, Math.floor(score[i] * bins)) + y[i];
   const n = new Float64Array(C);
   const sum = new Float64Array(C);
   for (let k = 0; k < rows.length; k++) {
     const i = rows[k];
-    const c = 2 * Math.min(bins - 1, Math.floor(score[i] * bins)) + y[i];
+    const c = cellOf(i);
     n[c]++;
     sum[c] += score[i];
   }
   const mean = new Float64Array(C);
-  for (let c = 0; c < C; c++) {
-    if (n[c] > 0 && n[c] < BIG_CELL) return null;
-    mean[c] = n[c] > 0 ? sum[c] / n[c] : 0;
-  }
-  // the variance in a second pass about the mean (no cancellation)
+  for (let c = 0; c < C; c++) mean[c] = n[c] > 0 ? sum[c] / n[c] : 0;
+  // the variance in a second pass about the mean (no cancellation); the small cells' scores kept
   const ss = new Float64Array(C);
+  const scores = Array.from(n, (m) => (m > 0 && m < BIG_CELL ? new Float64Array(m) : null));
+  const fill = new Int32Array(C);
   for (let k = 0; k < rows.length; k++) {
     const i = rows[k];
-    const c = 2 * Math.min(bins - 1, Math.floor(score[i] * bins)) + y[i];
+    const c = cellOf(i);
     const d = score[i] - mean[c];
     ss[c] += d * d;
+    const s = scores[c];
+    if (s) s[fill[c]++] = score[i];
   }
   const sd = new Float64Array(C);
   for (let c = 0; c < C; c++) sd[c] = n[c] > 1 ? Math.sqrt(ss[c] / n[c]) : 0;
-  const pos = new Uint8Array(C);
-  for (let c = 0; c < C; c++) pos[c] = c % 2;
-  return { n, mean, sd, pos };
+  return { n, mean, sd, scores };
 }
 
-/** One cell-level Poisson-bootstrap ECE from two standard normals per cell (`z`: 2·cells values). */
-function cellEce(cells: NonNullable<ReturnType<typeof cellsOf>>, z: Float64Array, bins: number): number {
+/** Poisson(m) by inversion of one uniform (m < 30: e^−m is far from underflow). */
+function poisson(m: number, u: number): number {
+  let p = exp(-m);
+  let f = p;
+  let k = 0;
+  while (u > f && k < 1000) {
+    k++;
+    p *= m / k;
+    f += p;
+  }
+  return k;
+}
+
+/** One Poisson-bootstrap ECE of a group by cells (see the top of the file). */
+function cellEce(cells: Cells, rng: Rng, bins: number): number {
+  const z = rng.normalHost(4 * bins);
+  const u = rng.uniformHost(2 * bins);
   let total = 0;
   let e = 0;
   for (let b = 0; b < bins; b++) {
@@ -96,9 +122,15 @@ function cellEce(cells: NonNullable<ReturnType<typeof cellsOf>>, z: Float64Array
       const c = 2 * b + l;
       const m = cells.n[c];
       if (m === 0) continue;
-      const count = Math.max(0, Math.round(m + Math.sqrt(m) * z[2 * c]));
+      const count = m < 30 ? poisson(m, u[c]) : Math.max(0, Math.round(m + Math.sqrt(m) * z[2 * c]));
+      const small = cells.scores[c];
+      if (small) {
+        const pick = rng.uniformHost(count);
+        for (let k = 0; k < count; k++) sb += small[Math.min(small.length - 1, Math.floor(pick[k] * small.length))];
+      } else {
+        sb += count * cells.mean[c] + Math.sqrt(count) * cells.sd[c] * z[2 * c + 1];
+      }
       nb += count;
-      sb += count * cells.mean[c] + Math.sqrt(count) * cells.sd[c] * z[2 * c + 1];
       pb += l * count;
     }
     total += nb;
@@ -135,7 +167,7 @@ export function calibrationByGroup(values: readonly string[], gid: Int32Array, s
     const cells = rng && resamples > 0 && rows.length > BIG_GROUP ? cellsOf(score, y, rows, bins) : null;
     if (rng && cells) {
       const stats: number[] = [];
-      for (let r = 0; r < resamples; r++) stats.push(cellEce(cells, rng.normalHost(4 * bins), bins));
+      for (let r = 0; r < resamples; r++) stats.push(cellEce(cells, rng, bins));
       stats.sort((a, b) => a - b);
       ci = { lo: quantileSorted(stats, (1 - confidence) / 2), hi: quantileSorted(stats, 1 - (1 - confidence) / 2) };
     } else if (rng && resamples > 0 && rows.length > 0) {
