@@ -12,6 +12,7 @@
 // interval's width; a smaller cell draws them exactly (the count by inversion from m < 30 on, else by
 // its normal approximation; then the scores one by one). Smaller groups keep the exact row bootstrap
 // (and their seeded bytes).
+import type { GroupIds } from './group-ids.js';
 import type { Rng } from '../../engine/rng.js';
 import { quantileSorted } from '../../data/quantile.js';
 import { exp } from '../../engine/fdlibm.js';
@@ -140,7 +141,7 @@ function cellEce(cells: Cells, rng: Rng, bins: number): number {
 }
 
 /** Per group: the reliability bins and ECE of `score` (P(positive) in [0, 1]) against `y`. */
-export function calibrationByGroup(values: readonly string[], gid: Int32Array, score: Float64Array, y: Uint8Array, bins: number, resamples: number, rng: Rng | undefined, confidence: number): GroupCalibration[] {
+export function calibrationByGroup(values: readonly string[], gid: GroupIds, score: Float64Array, y: Uint8Array, bins: number, resamples: number, rng: Rng | undefined, confidence: number): GroupCalibration[] {
   // each group's rows, as typed arrays (ten million rows: no JS array of numbers)
   const sizes = new Int32Array(values.length);
   for (let i = 0; i < gid.length; i++) if (gid[i] >= 0) sizes[gid[i]]++;

@@ -9,6 +9,7 @@
 //   groups carry no comparison and drop out; the rows they hold are counted.
 //   explained share = 1 − log RR_MH / log RR_crude: the part of the (log) disparity that the
 //   legitimate factors account for (null when the crude ratio is 1 or either ratio is undefined).
+import type { GroupIds } from './group-ids.js';
 import { check } from '../../engine/errors.js';
 import { quantileSorted } from '../../data/quantile.js';
 import { getColumn, type Table } from '../../data/table.js';
@@ -68,7 +69,7 @@ export function strataOf(table: Table, columns: readonly string[], where: string
 }
 
 /** The Mantel–Haenszel selection-rate ratio of every group against `ref`, within `strata`. */
-export function conditionalDisparity(values: readonly string[], gid: Int32Array, hit: Uint8Array, ref: number, strata: { id: Int32Array; count: number }, columns: string[], confidence: number): ConditionalDisparity {
+export function conditionalDisparity(values: readonly string[], gid: GroupIds, hit: Uint8Array, ref: number, strata: { id: Int32Array; count: number }, columns: string[], confidence: number): ConditionalDisparity {
   const S = strata.count;
   const G = values.length;
   // n[g*S+s], a[g*S+s]: rows and selected rows of group g in stratum s

@@ -5,6 +5,7 @@
 //   impact ratio   = the category's rate / the highest rate among the categories that hold at least
 //                    2% of the rows with a known value. Smaller categories are shown, with their rate,
 //                    but get no impact ratio; rows with an unknown protected value are counted.
+import type { GroupIds } from './group-ids.js';
 
 export interface ImpactRow {
   category: string;
@@ -36,7 +37,7 @@ export interface ImpactTable {
  * `gid[i]` is row i's category index (−1: unknown), `hit[i]` 1 when row i is selected (or scores on
  * the favourable side of the median).
  */
-export function impactTable(values: readonly string[], gid: Int32Array, hit: Uint8Array, kind: ImpactTable['kind'], median: number | null, minShare: number): ImpactTable {
+export function impactTable(values: readonly string[], gid: GroupIds, hit: Uint8Array, kind: ImpactTable['kind'], median: number | null, minShare: number): ImpactTable {
   const n = new Float64Array(values.length);
   const h = new Float64Array(values.length);
   let unknown = 0;

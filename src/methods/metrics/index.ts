@@ -9,9 +9,10 @@
 import { check, EngineError } from '../../engine/errors.js';
 import type { Rng } from '../../engine/rng.js';
 import { getColumn, type Column, type Table } from '../../data/table.js';
-import { quantileSorted } from '../../data/quantile.js';
+import { medianOf, quantileSorted } from '../../data/quantile.js';
 import { MISSING_TOKENS } from '../../data/schema.js';
 import { calibrationByGroup, type GroupCalibration } from './calibration.js';
+import { groupIds, type GroupIds } from './group-ids.js';
 import { conditionalDisparity, strataOf, type ConditionalDisparity } from './conditional.js';
 import { FAVOURABLE, JUDGED_METRICS, METRICS, rates, type Counts, type Favourable, type MetricName, type Rates } from './definitions.js';
 import { impactTable, type ImpactTable } from './impact.js';
@@ -306,7 +307,7 @@ interface Attr {
   column: string;
   values: string[];
   /** per row: group index, −1 when a protected value is missing */
-  gid: Int32Array;
+  gid: GroupIds;
   unknown: number;
   given?: string;
 }
@@ -325,14 +326,14 @@ function attributes(table: Table, opts: GroupMetricsOptions): Attr[] {
   });
   const ref = opts.reference ?? opts.privileged ?? {};
   for (const k of Object.keys(ref)) check(opts.groups.includes(k), 'E_ARG', () => `metrics: --reference ${k}=${ref[k]} names a column that is not a --group (${opts.groups.join(', ')})`);
-  const build = (column: string, gid: Int32Array, values: string[], given?: string): Attr => {
+  const build = (column: string, gid: GroupIds, values: string[], given?: string): Attr => {
     let unknown = 0;
     for (let i = 0; i < gid.length; i++) if (gid[i] < 0) unknown++;
     if (given !== undefined) check(values.includes(given), 'E_ARG', () => `metrics: the reference group "${given}" of ${column} has no rows; the groups are: ${values.join('; ')}`);
     return { column, values, gid, unknown, given };
   };
   const gidOf = (c: (typeof cols)[number]) => {
-    const gid = new Int32Array(table.rows);
+    const gid = groupIds(table.rows, c.values.length);
     for (let i = 0; i < gid.length; i++) gid[i] = c.coded.code[i] < 0 ? -1 : c.rank[c.coded.code[i]];
     return gid;
   };
@@ -369,7 +370,7 @@ function attributes(table: Table, opts: GroupMetricsOptions): Attr[] {
   };
   const keys = used.map(keyOf);
   const index = new Map(used.map((k, j) => [k, j]));
-  const gid = new Int32Array(table.rows);
+  const gid = groupIds(table.rows, keys.length);
   for (let i = 0; i < table.rows; i++) gid[i] = cell[i] < 0 ? -1 : index.get(cell[i])!;
   const givenCols = cols.filter((c) => ref[c.name] !== undefined);
   check(givenCols.length === 0 || givenCols.length === cols.length, 'E_ARG', () => `metrics: with --intersect give --reference for every --group column (${opts.groups.join(', ')}) or for none`);
@@ -533,8 +534,7 @@ export function groupMetrics(table: Table, opts: GroupMetricsOptions): MetricsRe
   let median: number | null = null;
   const hit = new Uint8Array(table.rows);
   if (score) {
-    const sorted = Float64Array.from(score).sort();
-    median = quantileSorted(sorted, 0.5);
+    median = medianOf(score);
     for (let i = 0; i < table.rows; i++) hit[i] = favourable === 'positive' ? (score[i] > median! ? 1 : 0) : score[i] < median! ? 1 : 0;
   } else {
     for (let i = 0; i < table.rows; i++) hit[i] = favourable === 'positive' ? yhat[i] : 1 - yhat[i];
