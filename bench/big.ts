@@ -4,7 +4,7 @@
 // process, the time to scan the file's bytes for line breaks. The formats: CSV, and Parquet and Arrow
 // where the readers are present.
 //
-//   node dist/bench/big.js [--rows 10000000] [--dir /tmp/lucid-big] [--tasks metrics,fale] [--out bench/results]
+//   node dist/bench/big.js [--rows 10000000] [--columnar-rows 1000000] [--dir /tmp/lucid-big] [--tasks metrics,fale] [--out bench/results]
 //
 // Writes big-data.json to --out; bench/lib/big-report.ts puts the table in BENCHMARKS.md.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -51,13 +51,42 @@ if (!existsSync(model)) {
   lucid('dataset', 'export', 'sim', '--rows', '20000', '--seed', '1', '--out', train);
   lucid('model', 'train', '--data', train, '--label', 'approved', '--positive', 'yes', '--seed', '0', '--out', model);
 }
-const files: { format: string; file: string }[] = [{ format: 'csv', file: csv }];
+const files: { format: string; file: string; tasks?: string[] }[] = [{ format: 'csv', file: csv }];
+
+// the first --columnar-rows rows (default 1,000,000) also as CSV, Parquet (written by DuckDB, snappy) and
+// Arrow IPC (written by apache-arrow): read whole, not in chunks, so metrics only (docs/data.md "Large files")
+const colRows = Number(arg('columnar-rows', '1000000'));
+if (colRows > 0) {
+  const base = join(dir, `sim-${colRows}`);
+  if (!existsSync(`${base}.csv`)) {
+    log(`writing ${base}.csv, .parquet, .arrow`);
+    execFileSync('sh', ['-c', `head -n ${colRows + 1} '${csv}' > '${base}.csv'`]);
+  }
+  if (!existsSync(`${base}.parquet`)) {
+    const { DuckDBInstance } = await import('@duckdb/node-api');
+    const db = await DuckDBInstance.create(':memory:');
+    const c = await db.connect();
+    await c.run(`COPY (SELECT * FROM read_csv('${base}.csv', header = true)) TO '${base}.parquet' (FORMAT parquet, COMPRESSION snappy)`);
+  }
+  if (!existsSync(`${base}.arrow`)) {
+    const { tableFromArrays, tableToIPC, vectorFromArray, Dictionary, Int32, Utf8 } = await import('apache-arrow');
+    const { readCsv } = await import('../src/node/csv.js');
+    const { table } = await readCsv(`${base}.csv`);
+    const cols: Record<string, unknown> = {};
+    for (const c of table.columns) {
+      cols[c.name] = c.kind === 'numeric' ? c.values : vectorFromArray(Array.from(c.codes, (k) => c.categories[k]), new Dictionary(new Utf8(), new Int32()));
+    }
+    writeFileSync(`${base}.arrow`, tableToIPC(tableFromArrays(cols as never) as unknown as Parameters<typeof tableToIPC>[0], 'file'));
+  }
+  files.push({ format: 'csv', file: `${base}.csv`, tasks: ['metrics'] }, { format: 'parquet', file: `${base}.parquet`, tasks: ['metrics'] }, { format: 'arrow', file: `${base}.arrow`, tasks: ['metrics'] });
+}
 
 const started = new Date().toISOString();
 const load = { before: os.loadavg(), after: [] as number[] };
 const runs: BigRun[] = [];
 for (const task of tasks) {
   for (const f of files) {
+    if (f.tasks && !f.tasks.includes(task)) continue;
     log(`${task} ${f.format} …`);
     const r = spawnSync(process.execPath, [join(here, 'big-child.js'), task, f.file, model], { encoding: 'utf8', maxBuffer: 1 << 20 });
     if (r.status !== 0) throw new Error(`${task} ${f.format}: exit ${r.status}: ${r.stderr}`);

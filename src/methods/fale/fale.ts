@@ -583,6 +583,29 @@ async function categoricalFale(ctx: Ctx, col: CategoricalColumn): Promise<FaleFe
 }
 
 /**
+ * The features FALE explains (the options', else every model input but the label, the protected and
+ * excluded columns) and the columns the categorical order reads (`candidates`), checked against the
+ * table's columns (for data read in chunks: its first chunk).
+ */
+export function featurePlan(table: Table, model: BlackBox, opts: Pick<FaleOptions, 'label' | 'protected' | 'exclude' | 'features' | 'edges'>): { candidates: Column[]; features: string[] } {
+  const protectedCols = new Set(opts.protected.map((c) => c.column));
+  const exclude = new Set([opts.label, ...(opts.exclude ?? [])]);
+  const modelCols = model.features ? new Set(model.features) : null;
+  const candidates = table.columns.filter((c) => !exclude.has(c.name) && (!modelCols || modelCols.has(c.name)));
+  const features = opts.features ?? candidates.filter((c) => !protectedCols.has(c.name)).map((c) => c.name);
+  check(features.length > 0, 'E_ARG', () => 'fale: no feature to explain');
+  for (const f of features) {
+    getColumn(table, f, 'fale', '--feature');
+    check(!exclude.has(f), 'E_ARG', () => `fale: "${f}" is the label (or excluded); it cannot be a feature`);
+  }
+  for (const f of Object.keys(opts.edges ?? {})) {
+    check(features.includes(f), 'E_ARG', () => `fale: edges given for "${f}", which is not among the features`);
+    check(getColumn(table, f).kind === 'numeric', 'E_ARG', () => `fale: edges given for the categorical column "${f}"`);
+  }
+  return { candidates, features };
+}
+
+/**
  * FALE of each feature of `table` for `model` (called on modified rows). Numeric columns are
  * continuous features, categorical columns categorical ones. Undefined bins (a group absent, no
  * positives for TPR, fewer than `minBin` rows) have a null delta and add 0 to the accumulation.
@@ -601,20 +624,7 @@ export async function fale(table: Table, model: BlackBox, opts: FaleOptions): Pr
   check(level > 0 && level < 1, 'E_ARG', () => `fale: confidence must be in (0, 1), got ${level}`);
   const { y, positive } = binaryLabels(table, opts.label, opts.positive);
   const u = unprivilegedMask(table, opts.protected);
-  const protectedCols = new Set(opts.protected.map((c) => c.column));
-  const exclude = new Set([opts.label, ...(opts.exclude ?? [])]);
-  const modelCols = model.features ? new Set(model.features) : null;
-  const candidates = table.columns.filter((c) => !exclude.has(c.name) && (!modelCols || modelCols.has(c.name)));
-  const features = opts.features ?? candidates.filter((c) => !protectedCols.has(c.name)).map((c) => c.name);
-  check(features.length > 0, 'E_ARG', () => 'fale: no feature to explain');
-  for (const f of features) {
-    getColumn(table, f, 'fale', '--feature');
-    check(!exclude.has(f), 'E_ARG', () => `fale: "${f}" is the label (or excluded); it cannot be a feature`);
-  }
-  for (const f of Object.keys(opts.edges ?? {})) {
-    check(features.includes(f), 'E_ARG', () => `fale: edges given for "${f}", which is not among the features`);
-    check(getColumn(table, f).kind === 'numeric', 'E_ARG', () => `fale: edges given for the categorical column "${f}"`);
-  }
+  const { candidates, features } = featurePlan(table, model, opts);
   const base = hard(await model.predict(table), threshold);
   const all = new Int32Array(table.rows).map((_, i) => i);
   const overall = metricPerPopulation(metric, 1, all, new Int32Array(table.rows), base, y, u, null, 1)[0];

@@ -18,7 +18,7 @@ import { labelOf } from '../../models/classifier/preprocess.js';
 import { getColumn, type CategoricalColumn, type Column, type Table } from '../../data/table.js';
 import { categoricalOrder } from './order.js';
 import {
-  accumulate, assignBins, binaryLabels, centreCategorical, centreContinuous, emptyStats, FALE_DEFAULTS, hard, METRICS, modifiedTable, noRowHas, percentileEdges, runInfo, unprivilegedMask,
+  accumulate, assignBins, binaryLabels, centreCategorical, centreContinuous, emptyStats, FALE_DEFAULTS, featurePlan, hard, METRICS, modifiedTable, noRowHas, percentileEdges, runInfo, unprivilegedMask,
   type FairnessMetric, type FaleFeature, type FaleOptions, type FaleResult, type GroupStats,
 } from './fale.js';
 
@@ -158,20 +158,7 @@ export async function faleStream(source: ChunkSource, model: BlackBox, opts: Fal
   const probe: Table = { rows: values.length, columns: [lc.kind === 'numeric' ? { kind: 'numeric', name: opts.label, values: Float64Array.from(values.map(Number)) } : { kind: 'categorical', name: opts.label, codes: iota(values.length), categories: values }] };
   const { positive } = binaryLabels(probe, opts.label, opts.positive);
 
-  const protectedCols = new Set(opts.protected.map((c) => c.column));
-  const exclude = new Set([opts.label, ...(opts.exclude ?? [])]);
-  const modelCols = model.features ? new Set(model.features) : null;
-  const candidates = head.columns.filter((c) => !exclude.has(c.name) && (!modelCols || modelCols.has(c.name)));
-  const features = opts.features ?? candidates.filter((c) => !protectedCols.has(c.name)).map((c) => c.name);
-  check(features.length > 0, 'E_ARG', () => 'fale: no feature to explain');
-  for (const f of features) {
-    getColumn(head, f, 'fale', '--feature');
-    check(!exclude.has(f), 'E_ARG', () => `fale: "${f}" is the label (or excluded); it cannot be a feature`);
-  }
-  for (const f of Object.keys(opts.edges ?? {})) {
-    check(features.includes(f), 'E_ARG', () => `fale: edges given for "${f}", which is not among the features`);
-    check(getColumn(head, f).kind === 'numeric', 'E_ARG', () => `fale: edges given for the categorical column "${f}"`);
-  }
+  const { candidates, features } = featurePlan(head, model, opts);
   const continuous = features.filter((f) => getColumn(head, f).kind === 'numeric');
   const categorical = features.filter((f) => getColumn(head, f).kind === 'categorical');
   let passes = 1;
