@@ -66,7 +66,7 @@ if (colRows > 0) {
     const { DuckDBInstance } = await import('@duckdb/node-api');
     const db = await DuckDBInstance.create(':memory:');
     const c = await db.connect();
-    await c.run(`COPY (SELECT * FROM read_csv('${base}.csv', header = true)) TO '${base}.parquet' (FORMAT parquet, COMPRESSION snappy)`);
+    await c.run(`COPY (SELECT * FROM read_csv('${base}.csv', header = true, types = {'approved': 'VARCHAR', 'sex': 'VARCHAR', 'group': 'VARCHAR'})) TO '${base}.parquet' (FORMAT parquet, COMPRESSION snappy)`);
   }
   if (!existsSync(`${base}.arrow`)) {
     const { tableFromArrays, tableToIPC, vectorFromArray, Dictionary, Int32, Utf8 } = await import('apache-arrow');
@@ -91,7 +91,7 @@ for (const task of tasks) {
     const r = spawnSync(process.execPath, [join(here, 'big-child.js'), task, f.file, model], { encoding: 'utf8', maxBuffer: 1 << 20 });
     if (r.status !== 0) throw new Error(`${task} ${f.format}: exit ${r.status}: ${r.stderr}`);
     const m = JSON.parse(r.stdout.trim().split('\n').pop()!);
-    const bytes = Number(execFileSync('stat', ['-c', '%s', f.file], { encoding: 'utf8' }));
+    const bytes = Number(execFileSync('stat', ['-L', '-c', '%s', f.file], { encoding: 'utf8' }));
     runs.push({ task, format: f.format, file: f.file, rows: m.rows, bytes, baselineMs: m.baselineMs, ms: m.ms, maxRssMB: m.maxRssMB });
     log(`  ${m.rows.toLocaleString('en-US')} rows in ${(m.ms / 1000).toFixed(1)} s (${Math.round(m.rows / (m.ms / 1000)).toLocaleString('en-US')} rows/s; byte scan ${(m.baselineMs / 1000).toFixed(1)} s), peak RSS ${m.maxRssMB.toFixed(0)} MB`);
   }
