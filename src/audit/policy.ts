@@ -428,7 +428,9 @@ export function formatValue(v: number | null, kind: RuleKind, signed = true): st
 export const marginText = (m: number, kind: RuleKind): string => (kind === 'ratio' || kind === 'distance' ? String(m) : formatValue(m, 'difference', false));
 
 /** Whether `v` satisfies the rule. */
-const within = (r: PolicyRule, v: number) => (r.maxAbs !== undefined ? Math.abs(v) <= r.maxAbs : (r.min === undefined || v >= r.min) && (r.max === undefined || v <= r.max));
+/** Rounding slack of a comparison: a share difference that is exactly 0.1 may be computed as 0.10000000000000003, which is no crossing of 0.1. */
+const SLACK = 1e-12;
+const within = (r: PolicyRule, v: number) => (r.maxAbs !== undefined ? Math.abs(v) <= r.maxAbs + SLACK : (r.min === undefined || v >= r.min - SLACK) && (r.max === undefined || v <= r.max + SLACK));
 
 /** How far `v` is toward (positive: past) the rule's nearer bound: what "worse" measures. */
 function badness(r: PolicyRule, v: number): number {

@@ -4,7 +4,7 @@
 // Markdown. In process, on a 405-row table: milliseconds.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkPolicy, compareBaseline, parsePolicy, parsePolicyText, readBaseline, RULE_METRICS, type CheckSettings } from '../../src/audit/policy.js';
+import { checkPolicy, compareBaseline, judge, parsePolicy, parsePolicyText, readBaseline, RULE_METRICS, type CheckSettings } from '../../src/audit/policy.js';
 import { checkJunit, checkMarkdown, xmlEscape } from '../../src/audit/policy-format.js';
 import { groupMetrics, JUDGED_METRICS, METRICS } from '../../src/methods/metrics/index.js';
 import { EngineError, UnknownColumnError } from '../../src/engine/errors.js';
@@ -230,5 +230,17 @@ describe('the outputs', () => {
     assert.match(md, /⚠️ insufficient data: X has 5 rows \(fewer than 30\)/);
     assert.match(md, /on `d\|1\.csv`/);
     for (const line of md.split('\n').filter((l) => l.startsWith('| '))) assert.equal(line.replace(/\\\|/g, '').split('|').length, 11, line);
+  });
+});
+
+describe('a value on the bound', () => {
+  it('passes when only rounding puts it past (0.8 − 0.7 = 0.10000000000000009 is no crossing of 0.1), and fails a hair beyond', () => {
+    const p = policy([{ metric: 'tpr_diff', attribute: 'sex', maxAbs: 0.1 }, { metric: 'four_fifths', attribute: 'sex', min: 0.8 }]);
+    const v = { group: 'b', n: 100, value: 0.8 - 0.7 } as unknown as Parameters<typeof judge>[1];
+    assert.ok(0.8 - 0.7 > 0.1);
+    assert.equal(judge(p.rules[0], v, S).status, 'pass');
+    assert.equal(judge(p.rules[0], { ...v, value: 0.1 + 1e-9 }, S).status, 'fail');
+    assert.equal(judge(p.rules[1], { ...v, value: 0.8 - 1e-15 }, S).status, 'pass');
+    assert.equal(judge(p.rules[1], { ...v, value: 0.79 }, S).status, 'fail');
   });
 });
