@@ -8,10 +8,15 @@
 //   numeric or categorical, and a text cell in a column the first chunk found numeric is an error
 //   naming the line (read it with --categorical, or --numeric, to decide);
 // - category codes are global: every categorical column keeps one dictionary in first-seen order
-//   over the kept rows of the whole file (the order a whole-file read gives), and a chunk's
-//   `categories` is that dictionary (it only grows; the codes of earlier chunks stay valid).
+//   over the kept rows of the whole file, and a chunk's `categories` is that dictionary (it only
+//   grows; the codes of earlier chunks stay valid). It differs from a whole-file read's order only
+//   when a label is first seen in a row the missing-value policy drops. The dictionary is held to
+//   --max-categories over the whole file, as a whole-file read holds it;
+// - a column the first chunk found to be an identifier (a distinct value on nearly every row) keeps
+//   chunk-local codes: a dictionary of ten million names is not kept;
+// - a column the first chunk read with decimal commas is read so in every chunk.
 import { EngineError } from '../engine/errors.js';
-import { TableBuilder, type BuildResult, type ColumnMissing, type MissingReport, type MostlyNumeric, type SchemaOptions } from './schema.js';
+import { DEFAULT_MAX_CATEGORIES, TableBuilder, type BuildResult, type ColumnMissing, type MissingReport, type MostlyNumeric, type SchemaOptions } from './schema.js';
 import type { CategoricalColumn, Column, Table } from './table.js';
 
 /** Rows per chunk unless a reader is told otherwise: small enough for a model call, large enough to amortise it. */
@@ -44,6 +49,9 @@ export class ChunkedTableBuilder {
   private inChunk = 0;
   private first = true;
   private kinds = new Map<string, Column['kind']>();
+  /** identifier columns (chunk-local codes) and the columns read with decimal commas, from the first chunk */
+  private identifiers = new Set<string>();
+  private commaColumns: string[] = [];
   /** per categorical column: the global dictionary */
   private readonly dicts = new Map<string, { index: Map<string, number>; categories: string[] }>();
   private readonly userForced: Set<string>;
@@ -88,10 +96,11 @@ export class ChunkedTableBuilder {
 
   /** A later chunk's "--numeric names this column" for a column the first chunk found numeric says why. */
   private explain(e: unknown): unknown {
-    if (!(e instanceof EngineError) || this.first) return e;
-    const m = /^(.*column "(.*)": .* is not a number), but --numeric names this column$/.exec(e.message);
-    if (!m || this.userForced.has(JSON.parse(`"${m[2]}"`))) return e;
-    return inputError(`${m[1]}, but the first ${this.chunkRows.toLocaleString('en-US')} rows made the column numeric (a file read in chunks keeps the first chunk's kinds); give --categorical ${JSON.parse(`"${m[2]}"`)} to read it as categories`);
+    const tail = ', but --numeric names this column';
+    if (!(e instanceof EngineError) || this.first || !e.message.endsWith(tail)) return e;
+    const name = [...this.kinds.keys()].find((n) => e.message.includes(`, column ${JSON.stringify(n)}: `));
+    if (name === undefined || this.userForced.has(name)) return e;
+    return inputError(`${e.message.slice(0, -tail.length)}, but the first ${this.chunkRows.toLocaleString('en-US')} rows made the column numeric (a file read in chunks keeps the first chunk's kinds); give --categorical ${name} to read it as categories`);
   }
 
   private flush(final: boolean): Table | null {
@@ -135,31 +144,40 @@ export class ChunkedTableBuilder {
   private decideKinds(built: BuildResult): void {
     this.first = false;
     for (const c of built.table.columns) {
-      this.kinds.set(c.name, c.kind);
       this.columnsOut.push({ name: c.name, kind: c.kind });
+      if (c.kind === 'categorical' && c.identifier) {
+        this.identifiers.add(c.name);
+        continue;
+      }
+      this.kinds.set(c.name, c.kind);
       if (c.kind === 'categorical') this.dicts.set(c.name, { index: new Map(), categories: [] });
     }
+    this.commaColumns = built.commaColumns ?? [];
     this.warnings = built.warnings;
     this.mostlyNumeric = built.mostlyNumeric;
   }
 
-  /** Later chunks: every kept column forced to the kind the first chunk gave it. */
+  /** Later chunks: every kept column but an identifier forced to the kind the first chunk gave it, with its decimal mark. */
   private forcedOptions(): SchemaOptions {
     if (this.first) return this.opts;
     const numeric: string[] = [];
     const categorical: string[] = [];
     for (const [name, kind] of this.kinds) (kind === 'numeric' ? numeric : categorical).push(name);
-    return { ...this.opts, numeric, categorical };
+    const decimalOf: Record<string, '.' | ','> = {};
+    if (this.opts.decimal === 'auto') for (const n of numeric) decimalOf[n] = this.commaColumns.includes(n) ? ',' : '.';
+    return { ...this.opts, numeric, categorical, decimalOf };
   }
 
   private globalise(c: Column): Column {
-    if (c.kind === 'numeric') return c;
+    if (c.kind === 'numeric' || this.identifiers.has(c.name)) return c;
     const d = this.dicts.get(c.name)!;
+    const max = this.opts.maxCategories ?? DEFAULT_MAX_CATEGORIES;
     const remap = new Int32Array(c.categories.length);
     c.categories.forEach((label, k) => {
       let g = d.index.get(label);
       if (g === undefined) {
         g = d.categories.length;
+        if (g === max) throw inputError(`${this.file}: column ${JSON.stringify(c.name)} has more than ${max} distinct values (the ${max + 1}th, ${JSON.stringify(label)}, after the first ${this.rowsRead.toLocaleString('en-US')} rows); too many for a category: --drop it, or raise --max-categories`);
         d.index.set(label, g);
         d.categories.push(label);
       }
@@ -222,6 +240,7 @@ export class TableAppender {
       }
       if (have.kind === 'numeric' && c.kind === 'numeric') have.values.set(c.values, this.n);
       else if (have.kind === 'categorical' && c.kind === 'categorical') {
+        if (c.identifier && have.categories !== c.categories) throw new EngineError('E_INPUT', `column "${name}" looks like an identifier (a distinct value on nearly every row): read in chunks, its codes are per chunk, so it cannot be one of the columns read whole; --drop it`);
         have.codes.set(c.codes, this.n);
         have.categories = c.categories;
         if (c.identifier) have.identifier = true;

@@ -43,12 +43,14 @@ export function medianOf(values: Float64Array): number {
     if (seen + counts[b] > hi) b1 = b;
     seen += counts[b];
   }
-  const picked: number[] = [];
-  for (let i = 0; i < n; i++) {
+  let m = 0;
+  for (let b = b0; b <= b1; b++) m += counts[b];
+  const picked = new Float64Array(m);
+  for (let i = 0, j = 0; i < n; i++) {
     const b = bucket(i);
-    if (b >= b0 && b <= b1) picked.push(values[i]);
+    if (b >= b0 && b <= b1) picked[j++] = values[i];
   }
-  picked.sort((a, b) => a - b);
+  picked.sort();
   const a = picked[lo - start];
   const c = picked[hi - start];
   return a + (c - a) * (pos - lo);

@@ -79,6 +79,8 @@ export interface SchemaOptions {
   maxLabelLength?: number;
   /** the decimal mark (default '.'; node/csv.ts passes 'auto' for files not delimited by commas) */
   decimal?: DecimalMark;
+  /** per column, a decimal mark that overrides `decimal` (a file read in chunks: the first chunk's) */
+  decimalOf?: Record<string, DecimalMark>;
 }
 
 export interface ColumnMissing {
@@ -153,6 +155,8 @@ export interface BuildResult {
   missing: MissingReport;
   warnings: string[];
   mostlyNumeric: MostlyNumeric[];
+  /** the columns read with decimal commas (decimal 'auto') */
+  commaColumns?: string[];
 }
 
 const quote = (s: string) => JSON.stringify(s);
@@ -600,7 +604,7 @@ export class TableBuilder {
     names.forEach((name, i) => {
       if (drop.has(name) || (keep && !keep.has(name))) return;
       const forced = numeric.has(name) ? 'numeric' : categorical.has(name) ? 'categorical' : undefined;
-      this.columns.push(new ColumnBuilder(file, name, forced, maxCategories, maxLabelLength, opts.decimal ?? '.', this.unit, shape.numberFields?.[i] ?? false));
+      this.columns.push(new ColumnBuilder(file, name, forced, maxCategories, maxLabelLength, opts.decimalOf?.[name] ?? opts.decimal ?? '.', this.unit, shape.numberFields?.[i] ?? false));
       this.fieldOf.push(i);
     });
     if (this.columns.length === 0) throw inputError(keep ? `${file}: keep names no column that --drop leaves (${names.join(', ')})` : `${file}: --drop removes every column (${names.join(', ')})`);
@@ -755,7 +759,7 @@ export class TableBuilder {
     if (kept === 0) throw this.nothingLeft(kinds, dropped);
     const columns = this.columns.map((c, j) => (kinds[j] === 'numeric' ? numericColumn(c, drop, kept) : categoricalColumn(c, drop, kept, c.idLike())));
     const table: Table = { rows: kept, columns };
-    return { table, rowsRead: n, missing, warnings: this.warnings(table), mostlyNumeric: this.mostlyNumeric() };
+    return { table, rowsRead: n, missing, warnings: this.warnings(table), mostlyNumeric: this.mostlyNumeric(), commaColumns: this.columns.filter((c) => c.usedComma).map((c) => c.name) };
   }
 
   private missingReport(kinds: ColumnKind[], dropped: Int32Array, rowsDropped: number, firstDroppedLines: number[]): MissingReport {

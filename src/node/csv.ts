@@ -242,8 +242,16 @@ class RowSink extends Writable {
 
   /** Hands the completed chunks to the consumer, one at a time (the reader waits: backpressure). */
   async drain(): Promise<void> {
-    while (this.pending.length) await this.chunks!.onChunk(this.pending.shift()!);
+    try {
+      while (this.pending.length) await this.chunks!.onChunk(this.pending.shift()!);
+    } catch (e) {
+      // the consumer's error (a model that fails, say) passes through as it is, not as a read error
+      this.consumerError = { error: e };
+      throw e;
+    }
   }
+
+  consumerError: { error: unknown } | null = null;
 
   /** One row; `breaks`: the line breaks inside its fields (counted when absent). */
   take(fields: string[], breaks = breaksIn(fields)): void {
@@ -381,6 +389,7 @@ async function parseCsv(path: string, opts: ReadOptions, chunks?: RowSink['chunk
   try {
     await pipeline([createReadStream(path), tap, ...stages, sink]);
   } catch (e) {
+    if (sink.consumerError) throw sink.consumerError.error;
     throw mapParseError(fsError(e, file), file, sink.line);
   }
   if (!sink.builder && !sink.chunked) throw inputError(`${file}: the file holds only blank lines`);

@@ -96,4 +96,40 @@ describe('reading a CSV in chunks', () => {
     const b = groupMetrics(got.table, { ...opts, intersect: true, rng: new Rng(engine, 5) });
     assert.deepEqual(b, a);
   });
+
+  it('an identifier column keeps chunk-local codes (no dictionary of every row), and decimal commas carry over to later chunks', async () => {
+    const f = join(dir, 'ids.csv');
+    const lines = ['id;x;g'];
+    for (let i = 0; i < 3000; i++) lines.push(`p${i};${i},5;${i % 3 ? 'a' : 'b'}`);
+    writeFileSync(f, lines.join('\n') + '\n');
+    const whole = await readCsv(f);
+    const chunks: Table[] = [];
+    await readCsvChunks(f, {}, (c) => void chunks.push(c), 1000);
+    assert.equal(chunks.length, 3);
+    const x = (t: Table) => t.columns.find((c) => c.name === 'x')!;
+    assert.equal(x(chunks[2]).kind, 'numeric');
+    const wx = x(whole.table);
+    assert.ok(wx.kind === 'numeric' && wx.values[2999] === 2999.5);
+    const cx = x(chunks[2]);
+    assert.ok(cx.kind === 'numeric' && cx.values[999] === 2999.5);
+    const id = chunks[2].columns.find((c) => c.name === 'id')!;
+    assert.ok(id.kind === 'categorical' && id.categories.length === 1000 && id.categories[0] === 'p2000');
+    // the metrics' reader refuses an identifier among the columns it reads whole
+    await assert.rejects(readColumns(f, {}, { '--group': ['id'] }, 1000), /looks like an identifier/);
+  });
+
+  it("a chunk consumer's error passes through as it is (not as a read error of the file)", async () => {
+    const err = Object.assign(new Error('model down'), { code: 'ECONNREFUSED' });
+    await assert.rejects(readCsvChunks(sim, {}, () => { throw err; }, 100), (e: unknown) => e === err);
+  });
+
+  it('more distinct labels over the file than --max-categories: the error a whole-file read gives, not one limit per chunk', async () => {
+    const f = join(dir, 'many.csv');
+    const lines = ['g,x'];
+    for (let i = 0; i < 600; i++) lines.push(`g${Math.floor(i / 2)},${i}`);
+    writeFileSync(f, lines.join('\n') + '\n');
+    await assert.rejects(readCsv(f, { maxCategories: 200 }), /g/);
+    await assert.rejects(chunked(f, 100, { maxCategories: 200 }), /more than 200 distinct values/);
+  });
 });
+

@@ -75,4 +75,20 @@ describe('faleStream: FALE over chunks', () => {
     await assert.rejects(faleStream(chunksOf(t, 500), model, { label: 'approved', protected: [{ column: 'group', value: 'B' }], bootstrap: 10 } as never), /bootstrap bands need the rows in memory/);
     await assert.rejects(faleStream(chunksOf(t, 500), model, { label: 'approved', protected: [{ column: 'group', value: 'Z' }], features: ['income'] }), /--protected group=Z: no row has that value/);
   });
+
+  it('a file sorted by label and a category first seen late: still equal to fale() (the positive label and the categories are the whole file\'s)', async () => {
+    // rows sorted so the first chunks hold no positive label, and "Doctorate" rows come last
+    const order = Array.from({ length: t.rows }, (_, i) => i);
+    const lab = t.columns.find((c) => c.name === 'approved')!;
+    const edu = t.columns.find((c) => c.name === 'education')!;
+    const key = (i: number) => (lab.kind === 'categorical' ? lab.categories[lab.codes[i]] : '') + (edu.kind === 'categorical' && edu.categories[edu.codes[i]] === 'Doctorate' ? 'z' : 'a');
+    order.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : a - b));
+    const sorted = selectRows(t, Int32Array.from(order));
+    const opts = { label: 'approved', positive: 'yes', protected: [{ column: 'group', value: 'B' }], features: ['education', 'income'] };
+    const whole = await fale(sorted, model, opts);
+    const { stream, ...rest } = await faleStream(chunksOf(sorted, 300), model, opts);
+    assert.deepEqual(rest, whole);
+    assert.equal(stream.chunks, Math.ceil(2500 / 300));
+  });
 });
+

@@ -173,7 +173,9 @@ export const faleCommand = withDataOptions(new Command('fale')
       // streamed: the file is read in chunks, in a few passes (src/methods/fale/stream.ts): memory is bounded by a chunk, not the file
       const model = await resolveBlackBox(engine, { model: opts.model }, { rows: 0, columns: [] }, { modelTimeout: opts.modelTimeout });
       const source = fileSource(opts.data, { ...readOptionsOf(opts), onColumns: (names) => requireColumns({ rows: 0, columns: names.map((name) => ({ kind: 'numeric', name, values: new Float64Array(0) })) }, opts.data, wanted) }, clean);
-      result = await faleStream(source, model, faleOptions(opts));
+      // the same JSON as fale() on the whole table: how it was read is no part of the result (a sampled order is a warning)
+      const { stream: _read, ...rest } = await faleStream(source, model, faleOptions(opts));
+      result = rest;
     }
     for (const w of result.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
     const json = opts.rank !== undefined ? { ...result, ranking: { b: opts.rank, subgroups: rankSubgroups(result, opts.rank) } } : result;

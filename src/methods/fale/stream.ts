@@ -223,8 +223,16 @@ export async function faleStream(source: ChunkSource, model: BlackBox, opts: Fal
     const order = orders.get(f)!;
     cat.set(f, { order, orig: new PopStats(order.length), moved: new PopStats(2 * order.length), n: new Array<number>(order.length).fill(0), nu: new Array<number>(order.length).fill(0), seen: new Set() });
   }
-  await source.read(async (t) => {
-    const { y } = binaryLabels(t, opts.label, positive);
+  // the final dictionaries (first-seen order over the file, so every pass's codes agree): a chunk's own
+  // dictionary holds only the categories seen so far, and a row may be moved to one seen later
+  const finalCats = new Map<string, string[]>();
+  if (sample) for (const c of sample.columns) if (c.kind === 'categorical') finalCats.set(c.name, c.categories);
+  await source.read(async (chunk) => {
+    const t: Table = finalCats.size === 0 ? chunk : { rows: chunk.rows, columns: chunk.columns.map((c) => (c.kind === 'categorical' && finalCats.has(c.name) && !c.identifier ? { ...c, categories: finalCats.get(c.name)! } : c)) };
+    // y per chunk against the positive label of the whole file (a chunk may hold no positive row)
+    const lcol = getColumn(t, opts.label);
+    const y = new Uint8Array(t.rows);
+    for (let i = 0; i < t.rows; i++) y[i] = labelOf(lcol, i) === positive ? 1 : 0;
     const u = unprivilegedMask(t, opts.protected, opts.protected.map(() => 0));
     const all = iota(t.rows);
     const base = hard(await model.predict(t), threshold);
@@ -340,6 +348,7 @@ export async function faleStream(source: ChunkSource, model: BlackBox, opts: Fal
         counts: { n: s.n, unprivileged: s.nu, privileged: s.n.map((x, k) => x - s.nu[k]) },
         undefined: deltas.flatMap((d, k) => (d === null ? [k] : [])),
       };
+      if (sample!.rows < N) warnings.push(`${f}: the categories are ordered on an evenly spaced sample of ${sample!.rows.toLocaleString('en-US')} of the ${N.toLocaleString('en-US')} rows (the counts and moves use every row)`);
       if (s.seen.size > 0) warnings.push(`${f}: ${s.seen.size} categor${s.seen.size === 1 ? 'y' : 'ies'} outside the order sample (${orderRows.toLocaleString('en-US')} rows) are left out of its FALE`);
     }
     if (r.undefined.length > 0) warnings.push(`${f}: the metric is undefined in ${r.undefined.length} ${r.kind === 'continuous' ? 'bin' : 'move'}(s) (a group absent, no positives for TPR/FPR, or under --min-bin rows); they add 0`);
