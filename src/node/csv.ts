@@ -61,7 +61,7 @@ function inputError(msg: string): EngineError {
 }
 
 /** Maps file-system errors to messages naming the file; anything else passes through. */
-function fsError(err: unknown, file: string): unknown {
+export function fsError(err: unknown, file: string): unknown {
   if (err instanceof EngineError) return err;
   const code = (err as NodeJS.ErrnoException | null)?.code;
   if (code === 'ENOENT') return inputError(`${file}: file not found`);

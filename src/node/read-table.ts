@@ -9,7 +9,7 @@ import { EngineError } from '../engine/errors.js';
 import { FORMATS, FORMAT_NAMES, formatByName, formatOfName, type FormatName } from '../data/formats.js';
 import { createHash } from 'node:crypto';
 import type { ByteSource, ReadResult } from '../data/typed-read.js';
-import { readCsv, type ReadOptions } from './csv.js';
+import { fsError, readCsv, type ReadOptions } from './csv.js';
 
 export interface TableReadOptions extends ReadOptions {
   /** the file's format (default: by extension, else by its first bytes, else CSV) */
@@ -26,16 +26,6 @@ const CSV_ONLY: [keyof ReadOptions, string][] = [
 ];
 
 const inputError = (msg: string) => new EngineError('E_INPUT', msg);
-
-function fsError(err: unknown, file: string): unknown {
-  if (err instanceof EngineError) return err;
-  const code = (err as NodeJS.ErrnoException | null)?.code;
-  if (code === 'ENOENT') return inputError(`${file}: file not found`);
-  if (code === 'EISDIR') return inputError(`${file}: is a directory, not a file`);
-  if (code === 'EACCES' || code === 'EPERM') return inputError(`${file}: permission denied`);
-  if (typeof code === 'string' && code.startsWith('E')) return inputError(`${file}: cannot read the file (${code})`);
-  return err;
-}
 
 /** A ByteSource over an open file: slices read by position, chunks streamed from the start. */
 function fileSource(path: string, fh: FileHandle, size: number): ByteSource {

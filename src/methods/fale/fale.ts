@@ -494,6 +494,27 @@ async function continuousFale(ctx: Ctx, col: NumericColumn, explicit?: number[])
   return out;
 }
 
+/**
+ * A categorical feature's deltas from the metric per category as it is (`fOrig`, K values) and per
+ * move (`fMoved`: 2j up from category j, 2j + 1 down from it): the first is 0; then the move up
+ * into j and the move down out of it, averaged (count-weighted with `weighted`), or the one defined.
+ */
+export function categoricalDeltas(fOrig: (number | null)[], fMoved: (number | null)[], n: readonly number[], weighted: boolean): (number | null)[] {
+  const d: (number | null)[] = [0];
+  for (let j = 1; j < fOrig.length; j++) {
+    const upMoved = fMoved[2 * (j - 1)];
+    const downMoved = fMoved[2 * j + 1];
+    const up = upMoved === null || fOrig[j - 1] === null ? null : upMoved - (fOrig[j - 1] as number);
+    const down = downMoved === null || fOrig[j] === null ? null : (fOrig[j] as number) - downMoved;
+    if (up === null && down === null) d.push(null);
+    else if (up === null) d.push(down);
+    else if (down === null) d.push(up);
+    else if (weighted) d.push((n[j - 1] * up + n[j] * down) / (n[j - 1] + n[j]));
+    else d.push((up + down) / 2);
+  }
+  return d;
+}
+
 async function categoricalFale(ctx: Ctx, col: CategoricalColumn): Promise<FaleFeature> {
   const { table, y, u } = ctx;
   const present = new Int32Array(col.categories.length);
@@ -544,19 +565,7 @@ async function categoricalFale(ctx: Ctx, col: CategoricalColumn): Promise<FaleFe
   const deltasFor = (w: Float64Array | null, nn: number[]): (number | null)[] => {
     const fOrig = metricPerPopulation(ctx.metric, K, allRows, catPop, ctx.base, y, u, w, ctx.minBin);
     const fMoved = metricPerPopulation(ctx.metric, 2 * K, rows, pop, yhat, y, u, w, ctx.minBin);
-    const d: (number | null)[] = [0];
-    for (let j = 1; j < K; j++) {
-      const upMoved = fMoved[2 * (j - 1)];
-      const downMoved = fMoved[2 * j + 1];
-      const up = upMoved === null || fOrig[j - 1] === null ? null : upMoved - (fOrig[j - 1] as number);
-      const down = downMoved === null || fOrig[j] === null ? null : (fOrig[j] as number) - downMoved;
-      if (up === null && down === null) d.push(null);
-      else if (up === null) d.push(down);
-      else if (down === null) d.push(up);
-      else if (ctx.weighted) d.push((nn[j - 1] * up + nn[j] * down) / (nn[j - 1] + nn[j]));
-      else d.push((up + down) / 2);
-    }
-    return d;
+    return categoricalDeltas(fOrig, fMoved, nn, ctx.weighted);
   };
   const deltas = deltasFor(null, n);
   const values = centreCategorical(accumulate(deltas.slice(1), true), n);

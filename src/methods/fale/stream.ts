@@ -18,7 +18,7 @@ import { labelOf } from '../../models/classifier/preprocess.js';
 import { getColumn, type CategoricalColumn, type Column, type Table } from '../../data/table.js';
 import { categoricalOrder } from './order.js';
 import {
-  accumulate, assignBins, binaryLabels, centreCategorical, centreContinuous, emptyStats, FALE_DEFAULTS, featurePlan, hard, METRICS, modifiedTable, noRowHas, percentileEdges, runInfo, unprivilegedMask,
+  accumulate, assignBins, binaryLabels, categoricalDeltas, centreCategorical, centreContinuous, emptyStats, FALE_DEFAULTS, featurePlan, hard, METRICS, modifiedTable, noRowHas, percentileEdges, runInfo, unprivilegedMask,
   type FairnessMetric, type FaleFeature, type FaleOptions, type FaleResult, type GroupStats,
 } from './fale.js';
 
@@ -323,21 +323,9 @@ export async function faleStream(source: ChunkSource, model: BlackBox, opts: Fal
       if (opts.edges?.[f]) r.excluded = s.excluded;
     } else {
       const s = cat.get(f)!;
-      const K = s.order.length;
       const fOrig = s.orig.metric(metric, minBin);
       const fMoved = s.moved.metric(metric, minBin);
-      const deltas: (number | null)[] = [0];
-      for (let j = 1; j < K; j++) {
-        const upMoved = fMoved[2 * (j - 1)];
-        const downMoved = fMoved[2 * j + 1];
-        const up = upMoved === null || fOrig[j - 1] === null ? null : upMoved - (fOrig[j - 1] as number);
-        const down = downMoved === null || fOrig[j] === null ? null : (fOrig[j] as number) - downMoved;
-        if (up === null && down === null) deltas.push(null);
-        else if (up === null) deltas.push(down);
-        else if (down === null) deltas.push(up);
-        else if (opts.weighted) deltas.push((s.n[j - 1] * up + s.n[j] * down) / (s.n[j - 1] + s.n[j]));
-        else deltas.push((up + down) / 2);
-      }
+      const deltas = categoricalDeltas(fOrig, fMoved, s.n, opts.weighted === true);
       const categories = (getColumn(sample!, f) as CategoricalColumn).categories;
       r = {
         feature: f,
