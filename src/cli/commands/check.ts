@@ -61,7 +61,7 @@ Examples (adult.json and adult-test.csv as in the README; fairness.json and fair
   lucid check --data scored.csv --policy fairness.json --junit report.xml --markdown summary.md   # exits 3: the model fails the four-fifths rule for Sex
   lucid check --data scored.csv --policy fairness.json --format json > check.json   # exits 3; check.json is a baseline
   lucid check --data scored.csv --policy fairness.json --baseline check.json --margin 0.01   # exits 3, the same failures, no regression
-  lucid check --data adult-test.csv --policy fairness-canonical.json --model adult.json --gan-schedule fast --out adult-audit   # a canonical-set policy: runs the audit
+  lucid check --data adult-test.csv --policy fairness-canonical.json --model adult.json --gan-schedule fast --out adult-audit   # exits 3: a canonical-set policy runs the audit; Sex fails the four-fifths rule
 `;
 
 export const check = withAuditRunOptions(withDataOptions(new Command('check')
