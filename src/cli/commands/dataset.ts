@@ -41,7 +41,7 @@ Examples:
   lucid dataset export adult --split train --out adult-train.csv
   lucid dataset export adult --split test --out adult-test.csv
   lucid dataset export sim --bias proxy --rows 10000 --seed 1 --out sim.csv
-  lucid dataset export sim --rows 10000000 --score p_approved --out sim-10m.csv   # 10 M rows, about 0.7 GB`)
+  lucid dataset export sim --rows 100000 --score p_approved --out sim-scored.csv   # with a prediction column for lucid metrics (10,000,000 rows: 0.7 GB)`)
   .action(async (name: string, opts: ExportCliOptions) => {
     let table;
     let what: string;
