@@ -8,7 +8,6 @@
 // "true"/"false"; strings go through the same inference as a CSV cell; null is a missing cell;
 // dates, times, timestamps, INT96, binary and nested (list, map, struct) columns are errors.
 import { parquetMetadataAsync, parquetRead, parquetSchema, type FileMetaData, type SchemaTree } from 'hyparquet';
-import { compressors } from 'hyparquet-compressors';
 import { EngineError } from '../engine/errors.js';
 import { TableBuilder, type Cell, type FieldBatch, type SchemaOptions } from './schema.js';
 import { checkNames, inputError, messageOf, safeNumber, typedReport, type ByteSource, type ReadResult } from './typed-read.js';
@@ -73,6 +72,17 @@ function concatChunks(parts: { rowStart: number; data: ArrayLike<unknown> }[]): 
   return out;
 }
 
+/**
+ * hyparquet-compressors, loaded on the first read: importing it compiles a small wasm module (snappy),
+ * which an edge runtime that forbids compiling wasm at run time (workerd) refuses, so importing the
+ * library must not load it.
+ */
+let compressors: Promise<Record<string, unknown>> | null = null;
+function compressorsOf(): Promise<Record<string, unknown>> {
+  compressors ??= import('hyparquet-compressors').then((m) => m.compressors as Record<string, unknown>);
+  return compressors;
+}
+
 /** Library errors (a damaged file) become one line naming the file; ours pass through. */
 function parquetError(file: string, e: unknown): unknown {
   if (e instanceof EngineError) return e;
@@ -105,7 +115,7 @@ export async function readParquet(src: ByteSource, file: string, opts: SchemaOpt
       await parquetRead({
         file: src,
         metadata,
-        compressors,
+        compressors: await compressorsOf(),
         columns: read,
         rowStart,
         rowEnd: rowStart + rows,

@@ -21,6 +21,16 @@ const BIN = join(ROOT, 'node_modules', '.bin');
 
 interface ProbeOut { runtime: string; digest: string; stages: Record<string, string>; threads: number; ms: number }
 
+/**
+ * The npm that runs this suite (npm_execpath, under `npm run test:full`), not the first `npm` on the
+ * PATH: `npm run` puts node_modules/.bin first, and a dependency of as-pect brings npm 6 there, which
+ * has no --pack-destination.
+ */
+function npm(args: string[], cwd: string) {
+  const cli = process.env.npm_execpath;
+  return cli && /npm-cli\.js$/.test(cli) ? spawnSync(process.execPath, [cli, ...args], { cwd, encoding: 'utf8' }) : spawnSync('npm', args, { cwd, encoding: 'utf8' });
+}
+
 /** How each runtime runs the probe from the project directory (npm dependencies resolve from its node_modules). */
 const RUNTIMES: Record<string, { cmd: string; args: string[] }> = {
   node: { cmd: process.execPath, args: ['probe.mjs'] },
@@ -57,11 +67,11 @@ describe('the packed library in Node, Deno, Bun, workerd and Chromium gives byte
     mkdirSync(project);
     const t0 = performance.now();
     // the build is already there (npm test / test:full run after it): no prepare script
-    const pack = spawnSync('npm', ['pack', '--ignore-scripts', '--pack-destination', dir, '--json'], { cwd: ROOT, encoding: 'utf8' });
+    const pack = npm(['pack', '--ignore-scripts', '--pack-destination', dir, '--json'], ROOT);
     assert.equal(pack.status, 0, pack.stderr);
     const tarball = join(dir, (JSON.parse(pack.stdout) as { filename: string }[])[0].filename);
     writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'lucid-runtimes-probe', private: true, type: 'module' }));
-    const inst = spawnSync('npm', ['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], { cwd: project, encoding: 'utf8' });
+    const inst = npm(['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], project);
     assert.equal(inst.status, 0, `npm install ${tarball}:\n${inst.stdout}${inst.stderr}`);
     copyFileSync(PROBE, join(project, 'probe.mjs'));
     console.log(`packed and installed ${tarball} in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
@@ -112,7 +122,7 @@ describe('the packed library in Node, Deno, Bun, workerd and Chromium gives byte
   /** The probe bundled from the installed package (esbuild), for the runtimes without npm resolution. */
   async function bundle(entry: string, outfile: string, platform: 'browser' | 'neutral'): Promise<void> {
     const esbuild = (await import('esbuild')) as typeof import('esbuild');
-    await esbuild.build({ entryPoints: [entry], outfile, bundle: true, format: 'esm', platform, target: 'es2022', absWorkingDir: project, nodePaths: [join(project, 'node_modules')], conditions: ['workerd', 'worker', 'browser'], external: ['lucid-wasm/node', './kernels.wasm'], logLevel: 'warning' });
+    await esbuild.build({ entryPoints: [entry], outfile, bundle: true, format: 'esm', platform, target: 'es2022', absWorkingDir: project, nodePaths: [join(project, 'node_modules')], conditions: ['workerd', 'worker', 'browser'], mainFields: ['module', 'main'], external: ['lucid-wasm/node', './kernels.wasm'], logLevel: 'warning' });
   }
 
   const workerdBin = ((): string | null => {
