@@ -16,7 +16,7 @@
 // Core code: no Node imports.
 import { EngineError } from '../engine/errors.js';
 import type { AuditResult } from './types.js';
-import { auditTable, CANONICAL_SIDES, CHECK_RESULT_VERSION, formatValue, judge, recount, ruleValues, thresholdText, type CheckResult, type CheckSettings, type Policy, type PolicyRule, type RuleCheck, type RuleValue } from './policy.js';
+import { auditTable, CANONICAL_SIDES, CHECK_RESULT_VERSION, formatValue, judge, policySummary, recount, ruleValues, thresholdText, type CheckResult, type CheckSettings, type Policy, type PolicyRule, type RuleCheck, type RuleValue } from './policy.js';
 
 /** What the canonical rules read of an audit (an AuditResult, or the audit.json written from one). */
 export type AuditView = Pick<AuditResult, 'checks' | 'canonical' | 'protected' | 'metrics' | 'meta'>;
@@ -171,10 +171,7 @@ export function checkPolicyOnAudit(a: AuditView, policy: Policy, s: CheckSetting
   const result: CheckResult = {
     tool: 'lucid check',
     resultVersion: CHECK_RESULT_VERSION,
-    policy: {
-      file: policy.file, version: policy.version, ...(policy.description ? { description: policy.description } : {}),
-      rules: policy.rules.map((r) => ({ id: r.id, metric: r.metric.name, kind: r.metric.kind, attribute: r.attribute, threshold: thresholdText(r, r.metric.kind), onInsufficient: r.onInsufficient ?? s.onInsufficient, margin: r.margin ?? s.margin, ...(r.description ? { description: r.description } : {}) })),
-    },
+    policy: policySummary(policy, s),
     data: { source: where, rows: a.meta.data.rows },
     inputs: { label: a.meta.label, positive: a.meta.positive, favourable: a.meta.favourable, pred: `the model's predictions (${a.meta.model.source})`, predKind: first.predKind, threshold: a.meta.threshold },
     minGroup: first.minGroupSize,

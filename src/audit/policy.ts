@@ -563,6 +563,14 @@ export function referenceFor(rule: PolicyRule, policy: Policy): Record<string, s
 }
 
 /** The check's final status of one value. */
+/** The policy as a check result states it: its file, version and rules with their thresholds. */
+export function policySummary(policy: Policy, s: CheckSettings): CheckResult['policy'] {
+  return {
+    file: policy.file, version: policy.version, ...(policy.description ? { description: policy.description } : {}),
+    rules: policy.rules.map((r) => ({ id: r.id, metric: r.metric.name, kind: r.metric.kind, attribute: r.attribute, threshold: thresholdText(r, r.metric.kind), onInsufficient: r.onInsufficient ?? s.onInsufficient, margin: r.margin ?? s.margin, ...(r.description ? { description: r.description } : {}) })),
+  };
+}
+
 export function judge(rule: PolicyRule, v: RuleValue, s: CheckSettings): RuleCheck {
   const onInsufficient = rule.onInsufficient ?? s.onInsufficient;
   const threshold = thresholdText(rule, rule.metric.kind);
@@ -612,10 +620,7 @@ export function checkPolicy(table: Table, policy: Policy, s: CheckSettings, wher
   const result: CheckResult = {
     tool: 'lucid check',
     resultVersion: CHECK_RESULT_VERSION,
-    policy: {
-      file: policy.file, version: policy.version, ...(policy.description ? { description: policy.description } : {}),
-      rules: policy.rules.map((r) => ({ id: r.id, metric: r.metric.name, kind: r.metric.kind, attribute: r.attribute, threshold: thresholdText(r, r.metric.kind), onInsufficient: r.onInsufficient ?? s.onInsufficient, margin: r.margin ?? s.margin, ...(r.description ? { description: r.description } : {}) })),
-    },
+    policy: policySummary(policy, s),
     data: { source: where, rows: table.rows },
     inputs: { label: s.label, positive: first.positive, favourable: s.favourable, pred: s.pred, predKind: first.predKind, threshold: first.threshold },
     minGroup: s.minGroup,

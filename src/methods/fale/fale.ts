@@ -591,6 +591,16 @@ async function categoricalFale(ctx: Ctx, col: CategoricalColumn): Promise<FaleFe
   return out;
 }
 
+/** The metric, threshold and minimum bin of fale() and faleStream(), checked. */
+export function faleSettings(opts: Pick<FaleOptions, 'metric' | 'threshold' | 'minBin'>): { metricOpt: MetricName | FairnessMetric; metric: FairnessMetric; threshold: number; minBin: number } {
+  const metricOpt = opts.metric ?? FALE_DEFAULTS.metric;
+  const metric = typeof metricOpt === 'function' ? metricOpt : METRICS[metricOpt];
+  check(metric, 'E_ARG', () => `fale: unknown metric "${String(metricOpt)}"; expected spd, eod or aod`);
+  const threshold = opts.threshold ?? FALE_DEFAULTS.threshold;
+  check(threshold >= 0 && threshold <= 1, 'E_ARG', () => `fale: threshold must be in [0, 1], got ${threshold}`);
+  return { metricOpt, metric, threshold, minBin: opts.minBin ?? FALE_DEFAULTS.minBin };
+}
+
 /**
  * The features FALE explains (the options', else every model input but the label, the protected and
  * excluded columns) and the columns the categorical order reads (`candidates`), checked against the
@@ -620,12 +630,7 @@ export function featurePlan(table: Table, model: BlackBox, opts: Pick<FaleOption
  * positives for TPR, fewer than `minBin` rows) have a null delta and add 0 to the accumulation.
  */
 export async function fale(table: Table, model: BlackBox, opts: FaleOptions): Promise<FaleResult> {
-  const metricOpt = opts.metric ?? FALE_DEFAULTS.metric;
-  const metric = typeof metricOpt === 'function' ? metricOpt : METRICS[metricOpt];
-  check(metric, 'E_ARG', () => `fale: unknown metric "${String(metricOpt)}"; expected spd, eod or aod`);
-  const threshold = opts.threshold ?? FALE_DEFAULTS.threshold;
-  check(threshold >= 0 && threshold <= 1, 'E_ARG', () => `fale: threshold must be in [0, 1], got ${threshold}`);
-  const minBin = opts.minBin ?? FALE_DEFAULTS.minBin;
+  const { metricOpt, metric, threshold, minBin } = faleSettings(opts);
   const B = opts.bootstrap ?? 0;
   check(Number.isInteger(B) && B >= 0, 'E_ARG', () => `fale: bootstrap must be a non-negative integer, got ${B}`);
   check(B === 0 || opts.rng, 'E_ARG', () => 'fale: bootstrap needs an rng (a seeded Rng)');

@@ -18,7 +18,7 @@ import { labelOf } from '../../models/classifier/preprocess.js';
 import { getColumn, type CategoricalColumn, type Column, type Table } from '../../data/table.js';
 import { categoricalOrder } from './order.js';
 import {
-  accumulate, assignBins, binaryLabels, categoricalDeltas, centreCategorical, centreContinuous, emptyStats, FALE_DEFAULTS, featurePlan, hard, METRICS, modifiedTable, noRowHas, percentileEdges, runInfo, unprivilegedMask,
+  accumulate, assignBins, binaryLabels, categoricalDeltas, centreCategorical, centreContinuous, emptyStats, FALE_DEFAULTS, faleSettings, featurePlan, hard, modifiedTable, noRowHas, percentileEdges, runInfo, unprivilegedMask,
   type FairnessMetric, type FaleFeature, type FaleOptions, type FaleResult, type GroupStats,
 } from './fale.js';
 
@@ -117,12 +117,7 @@ function concat(parts: Table[]): Table | null {
  */
 export async function faleStream(source: ChunkSource, model: BlackBox, opts: FaleStreamOptions): Promise<FaleStreamResult> {
   if ((opts as FaleOptions).bootstrap) throw new EngineError('E_ARG', 'fale: bootstrap bands need the rows in memory; they are not computed on data read in chunks');
-  const metricOpt = opts.metric ?? FALE_DEFAULTS.metric;
-  const metric = typeof metricOpt === 'function' ? metricOpt : METRICS[metricOpt];
-  check(metric, 'E_ARG', () => `fale: unknown metric "${String(metricOpt)}"; expected spd, eod or aod`);
-  const threshold = opts.threshold ?? FALE_DEFAULTS.threshold;
-  check(threshold >= 0 && threshold <= 1, 'E_ARG', () => `fale: threshold must be in [0, 1], got ${threshold}`);
-  const minBin = opts.minBin ?? FALE_DEFAULTS.minBin;
+  const { metricOpt, metric, threshold, minBin } = faleSettings(opts);
   const orderRows = opts.orderRows ?? FALE_STREAM_DEFAULTS.orderRows;
   check(Number.isSafeInteger(orderRows) && orderRows >= 1, 'E_ARG', () => `fale: the order sample must be a positive number of rows, got ${orderRows}`);
 
