@@ -15,6 +15,7 @@
 export * from "./kernels/gemm";
 export * from "./kernels/elementwise";
 export * from "./kernels/reduce";
+export * from "./kernels/batchnorm";
 export * from "./kernels/softmax";
 export * from "./kernels/optim";
 export * from "./kernels/rng";

@@ -426,27 +426,6 @@ export function ref_unary(op: i32, out: usize, x: usize, n: i32): void {
   }
 }
 
-/** out[i] = x[i] > 0 ? dy[i] : 0. */
-export function f32_relu_bwd(out: usize, dy: usize, x: usize, n: i32): void {
-  assert(n >= 0);
-  const n4 = (<usize>n & ~3) << 2;
-  const nb = <usize>n << 2;
-  const zero = f32x4.splat(0.0);
-  let o: usize = 0;
-  for (; o < n4; o += 16) {
-    v128.store(out + o, v128.and(v128.load(dy + o), f32x4.gt(v128.load(x + o), zero)));
-  }
-  for (; o < nb; o += 4) store<f32>(out + o, select<f32>(load<f32>(dy + o), 0, load<f32>(x + o) > 0));
-}
-
-export function ref_relu_bwd(out: usize, dy: usize, x: usize, n: i32): void {
-  assert(n >= 0);
-  for (let i = 0; i < n; i++) {
-    const o = <usize>i << 2;
-    store<f32>(out + o, load<f32>(x + o) > 0 ? load<f32>(dy + o) : 0);
-  }
-}
-
 /** out[i] = x[i] > 0 ? x[i] : alpha·x[i]. */
 export function f32_leaky_relu(out: usize, x: usize, alpha: f32, n: i32): void {
   assert(n >= 0);
@@ -543,29 +522,5 @@ export function ref_dropout_mask(out: usize, u: usize, p: f32, n: i32): void {
   for (let i = 0; i < n; i++) {
     const o = <usize>i << 2;
     store<f32>(out + o, load<f32>(u + o) >= p ? <f32>1.0 / (<f32>1.0 - p) : 0);
-  }
-}
-
-/** out[i] = mask[i] != 0 ? a[i] : b[i]  (a NaN mask counts as true). */
-export function f32_where(out: usize, mask: usize, a: usize, b: usize, n: i32): void {
-  assert(n >= 0);
-  const n4 = (<usize>n & ~3) << 2;
-  const nb = <usize>n << 2;
-  const zero = f32x4.splat(0.0);
-  let o: usize = 0;
-  for (; o < n4; o += 16) {
-    const m = f32x4.ne(v128.load(mask + o), zero);
-    v128.store(out + o, v128.bitselect(v128.load(a + o), v128.load(b + o), m));
-  }
-  for (; o < nb; o += 4) {
-    store<f32>(out + o, select<f32>(load<f32>(a + o), load<f32>(b + o), load<f32>(mask + o) != 0));
-  }
-}
-
-export function ref_where(out: usize, mask: usize, a: usize, b: usize, n: i32): void {
-  assert(n >= 0);
-  for (let i = 0; i < n; i++) {
-    const o = <usize>i << 2;
-    store<f32>(out + o, load<f32>(mask + o) != 0 ? load<f32>(a + o) : load<f32>(b + o));
   }
 }

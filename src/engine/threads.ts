@@ -40,11 +40,11 @@ export interface ThreadHandle {
  */
 export type SpawnThread = (init: ThreadInit, onError: (e: unknown) => void) => ThreadHandle;
 
-// Kernels a worker can run, by id. Order is the wire format between main thread and workers.
-const KERNEL_NAMES = [
+/** Kernels a worker can run, by id. Order is the wire format between main thread and workers (test/engine/kernel-abi.test.ts checks each against the module). */
+export const KERNEL_NAMES = [
   'f32_gemm',
   'f32_binary', 'f32_binary_scalar', 'f32_binary_rows', 'f32_binary_cols', 'f32_axpy', 'f32_scale',
-  'f32_unary', 'f32_relu_bwd', 'f32_leaky_relu', 'f32_leaky_relu_bwd', 'f32_where', 'f32_copy', 'f32_fill',
+  'f32_unary', 'f32_leaky_relu', 'f32_leaky_relu_bwd', 'f32_copy', 'f32_fill',
   'f32_adam',
   'f32_copy2d', 'f32_softmax_rows', 'f32_log_softmax_rows',
   'rng_uniform', 'rng_normal', 'rng_gumbel',
@@ -373,10 +373,8 @@ export function threadedKernels(k: Kernels, pool: ThreadPool, partials: number):
   elementwise('f32_axpy', [0, 1], 3); // (y, x, alpha, n)
   elementwise('f32_scale', [0, 1], 3); // (out, x, s, n)
   elementwise('f32_unary', [1, 2], 3); // (op, out, x, n)
-  elementwise('f32_relu_bwd', [0, 1, 2], 3); // (out, dy, x, n)
   elementwise('f32_leaky_relu', [0, 1], 3); // (out, x, alpha, n)
   elementwise('f32_leaky_relu_bwd', [0, 1, 2], 4); // (out, dy, x, alpha, n)
-  elementwise('f32_where', [0, 1, 2, 3], 4); // (out, mask, a, b, n)
   elementwise('f32_copy', [0, 1], 2); // (out, x, n)
   elementwise('f32_fill', [0], 1); // (out, n, v)
   elementwise('f32_adam', [0, 1, 2, 3], 4); // (p, g, m, v, n, …)

@@ -25,17 +25,15 @@ export interface Kernels {
   f32_axpy(y: Ptr, x: Ptr, alpha: number, n: number): void;
   f32_scale(out: Ptr, x: Ptr, s: number, n: number): void;
   f32_unary(op: number, out: Ptr, x: Ptr, n: number): void;
-  f32_relu_bwd(out: Ptr, dy: Ptr, x: Ptr, n: number): void;
   f32_leaky_relu(out: Ptr, x: Ptr, alpha: number, n: number): void;
   f32_leaky_relu_bwd(out: Ptr, dy: Ptr, x: Ptr, alpha: number, n: number): void;
   f32_mask_gt(out: Ptr, x: Ptr, thr: number, n: number): void;
   f32_dropout_mask(out: Ptr, u: Ptr, p: number, n: number): void;
-  f32_where(out: Ptr, mask: Ptr, a: Ptr, b: Ptr, n: number): void;
   // reduce.ts
   f32_sum(out: Ptr, x: Ptr, n: number): void;
   f32_sum_rows(out: Ptr, x: Ptr, N: number, D: number): void;
   f32_sum_cols(out: Ptr, x: Ptr, N: number, D: number): void;
-  f32_max_cols(out: Ptr, x: Ptr, N: number, D: number): void;
+  // batchnorm.ts
   f32_bn_stats(mean: Ptr, variance: Ptr, x: Ptr, N: number, D: number): void;
   f32_bn_fwd(y: Ptr, xhat: Ptr, invstd: Ptr, x: Ptr, mean: Ptr, variance: Ptr, gamma: Ptr, beta: Ptr, eps: number, N: number, D: number): void;
   f32_bn_bwd(dx: Ptr, dgamma: Ptr, dbeta: Ptr, dy: Ptr, xhat: Ptr, invstd: Ptr, gamma: Ptr, N: number, D: number): void;
