@@ -20,7 +20,8 @@ export type { Table, Column, NumericColumn, CategoricalColumn } from './data/tab
 export { getColumn, selectRows, selectColumns, cell } from './data/table.js';
 export { detectCsv } from './data/csv-detect.js';
 export { tableToCsv, cellText, csvText, csvField, escapeFormula, formatNumber } from './data/csv-write.js';
-export { TableBuilder, MISSING_TOKENS, DEFAULT_MAX_CATEGORIES } from './data/schema.js';
+export { TableBuilder, DEFAULT_MAX_CATEGORIES } from './data/schema.js';
+export { MISSING_TOKENS } from './data/cells.js';
 export type { SchemaOptions, ReadReport, MissingReport, MissingPolicy, Cell, FieldBatch, RowUnit } from './data/schema.js';
 export { FORMATS, FORMAT_NAMES, formatOfName, formatByName, acceptList } from './data/formats.js';
 export type { Format, FormatName } from './data/formats.js';

@@ -13,6 +13,7 @@ import { checkPredColumn, DATA_ACCEPT, parseDataBytes, tableToCsv } from './csv.
 import type { AuditRequest, WorkerMessage } from './worker.js';
 import { engineText } from './engine-info.js';
 import { sha256Hex } from '../src/data/sha256.js';
+import { unitIntervalOf } from '../src/data/cells.js';
 import { SUPPRESSION_OPTION } from '../src/methods/metrics/suppress.js';
 import { METRICS_DEFAULTS, THRESHOLD_OPTION } from '../src/methods/metrics/index.js';
 import { MODEL_TIMEOUT_SECONDS } from '../src/models/blackbox.js';
@@ -287,8 +288,8 @@ trainBtn.addEventListener('click', () => {
   try {
     const suppressBelow = suppressInput.value.trim() === '' ? null : intInput(suppressInput, 'Suppress groups under', 1, 100000);
     const epochs = epochsInput.value.trim() === '' ? null : intInput(epochsInput, 'GAN epochs', 1, 5000);
-    const threshold = Number(thresholdInput.value);
-    if (thresholdInput.value.trim() === '' || !(threshold >= 0 && threshold <= 1)) throw new Error(`Decision threshold must be a number from 0 to 1, got "${thresholdInput.value}"`);
+    const threshold = unitIntervalOf(thresholdInput.value); // the CLI's --threshold rule (cli/options.ts unitInterval)
+    if (threshold === null) throw new Error(`Decision threshold must be a number from 0 to 1, got "${thresholdInput.value}"`);
     req = {
       type: 'audit',
       table: audited,

@@ -13,7 +13,7 @@
 //   regression, and a regression fails the gate like a crossing does.
 import { EngineError, UnknownColumnError } from '../engine/errors.js';
 import { closeColumns, getColumn, type Table } from '../data/table.js';
-import { MISSING_TOKENS } from '../data/schema.js';
+import { isMissing } from '../data/cells.js';
 import type { Rng } from '../engine/rng.js';
 import { canonicalValues, type AuditView } from './policy-audit.js';
 import { correctTogether, groupMetrics, METRIC_DEFS, METRICS, METRICS_DEFAULTS, wilsonInterval, type AttributeResult, type Favourable, type MetricName, type MetricsReport, type Verdict } from '../methods/metrics/index.js';
@@ -512,7 +512,7 @@ export function ruleValues(rule: PolicyRule, a: AttributeResult, report: Metrics
 function columnValues(table: Table, column: string): string[] {
   const c = getColumn(table, column, 'check');
   const vs = c.kind === 'numeric' ? [...new Set(Array.from(c.values).filter((v) => !Number.isNaN(v)).map(String))] : c.categories.filter((_, k) => c.codes.includes(k));
-  return vs.filter((v) => !MISSING_TOKENS.includes(v.trim()));
+  return vs.filter((v) => !isMissing(v));
 }
 
 /**

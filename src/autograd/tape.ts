@@ -7,7 +7,7 @@
 // carry a guard node that throws E_GRAD if anything tries to differentiate through them, so a
 // second derivative is refused instead of silently wrong.
 import { check, EngineError } from '../engine/errors.js';
-import type { Tensor } from '../engine/engine.js';
+import type { TapeNode, Tensor } from '../engine/engine.js';
 
 export interface OpCtx<A> {
   readonly inputs: readonly Tensor[];
@@ -29,9 +29,8 @@ export interface OpDef<A> {
   twice?: boolean;
 }
 
-export interface Node {
+export interface Node extends TapeNode {
   readonly op: OpDef<unknown>;
-  readonly inputs: readonly Tensor[];
   readonly ctx: OpCtx<unknown>;
 }
 
@@ -54,7 +53,8 @@ export function defineOp<A = undefined>(def: OpDef<A>): Op<A> {
     ctx.out = out;
     if (record) {
       out.requiresGrad = true;
-      out.node = { op: def as OpDef<unknown>, inputs, ctx: ctx as OpCtx<unknown> };
+      const node: Node = { op: def as OpDef<unknown>, inputs, ctx: ctx as OpCtx<unknown> };
+      out.node = node;
     }
     return out;
   };
@@ -124,7 +124,7 @@ export function grad(outputs: Tensor | Tensor[], inputs: Tensor[], opts: GradOpt
   try {
     for (let k = order.length - 1; k >= 0; k--) {
       const t = order[k];
-      const node = t.node;
+      const node = t.node as Node | null; // only defineOp and guardOnce (below) set t.node, always to a Node
       if (!node || !needed.has(t)) continue;
       const dy = grads.get(t);
       if (!dy) continue;
@@ -181,7 +181,8 @@ function guardOnce(g: Tensor, node: Node, dy: Tensor): Tensor {
       throw new EngineError('E_GRAD', `${node.op.name}: not twice-differentiable; its gradient cannot be differentiated again (grad with createGraph reached it)`);
     },
   };
-  out.node = { op: op as OpDef<unknown>, inputs: deps, ctx: { inputs: deps, attrs: undefined, out, needsGrad: [], saved: [] } };
+  const guard: Node = { op: op as OpDef<unknown>, inputs: deps, ctx: { inputs: deps, attrs: undefined, out, needsGrad: [], saved: [] } };
+  out.node = guard;
   return out;
 }
 

@@ -2,10 +2,11 @@
 import { InvalidArgumentError, Option, type Command } from 'commander';
 import { parseDelimiter, type Delimiter } from '../data/csv-detect.js';
 import { DEFAULT_MAX_CATEGORIES, DEFAULT_MAX_LABEL_LENGTH } from '../data/schema.js';
+import { unitIntervalOf } from '../data/cells.js';
 import type { TableReadOptions } from '../node/read-table.js';
 import { FORMATS, FORMAT_NAMES, type FormatName } from '../data/formats.js';
 import { SUPPRESSION_OPTION } from '../methods/metrics/suppress.js';
-import { THRESHOLD_OPTION } from '../methods/metrics/index.js';
+import { FAVOURABLE, METRICS_DEFAULTS, THRESHOLD_OPTION } from '../methods/metrics/index.js';
 
 export function positiveInt(value: string): number {
   const n = Number(value);
@@ -28,8 +29,8 @@ export function intAtLeast2(value: string): number {
 
 /** A probability threshold in [0, 1]; an empty value is an error, not 0. */
 export function unitInterval(value: string): number {
-  const v = Number(value);
-  if (value.trim() === '' || !Number.isFinite(v) || v < 0 || v > 1) throw new InvalidArgumentError(`expected a number in [0, 1], got "${value}"`);
+  const v = unitIntervalOf(value);
+  if (v === null) throw new InvalidArgumentError(`expected a number in [0, 1], got "${value}"`);
   return v;
 }
 
@@ -86,12 +87,12 @@ export function tolerance(value: string): number {
 
 /**
  * The fairness options, defined once (habit 4): metrics, fale and audit take the ones they use, and
- * their help comes from here. Defaults come from METRICS_DEFAULTS, passed in to keep this file free
- * of core imports beyond parsers.
+ * their help comes from here. Defaults and choices come from the metrics module (METRICS_DEFAULTS,
+ * FAVOURABLE); the numeric defaults are passed in, because commands may differ.
  */
 export const FAIRNESS_OPTIONS = {
   positive: () => new Option('--positive <value>', 'the label value that is the positive class (default: the second of exactly two values, sorted); --favourable says whether it is the outcome people want'),
-  favourable: () => new Option('--favourable <which>', 'whether the --positive class is the outcome people want: positive (a loan) or negative (a high-risk score); it sets every metric\'s direction').choices(['positive', 'negative']).default('positive'),
+  favourable: () => new Option('--favourable <which>', 'whether the --positive class is the outcome people want: positive (a loan) or negative (a high-risk score); it sets every metric\'s direction').choices([...FAVOURABLE]).default(METRICS_DEFAULTS.favourable),
   reference: () => new Option('--reference <column=value>', 'the reference group of a column for differences, ratios and verdicts (repeat per column; default: the largest group that is not small)').argParser(referenceArg),
   privileged: () => new Option('--privileged <column=value>', 'the old name of --reference').argParser(referenceArg).hideHelp(),
   tolerance: (d: number) => new Option('--tolerance <t>', `ratios inside [t, 1/t] pass (default ${d}: [${d}, ${(1 / d).toFixed(2)}]); outside, a significant ratio is flagged in either direction`).argParser(tolerance),

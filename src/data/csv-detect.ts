@@ -14,7 +14,7 @@
 //   column below.
 // - Line ends: the first line end in the sample (LF, CRLF or CR); any of them is read.
 import { EngineError } from '../engine/errors.js';
-import { isMissing, parseNumber } from './schema.js';
+import { isMissing, parseNumber } from './cells.js';
 
 export type Delimiter = ',' | ';' | '\t' | 'whitespace';
 export type LineEnding = 'LF' | 'CRLF' | 'CR';

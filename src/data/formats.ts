@@ -1,9 +1,10 @@
 // The input formats, one table (FORMATS): the CLI's help, readTable's choice by extension, the
 // browser page's file picker and docs/data.md derive from it. Core code: no Node imports; the
 // readers take bytes or async byte sources, src/node/read-table.ts gives them files.
+import type { FormatName } from './format-name.js';
 import type { FormatReader } from './typed-read.js';
 
-export type FormatName = 'csv' | 'parquet' | 'arrow' | 'jsonl';
+export type { FormatName };
 
 export interface Format {
   name: FormatName;

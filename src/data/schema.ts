@@ -18,16 +18,14 @@ import { EngineError } from '../engine/errors.js';
 import { unknownColumn, type CategoricalColumn, type Column, type NumericColumn, type Table } from './table.js';
 import type { Delimiter, LineEnding } from './csv-detect.js';
 import { formatNumber } from './csv-write.js';
-import type { FormatName } from './formats.js';
+import type { FormatName } from './format-name.js';
+import { isMissingTrimmed, parseCommaNumber, parseNumber, type DecimalMark } from './cells.js';
 
 export type ColumnKind = 'numeric' | 'categorical';
 /** What a data position is called in messages and reports: a line (CSV, JSON Lines: the file's line) or a row (Parquet, Arrow: the 1-based data row). */
 export type RowUnit = 'line' | 'row';
 export type MissingPolicy = 'keep' | 'drop' | 'error';
 
-export const MISSING_TOKENS: readonly string[] = ['', '?', 'NA', 'NaN', 'null', 'None'];
-const MISSING = new Set(MISSING_TOKENS);
-const DECIMAL = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
 
 export const DEFAULT_MAX_CATEGORIES = 1000;
 /** The longest category label accepted (`--max-label-length`): a longer one is refused, naming the line and column. */
@@ -35,33 +33,6 @@ export const DEFAULT_MAX_LABEL_LENGTH = 256;
 /** A text column with distinct values on at least this share of its non-missing rows (and at least IDENTIFIER_MIN_ROWS of them) is an identifier. */
 export const IDENTIFIER_SHARE = 0.95;
 export const IDENTIFIER_MIN_ROWS = 20;
-
-/** True when the cell (trimmed or not) is one of MISSING_TOKENS. */
-export function isMissing(cell: string): boolean {
-  return MISSING.has(cell.trim());
-}
-
-const COMMA_DECIMAL = /^[+-]?(?:\d+(?:,\d+)?|\d{1,3}(?:\.\d{3})+(?:,\d+)?|,\d+)$/;
-
-/**
- * The number a trimmed cell spells with a decimal comma ('1000,00', '0,5', '1.234,5' with dots
- * grouping thousands, or a plain integer), or NaN. '0.5' is not one: with decimal commas a dot groups.
- */
-export function parseCommaNumber(cell: string): number {
-  if (!COMMA_DECIMAL.test(cell)) return NaN;
-  const v = Number(cell.replace(/\./g, '').replace(',', '.'));
-  return Number.isFinite(v) ? v : NaN;
-}
-
-/** How numbers are written: '.' decimals, ',' decimals, or 'auto' (a column whose numbers all read with commas, at least one with a comma, is read so, and said). */
-export type DecimalMark = '.' | ',' | 'auto';
-
-/** The finite number a trimmed cell spells in decimal notation, or NaN (hex, 'Infinity', '1,5' are not numbers). */
-export function parseNumber(cell: string): number {
-  if (!DECIMAL.test(cell)) return NaN;
-  const v = Number(cell);
-  return Number.isFinite(v) ? v : NaN;
-}
 
 export interface SchemaOptions {
   /** columns that must be numeric: a non-number in them is an error */
@@ -633,7 +604,7 @@ export class TableBuilder {
     for (let j = 0; j < this.columns.length; j++) {
       const col = this.columns[j];
       const cell = fields[this.fieldOf[j]].trim();
-      const missing = MISSING.has(cell);
+      const missing = isMissingTrimmed(cell);
       if (missing && this.policy === 'error') {
         throw inputError(`${this.file}: line ${line}, column ${quote(col.name)}: missing value ${quote(cell)} (--missing error)`);
       }
@@ -668,7 +639,7 @@ export class TableBuilder {
     const cols = this.columns;
     const batches = this.fieldOf.map((f) => fields[f]);
     // dictionary labels trimmed and checked for missing tokens once per batch, not once per cell
-    const dicts = batches.map((b) => (b.type === 'dict' ? { cells: b.labels.map((l) => l.trim()), missing: b.labels.map((l) => MISSING.has(l.trim())) } : null));
+    const dicts = batches.map((b) => (b.type === 'dict' ? { cells: b.labels.map((l) => l.trim()), missing: b.labels.map((l) => isMissingTrimmed(l.trim())) } : null));
     for (let i = 0; i < rows; i++) {
       const line = first + i;
       for (let j = 0; j < cols.length; j++) {
@@ -709,7 +680,7 @@ export class TableBuilder {
       this.pushText(col, v ? 'true' : 'false', false, line);
     } else if (typeof v === 'string') {
       const cell = v.trim();
-      this.pushText(col, cell, MISSING.has(cell), line);
+      this.pushText(col, cell, isMissingTrimmed(cell), line);
     } else {
       throw inputError(`${this.file}: ${this.unit} ${line}, column ${quote(col.name)}: a ${typeof v === 'object' ? 'nested value' : typeof v}, not a number, text or boolean`);
     }

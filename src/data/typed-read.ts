@@ -1,7 +1,7 @@
 // What the typed-format readers (Parquet, Arrow IPC, JSON Lines) share: their byte source, report and
 // messages. Core code: no Node imports.
 import { EngineError } from '../engine/errors.js';
-import type { FormatName } from './formats.js';
+import type { FormatName } from './format-name.js';
 import type { BuildResult, ReadReport, SchemaOptions, TableBuilder } from './schema.js';
 import type { Table } from './table.js';
 

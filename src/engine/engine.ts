@@ -8,7 +8,6 @@ import { check, EngineError } from './errors.js';
 import { Arena, Heap, Scope } from './memory.js';
 import { Kernels, LoadOptions, loadKernels, sharedMemorySupported, Variant } from './wasm.js';
 import { isThreadCount, MAX_THREADS, PARTIALS_BYTES, SpawnThread, threadedKernels, ThreadPool } from './threads.js';
-import type { Node } from '../autograd/tape.js';
 
 export type Shape = readonly number[];
 
@@ -27,10 +26,19 @@ export class Block {
 
 type Owner = Scope | Block | { heap: true; alive: boolean };
 
+/**
+ * What the engine knows of the autodiff node that produced a tensor: its inputs. The tape
+ * (autograd/tape.ts, a layer above) writes every node, as its Node, which extends this; declaring
+ * the field's type here keeps the engine from importing the tape.
+ */
+export interface TapeNode {
+  readonly inputs: readonly Tensor[];
+}
+
 export class Tensor {
   requiresGrad = false;
   /** The op that produced this tensor while gradients were being recorded. */
-  node: Node | null = null;
+  node: TapeNode | null = null;
   readonly size: number;
 
   constructor(

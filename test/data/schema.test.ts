@@ -1,7 +1,8 @@
 // Kind inference, overrides, the missing-value policies and their counts, category limits.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { TableBuilder, isMissing, parseNumber, type SchemaOptions } from '../../src/data/schema.js';
+import { isMissing, parseNumber } from '../../src/data/cells.js';
+import { TableBuilder, type SchemaOptions } from '../../src/data/schema.js';
 import type { CategoricalColumn, NumericColumn } from '../../src/data/table.js';
 
 /** Builds from CSV-ish text (comma-split, header on line 1). */

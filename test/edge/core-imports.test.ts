@@ -1,3 +1,4 @@
+// and (below) the layer order of src/ and the absence of import cycles.
 // The core (src/ outside src/node and src/cli) must run in any JS runtime: no Node built-in
 // imports (node:*, fs, path, os, worker_threads, …: the full list is module.builtinModules), no
 // require, and no Node-only globals (process, Buffer, __dirname, __filename, global, setImmediate).
@@ -7,7 +8,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
-import { join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
@@ -163,5 +164,156 @@ describe('the core has no Node-only imports', () => {
     assert.ok(files.length > 20, `found only ${files.length} core files under ${src}`);
     const violations = files.flatMap((f) => scan(readFileSync(f, 'utf8')).map(([line, what]) => `${relative(root, f)}:${line}: ${what}`));
     assert.deepEqual(violations, [], `Node-only code in the core (move it to src/node):\n${violations.join('\n')}`);
+  });
+});
+
+// ---------------------------------------------------------------------------------------------
+// Layer order. src/ is layered; a file imports only from its own layer or a lower one, and no
+// chain of imports (type-only ones included) comes back to where it started. Data sits beside the
+// engine's users: it needs the engine (errors, rng, fdlibm) and nothing above it, and models read
+// tables. src/index.ts and src/selfcheck.ts are the library's face ('api'): above everything core,
+// below the Node layer that re-exports and runs them.
+export const LAYERS = ['engine', 'autograd', 'nn', 'data', 'models', 'methods', 'audit', 'report', 'api', 'node', 'cli'] as const;
+
+/** The layer of a path relative to src/ ('engine/wasm.ts' → 'engine'; a file at the top → 'api'). */
+export function layerOf(rel: string): string {
+  const parts = rel.split('/');
+  return parts.length === 1 ? 'api' : parts[0];
+}
+
+/** The relative module specifiers a file's text imports or re-exports (static, type-only and dynamic). */
+export function importSpecifiers(text: string): { line: number; spec: string }[] {
+  const { code, strings } = blank(text);
+  const out: { line: number; spec: string }[] = [];
+  for (const { at, value } of strings) {
+    const before = code.slice(Math.max(0, at - 40), at);
+    if (value.startsWith('.') && /(?:\bfrom|\bimport|\bimport\s*\()\s*$/.test(before)) out.push({ line: text.slice(0, at).split('\n').length, spec: value });
+  }
+  return out;
+}
+
+export interface ImportEdge {
+  from: string; // relative to src/, e.g. 'engine/engine.ts'
+  to: string;
+  line: number;
+}
+
+/** Every import that goes from a layer to a higher one (or to a folder that is not a layer). */
+export function layerViolations(edges: readonly ImportEdge[], layers: readonly string[] = LAYERS): string[] {
+  const rank = (rel: string) => layers.indexOf(layerOf(rel));
+  const bad: string[] = [];
+  for (const e of edges) {
+    const a = rank(e.from);
+    const b = rank(e.to);
+    if (a < 0) bad.push(`${e.from}: in no layer (${layers.join(' → ')})`);
+    else if (b < 0) bad.push(`${e.from}:${e.line} imports ${e.to}, which is in no layer`);
+    else if (b > a) bad.push(`${e.from}:${e.line} (${layerOf(e.from)}) imports ${e.to} (${layerOf(e.to)}), a layer above it`);
+  }
+  return [...new Set(bad)];
+}
+
+/** The import cycles among files (Tarjan's strongly connected components of more than one file, or a file importing itself). */
+export function importCycles(edges: readonly ImportEdge[]): string[][] {
+  const next = new Map<string, string[]>();
+  for (const e of edges) {
+    if (!next.has(e.from)) next.set(e.from, []);
+    if (!next.has(e.to)) next.set(e.to, []);
+    next.get(e.from)!.push(e.to);
+  }
+  const index = new Map<string, number>();
+  const low = new Map<string, number>();
+  const stack: string[] = [];
+  const onStack = new Set<string>();
+  const cycles: string[][] = [];
+  let n = 0;
+  const visit = (v: string) => {
+    index.set(v, n);
+    low.set(v, n);
+    n++;
+    stack.push(v);
+    onStack.add(v);
+    for (const w of next.get(v)!) {
+      if (!index.has(w)) {
+        visit(w);
+        low.set(v, Math.min(low.get(v)!, low.get(w)!));
+      } else if (onStack.has(w)) low.set(v, Math.min(low.get(v)!, index.get(w)!));
+    }
+    if (low.get(v) === index.get(v)) {
+      const scc: string[] = [];
+      let w: string;
+      do {
+        w = stack.pop()!;
+        onStack.delete(w);
+        scc.push(w);
+      } while (w !== v);
+      if (scc.length > 1 || next.get(v)!.includes(v)) cycles.push(scc.sort());
+    }
+  };
+  for (const v of [...next.keys()].sort()) if (!index.has(v)) visit(v);
+  return cycles;
+}
+
+function allSourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((e) => {
+    const p = join(dir, e.name);
+    if (e.isDirectory()) return allSourceFiles(p);
+    return e.name.endsWith('.ts') && !e.name.endsWith('.d.ts') ? [p] : [];
+  });
+}
+
+/** The import edges between files under src/ (specifiers resolved, `.js` read as the `.ts` it compiles from). */
+export function sourceEdges(): ImportEdge[] {
+  const edges: ImportEdge[] = [];
+  for (const f of allSourceFiles(src)) {
+    for (const { line, spec } of importSpecifiers(readFileSync(f, 'utf8'))) {
+      const target = join(dirname(f), spec).replace(/\.js$/, '.ts');
+      const to = relative(src, target);
+      if (to.startsWith('..')) continue; // outside src/ (none today)
+      edges.push({ from: relative(src, f), to, line });
+    }
+  }
+  return edges;
+}
+
+describe('layer order', () => {
+  const e = (from: string, to: string, line = 1): ImportEdge => ({ from, to, line });
+
+  it('the checker finds back-edges, unknown layers and cycles, and passes a clean graph', () => {
+    assert.deepEqual(layerViolations([e('nn/module.ts', 'engine/engine.ts'), e('cli/main.ts', 'node/csv.ts'), e('report/render.ts', 'audit/types.ts')]), []);
+    assert.deepEqual(layerViolations([e('engine/engine.ts', 'autograd/tape.ts', 11)]), ['engine/engine.ts:11 (engine) imports autograd/tape.ts (autograd), a layer above it']);
+    assert.equal(layerViolations([e('data/transformer.ts', 'models/ctgan/networks.ts')]).length, 1);
+    assert.equal(layerViolations([e('audit/run.ts', 'node/csv.ts')]).length, 1);
+    assert.equal(layerViolations([e('index.ts', 'cli/main.ts')]).length, 1);
+    assert.equal(layerViolations([e('widgets/x.ts', 'engine/engine.ts')]).length, 1);
+    assert.deepEqual(importCycles([e('a.ts', 'b.ts'), e('b.ts', 'c.ts')]), []);
+    assert.deepEqual(importCycles([e('a.ts', 'b.ts'), e('b.ts', 'c.ts'), e('c.ts', 'a.ts'), e('c.ts', 'd.ts')]), [['a.ts', 'b.ts', 'c.ts']]);
+    assert.deepEqual(importCycles([e('a.ts', 'a.ts')]), [['a.ts']]);
+    assert.equal(layerOf('index.ts'), 'api');
+    assert.equal(layerOf('methods/metrics/index.ts'), 'methods');
+  });
+
+  it('reads static, type-only, re-export and dynamic imports, not strings or comments', () => {
+    const text = [
+      "import { a } from './a.js';",
+      "import type { B } from '../b.js';",
+      "export { c } from './c.js';",
+      "const d = await import('./d.js');",
+      "// import { z } from './z.js';",
+      "const msg = 'from ./y.js';",
+      "import { readFileSync } from 'node:fs';",
+    ].join('\n');
+    assert.deepEqual(importSpecifiers(text).map((s) => `${s.line}:${s.spec}`), ['1:./a.js', '2:../b.js', '3:./c.js', '4:./d.js']);
+  });
+
+  it(`every import in src/ goes down or sideways (${LAYERS.join(' → ')})`, () => {
+    const edges = sourceEdges();
+    assert.ok(edges.length > 200, `found only ${edges.length} imports under ${src}`);
+    const bad = layerViolations(edges);
+    assert.deepEqual(bad, [], `imports against the layer order:\n${bad.join('\n')}`);
+  });
+
+  it('no import cycles among the files of src/ (type-only imports included)', () => {
+    const cycles = importCycles(sourceEdges());
+    assert.deepEqual(cycles, [], `import cycles:\n${cycles.map((c) => c.join(' ↔ ')).join('\n')}`);
   });
 });

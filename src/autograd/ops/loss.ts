@@ -3,7 +3,8 @@ import { check } from '../../engine/errors.js';
 import type { Tensor } from '../../engine/engine.js';
 import { defineOp } from '../tape.js';
 import { add, clampMin, div, log, mul, neg, softplus, sqrt, square, sub } from './elementwise.js';
-import { mean, sum } from './reduce.js';
+import { mean } from './mean.js';
+import { sum } from './reduce.js';
 import { logSoftmax } from './softmax.js';
 
 export type Reduction = 'mean' | 'sum' | 'none';

@@ -3,7 +3,6 @@ import { check } from '../../engine/errors.js';
 import type { Shape, Tensor } from '../../engine/engine.js';
 import { BinOp } from '../../engine/wasm.js';
 import { defineOp } from '../tape.js';
-import { mul } from './elementwise.js';
 
 const as2d = (s: Shape): [number, number] => (s.length === 0 ? [1, 1] : s.length === 1 ? [1, s[0]] : [s[0], s[1]]);
 const same = (a: Shape, b: Shape) => a.length === b.length && a.every((d, i) => d === b[i]);
@@ -76,13 +75,6 @@ export function sum(x: Tensor, axis?: 0 | 1, keepDim = false): Tensor {
   }
   const r = SumTo([x], { shape: [n, 1] });
   return keepDim ? r : reshapeKeep(r, [n]);
-}
-
-/** Mean of all elements, or over one axis (see sum). */
-export function mean(x: Tensor, axis?: 0 | 1, keepDim = false): Tensor {
-  const count = axis === undefined ? x.size : x.shape[axis];
-  check(count > 0, 'E_SHAPE', () => `mean: empty tensor [${x.shape}]`);
-  return mul(sum(x, axis, keepDim), 1 / count);
 }
 
 // reshape, without importing shape.ts (which imports this file).

@@ -3,7 +3,7 @@
 import { JUDGED_METRICS, METRIC_DEFS, METRICS, guidance, type MetricName } from './definitions.js';
 import { verdictCellText, verdictTable } from './summary.js';
 import { suppressedText } from './suppress.js';
-import type { AttributeResult, Interval, MetricsReport } from './index.js';
+import type { AttributeResult, Interval, MetricsReport } from './types.js';
 import type { Comparison, Verdict } from './verdicts.js';
 import { csvField } from '../../data/csv-write.js';
 

@@ -3,7 +3,7 @@
 // else inconclusive if any is, else pass if any comparison could be judged, else too little data.
 // The report puts it first and the CLI prints it. Core code.
 import { JUDGED_METRICS, type MetricName } from './definitions.js';
-import type { MetricsReport } from './index.js';
+import type { MetricsReport } from './types.js';
 import { arrowOf, byConcern, type Comparison, type Verdict } from './verdicts.js';
 
 export interface VerdictCell {

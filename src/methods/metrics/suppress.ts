@@ -9,7 +9,7 @@
 // published totals of a coarser table (an attribute's groups against the intersection's cells);
 // docs/report.md "Suppression" says so. Core code: no Node imports.
 import { METRICS } from './definitions.js';
-import type { AttributeResult, GroupResult, Interval } from './index.js';
+import type { AttributeResult, GroupResult, Interval } from './types.js';
 import type { Comparison } from './verdicts.js';
 
 /** The option, defined once for every front end: `lucid metrics`, `lucid audit` (src/cli/options.ts) and the browser page. */
