@@ -3,7 +3,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Delimiter } from '../../data/csv-detect.js';
 import { Rng } from '../../engine/rng.js';
 import { EngineError } from '../../engine/errors.js';
-import { fale, fale2d, faleCsv, faleStream, faleSvg, FALE_DEFAULTS, rankSubgroups, type FaleResult, type MetricName, type ProtectedCondition } from '../../methods/fale/index.js';
+import { fale, fale2d, faleCsv, faleStream, faleSvg, FALE_DEFAULTS, FALE_METRIC_DEFS, FALE_METRICS, rankSubgroups, type FaleResult, type MetricName, type ProtectedCondition } from '../../methods/fale/index.js';
 import { fileSource } from '../../node/columns.js';
 import { resolveBlackBox } from '../../node/blackbox.js';
 import { requireClean, type ReadReport } from '../../node/csv.js';
@@ -59,9 +59,7 @@ const HELP_AFTER = `
 For each feature, FALE shows how a group-fairness statistic changes with the feature's value
 (Giannopoulos et al.; reference behaviour of the athenarc implementation, with its EOD/AOD label
 misalignment fixed). Metrics use aif360's sign, unprivileged - privileged:
-  spd  P(yhat=1 | unpriv) - P(yhat=1 | priv)
-  eod  TPR_unpriv - TPR_priv
-  aod  ((FPR_u - FPR_p) + (TPR_u - TPR_p)) / 2
+${FALE_METRICS.map((m) => `  ${m}  ${FALE_METRIC_DEFS[m].formula}`).join('\n')}
 A row is predicted positive when the model's P(positive) > --threshold.
 
 Continuous (numeric) features: edges numpy.percentile(x, linspace(0, 100, --bins)), deduplicated;
@@ -110,7 +108,7 @@ export const faleCommand = withDataOptions(new Command('fale')
   .addOption(F.favourable())
   .addOption(F.minGroup(METRICS_DEFAULTS.minGroupSize))
   .requiredOption('--protected <spec>', 'the unprivileged group, COLUMN=VALUE[,COLUMN=VALUE…] (all must hold); everyone else is privileged', protectedArg)
-  .addOption(new Option('--metric <m>', 'fairness metric').choices(['spd', 'eod', 'aod']).default(FALE_DEFAULTS.metric))
+  .addOption(new Option('--metric <m>', 'fairness metric').choices(FALE_METRICS).default(FALE_DEFAULTS.metric))
   .option('--feature <names>', 'features to explain (repeatable or comma-separated; default: every model input but the label and protected columns)', collect)
   .option('--bins <n>', 'percentile levels linspace(0, 100, n) for numeric features (at most n - 1 bins)', intAtLeast2, FALE_DEFAULTS.bins)
   .option('--pair <a,b>', '2-D FALE of two numeric features, e.g. --pair Age,"Hours per week" (JSON only; instead of --feature)', (v: string) => {

@@ -8,7 +8,7 @@ import type { Rng } from '../../engine/rng.js';
 import type { BlackBox } from '../../models/blackbox.js';
 import { labelOf } from '../../models/classifier/preprocess.js';
 import { csvField } from '../../data/csv-write.js';
-import { getColumn, type CategoricalColumn, type Column, type NumericColumn, type Table } from '../../data/table.js';
+import { getColumn, selectRows, type CategoricalColumn, type Column, type NumericColumn, type Table } from '../../data/table.js';
 import { categoricalOrder, linspace, percentilesSorted } from './order.js';
 import type { Favourable } from '../metrics/definitions.js';
 
@@ -28,33 +28,60 @@ export interface GroupStats {
 
 /** A fairness statistic of the unprivileged (`u`) and privileged (`p`) groups; null when undefined. */
 export type FairnessMetric = (u: GroupStats, p: GroupStats) => number | null;
-export type MetricName = 'spd' | 'eod' | 'aod';
-
 const rate = (a: number, b: number): number | null => (b > 0 ? a / b : null);
 
-/** The built-in metrics, aif360's sign: unprivileged − privileged. */
-export const METRICS: Readonly<Record<MetricName, FairnessMetric>> = {
-  /** statistical parity difference: P(ŷ=1 | u) − P(ŷ=1 | p); undefined when a group is absent */
-  spd: (u, p) => {
-    const a = rate(u.predPos, u.n);
-    const b = rate(p.predPos, p.n);
-    return a === null || b === null ? null : a - b;
+export interface FaleMetricDef {
+  /** name in prose */
+  label: string;
+  /** the definition as the CLI's help prints it */
+  formula: string;
+  compute: FairnessMetric;
+}
+
+/**
+ * The built-in metrics, aif360's sign: unprivileged − privileged. The one table of FALE's metrics:
+ * the type, the CLI's choices and help text, and METRICS derive from it.
+ */
+export const FALE_METRIC_DEFS = {
+  spd: {
+    label: 'statistical parity difference',
+    formula: 'P(yhat=1 | unpriv) - P(yhat=1 | priv)',
+    // undefined when a group is absent
+    compute: (u, p) => {
+      const a = rate(u.predPos, u.n);
+      const b = rate(p.predPos, p.n);
+      return a === null || b === null ? null : a - b;
+    },
   },
-  /** equal opportunity difference: TPR_u − TPR_p; undefined when a group has no positive label */
-  eod: (u, p) => {
-    const a = rate(u.tp, u.pos);
-    const b = rate(p.tp, p.pos);
-    return a === null || b === null ? null : a - b;
+  eod: {
+    label: 'equal opportunity difference',
+    formula: 'TPR_unpriv - TPR_priv',
+    // undefined when a group has no positive label
+    compute: (u, p) => {
+      const a = rate(u.tp, u.pos);
+      const b = rate(p.tp, p.pos);
+      return a === null || b === null ? null : a - b;
+    },
   },
-  /** average odds difference: ½[(FPR_u − FPR_p) + (TPR_u − TPR_p)]; undefined when a group lacks positives or negatives */
-  aod: (u, p) => {
-    const tu = rate(u.tp, u.pos);
-    const tp = rate(p.tp, p.pos);
-    const fu = rate(u.fp, u.n - u.pos);
-    const fp = rate(p.fp, p.n - p.pos);
-    return tu === null || tp === null || fu === null || fp === null ? null : 0.5 * (fu - fp + (tu - tp));
+  aod: {
+    label: 'average odds difference',
+    formula: '((FPR_u - FPR_p) + (TPR_u - TPR_p)) / 2',
+    // undefined when a group lacks positives or negatives
+    compute: (u, p) => {
+      const tu = rate(u.tp, u.pos);
+      const tp = rate(p.tp, p.pos);
+      const fu = rate(u.fp, u.n - u.pos);
+      const fp = rate(p.fp, p.n - p.pos);
+      return tu === null || tp === null || fu === null || fp === null ? null : 0.5 * (fu - fp + (tu - tp));
+    },
   },
-};
+} as const satisfies Record<string, FaleMetricDef>;
+
+export type MetricName = keyof typeof FALE_METRIC_DEFS;
+/** The built-in metrics' names, in the table's order (the CLI's --metric choices). */
+export const FALE_METRICS = Object.keys(FALE_METRIC_DEFS) as MetricName[];
+/** Each built-in metric's function, by name. */
+export const METRICS: Readonly<Record<MetricName, FairnessMetric>> = Object.fromEntries(FALE_METRICS.map((m) => [m, FALE_METRIC_DEFS[m].compute])) as Record<MetricName, FairnessMetric>;
 
 /** One `column=value` condition; the unprivileged group is the rows meeting all of them. */
 export interface ProtectedCondition {
@@ -276,28 +303,13 @@ export function assignBins(values: ArrayLike<number>, edges: readonly number[]):
 
 /** A copy of `table` restricted to `rows`, with `feature` replaced by `newValue(row)` (numeric value or category code). */
 export function modifiedTable(table: Table, rows: Int32Array, feature: string, newValue: (j: number) => number): Table {
-  const n = rows.length;
-  const columns = table.columns.map((c): Column => {
-    if (c.name === feature) {
-      if (c.kind === 'numeric') {
-        const v = new Float64Array(n);
-        for (let j = 0; j < n; j++) v[j] = newValue(j);
-        return { kind: 'numeric', name: c.name, values: v };
-      }
-      const codes = new Int32Array(n);
-      for (let j = 0; j < n; j++) codes[j] = newValue(j);
-      return { kind: 'categorical', name: c.name, codes, categories: c.categories };
-    }
-    if (c.kind === 'numeric') {
-      const v = new Float64Array(n);
-      for (let j = 0; j < n; j++) v[j] = c.values[rows[j]];
-      return { kind: 'numeric', name: c.name, values: v };
-    }
-    const codes = new Int32Array(n);
-    for (let j = 0; j < n; j++) codes[j] = c.codes[rows[j]];
-    return { kind: 'categorical', name: c.name, codes, categories: c.categories };
-  });
-  return { rows: n, columns };
+  const t = selectRows(table, rows);
+  const c = t.columns.find((col) => col.name === feature);
+  if (c) {
+    const out = c.kind === 'numeric' ? c.values : c.codes; // the copy's own array: overwrite it
+    for (let j = 0; j < rows.length; j++) out[j] = newValue(j);
+  }
+  return t;
 }
 
 export const emptyStats = (): GroupStats => ({ n: 0, pos: 0, predPos: 0, tp: 0, fp: 0 });
