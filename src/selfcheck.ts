@@ -1,5 +1,6 @@
-// The engine self-check behind `lucid demo` (until the fairness demo exists): train a small MLP
-// on generated data and report its loss curve. Runs in any JS runtime.
+// The engine self-check behind `lucid selfcheck` (and the library's runSelfCheck): train a small MLP
+// on generated data (a disc inside a square) with the wasm kernels, autodiff and Adam, and report its
+// loss curve and accuracy. Runs in any JS runtime.
 import * as o from './autograd/ops/index.js';
 import { grad } from './autograd/tape.js';
 import type { Engine, Tensor } from './engine/engine.js';

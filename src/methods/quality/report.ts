@@ -8,6 +8,7 @@ import { fidelity, FIDELITY_DEFAULTS, type FeatureFidelity } from './fidelity.js
 import type { BlackBox } from '../../models/blackbox.js';
 import {
   contingencySimilarity,
+  correlation,
   correlationSimilarity,
   encodeColumn,
   ksComplement,
@@ -219,23 +220,8 @@ export function validity(scores: ArrayLike<number>, condition: number | ArrayLik
       hi = Math.max(hi, condition[i]);
     }
     if (hi > lo) {
-      let mc = 0;
-      let ms = 0;
-      for (let i = 0; i < n; i++) {
-        mc += condition[i];
-        ms += scores[i];
-      }
-      mc /= n;
-      ms /= n;
-      let scs = 0;
-      let scc = 0;
-      let sss = 0;
-      for (let i = 0; i < n; i++) {
-        scs += (condition[i] - mc) * (scores[i] - ms);
-        scc += (condition[i] - mc) ** 2;
-        sss += (scores[i] - ms) ** 2;
-      }
-      corr = sss > 0 ? scs / Math.sqrt(scc * sss) : null;
+      const r = correlation(condition, scores); // NaN when the scores are constant
+      corr = Number.isNaN(r) ? null : r;
     }
   }
   const constant = typeof condition === 'number' ? condition : n > 0 && corr === null && isConstant(condition) ? condition[0] : null;
