@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Times the VGM fit (src/data/vgm.ts) per Adult numeric column, as CTGAN's transformer fits it
+// Times the VGM fit (src/models/ctgan/vgm.ts) per Adult numeric column, as CTGAN's transformer fits it
 // (15060 rows of adult.test after dropping '?'). Not a test: run after `npm run build`.
 //
 //   node tools/time-vgm.mjs [repeats]        (LUCID_DATA_DIR as for the tests; LUCID_SIMD=plain for the plain build)
@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { initNodeEngine } from '../dist/src/node/engine.js';
-import { activeModes, fitVgm } from '../dist/src/data/vgm.js';
+import { activeModes, fitVgm } from '../dist/src/models/ctgan/vgm.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const file = join(process.env.LUCID_DATA_DIR || join(root, '..', 'shared', 'data'), 'adult', 'adult.test');

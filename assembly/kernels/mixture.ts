@@ -1,5 +1,5 @@
 // 1-D Gaussian mixtures: the N-sized loops of the variational Bayesian Gaussian mixture (VGM,
-// src/data/vgm.ts) and of its k-means initialisation. The host does every O(K) parameter update
+// src/models/ctgan/vgm.ts) and of its k-means initialisation. The host does every O(K) parameter update
 // in f64; these kernels do the O(N·K) work.
 //
 // Layout. Responsibilities are stored COMPONENT-MAJOR: resp is a row-major (K×N) matrix, row k
@@ -32,7 +32,7 @@
 // order of f64 additions.
 //
 // Measured agreement with sklearn (f64) from the same initialisation on Adult's six numeric
-// columns (test/data/vgm.test.ts): weights ≤ 5e-5, means ≤ 2e-3σ, covariances ≤ 0.3%, mean
+// columns (test/models/vgm.test.ts): weights ≤ 5e-5, means ≤ 2e-3σ, covariances ≤ 0.3%, mean
 // log-likelihood ≤ 3e-6 nats/sample, lower bound ≤ 6 mnats over 15 060 samples.
 
 import { expneg_s, expneg_v, log_s, log_v } from "../util/simd";

@@ -18,9 +18,8 @@
 //   (fidelity within max(noise floor, tolerance), checks.ts); a feature ranked above the last named one
 //   but not faithful is listed as misrepresented instead of named. A JS distance of sets that
 //   misrepresent a feature says more about the generator than about the model.
-import type { FeatureFidelity, ShiftCheck } from './checks.js';
+import type { Distribution, FeatureFidelity, ShiftCheck } from './checks.js';
 import { CHECK_DEFAULTS } from './checks.js';
-import type { Distribution } from './types.js';
 
 export const FINDINGS_DEFAULTS = {
   /** features named as separating the sets */

@@ -15,7 +15,6 @@ import { EngineError, UnknownColumnError } from '../engine/errors.js';
 import { closeColumns, getColumn, type Table } from '../data/table.js';
 import { isMissing } from '../data/cells.js';
 import type { Rng } from '../engine/rng.js';
-import { canonicalValues, type AuditView } from './policy-audit.js';
 import { correctTogether, groupMetrics, METRIC_DEFS, METRICS, METRICS_DEFAULTS, wilsonInterval, type AttributeResult, type Favourable, type MetricName, type MetricsReport, type Verdict } from '../methods/metrics/index.js';
 
 /** The policy format this code reads (the `version` field). */
@@ -136,7 +135,7 @@ export interface Policy {
 /** A usage error in a policy file: "fairness.json: rules[2].metric: …" (exit 2). */
 const bad = (file: string, path: string, msg: string) => new EngineError('E_ARG', `${file}: ${path ? `${path}: ` : ''}${msg}`);
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 const hint = (name: string, names: readonly string[]) => {
   const close = closeColumns(name, names);
   return close.length ? ` (did you mean ${close.map((c) => JSON.stringify(c)).join(' or ')}?)` : '';
@@ -433,7 +432,7 @@ const SLACK = 1e-12;
 const within = (r: PolicyRule, v: number) => (r.maxAbs !== undefined ? Math.abs(v) <= r.maxAbs + SLACK : (r.min === undefined || v >= r.min - SLACK) && (r.max === undefined || v <= r.max + SLACK));
 
 /** How far `v` is toward (positive: past) the rule's nearer bound: what "worse" measures. */
-function badness(r: PolicyRule, v: number): number {
+export function badness(r: PolicyRule, v: number): number {
   if (r.maxAbs !== undefined) return Math.abs(v);
   if (r.min !== undefined && r.max !== undefined) return Math.max(r.min - v, v - r.max);
   return r.min !== undefined ? -v : v;
@@ -651,67 +650,6 @@ export function recount(r: CheckResult): void {
 
 // ── the baseline ────────────────────────────────────────────────────────────────────────────────────
 
-/** A baseline as read: per (rule, group), its value, or why there is none. */
-export interface Baseline {
-  source: string;
-  format: 'lucid check' | 'audit.json';
-  /** key(rule id, group) → value */
-  values: Map<string, { value: number | null; reason?: string }>;
-  notes: string[];
-}
-
-const keyOf = (rule: string, group: string) => `${rule}\u0000${group}`;
-
-/**
- * The baseline from parsed JSON (`source` names the file): a `lucid check --format json` result, or
- * the audit.json of `lucid audit` (its group metrics are read with the same rules). Anything else is
- * a data error (exit 1) naming the file.
- */
-export function readBaseline(json: unknown, source: string, policy: Policy, s: CheckSettings): Baseline {
-  const notes: string[] = [];
-  const values: Baseline['values'] = new Map();
-  if (isObject(json) && json.tool === 'lucid check') {
-    if (json.resultVersion !== CHECK_RESULT_VERSION || !Array.isArray(json.checks)) throw new EngineError('E_INPUT', `${source}: a lucid check result of version ${JSON.stringify(json.resultVersion)}; this lucid reads version ${CHECK_RESULT_VERSION}`);
-    for (const [i, c] of (json.checks as unknown[]).entries()) {
-      if (!isObject(c) || typeof c.rule !== 'string' || typeof c.group !== 'string' || !(c.value === null || typeof c.value === 'number')) throw new EngineError('E_INPUT', `${source}: checks[${i}] is not a check (rule, group, value)`);
-      values.set(keyOf(c.rule, c.group), { value: c.value, ...(c.value === null ? { reason: `insufficient data there${typeof c.reason === 'string' ? `: ${c.reason}` : ''}` } : {}) });
-    }
-    const inp = isObject(json.inputs) ? json.inputs : {};
-    for (const k of ['label', 'pred', 'favourable'] as const) if (inp[k] !== undefined && inp[k] !== s[k]) notes.push(`the baseline's ${k} is ${JSON.stringify(inp[k])}, here ${JSON.stringify(s[k])}`);
-    if (json.minGroup !== undefined && json.minGroup !== s.minGroup) notes.push(`the baseline's minGroup is ${String(json.minGroup)}, here ${s.minGroup}`);
-    return { source, format: 'lucid check', values, notes };
-  }
-  if (isObject(json) && isObject(json.meta) && isObject(json.metrics) && isObject(json.metrics.attributes)) {
-    const meta = json.meta;
-    const reports = [json.metrics.attributes, json.metrics.intersection].filter(isObject) as unknown as MetricsReport[];
-    if (meta.label !== s.label) notes.push(`the audit's label is ${JSON.stringify(meta.label)}, here ${JSON.stringify(s.label)}`);
-    if (meta.favourable !== undefined && meta.favourable !== s.favourable) notes.push(`the audit's favourable outcome is ${JSON.stringify(meta.favourable)}, here ${JSON.stringify(s.favourable)}`);
-    for (const rule of policy.rules) {
-      try {
-        if (rule.metric.canonical) {
-          for (const v of canonicalValues(rule, json as unknown as AuditView, s)) values.set(keyOf(rule.id, v.group), { value: v.reason === undefined ? v.value : null, ...(v.reason !== undefined ? { reason: `insufficient data there: ${v.reason}` } : {}) });
-          continue;
-        }
-      } catch (e) {
-        notes.push(`${rule.id}: the audit's canonical sets cannot be read (${(e as Error).message})`);
-        continue;
-      }
-      const found = auditTable(rule, policy, reports, Array.isArray(json.protected) ? (json.protected as AuditView['protected']) : []);
-      if ('note' in found) {
-        notes.push(found.note);
-        continue;
-      }
-      try {
-        for (const v of ruleValues(rule, found.a, found.r)) values.set(keyOf(rule.id, v.group), { value: v.reason === undefined ? v.value : null, ...(v.reason !== undefined ? { reason: `insufficient data there: ${v.reason}` } : {}) });
-      } catch (e) {
-        throw new EngineError('E_INPUT', `${source}: the audit's table of ${found.a.column} cannot be read (${(e as Error).message})`);
-      }
-    }
-    return { source, format: 'audit.json', values, notes };
-  }
-  throw new EngineError('E_INPUT', `${source}: not a baseline: expected the JSON of lucid check --format json (with "tool": "lucid check") or an audit.json of lucid audit`);
-}
-
 /**
  * The audit's metrics table of an output rule's attribute (a numeric protected column is found under
  * its group column, "Age (binned)", by either name), or a note saying why there is none comparable.
@@ -727,36 +665,6 @@ export function auditTable(rule: PolicyRule, policy: Policy, reports: MetricsRep
     return { note: `${rule.id}: the audit's reference of ${key} is ${found.a.reference.value}, the rule's ${wantValue}: not comparable` };
   }
   return found;
-}
-
-/** Compares every check with the baseline, in place: a move toward the threshold by more than the margin is a regression, and fails. */
-export function compareBaseline(result: CheckResult, policy: Policy, baseline: Baseline, s: CheckSettings): void {
-  const rules = new Map(policy.rules.map((r) => [r.id, r]));
-  let compared = 0;
-  let missing = 0;
-  for (const c of result.checks) {
-    const rule = rules.get(c.rule)!;
-    const margin = rule.margin ?? s.margin;
-    const b = baseline.values.get(keyOf(c.rule, c.group));
-    if (!b || b.value === null || c.value === null || c.status === 'insufficient data') {
-      missing++;
-      c.baseline = { value: b?.value ?? null, change: null, worse: null, margin, status: 'no baseline value', reason: !b ? 'the baseline has no value for this rule and group' : b.value === null ? b.reason ?? 'insufficient data there' : 'insufficient data here' };
-      continue;
-    }
-    compared++;
-    const worse = badness(rule, c.value) - badness(rule, b.value);
-    // rounding: a value that did not move is not a regression of 1e-17
-    const w = Math.abs(worse) < 1e-12 ? 0 : worse;
-    const status = w > margin ? 'regressed' : w < 0 ? 'improved' : 'within margin';
-    c.baseline = { value: b.value, change: c.value - b.value, worse: w, margin, status };
-    if (status === 'regressed') c.fails = true;
-  }
-  const here = new Set(result.checks.map((c) => keyOf(c.rule, c.group)));
-  const gone = [...baseline.values.keys()].filter((k) => !here.has(k)).map((k) => k.replace('\u0000', ' / '));
-  const notes = [...baseline.notes];
-  if (gone.length) notes.push(`${gone.length} baseline value${gone.length > 1 ? 's have' : ' has'} no check here: ${gone.slice(0, 5).join('; ')}${gone.length > 5 ? '; …' : ''}`);
-  result.baseline = { source: baseline.source, format: baseline.format, margin: s.margin, compared, regressed: result.checks.filter((c) => c.baseline?.status === 'regressed').length, missing, notes };
-  recount(result);
 }
 
 /** A failing policy (exit 3, EXIT.policy in src/cli/handle-error.ts), raised after every output is written. */

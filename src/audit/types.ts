@@ -5,7 +5,9 @@ import type { FaleResult, ProtectedCondition } from '../methods/fale/index.js';
 import type { MetricsReport } from '../methods/metrics/index.js';
 import type { Attribution } from './attribution.js';
 import type { Validity } from '../methods/quality/index.js';
-import type { FeatureFidelity, ShiftCheck } from './checks.js';
+import type { Distribution, FeatureFidelity, ShiftCheck } from './checks.js';
+
+export type { Distribution };
 import type { DrawStats } from './canonical.js';
 import type { AuditFindings } from './findings.js';
 import type { GanSchedule } from './schedule.js';
@@ -32,33 +34,6 @@ export interface ProtectedAttribute {
   inModel: boolean | null;
 }
 
-/**
- * Distributions of one feature in two or more sets, e.g. the positive and negative canonical sets and
- * the real data. `share` values are fractions that sum to 1 per series (over the bins/categories).
- */
-export interface Distribution {
-  feature: string;
-  kind: 'numeric' | 'categorical';
-  /** numeric: k + 1 common bin edges for every series */
-  edges?: number[];
-  /** categorical: the k categories, in the order of `share` */
-  categories?: string[];
-  /**
-   * series[0] and series[1] are the pair compared by `js`; any further series are reference. A reference
-   * series with `of` is the real counterpart of series[of] (the real rows the model scores on that
-   * side), drawn in its colour; one without is drawn in grey. `range`: per bin or category, the lowest
-   * and highest share over the GAN seeds (series 0 and 1 of audits with several seeds).
-   */
-  series: { name: string; share: number[]; n: number; of?: number; range?: { lo: number[]; hi: number[] } }[];
-  /** Jensen–Shannon distance (base-2 logs, in [0, 1]) between series[0] and series[1] over the bins/categories */
-  js: number;
-  /** the same for each GAN seed's pair of sets alone (on the same bins) */
-  jsSeeds?: number[];
-  /** the same between the real rows the model scores positive and negative (the counterparts of series 0 and 1) */
-  jsReal?: number;
-  /** 'protected': a protected attribute the model reads; 'proxy': a protected attribute the model does not read; 'feature': anything else */
-  role: 'protected' | 'proxy' | 'feature';
-}
 
 /** Canonical sets sampled from LUCID-GAN at prediction 1 and 0 (optionally with categories fixed). */
 export interface CanonicalComparison {

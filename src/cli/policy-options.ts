@@ -3,7 +3,8 @@
 // `finishPolicy`, which compares the baseline, writes the outputs and only then raises PolicyFailure
 // (exit 3 through the one error handler, src/cli/handle-error.ts).
 import { InvalidArgumentError, Option } from 'commander';
-import { compareBaseline, failureLine, POLICY_DEFAULTS, PolicyFailure, type CheckResult, type CheckSettings, type Policy } from '../audit/policy.js';
+import { compareBaseline } from '../audit/baseline.js';
+import { failureLine, POLICY_DEFAULTS, PolicyFailure, type CheckResult, type CheckSettings, type Policy } from '../audit/policy.js';
 import { checkJunit, checkMarkdown } from '../audit/policy-format.js';
 import { readBaselineFile, writeTextFile } from '../node/policy.js';
 

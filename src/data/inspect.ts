@@ -2,8 +2,6 @@
 import { delimiterName } from './csv-detect.js';
 import type { ColumnKind, MissingReport, ReadReport } from './schema.js';
 import type { Table } from './table.js';
-import type { Engine } from '../engine/engine.js';
-import { activeModes, fitVgm } from './vgm.js';
 
 export interface CategoryCount {
   label: string;
@@ -49,27 +47,6 @@ export interface InspectSummary {
   missing: MissingReport;
   warnings: string[];
   columns: ColumnSummary[];
-}
-
-/**
- * Adds to each numeric column the modes the data transformer will use: the components of its
- * variational Gaussian mixture (10 components, Dirichlet-process prior) with weight > 0.005.
- * A column holding a single value has no modes (the GAN excludes it).
- */
-export function addModes(engine: Engine, table: Table, summary: InspectSummary, seed = 0): void {
-  table.columns.forEach((col, j) => {
-    if (col.kind !== 'numeric') return;
-    const target = summary.columns.find((c) => c.name === col.name)!;
-    const v = col.values;
-    if (v.length === 0 || v.every((x) => x === v[0])) {
-      target.modes = [];
-      return;
-    }
-    const m = fitVgm(engine, v, { nComponents: Math.min(10, v.length), seed: seed + j });
-    target.modes = activeModes(m)
-      .map((k) => ({ weight: m.weights[k], mean: m.means[k], std: m.stds[k] }))
-      .sort((a, b) => a.mean - b.mean);
-  });
 }
 
 function categoryCounts(codes: Int32Array, categories: readonly string[]): CategoryCount[] {

@@ -4,7 +4,8 @@
 import { mkdir, readFile, rename, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import { EngineError } from '../engine/errors.js';
-import { parsePolicyText, readBaseline, type Baseline, type CheckSettings, type Policy } from '../audit/policy.js';
+import { parsePolicyText, type CheckSettings, type Policy } from '../audit/policy.js';
+import { readBaseline, type Baseline } from '../audit/baseline.js';
 import { fileError, readJsonFile } from './json-file.js';
 
 /** Reads and validates a policy file; every error is a usage error (exit 2) naming the file. */

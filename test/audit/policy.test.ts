@@ -4,7 +4,8 @@
 // Markdown. In process, on a 405-row table: milliseconds.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkPolicy, compareBaseline, judge, parsePolicy, parsePolicyText, readBaseline, RULE_METRICS, type CheckSettings } from '../../src/audit/policy.js';
+import { checkPolicy, judge, parsePolicy, parsePolicyText, RULE_METRICS, type CheckSettings } from '../../src/audit/policy.js';
+import { compareBaseline, readBaseline } from '../../src/audit/baseline.js';
 import { checkJunit, checkMarkdown, xmlEscape } from '../../src/audit/policy-format.js';
 import { groupMetrics, JUDGED_METRICS, METRICS } from '../../src/methods/metrics/index.js';
 import { EngineError, UnknownColumnError } from '../../src/engine/errors.js';

@@ -7,7 +7,7 @@ import { initEngine, type Engine } from '../../src/engine/engine.js';
 import { Rng } from '../../src/engine/rng.js';
 import { splitRange, THREAD_MIN } from '../../src/engine/threads.js';
 import { simulate } from '../../src/data/simulator.js';
-import { fitVgm } from '../../src/data/vgm.js';
+import { fitVgm } from '../../src/models/ctgan/vgm.js';
 import { GanTrainer, LucidGan } from '../../src/models/lucidgan/model.js';
 import { initNodeEngine, resolveThreads } from '../../src/node/engine.js';
 import { hostRng } from '../helpers/engine.js';

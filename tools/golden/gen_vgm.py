@@ -1,5 +1,5 @@
 #!/usr/bin/python3
-"""Golden values for the VGM (src/data/vgm.ts): scikit-learn's BayesianGaussianMixture on the
+"""Golden values for the VGM (src/models/ctgan/vgm.ts): scikit-learn's BayesianGaussianMixture on the
 numeric columns of the Adult test file, with the settings CTGAN's transformer (RDT
 ClusterBasedNormalizer) uses, for several random_state values.
 

@@ -1,6 +1,7 @@
 // `lucid inspect`: parse, validate, read the file, call inspectTable, print.
 import { Command } from 'commander';
-import { addModes, formatInspect, inspectTable } from '../../data/inspect.js';
+import { formatInspect, inspectTable } from '../../data/inspect.js';
+import { addModes } from '../../models/ctgan/transformer.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { readTable } from '../../node/read-table.js';
 import { formatsHelp } from '../../data/formats.js';

@@ -13,7 +13,7 @@
 // loads as the paper's mode. The checksum helpers (src/models/checksum.ts) are shared with model.json.
 import type { Engine } from '../../engine/engine.js';
 import { EngineError } from '../../engine/errors.js';
-import { DataTransformer } from '../../data/transformer.js';
+import { DataTransformer } from '../ctgan/transformer.js';
 import { base64ToF32, base64ToF64, base64ToI32, f32ToBase64, f64ToBase64, i32ToBase64 } from './codec.js';
 import { checksumOf, verifyChecksum } from '../checksum.js';
 import { GAN_DEFAULTS, LucidGan, PAPER_MODE, type ConsistencySpec, type GanConfig, type FitStatus } from './model.js';

@@ -22,7 +22,7 @@ import * as o from '../../autograd/ops/index.js';
 import { grad } from '../../autograd/tape.js';
 import { Adam } from '../../nn/adam.js';
 import { buildParams, type ParamSet } from '../../nn/module.js';
-import { columnWidth, DataTransformer, type InverseReport, type TransformerOptions } from '../../data/transformer.js';
+import { columnWidth, DataTransformer, type InverseReport, type TransformerOptions } from '../ctgan/transformer.js';
 import { unknownColumn, type Column, type Table } from '../../data/table.js';
 import { applyActivation, Discriminator, Generator, gradientPenalty } from '../ctgan/networks.js';
 import { CondSampler, type DiscreteColumn } from './sampler.js';

@@ -38,10 +38,10 @@
 // from our seeded Rng, so the k-means solution (and hence the VGM) differs from sklearn's for the
 // same seed number; the tests compare against the spread of sklearn's fits over several seeds and,
 // with a shared deterministic initialisation, against sklearn's exact trajectory.
-import type { Engine } from '../engine/engine.js';
-import { check, EngineError } from '../engine/errors.js';
-import { Rng } from '../engine/rng.js';
-import { log as fdlog } from '../engine/fdlibm.js';
+import type { Engine } from '../../engine/engine.js';
+import { check, EngineError } from '../../engine/errors.js';
+import { Rng } from '../../engine/rng.js';
+import { log as fdlog } from '../../engine/fdlibm.js';
 
 export interface VgmOptions {
   nComponents?: number;

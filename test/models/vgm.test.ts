@@ -1,4 +1,4 @@
-// The VGM (src/data/vgm.ts): planted mixtures, determinism, memory, errors, serialisation, and
+// The VGM (src/models/ctgan/vgm.ts): planted mixtures, determinism, memory, errors, serialisation, and
 // scikit-learn 1.2's BayesianGaussianMixture on Adult's numeric columns
 // (test/fixtures/golden-vgm-adult.json, from tools/golden/gen_vgm.py).
 import { describe, it } from 'node:test';
@@ -11,7 +11,7 @@ import type { Engine } from '../../src/engine/engine.js';
 import {
   activeModes, betaln, digamma, fitVgm, fitVgmFromLabels, lgamma, vgmFromJSON, vgmPredict, vgmPredictProba, vgmScore, vgmToJSON,
   type VgmModel,
-} from '../../src/data/vgm.js';
+} from '../../src/models/ctgan/vgm.js';
 import { fixture, getEngine } from '../helpers/engine.js';
 
 /** n draws from Σ w_k N(mu_k, sd_k²), every random number from our seeded Rng. */

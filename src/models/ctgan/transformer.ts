@@ -9,11 +9,12 @@
 // without refitting.
 //
 // Shapes: N rows, D = Σ column widths; a numeric column with m kept modes is 1 + m wide.
-import type { Engine } from '../engine/engine.js';
-import { check, EngineError } from '../engine/errors.js';
-import type { Rng } from '../engine/rng.js';
-import type { OutputSpan } from '../models/ctgan/networks.js';
-import { Column, Table } from './table.js';
+import type { Engine } from '../../engine/engine.js';
+import { check, EngineError } from '../../engine/errors.js';
+import type { Rng } from '../../engine/rng.js';
+import type { OutputSpan } from './networks.js';
+import { Column, Table } from '../../data/table.js';
+import type { InspectSummary } from '../../data/inspect.js';
 import { activeModes, fitVgm, VgmModel, vgmFromJSON, vgmPredictProba, vgmToJSON } from './vgm.js';
 
 /** How far from a mode's mean a value may lie before its normalised scalar is clipped (CTGAN's 4σ). */
@@ -425,4 +426,25 @@ function argmax(a: Float32Array, start: number, n: number): number {
     }
   }
   return best;
+}
+
+/**
+ * Adds to each numeric column the modes the data transformer will use: the components of its
+ * variational Gaussian mixture (10 components, Dirichlet-process prior) with weight > 0.005.
+ * A column holding a single value has no modes (the GAN excludes it).
+ */
+export function addModes(engine: Engine, table: Table, summary: InspectSummary, seed = 0): void {
+  table.columns.forEach((col, j) => {
+    if (col.kind !== 'numeric') return;
+    const target = summary.columns.find((c) => c.name === col.name)!;
+    const v = col.values;
+    if (v.length === 0 || v.every((x) => x === v[0])) {
+      target.modes = [];
+      return;
+    }
+    const m = fitVgm(engine, v, { nComponents: Math.min(10, v.length), seed: seed + j });
+    target.modes = activeModes(m)
+      .map((k) => ({ weight: m.weights[k], mean: m.means[k], std: m.stds[k] }))
+      .sort((a, b) => a.mean - b.mean);
+  });
 }

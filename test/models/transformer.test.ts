@@ -1,7 +1,7 @@
 // The data transformer: widths and spans, round trip, serialisation, and its errors.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { DataTransformer, type NumericInfo } from '../../src/data/transformer.js';
+import { DataTransformer, type NumericInfo } from '../../src/models/ctgan/transformer.js';
 import type { Table } from '../../src/data/table.js';
 import { Rng } from '../../src/engine/rng.js';
 import { getEngine, hostRng } from '../helpers/engine.js';
