@@ -9,7 +9,8 @@ import { Rng } from '../src/engine/rng.js';
 import { simulate } from '../src/data/simulator.js';
 import type { Table } from '../src/data/table.js';
 import { Classifier } from '../src/models/classifier/classifier.js';
-import { GanTrainer, LucidGan } from '../src/models/lucidgan/model.js';
+import { LucidGan } from '../src/models/lucidgan/model.js';
+import { GanTrainer } from '../src/models/lucidgan/train.js';
 import { datasetAvailability, loadAdult } from '../src/node/datasets.js';
 import type { Group } from './lib/runner.js';
 

@@ -20,7 +20,8 @@ import { datasetAvailability, loadAdult, loadCompas } from '../src/node/datasets
 import { Classifier } from '../src/models/classifier/classifier.js';
 import { builtinBlackBox } from '../src/models/blackbox.js';
 import { selectRows, type Table } from '../src/data/table.js';
-import { GanTrainer, LucidGan, type FitOptions } from '../src/models/lucidgan/model.js';
+import { LucidGan, type FitOptions } from '../src/models/lucidgan/model.js';
+import { GanTrainer } from '../src/models/lucidgan/train.js';
 import { drawCanonical, drawSeed, ganSeedsFor, modelScorer, observedRanges } from '../src/audit/canonical.js';
 import { AUDIT_DEFAULTS, DERIVED_SEEDS, ganBatchFor, ganEpochsFor } from '../src/audit/run.js';
 import { checkpointing, GAN_SCHEDULES, heldOutScorer, trainingRows, type ScheduleDef } from '../src/audit/schedule.js';

@@ -17,7 +17,8 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import type { Engine } from '../src/engine/engine.js';
-import { GanTrainer, LucidGan } from '../src/models/lucidgan/model.js';
+import { LucidGan } from '../src/models/lucidgan/model.js';
+import { GanTrainer } from '../src/models/lucidgan/train.js';
 import { ganBenchTable } from './gan.bench.js';
 import type { Case, Group, Row } from './lib/runner.js';
 

@@ -3,7 +3,8 @@
 // thread), whose kernel table is replaced by timed wrappers; the measured engines are not touched.
 import type { Kernels } from '../../src/engine/wasm.js';
 import { initNodeEngine } from '../../src/node/engine.js';
-import { GanTrainer, LucidGan } from '../../src/models/lucidgan/model.js';
+import { LucidGan } from '../../src/models/lucidgan/model.js';
+import { GanTrainer } from '../../src/models/lucidgan/train.js';
 import { ganBenchTable } from '../gan.bench.js';
 
 export interface KernelTime {

@@ -5,7 +5,7 @@
 //          out from the GAN's training: the mean distance (KS for numbers, TV for categories; the
 //          canonical-sets issue's fidelity, methods/quality/fidelity.ts) between rows generated on
 //          each side and the held-out rows the model puts on that side. The best check's weights
-//          are kept (models/lucidgan/model.ts Checkpointing).
+//          are kept (models/lucidgan/config.ts Checkpointing).
 // The held-out rows are split off by side (the model's decision), so both sides keep real rows to be
 // measured against. Core code: no Node imports; every draw comes from a seeded Rng of its own.
 import { check } from '../engine/errors.js';

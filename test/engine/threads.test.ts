@@ -8,7 +8,8 @@ import { Rng } from '../../src/engine/rng.js';
 import { splitRange, THREAD_MIN } from '../../src/engine/threads.js';
 import { simulate } from '../../src/data/simulator.js';
 import { fitVgm } from '../../src/models/ctgan/vgm.js';
-import { GanTrainer, LucidGan } from '../../src/models/lucidgan/model.js';
+import { LucidGan } from '../../src/models/lucidgan/model.js';
+import { GanTrainer } from '../../src/models/lucidgan/train.js';
 import { initNodeEngine, resolveThreads } from '../../src/node/engine.js';
 import { hostRng } from '../helpers/engine.js';
 

@@ -4,18 +4,14 @@
 import type { Tensor } from '../../engine/engine.js';
 import { check, EngineError } from '../../engine/errors.js';
 import type { Table } from '../../data/table.js';
+import type { FeatureGroup } from '../../models/classifier/preprocess.js';
 
-/** One feature's columns in the encoded input (numeric: width 1, scaled to [−1, 1]; categorical: a one-hot group). */
-export interface LucidFeatureGroup {
-  name: string;
-  kind: 'numeric' | 'categorical';
-  start: number;
-  width: number;
-  categories?: string[];
-  /** numeric: the original-unit values the encoding maps to −1 and 1 (needed for InvertOptions.bounds) */
-  min?: number;
-  max?: number;
-}
+/**
+ * One feature's columns in the encoded input (numeric: width 1, scaled to [−1, 1], with min and max the
+ * original-unit values mapped to −1 and 1, needed for InvertOptions.bounds; categorical: a one-hot
+ * group): the built-in preprocessor's FeatureGroup, less what only its decoder uses.
+ */
+export type LucidFeatureGroup = Omit<FeatureGroup, 'decimals'>;
 
 export interface LucidPreprocessor {
   readonly groups: readonly LucidFeatureGroup[];

@@ -1,12 +1,14 @@
-// LUCID-GAN (LUCID-GAN §3; spec §2.4): CTGAN conditioned on the audited model's prediction.
+// LUCID-GAN (LUCID-GAN §3; spec §2.4): CTGAN conditioned on the audited model's prediction. This
+// file is the model: setting it up for a table (the transformer fit, the sampler, the surrogate),
+// sampling, and LucidGan.fit, which hands the training to the trainer (train.ts: the critic, the
+// optimizers, the losses and the epoch loop). Settings and training records are in config.ts.
 //
 // The condition columns (e.g. `preds`) are taken out of the data before the transformer and fed
 // raw to both networks: generator input [z | cond vector | raw conditions], critic input
-// [row | cond vector | raw conditions] (PacGAN). WGAN-GP, one critic step per generator step, the
-// generator loss −mean D(fake) + the conditional cross-entropy on the selected column's logits.
-// The reference's bugs are fixed: cond-vector offsets are per column, sampling runs the generator
-// in eval mode (batch norm on running statistics) without a graph, any number of condition rows
-// works, and categories can be fixed without giving a condition value.
+// [row | cond vector | raw conditions] (PacGAN). The reference's bugs are fixed: cond-vector offsets
+// are per column, sampling runs the generator in eval mode (batch norm on running statistics)
+// without a graph, any number of condition rows works, and categories can be fixed without giving a
+// condition value.
 //
 // Default mode, prediction consistency (surrogate.ts): a fixed surrogate s of the audited model,
 // fitted on (transformed row, condition) pairs before training, adds λ·BCE(sigmoid(s(fake)), c) to
@@ -15,74 +17,24 @@
 //
 // Core code: no Node imports. Every draw comes from one Rng, so the same seed and data give the
 // same weights bit for bit (per kernel build).
-import type { Engine, Tensor } from '../../engine/engine.js';
+import type { Engine } from '../../engine/engine.js';
 import { check, EngineError } from '../../engine/errors.js';
 import { Rng } from '../../engine/rng.js';
 import * as o from '../../autograd/ops/index.js';
-import { grad } from '../../autograd/tape.js';
-import { Adam } from '../../nn/adam.js';
 import { buildParams, type ParamSet } from '../../nn/module.js';
 import { columnWidth, DataTransformer, type InverseReport, type TransformerOptions } from '../ctgan/transformer.js';
 import { unknownColumn, type Column, type Table } from '../../data/table.js';
-import { applyActivation, Discriminator, Generator, gradientPenalty } from '../ctgan/networks.js';
+import { applyActivation, Generator } from '../ctgan/networks.js';
 import { CondSampler, type DiscreteColumn } from './sampler.js';
-import { buildSurrogate, fitSurrogate, freezeSurrogate, type Surrogate, type SurrogateFit } from './surrogate.js';
+import { buildSurrogate, fitSurrogate, freezeSurrogate, type Surrogate } from './surrogate.js';
+import type { Checkpointing as CheckpointingOf, ConsistencySpec, FitStatus, GanConfig, GanEpoch, GanHistory } from './config.js';
+import { CONSISTENCY_WEIGHT, GAN_DEFAULTS, PAPER_MODE } from './config.js';
+import { train } from './train.js';
 
-export interface GanConfig {
-  embedding: number;
-  generatorDims: number[];
-  discriminatorDims: number[];
-  pac: number;
-  batch: number;
-  epochs: number;
-  lr: number;
-  betas: [number, number];
-  weightDecay: number;
-  penaltyLambda: number;
-  tau: number;
-}
-
-export const GAN_DEFAULTS: GanConfig = {
-  embedding: 128,
-  generatorDims: [256, 256],
-  discriminatorDims: [256, 256],
-  pac: 10,
-  batch: 500,
-  epochs: 300,
-  lr: 2e-4,
-  betas: [0.5, 0.9],
-  weightDecay: 1e-6,
-  penaltyLambda: 10,
-  tau: 0.2,
-};
-
-/** Weight λ of the prediction-consistency term (chosen on Adult; see docs/methods.md "LUCID-GAN"). */
-export const CONSISTENCY_WEIGHT = 5;
-
-/**
- * The training mode: 'consistency' (the default) adds λ·BCE(sigmoid(s(fake)), c) to the generator
- * loss, s a fixed surrogate of the audited model fitted on (transformed row, condition) pairs;
- * 'paper' is LUCID-GAN as published (no such term).
- */
-export interface ConsistencySpec {
-  mode: 'consistency' | 'paper';
-  /** the condition column the surrogate predicts (consistency mode) */
-  condition: string | null;
-  weight: number;
-  /** the surrogate's hidden width and weights (consistency mode) */
-  hidden: number;
-  weights: Float32Array | null;
-}
-
-export const PAPER_MODE: ConsistencySpec = { mode: 'paper', condition: null, weight: 0, hidden: 0, weights: null };
-
-export interface GanEpoch {
-  epoch: number;
-  lossG: number;
-  lossD: number;
-  lossCond: number;
-  seconds: number;
-}
+export { CONSISTENCY_WEIGHT, GAN_DEFAULTS, PAPER_MODE } from './config.js';
+export type { CheckpointRecord, ConsistencySpec, FitStatus, GanConfig, GanEpoch, GanHistory, StopRecord } from './config.js';
+/** Checkpointed stopping of a LucidGan fit (config.ts). */
+export type Checkpointing = CheckpointingOf<LucidGan>;
 
 export interface FitOptions extends Partial<GanConfig> {
   /** numeric columns fed raw as conditions (e.g. ["preds"]); may be empty */
@@ -107,8 +59,6 @@ export interface FitOptions extends Partial<GanConfig> {
   checkpoint?: Checkpointing;
 }
 
-export type FitStatus = 'done' | 'interrupted' | 'diverged';
-
 export interface FitResult {
   model: LucidGan;
   status: FitStatus;
@@ -116,58 +66,6 @@ export interface FitResult {
   message?: string;
   /** the transformer's report (values clipped per numeric column) */
   clipped: Record<string, number>;
-}
-
-export interface GanHistory {
-  lossG: number[];
-  lossD: number[];
-  lossCond: number[];
-  /** consistency mode: the per-epoch consistency term (BCE, before λ) of the last step */
-  lossConsistency?: number[];
-  /** consistency mode: how the surrogate fits its training pairs */
-  surrogate?: SurrogateFit;
-  /** with FitOptions.checkpoint: every quality check, in order */
-  checkpoints?: CheckpointRecord[];
-  /** with FitOptions.checkpoint: where training ended and which weights it kept */
-  stop?: StopRecord;
-}
-
-/**
- * Stopping on a quality criterion instead of a fixed epoch count (issue #19): every `every` generator
- * steps (at the end of the epoch that reaches them) the caller scores the generator as it stands,
- * lower being better (an audit: the distance of generated rows to real rows held out from training).
- * Training stops once `patience` checks in a row have not improved on the best score by at least
- * `minDelta` of it, or at the epoch budget; the best checkpoint's weights are kept. The score must
- * draw from its own Rng: the training stream is untouched, so checks do not change the trajectory.
- */
-export interface Checkpointing {
-  /** generator steps between checks (rounded up to whole epochs) */
-  every: number;
-  score: (model: LucidGan) => number;
-  patience: number;
-  /** a check counts as progress (resets the patience) when its score is below the last such score · (1 − minDelta); the kept weights are those of the lowest score, whatever minDelta */
-  minDelta: number;
-  /** no stop before this many steps (Infinity: train to the budget, keep the best check) */
-  minSteps?: number;
-}
-
-export interface CheckpointRecord {
-  /** generator steps done */
-  steps: number;
-  score: number;
-  /** wall seconds of training so far, the checks' own time left out */
-  seconds: number;
-  /** wall seconds of this check */
-  checkSeconds: number;
-}
-
-export interface StopRecord {
-  /** steps trained, and the steps of the weights kept (the best check) */
-  steps: number;
-  keptSteps: number;
-  keptScore: number;
-  /** diverged / interrupted: training ended otherwise, and the best check's weights (if any) were kept */
-  reason: 'no improvement' | 'budget' | 'diverged' | 'interrupted';
 }
 
 export interface SampleOptions {
@@ -211,6 +109,7 @@ export interface SampleResult {
 
 /** A fixed combination is called rare when fewer than this many training rows hold it … */
 export const RARE_ROWS = 20;
+
 /** … or when they are less than this share of the training rows. */
 export const RARE_SHARE = 0.01;
 
@@ -502,292 +401,3 @@ function buildSampler(transformer: DataTransformer, data: Table, discrete: Set<s
   }
   return new CondSampler(cols, data.rows);
 }
-
-const isFiniteAll = (...xs: number[]) => xs.every(Number.isFinite);
-
-/** Consistency mode: probe rows per generator step, as a share of the batch. */
-export const PROBE_SHARE = 0.5;
-
-export interface StepLosses {
-  lossD: number;
-  penalty: number;
-  lossG: number;
-  lossCond: number;
-  /** consistency mode: the consistency term (BCE, before λ) */
-  lossConsistency?: number;
-}
-
-/**
- * One model's training state: the critic, both optimizers and the transformed data. `step()` runs
- * one critic step and one generator step (the bench times epochs of it).
- */
-export class GanTrainer {
-  readonly D: Discriminator;
-  readonly steps: number;
-  private readonly dParams: ParamSet;
-  private readonly optG: Adam;
-  private readonly optD: Adam;
-  private readonly discreteCols: { data: number; cond: number; width: number }[];
-
-  constructor(readonly model: LucidGan, readonly x: Float32Array, readonly rng: Rng) {
-    const { engine, sampler, config: cfg } = model;
-    const d = model.transformer.outputDim;
-    this.D = new Discriminator(d + sampler.condDim + model.conditionNames.length, cfg.discriminatorDims, cfg.pac);
-    this.dParams = buildParams(engine, this.D, rng);
-    const adam = { lr: cfg.lr, betas: cfg.betas, weightDecay: cfg.weightDecay };
-    this.optG = new Adam(model.params.trainable, adam);
-    this.optD = new Adam(this.dParams.trainable, adam);
-    this.discreteCols = sampler.columns.map((c, j) => ({ data: c.dataOffset, cond: sampler.condOffset[j], width: c.categories.length }));
-    this.steps = Math.max(Math.floor(sampler.rows / cfg.batch), 1);
-  }
-
-  dispose(): void {
-    this.optG.dispose();
-    this.optD.dispose();
-    this.dParams.dispose();
-  }
-
-  private rowsOf(idx: Int32Array): Float32Array {
-    const d = this.model.transformer.outputDim;
-    const out = new Float32Array(idx.length * d);
-    for (let i = 0; i < idx.length; i++) out.set(this.x.subarray(idx[i] * d, idx[i] * d + d), i * d);
-    return out;
-  }
-
-  private condsOf(idx: Int32Array): Float32Array {
-    const nc = this.model.conditionNames.length;
-    const raw = this.model.conditionValues;
-    const out = new Float32Array(idx.length * nc);
-    for (let i = 0; i < idx.length; i++) for (let j = 0; j < nc; j++) out[i * nc + j] = raw[idx[i] * nc + j];
-    return out;
-  }
-
-  /** Σ over discrete columns of the cross-entropy of the picked column's logits, per row, / B (CTGAN's). */
-  private condLoss(raw: Tensor, cond: Tensor): Tensor {
-    let total: Tensor | null = null;
-    for (const c of this.discreteCols) {
-      const ce = o.crossEntropy(o.sliceCols(raw, c.data, c.data + c.width), o.sliceCols(cond, c.cond, c.cond + c.width), 'sum');
-      total = total ? o.add(total, ce) : ce;
-    }
-    return o.div(total!, raw.shape[0]);
-  }
-
-  /**
-   * Consistency mode: PROBE_SHARE·B extra generator rows whose consistency condition is 0 or 1 with
-   * equal odds (training rows rarely hold the extremes canonical sets are drawn at; on Adult this
-   * beat conditions drawn uniformly from [0, 1]), half
-   * with a zero cond vector (the paper's default for canonical sets), half with a training draw;
-   * other conditions come from training rows.
-   */
-  private probe(): { input: Tensor; target: Tensor } {
-    const { model, rng } = this;
-    const { engine, sampler, config: cfg } = model;
-    const s = model.surrogate!;
-    const n = Math.max(2, Math.round(cfg.batch * PROBE_SHARE));
-    const cd = sampler.condDim;
-    const nc = model.conditionNames.length;
-    const z = rng.normal([n, cfg.embedding]);
-    const cond = new Float32Array(n * cd);
-    const half = n >> 1;
-    if (sampler.discreteCount > 0) cond.set(sampler.sampleTraining(n - half, rng.uniformHost(2 * (n - half))).cond, half * cd);
-    const raw = this.condsOf(sampler.sampleAnyRows(n, rng.uniformHost(n)));
-    const u = rng.uniformHost(n);
-    const target = new Float32Array(n);
-    for (let i = 0; i < n; i++) raw[i * nc + s.index] = target[i] = u[i] < 0.5 ? 0 : 1;
-    return { input: cat(z, cd > 0 ? engine.tensor(cond, [n, cd]) : null, engine.tensor(raw, [n, nc])), target: engine.tensor(target, [n, 1]) };
-  }
-
-  /** One critic step and one generator step. A non-finite loss skips the update it belongs to. */
-  step(): StepLosses {
-    const { model, rng, D } = this;
-    const { engine, sampler, config: cfg, G } = model;
-    const d = model.transformer.outputDim;
-    const cd = sampler.condDim;
-    const nc = model.conditionNames.length;
-    const B = cfg.batch;
-    const spans = model.transformer.spans;
-    // ---- critic step
-    const dLoss = engine.scope(() => {
-      const z = rng.normal([B, cfg.embedding]);
-      let c1: Tensor | null = null, c2: Tensor | null = null;
-      let realIdx: Int32Array;
-      let fakeCond: Float32Array;
-      if (sampler.discreteCount > 0) {
-        const draw = sampler.sampleTraining(B, rng.uniformHost(2 * B));
-        const rows = sampler.sampleRows(draw.column, draw.category, rng.uniformHost(B));
-        const perm = rng.permutation(B);
-        const cond2 = new Float32Array(B * cd);
-        realIdx = new Int32Array(B);
-        for (let i = 0; i < B; i++) {
-          cond2.set(draw.cond.subarray(perm[i] * cd, perm[i] * cd + cd), i * cd);
-          realIdx[i] = rows[perm[i]];
-        }
-        c1 = engine.tensor(draw.cond, [B, cd]);
-        c2 = engine.tensor(cond2, [B, cd]);
-        fakeCond = this.condsOf(rows); // the conditions of the rows matching c1, un-permuted
-      } else {
-        realIdx = sampler.sampleAnyRows(B, rng.uniformHost(B));
-        const perm = rng.permutation(B);
-        fakeCond = this.condsOf(Int32Array.from(perm, (p) => realIdx[p]));
-      }
-      const pFake = nc ? engine.tensor(fakeCond, [B, nc]) : null;
-      const pReal = nc ? engine.tensor(this.condsOf(realIdx), [B, nc]) : null;
-      const fake = engine.noGrad(() => applyActivation(G.forward(cat(z, c1, pFake)), spans, rng, cfg.tau));
-      const fakeCat = cat(fake, c1, pFake);
-      const realCat = cat(engine.tensor(this.rowsOf(realIdx), [B, d]), c2, pReal);
-      const yFake = D.forward(fakeCat, rng);
-      const yReal = D.forward(realCat, rng);
-      const wd = o.neg(o.sub(o.mean(yReal), o.mean(yFake)));
-      const penalty = gradientPenalty(D, realCat, fakeCat, rng, cfg.penaltyLambda);
-      const total = o.add(wd, penalty);
-      const lossD = wd.item();
-      const pen = penalty.item();
-      if (isFiniteAll(lossD, pen)) this.optD.step(grad(total, this.dParams.trainable));
-      return { lossD, pen };
-    });
-    if (!isFiniteAll(dLoss.lossD, dLoss.pen)) return { lossD: dLoss.lossD, penalty: dLoss.pen, lossG: NaN, lossCond: NaN };
-    // ---- generator step
-    const gLoss = engine.scope(() => {
-      const z = rng.normal([B, cfg.embedding]);
-      let c1: Tensor | null = null;
-      let rows: Int32Array;
-      if (sampler.discreteCount > 0) {
-        const draw = sampler.sampleTraining(B, rng.uniformHost(2 * B));
-        rows = sampler.sampleRows(draw.column, draw.category, rng.uniformHost(B));
-        c1 = engine.tensor(draw.cond, [B, cd]);
-      } else rows = sampler.sampleAnyRows(B, rng.uniformHost(B));
-      const p = nc ? engine.tensor(this.condsOf(rows), [B, nc]) : null;
-      const s = model.surrogate;
-      const probe = s ? this.probe() : null;
-      // consistency mode: the probe rows run through the generator with the batch, then only the consistency term sees them
-      const rawAll = G.forward(probe ? o.concat([cat(z, c1, p), probe.input], 0) : cat(z, c1, p));
-      const fakeAll = applyActivation(rawAll, spans, rng, cfg.tau);
-      const raw = probe ? o.sliceRows(rawAll, 0, B) : rawAll;
-      const fake = probe ? o.sliceRows(fakeAll, 0, B) : fakeAll;
-      const y = D.forward(cat(fake, c1, p), rng);
-      const adv = o.neg(o.mean(y));
-      const ce = c1 ? this.condLoss(raw, c1) : null;
-      let total = ce ? o.add(adv, ce) : adv;
-      let lossConsistency: number | undefined;
-      if (s) {
-        // λ·BCE(sigmoid(s(fake)), c): the fixed surrogate's score of each generated row against its condition
-        const c = o.concat([o.sliceCols(p!, s.index, s.index + 1), probe!.target], 0);
-        const term = o.bceWithLogits(s.net.forward(fakeAll), c);
-        lossConsistency = term.item();
-        total = o.add(total, o.mul(term, model.consistency.weight));
-      }
-      const lossG = total.item();
-      const lossCond = ce ? ce.item() : 0;
-      if (isFiniteAll(lossG, lossCond)) this.optG.step(grad(total, model.params.trainable));
-      return { lossG, lossCond, lossConsistency };
-    });
-    return { lossD: dLoss.lossD, penalty: dLoss.pen, ...gLoss };
-  }
-}
-
-/** [a | cond | raw] with empty parts left out */
-function cat(a: Tensor, cond: Tensor | null, raw: Tensor | null): Tensor {
-  const parts = [a];
-  if (cond) parts.push(cond);
-  if (raw) parts.push(raw);
-  return parts.length === 1 ? a : o.concat(parts, 1);
-}
-
-async function train(model: LucidGan, x: Float32Array, rng: Rng, opts: FitOptions): Promise<{ status: FitStatus; message?: string }> {
-  const trainer = new GanTrainer(model, x, rng);
-  const steps = trainer.steps;
-  let good = model.params.snapshot();
-  const yieldNow = opts.shouldStop ? () => new Promise<void>((r) => setTimeout(r, 0)) : null;
-  const push = (l: StepLosses) => {
-    model.history.lossG.push(l.lossG);
-    model.history.lossD.push(l.lossD);
-    model.history.lossCond.push(l.lossCond);
-    if (model.history.lossConsistency) model.history.lossConsistency.push(l.lossConsistency ?? NaN);
-  };
-  const cp = opts.checkpoint;
-  if (cp) {
-    check(Number.isSafeInteger(cp.every) && cp.every > 0, 'E_ARG', () => `gan: checkpoint.every must be a positive integer, got ${cp.every}`);
-    check(Number.isSafeInteger(cp.patience) && cp.patience > 0, 'E_ARG', () => `gan: checkpoint.patience must be a positive integer, got ${cp.patience}`);
-    check(cp.minDelta >= 0 && cp.minDelta < 1, 'E_ARG', () => `gan: checkpoint.minDelta must be in [0, 1), got ${cp.minDelta}`);
-    model.history.checkpoints = [];
-  }
-  check(cp?.minSteps === undefined || cp.minSteps >= 0, 'E_ARG', () => `gan: checkpoint.minSteps must be a non-negative number, got ${cp!.minSteps}`);
-  /** the lowest finite score so far and its weights (kept at the end) */
-  let best: { score: number; steps: number; weights: Float32Array } | null = null;
-  /** the score of the last check that counted as progress (patience is measured from it) */
-  let progressScore = Infinity;
-  let waits = 0;
-  let stepsDone = 0;
-  let nextCheck = cp ? cp.every : Infinity;
-  let trainSeconds = 0;
-  const bestSteps = (): number | null => (cp && best ? best.steps : null);
-  /** ends a checkpointed run: the best check's weights back in the model (when there is one), and the record */
-  const finish = (reason: StopRecord['reason'], current: { score: number; steps: number } | null): void => {
-    if (!cp) return;
-    if (best && best.steps !== stepsDone) model.params.restore(best.weights);
-    const kept = best ?? current ?? { score: NaN, steps: stepsDone };
-    model.history.stop = { steps: stepsDone, keptSteps: kept.steps, keptScore: kept.score, reason };
-  };
-  /** the check after an epoch; true: stop */
-  const checkpoint = (weights: Float32Array, last: boolean): boolean => {
-    const t = performance.now();
-    const score = cp!.score(model);
-    const checkSeconds = (performance.now() - t) / 1000;
-    model.history.checkpoints!.push({ steps: stepsDone, score, seconds: trainSeconds, checkSeconds });
-    nextCheck = stepsDone + cp!.every;
-    // a score that cannot be computed (NaN) is no evidence either way: it neither resets nor uses up the patience
-    if (Number.isFinite(score)) {
-      if (best === null || score < best.score) best = { score, steps: stepsDone, weights };
-      if (score < progressScore * (1 - cp!.minDelta)) {
-        progressScore = score;
-        waits = 0;
-      } else waits++;
-    }
-    const stop = waits >= cp!.patience && stepsDone >= (cp!.minSteps ?? 0);
-    if (stop || last) finish(stop ? 'no improvement' : 'budget', { score, steps: stepsDone });
-    return stop;
-  };
-  try {
-    for (let epoch = 1; epoch <= model.config.epochs; epoch++) {
-      const t0 = performance.now();
-      let last: StepLosses | null = null;
-      for (let step = 0; step < steps; step++) {
-        const l = trainer.step();
-        const bad = !isFiniteAll(l.lossD, l.penalty) ? `loss_d is ${isFiniteAll(l.lossD) ? `finite but the gradient penalty is ${l.penalty}` : l.lossD}` : !isFiniteAll(l.lossG) ? `loss_g is ${l.lossG}` : !isFiniteAll(l.lossCond) ? `loss_cond is ${l.lossCond}` : null;
-        if (bad) {
-          model.params.restore(good);
-          finish('diverged', null);
-          return { status: 'diverged', message: `training diverged at epoch ${epoch}, step ${step + 1}: ${bad}; kept the weights of ${bestSteps() !== null ? `the best check (step ${bestSteps()})` : `the last completed epoch (${epoch - 1})`}` };
-        }
-        last = l;
-        if (yieldNow) {
-          await yieldNow();
-          if (opts.shouldStop!()) {
-            push(l);
-            finish('interrupted', null);
-            return { status: 'interrupted', message: `interrupted at epoch ${epoch}, step ${step + 1} of ${steps}` };
-          }
-        }
-      }
-      const w = model.params.snapshot();
-      if (!w.every(Number.isFinite)) {
-        model.params.restore(good);
-        finish('diverged', null);
-        return { status: 'diverged', message: `training diverged at epoch ${epoch}: a generator weight is not finite; kept the weights of ${bestSteps() !== null ? `the best check (step ${bestSteps()})` : `epoch ${epoch - 1}`}` };
-      }
-      good = w;
-      // CTGAN reports the last step's losses of each epoch.
-      push(last!);
-      const seconds = (performance.now() - t0) / 1000;
-      stepsDone += steps;
-      trainSeconds += seconds;
-      opts.onEpoch?.({ epoch, lossG: last!.lossG, lossD: last!.lossD, lossCond: last!.lossCond, seconds });
-      const lastEpoch = epoch === model.config.epochs;
-      if (cp && (stepsDone >= nextCheck || lastEpoch) && checkpoint(w, lastEpoch)) break;
-    }
-    return { status: 'done' };
-  } finally {
-    trainer.dispose();
-  }
-}
-
