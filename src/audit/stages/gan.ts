@@ -1,0 +1,153 @@
+// Stage 3 of an audit: LUCID-GAN, one per GAN seed, trained on the data with the model's P(positive)
+// as the condition — on a stratified sample when the data has more than ganRows rows, with real rows
+// held out for the fast schedule's stopping rule — and what scores the generated rows (the model, or
+// for a predictions column a surrogate fitted to it).
+import { check } from '../../engine/errors.js';
+import type { Column, Table } from '../../data/table.js';
+import { selectRows } from '../../data/table.js';
+import { LucidGan, type FitStatus } from '../../models/lucidgan/model.js';
+import { ganSeedsFor, modelScorer, observedRanges, surrogateScorer, surrogateSplitSeed, CANONICAL_DEFAULTS, type Scorer } from '../canonical.js';
+import { AUDIT_DEFAULTS, DERIVED_SEEDS, ganBatchFor, ganEpochsFor } from '../options.js';
+import { checkpointing, GAN_SCHEDULES, heldOutScorer, trainingRows, type GanSchedule } from '../schedule.js';
+import { stratifiedSample } from '../sample.js';
+import type { AuditContext } from './context.js';
+import type { GroupView, MetricsStage } from './metrics.js';
+
+/** What the GAN stage hands on: the trained GANs and everything their sets are drawn and checked with. */
+export interface GanStage {
+  /** the GANs trained (training can stop early: fewer than asked), and their seeds */
+  gans: LucidGan[];
+  seeds: number[];
+  /** the columns the GANs model (no label, no predictions, no identifiers), and the data on them */
+  ganColumns: Column[];
+  ganFeatureTable: Table;
+  /** the GANs' training rows, with the condition */
+  ganTable: Table;
+  epochs: number;
+  batch: number;
+  schedule: GanSchedule;
+  /** rows held out for the stopping rule (indices into the table), or null */
+  held: Int32Array | null;
+  /** the stratified sample, when the data has more than ganRows rows */
+  sample: { rows: Int32Array; represented: number; nonEmpty: number } | null;
+  strataNames: string[];
+  /** each feature's observed range (generated numbers are clipped into it) */
+  range: Record<string, [number, number]>;
+  /** the training rows on each side of the decision (indices into ganTable): the observed condition's pools */
+  negRows: Int32Array;
+  posRows: Int32Array;
+  /** what scores generated rows; null when nothing can */
+  scorer: Scorer | null;
+  /** whether the sets are drawn by rejection */
+  rejection: boolean;
+}
+
+export async function ganStage(ctx: AuditContext, ms: MetricsStage): Promise<GanStage> {
+  const { engine, table, opts, seed, model, warnings, caveats, seedLog, lap, progress, ganRowsMax } = ctx;
+  const { predName, views, yhat, pScore, threshold } = ms;
+  // identifier-like columns (the reader marks them) carry no pattern a GAN can learn: left out, as the reader warned
+  const ganColumns: Column[] = table.columns.filter((c) => c.name !== opts.label && c.name !== predName && !(c.kind === 'categorical' && c.identifier));
+  const ganFeatureTable: Table = { rows: table.rows, columns: ganColumns.slice() };
+  const allGanRows: Table = { rows: table.rows, columns: [...ganColumns, { kind: 'numeric', name: predName, values: pScore }] };
+  // the fast schedule holds real rows out of the GANs' training to stop on (schedule.ts)
+  const schedule = opts.ganSchedule ?? AUDIT_DEFAULTS.ganSchedule;
+  check(schedule in GAN_SCHEDULES, 'E_ARG', () => `audit: ganSchedule must be one of ${Object.keys(GAN_SCHEDULES).join(', ')}, got ${String(schedule)}`);
+  const scheduleDef = GAN_SCHEDULES[schedule];
+  // more rows than ganRows: the GANs get a stratified sample (decision × protected groups; sample.ts)
+  const strataNames = ['decision', ...views.map((v) => v.attr.groupColumn)];
+  let sample: { rows: Int32Array; represented: number; nonEmpty: number } | null = null;
+  if (table.rows > ganRowsMax) {
+    const { codes, strata } = strataOf(yhat, views);
+    const s = stratifiedSample(engine, codes, strata, ganRowsMax, DERIVED_SEEDS.ganSample(seed));
+    seedLog['the GANs\' stratified sample of the rows'] = DERIVED_SEEDS.ganSample(seed);
+    const represented = s.taken.filter((x) => x > 0).length;
+    sample = { rows: s.rows, represented, nonEmpty: strata };
+    if (represented < strata) warnings.push(`the GANs' sample of ${ganRowsMax} rows cannot hold a row of each of the ${strata} non-empty strata (${strataNames.join(' × ')}): ${strata - represented} have none; give a larger --gan-rows`);
+  }
+  /** the rows the GANs see (the sample, or every row), as indices into the table; schedule.ts works inside them */
+  const ganData: Int32Array | null = sample ? sample.rows : null;
+  const train = trainingRows(engine, ganData ? Uint8Array.from(ganData, (i) => yhat[i]) : yhat, scheduleDef, DERIVED_SEEDS.holdout(seed));
+  const toTable = (rows: Int32Array): Int32Array => (ganData ? Int32Array.from(rows, (i) => ganData[i]) : rows);
+  const held = train.held ? toTable(train.held) : null;
+  if (held) seedLog['rows held out from the GANs\' training (the stopping rule)'] = DERIVED_SEEDS.holdout(seed);
+  /** the GANs' training rows: indices into the table */
+  const ganRows: Int32Array = toTable(train.rows);
+  const ganTable: Table = held || ganData ? selectRows(allGanRows, ganRows) : allGanRows;
+  const batch = opts.ganBatch ?? ganBatchFor(ganTable.rows);
+  const epochs = opts.ganEpochs ?? ganEpochsFor(ganTable.rows, batch);
+  const ganSeeds = ganSeedsFor(seed, opts.ganSeeds ?? CANONICAL_DEFAULTS.ganSeeds);
+  const rejection = opts.rejection ?? true;
+  // what scores generated rows: the model, or for a predictions column a surrogate fitted to it
+  let scorer: Scorer | null = null;
+  if (model) scorer = modelScorer(model, threshold);
+  else {
+    progress('surrogate', 0);
+    scorer = surrogateScorer(engine, table, ganColumns.map((c) => c.name), yhat, seed);
+    if (scorer) {
+      seedLog['surrogate of the predictions (hold-out split)'] = surrogateSplitSeed(seed);
+      seedLog['surrogate of the predictions (training)'] = seed;
+    }
+    if (!scorer) caveats.push({ topic: 'validity', text: 'the predictions are all one class (or there are fewer than 20 rows): no surrogate of them could be fitted, so nothing scores the generated rows and their validity is unknown' });
+    lap('surrogate');
+  }
+  ctx.owned.scorer = scorer;
+  const range = observedRanges(ganFeatureTable);
+  // the GANs' training rows on each side (indices into ganTable): the observed condition's pools
+  const [negRows, posRows] = train.side;
+  const heldTable = held ? selectRows(table, held) : null;
+  const heldYhat = held ? Uint8Array.from(held, (i) => yhat[i]) : null;
+  // the audit disposes of the GANs however it ends
+  const gans = ctx.owned.gans;
+  progress('gan', 0);
+  for (let k = 0; k < ganSeeds.length; k++) {
+    const score = heldTable ? heldOutScorer({ features: ganColumns.map((c) => ({ name: c.name, kind: c.kind })), held: heldTable, heldYhat: heldYhat!, trainSide: [negRows, posRows], range, seed: DERIVED_SEEDS.stopping(ganSeeds[k]) }) : null;
+    const cp = checkpointing(scheduleDef, score);
+    if (cp) seedLog[`LUCID-GAN ${k + 1} of ${ganSeeds.length} (stopping rule's rows)`] = DERIVED_SEEDS.stopping(ganSeeds[k]);
+    const fit = await LucidGan.fit(engine, ganTable, {
+      ...(cp ? { checkpoint: cp } : {}),
+      ...(scheduleDef.dims ? { generatorDims: scheduleDef.dims, discriminatorDims: scheduleDef.dims } : {}),
+      conditions: [predName],
+      epochs,
+      batch,
+      seed: ganSeeds[k],
+      paper: (opts.ganMode ?? AUDIT_DEFAULTS.ganMode) === 'paper',
+      where: opts.source ?? 'data',
+      onEpoch: (e) => progress('gan', (k + e.epoch / Math.max(1, epochs)) / ganSeeds.length),
+      shouldStop: opts.shouldStop,
+      ...(opts.ganPointShare !== undefined ? { pointShare: opts.ganPointShare } : {}),
+    });
+    gans.push(fit.model);
+    seedLog[`LUCID-GAN ${k + 1} of ${ganSeeds.length} (training)`] = ganSeeds[k];
+    const which = ganSeeds.length > 1 ? ` (GAN seed ${ganSeeds[k]})` : '';
+    const status: FitStatus = fit.status;
+    if (status === 'diverged') warnings.push(`LUCID-GAN training${which} diverged (${fit.message ?? 'a non-finite loss'}); its sets come from the last good epoch`);
+    if (status === 'interrupted') {
+      warnings.push(`LUCID-GAN training${which} stopped early after ${fit.model.epochsDone} of ${epochs} epochs; the canonical sets come from ${k + 1} of ${ganSeeds.length} GAN seeds, the last one trained that far`);
+      break;
+    }
+  }
+  const seeds = ganSeeds.slice(0, gans.length);
+  return { gans, seeds, ganColumns, ganFeatureTable, ganTable, epochs, batch, schedule, held, sample, strataNames, range, negRows, posRows, scorer, rejection };
+}
+
+/**
+/**
+ * Each row's stratum for the GANs' sample: the model's decision crossed with every protected
+ * attribute's group (its bin for a numeric one; a row without a group value is a group of its own).
+ * Only the combinations that occur are strata, numbered in the order of their mixed-radix code
+ * (decision first, then the attributes in the order given, each by its sorted group values).
+ */
+function strataOf(yhat: Uint8Array, views: readonly GroupView[]): { codes: Int32Array; strata: number } {
+  const key = Float64Array.from(yhat);
+  let span = 2;
+  for (const v of views) {
+    const index = new Map(v.values.map((x, i) => [x, i]));
+    const radix = v.values.length + 1;
+    for (let i = 0; i < key.length; i++) key[i] = key[i] * radix + (index.get(v.dataLabels[i]) ?? v.values.length);
+    span *= radix;
+  }
+  check(span <= Number.MAX_SAFE_INTEGER, 'E_ARG', () => 'audit: too many combinations of the decision and the protected groups to stratify the GANs\' sample on');
+  const distinct = [...new Set(key)].sort((x, y) => x - y);
+  const dense = new Map(distinct.map((k, i) => [k, i]));
+  return { codes: Int32Array.from(key, (k) => dense.get(k)!), strata: distinct.length };
+}

@@ -1,0 +1,68 @@
+// Stage 6 of an audit: LUCID, gradient descent on the built-in classifier's input from a uniform
+// start, projected onto the data (the only stage that needs the model's gradients).
+import type { Engine } from '../../engine/engine.js';
+import { Rng } from '../../engine/rng.js';
+import type { Table } from '../../data/table.js';
+import type { BlackBox } from '../../models/blackbox.js';
+import { invert, LUCID_DEFAULTS } from '../../methods/lucid/index.js';
+import { distribution, rankDistributions } from '../distance.js';
+import type { Distribution, LucidSection } from '../types.js';
+import type { AuditContext } from './context.js';
+import type { GanStage } from './gan.js';
+import type { MetricsStage } from './metrics.js';
+
+export function lucidStage(ctx: AuditContext, ms: MetricsStage, gs: GanStage): LucidSection {
+  const { engine, model, n, seed, opts, seedLog, caveats, progress } = ctx;
+  const { views } = ms;
+  const { range } = gs;
+  progress('lucid', 0);
+  const lucid = runLucid(engine, model, n, seed, opts.lucidEpochs ?? LUCID_DEFAULTS.epochs, (c) => (views.some((v) => v.attr.column === c) ? 'protected' : 'feature'), range);
+  if (lucid.ran) seedLog['LUCID (uniform start and descent)'] = seed;
+  if (!lucid.ran) caveats.push({ topic: 'model', text: `LUCID did not run: ${lucid.reason}` });
+  return lucid;
+}
+
+function runLucid(engine: Engine, model: BlackBox | undefined, n: number, seed: number, epochs: number, role: (c: string) => Distribution['role'], range: Record<string, readonly [number, number]>): LucidSection {
+  if (!model) return { ran: false, reason: 'the model is a predictions column; LUCID needs a differentiable model' };
+  const clf = model.differentiable;
+  if (!clf) return { ran: false, reason: `the model (${model.kind}: ${model.source}) gives no gradients; LUCID needs the built-in classifier` };
+  // projected onto the data: numbers inside the audited rows' range, one-hot groups on the simplex, numbers rounded to their decimals
+  const r = invert(engine, clf, { prefer: 'positive', n, epochs, seed, clip: true, bounds: range, projectOneHot: true, round: true });
+  const start = lucidStart(engine, clf.preprocessor, n, seed);
+  let ok = 0;
+  for (const p of r.predSnapped) if (p >= 0.5) ok++;
+  const distributions = rankDistributions(
+    clf.preprocessor.groups.map((g) => {
+      const a = r.table.columns.find((c) => c.name === g.name)!;
+      const b = start.columns.find((c) => c.name === g.name)!;
+      return distribution(g.name, [{ name: 'LUCID canonical', column: a }, { name: 'uniform start', column: b }], role(g.name));
+    }),
+  );
+  return {
+    ran: true,
+    projected: true,
+    prefer: r.preference.label,
+    n,
+    epochs,
+    success: ok / n,
+    canonical: r.table,
+    start,
+    distributions,
+    loss: Array.from(r.loss),
+  };
+}
+
+/** LUCID's starting points, decoded: the same U[low, high) draw invert makes from `seed` (default init, no clip/projection). */
+export function lucidStart(engine: Engine, pre: { dim: number; decode(x: Float32Array, n: number): Table }, n: number, seed: number): Table {
+  const { low, high } = LUCID_DEFAULTS.init;
+  const x = engine.empty([n, pre.dim]);
+  let a: Float32Array;
+  try {
+    new Rng(engine, seed).fill('rng_uniform', x);
+    a = x.toArray();
+  } finally {
+    x.dispose();
+  }
+  for (let i = 0; i < a.length; i++) a[i] = Math.fround(a[i] * (high - low)) + low;
+  return pre.decode(a, n);
+}

@@ -1,0 +1,88 @@
+// The last step of an audit: every stage's result in one AuditResult, with the provenance (meta)
+// that makes it reproducible: the data and model, the options that shaped it, every seed used.
+import { AUDIT_VERSION } from '../options.js';
+import type { AuditResult, ConditionalComparison, LucidSection } from '../types.js';
+import type { CanonicalStage, Sets } from './canonical-sets.js';
+import type { ChecksStage } from './checks.js';
+import type { AuditContext } from './context.js';
+import type { FaleStage } from './fale.js';
+import type { GanStage } from './gan.js';
+import type { MetricsStage } from './metrics.js';
+
+/** What the stages found, by stage. */
+export interface StageResults {
+  ms: MetricsStage;
+  gs: GanStage;
+  sets: Sets;
+  cs: CanonicalStage;
+  ch: ChecksStage;
+  intersections: AuditResult['intersections'];
+  conditional: ConditionalComparison[] | undefined;
+  lucid: LucidSection;
+  fale: FaleStage;
+}
+
+export function auditResult(ctx: AuditContext, r: StageResults): AuditResult {
+  const { engine, table, opts, seed, model, ganRowsMax, timings, seedLog, caveats, warnings } = ctx;
+  const { views, features, predName, positive, favourable, threshold, attributes, intersection, attribution } = r.ms;
+  const { gans, seeds, epochs, batch, ganTable, schedule, held, sample, strataNames, scorer, rejection, range } = r.gs;
+  const { dependencies } = r.sets;
+  const { canonical, proxy } = r.cs;
+  const { fid, shifts, cells, findings } = r.ch;
+  const { intersections, conditional, lucid, fale } = r;
+  const result: AuditResult = {
+    meta: {
+      tool: 'lucid-wasm',
+      version: AUDIT_VERSION,
+      variant: engine.variant,
+      created: new Date().toISOString(),
+      seed,
+      data: {
+        source: opts.source ?? 'data',
+        rows: table.rows,
+        columns: table.columns.map((c) => c.name),
+        sha256: opts.provenance?.dataSha256 ?? null,
+        bytes: opts.provenance?.dataBytes ?? null,
+        ...(opts.provenance?.dataSha256 ? {} : { note: opts.provenance?.dataNote ?? 'no file hash: the caller gave the table, not the file it was read from' }),
+      },
+      label: opts.label,
+      positive,
+      favourable,
+      threshold,
+      model: {
+        kind: model ? model.kind : 'column',
+        source: model ? model.source : `predictions column "${predName}"`,
+        features,
+        differentiable: model?.differentiable !== undefined,
+        sha256: model ? opts.provenance?.modelSha256 ?? null : null,
+        ...(model ? (opts.provenance?.modelSha256 ? {} : { note: 'no file hash: the caller gave the model, not its file' }) : { note: 'a predictions column: there is no model file to hash (the column is part of the data file)' }),
+      },
+      gan: {
+        epochs, mode: gans[0].consistency.mode, rows: ganTable.rows, seeds, epochsDone: gans.map((g) => g.epochsDone), rejection: rejection && scorer !== null,
+        schedule, heldOut: held ? held.length : 0, batch,
+        stops: gans.map((g) => g.history.stop ?? null),
+        ganRows: ganRowsMax,
+        sample: sample ? { rows: sample.rows.length, of: table.rows, strata: strataNames, strataCount: sample.nonEmpty, represented: sample.represented } : null,
+      },
+      timings,
+      command: opts.provenance?.command ?? { via: 'api' },
+      seeds: seedLog,
+      suppressBelow: attributes.suppressBelow,
+    },
+    protected: views.map((v) => v.attr),
+    metrics: { attributes, intersection },
+    attribution,
+    canonical,
+    checks: { seeds, fidelity: fid, shifts, cells, dependencies: dependencies.map((d) => ({ from: d.from, to: d.to })), ranges: range, ...(scorer?.agreement ? { surrogate: scorer.agreement } : {}) },
+    findings,
+    proxy,
+    intersections,
+    ...(conditional ? { conditional } : {}),
+    lucid,
+    fale: fale.sections,
+    caveats,
+    warnings: [...warnings, ...attributes.warnings.filter((w) => !w.endsWith('no verdict'))],
+  };
+  if (fale.skipped !== undefined) result.faleSkipped = fale.skipped;
+  return result;
+}
