@@ -104,8 +104,19 @@ export const FAIRNESS_OPTIONS = {
 
 export type FairnessOptionName = keyof typeof FAIRNESS_OPTIONS;
 
+/** What commander gives for FAIRNESS_OPTIONS (threshold aside: its default makes it required where used). */
+export interface FairnessCliOptions {
+  favourable?: string;
+  reference?: Record<string, string>;
+  privileged?: Record<string, string>;
+  tolerance?: number;
+  minGroup?: number;
+  legitimate?: string[];
+  suppressBelow?: number;
+}
+
 /** The parsed fairness options, with --privileged folded into --reference. */
-export function fairnessValues(opts: { favourable?: string; reference?: Record<string, string>; privileged?: Record<string, string>; tolerance?: number; minGroup?: number; legitimate?: string[]; suppressBelow?: number }) {
+export function fairnessValues(opts: FairnessCliOptions) {
   return {
     favourable: (opts.favourable ?? 'positive') as 'positive' | 'negative',
     reference: opts.reference || opts.privileged ? { ...(opts.privileged ?? {}), ...(opts.reference ?? {}) } : undefined,

@@ -6,32 +6,24 @@ import { CANONICAL_DEFAULTS } from '../../audit/canonical.js';
 import type { ValueFinding } from '../../audit/findings.js';
 import { statedPreferences } from '../../audit/findings.js';
 import { describeGanTraining, GAN_SCHEDULES, SCHEDULE_NAMES } from '../../audit/schedule.js';
-import type { Delimiter } from '../../data/csv-detect.js';
-import { withInterrupt } from '../interrupt.js';
 import { EngineError } from '../../engine/errors.js';
-import { auditFile, writeAudit, type WrittenAudit } from '../../node/audit.js';
+import { writeAudit, type WrittenAudit } from '../../node/audit.js';
+import { auditWithProgress } from '../run-audit.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { auditRunValues, withAuditRunOptions, type AuditRunCliOptions } from '../audit-options.js';
 import { finishPolicy, POLICY_OPTIONS, raiseIfFailed, type PolicyCliOptions } from '../policy-options.js';
 import { checkPolicyOnAudit, policyReferences, validateForAudit } from '../../audit/policy-audit.js';
 import { POLICY_DEFAULTS, requireNoCanonical, type CheckSettings, type Policy } from '../../audit/policy.js';
 import { readPolicyFile } from '../../node/policy.js';
-import { FAIRNESS_OPTIONS as F, fairnessValues, readOptionsOf, withDataOptions, type DataCliOptions, names, nonNegativeInt, summaryFormat, DATA_FILE } from '../options.js';
+import { FAIRNESS_OPTIONS as F, fairnessValues, readOptionsOf, withDataOptions, type DataCliOptions, type FairnessCliOptions, names, nonNegativeInt, summaryFormat, DATA_FILE } from '../options.js';
 import { familyCounts, formatVerdictTable, METRIC_DEFS, METRICS_DEFAULTS } from '../../methods/metrics/index.js';
 import { attributionText } from '../../audit/attribution.js';
 
-interface AuditCliOptions extends DataCliOptions, AuditRunCliOptions, PolicyCliOptions {
+interface AuditCliOptions extends DataCliOptions, FairnessCliOptions, AuditRunCliOptions, PolicyCliOptions {
   data: string;
   label: string;
   positive?: string;
-  favourable?: string;
   threshold: number;
-  reference?: Record<string, string>;
-  privileged?: Record<string, string>;
-  tolerance?: number;
-  minGroup?: number;
-  legitimate?: string[];
-  suppressBelow?: number;
   protected: string[];
   model?: string;
   pred?: string;
@@ -42,29 +34,6 @@ interface AuditCliOptions extends DataCliOptions, AuditRunCliOptions, PolicyCliO
 }
 
 const pct = (x: number | null | undefined) => (x === null || x === undefined ? 'n/a' : `${(100 * x).toFixed(1)}%`);
-
-/** A progress line on stderr: redrawn on a terminal, one line per stage otherwise. */
-export function progressLine(label = 'audit'): { onProgress: (stage: string, f: number) => void; end: () => void } {
-  const tty = process.stderr.isTTY === true;
-  let last = '';
-  let drawn = false;
-  return {
-    onProgress: (stage, f) => {
-      if (!tty) {
-        if (stage !== last && stage !== 'done') process.stderr.write(`lucid: ${label}: ${stage}…\n`);
-        last = stage;
-        return;
-      }
-      const width = 20;
-      const done = Math.round(width * f);
-      process.stderr.write(`\r${`${label === 'audit' ? '' : `${label}: `}${stage.padEnd(13)} [${'#'.repeat(done)}${'.'.repeat(width - done)}] ${Math.round(100 * f)}%`}\x1b[K`);
-      drawn = true;
-    },
-    end: () => {
-      if (drawn) process.stderr.write('\r\x1b[K');
-    },
-  };
-}
 
 const pp = (x: number | null | undefined) => (x === null || x === undefined ? 'n/a' : `${x > 0 ? '+' : x < 0 ? '−' : '±'}${Math.abs(100 * x).toFixed(1)} pp`);
 
@@ -254,32 +223,20 @@ export const auditCommand = withAuditRunOptions(withDataOptions(new Command('aud
     const fair = fairnessValues(opts);
     const reference = policy ? policyReferences(policy, fair.reference) : fair.reference;
     const engine = await initNodeEngine();
-    const bar = opts.quiet ? null : progressLine();
-    let out;
-    try {
-      out = await withInterrupt('ending LUCID-GAN training early and finishing the audit with it', (shouldStop) => auditFile(engine, {
-        data: opts.data,
-        read: readOptionsOf(opts),
-        label: opts.label,
-        positive: opts.positive,
-        threshold: opts.threshold,
-        ...fair,
-        reference,
-        protected: opts.protected,
-        model: opts.model,
-        pred: opts.pred,
-        ...auditRunValues(opts),
-        seed: opts.seed,
-        onProgress: bar?.onProgress,
-        shouldStop,
-        // the command line as given, after `lucid` (the report shows it shell-quoted)
-        provenance: { command: { via: 'cli', argv: process.argv.slice(2) } },
-      }), () => bar?.end());
-    } finally {
-      bar?.end();
-    }
-    for (const w of out.read.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
-    for (const w of out.result.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
+    const out = await auditWithProgress(engine, {
+      data: opts.data,
+      read: readOptionsOf(opts),
+      label: opts.label,
+      positive: opts.positive,
+      threshold: opts.threshold,
+      ...fair,
+      reference,
+      protected: opts.protected,
+      model: opts.model,
+      pred: opts.pred,
+      ...auditRunValues(opts),
+      seed: opts.seed,
+    }, { quiet: opts.quiet });
     const written = await writeAudit(opts.out, out.result);
     // the policy after the report is written (no lost work); its failure is raised last, after stdout
     const check = policy ? checkPolicyOnAudit(out.result, policy, policySettings(policy, out.result, opts), opts.data) : null;

@@ -7,9 +7,8 @@ import { checkPolicy, POLICY_DEFAULTS, requireNoCanonical, ruleMetricList, type 
 import { checkPolicyOnAudit, policyProtected, policyReferences } from '../../audit/policy-audit.js';
 import { auditRunValues, withAuditRunOptions, type AuditRunCliOptions } from '../audit-options.js';
 import { finishPolicy, POLICY_OPTIONS, raiseIfFailed, type PolicyCliOptions } from '../policy-options.js';
-import { withInterrupt } from '../interrupt.js';
-import { progressLine } from './audit.js';
-import { auditFile, writeAudit } from '../../node/audit.js';
+import { auditWithProgress } from '../run-audit.js';
+import { writeAudit } from '../../node/audit.js';
 import { readColumns } from '../../node/columns.js';
 import { EngineError } from '../../engine/errors.js';
 import { Rng } from '../../engine/rng.js';
@@ -125,31 +124,21 @@ async function checkWithModel(opts: CheckCliOptions, policy: Policy, settings: C
   const protectedColumns = policyProtected(policy);
   if (!protectedColumns.length) throw new EngineError('E_ARG', `${policy.file}: no rule names a protected attribute; an audit needs one (a canonical_shift or output rule on a column)`);
   const engine = await initNodeEngine();
-  const bar = opts.quiet ? null : progressLine('check');
-  let out;
-  try {
-    out = await withInterrupt('ending LUCID-GAN training early and finishing the audit with it', (shouldStop) => auditFile(engine, {
-      data: opts.data,
-      read: readOptionsOf(opts),
-      label: settings.label,
-      positive: settings.positive,
-      favourable: settings.favourable,
-      threshold: settings.threshold,
-      minGroupSize: settings.minGroup,
-      suppressBelow: settings.suppressBelow,
-      reference: policyReferences(policy),
-      protected: protectedColumns,
-      model: opts.model,
-      ...auditRunValues(opts),
-      seed: opts.seed,
-      onProgress: bar?.onProgress,
-      shouldStop,
-      provenance: { command: { via: 'cli', argv: process.argv.slice(2) } },
-    }), () => bar?.end());
-  } finally {
-    bar?.end();
-  }
-  for (const w of [...out.read.warnings, ...out.result.warnings]) process.stderr.write(`lucid: warning: ${w}\n`);
+  const out = await auditWithProgress(engine, {
+    data: opts.data,
+    read: readOptionsOf(opts),
+    label: settings.label,
+    positive: settings.positive,
+    favourable: settings.favourable,
+    threshold: settings.threshold,
+    minGroupSize: settings.minGroup,
+    suppressBelow: settings.suppressBelow,
+    reference: policyReferences(policy),
+    protected: protectedColumns,
+    model: opts.model,
+    ...auditRunValues(opts),
+    seed: opts.seed,
+  }, { label: 'check', quiet: opts.quiet });
   const written = opts.out ? await writeAudit(opts.out, out.result) : null;
   const result = checkPolicyOnAudit(out.result, policy, settings, opts.data);
   if (written) result.audit!.out = written.report;

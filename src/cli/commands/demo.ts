@@ -1,156 +1,19 @@
 // `lucid demo`: audits of models trained on data with known (planted) discrimination — the bias
-// simulator by default, or Adult / COMPAS from LUCID_DATA_DIR. Wiring only: the work is runDemo.
-import { join, relative } from 'node:path';
+// simulator by default, or Adult / COMPAS from LUCID_DATA_DIR. Wiring only: the work is runDemo
+// (src/node/demo.ts).
 import { Command, Option } from 'commander';
-import { runAudit } from '../../audit/run.js';
-import type { AuditResult } from '../../audit/types.js';
-import { simulate, type BiasKind } from '../../data/simulator.js';
-import type { Table } from '../../data/table.js';
-import type { Engine } from '../../engine/engine.js';
-import { EngineError } from '../../engine/errors.js';
-import { Rng } from '../../engine/rng.js';
-import { builtinBlackBox } from '../../models/blackbox.js';
-import { Classifier } from '../../models/classifier/classifier.js';
-import { writeAudit, writeDemoIndex } from '../../node/audit.js';
-import { datasetAvailability, loadAdult, loadCompas } from '../../node/datasets.js';
+import { DEMO_SIM, runDemo, type DemoOptions } from '../../node/demo.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { nonNegativeInt, positiveInt, summaryFormat } from '../options.js';
-import { progressLine } from './audit.js';
-
-/** Settings of the simulated demo, chosen so the three audits finish in under two minutes on two cores. */
-export const DEMO_SIM = {
-  /** rows of the training and of the audit data (two independent draws) */
-  rows: 2000,
-  /** LUCID-GAN epochs (2000 rows / batch 500 = 4 steps an epoch) */
-  ganEpochs: 80,
-  n: 1000,
-  intersectionRows: 300,
-  faleBootstrap: 20,
-  kinds: ['direct', 'proxy', 'intersectional'] as BiasKind[],
-};
+import { progressLine } from '../progress.js';
 
 interface DemoCliOptions {
   out: string;
-  dataset: 'sim' | 'adult' | 'compas';
+  dataset: DemoOptions['dataset'];
   seed: number;
   ganEpochs?: number;
   quiet?: boolean;
   format?: string;
-}
-
-const describeGroups = (d: Record<string, string>[]) => d.map((g) => Object.entries(g).map(([k, v]) => `${k}=${v}`).join(' & ')).join('; ') || 'nobody';
-
-function trainLogistic(engine: Engine, table: Table, label: string, positive: string, drop: string[], seed: number): Classifier {
-  return Classifier.train(engine, table, { label, positive, drop, hidden: [], epochs: 40, valFraction: 0, seed }).model;
-}
-
-/** What a demo wrote, for --format json: the reports (with what was planted and found) and the index. */
-interface DemoSummary {
-  dataset: string;
-  out: string;
-  index: string | null;
-  reports: { title: string; report: string; planted: string | null; found: string | null }[];
-  seconds: number;
-}
-
-async function simDemo(engine: Engine, opts: DemoCliOptions, log: (s: string) => void): Promise<DemoSummary> {
-  const reports: DemoSummary['reports'] = [];
-  const entries: { title: string; href: string; planted: string; note?: string }[] = [];
-  const t0 = performance.now();
-  for (const kind of DEMO_SIM.kinds) {
-    const train = simulate(new Rng(engine, opts.seed), { n: DEMO_SIM.rows, bias: kind });
-    const audit = simulate(new Rng(engine, opts.seed + 1), { n: DEMO_SIM.rows, bias: kind });
-    // proxy: the model never reads the protected columns, so the audit's proxy view applies
-    const drop = kind === 'proxy' ? train.protected.slice() : [];
-    const clf = trainLogistic(engine, train.table, train.label, train.favourable, drop, opts.seed);
-    const dir = join(opts.out, kind);
-    let result: AuditResult;
-    const bar = opts.quiet ? null : progressLine(`demo ${DEMO_SIM.kinds.indexOf(kind) + 1}/${DEMO_SIM.kinds.length} (${kind} bias)`);
-    try {
-      result = await runAudit(engine, audit.table, {
-        label: audit.label,
-        positive: audit.favourable,
-        protected: audit.protected,
-        model: builtinBlackBox(engine, clf, `built-in logistic model (${kind} bias${drop.length ? `, trained without ${drop.join(', ')}` : ''})`),
-        source: `simulated loan decisions, ${kind} bias (seed ${opts.seed + 1})`,
-        seed: opts.seed,
-        ganEpochs: opts.ganEpochs ?? DEMO_SIM.ganEpochs,
-        n: DEMO_SIM.n,
-        intersectionRows: DEMO_SIM.intersectionRows,
-        faleBootstrap: DEMO_SIM.faleBootstrap,
-        // the data and the model are made here, not read from files: there is nothing to hash
-        provenance: { command: { via: 'cli', argv: process.argv.slice(2) }, dataNote: `simulated by lucid demo in memory (seed ${opts.seed + 1}): no file to hash` },
-        onProgress: bar?.onProgress,
-      });
-    } finally {
-      bar?.end();
-      clf.dispose();
-    }
-    const t = audit.truth;
-    result.planted = [{ kind: t.bias, rule: t.rule, disadvantaged: t.disadvantaged, reads: t.reads }];
-    const w = await writeAudit(dir, result);
-    const planted = `${kind}: ${t.rule}; disadvantaged: ${describeGroups(t.disadvantaged)}`;
-    const found = foundLine(result, t.disadvantaged);
-    log(`${kind.padEnd(15)} ${w.report}\n  planted: ${planted}\n  the rule reads: ${t.reads.join(', ')}${drop.length ? `; the model was trained without ${drop.join(', ')} (see the proxy view)` : ''}\n  found: ${found}\n`);
-    reports.push({ title: `${kind} bias`, report: w.report, planted, found });
-    entries.push({ title: `${kind} bias`, href: relative(opts.out, w.report), planted });
-  }
-  const index = await writeDemoIndex(opts.out, entries);
-  const seconds = (performance.now() - t0) / 1000;
-  log(`index: ${index}  (${seconds.toFixed(1)} s)\nopen ${index} in a browser: one report per kind of bias, each with its verdict table first\n`);
-  return { dataset: 'sim', out: opts.out, index, reports, seconds };
-}
-
-/**
- * What the audit flagged on the positivity rate (the selection decision), against what was planted: the
- * planted groups found or missed, and any other group flagged (the correlated-feature disparities).
- */
-function foundLine(r: AuditResult, disadvantaged: Record<string, string>[]): string {
-  const flagged = [r.metrics.attributes, r.metrics.intersection].flatMap((rep) => (rep?.attributes ?? []).flatMap((a) => a.comparisons.filter((c) => c.metric === 'positivity_rate' && c.verdict === 'flagged').map((c) => ({ attribute: a.column, group: c.group, direction: c.direction, ratio: c.ratio }))));
-  // a planted group as the metrics name it: "group" = "B", or "sex × group" = "Female, B"
-  const key = (d: Record<string, string>) => (Object.keys(d).length === 1 ? { attribute: Object.keys(d)[0], group: Object.values(d)[0] } : { attribute: Object.keys(d).join(' × '), group: Object.values(d).join(', ') });
-  const planted = disadvantaged.map(key);
-  const isPlanted = (f: { attribute: string; group: string }) => planted.some((p) => p.attribute === f.attribute && p.group === f.group);
-  const parts = planted.map((p) => (flagged.some((f) => isPlanted(f) && f.attribute === p.attribute && f.group === p.group && f.direction === 'disadvantaged') ? `${p.attribute} = ${p.group} flagged (positivity rate, disadvantaged)` : `${p.attribute} = ${p.group} NOT flagged`));
-  const others = flagged.filter((f) => !isPlanted(f)).map((f) => `${f.attribute} = ${f.group} ×${f.ratio === null ? '?' : f.ratio.toFixed(2)} ${f.direction}`);
-  if (!planted.length) parts.push('nothing was planted');
-  return parts.join('; ') + (others.length ? `; also flagged: ${others.slice(0, 4).join(', ')}${others.length > 4 ? ` and ${others.length - 4} more` : ''} (why: the report's Findings, "Every finding in full")` : '; no other group flagged on the positivity rate');
-}
-
-async function datasetDemo(engine: Engine, opts: DemoCliOptions, log: (s: string) => void): Promise<DemoSummary> {
-  const name = opts.dataset as 'adult' | 'compas';
-  const a = datasetAvailability(name);
-  if (!a.available) throw new EngineError('E_INPUT', `lucid demo --dataset ${name}: the data is not available: ${a.reason}`);
-  const t0 = performance.now();
-  log(`loading ${name} from ${a.dir}\n`);
-  const ds = name === 'adult' ? await loadAdult() : await loadCompas();
-  const protectedCols = ds.protected.filter((p) => /^(sex|race)$/i.test(p));
-  log(`training the built-in classifier on the train split (${ds.splits.train.rows} rows)\n`);
-  // the audit's reading of the label (COMPAS: positive = reoffended, the unfavourable outcome)
-  const { model } = Classifier.train(engine, ds.splits.train, { label: ds.label, positive: ds.audit.positive, validation: ds.splits.val, seed: opts.seed });
-  const bar = opts.quiet ? null : progressLine();
-  let result: AuditResult;
-  try {
-    result = await runAudit(engine, ds.splits.test, {
-      label: ds.label,
-      positive: ds.audit.positive,
-      favourable: ds.audit.favourable,
-      protected: protectedCols,
-      model: builtinBlackBox(engine, model, `built-in classifier trained on the ${name} train split`),
-      source: `${name} test split (${a.dir})`,
-      seed: opts.seed,
-      ganEpochs: opts.ganEpochs,
-      provenance: { command: { via: 'cli', argv: process.argv.slice(2) }, dataNote: `the ${name} test split, parsed by lucid demo from the dataset's files: no single file to hash` },
-      onProgress: bar?.onProgress,
-    });
-  } finally {
-    bar?.end();
-    model.dispose();
-  }
-  const w = await writeAudit(opts.out, result);
-  const seconds = (performance.now() - t0) / 1000;
-  log(`${name}: ${w.report}  (${seconds.toFixed(1)} s; protected: ${protectedCols.join(', ')}; nothing is planted in real data)\n`);
-  return { dataset: name, out: opts.out, index: null, reports: [{ title: name, report: w.report, planted: null, found: null }], seconds };
 }
 
 export const demo = new Command('demo')
@@ -181,6 +44,6 @@ Example:
     const log = (s: string) => {
       if (!json) process.stdout.write(s);
     };
-    const summary = opts.dataset === 'sim' ? await simDemo(engine, opts, log) : await datasetDemo(engine, opts, log);
+    const summary = await runDemo(engine, { out: opts.out, dataset: opts.dataset, seed: opts.seed, ganEpochs: opts.ganEpochs, argv: process.argv.slice(2), log, progress: opts.quiet ? undefined : progressLine });
     if (json) process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
   });

@@ -7,25 +7,18 @@ import { formatMetricsCsv, formatMetricsTable, groupMetrics, METRICS_DEFAULTS } 
 import { requireClean } from '../../node/csv.js';
 import { readColumns } from '../../node/columns.js';
 import { initNodeEngine } from '../../node/engine.js';
-import { FAIRNESS_OPTIONS as F, readOptionsOf, withDataOptions, type DataCliOptions, fairnessValues, formatOption, names, nonNegativeInt, DATA_FILE } from '../options.js';
+import { FAIRNESS_OPTIONS as F, readOptionsOf, withDataOptions, type DataCliOptions, type FairnessCliOptions, fairnessValues, formatOption, names, nonNegativeInt, DATA_FILE } from '../options.js';
 
 const collect = (value: string, prev: string[] = []) => [...prev, value];
 
-interface MetricsCliOptions extends DataCliOptions {
+interface MetricsCliOptions extends FairnessCliOptions, DataCliOptions {
   data: string;
   label: string;
   positive?: string;
-  favourable?: string;
   pred: string;
   threshold: number;
   group: string[];
   intersect?: boolean;
-  reference?: Record<string, string>;
-  privileged?: Record<string, string>;
-  tolerance?: number;
-  minGroup?: number;
-  legitimate?: string[];
-  suppressBelow?: number;
   bootstrap: number;
   seed: number;
   format: 'table' | 'json' | 'csv';
