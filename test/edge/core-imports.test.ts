@@ -275,6 +275,12 @@ export function sourceEdges(): ImportEdge[] {
   return edges;
 }
 
+/** Imports from one CLI command to another: a command is wiring only, what two share lives in cli/ or below. */
+export function commandCrossImports(edges: readonly ImportEdge[]): string[] {
+  const isCommand = (rel: string) => rel.startsWith('cli/commands/');
+  return edges.filter((e) => isCommand(e.from) && isCommand(e.to) && e.from !== e.to).map((e) => `${e.from}:${e.line} imports the command ${e.to}`);
+}
+
 describe('layer order', () => {
   const e = (from: string, to: string, line = 1): ImportEdge => ({ from, to, line });
 
@@ -310,6 +316,13 @@ describe('layer order', () => {
     assert.ok(edges.length > 200, `found only ${edges.length} imports under ${src}`);
     const bad = layerViolations(edges);
     assert.deepEqual(bad, [], `imports against the layer order:\n${bad.join('\n')}`);
+  });
+
+  it('no command imports another command (cli/commands/ is wiring only)', () => {
+    assert.deepEqual(commandCrossImports([e('cli/commands/demo.ts', 'cli/commands/audit.ts', 18)]), ['cli/commands/demo.ts:18 imports the command cli/commands/audit.ts']);
+    assert.deepEqual(commandCrossImports([e('cli/commands/demo.ts', 'cli/progress.ts'), e('cli/program.ts', 'cli/commands/demo.ts')]), []);
+    const bad = commandCrossImports(sourceEdges());
+    assert.deepEqual(bad, [], bad.join('\n'));
   });
 
   it('no import cycles among the files of src/ (type-only imports included)', () => {
