@@ -41,8 +41,10 @@ export type { BiasKind, Simulation, SimulateOptions } from './data/simulator.js'
 export { prepareAdult, prepareCompas, parseSplitIndices, adultDataset, compasDataset, adultNames } from './data/datasets.js';
 export type { Dataset } from './data/datasets.js';
 // models and methods
-export { checkPredictions, builtinBlackBox, columnBlackBox, moduleBlackBox, onnxBlackBox, parseOnnxSidecar } from './models/blackbox.js';
-export type { BlackBox, BlackBoxKind, ModelModule, OnnxSidecar } from './models/blackbox.js';
+export { checkPredictions, builtinBlackBox, columnBlackBox, moduleBlackBox } from './models/blackbox.js';
+export type { BlackBox, BlackBoxKind, ModelModule } from './models/blackbox.js';
+export { onnxBlackBox, parseOnnxSidecar } from './models/onnx.js';
+export type { OnnxSidecar } from './models/onnx.js';
 export { Generator, Discriminator, gradientPenalty, applyActivation } from './models/ctgan/networks.js';
 export type { OutputSpan } from './models/ctgan/networks.js';
 export * as lucid from './methods/lucid/index.js';

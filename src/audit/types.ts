@@ -12,6 +12,7 @@ import type { DrawStats } from './canonical.js';
 import type { AuditFindings } from './findings.js';
 import type { GanSchedule } from './schedule.js';
 import type { StopRecord } from '../models/lucidgan/model.js';
+import type { BlackBoxKind } from '../models/adapters.js';
 
 /** How a protected attribute entered the audit. */
 export interface ProtectedAttribute {
@@ -160,7 +161,7 @@ export interface AuditResult {
     /** a score above this is the model's positive decision (--threshold) */
     threshold: number;
     /** sha256: of the model file's bytes (null for a predictions column, which has no model file: `note` says so) */
-    model: { kind: 'builtin' | 'module' | 'onnx' | 'column'; source: string; features: string[] | null; differentiable: boolean; sha256: string | null; note?: string };
+    model: { kind: BlackBoxKind; source: string; features: string[] | null; differentiable: boolean; sha256: string | null; note?: string };
     /** epochs asked for; the GAN seeds, with the epochs each completed; whether the sets were drawn by rejection */
     gan: {
       epochs: number; mode: 'consistency' | 'paper'; rows: number; seeds: number[]; epochsDone: number[]; rejection: boolean;

@@ -148,7 +148,7 @@ export async function writeAudit(dir: string, result: AuditResult): Promise<Writ
 export interface AuditFileOptions extends Omit<AuditOptions, 'model' | 'source'> {
   /** the audit data (CSV) */
   data: string;
-  /** a model file (model.json, a JS module, an .onnx file); or `pred` */
+  /** a model file, of a kind in src/models/adapters.ts (model.json, a JS module, an .onnx file); or `pred` */
   model?: string;
   /** seconds a JS-module model may take to load and to answer one call of predict (default 60) */
   modelTimeout?: number;

@@ -1,4 +1,6 @@
 // Node layer: a model reference from the command line (`--model F`, `--pred COL`) to a BlackBox.
+// Which extension is which kind is the registry's (src/models/adapters.ts); how each file kind is
+// loaded is LOADERS below:
 //
 //   model.json            the built-in classifier (loadModel)
 //   *.mjs, *.js, *.cjs    a JS module exporting predict(rows), run in a worker thread (model-host.ts) so a hang is stopped
@@ -12,20 +14,15 @@ import { extname } from 'node:path';
 import type { Engine } from '../engine/engine.js';
 import { EngineError } from '../engine/errors.js';
 import type { Table } from '../data/table.js';
-import {
-  builtinBlackBox,
-  columnBlackBox,
-  onnxBlackBox,
-  parseOnnxSidecar,
-  type BlackBox,
-  type OrtLike,
-} from '../models/blackbox.js';
+import { builtinBlackBox, columnBlackBox, type BlackBox } from '../models/blackbox.js';
+import { onnxBlackBox, parseOnnxSidecar, type OrtLike } from '../models/onnx.js';
+import { adapterForExtension, expectedModelFiles, modelAdapter, modelFilePhrase, type ModelFileKind } from '../models/adapters.js';
 import { loadModel } from './model-file.js';
 import { loadModuleInWorker, MODEL_TIMEOUT_SECONDS } from './model-host.js';
 
 export { MODEL_TIMEOUT_SECONDS };
 
-export type ModelFileKind = 'builtin' | 'module' | 'onnx';
+export type { ModelFileKind };
 
 /** The optional package that runs ONNX models. */
 export const ONNX_RUNTIME_PACKAGE = 'onnxruntime-node';
@@ -45,8 +42,6 @@ export interface LoadBlackBoxOptions {
   modelTimeout?: number;
 }
 
-const MODULE_EXTS = new Set(['.mjs', '.js', '.cjs', '.ts', '.mts', '.cts']);
-
 function inputError(msg: string): EngineError {
   return new EngineError('E_INPUT', msg);
 }
@@ -56,10 +51,9 @@ const firstLine = (e: unknown): string => (e instanceof Error ? e.message : Stri
 /** What kind of model a file is, by its extension. */
 export function modelFileKind(file: string): ModelFileKind {
   const ext = extname(file).toLowerCase();
-  if (ext === '.json') return 'builtin';
-  if (ext === '.onnx') return 'onnx';
-  if (MODULE_EXTS.has(ext)) return 'module';
-  throw inputError(`${file}: unknown kind of model (extension "${ext || 'none'}"); expected a built-in model .json, a JS module (.mjs, .js, .cjs) exporting predict(rows), or an .onnx file`);
+  const adapter = adapterForExtension(ext);
+  if (adapter) return adapter.kind;
+  throw inputError(`${file}: unknown kind of model (extension "${ext || 'none'}"); expected ${expectedModelFiles()}`);
 }
 
 async function requireFile(file: string, what = 'file'): Promise<void> {
@@ -73,21 +67,34 @@ async function requireFile(file: string, what = 'file'): Promise<void> {
   }
 }
 
+type Loader = (engine: Engine, file: string, opts: LoadBlackBoxOptions) => Promise<BlackBox>;
+
+/**
+ * How each kind of model file becomes a black box, once the file is known to exist. Keyed by the
+ * registry's file kinds, so a kind added to MODEL_ADAPTERS without a loader does not compile.
+ */
+export const LOADERS: { readonly [K in ModelFileKind]: Loader } = {
+  builtin: loadBuiltinBlackBox,
+  module: (_engine, file, opts) => loadModuleBlackBox(file, opts),
+  onnx: (_engine, file, opts) => loadOnnxBlackBox(file, opts),
+};
+
 /** Loads `file` as a black box: a built-in model.json, a JS module, or an .onnx model with its sidecar. */
 export async function loadBlackBox(engine: Engine, file: string, opts: LoadBlackBoxOptions = {}): Promise<BlackBox> {
   const kind = modelFileKind(file);
-  await requireFile(file, kind === 'builtin' ? 'model file' : kind === 'module' ? 'model module' : 'ONNX model');
-  if (kind === 'builtin') {
-    const model = await loadModel(engine, file).catch((e: unknown) => {
-      if (e instanceof EngineError && e.message.includes('"lucid-onnx-input"')) {
-        throw inputError(`${file}: is the sidecar of an ONNX model; give the .onnx file as the model`);
-      }
-      throw e;
-    });
-    return builtinBlackBox(engine, model, file);
-  }
-  if (kind === 'module') return loadModuleBlackBox(file, opts);
-  return loadOnnxBlackBox(file, opts);
+  await requireFile(file, modelAdapter(kind).label);
+  return LOADERS[kind](engine, file, opts);
+}
+
+async function loadBuiltinBlackBox(engine: Engine, file: string): Promise<BlackBox> {
+  const model = await loadModel(engine, file).catch((e: unknown) => {
+    // a sidecar is a .json too: say what it is rather than why it is not a model
+    if (e instanceof EngineError && e.message.includes('"lucid-onnx-input"')) {
+      throw inputError(`${file}: is the sidecar of an ONNX model; give the .onnx file as the model`);
+    }
+    throw e;
+  });
+  return builtinBlackBox(engine, model, file);
 }
 
 /**
@@ -97,7 +104,7 @@ export async function loadBlackBox(engine: Engine, file: string, opts: LoadBlack
 export async function resolveBlackBox(engine: Engine, opts: { model?: string; pred?: string }, data: Table, load: LoadBlackBoxOptions = {}): Promise<BlackBox> {
   if (opts.model !== undefined && opts.pred !== undefined) throw new EngineError('E_ARG', 'give either --model (a model to call) or --pred (a column of predictions), not both');
   if (opts.pred !== undefined) return columnBlackBox(data, opts.pred);
-  if (opts.model === undefined) throw new EngineError('E_ARG', 'no model: give --model FILE (model.json, a .mjs module or an .onnx file) or --pred COLUMN');
+  if (opts.model === undefined) throw new EngineError('E_ARG', `no model: give --model FILE (${modelFilePhrase()}) or --pred COLUMN`);
   return loadBlackBox(engine, opts.model, load);
 }
 

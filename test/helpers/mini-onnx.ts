@@ -2,7 +2,7 @@
 // Relu, Sigmoid over float32), behind the same API as onnxruntime (OrtLike). The adapter tests use
 // it where onnxruntime-node is not installed, so the committed .onnx files (their protobuf, graph
 // and weights) and the ONNX adapter are checked on every machine. Float64 arithmetic.
-import type { OrtLike, OrtSessionLike, OrtTensorLike } from '../../src/models/blackbox.js';
+import type { OrtLike, OrtSessionLike, OrtTensorLike } from '../../src/models/onnx.js';
 
 type Field = { no: number; wire: number; value: number | Uint8Array };
 

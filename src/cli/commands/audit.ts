@@ -18,6 +18,7 @@ import { readPolicyFile } from '../../node/policy.js';
 import { FAIRNESS_OPTIONS as F, fairnessValues, readOptionsOf, withDataOptions, type DataCliOptions, type FairnessCliOptions, names, nonNegativeInt, summaryFormat, DATA_FILE } from '../options.js';
 import { familyCounts, formatVerdictTable, METRIC_DEFS, METRICS_DEFAULTS } from '../../methods/metrics/index.js';
 import { attributionText } from '../../audit/attribution.js';
+import { modelFilePhrase } from '../../models/adapters.js';
 
 interface AuditCliOptions extends DataCliOptions, FairnessCliOptions, AuditRunCliOptions, PolicyCliOptions {
   data: string;
@@ -192,7 +193,7 @@ export const auditCommand = withAuditRunOptions(withDataOptions(new Command('aud
   .addOption(F.favourable())
   .addOption(F.threshold(METRICS_DEFAULTS.threshold))
   .requiredOption('--protected <names>', 'protected columns, comma-separated (categorical, or numeric: binned)', names)
-  .option('--model <file>', 'the audited model (model.json, a .mjs module or an .onnx file)')
+  .option('--model <file>', `the audited model (${modelFilePhrase()})`)
   .option('--pred <column>', 'instead of --model: a column holding the model\'s predictions (P(positive), 0/1 or labels)'))
   .option('--seed <n>', 'seed of every draw (same seed, same audit)', nonNegativeInt, 0)
   .addOption(F.reference())

@@ -17,6 +17,7 @@ import { requireClean } from '../../node/csv.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { readPolicyFile } from '../../node/policy.js';
 import { formatOption, nonNegativeInt, positiveInt, readOptionsOf, unitInterval, withDataOptions, type DataCliOptions } from '../options.js';
+import { modelFilePhrase } from '../../models/adapters.js';
 
 interface CheckCliOptions extends DataCliOptions, AuditRunCliOptions, PolicyCliOptions {
   model?: string;
@@ -78,7 +79,7 @@ export const check = withAuditRunOptions(withDataOptions(new Command('check')
   .addOption(POLICY_OPTIONS.margin())
   .addOption(POLICY_OPTIONS.markdown())
   .addOption(POLICY_OPTIONS.junit())
-  .option('--model <file>', 'the model (model.json, a .mjs module or an .onnx file): required by rules on canonical sets; lucid check then runs the audit of lucid audit (its GAN options below) and checks every rule on it')
+  .option('--model <file>', `the model (${modelFilePhrase()}): required by rules on canonical sets; lucid check then runs the audit of lucid audit (its GAN options below) and checks every rule on it`)
   .option('--out <dir>', 'with --model: also write the audit\'s report folder there')
   .option('--quiet', 'with --model: no progress on stderr')
   .option('--bootstrap <n>', 'bootstrap resamples for intervals of differences (0: none; ratios of judged metrics have a Katz interval without it)', nonNegativeInt, 0)

@@ -13,6 +13,7 @@ import { initNodeEngine } from '../../node/engine.js';
 import { modelTimeoutOption } from '../model-timeout.js';
 import { METRICS_DEFAULTS } from '../../methods/metrics/index.js';
 import { FAIRNESS_OPTIONS as F, readOptionsOf, withDataOptions, type DataCliOptions, formatOption, intAtLeast2, names, nonNegativeInt, numberList, DATA_FILE } from '../options.js';
+import { modelFilePhrase } from '../../models/adapters.js';
 
 /** --protected sex=Female or sex=Female,race=Black (every condition must hold for the unprivileged group). */
 function protectedArg(value: string): ProtectedCondition[] {
@@ -101,7 +102,7 @@ function faleOptions(opts: FaleCliOptions) {
 
 export const faleCommand = withDataOptions(new Command('fale')
   .description('fairness-aware ALE: how a fairness metric (unprivileged − privileged) changes along each feature, by calling the model on modified rows')
-  .requiredOption('--model <file>', 'the audited model (model.json, a .mjs module or an .onnx file); FALE calls it on modified rows')
+  .requiredOption('--model <file>', `the audited model (${modelFilePhrase()}); FALE calls it on modified rows`)
   .requiredOption('--data <file>', `the audit data (${DATA_FILE})`))
   .requiredOption('--label <column>', 'the true label column')
   .addOption(F.positive())

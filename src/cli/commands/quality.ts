@@ -11,6 +11,7 @@ import { initNodeEngine } from '../../node/engine.js';
 import { modelTimeoutOption } from '../model-timeout.js';
 import { formatOption, intAtLeast2, names, nonNegativeInt, positiveInt, readOptionsOf, withDataOptions, type DataCliOptions, DATA_FILE } from '../options.js';
 import { Rng } from '../../engine/rng.js';
+import { modelFilePhrase } from '../../models/adapters.js';
 
 /** --condition NAME or NAME=VALUE with VALUE a prediction in [0, 1], not 0.5. */
 function conditionArg(value: string): QualityCondition {
@@ -81,7 +82,7 @@ export const quality = withDataOptions(new Command('quality')
   .description('how closely synthetic rows (e.g. a LUCID-GAN canonical set) follow the real data, column by column and pair by pair, and how many the audited model scores as conditioned (validity)')
   .requiredOption('--real <file>', `the real data (${DATA_FILE})`)
   .requiredOption('--synthetic <file>', `the synthetic data (${DATA_FILE}) with the same columns (the data options apply to both files)`))
-  .option('--model <file>', 'the audited model (model.json, a .mjs module or an .onnx file): scores the synthetic rows for validity')
+  .option('--model <file>', `the audited model (${modelFilePhrase()}): scores the synthetic rows for validity`)
   .option('--pred <column>', 'instead of --model: the synthetic file\'s column holding the model\'s P(positive) per row')
   .option('--condition <spec>', `what the synthetic rows were generated at: COLUMN=VALUE (e.g. ${QUALITY_DEFAULTS.conditionColumn}=1), or COLUMN to read it per row (default: the column "${QUALITY_DEFAULTS.conditionColumn}" when the synthetic file has it)`, conditionArg)
   .option('--ignore <names>', 'columns to leave out of the comparison, comma-separated', names)

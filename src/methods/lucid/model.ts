@@ -5,6 +5,7 @@ import type { Tensor } from '../../engine/engine.js';
 import { check, EngineError } from '../../engine/errors.js';
 import type { Table } from '../../data/table.js';
 import type { FeatureGroup } from '../../models/classifier/preprocess.js';
+import { MODEL_ADAPTERS } from '../../models/adapters.js';
 
 /**
  * One feature's columns in the encoded input (numeric: width 1, scaled to [−1, 1], with min and max the
@@ -77,7 +78,7 @@ export function checkGroups(pre: LucidPreprocessor, where = 'invert'): void {
 
 /** A black box as the adapters describe it: LUCID can use it only when it exposes a differentiable classifier. */
 export interface MaybeDifferentiable {
-  /** the adapter's kind: 'builtin', 'module', 'onnx', 'column' (src/models/blackbox.ts), or any word */
+  /** the adapter's kind: one of the registry's (src/models/adapters.ts), or any word */
   kind?: string;
   /** Where it came from (a file name), for the message. */
   source?: string;
@@ -90,12 +91,10 @@ export function requireDifferentiable(bb: MaybeDifferentiable): LucidModel {
   throw new EngineError('E_ARG', notDifferentiableMessage(bb.source ?? 'the model', bb.kind ?? 'black-box'));
 }
 
-// The adapters' kinds (src/models/blackbox.ts) as words.
-const KIND_NAMES: Record<string, string> = { builtin: 'built-in', module: 'JS module', onnx: 'ONNX', column: 'predictions-column' };
-
 /** "LUCID needs gradients; <source> is a <kind> model; use LUCID-GAN (lucid gan fit/sample) instead" */
 export function notDifferentiableMessage(source: string, kind: string): string {
-  const name = KIND_NAMES[kind] ?? kind;
+  // a kind outside the registry (a caller's own adapter) reads as itself
+  const name = MODEL_ADAPTERS.find((a) => a.kind === kind)?.kindName ?? kind;
   const article = /^[aeio]/i.test(name) || /^(ONNX|MJS)/.test(name) ? 'an' : 'a';
   return `LUCID needs gradients; ${source} is ${article} ${name} model; use LUCID-GAN (lucid gan fit/sample) instead`;
 }

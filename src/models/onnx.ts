@@ -1,0 +1,228 @@
+// ONNX models: the input mapping (the sidecar JSON next to the .onnx file) and a
+// runtime-independent adapter over an inference session. The runtime itself (onnxruntime-node or
+// onnxruntime-web) is the caller's: src/node/blackbox.ts imports and hands it in, so this file is
+// core code (no Node imports) and a browser can pass its own.
+import { check, EngineError } from '../engine/errors.js';
+import type { Table } from '../data/table.js';
+import { checkPredictions, type BlackBox } from './contract.js';
+
+function inputError(msg: string): EngineError {
+  return new EngineError('E_INPUT', msg);
+}
+
+/** How one table column becomes model inputs. */
+export type OnnxColumn =
+  | { name: string; type: 'numeric'; scale: number; offset: number }
+  | { name: string; type: 'onehot'; categories: string[] }
+  | { name: string; type: 'ordinal'; categories: string[] };
+
+/** The sidecar (model.onnx.json): which columns, in which order, encoded how; and which input and output to use. */
+export interface OnnxSidecar {
+  format: 'lucid-onnx-input';
+  version: 1;
+  /** the ONNX input to feed (default: the model's only input) */
+  input?: string;
+  /** the ONNX output holding the probabilities (default: the model's first output) */
+  output?: string;
+  /** for an (N, K) output with K > 1, the column holding P(positive) (required then) */
+  outputColumn?: number;
+  /** element type of the input tensor (default float32) */
+  dtype: 'float32' | 'float64';
+  /** informational: the label column and its positive class */
+  label?: string;
+  positive?: string;
+  columns: OnnxColumn[];
+  /** the input width: the sum of the columns' widths */
+  width: number;
+}
+
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+/** Validates a parsed sidecar; a bad field is one E_INPUT line naming `where` and the field. */
+export function parseOnnxSidecar(obj: unknown, where: string): OnnxSidecar {
+  const bad = (field: string, what: string): never => {
+    throw inputError(`${where}: field "${field}" ${what}`);
+  };
+  if (!isRecord(obj)) bad('(top level)', 'must be an object');
+  const o = obj as Record<string, unknown>;
+  if (o.format !== 'lucid-onnx-input') bad('format', 'must be "lucid-onnx-input"');
+  if (o.version !== 1) bad('version', 'must be 1');
+  for (const f of ['input', 'output', 'label', 'positive'] as const) {
+    if (o[f] !== undefined && (typeof o[f] !== 'string' || o[f] === '')) bad(f, 'must be a non-empty string');
+  }
+  if (o.outputColumn !== undefined && !(Number.isInteger(o.outputColumn) && (o.outputColumn as number) >= 0)) bad('outputColumn', 'must be a non-negative integer');
+  const dtype = o.dtype ?? 'float32';
+  if (dtype !== 'float32' && dtype !== 'float64') bad('dtype', 'must be "float32" or "float64"');
+  if (!Array.isArray(o.columns) || o.columns.length === 0) bad('columns', 'must be a non-empty array');
+  const columns: OnnxColumn[] = [];
+  const seen = new Set<string>();
+  let width = 0;
+  (o.columns as unknown[]).forEach((ci, i) => {
+    const f = `columns[${i}]`;
+    if (!isRecord(ci)) bad(f, 'must be an object');
+    const c = ci as Record<string, unknown>;
+    if (typeof c.name !== 'string' || c.name === '') bad(`${f}.name`, 'must be a column name');
+    const name = c.name as string;
+    if (seen.has(name)) bad(`${f}.name`, `repeats the column "${name}"`);
+    seen.add(name);
+    if (c.type === 'numeric') {
+      const scale = c.scale ?? 1;
+      const offset = c.offset ?? 0;
+      if (typeof scale !== 'number' || !Number.isFinite(scale)) bad(`${f}.scale`, 'must be a finite number');
+      if (typeof offset !== 'number' || !Number.isFinite(offset)) bad(`${f}.offset`, 'must be a finite number');
+      columns.push({ name, type: 'numeric', scale: scale as number, offset: offset as number });
+      width += 1;
+    } else if (c.type === 'onehot' || c.type === 'ordinal') {
+      const cats = c.categories;
+      if (!Array.isArray(cats) || cats.length === 0 || !cats.every((x) => typeof x === 'string')) bad(`${f}.categories`, 'must be a non-empty array of labels');
+      if (new Set(cats as string[]).size !== (cats as string[]).length) bad(`${f}.categories`, 'repeats a label');
+      columns.push({ name, type: c.type, categories: (cats as string[]).slice() });
+      width += c.type === 'onehot' ? (cats as string[]).length : 1;
+    } else bad(`${f}.type`, 'must be "numeric", "onehot" or "ordinal"');
+  });
+  return {
+    format: 'lucid-onnx-input',
+    version: 1,
+    input: o.input as string | undefined,
+    output: o.output as string | undefined,
+    outputColumn: o.outputColumn as number | undefined,
+    dtype: dtype as 'float32' | 'float64',
+    label: o.label as string | undefined,
+    positive: o.positive as string | undefined,
+    columns,
+    width,
+  };
+}
+
+const NUMBER = /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/;
+
+/** (N, width) row-major encoding of `table` as the sidecar says; errors name the column, row and value. */
+export function encodeForOnnx(table: Table, sc: OnnxSidecar, where: string): Float64Array {
+  const n = table.rows;
+  const D = sc.width;
+  const out = new Float64Array(n * D);
+  let at = 0;
+  for (const spec of sc.columns) {
+    const col = table.columns.find((c) => c.name === spec.name);
+    check(col, 'E_INPUT', () => `${where}: the data lacks the column "${spec.name}" the sidecar maps; the columns are: ${table.columns.map((c) => c.name).join(', ')}`);
+    const missing = (i: number): EngineError => inputError(`${where}: column "${spec.name}", row ${i + 1}: missing value`);
+    if (spec.type === 'numeric') {
+      let values: ArrayLike<number>;
+      if (col.kind === 'numeric') values = col.values;
+      else {
+        const parsed = col.categories.map((s) => (NUMBER.test(s.trim()) ? Number(s) : NaN));
+        const v = new Float64Array(n);
+        for (let i = 0; i < n; i++) {
+          const k = col.codes[i];
+          if (k < 0) throw missing(i);
+          if (Number.isNaN(parsed[k])) throw inputError(`${where}: column "${spec.name}", row ${i + 1}: "${col.categories[k]}" is not a number, and the sidecar maps this column as numeric`);
+          v[i] = parsed[k];
+        }
+        values = v;
+      }
+      for (let i = 0; i < n; i++) {
+        const x = values[i];
+        if (Number.isNaN(x)) throw missing(i);
+        out[i * D + at] = x * spec.scale + spec.offset;
+      }
+      at += 1;
+      continue;
+    }
+    const index = new Map(spec.categories.map((c, k) => [c, k]));
+    const labelAt = (i: number): string | null => {
+      if (col.kind === 'categorical') return col.codes[i] < 0 ? null : col.categories[col.codes[i]];
+      return Number.isNaN(col.values[i]) ? null : String(col.values[i]);
+    };
+    for (let i = 0; i < n; i++) {
+      const label = labelAt(i);
+      if (label === null) throw missing(i);
+      const k = index.get(label);
+      if (k === undefined) throw inputError(`${where}: column "${spec.name}", row ${i + 1}: category "${label}" is not in the sidecar's categories (${spec.categories.join(', ')})`);
+      if (spec.type === 'onehot') out[i * D + at + k] = 1;
+      else out[i * D + at] = k;
+    }
+    at += spec.type === 'onehot' ? spec.categories.length : 1;
+  }
+  return out;
+}
+
+/** The parts of onnxruntime's API the adapter uses (onnxruntime-node and onnxruntime-web share it). */
+export interface OrtTensorLike {
+  readonly dims: readonly number[];
+  readonly data: unknown;
+  readonly type?: string;
+}
+export interface OrtSessionLike {
+  readonly inputNames: readonly string[];
+  readonly outputNames: readonly string[];
+  run(feeds: Record<string, unknown>): Promise<Record<string, OrtTensorLike>>;
+}
+export interface OrtLike {
+  Tensor: new (type: 'float32' | 'float64', data: Float32Array | Float64Array, dims: readonly number[]) => unknown;
+  InferenceSession: { create(pathOrBytes: string | Uint8Array): Promise<OrtSessionLike> };
+}
+
+/**
+ * An ONNX model (an inference session of onnxruntime) as a black box. Checks now that the
+ * sidecar's input and output exist in the model; each `predict` encodes the table as the sidecar
+ * says, runs the session in batches, and takes P(positive) from the output: shape (N), (N, 1), or
+ * (N, K) with the sidecar's `outputColumn`.
+ */
+export function onnxBlackBox(ort: OrtLike, session: OrtSessionLike, sc: OnnxSidecar, source: string, opts: { batchSize?: number } = {}): BlackBox {
+  const inputs = session.inputNames;
+  const outputs = session.outputNames;
+  let input = sc.input;
+  if (input === undefined) {
+    check(inputs.length === 1, 'E_INPUT', () => `${source}: the model has ${inputs.length} inputs (${inputs.join(', ')}); the sidecar must name one in "input"`);
+    input = inputs[0];
+  }
+  const inputName = input;
+  check(inputs.includes(inputName), 'E_INPUT', () => `${source}: the sidecar's input "${inputName}" is not an input of the model (its inputs: ${inputs.join(', ')})`);
+  const outputName = sc.output ?? outputs[0];
+  check(outputName !== undefined && outputs.includes(outputName), 'E_INPUT', () => `${source}: the sidecar's output "${String(outputName)}" is not an output of the model (its outputs: ${outputs.join(', ')})`);
+  const batch = opts.batchSize ?? 65536;
+  const D = sc.width;
+  return {
+    kind: 'onnx',
+    source,
+    features: sc.columns.map((c) => c.name),
+    predict: async (table) => {
+      const n = table.rows;
+      const x = encodeForOnnx(table, sc, source);
+      const out = new Float64Array(n);
+      for (let start = 0; start < n; start += batch) {
+        const end = Math.min(n, start + batch);
+        const m = end - start;
+        const slice = x.subarray(start * D, end * D);
+        const data = sc.dtype === 'float32' ? Float32Array.from(slice) : Float64Array.from(slice);
+        let result: Record<string, OrtTensorLike>;
+        try {
+          result = await session.run({ [inputName]: new ort.Tensor(sc.dtype, data, [m, D]) });
+        } catch (e) {
+          const msg = e instanceof Error ? e.message : String(e);
+          throw inputError(`${source}: onnxruntime failed to run the model on ${m} rows of ${D} inputs (is the sidecar's mapping the model's input?): ${msg.split('\n')[0]}`);
+        }
+        const t = result[outputName];
+        check(t, 'E_INPUT', () => `${source}: the model returned no output "${outputName}"`);
+        const dims = t.dims;
+        const values = t.data;
+        check(ArrayBuffer.isView(values), 'E_INPUT', () => `${source}: output "${outputName}" is not a numeric tensor (${t.type ?? typeof values}); export the model with plain tensor outputs (for skl2onnx: zipmap=False)`);
+        const k = dims.length === 1 ? 1 : dims.length === 2 ? dims[1] : -1;
+        check(k >= 1 && dims[0] === m, 'E_INPUT', () => `${source}: output "${outputName}" has shape [${dims.join(', ')}]; expected [${m}], [${m}, 1] or [${m}, K]`);
+        let col = 0;
+        if (k > 1) {
+          check(sc.outputColumn !== undefined, 'E_INPUT', () => `${source}: output "${outputName}" has ${k} columns; the sidecar must say which holds P(positive) in "outputColumn"`);
+          col = sc.outputColumn;
+          check(col < k, 'E_INPUT', () => `${source}: the sidecar's outputColumn ${col} is not a column of output "${outputName}" (it has ${k})`);
+        }
+        const v = values as unknown as ArrayLike<number>;
+        const p = new Float64Array(m);
+        for (let i = 0; i < m; i++) p[i] = Number(v[i * k + col]);
+        out.set(checkPredictions(p, m, source, start), start);
+      }
+      return out;
+    },
+  };
+}
