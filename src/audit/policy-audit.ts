@@ -16,7 +16,7 @@
 // Core code: no Node imports.
 import { EngineError } from '../engine/errors.js';
 import type { AuditResult } from './types.js';
-import { auditTable, CANONICAL_SIDES, CHECK_RESULT_VERSION, formatValue, judge, policySummary, recount, ruleValues, thresholdText, type CheckResult, type CheckSettings, type Policy, type PolicyRule, type RuleCheck, type RuleValue } from './policy.js';
+import { auditTable, CANONICAL_SIDES, CHECK_RESULT_VERSION, formatValue, judge, policySummary, recount, ruleValues, type CheckResult, type CheckSettings, type Policy, type PolicyRule, type RuleCheck, type RuleValue } from './policy.js';
 
 /** What the canonical rules read of an audit (an AuditResult, or the audit.json written from one). */
 export type AuditView = Pick<AuditResult, 'checks' | 'canonical' | 'protected' | 'metrics' | 'meta'>;

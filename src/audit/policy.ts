@@ -15,7 +15,7 @@ import { EngineError, UnknownColumnError } from '../engine/errors.js';
 import { closeColumns, getColumn, type Table } from '../data/table.js';
 import { isMissing } from '../data/cells.js';
 import type { Rng } from '../engine/rng.js';
-import { correctTogether, groupMetrics, METRIC_DEFS, METRICS, METRICS_DEFAULTS, wilsonInterval, type AttributeResult, type Favourable, type MetricName, type MetricsReport, type Verdict } from '../methods/metrics/index.js';
+import { correctTogether, groupMetrics, METRIC_DEFS, METRICS, wilsonInterval, type AttributeResult, type Favourable, type MetricName, type MetricsReport, type Verdict } from '../methods/metrics/index.js';
 
 /** The policy format this code reads (the `version` field). */
 export const POLICY_VERSION = 1;

@@ -10,7 +10,7 @@ import { attributionText } from '../audit/attribution.js';
 import { describeGanRows, describeGanTraining } from '../audit/schedule.js';
 import { distributionChart, faleChart, heatmap, jsRanking, lineChart, svgWidth } from './charts.js';
 import { provenanceBlock } from './provenance.js';
-import { binLabel, escapeHtml as esc, finite, fmtInt, fmtJs, fmtNum, fmtPct, fmtPp, fmtRatio } from './format.js';
+import { escapeHtml as esc, finite, fmtInt, fmtJs, fmtNum, fmtPct, fmtPp, fmtRatio } from './format.js';
 
 /** the caveats' topics as the report names them */
 const CAVEAT_TOPICS: Record<AuditResult['caveats'][number]['topic'], string> = { validity: 'Validity', fidelity: 'Fidelity to the data', 'rare-intersection': 'Rare intersections', power: 'Detection power', 'small-group': 'Small groups', model: 'Model', other: 'Other' };

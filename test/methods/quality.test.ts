@@ -8,7 +8,6 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EngineError } from '../../src/engine/errors.js';
 import { Rng } from '../../src/engine/rng.js';
 import type { Engine } from '../../src/engine/engine.js';
 import { simulate } from '../../src/data/simulator.js';

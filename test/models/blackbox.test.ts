@@ -6,7 +6,6 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { EngineError } from '../../src/engine/errors.js';
 import { Rng } from '../../src/engine/rng.js';
 import { simulate } from '../../src/data/simulator.js';
 import type { Table } from '../../src/data/table.js';

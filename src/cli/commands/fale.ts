@@ -1,6 +1,5 @@
 // `lucid fale`: parse, read the CSV, load the model, call fale, print JSON or CSV.
 import { Command, InvalidArgumentError, Option } from 'commander';
-import type { Delimiter } from '../../data/csv-detect.js';
 import { Rng } from '../../engine/rng.js';
 import { EngineError } from '../../engine/errors.js';
 import { fale, fale2d, faleCsv, faleStream, faleSvg, FALE_DEFAULTS, FALE_METRIC_DEFS, FALE_METRICS, rankSubgroups, type FaleResult, type MetricName, type ProtectedCondition } from '../../methods/fale/index.js';

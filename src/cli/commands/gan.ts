@@ -1,7 +1,5 @@
 // `lucid gan fit` and `lucid gan sample`: parse, validate, call fitGanFile / sampleGanFile, print.
 import { Command, InvalidArgumentError, Option } from 'commander';
-import type { Delimiter } from '../../data/csv-detect.js';
-import type { MissingPolicy } from '../../data/schema.js';
 import { withInterrupt } from '../interrupt.js';
 import { EngineError } from '../../engine/errors.js';
 import { CONSISTENCY_WEIGHT, GAN_DEFAULTS, RARE_ROWS, RARE_SHARE, type GanEpoch } from '../../models/lucidgan/model.js';

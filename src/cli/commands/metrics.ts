@@ -1,13 +1,12 @@
 // `lucid metrics`: parse, read the CSV, call groupMetrics, print.
-import { Command, InvalidArgumentError } from 'commander';
-import type { Delimiter } from '../../data/csv-detect.js';
+import { Command } from 'commander';
 import { EngineError } from '../../engine/errors.js';
 import { Rng } from '../../engine/rng.js';
 import { formatMetricsCsv, formatMetricsTable, groupMetrics, METRICS_DEFAULTS } from '../../methods/metrics/index.js';
 import { requireClean } from '../../node/csv.js';
 import { readColumns } from '../../node/columns.js';
 import { initNodeEngine } from '../../node/engine.js';
-import { FAIRNESS_OPTIONS as F, readOptionsOf, withDataOptions, type DataCliOptions, type FairnessCliOptions, fairnessValues, formatOption, names, nonNegativeInt, DATA_FILE } from '../options.js';
+import { FAIRNESS_OPTIONS as F, readOptionsOf, withDataOptions, type DataCliOptions, type FairnessCliOptions, fairnessValues, formatOption, nonNegativeInt, DATA_FILE } from '../options.js';
 
 const collect = (value: string, prev: string[] = []) => [...prev, value];
 

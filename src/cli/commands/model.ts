@@ -4,7 +4,7 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import { TRAIN_DEFAULTS } from '../../models/classifier/classifier.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { predictModelFile, trainModelFile } from '../../node/model-file.js';
-import { names, nonNegativeInt, positiveInt, printSummary, readOptionsOf, summaryFormat, withDataOptions, type DataCliOptions, DATA_FILE } from '../options.js';
+import { nonNegativeInt, positiveInt, printSummary, readOptionsOf, summaryFormat, withDataOptions, type DataCliOptions, DATA_FILE } from '../options.js';
 
 
 function hiddenSizes(value: string): number[] {

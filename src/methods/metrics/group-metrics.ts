@@ -7,15 +7,14 @@
 // swapped (spec §2.3), so its "pr" is the label base rate and its "tpr" the precision; here both are
 // computed from the right arguments and reported side by side (base_rate, positivity_rate, ppv, tpr).
 import { check, EngineError } from '../../engine/errors.js';
-import type { Rng } from '../../engine/rng.js';
 import { getColumn, type Column, type Table } from '../../data/table.js';
 import { medianOf, quantileSorted } from '../../data/quantile.js';
 import { isMissing } from '../../data/cells.js';
-import { calibrationByGroup, type GroupCalibration } from './calibration.js';
+import { calibrationByGroup } from './calibration.js';
 import { groupIds, type GroupIds } from './group-ids.js';
-import { conditionalDisparity, strataOf, type ConditionalDisparity } from './conditional.js';
+import { conditionalDisparity, strataOf } from './conditional.js';
 import { FAVOURABLE, JUDGED_METRICS, METRICS, rates, type Counts, type Favourable, type MetricName, type Rates } from './definitions.js';
-import { impactTable, type ImpactTable } from './impact.js';
+import { impactTable } from './impact.js';
 import { compare, correct, VERDICTS, type Comparison, type Verdict, type VerdictSettings } from './verdicts.js';
 import { suppressAttribute, suppressedGroups } from './suppress.js';
 import type { AttributeResult, Disparity, FourFifths, GroupMetricsOptions, GroupResult, Interval, MetricsReport } from './types.js';
