@@ -115,6 +115,21 @@ export interface FairnessCliOptions {
   suppressBelow?: number;
 }
 
+/**
+ * The options that say how groups are compared (the reference, the tolerance band, small groups,
+ * legitimate factors, suppression), in the order of their help; every command that judges groups
+ * takes them all, so they are added here once.
+ */
+export function withGroupComparisonOptions(cmd: Command): Command {
+  return cmd
+    .addOption(FAIRNESS_OPTIONS.reference())
+    .addOption(FAIRNESS_OPTIONS.privileged())
+    .addOption(FAIRNESS_OPTIONS.tolerance(METRICS_DEFAULTS.tolerance))
+    .addOption(FAIRNESS_OPTIONS.minGroup(METRICS_DEFAULTS.minGroupSize))
+    .addOption(FAIRNESS_OPTIONS.legitimate())
+    .addOption(FAIRNESS_OPTIONS.suppressBelow());
+}
+
 /** The parsed fairness options, with --privileged folded into --reference. */
 export function fairnessValues(opts: FairnessCliOptions) {
   return {

@@ -15,7 +15,7 @@ import { finishPolicy, POLICY_OPTIONS, raiseIfFailed, type PolicyCliOptions } fr
 import { checkPolicyOnAudit, policyReferences, validateForAudit } from '../../audit/policy-audit.js';
 import { POLICY_DEFAULTS, requireNoCanonical, type CheckSettings, type Policy } from '../../audit/policy.js';
 import { readPolicyFile } from '../../node/policy.js';
-import { FAIRNESS_OPTIONS as F, fairnessValues, readOptionsOf, withDataOptions, type DataCliOptions, type FairnessCliOptions, names, nonNegativeInt, summaryFormat, DATA_FILE } from '../options.js';
+import { FAIRNESS_OPTIONS as F, withGroupComparisonOptions, fairnessValues, readOptionsOf, withDataOptions, type DataCliOptions, type FairnessCliOptions, names, nonNegativeInt, summaryFormat, DATA_FILE } from '../options.js';
 import { familyCounts, formatVerdictTable, METRIC_DEFS, METRICS_DEFAULTS } from '../../methods/metrics/index.js';
 import { attributionText } from '../../audit/attribution.js';
 import { modelFilePhrase } from '../../models/adapters.js';
@@ -185,7 +185,7 @@ Examples (on the files of the README's walkthrough: lucid dataset export adult -
     --protected-edges Age=16,30,50,90 --model adult.json --out adult-audit
 `;
 
-export const auditCommand = withAuditRunOptions(withDataOptions(new Command('audit')
+export const auditCommand = withGroupComparisonOptions(withAuditRunOptions(withDataOptions(new Command('audit')
   .description('audit a model for unfairness: group metrics, LUCID-GAN canonical sets (with the proxy view and intersections), LUCID and FALE, in one HTML report')
   .requiredOption('--data <file>', `the audit data (${DATA_FILE}) with the label and the protected columns`))
   .requiredOption('--label <column>', 'the true label column')
@@ -196,12 +196,7 @@ export const auditCommand = withAuditRunOptions(withDataOptions(new Command('aud
   .option('--model <file>', `the audited model (${modelFilePhrase()})`)
   .option('--pred <column>', 'instead of --model: a column holding the model\'s predictions (P(positive), 0/1 or labels)'))
   .option('--seed <n>', 'seed of every draw (same seed, same audit)', nonNegativeInt, 0)
-  .addOption(F.reference())
-  .addOption(F.privileged())
-  .addOption(F.tolerance(METRICS_DEFAULTS.tolerance))
-  .addOption(F.minGroup(METRICS_DEFAULTS.minGroupSize))
-  .addOption(F.legitimate())
-  .addOption(F.suppressBelow())
+  )
   .addOption(summaryFormat())
   .addOption(POLICY_OPTIONS.policy('after the report is written, check this fairness policy (docs/ci.md) against the audit\'s group metrics and canonical sets; exit 3 when it fails'))
   .addOption(POLICY_OPTIONS.baseline())

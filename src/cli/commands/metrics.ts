@@ -6,7 +6,7 @@ import { formatMetricsCsv, formatMetricsTable, groupMetrics, METRICS_DEFAULTS } 
 import { requireClean } from '../../node/csv.js';
 import { readColumns } from '../../node/columns.js';
 import { initNodeEngine } from '../../node/engine.js';
-import { FAIRNESS_OPTIONS as F, readOptionsOf, withDataOptions, type DataCliOptions, type FairnessCliOptions, fairnessValues, formatOption, nonNegativeInt, DATA_FILE } from '../options.js';
+import { FAIRNESS_OPTIONS as F, withGroupComparisonOptions, readOptionsOf, withDataOptions, type DataCliOptions, type FairnessCliOptions, fairnessValues, formatOption, nonNegativeInt, DATA_FILE } from '../options.js';
 
 const collect = (value: string, prev: string[] = []) => [...prev, value];
 
@@ -51,7 +51,7 @@ Examples (adult.json and adult-test.csv as in the README):
   lucid metrics --data scored.csv --label Income --positive '>50K' --pred preds --group Sex --group Race --intersect --bootstrap 1000 --format json
 `;
 
-export const metrics = withDataOptions(new Command('metrics')
+export const metrics = withGroupComparisonOptions(withDataOptions(new Command('metrics')
   .description('output-based group fairness metrics of a model\'s predictions: per-group rates, ratios to a reference with verdicts (a stated family-wise error), the four-fifths rule, LL144 impact ratios, calibration by group, bootstrap intervals')
   .requiredOption('--data <file>', `the data (${DATA_FILE}) with the label, the predictions and the group columns`))
   .requiredOption('--label <column>', 'the true label')
@@ -61,12 +61,7 @@ export const metrics = withDataOptions(new Command('metrics')
   .addOption(F.threshold(METRICS_DEFAULTS.threshold))
   .requiredOption('--group <column>', 'a protected column (repeat for several)', collect)
   .option('--intersect', 'one attribute: the Cartesian product of the --group columns')
-  .addOption(F.reference())
-  .addOption(F.privileged())
-  .addOption(F.tolerance(METRICS_DEFAULTS.tolerance))
-  .addOption(F.minGroup(METRICS_DEFAULTS.minGroupSize))
-  .addOption(F.legitimate())
-  .addOption(F.suppressBelow())
+  )
   .option('--bootstrap <n>', 'bootstrap resamples for 95% percentile intervals (0: none)', nonNegativeInt, 0)
   .option('--seed <n>', 'seed of the bootstrap resamples (same seed, same intervals)', nonNegativeInt, 0)
   .addOption(formatOption(['table', 'json', 'csv'], 'table'))
