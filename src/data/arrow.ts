@@ -8,9 +8,9 @@
 // Bool becomes the labels "true"/"false"; null is a missing cell; dates, times, timestamps,
 // durations, intervals, decimals, binary and nested (list, struct, map, union) columns are errors.
 import { DataType, RecordBatchReader, type Data, type Field, type RecordBatch, type Vector } from 'apache-arrow';
-import { EngineError } from '../engine/errors.js';
+import { EngineError, inputError } from '../engine/errors.js';
 import { TableBuilder, type Cell, type FieldBatch, type SchemaOptions } from './schema.js';
-import { checkNames, inputError, int64ToNumbers, messageOf, safeNumber, typedReport, type ByteSource, type ReadResult } from './typed-read.js';
+import { checkNames, int64ToNumbers, messageOf, safeNumber, typedReport, type ByteSource, type ReadResult } from './typed-read.js';
 
 type FieldType = 'number' | 'bigint' | 'dict' | 'cells';
 

@@ -15,7 +15,7 @@
 // - a column the first chunk found to be an identifier (a distinct value on nearly every row) keeps
 //   chunk-local codes: a dictionary of ten million names is not kept;
 // - a column the first chunk read with decimal commas is read so in every chunk.
-import { EngineError } from '../engine/errors.js';
+import { EngineError, inputError } from '../engine/errors.js';
 import { DEFAULT_MAX_CATEGORIES, TableBuilder, type BuildResult, type ColumnMissing, type MissingReport, type MostlyNumeric, type SchemaOptions } from './schema.js';
 import type { CategoricalColumn, Column, Table } from './table.js';
 
@@ -33,10 +33,6 @@ export interface ChunkedBuild {
   mostlyNumeric: MostlyNumeric[];
   /** the columns in the chunks, with their kinds */
   columns: { name: string; kind: Column['kind'] }[];
-}
-
-function inputError(msg: string): EngineError {
-  return new EngineError('E_INPUT', msg);
 }
 
 /**

@@ -3,7 +3,7 @@
 // fast-csv decodes invalid UTF-8 into U+FFFD silently and reports quoting errors without a line
 // number (and only after buffering the rest of the file for an unclosed quote), so these checks
 // run on the bytes first: they know the byte offset and line of every problem.
-import { EngineError } from '../engine/errors.js';
+import { EngineError, inputError } from '../engine/errors.js';
 import type { Delimiter } from './csv-detect.js';
 
 const QUOTE = 0x22;
@@ -11,10 +11,6 @@ const SPACE = 0x20;
 const TAB = 0x09;
 const LF = 0x0a;
 const CR = 0x0d;
-
-function inputError(msg: string): EngineError {
-  return new EngineError('E_INPUT', msg);
-}
 
 /**
  * Rejects files that are not UTF-8 text by their first bytes (compressed, a spreadsheet, UTF-16)

@@ -7,10 +7,10 @@
 // booleans (the labels "true"/"false") and null (missing); an object or array is an error naming the
 // line and key. Blank lines are skipped; line numbers count every line of the file. The bytes are
 // checked to be UTF-8 as a CSV file's are.
-import { EngineError } from '../engine/errors.js';
+import { EngineError, inputError } from '../engine/errors.js';
 import { findInvalidUtf8, sniffBytes } from './csv-scan.js';
 import { TableBuilder, type Cell, type SchemaOptions } from './schema.js';
-import { checkNames, inputError, typedReport, type ByteSource, type ReadResult } from './typed-read.js';
+import { checkNames, typedReport, type ByteSource, type ReadResult } from './typed-read.js';
 import { closeColumns } from './table.js';
 
 const quote = (s: string) => JSON.stringify(s);

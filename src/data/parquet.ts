@@ -8,9 +8,9 @@
 // "true"/"false"; strings go through the same inference as a CSV cell; null is a missing cell;
 // dates, times, timestamps, INT96, binary and nested (list, map, struct) columns are errors.
 import { parquetMetadataAsync, parquetRead, parquetSchema, type FileMetaData, type SchemaTree } from 'hyparquet';
-import { EngineError } from '../engine/errors.js';
+import { EngineError, inputError } from '../engine/errors.js';
 import { TableBuilder, type Cell, type FieldBatch, type SchemaOptions } from './schema.js';
-import { checkNames, inputError, messageOf, safeNumber, typedReport, type ByteSource, type ReadResult } from './typed-read.js';
+import { checkNames, messageOf, safeNumber, typedReport, type ByteSource, type ReadResult } from './typed-read.js';
 
 type FieldType = 'number' | 'cells';
 

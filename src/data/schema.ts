@@ -14,7 +14,7 @@
 // has at most maxCategories distinct labels it also fills a code array and a dictionary. When a
 // non-number arrives the float array is dropped; when the dictionary overflows while the column is
 // still numeric the dictionary is dropped (a column with that many labels cannot be categorical).
-import { EngineError } from '../engine/errors.js';
+import { EngineError, inputError } from '../engine/errors.js';
 import { unknownColumn, type CategoricalColumn, type Column, type NumericColumn, type Table } from './table.js';
 import type { Delimiter, LineEnding } from './csv-detect.js';
 import { formatNumber } from './csv-write.js';
@@ -132,10 +132,6 @@ export interface BuildResult {
 
 const quote = (s: string) => JSON.stringify(s);
 const ordinal = (n: number) => `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
-
-function inputError(msg: string): EngineError {
-  return new EngineError('E_INPUT', msg);
-}
 
 // A column's cells are stored in chunks (1024 rows, doubling up to CHUNK_ROWS, then CHUNK_ROWS
 // each): no copy while the file grows, nothing allocated beyond one chunk, and the final column is

@@ -1,6 +1,6 @@
 // What the typed-format readers (Parquet, Arrow IPC, JSON Lines) share: their byte source, report and
 // messages. Core code: no Node imports.
-import { EngineError } from '../engine/errors.js';
+import { EngineError, inputError } from '../engine/errors.js';
 import type { FormatName } from './format-name.js';
 import type { BuildResult, ReadReport, SchemaOptions, TableBuilder } from './schema.js';
 import type { Table } from './table.js';
@@ -31,10 +31,6 @@ export interface ReadResult {
 
 /** A reader of one format: the bytes of `file` (the name messages give) into a Table. */
 export type FormatReader = (src: ByteSource, file: string, opts: SchemaOptions) => Promise<ReadResult>;
-
-export function inputError(msg: string): EngineError {
-  return new EngineError('E_INPUT', msg);
-}
 
 /** The first line of an error's message (a library's message, quoted inside ours). */
 export function messageOf(e: unknown): string {

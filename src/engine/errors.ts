@@ -34,6 +34,11 @@ export class UnknownColumnError extends EngineError {
   }
 }
 
+/** The error for bad input (a file's content, a model's output): one line, the message as given. */
+export function inputError(msg: string): EngineError {
+  return new EngineError('E_INPUT', msg);
+}
+
 /** Throws an EngineError when `cond` is false; `msg` is lazy so passing checks cost nothing. */
 export function check(cond: unknown, code: ErrorCode, msg: () => string): asserts cond {
   if (!cond) throw new EngineError(code, msg());

@@ -58,6 +58,11 @@ export function modelAdapter<K extends BlackBoxKind>(kind: K): Extract<ModelAdap
   return MODEL_ADAPTERS.find((a) => a.kind === kind) as Extract<ModelAdapterEntry, { kind: K }>;
 }
 
+/** How a kind reads in a sentence ("ONNX"); a kind outside the registry (a caller's own adapter) reads as itself. */
+export function kindName(kind: string): string {
+  return MODEL_ADAPTERS.find((a) => a.kind === kind)?.kindName ?? kind;
+}
+
 /** The file adapter claiming the extension `ext` (".onnx", any case), or undefined. */
 export function adapterForExtension(ext: string): ModelFileAdapter | undefined {
   const lower = ext.toLowerCase();

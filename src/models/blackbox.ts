@@ -4,7 +4,7 @@
 // (adapters.ts) re-exported, so this module stays the one import for all of them. Core code: no
 // Node imports (src/node/blackbox.ts finds and loads files; the adapters here take what was
 // loaded, so a browser can use them with its own loader).
-import { check, EngineError } from '../engine/errors.js';
+import { check, inputError } from '../engine/errors.js';
 import type { Engine } from '../engine/engine.js';
 import { unknownColumn, type Column, type Table } from '../data/table.js';
 import type { Classifier } from './classifier/classifier.js';
@@ -13,10 +13,6 @@ import { checkPredictions, type BlackBox } from './contract.js';
 export type { BlackBoxKind } from './adapters.js';
 export { checkPredictions, type BlackBox } from './contract.js';
 export * from './onnx.js';
-
-function inputError(msg: string): EngineError {
-  return new EngineError('E_INPUT', msg);
-}
 
 /** The longest wait, in seconds, for one call of a JS-module model's predict (or its import): --model-timeout's default, and the browser page's. */
 export const MODEL_TIMEOUT_SECONDS = 60;

@@ -5,7 +5,7 @@
 //
 // Rows in messages count from 1, in the order of the table handed to predict (for a CSV file read
 // with a header: row r is line r + 1, unless the missing-value policy dropped rows).
-import { check, EngineError } from '../engine/errors.js';
+import { check, inputError } from '../engine/errors.js';
 import type { Table } from '../data/table.js';
 import type { Classifier } from './classifier/classifier.js';
 import type { BlackBoxKind } from './adapters.js';
@@ -23,10 +23,6 @@ export interface BlackBox {
 }
 
 const SHOW_ROWS = 5;
-
-function inputError(msg: string): EngineError {
-  return new EngineError('E_INPUT', msg);
-}
 
 /** "rows 3, 17, 42, 50, 61, … (9 rows in all)" for 0-based positions `rows` (+ offset). */
 function rowList(rows: number[], total: number, offset: number): string {

@@ -2,13 +2,9 @@
 // runtime-independent adapter over an inference session. The runtime itself (onnxruntime-node or
 // onnxruntime-web) is the caller's: src/node/blackbox.ts imports and hands it in, so this file is
 // core code (no Node imports) and a browser can pass its own.
-import { check, EngineError } from '../engine/errors.js';
+import { check, EngineError, inputError } from '../engine/errors.js';
 import type { Table } from '../data/table.js';
 import { checkPredictions, type BlackBox } from './contract.js';
-
-function inputError(msg: string): EngineError {
-  return new EngineError('E_INPUT', msg);
-}
 
 /** How one table column becomes model inputs. */
 export type OnnxColumn =

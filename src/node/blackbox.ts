@@ -12,7 +12,7 @@
 import { readFile, stat } from 'node:fs/promises';
 import { extname } from 'node:path';
 import type { Engine } from '../engine/engine.js';
-import { EngineError } from '../engine/errors.js';
+import { EngineError, inputError } from '../engine/errors.js';
 import type { Table } from '../data/table.js';
 import { builtinBlackBox, columnBlackBox, type BlackBox } from '../models/blackbox.js';
 import { onnxBlackBox, parseOnnxSidecar, type OrtLike } from '../models/onnx.js';
@@ -40,10 +40,6 @@ export interface LoadBlackBoxOptions {
    * MODEL_TIMEOUT_SECONDS, 60); the module runs in a worker thread, stopped when it overruns
    */
   modelTimeout?: number;
-}
-
-function inputError(msg: string): EngineError {
-  return new EngineError('E_INPUT', msg);
 }
 
 const firstLine = (e: unknown): string => (e instanceof Error ? e.message : String(e)).split('\n')[0];

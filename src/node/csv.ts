@@ -11,7 +11,7 @@ import { createHash } from 'node:crypto';
 import { Readable, Transform, Writable, type TransformCallback } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { parse, format } from 'fast-csv';
-import { EngineError } from '../engine/errors.js';
+import { EngineError, inputError } from '../engine/errors.js';
 import { DELIMITERS, detectCsv, type Delimiter } from '../data/csv-detect.js';
 import { FastSplitter, type ByteDelimiter } from '../data/csv-fast.js';
 import { QuoteScanner, WhitespaceCollapser, findInvalidUtf8, lineAt, sniffBytes, utf8CutTail } from '../data/csv-scan.js';
@@ -55,10 +55,6 @@ export interface ReadOptions extends SchemaOptions {
 }
 
 const SAMPLE_BYTES = 64 * 1024;
-
-function inputError(msg: string): EngineError {
-  return new EngineError('E_INPUT', msg);
-}
 
 /** Maps file-system errors to messages naming the file; anything else passes through. */
 export function fsError(err: unknown, file: string): unknown {

@@ -5,7 +5,7 @@ import type { Tensor } from '../../engine/engine.js';
 import { check, EngineError } from '../../engine/errors.js';
 import type { Table } from '../../data/table.js';
 import type { FeatureGroup } from '../../models/classifier/preprocess.js';
-import { MODEL_ADAPTERS } from '../../models/adapters.js';
+import { kindName } from '../../models/adapters.js';
 
 /**
  * One feature's columns in the encoded input (numeric: width 1, scaled to [−1, 1], with min and max the
@@ -93,8 +93,7 @@ export function requireDifferentiable(bb: MaybeDifferentiable): LucidModel {
 
 /** "LUCID needs gradients; <source> is a <kind> model; use LUCID-GAN (lucid gan fit/sample) instead" */
 export function notDifferentiableMessage(source: string, kind: string): string {
-  // a kind outside the registry (a caller's own adapter) reads as itself
-  const name = MODEL_ADAPTERS.find((a) => a.kind === kind)?.kindName ?? kind;
+  const name = kindName(kind);
   const article = /^[aeio]/i.test(name) || /^(ONNX|MJS)/.test(name) ? 'an' : 'a';
   return `LUCID needs gradients; ${source} is ${article} ${name} model; use LUCID-GAN (lucid gan fit/sample) instead`;
 }
