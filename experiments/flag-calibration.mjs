@@ -4,8 +4,11 @@
 // report shows) and writes one JSON per run; `analyse` counts against the protocol's null and targets.
 //
 //   npm run build && node experiments/flag-calibration.mjs run [--kinds fair,direct,proxy,intersectional]
-//        [--seeds 0-19] [--rows 2000] [--population 200000] [--out out/experiments/flags]
+//        [--seeds 0-19] [--rows 2000] [--population 200000] [--coding as-named|recoded] [--out out/experiments/flags]
 //   node experiments/flag-calibration.mjs analyse [--out out/experiments/flags]
+// --coding recoded (issue #33, EXPERIMENTS.md §8.3): the same decisions coded the other way: the label's
+// two values swapped ("yes" now names the rows not approved, the unfavourable outcome: --favourable
+// negative) and the model's score 1 − p. `analyse` then also compares each run with its other coding.
 import { parseArgs } from 'node:util';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -18,6 +21,7 @@ const { values, positionals } = parseArgs({
     rows: { type: 'string', default: '2000' },
     population: { type: 'string', default: '200000' },
     out: { type: 'string', default: 'out/experiments/flags' },
+    coding: { type: 'string', default: 'as-named' },
   },
 });
 const runsDir = join(values.out, 'runs');
@@ -51,17 +55,22 @@ async function run() {
       const drop = kind === 'proxy' ? train.protected.slice() : [];
       const { model: clf } = Classifier.train(engine, train.table, { label: train.label, positive: train.favourable, drop, hidden: [], epochs: 40, valFraction: 0, seed });
       try {
-        const model = builtinBlackBox(engine, clf, `logistic (${kind})`);
-        const opts = { label: data.label, positive: data.favourable, protected: data.protected, model, seed };
-        const ms = await metricsStage(engine, data.table, opts, model, undefined, [], []);
+        const recoded = values.coding === 'recoded';
+        const builtin = builtinBlackBox(engine, clf, `logistic (${kind})`);
+        // the other coding: P(label = "yes") is now 1 − P(approved); a wrapper records no classes
+        const model = recoded ? { kind: 'module', source: `1 − logistic (${kind})`, features: builtin.features, predict: async (t) => Float64Array.from(await builtin.predict(t), (v) => 1 - v) } : builtin;
+        const code = (t) => (recoded ? { rows: t.rows, columns: t.columns.map((c) => (c.name === data.label ? { ...c, codes: Int32Array.from(c.codes, (k) => c.categories.length - 1 - k) } : c)) } : t);
+        const favourable = recoded ? 'negative' : 'positive';
+        const opts = { label: data.label, positive: data.favourable, favourable, protected: data.protected, model, seed };
+        const ms = await metricsStage(engine, code(data.table), opts, model, undefined, [], []);
         // the population: the same model on 200,000 independent rows, the same references
         const popPred = await model.predict(pop.table);
-        const ptable = { rows: pop.table.rows, columns: [...pop.table.columns, { kind: 'numeric', name: 'preds', values: popPred }] };
+        const ptable = { rows: pop.table.rows, columns: [...code(pop.table).columns, { kind: 'numeric', name: 'preds', values: popPred }] };
         const popRef = (rep) => Object.fromEntries(rep.attributes.map((a) => [a.column, a.reference.value]));
         const refA = popRef(ms.attributes);
-        const pa = groupMetrics(ptable, { label: pop.label, positive: pop.favourable, pred: 'preds', predAs: 'scores', groups: pop.protected, reference: refA });
+        const pa = groupMetrics(ptable, { label: pop.label, positive: pop.favourable, favourable, pred: 'preds', predAs: 'scores', groups: pop.protected, reference: refA });
         const refI = ms.intersection.attributes[0].reference.value.split(', ');
-        const pi = groupMetrics(ptable, { label: pop.label, positive: pop.favourable, pred: 'preds', predAs: 'scores', groups: pop.protected, intersect: true, reference: Object.fromEntries(pop.protected.map((c, k) => [c, refI[k]])) });
+        const pi = groupMetrics(ptable, { label: pop.label, positive: pop.favourable, favourable, pred: 'preds', predAs: 'scores', groups: pop.protected, intersect: true, reference: Object.fromEntries(pop.protected.map((c, k) => [c, refI[k]])) });
         const popRatio = new Map();
         for (const rep of [pa, pi]) for (const a of rep.attributes) for (const c of a.comparisons) popRatio.set(`${a.column}|${c.group}|${c.metric}`, c.ratio);
         const comparisons = [];
@@ -73,14 +82,14 @@ async function run() {
           }
         }
         const out = {
-          kind, seed, rows, population: popRows, drop,
+          kind, seed, rows, population: popRows, drop, coding: values.coding,
           truth: { disadvantaged: data.truth.disadvantaged, reads: data.truth.reads },
           family: ms.attributes.verdicts.comparisons,
           comparisons,
           attribution: ms.attribution,
           seconds: (performance.now() - t0) / 1000,
         };
-        writeFileSync(join(runsDir, `${kind}-${rows}-${seed}.json`), JSON.stringify(out));
+        writeFileSync(join(runsDir, `${kind}-${rows}-${seed}${recoded ? '-recoded' : ''}.json`), JSON.stringify(out));
         const fl = comparisons.filter((c) => c.verdict === 'flagged');
         const fa = fl.filter((c) => inBand(c.populationRatio));
         process.stdout.write(`${kind} ${rows} seed ${seed}: ${fl.length} flagged (${fa.length} false alarms) of ${out.family}; ${out.seconds.toFixed(1)} s\n`);
@@ -92,7 +101,22 @@ async function run() {
 }
 
 function analyse() {
-  const runs = readdirSync(runsDir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(readFileSync(join(runsDir, f), 'utf8')));
+  const all = readdirSync(runsDir).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(readFileSync(join(runsDir, f), 'utf8')));
+  const runs = all.filter((r) => (r.coding ?? 'as-named') === 'as-named');
+  // each recoded run against its run as named: the same flags, the metrics mapped (TPR ↔ TNR, FNR ↔ FPR, PPV ↔ NPV, FDR ↔ FOR)
+  const IMAGE = { selection_rate: 'selection_rate', tpr: 'tnr', tnr: 'tpr', fnr: 'fpr', fpr: 'fnr', ppv: 'npv', npv: 'ppv', fdr: 'for', for: 'fdr' };
+  const flagsOf = (r, map) => r.comparisons.filter((c) => c.verdict === 'flagged').map((c) => `${c.attribute}|${c.group}|${map ? IMAGE[c.metric] : c.metric}|${c.direction}|${c.ratio}`).sort();
+  const recodedRuns = all.filter((r) => r.coding === 'recoded');
+  let same = 0;
+  const differ = [];
+  for (const r of recodedRuns) {
+    const named = runs.find((x) => x.kind === r.kind && x.rows === r.rows && x.seed === r.seed);
+    if (!named) continue;
+    const a = flagsOf(named, true);
+    const b = flagsOf(r, false);
+    if (JSON.stringify(a) === JSON.stringify(b) && named.family === r.family) same++;
+    else differ.push(`${r.kind} ${r.rows} seed ${r.seed}`);
+  }
   const groups = new Map();
   for (const r of runs) {
     const k = `${r.kind} ${r.rows}`;
@@ -122,7 +146,7 @@ function analyse() {
         anyFalse++;
         falseList.push(`${kind} ${rows} seed ${r.seed}: ${fa.map((c) => `${c.attribute}=${c.group} ${c.metric} ×${c.ratio?.toFixed(2)} (population ×${c.populationRatio?.toFixed(2)})`).join('; ')}`);
       }
-      const planted = (c) => c.metric === 'positivity_rate' && c.verdict === 'flagged' && c.direction === 'disadvantaged' && (kind === 'intersectional' ? c.attribute === 'sex × group' && c.group === 'Female, B' : c.attribute === 'group' && c.group === 'B');
+      const planted = (c) => c.metric === 'selection_rate' && c.verdict === 'flagged' && c.direction === 'disadvantaged' && (kind === 'intersectional' ? c.attribute === 'sex × group' && c.group === 'Female, B' : c.attribute === 'group' && c.group === 'B');
       const hit = kind !== 'fair' && r.comparisons.some(planted);
       if (hit) found++;
       if (hit && fa.length === 0) foundClean++;
@@ -130,7 +154,7 @@ function analyse() {
       for (const [attr, paths] of [['sex', ['income', 'hours_per_week']], ['group', ['income', 'education']]]) {
         const at = r.attribution.find((a) => a.attribute === attr);
         if (!at || at.path !== 'correlated features') continue;
-        const pos = r.comparisons.find((c) => c.attribute === attr && c.metric === 'positivity_rate');
+        const pos = r.comparisons.find((c) => c.attribute === attr && c.metric === 'selection_rate');
         if (!pos || inBand(pos.populationRatio) || pos.populationRatio === null) continue;
         if (kind !== 'fair' && attr === 'group') continue; // planted there: not a correlated-feature path only
         corr[`${attr}Out`]++;
@@ -146,7 +170,8 @@ function analyse() {
     detail.push(...falseList);
   }
   lines.push('', `Overall: ${allFalse}/${allAudits} audits with any false alarm.`);
-  lines.push(`Correlated-feature disparities (population ratio of the positivity rate outside the band, attribute not read or read with little effect): sex ${corr.sexOut} (flagged ${corr.sexFlagged}, carriers name income or hours_per_week ${corr.sexNamed}); group in fair runs ${corr.groupOut} (flagged ${corr.groupFlagged}, carriers name income or education ${corr.groupNamed}).`);
+  lines.push(`Correlated-feature disparities (population ratio of the selection rate outside the band, attribute not read or read with little effect): sex ${corr.sexOut} (flagged ${corr.sexFlagged}, carriers name income or hours_per_week ${corr.sexNamed}); group in fair runs ${corr.groupOut} (flagged ${corr.groupFlagged}, carriers name income or education ${corr.groupNamed}).`);
+  if (recodedRuns.length) lines.push('', `Coded the other way: ${same} of ${recodedRuns.length} runs flag exactly the same comparisons (metrics mapped, the same direction and ratio, the same family size)${differ.length ? `; differ: ${differ.join(', ')}` : ''}.`);
   if (detail.length) lines.push('', 'False alarms:', ...detail.map((d) => `- ${d}`));
   const text = lines.join('\n') + '\n';
   writeFileSync(join(values.out, 'summary.md'), text);

@@ -22,14 +22,14 @@ function heatmapOfCells(cells) {
   const rowValues = [...new Set(split.map((s) => s[0]))].sort();
   const colValues = [...new Set(split.map((s) => s[1]))].sort();
   const n = rowValues.map(() => colValues.map(() => 0));
-  const positivityRate = rowValues.map(() => colValues.map(() => null));
+  const selectionRate = rowValues.map(() => colValues.map(() => null));
   cells.forEach((c, i) => {
     const r = rowValues.indexOf(split[i][0]);
     const k = colValues.indexOf(split[i][1]);
     n[r][k] = c.n;
-    positivityRate[r][k] = c.n > 0 ? c.predPos / c.n : null;
+    selectionRate[r][k] = c.n > 0 ? c.predPos / c.n : null;
   });
-  return { rowAttribute: 'sex', colAttribute: 'group', rowValues, colValues, n, positivityRate };
+  return { rowAttribute: 'sex', colAttribute: 'group', rowValues, colValues, n, selectionRate };
 }
 const runs = load('runs');
 const paperRuns = load('runs-paper');

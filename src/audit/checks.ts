@@ -8,13 +8,15 @@
 // Fidelity, per feature and side (src/methods/quality/fidelity.ts): the distance between the generated
 // set and the real rows the model scores on that side, beside its noise floor.
 //
-// Direction, per value v of a checked feature (a category, a bin, or the median of a numeric one):
-//   canonical shift = share(v | positive set) − share(v | negative set), for each GAN seed;
-//   real shift      = share(v | predicted-positive rows) − share(v | predicted-negative rows), with its
+// Direction, per value v of a checked feature (a category, a bin, or the median of a numeric one),
+// taken from the favourable side (one coding convention: the same decisions coded the other way give
+// the same shifts; with --favourable positive the favourable set is the positive one):
+//   canonical shift = share(v | favourable set) − share(v | unfavourable set), for each GAN seed;
+//   real shift      = share(v | rows given the favourable decision) − share(v | the other rows), with its
 //                     bootstrap standard error (rows resampled with replacement, both shares recomputed;
 //                     CHECK_DEFAULTS.shiftResamples resamples) and, after correctShiftChecks, an interval
 //                     at the corrected level of the audit's verdicts (Holm over every check).
-// The median shift is median(positive) − median(negative) the same way. Status:
+// The median shift is median(favourable) − median(unfavourable) the same way. Status:
 //   'within noise' — the real interval covers 0 (or a side has no real row): the data cannot tell the
 //                    direction, so any canonical shift there is "generated only, not confirmed";
 //   'agrees'       — the interval excludes 0 and every seed's canonical shift has the data's sign;
@@ -74,7 +76,7 @@ export const CHECK_DEFAULTS = {
 export type ShiftStatus = 'agrees' | 'disagrees' | 'within noise';
 
 export interface RealShift {
-  /** the point estimate on all rows (null when a side has no real row) */
+  /** the point estimate on all rows, favourable side − unfavourable side (null when a side has no real row) */
   shift: number | null;
   /** the interval at the check's corrected level (after `correctShiftChecks`; before it, the bootstrap percentile interval) */
   lo: number | null;
@@ -89,7 +91,7 @@ export interface RealShift {
   /** real rows on each side */
   positiveRows: number;
   negativeRows: number;
-  /** the share (or median) on each side */
+  /** the share (or median) on each side (by the model's decision, as named) */
   positive: number | null;
   negative: number | null;
 }
@@ -100,11 +102,11 @@ export interface ShiftCheck {
   /** a category, a bin label, or "median" */
   value: string;
   kind: 'share' | 'median';
-  /** the canonical shift of each GAN seed's sets (in `seeds` order) */
+  /** the canonical shift of each GAN seed's sets (in `seeds` order): favourable set − unfavourable set (see the file comment) */
   canonical: number[];
   /** the canonical shift of all seeds' sets pooled */
   pooled: number;
-  /** the shares (or medians) in the pooled positive and negative sets */
+  /** the shares (or medians) in the pooled positive and negative sets (by the model's decision, as named) */
   positive: number;
   negative: number;
   real: RealShift;
@@ -239,7 +241,7 @@ function sideCounts(codes: Int32Array, k: number, yhat: Uint8Array, rows: Int32A
  * shift and its bootstrap interval (see the file comment). `sets` holds each GAN seed's positive and
  * negative set; `yhat` the model's decision on each real row.
  */
-export function shiftChecks(vars: readonly CheckVariable[], yhat: Uint8Array, sets: readonly { positive: Table; negative: Table }[], rng: Rng, opts: { resamples?: number; confidence?: number } = {}): ShiftCheck[] {
+export function shiftChecks(vars: readonly CheckVariable[], yhat: Uint8Array, sets: readonly { positive: Table; negative: Table }[], rng: Rng, opts: { resamples?: number; confidence?: number; favourable?: 'positive' | 'negative' } = {}): ShiftCheck[] {
   const R = opts.resamples ?? CHECK_DEFAULTS.shiftResamples;
   const conf = opts.confidence ?? CHECK_DEFAULTS.confidence;
   check(Number.isSafeInteger(R) && R >= 1, 'E_ARG', () => `checks: resamples must be a positive integer, got ${R}`);
@@ -391,20 +393,24 @@ export function shiftChecks(vars: readonly CheckVariable[], yhat: Uint8Array, se
 
   const out: ShiftCheck[] = [];
   const alpha = 1 - conf;
+  // every shift from the favourable side: positive − negative, or its negation with --favourable negative
+  const sg = opts.favourable === 'negative' ? -1 : 1;
+  // 0 − x, not −x: a zero shift stays +0 (the same bytes as the other coding's)
+  const o = (x: number) => (sg === 1 ? x : 0 - x);
   vars.forEach((v, vi) => {
     const names = v.numeric ? [...v.values, 'median'] : v.values;
     names.forEach((value, j) => {
       const pt = point[vi];
       const defined = pt.nPos > 0 && pt.nNeg > 0;
-      const shift = defined ? pt.pos[j] - pt.neg[j] : null;
-      const finiteReps = Array.from(reps[vi][j]).filter(Number.isFinite);
+      const shift = defined ? o(pt.pos[j] - pt.neg[j]) : null;
+      const finiteReps = Array.from(reps[vi][j], o).filter(Number.isFinite);
       const sorted = Float64Array.from(finiteReps).sort();
       const mean = finiteReps.reduce((a, b) => a + b, 0) / Math.max(1, finiteReps.length);
       const se = defined && finiteReps.length > 1 ? Math.sqrt(finiteReps.reduce((a, b) => a + (b - mean) ** 2, 0) / (finiteReps.length - 1)) : null;
       const lo = defined && sorted.length ? quantileSorted(sorted, alpha / 2) : null;
       const hi = defined && sorted.length ? quantileSorted(sorted, 1 - alpha / 2) : null;
       const c = canon[vi];
-      const perSeed = c.perSeed[j];
+      const perSeed = c.perSeed[j].map(o);
       // the data's sign is the interval's (a discrete median's point estimate can sit on its edge)
       const s = lo !== null && hi !== null ? (lo > 0 ? 1 : hi < 0 ? -1 : 0) : 0;
       const withSign = s === 0 ? 0 : perSeed.filter((x) => sign(x) === s).length;
@@ -415,7 +421,7 @@ export function shiftChecks(vars: readonly CheckVariable[], yhat: Uint8Array, se
         value,
         kind: value === 'median' && j === v.values.length ? 'median' : 'share',
         canonical: perSeed.slice(),
-        pooled: c.pooled[j],
+        pooled: o(c.pooled[j]),
         positive: c.pos[j],
         negative: c.neg[j],
         real: { shift, lo, hi, se, positiveRows: pt.nPos, negativeRows: pt.nNeg, positive: pt.nPos > 0 ? pt.pos[j] : null, negative: pt.nNeg > 0 ? pt.neg[j] : null },

@@ -5,9 +5,10 @@
 // The rules (issue #15):
 // - A value is stated as FAVOURED (DISFAVOURED) by the model's decisions only when its check
 //   'agrees': the real rows' shift is positive (negative) with an interval at the corrected level (checks.ts correctShiftChecks) that excludes 0, and
-//   every GAN seed's canonical shift has that sign. The shift is share in the positive set − share in the
-//   negative set, so with --favourable negative (the positive decision is the unfavourable one, a
-//   high-risk score) a positive shift means DISFAVOURED: the words follow the favourable outcome.
+//   every GAN seed's canonical shift has that sign. The shift is share in the favourable set − share
+//   in the unfavourable set (checks.ts): with --favourable negative (the positive decision is the
+//   unfavourable one, a high-risk score) the favourable set is the negative one, so the words and the
+//   signs are the same however the label is coded.
 // - A value whose check 'disagrees' is stated as a DISAGREEMENT: the sets contradict the data there;
 //   nothing is inferred from them.
 // - A value the real rows cannot decide ('within noise') on which every seed (at least two) gives the
@@ -56,7 +57,7 @@ export interface FeatureFinding {
 
 export interface AuditFindings {
   rankingRule: string;
-  /** which decision is favourable: 'favoured' means over-represented among the rows given it */
+  /** which decision is favourable: 'favoured' means over-represented among the rows given it; every shift is favourable set − unfavourable set */
   favourable?: 'positive' | 'negative';
   /** the features named as separating the sets (faithful, by JS) */
   named: FeatureFinding[];
@@ -79,11 +80,11 @@ const byMagnitude = (a: ValueFinding, b: ValueFinding) =>
   (a.kind === b.kind ? 0 : a.kind === 'median' ? -1 : 1) || Math.abs(b.real.shift ?? b.canonical.pooled) - Math.abs(a.real.shift ?? a.canonical.pooled);
 
 /** One feature's finding from its distribution, fidelity and checks. */
-export function featureFinding(d: Distribution, fid: FeatureFidelity | null, checks: readonly ShiftCheck[], favourable: 'positive' | 'negative' = 'positive'): FeatureFinding {
+export function featureFinding(d: Distribution, fid: FeatureFidelity | null, checks: readonly ShiftCheck[]): FeatureFinding {
   const mine = checks.filter((c) => c.feature === d.feature).map(valueFinding);
   const seedsAgree = (v: ValueFinding) => v.canonical.seeds.length >= 2 && v.canonical.seeds.every(Number.isFinite) && (v.canonical.min > 0 || v.canonical.max < 0);
   const agrees = mine.filter((v) => v.status === 'agrees');
-  // over- and under-represented in the positive set, by the data's sign (its interval's, as checks.ts decides the status)
+  // over- and under-represented in the favourable set, by the data's sign (its interval's, as checks.ts decides the status)
   const up = agrees.filter((v) => (v.real.lo ?? 0) > 0);
   const down = agrees.filter((v) => (v.real.hi ?? 0) < 0);
   const js = d.jsSeeds && d.jsSeeds.length ? d.jsSeeds : [d.js];
@@ -94,8 +95,8 @@ export function featureFinding(d: Distribution, fid: FeatureFidelity | null, che
     js: { pooled: d.js, min: Math.min(...js), max: Math.max(...js), real: d.jsReal ?? null },
     fidelity: fid,
     faithful: fid?.faithful ?? false,
-    favoured: (favourable === 'positive' ? up : down).sort(byMagnitude),
-    disfavoured: (favourable === 'positive' ? down : up).sort(byMagnitude),
+    favoured: up.sort(byMagnitude),
+    disfavoured: down.sort(byMagnitude),
     disagreements: mine.filter((v) => v.status === 'disagrees').sort(byMagnitude),
     generatedOnly: mine.filter((v) => v.status === 'within noise' && seedsAgree(v)).sort(byMagnitude),
   };
@@ -112,13 +113,13 @@ export function buildFindings(ranked: readonly Distribution[], fidelity: readonl
   for (const d of ranked) {
     if (d.role !== 'feature') continue;
     if (named.length >= FINDINGS_DEFAULTS.named) break;
-    const f = featureFinding(d, fid(d.feature), checks, favourable);
+    const f = featureFinding(d, fid(d.feature), checks);
     (f.faithful ? named : unfaithful).push(f);
   }
   const prot: FeatureFinding[] = [];
   for (const c of protectedColumns) {
     const d = ranked.find((x) => x.feature === c);
-    if (d) prot.push(featureFinding(d, fid(c), checks, favourable));
+    if (d) prot.push(featureFinding(d, fid(c), checks));
   }
   return { rankingRule: RANKING_RULE, favourable, named, unfaithful, protected: prot };
 }

@@ -25,7 +25,7 @@
 // penalised value's gap down; the mirror value of a binary attribute then rises, and counting both
 // would count one finding twice.
 //
-// The same rule is applied to the group metrics' statistical-parity difference (positivity rate of v
+// The same rule is applied to the group metrics' statistical-parity difference (selection rate of v
 // minus the rate of everyone else, from the audited model's predictions on the data) with σ_bin from
 // the group sizes, and reported next to the canonical flags.
 import type { AuditResult, IntersectionHeatmap } from './types.js';
@@ -141,12 +141,12 @@ export function parityGaps(result: AuditResult): GapStat[] {
     const attr = result.protected.find((p) => p.groupColumn === a.column);
     if (!attr || attr.kind !== 'categorical') continue;
     const total = a.groups.reduce((s, g) => s + g.n, 0);
-    const posTotal = a.groups.reduce((s, g) => s + (g.positivity_rate ?? 0) * g.n, 0);
+    const posTotal = a.groups.reduce((s, g) => s + (g.selection_rate ?? 0) * g.n, 0);
     for (const g of a.groups) {
-      if (g.positivity_rate === null || g.n === total) continue;
-      const rest = (posTotal - g.positivity_rate * g.n) / (total - g.n);
+      if (g.selection_rate === null || g.n === total) continue;
+      const rest = (posTotal - g.selection_rate * g.n) / (total - g.n);
       const p = posTotal / total;
-      out.push({ key: `${attr.column}=${g.value}`, d: g.positivity_rate - rest, sdBinomial: binSd(p, g.n, total - g.n) });
+      out.push({ key: `${attr.column}=${g.value}`, d: g.selection_rate - rest, sdBinomial: binSd(p, g.n, total - g.n) });
     }
   }
   return out;
@@ -154,23 +154,23 @@ export function parityGaps(result: AuditResult): GapStat[] {
 
 /**
  * Statistical-parity difference of each intersection cell against every other row (EXPERIMENTS.md
- * §2.9, declared before it was computed): the heatmap's positivity rate of the cell minus the rate of
+ * §2.9, declared before it was computed): the heatmap's selection rate of the cell minus the rate of
  * the rest of the data, σ_bin from the pooled rate and the two row counts. Key as `cellGaps`. Empty
  * cells and a cell holding every row are skipped.
  */
-export function cellParityGaps(result: { intersections: { heatmap: Pick<IntersectionHeatmap, 'rowAttribute' | 'colAttribute' | 'rowValues' | 'colValues' | 'n' | 'positivityRate'> }[] }): GapStat[] {
+export function cellParityGaps(result: { intersections: { heatmap: Pick<IntersectionHeatmap, 'rowAttribute' | 'colAttribute' | 'rowValues' | 'colValues' | 'n' | 'selectionRate'> }[] }): GapStat[] {
   const out: GapStat[] = [];
   for (const { heatmap: h } of result.intersections) {
     let total = 0;
     let posTotal = 0;
     h.n.forEach((row, r) => row.forEach((n, c) => {
       total += n;
-      posTotal += n * (h.positivityRate[r][c] ?? 0);
+      posTotal += n * (h.selectionRate[r][c] ?? 0);
     }));
     for (let r = 0; r < h.rowValues.length; r++) {
       for (let c = 0; c < h.colValues.length; c++) {
         const n = h.n[r][c];
-        const rate = h.positivityRate[r][c];
+        const rate = h.selectionRate[r][c];
         if (rate === null || n === 0 || n === total) continue;
         const rest = (posTotal - rate * n) / (total - n);
         out.push({ key: `${h.rowAttribute}=${h.rowValues[r]} & ${h.colAttribute}=${h.colValues[c]}`, d: rate - rest, sdBinomial: binSd(posTotal / total, n, total - n) });

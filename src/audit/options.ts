@@ -80,6 +80,13 @@ export interface AuditOptions {
   allowSmall?: boolean;
   /** the model to audit: called on the data (and on the canonical sets for validity, FALE) */
   model?: BlackBox;
+  /**
+   * `--model-classes`: the model's classes as the data codes them (model class → label value, e.g.
+   * { yes: '1', no: '0' }); the model's positive class, so mapped, must be the audit's (checkModelClasses)
+   */
+  modelClasses?: Record<string, string>;
+  /** `--allow-inverted-scores`: scores that rank the label worse than chance beyond noise are audited as given (metrics/fit.ts) */
+  allowInvertedScores?: boolean;
   /** without a callable model: the column holding the model's predictions (P(positive), 0/1, or labels) */
   pred?: string;
   /** where the data came from (shown in the report; default "data") */

@@ -4,7 +4,7 @@
 // sets and the audit's checks of them against the real rows (src/audit/checks.ts), the quantities the
 // report prints:
 //   canonical_shift    per value of a protected attribute: the pooled canonical shift (share in the
-//                      positive set − share in the negative set), with the real rows' shift and its
+//                      favourable set − share in the unfavourable set), with the real rows' shift and its
 //                      corrected interval beside it; a value whose check 'disagrees' (the sets contradict
 //                      the data) is insufficient data, "contradicted by the data", never a pass or a fail;
 //                      a value with no check (suppressed) or a small group is insufficient data too;

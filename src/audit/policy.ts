@@ -15,7 +15,7 @@ import { EngineError, UnknownColumnError } from '../engine/errors.js';
 import { closeColumns, getColumn, type Table } from '../data/table.js';
 import { isMissing } from '../data/cells.js';
 import type { Rng } from '../engine/rng.js';
-import { correctTogether, groupMetrics, METRIC_DEFS, METRICS, wilsonInterval, type AttributeResult, type Favourable, type MetricName, type MetricsReport, type Verdict } from '../methods/metrics/index.js';
+import { correctTogether, groupMetrics, METRIC_DEFS, metricDef, METRICS, wilsonInterval, type AttributeResult, type Favourable, type MetricName, type MetricsReport, type Verdict } from '../methods/metrics/index.js';
 
 /** The policy format this code reads (the `version` field). */
 export const POLICY_VERSION = 1;
@@ -56,7 +56,7 @@ type Yardstick = keyof typeof YARDSTICKS;
  * values; those of canonical_validity and canonical_fidelity are the two sets, "positive" and "negative".
  */
 export const CANONICAL_RULES = {
-  canonical_shift: { kind: 'difference', attribute: 'protected', help: "the canonical shift of a protected attribute's value: its share in the positive canonical set − in the negative set (all GAN seeds pooled), as the report prints it; a value the audit's check marks as contradicted by the real rows is insufficient data" },
+  canonical_shift: { kind: 'difference', attribute: 'protected', help: "the canonical shift of a protected attribute's value: its share in the favourable canonical set − in the unfavourable set (with --favourable positive: positive − negative; all GAN seeds pooled), as the report prints it; a value the audit's check marks as contradicted by the real rows is insufficient data" },
   canonical_validity: { kind: 'rate', attribute: 'none', help: 'the share of the rows generated for a set that the model scores on that set\'s side (drawn by rejection, the default: the acceptance rate, since the kept rows are valid by construction; with --no-rejection: the validity)' },
   canonical_fidelity: { kind: 'distance', attribute: 'column', help: "the fidelity of a feature's generated values to the real rows the model scores on that side: KS (numbers) or total variation (categories), 0 = the same" },
 } as const satisfies Record<string, { kind: RuleKind; attribute: 'protected' | 'none' | 'column'; help: string }>;
@@ -345,6 +345,8 @@ export interface CheckSettings {
   /** bootstrap resamples for intervals of differences (0: none) and the generator they come from */
   bootstrap: number;
   rng?: Rng;
+  /** `--allow-inverted-scores`: scores ranking the label worse than chance are checked as given (metrics/fit.ts) */
+  allowInvertedScores?: boolean;
 }
 
 export type CheckStatus = 'pass' | 'fail' | 'insufficient data';
@@ -481,7 +483,7 @@ export function ruleValues(rule: PolicyRule, a: AttributeResult, report: Metrics
       else if (c.value === null) c.reason = `the ${METRIC_DEFS[metric].label} of ${g.value} is undefined (no rows in its denominator)`;
       else if (g.tp !== null) {
         const counts = { tp: g.tp, fp: g.fp!, tn: g.tn!, fn: g.fn! };
-        const w = wilsonInterval(METRIC_DEFS[metric].num(counts), METRIC_DEFS[metric].den(counts));
+        const w = wilsonInterval(metricDef(metric).num(counts, report.favourable), metricDef(metric).den(counts, report.favourable));
         if (w) c.interval = { ...w, method: 'Wilson 95%' };
       }
     } else {
@@ -595,7 +597,7 @@ export function checkPolicy(table: Table, policy: Policy, s: CheckSettings, wher
       const report = groupMetrics(table, {
         label: s.label, positive: s.positive, favourable: s.favourable, pred: s.pred, threshold: s.threshold,
         groups: rule.columns, intersect: rule.columns.length > 1, reference,
-        minGroupSize: s.minGroup, suppressBelow: s.suppressBelow, bootstrap: s.bootstrap, rng: s.rng,
+        minGroupSize: s.minGroup, suppressBelow: s.suppressBelow, bootstrap: s.bootstrap, rng: s.rng, allowInvertedScores: s.allowInvertedScores,
       });
       run = { report, attr: report.attributes[0] };
       runs.set(key, run);

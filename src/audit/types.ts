@@ -14,6 +14,19 @@ import type { GanSchedule } from './schedule.js';
 import type { StopRecord } from '../models/lucidgan/model.js';
 import type { BlackBoxKind } from '../models/adapters.js';
 
+/** A stop request during an audit (AuditResult.meta.interrupted). */
+export interface AuditInterruption {
+  /** the stage running when the request was seen (e.g. "gan") */
+  stage: string;
+  /** the signal, when the CLI knows it ("SIGINT", "SIGTERM") */
+  signal: string | null;
+  gan: { seedsAsked: number; seedsTrained: number; epochsAsked: number; epochsDone: number[] };
+  /** whether the GANs' training was cut short (false: the request came after training) */
+  cutShort: boolean;
+  /** one sentence for the first line of the report and of the summary */
+  text: string;
+}
+
 /** How a protected attribute entered the audit. */
 export interface ProtectedAttribute {
   /** the column in the data */
@@ -66,15 +79,15 @@ export interface IntersectionHeatmap {
   colValues: string[];
   /** [r][c]: data rows in the cell */
   n: number[][];
-  /** [r][c]: the model's positivity rate in the data (null for an empty cell) */
-  positivityRate: (number | null)[][];
-  /** [r][c]: share of the positive canonical set in the cell minus share of the negative set (null when not generated) */
+  /** [r][c]: the model's selection rate in the data, the share of the cell's rows given the favourable decision (null for an empty cell) */
+  selectionRate: (number | null)[][];
+  /** [r][c]: share of the favourable canonical set in the cell minus share of the unfavourable set (with --favourable positive: positive − negative; null when not generated) */
   canonicalShift: (number | null)[][] | null;
   /** [r][c]: the direction check of the cell's shift against the real rows (AuditResult.checks.cells), null for an empty cell */
   shiftStatus?: (ShiftCheck['status'] | null)[][];
   /** cells with fewer than `minGroupSize` data rows */
   small: [number, number][];
-  /** --suppress-below k: cells with fewer than k data rows (1 ≤ n < k); their positivity rate and real-row check are null */
+  /** --suppress-below k: cells with fewer than k data rows (1 ≤ n < k); their selection rate and real-row check are null */
   suppressed?: [number, number][];
 }
 
@@ -139,7 +152,7 @@ export interface FaleSection {
   attribute: string;
   /** the unprivileged group FALE compares against everyone else */
   unprivileged: ProtectedCondition[];
-  /** how it was chosen, e.g. "lowest positivity rate" */
+  /** how it was chosen, e.g. "lowest selection rate" */
   chosen: string;
   result: FaleResult;
 }
@@ -186,6 +199,8 @@ export interface AuditResult {
     seeds: Record<string, number>;
     /** --suppress-below k (null: nothing suppressed) */
     suppressBelow: number | null;
+    /** the audit was asked to stop (Ctrl-C, SIGTERM) and finished early: what was cut short (null: it ran to the end); the report's and the summary's first line */
+    interrupted: AuditInterruption | null;
   };
   protected: ProtectedAttribute[];
   /** group metrics per protected attribute (one report, one attribute each) and for their intersection */

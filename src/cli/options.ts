@@ -6,7 +6,7 @@ import { unitIntervalOf } from '../data/cells.js';
 import type { TableReadOptions } from '../node/read-table.js';
 import { FORMATS, FORMAT_NAMES, type FormatName } from '../data/formats.js';
 import { SUPPRESSION_OPTION } from '../methods/metrics/suppress.js';
-import { FAVOURABLE, METRICS_DEFAULTS, THRESHOLD_OPTION } from '../methods/metrics/index.js';
+import { FAVOURABLE, FIT_DEFAULTS, METRICS_DEFAULTS, THRESHOLD_OPTION } from '../methods/metrics/index.js';
 
 export function positiveInt(value: string): number {
   const n = Number(value);
@@ -78,6 +78,18 @@ export function referenceArg(value: string, prev: Record<string, string> = {}): 
   return { ...prev, [m[1]]: m[2].trim() };
 }
 
+/** `--model-classes yes=1,no=0`: the model's classes as the data codes them (model class = data value). */
+export function classMapArg(value: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const part of value.split(',')) {
+    const m = /^([^=]+?)\s*=\s*(.+)$/.exec(part.trim());
+    if (!m) throw new InvalidArgumentError(`expected MODEL_CLASS=DATA_VALUE pairs, comma-separated, e.g. yes=1,no=0, got "${value}"`);
+    if (out[m[1]] !== undefined) throw new InvalidArgumentError(`the model class "${m[1]}" is mapped twice in "${value}"`);
+    out[m[1]] = m[2].trim();
+  }
+  return out;
+}
+
 /** τ in (0, 1). */
 export function tolerance(value: string): number {
   const v = Number(value);
@@ -100,6 +112,8 @@ export const FAIRNESS_OPTIONS = {
   threshold: (d: number) => new Option(`${THRESHOLD_OPTION.flag} <p>`, THRESHOLD_OPTION.help).argParser(unitInterval).default(d),
   legitimate: () => new Option('--legitimate <names>', 'columns you consider legitimate factors: the selection-rate disparity is also given within their strata (explained vs unexplained)').argParser(names),
   suppressBelow: () => new Option(`${SUPPRESSION_OPTION.flag} <k>`, SUPPRESSION_OPTION.help).argParser(positiveInt),
+  modelClasses: () => new Option('--model-classes <map>', 'the model\'s classes as the data codes them, MODEL_CLASS=DATA_VALUE comma-separated (e.g. yes=1,no=0): the model\'s positive class, so mapped, must be the --positive class (a model file records its classes; a mismatch is an error before the model is called)').argParser(classMapArg),
+  allowInvertedScores: () => new Option('--allow-inverted-scores', `audit scores that rank the label worse than chance (AUC ≤ ${FIT_DEFAULTS.invertedAuc} with its 99% interval below 0.5) as given, with a warning; without it they stop the run, since they probably give the probability of the other class`),
 } as const;
 
 export type FairnessOptionName = keyof typeof FAIRNESS_OPTIONS;
@@ -107,6 +121,8 @@ export type FairnessOptionName = keyof typeof FAIRNESS_OPTIONS;
 /** What commander gives for FAIRNESS_OPTIONS (threshold aside: its default makes it required where used). */
 export interface FairnessCliOptions {
   favourable?: string;
+  modelClasses?: Record<string, string>;
+  allowInvertedScores?: boolean;
   reference?: Record<string, string>;
   privileged?: Record<string, string>;
   tolerance?: number;
@@ -139,6 +155,7 @@ export function fairnessValues(opts: FairnessCliOptions) {
     minGroupSize: opts.minGroup,
     legitimate: opts.legitimate,
     suppressBelow: opts.suppressBelow,
+    allowInvertedScores: opts.allowInvertedScores === true,
   };
 }
 

@@ -8,10 +8,10 @@ import { check, inputError } from '../engine/errors.js';
 import type { Engine } from '../engine/engine.js';
 import { unknownColumn, type Column, type Table } from '../data/table.js';
 import type { Classifier } from './classifier/classifier.js';
-import { checkPredictions, type BlackBox } from './contract.js';
+import { checkPredictions, type BlackBox, type ModelClasses } from './contract.js';
 
 export type { BlackBoxKind } from './adapters.js';
-export { checkPredictions, type BlackBox } from './contract.js';
+export { checkModelClasses, checkPredictions, type BlackBox, type ModelClasses } from './contract.js';
 export * from './onnx.js';
 
 /** The longest wait, in seconds, for one call of a JS-module model's predict (or its import): --model-timeout's default, and the browser page's. */
@@ -27,6 +27,7 @@ export function builtinBlackBox(engine: Engine, model: Classifier, source: strin
     source,
     features: model.preprocessor.features.slice(),
     differentiable: model,
+    classes: { positive: model.positive, values: model.classes.slice(), label: model.label, recordedIn: 'the model file records' },
     predict: async (table) => checkPredictions(model.predictProba(engine, table, source), table.rows, source),
   };
 }
@@ -66,10 +67,11 @@ export function columnBlackBox(table: Table, name: string): BlackBox {
 /** A row as a JS model sees it: numbers for numeric columns, labels for categorical ones (null when missing). */
 export type Row = Record<string, number | string | null>;
 
-/** What a model module must export (`predict`), and may (`features`: the columns its rows need). */
+/** What a model module must export (`predict`), and may (`features`: the columns its rows need; `positive`: the class whose probability predict returns, checked against the audit's --positive). */
 export interface ModelModule {
   predict(rows: Row[]): ArrayLike<number> | Promise<ArrayLike<number>>;
   features?: readonly string[];
+  positive?: string;
 }
 
 /** Plain objects keyed by column name for rows [start, end) of `table`, with only `columns` (all when absent). */
@@ -106,9 +108,14 @@ export function asModelModule(ns: unknown, source: string): ModelModule {
   if (features !== undefined) {
     check(Array.isArray(features) && features.length > 0 && features.every((f) => typeof f === 'string'), 'E_INPUT', () => `${source}: the export "features" must be a non-empty array of column names`);
   }
+  const positive = host.positive ?? o?.positive;
+  check(positive === undefined || (typeof positive === 'string' && positive !== ''), 'E_INPUT', () => `${source}: the export "positive" must be the label value whose probability predict returns (a non-empty string)`);
   const fn = host.predict as ModelModule['predict'];
-  return { predict: (rows) => fn.call(host, rows), features: features as string[] | undefined };
+  return { predict: (rows) => fn.call(host, rows), features: features as string[] | undefined, positive: positive as string | undefined };
 }
+
+/** A module's classes from its `positive` export. */
+export const moduleClasses = (positive: string): ModelClasses => ({ positive, recordedIn: 'the module exports' });
 
 export interface ModuleOptions {
   /** rows per call of `predict` (default 8192), so a large table never becomes one huge array of objects */
@@ -128,6 +135,7 @@ export function moduleBlackBox(mod: ModelModule, source: string, opts: ModuleOpt
     kind: 'module',
     source,
     features: mod.features?.slice(),
+    ...(mod.positive !== undefined ? { classes: moduleClasses(mod.positive) } : {}),
     predict: async (table) => {
       const n = table.rows;
       const out = new Float64Array(n);

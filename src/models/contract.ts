@@ -5,7 +5,7 @@
 //
 // Rows in messages count from 1, in the order of the table handed to predict (for a CSV file read
 // with a header: row r is line r + 1, unless the missing-value policy dropped rows).
-import { check, inputError } from '../engine/errors.js';
+import { check, EngineError, inputError } from '../engine/errors.js';
 import type { Table } from '../data/table.js';
 import type { Classifier } from './classifier/classifier.js';
 import type { BlackBoxKind } from './adapters.js';
@@ -20,6 +20,51 @@ export interface BlackBox {
   predict(table: Table): Promise<Float64Array>;
   /** set when the model is the built-in classifier, whose logit the engine can differentiate (LUCID) */
   readonly differentiable?: Classifier;
+  /** what the model says of its classes, when it can (the built-in model, an ONNX sidecar, a module exporting `positive`): checked against the data before it is called (checkModelClasses) */
+  readonly classes?: ModelClasses;
+}
+
+/** The classes a model records: the one whose probability it gives, and where it can say, all of them and the label they came from. */
+export interface ModelClasses {
+  /** the class whose probability predict returns */
+  readonly positive: string;
+  /** every class it knows (the built-in model: the label values seen in training) */
+  readonly values?: readonly string[];
+  /** the label column it was trained on (informational: the data may name it otherwise) */
+  readonly label?: string;
+  /** where the model says so, for messages: "model.json records" */
+  readonly recordedIn: string;
+}
+
+/**
+ * Before a model is called: the class it gives the probability of (mapped by `classMap`, model class →
+ * data value, `--model-classes`) must be the data's positive class, else every direction of the audit
+ * would reverse silently. A mismatch is a usage error naming both; a class map naming classes or values
+ * that do not exist is one too. A model that says nothing of its classes passes (its scores are checked
+ * after scoring instead: fit.ts).
+ */
+export function checkModelClasses(model: Pick<BlackBox, 'source' | 'classes'>, data: { label: string; values: readonly string[]; positive: string; positiveGiven: boolean; classMap?: Readonly<Record<string, string>> }): void {
+  const map = data.classMap;
+  const c = model.classes;
+  if (map) {
+    check(c !== undefined, 'E_ARG', () => `--model-classes: ${model.source} records no classes to map (only a built-in model, an ONNX sidecar's "positive" or a module exporting \`positive\` does)`);
+    for (const [from, to] of Object.entries(map)) {
+      check(!c!.values || c!.values.includes(from) || from === c!.positive, 'E_ARG', () => `--model-classes ${from}=${to}: "${from}" is not a class of ${model.source} (its classes: ${(c!.values ?? [c!.positive]).join(', ')})`);
+      check(data.values.includes(to), 'E_ARG', () => `--model-classes ${from}=${to}: "${to}" is not a value of the label "${data.label}" (its values: ${data.values.join(', ')})`);
+    }
+    const targets = Object.values(map);
+    check(new Set(targets).size === targets.length, 'E_ARG', () => `--model-classes: two of the model's classes map to the same value (${Object.entries(map).map(([a, b]) => `${a}=${b}`).join(',')})`);
+  }
+  if (!c) return;
+  const mapped = map?.[c.positive] ?? c.positive;
+  const via = map?.[c.positive] !== undefined ? ` (mapped to "${mapped}" by --model-classes)` : '';
+  if (!data.values.includes(mapped)) {
+    const example = c.values && c.values.length === data.values.length ? c.values.map((v, i) => `${v}=${data.values[i]}`).join(',') : `${c.positive}=<value>`;
+    throw new EngineError('E_ARG', `${model.source}: ${c.recordedIn} the positive class "${c.positive}"${via}, which is not a value of the label "${data.label}" (its values: ${data.values.join(', ')}); if the data codes the model's classes otherwise, map them with --model-classes (e.g. ${example}, model class = data value)`);
+  }
+  if (mapped !== data.positive) {
+    throw new EngineError('E_ARG', `${model.source}: ${c.recordedIn} the positive class "${c.positive}"${via}: it gives the probability of "${mapped}", but the positive class here is "${data.positive}"${data.positiveGiven ? '' : ' (the default: the second of the label’s two values)'}; its scores would be read as the probability of "${data.positive}" and every direction would reverse. Audit with --positive ${JSON.stringify(mapped)} (and --favourable negative if "${mapped}" is the unfavourable outcome), or use a model trained with "${data.positive}" as its positive class`);
+  }
 }
 
 const SHOW_ROWS = 5;

@@ -24,7 +24,7 @@ export interface OnnxSidecar {
   outputColumn?: number;
   /** element type of the input tensor (default float32) */
   dtype: 'float32' | 'float64';
-  /** informational: the label column and its positive class */
+  /** the label column (informational) and the positive class whose probability the output gives (checked against the audit's --positive before the model is called) */
   label?: string;
   positive?: string;
   columns: OnnxColumn[];
@@ -184,6 +184,7 @@ export function onnxBlackBox(ort: OrtLike, session: OrtSessionLike, sc: OnnxSide
     kind: 'onnx',
     source,
     features: sc.columns.map((c) => c.name),
+    ...(sc.positive !== undefined ? { classes: { positive: sc.positive, label: sc.label, recordedIn: 'its sidecar records' } } : {}),
     predict: async (table) => {
       const n = table.rows;
       const x = encodeForOnnx(table, sc, source);

@@ -11,7 +11,7 @@ import { EngineError } from '../engine/errors.js';
 import { Rng } from '../engine/rng.js';
 import { builtinBlackBox } from '../models/blackbox.js';
 import { Classifier } from '../models/classifier/classifier.js';
-import { writeAudit, writeDemoIndex } from './audit.js';
+import { prepareOutDir, writeAudit, writeDemoIndex } from './audit.js';
 import { datasetAvailability, loadAdult, loadCompas } from './datasets.js';
 
 /** Settings of the simulated demo, chosen so the three audits finish in under two minutes on two cores. */
@@ -106,19 +106,19 @@ async function simDemo(engine: Engine, opts: DemoOptions): Promise<DemoSummary> 
 }
 
 /**
- * What the audit flagged on the positivity rate (the selection decision), against what was planted: the
+ * What the audit flagged on the selection rate (the favourable decision's rate), against what was planted: the
  * planted groups found or missed, and any other group flagged (the correlated-feature disparities).
  */
 function foundLine(r: AuditResult, disadvantaged: Record<string, string>[]): string {
-  const flagged = [r.metrics.attributes, r.metrics.intersection].flatMap((rep) => (rep?.attributes ?? []).flatMap((a) => a.comparisons.filter((c) => c.metric === 'positivity_rate' && c.verdict === 'flagged').map((c) => ({ attribute: a.column, group: c.group, direction: c.direction, ratio: c.ratio }))));
+  const flagged = [r.metrics.attributes, r.metrics.intersection].flatMap((rep) => (rep?.attributes ?? []).flatMap((a) => a.comparisons.filter((c) => c.metric === 'selection_rate' && c.verdict === 'flagged').map((c) => ({ attribute: a.column, group: c.group, direction: c.direction, ratio: c.ratio }))));
   // a planted group as the metrics name it: "group" = "B", or "sex × group" = "Female, B"
   const key = (d: Record<string, string>) => (Object.keys(d).length === 1 ? { attribute: Object.keys(d)[0], group: Object.values(d)[0] } : { attribute: Object.keys(d).join(' × '), group: Object.values(d).join(', ') });
   const planted = disadvantaged.map(key);
   const isPlanted = (f: { attribute: string; group: string }) => planted.some((p) => p.attribute === f.attribute && p.group === f.group);
-  const parts = planted.map((p) => (flagged.some((f) => isPlanted(f) && f.attribute === p.attribute && f.group === p.group && f.direction === 'disadvantaged') ? `${p.attribute} = ${p.group} flagged (positivity rate, disadvantaged)` : `${p.attribute} = ${p.group} NOT flagged`));
+  const parts = planted.map((p) => (flagged.some((f) => isPlanted(f) && f.attribute === p.attribute && f.group === p.group && f.direction === 'disadvantaged') ? `${p.attribute} = ${p.group} flagged (selection rate, disadvantaged)` : `${p.attribute} = ${p.group} NOT flagged`));
   const others = flagged.filter((f) => !isPlanted(f)).map((f) => `${f.attribute} = ${f.group} ×${f.ratio === null ? '?' : f.ratio.toFixed(2)} ${f.direction}`);
   if (!planted.length) parts.push('nothing was planted');
-  return parts.join('; ') + (others.length ? `; also flagged: ${others.slice(0, 4).join(', ')}${others.length > 4 ? ` and ${others.length - 4} more` : ''} (why: the report's Findings, "Every finding in full")` : '; no other group flagged on the positivity rate');
+  return parts.join('; ') + (others.length ? `; also flagged: ${others.slice(0, 4).join(', ')}${others.length > 4 ? ` and ${others.length - 4} more` : ''} (why: the report's Findings, "Every finding in full")` : '; no other group flagged on the selection rate');
 }
 
 async function datasetDemo(engine: Engine, opts: DemoOptions): Promise<DemoSummary> {
@@ -159,6 +159,8 @@ async function datasetDemo(engine: Engine, opts: DemoOptions): Promise<DemoSumma
 }
 
 /** Runs the demo `opts.dataset` names. */
-export function runDemo(engine: Engine, opts: DemoOptions): Promise<DemoSummary> {
+export async function runDemo(engine: Engine, opts: DemoOptions): Promise<DemoSummary> {
+  // the folder first: a file in its place must not cost the demo's minutes
+  await prepareOutDir(opts.out);
   return opts.dataset === 'sim' ? simDemo(engine, opts) : datasetDemo(engine, opts);
 }

@@ -14,7 +14,7 @@ import type { Column, Table } from '../data/table.js';
 import type { BlackBox } from '../models/blackbox.js';
 import type { MessagePort } from 'node:worker_threads';
 
-import { MODEL_TIMEOUT_SECONDS } from '../models/blackbox.js';
+import { MODEL_TIMEOUT_SECONDS, moduleClasses } from '../models/blackbox.js';
 export { MODEL_TIMEOUT_SECONDS };
 
 /** setTimeout's largest delay (about 24.8 days); longer limits mean "no limit" in practice. */
@@ -37,7 +37,7 @@ interface Failure {
 }
 
 export type ToHost =
-  | { type: 'ready'; features?: string[] }
+  | { type: 'ready'; features?: string[]; positive?: string }
   | ({ type: 'load-error' } & Failure)
   | { type: 'call'; id: number; start: number; end: number }
   | { type: 'result'; id: number; predictions: Float64Array }
@@ -142,6 +142,7 @@ export function loadModuleInWorker(file: string, opts: ModuleWorkerOptions = {})
           kind: 'module',
           source: file,
           features: m.features,
+          ...(m.positive !== undefined ? { classes: moduleClasses(m.positive) } : {}),
           predict: (table) => {
             if (dead) return Promise.reject(dead);
             const id = nextId++;

@@ -45,6 +45,7 @@ try {
   let start = 0; // its rows so far
   const counted = {
     features: mod.features,
+    positive: mod.positive,
     predict: (rows: Row[]) => {
       post({ type: 'call', id, start, end: start + rows.length });
       start += rows.length;
@@ -66,7 +67,7 @@ try {
       }
     });
   });
-  post({ type: 'ready', features: mod.features ? [...mod.features] : undefined });
+  post({ type: 'ready', features: mod.features ? [...mod.features] : undefined, positive: mod.positive });
 } catch (e) {
   post({ type: 'load-error', ...failure(e) });
 }

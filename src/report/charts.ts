@@ -416,7 +416,7 @@ export interface RateGroup {
 
 export interface GroupRatesData {
   attribute: string;
-  /** the panels' names, e.g. ["positivity rate", "TPR", "FPR"] */
+  /** the panels' names, e.g. ["selection rate", "TPR", "FPR"] */
   panels: string[];
   groups: RateGroup[];
   /** the intervals' confidence, e.g. 0.95 */
@@ -616,7 +616,7 @@ export function transposeHeatmap(h: IntersectionHeatmap): IntersectionHeatmap {
     rowValues: h.colValues,
     colValues: h.rowValues,
     n: t(h.n),
-    positivityRate: t(h.positivityRate),
+    selectionRate: t(h.selectionRate),
     canonicalShift: h.canonicalShift ? t(h.canonicalShift) : null,
     ...(h.shiftStatus ? { shiftStatus: t(h.shiftStatus) } : {}),
     small: h.small.map(([r, c]) => [c, r] as [number, number]),
@@ -624,8 +624,8 @@ export function transposeHeatmap(h: IntersectionHeatmap): IntersectionHeatmap {
   };
 }
 
-/** The top of the positivity colour scale: the smallest of 10%, 20%, 25%, 50%, 75% and 100% at or above `max`. */
-export function positivityScale(max: number): number {
+/** The top of the selection-rate colour scale: the smallest of 10%, 20%, 25%, 50%, 75% and 100% at or above `max`. */
+export function selectionScale(max: number): number {
   const m = finite(max) ? max : 1;
   return [0.1, 0.2, 0.25, 0.5, 0.75, 1].find((t) => m <= t + 1e-12) ?? 1;
 }
@@ -634,24 +634,24 @@ export function positivityScale(max: number): number {
 export const SHIFT_MARK: Record<ShiftStatus, string> = { agrees: '✓', disagrees: '✗', 'within noise': '~' };
 
 export interface HeatmapOptions extends ChartOptions {
-  /** which value fills the cells: the model's positivity rate in the data, or the canonical shift */
-  value?: 'positivity' | 'shift';
+  /** which value fills the cells: the model's selection rate in the data, or the canonical shift (favourable set − unfavourable set) */
+  value?: 'selection' | 'shift';
 }
 
 /**
  * A grid of a pair of protected attributes: each cell shows its value and its data rows (n); cells with
- * fewer than minGroupSize rows are hatched, empty cells grey. Positivity uses a sequential scale from 0
- * to positivityScale(largest rate), the canonical shift a diverging scale symmetric around 0; a colour legend sits on the right.
+ * fewer than minGroupSize rows are hatched, empty cells grey. The selection rate uses a sequential scale from 0
+ * to selectionScale(largest rate), the canonical shift a diverging scale symmetric around 0; a colour legend sits on the right.
  */
 export function heatmap(h0: IntersectionHeatmap, opts: HeatmapOptions = {}): string {
   // the attribute with more values runs down the rows: rows cost height, columns cost width, which pages lack
   const h = h0.colValues.length > h0.rowValues.length ? transposeHeatmap(h0) : h0;
-  const which = opts.value ?? 'positivity';
-  const grid = which === 'shift' ? h.canonicalShift : h.positivityRate;
+  const which = opts.value ?? 'selection';
+  const grid = which === 'shift' ? h.canonicalShift : h.selectionRate;
   const R = h.rowValues.length;
   const C = h.colValues.length;
   const small = new Set(h.small.map(([r, c]) => `${r},${c}`));
-  // --suppress-below: the positivity map shows no rate for these cells, only "suppressed"
+  // --suppress-below: the selection map shows no rate for these cells, only "suppressed"
   const suppressed = new Set((h.suppressed ?? []).map(([r, c]) => `${r},${c}`));
   const cell = (r: number, c: number): number | null => {
     const v = grid?.[r]?.[c];
@@ -659,8 +659,8 @@ export function heatmap(h0: IntersectionHeatmap, opts: HeatmapOptions = {}): str
   };
   let amax = 0;
   for (let r = 0; r < R; r++) for (let c = 0; c < C; c++) amax = Math.max(amax, Math.abs(cell(r, c) ?? 0));
-  // positivity: 0 to a round number above the largest rate, not to 100%, so that 6% and 20% differ
-  const span = which === 'shift' ? Math.max(amax, 0.01) : positivityScale(amax);
+  // selection: 0 to a round number above the largest rate, not to 100%, so that 6% and 20% differ
+  const span = which === 'shift' ? Math.max(amax, 0.01) : selectionScale(amax);
   const color = (v: number) => (which === 'shift' ? divergingColor(v / span) : sequentialColor(v / span));
   const label = (v: number) => (which === 'shift' ? fmtPp(v) : fmtPct(v));
   const rowNames = h.rowValues.map((v) => truncate(v, 22));
@@ -672,12 +672,12 @@ export function heatmap(h0: IntersectionHeatmap, opts: HeatmapOptions = {}): str
   const top = 58;
   const bottom = 48;
   const H = opts.height ?? top + Math.max(1, R) * ch + bottom + 18;
-  const title = opts.title ?? (which === 'shift' ? `Canonical shift: ${h.rowAttribute} × ${h.colAttribute}` : `Positivity rate: ${h.rowAttribute} × ${h.colAttribute}`);
+  const title = opts.title ?? (which === 'shift' ? `Canonical shift: ${h.rowAttribute} × ${h.colAttribute}` : `Selection rate: ${h.rowAttribute} × ${h.colAttribute}`);
   const subtitle =
     opts.subtitle ??
     (which === 'shift'
-      ? 'share of the positive canonical set minus share of the negative set, per cell'
-      : "the model's positivity rate in the data per cell; n = data rows");
+      ? 'share of the favourable canonical set minus share of the unfavourable set, per cell'
+      : "the model's selection rate in the data per cell (the share given the favourable decision); n = data rows");
   // wide enough for the cells and the legend, and for the title and subtitle
   const W = opts.width ?? Math.ceil(Math.max(380, left + Math.max(1, C) * cw + legendW + 10, 24 + textW(title, 13, true), 24 + textW(subtitle, 11)));
   const out: string[] = [open('heatmap', W, H, `${title}; ${subtitle}`)];
@@ -697,7 +697,7 @@ export function heatmap(h0: IntersectionHeatmap, opts: HeatmapOptions = {}): str
       const disagrees = status === 'disagrees';
       // the check's status as a symbol, never by the outline's colour alone
       const mark = status ? ` ${SHIFT_MARK[status]}` : '';
-      const supp = which === 'positivity' && suppressed.has(`${r},${c}`);
+      const supp = which === 'selection' && suppressed.has(`${r},${c}`);
       const tip = `${h.rowAttribute} = ${h.rowValues[r]}, ${h.colAttribute} = ${h.colValues[c]}: ${supp ? 'suppressed (fewer people than the suppression threshold)' : v === null ? 'no value' : label(v)}, n = ${fmtNum(n)}${isSmall ? ' (small group)' : ''}${status ? `; the real rows: ${status}` : ''}${disagrees ? ' (at least one GAN seed shifts against the real rows: not a finding)' : ''}`;
       out.push(`<g class="cell${isSmall ? ' small' : ''}${v === null ? ' empty' : ''}"><title>${esc(tip)}</title>`);
       out.push(`<rect x="${px(xx)}" y="${px(yy)}" width="${px(cw - 2)}" height="${px(ch - 2)}" fill="${fill}"/>`);
@@ -719,7 +719,7 @@ export function heatmap(h0: IntersectionHeatmap, opts: HeatmapOptions = {}): str
   const steps = 10;
   const lh = Math.max(80, Math.min(160, R * ch));
   const sh = lh / steps;
-  out.push(`<g class="legend"><text x="${px(lx)}" y="${px(top - 6)}" font-size="10">${which === 'shift' ? 'shift (pp)' : 'positivity'}</text>`);
+  out.push(`<g class="legend"><text x="${px(lx)}" y="${px(top - 6)}" font-size="10">${which === 'shift' ? 'shift (pp)' : 'selection'}</text>`);
   for (let i = 0; i < steps; i++) {
     // top = high
     const t = 1 - (i + 0.5) / steps;

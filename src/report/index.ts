@@ -7,7 +7,7 @@ export {
   groupedBars,
   heatmap,
   transposeHeatmap,
-  positivityScale,
+  selectionScale,
   groupRates,
   faleChart,
   jsRanking,

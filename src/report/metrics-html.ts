@@ -2,7 +2,7 @@
 // against the reference, the four-fifths yardstick, the LL144 impact table, calibration by group and
 // the conditional disparity; and the verdict lines of the Findings. Every metric list comes from
 // METRIC_DEFS. Core code: no Node imports, no DOM.
-import { arrowOf, byConcern, CHARTED_METRICS, guidance, JUDGED_METRICS, METRIC_DEFS, METRICS, suppressedText, verdictTable, wilsonInterval, type AttributeResult, type Comparison, type Counts, type Interval, type MetricsReport } from '../methods/metrics/index.js';
+import { arrowOf, byConcern, CHARTED_METRICS, guidance, JUDGED_METRICS, METRIC_DEFS, metricDef, METRICS, suppressedText, verdictTable, wilsonInterval, type AttributeResult, type Comparison, type Counts, type Favourable, type Interval, type MetricsReport } from '../methods/metrics/index.js';
 import { groupRates, type RateMark } from './charts.js';
 import { escapeHtml as esc, finite, fmtInt, fmtNum, fmtPct, fmtRatio, truncate } from './format.js';
 
@@ -111,7 +111,7 @@ const CHART_CONFIDENCE = 0.95;
  * One attribute's rates as a chart: per group and charted metric, the rate with its Wilson interval
  * from the group's own counts, and the comparison's verdict as a mark.
  */
-export function rateChart(a: AttributeResult): string {
+export function rateChart(a: AttributeResult, favourable: Favourable): string {
   // a small group is hatched, which says "too little data" already
   const markOf = (g: AttributeResult['groups'][number], m: (typeof CHARTED_METRICS)[number]): RateMark => {
     const c = a.comparisons.find((x) => x.group === g.value && x.metric === m);
@@ -130,7 +130,7 @@ export function rateChart(a: AttributeResult): string {
       small: g.small,
       rates: CHARTED_METRICS.map((m) => g[m]),
       // a suppressed group has no counts, so no interval either
-      intervals: CHARTED_METRICS.map((m) => (g.tp === null || g.fp === null || g.tn === null || g.fn === null ? null : wilsonInterval(METRIC_DEFS[m].num(g as Counts), METRIC_DEFS[m].den(g as Counts), CHART_CONFIDENCE))),
+      intervals: CHARTED_METRICS.map((m) => (g.tp === null || g.fp === null || g.tn === null || g.fn === null ? null : wilsonInterval(metricDef(m).num(g as Counts, favourable), metricDef(m).den(g as Counts, favourable), CHART_CONFIDENCE))),
       ...(g.suppressed ? { note: 'suppressed' } : {}),
       marks: CHARTED_METRICS.map((m) => markOf(g, m)),
     })),

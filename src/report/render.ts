@@ -5,7 +5,7 @@ import type { AuditResult, CanonicalComparison, Distribution, FaleSection, Inter
 import { CHECK_DEFAULTS, type FeatureFidelity } from '../audit/checks.js';
 import type { FeatureFinding, ValueFinding } from '../audit/findings.js';
 import { anchorOf, metricsTable, rateChart, verdictFindings, verdictTableHtml } from './metrics-html.js';
-import { arrowOf, byConcern, METRIC_DEFS, type MetricsReport } from '../methods/metrics/index.js';
+import { arrowOf, byConcern, directionsPhrase, fitLine, METRIC_DEFS, type MetricsReport } from '../methods/metrics/index.js';
 import { attributionText } from '../audit/attribution.js';
 import { describeGanRows, describeGanTraining } from '../audit/schedule.js';
 import { distributionChart, faleChart, heatmap, jsRanking, lineChart, svgWidth } from './charts.js';
@@ -49,6 +49,7 @@ dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:3px 18px;margin:1
 table{border-collapse:collapse;margin:8px 0 14px;font-size:.9em}th,td{border:1px solid var(--line);padding:3px 8px;text-align:right;vertical-align:top}
 th{background:var(--bg-soft);font-weight:600}td.l,th.l{text-align:left}
 td.flag{background:var(--flag-bg);color:var(--flag);font-weight:600}td.flag-soft{background:#f7f3ee}.badge.soft{color:#8a6d3b}tr.rare td,tr.smallgroup td{background:#fafafa}
+.alert{border:2px solid var(--flag);background:var(--flag-bg);color:var(--flag);padding:.5em .8em;margin:.6em 0;font-weight:600}.alert.weak{border-color:var(--warn);color:var(--warn);background:#fdf8ef}
 .badge{display:inline-block;font-size:.78em;padding:0 6px;border-radius:9px;margin-left:4px;border:1px solid currentColor;white-space:nowrap}
 .badge.priv{color:#0a5f99}.badge.agree{color:#005b96}.badge.small{color:var(--warn)}.badge.flag{color:var(--flag)}.badge.rare{color:var(--warn)}
 .scroll{overflow-x:auto;max-width:100%}
@@ -149,9 +150,14 @@ function header(r: AuditResult): string {
     .map(([k, v]) => `${esc(k)} ${v >= 1000 ? `${fmtNum(v / 1000, 3)} s` : `${fmtNum(v, 3)} ms`}`)
     .join(' · ');
   const short = (h: string) => `<code>${esc(h.slice(0, 12))}…</code>`;
+  const fit = r.metrics.attributes.fit;
+  // what every figure below depends on, first: an audit stopped early, a weak or inverted model
+  const interrupted = m.interrupted ? `<p class="alert" id="interrupted" role="alert">${m.interrupted.signal ? `${esc(m.interrupted.signal)}: ` : ''}${esc(m.interrupted.text)}</p>\n` : '';
+  const weak = fit.weak.length ? `<div class="alert weak" id="weak-model"><p>A weak model: ${fit.weak.map(esc).join(' Also: ')}</p></div>\n` : '';
   return `<header>
-<h1>Fairness audit report</h1>
-<p class="muted">${esc(m.data.source)} · ${fmtInt(m.data.rows)} rows · label <code>${esc(m.label)}</code> = <strong>${esc(m.positive)}</strong> · model ${esc(m.model.source)} · protected ${r.protected.map((p) => esc(p.column)).join(', ') || 'none'} · created ${esc(m.created)}</p>
+${interrupted}<h1>Fairness audit report</h1>
+<p class="muted">${esc(m.data.source)} · ${fmtInt(m.data.rows)} rows · label <code>${esc(m.label)}</code> = <strong>${esc(m.positive)}</strong> (${m.favourable === 'positive' ? 'the favourable outcome' : 'the unfavourable outcome'}) · model ${esc(m.model.source)} · protected ${r.protected.map((p) => esc(p.column)).join(', ') || 'none'} · created ${esc(m.created)}</p>
+${weak}<p class="small">Model fit: ${esc(fitLine(fit))}.</p>
 <details id="settings"><summary>Settings and provenance: ${m.data.sha256 ? `data SHA-256 ${short(m.data.sha256)}` : 'no data file hash'}, ${m.model.sha256 ? `model SHA-256 ${short(m.model.sha256)}` : 'no model file'}, seed ${esc(m.seed)}${m.threshold !== 0.5 ? `, threshold ${fmtNum(m.threshold)}` : ''}, ${esc(m.tool)} ${esc(m.version)}${m.suppressBelow !== null && m.suppressBelow !== undefined ? `, groups under ${fmtInt(m.suppressBelow)} people suppressed` : ''}</summary>
 <dl class="meta">
 <dt>Data</dt><dd>${esc(m.data.source)} — ${fmtInt(m.data.rows)} rows, ${m.data.columns.length} columns</dd>
@@ -196,8 +202,8 @@ function directionSentences(f: FeatureFinding, maxEach = 3, favourable: 'positiv
     const parts: string[] = [];
     if (fav.length) parts.push(`favour ${list(fav, true)}`);
     if (dis.length) parts.push(`disfavour ${list(dis, true)}`);
-    // the words follow the favourable decision; the shifts shown are positive set − negative set
-    const who = favourable === 'negative' ? "the model's decisions (the favourable one is the negative decision here; shifts are positive set − negative set)" : "the model's positive decisions";
+    // the words and the shifts follow the favourable decision: shifts are favourable set − unfavourable set
+    const who = favourable === 'negative' ? "the model's favourable decisions (the negative one here; shifts are the negative set − the positive set)" : "the model's positive decisions";
     out.push(`<span class="badge agree">✓ the data agrees</span> ${who} ${parts.join(', and ')}.`);
   } else out.push('No direction is confirmed by the data (every seed and the real rows together).');
   if (f.disagreements.length) out.push(`<span class="badge flag">✗ the sets disagree with the data</span> on ${list(f.disagreements)}: not a finding.`);
@@ -359,12 +365,12 @@ function metricsSection(r: AuditResult): string {
   const ix = r.metrics.intersection;
   const cells = ix ? ix.attributes.reduce((s, a) => s + a.groups.length, 0) : 0;
   return `<section id="metrics"><h2>Group metrics</h2>
-<p>The model's decisions per group in the data, beside the attribute's reference group (★, dashed line). A mark beside a rate is a verdict of its comparison with the reference: <strong>⚑</strong> flagged (the ratio is outside [${fmtRatio(r.metrics.attributes.verdicts.band[0])}, ${fmtRatio(r.metrics.attributes.verdicts.band[1])}] and that is significant after the correction for the report's many comparisons), <strong>?</strong> inconclusive (outside, not significant)${r.metrics.attributes.favourable === 'negative' ? '; here the positive class is the <strong>unfavourable</strong> outcome, so a higher positivity rate disadvantages a group' : ''}. Hatched bars are small groups (under ${fmtInt(r.metrics.attributes.minGroupSize)} rows), which get no verdict${r.metrics.attributes.suppressBelow !== null ? `; a group of fewer than ${fmtInt(r.metrics.attributes.suppressBelow)} people is suppressed (no figure of it is shown)` : ''}.</p>
-<div class="figs">${r.metrics.attributes.attributes.map((a) => `<figure id="${anchorOf(a.column)}">${rateChart(a)}</figure>`).join('')}</div>
+<p>The model's decisions per group in the data, beside the attribute's reference group (★, dashed line). A mark beside a rate is a verdict of its comparison with the reference: <strong>⚑</strong> flagged (the ratio is outside [${fmtRatio(r.metrics.attributes.verdicts.band[0])}, ${fmtRatio(r.metrics.attributes.verdicts.band[1])}] and that is significant after the correction for the report's many comparisons), <strong>?</strong> inconclusive (outside, not significant)${r.metrics.attributes.favourable === 'negative' ? '; here the positive class is the <strong>unfavourable</strong> outcome, so the selection rate is the negative decision\'s rate' : ''}. Hatched bars are small groups (under ${fmtInt(r.metrics.attributes.minGroupSize)} rows), which get no verdict${r.metrics.attributes.suppressBelow !== null ? `; a group of fewer than ${fmtInt(r.metrics.attributes.suppressBelow)} people is suppressed (no figure of it is shown)` : ''}.</p>
+<div class="figs">${r.metrics.attributes.attributes.map((a) => `<figure id="${anchorOf(a.column)}">${rateChart(a, r.metrics.attributes.favourable)}</figure>`).join('')}</div>
 <details id="metrics-tables"><summary>Every rate and verdict per group, the four-fifths yardstick, impact ratios and calibration (tables)</summary>
-<p class="small">Ratios are group / reference; the interval beneath is at the comparison's corrected level. PPV, FDR and NPV have no favourable direction and are marked "differs". The four-fifths column is the legal yardstick (selection rate over the most selected group that is not small), not a verdict.</p>
+<p class="small">Ratios are group / reference; the interval beneath is at the comparison's corrected level. ${esc(directionsPhrase())} The four-fifths column is the legal yardstick (selection rate over the most selected group that is not small), not a verdict.</p>
 ${metricsTable(r.metrics.attributes, '-tables')}</details>
-${ix ? `<details id="${anchorOf(ix.attributes[0]?.column ?? 'intersection')}"><summary>Intersection: ${fmtInt(cells)} combinations of the protected values (chart and tables)</summary><div class="figs">${ix.attributes.map((a) => `<figure>${rateChart(a)}</figure>`).join('')}</div>${metricsTable(ix, '-tables')}</details>` : ''}
+${ix ? `<details id="${anchorOf(ix.attributes[0]?.column ?? 'intersection')}"><summary>Intersection: ${fmtInt(cells)} combinations of the protected values (chart and tables)</summary><div class="figs">${ix.attributes.map((a) => `<figure>${rateChart(a, ix.favourable)}</figure>`).join('')}</div>${metricsTable(ix, '-tables')}</details>` : ''}
 ${warnings.length ? `<details><summary>${fmtInt(warnings.reduce((s, w) => s + w.count, 0))} metrics warning${warnings.length === 1 && warnings[0].count === 1 ? '' : 's'} (${fmtInt(warnings.length)} distinct)</summary>${warningList(warnings)}</details>` : ''}
 </section>`;
 }
@@ -417,7 +423,7 @@ ${distributionFigures(rankByJs(p.distributions), EXPANDED, 'proxy attributes', r
 }
 
 function heatmapFigures(h: IntersectionHeatmap): string {
-  const figs = [figure(heatmap(h, { value: 'positivity' }), h.suppressed?.length ? 'Cells marked "suppressed" have too few people to show their rate.' : undefined)];
+  const figs = [figure(heatmap(h, { value: 'selection' }), h.suppressed?.length ? 'Cells marked "suppressed" have too few people to show their rate.' : undefined)];
   if (h.canonicalShift) {
     const dis = h.shiftStatus ? h.shiftStatus.flatMap((row, r) => row.map((st, c) => (st === 'disagrees' ? `${h.rowValues[r]} & ${h.colValues[c]}` : null))).filter((x) => x !== null) : [];
     const note = dis.length ? `Marked ✗ and outlined (${dis.map((x) => esc(x)).join(', ')}): the data contradicts the shift; not findings.` : h.shiftStatus ? 'No cell\'s shift is contradicted by the data.' : '';
@@ -447,7 +453,7 @@ function intersectionsSection(r: AuditResult): string {
 ${sets.length ? `<details><summary>Canonical sets per combination (${fmtInt(sets.length)})</summary><table class="combos"><thead><tr><th class="l">combination</th><th>training rows</th><th title="share of generated rows that hold every fixed value">fix satisfied</th><th title="share of the rows drawn that the model scored on their side (rejection sampling keeps only those); without rejection, the validity">acceptance (pos / neg)</th><th class="l">top features by JS</th></tr></thead><tbody>${rows}</tbody></table></details>` : '<p class="muted small">No canonical sets were generated per combination.</p>'}`;
   });
   return `<section id="intersections"><h2>Intersections</h2>
-<p>For each pair of protected attributes: the model's positivity rate per combination of values in the data (n = its rows; hatched: a small group, grey: empty), and its canonical shift, the combination's share of the positive canonical set minus its share of the negative one (orange: more among positive decisions, purple: among negative ones). Beside each n, the shift's check against the real rows: ✓ agrees, ✗ disagrees, ~ within noise. A shift marked ✗ and outlined with a dashed line is contradicted by the real rows: their interval at the corrected level excludes 0 and at least one GAN seed's shift has the other sign. Folded beneath: canonical sets with the combination fixed, their training rows (a rare combination gives the GAN little to learn from) and the features that separate them.</p>
+<p>For each pair of protected attributes: the model's selection rate (the share given the favourable decision) per combination of values in the data (n = its rows; hatched: a small group, grey: empty), and its canonical shift, the combination's share of the favourable canonical set minus its share of the unfavourable one${r.meta.favourable === 'negative' ? ' (here the negative set minus the positive set)' : ''} (orange: more among favourable decisions, purple: among unfavourable ones). Beside each n, the shift's check against the real rows: ✓ agrees, ✗ disagrees, ~ within noise. A shift marked ✗ and outlined with a dashed line is contradicted by the real rows: their interval at the corrected level excludes 0 and at least one GAN seed's shift has the other sign. Folded beneath: canonical sets with the combination fixed, their training rows (a rare combination gives the GAN little to learn from) and the features that separate them.</p>
 ${parts.join('\n')}
 ${conditionalTable(r)}
 </section>`;
@@ -467,7 +473,8 @@ function conditionalTable(r: AuditResult): string {
       cats.forEach((v, k) => {
         const p = pos?.share[k];
         const q = neg?.share[k];
-        const diff = finite(p) && finite(q) ? p - q : null;
+        // favourable set − unfavourable set, as every shift of the report (one coding convention)
+        const diff = finite(p) && finite(q) ? (r.meta.favourable === 'negative' ? q - p : p - q) : null;
         rows.push(
           `<tr${ft?.rare ? ' class="rare"' : ''}><td class="l">${esc(a)} = ${esc(av)}${ft?.rare ? '<span class="badge rare">rare</span>' : ''}</td><td class="l">${esc(d.feature)} = ${esc(v)}</td><td>${fmtPct(p)}</td><td>${fmtPct(q)}</td><td>${fmtPp(diff)}</td>` +
             (k === 0 ? `<td rowspan="${cats.length}">${fmtJs(d.js)}</td><td rowspan="${cats.length}">${fmtPct(c.fixSatisfied)}</td>` : '') +
@@ -479,8 +486,8 @@ function conditionalTable(r: AuditResult): string {
   if (rows.length === 0) return '';
   const n = cs[0].rows;
   return `<details><summary>One attribute fixed (the LUCID-GAN paper's protocol): ${fmtInt(cs.length)} sets</summary>
-<p class="small">For each protected value a: a positive and a negative canonical set (${fmtInt(n)} rows each) sampled with A = a fixed; then the share of each value of another protected attribute B in the two sets. A negative difference: with A = a fixed, the model's positive decisions come with fewer B = v than its negative ones.</p>
-<div class="scroll"><table class="conditional"><thead><tr><th class="l">with A = a fixed</th><th class="l">B = v</th><th>share in positive set</th><th>share in negative set</th><th>difference</th><th>JS (B)</th><th title="share of generated rows that hold A = a">fix satisfied</th></tr></thead><tbody>${rows.join('')}</tbody></table></div></details>`;
+<p class="small">For each protected value a: a positive and a negative canonical set (${fmtInt(n)} rows each) sampled with A = a fixed; then the share of each value of another protected attribute B in the two sets. The difference is the favourable set's share − the unfavourable set's${r.meta.favourable === 'negative' ? ' (the negative set − the positive set here)' : ''}: a negative difference means that, with A = a fixed, the model's favourable decisions come with fewer B = v than its unfavourable ones.</p>
+<div class="scroll"><table class="conditional"><thead><tr><th class="l">with A = a fixed</th><th class="l">B = v</th><th>share in positive set</th><th>share in negative set</th><th>difference (favourable − unfavourable)</th><th>JS (B)</th><th title="share of generated rows that hold A = a">fix satisfied</th></tr></thead><tbody>${rows.join('')}</tbody></table></div></details>`;
 }
 
 function lucidSection(r: AuditResult): string {
@@ -612,7 +619,7 @@ export function renderReport(result: AuditResult): string {
     ['how-to-read', 'How to read this report'],
     ['files', 'Files'],
   ];
-  const title = `Fairness audit — ${r.meta.data.source}`;
+  const title = `${r.meta.interrupted ? 'INTERRUPTED — ' : ''}Fairness audit — ${r.meta.data.source}`;
   return `<!DOCTYPE html>
 <html lang="en">
 <head>

@@ -63,6 +63,25 @@ describe('shiftChecks', () => {
     assert.equal(shiftChecks([v], yhat, rev, new Rng(engine, 0), { resamples: 300 }).find((c) => c.value === 'Male')!.status, 'disagrees');
   });
 
+  it('with --favourable negative every shift is taken from the favourable (negative) side: the same bits as the other coding of the same decisions', async () => {
+    const engine = await getEngine();
+    const { table, yhat } = realRows(3000, 1200, 0.8, 0.5, 4);
+    const vars = [categoricalVariable(table, 'sex', 'protected'), numericVariable(table, 'age', 'feature')];
+    const sets = [0, 1].map((s) => ({ positive: set(800, 0.75, 50, 60 + s), negative: set(800, 0.5, 40, 70 + s) }));
+    const asNamed = shiftChecks(vars, yhat, sets, new Rng(engine, 5), { resamples: 200 });
+    // the other coding: the decisions and the sets swap sides, the favourable decision is still the same rows'
+    const flipped = Uint8Array.from(yhat, (x) => 1 - x);
+    const other = shiftChecks(vars, flipped, sets.map((x) => ({ positive: x.negative, negative: x.positive })), new Rng(engine, 5), { resamples: 200, favourable: 'negative' });
+    assert.equal(other.length, asNamed.length);
+    asNamed.forEach((a, i) => {
+      const b = other[i];
+      assert.equal(b.value, a.value);
+      assert.deepEqual([b.pooled, b.canonical, b.real.shift, b.real.lo, b.real.hi, b.real.se, b.status], [a.pooled, a.canonical, a.real.shift, a.real.lo, a.real.hi, a.real.se, a.status], `${a.feature} = ${a.value}`);
+    });
+    const male = asNamed.find((c) => c.value === 'Male')!;
+    assert.ok(male.pooled > 0 && male.status === 'agrees', 'Male is over-represented among the favourable decisions');
+  });
+
   it('a seed with an empty set has no shift: it can never agree, and fidelity counts the side as missing', async () => {
     const engine = await getEngine();
     const { table, yhat } = realRows(2000, 800, 0.2, 0.9, 12);

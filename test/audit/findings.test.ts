@@ -38,15 +38,16 @@ describe('buildFindings', () => {
     assert.deepEqual(age.favoured[0].canonical, { pooled: checks[1].pooled, min: 0.09, max: 0.12, seeds: [0.1, 0.12, 0.09] });
   });
 
-  it('with --favourable negative the words follow the favourable decision: over-represented in the positive (high-risk) set is disfavoured', () => {
-    const checks = [check('race', 'A', [0.2, 0.22, 0.18], 0.15, 0.25), check('race', 'B', [-0.2, -0.22, -0.18], -0.25, -0.15)];
+  it('the words follow the sign of the shifts, which checks.ts takes from the favourable side whatever the coding', () => {
+    // with --favourable negative a value over-represented in the positive (high-risk) set has a negative shift (checks.test.ts)
+    const checks = [check('race', 'A', [-0.2, -0.22, -0.18], -0.25, -0.15), check('race', 'B', [0.2, 0.22, 0.18], 0.15, 0.25)];
     const f = buildFindings([d('race', 0.3, 'protected')], [fid('race', true)], checks, ['race'], 'negative');
     assert.equal(f.favourable, 'negative');
     assert.deepEqual(f.protected[0].favoured.map((v) => v.value), ['B']);
     assert.deepEqual(f.protected[0].disfavoured.map((v) => v.value), ['A']);
-    // the default reads the positive decision as the favourable one
+    // the same shifts under --favourable positive read the same way: the favourable setting changes the shifts, not the words
     const p = buildFindings([d('race', 0.3, 'protected')], [fid('race', true)], checks, ['race']);
-    assert.deepEqual(p.protected[0].favoured.map((v) => v.value), ['A']);
+    assert.deepEqual(p.protected[0].favoured.map((v) => v.value), ['B']);
   });
 
   it('one seed is never enough for "generated only"', () => {

@@ -68,7 +68,7 @@ describe('cellParityGaps', () => {
     colValues: ['A', 'B'],
     // 100 rows: Female&A 40 (rate 0.25), Female&B 10 (0.1), Male&A 30 (0.3), Male&B 20 (0.0); empty cells skipped
     n: [[40, 10], [30, 20]],
-    positivityRate: [[0.25, 0.1], [0.3, 0]] as (number | null)[][],
+    selectionRate: [[0.25, 0.1], [0.3, 0]] as (number | null)[][],
   };
   it('gives each cell\'s positivity minus the rest of the rows\', with the binomial sd of the two counts', () => {
     const g = cellParityGaps({ intersections: [{ heatmap }] });
@@ -80,7 +80,7 @@ describe('cellParityGaps', () => {
     assert.ok(Math.abs(g[3].d - -0.25) < 1e-12);
   });
   it('skips empty cells and a cell holding every row', () => {
-    const g = cellParityGaps({ intersections: [{ heatmap: { ...heatmap, n: [[0, 0], [100, 0]], positivityRate: [[null, null], [0.2, null]] } }] });
+    const g = cellParityGaps({ intersections: [{ heatmap: { ...heatmap, n: [[0, 0], [100, 0]], selectionRate: [[null, null], [0.2, null]] } }] });
     assert.deepEqual(g, []);
   });
 });

@@ -77,7 +77,7 @@ describe('checkPolicy on known confusion matrices', () => {
     const p = policy([
       { id: 'ff', metric: 'four_fifths', attribute: 'sex', min: 0.8 },
       { id: 'tpr', metric: 'tpr_diff', attribute: 'sex', reference: 'M', maxAbs: 0.05 },
-      { id: 'sel', metric: 'positivity_rate', attribute: 'sex', min: 0.2 },
+      { id: 'sel', metric: 'selection_rate', attribute: 'sex', min: 0.2 },
     ]);
     const r = checkPolicy(t, p, S, 'd.csv');
     const get = (rule: string, group: string) => r.checks.find((c) => c.rule === rule && c.group === group)!;

@@ -139,7 +139,7 @@ describe('lucid audit: provenance and --suppress-below', () => {
     const cz = h.colValues.indexOf('Z');
     for (let i = 0; i < h.rowValues.length; i++) {
       if (h.n[i][cz] === 0) continue;
-      assert.equal(h.positivityRate[i][cz], null);
+      assert.equal(h.selectionRate[i][cz], null);
       assert.ok(h.suppressed!.some(([x, y]) => x === i && y === cz));
       assert.equal(h.shiftStatus![i][cz], null);
       assert.equal(typeof h.canonicalShift![i][cz], 'number');

@@ -190,7 +190,7 @@ describe('runAudit (built-in model, direct bias on group)', () => {
 
   it('the metrics show the planted direction: group B has the lower positivity rate, FALE compares B', () => {
     const g = result.metrics.attributes.attributes.find((a) => a.column === 'group')!;
-    const rate = (v: string) => g.groups.find((x) => x.value === v)!.positivity_rate!;
+    const rate = (v: string) => g.groups.find((x) => x.value === v)!.selection_rate!;
     assert.ok(rate('B') < rate('A'), `B ${rate('B')} vs A ${rate('A')}`);
     assert.equal(g.reference.value, 'A');
     const f = result.fale.find((x) => x.attribute === 'group')!;
@@ -279,7 +279,7 @@ describe('runAudit with a predictions column', () => {
     for (let i = 0; i < h.rowValues.length; i++) {
       for (let j = 0; j < h.colValues.length; j++) {
         const g = cells.find((x) => x.value === `${h.rowValues[i]}, ${h.colValues[j]}`)!;
-        assert.ok(Math.abs((h.positivityRate[i][j] as number) - g.positivity_rate!) < 1e-12, `${g.value}: heat map ${h.positivityRate[i][j]}, metrics ${g.positivity_rate}`);
+        assert.ok(Math.abs((h.selectionRate[i][j] as number) - g.selection_rate!) < 1e-12, `${g.value}: heat map ${h.selectionRate[i][j]}, metrics ${g.selection_rate}`);
       }
     }
   });

@@ -245,7 +245,7 @@ export function predict(rows) {
       const html = await report.content();
       assert.match(html, /positive when the model's score is above <strong>0\.3<\/strong>/);
       assert.match(html, /seed 0, threshold 0\.3,/);
-      // each sex's positivity rate in the report is its share of preds above 0.3 in the file (not above 0.5)
+      // each sex's selection rate in the report is its share of preds above 0.3 in the file (not above 0.5)
       const lines = readFileSync(FIXTURE, 'utf8').trim().split('\n');
       const head = lines[0].split(',');
       const rows = lines.slice(1).map((l) => l.split(','));
@@ -253,7 +253,7 @@ export function predict(rows) {
         const g = rows.filter((r) => r[head.indexOf('sex')] === sex).map((r) => Number(r[head.indexOf('preds')]));
         const at = (t: number) => `${((100 * g.filter((p) => p > t).length) / g.length).toFixed(1)}%`;
         assert.notEqual(at(0.3), at(0.5), 'the fixture separates the two thresholds');
-        assert.ok(html.includes(`sex = ${sex}: positivity rate ${at(0.3)} [`), `${sex}: ${at(0.3)} in the rate chart`);
+        assert.ok(html.includes(`sex = ${sex}: selection rate ${at(0.3)} [`), `${sex}: ${at(0.3)} in the rate chart`);
       }
       assert.deepEqual(errors, []);
     } finally {

@@ -108,7 +108,7 @@ describe('lucid check', () => {
   });
 
   it('the command line overrides the policy\'s inputs; without a label anywhere it is a usage error', () => {
-    writeFileSync(f('noinputs.json'), JSON.stringify({ version: 1, rules: [{ metric: 'positivity_rate', attribute: 'race', min: 0.1 }] }));
+    writeFileSync(f('noinputs.json'), JSON.stringify({ version: 1, rules: [{ metric: 'selection_rate', attribute: 'race', min: 0.1 }] }));
     const r = lucid('check', '--data', f('d.csv'), '--policy', f('noinputs.json'), '--label', 'y', '--positive', 'yes', '--pred', 'pred', '--format', 'json');
     assert.equal(r.status, EXIT.ok, r.stderr);
     assert.deepEqual(JSON.parse(r.stdout).checks.map((c: { group: string }) => c.group), ['A', 'B']);

@@ -53,8 +53,8 @@ describe('lucid CLI', () => {
       assert.match(r.stdout, /planted: proxy: .*neighbourhood.*disadvantaged: group=B/);
       assert.match(r.stdout, /disadvantaged: sex=Female & group=B/);
       // what it found against what was planted (#18 item 6), and where to look
-      assert.match(r.stdout, /found: group = B flagged \(positivity rate, disadvantaged\)/);
-      assert.match(r.stdout, /found: sex × group = Female, B flagged \(positivity rate, disadvantaged\)/);
+      assert.match(r.stdout, /found: group = B flagged \(selection rate, disadvantaged\)/);
+      assert.match(r.stdout, /found: sex × group = Female, B flagged \(selection rate, disadvantaged\)/);
       assert.match(r.stdout, /open .*index\.html in a browser/);
       const proxy = JSON.parse(readFileSync(join(dir, 'proxy', 'audit.json'), 'utf8'));
       assert.deepEqual(proxy.proxy.columns, ['sex', 'group']);

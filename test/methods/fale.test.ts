@@ -120,7 +120,8 @@ describe('continuous FALE, by hand', () => {
     assert.deepEqual(f.deltas, [null, null]);
     assert.deepEqual(f.undefined, [0, 1]);
     closeAll(f.values, [0, 0, 0], 'values');
-    assert.equal(r.warnings.filter((w) => !/\(small\)|, small\)/.test(w)).length, 1);
+    // besides the small groups and a weak model (the hand table's model barely predicts its labels): the undefined bins
+    assert.equal(r.warnings.filter((w) => !/\(small\)|, small\)|^a weak model: /.test(w)).length, 1);
     // the hand table's groups are under the one small-group threshold (30 rows): said, not fatal
     assert.ok(r.warnings.some((w) => /the unprivileged group has \d+ rows \(< 30, small\)/.test(w)), r.warnings.join('; '));
   });

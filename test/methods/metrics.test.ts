@@ -59,7 +59,7 @@ describe('groupMetrics: hand-computed confusion matrices', () => {
     close(a.fdr, 1 / 3);
     close(a.npv, 2 / 3);
     close(a.for, 1 / 3);
-    assert.deepEqual(rates(0, 0, 0, 0), { base_rate: null, positivity_rate: null, tpr: null, fnr: null, fpr: null, ppv: null, fdr: null, npv: null, for: null, accuracy: null });
+    assert.deepEqual(rates(0, 0, 0, 0, 'positive'), { base_rate: null, selection_rate: null, positivity_rate: null, tpr: null, tnr: null, fnr: null, fpr: null, ppv: null, fdr: null, npv: null, for: null, accuracy: null });
   });
 
   it('a prediction column of label values, a threshold, a --positive', () => {
@@ -216,7 +216,7 @@ describe('lucid metrics (CLI)', () => {
     assert.match(t.stdout, /g × h: reference A, u \(the largest group, n = 3; every group has fewer than 30 rows, so no comparison gets a verdict\)/);
     assert.match(t.stdout, /95% bootstrap \(50 resamples, seed 3/);
     // the verdict table first (#18 item 1): every cell a word
-    assert.match(t.stdout, /attribute \(reference\) +pos +TPR +FNR +FPR +PPV +FDR +NPV +FOR\n/);
+    assert.match(t.stdout, /attribute \(reference\) +sel +TPR +TNR +FNR +FPR +PPV +FDR +NPV +FOR\n/);
     assert.match(t.stdout, /g × h \(A, u\) +too little data/);
     assert.match(t.stderr, /g × h: 6 groups have fewer than 30 rows/);
     const t2 = lucid('--data', file, '--label', 'y', '--pred', 'p', '--group', 'g', '--group', 'h', '--intersect', '--bootstrap', '50', '--seed', '3');
@@ -225,8 +225,8 @@ describe('lucid metrics (CLI)', () => {
     assert.equal(c.status, 0, c.stderr);
     const lines = c.stdout.trim().split('\n');
     assert.equal(lines.length, 4);
-    assert.match(lines[0], /^column,value,n,reference,small,tp,fp,tn,fn,base_rate,positivity_rate,tpr,fnr,fpr,ppv,fdr,npv,for,accuracy,/);
-    assert.match(lines[2], /^g,B,4,false,true,0,1,3,0,0,0.25,,,0.25,0,1,1,0,0.75,/);
+    assert.match(lines[0], /^column,value,n,reference,small,tp,fp,tn,fn,base_rate,selection_rate,positivity_rate,tpr,tnr,fnr,fpr,ppv,fdr,npv,for,accuracy,/);
+    assert.match(lines[2], /^g,B,4,false,true,0,1,3,0,0,0.25,0.25,,0.75,,0.25,0,1,1,0,0.75,/);
   });
 
   it('errors are one line with a non-zero status', () => {

@@ -151,7 +151,7 @@ describe('references', () => {
     assert.deepEqual(a.fourFifths.below, ['mid']);
     assert.equal(a.fourFifths.ratio.tiny, null);
     assert.ok(a.comparisons.filter((c) => c.group === 'tiny').every((c) => c.verdict === 'too little data'));
-    const mid = a.comparisons.find((c) => c.group === 'mid' && c.metric === 'positivity_rate')!;
+    const mid = a.comparisons.find((c) => c.group === 'mid' && c.metric === 'selection_rate')!;
     assert.equal(mid.verdict, 'flagged');
     assert.equal(mid.direction, 'disadvantaged');
     // LL144: 'tiny' holds 2 of 702 known rows (< 2%): shown, excluded from impact ratios
@@ -165,7 +165,7 @@ describe('references', () => {
     const n = groupMetrics(t, { label: 'y', pred: 'p', groups: ['grp'], favourable: 'negative' });
     assert.equal(n.attributes[0].fourFifths.reference, 'mid');
     assert.deepEqual(n.attributes[0].fourFifths.below, ['big']);
-    assert.equal(n.attributes[0].comparisons.find((c) => c.group === 'mid' && c.metric === 'positivity_rate')!.direction, 'advantaged');
+    assert.equal(n.attributes[0].comparisons.find((c) => c.group === 'mid' && c.metric === 'selection_rate')!.direction, 'advantaged');
     // one family across reports: the count of comparisons is the sum
     const r2 = groupMetrics(t, { label: 'y', pred: 'p', groups: ['grp'] });
     const before = r.verdicts.comparisons;

@@ -12,7 +12,7 @@ import {
   groupRates,
   heatmap,
   histogramPair,
-  positivityScale,
+  selectionScale,
   rateChart,
   transposeHeatmap,
   jsRanking,
@@ -121,7 +121,7 @@ test('heatmap: cells with value and n, small cells hatched, empty cells grey, di
   assert.match(s2, /\+16\.0 pp/);
   assert.match(s2, /more in positive set/);
   // all-null grid
-  const empty = { ...h, positivityRate: h.positivityRate.map((r) => r.map(() => null)), canonicalShift: null };
+  const empty = { ...h, selectionRate: h.selectionRate.map((r) => r.map(() => null)), canonicalShift: null };
   structural(heatmap(empty), 'heatmap');
   structural(heatmap(empty, { value: 'shift' }), 'heatmap');
 });
@@ -223,31 +223,31 @@ test('groupRates: a bar and an interval per group and panel, the reference dashe
 
 test('rateChart: the charted metrics of METRIC_DEFS with Wilson intervals from the counts, verdict marks from the comparisons', () => {
   const a = sampleAuditResult().metrics.attributes.attributes[0];
-  const svg = rateChart(a);
+  const svg = rateChart(a, 'positive');
   structural(svg, 'group-rates');
   for (const m of Object.values(METRIC_DEFS).filter((d) => 'chart' in d)) assert.ok(svg.includes(`>${m.label}</text>`), m.label);
   const g = a.groups.find((x) => !x.reference)!;
   const x = g.tp! + g.fp!;
   const n = g.n;
-  assert.ok(svg.includes(`positivity rate ${fmtPct(g.positivity_rate)} [`), 'the rate in the tooltip');
+  assert.ok(svg.includes(`selection rate ${fmtPct(g.selection_rate)} [`), 'the rate in the tooltip');
   assert.ok(n > 0 && x >= 0);
-  const flagged = a.comparisons.filter((c) => ['positivity_rate', 'tpr', 'fpr'].includes(c.metric) && c.verdict === 'flagged');
+  const flagged = a.comparisons.filter((c) => ['selection_rate', 'tpr', 'fpr'].includes(c.metric) && c.verdict === 'flagged');
   assert.equal((svg.match(/⚑[↓↑≠]</g) ?? []).length, flagged.length, 'one mark per flagged comparison');
 });
 
-test('positivityScale and the heat map: the colour scale ends at a round number above the largest rate; the grid runs the longer attribute down', () => {
-  assert.equal(positivityScale(0.06), 0.1);
-  assert.equal(positivityScale(0.2), 0.2);
-  assert.equal(positivityScale(0.38), 0.5);
-  assert.equal(positivityScale(0.9), 1);
+test('selectionScale and the heat map: the colour scale ends at a round number above the largest rate; the grid runs the longer attribute down', () => {
+  assert.equal(selectionScale(0.06), 0.1);
+  assert.equal(selectionScale(0.2), 0.2);
+  assert.equal(selectionScale(0.38), 0.5);
+  assert.equal(selectionScale(0.9), 1);
   const h = sampleAuditResult().intersections[0].heatmap;
-  const top = Math.max(...h.positivityRate.flat().filter((v): v is number => v !== null));
+  const top = Math.max(...h.selectionRate.flat().filter((v): v is number => v !== null));
   const svg = heatmap(h);
-  assert.ok(svg.includes(`>${fmtPct(positivityScale(top), 0)}</text>`), 'the legend top');
+  assert.ok(svg.includes(`>${fmtPct(selectionScale(top), 0)}</text>`), 'the legend top');
   const t = transposeHeatmap(h);
   assert.deepEqual([t.rowAttribute, t.colAttribute], [h.colAttribute, h.rowAttribute]);
   assert.equal(t.n[1][0], h.n[0][1]);
-  assert.equal(t.positivityRate[1][0], h.positivityRate[0][1]);
+  assert.equal(t.selectionRate[1][0], h.selectionRate[0][1]);
   assert.deepEqual(transposeHeatmap(t), h);
   // rows are the attribute with more values
   const rows = (svg.match(/<text class="tick" x="[^"]+" y="[^"]+" text-anchor="end" font-size="10.5">/g) ?? []).length;

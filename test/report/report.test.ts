@@ -38,7 +38,7 @@ test('renderReport: a complete HTML document with every section', () => {
   assert.ok(!findings.includes('lower bounds'));
   assert.match(findings, /drawn by rejection: of the rows the generator produced, the model put 51\.0% of those drawn for the positive set/);
   assert.match(findings, /Of the [\d,]+ rows drawn, \d+\.\d% had a number outside its column's observed range \(clipped into it\) and \d+\.\d% contradicted an exact dependency of the data \(rejected\)/);
-  assert.match(html, /⚑ flagged<\/span> sex against Male: <strong>Female<\/strong> positivity rate 12\.0% vs 29\.0% \(0\.41×, [\d.]+% interval \[0\.3\d, 0\.5\d\]; disadvantaged\)/);
+  assert.match(html, /⚑ flagged<\/span> sex against Male: <strong>Female<\/strong> selection rate 12\.0% vs 29\.0% \(0\.41×, [\d.]+% interval \[0\.3\d, 0\.5\d\]; disadvantaged\)/);
   assert.match(html, /Four-fifths rule \(the legal yardstick\): selection rate below 0\.8 of Male's for Female/);
   // metrics: the reference marked, flagged cells, CIs, small groups, the LL144 table
   assert.match(html, /★ reference/);
@@ -135,7 +135,7 @@ test('renderReport: no proxies, no intersections, no metrics rows', () => {
 test('findings name at most six flagged comparisons per attribute, most significant first; the header separates training rows from set size', () => {
   const r = sampleAuditResult();
   const a = r.metrics.attributes.attributes[0];
-  const template = a.comparisons.find((c) => c.metric === 'positivity_rate')!;
+  const template = a.comparisons.find((c) => c.metric === 'selection_rate')!;
   // ten groups, each flagged on the positivity rate, adjusted p-values 1e-10 … 1e-1
   a.comparisons = [];
   for (let i = 0; i < 10; i++) {
@@ -200,7 +200,7 @@ test('the verdict table comes first: attribute × judged metric, symbol and word
   const rows = verdictTable([r.metrics.attributes, r.metrics.intersection]);
   assert.deepEqual(rows.map((x) => x.attribute), ['sex', 'age (binned)', 'sex × age (binned)']);
   // a cell's verdict is the strongest of its comparisons
-  const sexPos = rows[0].cells.positivity_rate!;
+  const sexPos = rows[0].cells.selection_rate!;
   assert.equal(sexPos.verdict, 'flagged');
   assert.deepEqual(sexPos.flagged.map((x) => x.group), ['Female']);
   // never colour alone: every cell has a word
@@ -266,7 +266,7 @@ test('Findings: an attribute with no flag but inconclusive comparisons is not sa
 test('Findings: the headline names the most concerning flag (a disadvantaged group before an advantaged one, whatever the p-values), in words; an attribute with nothing to judge is "not tested", never "no flag"', () => {
   const r = sampleAuditResult();
   const a = r.metrics.attributes.attributes[0];
-  const t = a.comparisons.find((c) => c.metric === 'positivity_rate')!;
+  const t = a.comparisons.find((c) => c.metric === 'selection_rate')!;
   a.comparisons = [
     { ...t, group: 'adv', metric: 'fpr', verdict: 'flagged', direction: 'advantaged', pAdjusted: 1e-40, ratio: 3 },
     { ...t, group: 'dis', metric: 'tpr', verdict: 'flagged', direction: 'disadvantaged', pAdjusted: 1e-5, ratio: 0.5 },
@@ -289,4 +289,26 @@ test('the header states the decision threshold; one other than 0.5 is in the sum
   r.meta.threshold = 0.7;
   const html = renderReport(r);
   assert.match(html.slice(0, html.indexOf('</summary>')), /seed 42, threshold 0\.7,/);
+});
+
+test('what every figure depends on comes first (#33): an interrupted audit on the first line, a weak model before the verdicts; the CLI summary the same', async () => {
+  const { auditSummary } = await import('../../src/cli/commands/audit.js');
+  const { interruption } = await import('../../src/audit/stages/result.js');
+  const plain = renderReport(sampleAuditResult());
+  assert.doesNotMatch(plain, /id="interrupted"|id="weak-model"/);
+  assert.match(plain, /<p class="small">Model fit: accuracy \d+\.\d% \(the label(&#39;|')s majority/);
+  const r = sampleAuditResult();
+  r.meta.interrupted = { ...interruption('gan', [22], 3, 250)!, signal: 'SIGTERM' };
+  r.metrics.attributes.fit.weak = ['it decides 98.2% of the rows ">50K", while the label\'s majority ("<=50K") is only 75.4%: …'];
+  const html = renderReport(r);
+  assert.match(html, /<title>INTERRUPTED — Fairness audit/);
+  assert.match(html, /<header>\n<p class="alert" id="interrupted" role="alert">SIGTERM: INTERRUPTED during the LUCID-GAN training: the audit was finished early with 1 of 3 LUCID-GANs trained \(epochs 22 of 250\)/);
+  const weakAt = html.indexOf('id="weak-model"');
+  assert.ok(weakAt > 0 && weakAt < html.indexOf('id="verdict"'), 'the weak model before the verdict table');
+  const lines = auditSummary(r, { dir: 'out', report: 'out/report.html', files: ['report.html', 'audit.json'] }).split('\n');
+  assert.match(lines[0], /^lucid: SIGTERM: INTERRUPTED during the LUCID-GAN training/);
+  assert.match(lines[1], /^lucid: WEAK MODEL: it decides 98\.2% of the rows/);
+  assert.match(lines[2], /^lucid: wrote out\/report\.html .*, marked interrupted$/);
+  assert.ok(lines.some((l) => /^ {4}four-fifths rule \(the legal yardstick, not a verdict\): .*below 0\.8: /.test(l)), 'four-fifths beside the verdicts');
+  assert.ok(lines.some((l) => /^ {4}impact ratios \(NYC LL144, /.test(l)), 'LL144 beside the verdicts');
 });

@@ -222,7 +222,7 @@ export function sampleAuditResult(): AuditResult {
       [300, 250, 26, 0],
       [460, 490, 754, 720],
     ],
-    positivityRate: [
+    selectionRate: [
       [0.03, 0.148, 0.308, null],
       [0.057, 0.251, 0.361, 0.313],
     ],
@@ -300,6 +300,7 @@ export function sampleAuditResult(): AuditResult {
       command: { via: 'cli', argv: ['audit', '--data', 'adult-sample.csv', '--label', 'income', '--positive', '>50K', '--protected', 'sex,age', '--model', 'adult.json', '--out', 'out/adult'] },
       seeds: { audit: 42, 'LUCID-GAN 1 of 3 (training)': checks.seeds[0], 'LUCID-GAN 2 of 3 (training)': checks.seeds[1], 'LUCID-GAN 3 of 3 (training)': checks.seeds[2], 'main canonical sets, positive set, GAN 1, draw round 1': 2718281 },
       suppressBelow: null,
+      interrupted: null,
     },
     protected: [
       { column: 'sex', groupColumn: 'sex', kind: 'categorical', inModel: true },
@@ -395,8 +396,9 @@ export function degenerateAuditResult(): AuditResult {
   g.tpr = null;
   g.ppv = null;
   g.positivity_rate = null;
+  g.selection_rate = null;
   r.metrics.intersection = null;
-  r.intersections[0].heatmap.positivityRate = [
+  r.intersections[0].heatmap.selectionRate = [
     [null, null, null, null],
     [null, null, null, null],
   ];

@@ -64,5 +64,5 @@ test('a heat-map cell\'s check against the real rows is a symbol beside its n, n
     assert.equal(new Set(Object.values(SHIFT_MARK)).size, 3, 'three different symbols');
   }
   // the positivity map carries no check symbol
-  assert.ok(!(heatmap(h, { value: 'positivity' }).match(/>n=[^<]*</g) ?? []).some((l) => /[✓✗~]/.test(l)));
+  assert.ok(!(heatmap(h, { value: 'selection' }).match(/>n=[^<]*</g) ?? []).some((l) => /[✓✗~]/.test(l)));
 });

@@ -52,10 +52,10 @@ export function checksStage(ctx: AuditContext, ms: MetricsStage, gs: GanStage, c
     vars.push(c.kind === 'numeric' ? numericVariable(table, f, 'feature') : categoricalVariable(table, f, 'feature'));
   }
   // suppressed values and cells are not checked against their real rows (a check's real shares are counts of their people)
-  const shifts = shiftChecks(vars, yhat, setsBySeed, checkRng).filter((x) => !suppressedValues.get(x.feature)?.has(x.value));
+  const shifts = shiftChecks(vars, yhat, setsBySeed, checkRng, { favourable }).filter((x) => !suppressedValues.get(x.feature)?.has(x.value));
   const pairVars: [number, number][] = [];
   for (let i = 0; i < views.length; i++) for (let j = i + 1; j < views.length; j++) pairVars.push([i, j]);
-  const cells = (pairVars.length ? shiftChecks(pairVars.map(([i, j]) => cellVariable(vars[i], vars[j])), yhat, setsBySeed, checkRng) : []).filter((x) => !suppressedCells.get(x.feature)?.has(x.value));
+  const cells = (pairVars.length ? shiftChecks(pairVars.map(([i, j]) => cellVariable(vars[i], vars[j])), yhat, setsBySeed, checkRng, { favourable }) : []).filter((x) => !suppressedCells.get(x.feature)?.has(x.value));
   // the same corrected level as the verdicts: Holm over every check of the audit
   correctShiftChecks([shifts, cells], attributes.verdicts.alpha);
   const findings = buildFindings(canonical.distributions, fid, shifts, views.map((v) => v.attr.column), favourable);

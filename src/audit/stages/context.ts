@@ -5,7 +5,8 @@
 import type { Engine } from '../../engine/engine.js';
 import { check } from '../../engine/errors.js';
 import { getColumn, type Column, type Table } from '../../data/table.js';
-import type { BlackBox } from '../../models/blackbox.js';
+import { checkModelClasses, type BlackBox } from '../../models/blackbox.js';
+import { labelValues, positiveOf } from '../../methods/metrics/index.js';
 import type { LucidGan } from '../../models/lucidgan/model.js';
 import type { Scorer } from '../canonical.js';
 import { AUDIT_DEFAULTS, type AuditOptions } from '../options.js';
@@ -40,6 +41,8 @@ export interface AuditContext {
   progress(stage: string, fraction: number): void;
   /** what the audit disposes of however it ends (the GAN stage fills it as it goes) */
   owned: { gans: LucidGan[]; scorer: Scorer | null };
+  /** the stage during which opts.shouldStop() was first seen true (null: never): the audit is then marked interrupted */
+  stoppedIn: () => string | null;
 }
 
 const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
@@ -82,7 +85,20 @@ export function auditContext(engine: Engine, table: Table, opts: AuditOptions): 
   for (const c of Object.keys(opts.protectedEdges ?? {})) {
     check(opts.protected.includes(c), 'E_ARG', () => `audit: protected edges name "${c}", which is not among the protected columns (${opts.protected.join(', ')})`);
   }
+  // the model's positive class against the data's, before it is called (a mismatch reverses every direction)
+  if (model) {
+    const values = labelValues(table, opts.label, 'audit');
+    checkModelClasses(model, { label: opts.label, values, positive: positiveOf(values, opts.positive, opts.label, 'audit'), positiveGiven: opts.positive !== undefined, classMap: opts.modelClasses });
+  } else check(opts.modelClasses === undefined, 'E_ARG', () => 'audit: --model-classes maps the classes of a model; a predictions column has none (its scores are checked against the label instead)');
   const minRows = AUDIT_DEFAULTS.minRows;
+  // a stop request is noticed at the next progress report or at the end; it came during the stage
+  // reported before (training that stops mid-epoch reports the next stage first)
+  let stoppedIn: string | null = null;
+  let lastStage = 'start';
+  const noteStop = (stage: string) => {
+    if (stoppedIn === null && opts.shouldStop?.()) stoppedIn = lastStage;
+    lastStage = stage;
+  };
   check(opts.allowSmall || table.rows >= minRows, 'E_INPUT', () => `audit: the data has ${table.rows} rows; an audit needs at least ${minRows} (a GAN, the checks and the verdicts cannot work on fewer); --allow-small runs it anyway, every small group marked`);
   return {
     engine, table, opts, seed, n, nInter, ganRowsMax, model, predGiven,
@@ -95,8 +111,15 @@ export function auditContext(engine: Engine, table: Table, opts: AuditOptions): 
       timings[stage] = Math.round(t - tStage);
       tStage = t;
     },
-    progress: (stage, f) => opts.onProgress?.(stage, Math.min(1, Math.max(0, f))),
+    progress: (stage, f) => {
+      noteStop(stage);
+      opts.onProgress?.(stage, Math.min(1, Math.max(0, f)));
+    },
     owned: { gans: [], scorer: null },
+    stoppedIn: () => {
+      noteStop(lastStage);
+      return stoppedIn;
+    },
     started: tStart,
   };
 }

@@ -53,6 +53,9 @@ export async function faleStage(ctx: AuditContext, ms: MetricsStage, gs: GanStag
           favourable,
           minGroupSize,
           threshold,
+          modelClasses: opts.modelClasses,
+          // the metrics stage has checked these scores against the label, and the report says it first
+          checkFit: false,
         });
         const rate = sel[low.value] === null || sel[low.value] === undefined ? '?' : `${(100 * sel[low.value]!).toFixed(1)}%`;
         faleSections.push({ attribute: v.attr.column, unprivileged, chosen: `lowest selection rate (the ${favourable === 'positive' ? 'positive' : 'negative'} decision's rate) among groups that are not small (${v.attr.groupColumn} = ${low.value}: ${rate}); everyone else is privileged`, result });

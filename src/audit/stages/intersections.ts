@@ -1,6 +1,7 @@
 // Stage 5 of an audit: each pair of protected attributes — its heat map (the model's positivity per
 // cell, the canonical shift) and, where both are categories the GAN can fix, a pair of canonical sets
 // per cell, compared with that cell's real rows.
+import type { Favourable } from '../../methods/metrics/index.js';
 import type { AuditResult, CanonicalComparison, IntersectionHeatmap } from '../types.js';
 import { drawCaveats, type CanonicalStage, type Sets } from './canonical-sets.js';
 import type { ChecksStage } from './checks.js';
@@ -10,7 +11,7 @@ import type { GroupView, MetricsStage, Suppression } from './metrics.js';
 
 export async function intersectionsStage(ctx: AuditContext, ms: MetricsStage, gs: GanStage, cs: CanonicalStage, ch: ChecksStage, s: Sets, supp: Suppression): Promise<AuditResult['intersections']> {
   const { table, nInter, warnings, caveats, progress } = ctx;
-  const { views, yhat, minGroupSize } = ms;
+  const { views, yhat, minGroupSize, favourable } = ms;
   const { seeds, scorer, rejection } = gs;
   const { canonical } = cs;
   const posMain = canonical.positive;
@@ -29,7 +30,7 @@ export async function intersectionsStage(ctx: AuditContext, ms: MetricsStage, gs
   for (const [A, B] of pairs) {
     const ia = views.indexOf(A);
     const ib = views.indexOf(B);
-    const heatmap = buildHeatmap(A, B, yhat, minGroupSize, posLabels[ia], posLabels[ib], negLabels[ia], negLabels[ib], k);
+    const heatmap = buildHeatmap(A, B, yhat, minGroupSize, favourable, posLabels[ia], posLabels[ib], negLabels[ia], negLabels[ib], k);
     const cellFeature = `${A.attr.column} × ${B.attr.column}`;
     heatmap.shiftStatus = heatmap.rowValues.map((a, r) => heatmap.colValues.map((b, c) => (heatmap.n[r][c] > 0 ? cells.find((x) => x.feature === cellFeature && x.value === `${a} & ${b}`)?.status ?? null : null)));
     const sets: CanonicalComparison[] = [];
@@ -87,20 +88,22 @@ export function fixableColumns(gs: GanStage): Set<string> {
   return new Set(gs.gans[0].sampler.columns.map((c) => c.name));
 }
 
-function buildHeatmap(A: GroupView, B: GroupView, yhat: Uint8Array, minGroupSize: number, posA: string[], posB: string[], negA: string[], negB: string[], suppressBelow = 0): IntersectionHeatmap {
+function buildHeatmap(A: GroupView, B: GroupView, yhat: Uint8Array, minGroupSize: number, favourable: Favourable, posA: string[], posB: string[], negA: string[], negB: string[], suppressBelow = 0): IntersectionHeatmap {
   const R = A.values.length;
   const C = B.values.length;
   const ra = new Map(A.values.map((v, i) => [v, i]));
   const cb = new Map(B.values.map((v, i) => [v, i]));
   const grid = () => Array.from({ length: R }, () => new Array<number>(C).fill(0));
   const n = grid();
-  const pos = grid();
+  // rows given the favourable decision, per cell
+  const fav = grid();
+  const onFav = favourable === 'positive' ? 1 : 0;
   for (let i = 0; i < yhat.length; i++) {
     const r = ra.get(A.dataLabels[i]);
     const c = cb.get(B.dataLabels[i]);
     if (r === undefined || c === undefined) continue;
     n[r][c]++;
-    pos[r][c] += yhat[i];
+    if (yhat[i] === onFav) fav[r][c]++;
   }
   const share = (la: string[], lb: string[]) => {
     const g = grid();
@@ -111,8 +114,8 @@ function buildHeatmap(A: GroupView, B: GroupView, yhat: Uint8Array, minGroupSize
     }
     return g.map((row) => row.map((x) => (la.length > 0 ? x / la.length : 0)));
   };
-  const sp = share(posA, posB);
-  const sn = share(negA, negB);
+  // the favourable set's shares and the unfavourable set's (one coding convention: checks.ts)
+  const [sf, su] = favourable === 'positive' ? [share(posA, posB), share(negA, negB)] : [share(negA, negB), share(posA, posB)];
   const small: [number, number][] = [];
   for (let r = 0; r < R; r++) for (let c = 0; c < C; c++) if (n[r][c] < minGroupSize) small.push([r, c]);
   // --suppress-below: a non-empty cell with fewer people has no rate (the canonical shift is generated data, not people)
@@ -125,8 +128,8 @@ function buildHeatmap(A: GroupView, B: GroupView, yhat: Uint8Array, minGroupSize
     rowValues: A.values.slice(),
     colValues: B.values.slice(),
     n,
-    positivityRate: n.map((row, r) => row.map((x, c) => (x > 0 && !isSup(r, c) ? pos[r][c] / x : null))),
-    canonicalShift: sp.map((row, r) => row.map((x, c) => x - sn[r][c])),
+    selectionRate: n.map((row, r) => row.map((x, c) => (x > 0 && !isSup(r, c) ? fav[r][c] / x : null))),
+    canonicalShift: sf.map((row, r) => row.map((x, c) => x - su[r][c])),
     small,
     ...(suppressBelow > 0 ? { suppressed } : {}),
   };

@@ -53,6 +53,8 @@ interface FaleCliOptions extends DataCliOptions {
   rank?: number;
   format: 'json' | 'csv' | 'svg';
   pair?: string[];
+  modelClasses?: Record<string, string>;
+  allowInvertedScores?: boolean;
 }
 
 const HELP_AFTER = `
@@ -60,7 +62,12 @@ For each feature, FALE shows how a group-fairness statistic changes with the fea
 (Giannopoulos et al.; reference behaviour of the athenarc implementation, with its EOD/AOD label
 misalignment fixed). Metrics use aif360's sign, unprivileged - privileged:
 ${FALE_METRICS.map((m) => `  ${m}  ${FALE_METRIC_DEFS[m].formula}`).join('\n')}
-A row is predicted positive when the model's P(positive) > --threshold.
+A row is predicted positive when the model's P(positive) > --threshold. The metrics are taken on the
+favourable decision: with --favourable negative, yhat=1 above reads "given the favourable (negative)
+decision" and TPR the true rate of the favourable class, so below 0 the unprivileged group is
+disadvantaged whichever label value is named positive (the same decisions coded the other way give the
+same curves). Before FALE moves any row, the model's recorded positive class is checked against
+--positive (--model-classes maps it) and its scores against the label (--allow-inverted-scores).
 
 Continuous (numeric) features: edges numpy.percentile(x, linspace(0, 100, --bins)), deduplicated;
 bins (e_k-1, e_k], the lowest edge included. Each bin's rows are set to its lower and upper edge and
@@ -96,6 +103,8 @@ function faleOptions(opts: FaleCliOptions) {
     minBin: opts.minBin,
     weighted: opts.weighted === true,
     threshold: opts.threshold,
+    modelClasses: opts.modelClasses,
+    allowInvertedScores: opts.allowInvertedScores === true,
   };
 }
 
@@ -106,6 +115,8 @@ export const faleCommand = withDataOptions(new Command('fale')
   .requiredOption('--label <column>', 'the true label column')
   .addOption(F.positive())
   .addOption(F.favourable())
+  .addOption(F.modelClasses())
+  .addOption(F.allowInvertedScores())
   .addOption(F.minGroup(METRICS_DEFAULTS.minGroupSize))
   .requiredOption('--protected <spec>', 'the unprivileged group, COLUMN=VALUE[,COLUMN=VALUE…] (all must hold); everyone else is privileged', protectedArg)
   .addOption(new Option('--metric <m>', 'fairness metric').choices(FALE_METRICS).default(FALE_DEFAULTS.metric))
@@ -151,17 +162,8 @@ export const faleCommand = withDataOptions(new Command('fale')
       clean(report);
       const model = await resolveBlackBox(engine, { model: opts.model }, table, { modelTimeout: opts.modelTimeout });
       if (opts.pair) {
-        const r2 = await fale2d(table, model, {
-          label: opts.label,
-          positive: opts.positive,
-          favourable: opts.favourable,
-          protected: opts.protected,
-          metric: opts.metric,
-          pair: [opts.pair[0], opts.pair[1]],
-          bins: opts.bins,
-          minBin: opts.minBin,
-          threshold: opts.threshold,
-        });
+        const { features: _f, edges: _e, weighted: _w, ...shared } = faleOptions(opts);
+        const r2 = await fale2d(table, model, { ...shared, pair: [opts.pair[0], opts.pair[1]] });
         for (const w of r2.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
         process.stdout.write(JSON.stringify(r2, null, 2) + '\n');
         return;

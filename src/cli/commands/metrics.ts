@@ -2,7 +2,7 @@
 import { Command } from 'commander';
 import { EngineError } from '../../engine/errors.js';
 import { Rng } from '../../engine/rng.js';
-import { formatMetricsCsv, formatMetricsTable, groupMetrics, METRICS_DEFAULTS } from '../../methods/metrics/index.js';
+import { directionsPhrase, formatMetricsCsv, formatMetricsTable, groupMetrics, judgedPhrase, METRIC_DEFS, METRICS, METRICS_DEFAULTS } from '../../methods/metrics/index.js';
 import { requireClean } from '../../node/csv.js';
 import { readColumns } from '../../node/columns.js';
 import { initNodeEngine } from '../../node/engine.js';
@@ -24,19 +24,21 @@ interface MetricsCliOptions extends FairnessCliOptions, DataCliOptions {
 }
 
 const HELP_AFTER = `
-Per group: n, base rate P(y=1), positivity rate P(yhat=1), TPR, FNR, FPR, PPV (precision), FDR, NPV,
-FOR and accuracy, as fractions (JSON, CSV) or percentages (table). A rate whose denominator is empty
-(no positive labels, no predicted positives) is undefined: null, never 0.
+Per group: n, ${METRICS.map((m) => METRIC_DEFS[m].short === METRIC_DEFS[m].label ? METRIC_DEFS[m].label : `${METRIC_DEFS[m].label} (${METRIC_DEFS[m].short})`).join(', ')}, as fractions
+(JSON, CSV) or percentages (table). The selection rate is the favourable decision's rate (the positive
+prediction, or with --favourable negative the negative one). A rate whose denominator is empty (no
+positive labels, no predicted positives) is undefined: null, never 0.
 The reference: --reference, else the largest group that is not small (fewer than --min-group rows, default
 ${METRICS_DEFAULTS.minGroupSize}); the output says which and why. Differences are group - reference (aif360's sign), ratios
 group / reference.
-Verdicts, for every group, reference and metric but the base rate and accuracy: pass when the ratio is
-inside [t, 1/t] (--tolerance t, default ${METRICS_DEFAULTS.tolerance}); outside, flagged when a log-ratio test of "the ratio is
-inside the band" rejects after Holm's correction over every comparison of the output (family-wise error
-1 - confidence = 5%), else inconclusive; too little data for a small group or an undefined rate.
-Whether a difference disadvantages a group follows --favourable: with positive (the default), a lower
-positivity rate, TPR or FPR and a higher FNR or FOR disadvantage it; with negative the reverse. PPV, FDR
-and NPV have no favourable direction.
+Verdicts, for every group, reference and judged metric (${judgedPhrase()}): pass when
+the ratio is inside [t, 1/t] (--tolerance t, default ${METRICS_DEFAULTS.tolerance}); outside, flagged when a log-ratio test of "the
+ratio is inside the band" rejects after Holm's correction over every comparison of the output
+(family-wise error 1 - confidence = 5%), else inconclusive; too little data for a small group or an
+undefined rate. ${directionsPhrase()}
+One decision, one verdict: the same decisions coded the other way (the other --positive, --favourable
+flipped, scores 1 - p with --threshold 1 - t) get the same verdicts, references and directions, TPR's
+verdict becoming TNR's, FNR's FPR's, PPV's NPV's and FDR's FOR's (docs/methods.md).
 Also: the four-fifths rule (selection rate over the most selected group that is not small; the legal
 yardstick), the NYC Local Law 144 impact table (categories under 2% of rows left out; for scores the
 scoring rate above the median), calibration by group for scores (ECE with a bootstrap interval), and
@@ -61,6 +63,7 @@ export const metrics = withGroupComparisonOptions(withDataOptions(new Command('m
   .addOption(F.threshold(METRICS_DEFAULTS.threshold))
   .requiredOption('--group <column>', 'a protected column (repeat for several)', collect)
   .option('--intersect', 'one attribute: the Cartesian product of the --group columns')
+  .addOption(F.allowInvertedScores())
   )
   .option('--bootstrap <n>', 'bootstrap resamples for 95% percentile intervals (0: none)', nonNegativeInt, 0)
   .option('--seed <n>', 'seed of the bootstrap resamples (same seed, same intervals)', nonNegativeInt, 0)

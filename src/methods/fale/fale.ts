@@ -11,6 +11,9 @@ import { csvField } from '../../data/csv-write.js';
 import { getColumn, selectRows, type CategoricalColumn, type Column, type NumericColumn, type Table } from '../../data/table.js';
 import { categoricalOrder, linspace, percentilesSorted } from './order.js';
 import type { Favourable } from '../metrics/definitions.js';
+import { modelFit } from '../metrics/fit.js';
+import { positiveOf } from '../metrics/group-metrics.js';
+import { checkModelClasses } from '../../models/contract.js';
 
 /** Confusion counts of one protected group within one population (weights are bootstrap multiplicities). */
 export interface GroupStats {
@@ -124,8 +127,19 @@ export interface FaleOptions {
   weighted?: boolean;
   /** groups with fewer rows are small (metrics' --min-group, default 30): a small group gets a warning */
   minGroupSize?: number;
-  /** whether the positive prediction is the favourable outcome (default 'positive'); it decides how a value reads, not the value */
+  /**
+   * whether the positive prediction is the favourable outcome (default 'positive'). A built-in metric is
+   * taken on the favourable decision (with negative: spd is P(ŷ = favourable | unpriv) − P(ŷ = favourable | priv),
+   * eod the same for the true rate of the favourable class), so below 0 the unprivileged group is
+   * disadvantaged whichever value is named positive; a custom metric gets the counts as coded
+   */
   favourable?: Favourable;
+  /** `--model-classes`: the model's classes as the data codes them (model class → label value); see checkModelClasses */
+  modelClasses?: Record<string, string>;
+  /** `--allow-inverted-scores`: scores that rank the label worse than chance are explained as given (metrics/fit.ts) */
+  allowInvertedScores?: boolean;
+  /** check the model's scores on the rows as they are against the label first (default true; an audit has done it in its metrics stage) */
+  checkFit?: boolean;
   /** bootstrap replicates of the rows for percentile bands (default 0 = none); needs `rng` */
   bootstrap?: number;
   confidence?: number;
@@ -182,12 +196,13 @@ function argError(msg: string): EngineError {
 /** What a 1-D or 2-D FALE result says about its run; `u` marks the unprivileged rows. */
 export function runInfo(table: Table, u: Uint8Array, opts: { protected: readonly ProtectedCondition[]; label: string; favourable?: Favourable }, metric: MetricName | FairnessMetric, positive: string, threshold: number, overall: number | null): FaleRunInfo {
   const favourable = opts.favourable ?? 'positive';
-  // spd, eod and aod (unprivileged − privileged) rise with the unprivileged group's positive decisions
+  // spd, eod and aod (unprivileged − privileged) are taken on the favourable decision (faleSettings),
+  // so they rise with the unprivileged group's favourable decisions whichever value is named positive
   const reading = typeof metric === 'function'
     ? 'a custom metric: read it as it was defined'
     : favourable === 'positive'
-      ? 'the positive decision is favourable: below 0 the unprivileged group is disadvantaged'
-      : 'the positive decision is unfavourable: above 0 the unprivileged group is disadvantaged';
+      ? 'taken on the favourable (positive) decision: below 0 the unprivileged group is disadvantaged'
+      : 'taken on the favourable (negative) decision: below 0 the unprivileged group is disadvantaged';
   let nu = 0;
   for (let i = 0; i < table.rows; i++) nu += u[i];
   return {
@@ -204,7 +219,7 @@ export function runInfo(table: Table, u: Uint8Array, opts: { protected: readonly
   };
 }
 
-export function binaryLabels(table: Table, label: string, positive?: string): { y: Uint8Array; positive: string } {
+export function binaryLabels(table: Table, label: string, positive?: string): { y: Uint8Array; positive: string; values: string[] } {
   const col = getColumn(table, label, 'fale', '--label');
   const rows: string[] = new Array(table.rows);
   const seen = new Set<string>();
@@ -214,18 +229,35 @@ export function binaryLabels(table: Table, label: string, positive?: string): { 
     rows[i] = l;
     seen.add(l);
   }
-  let pos = positive;
-  if (pos === undefined) {
-    const values = [...seen];
-    if (col.kind === 'numeric') values.sort((a, b) => Number(a) - Number(b));
-    else values.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
-    check(values.length === 2, 'E_ARG', () => `fale: label column "${label}" has ${values.length} values (${values.slice(0, 6).join(', ')}); say which is positive (--positive)`);
-    pos = values[1];
-  }
-  check(seen.has(pos), 'E_ARG', () => `fale: label column "${label}" has no value "${pos}"; its values: ${[...seen].slice(0, 6).join(', ')}`);
+  const values = [...seen];
+  if (col.kind === 'numeric') values.sort((a, b) => Number(a) - Number(b));
+  else values.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  // the one rule for the positive class (metrics' positiveOf)
+  const pos = positiveOf(values, positive, label, 'fale');
   const y = new Uint8Array(table.rows);
   for (let i = 0; i < table.rows; i++) y[i] = rows[i] === pos ? 1 : 0;
-  return { y, positive: pos };
+  return { y, positive: pos, values };
+}
+
+/**
+ * The model's classes against the data's before FALE calls it (metrics' one check; a mismatch would
+ * reverse every curve): its recorded positive class, mapped by `modelClasses`, must be `positive`.
+ */
+export function checkFaleClasses(model: BlackBox, opts: Pick<FaleOptions, 'label' | 'positive' | 'modelClasses'>, values: readonly string[], positive: string): void {
+  checkModelClasses(model, { label: opts.label, values, positive, positiveGiven: opts.positive !== undefined, classMap: opts.modelClasses });
+}
+
+/**
+ * The model's scores on every row as it is, against the label (metrics/fit.ts): scores that rank it
+ * worse than chance stop FALE (unless allowInvertedScores); a weak model is a warning.
+ */
+export function faleFitWarnings(y: Uint8Array, p: ArrayLike<number>, threshold: number, values: readonly string[], positive: string, opts: Pick<FaleOptions, 'label' | 'favourable' | 'allowInvertedScores' | 'checkFit'>, source: string): string[] {
+  if (opts.checkFit === false) return [];
+  const yhat = new Uint8Array(p.length);
+  for (let i = 0; i < p.length; i++) yhat[i] = p[i] > threshold ? 1 : 0;
+  const negative = values.length === 2 ? values.find((v) => v !== positive)! : null;
+  const fit = modelFit(y, yhat, p, { positive, negative, favourable: opts.favourable ?? 'positive', label: opts.label, what: `the scores of ${source}`, allowInverted: opts.allowInvertedScores });
+  return fit.weak.map((w) => `a weak model: ${w}`);
 }
 
 /**
@@ -604,13 +636,32 @@ async function categoricalFale(ctx: Ctx, col: CategoricalColumn): Promise<FaleFe
 }
 
 /** The metric, threshold and minimum bin of fale() and faleStream(), checked. */
-export function faleSettings(opts: Pick<FaleOptions, 'metric' | 'threshold' | 'minBin'>): { metricOpt: MetricName | FairnessMetric; metric: FairnessMetric; threshold: number; minBin: number } {
+export function faleSettings(opts: Pick<FaleOptions, 'metric' | 'threshold' | 'minBin' | 'favourable'>): { metricOpt: MetricName | FairnessMetric; metric: FairnessMetric; threshold: number; minBin: number } {
   const metricOpt = opts.metric ?? FALE_DEFAULTS.metric;
-  const metric = typeof metricOpt === 'function' ? metricOpt : METRICS[metricOpt];
-  check(metric, 'E_ARG', () => `fale: unknown metric "${String(metricOpt)}"; expected spd, eod or aod`);
+  const builtin = typeof metricOpt === 'function' ? null : METRICS[metricOpt];
+  check(typeof metricOpt === 'function' || builtin, 'E_ARG', () => `fale: unknown metric "${String(metricOpt)}"; expected ${FALE_METRICS.join(', ')}`);
+  const favourable = opts.favourable ?? 'positive';
+  check(favourable === 'positive' || favourable === 'negative', 'E_ARG', () => `fale: favourable must be positive or negative, got ${String(favourable)}`);
+  // a built-in metric is taken on the favourable decision (one coding convention: the same decisions
+  // coded the other way give the same curve); a custom one gets the counts as the label is coded
+  const metric = builtin ? onFavourable(builtin, favourable) : (metricOpt as FairnessMetric);
   const threshold = opts.threshold ?? FALE_DEFAULTS.threshold;
   check(threshold >= 0 && threshold <= 1, 'E_ARG', () => `fale: threshold must be in [0, 1], got ${threshold}`);
   return { metricOpt, metric, threshold, minBin: opts.minBin ?? FALE_DEFAULTS.minBin };
+}
+
+/**
+ * A group's counts with the favourable decision and its label counted as positive: with --favourable
+ * negative the roles of the two classes swap (rows, label-positive rows, predicted-positive rows,
+ * true and false positives of the other class).
+ */
+export function favourableStats(s: GroupStats): GroupStats {
+  return { n: s.n, pos: s.n - s.pos, predPos: s.n - s.predPos, tp: s.n - s.pos - s.fp, fp: s.pos - s.tp };
+}
+
+/** `metric` computed on the favourable decision: as it is with --favourable positive, on the swapped counts with negative. */
+export function onFavourable(metric: FairnessMetric, favourable: Favourable): FairnessMetric {
+  return favourable === 'positive' ? metric : (u, p) => metric(favourableStats(u), favourableStats(p));
 }
 
 /**
@@ -648,10 +699,13 @@ export async function fale(table: Table, model: BlackBox, opts: FaleOptions): Pr
   check(B === 0 || opts.rng, 'E_ARG', () => 'fale: bootstrap needs an rng (a seeded Rng)');
   const level = opts.confidence ?? FALE_DEFAULTS.confidence;
   check(level > 0 && level < 1, 'E_ARG', () => `fale: confidence must be in (0, 1), got ${level}`);
-  const { y, positive } = binaryLabels(table, opts.label, opts.positive);
+  const { y, positive, values } = binaryLabels(table, opts.label, opts.positive);
+  checkFaleClasses(model, opts, values, positive);
   const u = unprivilegedMask(table, opts.protected);
   const { candidates, features } = featurePlan(table, model, opts);
-  const base = hard(await model.predict(table), threshold);
+  const scores = await model.predict(table);
+  const fitWarnings = faleFitWarnings(y, scores, threshold, values, positive, opts, model.source);
+  const base = hard(scores, threshold);
   const all = new Int32Array(table.rows).map((_, i) => i);
   const overall = metricPerPopulation(metric, 1, all, new Int32Array(table.rows), base, y, u, null, 1)[0];
   const replicates = Array.from({ length: B }, () => bootstrapWeights(opts.rng as Rng, table.rows));
@@ -659,7 +713,7 @@ export async function fale(table: Table, model: BlackBox, opts: FaleOptions): Pr
     table, model, metric, y, u, threshold, minBin, replicates, level, base,
     others: candidates, weighted: opts.weighted ?? false, bins: opts.bins ?? FALE_DEFAULTS.bins,
   };
-  const warnings: string[] = [];
+  const warnings: string[] = fitWarnings;
   // the one definition of a small group (metrics' --min-group): FALE still runs, and says so
   const minGroup = opts.minGroupSize ?? 30;
   let nu = 0;

@@ -11,6 +11,9 @@ import { getColumn, type NumericColumn, type Table } from '../../data/table.js';
 import {
   assignBins,
   binaryLabels,
+  checkFaleClasses,
+  faleFitWarnings,
+  faleSettings,
   runInfo,
   FALE_DEFAULTS,
   hard,
@@ -146,12 +149,7 @@ export function accumulate2d(delta: number[][], n: number[][]): number[][] {
 
 /** 2-D FALE of two numeric features of `table` for `model` (called on the rows at each cell corner). */
 export async function fale2d(table: Table, model: BlackBox, opts: Fale2dOptions): Promise<Fale2dResult> {
-  const metricOpt = opts.metric ?? FALE_DEFAULTS.metric;
-  const metric: FairnessMetric = typeof metricOpt === 'function' ? metricOpt : METRICS[metricOpt];
-  check(metric, 'E_ARG', () => `fale: unknown metric "${String(metricOpt)}"; expected spd, eod or aod`);
-  const threshold = opts.threshold ?? FALE_DEFAULTS.threshold;
-  check(threshold >= 0 && threshold <= 1, 'E_ARG', () => `fale: threshold must be in [0, 1], got ${threshold}`);
-  const minBin = opts.minBin ?? FALE_DEFAULTS.minBin;
+  const { metricOpt, metric, threshold, minBin } = faleSettings(opts);
   check(Array.isArray(opts.pair) && opts.pair.length === 2 && opts.pair[0] !== opts.pair[1], 'E_ARG', () => 'fale: --pair needs two different features, e.g. --pair age,hours-per-week');
   const [n1, n2] = opts.pair;
   const cols = opts.pair.map((f) => {
@@ -161,7 +159,11 @@ export async function fale2d(table: Table, model: BlackBox, opts: Fale2dOptions)
     return c as NumericColumn;
   });
   for (const f of Object.keys(opts.edges ?? {})) check(opts.pair.includes(f), 'E_ARG', () => `fale: edges given for "${f}", which is not in the pair`);
-  const { y, positive } = binaryLabels(table, opts.label, opts.positive);
+  const { y, positive, values } = binaryLabels(table, opts.label, opts.positive);
+  checkFaleClasses(model, opts, values, positive);
+  // every row as it is, scored first: scores that rank the label worse than chance stop here (metrics/fit.ts)
+  const scores = await model.predict(table);
+  const fitWarnings = faleFitWarnings(y, scores, threshold, values, positive, opts, model.source);
   const u = unprivilegedMask(table, opts.protected);
   const bins = opts.bins ?? FALE_DEFAULTS.bins;
   const edges = cols.map((c) => {
@@ -174,7 +176,7 @@ export async function fale2d(table: Table, model: BlackBox, opts: Fale2dOptions)
   const [e1, e2] = edges;
   const K1 = e1.length - 1;
   const K2 = e2.length - 1;
-  const warnings: string[] = [];
+  const warnings: string[] = fitWarnings;
   check(K1 >= 1 && K2 >= 1, 'E_ARG', () => `fale: --pair: the percentiles of ${K1 < 1 ? n1 : n2} collapse to one value; 2-D FALE needs at least two edges per feature`);
   const b1 = assignBins(cols[0].values, e1);
   const b2 = assignBins(cols[1].values, e2);
@@ -227,7 +229,7 @@ export async function fale2d(table: Table, model: BlackBox, opts: Fale2dOptions)
   if (filled.length > 0) warnings.push(`${n1} × ${n2}: ${empty} empty and ${filled.length - empty} undefined cell(s) (a group absent, no positives for TPR/FPR, or under --min-bin rows) filled from the nearest defined cell`);
   if (filled.length === 0 && deltas.some((row) => row.some((d) => d === null))) warnings.push(`${n1} × ${n2}: no cell has a defined metric; every effect is 0`);
   const all = Int32Array.from({ length: table.rows }, (_, i) => i);
-  const overall = metricPerPopulation(metric, 1, all, new Int32Array(table.rows), hard(await model.predict(table), threshold), y, u, null, 1)[0];
+  const overall = metricPerPopulation(metric, 1, all, new Int32Array(table.rows), hard(scores, threshold), y, u, null, 1)[0];
   return {
     ...runInfo(table, u, opts, metricOpt, positive, threshold, overall),
     features: [n1, n2],

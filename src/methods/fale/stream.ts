@@ -8,9 +8,13 @@
 //      edges; the first of these passes also keeps an evenly spaced sample of at most `orderRows`
 //      rows for the categorical features' MDS order (every row when there are no more: then the order
 //      is the whole-table order);
-//   3. one pass that calls the model per chunk: the rows as they are, and each feature's bin members
-//      at their lower and upper edges (categories: moved up and down), counting per population.
-// Memory: one chunk, one feature column, the sample and the counts. Bootstrap bands need every row's
+//   3. one pass that calls the model on the rows as they are: its scores against the label (fit.ts:
+//      scores that rank the label worse than chance stop FALE before any row is moved), and each
+//      row's label and decision, which the next pass reads;
+//   4. one pass that calls the model per chunk on each feature's bin members at their lower and upper
+//      edges (categories: moved up and down), counting per population.
+// Memory: one chunk, one feature column, the sample, the counts, and a score, label and decision per
+// row (10 bytes a row; the scores are freed after pass 3). Bootstrap bands need every row's
 // weight in each replicate: they stay with fale() on a table in memory.
 import { check, EngineError } from '../../engine/errors.js';
 import type { BlackBox } from '../../models/blackbox.js';
@@ -18,7 +22,7 @@ import { labelOf } from '../../models/classifier/preprocess.js';
 import { getColumn, type CategoricalColumn, type Column, type Table } from '../../data/table.js';
 import { categoricalOrder } from './order.js';
 import {
-  accumulate, assignBins, binaryLabels, categoricalDeltas, centreCategorical, centreContinuous, emptyStats, FALE_DEFAULTS, faleSettings, featurePlan, hard, modifiedTable, noRowHas, percentileEdges, runInfo, unprivilegedMask,
+  accumulate, assignBins, binaryLabels, categoricalDeltas, centreCategorical, centreContinuous, checkFaleClasses, emptyStats, FALE_DEFAULTS, faleFitWarnings, faleSettings, featurePlan, hard, modifiedTable, noRowHas, percentileEdges, runInfo, unprivilegedMask,
   type FairnessMetric, type FaleFeature, type FaleOptions, type FaleResult, type GroupStats,
 } from './fale.js';
 
@@ -151,7 +155,8 @@ export async function faleStream(source: ChunkSource, model: BlackBox, opts: Fal
   const lc = getColumn(head, opts.label);
   const values = [...labelValues];
   const probe: Table = { rows: values.length, columns: [lc.kind === 'numeric' ? { kind: 'numeric', name: opts.label, values: Float64Array.from(values.map(Number)) } : { kind: 'categorical', name: opts.label, codes: iota(values.length), categories: values }] };
-  const { positive } = binaryLabels(probe, opts.label, opts.positive);
+  const { positive, values: classes } = binaryLabels(probe, opts.label, opts.positive);
+  checkFaleClasses(model, opts, classes, positive);
 
   const { candidates, features } = featurePlan(head, model, opts);
   const continuous = features.filter((f) => getColumn(head, f).kind === 'numeric');
@@ -206,7 +211,34 @@ export async function faleStream(source: ChunkSource, model: BlackBox, opts: Fal
     orders.set(f, categoricalOrder(sample!, col, cats, candidates.map((c) => getColumn(sample!, c.name)).filter((c) => c.name !== f)).order);
   }
 
-  // pass 3: the model on each chunk, as it is and with every feature moved
+  // the final dictionaries (first-seen order over the file, so every pass's codes agree): a chunk's own
+  // dictionary holds only the categories seen so far, and a row may be moved to one seen later
+  const finalCats = new Map<string, string[]>();
+  if (sample) for (const c of sample.columns) if (c.kind === 'categorical') finalCats.set(c.name, c.categories);
+  const withFinalCats = (chunk: Table): Table => (finalCats.size === 0 ? chunk : { rows: chunk.rows, columns: chunk.columns.map((c) => (c.kind === 'categorical' && finalCats.has(c.name) && !c.identifier ? { ...c, categories: finalCats.get(c.name)! } : c)) });
+
+  // pass 3: the model on every row as it is: its scores against the label before any row is moved
+  // (scores that rank it worse than chance stop here: metrics/fit.ts), and the decisions pass 4 reuses
+  const yAll = new Uint8Array(N);
+  let fitWarnings: string[];
+  let baseAll: Uint8Array;
+  {
+    // in this block only, so the scores (8 bytes a row) are freed before pass 4
+    const scores = new Float64Array(N);
+    let o = 0;
+    await source.read(async (chunk) => {
+      const t = withFinalCats(chunk);
+      const lcol = getColumn(t, opts.label);
+      for (let i = 0; i < t.rows; i++) yAll[o + i] = labelOf(lcol, i) === positive ? 1 : 0;
+      scores.set(await model.predict(t), o);
+      o += t.rows;
+    });
+    passes++;
+    fitWarnings = faleFitWarnings(yAll, scores, threshold, classes, positive, opts, model.source);
+    baseAll = hard(scores, threshold);
+  }
+
+  // pass 4: the model on each chunk with every feature moved
   const overall = new PopStats(1);
   const cont = new Map<string, { K: number; lo: PopStats; hi: PopStats; n: number[]; nu: number[]; excluded: number }>();
   for (const f of continuous) {
@@ -218,19 +250,15 @@ export async function faleStream(source: ChunkSource, model: BlackBox, opts: Fal
     const order = orders.get(f)!;
     cat.set(f, { order, orig: new PopStats(order.length), moved: new PopStats(2 * order.length), n: new Array<number>(order.length).fill(0), nu: new Array<number>(order.length).fill(0), seen: new Set() });
   }
-  // the final dictionaries (first-seen order over the file, so every pass's codes agree): a chunk's own
-  // dictionary holds only the categories seen so far, and a row may be moved to one seen later
-  const finalCats = new Map<string, string[]>();
-  if (sample) for (const c of sample.columns) if (c.kind === 'categorical') finalCats.set(c.name, c.categories);
+  let offset = 0;
   await source.read(async (chunk) => {
-    const t: Table = finalCats.size === 0 ? chunk : { rows: chunk.rows, columns: chunk.columns.map((c) => (c.kind === 'categorical' && finalCats.has(c.name) && !c.identifier ? { ...c, categories: finalCats.get(c.name)! } : c)) };
-    // y per chunk against the positive label of the whole file (a chunk may hold no positive row)
-    const lcol = getColumn(t, opts.label);
-    const y = new Uint8Array(t.rows);
-    for (let i = 0; i < t.rows; i++) y[i] = labelOf(lcol, i) === positive ? 1 : 0;
+    const t = withFinalCats(chunk);
+    // y and the decisions per chunk, from pass 3 (against the positive label of the whole file: a chunk may hold no positive row)
+    const y = yAll.subarray(offset, offset + t.rows);
+    const base = baseAll.subarray(offset, offset + t.rows);
+    offset += t.rows;
     const u = unprivilegedMask(t, opts.protected, opts.protected.map(() => 0));
     const all = iota(t.rows);
-    const base = hard(await model.predict(t), threshold);
     overall.add(all, new Int32Array(t.rows), base, y, u);
     for (const f of continuous) {
       const s = cont.get(f)!;
@@ -294,7 +322,7 @@ export async function faleStream(source: ChunkSource, model: BlackBox, opts: Fal
   });
   passes++;
 
-  const warnings: string[] = [];
+  const warnings: string[] = fitWarnings;
   const minGroup = opts.minGroupSize ?? 30;
   if (nu < minGroup) warnings.push(`the unprivileged group has ${nu} rows (< ${minGroup}, small): its FALE curves are unreliable`);
   if (N - nu < minGroup) warnings.push(`everyone else is ${N - nu} rows (< ${minGroup}, small): the FALE curves are unreliable`);

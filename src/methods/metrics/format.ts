@@ -6,6 +6,7 @@ import { suppressedText } from './suppress.js';
 import type { AttributeResult, Interval, MetricsReport } from './types.js';
 import type { Comparison, Verdict } from './verdicts.js';
 import { csvField } from '../../data/csv-write.js';
+import { fitLine } from './fit.js';
 
 const pct = (v: number | null) => (v === null ? '-' : (100 * v).toFixed(1));
 const ratio = (v: number | null | undefined) => (v === null || v === undefined ? '-' : v.toFixed(2));
@@ -39,8 +40,24 @@ export function formatVerdictTable(reports: readonly (MetricsReport | null)[], i
   return align(table).split('\n').filter((l) => l).map((l) => indent + l).join('\n') + '\n';
 }
 
+/** The four-fifths rule of one attribute in a line: the most selected group and every group below 0.8, with its ratio. */
+export function fourFifthsText(a: AttributeResult): string {
+  const ff = a.fourFifths;
+  const below = ff.below.map((g) => `${g} ${ratio(ff.ratio[g])}`);
+  return `four-fifths rule (the legal yardstick, not a verdict): selection rate against the most selected group that is not small${ff.reference ? ` (${ff.reference})` : ' (none: every group is small)'}; below 0.8: ${below.length ? below.join(', ') : 'none'}`;
+}
+
+/** The LL144 impact table of one attribute in a line. */
+export function impactText(a: AttributeResult): string {
+  const imp = a.impact;
+  return `impact ratios (NYC LL144, ${imp.kind}${imp.median !== null ? ` above the median score ${imp.median.toFixed(3)}` : ''}; categories under ${(100 * imp.minShare).toFixed(0)}% of rows excluded${imp.unknown ? `; ${imp.unknown} rows with an unknown value left out` : ''}): ${imp.rows.map((x) => (x.suppressed ? `${x.category} suppressed` : `${x.category} ${pct(x.rate)}% ${x.excluded ? '(excluded)' : `x${ratio(x.impactRatio)}`}`)).join('; ')}`;
+}
+
 export function formatMetricsTable(r: MetricsReport): string {
-  let s = `${r.rows} rows; label ${r.label} (positive "${r.positive}", ${r.favourable === 'positive' ? 'the favourable outcome' : 'the unfavourable outcome'}); predictions ${r.pred} read as ${r.predKind === 'labels' ? 'predicted labels' : `scores, positive when > ${r.threshold}`}\n`;
+  // a weak, constant or inverted model is said first: every figure below describes it (fit.ts)
+  let s = r.fit.weak.map((w) => `WEAK MODEL: ${w}\n`).join('');
+  s += `model fit: ${fitLine(r.fit)}\n`;
+  s += `${r.rows} rows; label ${r.label} (positive "${r.positive}", ${r.favourable === 'positive' ? 'the favourable outcome' : 'the unfavourable outcome'}); predictions ${r.pred} read as ${r.predKind === 'labels' ? 'predicted labels' : `scores, positive when > ${r.threshold}`}\n`;
   s += 'rates in %; - = undefined (empty denominator)\n';
   if (r.suppressBelow !== null) s += `groups with fewer than ${r.suppressBelow} rows are suppressed (supp.): no rate, count of positives, interval or verdict is shown for them\n`;
   const v = r.verdicts;
@@ -62,9 +79,8 @@ export function formatMetricsTable(r: MetricsReport): string {
       s += align(drows);
       for (const l of flaggedLines(a)) s += l + '\n';
     }
-    s += `four-fifths rule (the legal yardstick, not a verdict): selection rate against the most selected group that is not small${a.fourFifths.reference ? ` (${a.fourFifths.reference})` : ' (none: every group is small)'}; below 0.8: ${a.fourFifths.below.length ? a.fourFifths.below.join(', ') : 'none'}\n`;
-    const imp = a.impact;
-    s += `impact ratios (NYC LL144, ${imp.kind}${imp.median !== null ? ` above the median score ${imp.median.toFixed(3)}` : ''}; categories under ${(100 * imp.minShare).toFixed(0)}% of rows excluded${imp.unknown ? `; ${imp.unknown} rows with an unknown value left out` : ''}): ${imp.rows.map((x) => (x.suppressed ? `${x.category} suppressed` : `${x.category} ${pct(x.rate)}% ${x.excluded ? '(excluded)' : `x${ratio(x.impactRatio)}`}`)).join('; ')}\n`;
+    s += `${fourFifthsText(a)}\n`;
+    s += `${impactText(a)}\n`;
     if (a.calibration) s += `calibration (ECE by group${r.bootstrap || a.calibration.some((c) => c.ci) ? ', 95% bootstrap interval' : ''}): ${a.calibration.map((c) => `${c.group} ${c.suppressed ? 'suppressed' : ratio(c.ece)}${c.ci ? ` [${ratio(c.ci.lo)}, ${ratio(c.ci.hi)}]` : ''}`).join('; ')}\n`;
     if (a.conditional) {
       const cd = a.conditional;

@@ -15,6 +15,7 @@ import { groupIds, type GroupIds } from './group-ids.js';
 import { conditionalDisparity, strataOf } from './conditional.js';
 import { FAVOURABLE, JUDGED_METRICS, METRICS, rates, type Counts, type Favourable, type MetricName, type Rates } from './definitions.js';
 import { impactTable } from './impact.js';
+import { modelFit } from './fit.js';
 import { compare, correct, VERDICTS, type Comparison, type Verdict, type VerdictSettings } from './verdicts.js';
 import { suppressAttribute, suppressedGroups } from './suppress.js';
 import type { AttributeResult, Disparity, FourFifths, GroupMetricsOptions, GroupResult, Interval, MetricsReport } from './types.js';
@@ -124,18 +125,33 @@ function distinct(values: readonly string[], numeric: boolean): string[] {
   return s.sort(byCodeUnit);
 }
 
+/** The label's values that occur, in reading order (numbers by value, text by code unit). */
+export function labelValues(table: Table, label: string, where = 'metrics'): string[] {
+  const lc = getColumn(table, label, where, '--label');
+  return distinct(present(codedLabels(lc, 'the label')), lc.kind === 'numeric');
+}
+
+/**
+ * The one rule for the positive class (every command): the value given, which must occur in the label;
+ * else, with exactly two values, the second in reading order.
+ */
+export function positiveOf(values: readonly string[], given: string | undefined, label: string, where = 'metrics'): string {
+  if (given === undefined) {
+    check(values.length === 2, 'E_ARG', () => `${where}: the label "${label}" has ${values.length} values (${values.slice(0, 8).join(', ')}); name the positive one with --positive`);
+    return values[1];
+  }
+  check(values.includes(given), 'E_ARG', () => `${where}: --positive "${given}" is not a value of the label "${label}"; its values are: ${values.join(', ')}`);
+  return given;
+}
+
 /** y (0/1), ŷ (0/1) per row, the scores when the column holds them, and how they were read. */
 function outcomes(table: Table, opts: GroupMetricsOptions, threshold: number) {
   const lc = getColumn(table, opts.label, 'metrics', '--label');
   const pc = getColumn(table, opts.pred, 'metrics', '--pred');
   const labels = codedLabels(lc, 'the label');
   const values = distinct(present(labels), lc.kind === 'numeric');
-  let positive = opts.positive;
-  if (positive === undefined) {
-    check(values.length === 2, 'E_ARG', () => `metrics: the label "${opts.label}" has ${values.length} values (${values.slice(0, 8).join(', ')}); name the positive one with --positive`);
-    positive = values[1];
-  }
-  check(values.includes(positive), 'E_ARG', () => `metrics: --positive "${positive}" is not a value of the label "${opts.label}"; its values are: ${values.join(', ')}`);
+  const positive = positiveOf(values, opts.positive, opts.label);
+  const negative = values.length === 2 ? values.find((v) => v !== positive)! : null;
   const n = table.rows;
   const y = new Uint8Array(n);
   const posCode = labels.labels.indexOf(positive);
@@ -147,7 +163,7 @@ function outcomes(table: Table, opts: GroupMetricsOptions, threshold: number) {
     if (opts.predAs !== 'scores' && predValues.every((v) => values.includes(v))) {
       const predPos = preds.labels.indexOf(positive);
       for (let i = 0; i < n; i++) yhat[i] = preds.code[i] === predPos ? 1 : 0;
-      return { y, yhat, positive, predKind: 'labels' as const, score: null };
+      return { y, yhat, positive, negative, predKind: 'labels' as const, score: null };
     }
     const row = preds.code.findIndex((k) => !values.includes(preds.labels[k]));
     throw new EngineError('E_INPUT', `metrics: the prediction column "${opts.pred}" holds ${JSON.stringify(preds.labels[preds.code[row]])} at row ${row + 1}, which is neither a value of the label (${values.join(', ')}) nor a score in [0, 1]`);
@@ -162,7 +178,7 @@ function outcomes(table: Table, opts: GroupMetricsOptions, threshold: number) {
   for (let i = 0; allLabels && i < n; i++) if (!asLabel.has(v[i])) allLabels = false;
   if (allLabels) {
     for (let i = 0; i < n; i++) yhat[i] = asLabel.get(v[i]) === positive ? 1 : 0;
-    return { y, yhat, positive, predKind: 'labels' as const, score: null };
+    return { y, yhat, positive, negative, predKind: 'labels' as const, score: null };
   }
   const notScore = (x: number) => !(x >= 0 && x <= 1);
   let row = -1;
@@ -170,7 +186,7 @@ function outcomes(table: Table, opts: GroupMetricsOptions, threshold: number) {
   for (let i = 0; i < n && row < 0; i++) if (notScore(v[i])) row = i;
   if (row >= 0) throw new EngineError('E_INPUT', `metrics: the prediction column "${opts.pred}" holds ${JSON.stringify(String(v[row]))} at row ${row + 1}, which is neither a value of the label (${values.join(', ')}) nor a score in [0, 1]`);
   for (let i = 0; i < n; i++) yhat[i] = v[i] > threshold ? 1 : 0;
-  return { y, yhat, positive, predKind: 'scores' as const, score: v };
+  return { y, yhat, positive, negative, predKind: 'scores' as const, score: v };
 }
 
 interface Attr {
@@ -312,10 +328,10 @@ function disparities(groupRates: Rates[], sizes: readonly number[], values: stri
 }
 
 /** The four-fifths rule on the selection rate (the favourable outcome's rate), among groups that are not small. */
-function fourFifthsOf(values: readonly string[], gr: Rates[], sizes0: readonly number[], favourable: Favourable, minGroupSize: number, ff: number, suppressed?: readonly boolean[]): FourFifths {
+function fourFifthsOf(values: readonly string[], gr: Rates[], sizes0: readonly number[], minGroupSize: number, ff: number, suppressed?: readonly boolean[]): FourFifths {
   // a suppressed group is small here: never the most selected, no ratio
   const sizes = sizes0.map((n, g) => (suppressed?.[g] ? -1 : n));
-  const sel = gr.map((r) => (r.positivity_rate === null ? null : favourable === 'positive' ? r.positivity_rate : 1 - r.positivity_rate));
+  const sel = gr.map((r) => r.selection_rate);
   let top = -1;
   sel.forEach((v, g) => {
     if (v !== null && sizes[g] >= minGroupSize && (top < 0 || v > sel[top]!)) top = g;
@@ -393,7 +409,9 @@ export function groupMetrics(table: Table, opts: GroupMetricsOptions): MetricsRe
   const k = opts.suppressBelow ?? 0;
   check(Number.isSafeInteger(k) && k >= 0, 'E_ARG', () => `metrics: the suppression threshold must be a non-negative integer, got ${k}`);
   check(table.rows > 0, 'E_INPUT', () => 'metrics: the data has no rows');
-  const { y, yhat, positive, predKind, score } = outcomes(table, opts, threshold);
+  const { y, yhat, positive, negative, predKind, score } = outcomes(table, opts, threshold);
+  // the model's fit first: scores that rank the label worse than chance stop here (fit.ts)
+  const fit = modelFit(y, yhat, score, { positive, negative, favourable, label: opts.label, what: predKind === 'scores' ? `the scores in "${opts.pred}"` : `the predicted labels in "${opts.pred}"`, allowInverted: opts.allowInvertedScores });
   const attrs = attributes(table, opts);
   const warnings: string[] = [];
   const settings: VerdictSettings = { tolerance, alpha: 1 - confidence, minGroupSize, favourable };
@@ -419,7 +437,7 @@ export function groupMetrics(table: Table, opts: GroupMetricsOptions): MetricsRe
     const sizes = a.values.map((_, g) => sizeAt(c, g));
     const sup = suppressedGroups(sizes, k);
     supp.push(sup);
-    const gr = a.values.map((_, g) => rates(c[4 * g], c[4 * g + 1], c[4 * g + 2], c[4 * g + 3]));
+    const gr = a.values.map((_, g) => rates(c[4 * g], c[4 * g + 1], c[4 * g + 2], c[4 * g + 3], favourable));
     const ref = chooseReference(a.values, sizes, minGroupSize, a.given, sup);
     const groups: GroupResult[] = a.values.map((v, g) => ({ column: a.column, value: v, n: sizes[g], ...countsAt(c, g), reference: g === ref.index, small: sizes[g] < minGroupSize || sup[g], suppressed: sup[g], ...gr[g] }));
     const small = groups.filter((g) => g.n < minGroupSize);
@@ -439,7 +457,7 @@ export function groupMetrics(table: Table, opts: GroupMetricsOptions): MetricsRe
       if (g === ref.index) return;
       for (const m of JUDGED_METRICS) comparisons.push(compare(m, v, countsAt(c, g), ref.value, countsAt(c, ref.index), settings, ref.source === 'given'));
     });
-    const ff = fourFifthsOf(a.values, gr, sizes, favourable, minGroupSize, METRICS_DEFAULTS.fourFifths, sup);
+    const ff = fourFifthsOf(a.values, gr, sizes, minGroupSize, METRICS_DEFAULTS.fourFifths, sup);
     // the legal yardstick beside every verdict of the group: its selection rate against the most selected group
     for (const c of comparisons) c.fourFifths = { ratio: ff.ratio[c.group], below: ff.below.includes(c.group), against: ff.reference };
     return {
@@ -468,7 +486,7 @@ export function groupMetrics(table: Table, opts: GroupMetricsOptions): MetricsRe
       attrs.forEach((a, ai) => {
         const c = countsOf(a, y, yhat, rows);
         const sizes = a.values.map((_, g) => sizeAt(c, g));
-        const gr = a.values.map((_, g) => rates(c[4 * g], c[4 * g + 1], c[4 * g + 2], c[4 * g + 3]));
+        const gr = a.values.map((_, g) => rates(c[4 * g], c[4 * g + 1], c[4 * g + 2], c[4 * g + 3], favourable));
         const p = a.values.indexOf(results[ai].reference.value);
         const d = disparities(gr, sizes, a.values, p, minGroupSize, supp[ai]);
         METRICS.forEach((m, mi) => {
@@ -511,6 +529,7 @@ export function groupMetrics(table: Table, opts: GroupMetricsOptions): MetricsRe
     pred: opts.pred,
     predKind,
     threshold: predKind === 'scores' ? threshold : null,
+    fit,
     attributes: results,
     verdicts: {
       tolerance,

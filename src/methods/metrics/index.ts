@@ -3,13 +3,14 @@
 //   and FALE derive their lists from it);
 // - group-metrics.ts: groupMetrics, references, bootstrap CIs; types.ts: the report's shapes;
 // - verdicts.ts, summary.ts, suppress.ts, impact.ts, calibration.ts, conditional.ts, format.ts.
-export { METRICS, METRIC_DEFS, JUDGED_METRICS, CHARTED_METRICS, FAVOURABLE, betterOf, guidance, rates, type MetricName, type Rates, type Favourable, type Counts } from './definitions.js';
+export { METRICS, METRIC_DEFS, JUDGED_METRICS, CHARTED_METRICS, FAVOURABLE, betterOf, directionsPhrase, guidance, judgedPhrase, metricDef, rates, recodedMetric, type MetricName, type Rates, type Favourable, type Counts } from './definitions.js';
 export { VERDICTS, wilsonInterval, arrowOf, byConcern, DIRECTION_ARROW, type Comparison, type Verdict } from './verdicts.js';
 export type { ImpactTable, ImpactRow } from './impact.js';
 export type { GroupCalibration, ReliabilityBin } from './calibration.js';
 export type { ConditionalDisparity, ConditionalRow } from './conditional.js';
 export { verdictTable, verdictCellText, type VerdictRow, type VerdictCell } from './summary.js';
 export { suppressedText, SUPPRESSION_OPTION } from './suppress.js';
-export { formatMetricsTable, formatMetricsCsv, formatVerdictTable } from './format.js';
+export { formatMetricsTable, formatMetricsCsv, formatVerdictTable, fourFifthsText, impactText } from './format.js';
 export type { AttributeResult, Disparity, FourFifths, GroupMetricsOptions, GroupResult, Interval, MetricsReport } from './types.js';
-export { THRESHOLD_OPTION, METRICS_DEFAULTS, chooseReference, correctTogether, familyCounts, groupMetrics } from './group-metrics.js';
+export { THRESHOLD_OPTION, METRICS_DEFAULTS, chooseReference, correctTogether, familyCounts, groupMetrics, labelValues, positiveOf } from './group-metrics.js';
+export { aucOf, fitLine, modelFit, FIT_DEFAULTS, type Auc, type ModelFit } from './fit.js';

@@ -5,6 +5,7 @@ import type { GroupCalibration } from './calibration.js';
 import type { ConditionalDisparity } from './conditional.js';
 import type { Favourable, MetricName, Rates } from './definitions.js';
 import type { ImpactTable } from './impact.js';
+import type { ModelFit } from './fit.js';
 import type { Comparison, Verdict } from './verdicts.js';
 
 export interface GroupMetricsOptions {
@@ -46,6 +47,8 @@ export interface GroupMetricsOptions {
    * positives or interval of it leaves this function, and it gets no verdict (default: none)
    */
   suppressBelow?: number;
+  /** `--allow-inverted-scores`: scores that rank the label worse than chance beyond noise are audited as given, with a warning, instead of stopping (fit.ts) */
+  allowInvertedScores?: boolean;
 }
 
 export interface Interval {
@@ -120,6 +123,8 @@ export interface MetricsReport {
   /** how the prediction column was read */
   predKind: 'labels' | 'scores';
   threshold: number | null;
+  /** how well the predictions fit the label, before any group: accuracy, AUC, weak or inverted (fit.ts) */
+  fit: ModelFit;
   attributes: AttributeResult[];
   /** how the verdicts were reached */
   verdicts: { tolerance: number; band: [number, number]; alpha: number; correction: string; comparisons: number; test: string; counts: Record<Verdict, number> };

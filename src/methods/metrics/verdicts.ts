@@ -26,7 +26,7 @@
 // exp(log ρ ± z·se) at that level excludes the band exactly when p̃ ≤ α, so the interval shown and the
 // verdict always agree.
 import type { Counts, Favourable, MetricName } from './definitions.js';
-import { betterOf, METRIC_DEFS } from './definitions.js';
+import { betterOf, metricDef } from './definitions.js';
 import { log as fdlog, exp as fdexp } from '../../engine/fdlibm.js';
 
 export type Verdict = 'flagged' | 'inconclusive' | 'pass' | 'too little data';
@@ -144,11 +144,11 @@ export function wilsonInterval(x: number, n: number, confidence = 0.95): { lo: n
  * (pAdjusted, level, interval and the final verdict come from `correct`).
  */
 export function compare(metric: MetricName, group: string, g: Counts, reference: string, r: Counts, s: VerdictSettings, referenceNamed = false): Comparison {
-  const def = METRIC_DEFS[metric];
-  const x = def.num(g);
-  const n = def.den(g);
-  const xRef = def.num(r);
-  const nRef = def.den(r);
+  const def = metricDef(metric);
+  const x = def.num(g, s.favourable);
+  const n = def.den(g, s.favourable);
+  const xRef = def.num(r, s.favourable);
+  const nRef = def.den(r, s.favourable);
   const rate = n > 0 ? x / n : null;
   const referenceRate = nRef > 0 ? xRef / nRef : null;
   const base: Comparison = {
