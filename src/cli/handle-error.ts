@@ -7,7 +7,8 @@ import { PolicyFailure } from '../audit/policy.js';
  * The one rule for exit codes, every command: 0 ok; 1 a data or model error (a malformed file, a failing
  * model, a bug); 2 a usage error (a misspelt or missing option, a bad value, a column name that is not
  * in the data, a missing or malformed policy file: EngineError E_ARG, UnknownColumnError included); 3 a
- * fairness policy that fails (`lucid check`: a PolicyFailure).
+ * fairness policy that fails (`lucid check`: a PolicyFailure); 130 a run asked to stop (Ctrl-C, SIGTERM)
+ * that wrote what it had, marked as interrupted (Interrupted), or a second signal that quit at once.
  */
 export const EXIT = {
   ok: 0,
@@ -15,7 +16,19 @@ export const EXIT = {
   usage: 2,
   /** `lucid check` (#20 item 3): a check of the fairness policy crosses its threshold or regressed against the baseline (PolicyFailure, raised after the outputs are written) */
   policy: 3,
+  /** the run was asked to stop (Ctrl-C, SIGTERM) and finished early: its output is written and marked (Interrupted), or a second signal quit at once */
+  interrupted: 130,
 } as const;
+
+export type StopSignal = 'SIGINT' | 'SIGTERM';
+
+/** A command that finished early because it was asked to stop (cli/interrupt.ts): exit 130 after its output is written. */
+export class Interrupted extends Error {
+  constructor(message: string, readonly signal: StopSignal) {
+    super(message);
+    this.name = 'Interrupted';
+  }
+}
 
 /**
  * What `err` becomes for a user: the text for stderr (one line, and the stack after it only when
@@ -28,6 +41,7 @@ export function describeError(err: unknown, debug = false): { text: string; exit
     return { text: '', exit: err.exitCode === 0 ? EXIT.ok : EXIT.usage };
   }
   if (err instanceof PolicyFailure) return { text: `lucid: ${err.message}\n`, exit: EXIT.policy };
+  if (err instanceof Interrupted) return { text: `lucid: interrupted (${err.signal}): ${err.message}\n`, exit: EXIT.interrupted };
   if (err instanceof EngineError) {
     return { text: `lucid: error: ${err.message}\n${stack}`, exit: err.code === 'E_ARG' ? EXIT.usage : EXIT.runtime };
   }

@@ -3,10 +3,11 @@
 // `finishPolicy`, which compares the baseline, writes the outputs and only then raises PolicyFailure
 // (exit 3 through the one error handler, src/cli/handle-error.ts).
 import { InvalidArgumentError, Option } from 'commander';
-import { compareBaseline } from '../audit/baseline.js';
 import { failureLine, POLICY_DEFAULTS, PolicyFailure, type CheckResult, type CheckSettings, type Policy } from '../audit/policy.js';
 import { checkJunit, checkMarkdown } from '../audit/policy-format.js';
-import { readBaselineFile, writeTextFile } from '../node/policy.js';
+import { readBaselineJson, writeTextFile } from '../node/policy.js';
+import { requireWritableFile } from '../node/audit.js';
+import { compareBaseline, readBaseline } from '../audit/baseline.js';
 
 function margin(value: string): number {
   const v = Number(value);
@@ -31,9 +32,19 @@ export interface PolicyCliOptions {
   junit?: string;
 }
 
+/**
+ * The policy's files, checked before any work (a bad path must not cost an audit): the baseline read
+ * and parsed, the Markdown and JUnit paths writable. Returns the baseline's JSON for finishPolicy.
+ */
+export async function preparePolicyFiles(opts: PolicyCliOptions): Promise<{ baseline?: unknown }> {
+  if (opts.markdown) await requireWritableFile(opts.markdown, '--markdown');
+  if (opts.junit) await requireWritableFile(opts.junit, '--junit');
+  return opts.baseline ? { baseline: await readBaselineJson(opts.baseline) } : {};
+}
+
 /** The baseline compared, the Markdown and JUnit written; returns the Markdown. Raise `policyFailure` after the rest is written. */
-export async function finishPolicy(result: CheckResult, policy: Policy, settings: CheckSettings, opts: PolicyCliOptions, started: number): Promise<string> {
-  if (opts.baseline) compareBaseline(result, policy, await readBaselineFile(opts.baseline, policy, settings), settings);
+export async function finishPolicy(result: CheckResult, policy: Policy, settings: CheckSettings, opts: PolicyCliOptions, started: number, early: { baseline?: unknown } = {}): Promise<string> {
+  if (opts.baseline) compareBaseline(result, policy, readBaseline(early.baseline ?? (await readBaselineJson(opts.baseline)), opts.baseline, policy, settings), settings);
   const markdown = checkMarkdown(result);
   if (opts.markdown) await writeTextFile(opts.markdown, markdown);
   if (opts.junit) await writeTextFile(opts.junit, checkJunit(result, (Date.now() - started) / 1000));

@@ -1,31 +1,45 @@
 // The audit as `lucid audit` and `lucid check --model` run it: a progress line on stderr (unless
-// quiet), Ctrl-C ending LUCID-GAN training early (the audit finishes with the model so far), the
-// command line recorded in the report, and every warning of the reader and of the audit on stderr.
+// quiet), Ctrl-C or SIGTERM ending LUCID-GAN training early (the audit finishes with the model so far),
+// the command line recorded in the report, and every warning of the reader and of the audit on stderr.
+// An audit that was asked to stop is marked (meta.interrupted, the report's first line), its outputs
+// are written by `finish`, and then the command exits 130: an interrupted audit is never a pass.
 import type { Engine } from '../engine/engine.js';
 import type { AuditResult } from '../audit/types.js';
+import { interruption } from '../audit/stages/result.js';
 import { auditFile, type AuditFileOptions } from '../node/audit.js';
 import type { ReadReport } from '../node/csv.js';
-import { withInterrupt } from './interrupt.js';
+import { Interrupted, interruptScope } from './interrupt.js';
 import { progressLine } from './progress.js';
 
-export async function auditWithProgress(
+export async function auditWithProgress<R>(
   engine: Engine,
   opts: Omit<AuditFileOptions, 'onProgress' | 'shouldStop' | 'provenance'>,
   ui: { label?: string; quiet?: boolean },
-): Promise<{ result: AuditResult; read: ReadReport }> {
+  finish: (out: { result: AuditResult; read: ReadReport }) => Promise<R>,
+): Promise<R> {
   const bar = ui.quiet ? null : progressLine(ui.label);
-  let out;
+  const scope = interruptScope('ending LUCID-GAN training early and finishing the audit with it; its report will be marked interrupted', () => bar?.end());
   try {
-    out = await withInterrupt('ending LUCID-GAN training early and finishing the audit with it', (shouldStop) => auditFile(engine, {
+    const out = await auditFile(engine, {
       ...opts,
       onProgress: bar?.onProgress,
-      shouldStop,
+      shouldStop: scope.shouldStop,
       // the command line as given, after `lucid` (the report shows it shell-quoted)
       provenance: { command: { via: 'cli', argv: process.argv.slice(2) } },
-    }), () => bar?.end());
+    });
+    bar?.end();
+    for (const w of [...out.read.warnings, ...out.result.warnings]) process.stderr.write(`lucid: warning: ${w}\n`);
+    const sig = scope.signal();
+    const meta = out.result.meta;
+    // the signal that stopped it (the core knows only that it was asked to stop); one that came after
+    // the audit's last step still marks it
+    if (sig) meta.interrupted = { ...(meta.interrupted ?? interruption('done', meta.gan.epochsDone, meta.gan.seeds.length, meta.gan.epochs)!), signal: sig };
+    const value = await finish(out);
+    const late = scope.signal();
+    if (late) throw new Interrupted(meta.interrupted ? `${meta.interrupted.text} Its outputs are written and marked interrupted.` : 'asked to stop while the outputs were written; they are complete, but the run did not finish on its own.', late);
+    return value;
   } finally {
     bar?.end();
+    scope.end();
   }
-  for (const w of [...out.read.warnings, ...out.result.warnings]) process.stderr.write(`lucid: warning: ${w}\n`);
-  return out;
 }

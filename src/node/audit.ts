@@ -1,9 +1,9 @@
 // Node layer of the audit: read a CSV and a model, run the audit (src/audit), and write the report
 // folder (report.html, CSV and JSON of every table and canonical set, audit.json). Also the demo's
 // index page linking several reports.
-import { createReadStream } from 'node:fs';
-import { mkdir, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { constants, createReadStream } from 'node:fs';
+import { access, mkdir, stat, writeFile } from 'node:fs/promises';
+import { dirname, join } from 'node:path';
 import type { Engine } from '../engine/engine.js';
 import { EngineError } from '../engine/errors.js';
 import { csvField } from '../data/csv-write.js';
@@ -19,6 +19,62 @@ import { requireClean, writeCsv, type ReadReport } from './csv.js';
 import { readTable, type TableReadOptions as ReadOptions } from './read-table.js';
 import { fileError } from './json-file.js';
 import { Sha256 } from '../data/sha256.js';
+
+/**
+ * The output folder, checked before any work (#33: a bad --out must not cost an audit), and not made
+ * yet (a usage error found later leaves nothing behind): an existing folder that can be written, or a
+ * path whose nearest existing folder can be written (writeAudit creates the rest). A file there, or on
+ * the path, is a usage error saying that a folder was expected.
+ */
+export async function prepareOutDir(dir: string, flag = '--out'): Promise<void> {
+  const expected = 'expected a folder to write the report in (it is created if it does not exist)';
+  let at = dir;
+  for (;;) {
+    const st = await stat(at).catch((e: NodeJS.ErrnoException) => {
+      if (e.code === 'ENOENT') return null;
+      if (e.code === 'ENOTDIR') throw new EngineError('E_ARG', `${flag} ${dir}: a part of the path is a file; ${expected}`);
+      throw new EngineError('E_ARG', `${flag} ${dir}: cannot be read (${e.code ?? e.message}); ${expected}`);
+    });
+    if (st) {
+      if (!st.isDirectory()) throw new EngineError('E_ARG', at === dir ? `${flag} ${dir}: is a file; ${expected}` : `${flag} ${dir}: ${at} is a file; ${expected}`);
+      break;
+    }
+    const up = dirname(at);
+    if (up === at) break;
+    at = up;
+  }
+  try {
+    await access(at, constants.W_OK);
+  } catch {
+    throw new EngineError('E_ARG', `${flag} ${dir}: ${at === dir ? 'the folder' : `the folder ${at}`} cannot be written (permission denied); ${expected}`);
+  }
+}
+
+/**
+ * An output file given by `flag` (--markdown, --junit), checked before any work: not a folder, and the
+ * nearest folder on its path that exists (the rest is created when it is written) is a folder that
+ * can be written.
+ */
+export async function requireWritableFile(file: string, flag: string): Promise<void> {
+  const st = await stat(file).catch(() => null);
+  if (st?.isDirectory()) throw new EngineError('E_ARG', `${flag} ${file}: is a folder; expected a file to write`);
+  let dir = dirname(file);
+  for (;;) {
+    const d = await stat(dir).catch(() => null);
+    if (d) {
+      if (!d.isDirectory()) throw new EngineError('E_ARG', `${flag} ${file}: ${dir} is a file, not a folder; expected a file path`);
+      break;
+    }
+    const up = dirname(dir);
+    if (up === dir) break;
+    dir = up;
+  }
+  try {
+    await access(st ? file : dir, constants.W_OK);
+  } catch {
+    throw new EngineError('E_ARG', `${flag} ${file}: cannot be written (permission denied)`);
+  }
+}
 
 /** SHA-256 of a file's bytes (the core's pure-TS hash, so the CLI and the browser page agree). */
 export async function fileSha256(file: string): Promise<{ sha256: string; bytes: number }> {

@@ -61,7 +61,7 @@ describe('lucid audit', () => {
     // the verdicts: group = B is planted (direct), so it is flagged disadvantaged on the positivity rate
     assert.ok(j.verdicts.comparisons > 0);
     assert.match(j.verdicts.correction, /^Holm over the \d+ comparisons/);
-    const b = j.flagged.find((x: { group: string; metric: string }) => x.group === 'B' && x.metric === 'positivity_rate');
+    const b = j.flagged.find((x: { group: string; metric: string }) => x.group === 'B' && x.metric === 'selection_rate');
     assert.ok(b, JSON.stringify(j.flagged));
     assert.equal(b.direction, 'disadvantaged');
     assert.ok(b.interval.hi < 0.8 && b.level > 0 && b.level < 0.05);
@@ -83,7 +83,7 @@ describe('lucid audit', () => {
     assert.equal(m.minGroupSize, 40);
     assert.deepEqual(m.verdicts.band, [0.9, 1 / 0.9]);
     // A is selected more often (approved), which is the unfavourable outcome here: A is disadvantaged
-    const pos = j.flagged.find((x: { group: string; metric: string }) => x.group === 'A' && x.metric === 'positivity_rate');
+    const pos = j.flagged.find((x: { group: string; metric: string }) => x.group === 'A' && x.metric === 'selection_rate');
     assert.ok(pos, JSON.stringify(j.flagged));
     assert.equal(pos.direction, 'disadvantaged');
   });

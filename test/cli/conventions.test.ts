@@ -25,7 +25,7 @@ describe('CLI conventions, every command', () => {
   });
 
   it('the exit codes: 0 ok, 1 data and model errors, 2 usage errors, 3 a failing fairness policy (lucid check)', () => {
-    assert.deepEqual({ ...EXIT }, { ok: 0, runtime: 1, usage: 2, policy: 3 });
+    assert.deepEqual({ ...EXIT }, { ok: 0, runtime: 1, usage: 2, policy: 3, interrupted: 130 });
   });
 
   for (const { name, path, command } of commands) {

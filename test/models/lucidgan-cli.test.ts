@@ -114,7 +114,7 @@ describe('lucid gan fit / sample', () => {
     assert.match(r.stderr, /cut\.lgan: not a LUCID-GAN model file: the JSON ends early \(truncated file\?\)/);
   });
 
-  it('Ctrl-C ends training after the current step and saves a checkpoint', async () => {
+  it('Ctrl-C ends training after the current step, saves a checkpoint, and exits 130 (stopped early is not a pass)', async () => {
     const out = join(dir, 'int.lgan');
     const child = spawn(process.execPath, [bin, 'gan', 'fit', '--data', data, '--condition', 'preds', '--epochs', '100000', '--batch', '50', '--out', out]);
     let stderr = '';
@@ -131,9 +131,10 @@ describe('lucid gan fit / sample', () => {
       });
       child.on('close', resolve);
     });
-    assert.equal(code, 0, stderr);
-    assert.match(stderr, /lucid: interrupted: finishing the current step and saving a checkpoint to .*int\.lgan/);
+    assert.equal(code, 130, stderr);
+    assert.match(stderr, /lucid: interrupted \(SIGINT\): finishing the current step and saving a checkpoint to .*int\.lgan/);
     assert.match(stderr, /lucid: interrupted at epoch \d+, step \d of 6; saved the checkpoint/);
+    assert.match(stderr, /lucid: interrupted \(SIGINT\): training stopped after \d+ of 100000 epochs; the checkpoint is written to .*int\.lgan\n$/);
     assert.match(stdout, /lucid: wrote .*int\.lgan/);
     const r = lucid('gan', 'sample', '--model', out, '-n', '4', '--condition', 'preds=1', '--out', join(dir, 'int.csv'));
     assert.equal(r.status, 0, r.stderr);

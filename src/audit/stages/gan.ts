@@ -17,6 +17,8 @@ import type { GroupView, MetricsStage } from './metrics.js';
 export interface GanStage {
   /** the GANs trained (training can stop early: fewer than asked), and their seeds */
   gans: LucidGan[];
+  /** how many GAN seeds were asked for (more than `gans` when training was interrupted) */
+  seedsAsked: number;
   seeds: number[];
   /** the columns the GANs model (no label, no predictions, no identifiers), and the data on them */
   ganColumns: Column[];
@@ -127,7 +129,7 @@ export async function ganStage(ctx: AuditContext, ms: MetricsStage): Promise<Gan
     }
   }
   const seeds = ganSeeds.slice(0, gans.length);
-  return { gans, seeds, ganColumns, ganFeatureTable, ganTable, epochs, batch, schedule, held, sample, strataNames, range, negRows, posRows, scorer, rejection };
+  return { gans, seedsAsked: ganSeeds.length, seeds, ganColumns, ganFeatureTable, ganTable, epochs, batch, schedule, held, sample, strataNames, range, negRows, posRows, scorer, rejection };
 }
 
 /**

@@ -1,7 +1,7 @@
 // The last step of an audit: every stage's result in one AuditResult, with the provenance (meta)
 // that makes it reproducible: the data and model, the options that shaped it, every seed used.
 import { AUDIT_VERSION } from '../options.js';
-import type { AuditResult, ConditionalComparison, LucidSection } from '../types.js';
+import type { AuditInterruption, AuditResult, ConditionalComparison, LucidSection } from '../types.js';
 import type { CanonicalStage, Sets } from './canonical-sets.js';
 import type { ChecksStage } from './checks.js';
 import type { AuditContext } from './context.js';
@@ -22,10 +22,32 @@ export interface StageResults {
   fale: FaleStage;
 }
 
+/**
+ * The audit's record of a stop request (Ctrl-C, SIGTERM: the caller's shouldStop), or null: where it
+ * came, what was cut short, in one sentence the report and the summary put first.
+ */
+/** The stages as the interruption's sentence names them (the stage names of AuditOptions.onProgress). */
+const STAGE_WORDS: Record<string, string> = {
+  start: 'the start', score: 'the scoring', metrics: 'the group metrics', surrogate: 'the surrogate\'s training', gan: 'the LUCID-GAN training',
+  canonical: 'the drawing of the canonical sets', checks: 'the checks against the real rows', intersections: 'the intersections',
+  conditional: 'the conditional sets', lucid: 'LUCID', fale: 'FALE', done: 'the end',
+};
+
+export function interruption(stage0: string | null, epochsDone: number[], seedsAsked: number, epochsAsked: number): AuditInterruption | null {
+  if (stage0 === null) return null;
+  const stage = STAGE_WORDS[stage0] ?? stage0;
+  const cut = epochsDone.length < seedsAsked || epochsDone.some((e) => e < epochsAsked);
+  const gan = `${epochsDone.length} of ${seedsAsked} LUCID-GAN${seedsAsked === 1 ? '' : 's'} trained (epochs ${epochsDone.join(', ')} of ${epochsAsked})`;
+  const text = cut
+    ? `INTERRUPTED during ${stage}: the audit was finished early with ${gan}; its canonical sets, their checks, the intersections and LUCID come from under-trained generators and are not the audit asked for (the group metrics are complete). Run it again to completion before relying on it.`
+    : `INTERRUPTED during ${stage}, after the GANs had finished (${gan}): the audit ran to the end, but it was asked to stop; run it again if any doubt remains.`;
+  return { stage: stage0, signal: null, gan: { seedsAsked, seedsTrained: epochsDone.length, epochsAsked, epochsDone }, cutShort: cut, text };
+}
+
 export function auditResult(ctx: AuditContext, r: StageResults): AuditResult {
   const { engine, table, opts, seed, model, ganRowsMax, timings, seedLog, caveats, warnings } = ctx;
   const { views, features, predName, positive, favourable, threshold, attributes, intersection, attribution } = r.ms;
-  const { gans, seeds, epochs, batch, ganTable, schedule, held, sample, strataNames, scorer, rejection, range } = r.gs;
+  const { gans, seedsAsked, seeds, epochs, batch, ganTable, schedule, held, sample, strataNames, scorer, rejection, range } = r.gs;
   const { dependencies } = r.sets;
   const { canonical, proxy } = r.cs;
   const { fid, shifts, cells, findings } = r.ch;
@@ -68,6 +90,7 @@ export function auditResult(ctx: AuditContext, r: StageResults): AuditResult {
       command: opts.provenance?.command ?? { via: 'api' },
       seeds: seedLog,
       suppressBelow: attributes.suppressBelow,
+      interrupted: interruption(ctx.stoppedIn(), gans.map((g) => g.epochsDone), seedsAsked, epochs),
     },
     protected: views.map((v) => v.attr),
     metrics: { attributes, intersection },

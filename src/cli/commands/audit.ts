@@ -7,16 +7,16 @@ import type { ValueFinding } from '../../audit/findings.js';
 import { statedPreferences } from '../../audit/findings.js';
 import { describeGanTraining, GAN_SCHEDULES, SCHEDULE_NAMES } from '../../audit/schedule.js';
 import { EngineError } from '../../engine/errors.js';
-import { writeAudit, type WrittenAudit } from '../../node/audit.js';
+import { prepareOutDir, writeAudit, type WrittenAudit } from '../../node/audit.js';
 import { auditWithProgress } from '../run-audit.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { auditRunValues, withAuditRunOptions, type AuditRunCliOptions } from '../audit-options.js';
-import { finishPolicy, POLICY_OPTIONS, raiseIfFailed, type PolicyCliOptions } from '../policy-options.js';
+import { finishPolicy, POLICY_OPTIONS, preparePolicyFiles, raiseIfFailed, type PolicyCliOptions } from '../policy-options.js';
 import { checkPolicyOnAudit, policyReferences, validateForAudit } from '../../audit/policy-audit.js';
 import { POLICY_DEFAULTS, requireNoCanonical, type CheckSettings, type Policy } from '../../audit/policy.js';
 import { readPolicyFile } from '../../node/policy.js';
 import { FAIRNESS_OPTIONS as F, withGroupComparisonOptions, fairnessValues, readOptionsOf, withDataOptions, type DataCliOptions, type FairnessCliOptions, names, nonNegativeInt, summaryFormat, DATA_FILE } from '../options.js';
-import { familyCounts, formatVerdictTable, METRIC_DEFS, METRICS_DEFAULTS } from '../../methods/metrics/index.js';
+import { directionsPhrase, familyCounts, fitLine, formatVerdictTable, fourFifthsText, impactText, judgedPhrase, METRIC_DEFS, METRICS_DEFAULTS } from '../../methods/metrics/index.js';
 import { attributionText } from '../../audit/attribution.js';
 import { modelFilePhrase } from '../../models/adapters.js';
 
@@ -50,13 +50,19 @@ function valueLine(v: ValueFinding, inList = true): string {
 export function auditSummary(r: AuditResult, w: WrittenAudit, top = 5): string {
   const lines: string[] = [];
   const f = r.findings;
-  lines.push(`lucid: wrote ${w.report} (and ${w.files.length - 1} CSV/JSON files in ${w.dir})`);
+  const fit = r.metrics.attributes.fit;
+  // first what every figure below depends on: an audit stopped early, a weak or inverted model
+  const stop = r.meta.interrupted;
+  if (stop) lines.push(`lucid: ${stop.signal ? `${stop.signal}: ` : ''}${stop.text}`);
+  for (const x of fit.weak) lines.push(`lucid: WEAK MODEL: ${x}`);
+  lines.push(`lucid: wrote ${w.report} (and ${w.files.length - 1} CSV/JSON files in ${w.dir})${stop ? ', marked interrupted' : ''}`);
   lines.push(`  data: ${r.meta.data.rows} rows; model: ${r.meta.model.source}; ${describeGanTraining(r.meta.gan)}; ${(r.meta.timings.total / 1000).toFixed(1)} s`);
+  lines.push(`  model fit: ${fitLine(fit)}`);
   lines.push('  most different between the positive and negative canonical sets (Jensen–Shannon distance; seeds; real rows), faithful features only:');
   for (const x of f.named.slice(0, top)) lines.push(`    ${x.feature.padEnd(24)} ${x.js.pooled.toFixed(3)}  (${x.js.min.toFixed(3)}–${x.js.max.toFixed(3)}; real ${x.js.real === null ? 'n/a' : x.js.real.toFixed(3)})`);
   if (f.named.length === 0) lines.push('    none: no high-ranked feature is generated faithfully (see the report)');
   if (f.unfaithful.length) lines.push(`  not named (the sets misrepresent them): ${f.unfaithful.map((x) => x.feature).join(', ')}`);
-  if (f.favourable === 'negative') lines.push('  (the favourable decision is the negative one: "favours" means more often in the negative set; shifts are positive set − negative set)');
+  if (f.favourable === 'negative') lines.push('  (the favourable decision is the negative one: "favours" means more often in the negative set; shifts are negative set − positive set, the favourable side first)');
   for (const x of f.protected) {
     const parts: string[] = [];
     if (x.favoured.length) parts.push(`favours ${x.favoured.slice(0, 3).map((v) => valueLine(v)).join('; ')}`);
@@ -80,12 +86,11 @@ export function auditSummary(r: AuditResult, w: WrittenAudit, top = 5): string {
     for (const a of rep?.attributes ?? []) {
       const fl = a.comparisons.filter((c) => c.verdict === 'flagged').sort((x, y) => x.pAdjusted! - y.pAdjusted!);
       const head = `  ${a.column} (reference ${a.reference.value}): `;
-      if (!fl.length) {
-        lines.push(head + 'no flag');
-        continue;
-      }
-      lines.push(head + fl.slice(0, 3).map((c) => `${c.group} ${METRIC_DEFS[c.metric].label} ${pct(c.rate)} vs ${pct(c.referenceRate)} (x${c.ratio === null ? '-' : c.ratio.toFixed(2)}, ${c.direction})`).join('; ') + (fl.length > 3 ? `; ${fl.length - 3} more flagged` : ''));
-      const why = attributionText(r.attribution, a.column);
+      lines.push(head + (fl.length ? fl.slice(0, 3).map((c) => `${c.group} ${METRIC_DEFS[c.metric].label} ${pct(c.rate)} vs ${pct(c.referenceRate)} (x${c.ratio === null ? '-' : c.ratio.toFixed(2)}, ${c.direction})`).join('; ') + (fl.length > 3 ? `; ${fl.length - 3} more flagged` : '') : 'no flag'));
+      // the legal yardsticks beside the verdicts, whatever they are (a four-fifths failure under "no flag" is still said)
+      lines.push(`    ${fourFifthsText(a)}`);
+      lines.push(`    ${impactText(a)}`);
+      const why = fl.length ? attributionText(r.attribution, a.column) : '';
       if (why) lines.push(`    ${why}`);
     }
   }
@@ -121,11 +126,11 @@ LUCID (built-in models only, projected onto the data's range); FALE per protecte
 group with the lowest selection rate among groups that are not small (callable models only).
 
 Verdicts (docs/methods.md "Group metrics"): every group is compared with its attribute's reference (--reference,
-else the largest group that is not small) on the positivity rate, TPR, FNR, FPR, PPV, FDR, NPV and FOR.
+else the largest group that is not small) on ${judgedPhrase()}.
 Ratios inside [t, 1/t] pass (--tolerance t, default ${METRICS_DEFAULTS.tolerance}); outside, a ratio is flagged when a test of
 "inside the band" rejects after Holm's correction over every comparison of the report (attributes and
 intersection; family-wise error 5%), else inconclusive; groups under --min-group rows get "too little
-data". --favourable decides which direction disadvantages a group. The report says, per attribute,
+data". ${directionsPhrase()} The report says, per attribute,
 whether the model reads it and which features carry the disparity (docs/methods.md "Why a group is flagged").
 
 The checks (docs/methods.md "How an audit checks its canonical sets"): fidelity per feature and side (KS for
@@ -194,7 +199,9 @@ export const auditCommand = withGroupComparisonOptions(withAuditRunOptions(withD
   .addOption(F.threshold(METRICS_DEFAULTS.threshold))
   .requiredOption('--protected <names>', 'protected columns, comma-separated (categorical, or numeric: binned)', names)
   .option('--model <file>', `the audited model (${modelFilePhrase()})`)
-  .option('--pred <column>', 'instead of --model: a column holding the model\'s predictions (P(positive), 0/1 or labels)'))
+  .option('--pred <column>', 'instead of --model: a column holding the model\'s predictions (P(positive), 0/1 or labels)')
+  .addOption(F.modelClasses())
+  .addOption(F.allowInvertedScores()))
   .option('--seed <n>', 'seed of every draw (same seed, same audit)', nonNegativeInt, 0)
   )
   .addOption(summaryFormat())
@@ -215,11 +222,14 @@ export const auditCommand = withGroupComparisonOptions(withAuditRunOptions(withD
     // the policy is read and checked against the audit's options before the GAN trains: a usage error costs no minutes
     const policy = opts.policy ? await readPolicyFile(opts.policy) : null;
     if (policy) validateForAudit(policy, opts.protected);
+    // every path before any work: the output folder, the baseline, the Markdown and JUnit files
+    await prepareOutDir(opts.out);
+    const early = policy ? await preparePolicyFiles(opts) : {};
     if (policy && opts.pred !== undefined) requireNoCanonical(policy, 'lucid audit --pred (the generated rows are scored by a surrogate, not the model)');
     const fair = fairnessValues(opts);
     const reference = policy ? policyReferences(policy, fair.reference) : fair.reference;
     const engine = await initNodeEngine();
-    const out = await auditWithProgress(engine, {
+    const check = await auditWithProgress(engine, {
       data: opts.data,
       read: readOptionsOf(opts),
       label: opts.label,
@@ -229,42 +239,47 @@ export const auditCommand = withGroupComparisonOptions(withAuditRunOptions(withD
       reference,
       protected: opts.protected,
       model: opts.model,
+      modelClasses: opts.modelClasses,
       pred: opts.pred,
       ...auditRunValues(opts),
       seed: opts.seed,
-    }, { quiet: opts.quiet });
-    const written = await writeAudit(opts.out, out.result);
-    // the policy after the report is written (no lost work); its failure is raised last, after stdout
-    const check = policy ? checkPolicyOnAudit(out.result, policy, policySettings(policy, out.result, opts), opts.data) : null;
-    if (check) {
-      check.audit!.out = written.report;
-      await finishPolicy(check, policy!, policySettings(policy!, out.result, opts), opts, started);
-    }
-    if (opts.format === 'json') {
-      const r = out.result;
-      process.stdout.write(JSON.stringify({
-        report: written.report,
-        files: written.files,
-        top: r.canonical.distributions.slice(0, 5).map((d) => ({ feature: d.feature, role: d.role, js: d.js, jsSeeds: d.jsSeeds ?? [d.js], jsReal: d.jsReal ?? null })),
-        named: r.findings.named.map((x) => x.feature),
-        unfaithful: r.findings.unfaithful.map((x) => x.feature),
-        preferences: statedPreferences(r.findings),
-        disagreements: r.checks.shifts.filter((c) => c.status === 'disagrees').map((c) => ({ feature: c.feature, value: c.value })),
-        validity: r.canonical.validity ? { scorer: r.canonical.validityScorer, positive: r.canonical.validity.positive.rate, negative: r.canonical.validity.negative.rate } : null,
-        draws: r.canonical.draws ?? null,
-        proxy: r.proxy.columns,
-        verdicts: { counts: familyCounts([r.metrics.attributes, r.metrics.intersection]), comparisons: r.metrics.attributes.verdicts.comparisons, correction: r.metrics.attributes.verdicts.correction },
-        flagged: [r.metrics.attributes, r.metrics.intersection].flatMap((rep) => (rep?.attributes ?? []).flatMap((a) => a.comparisons.filter((c) => c.verdict === 'flagged').map((c) => ({ attribute: a.column, reference: c.reference, group: c.group, metric: c.metric, ratio: c.ratio, interval: c.interval, level: c.level, direction: c.direction, fourFifths: c.fourFifths ?? null })))),
-        attribution: r.attribution.map((a) => ({ attribute: a.attribute, path: a.path, readByModel: a.readByModel, flipShare: a.flipShare, carriers: a.carriers.map((c) => c.feature) })),
-        lucid: r.lucid.ran,
-        fale: r.fale.map((f) => f.attribute),
-        caveats: r.caveats,
-        timings: r.meta.timings,
-        ...(check ? { policy: check } : {}),
-      }, null, 2) + '\n');
-    } else {
-      process.stdout.write(auditSummary(out.result, written));
-      if (check) process.stdout.write(`  policy ${check.policy.file}: ${check.passed ? 'passed' : 'FAILED'}: ${check.counts.pass} pass, ${check.counts.fail} fail, ${check.counts.insufficient} with insufficient data${check.baseline ? `, ${check.counts.regressed} regressed` : ''} of ${check.counts.checks} checks${opts.markdown ? ` (summary: ${opts.markdown})` : ''}\n`);
-    }
+    }, { quiet: opts.quiet }, async (out) => {
+      const written = await writeAudit(opts.out, out.result);
+      // the policy after the report is written (no lost work); its failure is raised last, after stdout
+      const check = policy ? checkPolicyOnAudit(out.result, policy, policySettings(policy, out.result, opts), opts.data) : null;
+      if (check) {
+        check.audit!.out = written.report;
+        await finishPolicy(check, policy!, policySettings(policy!, out.result, opts), opts, started, early);
+      }
+      if (opts.format === 'json') {
+        const r = out.result;
+        process.stdout.write(JSON.stringify({
+          interrupted: r.meta.interrupted,
+          fit: r.metrics.attributes.fit,
+          report: written.report,
+          files: written.files,
+          top: r.canonical.distributions.slice(0, 5).map((d) => ({ feature: d.feature, role: d.role, js: d.js, jsSeeds: d.jsSeeds ?? [d.js], jsReal: d.jsReal ?? null })),
+          named: r.findings.named.map((x) => x.feature),
+          unfaithful: r.findings.unfaithful.map((x) => x.feature),
+          preferences: statedPreferences(r.findings),
+          disagreements: r.checks.shifts.filter((c) => c.status === 'disagrees').map((c) => ({ feature: c.feature, value: c.value })),
+          validity: r.canonical.validity ? { scorer: r.canonical.validityScorer, positive: r.canonical.validity.positive.rate, negative: r.canonical.validity.negative.rate } : null,
+          draws: r.canonical.draws ?? null,
+          proxy: r.proxy.columns,
+          verdicts: { counts: familyCounts([r.metrics.attributes, r.metrics.intersection]), comparisons: r.metrics.attributes.verdicts.comparisons, correction: r.metrics.attributes.verdicts.correction },
+          flagged: [r.metrics.attributes, r.metrics.intersection].flatMap((rep) => (rep?.attributes ?? []).flatMap((a) => a.comparisons.filter((c) => c.verdict === 'flagged').map((c) => ({ attribute: a.column, reference: c.reference, group: c.group, metric: c.metric, ratio: c.ratio, interval: c.interval, level: c.level, direction: c.direction, fourFifths: c.fourFifths ?? null })))),
+          attribution: r.attribution.map((a) => ({ attribute: a.attribute, path: a.path, readByModel: a.readByModel, flipShare: a.flipShare, carriers: a.carriers.map((c) => c.feature) })),
+          lucid: r.lucid.ran,
+          fale: r.fale.map((f) => f.attribute),
+          caveats: r.caveats,
+          timings: r.meta.timings,
+          ...(check ? { policy: check } : {}),
+        }, null, 2) + '\n');
+      } else {
+        process.stdout.write(auditSummary(out.result, written));
+        if (check) process.stdout.write(`  policy ${check.policy.file}: ${check.passed ? 'passed' : 'FAILED'}: ${check.counts.pass} pass, ${check.counts.fail} fail, ${check.counts.insufficient} with insufficient data${check.baseline ? `, ${check.counts.regressed} regressed` : ''} of ${check.counts.checks} checks${opts.markdown ? ` (summary: ${opts.markdown})` : ''}\n`);
+      }
+      return check;
+    });
     if (check) raiseIfFailed(check);
   });

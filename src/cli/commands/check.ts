@@ -6,9 +6,9 @@ import { Command, Option } from 'commander';
 import { checkPolicy, POLICY_DEFAULTS, requireNoCanonical, ruleMetricList, type CheckSettings, type Policy } from '../../audit/policy.js';
 import { checkPolicyOnAudit, policyProtected, policyReferences } from '../../audit/policy-audit.js';
 import { auditRunValues, withAuditRunOptions, type AuditRunCliOptions } from '../audit-options.js';
-import { finishPolicy, POLICY_OPTIONS, raiseIfFailed, type PolicyCliOptions } from '../policy-options.js';
+import { finishPolicy, POLICY_OPTIONS, preparePolicyFiles, raiseIfFailed, type PolicyCliOptions } from '../policy-options.js';
 import { auditWithProgress } from '../run-audit.js';
-import { writeAudit } from '../../node/audit.js';
+import { prepareOutDir, writeAudit } from '../../node/audit.js';
 import { readColumns } from '../../node/columns.js';
 import { EngineError } from '../../engine/errors.js';
 import { Rng } from '../../engine/rng.js';
@@ -16,7 +16,7 @@ import { METRICS_DEFAULTS, SUPPRESSION_OPTION, THRESHOLD_OPTION } from '../../me
 import { requireClean } from '../../node/csv.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { readPolicyFile } from '../../node/policy.js';
-import { formatOption, nonNegativeInt, positiveInt, readOptionsOf, unitInterval, withDataOptions, type DataCliOptions } from '../options.js';
+import { FAIRNESS_OPTIONS, formatOption, nonNegativeInt, positiveInt, readOptionsOf, unitInterval, withDataOptions, type DataCliOptions } from '../options.js';
 import { modelFilePhrase } from '../../models/adapters.js';
 
 interface CheckCliOptions extends DataCliOptions, AuditRunCliOptions, PolicyCliOptions {
@@ -35,6 +35,8 @@ interface CheckCliOptions extends DataCliOptions, AuditRunCliOptions, PolicyCliO
   bootstrap: number;
   seed: number;
   format: 'markdown' | 'json';
+  modelClasses?: Record<string, string>;
+  allowInvertedScores?: boolean;
 }
 
 const HELP_AFTER = `
@@ -80,6 +82,8 @@ export const check = withAuditRunOptions(withDataOptions(new Command('check')
   .addOption(POLICY_OPTIONS.markdown())
   .addOption(POLICY_OPTIONS.junit())
   .option('--model <file>', `the model (${modelFilePhrase()}): required by rules on canonical sets; lucid check then runs the audit of lucid audit (its GAN options below) and checks every rule on it`)
+  .addOption(FAIRNESS_OPTIONS.modelClasses())
+  .addOption(FAIRNESS_OPTIONS.allowInvertedScores())
   .option('--out <dir>', 'with --model: also write the audit\'s report folder there')
   .option('--quiet', 'with --model: no progress on stderr')
   .option('--bootstrap <n>', 'bootstrap resamples for intervals of differences (0: none; ratios of judged metrics have a Katz interval without it)', nonNegativeInt, 0)
@@ -104,9 +108,14 @@ export const check = withAuditRunOptions(withDataOptions(new Command('check')
       onInsufficient: policy.onInsufficient ?? POLICY_DEFAULTS.onInsufficient,
       margin: opts.margin ?? policy.margin ?? POLICY_DEFAULTS.margin,
       bootstrap: opts.bootstrap,
+      allowInvertedScores: opts.allowInvertedScores === true,
     };
-    if (opts.model !== undefined) return checkWithModel(opts, policy, settings, started);
+    // every path before any work (an audit, with --model): the baseline, the Markdown and JUnit files, the report folder
+    const early = await preparePolicyFiles(opts);
+    if (opts.model !== undefined && opts.out !== undefined) await prepareOutDir(opts.out);
+    if (opts.model !== undefined) return checkWithModel(opts, policy, settings, started, early);
     requireNoCanonical(policy, 'lucid check without --model');
+    if (opts.modelClasses !== undefined) throw new EngineError('E_ARG', '--model-classes belongs to --model (it maps the classes a model file records)');
     for (const k of ['out', 'quiet'] as const) if (opts[k] !== undefined) throw new EngineError('E_ARG', `--${k} belongs to --model (an audit)`);
     // only the columns checked, read in chunks into typed arrays (ten million rows: #20)
     const { table, report: read } = await readColumns(opts.data, readOptionsOf(opts), { [opts.label ? '--label' : `${policy.file} inputs.label`]: label, [opts.pred ? '--pred' : `${policy.file} inputs.pred`]: pred, ...Object.fromEntries(policy.rules.map((r) => [`${policy.file}: ${r.path}.attribute`, r.columns])) });
@@ -114,18 +123,18 @@ export const check = withAuditRunOptions(withDataOptions(new Command('check')
     for (const w of read.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
     if (settings.bootstrap > 0) settings.rng = new Rng(await initNodeEngine(), opts.seed);
     const result = checkPolicy(table, policy, settings, opts.data);
-    const markdown = await finishPolicy(result, policy, settings, opts, started);
+    const markdown = await finishPolicy(result, policy, settings, opts, started, early);
     process.stdout.write(opts.format === 'json' ? JSON.stringify(result, null, 2) + '\n' : markdown);
     raiseIfFailed(result);
   });
 
 /** lucid check --model: the audit of lucid audit (its options, the policy's inputs), then every rule checked on it. */
-async function checkWithModel(opts: CheckCliOptions, policy: Policy, settings: CheckSettings, started: number): Promise<void> {
+async function checkWithModel(opts: CheckCliOptions, policy: Policy, settings: CheckSettings, started: number, early: { baseline?: unknown }): Promise<void> {
   if (opts.pred !== undefined) throw new EngineError('E_ARG', 'give --model (the audit scores the data with it) or --pred, not both');
   const protectedColumns = policyProtected(policy);
   if (!protectedColumns.length) throw new EngineError('E_ARG', `${policy.file}: no rule names a protected attribute; an audit needs one (a canonical_shift or output rule on a column)`);
   const engine = await initNodeEngine();
-  const out = await auditWithProgress(engine, {
+  const result = await auditWithProgress(engine, {
     data: opts.data,
     read: readOptionsOf(opts),
     label: settings.label,
@@ -137,13 +146,17 @@ async function checkWithModel(opts: CheckCliOptions, policy: Policy, settings: C
     reference: policyReferences(policy),
     protected: protectedColumns,
     model: opts.model,
+    modelClasses: opts.modelClasses,
+    allowInvertedScores: settings.allowInvertedScores,
     ...auditRunValues(opts),
     seed: opts.seed,
-  }, { label: 'check', quiet: opts.quiet });
-  const written = opts.out ? await writeAudit(opts.out, out.result) : null;
-  const result = checkPolicyOnAudit(out.result, policy, settings, opts.data);
-  if (written) result.audit!.out = written.report;
-  const markdown = await finishPolicy(result, policy, settings, opts, started);
-  process.stdout.write(opts.format === 'json' ? JSON.stringify(result, null, 2) + '\n' : markdown);
+  }, { label: 'check', quiet: opts.quiet }, async (out) => {
+    const written = opts.out ? await writeAudit(opts.out, out.result) : null;
+    const result = checkPolicyOnAudit(out.result, policy, settings, opts.data);
+    if (written) result.audit!.out = written.report;
+    const markdown = await finishPolicy(result, policy, settings, opts, started, early);
+    process.stdout.write(opts.format === 'json' ? JSON.stringify(result, null, 2) + '\n' : markdown);
+    return result;
+  });
   raiseIfFailed(result);
 }

@@ -1,6 +1,6 @@
 // `lucid gan fit` and `lucid gan sample`: parse, validate, call fitGanFile / sampleGanFile, print.
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { withInterrupt } from '../interrupt.js';
+import { Interrupted, withInterrupt } from '../interrupt.js';
 import { EngineError } from '../../engine/errors.js';
 import { CONSISTENCY_WEIGHT, GAN_DEFAULTS, RARE_ROWS, RARE_SHARE, type GanEpoch } from '../../models/lucidgan/model.js';
 import { initNodeEngine } from '../../node/engine.js';
@@ -116,8 +116,9 @@ Example (adult.json and adult-test.csv as in the README):
     const bar = opts.quiet ? null : progress(opts.epochs);
     // Ctrl-C: finish the current step, save a checkpoint; a second Ctrl-C exits at once.
     let r;
+    let signal;
     try {
-      r = await withInterrupt(`finishing the current step and saving a checkpoint to ${opts.out}`, (shouldStop) => fitGanFile(engine, {
+      ({ value: r, signal } = await withInterrupt(`finishing the current step and saving a checkpoint to ${opts.out}`, (shouldStop) => fitGanFile(engine, {
         data: opts.data,
         out: opts.out,
         read: readOptionsOf(opts),
@@ -131,7 +132,7 @@ Example (adult.json and adult-test.csv as in the README):
         consistencyWeight: opts.consistencyWeight,
         onEpoch: bar?.onEpoch,
         shouldStop,
-      }), () => bar?.end());
+      }), () => bar?.end()));
     } finally {
       bar?.end();
     }
@@ -157,7 +158,10 @@ Example (adult.json and adult-test.csv as in the README):
       mode: cm.mode, consistency: cm.mode === 'consistency' ? { condition: cm.condition, weight: cm.weight, surrogate: sf ?? null } : null,
       lastLoss: { g: m.history.lossG.at(-1) ?? null, d: m.history.lossD.at(-1) ?? null, cond: m.history.lossCond.at(-1) ?? null },
     });
+    const done = m.epochsDone;
     m.dispose();
+    // a checkpoint saved on request is not a finished training: exit 130 after it is written
+    if (signal) throw new Interrupted(`training stopped after ${done} of ${opts.epochs} epochs; the checkpoint is written to ${opts.out}`, signal);
   });
 
 interface SampleCliOptions {
