@@ -5,13 +5,12 @@
 // exit 130.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkModelClasses } from '../../src/models/blackbox.js';
 import { EngineError } from '../../src/engine/errors.js';
-import { LUCID_BIN, lucidCli, writeSimModel } from '../helpers/sim-model.js';
+import { lucidCli, lucidSignalled, writeSimModel } from '../helpers/sim-model.js';
 
 const lucid = lucidCli();
 const TINY = ['--gan-epochs', '1', '--gan-seeds', '1', '-n', '40', '--intersection-rows', '0', '--fale-bootstrap', '0', '--allow-small'];
@@ -101,22 +100,8 @@ describe('lucid audit: inputs checked before any work, and an interrupted audit 
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
     it(`${signal} during the GAN training: the audit finishes early, its report and audit.json are marked interrupted, exit 130`, async () => {
       const out = join(dir, `int-${signal}`);
-      const child = spawn(process.execPath, [LUCID_BIN, ...base(), '--positive', 'yes', '--gan-epochs', '100000', '--gan-seeds', '2', '-n', '40', '--intersection-rows', '0', '--fale-bootstrap', '0', '--out', out]);
-      let stderr = '';
-      let stdout = '';
-      let sent = false;
-      child.stdout.on('data', (b: Buffer) => (stdout += b));
-      const code = await new Promise<number | null>((resolve) => {
-        child.stderr.on('data', (b: Buffer) => {
-          stderr += b;
-          if (!sent && stderr.includes('lucid: audit: gan…')) {
-            sent = true;
-            // a moment of training first, then one signal (a second would quit at once)
-            setTimeout(() => child.kill(signal), 1500);
-          }
-        });
-        child.on('close', resolve);
-      });
+      // a moment of training first, then one signal
+      const { code, stdout, stderr } = await lucidSignalled([...base(), '--positive', 'yes', '--gan-epochs', '100000', '--gan-seeds', '2', '-n', '40', '--intersection-rows', '0', '--fale-bootstrap', '0', '--out', out], (e) => e.includes('lucid: audit: gan…'), signal, 1500);
       assert.equal(code, 130, stderr);
       assert.match(stderr, new RegExp(`lucid: interrupted \\(${signal}\\): ending LUCID-GAN training early`));
       assert.match(stderr, new RegExp(`lucid: interrupted \\(${signal}\\): INTERRUPTED during the LUCID-GAN training: the audit was finished early with 1 of 2 LUCID-GANs trained \\(epochs \\d+ of 100000\\)`));

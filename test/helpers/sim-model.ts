@@ -1,7 +1,7 @@
 // A CSV of simulated loan decisions (proxy bias) and a logistic built-in model trained on it,
 // written to a folder: the fixture of the CLI tests that call a model on a data file.
 import { after, before } from 'node:test';
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -45,3 +45,25 @@ export function simModelDir(prefix: string): { dir: string; data: string; modelF
 
 /** The FALE commands' common arguments on `simModelDir`'s files (`--protected sex=Female` last). */
 export const simFaleArgs = (f: { data: string; modelFile: string }) => ['--model', f.modelFile, '--data', f.data, '--label', 'approved', '--positive', 'yes', '--protected', 'sex=Female'];
+
+/**
+ * Runs `lucid …args` and sends `signal` once, `delayMs` after its stderr first matches `when` (one
+ * signal only: a second would quit at once); resolves with the exit code and the output.
+ */
+export function lucidSignalled(args: string[], when: (stderr: string) => boolean, signal: NodeJS.Signals, delayMs = 0): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const child = spawn(process.execPath, [LUCID_BIN, ...args]);
+  let stderr = '';
+  let stdout = '';
+  let sent = false;
+  child.stdout.on('data', (b: Buffer) => (stdout += b));
+  return new Promise((resolve) => {
+    child.stderr.on('data', (b: Buffer) => {
+      stderr += b;
+      if (!sent && when(stderr)) {
+        sent = true;
+        setTimeout(() => child.kill(signal), delayMs);
+      }
+    });
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}

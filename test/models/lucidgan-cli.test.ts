@@ -1,7 +1,7 @@
 // `lucid gan fit` and `lucid gan sample` as a user runs them, on a simulated CSV file.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -10,6 +10,7 @@ import { Rng } from '../../src/engine/rng.js';
 import { simulate } from '../../src/data/simulator.js';
 import { readCsv, writeCsv } from '../../src/node/csv.js';
 import { getEngine } from '../helpers/engine.js';
+import { lucidSignalled } from '../helpers/sim-model.js';
 
 const bin = fileURLToPath(new URL('../../../bin/lucid.js', import.meta.url));
 const lucid = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
@@ -116,21 +117,8 @@ describe('lucid gan fit / sample', () => {
 
   it('Ctrl-C ends training after the current step, saves a checkpoint, and exits 130 (stopped early is not a pass)', async () => {
     const out = join(dir, 'int.lgan');
-    const child = spawn(process.execPath, [bin, 'gan', 'fit', '--data', data, '--condition', 'preds', '--epochs', '100000', '--batch', '50', '--out', out]);
-    let stderr = '';
-    let stdout = '';
-    let sent = false;
-    child.stdout.on('data', (b: Buffer) => (stdout += b));
-    const code = await new Promise<number | null>((resolve) => {
-      child.stderr.on('data', (b: Buffer) => {
-        stderr += b;
-        if (!sent && stderr.includes('"epoch":2,')) {
-          sent = true; // once: a second Ctrl-C quits without saving
-          child.kill('SIGINT');
-        }
-      });
-      child.on('close', resolve);
-    });
+    // once: a second Ctrl-C quits without saving
+    const { code, stdout, stderr } = await lucidSignalled(['gan', 'fit', '--data', data, '--condition', 'preds', '--epochs', '100000', '--batch', '50', '--out', out], (e) => e.includes('"epoch":2,'), 'SIGINT');
     assert.equal(code, 130, stderr);
     assert.match(stderr, /lucid: interrupted \(SIGINT\): finishing the current step and saving a checkpoint to .*int\.lgan/);
     assert.match(stderr, /lucid: interrupted at epoch \d+, step \d of 6; saved the checkpoint/);
