@@ -15,7 +15,7 @@ import { engineText } from './engine-info.js';
 import { sha256Hex } from '../src/data/sha256.js';
 import { unitIntervalOf } from '../src/data/cells.js';
 import { SUPPRESSION_OPTION } from '../src/methods/metrics/suppress.js';
-import { METRICS_DEFAULTS, THRESHOLD_OPTION } from '../src/methods/metrics/index.js';
+import { labelValues, METRICS_DEFAULTS, THRESHOLD_OPTION } from '../src/methods/metrics/index.js';
 import { MODEL_TIMEOUT_SECONDS } from '../src/models/blackbox.js';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -29,6 +29,8 @@ const options = $<HTMLElement>('step-options');
 const predSelect = $<HTMLSelectElement>('pred');
 const labelSelect = $<HTMLSelectElement>('label');
 const favourableSelect = $<HTMLSelectElement>('favourable');
+const positiveSelect = $<HTMLSelectElement>('positive');
+const allowInvertedBox = $<HTMLInputElement>('allow-inverted');
 const protectedBox = $<HTMLFieldSetElement>('protected');
 const epochsInput = $<HTMLInputElement>('epochs');
 const seedsInput = $<HTMLInputElement>('gan-seeds');
@@ -133,6 +135,7 @@ function loaded(t: Table, name: string, warnings: string[], info: string, given?
   const binary = t.columns.filter((c) => c.name !== guess && (c.kind === 'categorical' ? c.categories.length === 2 : new Set(c.values).size === 2));
   labelSelect.replaceChildren(...t.columns.filter((c) => c.name !== guess).map((c) => option(c.name)));
   labelSelect.value = given?.label ?? (binary.find((c) => LABEL_NAMES.test(c.name)) ?? binary[0] ?? t.columns.find((c) => c.name !== guess)!).name;
+  fillPositive();
   protectedBox.replaceChildren(Object.assign(document.createElement('legend'), { textContent: 'Protected columns' }), ...t.columns.map((c) => {
     const l = document.createElement('label');
     const box = Object.assign(document.createElement('input'), { type: 'checkbox', value: c.name, checked: given ? given.protected.includes(c.name) : PROTECTED_NAMES.test(c.name) && c.name !== guess });
@@ -143,6 +146,20 @@ function loaded(t: Table, name: string, warnings: string[], info: string, given?
   setState('loaded');
   if (!cols.some((c) => c.ok)) showError(`${name}: no column holds predictions (numbers in [0, 1]); add the audited model's predictions as a column`);
 }
+
+/** The label's values, in the CLI's reading order (labelValues), the second of two chosen as lucid audit's default --positive. */
+function fillPositive(): void {
+  if (!table) return;
+  let values: string[] = [];
+  try {
+    values = labelValues(table, labelSelect.value, 'audit');
+  } catch {
+    values = [];
+  }
+  positiveSelect.replaceChildren(...values.map((v) => option(v)));
+  if (values.length === 2) positiveSelect.value = values[1];
+}
+labelSelect.addEventListener('change', fillPositive);
 
 fileInput.addEventListener('change', async () => {
   clearError();
@@ -299,7 +316,9 @@ trainBtn.addEventListener('click', () => {
       intersectionRows: intInput(intersectionRowsInput, 'Rows per intersection set', 0, 100000),
       faleBootstrap: intInput(faleBootstrapInput, 'FALE bootstrap', 0, 1000),
       label,
+      positive: positiveSelect.value === '' ? null : positiveSelect.value,
       favourable: favourableSelect.value === 'negative' ? 'negative' : 'positive',
+      allowInvertedScores: allowInvertedBox.checked,
       protected: prot,
       epochs,
       ganSeeds: intInput(seedsInput, 'GAN seeds', 1, 10),
@@ -320,7 +339,9 @@ trainBtn.addEventListener('click', () => {
           'model file': modelFile?.name ?? null,
           'predictions column': req.pred,
           label: req.label,
+          'positive class': req.positive,
           favourable: req.favourable,
+          'allow inverted scores': req.allowInvertedScores,
           protected: req.protected.join(', '),
           'GAN epochs': req.epochs,
           'GAN seeds': req.ganSeeds,

@@ -38,8 +38,12 @@ export interface AuditRequest {
   /** FALE bootstrap replicates (0: no bands) */
   faleBootstrap: number;
   label: string;
+  /** the label value that is the positive class (lucid audit --positive); null: the default, the second of two values */
+  positive: string | null;
   /** whether the positive prediction is the favourable outcome */
   favourable: 'positive' | 'negative';
+  /** lucid audit --allow-inverted-scores */
+  allowInvertedScores: boolean;
   protected: string[];
   /** GAN epochs; null: the audit's default for the table's size */
   epochs: number | null;
@@ -181,7 +185,9 @@ async function auditWith(e: Engine, info: EngineInfo, req: AuditRequest, model: 
   const t0 = performance.now();
   const result = await runAudit(e, req.table, {
     label: req.label,
+    ...(req.positive !== null ? { positive: req.positive } : {}),
     favourable: req.favourable,
+    allowInvertedScores: req.allowInvertedScores,
     protected: req.protected,
     ...(model ? { model } : { pred: req.pred ?? undefined }),
     source: req.source,

@@ -19,6 +19,13 @@ export interface Baseline {
 
 const keyOf = (rule: string, group: string) => `${rule}\u0000${group}`;
 
+/** The audit version whose canonical shifts are favourable set − unfavourable set (#33); earlier audits of a favourable-negative model have the other sign. */
+const ORIENTED_SINCE = '0.2.0';
+const olderThan = (v: unknown, than: string) => typeof v === 'string' && v.split('.').map(Number).reduce((c, x, i) => c || x - Number(than.split('.')[i] ?? 0), 0) < 0;
+
+/** A value from a baseline: a finite number, or none (a metric the older file does not have gives undefined). */
+const usable = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+
 /**
  * The baseline from parsed JSON (`source` names the file): a `lucid check --format json` result, or
  * the audit.json of `lucid audit` (its group metrics are read with the same rules). Anything else is
@@ -28,12 +35,16 @@ export function readBaseline(json: unknown, source: string, policy: Policy, s: C
   const notes: string[] = [];
   const values: Baseline['values'] = new Map();
   if (isObject(json) && json.tool === 'lucid check') {
-    if (json.resultVersion !== CHECK_RESULT_VERSION || !Array.isArray(json.checks)) throw new EngineError('E_INPUT', `${source}: a lucid check result of version ${JSON.stringify(json.resultVersion)}; this lucid reads version ${CHECK_RESULT_VERSION}`);
+    // version 1 (before #33) is read too: its canonical shifts of a favourable-negative audit were positive set − negative set
+    if (!(json.resultVersion === CHECK_RESULT_VERSION || json.resultVersion === 1) || !Array.isArray(json.checks)) throw new EngineError('E_INPUT', `${source}: a lucid check result of version ${JSON.stringify(json.resultVersion)}; this lucid reads versions 1 and ${CHECK_RESULT_VERSION}`);
+    const inp = isObject(json.inputs) ? json.inputs : {};
+    const turn = json.resultVersion === 1 && inp.favourable === 'negative';
+    if (turn) notes.push('the baseline is a version-1 result, whose canonical shifts of a favourable-negative audit were positive set − negative set: they are read turned round, as favourable − unfavourable');
     for (const [i, c] of (json.checks as unknown[]).entries()) {
       if (!isObject(c) || typeof c.rule !== 'string' || typeof c.group !== 'string' || !(c.value === null || typeof c.value === 'number')) throw new EngineError('E_INPUT', `${source}: checks[${i}] is not a check (rule, group, value)`);
-      values.set(keyOf(c.rule, c.group), { value: c.value, ...(c.value === null ? { reason: `insufficient data there${typeof c.reason === 'string' ? `: ${c.reason}` : ''}` } : {}) });
+      const value = turn && c.metric === 'canonical_shift' && c.value !== null ? 0 - c.value : c.value;
+      values.set(keyOf(c.rule, c.group), { value, ...(value === null ? { reason: `insufficient data there${typeof c.reason === 'string' ? `: ${c.reason}` : ''}` } : {}) });
     }
-    const inp = isObject(json.inputs) ? json.inputs : {};
     for (const k of ['label', 'pred', 'favourable'] as const) if (inp[k] !== undefined && inp[k] !== s[k]) notes.push(`the baseline's ${k} is ${JSON.stringify(inp[k])}, here ${JSON.stringify(s[k])}`);
     if (json.minGroup !== undefined && json.minGroup !== s.minGroup) notes.push(`the baseline's minGroup is ${String(json.minGroup)}, here ${s.minGroup}`);
     return { source, format: 'lucid check', values, notes };
@@ -43,10 +54,16 @@ export function readBaseline(json: unknown, source: string, policy: Policy, s: C
     const reports = [json.metrics.attributes, json.metrics.intersection].filter(isObject) as unknown as MetricsReport[];
     if (meta.label !== s.label) notes.push(`the audit's label is ${JSON.stringify(meta.label)}, here ${JSON.stringify(s.label)}`);
     if (meta.favourable !== undefined && meta.favourable !== s.favourable) notes.push(`the audit's favourable outcome is ${JSON.stringify(meta.favourable)}, here ${JSON.stringify(s.favourable)}`);
+    // an audit before #33: its canonical shifts of a favourable-negative model were positive set − negative set
+    const turn = meta.favourable === 'negative' && olderThan(meta.version, ORIENTED_SINCE);
+    if (turn) notes.push(`the baseline audit was made by lucid-wasm ${String(meta.version)}, whose canonical shifts of a favourable-negative audit were positive set − negative set: they are read turned round, as favourable − unfavourable`);
     for (const rule of policy.rules) {
       try {
         if (rule.metric.canonical) {
-          for (const v of canonicalValues(rule, json as unknown as AuditView, s)) values.set(keyOf(rule.id, v.group), { value: v.reason === undefined ? v.value : null, ...(v.reason !== undefined ? { reason: `insufficient data there: ${v.reason}` } : {}) });
+          for (const v of canonicalValues(rule, json as unknown as AuditView, s)) {
+            const value = v.reason === undefined ? (turn && rule.metric.canonical === 'canonical_shift' && v.value !== null ? 0 - v.value : v.value) : null;
+            values.set(keyOf(rule.id, v.group), { value, ...(v.reason !== undefined ? { reason: `insufficient data there: ${v.reason}` } : {}) });
+          }
           continue;
         }
       } catch (e) {
@@ -58,8 +75,17 @@ export function readBaseline(json: unknown, source: string, policy: Policy, s: C
         notes.push(found.note);
         continue;
       }
+      // a metric an older audit does not have (selection_rate, tnr before #33): no baseline value, said once
+      const base = rule.metric.base;
+      if (base !== null && found.a.groups.length > 0 && !(base in found.a.groups[0])) {
+        notes.push(`${rule.id}: the baseline audit has no ${base} (made by lucid-wasm ${String(meta.version)}): no baseline value`);
+        continue;
+      }
       try {
-        for (const v of ruleValues(rule, found.a, found.r)) values.set(keyOf(rule.id, v.group), { value: v.reason === undefined ? v.value : null, ...(v.reason !== undefined ? { reason: `insufficient data there: ${v.reason}` } : {}) });
+        for (const v of ruleValues(rule, found.a, found.r)) {
+          const ok = v.reason === undefined && (v.value === null || usable(v.value));
+          values.set(keyOf(rule.id, v.group), { value: ok ? v.value : null, ...(v.reason !== undefined ? { reason: `insufficient data there: ${v.reason}` } : !ok ? { reason: 'the baseline holds no number for it' } : {}) });
+        }
       } catch (e) {
         throw new EngineError('E_INPUT', `${source}: the audit's table of ${found.a.column} cannot be read (${(e as Error).message})`);
       }
@@ -78,9 +104,9 @@ export function compareBaseline(result: CheckResult, policy: Policy, baseline: B
     const rule = rules.get(c.rule)!;
     const margin = rule.margin ?? s.margin;
     const b = baseline.values.get(keyOf(c.rule, c.group));
-    if (!b || b.value === null || c.value === null || c.status === 'insufficient data') {
+    if (!b || !usable(b.value) || c.value === null || c.status === 'insufficient data') {
       missing++;
-      c.baseline = { value: b?.value ?? null, change: null, worse: null, margin, status: 'no baseline value', reason: !b ? 'the baseline has no value for this rule and group' : b.value === null ? b.reason ?? 'insufficient data there' : 'insufficient data here' };
+      c.baseline = { value: b && usable(b.value) ? b.value : null, change: null, worse: null, margin, status: 'no baseline value', reason: !b ? 'the baseline has no value for this rule and group' : !usable(b.value) ? b.reason ?? 'insufficient data there' : 'insufficient data here' };
       continue;
     }
     compared++;

@@ -8,7 +8,9 @@
 // the share of the positive canonical set holding v minus the share of the negative set holding v
 // (negative d: the model's positive decisions come with fewer v's than its negative ones; v is
 // disfavoured). For an intersection cell (a = v, b = w) the same with both values
-// (`IntersectionHeatmap.canonicalShift`).
+// (`IntersectionHeatmap.canonicalShift`). With --favourable negative every gap is taken the other way
+// round, favourable set − unfavourable set, as the audit's shifts are (#33); the experiments of
+// EXPERIMENTS.md §2 are all favourable positive, where nothing changes.
 //
 // A reference band comes from audits of models trained on data with NO planted bias (the simulator's
 // `fair` mode, several seeds). Those models still show gaps, since the fair rule rewards education,
@@ -74,9 +76,13 @@ export interface FlagDecision {
 
 const binSd = (p: number, n1: number, n2: number): number => (n1 > 0 && n2 > 0 ? Math.sqrt(Math.max(0, p * (1 - p)) * (1 / n1 + 1 / n2)) : 0);
 
-/** Canonical gaps d(a, v) for every categorical protected attribute's values, from the main canonical sets. */
+/** +1, or −1 when the negative decision is the favourable one: every gap is favourable set − unfavourable set, as the heat map's (one coding convention). */
+const orientation = (result: { meta?: { favourable?: 'positive' | 'negative' } }): 1 | -1 => (result.meta?.favourable === 'negative' ? -1 : 1);
+
+/** Canonical gaps d(a, v) for every categorical protected attribute's values, from the main canonical sets (favourable − unfavourable). */
 export function canonicalGaps(result: AuditResult): GapStat[] {
   const out: GapStat[] = [];
+  const sg = orientation(result);
   const dists = result.canonical.distributions;
   for (const attr of result.protected) {
     const dist = dists.find((d) => d.feature === attr.column);
@@ -84,13 +90,13 @@ export function canonicalGaps(result: AuditResult): GapStat[] {
     const [pos, neg] = dist.series;
     dist.categories.forEach((v, k) => {
       const p = (pos.share[k] * pos.n + neg.share[k] * neg.n) / Math.max(1, pos.n + neg.n);
-      out.push({ key: `${attr.column}=${v}`, d: pos.share[k] - neg.share[k], sdBinomial: binSd(p, pos.n, neg.n) });
+      out.push({ key: `${attr.column}=${v}`, d: sg * (pos.share[k] - neg.share[k]), sdBinomial: binSd(p, pos.n, neg.n) });
     });
   }
   return out;
 }
 
-/** Cell shifts of every intersection heatmap (share of the positive set in the cell minus the negative set's). */
+/** Cell shifts of every intersection heatmap (share of the favourable set in the cell minus the unfavourable set's, as the heat map holds them). */
 export function cellGaps(result: AuditResult): GapStat[] {
   const out: GapStat[] = [];
   const nPos = result.canonical.positive.rows;
@@ -118,8 +124,9 @@ export function cellGaps(result: AuditResult): GapStat[] {
  * "A=a → B=v" (e.g. "sex=Female → group=B"). σ_bin from the pooled share and the two sets' sizes.
  * Judged with the same `fairBands` / `decide` as the canonical gaps. Empty without `result.conditional`.
  */
-export function conditionalGaps(result: Pick<AuditResult, 'conditional'>): GapStat[] {
+export function conditionalGaps(result: Pick<AuditResult, 'conditional'> & { meta?: { favourable?: 'positive' | 'negative' } }): GapStat[] {
   const out: GapStat[] = [];
+  const sg = orientation(result);
   for (const c of result.conditional ?? []) {
     const [a, av] = c.fixed;
     for (const dist of c.distributions) {
@@ -127,7 +134,7 @@ export function conditionalGaps(result: Pick<AuditResult, 'conditional'>): GapSt
       const [pos, neg] = dist.series;
       dist.categories.forEach((v, k) => {
         const p = (pos.share[k] * pos.n + neg.share[k] * neg.n) / Math.max(1, pos.n + neg.n);
-        out.push({ key: `${a}=${av} → ${dist.feature}=${v}`, d: pos.share[k] - neg.share[k], sdBinomial: binSd(p, pos.n, neg.n) });
+        out.push({ key: `${a}=${av} → ${dist.feature}=${v}`, d: sg * (pos.share[k] - neg.share[k]), sdBinomial: binSd(p, pos.n, neg.n) });
       });
     }
   }

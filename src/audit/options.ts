@@ -7,7 +7,7 @@ import { drawSeed, type ConditionMode } from './canonical.js';
 import type { GanSchedule } from './schedule.js';
 import type { AuditProvenance } from './types.js';
 
-export const AUDIT_VERSION = '0.1.0';
+export const AUDIT_VERSION = '0.2.0';
 
 /** The seeds an audit derives from its seed, one per purpose; meta.seeds lists each one used. */
 export const DERIVED_SEEDS = {

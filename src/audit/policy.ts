@@ -20,7 +20,12 @@ import { correctTogether, groupMetrics, METRIC_DEFS, metricDef, METRICS, wilsonI
 /** The policy format this code reads (the `version` field). */
 export const POLICY_VERSION = 1;
 /** The result format `lucid check --format json` writes (a baseline must carry it). */
-export const CHECK_RESULT_VERSION = 1;
+/**
+ * The version of `lucid check --format json` results. 2 (#33): canonical_shift is favourable set −
+ * unfavourable set, selection_rate and tnr exist; a version-1 result is still read as a baseline (its
+ * canonical shifts of a favourable-negative audit turned round, baseline.ts).
+ */
+export const CHECK_RESULT_VERSION = 2;
 
 export const POLICY_DEFAULTS = {
   /** a regression is a move toward the threshold by more than this (absolute, in the metric's own unit) */
@@ -46,7 +51,7 @@ export const RULE_FORMS = [
 /** The legal yardsticks groupMetrics computes (the four-fifths rule and the LL144 impact table): ratios against the most selected group. */
 export const YARDSTICKS = {
   four_fifths: { kind: 'ratio', help: 'selection rate over the most selected group that is not small (the four-fifths rule)' },
-  impact_ratio: { kind: 'ratio', help: 'the NYC Local Law 144 impact ratio: selection rate (scores: the rate above the median score) over the highest category\'s, categories under 2% of rows left out' },
+  impact_ratio: { kind: 'ratio', help: 'the NYC Local Law 144 impact ratio: selection rate (scores: the share on the favourable side of the median score) over the highest category\'s, categories under 2% of rows left out' },
 } as const satisfies Record<string, { kind: RuleKind; help: string }>;
 type Yardstick = keyof typeof YARDSTICKS;
 

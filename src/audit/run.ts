@@ -14,6 +14,7 @@
 // Every draw is seeded from opts.seed through the project's Rng: the same data, model and options
 // give the same result (timings aside).
 import type { Engine } from '../engine/engine.js';
+import { EngineError } from '../engine/errors.js';
 import type { Table } from '../data/table.js';
 import { DERIVED_SEEDS, type AuditOptions } from './options.js';
 import type { AuditResult } from './types.js';
@@ -49,6 +50,8 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
     const supp = suppression(table, ms);
     if (ms.attributes.predKind === 'scores') ctx.seedLog['group metrics (calibration intervals)'] = DERIVED_SEEDS.metrics(ctx.seed);
     refuseDegenerate(opts, ms);
+    // asked to stop before the GANs train: nothing worth a report yet (the rest would run on an untrained generator)
+    if (opts.shouldStop?.()) throw new EngineError('E_STOPPED', 'audit: stopped before the LUCID-GAN training began; nothing was written');
     // 3. LUCID-GAN, one per GAN seed (and the surrogate that scores a predictions column's sets)
     const gs = await ganStage(ctx, ms);
     lap('gan');

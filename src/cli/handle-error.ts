@@ -42,6 +42,7 @@ export function describeError(err: unknown, debug = false): { text: string; exit
   }
   if (err instanceof PolicyFailure) return { text: `lucid: ${err.message}\n`, exit: EXIT.policy };
   if (err instanceof Interrupted) return { text: `lucid: interrupted (${err.signal}): ${err.message}\n`, exit: EXIT.interrupted };
+  if (err instanceof EngineError && err.code === 'E_STOPPED') return { text: `lucid: interrupted: ${err.message}\n`, exit: EXIT.interrupted };
   if (err instanceof EngineError) {
     return { text: `lucid: error: ${err.message}\n${stack}`, exit: err.code === 'E_ARG' ? EXIT.usage : EXIT.runtime };
   }

@@ -2,6 +2,7 @@
 // tests walk it (test/cli), so a new command is checked as soon as it is added here.
 import { Command, InvalidArgumentError } from 'commander';
 import { isThreadCount, MAX_THREADS } from '../engine/threads.js';
+import { AUDIT_VERSION } from '../audit/options.js';
 import { auditCommand } from './commands/audit.js';
 import { check } from './commands/check.js';
 import { dataset } from './commands/dataset.js';
@@ -17,7 +18,7 @@ import { selfcheck } from './commands/selfcheck.js';
 
 export const program = new Command('lucid')
   .description('lucid-wasm: locate unfairness in machine-learning models (LUCID, LUCID-GAN, FALE) in any JavaScript runtime')
-  .version('0.1.0')
+  .version(AUDIT_VERSION)
   .option('--debug', 'print the stack trace with an error message')
   .option('--threads <n>', 'kernel threads (default: LUCID_THREADS, else the number of cores; 1 = single-threaded; results are identical)', (v: string) => {
     const n = Number(v);

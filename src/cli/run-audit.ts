@@ -33,7 +33,7 @@ export async function auditWithProgress<R>(
     const meta = out.result.meta;
     // the signal that stopped it (the core knows only that it was asked to stop); one that came after
     // the audit's last step still marks it
-    if (sig) meta.interrupted = { ...(meta.interrupted ?? interruption('done', meta.gan.epochsDone, meta.gan.seeds.length, meta.gan.epochs)!), signal: sig };
+    if (sig) meta.interrupted = { ...(meta.interrupted ?? interruption('done', meta.gan.epochsDone, meta.gan.seeds.length, meta.gan.epochs, false)!), signal: sig };
     const value = await finish(out);
     const late = scope.signal();
     if (late) throw new Interrupted(meta.interrupted ? `${meta.interrupted.text} Its outputs are written and marked interrupted.` : 'asked to stop while the outputs were written; they are complete, but the run did not finish on its own.', late);

@@ -7,7 +7,8 @@ export type ErrorCode =
   | 'E_LIFETIME' // a tensor was used after its scratch scope ended, or freed twice
   | 'E_GRAD' // autodiff cannot do what was asked (e.g. second derivative of a once-differentiable op)
   | 'E_WASM' // the wasm module failed to load or a kernel assertion fired
-  | 'E_INPUT'; // bad user input (files, CSV, model files)
+  | 'E_INPUT' // bad user input (files, CSV, model files)
+  | 'E_STOPPED'; // the caller asked the work to stop before it had anything worth writing (exit 130 in the CLI)
 
 export class EngineError extends Error {
   readonly code: ErrorCode;

@@ -44,7 +44,7 @@ export async function prepareOutDir(dir: string, flag = '--out'): Promise<void> 
     at = up;
   }
   try {
-    await access(at, constants.W_OK);
+    await access(at, constants.W_OK | constants.X_OK);
   } catch {
     throw new EngineError('E_ARG', `${flag} ${dir}: ${at === dir ? 'the folder' : `the folder ${at}`} cannot be written (permission denied); ${expected}`);
   }
@@ -69,10 +69,11 @@ export async function requireWritableFile(file: string, flag: string): Promise<v
     if (up === dir) break;
     dir = up;
   }
+  // the file is written through a temporary file in its folder and a rename: the folder must be writable
   try {
-    await access(st ? file : dir, constants.W_OK);
+    await access(dir, constants.W_OK | constants.X_OK);
   } catch {
-    throw new EngineError('E_ARG', `${flag} ${file}: cannot be written (permission denied)`);
+    throw new EngineError('E_ARG', `${flag} ${file}: the folder ${dir} cannot be written (permission denied)`);
   }
 }
 

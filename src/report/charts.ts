@@ -729,8 +729,8 @@ export function heatmap(h0: IntersectionHeatmap, opts: HeatmapOptions = {}): str
   const ends = which === 'shift' ? [span, 0, -span] : [span, span / 2, 0];
   ends.forEach((v, i) => out.push(`<text x="${px(lx + 18)}" y="${px(top + (i * lh) / 2 + 4)}" font-size="10">${esc(which === 'shift' ? fmtPp(v) : fmtPct(v, Number.isInteger(Math.round(v * 1e6) / 1e4) ? 0 : 1))}</text>`));
   if (which === 'shift') {
-    out.push(`<text x="${px(lx)}" y="${px(top + lh + 14)}" font-size="9.5">↑ more in positive set</text>`);
-    out.push(`<text x="${px(lx)}" y="${px(top + lh + 26)}" font-size="9.5">↓ more in negative set</text>`);
+    out.push(`<text x="${px(lx)}" y="${px(top + lh + 14)}" font-size="9.5">↑ more in favourable set</text>`);
+    out.push(`<text x="${px(lx)}" y="${px(top + lh + 26)}" font-size="9.5">↓ more in unfavourable set</text>`);
   }
   const hy = top + lh + (which === 'shift' ? 36 : 14);
   if (hy + 12 < H) {

@@ -496,7 +496,7 @@ function lucidSection(r: AuditResult): string {
   const dists = rankByJs(l.distributions ?? []);
   const loss = l.loss && l.loss.length ? figure(lineChart([{ name: 'mean loss', values: l.loss }], { title: 'LUCID loss', xLabel: 'epoch', yLabel: 'mean loss' }), 'Mean loss per epoch of the gradient ascent towards the preferred class.') : '';
   return `<section id="lucid"><h2>LUCID</h2>
-<p>LUCID starts from ${l.n !== undefined ? fmtInt(l.n) : 'a set of'} uniformly random points and moves them by gradient ascent on the model's input until the model prefers ${l.prefer !== undefined ? `<strong>${esc(l.prefer)}</strong>` : 'the preferred class'}${l.epochs !== undefined ? ` (${fmtInt(l.epochs)} epochs)` : ''}. Its canonical set shows what the model looks for, free of the data's distribution; each chart compares it with the uniform start (the first series is the canonical set, the second the start).</p>
+<p>LUCID starts from ${l.n !== undefined ? fmtInt(l.n) : 'a set of'} uniformly random points and moves them by gradient ascent on the model's input until the model prefers ${l.prefer !== undefined ? `<strong>${esc(l.prefer)}</strong>, the favourable decision` : 'the favourable decision'}${l.epochs !== undefined ? ` (${fmtInt(l.epochs)} epochs)` : ''}. Its canonical set shows what the model looks for, free of the data's distribution; each chart compares it with the uniform start (the first series is the canonical set, the second the start).</p>
 <p>Success: <strong>${fmtPct(l.success)}</strong> of the samples are scored ≥ 0.5 for the preferred class after one-hot snapping.</p>
 ${distributionFigures(dists, LUCID_EXPANDED, 'LUCID features')}
 ${loss ? `<details><summary>LUCID's loss per epoch</summary><div class="figs">${loss}</div></details>` : ''}

@@ -10,6 +10,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { checkModelClasses } from '../../src/models/blackbox.js';
 import { EngineError } from '../../src/engine/errors.js';
+import { Rng } from '../../src/engine/rng.js';
+import { simulate } from '../../src/data/simulator.js';
+import { runAudit } from '../../src/audit/run.js';
+import { describeError } from '../../src/cli/handle-error.js';
+import { getEngine } from '../helpers/engine.js';
 import { lucidCli, lucidSignalled, writeSimModel } from '../helpers/sim-model.js';
 
 const lucid = lucidCli();
@@ -116,6 +121,16 @@ describe('lucid audit: inputs checked before any work, and an interrupted audit 
       assert.deepEqual([meta.interrupted.gan.seedsAsked, meta.interrupted.gan.seedsTrained], [2, 1]);
     });
   }
+
+  it('a stop asked before the GANs train ends the audit there: nothing written, exit 130 (not a report of an untrained generator)', async () => {
+    const engine = await getEngine();
+    const table = simulate(new Rng(engine, 3), { n: 300, bias: 'direct' }).table;
+    const p = Float64Array.from({ length: 300 }, (_, i) => (i % 3 === 0 ? 0.8 : 0.2));
+    const withPred = { rows: 300, columns: [...table.columns, { kind: 'numeric' as const, name: 'p', values: p }] };
+    const err = await runAudit(engine, withPred, { label: 'approved', positive: 'yes', protected: ['sex'], pred: 'p', shouldStop: () => true }).then(() => null, (e: unknown) => e);
+    assert.ok(err instanceof EngineError && err.code === 'E_STOPPED', String(err));
+    assert.deepEqual(describeError(err), { text: 'lucid: interrupted: audit: stopped before the LUCID-GAN training began; nothing was written\n', exit: 130 });
+  });
 
   it('an audit that runs to the end is not marked', () => {
     const out = join(dir, 'whole');

@@ -185,9 +185,30 @@ describe('the baseline', () => {
     assert.equal(now.checks.find((c) => c.rule === 'ff' && c.group === 'F')!.baseline!.status, 'regressed');
   });
 
+  it('baselines made before #33: a version-1 result\'s canonical shifts of a favourable-negative audit are turned round; an older audit.json without selection_rate gives no baseline value, never NaN', () => {
+    const v1 = { tool: 'lucid check', resultVersion: 1, inputs: { label: 'y', favourable: 'negative' }, checks: [{ rule: 'cs', metric: 'canonical_shift', group: 'F', value: 0.12 }, { rule: 'ff', metric: 'four_fifths', group: 'F', value: 0.7 }] };
+    const q = policy([{ id: 'cs', metric: 'canonical_shift', attribute: 'sex', maxAbs: 0.2 }, { id: 'ff', metric: 'four_fifths', attribute: 'sex', min: 0.5 }]);
+    const b = readBaseline(v1, 'v1.json', q, { ...S, favourable: 'negative' });
+    assert.deepEqual([b.values.get('cs\u0000F')!.value, b.values.get('ff\u0000F')!.value], [-0.12, 0.7]);
+    assert.ok(b.notes.some((n) => /version-1 result.*turned round/.test(n)));
+    // the same file under favourable positive: nothing to turn
+    assert.equal(readBaseline({ ...v1, inputs: { label: 'y', favourable: 'positive' } }, 'v1.json', q, S).values.get('cs\u0000F')!.value, 0.12);
+    // an audit.json whose groups have no selection_rate (lucid-wasm 0.1.0)
+    const attributes = groupMetrics(gateTable(), { label: 'y', positive: 'yes', pred: 'pred', groups: ['sex'] });
+    const old = JSON.parse(JSON.stringify({ meta: { tool: 'lucid-wasm', version: '0.1.0', label: 'y', favourable: 'positive' }, metrics: { attributes, intersection: null } }));
+    for (const a of old.metrics.attributes.attributes) for (const g of a.groups) delete g.selection_rate;
+    const sel = policy([{ id: 'sel', metric: 'selection_rate', attribute: 'sex', min: 0.1 }, { id: 'selr', metric: 'selection_rate_ratio', attribute: 'sex', min: 0.5 }]);
+    const ob = readBaseline(old, 'audit.json', sel, S);
+    assert.equal(ob.values.size, 0);
+    assert.ok(ob.notes.some((n) => /^sel: the baseline audit has no selection_rate \(made by lucid-wasm 0\.1\.0\): no baseline value$/.test(n)), ob.notes.join('; '));
+    const now = checkPolicy(gateTable(), sel, S, 'd.csv');
+    compareBaseline(now, sel, ob, S);
+    assert.ok(now.checks.every((c) => c.baseline!.status === 'no baseline value'));
+  });
+
   it('anything else is a data error naming the file', () => {
     assert.throws(() => readBaseline({ hello: 1 }, 'b.json', p, S), (e: unknown) => e instanceof EngineError && e.code === 'E_INPUT' && /^b\.json: not a baseline/.test(e.message));
-    assert.throws(() => readBaseline({ tool: 'lucid check', resultVersion: 9, checks: [] }, 'b.json', p, S), /b\.json: a lucid check result of version 9/);
+    assert.throws(() => readBaseline({ tool: 'lucid check', resultVersion: 9, checks: [] }, 'b.json', p, S), /b\.json: a lucid check result of version 9; this lucid reads versions 1 and 2/);
   });
 });
 

@@ -162,6 +162,24 @@ export function predict(rows) {
     });
   }
 
+  it('the positive class: the label\'s values, the second by default as lucid audit; the other one with these scores stops with the inverted-scores message, unless allowed', async () => {
+    const { page, errors } = await open();
+    try {
+      await page.setInputFiles('#file', FIXTURE);
+      await page.waitForFunction(() => document.body.dataset.state === 'loaded');
+      assert.deepEqual(await page.$$eval('#positive option', (os) => os.map((o) => (o as HTMLOptionElement).value)), ['no', 'yes']);
+      assert.equal(await page.inputValue('#positive'), 'yes');
+      // preds is P(approved = yes): named the probability of "no", it ranks the label worse than chance
+      await page.selectOption('#positive', 'no');
+      await page.click('#train');
+      await page.waitForSelector('#error:not([hidden])', { timeout: 30_000 });
+      assert.match(await page.textContent('#error') ?? '', /rank the label "approved" worse than chance \(AUC 0\.\d+, 99% interval/);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+
   it('a JS module without predict shows an error message naming the file', async () => {
     const { page, errors } = await open();
     try {

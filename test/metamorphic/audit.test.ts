@@ -74,6 +74,8 @@ describe('metamorphic: the audit, canonical sets included', () => {
     assertSameMetrics(base.metrics.intersection!, r.metrics.intersection!, k, 'recoded (intersection)');
     assertSameRealShifts(base, r, k, 'recoded');
     assert.deepEqual(reversals(base, r, k), []);
+    // and the recoded audit states the base's direction itself: a shift taken from the wrong side would make every seed disagree
+    assert.ok(statedPreferences(r.findings).some((s) => s.feature === 'group' && s.value === 'B' && s.direction === 'disfavoured'), JSON.stringify(statedPreferences(r.findings)));
     // the heat map: the same selection rates, cell by cell
     assert.deepEqual(r.intersections.map((x) => x.heatmap.selectionRate), base.intersections.map((x) => x.heatmap.selectionRate));
   });

@@ -298,7 +298,7 @@ test('what every figure depends on comes first (#33): an interrupted audit on th
   assert.doesNotMatch(plain, /id="interrupted"|id="weak-model"/);
   assert.match(plain, /<p class="small">Model fit: accuracy \d+\.\d% \(the label(&#39;|')s majority/);
   const r = sampleAuditResult();
-  r.meta.interrupted = { ...interruption('gan', [22], 3, 250)!, signal: 'SIGTERM' };
+  r.meta.interrupted = { ...interruption('gan', [22], 3, 250, true)!, signal: 'SIGTERM' };
   r.metrics.attributes.fit.weak = ['it decides 98.2% of the rows ">50K", while the label\'s majority ("<=50K") is only 75.4%: …'];
   const html = renderReport(r);
   assert.match(html, /<title>INTERRUPTED — Fairness audit/);

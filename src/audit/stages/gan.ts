@@ -19,6 +19,8 @@ export interface GanStage {
   gans: LucidGan[];
   /** how many GAN seeds were asked for (more than `gans` when training was interrupted) */
   seedsAsked: number;
+  /** a stop request ended a GAN's training (its last one): the sets come from generators cut short */
+  interrupted: boolean;
   seeds: number[];
   /** the columns the GANs model (no label, no predictions, no identifiers), and the data on them */
   ganColumns: Column[];
@@ -100,6 +102,7 @@ export async function ganStage(ctx: AuditContext, ms: MetricsStage): Promise<Gan
   const heldYhat = held ? Uint8Array.from(held, (i) => yhat[i]) : null;
   // the audit disposes of the GANs however it ends
   const gans = ctx.owned.gans;
+  let interrupted = false;
   progress('gan', 0);
   for (let k = 0; k < ganSeeds.length; k++) {
     const score = heldTable ? heldOutScorer({ features: ganColumns.map((c) => ({ name: c.name, kind: c.kind })), held: heldTable, heldYhat: heldYhat!, trainSide: [negRows, posRows], range, seed: DERIVED_SEEDS.stopping(ganSeeds[k]) }) : null;
@@ -124,12 +127,13 @@ export async function ganStage(ctx: AuditContext, ms: MetricsStage): Promise<Gan
     const status: FitStatus = fit.status;
     if (status === 'diverged') warnings.push(`LUCID-GAN training${which} diverged (${fit.message ?? 'a non-finite loss'}); its sets come from the last good epoch`);
     if (status === 'interrupted') {
+      interrupted = true;
       warnings.push(`LUCID-GAN training${which} stopped early after ${fit.model.epochsDone} of ${epochs} epochs; the canonical sets come from ${k + 1} of ${ganSeeds.length} GAN seeds, the last one trained that far`);
       break;
     }
   }
   const seeds = ganSeeds.slice(0, gans.length);
-  return { gans, seedsAsked: ganSeeds.length, seeds, ganColumns, ganFeatureTable, ganTable, epochs, batch, schedule, held, sample, strataNames, range, negRows, posRows, scorer, rejection };
+  return { gans, seedsAsked: ganSeeds.length, interrupted, seeds, ganColumns, ganFeatureTable, ganTable, epochs, batch, schedule, held, sample, strataNames, range, negRows, posRows, scorer, rejection };
 }
 
 /**

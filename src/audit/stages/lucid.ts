@@ -13,21 +13,22 @@ import type { MetricsStage } from './metrics.js';
 
 export function lucidStage(ctx: AuditContext, ms: MetricsStage, gs: GanStage): LucidSection {
   const { engine, model, n, seed, opts, seedLog, caveats, progress } = ctx;
-  const { views } = ms;
+  const { views, favourable } = ms;
   const { range } = gs;
   progress('lucid', 0);
-  const lucid = runLucid(engine, model, n, seed, opts.lucidEpochs ?? LUCID_DEFAULTS.epochs, (c) => (views.some((v) => v.attr.column === c) ? 'protected' : 'feature'), range);
+  // towards the favourable decision, whichever value is named positive (one coding convention)
+  const lucid = runLucid(engine, model, favourable, n, seed, opts.lucidEpochs ?? LUCID_DEFAULTS.epochs, (c) => (views.some((v) => v.attr.column === c) ? 'protected' : 'feature'), range);
   if (lucid.ran) seedLog['LUCID (uniform start and descent)'] = seed;
   if (!lucid.ran) caveats.push({ topic: 'model', text: `LUCID did not run: ${lucid.reason}` });
   return lucid;
 }
 
-function runLucid(engine: Engine, model: BlackBox | undefined, n: number, seed: number, epochs: number, role: (c: string) => Distribution['role'], range: Record<string, readonly [number, number]>): LucidSection {
+function runLucid(engine: Engine, model: BlackBox | undefined, favourable: 'positive' | 'negative', n: number, seed: number, epochs: number, role: (c: string) => Distribution['role'], range: Record<string, readonly [number, number]>): LucidSection {
   if (!model) return { ran: false, reason: 'the model is a predictions column; LUCID needs a differentiable model' };
   const clf = model.differentiable;
   if (!clf) return { ran: false, reason: `the model (${model.kind}: ${model.source}) gives no gradients; LUCID needs the built-in classifier` };
   // projected onto the data: numbers inside the audited rows' range, one-hot groups on the simplex, numbers rounded to their decimals
-  const r = invert(engine, clf, { prefer: 'positive', n, epochs, seed, clip: true, bounds: range, projectOneHot: true, round: true });
+  const r = invert(engine, clf, { prefer: favourable, n, epochs, seed, clip: true, bounds: range, projectOneHot: true, round: true });
   const start = lucidStart(engine, clf.preprocessor, n, seed);
   let ok = 0;
   for (const p of r.predSnapped) if (p >= 0.5) ok++;

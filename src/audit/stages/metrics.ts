@@ -147,7 +147,7 @@ export async function metricsStage(engine: Engine, table: Table, opts: AuditOpti
   // keyed by the metrics' group column (a numeric attribute's binned column)
   const reference: Record<string, string> = {};
   for (const v of views) if (opts.reference?.[v.attr.column] !== undefined) reference[v.attr.groupColumn] = opts.reference[v.attr.column];
-  const mopts = { label: opts.label, positive: opts.positive, favourable: opts.favourable, pred: predName, predAs, threshold, groups: groupCols, reference, tolerance: opts.tolerance, minGroupSize: opts.minGroupSize, confidence: opts.confidence, legitimate: opts.legitimate, suppressBelow: opts.suppressBelow, allowInvertedScores: opts.allowInvertedScores, rng: new Rng(engine, DERIVED_SEEDS.metrics(seed)) };
+  const mopts = { label: opts.label, positive: opts.positive, favourable: opts.favourable, pred: predName, predAs, threshold, groups: groupCols, reference, tolerance: opts.tolerance, minGroupSize: opts.minGroupSize, confidence: opts.confidence, legitimate: opts.legitimate, suppressBelow: opts.suppressBelow, allowInvertedScores: opts.allowInvertedScores, ...(model ? { predWhat: `the scores of ${model.source}` } : {}), rng: new Rng(engine, DERIVED_SEEDS.metrics(seed)) };
   const attributes = inData(() => groupMetrics(mtable, mopts));
   const intersection: MetricsReport | null = groupCols.length >= 2 ? inData(() => groupMetrics(mtable, { ...mopts, intersect: true, reference: Object.keys(reference).length === groupCols.length ? reference : undefined })) : null;
   // one family: every attribute, group, metric and the intersection (verdicts.ts)

@@ -33,10 +33,9 @@ const STAGE_WORDS: Record<string, string> = {
   conditional: 'the conditional sets', lucid: 'LUCID', fale: 'FALE', done: 'the end',
 };
 
-export function interruption(stage0: string | null, epochsDone: number[], seedsAsked: number, epochsAsked: number): AuditInterruption | null {
+export function interruption(stage0: string | null, epochsDone: number[], seedsAsked: number, epochsAsked: number, cut: boolean): AuditInterruption | null {
   if (stage0 === null) return null;
   const stage = STAGE_WORDS[stage0] ?? stage0;
-  const cut = epochsDone.length < seedsAsked || epochsDone.some((e) => e < epochsAsked);
   const gan = `${epochsDone.length} of ${seedsAsked} LUCID-GAN${seedsAsked === 1 ? '' : 's'} trained (epochs ${epochsDone.join(', ')} of ${epochsAsked})`;
   const text = cut
     ? `INTERRUPTED during ${stage}: the audit was finished early with ${gan}; its canonical sets, their checks, the intersections and LUCID come from under-trained generators and are not the audit asked for (the group metrics are complete). Run it again to completion before relying on it.`
@@ -90,7 +89,7 @@ export function auditResult(ctx: AuditContext, r: StageResults): AuditResult {
       command: opts.provenance?.command ?? { via: 'api' },
       seeds: seedLog,
       suppressBelow: attributes.suppressBelow,
-      interrupted: interruption(ctx.stoppedIn(), gans.map((g) => g.epochsDone), seedsAsked, epochs),
+      interrupted: interruption(ctx.stoppedIn(), gans.map((g) => g.epochsDone), seedsAsked, epochs, r.gs.interrupted),
     },
     protected: views.map((v) => v.attr),
     metrics: { attributes, intersection },

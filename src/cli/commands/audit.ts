@@ -88,8 +88,8 @@ export function auditSummary(r: AuditResult, w: WrittenAudit, top = 5): string {
       const head = `  ${a.column} (reference ${a.reference.value}): `;
       lines.push(head + (fl.length ? fl.slice(0, 3).map((c) => `${c.group} ${METRIC_DEFS[c.metric].label} ${pct(c.rate)} vs ${pct(c.referenceRate)} (x${c.ratio === null ? '-' : c.ratio.toFixed(2)}, ${c.direction})`).join('; ') + (fl.length > 3 ? `; ${fl.length - 3} more flagged` : '') : 'no flag'));
       // the legal yardsticks beside the verdicts, whatever they are (a four-fifths failure under "no flag" is still said)
-      lines.push(`    ${fourFifthsText(a)}`);
-      lines.push(`    ${impactText(a)}`);
+      lines.push(`    ${fourFifthsText(a, 4)}`);
+      lines.push(`    ${impactText(a, 4)}`);
       const why = fl.length ? attributionText(r.attribution, a.column) : '';
       if (why) lines.push(`    ${why}`);
     }

@@ -38,10 +38,11 @@ ratio is inside the band" rejects after Holm's correction over every comparison 
 undefined rate. ${directionsPhrase()}
 One decision, one verdict: the same decisions coded the other way (the other --positive, --favourable
 flipped, scores 1 - p with --threshold 1 - t) get the same verdicts, references and directions, TPR's
-verdict becoming TNR's, FNR's FPR's, PPV's NPV's and FDR's FOR's (docs/methods.md).
+verdict becoming TNR's, FNR's FPR's, PPV's NPV's and FDR's FOR's (docs/methods.md). (A score exactly
+on the threshold is the one exception: p > t and 1 - p > 1 - t both leave it out.)
 Also: the four-fifths rule (selection rate over the most selected group that is not small; the legal
 yardstick), the NYC Local Law 144 impact table (categories under 2% of rows left out; for scores the
-scoring rate above the median), calibration by group for scores (ECE with a bootstrap interval), and
+scoring rate on the favourable side of the median), calibration by group for scores (ECE with a bootstrap interval), and
 with --legitimate the selection-rate ratio within strata of those columns (Mantel-Haenszel).
 --pred: when every value is a value of the label, the column holds predicted labels (positive = the
 --positive value); otherwise it must be numeric in [0, 1] and is a score, positive when > --threshold.

@@ -15,6 +15,8 @@ export const FIT_DEFAULTS = {
   /** an AUC at most this, with its `invertedConfidence` interval below 0.5, is inverted */
   invertedAuc: 0.45,
   invertedConfidence: 0.99,
+  /** the stop needs at least this many rows of each class (fewer: DeLong's interval is not to be trusted, e.g. AUC 0 on 2 + 2 rows happens by chance 1 time in 6); below, a warning */
+  invertedMinPerClass: 10,
   /** weak: at least this share of the decisions one way … */
   oneWayShare: 0.95,
   /** … while the label's majority share is below this */
@@ -148,10 +150,13 @@ export function modelFit(y: Uint8Array, yhat: Uint8Array, score: ArrayLike<numbe
   const d = FIT_DEFAULTS;
   let inverted = false;
   const weak: string[] = [];
-  if (auc && auc.value <= d.invertedAuc && auc.ci99[1] < 0.5) {
+  const enough = auc !== null && Math.min(auc.positives, auc.negatives) >= d.invertedMinPerClass;
+  if (auc && auc.value <= d.invertedAuc && auc.ci99[1] < 0.5 && !enough) {
+    weak.push(`${o.what} rank${score ? '' : 's'} the label "${o.label}" worse than chance (AUC ${f3(auc.value)}), but on too few rows of a class (${Math.min(auc.positives, auc.negatives)}, under ${d.invertedMinPerClass}) to tell it from chance: check which class the ${score ? 'scores give the probability of' : 'predictions name'}`);
+  } else if (auc && auc.value <= d.invertedAuc && auc.ci99[1] < 0.5) {
     const text = `${o.what} rank${score ? '' : 's'} the label "${o.label}" worse than chance (AUC ${f3(auc.value)}, 99% interval [${f3(auc.ci99[0])}, ${f3(auc.ci99[1])}], over ${n} rows)`;
     if (score && !o.allowInverted) {
-      const fix = o.negative !== null ? `name "${o.negative}" positive (--positive ${JSON.stringify(o.negative)}, with --favourable flipped) or give 1 − the score` : 'give 1 − the score';
+      const fix = `${o.negative !== null ? `name "${o.negative}" positive (--positive ${JSON.stringify(o.negative)}, with --favourable flipped), or ` : ''}give the probability of "${o.positive}" (1 − the score)`;
       throw new EngineError('E_ARG', `${text}: the scores probably give the probability of ${o.negative !== null ? `"${o.negative}"` : 'another class'}, not of the positive class "${o.positive}". If so, ${fix}; if the scores are right as they are, --allow-inverted-scores audits them as given`);
     }
     inverted = true;

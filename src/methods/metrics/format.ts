@@ -40,17 +40,27 @@ export function formatVerdictTable(reports: readonly (MetricsReport | null)[], i
   return align(table).split('\n').filter((l) => l).map((l) => indent + l).join('\n') + '\n';
 }
 
-/** The four-fifths rule of one attribute in a line: the most selected group and every group below 0.8, with its ratio. */
-export function fourFifthsText(a: AttributeResult): string {
+/** "a, b, c and 4 more" of at most `max` items (all when max is undefined). */
+const some = (xs: string[], max?: number) => (max === undefined || xs.length <= max ? xs.join(', ') : `${xs.slice(0, max).join(', ')} and ${xs.length - max} more`);
+
+/**
+ * The four-fifths rule of one attribute in a line: the most selected group and every group below 0.8
+ * with its ratio (with `max`: the lowest `max` of them, and how many more).
+ */
+export function fourFifthsText(a: AttributeResult, max?: number): string {
   const ff = a.fourFifths;
-  const below = ff.below.map((g) => `${g} ${ratio(ff.ratio[g])}`);
-  return `four-fifths rule (the legal yardstick, not a verdict): selection rate against the most selected group that is not small${ff.reference ? ` (${ff.reference})` : ' (none: every group is small)'}; below 0.8: ${below.length ? below.join(', ') : 'none'}`;
+  const below = ff.below.slice().sort((x, y) => (ff.ratio[x] ?? 0) - (ff.ratio[y] ?? 0)).map((g) => `${g} ${ratio(ff.ratio[g])}`);
+  return `four-fifths rule (the legal yardstick, not a verdict): selection rate against the most selected group that is not small${ff.reference ? ` (${ff.reference})` : ' (none: every group is small)'}; below 0.8: ${below.length ? some(below, max) : 'none'}`;
 }
 
-/** The LL144 impact table of one attribute in a line. */
-export function impactText(a: AttributeResult): string {
+/** The LL144 impact table of one attribute in a line (with `max`: the lowest `max` impact ratios, and how many categories more and excluded). */
+export function impactText(a: AttributeResult, max?: number): string {
   const imp = a.impact;
-  return `impact ratios (NYC LL144, ${imp.kind}${imp.median !== null ? ` above the median score ${imp.median.toFixed(3)}` : ''}; categories under ${(100 * imp.minShare).toFixed(0)}% of rows excluded${imp.unknown ? `; ${imp.unknown} rows with an unknown value left out` : ''}): ${imp.rows.map((x) => (x.suppressed ? `${x.category} suppressed` : `${x.category} ${pct(x.rate)}% ${x.excluded ? '(excluded)' : `x${ratio(x.impactRatio)}`}`)).join('; ')}`;
+  const head = `impact ratios (NYC LL144, ${imp.kind}${imp.median !== null ? ` on the favourable side of the median score ${imp.median.toFixed(3)}` : ''}; categories under ${(100 * imp.minShare).toFixed(0)}% of rows excluded${imp.unknown ? `; ${imp.unknown} rows with an unknown value left out` : ''})`;
+  if (max === undefined) return `${head}: ${imp.rows.map((x) => (x.suppressed ? `${x.category} suppressed` : `${x.category} ${pct(x.rate)}% ${x.excluded ? '(excluded)' : `x${ratio(x.impactRatio)}`}`)).join('; ')}`;
+  const rated = imp.rows.filter((x) => !x.excluded && !x.suppressed && x.impactRatio !== null).sort((x, y) => x.impactRatio! - y.impactRatio!);
+  const left = imp.rows.length - rated.length;
+  return `${head}: ${rated.length ? `${imp.highest ? `against ${imp.highest}; ` : ''}lowest ${some(rated.map((x) => `${x.category} ${ratio(x.impactRatio)}`), max)}` : 'none rated'}${left ? `; ${left} categor${left === 1 ? 'y' : 'ies'} excluded or suppressed` : ''}`;
 }
 
 export function formatMetricsTable(r: MetricsReport): string {

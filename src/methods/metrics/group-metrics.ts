@@ -411,7 +411,7 @@ export function groupMetrics(table: Table, opts: GroupMetricsOptions): MetricsRe
   check(table.rows > 0, 'E_INPUT', () => 'metrics: the data has no rows');
   const { y, yhat, positive, negative, predKind, score } = outcomes(table, opts, threshold);
   // the model's fit first: scores that rank the label worse than chance stop here (fit.ts)
-  const fit = modelFit(y, yhat, score, { positive, negative, favourable, label: opts.label, what: predKind === 'scores' ? `the scores in "${opts.pred}"` : `the predicted labels in "${opts.pred}"`, allowInverted: opts.allowInvertedScores });
+  const fit = modelFit(y, yhat, score, { positive, negative, favourable, label: opts.label, what: opts.predWhat ?? (predKind === 'scores' ? `the scores in "${opts.pred}"` : `the predicted labels in "${opts.pred}"`), allowInverted: opts.allowInvertedScores });
   const attrs = attributes(table, opts);
   const warnings: string[] = [];
   const settings: VerdictSettings = { tolerance, alpha: 1 - confidence, minGroupSize, favourable };

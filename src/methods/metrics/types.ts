@@ -49,6 +49,8 @@ export interface GroupMetricsOptions {
   suppressBelow?: number;
   /** `--allow-inverted-scores`: scores that rank the label worse than chance beyond noise are audited as given, with a warning, instead of stopping (fit.ts) */
   allowInvertedScores?: boolean;
+  /** what the predictions are, in messages (default: the column: 'the scores in "p"'); an audit with a model names the model */
+  predWhat?: string;
 }
 
 export interface Interval {
