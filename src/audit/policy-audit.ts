@@ -15,6 +15,7 @@
 //                      the noise floor beside it.
 // Core code: no Node imports.
 import { EngineError } from '../engine/errors.js';
+import { fitLine } from '../methods/metrics/index.js';
 import type { AuditResult } from './types.js';
 import { auditTable, CANONICAL_SIDES, CHECK_RESULT_VERSION, formatValue, judge, policySummary, recount, ruleValues, type CheckResult, type CheckSettings, type Policy, type PolicyRule, type RuleCheck, type RuleValue } from './policy.js';
 
@@ -182,7 +183,8 @@ export function checkPolicyOnAudit(a: AuditView, policy: Policy, s: CheckSetting
     counts: { checks: 0, pass: 0, fail: 0, insufficient: 0, regressed: 0, failing: 0 },
     passed: true,
     warnings,
-    audit: { gan: `${a.meta.gan.seeds.length} GAN seed${a.meta.gan.seeds.length > 1 ? 's' : ''}, ${a.meta.gan.epochs} epochs (${a.meta.gan.schedule} schedule), trained on ${a.meta.gan.rows} rows`, canonicalRows: { positive: a.canonical.positive.rows, negative: a.canonical.negative.rows } },
+    fit: { line: fitLine(first.fit), weak: first.fit.weak },
+    audit: { ...(a.meta.interrupted ? { interrupted: `${a.meta.interrupted.signal ? `${a.meta.interrupted.signal}: ` : ''}${a.meta.interrupted.text}` } : {}), gan: `${a.meta.gan.seeds.length} GAN seed${a.meta.gan.seeds.length > 1 ? 's' : ''}, ${a.meta.gan.epochs} epochs (${a.meta.gan.schedule} schedule), trained on ${a.meta.gan.rows} rows`, canonicalRows: { positive: a.canonical.positive.rows, negative: a.canonical.negative.rows } },
   };
   recount(result);
   return result;

@@ -24,8 +24,11 @@ function statusText(c: RuleCheck): string {
 export function checkMarkdown(r: CheckResult): string {
   const L: string[] = [];
   const c = r.counts;
-  L.push(`## Fairness check: ${r.passed ? 'passed' : 'FAILED'}`);
+  L.push(`## Fairness check: ${r.passed ? 'passed' : 'FAILED'}${r.audit?.interrupted ? ' (on an INTERRUPTED audit)' : ''}`);
   L.push('');
+  // what every value below depends on, first: an audit stopped early, a weak or inverted model
+  if (r.audit?.interrupted) L.push(`**${r.audit.interrupted}**`, '');
+  for (const w of r.fit?.weak ?? []) L.push(`**A weak model:** ${w.replace(/\n/g, ' ')}`, '');
   const parts = [`${c.pass} pass`, `${c.fail} fail`, `${c.insufficient} with insufficient data`];
   if (r.baseline) parts.push(`${c.regressed} regressed against the baseline`);
   L.push(`${c.checks} checks of ${r.policy.rules.length} rule${r.policy.rules.length === 1 ? '' : 's'}: ${parts.join(', ')}.`);

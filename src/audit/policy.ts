@@ -15,7 +15,7 @@ import { EngineError, UnknownColumnError } from '../engine/errors.js';
 import { closeColumns, getColumn, type Table } from '../data/table.js';
 import { isMissing } from '../data/cells.js';
 import type { Rng } from '../engine/rng.js';
-import { correctTogether, groupMetrics, METRIC_DEFS, metricDef, METRICS, wilsonInterval, type AttributeResult, type Favourable, type MetricName, type MetricsReport, type Verdict } from '../methods/metrics/index.js';
+import { correctTogether, fitLine, groupMetrics, METRIC_DEFS, metricDef, METRICS, wilsonInterval, type AttributeResult, type Favourable, type MetricName, type MetricsReport, type Verdict } from '../methods/metrics/index.js';
 
 /** The policy format this code reads (the `version` field). */
 export const POLICY_VERSION = 1;
@@ -409,8 +409,10 @@ export interface CheckResult {
   counts: { checks: number; pass: number; fail: number; insufficient: number; regressed: number; failing: number };
   passed: boolean;
   warnings: string[];
-  /** checked on an audit (lucid check --model, lucid audit --policy): how its canonical sets were made */
-  audit?: { gan: string; canonicalRows: { positive: number; negative: number }; out?: string };
+  /** the model's fit (metrics/fit.ts): one line, and why it is weak (said first in the summary; empty: it is not) */
+  fit: { line: string; weak: string[] };
+  /** checked on an audit (lucid check --model, lucid audit --policy): how its canonical sets were made, and whether it was interrupted (its first line) */
+  audit?: { gan: string; canonicalRows: { positive: number; negative: number }; out?: string; interrupted?: string };
 }
 
 /** The threshold of a rule as text, in the metric's unit. */
@@ -637,6 +639,7 @@ export function checkPolicy(table: Table, policy: Policy, s: CheckSettings, wher
     counts: { checks: 0, pass: 0, fail: 0, insufficient: 0, regressed: 0, failing: 0 },
     passed: true,
     warnings,
+    fit: { line: fitLine(first.fit), weak: first.fit.weak },
   };
   recount(result);
   return result;

@@ -253,6 +253,13 @@ describe('the outputs', () => {
     assert.match(md, /on `d\|1\.csv`/);
     for (const line of md.split('\n').filter((l) => l.startsWith('| '))) assert.equal(line.replace(/\\\|/g, '').split('|').length, 11, line);
   });
+
+  it('Markdown: a weak model and an interrupted audit are said first (#33)', () => {
+    assert.doesNotMatch(checkMarkdown(r), /weak model|INTERRUPTED/);
+    const w = { ...r, fit: { ...r.fit, weak: ['a constant model: it decides every row "yes"'] }, audit: { gan: '1 GAN seed', canonicalRows: { positive: 10, negative: 10 }, interrupted: 'SIGINT: INTERRUPTED during the LUCID-GAN training: …' } };
+    const md = checkMarkdown(w);
+    assert.match(md, /^## Fairness check: FAILED \(on an INTERRUPTED audit\)\n\n\*\*SIGINT: INTERRUPTED during the LUCID-GAN training: …\*\*\n\n\*\*A weak model:\*\* a constant model: it decides every row "yes"\n\n5 checks/);
+  });
 });
 
 describe('a value on the bound', () => {
