@@ -119,7 +119,7 @@ test('heatmap: cells with value and n, small cells hatched, empty cells grey, di
   const s2 = heatmap(h, { value: 'shift' });
   structural(s2, 'heatmap');
   assert.match(s2, /\+16\.0 pp/);
-  assert.match(s2, /more in positive set/);
+  assert.match(s2, /more in favourable set/);
   // all-null grid
   const empty = { ...h, selectionRate: h.selectionRate.map((r) => r.map(() => null)), canonicalShift: null };
   structural(heatmap(empty), 'heatmap');
