@@ -438,10 +438,13 @@ function showResults(m: Extract<WorkerMessage, { type: 'done' }>): void {
   summary.textContent = `Audited ${r.meta.data.rows} rows in ${m.seconds.toFixed(1)} s${interrupted}: LUCID-GAN ${g.epochs} epochs × ${g.seeds.length} seed${g.seeds.length === 1 ? '' : 's'}${g.sample ? ` on a stratified sample of ${g.sample.rows.toLocaleString('en-US')} of ${g.sample.of.toLocaleString('en-US')} rows` : ''}; ${r.canonical.positive.rows} positive and ${r.canonical.negative.rows} negative rows.`;
   // what the checks against the data say, in one line at the top
   const dis = r.checks.shifts.filter((c) => c.status === 'disagrees');
+  const misstated = r.checks.shifts.filter((c) => c.status === 'overstates' || c.status === 'understates');
+  const prot = new Set(r.protected.map((p) => p.column));
   const unfaithful = r.checks.fidelity.filter((f) => !f.faithful).map((f) => f.feature);
   const parts: string[] = [];
-  if (dis.length) parts.push(`The canonical sets disagree with the data on ${dis.length} value${dis.length === 1 ? '' : 's'} (${dis.slice(0, 6).map((c) => `${c.feature} = ${c.value}`).join(', ')}${dis.length > 6 ? ', …' : ''}): those are not findings.`);
-  if (unfaithful.length) parts.push(`They misrepresent ${unfaithful.length} of ${r.checks.fidelity.length} features against the real rows (${unfaithful.join(', ')}); those are not named as findings.`);
+  if (dis.length) parts.push(`The canonical sets shift the other way from the data on ${dis.length} value${dis.length === 1 ? '' : 's'} (${dis.slice(0, 6).map((c) => `${c.feature} = ${c.value}`).join(', ')}${dis.length > 6 ? ', …' : ''}): those are not findings.`);
+  if (misstated.length) parts.push(`They misstate the size of ${misstated.length} value${misstated.length === 1 ? '' : 's'} (${misstated.slice(0, 6).map((c) => `${c.feature} = ${c.value}: ${c.status}`).join(', ')}${misstated.length > 6 ? ', …' : ''}): the report gives the real rows' size.`);
+  if (unfaithful.length) parts.push(`They misrepresent ${unfaithful.length} of ${r.checks.fidelity.length} features against the real rows (${unfaithful.join(', ')}); ${unfaithful.some((f) => prot.has(f)) ? 'the features among them are not named, the protected attributes are stated from the real rows' : 'those are not named as findings'}.`);
   checksEl.textContent = parts.length ? parts.join(' ') : 'Every checked figure agrees with the real rows or the real rows cannot tell; the sets generate every feature faithfully.';
   checksEl.className = parts.length ? 'callout' : 'callout ok';
   checksEl.dataset.disagreements = String(dis.length);

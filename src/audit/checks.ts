@@ -19,16 +19,26 @@
 // The median shift is median(favourable) − median(unfavourable) the same way. Status:
 //   'within noise' — the real interval covers 0 (or a side has no real row): the data cannot tell the
 //                    direction, so any canonical shift there is "generated only, not confirmed";
-//   'agrees'       — the interval excludes 0 and every seed's canonical shift has the data's sign;
-//   'disagrees'    — the interval excludes 0 and some seed's shift does not have the data's sign (a seed
-//                    whose set on a side is empty has no shift, NaN, and so never has the data's sign).
-// Only 'agrees' may be stated as a preference.
+//   'agrees'       — the interval excludes 0, every seed's canonical shift has the data's sign, and the
+//                    pooled canonical shift is consistent with the real one in size: inside the real
+//                    interval widened by the canonical sets' own sampling noise (±z·se of the pooled
+//                    sets: binomial for a share, a bootstrap of the generated rows for a median; #34);
+//   'overstates' / 'understates' — the sign agrees (every seed), the size does not: the pooled shift
+//                    lies beyond (short of) the widened interval. The finding then states the real
+//                    figure, the canonical one as context;
+//   'disagrees'    — the interval excludes 0 and every seed shifts the other way: the sets contradict
+//                    the data;
+//   'unsettled'    — the interval excludes 0 but the seeds do not share a sign (or one is 0, or a
+//                    seed's set on a side is empty: NaN): the sets do not settle it either way.
+// The data's direction is stated for 'agrees', 'overstates' and 'understates' (findings.ts).
 import { check } from '../engine/errors.js';
-import type { Rng } from '../engine/rng.js';
+import { Rng } from '../engine/rng.js';
+import { drawSeed } from './canonical.js';
 import { cellLabels, concatFloat64, type Column, type Table } from '../data/table.js';
 import { FIDELITY_DEFAULTS, numbersOf, rankCodes } from '../methods/quality/fidelity.js';
 import { assignBin, binLabels, quantileBins, quantileSorted } from './bins.js';
 import { correctedLevel, holm, normalCdf, normalQuantile } from '../methods/metrics/verdicts.js';
+import { jsDistance } from './js-distance.js';
 
 /**
  * Distributions of one feature in two or more sets, e.g. the positive and negative canonical sets and
@@ -67,13 +77,20 @@ export const CHECK_DEFAULTS = {
   confidence: 0.95,
   /** a feature is faithfully generated on a side within max(noise floor, this) (methods/quality/fidelity.ts) */
   fidelityTolerance: FIDELITY_DEFAULTS.tolerance,
+  /** bootstrap resamples of the pooled generated rows for a canonical median shift's noise */
+  canonicalResamples: 200,
+  /** the real rows' separation of each feature (realSeparation): bootstrap resamples and permutations of the decisions */
+  separationResamples: 200,
+  separationPermutations: 40,
   /** numeric features are checked on this many quantile bins of the real rows (deciles) */
   numericBins: 10,
   /** the features the findings name (by canonical JS) whose values are checked, besides the protected ones */
   topFeatures: 5,
 };
 
-export type ShiftStatus = 'agrees' | 'disagrees' | 'within noise';
+export type ShiftStatus = 'agrees' | 'overstates' | 'understates' | 'disagrees' | 'unsettled' | 'within noise';
+/** The statuses under which the data's direction is stated (the seeds share it; the size may be the real rows'). */
+export const STATED_STATUSES: readonly ShiftStatus[] = ['agrees', 'overstates', 'understates'];
 
 export interface RealShift {
   /** the point estimate on all rows, favourable side − unfavourable side (null when a side has no real row) */
@@ -109,6 +126,8 @@ export interface ShiftCheck {
   /** the shares (or medians) in the pooled positive and negative sets (by the model's decision, as named) */
   positive: number;
   negative: number;
+  /** the sampling standard error of `pooled` from the pooled sets' own sizes (binomial for a share, a bootstrap of the generated rows for a median); null when a set is empty */
+  canonicalSe: number | null;
   real: RealShift;
   status: ShiftStatus;
   /** seeds whose canonical shift has the sign of the real shift (0 when the real shift has none) */
@@ -214,6 +233,30 @@ function medianOfCounts(counts: ArrayLike<number>, distinct: Float64Array, n: nu
 
 const sign = (x: number): number => (x > 0 ? 1 : x < 0 ? -1 : 0);
 
+/**
+ * A check's status (see the file comment) from the seeds' canonical shifts, the pooled one and its
+ * noise, and the real shift's interval [lo, hi] at the normal quantile z; `s` is the data's sign (0:
+ * the interval covers 0). Also how many seeds have the data's sign.
+ */
+export function shiftStatus(canonical: readonly number[], pooled: number, canonicalSe: number | null, real: { lo: number | null; hi: number | null }, s: number, z: number): { status: ShiftStatus; seedsWithDataSign: number } {
+  if (s === 0 || real.lo === null || real.hi === null) return { status: 'within noise', seedsWithDataSign: 0 };
+  const withSign = canonical.filter((x) => sign(x) === s).length;
+  if (withSign === canonical.length && canonical.length > 0) {
+    const w = z * (canonicalSe ?? 0);
+    const lo = real.lo - w;
+    const hi = real.hi + w;
+    if (Number.isFinite(pooled) && pooled >= lo && pooled <= hi) return { status: 'agrees', seedsWithDataSign: withSign };
+    // beyond the widened interval on the data's side: larger in size; short of it: smaller
+    const over = s > 0 ? pooled > hi : pooled < lo;
+    return { status: over ? 'overstates' : 'understates', seedsWithDataSign: withSign };
+  }
+  if (canonical.length > 0 && canonical.every((x) => sign(x) === -s)) return { status: 'disagrees', seedsWithDataSign: 0 };
+  return { status: 'unsettled', seedsWithDataSign: withSign };
+}
+
+/** The standard error of a difference of two shares p (of n) and q (of m); null when a side is empty. */
+const shareDiffSe = (p: number, n: number, q: number, m: number): number | null => (n > 0 && m > 0 ? Math.sqrt((p * (1 - p)) / n + (q * (1 - q)) / m) : null);
+
 /** Counts per value (codes 0 … k−1; −1 skipped) of the rows on each side, over `rows` (a resample) or every row. */
 function sideCounts(codes: Int32Array, k: number, yhat: Uint8Array, rows: Int32Array | null): { pos: Float64Array; neg: Float64Array; nPos: number; nNeg: number } {
   const pos = new Float64Array(k);
@@ -251,7 +294,7 @@ export function shiftChecks(vars: readonly CheckVariable[], yhat: Uint8Array, se
   for (const v of vars) check(v.real.length === N, 'E_SHAPE', () => `checks: "${v.feature}" has ${v.real.length} real rows, the predictions ${N}`);
 
   // the canonical side: per seed and pooled
-  interface Canon { perSeed: number[][]; pooled: number[]; pos: number[]; neg: number[] }
+  interface Canon { perSeed: number[][]; pooled: number[]; pos: number[]; neg: number[]; nPos: number; nNeg: number; medianSets: [Float64Array, Float64Array] | null }
   const canon: Canon[] = vars.map((v) => {
     const k = v.values.length;
     const perSeed = v.values.map(() => [] as number[]);
@@ -282,14 +325,16 @@ export function shiftChecks(vars: readonly CheckVariable[], yhat: Uint8Array, se
     const pos = Array.from(sumPos, (x) => (tp > 0 ? x / tp : NaN));
     const neg = Array.from(sumNeg, (x) => (tn > 0 ? x / tn : NaN));
     const pooled = pos.map((x, j) => x - neg[j]);
+    let medianSets: [Float64Array, Float64Array] | null = null;
     if (v.numeric) {
       perSeed.push(medSeed);
-      const mp = median(concatFloat64(medPos)), mn = median(concatFloat64(medNeg));
+      medianSets = [concatFloat64(medPos), concatFloat64(medNeg)];
+      const mp = median(medianSets[0]), mn = median(medianSets[1]);
       pos.push(mp);
       neg.push(mn);
       pooled.push(mp - mn);
     }
-    return { perSeed, pooled, pos, neg };
+    return { perSeed, pooled, pos, neg, nPos: tp, nNeg: tn, medianSets };
   });
 
   // the real side: point estimates and bootstrap replicates, from counts per value on each side
@@ -391,8 +436,36 @@ export function shiftChecks(vars: readonly CheckVariable[], yhat: Uint8Array, se
     }
   }
 
+  // the canonical sets' own noise of a median shift: a bootstrap of the pooled generated rows, from a
+  // stream of its own (derived from the checks' seed and the variable), so that the real rows' draws,
+  // and every real figure, are those of the audits before #34
+  const medianSe = canon.map((c, vi) => {
+    if (!c.medianSets) return null;
+    const crng = new Rng(rng.engine, drawSeed(rng.seed, 9_000_006, vi));
+    const [a, b] = c.medianSets.map((x) => x.filter(Number.isFinite));
+    if (a.length === 0 || b.length === 0) return null;
+    const Rc = CHECK_DEFAULTS.canonicalResamples;
+    const draws = new Float64Array(Rc);
+    const sa = new Float64Array(a.length);
+    const sb = new Float64Array(b.length);
+    for (let r = 0; r < Rc; r++) {
+      const ua = crng.uniformHost(a.length);
+      const ub = crng.uniformHost(b.length);
+      for (let i = 0; i < a.length; i++) sa[i] = a[Math.min(a.length - 1, Math.floor(ua[i] * a.length))];
+      for (let i = 0; i < b.length; i++) sb[i] = b[Math.min(b.length - 1, Math.floor(ub[i] * b.length))];
+      draws[r] = quantileSorted(sa.slice().sort(), 0.5) - quantileSorted(sb.slice().sort(), 0.5);
+    }
+    let m = 0;
+    for (const d of draws) m += d;
+    m /= Rc;
+    let ss = 0;
+    for (const d of draws) ss += (d - m) * (d - m);
+    return Math.sqrt(ss / (Rc - 1));
+  });
+
   const out: ShiftCheck[] = [];
   const alpha = 1 - conf;
+  const zConf = normalQuantile(1 - alpha / 2);
   // every shift from the favourable side: positive − negative, or its negation with --favourable negative
   const sg = opts.favourable === 'negative' ? -1 : 1;
   // 0 − x, not −x: a zero shift stays +0 (the same bytes as the other coding's)
@@ -413,17 +486,20 @@ export function shiftChecks(vars: readonly CheckVariable[], yhat: Uint8Array, se
       const perSeed = c.perSeed[j].map(o);
       // the data's sign is the interval's (a discrete median's point estimate can sit on its edge)
       const s = lo !== null && hi !== null ? (lo > 0 ? 1 : hi < 0 ? -1 : 0) : 0;
-      const withSign = s === 0 ? 0 : perSeed.filter((x) => sign(x) === s).length;
-      const status: ShiftStatus = s === 0 ? 'within noise' : withSign === perSeed.length ? 'agrees' : 'disagrees';
+      const isMedian = !!v.numeric && j === v.values.length;
+      const canonicalSe = isMedian ? medianSe[vi] : shareDiffSe(c.pos[j], c.nPos, c.neg[j], c.nNeg);
+      const pooled = o(c.pooled[j]);
+      const { status, seedsWithDataSign: withSign } = shiftStatus(perSeed, pooled, canonicalSe, { lo, hi }, s, zConf);
       out.push({
         feature: v.feature,
         role: v.role,
         value,
         kind: value === 'median' && j === v.values.length ? 'median' : 'share',
         canonical: perSeed.slice(),
-        pooled: o(c.pooled[j]),
+        pooled,
         positive: c.pos[j],
         negative: c.neg[j],
+        canonicalSe,
         real: { shift, lo, hi, se, positiveRows: pt.nPos, negativeRows: pt.nNeg, positive: pt.nPos > 0 ? pt.pos[j] : null, negative: pt.nNeg > 0 ? pt.neg[j] : null },
         status,
         seedsWithDataSign: withSign,
@@ -456,9 +532,9 @@ export function correctShiftChecks(families: ShiftCheck[][], alpha: number = 1 -
     c.real.lo = c.real.shift! - z * c.real.se!;
     c.real.hi = c.real.shift! + z * c.real.se!;
     const s = c.real.pAdjusted! <= alpha ? Math.sign(c.real.shift!) : 0;
-    const withSign = s === 0 ? 0 : c.canonical.filter((x) => sign(x) === s).length;
-    c.status = s === 0 ? 'within noise' : withSign === c.canonical.length ? 'agrees' : 'disagrees';
-    c.seedsWithDataSign = withSign;
+    const st = shiftStatus(c.canonical, c.pooled, c.canonicalSe, c.real, s, z);
+    c.status = st.status;
+    c.seedsWithDataSign = st.seedsWithDataSign;
   });
   for (const c of families.flat()) {
     if (c.real.shift === null || c.real.se === null || c.real.se === undefined) {
@@ -469,3 +545,83 @@ export function correctShiftChecks(families: ShiftCheck[][], alpha: number = 1 -
   return m;
 }
 
+
+/**
+ * How far apart the real rows on the two sides of the decision are, per feature (#34: the ranking the
+ * findings name features by, which the data backs and no GAN seed changes): the Jensen–Shannon
+ * distance between the rows the model puts on each side, on the variable's values (a numeric feature:
+ * deciles of the real rows), with a bootstrap percentile interval, and `chance`: the 95th percentile of
+ * the same distance with the decisions permuted, what the rows' sizes alone give.
+ */
+export interface RealSeparation {
+  feature: string;
+  js: number;
+  lo: number;
+  hi: number;
+  chance: number;
+  /** the interval's lower end above chance: the sides differ beyond what their sizes alone give */
+  beyondChance: boolean;
+}
+
+/** JS of the count vectors a (positive side) and b (negative side) of length k at `off` in `counts`. */
+function jsOfCounts(counts: Int32Array | Float64Array, off: number, k: number): number {
+  return jsDistance(counts.subarray(off, off + k), counts.subarray(off + k, off + 2 * k));
+}
+
+/** See RealSeparation; `resamples` bootstrap draws and `permutations` permuted decisions, from `rng`. */
+export function realSeparation(vars: readonly CheckVariable[], yhat: Uint8Array, rng: Rng, opts: { resamples?: number; permutations?: number; confidence?: number } = {}): RealSeparation[] {
+  const R = opts.resamples ?? CHECK_DEFAULTS.separationResamples;
+  const P = opts.permutations ?? CHECK_DEFAULTS.separationPermutations;
+  const conf = opts.confidence ?? CHECK_DEFAULTS.confidence;
+  const N = yhat.length;
+  // one block per variable: its positive-side counts, then its negative-side counts
+  const offs: number[] = [];
+  let width = 0;
+  for (const v of vars) {
+    offs.push(width);
+    width += 2 * v.values.length;
+  }
+  const counts = new Int32Array(width);
+  const tally = (side: ArrayLike<number>, mult: Int32Array | null) => {
+    counts.fill(0);
+    for (let i = 0; i < N; i++) {
+      const w = mult ? mult[i] : 1;
+      if (w === 0) continue;
+      const neg = side[i] ? 0 : 1;
+      vars.forEach((v, vi) => {
+        const c = v.real[i];
+        if (c >= 0) counts[offs[vi] + c + neg * v.values.length] += w;
+      });
+    }
+    return vars.map((v, vi) => jsOfCounts(counts, offs[vi], v.values.length));
+  };
+  const point = tally(yhat, null);
+  const boot = vars.map(() => new Float64Array(R));
+  const mult = new Int32Array(N);
+  for (let r = 0; r < R; r++) {
+    const u = rng.uniformHost(N);
+    mult.fill(0);
+    for (let i = 0; i < N; i++) mult[Math.min(N - 1, Math.floor(u[i] * N))]++;
+    tally(yhat, mult).forEach((x, vi) => (boot[vi][r] = x));
+  }
+  const perm = vars.map(() => new Float64Array(P));
+  const shuffled = Uint8Array.from(yhat);
+  for (let p = 0; p < P; p++) {
+    const u = rng.uniformHost(N);
+    for (let i = N - 1; i > 0; i--) {
+      const j = Math.min(i, Math.floor(u[i] * (i + 1)));
+      const t = shuffled[i];
+      shuffled[i] = shuffled[j];
+      shuffled[j] = t;
+    }
+    tally(shuffled, null).forEach((x, vi) => (perm[vi][p] = x));
+  }
+  const a = (1 - conf) / 2;
+  return vars.map((v, vi) => {
+    const b = boot[vi].slice().sort();
+    const lo = quantileSorted(b, a);
+    const hi = quantileSorted(b, 1 - a);
+    const chance = quantileSorted(perm[vi].slice().sort(), 0.95);
+    return { feature: v.feature, js: point[vi], lo, hi, chance, beyondChance: lo > chance };
+  });
+}

@@ -23,6 +23,8 @@ export const DERIVED_SEEDS = {
   stopping: (ganSeed: number) => drawSeed(ganSeed, 9_000_004, 0),
   /** the GANs' stratified sample of the rows when the data has more than ganRows rows (sample.ts) */
   ganSample: (seed: number) => drawSeed(seed, 9_000_005, 0),
+  /** the real rows' separation of each feature: its bootstrap and permuted decisions (checks.ts realSeparation) */
+  separation: (seed: number) => drawSeed(seed, 9_000_007, 0),
 };
 
 export const AUDIT_DEFAULTS = {

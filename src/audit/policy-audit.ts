@@ -6,7 +6,8 @@
 //   canonical_shift    per value of a protected attribute: the pooled canonical shift (share in the
 //                      favourable set − share in the unfavourable set), with the real rows' shift and its
 //                      corrected interval beside it; a value whose check 'disagrees' (the sets contradict
-//                      the data) is insufficient data, "contradicted by the data", never a pass or a fail;
+//                      the data), or whose size the sets misstate (overstates, understates), or on which the GAN seeds
+//                      do not share a sign (unsettled), is insufficient data with the reason, never a pass or a fail;
 //                      a value with no check (suppressed) or a small group is insufficient data too;
 //   canonical_validity per set: the share of the rows generated for it that the model scores on its
 //                      side (with rejection sampling the acceptance rate, the kept rows being valid by
@@ -94,7 +95,9 @@ export function canonicalValues(rule: PolicyRule, a: AuditView, s: Pick<CheckSet
       if (k.real.lo !== null && k.real.hi !== null) c.interval = { lo: k.real.lo, hi: k.real.hi, method: `the real rows' shift ${pp(k.real.shift)}${k.real.level ? `, at the corrected level ${k.real.level.toPrecision(2)}` : ''}` };
       const seeds = k.canonical.length > 1 ? `; seeds ${pp(Math.min(...k.canonical))}…${pp(Math.max(...k.canonical))}` : '';
       c.context = `data ${k.status}${seeds}`;
-      if (k.status === 'disagrees') c.reason = `contradicted by the data: the real rows' shift is ${pp(k.real.shift)} [${pp(k.real.lo)}, ${pp(k.real.hi)}], and ${k.canonical.length - k.seedsWithDataSign} of ${k.canonical.length} GAN seeds give the other sign (or an empty set)`;
+      if (k.status === 'disagrees') c.reason = `contradicted by the data: the real rows' shift is ${pp(k.real.shift)} [${pp(k.real.lo)}, ${pp(k.real.hi)}], and every GAN seed gives the other sign`;
+      else if (k.status === 'unsettled') c.reason = `the GAN seeds do not share a sign (${k.canonical.map((x) => pp(Number.isFinite(x) ? x : null)).join(', ')}); the real rows' shift is ${pp(k.real.shift)} [${pp(k.real.lo)}, ${pp(k.real.hi)}]`;
+      else if (k.status === 'overstates' || k.status === 'understates') c.reason = `the canonical sets ${k.status} the size: the real rows' shift is ${pp(k.real.shift)} [${pp(k.real.lo)}, ${pp(k.real.hi)}], the sets' ${pp(k.pooled)}, outside that interval widened by the sets' own noise`;
       else if (g.n < s.minGroup) c.reason = `${g.value} has ${g.n} rows (fewer than ${s.minGroup})`;
       else if (c.value === null) c.reason = 'a canonical set is empty';
     }

@@ -61,7 +61,7 @@ type Yardstick = keyof typeof YARDSTICKS;
  * values; those of canonical_validity and canonical_fidelity are the two sets, "positive" and "negative".
  */
 export const CANONICAL_RULES = {
-  canonical_shift: { kind: 'difference', attribute: 'protected', help: "the canonical shift of a protected attribute's value: its share in the favourable canonical set − in the unfavourable set (with --favourable positive: positive − negative; all GAN seeds pooled), as the report prints it; a value the audit's check marks as contradicted by the real rows is insufficient data" },
+  canonical_shift: { kind: 'difference', attribute: 'protected', help: "the canonical shift of a protected attribute's value: its share in the favourable canonical set − in the unfavourable set (with --favourable positive: positive − negative; all GAN seeds pooled), as the report prints it; a value the audit's check marks as contradicted by the real rows, unsettled across the GAN seeds, or misstated in size is insufficient data" },
   canonical_validity: { kind: 'rate', attribute: 'none', help: 'the share of the rows generated for a set that the model scores on that set\'s side (drawn by rejection, the default: the acceptance rate, since the kept rows are valid by construction; with --no-rejection: the validity)' },
   canonical_fidelity: { kind: 'distance', attribute: 'column', help: "the fidelity of a feature's generated values to the real rows the model scores on that side: KS (numbers) or total variation (categories), 0 = the same" },
 } as const satisfies Record<string, { kind: RuleKind; attribute: 'protected' | 'none' | 'column'; help: string }>;

@@ -631,7 +631,7 @@ export function selectionScale(max: number): number {
 }
 
 /** The symbol of a heat-map cell's check against the real rows (beside its n): the status is never shown by colour alone. */
-export const SHIFT_MARK: Record<ShiftStatus, string> = { agrees: '✓', disagrees: '✗', 'within noise': '~' };
+export const SHIFT_MARK: Record<ShiftStatus, string> = { agrees: '✓', overstates: '↑?', understates: '↓?', disagrees: '✗', unsettled: '±', 'within noise': '~' };
 
 export interface HeatmapOptions extends ChartOptions {
   /** which value fills the cells: the model's selection rate in the data, or the canonical shift (favourable set − unfavourable set) */
@@ -698,7 +698,7 @@ export function heatmap(h0: IntersectionHeatmap, opts: HeatmapOptions = {}): str
       // the check's status as a symbol, never by the outline's colour alone
       const mark = status ? ` ${SHIFT_MARK[status]}` : '';
       const supp = which === 'selection' && suppressed.has(`${r},${c}`);
-      const tip = `${h.rowAttribute} = ${h.rowValues[r]}, ${h.colAttribute} = ${h.colValues[c]}: ${supp ? 'suppressed (fewer people than the suppression threshold)' : v === null ? 'no value' : label(v)}, n = ${fmtNum(n)}${isSmall ? ' (small group)' : ''}${status ? `; the real rows: ${status}` : ''}${disagrees ? ' (at least one GAN seed shifts against the real rows: not a finding)' : ''}`;
+      const tip = `${h.rowAttribute} = ${h.rowValues[r]}, ${h.colAttribute} = ${h.colValues[c]}: ${supp ? 'suppressed (fewer people than the suppression threshold)' : v === null ? 'no value' : label(v)}, n = ${fmtNum(n)}${isSmall ? ' (small group)' : ''}${status ? `; the real rows: ${status}` : ''}${disagrees ? ' (every GAN seed shifts against the real rows: not a finding)' : status === 'unsettled' ? ' (the GAN seeds do not share a sign: not a finding)' : status === 'overstates' || status === 'understates' ? ` (the direction agrees; the shift ${status} the real rows' size)` : ''}`;
       out.push(`<g class="cell${isSmall ? ' small' : ''}${v === null ? ' empty' : ''}"><title>${esc(tip)}</title>`);
       out.push(`<rect x="${px(xx)}" y="${px(yy)}" width="${px(cw - 2)}" height="${px(ch - 2)}" fill="${fill}"/>`);
       if (isSmall) out.push(hatchLines(xx, yy, cw - 2, ch - 2, 7, tc === '#ffffff' ? '#ffffff' : '#555555'));

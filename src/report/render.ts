@@ -2,8 +2,9 @@
 // no external resources, deterministic for a given AuditResult. Core code: no Node imports, no DOM.
 import type { FaleFeature } from '../methods/fale/index.js';
 import type { AuditResult, CanonicalComparison, Distribution, FaleSection, IntersectionHeatmap, ProtectedAttribute } from '../audit/types.js';
-import { CHECK_DEFAULTS, type FeatureFidelity } from '../audit/checks.js';
-import type { FeatureFinding, ValueFinding } from '../audit/findings.js';
+import { CHECK_DEFAULTS, STATED_STATUSES, type FeatureFidelity } from '../audit/checks.js';
+import { statedFrom, type FeatureFinding, type ValueFinding } from '../audit/findings.js';
+import { AUDIT_DEFAULTS } from '../audit/options.js';
 import { anchorOf, metricsTable, rateChart, verdictFindings, verdictTableHtml } from './metrics-html.js';
 import { arrowOf, byConcern, directionsPhrase, fitLine, METRIC_DEFS, type MetricsReport } from '../methods/metrics/index.js';
 import { attributionText } from '../audit/attribution.js';
@@ -94,6 +95,22 @@ function validityText(c: CanonicalComparison): { html: string; ok: boolean } {
   };
 }
 
+/**
+ * The headline's word on how the sets were drawn: by rejection, the kept rows are on their side by
+ * construction, so the informative figure is the acceptance rate (how well the generator is
+ * conditioned), not the 100% validity; without rejection, the validity.
+ */
+function conditioningBadge(c: CanonicalComparison): string {
+  const acc = acceptance(c);
+  if (acc) {
+    const low = Math.min(acc.positive, acc.negative);
+    const floor = AUDIT_DEFAULTS.validityFloor;
+    return `${low >= floor ? '<span class="badge agree">✓ well conditioned</span>' : '<span class="badge soft">⚠ weakly conditioned</span>'} The scorer accepted ${fmtPct(acc.positive)} of the rows drawn for the positive set and ${fmtPct(acc.negative)} for the negative (${low >= floor ? 'at least' : 'under'} ${fmtPct(floor, 0)}); only those were kept`;
+  }
+  const v = validityText(c);
+  return v.ok ? '<span class="badge agree">✓ valid</span> The canonical sets are on their side of the decision' : '<span class="badge flag">⚠ check validity</span> Not every canonical row is on its side of the decision';
+}
+
 /** Pooled acceptance of a pair of sets drawn by rejection (null when they were not). */
 function acceptance(c: CanonicalComparison): { positive: number; negative: number; kept: { positive: number; negative: number }; wanted: { positive: number; negative: number } } | null {
   const d = c.draws;
@@ -181,39 +198,55 @@ function fmtShift(x: number | null | undefined, kind: ValueFinding['kind']): str
   return kind === 'median' ? `${x > 0 ? '+' : x < 0 ? '−' : '±'}${fmtNum(Math.abs(x), 4)}` : fmtPp(x);
 }
 
-/** "canonical +20.1 pp (seeds +18.0 to +22.3); real rows +25.3 pp [24.0, 26.6]" */
-function shiftText(v: ValueFinding): string {
+/**
+ * A stated value's figures, from where statedFrom says: "canonical shift +20.1 pp (GAN seeds +18.0 pp to
+ * +22.3 pp); real rows +25.3 pp [+24.0 pp, +26.6 pp]" when the sets are faithful and agree in size, else
+ * the real rows first and the sets as context: "real rows +25.5 pp [+22.9 pp, +28.0 pp]; the canonical
+ * sets overstate it: +45.9 pp (GAN seeds …)".
+ */
+function shiftText(v: ValueFinding, faithful = true): string {
   const c = v.canonical;
   const seeds = c.seeds.length > 1 ? ` (GAN seeds ${fmtShift(c.min, v.kind)} to ${fmtShift(c.max, v.kind)})` : '';
   const what = v.kind === 'median' ? 'median shift' : 'shift';
-  return `canonical ${what} ${fmtShift(c.pooled, v.kind)}${seeds}; real rows ${fmtShift(v.real.shift, v.kind)} [${fmtShift(v.real.lo, v.kind)}, ${fmtShift(v.real.hi, v.kind)}]`;
+  const real = `real rows ${fmtShift(v.real.shift, v.kind)} [${fmtShift(v.real.lo, v.kind)}, ${fmtShift(v.real.hi, v.kind)}]`;
+  if (statedFrom(v, faithful) === 'canonical' || !(STATED_STATUSES as readonly string[]).includes(v.status)) return `canonical ${what} ${fmtShift(c.pooled, v.kind)}${seeds}; ${real}`;
+  const ctx = v.status === 'overstates' ? 'the canonical sets overstate it' : v.status === 'understates' ? 'the canonical sets understate it' : 'the canonical sets, which misrepresent the feature';
+  return `${real}; ${ctx}: ${fmtShift(c.pooled, v.kind)}${seeds}`;
 }
 
 /** A value's name; in a favour/disfavour list a median shift stands for higher values (a negative one: higher values are disfavoured). */
 const valueName = (v: ValueFinding, inList: boolean) => (v.kind === 'median' ? (inList ? 'higher values' : 'the median') : esc(v.value));
 
-/** Preferences, disagreements and generated-only values of one feature, as sentences. */
+/** Whether every stated value of a feature is given by the canonical sets (faithful, consistent in size) or some by the real rows. */
+const allCanonical = (f: FeatureFinding) => [...f.favoured, ...f.disfavoured].every((v) => statedFrom(v, f.faithful) === 'canonical');
+
+/** Preferences, disagreements, unsettled and generated-only values of one feature, as sentences: one confidence statement each. */
 function directionSentences(f: FeatureFinding, maxEach = 3, favourable: 'positive' | 'negative' = 'positive'): string[] {
   const out: string[] = [];
-  const list = (vs: ValueFinding[], inList = false) => vs.slice(0, maxEach).map((v) => `<strong>${valueName(v, inList)}</strong> (${shiftText(v)})`).join('; ') + (vs.length > maxEach ? `; and ${vs.length - maxEach} more` : '');
+  const list = (vs: ValueFinding[], inList = false) => vs.slice(0, maxEach).map((v) => `<strong>${valueName(v, inList)}</strong> (${shiftText(v, f.faithful)})`).join('; ') + (vs.length > maxEach ? `; and ${vs.length - maxEach} more` : '');
   const fav = f.favoured;
   const dis = f.disfavoured;
   if (fav.length || dis.length) {
     const parts: string[] = [];
     if (fav.length) parts.push(`favour ${list(fav, true)}`);
     if (dis.length) parts.push(`disfavour ${list(dis, true)}`);
-    // the words and the shifts follow the favourable decision: shifts are favourable set − unfavourable set
-    const who = favourable === 'negative' ? "the model's favourable decisions (the negative one here; shifts are the negative set − the positive set)" : "the model's positive decisions";
-    out.push(`<span class="badge agree">✓ the data agrees</span> ${who} ${parts.join(', and ')}.`);
-  } else out.push('No direction is confirmed by the data (every seed and the real rows together).');
-  if (f.disagreements.length) out.push(`<span class="badge flag">✗ the sets disagree with the data</span> on ${list(f.disagreements)}: not a finding.`);
+    // the words and the shifts follow the favourable decision: shifts are favourable side − unfavourable side
+    const who = favourable === 'negative' ? "the model's favourable decisions (the negative one here; shifts are the negative side − the positive side)" : "the model's positive decisions";
+    const badge = allCanonical(f) ? '<span class="badge agree">✓ the sets agree with the data</span>' : `<span class="badge agree">the real rows</span> ${f.faithful ? '(where the sets misstate a size, the real figure is given)' : '(the sets misrepresent this feature: the real figures are given)'}`;
+    out.push(`${badge} ${who} ${parts.join(', and ')}.`);
+  } else out.push('No direction is confirmed by the data and the sets together.');
+  if (f.disagreements.length) out.push(`<span class="badge flag">✗ the sets shift the other way from the data</span> on ${list(f.disagreements)}: not a finding.`);
+  if (f.unsettled.length) out.push(`<span class="badge soft">the GAN seeds do not share a sign</span> on ${list(f.unsettled)}: not a finding of the sets.`);
   if (f.generatedOnly.length) out.push(`<span class="badge soft">generated only, not confirmed by the data</span> ${list(f.generatedOnly)}.`);
   return out;
 }
 
+/** The real rows' separation first (the ranking's), then the sets' JS as context, a pooled figure outside its seeds' range explained. */
 function jsText(f: FeatureFinding): string {
-  const seeds = f.js.max > f.js.min ? `, GAN seeds ${fmtJs(f.js.min)}–${fmtJs(f.js.max)}` : '';
-  return `JS ${fmtJs(f.js.pooled)}${seeds}${finite(f.js.real) ? `; real rows ${fmtJs(f.js.real)}` : ''}`;
+  const sep = f.separation;
+  const real = sep ? `real rows JS ${fmtJs(sep.js)} [${fmtJs(sep.lo)}, ${fmtJs(sep.hi)}] (chance ${fmtJs(sep.chance)})` : finite(f.js.real) ? `real rows JS ${fmtJs(f.js.real)}` : '';
+  const seeds = f.js.max > f.js.min ? `, GAN seeds ${fmtJs(f.js.min)}–${fmtJs(f.js.max)}${f.js.outsideSeeds ? ': the pooled sets lie outside it, as the seeds\' sets differ' : ''}` : '';
+  return `${real}${real ? '; ' : ''}the canonical sets' JS ${fmtJs(f.js.pooled)}${seeds}`;
 }
 
 function fidelityBrief(fid: FeatureFidelity | null): string {
@@ -281,9 +314,10 @@ function protectedHeadline(x: FeatureFinding, favourable: 'positive' | 'negative
   if (x.favoured.length) parts.push(`favour ${names(x.favoured)}`);
   if (x.disfavoured.length) parts.push(`disfavour ${names(x.disfavoured)}`);
   const who = favourable === 'negative' ? "the model's favourable (negative) decisions" : "the model's positive decisions";
-  const unf = x.faithful ? '' : ' <span class="badge soft">generated unfaithfully</span>';
-  if (parts.length) return `${link}: ${who} ${parts.join(' and ')} <span class="badge agree">✓ the data agrees</span>${unf}`;
-  return `${link}: no direction confirmed by the data${x.disagreements.length ? ` (the sets contradict it on ${fmtInt(x.disagreements.length)} value${x.disagreements.length === 1 ? '' : 's'})` : ''}${unf}`;
+  // one confidence statement: the sets where they agree in size and are faithful, else the real rows
+  const badge = allCanonical(x) ? '<span class="badge agree">✓ the sets agree with the data</span>' : x.faithful ? '<span class="badge agree">the real rows</span> (the sets misstate the size)' : '<span class="badge agree">the real rows</span> (the sets misrepresent it)';
+  if (parts.length) return `${link}: ${who} ${parts.join(' and ')} ${badge}`;
+  return `${link}: no direction confirmed by the data and the sets together${x.disagreements.length ? ` (the sets shift the other way on ${fmtInt(x.disagreements.length)} value${x.disagreements.length === 1 ? '' : 's'})` : ''}`;
 }
 
 /** At most HEADLINES lines, each short and linked to its evidence: verdicts, protected attributes, separating features, validity. */
@@ -295,15 +329,15 @@ export function headlines(r: AuditResult): string[] {
   if (v) out.push(v.html);
   const iv = r.metrics.intersection ? verdictHeadline([r.metrics.intersection]) : null;
   if (iv && iv.flagged > 0) out.push(`Intersections: ${iv.html}`);
-  if (f.protected.length) out.push(`Canonical sets: ${f.protected.map((x) => protectedHeadline(x, f.favourable)).join('; ')}.`);
+  if (f.protected.length) out.push(`Protected attributes on each side of the decision: ${f.protected.map((x) => protectedHeadline(x, f.favourable)).join('; ')}.`);
+  const missed = f.ranking.filter((x) => x.why !== null);
   out.push(
     f.named.length
-      ? `Features that separate the <a href="#canonical">canonical sets</a> most (faithfully generated): ${f.named.slice(0, 4).map((x) => `<strong>${esc(x.feature)}</strong> JS ${fmtJs(x.js.pooled)}`).join(', ')}${f.named.length > 4 ? ` and ${fmtInt(f.named.length - 4)} more` : ''}.`
-      : `No feature is named as separating the <a href="#canonical">canonical sets</a>: none ranked high is generated faithfully${f.unfaithful.length ? ` (${fmtInt(f.unfaithful.length)} misrepresented)` : ''}.`,
+      ? `Features that separate the two sides most, by the <a href="#canonical">real rows</a> (beyond chance, faithfully generated): ${f.named.slice(0, 4).map((x) => `<strong>${esc(x.feature)}</strong> JS ${fmtJs(x.separation?.js ?? x.js.real)}`).join(', ')}${f.named.length > 4 ? ` and ${fmtInt(f.named.length - 4)} more` : ''}${missed.length ? `; not named: ${missed.map((x) => `${esc(x.feature)} (${esc(x.why!)})`).join(', ')}` : ''}.`
+      : `No feature is named as separating the two sides (<a href="#canonical">the real rows' ranking</a>)${missed.length ? `: ${missed.map((x) => `${esc(x.feature)} (real rank ${fmtInt(x.realRank)}: ${esc(x.why!)})`).join(', ')}` : ''}.`,
   );
-  const val = validityText(r.canonical);
   const topics = new Set(r.caveats.map((c) => c.topic));
-  out.push(`${val.ok ? '<span class="badge agree">✓ valid</span> The canonical sets are on their side of the decision' : '<span class="badge flag">⚠ check validity</span> Not every canonical row is on its side of the decision'} (<a href="#canonical">validity</a>)${r.caveats.length ? `; <a href="#caveats">${fmtInt(r.caveats.length)} caveat${r.caveats.length === 1 ? '' : 's'}</a> (${[...topics].map((t) => esc(CAVEAT_TOPICS[t] ?? t).toLowerCase()).join(', ')})` : ''}.`);
+  out.push(`${conditioningBadge(r.canonical)} (<a href="#canonical">how the sets were drawn</a>)${r.caveats.length ? `; <a href="#caveats">${fmtInt(r.caveats.length)} caveat${r.caveats.length === 1 ? '' : 's'}</a> (${[...topics].map((t) => esc(CAVEAT_TOPICS[t] ?? t).toLowerCase()).join(', ')})` : ''}.`);
   return out.slice(0, HEADLINES);
 }
 
@@ -312,14 +346,15 @@ function findingsList(r: AuditResult): string[] {
   const f = r.findings;
   const seeds = r.checks.seeds.length;
   const out: string[] = [];
-  out.push(`Canonical sets from ${seeds} LUCID-GAN${seeds === 1 ? '' : 's'} (seeds ${r.checks.seeds.map((x) => esc(x)).join(', ')}), pooled; every figure is checked against the real rows the model scores positive and negative. A direction is stated only where the real rows' interval excludes 0 and every seed agrees with them; the intervals are at the corrected level of the report's verdicts (Holm over every checked value, family-wise error ${fmtPct(r.metrics.attributes.verdicts.alpha, 0)}).`);
+  out.push(`Canonical sets from ${seeds} LUCID-GAN${seeds === 1 ? '' : 's'} (seeds ${r.checks.seeds.map((x) => esc(x)).join(', ')}), pooled; every figure is checked against the real rows the model scores positive and negative. A direction is stated only where the real rows' interval excludes 0 and every seed shifts the same way; the size is the sets' only where it is consistent with the real rows' (inside their interval widened by the sets' own noise) and the sets are faithful to the feature, else the real rows' size is stated and the sets' given as context. The intervals are at the corrected level of the report's verdicts (Holm over every checked value, family-wise error ${fmtPct(r.metrics.attributes.verdicts.alpha, 0)}).`);
   if (f.named.length) {
-    out.push(`Features that separate the positive and negative canonical sets most (JS distance; only features the sets generate faithfully are named, see <a href="#canonical">Canonical sets</a>): ${f.named.map((x) => `<strong>${esc(x.feature)}</strong> ${jsText(x)}`).join(', ')}.<ul>${f.named.map((x) => `<li>${esc(x.feature)}: ${directionSentences(x, 2, f.favourable).join(' ')}`).join('')}</ul>`);
-  } else out.push('No feature is named as separating the sets: none ranked high is generated faithfully enough (see the fidelity beside each chart).');
-  if (f.unfaithful.length) out.push(`<span class="badge soft">not named</span> ranked high but misrepresented by the generated sets against the real rows: ${f.unfaithful.map((x) => `${esc(x.feature)} (${jsText(x)}; fidelity ${fidelityBrief(x.fidelity)})`).join('; ')}.`);
+    out.push(`Features that separate the two sides most, by the real rows (beyond chance; only features the sets generate faithfully are named, see <a href="#canonical">Canonical sets</a>): ${f.named.map((x) => `<strong>${esc(x.feature)}</strong> ${jsText(x)}`).join(', ')}.<ul>${f.named.map((x) => `<li>${esc(x.feature)}: ${directionSentences(x, 2, f.favourable).join(' ')}`).join('')}</ul>`);
+  } else out.push('No feature is named as separating the two sides: none the real rows rank high is both beyond chance and generated faithfully (see the ranking under Canonical sets).');
+  const missed = f.ranking.filter((x) => x.why !== null);
+  if (missed.length) out.push(`<span class="badge soft">not named</span> ranked high by the real rows: ${missed.map((x) => { const u = f.unfaithful.find((y) => y.feature === x.feature); return `${esc(x.feature)} (real rank ${fmtInt(x.realRank)}: ${esc(x.why!)}${u ? `; ${jsText(u)}; fidelity ${fidelityBrief(u.fidelity)}` : ''})`; }).join('; ')}.`);
   for (const x of f.protected) {
     const proxy = x.role === 'proxy' ? ' (not read by the model: a proxy effect)' : '';
-    const faithful = x.faithful ? '' : ` <span class="badge soft">generated unfaithfully: ${fidelityBrief(x.fidelity)}</span>`;
+    const faithful = x.faithful ? '' : ` <span class="badge soft">misrepresented by the sets</span> (${fidelityBrief(x.fidelity)}): stated from the real rows`;
     out.push(`Protected attribute <strong>${esc(x.feature)}</strong>${proxy}, ${jsText(x)}${faithful}: ${directionSentences(x, 3, f.favourable).join(' ')}`);
   }
   for (const ff of [...verdictFindings(r.metrics.attributes, (a) => esc(attributionText(r.attribution, a))), ...verdictFindings(r.metrics.intersection, (a) => esc(attributionText(r.attribution, a)))]) out.push(`${ff}`);
@@ -408,9 +443,21 @@ export function canonicalSection(r: AuditResult): string {
 <details><summary>How to read these charts and their fidelity</summary><p>LUCID-GAN (${fmtInt(seeds)} GAN seed${seeds === 1 ? '' : 's'}, pooled) generated ${fmtInt(c.positive.rows)} rows the model scores positive and ${fmtInt(c.negative.rows)} it scores negative. Each chart shows the positive set (blue bars) and the negative set (orange bars); the dark blue and dark orange ticks are the <em>real</em> rows the model scores positive and negative, which the sets estimate. A thin black line on a bar spans its lowest to highest share over the GAN seeds. Features are ranked by the Jensen–Shannon distance between the two sets (0 = identical, 1 = disjoint), given with its range over the GAN seeds and the same distance between the real rows on the two sides.</p>
 <p class="small">Fidelity, under each chart: how far each set is from the real rows on its side (KS distance for numbers, total variation for categories: the largest difference in probability the two give any threshold or any set of categories), beside its noise floor (the same distance between two resamples of the real rows, 95th percentile). It is measured against every audited row the model scores on that side, not only the rows the GAN trained on. A feature is faithful when both sides are within max(noise floor, ${fmtNum(CHECK_DEFAULTS.fidelityTolerance)}); ${esc(tol)}.</p></details>
 <div class="callout${v.ok ? ' ok' : ''}">${v.html}</div>
+${realRankingTable(r)}
 <figure>${jsRanking(ranked, { max: 12 })}</figure>
 ${distributionFigures(ranked, EXPANDED, 'features', r.checks.fidelity)}
 </section>`;
+}
+
+/** The real rows' ranking of the features beside the canonical sets' (#34): what the findings name, and why a high one is not named. */
+function realRankingTable(r: AuditResult): string {
+  const rows = r.findings.ranking ?? [];
+  if (!rows.length) return '';
+  const row = (x: (typeof rows)[number]) => `<tr${x.named ? ' class="named"' : ''}><td>${fmtInt(x.realRank)}</td><td class="l">${esc(x.feature)}</td><td>${fmtJs(x.real.js)} <span class="ci">[${fmtJs(x.real.lo)}, ${fmtJs(x.real.hi)}]</span></td><td>${fmtJs(x.real.chance)}</td><td>${x.canonical ? `${fmtJs(x.canonical.pooled)} <span class="ci">(${fmtJs(x.canonical.min)}–${fmtJs(x.canonical.max)})</span>` : '—'}</td><td>${x.canonicalRank === null ? '—' : fmtInt(x.canonicalRank)}</td><td>${x.faithful === null ? '—' : x.faithful ? '✓' : '✗'}</td><td class="l">${x.named ? '<strong>named</strong>' : x.why ? esc(x.why) : ''}</td></tr>`;
+  const head = '<thead><tr><th>real rank</th><th class="l">feature</th><th>real rows\' JS [95% interval]</th><th title="the 95th percentile of the real rows\' JS with the decisions permuted">chance</th><th>canonical sets\' JS (GAN seeds)</th><th>canonical rank</th><th title="faithfully generated on both sides">faithful</th><th class="l">in the findings</th></tr></thead>';
+  return `<details id="real-ranking"><summary>The features by the real rows' separation, beside the canonical sets' ranking (${fmtInt(rows.length)} features)</summary>
+<p class="small">${esc(r.findings.rankingRule)}.</p>
+<div class="scroll"><table class="metrics ranking">${head}<tbody>${rows.slice(0, 12).map(row).join('')}${rows.length > 12 ? `</tbody></table></div><details><summary>${fmtInt(rows.length - 12)} more</summary><div class="scroll"><table class="metrics ranking">${head}<tbody>${rows.slice(12).map(row).join('')}` : ''}</tbody></table></div>${rows.length > 12 ? '</details>' : ''}</details>`;
 }
 
 function proxySection(r: AuditResult): string {

@@ -4,7 +4,7 @@ import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Rng } from '../../src/engine/rng.js';
 import type { Table } from '../../src/data/table.js';
-import { binnedVariable, categoricalVariable, cellVariable, fidelity, numericVariable, shiftChecks, tvLabels } from '../../src/audit/checks.js';
+import { binnedVariable, categoricalVariable, cellVariable, fidelity, numericVariable, realSeparation, shiftChecks, tvLabels } from '../../src/audit/checks.js';
 import { getEngine, hostRng } from '../helpers/engine.js';
 import { cat, num } from '../helpers/tables.js';
 
@@ -36,11 +36,11 @@ function set(n: number, pMale: number, ageMid: number, seed: number): Table {
 }
 
 describe('shiftChecks', () => {
-  it('agrees when every seed has the data\'s sign, disagrees when one does not, and the pooled shift is the pooled shares', async () => {
+  it('agrees when every seed has the data\'s sign and the size is consistent, overstates or understates when it is not, disagrees when every seed shifts the other way, unsettled when the seeds differ; the pooled shift is the pooled shares', async () => {
     const engine = await getEngine();
     const { table, yhat } = realRows(4000, 1500, 0.8, 0.5, 1);
     const v = categoricalVariable(table, 'sex', 'protected');
-    const good = [0, 1, 2].map((s) => ({ positive: set(1000, 0.75, 50, 10 + s), negative: set(1000, 0.5, 40, 20 + s) }));
+    const good = [0, 1, 2].map((s) => ({ positive: set(1000, 0.8, 50, 10 + s), negative: set(1000, 0.5, 40, 20 + s) }));
     const checks = shiftChecks([v], yhat, good, new Rng(engine, 0), { resamples: 300 });
     const male = checks.find((c) => c.value === 'Male')!;
     const female = checks.find((c) => c.value === 'Female')!;
@@ -53,10 +53,18 @@ describe('shiftChecks', () => {
     assert.ok(Math.abs(male.pooled + female.pooled) < 1e-12, 'two values: the shifts are opposite');
     assert.equal(male.canonical.length, 3);
 
-    // one seed reversed: the data decides, the sets do not all follow it
+    // the sign in every seed, the size not: twice the real shift (overstates), a sixth of it (understates)
+    const big = [0, 1, 2].map((s) => ({ positive: set(1000, 0.95, 50, 80 + s), negative: set(1000, 0.35, 40, 90 + s) }));
+    const over = shiftChecks([v], yhat, big, new Rng(engine, 0), { resamples: 300 }).find((c) => c.value === 'Male')!;
+    assert.equal(over.status, 'overstates', `${over.pooled} against ${over.real.shift} [${over.real.lo}, ${over.real.hi}], se ${over.canonicalSe}`);
+    const small = [0, 1, 2].map((s) => ({ positive: set(1000, 0.58, 50, 100 + s), negative: set(1000, 0.5, 40, 110 + s) }));
+    const under = shiftChecks([v], yhat, small, new Rng(engine, 0), { resamples: 300 }).find((c) => c.value === 'Male')!;
+    assert.equal(under.status, 'understates', `${under.pooled} against ${under.real.shift}`);
+    assert.ok(over.canonicalSe! > 0.005 && over.canonicalSe! < 0.03, `the pooled sets' noise ${over.canonicalSe}`);
+    // one seed reversed: the data decides, the sets do not settle it (not a disagreement: the seeds differ)
     const mixed = [...good.slice(0, 2), { positive: set(1000, 0.4, 50, 30), negative: set(1000, 0.6, 40, 31) }];
     const m2 = shiftChecks([v], yhat, mixed, new Rng(engine, 0), { resamples: 300 }).find((c) => c.value === 'Male')!;
-    assert.equal(m2.status, 'disagrees');
+    assert.equal(m2.status, 'unsettled');
     assert.equal(m2.seedsWithDataSign, 2);
     // every seed reversed
     const rev = [0, 1, 2].map((s) => ({ positive: set(1000, 0.4, 50, 40 + s), negative: set(1000, 0.6, 40, 50 + s) }));
@@ -94,7 +102,7 @@ describe('shiftChecks', () => {
       assert.notEqual(c.status, 'agrees', `${c.feature}=${c.value}`);
     }
     const m = shiftChecks([v], yhat, sets, new Rng(engine, 1), { resamples: 200 }).find((c) => c.value === 'Male')!;
-    assert.equal(m.status, 'disagrees');
+    assert.equal(m.status, 'unsettled');
     assert.equal(m.seedsWithDataSign, 1);
     const none = [{ positive: empty, negative: set(500, 0.9, 40, 3) }];
     const f = fidelity([{ name: 'sex', kind: 'categorical' }, { name: 'age', kind: 'numeric' }], table, yhat, none, new Rng(engine, 2), { replicates: 20, emptyFails: true });
@@ -212,11 +220,11 @@ describe('fidelity', () => {
 describe('correctShiftChecks', () => {
   it('Holm over every check; the interval at the corrected level decides the status', async () => {
   const { correctShiftChecks } = await import('../../src/audit/checks.js');
-  const mk = (shift: number, se: number, canonical: number[]) => ({ feature: 'f', role: 'feature', value: 'v', kind: 'share', canonical, pooled: canonical[0], positive: 0, negative: 0, real: { shift, lo: null, hi: null, se, positiveRows: 100, negativeRows: 100, positive: null, negative: null }, status: 'agrees', seedsWithDataSign: 0 }) as unknown as import('../../src/audit/checks.js').ShiftCheck;
+  const mk = (shift: number, se: number, canonical: number[]) => ({ feature: 'f', role: 'feature', value: 'v', kind: 'share', canonical, pooled: canonical[0], positive: 0, negative: 0, canonicalSe: 0.01, real: { shift, lo: null, hi: null, se, positiveRows: 100, negativeRows: 100, positive: null, negative: null }, status: 'agrees', seedsWithDataSign: 0 }) as unknown as import('../../src/audit/checks.js').ShiftCheck;
   // z = 10 (significant anywhere), z ≈ 2.2 twice (p ≈ 0.03: significant alone, not after Holm over 4), a disagreement at z = 10
   const strong = mk(0.1, 0.01, [0.08, 0.12]);
   const weak = mk(0.022, 0.01, [0.02, 0.03]);
-  const against = mk(-0.1, 0.01, [0.05, -0.02]);
+  const against = mk(-0.1, 0.01, [0.05, 0.02]);
   const weak2 = mk(0.0215, 0.01, [0.02, 0.03]);
   const m = correctShiftChecks([[strong, weak, weak2], [against]], 0.05);
   assert.equal(m, 4);
@@ -231,4 +239,25 @@ describe('correctShiftChecks', () => {
   correctShiftChecks([[alone]], 0.05);
   assert.equal(alone.status, 'agrees');
 });
+});
+
+describe('realSeparation', () => {
+  it('the real rows\' JS between the two sides, with a bootstrap interval; beyond chance for a feature that separates them, not for one that does not (#34)', async () => {
+    const engine = await getEngine();
+    const { table, yhat } = realRows(3000, 1200, 0.8, 0.5, 21);
+    // a column independent of the decision
+    const rnd = hostRng(22);
+    const noise = cat('noise', Array.from({ length: 3000 }, () => (rnd() < 0.5 ? 'a' : 'b')));
+    const t = { rows: 3000, columns: [...table.columns, noise] };
+    const vars = [categoricalVariable(t, 'sex', 'protected'), categoricalVariable(t, 'noise', 'feature'), numericVariable(t, 'age', 'feature')];
+    const s = realSeparation(vars, yhat, new Rng(engine, 4), { resamples: 100, permutations: 20 });
+    const [sex, nz, age] = s;
+    assert.ok(sex.beyondChance && sex.lo <= sex.js && sex.js <= sex.hi, JSON.stringify(sex));
+    assert.ok(sex.js > 0.2 && sex.js < 0.4, `sex ${sex.js}`);
+    assert.ok(age.beyondChance, JSON.stringify(age));
+    assert.equal(nz.beyondChance, false, JSON.stringify(nz));
+    assert.ok(nz.chance > 0 && nz.js < 0.1);
+    // seeded: the same bits again
+    assert.deepEqual(realSeparation(vars, yhat, new Rng(engine, 4), { resamples: 100, permutations: 20 }), s);
+  });
 });

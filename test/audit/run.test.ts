@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { intersectionPowerCaveat, lucidStart, runAudit } from '../../src/audit/run.js';
 import { CANONICAL_DEFAULTS } from '../../src/audit/canonical.js';
 import { statedPreferences } from '../../src/audit/findings.js';
+import { normalQuantile } from '../../src/methods/metrics/verdicts.js';
 import type { AuditResult } from '../../src/audit/types.js';
 import type { Table } from '../../src/data/table.js';
 import { simulate } from '../../src/data/simulator.js';
@@ -92,7 +93,8 @@ describe('runAudit (built-in model, direct bias on group)', () => {
     assert.deepEqual(values('age'), ['[18, 35]', '(35, 50]', '(50, 80]', 'median']);
     for (const c of r.checks.shifts) {
       assert.equal(c.canonical.length, 3);
-      assert.ok(['agrees', 'disagrees', 'within noise'].includes(c.status));
+      assert.ok(['agrees', 'overstates', 'understates', 'disagrees', 'unsettled', 'within noise'].includes(c.status));
+      assert.ok(c.canonicalSe === null || c.canonicalSe > 0, `${c.feature}=${c.value}: the pooled sets' noise`);
       assert.ok(c.real.lo! <= c.real.shift! && c.real.shift! <= c.real.hi!, `${c.feature}=${c.value}`);
     }
     assert.deepEqual(r.findings.protected.map((f) => f.feature), ['sex', 'group', 'age']);
@@ -162,11 +164,19 @@ describe('runAudit (built-in model, direct bias on group)', () => {
     assert.equal(r.conditional, undefined);
   });
 
-  it('states as a preference only what the real rows and every GAN seed agree on', () => {
+  it('states as a preference only what the real rows and every GAN seed agree on; the size is the sets\' only where it is consistent with the data\'s (#34)', () => {
     const stated = statedPreferences(result.findings);
     for (const p of stated) {
       const c = result.checks.shifts.find((x) => x.feature === p.feature && x.value === p.value)!;
-      assert.equal(c.status, 'agrees', `${p.feature}=${p.value}`);
+      assert.ok(['agrees', 'overstates', 'understates'].includes(c.status), `${p.feature}=${p.value}: ${c.status}`);
+      assert.equal(p.status, c.status);
+      // a canonical size stated only when consistent with the real interval widened by the sets' noise, and the sets are faithful
+      if (p.from === 'canonical') {
+        assert.equal(c.status, 'agrees');
+        const z = normalQuantile(1 - c.real.level! / 2);
+        const w = z * (c.canonicalSe ?? 0);
+        assert.ok(c.pooled >= c.real.lo! - w - 1e-12 && c.pooled <= c.real.hi! + w + 1e-12, `${p.feature}=${p.value}: ${c.pooled} inside [${c.real.lo} − ${w}, ${c.real.hi} + ${w}]`);
+      } else assert.ok(c.status !== 'agrees' || !result.checks.fidelity.find((f) => f.feature === p.feature)!.faithful, `${p.feature}=${p.value}: stated from the real rows`);
       const sign = p.direction === 'favoured' ? 1 : -1;
       assert.ok(sign * c.real.lo! > 0 && sign * c.real.hi! > 0, `${p.feature}=${p.value}: the real interval is on the stated side`);
       assert.ok(c.canonical.every((x) => sign * x > 0), `${p.feature}=${p.value}: every seed`);

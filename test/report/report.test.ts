@@ -20,8 +20,8 @@ test('renderReport: a complete HTML document with every section', () => {
   assert.match(html, /Planted in the simulated data/);
   // findings: only directions the data confirms are preferences; disagreements and generated-only values are said as such
   const findings = html.slice(html.indexOf('id="findings"'), html.indexOf('</section>', html.indexOf('id="findings"')));
-  assert.match(findings, /✓ the data agrees<\/span> the model's positive decisions favour <strong>Male<\/strong> \(canonical shift \+24\.0 pp \(GAN seeds \+22\.0 pp to \+26\.0 pp\); real rows \+21\.0 pp \[\+18\.0 pp, \+24\.0 pp\]\)/);
-  assert.match(findings, /✗ the sets disagree with the data<\/span> on <strong>\(28, 37\]<\/strong>/);
+  assert.match(findings, /✓ the sets agree with the data<\/span> the model's positive decisions favour <strong>Male<\/strong> \(canonical shift \+24\.0 pp \(GAN seeds \+22\.0 pp to \+26\.0 pp\); real rows \+21\.0 pp \[\+18\.0 pp, \+24\.0 pp\]\)/);
+  assert.match(findings, /✗ the sets shift the other way from the data<\/span> on <strong>\(28, 37\]<\/strong>/);
   assert.match(findings, /generated only, not confirmed by the data<\/span> <strong>\(48, 90\]<\/strong>/);
   assert.match(findings, /favour <strong>higher values<\/strong> \(canonical median shift \+9/);
   // a negative median shift: higher values are disfavoured (never "disfavour lower values")
@@ -33,7 +33,9 @@ test('renderReport: a complete HTML document with every section', () => {
   const f2 = renderReport(r2);
   assert.match(f2, /disfavour <strong>higher values<\/strong> \(canonical median shift −9/);
   assert.doesNotMatch(f2, /lower values/);
-  assert.match(findings, /not named<\/span> ranked high but misrepresented[^<]*capital-gain/);
+  // the real rows' ranking beside the canonical one (#34): capital-gain is misrepresented (✗), ranked below the named features
+  assert.match(html, /<table class="metrics ranking">/);
+  assert.match(html, /<td class="l">capital-gain<\/td><td>0\.129 <span class="ci">\[0\.129, 0\.129\]<\/span><\/td><td>0\.000<\/td><td>0\.254 <span class="ci">\(0\.239–0\.267\)<\/span><\/td><td>5<\/td><td>✗<\/td>/);
   assert.ok(!/favour[^.]*\(28, 37\]/.test(findings), 'a disagreement is never a preference');
   assert.ok(!findings.includes('lower bounds'));
   assert.match(findings, /drawn by rejection: of the rows the generator produced, the model put 51\.0% of those drawn for the positive set/);
@@ -223,11 +225,14 @@ test('Findings: at most six short headlines, each linked to its evidence, before
   assert.ok(f.indexOf('<ul class="headlines">') < f.indexOf('<details id="findings-full">'));
   // a protected attribute's direction is a headline only where the data agrees
   const sexF = r.findings.protected.find((x) => x.feature === 'sex')!;
-  const h = hs.find((x) => x.startsWith('Canonical sets:'))!;
-  if (sexF.favoured.length) assert.match(h, /favour <strong>Male<\/strong>[^;]*✓ the data agrees/);
+  const h = hs.find((x) => x.startsWith('Protected attributes on each side of the decision:'))!;
+  if (sexF.favoured.length) assert.match(h, /favour <strong>Male<\/strong>[^;]*✓ the sets agree with the data/);
+  // misrepresented by the sets: the real rows state it, one badge (#34)
+  sexF.faithful = false;
+  assert.match(headlines(r).find((x) => x.startsWith('Protected attributes'))!, /favour <strong>Male<\/strong>[^;]*the real rows<\/span> \(the sets misrepresent it\)/);
   sexF.favoured = [];
   sexF.disfavoured = [];
-  assert.match(headlines(r).find((x) => x.startsWith('Canonical sets:'))!, /sex<\/a>: no direction confirmed by the data/);
+  assert.match(headlines(r).find((x) => x.startsWith('Protected attributes'))!, /sex<\/a>: no direction confirmed by the data and the sets together/);
 });
 
 test('identical warnings and caveats are merged with their count; every list of them is folded', () => {

@@ -4,7 +4,7 @@
 // with bootstrap bands. No test() calls here, so running this file as a test does nothing.
 import { jsDistance } from '../../src/audit/distance.js';
 import type { AuditResult, CanonicalComparison, Distribution } from '../../src/audit/types.js';
-import type { FeatureFidelity, ShiftCheck } from '../../src/audit/checks.js';
+import { shiftStatus, type FeatureFidelity, type ShiftCheck } from '../../src/audit/checks.js';
 import type { DrawStats } from '../../src/audit/canonical.js';
 import { buildFindings } from '../../src/audit/findings.js';
 import { correctTogether, groupMetrics, METRICS, type GroupResult, type MetricsReport } from '../../src/methods/metrics/index.js';
@@ -55,9 +55,9 @@ function shift(feature: string, role: Distribution['role'], value: string, seeds
   const s = lo > 0 ? 1 : hi < 0 ? -1 : 0;
   const withSign = s === 0 ? 0 : seeds.filter((x) => Math.sign(x) === s).length;
   return {
-    feature, role, value, kind: value === 'median' ? 'median' : 'share', canonical: seeds, pooled, positive: 0.5 + pooled / 2, negative: 0.5 - pooled / 2,
+    feature, role, value, kind: value === 'median' ? 'median' : 'share', canonical: seeds, pooled, positive: 0.5 + pooled / 2, negative: 0.5 - pooled / 2, canonicalSe: 0.015,
     real: { shift: real, lo, hi, positiveRows: 900, negativeRows: 2100, positive: 0.5 + real / 2, negative: 0.5 - real / 2 },
-    status: s === 0 ? 'within noise' : withSign === seeds.length ? 'agrees' : 'disagrees', seedsWithDataSign: withSign,
+    ...shiftStatus(seeds, pooled, 0.015, { lo, hi }, s, 1.96), seedsWithDataSign: withSign,
   };
 }
 
@@ -265,7 +265,7 @@ export function sampleAuditResult(): AuditResult {
     shift('sex', 'protected', 'Female', [-0.26, -0.22, -0.24], -0.21, 0.03),
     shift('sex', 'protected', 'Male', [0.26, 0.22, 0.24], 0.21, 0.03),
     shift('age', 'proxy', '[17, 28]', [-0.3, -0.25, -0.28], -0.24, 0.03),
-    shift('age', 'proxy', '(28, 37]', [0.01, -0.02, 0.02], -0.07, 0.03),
+    shift('age', 'proxy', '(28, 37]', [0.01, 0.02, 0.02], -0.07, 0.03),
     shift('age', 'proxy', '(37, 48]', [0.17, 0.2, 0.18], 0.14, 0.03),
     shift('age', 'proxy', '(48, 90]', [0.11, 0.14, 0.1], 0.02, 0.03),
     shift('age', 'proxy', 'median', [9, 10, 8], 7, 2),

@@ -55,14 +55,14 @@ test('every verdict kind has its word and symbol in the verdict table, the metri
 
 test('a heat-map cell\'s check against the real rows is a symbol beside its n, not only an outline', () => {
   const h = sampleAuditResult().intersections[0].heatmap;
-  const statuses: ShiftStatus[] = ['agrees', 'disagrees', 'within noise'];
+  const statuses: ShiftStatus[] = ['agrees', 'overstates', 'understates', 'disagrees', 'unsettled', 'within noise'];
   for (const st of statuses) {
     const svg = heatmap({ ...h, shiftStatus: h.n.map((row) => row.map((n) => (n > 0 ? st : null))) }, { value: 'shift' });
     const nLines = (svg.match(/>n=[^<]*</g) ?? []).filter((l) => !l.startsWith('>n=0 ') && l !== '>n=0<');
     assert.ok(nLines.length > 0);
     for (const l of nLines) assert.ok(l.includes(SHIFT_MARK[st]), `${st}: ${l}`);
-    assert.equal(new Set(Object.values(SHIFT_MARK)).size, 3, 'three different symbols');
+    assert.equal(new Set(Object.values(SHIFT_MARK)).size, statuses.length, 'a different symbol for every status');
   }
-  // the positivity map carries no check symbol
-  assert.ok(!(heatmap(h, { value: 'selection' }).match(/>n=[^<]*</g) ?? []).some((l) => /[✓✗~]/.test(l)));
+  // the selection map carries no check symbol
+  assert.ok(!(heatmap(h, { value: 'selection' }).match(/>n=[^<]*</g) ?? []).some((l) => /[✓✗~±?]/.test(l)));
 });

@@ -3,8 +3,8 @@
 // intersection's cells) with its interval from the data — and the findings those checks allow.
 import { Rng } from '../../engine/rng.js';
 import type { Table } from '../../data/table.js';
-import { binnedVariable, categoricalVariable, cellVariable, CHECK_DEFAULTS, correctShiftChecks, fidelity, numericVariable, shiftChecks, type CheckVariable, type FeatureFidelity, type ShiftCheck } from '../checks.js';
-import { buildFindings, type AuditFindings } from '../findings.js';
+import { binnedVariable, categoricalVariable, cellVariable, CHECK_DEFAULTS, correctShiftChecks, fidelity, numericVariable, realSeparation, shiftChecks, type CheckVariable, type FeatureFidelity, type RealSeparation, type ShiftCheck } from '../checks.js';
+import { buildFindings, FINDINGS_DEFAULTS, type AuditFindings } from '../findings.js';
 import { DERIVED_SEEDS } from '../options.js';
 import type { AuditResult, Distribution } from '../types.js';
 import type { CanonicalStage, Sets } from './canonical-sets.js';
@@ -38,19 +38,24 @@ export function checksStage(ctx: AuditContext, ms: MetricsStage, gs: GanStage, c
   const setsBySeed = main.perSeed.map((d) => ({ positive: d.positive.table, negative: d.negative.table }));
   const fid = fidelity(ganColumns.map((c) => ({ name: c.name, kind: c.kind })), table, yhat, setsBySeed, checkRng, { emptyFails: true });
   const fidOf = (f: string) => fid.find((x) => x.feature === f) ?? null;
-  // the features the findings can name: by JS until CHECK_DEFAULTS.topFeatures faithful ones
-  const checked: string[] = [];
-  let faithfulSeen = 0;
-  for (const d of canonical.distributions) {
-    if (d.role !== 'feature' || faithfulSeen >= CHECK_DEFAULTS.topFeatures) continue;
-    checked.push(d.feature);
-    if (fidOf(d.feature)?.faithful) faithfulSeen++;
-  }
   const vars: CheckVariable[] = views.map((v) => viewVariable(v, table, roleOf(v.attr.column)));
-  for (const f of checked) {
-    const c = table.columns.find((x) => x.name === f)!;
-    vars.push(c.kind === 'numeric' ? numericVariable(table, f, 'feature') : categoricalVariable(table, f, 'feature'));
-  }
+  // the real rows' separation of every feature the sets generate, and of the protected attributes: the
+  // ranking the findings name features by (#34), from a stream of its own
+  const featureVars = canonical.distributions.filter((d) => d.role === 'feature' && table.columns.some((c) => c.name === d.feature)).map((d) => {
+    const c = table.columns.find((x) => x.name === d.feature)!;
+    return c.kind === 'numeric' ? numericVariable(table, d.feature, 'feature') : categoricalVariable(table, d.feature, 'feature');
+  });
+  seedLog['the real rows\' separation of each feature'] = DERIVED_SEEDS.separation(seed);
+  const separation = realSeparation([...featureVars, ...vars], yhat, new Rng(engine, DERIVED_SEEDS.separation(seed)));
+  // the features checked value by value: in the real rows' order, the first CHECK_DEFAULTS.topFeatures
+  // that separate beyond chance and are faithful, and every one of the real top 3 (named or not, said why)
+  const byReal = featureVars.map((v, i) => ({ v, s: separation[i] })).sort((a, b) => b.s.js - a.s.js || (a.v.feature < b.v.feature ? -1 : a.v.feature > b.v.feature ? 1 : 0));
+  let namedSeen = 0;
+  byReal.forEach(({ v, s }, i) => {
+    const nameable = s.beyondChance && fidOf(v.feature)?.faithful === true && namedSeen < CHECK_DEFAULTS.topFeatures;
+    if (nameable) namedSeen++;
+    if (nameable || i < FINDINGS_DEFAULTS.realTop) vars.push(v);
+  });
   // suppressed values and cells are not checked against their real rows (a check's real shares are counts of their people)
   const shifts = shiftChecks(vars, yhat, setsBySeed, checkRng, { favourable }).filter((x) => !suppressedValues.get(x.feature)?.has(x.value));
   const pairVars: [number, number][] = [];
@@ -58,7 +63,7 @@ export function checksStage(ctx: AuditContext, ms: MetricsStage, gs: GanStage, c
   const cells = (pairVars.length ? shiftChecks(pairVars.map(([i, j]) => cellVariable(vars[i], vars[j])), yhat, setsBySeed, checkRng, { favourable }) : []).filter((x) => !suppressedCells.get(x.feature)?.has(x.value));
   // the same corrected level as the verdicts: Holm over every check of the audit
   correctShiftChecks([shifts, cells], attributes.verdicts.alpha);
-  const findings = buildFindings(canonical.distributions, fid, shifts, views.map((v) => v.attr.column), favourable);
+  const findings = buildFindings(canonical.distributions, fid, shifts, views.map((v) => v.attr.column), favourable, separation);
   checkCaveats(caveats, findings, fid);
   return { fid, shifts, cells, pairVars, findings };
 }
@@ -74,7 +79,11 @@ function viewVariable(v: GroupView, table: Table, role: Distribution['role']): C
 /** Caveats from the checks: features misrepresented by the sets, and directions the sets get wrong. */
 function checkCaveats(caveats: AuditResult['caveats'], f: AuditFindings, fid: readonly FeatureFidelity[]): void {
   const bad = fid.filter((x) => !x.faithful).map((x) => x.feature);
-  if (bad.length) caveats.push({ topic: 'fidelity', text: `the canonical sets misrepresent ${bad.length} of ${fid.length} features against the real rows on their side (KS or TV distance above max(noise floor, ${CHECK_DEFAULTS.fidelityTolerance})): ${bad.join(', ')}; their charts are marked and they are not named as findings` });
+  const prot = new Set(f.protected.map((x) => x.feature));
+  const badFeatures = bad.filter((x) => !prot.has(x));
+  const badProtected = bad.filter((x) => prot.has(x));
+  // one statement per feature: a misrepresented feature is not named; a misrepresented protected attribute is stated from the real rows
+  if (bad.length) caveats.push({ topic: 'fidelity', text: `the canonical sets misrepresent ${bad.length} of ${fid.length} features against the real rows on their side (KS or TV distance above max(noise floor, ${CHECK_DEFAULTS.fidelityTolerance}))${badFeatures.length ? `: ${badFeatures.join(', ')} (their charts are marked and they are not named as findings)` : ''}${badProtected.length ? `${badFeatures.length ? '; and' : ':'} the protected attribute${badProtected.length === 1 ? '' : 's'} ${badProtected.join(', ')} (stated from the real rows, the sets as context)` : ''}` });
   // a share shift in percentage points, a median shift in the feature's units
   const f1 = (x: number | null, kind: 'share' | 'median') => (x === null || !Number.isFinite(x) ? 'n/a' : kind === 'median' ? String(Number(x.toPrecision(4))) : `${(100 * x).toFixed(1)} pp`);
   for (const x of f.protected) {

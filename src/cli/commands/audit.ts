@@ -4,7 +4,7 @@ import { AUDIT_DEFAULTS } from '../../audit/run.js';
 import type { AuditResult } from '../../audit/types.js';
 import { CANONICAL_DEFAULTS } from '../../audit/canonical.js';
 import type { ValueFinding } from '../../audit/findings.js';
-import { statedPreferences } from '../../audit/findings.js';
+import { statedFrom, statedPreferences } from '../../audit/findings.js';
 import { describeGanTraining, GAN_SCHEDULES, SCHEDULE_NAMES } from '../../audit/schedule.js';
 import { EngineError } from '../../engine/errors.js';
 import { prepareOutDir, writeAudit, type WrittenAudit } from '../../node/audit.js';
@@ -38,13 +38,24 @@ const pct = (x: number | null | undefined) => (x === null || x === undefined ? '
 
 const pp = (x: number | null | undefined) => (x === null || x === undefined ? 'n/a' : `${x > 0 ? '+' : x < 0 ? '−' : '±'}${Math.abs(100 * x).toFixed(1)} pp`);
 
-/** One value's direction as text: "Male +20.1 pp (seeds +18.0…+22.3; real +25.3 pp [+24.0, +26.6])". */
-function valueLine(v: ValueFinding, inList = true): string {
+/**
+ * One value's direction as text, its figure from where statedFrom says: the canonical sets when they
+ * are faithful and agree with the data in size ("Male +20.1 pp (real +25.3 pp [+24.0, +26.6], seeds
+ * +18.0…+22.3)"), else the real rows, the sets as context ("Male +25.5 pp [+22.9, +28.0] (the real
+ * rows; the canonical sets overstate it: +45.9 pp, seeds …)").
+ */
+function valueLine(v: ValueFinding, faithful: boolean, inList = true): string {
   const f = (x: number | null) => (v.kind === 'median' ? (x === null ? 'n/a' : `${x > 0 ? '+' : ''}${Number(x.toPrecision(4))}`) : pp(x));
   const seeds = v.canonical.seeds.length > 1 ? `, seeds ${f(v.canonical.min)}…${f(v.canonical.max)}` : '';
   // in a favour/disfavour list a median shift stands for higher values (as the report words it)
-  return `${v.kind === 'median' ? (inList ? 'higher values: median shift' : 'the median shift') : v.value} ${f(v.canonical.pooled)} (real ${f(v.real.shift)} [${f(v.real.lo)}, ${f(v.real.hi)}]${seeds})`;
+  const name = v.kind === 'median' ? (inList ? 'higher values: median shift' : 'the median shift') : v.value;
+  const real = `${f(v.real.shift)} [${f(v.real.lo)}, ${f(v.real.hi)}]`;
+  if (statedFrom(v, faithful) === 'canonical') return `${name} ${f(v.canonical.pooled)} (real ${real}${seeds})`;
+  const ctx = v.status === 'overstates' ? 'the canonical sets overstate it' : v.status === 'understates' ? 'the canonical sets understate it' : v.status === 'agrees' ? 'the canonical sets, which misrepresent the feature' : `the canonical sets (${v.status})`;
+  return `${name} ${real} (the real rows; ${ctx}: ${f(v.canonical.pooled)}${seeds})`;
 }
+
+const js3 = (x: number | null) => (x === null || !Number.isFinite(x) ? 'n/a' : x.toFixed(3));
 
 /** The short text summary: where the report is, the named features, each protected attribute's checked directions, validity, caveats. */
 export function auditSummary(r: AuditResult, w: WrittenAudit, top = 5): string {
@@ -58,22 +69,29 @@ export function auditSummary(r: AuditResult, w: WrittenAudit, top = 5): string {
   lines.push(`lucid: wrote ${w.report} (and ${w.files.length - 1} CSV/JSON files in ${w.dir})${stop ? ', marked interrupted' : ''}`);
   lines.push(`  data: ${r.meta.data.rows} rows; model: ${r.meta.model.source}; ${describeGanTraining(r.meta.gan)}; ${(r.meta.timings.total / 1000).toFixed(1)} s`);
   lines.push(`  model fit: ${fitLine(fit)}`);
-  lines.push('  most different between the positive and negative canonical sets (Jensen–Shannon distance; seeds; real rows), faithful features only:');
-  for (const x of f.named.slice(0, top)) lines.push(`    ${x.feature.padEnd(24)} ${x.js.pooled.toFixed(3)}  (${x.js.min.toFixed(3)}–${x.js.max.toFixed(3)}; real ${x.js.real === null ? 'n/a' : x.js.real.toFixed(3)})`);
-  if (f.named.length === 0) lines.push('    none: no high-ranked feature is generated faithfully (see the report)');
-  if (f.unfaithful.length) lines.push(`  not named (the sets misrepresent them): ${f.unfaithful.map((x) => x.feature).join(', ')}`);
-  if (f.favourable === 'negative') lines.push('  (the favourable decision is the negative one: "favours" means more often in the negative set; shifts are negative set − positive set, the favourable side first)');
+  lines.push('  features that separate the two sides of the decision most, by the real rows (Jensen–Shannon distance [interval], chance level; the canonical sets\' JS, seeds), named when beyond chance and faithfully generated:');
+  for (const x of f.named.slice(0, top)) {
+    const sep = x.separation;
+    lines.push(`    ${x.feature.padEnd(24)} real ${js3(sep ? sep.js : x.js.real)}${sep ? ` [${js3(sep.lo)}, ${js3(sep.hi)}], chance ${js3(sep.chance)}` : ''}; sets ${js3(x.js.pooled)} (${js3(x.js.min)}–${js3(x.js.max)}${x.js.outsideSeeds ? '; pooled outside the seeds\' range: their sets differ' : ''})`);
+  }
+  if (f.named.length === 0) lines.push('    none: no feature the real rows rank high is both beyond chance and generated faithfully (see the report)');
+  const notNamed = f.ranking.filter((x) => x.why !== null);
+  if (notNamed.length) lines.push(`  not named: ${notNamed.map((x) => `${x.feature} (real rank ${x.realRank}: ${x.why})`).join(', ')}`);
+  if (f.favourable === 'negative') lines.push('  (the favourable decision is the negative one: "favours" means more often among the negative decisions; shifts are negative side − positive side, the favourable side first)');
   for (const x of f.protected) {
     const parts: string[] = [];
-    if (x.favoured.length) parts.push(`favours ${x.favoured.slice(0, 3).map((v) => valueLine(v)).join('; ')}`);
-    if (x.disfavoured.length) parts.push(`disfavours ${x.disfavoured.slice(0, 3).map((v) => valueLine(v)).join('; ')}`);
-    lines.push(`  ${x.feature}${x.role === 'proxy' ? ' (proxy)' : ''}: ${parts.length ? `the data agrees: ${parts.join('; ')}` : 'no direction confirmed by the data'}`);
-    if (x.disagreements.length) lines.push(`    the sets disagree with the data (not findings): ${x.disagreements.slice(0, 4).map((v) => valueLine(v, false)).join('; ')}`);
+    if (x.favoured.length) parts.push(`favours ${x.favoured.slice(0, 3).map((v) => valueLine(v, x.faithful)).join('; ')}`);
+    if (x.disfavoured.length) parts.push(`disfavours ${x.disfavoured.slice(0, 3).map((v) => valueLine(v, x.faithful)).join('; ')}`);
+    const head = x.faithful ? 'the sets and the data agree in direction' : 'the real rows (the sets misrepresent this attribute)';
+    lines.push(`  ${x.feature}${x.role === 'proxy' ? ' (proxy)' : ''}: ${parts.length ? `${head}: ${parts.join('; ')}` : 'no direction confirmed by the data and the sets together'}`);
+    if (x.disagreements.length) lines.push(`    the sets shift the other way from the data (not findings): ${x.disagreements.slice(0, 4).map((v) => valueLine(v, false, false)).join('; ')}`);
+    if (x.unsettled.length) lines.push(`    the GAN seeds do not share a sign (not findings of the sets): ${x.unsettled.slice(0, 4).map((v) => valueLine(v, false, false)).join('; ')}`);
   }
   const v = r.canonical.validity;
   const d = r.canonical.draws;
   const acc = d && d.every((x) => x.positive.acceptance !== null) ? (k: 'positive' | 'negative') => d.reduce((s, x) => s + (x[k].acceptance ?? 0) * x[k].drawn, 0) / Math.max(1, d.reduce((s, x) => s + x[k].drawn, 0)) : null;
-  lines.push(v ? `  validity (${r.canonical.validityScorer}): positive set ${pct(v.positive.rate)}, negative set ${pct(v.negative.rate)}${acc ? `; drawn by rejection, acceptance ${pct(acc('positive'))} / ${pct(acc('negative'))}` : ''}` : '  validity: unknown (nothing can score the generated rows)');
+  // drawn by rejection, the kept rows are valid by construction: the acceptance is the informative figure
+  lines.push(v ? (acc ? `  drawn by rejection: the ${r.canonical.validityScorer} accepted ${pct(acc('positive'))} of the rows drawn for the positive set and ${pct(acc('negative'))} for the negative (the kept rows are on their side by construction)` : `  validity (${r.canonical.validityScorer}, every generated row kept): positive set ${pct(v.positive.rate)}, negative set ${pct(v.negative.rate)}`) : '  validity: unknown (nothing can score the generated rows)');
   const mv = r.metrics.attributes.verdicts;
   const mc = familyCounts([r.metrics.attributes, r.metrics.intersection]);
   lines.push(`  group metrics: ${mc.flagged} flagged, ${mc.inconclusive} inconclusive, ${mc.pass} pass, ${mc['too little data']} with too little data (band [${mv.band[0].toFixed(2)}, ${mv.band[1].toFixed(2)}]; ${mv.correction.split(' (')[0]}, family-wise error ${Math.round(100 * mv.alpha)}%)`);
