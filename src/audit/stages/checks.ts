@@ -3,7 +3,7 @@
 // intersection's cells) with its interval from the data — and the findings those checks allow.
 import { Rng } from '../../engine/rng.js';
 import type { Table } from '../../data/table.js';
-import { binnedVariable, categoricalVariable, cellVariable, CHECK_DEFAULTS, correctShiftChecks, fidelity, numericVariable, realSeparation, shiftChecks, type CheckVariable, type FeatureFidelity, type RealSeparation, type ShiftCheck } from '../checks.js';
+import { binnedVariable, categoricalVariable, cellVariable, CHECK_DEFAULTS, correctShiftChecks, fidelity, numericVariable, realSeparation, shiftChecks, type CheckVariable, type FeatureFidelity, type ShiftCheck } from '../checks.js';
 import { buildFindings, FINDINGS_DEFAULTS, type AuditFindings } from '../findings.js';
 import { DERIVED_SEEDS } from '../options.js';
 import type { AuditResult, Distribution } from '../types.js';

@@ -17,12 +17,10 @@ import {
   runInfo,
   FALE_DEFAULTS,
   hard,
-  METRICS,
   metricPerPopulation,
   modifiedTable,
   percentileEdges,
   unprivilegedMask,
-  type FairnessMetric,
   type FaleOptions,
   type FaleRunInfo,
 } from './fale.js';
