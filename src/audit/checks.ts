@@ -91,6 +91,15 @@ export const CHECK_DEFAULTS = {
 export type ShiftStatus = 'agrees' | 'overstates' | 'understates' | 'disagrees' | 'unsettled' | 'within noise';
 /** The statuses under which the data's direction is stated (the seeds share it; the size may be the real rows'). */
 export const STATED_STATUSES: readonly ShiftStatus[] = ['agrees', 'overstates', 'understates'];
+/** Each status in a few words, for tables and policy results (the report's sentences are its own). */
+export const SHIFT_STATUS_WORDS: Record<ShiftStatus, string> = {
+  agrees: 'data agrees',
+  overstates: 'the sets overstate the size',
+  understates: 'the sets understate the size',
+  disagrees: 'data disagrees',
+  unsettled: 'the seeds differ in sign',
+  'within noise': 'within noise',
+};
 
 export interface RealShift {
   /** the point estimate on all rows, favourable side − unfavourable side (null when a side has no real row) */

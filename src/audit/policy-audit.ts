@@ -18,6 +18,7 @@
 import { EngineError } from '../engine/errors.js';
 import { fitLine } from '../methods/metrics/index.js';
 import type { AuditResult } from './types.js';
+import { SHIFT_STATUS_WORDS } from './checks.js';
 import { auditTable, CANONICAL_SIDES, CHECK_RESULT_VERSION, formatValue, judge, policySummary, recount, ruleValues, type CheckResult, type CheckSettings, type Policy, type PolicyRule, type RuleCheck, type RuleValue } from './policy.js';
 
 /** What the canonical rules read of an audit (an AuditResult, or the audit.json written from one). */
@@ -94,10 +95,10 @@ export function canonicalValues(rule: PolicyRule, a: AuditView, s: Pick<CheckSet
       c.value = Number.isFinite(k.pooled) ? k.pooled : null;
       if (k.real.lo !== null && k.real.hi !== null) c.interval = { lo: k.real.lo, hi: k.real.hi, method: `the real rows' shift ${pp(k.real.shift)}${k.real.level ? `, at the corrected level ${k.real.level.toPrecision(2)}` : ''}` };
       const seeds = k.canonical.length > 1 ? `; seeds ${pp(Math.min(...k.canonical))}…${pp(Math.max(...k.canonical))}` : '';
-      c.context = `data ${k.status}${seeds}`;
+      c.context = `${SHIFT_STATUS_WORDS[k.status]}${seeds}`;
       if (k.status === 'disagrees') c.reason = `contradicted by the data: the real rows' shift is ${pp(k.real.shift)} [${pp(k.real.lo)}, ${pp(k.real.hi)}], and every GAN seed gives the other sign`;
       else if (k.status === 'unsettled') c.reason = `the GAN seeds do not share a sign (${k.canonical.map((x) => pp(Number.isFinite(x) ? x : null)).join(', ')}); the real rows' shift is ${pp(k.real.shift)} [${pp(k.real.lo)}, ${pp(k.real.hi)}]`;
-      else if (k.status === 'overstates' || k.status === 'understates') c.reason = `the canonical sets ${k.status} the size: the real rows' shift is ${pp(k.real.shift)} [${pp(k.real.lo)}, ${pp(k.real.hi)}], the sets' ${pp(k.pooled)}, outside that interval widened by the sets' own noise`;
+      else if (k.status === 'overstates' || k.status === 'understates') c.reason = `the canonical sets ${k.status === 'overstates' ? 'overstate' : 'understate'} the size: the real rows' shift is ${pp(k.real.shift)} [${pp(k.real.lo)}, ${pp(k.real.hi)}], the sets' ${pp(k.pooled)}, outside that interval widened by the sets' own noise`;
       else if (g.n < s.minGroup) c.reason = `${g.value} has ${g.n} rows (fewer than ${s.minGroup})`;
       else if (c.value === null) c.reason = 'a canonical set is empty';
     }

@@ -2,6 +2,7 @@
 // merge-request comment) and a JUnit XML file (one testsuite, one testcase per rule and group, and
 // one per baseline comparison). Core code: strings only, no Node imports.
 import { formatValue, marginText, type CheckResult, type RuleCheck } from './policy.js';
+import { SHIFT_STATUS_WORDS } from './checks.js';
 
 const STATUS_MARK: Record<RuleCheck['status'], string> = { pass: '✅ pass', fail: '❌ fail', 'insufficient data': '⚠️ insufficient data' };
 
@@ -42,7 +43,7 @@ export function checkMarkdown(r: CheckResult): string {
   if (inp.predKind === 'scores' && r.checks.some((x) => x.metric === 'impact_ratio')) L.push('`impact_ratio` on scores is LL144\'s: the scoring rate (the share on the favourable side of the median score of all rows), not the rate on the favourable side of the threshold; `four_fifths` uses the threshold.');
   if (r.audit) {
     L.push(`Checked on the audit of ${code(r.data.source)} (${r.audit.gan}; canonical sets of ${int(r.audit.canonicalRows.positive)} positive and ${int(r.audit.canonicalRows.negative)} negative rows${r.audit.out ? `; report in ${code(r.audit.out)}` : ''}).`);
-    if (r.checks.some((x) => x.metric === 'canonical_shift')) L.push('A `canonical_shift` is checked on the canonical sets\' value; the interval beside it is the real rows\' shift, and "data agrees / within noise / disagrees" the audit\'s check of the sets against the data: a value the data contradicts (disagrees) is insufficient data, never a pass or a fail.');
+    if (r.checks.some((x) => x.metric === 'canonical_shift')) L.push(`A \`canonical_shift\` is checked on the canonical sets' value; the interval beside it is the real rows' shift, and "${Object.values(SHIFT_STATUS_WORDS).join(' / ')}" the audit's check of the sets against the data: a value the data contradicts, whose seeds differ in sign or whose size the sets misstate is insufficient data, never a pass or a fail.`);
   }
   if (r.policy.description) L.push('', `> ${r.policy.description.replace(/\n/g, ' ')}`);
   L.push('');

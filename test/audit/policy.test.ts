@@ -10,6 +10,9 @@ import { checkJunit, checkMarkdown, xmlEscape } from '../../src/audit/policy-for
 import { groupMetrics, JUDGED_METRICS, METRICS } from '../../src/methods/metrics/index.js';
 import { EngineError, UnknownColumnError } from '../../src/engine/errors.js';
 import { gateTable, WORSE, xmlWellFormed } from '../helpers/check-data.js';
+import { canonicalValues } from '../../src/audit/policy-audit.js';
+import { SHIFT_STATUS_WORDS, type ShiftStatus } from '../../src/audit/checks.js';
+import { sampleAuditResult } from '../report/sample-audit.js';
 
 const S: CheckSettings = { label: 'y', positive: 'yes', favourable: 'positive', pred: 'pred', threshold: 0.5, minGroup: 30, onInsufficient: 'skip', margin: 0.02, bootstrap: 0 };
 const policy = (rules: unknown[], extra: Record<string, unknown> = {}) => parsePolicy({ version: 1, rules, ...extra }, 'fairness.json');
@@ -271,5 +274,32 @@ describe('a value on the bound', () => {
     assert.equal(judge(p.rules[0], { ...v, value: 0.1 + 1e-9 }, S).status, 'fail');
     assert.equal(judge(p.rules[1], { ...v, value: 0.8 - 1e-15 }, S).status, 'pass');
     assert.equal(judge(p.rules[1], { ...v, value: 0.79 }, S).status, 'fail');
+  });
+});
+
+describe('canonical_shift rules read the audit\'s check of each value (#34)', () => {
+  it('a value whose size the sets misstate, whose seeds differ in sign or that the data contradicts is insufficient data, with the reason; an agreeing one is judged', () => {
+    const a = sampleAuditResult();
+    const set = (value: string, status: ShiftStatus) => {
+      const k = a.checks.shifts.find((x) => x.feature === 'sex' && x.value === value && x.kind === 'share')!;
+      k.status = status;
+    };
+    const rule = policy([{ metric: 'canonical_shift', attribute: 'sex', maxAbs: 0.5 }]).rules[0];
+    const expect: [ShiftStatus, RegExp | null][] = [
+      ['agrees', null],
+      ['within noise', null],
+      ['overstates', /^the canonical sets overstate the size: the real rows' shift is /],
+      ['understates', /^the canonical sets understate the size: /],
+      ['unsettled', /^the GAN seeds do not share a sign /],
+      ['disagrees', /^contradicted by the data: /],
+    ];
+    for (const [status, reason] of expect) {
+      set('Female', status);
+      const v = canonicalValues(rule, a, S).find((x) => x.group === 'Female')!;
+      assert.ok(v.context?.startsWith(SHIFT_STATUS_WORDS[status]), `${status}: ${v.context}`);
+      if (reason) assert.match(v.reason ?? '', reason, status);
+      else assert.equal(v.reason, undefined, `${status}: ${v.reason}`);
+      assert.equal(judge(rule, v, S).status, reason ? 'insufficient data' : 'pass', status);
+    }
   });
 });
