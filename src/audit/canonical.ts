@@ -3,7 +3,11 @@
 //
 // Rejection sampling: the generator trained with the published loss is sampled at the condition;
 // a row is kept when the audited model (or, for a predictions column, a surrogate of it) scores it on
-// the conditioned side and it contradicts no exact dependency of the data (src/data/dependencies.ts).
+// the conditioned side. Before it is scored, the columns the data ties to others are written from them
+// (src/data/relations.ts: an exact dependency's column from its determinant, an arithmetic relation's
+// target from its terms), so drawn rows keep them by construction rather than by rejection, which
+// reshaped the sets (issue #34); a row is still rejected when it contradicts a dependency no derivation
+// covers (src/data/dependencies.ts) or a derived number falls outside its column's observed range.
 // The acceptance rate (rows the scorer puts on the conditioned side / rows drawn) is the validity
 // before filtering. Draws are capped at CANONICAL_DEFAULTS.drawCap rows per row wanted: when the cap is
 // hit, the set is smaller than asked and says so; it is never padded with unfiltered rows. Numbers are
@@ -13,6 +17,7 @@ import type { Engine } from '../engine/engine.js';
 import { Rng } from '../engine/rng.js';
 import { concatFloat64, concatRows, selectRows, type CategoricalColumn, type Table } from '../data/table.js';
 import { contradictions, type Dependency } from '../data/dependencies.js';
+import { derive, planDerivations, type Derivation, type Relation } from '../data/relations.js';
 import type { BlackBox } from '../models/blackbox.js';
 import { builtinBlackBox } from '../models/blackbox.js';
 import { Classifier } from '../models/classifier/classifier.js';
@@ -107,8 +112,10 @@ export interface DrawStats {
   drawn: number;
   /** of the drawn rows, the share the scorer puts on the conditioned side: the validity before filtering (null without a scorer) */
   acceptance: number | null;
-  /** drawn rows that contradicted an exact dependency of the data (rejected) */
+  /** drawn rows that contradicted an exact dependency of the data the draw could not derive (rejected) */
   contradicting: number;
+  /** drawn rows where a column derived from others (a relation of the data) fell outside its observed range (rejected); absent in audits before #34 */
+  derivedOutOfRange?: number;
   /** drawn rows with a number clipped into its column's observed range */
   clippedRows: number;
   /** the draw cap was reached before `wanted` rows were kept */
@@ -157,6 +164,10 @@ export interface DrawOptions {
   /** observed range per numeric column */
   range: Record<string, readonly [number, number]>;
   dependencies: readonly Dependency[];
+  /** the near-exact arithmetic relations of the data: derived, with dependencies, rather than rejected */
+  relations?: readonly Relation[];
+  /** the protected columns (a dependency is derived into one only when no other way keeps it) */
+  protectedColumns?: ReadonlySet<string>;
   /** most rows drawn (default rows · CANONICAL_DEFAULTS.drawCap) */
   cap?: number;
 }
@@ -171,6 +182,9 @@ export async function drawCanonical(gan: LucidGan, o: DrawOptions): Promise<Cano
   let accepted = 0;
   let contradicting = 0;
   let clippedRows = 0;
+  let derivedOutOfRange = 0;
+  // the columns written from others (planned on the first draw's columns; a fixed column never)
+  let plan: Derivation[] | null = null;
   let fixTraining: SampleResult['fixTraining'];
   // the real rows a generated row is conditioned like: the side's, holding the fixed values when any do
   let pool: Int32Array | null = null;
@@ -205,17 +219,20 @@ export async function drawCanonical(gan: LucidGan, o: DrawOptions): Promise<Cano
     fixTraining ??= s.fixTraining;
     drawn += m;
     clippedRows += s.rowsClipped;
-    const bad = o.dependencies.length ? contradictions(o.dependencies, s.table).rows : null;
-    const scores = o.scorer ? await o.scorer.score(s.table) : null;
+    plan ??= planDerivations(o.dependencies, o.relations ?? [], s.table, new Set(o.fix.map(([c]) => c)), o.protectedColumns);
+    const { table: drawnRows, outOfRange } = derive(plan, s.table, o.range);
+    const bad = o.dependencies.length ? contradictions(o.dependencies, drawnRows).rows : null;
+    const scores = o.scorer ? await o.scorer.score(drawnRows) : null;
     const keep: number[] = [];
     for (let i = 0; i < m; i++) {
       const onSide = scores === null || (scores[i] > o.threshold ? 1 : 0) === o.side;
       if (onSide) accepted++;
       if (bad && bad[i]) contradicting++;
-      if (onSide && !(bad && bad[i]) && kept + keep.length < o.rows) keep.push(i);
+      if (outOfRange[i]) derivedOutOfRange++;
+      if (onSide && !(bad && bad[i]) && !outOfRange[i] && kept + keep.length < o.rows) keep.push(i);
     }
     if (keep.length) {
-      parts.push(selectRows(s.table, keep));
+      parts.push(selectRows(drawnRows, keep));
       if (scores) scoreParts.push(Float64Array.from(keep, (i) => scores[i]));
       kept += keep.length;
     }
@@ -225,7 +242,7 @@ export async function drawCanonical(gan: LucidGan, o: DrawOptions): Promise<Cano
   const out: CanonicalDraw = {
     table,
     scores,
-    stats: { wanted: o.rows, kept, drawn, acceptance: o.scorer && drawn > 0 ? accepted / drawn : null, contradicting, clippedRows, capped: kept < o.rows },
+    stats: { wanted: o.rows, kept, drawn, acceptance: o.scorer && drawn > 0 ? accepted / drawn : null, contradicting, derivedOutOfRange, clippedRows, capped: kept < o.rows },
   };
   if (o.fix.length) {
     if (fixTraining) out.fixTraining = fixTraining;

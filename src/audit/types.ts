@@ -1,5 +1,7 @@
 // The result of `runAudit`: everything the report, the CSV/JSON files and the demo read.
 // Plain data only (numbers, strings, arrays, Tables), so it serialises and crosses a worker boundary.
+import type { RelationCheck } from '../data/relations.js';
+export type { RelationCheck };
 import type { Table } from '../data/table.js';
 import type { FaleResult, ProtectedCondition } from '../methods/fale/index.js';
 import type { MetricsReport } from '../methods/metrics/index.js';
@@ -219,8 +221,14 @@ export interface AuditResult {
     fidelity: FeatureFidelity[];
     shifts: ShiftCheck[];
     cells: ShiftCheck[];
-    /** exact dependencies of the data; generated rows contradicting one were rejected */
+    /** exact dependencies of the data (generated rows keep them: see `relations`) */
     dependencies: { from: string; to: string }[];
+    /**
+     * every exact dependency and near-exact arithmetic relation of the data, how the main canonical
+     * sets keep it, and the rows that break it among the real rows and each pooled set; absent in
+     * audits before #34
+     */
+    relations?: RelationCheck[];
     /** the observed range of every numeric column: generated values are clipped into it */
     ranges: Record<string, [number, number]>;
     /** --pred: the surrogate that scores generated rows, and its agreement with the column on held-out rows */

@@ -1,5 +1,6 @@
 // The self-contained HTML audit report: one string with inline CSS and inline SVG charts, no scripts,
 // no external resources, deterministic for a given AuditResult. Core code: no Node imports, no DOM.
+import { RELATION_LIMITS } from '../data/relations.js';
 import type { FaleFeature } from '../methods/fale/index.js';
 import type { AuditResult, CanonicalComparison, Distribution, FaleSection, IntersectionHeatmap, ProtectedAttribute } from '../audit/types.js';
 import { CHECK_DEFAULTS, STATED_STATUSES, type FeatureFidelity } from '../audit/checks.js';
@@ -87,7 +88,8 @@ function validityText(c: CanonicalComparison): { html: string; ok: boolean } {
   const drawnAll = d.reduce((s, x) => s + x.positive.drawn + x.negative.drawn, 0);
   const clipped = d.reduce((s, x) => s + x.positive.clippedRows + x.negative.clippedRows, 0);
   const contra = d.reduce((s, x) => s + x.positive.contradicting + x.negative.contradicting, 0);
-  const plaus = drawnAll > 0 ? ` Of the ${fmtInt(drawnAll)} rows drawn, ${fmtPct(clipped / drawnAll)} had a number outside its column's observed range (clipped into it) and ${fmtPct(contra / drawnAll)} contradicted an exact dependency of the data (rejected).` : '';
+  const outside = d.reduce((s, x) => s + (x.positive.derivedOutOfRange ?? 0) + (x.negative.derivedOutOfRange ?? 0), 0);
+  const plaus = drawnAll > 0 ? ` Of the ${fmtInt(drawnAll)} rows drawn, ${fmtPct(clipped / drawnAll)} had a number outside its column's observed range (clipped into it), ${fmtPct(contra / drawnAll)} contradicted an exact dependency of the data that was not derived (rejected) and ${fmtPct(outside / drawnAll)} had a derived number outside its column's range (rejected).` : '';
   const short = acc && (acc.kept.positive < acc.wanted.positive || acc.kept.negative < acc.wanted.negative) ? ` The draw cap was reached: ${fmtInt(acc.kept.positive)} of ${fmtInt(acc.wanted.positive)} positive and ${fmtInt(acc.kept.negative)} of ${fmtInt(acc.wanted.negative)} negative rows.` : '';
   return {
     html: `Validity: ${who} scores ${fmtPct(pr)} of the positive set (${fmtInt(v.positive.valid)} of ${fmtInt(v.positive.rows)}) as positive and ${fmtPct(nr)} of the negative set (${fmtInt(v.negative.valid)} of ${fmtInt(v.negative.rows)}) as negative.${drawn}${short}${plaus}` + (ok ? '' : ' Rows on the wrong side mix the two sets: their differences can be too small or, where the generator is wrong, reversed; the checks against the data below say which.'),
@@ -431,6 +433,19 @@ export function sampleNote(r: AuditResult): string {
   return ` Each GAN trained on ${esc(describeGanRows(g))}, drawn with its own seed (<code>--gan-rows</code> ${fmtInt(g.ganRows)}); the real-row ticks, the checks against the data, the metrics, the intersections and FALE use all ${fmtInt(g.sample.of)} rows.`;
 }
 
+/**
+ * The relations of the data (exact dependencies, arithmetic identities) and how often the real rows
+ * and each canonical set break them: derived ones are kept by construction, others by rejection.
+ */
+function relationsTable(r: AuditResult): string {
+  const rel = r.checks.relations ?? [];
+  if (rel.length === 0) return '';
+  const share = (x: { rows: number; breaks: number }) => (x.rows > 0 ? `${fmtPct(x.breaks / x.rows)} <span class="small">(${fmtInt(x.breaks)} of ${fmtInt(x.rows)})</span>` : '–');
+  const rows = rel.map((x) => `<tr><td>${esc(x.text)}</td><td>${x.kept === 'derived' ? `derived: ${esc(x.target)} written from ${x.inputs.map(esc).join(', ')}` : 'rows breaking it rejected'}</td><td>${share(x.real)}</td><td>${share(x.positive)}</td><td>${share(x.negative)}</td></tr>`).join('');
+  return `<details><summary>Relations of the data kept in the sets (${fmtInt(rel.length)})</summary><p class="small">Columns the real rows tie to others: an exact dependency (every row with the same value of one column has the same value of the other) or an arithmetic identity holding on at least ${fmtPct(RELATION_LIMITS.minShare, 0)} of the rows. The generator learns each column on its own and would break them, so a derived column is written from its inputs in every drawn row. Beside each, the share of rows breaking it.</p>
+<table><thead><tr><th>relation</th><th>kept by</th><th>real rows breaking it</th><th>positive set</th><th>negative set</th></tr></thead><tbody>${rows}</tbody></table></details>`;
+}
+
 /** The canonical-sets section: validity, the JS ranking, every chart with its fidelity (also shown by the browser page). */
 export function canonicalSection(r: AuditResult): string {
   const c = r.canonical;
@@ -443,6 +458,7 @@ export function canonicalSection(r: AuditResult): string {
 <details><summary>How to read these charts and their fidelity</summary><p>LUCID-GAN (${fmtInt(seeds)} GAN seed${seeds === 1 ? '' : 's'}, pooled) generated ${fmtInt(c.positive.rows)} rows the model scores positive and ${fmtInt(c.negative.rows)} it scores negative. Each chart shows the positive set (blue bars) and the negative set (orange bars); the dark blue and dark orange ticks are the <em>real</em> rows the model scores positive and negative, which the sets estimate. A thin black line on a bar spans its lowest to highest share over the GAN seeds. Features are ranked by the Jensen–Shannon distance between the two sets (0 = identical, 1 = disjoint), given with its range over the GAN seeds and the same distance between the real rows on the two sides.</p>
 <p class="small">Fidelity, under each chart: how far each set is from the real rows on its side (KS distance for numbers, total variation for categories: the largest difference in probability the two give any threshold or any set of categories), beside its noise floor (the same distance between two resamples of the real rows, 95th percentile). It is measured against every audited row the model scores on that side, not only the rows the GAN trained on. A feature is faithful when both sides are within max(noise floor, ${fmtNum(CHECK_DEFAULTS.fidelityTolerance)}); ${esc(tol)}.</p></details>
 <div class="callout${v.ok ? ' ok' : ''}">${v.html}</div>
+${relationsTable(r)}
 ${realRankingTable(r)}
 <figure>${jsRanking(ranked, { max: 12 })}</figure>
 ${distributionFigures(ranked, EXPANDED, 'features', r.checks.fidelity)}

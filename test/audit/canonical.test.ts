@@ -1,5 +1,5 @@
 // How an audit draws its canonical sets (src/audit/canonical.ts): rejection by a scorer, the draw cap
-// (never padded), exact dependencies rejected, numbers clipped into the observed range, the condition
+// (never padded), exact dependencies and arithmetic relations derived (rejected where they cannot be), numbers clipped into the observed range, the condition
 // modes, seeds; and the exact dependencies themselves (src/data/dependencies.ts).
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -8,6 +8,7 @@ import type { Table } from '../../src/data/table.js';
 import { LucidGan } from '../../src/models/lucidgan/model.js';
 import { CANONICAL_DEFAULTS, drawCanonical, drawSeed, ganSeedsFor, observedRanges, type DrawOptions, type Scorer } from '../../src/audit/canonical.js';
 import { contradictions, findDependencies } from '../../src/data/dependencies.js';
+import { relationBreaks } from '../../src/data/relations.js';
 import { getEngine, hostRng } from '../helpers/engine.js';
 import { cat, num } from '../helpers/tables.js';
 
@@ -73,15 +74,52 @@ describe('drawCanonical', () => {
     for (let i = 0; i < rare.table.rows; i++) assert.ok(ageOf(rare.table, i) >= 63);
   });
 
-  it('rejects rows that contradict an exact dependency, and keeps numbers inside the observed range', async () => {
+  it('writes a dependency\'s column from its determinant rather than rejecting rows, and keeps numbers inside the observed range', async () => {
     const deps = findDependencies(data);
     assert.ok(deps.some((x) => x.from === 'education' && x.to === 'years'), JSON.stringify(deps.map((x) => [x.from, x.to])));
+    const raw = await drawCanonical(gan, opts({ rows: 300 }));
+    assert.ok(contradictions(deps, raw.table).rows.some((x) => x === 1), 'a 3-epoch generator writes contradicting pairs');
     const d = await drawCanonical(gan, opts({ dependencies: deps, rows: 300 }));
-    assert.ok(d.stats.contradicting > 0, 'a 3-epoch generator writes contradicting pairs');
-    assert.equal(contradictions(deps, d.table).rows.reduce((a, b) => a + b, 0), 0, 'none is kept');
+    assert.equal(d.stats.contradicting, 0, 'derived: nothing to reject');
+    assert.equal(d.stats.drawn, raw.stats.drawn, `no row was rejected: ${JSON.stringify(d.stats)}`);
+    assert.equal(contradictions(deps, d.table).rows.reduce((a, b) => a + b, 0), 0);
+    // the same draw: the generated columns other than the derived one are the raw ones
+    assert.deepEqual(Array.from((d.table.columns[0] as { values: Float64Array }).values), Array.from((raw.table.columns[0] as { values: Float64Array }).values));
     const [lo, hi] = observedRanges(data).age;
     assert.ok((d.table.columns[0] as { values: Float64Array }).values.every((v) => v >= lo && v <= hi));
     assert.ok(d.stats.clippedRows >= 0);
+  });
+
+  it('rejects rows contradicting a dependency it cannot derive (into a fixed column)', async () => {
+    const back = findDependencies(data).filter((x) => x.from === 'years' && x.to === 'education');
+    assert.equal(back.length, 1);
+    const d = await drawCanonical(gan, opts({ dependencies: back, rows: 200, fix: [['education', 'degree']] }));
+    assert.ok(d.stats.contradicting > 0, JSON.stringify(d.stats));
+    assert.equal(contradictions(back, d.table).rows.reduce((a, b) => a + b, 0), 0, 'none is kept');
+  });
+
+  it('keeps an arithmetic relation by writing its target, and rejects rows whose derived number leaves the range', async () => {
+    // total = age + years on every real row: a 3-epoch generator knows nothing of it
+    const rel = { target: 'total', terms: [{ column: 'age', coef: 1 }, { column: 'years', coef: 1 }], intercept: 0, decimals: 0, rows: 600, holds: 600 };
+    const age = (data.columns[0] as { values: Float64Array }).values;
+    const years = (data.columns[2] as { values: Float64Array }).values;
+    const total = Array.from(age, (a, i) => a + years[i]);
+    const withTotal: Table = { rows: data.rows, columns: [...data.columns, { kind: 'numeric', name: 'total', values: Float64Array.from(total) }] };
+    const g2 = (await LucidGan.fit(engine, { rows: data.rows, columns: [...withTotal.columns, { kind: 'numeric', name: 'preds', values: Float64Array.from(yhat, (y) => (y ? 0.9 : 0.1)) }] }, { conditions: ['preds'], epochs: 3, batch: 100, seed: 2, paper: true })).model;
+    const range = observedRanges(withTotal);
+    const o = { ...opts({ rows: 300 }), range };
+    const raw = await drawCanonical(g2, o);
+    assert.ok(relationBreaks(rel, raw.table).breaks > 0.5 * raw.table.rows, `the generator alone breaks it: ${JSON.stringify(relationBreaks(rel, raw.table))}`);
+    const d = await drawCanonical(g2, { ...o, relations: [rel] });
+    assert.equal(relationBreaks(rel, d.table).breaks, 0);
+    assert.equal(d.stats.kept, 300);
+    // a range narrower than the derived totals: those rows are rejected, never clipped (which would break the relation)
+    const narrow: [number, number] = [range.total[0], (range.total[0] + range.total[1]) / 2];
+    const n = await drawCanonical(g2, { ...o, range: { ...range, total: narrow }, relations: [rel] });
+    assert.ok(n.stats.derivedOutOfRange! > 0, JSON.stringify(n.stats));
+    const tc = (n.table.columns.find((c) => c.name === 'total') as { values: Float64Array }).values;
+    assert.ok(n.table.rows > 0 && tc.every((v) => v >= narrow[0] && v <= narrow[1]));
+    assert.equal(relationBreaks(rel, n.table).breaks, 0);
   });
 
   it('observed and matched conditioning draw the prediction condition from the real rows of the side', async () => {

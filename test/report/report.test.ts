@@ -39,7 +39,10 @@ test('renderReport: a complete HTML document with every section', () => {
   assert.ok(!/favour[^.]*\(28, 37\]/.test(findings), 'a disagreement is never a preference');
   assert.ok(!findings.includes('lower bounds'));
   assert.match(findings, /drawn by rejection: of the rows the generator produced, the model put 51\.0% of those drawn for the positive set/);
-  assert.match(findings, /Of the [\d,]+ rows drawn, \d+\.\d% had a number outside its column's observed range \(clipped into it\) and \d+\.\d% contradicted an exact dependency of the data \(rejected\)/);
+  assert.match(findings, /Of the [\d,]+ rows drawn, \d+\.\d% had a number outside its column's observed range \(clipped into it\), \d+\.\d% contradicted an exact dependency of the data that was not derived \(rejected\) and \d+\.\d% had a derived number outside its column's range \(rejected\)/);
+  // the relations of the data (#34 item 4): how each is kept, and the rows breaking it, real and generated
+  assert.match(html, /<summary>Relations of the data kept in the sets \(2\)<\/summary>/);
+  assert.match(html, /<tr><td>age = education-num \+ experience \+ 6<\/td><td>derived: age written from education-num, experience<\/td><td>0\.2% <span class="small">\(2 of 1,000\)<\/span><\/td><td>0\.0% <span class="small">\(0 of 1,000\)<\/span><\/td>/);
   assert.match(html, /⚑ flagged<\/span> sex against Male: <strong>Female<\/strong> selection rate 12\.0% vs 29\.0% \(0\.41×, [\d.]+% interval \[0\.3\d, 0\.5\d\]; disadvantaged\)/);
   assert.match(html, /Four-fifths rule \(the legal yardstick\): selection rate below 0\.8 of Male's for Female/);
   // metrics: the reference marked, flagged cells, CIs, small groups, the LL144 table

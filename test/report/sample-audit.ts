@@ -280,6 +280,10 @@ export function sampleAuditResult(): AuditResult {
     shifts,
     cells: [shift('sex × age', 'protected', 'Female & (28, 37]', [-0.03, -0.02, -0.04], 0.02, 0.015)],
     dependencies: [{ from: 'education', to: 'education-num' }],
+    relations: [
+      { kind: 'arithmetic', text: 'age = education-num + experience + 6', target: 'age', inputs: ['education-num', 'experience'], kept: 'derived', real: { rows: 1000, breaks: 2 }, positive: { rows: 1000, breaks: 0 }, negative: { rows: 1000, breaks: 0 } },
+      { kind: 'dependency', text: 'education-num follows from education', target: 'education-num', inputs: ['education'], kept: 'derived', real: { rows: 998, breaks: 0 }, positive: { rows: 1000, breaks: 0 }, negative: { rows: 999, breaks: 0 } },
+    ],
     ranges: { age: [17, 90], 'hours-per-week': [1, 99], 'capital-gain': [0, 99999] },
   };
   return {

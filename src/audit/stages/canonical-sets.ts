@@ -3,6 +3,7 @@
 // the proxy view among them; and `sets`, which the intersectional stages draw and compare with.
 import { concatRows, selectRows, type Table } from '../../data/table.js';
 import { findDependencies, type Dependency } from '../../data/dependencies.js';
+import { findRelations, type Relation } from '../../data/relations.js';
 import { validity, type Validity } from '../../methods/quality/index.js';
 import { CANONICAL_DEFAULTS, concatScores, drawCanonical, drawSeed, type CanonicalDraw } from '../canonical.js';
 import { distribution, jsDistance, rankDistributions, sharesOn, type SeriesInput } from '../distance.js';
@@ -30,6 +31,8 @@ export interface Sets {
   roleOf(c: string): Distribution['role'];
   /** the exact dependencies of the data that every drawn row must respect */
   dependencies: Dependency[];
+  /** the near-exact arithmetic relations of the data, which drawn rows keep by construction */
+  relations: Relation[];
 }
 
 export function sets(ctx: AuditContext, ms: MetricsStage, gs: GanStage, supp: Suppression): Sets {
@@ -38,6 +41,8 @@ export function sets(ctx: AuditContext, ms: MetricsStage, gs: GanStage, supp: Su
   const { gans, seeds, ganFeatureTable, posRows, negRows, scorer, rejection, range } = gs;
   const suppressedValues = supp.values;
   const dependencies = findDependencies(ganFeatureTable);
+  const relations = findRelations(ganFeatureTable);
+  const protectedColumns = new Set(views.map((v) => v.attr.column));
   const condition = opts.ganCondition ?? AUDIT_DEFAULTS.ganCondition;
   if (condition !== 'extreme') {
     for (const [rows, side] of [[posRows, 'positive'], [negRows, 'negative']] as const) {
@@ -53,7 +58,7 @@ export function sets(ctx: AuditContext, ms: MetricsStage, gs: GanStage, supp: Su
         seedLog[`${what}, ${side === 1 ? 'positive' : 'negative'} set, GAN ${k + 1}, draw round ${round + 1}`] = s;
         return s;
       },
-      scorer: rejection ? scorer : null, threshold: scorer?.threshold ?? threshold, range, dependencies,
+      scorer: rejection ? scorer : null, threshold: scorer?.threshold ?? threshold, range, dependencies, relations, protectedColumns,
     });
   /** both sides for every seed; their scores by the scorer (the filter's, or scored now without rejection) */
   const drawPair = async (fix: [string, string][], rows: number, purpose: number, what: string) => {
@@ -118,7 +123,7 @@ export function sets(ctx: AuditContext, ms: MetricsStage, gs: GanStage, supp: Su
     }
     return rankDistributions(out);
   };
-  return { drawPair, compare, roleOf, dependencies };
+  return { drawPair, compare, roleOf, dependencies, relations };
 }
 
 /** The main sets and the proxy view (stage 4). */
@@ -156,7 +161,7 @@ export async function canonicalStage(ctx: AuditContext, ms: MetricsStage, gs: Ga
   return { main, canonical, proxy };
 }
 
-/** Caveats on how a pair of sets was drawn: low acceptance, the draw cap, clipped and contradicting rows. */
+/** Caveats on how a pair of sets was drawn: low acceptance, the draw cap, clipped, contradicting and derived-out-of-range rows. */
 export function drawCaveats(caveats: AuditResult['caveats'], what: string, draws: NonNullable<CanonicalComparison['draws']>, rejection: boolean, scored: boolean): void {
   const floor = AUDIT_DEFAULTS.validityFloor;
   for (const side of ['positive', 'negative'] as const) {
@@ -176,6 +181,8 @@ export function drawCaveats(caveats: AuditResult['caveats'], what: string, draws
     if (kept < wanted) caveats.push({ topic: 'validity', text: `${what}: the ${side} set holds ${kept} of the ${wanted} rows asked for: the draw cap (${CANONICAL_DEFAULTS.drawCap} rows drawn per row wanted) was reached; it is not padded with rows scored on the other side` });
     const contra = st.reduce((s, x) => s + x.contradicting, 0);
     if (drawn > 0 && contra / drawn >= 0.01) caveats.push({ topic: 'fidelity', text: `${what}: ${(100 * contra / drawn).toFixed(1)}% of the rows drawn for the ${side} set contradicted an exact dependency of the data (e.g. two columns that always agree) and were rejected` });
+    const outside = st.reduce((s, x) => s + (x.derivedOutOfRange ?? 0), 0);
+    if (drawn > 0 && outside / drawn >= 0.01) caveats.push({ topic: 'fidelity', text: `${what}: ${(100 * outside / drawn).toFixed(1)}% of the rows drawn for the ${side} set had a column derived from others (a relation of the data) outside its observed range, and were rejected` });
     const clipped = st.reduce((s, x) => s + x.clippedRows, 0);
     if (drawn > 0 && clipped / drawn >= 0.01) caveats.push({ topic: 'fidelity', text: `${what}: ${(100 * clipped / drawn).toFixed(1)}% of the rows drawn for the ${side} set had a number outside its column's observed range, clipped into it` });
   }

@@ -14,6 +14,7 @@ import { check, EngineError } from '../../engine/errors.js';
 import type { Rng } from '../../engine/rng.js';
 import type { OutputSpan } from './networks.js';
 import { Column, Table } from '../../data/table.js';
+import { decimalPlaces, MAX_DECIMALS } from '../../data/decimals.js';
 import type { InspectSummary } from '../../data/inspect.js';
 import { activeModes, fitVgm, VgmModel, vgmFromJSON, vgmPredictProba, vgmToJSON } from './vgm.js';
 
@@ -395,22 +396,6 @@ function constantValue(col: Column): number | string | null {
   if (c.length === 0 || c[0] < 0) return null;
   for (let i = 1; i < c.length; i++) if (c[i] !== c[0]) return null;
   return col.categories[c[0]];
-}
-
-const MAX_DECIMALS = 6;
-
-/** The fewest decimal places (≤ 6) that write every value exactly, or null. */
-function decimalPlaces(values: Float64Array): number | null {
-  for (let d = 0; d <= MAX_DECIMALS; d++) {
-    const f = 10 ** d;
-    let ok = true;
-    for (let i = 0; i < values.length && ok; i++) {
-      const s = values[i] * f;
-      ok = Math.abs(s - Math.round(s)) <= 1e-9 * Math.max(1, Math.abs(s));
-    }
-    if (ok) return d;
-  }
-  return null;
 }
 
 function argmax(a: Float32Array, start: number, n: number): number {
