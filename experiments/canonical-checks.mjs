@@ -27,6 +27,7 @@ const { positionals, values } = parseArgs({
     seeds: { type: 'string', default: '0,1,2,3,4' },
     threads: { type: 'string', default: '2' },
     extra: { type: 'string', default: '' },
+    all: { type: 'boolean', default: false },
   },
 });
 const OUT = resolve(values.out);
@@ -37,11 +38,19 @@ const lucid = (tree, args, opts = {}) => {
   return r;
 };
 
-import { SETTINGS } from './canonical-settings.mjs';
+import { SETTINGS, wagesCsv } from './canonical-settings.mjs';
 
 function prepare() {
   mkdirSync(DATA, { recursive: true });
   const d = (f) => join(DATA, f);
+  // §10.4's wages data (added later: prepared on its own when the rest is there)
+  writeFileSync(d('wages-train.csv'), wagesCsv(1));
+  writeFileSync(d('wages-audit.csv'), wagesCsv(2));
+  lucid(HERE, ['model', 'train', '--data', d('wages-train.csv'), '--label', 'hired', '--positive', '1', '--seed', '0', '--out', d('wages.json')]);
+  if (existsSync(d('sim.json')) && !values.all) {
+    process.stdout.write(`prepared the wages data in ${DATA} (the rest is there; --all to redo it)\n`);
+    return;
+  }
   lucid(HERE, ['dataset', 'export', 'adult', '--split', 'train', '--out', d('adult-train.csv')]);
   lucid(HERE, ['dataset', 'export', 'adult', '--split', 'test', '--out', d('adult-test.csv')]);
   lucid(HERE, ['dataset', 'export', 'compas', '--split', 'train', '--out', d('compas-train.csv')]);

@@ -25,6 +25,8 @@ export const DERIVED_SEEDS = {
   ganSample: (seed: number) => drawSeed(seed, 9_000_005, 0),
   /** the real rows' separation of each feature: its bootstrap and permuted decisions (checks.ts realSeparation) */
   separation: (seed: number) => drawSeed(seed, 9_000_007, 0),
+  /** fidelity beyond marginals: pair trends' floors, detection's folds, the privacy check's halves (stages/beyond.ts) */
+  beyond: (seed: number) => drawSeed(seed, 9_000_008, 0),
 };
 
 export const AUDIT_DEFAULTS = {

@@ -1,6 +1,7 @@
 // The result of `runAudit`: everything the report, the CSV/JSON files and the demo read.
 // Plain data only (numbers, strings, arrays, Tables), so it serialises and crosses a worker boundary.
 import type { RelationCheck } from '../data/relations.js';
+import type { DcrResult, DetectionResult, PairTrendsResult } from '../methods/quality/beyond.js';
 export type { RelationCheck };
 import type { Table } from '../data/table.js';
 import type { FaleResult, ProtectedCondition } from '../methods/fale/index.js';
@@ -159,6 +160,27 @@ export interface FaleSection {
   result: FaleResult;
 }
 
+/** One side's fidelity beyond single columns (src/audit/stages/beyond.ts), each figure with its noise floor. */
+export interface BeyondSide {
+  /** real rows the model scores on this side, and rows of the pooled set */
+  realRows: number;
+  generatedRows: number;
+  pairTrends: PairTrendsResult;
+  detection: DetectionResult;
+  /**
+   * distance to the closest training row: the generated rows' against real rows' held out of training,
+   * or (`against: 'halves'`, every row trained the GANs) against one half of the side's rows from the
+   * other; ratioP5 null when only the held-out rows' 5th percentile is 0
+   */
+  privacy: (Omit<DcrResult, 'ratioP5'> & { ratioP5: number | null; against: 'held out of training' | 'halves' }) | null;
+}
+
+/** The canonical sets' fidelity beyond single columns, per side (null: too few rows on it). */
+export interface BeyondCheck {
+  positive: BeyondSide | null;
+  negative: BeyondSide | null;
+}
+
 export interface AuditResult {
   /** lucid-wasm version, kernel variant, seed, settings, wall times per stage (ms); gan.rows = the GAN's training rows */
   meta: {
@@ -229,6 +251,8 @@ export interface AuditResult {
      * audits before #34
      */
     relations?: RelationCheck[];
+    /** pair trends, detection and privacy of the main sets per side, with noise floors; absent in audits before #34 */
+    beyond?: BeyondCheck;
     /** the observed range of every numeric column: generated values are clipped into it */
     ranges: Record<string, [number, number]>;
     /** --pred: the surrogate that scores generated rows, and its agreement with the column on held-out rows */
@@ -255,7 +279,7 @@ export interface AuditResult {
   fale: FaleSection[];
   faleSkipped?: string;
   /** caveats stated next to the figures: validity, rare intersections, small groups */
-  caveats: { topic: 'validity' | 'fidelity' | 'rare-intersection' | 'power' | 'small-group' | 'model' | 'other'; text: string }[];
+  caveats: { topic: 'validity' | 'fidelity' | 'privacy' | 'rare-intersection' | 'power' | 'small-group' | 'model' | 'other'; text: string }[];
   warnings: string[];
   /** set by the demo: what was planted in the simulated data */
   planted?: { kind: string; rule: string; disadvantaged: Record<string, string>[]; reads: string[] }[];

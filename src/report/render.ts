@@ -1,8 +1,9 @@
 // The self-contained HTML audit report: one string with inline CSS and inline SVG charts, no scripts,
 // no external resources, deterministic for a given AuditResult. Core code: no Node imports, no DOM.
 import { RELATION_LIMITS } from '../data/relations.js';
+import { PRIVACY_RULE, privacyHolds } from '../methods/quality/beyond.js';
 import type { FaleFeature } from '../methods/fale/index.js';
-import type { AuditResult, CanonicalComparison, Distribution, FaleSection, IntersectionHeatmap, ProtectedAttribute } from '../audit/types.js';
+import type { AuditResult, BeyondSide, CanonicalComparison, Distribution, FaleSection, IntersectionHeatmap, ProtectedAttribute } from '../audit/types.js';
 import { CHECK_DEFAULTS, STATED_STATUSES, type FeatureFidelity } from '../audit/checks.js';
 import { statedFrom, type FeatureFinding, type ValueFinding } from '../audit/findings.js';
 import { AUDIT_DEFAULTS } from '../audit/options.js';
@@ -15,7 +16,7 @@ import { provenanceBlock } from './provenance.js';
 import { escapeHtml as esc, finite, fmtInt, fmtJs, fmtNum, fmtPct, fmtPp, fmtRatio } from './format.js';
 
 /** the caveats' topics as the report names them */
-const CAVEAT_TOPICS: Record<AuditResult['caveats'][number]['topic'], string> = { validity: 'Validity', fidelity: 'Fidelity to the data', 'rare-intersection': 'Rare intersections', power: 'Detection power', 'small-group': 'Small groups', model: 'Model', other: 'Other' };
+const CAVEAT_TOPICS: Record<AuditResult['caveats'][number]['topic'], string> = { validity: 'Validity', fidelity: 'Fidelity to the data', privacy: 'Privacy', 'rare-intersection': 'Rare intersections', power: 'Detection power', 'small-group': 'Small groups', model: 'Model', other: 'Other' };
 
 /** canonical-set charts shown at most before the rest fold into <details>: as many as fit one row */
 const EXPANDED = 3;
@@ -446,6 +447,31 @@ function relationsTable(r: AuditResult): string {
 <table><thead><tr><th>relation</th><th>kept by</th><th>real rows breaking it</th><th>positive set</th><th>negative set</th></tr></thead><tbody>${rows}</tbody></table></details>`;
 }
 
+/**
+ * The sets' fidelity beyond single columns (checks.beyond): pair trends, detection and privacy per
+ * side, each beside its noise floor from real rows alone, with a reading.
+ */
+function beyondTable(r: AuditResult): string {
+  const b = r.checks.beyond;
+  if (!b || (!b.positive && !b.negative)) return '';
+  const sides = [b.positive, b.negative];
+  const cell = (f: (s: BeyondSide) => string) => sides.map((s) => `<td>${s ? f(s) : '–'}</td>`).join('');
+  const f3 = (x: number | null) => (x === null || !finite(x) ? 'n/a' : x.toFixed(3));
+  const within = (ok: boolean) => (ok ? '<span class="badge agree">within noise</span>' : '<span class="badge soft">beyond noise</span>');
+  const rows = [
+    `<tr><td>Pair trends (1 = every pair of columns varies together as in the real rows)</td>${cell((s) => `${f3(s.pairTrends.score)} <span class="small">(noise floor ${f3(s.pairTrends.floor)}; worst ${s.pairTrends.worst.slice(0, 2).map((w) => `${esc(w.a)} × ${esc(w.b)} ${f3(w.similarity)}`).join(', ')})</span> ${within(s.pairTrends.score >= s.pairTrends.floor)}`)}</tr>`,
+    `<tr><td>Detection (1 = a classifier cannot tell the set from the real rows; 1 − (2·AUC − 1), on rows it did not train on)</td>${cell((s) => `${f3(s.detection.score)} <span class="small">(AUC ${f3(s.detection.auc)}; real rows against real rows ≥ ${f3(s.detection.floor)})</span> ${within(s.detection.score >= s.detection.floor)}`)}</tr>`,
+    `<tr><td>Privacy: exact copies of a training row, and the 5th percentile of the distance to the closest one, against real rows the GANs did not train on</td>${cell((s) => {
+      const p = s.privacy;
+      if (!p) return '–';
+      const ok = privacyHolds(p);
+      return `${fmtPct(p.generated.exactShare)} copies (held-out ${fmtPct(p.heldOut.exactShare)}); distance ${f3(p.generated.p5)} (held-out ${f3(p.heldOut.p5)}, ${p.ratioP5 === null ? 'n/a' : `${p.ratioP5.toFixed(2)}×`})${p.against === 'halves' ? ' <span class="small">(every row trained the GANs: one half of the real rows against the other)</span>' : ''} ${ok ? '<span class="badge agree">no sign of copying</span>' : '<span class="badge flag">closer than held-out rows</span>'}`;
+    })}</tr>`,
+  ].join('');
+  return `<details><summary>Fidelity beyond single columns: pair trends, detection, privacy</summary><p class="small">The charts compare one column at a time; these compare the rows whole, on each side of the decision, against the real rows the model scores on that side (every such row, though most trained the GANs). Each figure stands beside its noise floor: the same figure between two samples of the real rows, so "within noise" means no worse than a second real sample would be. A copy or near-copy of a training row is a privacy risk if the sets are published: the check reads "no sign of copying" when the set has at most ${fmtPct(PRIVACY_RULE.copyMargin, 0)} more exact copies than held-out real rows and its 5th-percentile distance is at least ${PRIVACY_RULE.p5Ratio}× theirs.</p>
+<table><thead><tr><th>measure</th><th>positive set (${fmtInt(sides[0]?.generatedRows ?? 0)} rows; ${fmtInt(sides[0]?.realRows ?? 0)} real)</th><th>negative set (${fmtInt(sides[1]?.generatedRows ?? 0)} rows; ${fmtInt(sides[1]?.realRows ?? 0)} real)</th></tr></thead><tbody>${rows}</tbody></table></details>`;
+}
+
 /** The canonical-sets section: validity, the JS ranking, every chart with its fidelity (also shown by the browser page). */
 export function canonicalSection(r: AuditResult): string {
   const c = r.canonical;
@@ -459,6 +485,7 @@ export function canonicalSection(r: AuditResult): string {
 <p class="small">Fidelity, under each chart: how far each set is from the real rows on its side (KS distance for numbers, total variation for categories: the largest difference in probability the two give any threshold or any set of categories), beside its noise floor (the same distance between two resamples of the real rows, 95th percentile). It is measured against every audited row the model scores on that side, not only the rows the GAN trained on. A feature is faithful when both sides are within max(noise floor, ${fmtNum(CHECK_DEFAULTS.fidelityTolerance)}); ${esc(tol)}.</p></details>
 <div class="callout${v.ok ? ' ok' : ''}">${v.html}</div>
 ${relationsTable(r)}
+${beyondTable(r)}
 ${realRankingTable(r)}
 <figure>${jsRanking(ranked, { max: 12 })}</figure>
 ${distributionFigures(ranked, EXPANDED, 'features', r.checks.fidelity)}

@@ -73,7 +73,7 @@ export function cliFixtures(dir: string): Record<string, CliFixture> {
     metrics: { args: ['metrics', '--data', d, '--label', 'y', '--pred', 'y', '--group', 'g'], badColumn: ['metrics', '--data', d, '--label', 'y', '--pred', 'y', '--group', 'gg'] },
     'model train': { args: ['model', 'train', '--data', d, '--label', 'y', '--epochs', '5', '--quiet', '--out', out('m2.json')], badColumn: ['model', 'train', '--data', d, '--label', 'yy', '--epochs', '5', '--quiet', '--out', out('m2.json')] },
     'model predict': { args: ['model', 'predict', '--model', m, '--data', d, '--out', out('p.csv')], badColumn: ['model', 'predict', '--model', m, '--data', d, '--drop', 'zz', '--out', out('p.csv')] },
-    quality: { args: ['quality', '--real', d, '--synthetic', d, '--model', m, '--condition', 'preds=1'], badColumn: ['quality', '--real', d, '--synthetic', d, '--ignore', 'xx'] },
+    quality: { args: ['quality', '--real', d, '--synthetic', d, '--model', m, '--condition', 'preds=1'], badColumn: ['quality', '--real', d, '--synthetic', d, '--ignore', 'xx'], withFile: { '--held-out': ['quality', '--real', d, '--synthetic', d, '--held-out', d] } },
     selfcheck: { args: ['selfcheck', '--steps', '50'] },
   };
 }

@@ -295,6 +295,35 @@ describe('lucid quality (CLI)', () => {
     assert.match(r.stdout, /validity \d+\.\d%: .*model\.json on 200 synthetic rows generated at preds = 1 \(given\)/);
   });
 
+  it('relations and fidelity beyond single columns: --held-out as the privacy check\'s reference, else halves', () => {
+    const heldOut = join(dir, 'held.csv');
+    const bad = join(dir, 'held-bad.csv');
+    return (async () => {
+      await writeCsv(heldOut, selectRows(sim, Array.from({ length: 300 }, (_, i) => 600 + i)));
+      await writeCsv(bad, { rows: 5, columns: selectRows(sim, [0, 1, 2, 3, 4]).columns.filter((c) => c.name !== 'age') });
+      const j = lucid('--real', real, '--synthetic', synth, '--ignore', 'preds,score', '--held-out', heldOut, '--format', 'json');
+      assert.equal(j.status, 0, j.stderr);
+      const q = JSON.parse(j.stdout) as QualityReport;
+      assert.ok(Array.isArray(q.relations));
+      const b = q.beyond!;
+      assert.equal(b.privacy.against, 'held-out rows');
+      assert.equal(b.privacy.rows.heldOut, 300);
+      assert.equal(b.privacy.rows.train, 300);
+      assert.ok(b.pairTrends.score > 0.5 && b.pairTrends.score <= 1 && b.pairTrends.floor > 0.5, JSON.stringify(b.pairTrends));
+      assert.ok(b.detection.score >= 0 && b.detection.score <= 1 && b.detection.auc > 0.2 && b.detection.auc < 0.8, JSON.stringify(b.detection));
+      // other rows of the same simulator: no copies beyond what held-out rows have
+      assert.ok(b.privacy.generated.exactShare <= b.privacy.heldOut.exactShare + 0.01, JSON.stringify(b.privacy));
+      const t = lucid('--real', real, '--synthetic', synth, '--ignore', 'preds,score');
+      assert.equal(t.status, 0, t.stderr);
+      assert.match(t.stdout, /\nbeyond single columns \(each beside its noise floor[^\n]*\n {2}pair trends 0\.\d{4} over 36 pairs \(noise floor 0\.\d{4}\)/);
+      assert.match(t.stdout, /\n {2}detection [01]\.\d{4} \(1 − \(2·AUC − 1\); AUC 0\.\d{4}/);
+      assert.match(t.stdout, /\n {2}privacy against half of the real rows \(the other half as the training rows; give --held-out/);
+      const w = lucid('--real', real, '--synthetic', synth, '--ignore', 'preds,score', '--held-out', bad);
+      assert.equal(w.status, 1, w.stderr);
+      assert.match(w.stderr, /held-bad\.csv: no column "age", which .*real\.csv has/);
+    })();
+  });
+
   it('a column missing from one file exits 1 naming it; bad arguments exit 2', () => {
     const a = lucid('--real', real, '--synthetic', noSex);
     assert.equal(a.status, 1, a.stderr);

@@ -42,6 +42,12 @@ test('renderReport: a complete HTML document with every section', () => {
   assert.match(findings, /Of the [\d,]+ rows drawn, \d+\.\d% had a number outside its column's observed range \(clipped into it\), \d+\.\d% contradicted an exact dependency of the data that was not derived \(rejected\) and \d+\.\d% had a derived number outside its column's range \(rejected\)/);
   // the relations of the data (#34 item 4): how each is kept, and the rows breaking it, real and generated
   assert.match(html, /<summary>Relations of the data kept in the sets \(2\)<\/summary>/);
+  // fidelity beyond single columns (#34 item 5): each figure beside its floor, with a reading per side
+  assert.match(html, /<summary>Fidelity beyond single columns: pair trends, detection, privacy<\/summary>/);
+  assert.match(html, /<td>0\.912 <span class="small">\(noise floor 0\.951; worst age × marital-status 0\.710, sex × relationship 0\.780\)<\/span> <span class="badge soft">beyond noise<\/span><\/td><td>0\.955 <span class="small">\(noise floor 0\.948;[^<]*<\/span> <span class="badge agree">within noise<\/span>/);
+  assert.match(html, /<td>0\.410 <span class="small">\(AUC 0\.795; real rows against real rows ≥ 0\.830\)<\/span> <span class="badge soft">beyond noise<\/span>/);
+  assert.match(html, /0\.0% copies \(held-out 0\.2%\); distance 0\.031 \(held-out 0\.030, 1\.03×\)[^<]*<span class="small">\(every row trained the GANs[^<]*<\/span> <span class="badge agree">no sign of copying<\/span>/);
+  assert.match(html, /4\.0% copies \(held-out 0\.1%\); distance 0\.010 \(held-out 0\.028, 0\.36×\)[^<]*<span class="small">[^<]*<\/span> <span class="badge flag">closer than held-out rows<\/span>/);
   assert.match(html, /<tr><td>age = education-num \+ experience \+ 6<\/td><td>derived: age written from education-num, experience<\/td><td>0\.2% <span class="small">\(2 of 1,000\)<\/span><\/td><td>0\.0% <span class="small">\(0 of 1,000\)<\/span><\/td>/);
   assert.match(html, /⚑ flagged<\/span> sex against Male: <strong>Female<\/strong> selection rate 12\.0% vs 29\.0% \(0\.41×, [\d.]+% interval \[0\.3\d, 0\.5\d\]; disadvantaged\)/);
   assert.match(html, /Four-fifths rule \(the legal yardstick\): selection rate below 0\.8 of Male's for Female/);

@@ -3,7 +3,7 @@
 // the proxy view), numeric and categorical distributions, one heat map, LUCID ran, one FALE section
 // with bootstrap bands. No test() calls here, so running this file as a test does nothing.
 import { jsDistance } from '../../src/audit/distance.js';
-import type { AuditResult, CanonicalComparison, Distribution } from '../../src/audit/types.js';
+import type { BeyondSide, AuditResult, CanonicalComparison, Distribution } from '../../src/audit/types.js';
 import { shiftStatus, type FeatureFidelity, type ShiftCheck } from '../../src/audit/checks.js';
 import type { DrawStats } from '../../src/audit/canonical.js';
 import { buildFindings } from '../../src/audit/findings.js';
@@ -274,6 +274,13 @@ export function sampleAuditResult(): AuditResult {
     shift('education', 'feature', 'Doctorate', [0.07, 0.08, 0.09], 0.05, 0.02),
     shift('occupation', 'feature', 'Craft-repair', [-0.17, -0.19, -0.18], 0.02, 0.03),
   ];
+  const beyondSide = (pt: number, ptFloor: number, det: number, detFloor: number, p: { generated: { p5: number; median: number; exactShare: number }; heldOut: { p5: number; median: number; exactShare: number }; ratioP5: number }): BeyondSide => ({
+    realRows: 1000,
+    generatedRows: 3000,
+    pairTrends: { score: pt, floor: ptFloor, floorMedian: ptFloor + 0.01, pairs: 91, pairsTotal: 91, worst: [{ a: 'age', b: 'marital-status', similarity: 0.71 }, { a: 'sex', b: 'relationship', similarity: 0.78 }] },
+    detection: { auc: 1 - det / 2, score: det, floor: detFloor, floorMedian: detFloor + 0.05, floorRows: 500, rowsReal: 1000, rowsGenerated: 1000, heldOut: 2000 },
+    privacy: { ...p, rows: { train: 500, heldOut: 500, generated: 2000 }, trainTotal: 500, trainSubsampled: false, against: 'halves' },
+  });
   const checks: AuditResult['checks'] = {
     seeds: [42, 1000045, 2000048],
     fidelity,
@@ -284,6 +291,10 @@ export function sampleAuditResult(): AuditResult {
       { kind: 'arithmetic', text: 'age = education-num + experience + 6', target: 'age', inputs: ['education-num', 'experience'], kept: 'derived', real: { rows: 1000, breaks: 2 }, positive: { rows: 1000, breaks: 0 }, negative: { rows: 1000, breaks: 0 } },
       { kind: 'dependency', text: 'education-num follows from education', target: 'education-num', inputs: ['education'], kept: 'derived', real: { rows: 998, breaks: 0 }, positive: { rows: 1000, breaks: 0 }, negative: { rows: 999, breaks: 0 } },
     ],
+    beyond: {
+      positive: beyondSide(0.912, 0.951, 0.41, 0.83, { generated: { p5: 0.031, median: 0.09, exactShare: 0 }, heldOut: { p5: 0.03, median: 0.085, exactShare: 0.002 }, ratioP5: 1.03 }),
+      negative: beyondSide(0.955, 0.948, 0.9, 0.86, { generated: { p5: 0.01, median: 0.05, exactShare: 0.04 }, heldOut: { p5: 0.028, median: 0.08, exactShare: 0.001 }, ratioP5: 0.36 }),
+    },
     ranges: { age: [17, 90], 'hours-per-week': [1, 99], 'capital-gain': [0, 99999] },
   };
   return {

@@ -6,7 +6,8 @@ import type { Table } from '../../data/table.js';
 import { binnedVariable, categoricalVariable, cellVariable, CHECK_DEFAULTS, correctShiftChecks, fidelity, numericVariable, realSeparation, shiftChecks, type CheckVariable, type FeatureFidelity, type ShiftCheck } from '../checks.js';
 import { buildFindings, FINDINGS_DEFAULTS, type AuditFindings } from '../findings.js';
 import { DERIVED_SEEDS } from '../options.js';
-import type { AuditResult, Distribution } from '../types.js';
+import type { AuditResult, BeyondCheck, Distribution } from '../types.js';
+import { beyondCaveats, beyondStage } from './beyond.js';
 import type { CanonicalStage, Sets } from './canonical-sets.js';
 import type { AuditContext } from './context.js';
 import type { GanStage } from './gan.js';
@@ -21,6 +22,8 @@ export interface ChecksStage {
   /** the pairs of protected attributes (indices into the views), in the order the intersections take them */
   pairVars: [number, number][];
   findings: AuditFindings;
+  /** pair trends, detection and privacy per side (beyond.ts) */
+  beyond: BeyondCheck;
 }
 
 export function checksStage(ctx: AuditContext, ms: MetricsStage, gs: GanStage, cs: CanonicalStage, s: Sets, supp: Suppression): ChecksStage {
@@ -65,7 +68,9 @@ export function checksStage(ctx: AuditContext, ms: MetricsStage, gs: GanStage, c
   correctShiftChecks([shifts, cells], attributes.verdicts.alpha);
   const findings = buildFindings(canonical.distributions, fid, shifts, views.map((v) => v.attr.column), favourable, separation);
   checkCaveats(caveats, findings, fid);
-  return { fid, shifts, cells, pairVars, findings };
+  const beyond = beyondStage(engine, seed, seedLog, table, ganColumns.map((c) => ({ name: c.name, kind: c.kind })), yhat, { positive: main.positive, negative: main.negative }, gs.ganRows);
+  beyondCaveats(caveats, beyond);
+  return { fid, shifts, cells, pairVars, findings, beyond };
 }
 
 /** A protected attribute's groups as a check variable (a numeric one: its bins, with the median). */

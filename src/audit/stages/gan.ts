@@ -32,6 +32,8 @@ export interface GanStage {
   schedule: GanSchedule;
   /** rows held out for the stopping rule (indices into the table), or null */
   held: Int32Array | null;
+  /** the rows the GANs trained on (indices into the table): the sample without the held-out rows */
+  ganRows: Int32Array;
   /** the stratified sample, when the data has more than ganRows rows */
   sample: { rows: Int32Array; represented: number; nonEmpty: number } | null;
   strataNames: string[];
@@ -133,7 +135,7 @@ export async function ganStage(ctx: AuditContext, ms: MetricsStage): Promise<Gan
     }
   }
   const seeds = ganSeeds.slice(0, gans.length);
-  return { gans, seedsAsked: ganSeeds.length, interrupted, seeds, ganColumns, ganFeatureTable, ganTable, epochs, batch, schedule, held, sample, strataNames, range, negRows, posRows, scorer, rejection };
+  return { gans, seedsAsked: ganSeeds.length, interrupted, seeds, ganColumns, ganFeatureTable, ganTable, epochs, batch, schedule, held, ganRows, sample, strataNames, range, negRows, posRows, scorer, rejection };
 }
 
 /**

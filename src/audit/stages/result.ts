@@ -50,7 +50,7 @@ export function auditResult(ctx: AuditContext, r: StageResults): AuditResult {
   const { gans, seedsAsked, seeds, epochs, batch, ganTable, schedule, held, sample, strataNames, scorer, rejection, range } = r.gs;
   const { dependencies, relations } = r.sets;
   const { canonical, proxy } = r.cs;
-  const { fid, shifts, cells, findings } = r.ch;
+  const { fid, shifts, cells, findings, beyond } = r.ch;
   const { intersections, conditional, lucid, fale } = r;
   const result: AuditResult = {
     meta: {
@@ -96,7 +96,7 @@ export function auditResult(ctx: AuditContext, r: StageResults): AuditResult {
     metrics: { attributes, intersection },
     attribution,
     canonical,
-    checks: { seeds, fidelity: fid, shifts, cells, dependencies: dependencies.map((d) => ({ from: d.from, to: d.to })), relations: checkRelations(dependencies, relations, planDerivations(dependencies, relations, r.gs.ganFeatureTable, new Set(), new Set(views.map((v) => v.attr.column))), r.gs.ganFeatureTable, canonical), ranges: range, ...(scorer?.agreement ? { surrogate: scorer.agreement } : {}) },
+    checks: { seeds, fidelity: fid, shifts, cells, dependencies: dependencies.map((d) => ({ from: d.from, to: d.to })), relations: checkRelations(dependencies, relations, planDerivations(dependencies, relations, r.gs.ganFeatureTable, new Set(), new Set(views.map((v) => v.attr.column))), r.gs.ganFeatureTable, canonical), beyond, ranges: range, ...(scorer?.agreement ? { surrogate: scorer.agreement } : {}) },
     findings,
     proxy,
     intersections,

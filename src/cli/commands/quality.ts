@@ -40,6 +40,7 @@ interface QualityCliOptions extends DataCliOptions {
   categorical?: string[];
   format: 'table' | 'json';
   seed: number;
+  heldOut?: string;
 }
 
 const HELP_AFTER = `
@@ -61,6 +62,19 @@ the real rows of the two files' sizes (--seed). With --model and a condition, th
 positive are compared with the real rows the model scores positive, and likewise negative (what a
 canonical set estimates); otherwise every synthetic row with every real row. A column is marked when
 a side is beyond max(noise floor, 0.1).
+
+Relations: the real rows' exact dependencies (a column that is a function of another) and arithmetic
+identities (e.g. age = education + experience + 6 on at least 99% of the rows), with the share of real
+and synthetic rows breaking each.
+
+Beyond single columns, each beside its noise floor (the same figure between two samples of the real
+rows): pair trends (the mean of the column-pair scores above, its floor from bootstrap resamples);
+detection, 1 - (2 AUC - 1) of a logistic regression telling real from synthetic rows, on rows it did not
+train on (1 = cannot tell them apart; its floor: two halves of the real rows); privacy, each synthetic
+row's distance to the closest real row against the same for --held-out rows the generator did not train
+on (without --held-out: half the real rows against the other half); "no sign of copying" when the
+synthetic rows hold at most 1 point more exact copies and their 5th-percentile distance is at least 0.9x
+the held-out rows'.
 
 Validity (with --model or --pred): of the synthetic rows generated at a prediction above 0.5 (e.g.
 --condition preds=1), the share the audited model scores above 0.5; of rows generated below 0.5, the
@@ -91,6 +105,7 @@ export const quality = withDataOptions(new Command('quality')
   .option('--top <n>', 'worst pairs to list in the table form', positiveInt, 10)
   .addOption(modelTimeoutOption())
   .addOption(formatOption(['table', 'json'], 'table'))
+  .option('--held-out <file>', `real rows the generator did not train on (${DATA_FILE}, the real data's columns): the privacy check's reference (default: half of --real against the other half)`)
   .option('--seed <n>', 'seed of the noise floors\' bootstrap draws', nonNegativeInt, 0)
   .addHelpText('after', HELP_AFTER)
   .action(async (opts: QualityCliOptions) => {
@@ -101,6 +116,7 @@ export const quality = withDataOptions(new Command('quality')
     const read: ReadOptions = readOptionsOf(opts);
     const real = await readTable(opts.real, read);
     const synthetic = await readTable(opts.synthetic, read);
+    const heldOut = opts.heldOut !== undefined ? await readTable(opts.heldOut, read) : undefined;
     // a constant condition column is expected in a synthetic file (lucid gan sample at preds=1): no warning for it
     const expected = (w: string) => w.includes(`column ${JSON.stringify(condColumn)} has the single value`);
     for (const w of [...real.report.warnings, ...synthetic.report.warnings.filter((x) => !expected(x))]) process.stderr.write(`lucid: warning: ${w}\n`);
@@ -118,6 +134,7 @@ export const quality = withDataOptions(new Command('quality')
       realName: opts.real,
       syntheticName: opts.synthetic,
       rng: new Rng(engine, opts.seed),
+      ...(heldOut ? { heldOut: heldOut.table, heldOutName: opts.heldOut } : {}),
     });
     process.stdout.write(opts.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : formatQuality(report, opts.top));
   });

@@ -1,6 +1,7 @@
 // The table form of a quality report (`lucid quality`). Core code: no Node imports.
 import type { PairTrend, QualityReport, ValiditySide } from './report.js';
 import type { FeatureFidelity } from './fidelity.js';
+import { PRIVACY_RULE, privacyHolds } from './beyond.js';
 
 const f4 = (x: number | null | undefined) => (x === null || x === undefined || Number.isNaN(x) ? 'n/a' : x.toFixed(4));
 const f2 = (x: number | null | undefined) => (x === null || x === undefined || Number.isNaN(x) ? 'n/a' : x.toFixed(2));
@@ -66,6 +67,26 @@ export function formatQuality(r: QualityReport, top = 10): string {
     const sided = fd.against !== 'every real row';
     lines.push(`  ${'column'.padEnd(w)}  metric  ${sided ? 'positive side'.padEnd(22) + '  negative side' : 'distance'}`);
     for (const c of fd.columns) lines.push(`  ${c.feature.padEnd(w)}  ${c.metric.padEnd(6)}  ${sided ? `${side(c.positive).padEnd(22)}  ${side(c.negative)}` : side(c.positive)}${c.faithful ? '' : '  ⚠ beyond the noise and the tolerance'}`);
+    lines.push('');
+  }
+  if (r.relations.length) {
+    lines.push(`relations of ${r.real.name} (exact dependencies, and arithmetic identities on at least 99% of its rows): rows breaking each`);
+    const w = Math.max(8, ...r.relations.map((x) => x.text.length));
+    const share = (x: { rows: number; breaks: number }) => (x.rows > 0 ? `${pct(x.breaks / x.rows)} (${x.breaks} of ${x.rows})` : 'n/a');
+    lines.push(`  ${'relation'.padEnd(w)}  ${'real'.padEnd(22)}  synthetic`);
+    for (const x of r.relations) lines.push(`  ${x.text.padEnd(w)}  ${share(x.real).padEnd(22)}  ${share(x.synthetic)}${x.synthetic.rows > 0 && x.synthetic.breaks / x.synthetic.rows > (x.real.rows > 0 ? x.real.breaks / x.real.rows : 0) + 0.01 ? '  ⚠ broken more often than in the real rows' : ''}`);
+    lines.push('');
+  }
+  const b = r.beyond;
+  if (b) {
+    lines.push('beyond single columns (each beside its noise floor: the same figure between two samples of the real rows):');
+    const pt = b.pairTrends;
+    lines.push(`  pair trends ${f4(pt.score)} over ${plural(pt.pairs, 'pair')} (noise floor ${f4(pt.floor)})${pt.score < pt.floor ? '  ⚠ below the noise floor' : ''}; worst: ${pt.worst.slice(0, 3).map((x) => `${x.a} × ${x.b} ${f4(x.similarity)}`).join(', ') || 'n/a'}`);
+    const d = b.detection;
+    lines.push(`  detection ${f4(d.score)} (1 − (2·AUC − 1); AUC ${f4(d.auc)} of a logistic regression on rows it did not train on; real rows against real rows ≥ ${f4(d.floor)})${d.score < d.floor ? '  ⚠ below the noise floor: the rows can be told apart' : ''}`);
+    const p = b.privacy;
+    const ok = privacyHolds(p);
+    lines.push(`  privacy against ${p.against === 'halves' ? 'half of the real rows (the other half as the training rows; give --held-out for rows the generator did not train on)' : 'the held-out rows'}: exact copies ${pct(p.generated.exactShare)} (held-out ${pct(p.heldOut.exactShare)}); 5th percentile of the distance to the closest training row ${f4(p.generated.p5)} (held-out ${f4(p.heldOut.p5)}, ratio ${p.ratioP5 === null ? 'n/a' : f2(p.ratioP5)})${ok ? ': no sign of copying' : `  ⚠ closer to the training rows than held-out rows (more than ${pct(PRIVACY_RULE.copyMargin)} extra copies or under ${PRIVACY_RULE.p5Ratio}× their distance)`}`);
     lines.push('');
   }
   const v = r.validity;

@@ -6,10 +6,13 @@ import { selectRows, unknownColumn, type Column, type Table } from '../../data/t
 import type { Rng } from '../../engine/rng.js';
 import { fidelity, FIDELITY_DEFAULTS, type FeatureFidelity } from './fidelity.js';
 import type { BlackBox } from '../../models/blackbox.js';
+import { PAIR_DEFAULTS, pairTrend, type PairTrend } from './pairs.js';
+export { pairTrend, type PairTrend };
+import { detectionScore, pairTrendsWithFloor, privacyDcr, type DcrResult, type DetectionResult, type PairTrendsResult } from './beyond.js';
+import { findDependencies } from '../../data/dependencies.js';
+import { checkRelations, findRelations } from '../../data/relations.js';
 import {
-  contingencySimilarity,
   correlation,
-  correlationSimilarity,
   encodeColumn,
   ksComplement,
   categoryFrequencies,
@@ -19,9 +22,7 @@ import {
 } from './metrics.js';
 
 export const QUALITY_DEFAULTS = {
-  /** equal-width bins of the real data for a numeric column in a mixed pair (SDMetrics' num_discrete_bins) */
-  bins: 10,
-  correlation: 'pearson' as CorrelationMethod,
+  ...PAIR_DEFAULTS,
   /** the condition column LUCID-GAN writes (`lucid gan sample`) */
   conditionColumn: 'preds',
   /** the column `lucid audit` adds to its canonical sets: the GAN seed each row came from (not compared) */
@@ -51,6 +52,25 @@ export interface QualityOptions {
   syntheticName?: string;
   /** with it, the report has a fidelity section (its noise floors are bootstrap draws from it) */
   rng?: Rng;
+  /** real rows the generator did not train on: the privacy check's reference (else two halves of the real rows) */
+  heldOut?: Table;
+  heldOutName?: string;
+}
+
+/** A relation of the real rows (src/data/relations.ts) and the rows breaking it in each table. */
+export interface QualityRelation {
+  kind: 'dependency' | 'arithmetic';
+  text: string;
+  real: { rows: number; breaks: number };
+  synthetic: { rows: number; breaks: number };
+}
+
+/** Fidelity beyond single columns (beyond.ts): every synthetic row against every real row. */
+export interface QualityBeyond {
+  pairTrends: PairTrendsResult;
+  detection: DetectionResult;
+  /** against the --held-out rows, or (`against: 'halves'`) one half of the real rows against the other */
+  privacy: Omit<DcrResult, 'ratioP5'> & { ratioP5: number | null; against: 'held-out rows' | 'halves' };
 }
 
 /** Fidelity (fidelity.ts) of the synthetic rows: against the real rows on the side of their condition when a model scores both, else against every real row. */
@@ -73,15 +93,6 @@ export interface ColumnShape {
   syntheticOnly?: string[];
 }
 
-export interface PairTrend {
-  columns: [string, string];
-  metric: 'CorrelationSimilarity' | 'ContingencySimilarity';
-  /** null when undefined (a correlation of a constant column); left out of the means */
-  score: number | null;
-  /** numeric pairs: the correlations */
-  realCorrelation?: number | null;
-  syntheticCorrelation?: number | null;
-}
 
 export interface ValiditySide {
   /** rows generated at a condition above 0.5 (positive) or below (negative) */
@@ -135,6 +146,10 @@ export interface QualityReport {
   };
   validity: Validity | null;
   fidelity: QualityFidelity | null;
+  /** the real rows' exact dependencies and arithmetic relations, and the rows breaking each */
+  relations: QualityRelation[];
+  /** pair trends, detection and privacy with noise floors (with an rng, as the fidelity section) */
+  beyond: QualityBeyond | null;
 }
 
 const inputError = (msg: string) => new EngineError('E_INPUT', msg);
@@ -163,19 +178,6 @@ export function columnShape(real: Column, synthetic: Column): ColumnShape {
   return { column: real.name, kind: 'categorical', metric: 'TVComplement', score: 1 - totalVariation(f.real, f.synthetic), syntheticOnly: f.syntheticOnly };
 }
 
-/** The pair score of two columns present in both tables, as SDMetrics' QualityReport chooses it. */
-export function pairTrend(real: [Column, Column], synthetic: [Column, Column], opts: { bins?: number; correlation?: CorrelationMethod; encoded?: [EncodedColumn, EncodedColumn] } = {}): PairTrend {
-  const [a, b] = real;
-  const [sa, sb] = synthetic;
-  const columns: [string, string] = [a.name, b.name];
-  if (a.kind === 'numeric' && b.kind === 'numeric' && sa.kind === 'numeric' && sb.kind === 'numeric') {
-    const c = correlationSimilarity({ x: a.values, y: b.values }, { x: sa.values, y: sb.values }, opts.correlation ?? QUALITY_DEFAULTS.correlation);
-    return { columns, metric: 'CorrelationSimilarity', score: orNull(c.score), realCorrelation: orNull(c.real), syntheticCorrelation: orNull(c.synthetic) };
-  }
-  const bins = opts.bins ?? QUALITY_DEFAULTS.bins;
-  const [ea, eb] = opts.encoded ?? [encodeColumn(a, sa, bins), encodeColumn(b, sb, bins)];
-  return { columns, metric: 'ContingencySimilarity', score: orNull(contingencySimilarity(ea, eb)) };
-}
 
 /**
  * Threshold-side agreement of a model's scores with the conditions the rows were generated at: a row
@@ -334,6 +336,8 @@ export async function qualityReport(real: Table, synthetic: Table, opts: Quality
     }
   }
   const pairsOf = realCols.map((c) => [c, synByName.get(c.name)!] as [Column, Column]);
+  const realT: Table = { rows: real.rows, columns: realCols };
+  const synT: Table = { rows: synthetic.rows, columns: synCols };
 
   // column shapes
   const shapes = pairsOf.map(([r, s]) => columnShape(r, s));
@@ -371,8 +375,6 @@ export async function qualityReport(real: Table, synthetic: Table, opts: Quality
   let fid: QualityFidelity | null = null;
   if (opts.rng) {
     const features = realCols.map((c) => ({ name: c.name, kind: c.kind }));
-    const realT: Table = { rows: real.rows, columns: realCols };
-    const synT: Table = { rows: synthetic.rows, columns: synCols };
     let note: string | undefined;
     let sided: { yhat: Uint8Array; sets: { positive: Table; negative: Table } } | null = null;
     if (opts.model && condValues !== undefined) {
@@ -393,6 +395,40 @@ export async function qualityReport(real: Table, synthetic: Table, opts: Quality
     fid = { against: sided ? 'real rows on the side of their condition' : 'every real row', columns, faithful: columns.filter((c) => c.faithful).length, tolerance: FIDELITY_DEFAULTS.tolerance, ...(note ? { note } : {}) };
   }
 
+  // the real rows' relations, and how often each table breaks them
+  const deps = findDependencies(realT);
+  const rels = findRelations(realT);
+  const relations: QualityRelation[] = checkRelations(deps, rels, [], realT, { positive: synT, negative: synT }).map((c) => ({ kind: c.kind, text: c.text, real: c.real, synthetic: c.positive }));
+
+  // beyond single columns, with noise floors from the real rows
+  let beyond: QualityBeyond | null = null;
+  if (opts.rng) {
+    const features = realCols.map((c) => ({ name: c.name, kind: c.kind }));
+    const pairTrends = pairTrendsWithFloor(realT, synT, features, opts.rng, { bins });
+    const detection = detectionScore(realT, synT, features, opts.rng);
+    let train = realT;
+    let held: Table;
+    let against: QualityBeyond['privacy']['against'] = 'held-out rows';
+    if (opts.heldOut) {
+      const hn = opts.heldOutName ?? 'held-out';
+      for (const c of realCols) {
+        const h = opts.heldOut.columns.find((x) => x.name === c.name);
+        if (!h) throw inputError(`${hn}: no column ${q(c.name)}, which ${realName} has; the held-out rows must have the real data's columns`);
+        if (h.kind !== c.kind) throw inputError(`column ${q(c.name)} is ${c.kind} in ${realName} but ${h.kind} in ${hn}; read both the same way with --categorical ${c.name} or --numeric ${c.name}`);
+      }
+      check(opts.heldOut.rows > 0, 'E_INPUT', () => `${hn}: no data rows`);
+      held = opts.heldOut;
+    } else {
+      against = 'halves';
+      const perm = opts.rng.permutation(real.rows);
+      const half = Math.floor(real.rows / 2);
+      train = selectRows(realT, Array.from(perm.subarray(0, half)));
+      held = selectRows(realT, Array.from(perm.subarray(half)));
+    }
+    const dcr = privacyDcr(train, held, synT, features, opts.rng);
+    beyond = { pairTrends, detection, privacy: { ...dcr, ratioP5: Number.isFinite(dcr.ratioP5) ? dcr.ratioP5 : null, against } };
+  }
+
   const shapeScore = mean(shapes.map((s) => s.score));
   const pairScore = mean(pairs.map((p) => p.score));
   return {
@@ -406,5 +442,7 @@ export async function qualityReport(real: Table, synthetic: Table, opts: Quality
     columnPairTrends: { score: pairScore, correlationSimilarity: mean(corrScores), contingencySimilarity: mean(contScores), pairs },
     validity: valid,
     fidelity: fid,
+    relations,
+    beyond,
   };
 }
