@@ -28,7 +28,7 @@ import { check } from '../../engine/errors.js';
 import type { Rng } from '../../engine/rng.js';
 import type { CategoricalColumn, Column, NumericColumn, Table } from '../../data/table.js';
 import { quantileSorted } from '../../data/quantile.js';
-import { binEdges, contingencySimilarity, correlationSimilarity, encodeColumn, type EncodedColumn } from './metrics.js';
+import { binEdges, binValues, contingencySimilarity, correlationSimilarity, encodeColumn, type EncodedColumn } from './metrics.js';
 import { pairTrend } from './pairs.js';
 
 export interface BeyondFeature {
@@ -190,28 +190,6 @@ function pairScore(x: PairColumn, y: PairColumn): { score: number; real?: number
   return { score: contingencyScore(x.enc, y.enc) };
 }
 
-/** Numeric values binned on `edges` (right-closed bins as pandas.cut; NaN the level edges.length + 1). */
-function binCodes(v: Float64Array, edges: Float64Array): Int32Array {
-  const out = new Int32Array(v.length);
-  const e = edges.length;
-  for (let i = 0; i < v.length; i++) {
-    const x = v[i];
-    if (Number.isNaN(x)) {
-      out[i] = e + 1;
-      continue;
-    }
-    let lo = 0;
-    let hi = e;
-    while (lo < hi) {
-      const mid = (lo + hi) >> 1;
-      if (edges[mid] < x) lo = mid + 1;
-      else hi = mid;
-    }
-    out[i] = lo;
-  }
-  return out;
-}
-
 /**
  * SDMetrics' Column Pair Trends of `generated` against `real` over every pair of `features` (at most
  * `maxPairs`, a subset drawn with `rng` above it), with its noise floor (see the file comment).
@@ -274,7 +252,7 @@ export function pairTrendsWithFloor(real: Table, generated: Table, features: rea
         const gv = Float64Array.from(ia, (i) => b.values![i]);
         const edges = binEdges(rv, bins);
         const labels = new Array<string>(edges.length + 2).fill('');
-        return { kind: 'numeric', realValues: rv, genValues: gv, enc: { real: binCodes(rv, edges), synthetic: binCodes(gv, edges), labels } };
+        return { kind: 'numeric', realValues: rv, genValues: gv, enc: { real: binValues(rv, edges), synthetic: binValues(gv, edges), labels } };
       }
       const codes = b.codes!;
       return { kind: 'categorical', enc: { real: Int32Array.from(ib, (i) => codes[i]), synthetic: Int32Array.from(ia, (i) => codes[i]), labels: b.labels } };

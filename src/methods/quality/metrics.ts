@@ -225,7 +225,7 @@ export function binEdges(real: ArrayLike<number>, bins = 10): Float64Array {
 }
 
 /** Bin index of each value under right-closed bins (a, b] (pandas.cut); NaN gets its own level `edges.length + 1`. */
-function binValues(v: ArrayLike<number>, edges: Float64Array): Int32Array {
+export function binValues(v: ArrayLike<number>, edges: Float64Array): Int32Array {
   const out = new Int32Array(v.length);
   const e = edges.length;
   for (let i = 0; i < v.length; i++) {
