@@ -14,7 +14,7 @@
 // Core code: no Node imports.
 import { Rng } from '../../engine/rng.js';
 import { selectRows, type Table } from '../../data/table.js';
-import { detectionScore, pairTrendsWithFloor, privacyDcr, privacyHolds, type BeyondFeature } from '../../methods/quality/beyond.js';
+import { detectionScore, pairTrendsWithFloor, privacyCheck, privacyHolds, type BeyondFeature } from '../../methods/quality/beyond.js';
 import { DERIVED_SEEDS } from '../options.js';
 import type { AuditResult, BeyondCheck, BeyondSide } from '../types.js';
 
@@ -44,17 +44,13 @@ export function beyondMarginals(table: Table, features: readonly BeyondFeature[]
     const real = only(selectRows(table, rows));
     const pairTrends = pairTrendsWithFloor(real, gen, features, rng);
     const detection = detectionScore(real, gen, features, rng);
-    let train = rows.filter((i) => trained[i] === 1);
-    let held = rows.filter((i) => trained[i] === 0);
+    const held = rows.filter((i) => trained[i] === 0);
     const halves = held.length < BEYOND_AUDIT.minHeldOut;
-    if (halves) {
-      const perm = rng.permutation(rows.length);
-      const half = Math.floor(rows.length / 2);
-      train = Array.from(perm.subarray(0, half), (k) => rows[k]);
-      held = Array.from(perm.subarray(half), (k) => rows[k]);
-    }
-    const dcr = privacyDcr(only(selectRows(table, train)), only(selectRows(table, held)), gen, features, rng);
-    const privacy = { ...dcr, ratioP5: Number.isFinite(dcr.ratioP5) ? dcr.ratioP5 : null, against: halves ? ('halves' as const) : ('held out of training' as const) };
+    const check = halves
+      ? privacyCheck(real, null, gen, features, rng)
+      : privacyCheck(only(selectRows(table, rows.filter((i) => trained[i] === 1))), only(selectRows(table, held)), gen, features, rng);
+    const { halves: _, ...rest } = check;
+    const privacy = { ...rest, against: halves ? ('halves' as const) : ('held out of training' as const) };
     return { realRows: rows.length, generatedRows: gen.rows, pairTrends, detection, privacy };
   };
   return { positive: side(1), negative: side(0) };

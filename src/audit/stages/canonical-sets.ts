@@ -3,7 +3,7 @@
 // the proxy view among them; and `sets`, which the intersectional stages draw and compare with.
 import { concatRows, selectRows, type Table } from '../../data/table.js';
 import { findDependencies, type Dependency } from '../../data/dependencies.js';
-import { findRelations, type Relation } from '../../data/relations.js';
+import { findRelations, planDerivations, type Derivation, type Relation } from '../../data/relations.js';
 import { validity, type Validity } from '../../methods/quality/index.js';
 import { CANONICAL_DEFAULTS, concatScores, drawCanonical, drawSeed, type CanonicalDraw } from '../canonical.js';
 import { distribution, jsDistance, rankDistributions, sharesOn, type SeriesInput } from '../distance.js';
@@ -33,6 +33,8 @@ export interface Sets {
   dependencies: Dependency[];
   /** the near-exact arithmetic relations of the data, which drawn rows keep by construction */
   relations: Relation[];
+  /** how the main sets (nothing fixed) derive them: the columns written from others */
+  derivations: Derivation[];
 }
 
 export function sets(ctx: AuditContext, ms: MetricsStage, gs: GanStage, supp: Suppression): Sets {
@@ -43,6 +45,7 @@ export function sets(ctx: AuditContext, ms: MetricsStage, gs: GanStage, supp: Su
   const dependencies = findDependencies(ganFeatureTable);
   const relations = findRelations(ganFeatureTable);
   const protectedColumns = new Set(views.map((v) => v.attr.column));
+  const derivations = planDerivations(dependencies, relations, ganFeatureTable, new Set(), protectedColumns);
   const condition = opts.ganCondition ?? AUDIT_DEFAULTS.ganCondition;
   if (condition !== 'extreme') {
     for (const [rows, side] of [[posRows, 'positive'], [negRows, 'negative']] as const) {
@@ -123,7 +126,7 @@ export function sets(ctx: AuditContext, ms: MetricsStage, gs: GanStage, supp: Su
     }
     return rankDistributions(out);
   };
-  return { drawPair, compare, roleOf, dependencies, relations };
+  return { drawPair, compare, roleOf, dependencies, relations, derivations };
 }
 
 /** The main sets and the proxy view (stage 4). */

@@ -1,6 +1,6 @@
 // The last step of an audit: every stage's result in one AuditResult, with the provenance (meta)
 // that makes it reproducible: the data and model, the options that shaped it, every seed used.
-import { checkRelations, planDerivations } from '../../data/relations.js';
+import { checkRelations } from '../../data/relations.js';
 import { AUDIT_VERSION } from '../options.js';
 import type { AuditInterruption, AuditResult, ConditionalComparison, LucidSection } from '../types.js';
 import type { CanonicalStage, Sets } from './canonical-sets.js';
@@ -48,7 +48,7 @@ export function auditResult(ctx: AuditContext, r: StageResults): AuditResult {
   const { engine, table, opts, seed, model, ganRowsMax, timings, seedLog, caveats, warnings } = ctx;
   const { views, features, predName, positive, favourable, threshold, attributes, intersection, attribution } = r.ms;
   const { gans, seedsAsked, seeds, epochs, batch, ganTable, schedule, held, sample, strataNames, scorer, rejection, range } = r.gs;
-  const { dependencies, relations } = r.sets;
+  const { dependencies, relations, derivations } = r.sets;
   const { canonical, proxy } = r.cs;
   const { fid, shifts, cells, findings, beyond } = r.ch;
   const { intersections, conditional, lucid, fale } = r;
@@ -96,7 +96,7 @@ export function auditResult(ctx: AuditContext, r: StageResults): AuditResult {
     metrics: { attributes, intersection },
     attribution,
     canonical,
-    checks: { seeds, fidelity: fid, shifts, cells, dependencies: dependencies.map((d) => ({ from: d.from, to: d.to })), relations: checkRelations(dependencies, relations, planDerivations(dependencies, relations, r.gs.ganFeatureTable, new Set(), new Set(views.map((v) => v.attr.column))), r.gs.ganFeatureTable, canonical), beyond, ranges: range, ...(scorer?.agreement ? { surrogate: scorer.agreement } : {}) },
+    checks: { seeds, fidelity: fid, shifts, cells, dependencies: dependencies.map((d) => ({ from: d.from, to: d.to })), relations: checkRelations(dependencies, relations, derivations, r.gs.ganFeatureTable, canonical), beyond, ranges: range, ...(scorer?.agreement ? { surrogate: scorer.agreement } : {}) },
     findings,
     proxy,
     intersections,

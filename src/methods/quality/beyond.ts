@@ -26,7 +26,7 @@
 //   for numeric columns and a 0/1 mismatch for categorical ones; missing vs a value 1, both missing 0.
 import { check } from '../../engine/errors.js';
 import type { Rng } from '../../engine/rng.js';
-import type { CategoricalColumn, Column, NumericColumn, Table } from '../../data/table.js';
+import { selectRows, type CategoricalColumn, type Column, type NumericColumn, type Table } from '../../data/table.js';
 import { quantileSorted } from '../../data/quantile.js';
 import { binEdges, binValues, contingencySimilarity, correlationSimilarity, encodeColumn, type EncodedColumn } from './metrics.js';
 import { pairTrend } from './pairs.js';
@@ -792,4 +792,27 @@ export function privacyHolds(p: { generated: DcrSummary; heldOut: DcrSummary; ra
   if (!p) return true;
   const ratio = p.ratioP5 === null ? Infinity : p.ratioP5;
   return p.generated.exactShare <= p.heldOut.exactShare + PRIVACY_RULE.copyMargin && ratio >= PRIVACY_RULE.p5Ratio;
+}
+
+/** privacyDcr as the audit and `lucid quality` state it: `halves` when the reference was half the training rows; ratioP5 null for Infinity (JSON). */
+export interface PrivacyCheck extends Omit<DcrResult, 'ratioP5'> {
+  ratioP5: number | null;
+  halves: boolean;
+}
+
+/**
+ * privacyDcr of `generated` against `heldOut`, or, when there are none (null), against one half of
+ * `train` (a permutation drawn with `rng`) with the other half as the training rows.
+ */
+export function privacyCheck(train: Table, heldOut: Table | null, generated: Table, features: readonly BeyondFeature[], rng: Rng): PrivacyCheck {
+  let t = train;
+  let h = heldOut;
+  if (h === null) {
+    const perm = rng.permutation(train.rows);
+    const half = Math.floor(train.rows / 2);
+    t = selectRows(train, Array.from(perm.subarray(0, half)));
+    h = selectRows(train, Array.from(perm.subarray(half)));
+  }
+  const dcr = privacyDcr(t, h, generated, features, rng);
+  return { ...dcr, ratioP5: Number.isFinite(dcr.ratioP5) ? dcr.ratioP5 : null, halves: heldOut === null };
 }

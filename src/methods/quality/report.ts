@@ -8,7 +8,7 @@ import { fidelity, FIDELITY_DEFAULTS, type FeatureFidelity } from './fidelity.js
 import type { BlackBox } from '../../models/blackbox.js';
 import { PAIR_DEFAULTS, pairTrend, type PairTrend } from './pairs.js';
 export { pairTrend, type PairTrend };
-import { detectionScore, pairTrendsWithFloor, privacyDcr, type DcrResult, type DetectionResult, type PairTrendsResult } from './beyond.js';
+import { detectionScore, pairTrendsWithFloor, privacyCheck, type DcrResult, type DetectionResult, type PairTrendsResult } from './beyond.js';
 import { findDependencies } from '../../data/dependencies.js';
 import { checkRelations, findRelations } from '../../data/relations.js';
 import {
@@ -406,9 +406,7 @@ export async function qualityReport(real: Table, synthetic: Table, opts: Quality
     const features = realCols.map((c) => ({ name: c.name, kind: c.kind }));
     const pairTrends = pairTrendsWithFloor(realT, synT, features, opts.rng, { bins });
     const detection = detectionScore(realT, synT, features, opts.rng);
-    let train = realT;
-    let held: Table;
-    let against: QualityBeyond['privacy']['against'] = 'held-out rows';
+    let held: Table | null = null;
     if (opts.heldOut) {
       const hn = opts.heldOutName ?? 'held-out';
       for (const c of realCols) {
@@ -418,15 +416,9 @@ export async function qualityReport(real: Table, synthetic: Table, opts: Quality
       }
       check(opts.heldOut.rows > 0, 'E_INPUT', () => `${hn}: no data rows`);
       held = opts.heldOut;
-    } else {
-      against = 'halves';
-      const perm = opts.rng.permutation(real.rows);
-      const half = Math.floor(real.rows / 2);
-      train = selectRows(realT, Array.from(perm.subarray(0, half)));
-      held = selectRows(realT, Array.from(perm.subarray(half)));
     }
-    const dcr = privacyDcr(train, held, synT, features, opts.rng);
-    beyond = { pairTrends, detection, privacy: { ...dcr, ratioP5: Number.isFinite(dcr.ratioP5) ? dcr.ratioP5 : null, against } };
+    const { halves, ...privacy } = privacyCheck(realT, held, synT, features, opts.rng);
+    beyond = { pairTrends, detection, privacy: { ...privacy, against: halves ? 'halves' : 'held-out rows' } };
   }
 
   const shapeScore = mean(shapes.map((s) => s.score));
