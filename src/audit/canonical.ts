@@ -11,7 +11,9 @@
 // The acceptance rate (rows the scorer puts on the conditioned side / rows drawn) is the validity
 // before filtering. Draws are capped at CANONICAL_DEFAULTS.drawCap rows per row wanted: when the cap is
 // hit, the set is smaller than asked and says so; it is never padded with unfiltered rows. Numbers are
-// clipped into the observed range of the audited rows (the transformer's inverse).
+// clipped into the observed range of the audited rows (the transformer's inverse). With a correction
+// (correct.ts, issue #35) more candidates are drawn this way and the set is resampled from them by a
+// real-vs-generated classifier's odds.
 import { check } from '../engine/errors.js';
 import type { Engine } from '../engine/engine.js';
 import { Rng } from '../engine/rng.js';
@@ -22,6 +24,7 @@ import type { BlackBox } from '../models/blackbox.js';
 import { builtinBlackBox } from '../models/blackbox.js';
 import { Classifier } from '../models/classifier/classifier.js';
 import type { LucidGan, SampleResult } from '../models/lucidgan/model.js';
+import { classifierWeights, CORRECTION_DEFAULTS, essShare, weightedSample, type CorrectionStats } from './correct.js';
 
 export const CANONICAL_DEFAULTS = {
   /** LUCID-GANs an audit trains (different seeds); every canonical figure is given with its spread over them */
@@ -120,6 +123,8 @@ export interface DrawStats {
   clippedRows: number;
   /** the draw cap was reached before `wanted` rows were kept */
   capped: boolean;
+  /** the classifier correction (correct.ts), when one was asked for */
+  correction?: CorrectionStats;
 }
 
 export interface CanonicalDraw {
@@ -168,13 +173,22 @@ export interface DrawOptions {
   relations?: readonly Relation[];
   /** the protected columns (a dependency is derived into one only when no other way keeps it) */
   protectedColumns?: ReadonlySet<string>;
-  /** most rows drawn (default rows · CANONICAL_DEFAULTS.drawCap) */
+  /** most rows drawn (default rows · CANONICAL_DEFAULTS.drawCap, times the correction's factor with one) */
   cap?: number;
+  /**
+   * The classifier correction (correct.ts): CORRECTION_DEFAULTS.factor × rows candidates are drawn as
+   * the set would be, and the set is `rows` of them resampled by a real-vs-generated classifier's
+   * odds. real: the real rows of the side (the GAN's training rows); features: the columns it reads.
+   */
+  correct?: { real: Table; features: readonly string[]; seed: number };
 }
 
 /** Draws one canonical set by rejection (see the file comment). Deterministic for the given seeds. */
 export async function drawCanonical(gan: LucidGan, o: DrawOptions): Promise<CanonicalDraw> {
-  const cap = o.cap ?? o.rows * CANONICAL_DEFAULTS.drawCap;
+  // rows to keep by rejection: the set's, or the correction's candidates
+  const factor = o.correct ? CORRECTION_DEFAULTS.factor : 1;
+  const want = o.rows * factor;
+  const cap = o.cap ?? want * CANONICAL_DEFAULTS.drawCap;
   const parts: Table[] = [];
   const scoreParts: Float64Array[] = [];
   let kept = 0;
@@ -196,8 +210,8 @@ export async function drawCanonical(gan: LucidGan, o: DrawOptions): Promise<Cano
       if (both.length > 0) pool = both;
     }
   }
-  for (let round = 0; kept < o.rows && drawn < cap; round++) {
-    const need = o.rows - kept;
+  for (let round = 0; kept < want && drawn < cap; round++) {
+    const need = want - kept;
     // the first round draws what is wanted; later ones what the acceptance so far suggests, plus 10%
     const rate = drawn > 0 ? Math.max(kept / drawn, 1 / CANONICAL_DEFAULTS.drawCap) : 1;
     const m = Math.min(cap - drawn, Math.max(need, Math.ceil((need / rate) * 1.1)));
@@ -229,7 +243,7 @@ export async function drawCanonical(gan: LucidGan, o: DrawOptions): Promise<Cano
       if (onSide) accepted++;
       if (bad && bad[i]) contradicting++;
       if (outOfRange[i]) derivedOutOfRange++;
-      if (onSide && !(bad && bad[i]) && !outOfRange[i] && kept + keep.length < o.rows) keep.push(i);
+      if (onSide && !(bad && bad[i]) && !outOfRange[i] && kept + keep.length < want) keep.push(i);
     }
     if (keep.length) {
       parts.push(selectRows(drawnRows, keep));
@@ -237,12 +251,32 @@ export async function drawCanonical(gan: LucidGan, o: DrawOptions): Promise<Cano
       kept += keep.length;
     }
   }
-  const table = parts.length ? concatRows(parts, 'canonical set') : selectRows(gan.sample({ n: 1, conditions: { [o.predName]: o.side }, fix: o.fix, condVector: 'zero', seed: o.seedOf(0), range: o.range }).table, []);
-  const scores = o.scorer ? (scoreParts.length ? concatScores(scoreParts) : new Float64Array(0)) : null;
+  let table = parts.length ? concatRows(parts, 'canonical set') : selectRows(gan.sample({ n: 1, conditions: { [o.predName]: o.side }, fix: o.fix, condVector: 'zero', seed: o.seedOf(0), range: o.range }).table, []);
+  let scores = o.scorer ? (scoreParts.length ? concatScores(scoreParts) : new Float64Array(0)) : null;
+  let correction: CorrectionStats | undefined;
+  if (o.correct) {
+    const candidates = kept;
+    const skip = o.correct.real.rows < CORRECTION_DEFAULTS.minReal
+      ? `${o.correct.real.rows} real rows on the side (fewer than ${CORRECTION_DEFAULTS.minReal})`
+      : candidates < 2 * o.rows ? `${candidates} candidates for ${o.rows} rows (the draw cap was reached)` : null;
+    let pick: Int32Array;
+    if (skip) {
+      pick = Int32Array.from({ length: Math.min(o.rows, candidates) }, (_, i) => i);
+      correction = { candidates, ess: 1, meanReal: NaN, skipped: skip };
+    } else {
+      const realMax = o.rows * CORRECTION_DEFAULTS.realPerRow;
+      const { weights, meanReal } = classifierWeights(gan.engine, o.correct.real, table, o.correct.features, o.correct.seed, { realMax });
+      pick = weightedSample(gan.engine, weights, o.rows, o.correct.seed + 3);
+      correction = { candidates, ess: essShare(weights), meanReal };
+    }
+    table = selectRows(table, pick);
+    if (scores) scores = Float64Array.from(pick, (i) => scores![i]);
+    kept = pick.length;
+  }
   const out: CanonicalDraw = {
     table,
     scores,
-    stats: { wanted: o.rows, kept, drawn, acceptance: o.scorer && drawn > 0 ? accepted / drawn : null, contradicting, derivedOutOfRange, clippedRows, capped: kept < o.rows },
+    stats: { wanted: o.rows, kept, drawn, acceptance: o.scorer && drawn > 0 ? accepted / drawn : null, contradicting, derivedOutOfRange, clippedRows, capped: kept < o.rows, ...(correction ? { correction } : {}) },
   };
   if (o.fix.length) {
     if (fixTraining) out.fixTraining = fixTraining;

@@ -37,7 +37,7 @@ import type { AuditResult, IntersectionHeatmap } from './types.js';
  * generated row kept, the paper's condition, no point masses. The bands above come from such runs, so
  * a decision against them must draw its sets the same way (experiments/ground-truth.mjs and its CI test).
  */
-export const GROUND_TRUTH_SAMPLING = { ganSeeds: 1, rejection: false, ganCondition: 'extreme', ganPointShare: 0, ganSchedule: 'paper' } as const;
+export const GROUND_TRUTH_SAMPLING = { ganSeeds: 1, rejection: false, ganCondition: 'extreme', ganPointShare: 0, ganCorrect: 'none', ganSchedule: 'paper' } as const;
 
 /** K in h = max(K·s, K·σ_bin). */
 export const FLAG_K = 3;

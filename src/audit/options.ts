@@ -4,6 +4,7 @@ import { GAN_DEFAULTS } from '../models/lucidgan/config.js';
 import type { Favourable } from '../methods/metrics/index.js';
 import type { BlackBox } from '../models/blackbox.js';
 import { drawSeed, type ConditionMode } from './canonical.js';
+import type { Correction } from './correct.js';
 import type { GanSchedule } from './schedule.js';
 import type { AuditProvenance } from './types.js';
 
@@ -53,6 +54,8 @@ export const AUDIT_DEFAULTS = {
   validityFloor: 0.8,
   /** how the generator is conditioned at sampling (EXPERIMENTS.md §7.2) */
   ganCondition: 'observed' as ConditionMode,
+  /** how the main sets are corrected after their rejection draw (correct.ts; EXPERIMENTS.md §11) */
+  ganCorrect: 'none' as Correction,
   /** fewer rows are refused (allowSmall overrides): a GAN, the checks and the verdicts need rows to work on */
   minRows: 100,
   /** the GANs train on a stratified sample of this many rows when the data has more (sample.ts; AuditOptions.ganRows) */
@@ -145,6 +148,8 @@ export interface AuditOptions {
   ganCondition?: ConditionMode;
   /** numeric values held by at least this share of the rows are point masses of the GAN's transformer (default TRANSFORMER_DEFAULTS.pointShare; 0: none) */
   ganPointShare?: number;
+  /** how the main canonical sets are corrected after their rejection draw (correct.ts Correction; default AUDIT_DEFAULTS.ganCorrect) */
+  ganCorrect?: Correction;
   /**
    * `--suppress-below k`: groups and intersection cells with fewer than k rows show no rate, count of
    * positives, interval or real-row figure anywhere, and get no verdict (metrics/suppress.ts; default: none)

@@ -6,6 +6,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { AUDIT_DEFAULTS } from '../audit/run.js';
 import { CANONICAL_DEFAULTS, CONDITION_MODES, type ConditionMode } from '../audit/canonical.js';
 import { SCHEDULE_NAMES, type GanSchedule } from '../audit/schedule.js';
+import { CORRECTIONS, type Correction } from '../audit/correct.js';
 import { modelTimeoutOption } from './model-timeout.js';
 import { intAtLeast2, nonNegativeInt, numberList, positiveInt } from './options.js';
 
@@ -40,6 +41,7 @@ export const AUDIT_RUN_OPTIONS = [
   () => new Option('--gan-condition <mode>', 'how the generator is conditioned when the sets are drawn (see lucid audit --help)').choices([...CONDITION_MODES]).default(AUDIT_DEFAULTS.ganCondition),
   () => new Option('--no-rejection', 'keep every generated row (the published sampling) instead of only those the model scores on their side'),
   () => new Option('--gan-point-share <x>', 'give every numeric value held by at least this share of its column\'s rows a GAN mode of its own, generated exactly (e.g. 0.05 for zero-inflated amounts; default 0: none; EXPERIMENTS.md §7.3)').argParser(share),
+  () => new Option('--gan-correct <how>', 'how the main canonical sets are corrected after their draw: none, or classifier (4× the rows drawn, resampled by a real-vs-generated classifier\'s odds; see lucid audit --help)').choices([...CORRECTIONS]).default(AUDIT_DEFAULTS.ganCorrect),
   modelTimeoutOption,
 ] as const;
 
@@ -58,6 +60,7 @@ export interface AuditRunCliOptions {
   ganCondition: ConditionMode;
   rejection: boolean;
   ganPointShare?: number;
+  ganCorrect: Correction;
   modelTimeout: number;
 }
 
@@ -78,6 +81,7 @@ export function auditRunValues(o: AuditRunCliOptions) {
     ganCondition: o.ganCondition,
     rejection: o.rejection,
     ganPointShare: o.ganPointShare,
+    ganCorrect: o.ganCorrect,
     modelTimeout: o.modelTimeout,
   };
 }

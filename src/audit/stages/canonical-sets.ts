@@ -13,6 +13,9 @@ import type { AuditContext } from './context.js';
 import type { GanStage } from './gan.js';
 import type { MetricsStage, Suppression } from './metrics.js';
 
+/** The correction's seed is drawSeed(GAN seed, purpose, CORRECTION_ROUND): a round no draw reaches. */
+const CORRECTION_ROUND = 999_983;
+
 /** One draw of both sides from every GAN seed, pooled; the validity of the pooled pair by the scorer. */
 export interface PairDraw {
   perSeed: { positive: CanonicalDraw; negative: CanonicalDraw }[];
@@ -40,7 +43,7 @@ export interface Sets {
 export function sets(ctx: AuditContext, ms: MetricsStage, gs: GanStage, supp: Suppression): Sets {
   const { table, opts, warnings, seedLog } = ctx;
   const { predName, views, yhat, threshold } = ms;
-  const { gans, seeds, ganFeatureTable, posRows, negRows, scorer, rejection, range } = gs;
+  const { gans, seeds, ganFeatureTable, ganTable, ganColumns, posRows, negRows, scorer, rejection, range } = gs;
   const suppressedValues = supp.values;
   const dependencies = findDependencies(ganFeatureTable);
   const relations = findRelations(ganFeatureTable);
@@ -52,17 +55,29 @@ export function sets(ctx: AuditContext, ms: MetricsStage, gs: GanStage, supp: Su
       if (rows.length === 0) warnings.push(`the model scores no row ${side}: the ${side} canonical set is conditioned as in the paper (prediction exactly ${side === 'positive' ? 1 : 0}), and nothing about it can be checked against real rows`);
     }
   }
+  // the classifier correction (correct.ts) of the main sets: it reads the GAN's columns of the real rows of each side
+  const correction = opts.ganCorrect ?? AUDIT_DEFAULTS.ganCorrect;
+  const features = ganColumns.map((c) => c.name);
+  const realSide = correction === 'classifier' ? [negRows, posRows].map((r) => selectRows({ rows: ganTable.rows, columns: ganTable.columns.filter((c) => features.includes(c.name)) }, r)) : null;
   /** one side's draw from GAN k; every round's sampling seed is logged under `what` */
-  const draw = (k: number, side: 0 | 1, fix: [string, string][], rows: number, purpose: number, what: string): Promise<CanonicalDraw> =>
-    drawCanonical(gans[k], {
+  const draw = (k: number, side: 0 | 1, fix: [string, string][], rows: number, purpose: number, what: string): Promise<CanonicalDraw> => {
+    const sideName = side === 1 ? 'positive' : 'negative';
+    let correct: { real: Table; features: readonly string[]; seed: number } | undefined;
+    if (realSide && fix.length === 0) {
+      correct = { real: realSide[side], features, seed: drawSeed(seeds[k], purpose, CORRECTION_ROUND) };
+      seedLog[`${what}, ${sideName} set, GAN ${k + 1}, classifier correction`] = correct.seed;
+    }
+    return drawCanonical(gans[k], {
       side, condition, sideRows: side === 1 ? posRows : negRows, predName, fix, rows,
       seedOf: (round) => {
         const s = drawSeed(seeds[k], purpose, round);
-        seedLog[`${what}, ${side === 1 ? 'positive' : 'negative'} set, GAN ${k + 1}, draw round ${round + 1}`] = s;
+        seedLog[`${what}, ${sideName} set, GAN ${k + 1}, draw round ${round + 1}`] = s;
         return s;
       },
       scorer: rejection ? scorer : null, threshold: scorer?.threshold ?? threshold, range, dependencies, relations, protectedColumns,
+      ...(correct ? { correct } : {}),
     });
+  };
   /** both sides for every seed; their scores by the scorer (the filter's, or scored now without rejection) */
   const drawPair = async (fix: [string, string][], rows: number, purpose: number, what: string) => {
     const perSeed: { positive: CanonicalDraw; negative: CanonicalDraw }[] = [];
