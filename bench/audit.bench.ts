@@ -15,8 +15,8 @@
 //
 // LUCID_BENCH_AUDIT_GAN_EPOCHS=N: smoke runs only; every audit trains N GAN epochs, and the rows
 // (and BENCHMARKS.md) say it is not the default audit.
-// LUCID_BENCH_AUDIT_BEFORE=1: also the earlier group (EXPERIMENTS.md §7): the default audit on Adult
-// against the audit before issue #15 (1 GAN, no rejection), in this process, interleaved, 2 rounds.
+// LUCID_BENCH_AUDIT_BEFORE=1: also the earlier defaults (AUDIT_PRESETS: before #15, before #35) against
+// today's default, in this process, interleaved, 2 rounds.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -113,29 +113,42 @@ function endToEnd(name: AuditDataset, engine: Engine, log: (m: string) => void, 
   };
 }
 
-/** The default audit before issue #15 and now, on Adult, in this process (opt-in: LUCID_BENCH_AUDIT_BEFORE=1). */
-function beforeAfter(engine: Engine, log: (m: string) => void, e: Engine): Group {
+/**
+ * Earlier defaults kept runnable (options of today's code), each timed against today's default in this
+ * process, interleaved, 2 rounds (opt-in: LUCID_BENCH_AUDIT_BEFORE=1):
+ * - before #15 (EXPERIMENTS.md §7): 1 GAN, no rejection (the ground truth's sampling, flags.ts), on Adult;
+ * - before #35 (EXPERIMENTS.md §11): the generator of d285cb0's default audit (observed condition, no
+ *   point masses, no correction), on Adult, COMPAS and the simulated set: issue #35's time target is
+ *   today's default ≤ 1.5× it.
+ */
+export const AUDIT_PRESETS = {
+  'before #15': { options: AUDIT_BEFORE, text: '1 GAN, no rejection', datasets: ['adult'] as AuditDataset[] },
+  'before #35': { options: { ganCondition: 'observed', ganPointShare: 0, ganCorrect: 'none' } as Partial<AuditOptions>, text: "d285cb0's generator", datasets: [...AUDIT_DATASETS] },
+};
+
+function presetVsDefault(engine: Engine, log: (m: string) => void, e: Engine, preset: keyof typeof AUDIT_PRESETS, name: AuditDataset): Group {
+  const p = AUDIT_PRESETS[preset];
   return {
     tier: 'audit',
-    name: 'audit adult before #15 vs default',
+    name: `audit ${name} ${preset} vs default`,
     unit: 'ms',
     async: true,
     warmup: false,
     budget: { rounds: 2 },
     async prepare() {
-      const missing = auditDatasetMissing('adult');
+      const missing = auditDatasetMissing(name);
       if (missing) {
-        log(`  audit adult before #15: skipped: ${missing}`);
+        log(`  audit ${name} ${preset}: skipped: ${missing}`);
         return { cases: [] };
       }
-      const setup = await auditSetup(engine, 'adult');
+      const setup = await auditSetup(engine, name);
       const clf = setup.train(e);
       const model: BlackBox = builtinBlackBox(e, clf, setup.modelText);
       const base: AuditOptions = { ...setup.options, model };
       const threads = e.threads;
       return {
         cases: [
-          { engine: 'lucid' as const, impl: `before #15: 1 GAN, no rejection · ${threads} threads`, baseline: true, extra: { threads }, fn: async () => void (await runAudit(e, setup.table, { ...base, ...AUDIT_BEFORE })) },
+          { engine: 'lucid' as const, impl: `${preset}: ${p.text} · ${threads} threads`, baseline: true, extra: { threads }, fn: async () => void (await runAudit(e, setup.table, { ...base, ...p.options })) },
           { engine: 'lucid' as const, impl: `default: ${threads} threads`, extra: { threads }, fn: async () => void (await runAudit(e, setup.table, base)) },
         ],
         dispose: () => clf.dispose(),
@@ -147,6 +160,8 @@ function beforeAfter(engine: Engine, log: (m: string) => void, e: Engine): Group
 export function auditGroups(engine: Engine, log: (m: string) => void, engineT?: Engine): Group[] {
   const e = engineT ?? engine;
   const groups = AUDIT_DATASETS.map((name) => endToEnd(name, engine, log, e.threads));
-  if (process.env.LUCID_BENCH_AUDIT_BEFORE === '1') groups.push(beforeAfter(engine, log, e));
+  if (process.env.LUCID_BENCH_AUDIT_BEFORE === '1') {
+    for (const preset of Object.keys(AUDIT_PRESETS) as (keyof typeof AUDIT_PRESETS)[]) for (const name of AUDIT_PRESETS[preset].datasets) groups.push(presetVsDefault(engine, log, e, preset, name));
+  }
   return groups;
 }

@@ -91,11 +91,26 @@ function validityText(c: CanonicalComparison): { html: string; ok: boolean } {
   const contra = d.reduce((s, x) => s + x.positive.contradicting + x.negative.contradicting, 0);
   const outside = d.reduce((s, x) => s + (x.positive.derivedOutOfRange ?? 0) + (x.negative.derivedOutOfRange ?? 0), 0);
   const plaus = drawnAll > 0 ? ` Of the ${fmtInt(drawnAll)} rows drawn, ${fmtPct(clipped / drawnAll)} had a number outside its column's observed range (clipped into it), ${fmtPct(contra / drawnAll)} contradicted an exact dependency of the data that was not derived (rejected) and ${fmtPct(outside / drawnAll)} had a derived number outside its column's range (rejected).` : '';
+  const corr = d.filter((x) => x.positive.correction || x.negative.correction);
+  const corrText = corr.length ? ` ${correctionText(corr)}` : '';
   const short = acc && (acc.kept.positive < acc.wanted.positive || acc.kept.negative < acc.wanted.negative) ? ` The draw cap was reached: ${fmtInt(acc.kept.positive)} of ${fmtInt(acc.wanted.positive)} positive and ${fmtInt(acc.kept.negative)} of ${fmtInt(acc.wanted.negative)} negative rows.` : '';
   return {
-    html: `Validity: ${who} scores ${fmtPct(pr)} of the positive set (${fmtInt(v.positive.valid)} of ${fmtInt(v.positive.rows)}) as positive and ${fmtPct(nr)} of the negative set (${fmtInt(v.negative.valid)} of ${fmtInt(v.negative.rows)}) as negative.${drawn}${short}${plaus}` + (ok ? '' : ' Rows on the wrong side mix the two sets: their differences can be too small or, where the generator is wrong, reversed; the checks against the data below say which.'),
+    html: `Validity: ${who} scores ${fmtPct(pr)} of the positive set (${fmtInt(v.positive.valid)} of ${fmtInt(v.positive.rows)}) as positive and ${fmtPct(nr)} of the negative set (${fmtInt(v.negative.valid)} of ${fmtInt(v.negative.rows)}) as negative.${drawn}${corrText}${short}${plaus}` + (ok ? '' : ' Rows on the wrong side mix the two sets: their differences can be too small or, where the generator is wrong, reversed; the checks against the data below say which.'),
     ok,
   };
+}
+
+/** How the classifier correction (src/audit/correct.ts) changed the sets: candidates, effective sample share, skipped sides. */
+function correctionText(d: NonNullable<CanonicalComparison['draws']>): string {
+  const st = d.flatMap((x) => [x.positive.correction, x.negative.correction]).filter((c) => c !== undefined);
+  const done = st.filter((c) => !c.skipped);
+  const skipped = st.filter((c) => c.skipped).map((c) => c.skipped!);
+  const cand = done.reduce((s, c) => s + c.candidates, 0);
+  const ess = done.length ? Math.min(...done.map((c) => c.ess)) : NaN;
+  const head = done.length
+    ? `Each set was then corrected (--gan-correct classifier): its rows were drawn without replacement from ${fmtInt(cand)} candidates drawn the same way, with probability ∝ the odds a real-vs-generated classifier gives each of being real (the lowest effective sample share of the weights: ${fmtPct(ess)}; 100% is no reweighting). The rows are still generated.`
+    : '';
+  return head + (skipped.length ? ` ${skipped.length} of ${st.length} sets were not corrected (${[...new Set(skipped)].join('; ')}).` : '');
 }
 
 /**
