@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { Rng } from '../../src/engine/rng.js';
 import type { Engine } from '../../src/engine/engine.js';
 import { concatRows, selectRows, type Table } from '../../src/data/table.js';
-import { aucByRanks, detectionScore, pairTrendsWithFloor, privacyDcr, type BeyondFeature } from '../../src/methods/quality/beyond.js';
+import { aucByRanks, copyShareSe, detectionScore, pairTrendsWithFloor, privacyDcr, privacyHolds, PRIVACY_RULE, type BeyondFeature } from '../../src/methods/quality/beyond.js';
 import { pairTrend } from '../../src/methods/quality/report.js';
 import { getEngine, rejectsEngineError } from '../helpers/engine.js';
 import { cat, num, table } from '../helpers/tables.js';
@@ -274,6 +274,24 @@ describe('privacyDcr', () => {
     const half = privacyDcr(train, heldOut, concatRows([copies, selectRows(fresh, Int32Array.from({ length: 1000 }, (_, i) => i))]), FEATURES);
     assert.ok(Math.abs(half.generated.exactShare - 0.5) < 1e-12, `half: ${half.generated.exactShare}`);
     assert.equal(half.generated.p5, 0);
+  });
+
+  it('privacyHolds: copies beyond the margin and the two shares\' noise, or a small p5 ratio, fail (§11.4)', () => {
+    const s = (exactShare: number, p5 = 0.1) => ({ p5, median: 0.2, exactShare });
+    // continuous data: no copies held out, 3% generated at 2,000 rows: beyond 1 point + 1.645 se (se 0.38 points)
+    assert.equal(privacyHolds({ generated: s(0.03), heldOut: s(0), ratioP5: 1, rows: { generated: 2000, heldOut: 2000 } }), false);
+    assert.equal(privacyHolds({ generated: s(0.012), heldOut: s(0), ratioP5: 1, rows: { generated: 2000, heldOut: 2000 } }), true);
+    // discrete data (EXPERIMENTS.md §11.4's COMPAS audit): 94.9% against 93.5% at 2,000 rows each is within noise of the margin
+    const compas = { generated: s(0.949, 0), heldOut: s(0.935, 0), ratioP5: 1, rows: { generated: 2000, heldOut: 2000 } };
+    assert.ok(Math.abs(copyShareSe(compas) - Math.sqrt((0.949 * 0.051 + 0.935 * 0.065) / 2000)) < 1e-15);
+    assert.equal(privacyHolds(compas), true);
+    // … but not 98% against 93.5%
+    assert.equal(privacyHolds({ ...compas, generated: s(0.98, 0) }), false);
+    // without counts the margin alone decides (no noise allowance)
+    assert.equal(privacyHolds({ generated: s(0.949, 0), heldOut: s(0.935, 0), ratioP5: 1 }), false);
+    // the p5 ratio
+    assert.equal(privacyHolds({ generated: s(0, 0.05), heldOut: s(0, 0.1), ratioP5: PRIVACY_RULE.p5Ratio - 0.01, rows: { generated: 2000, heldOut: 2000 } }), false);
+    assert.equal(privacyHolds(null), true);
   });
 
   it('maxTrain subsamples the training rows and says so; deterministic without an rng', () => {
