@@ -54,6 +54,8 @@ export const AUDIT_DEFAULTS = {
   validityFloor: 0.8,
   /** how the generator is conditioned at sampling (EXPERIMENTS.md §7.2) */
   ganCondition: 'observed' as ConditionMode,
+  /** numeric values held by at least this share of a column's rows are point masses of the GANs' transformer (EXPERIMENTS.md §7.3, §11; 0: none) */
+  ganPointShare: 0,
   /** how the main sets are corrected after their rejection draw (correct.ts; EXPERIMENTS.md §11) */
   ganCorrect: 'none' as Correction,
   /** fewer rows are refused (allowSmall overrides): a GAN, the checks and the verdicts need rows to work on */
@@ -146,7 +148,7 @@ export interface AuditOptions {
   rejection?: boolean;
   /** how the generator is conditioned when the sets are drawn (canonical.ts ConditionMode; default AUDIT_DEFAULTS.ganCondition) */
   ganCondition?: ConditionMode;
-  /** numeric values held by at least this share of the rows are point masses of the GAN's transformer (default TRANSFORMER_DEFAULTS.pointShare; 0: none) */
+  /** numeric values held by at least this share of the rows are point masses of the GAN's transformer (default AUDIT_DEFAULTS.ganPointShare; 0: none) */
   ganPointShare?: number;
   /** how the main canonical sets are corrected after their rejection draw (correct.ts Correction; default AUDIT_DEFAULTS.ganCorrect) */
   ganCorrect?: Correction;

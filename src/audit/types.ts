@@ -9,6 +9,8 @@ import type { MetricsReport } from '../methods/metrics/index.js';
 import type { Attribution } from './attribution.js';
 import type { Validity } from '../methods/quality/index.js';
 import type { Distribution, FeatureFidelity, ShiftCheck } from './checks.js';
+import type { ConditionMode } from './canonical.js';
+import type { Correction } from './correct.js';
 
 export type { Distribution };
 import type { DrawStats } from './canonical.js';
@@ -215,6 +217,8 @@ export interface AuditResult {
        * represented: how many of them have a row in the sample (all when rows ≥ strataCount).
        */
       sample: { rows: number; of: number; strata: string[]; strataCount: number; represented: number } | null;
+      /** how the sets were drawn: the condition mode, the transformer's point-mass share, the correction (absent in audits before #35) */
+      sampling?: { condition: ConditionMode; pointShare: number; correct: Correction };
     };
     timings: Record<string, number>;
     /** how the audit was asked for: the command line (`lucid audit …`), the browser page's options, or a program */

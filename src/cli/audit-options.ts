@@ -40,7 +40,7 @@ export const AUDIT_RUN_OPTIONS = [
   () => new Option('--gan-seeds <n>', 'LUCID-GANs to train (different seeds); every canonical figure is given with its spread over them').argParser(positiveInt).default(CANONICAL_DEFAULTS.ganSeeds),
   () => new Option('--gan-condition <mode>', 'how the generator is conditioned when the sets are drawn (see lucid audit --help)').choices([...CONDITION_MODES]).default(AUDIT_DEFAULTS.ganCondition),
   () => new Option('--no-rejection', 'keep every generated row (the published sampling) instead of only those the model scores on their side'),
-  () => new Option('--gan-point-share <x>', 'give every numeric value held by at least this share of its column\'s rows a GAN mode of its own, generated exactly (e.g. 0.05 for zero-inflated amounts; default 0: none; EXPERIMENTS.md §7.3)').argParser(share),
+  () => new Option('--gan-point-share <x>', 'give every numeric value held by at least this share of its column\'s rows a GAN mode of its own, generated exactly (e.g. 0.05 for zero-inflated amounts; 0: none; EXPERIMENTS.md §7.3, §11)').argParser(share).default(AUDIT_DEFAULTS.ganPointShare),
   () => new Option('--gan-correct <how>', 'how the main canonical sets are corrected after their draw: none, or classifier (4× the rows drawn, resampled by a real-vs-generated classifier\'s odds; see lucid audit --help)').choices([...CORRECTIONS]).default(AUDIT_DEFAULTS.ganCorrect),
   modelTimeoutOption,
 ] as const;
@@ -59,7 +59,7 @@ export interface AuditRunCliOptions {
   ganSeeds: number;
   ganCondition: ConditionMode;
   rejection: boolean;
-  ganPointShare?: number;
+  ganPointShare: number;
   ganCorrect: Correction;
   modelTimeout: number;
 }

@@ -121,7 +121,7 @@ export async function ganStage(ctx: AuditContext, ms: MetricsStage): Promise<Gan
       where: opts.source ?? 'data',
       onEpoch: (e) => progress('gan', (k + e.epoch / Math.max(1, epochs)) / ganSeeds.length),
       shouldStop: opts.shouldStop,
-      ...(opts.ganPointShare !== undefined ? { pointShare: opts.ganPointShare } : {}),
+      pointShare: opts.ganPointShare ?? AUDIT_DEFAULTS.ganPointShare,
     });
     gans.push(fit.model);
     seedLog[`LUCID-GAN ${k + 1} of ${ganSeeds.length} (training)`] = ganSeeds[k];
