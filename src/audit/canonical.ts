@@ -176,17 +176,17 @@ export interface DrawOptions {
   /** most rows drawn (default rows · CANONICAL_DEFAULTS.drawCap, times the correction's factor with one) */
   cap?: number;
   /**
-   * The classifier correction (correct.ts): CORRECTION_DEFAULTS.factor × rows candidates are drawn as
+   * The classifier correction (correct.ts): factor (default CORRECTION_DEFAULTS.factor) × rows candidates are drawn as
    * the set would be, and the set is `rows` of them resampled by a real-vs-generated classifier's
    * odds. real: the real rows of the side (the GAN's training rows); features: the columns it reads.
    */
-  correct?: { real: Table; features: readonly string[]; seed: number };
+  correct?: { real: Table; features: readonly string[]; seed: number; factor?: number };
 }
 
 /** Draws one canonical set by rejection (see the file comment). Deterministic for the given seeds. */
 export async function drawCanonical(gan: LucidGan, o: DrawOptions): Promise<CanonicalDraw> {
   // rows to keep by rejection: the set's, or the correction's candidates
-  const factor = o.correct ? CORRECTION_DEFAULTS.factor : 1;
+  const factor = o.correct ? o.correct.factor ?? CORRECTION_DEFAULTS.factor : 1;
   const want = o.rows * factor;
   const cap = o.cap ?? want * CANONICAL_DEFAULTS.drawCap;
   const parts: Table[] = [];

@@ -152,6 +152,8 @@ export interface AuditOptions {
   ganPointShare?: number;
   /** how the main canonical sets are corrected after their rejection draw (correct.ts Correction; default AUDIT_DEFAULTS.ganCorrect) */
   ganCorrect?: Correction;
+  /** with ganCorrect 'classifier': candidates drawn per row of a main set (default CORRECTION_DEFAULTS.factor; at least 2) */
+  ganCandidates?: number;
   /**
    * `--suppress-below k`: groups and intersection cells with fewer than k rows show no rate, count of
    * positives, interval or real-row figure anywhere, and get no verdict (metrics/suppress.ts; default: none)

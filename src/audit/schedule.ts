@@ -161,15 +161,15 @@ export function describeGanRows(g: { rows: number; sample?: GanSampleRecord | nu
 }
 
 /** One line on how the GANs trained, from an audit's meta.gan (the CLI summary and the report say the same). */
-export function describeGanTraining(g: { epochs: number; mode: string; rows: number; seeds: readonly number[]; epochsDone: readonly number[]; schedule?: GanSchedule; heldOut?: number; batch?: number; stops?: readonly (StopRecord | null)[]; sample?: GanSampleRecord | null; sampling?: { condition: string; pointShare: number; correct: string } }): string {
+export function describeGanTraining(g: { epochs: number; mode: string; rows: number; seeds: readonly number[]; epochsDone: readonly number[]; schedule?: GanSchedule; heldOut?: number; batch?: number; stops?: readonly (StopRecord | null)[]; sample?: GanSampleRecord | null; sampling?: { condition: string; pointShare: number; correct: string; candidates?: number } }): string {
   const how = g.sampling ? `; ${describeSampling(g.sampling)}` : '';
   return describeTraining(g) + how;
 }
 
 /** How the sets were drawn, in words (the condition mode, point masses, the correction). */
-export function describeSampling(s: { condition: string; pointShare: number; correct: string }): string {
+export function describeSampling(s: { condition: string; pointShare: number; correct: string; candidates?: number }): string {
   const points = s.pointShare > 0 ? `point masses for numbers held by ≥ ${+(100 * s.pointShare).toFixed(2)}% of a column` : 'no point masses';
-  const corr = s.correct === 'classifier' ? 'each main set resampled by a real-vs-generated classifier' : 'no correction';
+  const corr = s.correct === 'classifier' ? `each main set resampled from ${s.candidates ?? '?'}× its rows in candidates by a real-vs-generated classifier` : 'no correction';
   return `sets drawn with the ${s.condition} condition, ${points}, ${corr}`;
 }
 

@@ -218,7 +218,7 @@ export interface AuditResult {
        */
       sample: { rows: number; of: number; strata: string[]; strataCount: number; represented: number } | null;
       /** how the sets were drawn: the condition mode, the transformer's point-mass share, the correction (absent in audits before #35) */
-      sampling?: { condition: ConditionMode; pointShare: number; correct: Correction };
+      sampling?: { condition: ConditionMode; pointShare: number; correct: Correction; candidates?: number };
     };
     timings: Record<string, number>;
     /** how the audit was asked for: the command line (`lucid audit …`), the browser page's options, or a program */

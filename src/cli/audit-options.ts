@@ -6,7 +6,7 @@ import { InvalidArgumentError, Option, type Command } from 'commander';
 import { AUDIT_DEFAULTS } from '../audit/run.js';
 import { CANONICAL_DEFAULTS, CONDITION_MODES, type ConditionMode } from '../audit/canonical.js';
 import { SCHEDULE_NAMES, type GanSchedule } from '../audit/schedule.js';
-import { CORRECTIONS, type Correction } from '../audit/correct.js';
+import { CORRECTION_DEFAULTS, CORRECTIONS, type Correction } from '../audit/correct.js';
 import { modelTimeoutOption } from './model-timeout.js';
 import { intAtLeast2, nonNegativeInt, numberList, positiveInt } from './options.js';
 
@@ -42,6 +42,7 @@ export const AUDIT_RUN_OPTIONS = [
   () => new Option('--no-rejection', 'keep every generated row (the published sampling) instead of only those the model scores on their side'),
   () => new Option('--gan-point-share <x>', 'give every numeric value held by at least this share of its column\'s rows a GAN mode of its own, generated exactly (e.g. 0.05 for zero-inflated amounts; 0: none; EXPERIMENTS.md §7.3, §11)').argParser(share).default(AUDIT_DEFAULTS.ganPointShare),
   () => new Option('--gan-correct <how>', 'how the main canonical sets are corrected after their draw: none, or classifier (4× the rows drawn, resampled by a real-vs-generated classifier\'s odds; see lucid audit --help)').choices([...CORRECTIONS]).default(AUDIT_DEFAULTS.ganCorrect),
+  () => new Option('--gan-candidates <k>', `with --gan-correct classifier: candidates drawn per row of a main set (default ${CORRECTION_DEFAULTS.factor})`).argParser(intAtLeast2),
   modelTimeoutOption,
 ] as const;
 
@@ -61,6 +62,7 @@ export interface AuditRunCliOptions {
   rejection: boolean;
   ganPointShare: number;
   ganCorrect: Correction;
+  ganCandidates?: number;
   modelTimeout: number;
 }
 
@@ -82,6 +84,7 @@ export function auditRunValues(o: AuditRunCliOptions) {
     rejection: o.rejection,
     ganPointShare: o.ganPointShare,
     ganCorrect: o.ganCorrect,
+    ganCandidates: o.ganCandidates,
     modelTimeout: o.modelTimeout,
   };
 }

@@ -1,11 +1,13 @@
 // Stage 4 of an audit: the main canonical sets — each GAN seed's positive and negative set, drawn by
 // rejection (canonical.ts), pooled — compared with each other and with the real rows on each side,
 // the proxy view among them; and `sets`, which the intersectional stages draw and compare with.
+import { check } from '../../engine/errors.js';
 import { concatRows, selectRows, type Table } from '../../data/table.js';
 import { findDependencies, type Dependency } from '../../data/dependencies.js';
 import { findRelations, planDerivations, type Derivation, type Relation } from '../../data/relations.js';
 import { validity, type Validity } from '../../methods/quality/index.js';
 import { CANONICAL_DEFAULTS, concatScores, drawCanonical, drawSeed, type CanonicalDraw } from '../canonical.js';
+import { CORRECTION_DEFAULTS } from '../correct.js';
 import { distribution, jsDistance, rankDistributions, sharesOn, type SeriesInput } from '../distance.js';
 import { AUDIT_DEFAULTS } from '../options.js';
 import type { AuditResult, CanonicalComparison, Distribution } from '../types.js';
@@ -57,14 +59,16 @@ export function sets(ctx: AuditContext, ms: MetricsStage, gs: GanStage, supp: Su
   }
   // the classifier correction (correct.ts) of the main sets: it reads the GAN's columns of the real rows of each side
   const correction = opts.ganCorrect ?? AUDIT_DEFAULTS.ganCorrect;
+  const factor = opts.ganCandidates ?? CORRECTION_DEFAULTS.factor;
+  check(Number.isSafeInteger(factor) && factor >= 2, 'E_ARG', () => `audit: ganCandidates must be an integer of at least 2, got ${factor}`);
   const features = ganColumns.map((c) => c.name);
   const realSide = correction === 'classifier' ? [negRows, posRows].map((r) => selectRows({ rows: ganTable.rows, columns: ganTable.columns.filter((c) => features.includes(c.name)) }, r)) : null;
   /** one side's draw from GAN k; every round's sampling seed is logged under `what` */
   const draw = (k: number, side: 0 | 1, fix: [string, string][], rows: number, purpose: number, what: string): Promise<CanonicalDraw> => {
     const sideName = side === 1 ? 'positive' : 'negative';
-    let correct: { real: Table; features: readonly string[]; seed: number } | undefined;
+    let correct: { real: Table; features: readonly string[]; seed: number; factor: number } | undefined;
     if (realSide && fix.length === 0) {
-      correct = { real: realSide[side], features, seed: drawSeed(seeds[k], purpose, CORRECTION_ROUND) };
+      correct = { real: realSide[side], features, seed: drawSeed(seeds[k], purpose, CORRECTION_ROUND), factor };
       seedLog[`${what}, ${sideName} set, GAN ${k + 1}, classifier correction`] = correct.seed;
     }
     return drawCanonical(gans[k], {

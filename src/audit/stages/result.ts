@@ -2,6 +2,7 @@
 // that makes it reproducible: the data and model, the options that shaped it, every seed used.
 import { checkRelations } from '../../data/relations.js';
 import { AUDIT_DEFAULTS, AUDIT_VERSION } from '../options.js';
+import { CORRECTION_DEFAULTS } from '../correct.js';
 import type { AuditInterruption, AuditResult, ConditionalComparison, LucidSection } from '../types.js';
 import type { CanonicalStage, Sets } from './canonical-sets.js';
 import type { ChecksStage } from './checks.js';
@@ -85,7 +86,7 @@ export function auditResult(ctx: AuditContext, r: StageResults): AuditResult {
         stops: gans.map((g) => g.history.stop ?? null),
         ganRows: ganRowsMax,
         sample: sample ? { rows: sample.rows.length, of: table.rows, strata: strataNames, strataCount: sample.nonEmpty, represented: sample.represented } : null,
-        sampling: { condition: opts.ganCondition ?? AUDIT_DEFAULTS.ganCondition, pointShare: opts.ganPointShare ?? AUDIT_DEFAULTS.ganPointShare, correct: opts.ganCorrect ?? AUDIT_DEFAULTS.ganCorrect },
+        sampling: { condition: opts.ganCondition ?? AUDIT_DEFAULTS.ganCondition, pointShare: opts.ganPointShare ?? AUDIT_DEFAULTS.ganPointShare, correct: opts.ganCorrect ?? AUDIT_DEFAULTS.ganCorrect, ...((opts.ganCorrect ?? AUDIT_DEFAULTS.ganCorrect) === 'classifier' ? { candidates: opts.ganCandidates ?? CORRECTION_DEFAULTS.factor } : {}) },
       },
       timings,
       command: opts.provenance?.command ?? { via: 'api' },
