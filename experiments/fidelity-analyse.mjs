@@ -418,6 +418,20 @@ for (const label of LABELS) {
   if (!rs.length) continue;
   L.push('', `**${label}**: ${rs.length} audits; mean KS/TV ${f4(mean(rs.map((r) => r.meanKsTv.both)))}; faithful ${rs.reduce((a, r) => a + r.faithful, 0)}/${rs.reduce((a, r) => a + r.features, 0)}; size misses ${rs.reduce((a, r) => a + r.sizes.misses.length, 0)}; privacy held in ${rs.filter((r) => [r.positive, r.negative].every((x) => x === null || x.privacy.holds)).length} of ${rs.length}.`);
 }
+// the issue's anchors' terms, per data set and side (means over the label's audits)
+L.push('', '## In the anchors\' terms, per data set and side (mean over the audits; held-out rows)', '');
+L.push('| label | data | side | Column Shapes | Pair Trends | detection | DCR: exact copies (held-out) | DCR: p5 ratio |', '|---|---|---|---|---|---|---|---|');
+for (const label of LABELS) {
+  for (const name of DATASETS) {
+    const rs = rows.filter((r) => r.label === label && r.dataset === name);
+    if (!rs.length) continue;
+    for (const side of ['positive', 'negative']) {
+      const xs = rs.map((r) => r[side]).filter((x) => x);
+      const m = (f) => mean(xs.map(f).filter((v) => v !== null && Number.isFinite(v)));
+      L.push(`| ${label} | ${name} | ${side} | ${pct(1 - mean(rs.map((r) => r.meanKsTv[side])))} | ${pct(m((x) => x.pairTrends))} | ${f3(m((x) => x.detection))} | ${pct(m((x) => x.privacy.exactShare))} (${pct(m((x) => x.privacy.heldOutExactShare))}) | ${f3(m((x) => x.privacy.ratioP5))} |`);
+    }
+  }
+}
 if (comparisons.length) {
   L.push('', '## Decision rule: paired difference of the per-audit mean KS/TV (second − first; negative = second better)', '');
   L.push('| first | second | paired audits | mean difference | 95% t-interval | verdict |', '|---|---|---|---|---|---|');
