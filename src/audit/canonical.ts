@@ -180,7 +180,7 @@ export interface DrawOptions {
    * the set would be, and the set is `rows` of them resampled by a real-vs-generated classifier's
    * odds. real: the real rows of the side (the GAN's training rows); features: the columns it reads.
    */
-  correct?: { real: Table; features: readonly string[]; seed: number; factor?: number };
+  correct?: { real: Table; features: readonly string[]; seed: number; factor?: number; hidden?: number[] };
 }
 
 /** Draws one canonical set by rejection (see the file comment). Deterministic for the given seeds. */
@@ -265,7 +265,7 @@ export async function drawCanonical(gan: LucidGan, o: DrawOptions): Promise<Cano
       correction = { candidates, ess: 1, meanReal: NaN, skipped: skip };
     } else {
       const realMax = o.rows * CORRECTION_DEFAULTS.realPerRow;
-      const { weights, meanReal } = classifierWeights(gan.engine, o.correct.real, table, o.correct.features, o.correct.seed, { realMax });
+      const { weights, meanReal } = classifierWeights(gan.engine, o.correct.real, table, o.correct.features, o.correct.seed, { realMax, ...(o.correct.hidden ? { hidden: o.correct.hidden } : {}) });
       pick = weightedSample(gan.engine, weights, o.rows, o.correct.seed + 3);
       correction = { candidates, ess: essShare(weights), meanReal };
     }

@@ -22,9 +22,16 @@ import { Rng } from '../engine/rng.js';
 import { concatRows, selectRows, type CategoricalColumn, type Column, type Table } from '../data/table.js';
 import { Classifier } from '../models/classifier/classifier.js';
 
-/** How a canonical set is corrected after its rejection draw: not at all, or by the classifier's importance resampling. */
-export type Correction = 'none' | 'classifier';
-export const CORRECTIONS: readonly Correction[] = ['none', 'classifier'];
+/**
+ * How a canonical set is corrected after its rejection draw: not at all, or by importance resampling
+ * with the built-in MLP ('classifier') or with logistic regression on the same features ('linear': it
+ * can reweight categories and decile bins, and their sums, but cannot single out rows; EXPERIMENTS.md
+ * §11.6).
+ */
+export type Correction = 'none' | 'classifier' | 'linear';
+export const CORRECTIONS: readonly Correction[] = ['none', 'classifier', 'linear'];
+/** The classifier of each correction: hidden layer sizes (undefined: the MLP's default; []: logistic regression). */
+export const CORRECTION_HIDDEN: Record<Exclude<Correction, 'none'>, number[] | undefined> = { classifier: undefined, linear: [] };
 
 export const CORRECTION_DEFAULTS = {
   /** candidates drawn (by rejection, as the set itself would be) per row wanted */
@@ -84,7 +91,7 @@ function withBins(t: Table, edges: Map<string, number[]>, names: Map<string, str
  * × their mean. real: (R, features) rows of the side; candidates: (M, features) generated rows of it;
  * features: the columns both hold that the classifier reads. Deterministic for the seed.
  */
-export function classifierWeights(engine: Engine, real: Table, candidates: Table, features: readonly string[], seed: number, opts: { realMax?: number; cap?: number; bins?: number } = {}): { weights: Float64Array; meanReal: number } {
+export function classifierWeights(engine: Engine, real: Table, candidates: Table, features: readonly string[], seed: number, opts: { realMax?: number; cap?: number; bins?: number; hidden?: number[] } = {}): { weights: Float64Array; meanReal: number } {
   check(features.length > 0, 'E_ARG', () => 'correct: no features to classify on');
   check(candidates.rows >= 4 && real.rows >= 2, 'E_ARG', () => `correct: too few rows (${real.rows} real, ${candidates.rows} candidates)`);
   const rng = new Rng(engine, seed);
@@ -118,7 +125,7 @@ export function classifierWeights(engine: Engine, real: Table, candidates: Table
     const g = selectRows(candT, other.subarray(0, m));
     const y: CategoricalColumn = { kind: 'categorical', name: label, codes: new Int32Array(2 * m).fill(1, 0, m), categories: ['generated', 'real'] };
     const both = concatRows([r, g], 'correction');
-    const fit = Classifier.train(engine, { rows: both.rows, columns: [...both.columns, y] }, { label, positive: 'real', seed: seed + 1 + f, where: 'canonical set correction' });
+    const fit = Classifier.train(engine, { rows: both.rows, columns: [...both.columns, y] }, { label, positive: 'real', seed: seed + 1 + f, where: 'canonical set correction', ...(opts.hidden ? { hidden: opts.hidden } : {}) });
     try {
       const p = fit.model.predictProba(engine, selectRows(candT, folds[f]), 'canonical set correction');
       folds[f].forEach((row, i) => {

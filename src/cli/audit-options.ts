@@ -41,8 +41,8 @@ export const AUDIT_RUN_OPTIONS = [
   () => new Option('--gan-condition <mode>', 'how the generator is conditioned when the sets are drawn (see lucid audit --help)').choices([...CONDITION_MODES]).default(AUDIT_DEFAULTS.ganCondition),
   () => new Option('--no-rejection', 'keep every generated row (the published sampling) instead of only those the model scores on their side'),
   () => new Option('--gan-point-share <x>', 'give every numeric value held by at least this share of its column\'s rows a GAN mode of its own, generated exactly (e.g. 0.05 for zero-inflated amounts; 0: none; EXPERIMENTS.md §7.3, §11)').argParser(share).default(AUDIT_DEFAULTS.ganPointShare),
-  () => new Option('--gan-correct <how>', 'how the main canonical sets are corrected after their draw: none, or classifier (4× the rows drawn, resampled by a real-vs-generated classifier\'s odds; see lucid audit --help)').choices([...CORRECTIONS]).default(AUDIT_DEFAULTS.ganCorrect),
-  () => new Option('--gan-candidates <k>', `with --gan-correct classifier: candidates drawn per row of a main set (default ${CORRECTION_DEFAULTS.factor})`).argParser(intAtLeast2),
+  () => new Option('--gan-correct <how>', 'how the main canonical sets are corrected after their draw: none, classifier (more rows drawn, resampled by a real-vs-generated MLP\'s odds) or linear (the same with logistic regression); see lucid audit --help').choices([...CORRECTIONS]).default(AUDIT_DEFAULTS.ganCorrect),
+  () => new Option('--gan-candidates <k>', `with --gan-correct classifier or linear: candidates drawn per row of a main set (default ${CORRECTION_DEFAULTS.factor})`).argParser(intAtLeast2),
   modelTimeoutOption,
 ] as const;
 

@@ -123,7 +123,7 @@ describe('lucid audit', () => {
       assert.match(bad.stderr, /expected COLUMN=E0,E1,… \(at least two numbers\)/, e);
     }
     // the GAN options
-    for (const [flag, v, msg] of [['--gan-seeds', '0', /positive integer|expected/], ['--gan-point-share', '1', /a share in \[0, 1\)/], ['--gan-condition', 'best', /Allowed choices are extreme, observed, matched/], ['--gan-correct', 'gan', /Allowed choices are none, classifier/], ['--gan-candidates', '1', /an integer ≥ 2/]] as const) {
+    for (const [flag, v, msg] of [['--gan-seeds', '0', /positive integer|expected/], ['--gan-point-share', '1', /a share in \[0, 1\)/], ['--gan-condition', 'best', /Allowed choices are extreme, observed, matched/], ['--gan-correct', 'gan', /Allowed choices are none, classifier, linear/], ['--gan-candidates', '1', /an integer ≥ 2/]] as const) {
       const bad = lucid('audit', ...base, '--protected', 'sex', '--model', fx.modelFile, flag, v);
       assert.equal(bad.status, 2, `${flag} ${v}`);
       assert.match(bad.stderr, msg, bad.stderr);

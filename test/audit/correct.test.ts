@@ -82,6 +82,16 @@ describe('classifierWeights', () => {
     // deterministic for the seed
     assert.deepEqual(classifierWeights(engine, real, cand, ['kind', 'amount'], 11).weights, weights);
   });
+  it('logistic regression (the linear correction) also weights the categories and the point mass back', () => {
+    const real = rows(1500, 0.2, 0.6, 1);
+    const cand = rows(4000, 0.5, 0.2, 2);
+    const { weights } = classifierWeights(engine, real, cand, ['kind', 'amount'], 11, { hidden: [] });
+    const pick = weightedSample(engine, weights, 1000, 3);
+    const kept: Table = { rows: 1000, columns: cand.columns.map((c) => (c.kind === 'numeric' ? { ...c, values: Float64Array.from(pick, (i) => c.values[i]) } : { ...c, codes: Int32Array.from(pick, (i) => c.codes[i]) })) };
+    assert.ok(tvLabels(labels(kept, 'kind'), labels(real, 'kind')) < tvLabels(labels(cand, 'kind'), labels(real, 'kind')) / 2);
+    assert.ok(Math.abs(zeroShare(kept) - 0.6) < Math.abs(zeroShare(cand) - 0.6) / 2, `zeros ${zeroShare(cand)} → ${zeroShare(kept)}`);
+    assert.notDeepEqual(weights, classifierWeights(engine, real, cand, ['kind', 'amount'], 11).weights, 'not the MLP');
+  });
   it('leaves a generator the classifier cannot tell from the real rows close to unweighted', () => {
     const real = rows(1500, 0.3, 0.5, 3);
     const cand = rows(4000, 0.3, 0.5, 4);

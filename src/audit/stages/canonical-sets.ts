@@ -7,7 +7,7 @@ import { findDependencies, type Dependency } from '../../data/dependencies.js';
 import { findRelations, planDerivations, type Derivation, type Relation } from '../../data/relations.js';
 import { validity, type Validity } from '../../methods/quality/index.js';
 import { CANONICAL_DEFAULTS, concatScores, drawCanonical, drawSeed, type CanonicalDraw } from '../canonical.js';
-import { CORRECTION_DEFAULTS } from '../correct.js';
+import { CORRECTION_DEFAULTS, CORRECTION_HIDDEN } from '../correct.js';
 import { distribution, jsDistance, rankDistributions, sharesOn, type SeriesInput } from '../distance.js';
 import { AUDIT_DEFAULTS } from '../options.js';
 import type { AuditResult, CanonicalComparison, Distribution } from '../types.js';
@@ -62,13 +62,13 @@ export function sets(ctx: AuditContext, ms: MetricsStage, gs: GanStage, supp: Su
   const factor = opts.ganCandidates ?? CORRECTION_DEFAULTS.factor;
   check(Number.isSafeInteger(factor) && factor >= 2, 'E_ARG', () => `audit: ganCandidates must be an integer of at least 2, got ${factor}`);
   const features = ganColumns.map((c) => c.name);
-  const realSide = correction === 'classifier' ? [negRows, posRows].map((r) => selectRows({ rows: ganTable.rows, columns: ganTable.columns.filter((c) => features.includes(c.name)) }, r)) : null;
+  const realSide = correction !== 'none' ? [negRows, posRows].map((r) => selectRows({ rows: ganTable.rows, columns: ganTable.columns.filter((c) => features.includes(c.name)) }, r)) : null;
   /** one side's draw from GAN k; every round's sampling seed is logged under `what` */
   const draw = (k: number, side: 0 | 1, fix: [string, string][], rows: number, purpose: number, what: string): Promise<CanonicalDraw> => {
     const sideName = side === 1 ? 'positive' : 'negative';
-    let correct: { real: Table; features: readonly string[]; seed: number; factor: number } | undefined;
+    let correct: { real: Table; features: readonly string[]; seed: number; factor: number; hidden?: number[] } | undefined;
     if (realSide && fix.length === 0) {
-      correct = { real: realSide[side], features, seed: drawSeed(seeds[k], purpose, CORRECTION_ROUND), factor };
+      correct = { real: realSide[side], features, seed: drawSeed(seeds[k], purpose, CORRECTION_ROUND), factor, ...(correction !== 'none' && CORRECTION_HIDDEN[correction] ? { hidden: CORRECTION_HIDDEN[correction] } : {}) };
       seedLog[`${what}, ${sideName} set, GAN ${k + 1}, classifier correction`] = correct.seed;
     }
     return drawCanonical(gans[k], {

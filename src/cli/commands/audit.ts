@@ -184,12 +184,13 @@ prediction condition exactly 1 or 0 and an all-zero cond vector; observed: the c
 the score of a real row the model puts on that side; matched: a real row of the side gives both its
 score and, as training does, its category in a random discrete column. Default ${AUDIT_DEFAULTS.ganCondition} (EXPERIMENTS.md §7.2).
 
---gan-correct: classifier draws ${CORRECTION_DEFAULTS.factor}× the rows of each main set (by rejection, as above) and keeps
+--gan-correct: classifier draws --gan-candidates (default ${CORRECTION_DEFAULTS.factor}) × the rows of each main set (by rejection, as above) and keeps
 the rows wanted, drawn without replacement with probability ∝ p / (1 − p), where p is the probability
 a real-vs-generated classifier (the built-in MLP, with each number's decile bin; trained on the other
 half of the candidates against at most ${CORRECTION_DEFAULTS.realPerRow}× as many real rows of the side) gives the row of being
 real; weights capped at ${CORRECTION_DEFAULTS.cap}× their mean. The rows stay generated. Intersections and conditional sets are
-not corrected; a side with fewer than ${CORRECTION_DEFAULTS.minReal} real rows is not either. Default ${AUDIT_DEFAULTS.ganCorrect} (EXPERIMENTS.md §11).
+not corrected; a side with fewer than ${CORRECTION_DEFAULTS.minReal} real rows is not either. linear: the same with logistic regression
+(it reweights categories and bins but cannot single out rows). Default ${AUDIT_DEFAULTS.ganCorrect} (EXPERIMENTS.md §11).
 
 --gan-mode: paper (default) trains LUCID-GAN as published. consistency adds the prediction-consistency
 term of lucid gan fit: on the bias simulator its sets collapse onto a few kinds of rows, so the
