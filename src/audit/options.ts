@@ -52,12 +52,12 @@ export const AUDIT_DEFAULTS = {
   maxEpochs: 600,
   /** a canonical set side scored on its own side less often than this gets a caveat */
   validityFloor: 0.8,
-  /** how the generator is conditioned at sampling (EXPERIMENTS.md §7.2) */
-  ganCondition: 'observed' as ConditionMode,
+  /** how the generator is conditioned at sampling (EXPERIMENTS.md §7.2; matched since §11) */
+  ganCondition: 'matched' as ConditionMode,
   /** numeric values held by at least this share of a column's rows are point masses of the GANs' transformer (EXPERIMENTS.md §7.3, §11; 0: none) */
-  ganPointShare: 0,
+  ganPointShare: 0.05,
   /** how the main sets are corrected after their rejection draw (correct.ts; EXPERIMENTS.md §11) */
-  ganCorrect: 'none' as Correction,
+  ganCorrect: 'linear' as Correction,
   /** fewer rows are refused (allowSmall overrides): a GAN, the checks and the verdicts need rows to work on */
   minRows: 100,
   /** the GANs train on a stratified sample of this many rows when the data has more (sample.ts; AuditOptions.ganRows) */

@@ -182,7 +182,7 @@ COMPAS are not sampled by default.
 --gan-condition: how the generator is conditioned when the sets are drawn. extreme (the paper's): the
 prediction condition exactly 1 or 0 and an all-zero cond vector; observed: the condition of each row is
 the score of a real row the model puts on that side; matched: a real row of the side gives both its
-score and, as training does, its category in a random discrete column. Default ${AUDIT_DEFAULTS.ganCondition} (EXPERIMENTS.md §7.2).
+score and, as training does, its category in a random discrete column. Default ${AUDIT_DEFAULTS.ganCondition} (EXPERIMENTS.md §7.2, §11).
 
 --gan-correct: classifier draws --gan-candidates (default ${CORRECTION_DEFAULTS.factor}) × the rows of each main set (by rejection, as above) and keeps
 the rows wanted, drawn without replacement with probability ∝ p / (1 − p), where p is the probability
