@@ -262,7 +262,7 @@ export async function drawCanonical(gan: LucidGan, o: DrawOptions): Promise<Cano
     let pick: Int32Array;
     if (skip) {
       pick = Int32Array.from({ length: Math.min(o.rows, candidates) }, (_, i) => i);
-      correction = { candidates, ess: 1, meanReal: NaN, skipped: skip };
+      correction = { candidates, ess: 1, skipped: skip };
     } else {
       const realMax = o.rows * CORRECTION_DEFAULTS.realPerRow;
       const { weights, meanReal } = classifierWeights(gan.engine, o.correct.real, table, o.correct.features, o.correct.seed, { realMax, ...(o.correct.hidden ? { hidden: o.correct.hidden } : {}) });

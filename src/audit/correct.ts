@@ -52,8 +52,8 @@ export interface CorrectionStats {
   candidates: number;
   /** the weights' effective sample size over the candidates, (Σw)² / Σw², as a share of the candidates (1: no reweighting) */
   ess: number;
-  /** the candidates' mean classifier probability of "real", per fold (0.5: the classifier cannot tell them apart) */
-  meanReal: number;
+  /** the candidates' mean classifier probability of "real" (0.5: the classifier cannot tell them apart); absent when skipped */
+  meanReal?: number;
   /** set when the set was not corrected, and why */
   skipped?: string;
 }

@@ -44,7 +44,7 @@ test('renderReport: a complete HTML document with every section', () => {
   const rc = sampleAuditResult();
   rc.canonical.draws![0].positive.correction = { candidates: 4000, ess: 0.42, meanReal: 0.4 };
   rc.canonical.draws![0].negative.correction = { candidates: 4000, ess: 0.7, meanReal: 0.45 };
-  rc.canonical.draws![1].positive.correction = { candidates: 1200, ess: 1, meanReal: NaN, skipped: '20 real rows on the side (fewer than 50)' };
+  rc.canonical.draws![1].positive.correction = { candidates: 1200, ess: 1, skipped: '20 real rows on the side (fewer than 50)' };
   const fc = renderReport(rc);
   assert.match(fc, /corrected \(--gan-correct classifier\): its rows were drawn without replacement from 8,000 candidates drawn the same way[^.]*\(the lowest effective sample share of the weights: 42\.0%/);
   assert.match(fc, /1 of 3 sets were not corrected \(20 real rows on the side \(fewer than 50\)\)/);
