@@ -168,9 +168,9 @@ export function describeGanTraining(g: { epochs: number; mode: string; rows: num
 
 /** How the sets were drawn, in words (the condition mode, point masses, the correction). */
 export function describeSampling(s: { condition: string; pointShare: number; correct: string; candidates?: number }): string {
-  const points = s.pointShare > 0 ? `point masses for numbers held by ≥ ${+(100 * s.pointShare).toFixed(2)}% of a column` : 'no point masses';
-  const corr = s.correct === 'none' ? 'no correction' : `each main set picked from ${s.candidates ?? '?'}× its rows in candidates by the odds of a real-vs-generated ${s.correct === 'linear' ? 'logistic regression' : 'MLP'}`;
-  return `sets drawn with the ${s.condition} condition, ${points}, ${corr}`;
+  const points = s.pointShare > 0 ? `point masses ≥ ${+(100 * s.pointShare).toFixed(2)}%` : 'no point masses';
+  const corr = s.correct === 'none' ? 'no correction' : `${s.correct} correction from ${s.candidates ?? '?'}× candidates`;
+  return `sets: ${s.condition} condition, ${points}, ${corr}`;
 }
 
 function describeTraining(g: Parameters<typeof describeGanTraining>[0]): string {

@@ -90,7 +90,15 @@ function validityText(c: CanonicalComparison): { html: string; ok: boolean } {
   const clipped = d.reduce((s, x) => s + x.positive.clippedRows + x.negative.clippedRows, 0);
   const contra = d.reduce((s, x) => s + x.positive.contradicting + x.negative.contradicting, 0);
   const outside = d.reduce((s, x) => s + (x.positive.derivedOutOfRange ?? 0) + (x.negative.derivedOutOfRange ?? 0), 0);
-  const plaus = drawnAll > 0 ? ` Of the ${fmtInt(drawnAll)} rows drawn, ${fmtPct(clipped / drawnAll)} had a number outside its column's observed range (clipped into it), ${fmtPct(contra / drawnAll)} contradicted an exact dependency of the data that was not derived (rejected) and ${fmtPct(outside / drawnAll)} had a derived number outside its column's range (rejected).` : '';
+  // only the shares that are not 0 (a list of 0.0% figures says nothing and lengthens the first screens)
+  const plausParts = [
+    clipped > 0 ? `${fmtPct(clipped / drawnAll)} had a number outside its column's observed range (clipped into it)` : '',
+    contra > 0 ? `${fmtPct(contra / drawnAll)} contradicted an exact dependency of the data that was not derived (rejected)` : '',
+    outside > 0 ? `${fmtPct(outside / drawnAll)} had a derived number outside its column's range (rejected)` : '',
+  ].filter((x) => x);
+  const plaus = drawnAll === 0 ? ''
+    : plausParts.length ? ` Of the ${fmtInt(drawnAll)} rows drawn, ${plausParts.length > 1 ? `${plausParts.slice(0, -1).join(', ')} and ${plausParts[plausParts.length - 1]}` : plausParts[0]}.`
+    : ` None of the ${fmtInt(drawnAll)} rows drawn was clipped or rejected for contradicting the data.`;
   const corr = d.filter((x) => x.positive.correction || x.negative.correction);
   const corrText = corr.length ? ` ${correctionText(corr)}` : '';
   const short = acc && (acc.kept.positive < acc.wanted.positive || acc.kept.negative < acc.wanted.negative) ? ` The draw cap was reached: ${fmtInt(acc.kept.positive)} of ${fmtInt(acc.wanted.positive)} positive and ${fmtInt(acc.kept.negative)} of ${fmtInt(acc.wanted.negative)} negative rows.` : '';
@@ -108,7 +116,7 @@ function correctionText(d: NonNullable<CanonicalComparison['draws']>): string {
   const cand = done.reduce((s, c) => s + c.candidates, 0);
   const ess = done.length ? Math.min(...done.map((c) => c.ess)) : NaN;
   const head = done.length
-    ? `Each set was then corrected (--gan-correct classifier): its rows were drawn without replacement from ${fmtInt(cand)} candidates drawn the same way, with probability ∝ the odds a real-vs-generated classifier gives each of being real (the lowest effective sample share of the weights: ${fmtPct(ess)}; 100% is no reweighting). The rows are still generated.`
+    ? `Each set was then corrected: drawn from ${fmtInt(cand)} such candidates with probability ∝ a real-vs-generated classifier's odds (lowest effective sample share ${fmtPct(ess)}); still generated rows.`
     : '';
   return head + (skipped.length ? ` ${skipped.length} of ${st.length} sets were not corrected (${[...new Set(skipped)].join('; ')}).` : '');
 }

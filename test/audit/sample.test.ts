@@ -132,7 +132,7 @@ describe('the audit with --gan-rows', () => {
     const text = describeGanTraining(g);
     assert.equal(text, 'LUCID-GAN (paper loss) × 1 seed on a stratified sample of 1,000 of 3,000 rows (strata: decision × sex × group × age (binned)), 2 epochs (the published schedule); ' + describeSampling(g.sampling!));
     assert.deepEqual(g.sampling, { condition: AUDIT_DEFAULTS.ganCondition, pointShare: AUDIT_DEFAULTS.ganPointShare, correct: AUDIT_DEFAULTS.ganCorrect, ...(AUDIT_DEFAULTS.ganCorrect !== 'none' ? { candidates: CORRECTION_DEFAULTS.factor } : {}) });
-    assert.equal(describeSampling({ condition: 'matched', pointShare: 0.05, correct: 'classifier', candidates: 4 }), 'sets drawn with the matched condition, point masses for numbers held by ≥ 5% of a column, each main set picked from 4× its rows in candidates by the odds of a real-vs-generated MLP');
+    assert.equal(describeSampling({ condition: 'matched', pointShare: 0.05, correct: 'classifier', candidates: 4 }), 'sets: matched condition, point masses ≥ 5%, classifier correction from 4× candidates');
     const html = renderReport(r);
     assert.ok(html.includes(text), 'the settings state it');
     assert.ok(html.includes('Each GAN trained on a stratified sample of 1,000 of 3,000 rows (strata: decision × sex × group × age (binned)), drawn with its own seed (<code>--gan-rows</code> 1,000); the real-row ticks, the checks against the data, the metrics, the intersections and FALE use all 3,000 rows.'));

@@ -129,7 +129,7 @@ describe('the audit\'s schedule', () => {
     assert.equal(g.rows, data.rows - g.heldOut);
     assert.ok(g.stops[0] !== null && g.stops[0].steps <= g.epochs * Math.floor(g.rows / g.batch));
     assert.ok(Object.keys(fast.meta.seeds).some((k) => /held out/.test(k)), 'the hold-out seed is logged');
-    assert.match(describeGanTraining(g), /checked on the fidelity to 180 held-out rows \(budget \d+ steps\): \d+ steps \((stopped|the whole budget)\), step \d+ kept; sets drawn with the /);
+    assert.match(describeGanTraining(g), /checked on the fidelity to 180 held-out rows \(budget \d+ steps\): \d+ steps \((stopped|the whole budget)\), step \d+ kept; sets: /);
     const paper = await runAudit(engine, data, { ...base(), ganEpochs: 3, ganSchedule: 'paper' });
     assert.equal(paper.meta.gan.heldOut, 0);
     assert.equal(paper.meta.gan.rows, data.rows);
