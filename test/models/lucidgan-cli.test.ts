@@ -40,9 +40,11 @@ describe('lucid gan fit / sample', () => {
     assert.match(r.stdout, /^lucid: trained LUCID-GAN for 2 epochs on 300 rows in \d+\.\d s \(conditions: preds; discrete: sex, group, neighbourhood, education, approved\)$/m);
     const json = JSON.parse(readFileSync(modelFile, 'utf8'));
     assert.equal(json.format, 'lucid-wasm/lucid-gan');
-    assert.equal(json.version, 1);
-    assert.equal(json.payload.seed, 1);
-    assert.equal(json.payload.history.lossG.length, 2);
+    assert.equal(json.version, 2);
+    assert.equal(json.payload.provenance, null);
+    assert.equal(json.payload.generators.length, 1);
+    assert.equal(json.payload.generators[0].seed, 1);
+    assert.equal(json.payload.generators[0].history.lossG.length, 2);
   });
 
   it('fit --quiet prints no progress; the same seed writes the same file', () => {

@@ -47,8 +47,8 @@ describe('LUCID-GAN prediction consistency', () => {
       assert.ok(mean(vc) > mean(vp) + 0.2, `consistency ${vc} vs paper ${vp}`);
       assert.ok(vc[0] > vp[0] + 0.3 && vc[1] >= vp[1], `per side: consistency ${vc} vs paper ${vp}`);
 
-      const pj = ganToJSON(paper) as { payload: Record<string, unknown> };
-      assert.deepEqual(pj.payload.consistency, { mode: 'paper' });
+      const pj = ganToJSON(paper) as { payload: { generators: Record<string, unknown>[] } };
+      assert.deepEqual(pj.payload.generators[0].consistency, { mode: 'paper' });
       assert.ok(!JSON.stringify(pj).includes('surrogate'), 'a --paper file has no surrogate');
       assert.equal(paper.surrogate, null);
       assert.equal(paper.history.surrogate, undefined);
@@ -69,8 +69,8 @@ describe('LUCID-GAN prediction consistency', () => {
         back.dispose();
       }
       // a file written before the mode existed loads as the paper's mode
-      const old = ganToJSON(paper) as { payload: Record<string, unknown>; checksum: string };
-      delete old.payload.consistency;
+      const old = ganToJSON(paper) as { payload: { generators: Record<string, unknown>[] }; checksum: string };
+      delete old.payload.generators[0].consistency;
       const { fnv1a32 } = await import('../../src/models/lucidgan/codec.js');
       old.checksum = `fnv1a32:${fnv1a32(JSON.stringify(old.payload))}`;
       const legacy = ganFromJSON(engine, old);

@@ -11,7 +11,7 @@ import { EngineError } from '../../src/engine/errors.js';
 import { Rng } from '../../src/engine/rng.js';
 import { simulate } from '../../src/data/simulator.js';
 import type { Table } from '../../src/data/table.js';
-import { CondSampler, ganFromJSON, ganToJSON, LucidGan, type FitOptions } from '../../src/models/lucidgan/index.js';
+import { CondSampler, ganFromJSON, ganSetFromJSON, ganSetToJSON, ganToJSON, LucidGan, type FitOptions } from '../../src/models/lucidgan/index.js';
 import { decodeBase64, encodeBase64, fnv1a32 } from '../../src/models/lucidgan/codec.js';
 import { loadGan, saveGan } from '../../src/node/gan-file.js';
 import { getEngine } from '../helpers/engine.js';
@@ -272,7 +272,7 @@ describe('the model file', () => {
       ['notjson', 'age,sex\n1,2\n', /notjson\.lgan: not a LUCID-GAN model file: not JSON/],
       ['foreign', JSON.stringify({ format: 'lucid-wasm/classifier', version: 1 }), /foreign\.lgan: not a LUCID-GAN model file \(format "lucid-wasm\/classifier", expected "lucid-wasm\/lucid-gan"\)/],
       ['array', '[1,2]', /array\.lgan: not a LUCID-GAN model file \(not a JSON object\)/],
-      ['version', good.replace('"version":1', '"version":2'), /version\.lgan: LUCID-GAN model file version 2 is not supported \(this lucid reads version 1\)/],
+      ['version', good.replace('"version":2', '"version":3'), /version\.lgan: LUCID-GAN model file version 3 is not supported \(this lucid reads versions 1 and 2\)/],
       ['corrupt', good.replace('"seed":7', '"seed":8'), /corrupt\.lgan: checksum mismatch: the file is corrupt or was edited/],
     ];
     for (const [name, text, re] of cases) {
@@ -284,10 +284,36 @@ describe('the model file', () => {
   });
 
   it('checks fields even when the checksum matches (a file re-signed after editing)', () => {
-    const json = ganToJSON(model) as { payload: { generator: { weights: string } }; checksum: string };
-    json.payload.generator.weights = json.payload.generator.weights.slice(0, 40);
+    const json = ganToJSON(model) as { payload: { generators: { generator: { weights: string } }[] }; checksum: string };
+    json.payload.generators[0].generator.weights = json.payload.generators[0].generator.weights.slice(0, 40);
     json.checksum = `fnv1a32:${fnv1a32(JSON.stringify(json.payload))}`;
     assert.match(errorOf(() => ganFromJSON(engine, json, 'x.lgan')).message, /^x\.lgan: field "generator\.weights" must be \d+ finite float32 values in base64$/);
+  });
+
+  it('holds a set of generators with their provenance (version 2), and still reads a version 1 file', () => {
+    const provenance = { key: 'k'.repeat(64), data: 'd'.repeat(64), model: 'm'.repeat(64), modelFile: null, options: 'o'.repeat(64), lucid: '0.0.0' };
+    const json = JSON.parse(JSON.stringify(ganSetToJSON([{ model, status: 'done' }, { model, status: 'diverged' }], provenance)));
+    const set = ganSetFromJSON(engine, json, 'set.lgan');
+    try {
+      assert.deepEqual(set.provenance, provenance);
+      assert.deepEqual(set.members.map((m) => m.status), ['done', 'diverged']);
+      for (const m of set.members) assert.deepEqual(m.model.params.snapshot(), model.params.snapshot());
+    } finally {
+      for (const m of set.members) m.model.dispose();
+    }
+    // a command that reads one generator says what the file is
+    assert.match(errorOf(() => ganFromJSON(engine, json, 'set.lgan')).message, /^set\.lgan: the file holds 2 generators \(an audit's set, for lucid audit --gan\)/);
+    // the second generator's fault is named as the second's
+    const broken = JSON.parse(JSON.stringify(json));
+    broken.payload.generators[1].seed = -1;
+    broken.checksum = `fnv1a32:${fnv1a32(JSON.stringify(broken.payload))}`;
+    assert.match(errorOf(() => ganSetFromJSON(engine, broken, 'set.lgan')).message, /^set\.lgan: generator 2 of 2: field "seed" must be a non-negative integer$/);
+    // version 1: the payload was the one generator
+    const one = (ganToJSON(model) as { payload: { generators: object[] } }).payload.generators[0];
+    const v1 = { format: 'lucid-wasm/lucid-gan', version: 1, checksum: `fnv1a32:${fnv1a32(JSON.stringify(one))}`, payload: one };
+    const back = ganFromJSON(engine, v1, 'old.lgan');
+    assert.deepEqual(back.params.snapshot(), model.params.snapshot());
+    back.dispose();
   });
 
   it('encodes binary data exactly', () => {

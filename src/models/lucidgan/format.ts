@@ -1,9 +1,16 @@
 // The LUCID-GAN model file (.lgan): JSON, versioned and self-describing. Plain data only: loading
 // parses JSON and checks every field; nothing in the file is ever executed.
 //
-//   { "format": "lucid-wasm/lucid-gan", "version": 1, "checksum": "fnv1a32:<8 hex>", "payload": {…} }
+//   { "format": "lucid-wasm/lucid-gan", "version": 2, "checksum": "fnv1a32:<8 hex>",
+//     "payload": { "generators": [{…}, …], "provenance": {…} | null } }
 //
-// The checksum is FNV-1a (32 bit) over JSON.stringify(payload). The payload holds the data
+// Version 2 holds a set of generators (an audit's GAN seeds: `lucid audit --gan`, and the audit's
+// cache of trained generators), each with its seed, loss history and how its training ended, and
+// the provenance of the set: the hashes of the rows, the model's scores and the options it was
+// trained with (never a path). `lucid gan fit` writes a set of one, with no provenance. Version 1
+// (one generator, the payload itself) is still read.
+//
+// The checksum is FNV-1a (32 bit) over JSON.stringify(payload). Each generator holds the data
 // transformer, the discrete columns (names, categories, offsets and the training rows' codes, for
 // empirical cond vectors and the fixed-combination counts), the condition names and the raw
 // training conditions, the configuration, the seed, the loss history and the generator's weights
@@ -22,12 +29,44 @@ import { Generator } from '../ctgan/networks.js';
 import { CondSampler, type DiscreteColumn } from './sampler.js';
 
 export const GAN_FORMAT = 'lucid-wasm/lucid-gan';
-export const GAN_VERSION = 1;
+export const GAN_VERSION = 2;
+/** the versions this code reads */
+const READS = [1, 2];
+const STATUSES: readonly FitStatus[] = ['done', 'interrupted', 'diverged'];
 
-/** The file as an object (JSON.stringify it to write). `status` records how training ended. */
+/**
+ * What a set of generators was trained on, as hashes (SHA-256, hex) and never as paths: the audit's
+ * cache key and its parts (src/audit/gan-reuse.ts says what each covers), and the version of lucid.
+ */
+export interface GanSetProvenance {
+  key: string;
+  data: string;
+  model: string;
+  modelFile: string | null;
+  options: string;
+  lucid: string;
+}
+
+/** One generator of a set, and how its training ended. */
+export interface GanMember {
+  model: LucidGan;
+  status: FitStatus;
+}
+
+/** The file of one generator as an object (JSON.stringify it to write). `status` records how training ended. */
 export function ganToJSON(model: LucidGan, status: FitStatus = 'done'): object {
+  return ganSetToJSON([{ model, status }], null);
+}
+
+/** The file of a set of generators (an audit's GAN seeds, in seed order) with its provenance. */
+export function ganSetToJSON(members: readonly GanMember[], provenance: GanSetProvenance | null): object {
+  const payload = { generators: members.map((m) => memberToJSON(m.model, m.status)), provenance };
+  return { format: GAN_FORMAT, version: GAN_VERSION, checksum: checksumOf(JSON.stringify(payload)), payload };
+}
+
+function memberToJSON(model: LucidGan, status: FitStatus): object {
   const s = model.sampler;
-  const payload = {
+  return {
     transformer: model.transformer.toJSON(),
     discrete: s.columns.map((c) => ({ name: c.name, categories: c.categories, dataOffset: c.dataOffset, codes: i32ToBase64(c.codes) })),
     rows: s.rows,
@@ -40,7 +79,6 @@ export function ganToJSON(model: LucidGan, status: FitStatus = 'done'): object {
     generator: { floats: model.params.floatCount, names: model.params.names, weights: f32ToBase64(model.params.snapshot()) },
     consistency: consistencyToJSON(model),
   };
-  return { format: GAN_FORMAT, version: GAN_VERSION, checksum: checksumOf(JSON.stringify(payload)), payload };
 }
 
 function consistencyToJSON(model: LucidGan): object {
@@ -50,18 +88,57 @@ function consistencyToJSON(model: LucidGan): object {
   return { mode: 'consistency', condition: c.condition, weight: c.weight, surrogate: { hidden: c.hidden, floats: p.floatCount, weights: f32ToBase64(p.snapshot()) } };
 }
 
-/** Rebuilds a model from a parsed file; every problem is one E_INPUT line naming `where`. */
+/** Rebuilds the one generator of a parsed file; every problem is one E_INPUT line naming `where`. */
 export function ganFromJSON(engine: Engine, json: unknown, where = 'model file'): LucidGan {
+  const set = ganSetFromJSON(engine, json, where);
+  if (set.members.length !== 1) {
+    for (const m of set.members) m.model.dispose();
+    throw new EngineError('E_INPUT', `${where}: the file holds ${set.members.length} generators (an audit's set, for lucid audit --gan); this command reads a file of one, as "lucid gan fit" writes`);
+  }
+  return set.members[0].model;
+}
+
+/** Rebuilds every generator of a parsed file (version 1: one, no provenance); every problem is one E_INPUT line naming `where`. */
+export function ganSetFromJSON(engine: Engine, json: unknown, where = 'model file'): { members: GanMember[]; provenance: GanSetProvenance | null } {
   const bad = (why: string): never => {
     throw new EngineError('E_INPUT', `${where}: ${why}`);
   };
   const f = json as Record<string, unknown> | null;
   if (!f || typeof f !== 'object' || Array.isArray(f)) return bad('not a LUCID-GAN model file (not a JSON object); it is what "lucid gan fit" writes');
   if (f.format !== GAN_FORMAT) return bad(`not a LUCID-GAN model file (format ${f.format === undefined ? 'missing' : JSON.stringify(f.format)}, expected "${GAN_FORMAT}"); it is what "lucid gan fit" writes`);
-  if (f.version !== GAN_VERSION) return bad(`LUCID-GAN model file version ${JSON.stringify(f.version)} is not supported (this lucid reads version ${GAN_VERSION})`);
+  if (!READS.includes(f.version as number)) return bad(`LUCID-GAN model file version ${JSON.stringify(f.version)} is not supported (this lucid reads versions ${READS.join(' and ')})`);
   const p = f.payload as Record<string, unknown> | undefined;
   if (!p || typeof p !== 'object') return bad('the file has no payload (truncated or corrupt)');
   if (verifyChecksum(f.checksum, checksumOf(JSON.stringify(p))) !== 'ok') return bad('checksum mismatch: the file is corrupt or was edited');
+  if (f.version === 1) return { members: [memberFromJSON(engine, p, where, bad)], provenance: null };
+  const list = p.generators;
+  if (!Array.isArray(list) || list.length === 0 || !list.every((g) => !!g && typeof g === 'object')) return bad('field "generators" must be a non-empty array of generators');
+  const provenance = provenanceFromJSON(p.provenance, bad);
+  const members: GanMember[] = [];
+  try {
+    list.forEach((g: Record<string, unknown>, j) => {
+      const which = list.length > 1 ? `generator ${j + 1} of ${list.length}` : '';
+      members.push(memberFromJSON(engine, g, which ? `${where} (${which})` : where, (why) => bad(which ? `${which}: ${why}` : why)));
+    });
+  } catch (e) {
+    for (const m of members) m.model.dispose();
+    throw e;
+  }
+  return { members, provenance };
+}
+
+function provenanceFromJSON(v: unknown, bad: (why: string) => never): GanSetProvenance | null {
+  if (v === null || v === undefined) return null;
+  const o = v as Record<string, unknown>;
+  const str = (k: string, nullable = false) => typeof o[k] === 'string' || (nullable && o[k] === null);
+  if (typeof o !== 'object' || !['key', 'data', 'model', 'options', 'lucid'].every((k) => str(k)) || !str('modelFile', true)) return bad('field "provenance" must be null or an object of hashes (key, data, model, modelFile, options, lucid)');
+  return { key: o.key as string, data: o.data as string, model: o.model as string, modelFile: o.modelFile as string | null, options: o.options as string, lucid: o.lucid as string };
+}
+
+/** One generator from its part of the payload (version 1: the payload itself). */
+function memberFromJSON(engine: Engine, p: Record<string, unknown>, where: string, bad: (why: string) => never): GanMember {
+  const status = (p.status ?? 'done') as FitStatus;
+  if (!STATUSES.includes(status)) bad(`field "status" must be one of ${STATUSES.join(', ')}`);
   const field = (name: string, ok: boolean, want: string) => {
     if (!ok) bad(`field "${name}" must be ${want}`);
   };
@@ -130,5 +207,5 @@ export function ganFromJSON(engine: Engine, json: unknown, where = 'model file')
     if (e instanceof EngineError && e.code === 'E_INPUT') throw e;
     return bad(`the configuration does not describe a valid generator (${(e as Error).message})`);
   }
-  return model;
+  return { model, status };
 }
