@@ -7,6 +7,7 @@ import { drawSeed, type ConditionMode } from './canonical.js';
 import type { Correction } from './correct.js';
 import type { GanSchedule } from './schedule.js';
 import type { AuditProvenance } from './types.js';
+import type { GanHandover, GanStore } from './gan-reuse.js';
 
 export const AUDIT_VERSION = '0.2.0';
 
@@ -63,6 +64,17 @@ export const AUDIT_DEFAULTS = {
   /** the GANs train on a stratified sample of this many rows when the data has more (sample.ts; AuditOptions.ganRows) */
   ganRows: 50_000,
 };
+
+/** A stage's time, estimated from how fast it has gone so far (seconds). */
+export interface StageEta {
+  /** seconds left, and the whole stage's estimated seconds */
+  left: number;
+  total: number;
+  /** the estimate is a ceiling (a stopping rule may end training sooner) */
+  ceiling: boolean;
+  /** what is being timed, in words ("3 LUCID-GANs × 50 epochs") */
+  what: string;
+}
 
 export interface AuditOptions {
   /** the true label column */
@@ -135,7 +147,8 @@ export interface AuditOptions {
   faleBootstrap?: number;
   /** LUCID steps per sample (default LUCID_DEFAULTS.epochs) */
   lucidEpochs?: number;
-  onProgress?: (stage: string, fraction: number) => void;
+  /** the stage and how far it is; during the GANs' training also the time left (StageEta), once the first epoch has been timed */
+  onProgress?: (stage: string, fraction: number, eta?: StageEta) => void;
   /** asked between GAN steps; true ends training early (the audit goes on with the model so far) */
   shouldStop?: () => boolean;
   /** LUCID-GANs trained, one per seed (default CANONICAL_DEFAULTS.ganSeeds); the figures of the sets are given with their spread */
@@ -161,6 +174,14 @@ export interface AuditOptions {
   suppressBelow?: number;
   /** the input files' hashes and the command line, from the caller (meta.data, meta.model, meta.command) */
   provenance?: AuditProvenance;
+  /**
+   * A cache of trained generators (gan-reuse.ts): the set under the audit's key (its rows, the model's
+   * scores, the GAN options, the version) is reused, and a set trained here is stored under it.
+   * Default: none (the CLI gives its per-user folder; the browser none).
+   */
+  ganCache?: GanStore;
+  /** a set of trained generators handed over (`--gan FILE`): used instead of training; it must carry the audit's key */
+  ganSet?: GanHandover;
 }
 
 /** The generator steps the automatic epoch count aims at for `rows` training rows. */

@@ -15,6 +15,7 @@ import type { Table } from '../data/table.js';
 import { selectRows } from '../data/table.js';
 import type { Checkpointing, LucidGan, StopRecord } from '../models/lucidgan/model.js';
 import { meanFidelity } from '../methods/quality/fidelity.js';
+import { describeReuse, type GanReuse } from './gan-reuse.js';
 
 export type GanSchedule = 'paper' | 'fast';
 
@@ -161,9 +162,10 @@ export function describeGanRows(g: { rows: number; sample?: GanSampleRecord | nu
 }
 
 /** One line on how the GANs trained, from an audit's meta.gan (the CLI summary and the report say the same). */
-export function describeGanTraining(g: { epochs: number; mode: string; rows: number; seeds: readonly number[]; epochsDone: readonly number[]; schedule?: GanSchedule; heldOut?: number; batch?: number; stops?: readonly (StopRecord | null)[]; sample?: GanSampleRecord | null; sampling?: { condition: string; pointShare: number; correct: string; candidates?: number } }): string {
+export function describeGanTraining(g: { epochs: number; mode: string; rows: number; seeds: readonly number[]; epochsDone: readonly number[]; schedule?: GanSchedule; heldOut?: number; batch?: number; stops?: readonly (StopRecord | null)[]; sample?: GanSampleRecord | null; sampling?: { condition: string; pointShare: number; correct: string; candidates?: number }; reused?: GanReuse | null }): string {
   const how = g.sampling ? `; ${describeSampling(g.sampling)}` : '';
-  return describeTraining(g) + how;
+  const reused = g.reused ? `; ${describeReuse(g.reused)}` : '';
+  return describeTraining(g) + reused + how;
 }
 
 /** How the sets were drawn, in words (the condition mode, point masses, the correction). */

@@ -11,6 +11,7 @@ import type { Validity } from '../methods/quality/index.js';
 import type { Distribution, FeatureFidelity, ShiftCheck } from './checks.js';
 import type { ConditionMode } from './canonical.js';
 import type { Correction } from './correct.js';
+import type { GanReuse } from './gan-reuse.js';
 
 export type { Distribution };
 import type { DrawStats } from './canonical.js';
@@ -219,6 +220,8 @@ export interface AuditResult {
       sample: { rows: number; of: number; strata: string[]; strataCount: number; represented: number } | null;
       /** how the sets were drawn: the condition mode, the transformer's point-mass share, the correction (absent in audits before #35) */
       sampling?: { condition: ConditionMode; pointShare: number; correct: Correction; candidates?: number };
+      /** the generators were not trained by this audit but reused (gan-reuse.ts): from where, and the hashes of what they were trained on; absent or null: trained here */
+      reused?: GanReuse | null;
     };
     timings: Record<string, number>;
     /** how the audit was asked for: the command line (`lucid audit …`), the browser page's options, or a program */

@@ -8,6 +8,7 @@ import { CANONICAL_DEFAULTS, CONDITION_MODES, type ConditionMode } from '../audi
 import { SCHEDULE_NAMES, type GanSchedule } from '../audit/schedule.js';
 import { CORRECTION_DEFAULTS, CORRECTIONS, type Correction } from '../audit/correct.js';
 import { modelTimeoutOption } from './model-timeout.js';
+import { defaultGanCacheDir, GAN_CACHE_HELP } from '../node/gan-cache.js';
 import { intAtLeast2, nonNegativeInt, numberList, positiveInt } from './options.js';
 
 function share(value: string): number {
@@ -43,6 +44,10 @@ export const AUDIT_RUN_OPTIONS = [
   () => new Option('--gan-point-share <x>', 'give every numeric value held by at least this share of its column\'s rows a GAN mode of its own, generated exactly (e.g. 0.05 for zero-inflated amounts; 0: none; EXPERIMENTS.md §7.3, §11)').argParser(share).default(AUDIT_DEFAULTS.ganPointShare),
   () => new Option('--gan-correct <how>', 'how the main canonical sets are corrected after their draw: none, classifier (more rows drawn, resampled by a real-vs-generated MLP\'s odds) or linear (the same with logistic regression); see lucid audit --help').choices([...CORRECTIONS]).default(AUDIT_DEFAULTS.ganCorrect),
   () => new Option('--gan-candidates <k>', `with --gan-correct classifier or linear: candidates drawn per row of a main set (default ${CORRECTION_DEFAULTS.factor})`).argParser(intAtLeast2),
+  () => new Option('--gan-cache <dir>', GAN_CACHE_HELP),
+  () => new Option('--no-gan-cache', 'train the generators afresh and keep nothing (the cache is neither read nor written)'),
+  () => new Option('--gan <file>', 'use the trained generators of this file (written by --gan-save) instead of training; they must have been trained for this audit: the same rows, model scores, GAN options and lucid version'),
+  () => new Option('--gan-save <path>', "write the audit's trained (or reused) generators to this file, for --gan elsewhere (it holds a model of the data: keep it as you keep the data)"),
   modelTimeoutOption,
 ] as const;
 
@@ -63,6 +68,10 @@ export interface AuditRunCliOptions {
   ganPointShare: number;
   ganCorrect: Correction;
   ganCandidates?: number;
+  /** --gan-cache DIR; false: --no-gan-cache; undefined: the default folder */
+  ganCache?: string | false;
+  gan?: string;
+  ganSave?: string;
   modelTimeout: number;
 }
 
@@ -85,6 +94,9 @@ export function auditRunValues(o: AuditRunCliOptions) {
     ganPointShare: o.ganPointShare,
     ganCorrect: o.ganCorrect,
     ganCandidates: o.ganCandidates,
+    ganCacheDir: o.ganCache === false ? null : o.ganCache ?? defaultGanCacheDir(),
+    gan: o.gan,
+    ganSave: o.ganSave,
     modelTimeout: o.modelTimeout,
   };
 }

@@ -17,7 +17,8 @@ import { renderReport } from '../report/index.js';
 import { resolveBlackBox } from './blackbox.js';
 import { requireClean, writeCsv, type ReadReport } from './csv.js';
 import { readTable, type TableReadOptions as ReadOptions } from './read-table.js';
-import { fileError } from './json-file.js';
+import { fileError, writeTextFile } from './json-file.js';
+import { DirGanStore, readGanHandover } from './gan-cache.js';
 import { Sha256 } from '../data/sha256.js';
 
 /**
@@ -202,9 +203,15 @@ export async function writeAudit(dir: string, result: AuditResult): Promise<Writ
   return { dir, report: join(dir, report), files };
 }
 
-export interface AuditFileOptions extends Omit<AuditOptions, 'model' | 'source'> {
+export interface AuditFileOptions extends Omit<AuditOptions, 'model' | 'source' | 'ganCache' | 'ganSet'> {
   /** the audit data (CSV) */
   data: string;
+  /** the folder of trained generators reused and kept (gan-cache.ts; `--gan-cache`); absent or null: no cache */
+  ganCacheDir?: string | null;
+  /** a file of trained generators to use instead of training (`--gan`; it must fit the audit) */
+  gan?: string;
+  /** write the audit's set of generators (trained or reused) to this file (`--gan-save`) */
+  ganSave?: string;
   /** a model file, of a kind in src/models/adapters.ts (model.json, a JS module, an .onnx file); or `pred` */
   model?: string;
   /** seconds a JS-module model may take to load and to answer one call of predict (default 60) */
@@ -214,10 +221,12 @@ export interface AuditFileOptions extends Omit<AuditOptions, 'model' | 'source'>
 
 /** Reads the CSV, loads the model (or checks the predictions column) and runs the audit. */
 export async function auditFile(engine: Engine, opts: AuditFileOptions): Promise<{ result: AuditResult; read: ReadReport }> {
-  const { data, model: modelFile, modelTimeout, read, ...rest } = opts;
+  const { data, model: modelFile, modelTimeout, read, ganCacheDir, gan: ganFile, ganSave, ...rest } = opts;
   if ((modelFile === undefined) === (rest.pred === undefined)) {
     throw new EngineError('E_ARG', 'give exactly one of --model (a model to call) and --pred (a column of predictions)');
   }
+  if (ganSave) await requireWritableFile(ganSave, '--gan-save');
+  const ganSet = ganFile !== undefined ? await readGanHandover(ganFile) : undefined;
   const { table, report } = await readTable(data, read ?? {});
   requireClean(report, [rest.label, rest.pred, ...rest.protected], 'the label, predictions or protected');
   requireColumns(table, data, { '--label': rest.label, '--protected': rest.protected, '--pred': rest.pred, '--legitimate': rest.legitimate, '--reference': Object.keys(rest.reference ?? {}) });
@@ -228,7 +237,17 @@ export async function auditFile(engine: Engine, opts: AuditFileOptions): Promise
   // provenance: the data file's hash over the bytes the reader parsed, the model file's over its bytes
   const modelHash = modelFile !== undefined ? await fileSha256(modelFile) : undefined;
   const provenance = { ...rest.provenance, ...(report.sha256 ? { dataSha256: report.sha256, dataBytes: report.bytes } : {}), ...(modelHash ? { modelSha256: modelHash.sha256 } : {}) };
-  const result = await runAudit(engine, table, { ...rest, model, source: data, provenance });
+  // trained generators: a file handed over (read before any work), else the cache (a store without a folder when only --gan-save asks for the set)
+  const store = ganSet === undefined && (ganCacheDir || ganSave) ? new DirGanStore(ganCacheDir ?? null) : undefined;
+  const result = await runAudit(engine, table, { ...rest, model, source: data, provenance, ...(ganSet ? { ganSet } : {}), ...(store ? { ganCache: store } : {}) });
+  if (ganSave) {
+    const text = ganSet ? JSON.stringify(ganSet.json) : store?.last;
+    if (text) {
+      await mkdir(dirname(ganSave), { recursive: true });
+      await writeTextFile(ganSave, text, 0o600);
+    }
+    else result.warnings.push(`--gan-save ${ganSave}: no complete set of generators to write (training was cut short)`);
+  }
   // rows the reader's missing-value policy left out: said in the report, not only on the terminal
   const m = report.missing;
   if (m.rowsDropped > 0) {

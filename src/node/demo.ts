@@ -3,6 +3,7 @@
 // HTML reports with an index, and what each audit found against what was planted.
 import { join, relative } from 'node:path';
 import { runAudit } from '../audit/run.js';
+import type { StageEta } from '../audit/options.js';
 import type { AuditResult } from '../audit/types.js';
 import { simulate, type BiasKind } from '../data/simulator.js';
 import type { Table } from '../data/table.js';
@@ -27,7 +28,7 @@ export const DEMO_SIM = {
 };
 
 /** A progress display for one audit (the CLI's line on stderr); null: none. */
-export type DemoProgress = (label?: string) => { onProgress: (stage: string, f: number) => void; end: () => void };
+export type DemoProgress = (label?: string) => { onProgress: (stage: string, f: number, eta?: StageEta) => void; end: () => void };
 
 export interface DemoOptions {
   out: string;

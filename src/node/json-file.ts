@@ -16,9 +16,14 @@ export function fileError(e: unknown, file: string, verb: string): unknown {
 
 /** Writes `obj` as one line of JSON, through a temporary file and a rename. */
 export async function writeJsonFile(file: string, obj: unknown): Promise<void> {
+  await writeTextFile(file, `${JSON.stringify(obj)}\n`);
+}
+
+/** Writes `text` through a temporary file and a rename (a crash or a concurrent reader never sees half a file); `mode`: the new file's permissions. */
+export async function writeTextFile(file: string, text: string, mode?: number): Promise<void> {
   const tmp = `${file}.tmp-${process.pid}`;
   try {
-    await writeFile(tmp, `${JSON.stringify(obj)}\n`);
+    await writeFile(tmp, text, mode === undefined ? undefined : { mode });
     await rename(tmp, file);
   } catch (e) {
     throw fileError(e, file, 'write');

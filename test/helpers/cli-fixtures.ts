@@ -56,12 +56,12 @@ export function cliFixtures(dir: string): Record<string, CliFixture> {
   const out = (name: string) => join(dir, name);
   const audit = ['audit', '--data', d, '--label', 'y', '--model', m, '--allow-small', '--gan-epochs', '1', '-n', '20', '--intersection-rows', '0', '--fale-bootstrap', '0', '--gan-seeds', '1', '--quiet', '--out', out('audit')];
   return {
-    audit: { args: [...audit, '--protected', 'g'], badColumn: [...audit, '--protected', 'gg'], withFile: { '--baseline': [...audit, '--protected', 'g', '--policy', join(dir, 'policy.json'), '--baseline', join(dir, 'baseline.json')] } },
+    audit: { args: [...audit, '--protected', 'g'], badColumn: [...audit, '--protected', 'gg'], withFile: { '--baseline': [...audit, '--protected', 'g', '--policy', join(dir, 'policy.json'), '--baseline', join(dir, 'baseline.json')], '--gan': [...audit, '--protected', 'g', '--gan', join(dir, 'g.lgan')] } },
     check: {
       args: ['check', '--data', d, '--policy', join(dir, 'policy.json'), '--baseline', join(dir, 'baseline.json')],
       badColumn: ['check', '--data', d, '--policy', join(dir, 'policy.json'), '--label', 'gg'],
       // with --model the check runs the audit (a GAN): only the malformed-model case, which fails before it
-      withFile: { '--model': ['check', '--data', d, '--policy', join(dir, 'policy.json'), '--model', m] },
+      withFile: { '--model': ['check', '--data', d, '--policy', join(dir, 'policy.json'), '--model', m], '--gan': ['check', '--data', d, '--policy', join(dir, 'policy.json'), '--model', m, '--gan', join(dir, 'g.lgan')] },
     },
     'dataset export': { args: ['dataset', 'export', 'sim', '--rows', '200', '--out', out('sim.csv')] },
     demo: { args: ['demo', '--gan-epochs', '1', '--quiet', '--out', out('demo')], slow: 'three audits of 2000 rows' },

@@ -9,7 +9,7 @@ import { checkModelClasses, type BlackBox } from '../../models/blackbox.js';
 import { labelValues, positiveOf } from '../../methods/metrics/index.js';
 import type { LucidGan } from '../../models/lucidgan/model.js';
 import type { Scorer } from '../canonical.js';
-import { AUDIT_DEFAULTS, type AuditOptions } from '../options.js';
+import { AUDIT_DEFAULTS, type AuditOptions, type StageEta } from '../options.js';
 import type { AuditResult } from '../types.js';
 
 export interface AuditContext {
@@ -38,14 +38,14 @@ export interface AuditContext {
   /** closes the timing of `stage`: the time since the previous lap */
   lap(stage: string): void;
   /** opts.onProgress with the fraction clamped to [0, 1] */
-  progress(stage: string, fraction: number): void;
+  progress(stage: string, fraction: number, eta?: StageEta): void;
   /** what the audit disposes of however it ends (the GAN stage fills it as it goes) */
   owned: { gans: LucidGan[]; scorer: Scorer | null };
   /** the stage during which opts.shouldStop() was first seen true (null: never): the audit is then marked interrupted */
   stoppedIn: () => string | null;
 }
 
-const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
+export const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
 /** The column `name`, or the one unknown-column error (exit 2) naming it and listing those that exist. */
 export function requireColumn(table: Table, name: string, what: string): Column {
@@ -111,9 +111,9 @@ export function auditContext(engine: Engine, table: Table, opts: AuditOptions): 
       timings[stage] = Math.round(t - tStage);
       tStage = t;
     },
-    progress: (stage, f) => {
+    progress: (stage, f, eta) => {
       noteStop(stage);
-      opts.onProgress?.(stage, Math.min(1, Math.max(0, f)));
+      opts.onProgress?.(stage, Math.min(1, Math.max(0, f)), eta);
     },
     owned: { gans: [], scorer: null },
     stoppedIn: () => {

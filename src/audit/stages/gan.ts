@@ -7,10 +7,13 @@ import type { Column, Table } from '../../data/table.js';
 import { selectRows } from '../../data/table.js';
 import { LucidGan, type FitStatus } from '../../models/lucidgan/model.js';
 import { ganSeedsFor, modelScorer, observedRanges, surrogateScorer, surrogateSplitSeed, CANONICAL_DEFAULTS, type Scorer } from '../canonical.js';
-import { AUDIT_DEFAULTS, DERIVED_SEEDS, ganBatchFor, ganEpochsFor } from '../options.js';
+import { AUDIT_DEFAULTS, AUDIT_VERSION, DERIVED_SEEDS, ganBatchFor, ganEpochsFor, type StageEta } from '../options.js';
 import { checkpointing, GAN_SCHEDULES, heldOutScorer, trainingRows, type GanSchedule } from '../schedule.js';
 import { stratifiedSample } from '../sample.js';
-import type { AuditContext } from './context.js';
+import { fromCache, ganKey, handedOver, toCache, type GanReuse } from '../gan-reuse.js';
+import { sha256Hex } from '../../data/sha256.js';
+import { GAN_DEFAULTS } from '../../models/lucidgan/config.js';
+import { now, type AuditContext } from './context.js';
 import type { GroupView, MetricsStage } from './metrics.js';
 
 /** What the GAN stage hands on: the trained GANs and everything their sets are drawn and checked with. */
@@ -46,6 +49,8 @@ export interface GanStage {
   scorer: Scorer | null;
   /** whether the sets are drawn by rejection */
   rejection: boolean;
+  /** the generators came from the cache or a handed-over file (gan-reuse.ts), or null: trained here */
+  reused: GanReuse | null;
 }
 
 export async function ganStage(ctx: AuditContext, ms: MetricsStage): Promise<GanStage> {
@@ -106,7 +111,39 @@ export async function ganStage(ctx: AuditContext, ms: MetricsStage): Promise<Gan
   const gans = ctx.owned.gans;
   let interrupted = false;
   progress('gan', 0);
-  for (let k = 0; k < ganSeeds.length; k++) {
+  const mode = opts.ganMode ?? AUDIT_DEFAULTS.ganMode;
+  const pointShare = opts.ganPointShare ?? AUDIT_DEFAULTS.ganPointShare;
+  // everything that shapes the GANs besides their rows and condition (gan-reuse.ts: the cache key)
+  const shaping = { epochs, batch, seeds: ganSeeds, mode, schedule: { name: schedule, ...scheduleDef }, pointShare, held: held ? sha256Hex(new Uint8Array(held.buffer, held.byteOffset, held.byteLength)) : null, condition: predName, gan: GAN_DEFAULTS };
+  const key = opts.ganCache || opts.ganSet ? ganKey({ ganTable, options: shaping, modelFile: opts.provenance?.modelSha256 ?? null, lucid: AUDIT_VERSION }) : null;
+  let reused: GanReuse | null = null;
+  const warn = (text: string) => warnings.push(text);
+  const got = key && opts.ganSet ? handedOver(engine, opts.ganSet, key, ganSeeds) : key && opts.ganCache ? await fromCache(engine, opts.ganCache, key, ganSeeds, warn) : null;
+  if (got && key) {
+    gans.push(...got.gans);
+    reused = { from: opts.ganSet ? 'file' : 'cache', key };
+    got.statuses.forEach((st, k) => {
+      seedLog[`LUCID-GAN ${k + 1} of ${ganSeeds.length} (training)`] = ganSeeds[k];
+      if (st === 'diverged') warnings.push(`LUCID-GAN training${ganSeeds.length > 1 ? ` (GAN seed ${ganSeeds[k]})` : ''} diverged when it was trained; its sets come from the last good epoch`);
+    });
+    progress('gan', 1);
+  }
+  const statuses: FitStatus[] = [];
+  // the time left, from the pace so far: each GAN is taken to start as the first did (its setup and
+  // first epoch, which carries the engine's warm-up), and its other epochs at the pace since then
+  const t0 = now();
+  let first = 0;
+  const totalEpochs = epochs * ganSeeds.length;
+  const what = `${ganSeeds.length} LUCID-GAN${ganSeeds.length === 1 ? '' : 's'} × ${epochs} epochs`;
+  const eta = (done: number): StageEta | undefined => {
+    const elapsed = (now() - t0) / 1000;
+    if (done === 1) first = elapsed;
+    if (done < 2) return undefined;
+    const perEpoch = (elapsed - first) / (done - 1);
+    const total = Math.max(elapsed, first * ganSeeds.length + perEpoch * (totalEpochs - ganSeeds.length));
+    return { left: total - elapsed, total, ceiling: scheduleDef.holdout > 0, what };
+  };
+  for (let k = 0; k < ganSeeds.length && !reused; k++) {
     const score = heldTable ? heldOutScorer({ features: ganColumns.map((c) => ({ name: c.name, kind: c.kind })), held: heldTable, heldYhat: heldYhat!, trainSide: [negRows, posRows], range, seed: DERIVED_SEEDS.stopping(ganSeeds[k]) }) : null;
     const cp = checkpointing(scheduleDef, score);
     if (cp) seedLog[`LUCID-GAN ${k + 1} of ${ganSeeds.length} (stopping rule's rows)`] = DERIVED_SEEDS.stopping(ganSeeds[k]);
@@ -117,13 +154,14 @@ export async function ganStage(ctx: AuditContext, ms: MetricsStage): Promise<Gan
       epochs,
       batch,
       seed: ganSeeds[k],
-      paper: (opts.ganMode ?? AUDIT_DEFAULTS.ganMode) === 'paper',
+      paper: mode === 'paper',
       where: opts.source ?? 'data',
-      onEpoch: (e) => progress('gan', (k + e.epoch / Math.max(1, epochs)) / ganSeeds.length),
+      onEpoch: (e) => progress('gan', (k + e.epoch / Math.max(1, epochs)) / ganSeeds.length, eta(k * epochs + e.epoch)),
       shouldStop: opts.shouldStop,
-      pointShare: opts.ganPointShare ?? AUDIT_DEFAULTS.ganPointShare,
+      pointShare,
     });
     gans.push(fit.model);
+    statuses.push(fit.status);
     seedLog[`LUCID-GAN ${k + 1} of ${ganSeeds.length} (training)`] = ganSeeds[k];
     const which = ganSeeds.length > 1 ? ` (GAN seed ${ganSeeds[k]})` : '';
     const status: FitStatus = fit.status;
@@ -134,8 +172,10 @@ export async function ganStage(ctx: AuditContext, ms: MetricsStage): Promise<Gan
       break;
     }
   }
+  // a complete set is kept for the next audit of the same inputs (a cut-short one never is)
+  if (key && opts.ganCache && !reused && !interrupted) await toCache(opts.ganCache, key, gans.map((model, k) => ({ model, status: statuses[k] })), warn);
   const seeds = ganSeeds.slice(0, gans.length);
-  return { gans, seedsAsked: ganSeeds.length, interrupted, seeds, ganColumns, ganFeatureTable, ganTable, epochs, batch, schedule, held, ganRows, sample, strataNames, range, negRows, posRows, scorer, rejection };
+  return { gans, seedsAsked: ganSeeds.length, interrupted, seeds, ganColumns, ganFeatureTable, ganTable, epochs, batch, schedule, held, ganRows, sample, strataNames, range, negRows, posRows, scorer, rejection, reused };
 }
 
 /**

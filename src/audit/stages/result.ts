@@ -86,6 +86,7 @@ export function auditResult(ctx: AuditContext, r: StageResults): AuditResult {
         stops: gans.map((g) => g.history.stop ?? null),
         ganRows: ganRowsMax,
         sample: sample ? { rows: sample.rows.length, of: table.rows, strata: strataNames, strataCount: sample.nonEmpty, represented: sample.represented } : null,
+        reused: r.gs.reused,
         sampling: { condition: opts.ganCondition ?? AUDIT_DEFAULTS.ganCondition, pointShare: opts.ganPointShare ?? AUDIT_DEFAULTS.ganPointShare, correct: opts.ganCorrect ?? AUDIT_DEFAULTS.ganCorrect, ...((opts.ganCorrect ?? AUDIT_DEFAULTS.ganCorrect) !== 'none' ? { candidates: opts.ganCandidates ?? CORRECTION_DEFAULTS.factor } : {}) },
       },
       timings,

@@ -1,0 +1,29 @@
+// Time told up front (issue #36 item 4): the CLI prints an estimate of the GANs' training once a second
+// of it has been timed, and the time left as it goes (at each quarter in a log, on the bar in a terminal).
+import { describe, it } from 'node:test';
+import assert from 'node:assert/strict';
+import { join } from 'node:path';
+import { duration, estimateLine } from '../../src/cli/progress.js';
+import { lucidCli, simModelDir } from '../helpers/sim-model.js';
+
+const fx = simModelDir('lucid-progress-');
+
+describe('the estimate of the GANs\' training', () => {
+  it('words seconds and minutes, and says when the estimate is a ceiling', () => {
+    assert.equal(duration(0.4), '0 s');
+    assert.equal(duration(44.6), '45 s');
+    assert.equal(duration(185), '3 min 05 s');
+    assert.equal(estimateLine({ left: 90, total: 95, ceiling: false, what: '3 LUCID-GANs × 50 epochs' }), 'training 3 LUCID-GANs × 50 epochs: about 1 min 35 s, from the pace of the first 5 s');
+    assert.match(estimateLine({ left: 10, total: 12, ceiling: true, what: '1 LUCID-GAN × 9 epochs' }), /about 12 s at most \(the stopping rule may end it sooner\)/);
+  });
+
+  it('lucid audit prints it before most of the training, then the time left at each quarter (no terminal)', () => {
+    const r = lucidCli()('audit', '--data', fx.data, '--label', 'approved', '--positive', 'yes', '--protected', 'sex', '--model', fx.modelFile, '--gan-seeds', '1', '--gan-epochs', '400', '-n', '100', '--intersection-rows', '0', '--fale-bootstrap', '0', '--no-gan-cache', '--out', join(fx.dir, 'out'));
+    assert.equal(r.status, 0, r.stderr);
+    const lines = r.stderr.split('\n');
+    const at = lines.findIndex((l) => /^lucid: audit: training 1 LUCID-GAN × 400 epochs: about \d+ (s|min \d\d s), from the pace of the first \d+ s$/.test(l));
+    assert.ok(at >= 0, r.stderr);
+    const quarters = lines.filter((l) => /^lucid: audit: gan (25|50|75)%, about \d+ (s|min \d\d s) left$/.test(l));
+    assert.ok(quarters.length >= 1 && lines.indexOf(quarters[0]) > at, r.stderr);
+  });
+});
