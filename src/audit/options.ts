@@ -34,8 +34,10 @@ export const DERIVED_SEEDS = {
 export const AUDIT_DEFAULTS = {
   /** rows per canonical set */
   n: 1000,
-  /** rows per set of an intersection */
+  /** the most rows per side and GAN seed of an intersection's sets (each side gets intersectionBudget's share) */
   intersectionRows: 500,
+  /** an intersection's sets per side: perRealRow × the cell's real rows on that side, pooled over the seeds, at least minRows per seed (EXPERIMENTS.md §12.5) */
+  intersectionBudget: { perRealRow: 4, minRows: 100 },
   /** quantile bins of a numeric protected attribute */
   protectedBins: 4,
   /** FALE bootstrap replicates (95% bands) */
@@ -139,6 +141,7 @@ export interface AuditOptions {
   seed?: number;
   /** rows per canonical set (default 1000) */
   n?: number;
+  /** the most rows per side and GAN seed of an intersection's sets (default AUDIT_DEFAULTS.intersectionRows; 0: none); the conditional sets have exactly this many */
   intersectionRows?: number;
   protectedBins?: number;
   protectedEdges?: Record<string, number[]>;

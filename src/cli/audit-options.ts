@@ -32,7 +32,7 @@ export const AUDIT_RUN_OPTIONS = [
   () => new Option('--protected-bins <n>', `quantile bins for numeric protected columns (default ${AUDIT_DEFAULTS.protectedBins})`).argParser(intAtLeast2),
   () => new Option('--protected-edges <col=edges>', 'explicit bin edges for a numeric protected column, e.g. Age=16,30,50,90 (repeatable)').argParser(edgesArg),
   () => new Option('-n <rows>', 'rows per canonical set and GAN seed (the seeds\' sets are pooled)').argParser(positiveInt).default(AUDIT_DEFAULTS.n),
-  () => new Option('--intersection-rows <n>', 'rows per intersectional canonical set (0: none)').argParser(nonNegativeInt).default(AUDIT_DEFAULTS.intersectionRows),
+  () => new Option('--intersection-rows <n>', `the most rows per side and GAN seed of an intersection's canonical sets: each side gets ${AUDIT_DEFAULTS.intersectionBudget.perRealRow}× the combination's real rows on it, pooled over the seeds, at least ${AUDIT_DEFAULTS.intersectionBudget.minRows}; the conditional sets get exactly n (0: neither)`).argParser(nonNegativeInt).default(AUDIT_DEFAULTS.intersectionRows),
   () => new Option('--allow-small', `run on fewer than ${AUDIT_DEFAULTS.minRows} rows, or when every group of an attribute is small (otherwise an error)`),
   () => new Option('--fale-bootstrap <n>', 'FALE bootstrap replicates for 95% bands (0: none)').argParser(nonNegativeInt).default(AUDIT_DEFAULTS.faleBootstrap),
   () => new Option('--gan-mode <mode>', 'LUCID-GAN training: paper (the published one) or consistency (adds the prediction-consistency term; see lucid audit --help)').choices(['paper', 'consistency']).default(AUDIT_DEFAULTS.ganMode),

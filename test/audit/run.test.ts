@@ -3,6 +3,7 @@
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { intersectionPowerCaveat, lucidStart, runAudit } from '../../src/audit/run.js';
+import { intersectionBudget } from '../../src/audit/stages/intersections.js';
 import { CANONICAL_DEFAULTS } from '../../src/audit/canonical.js';
 import { statedPreferences } from '../../src/audit/findings.js';
 import { normalQuantile } from '../../src/methods/metrics/verdicts.js';
@@ -306,5 +307,40 @@ describe('runAudit with a predictions column', () => {
       runAudit(engine, data, { label: 'approved', protected: ['gender'], model: builtinBlackBox(engine, clf, 'm'), ...SMALL }),
       (e: Error) => /protected column "gender" is not a column.*the columns are: age, sex, group/.test(e.message),
     );
+  });
+});
+
+describe('the intersections\' draw budget (EXPERIMENTS.md §12.5)', () => {
+  it('each side gets 4× the cell\'s real rows on it, pooled over the seeds, at least 100, at most --intersection-rows', () => {
+    assert.equal(intersectionBudget(0, 3, 500), 100);
+    assert.equal(intersectionBudget(30, 3, 500), 100);
+    assert.equal(intersectionBudget(90, 3, 500), 120);
+    assert.equal(intersectionBudget(1000, 3, 500), 500);
+    assert.equal(intersectionBudget(1000, 3, 40), 40);
+    assert.equal(intersectionBudget(10, 1, 500), 100);
+    assert.equal(intersectionBudget(100, 1, 500), 400);
+  });
+
+  it('an audit draws each cell\'s sets by it, side by side, from the cell\'s real rows and the model\'s decisions', async () => {
+    const r = await runAudit(engine, data, { label: 'approved', positive: 'yes', protected: ['sex', 'group'], model: builtinBlackBox(engine, clf, 'sim model'), ganEpochs: 1, n: 50, intersectionRows: 300, faleBootstrap: 0, lucidEpochs: 1, seed: 3 });
+    const p = clf.predictProba(engine, data);
+    const col = (name: string) => data.columns.find((c) => c.name === name)!;
+    const label = (name: string, i: number) => {
+      const c = col(name);
+      return c.kind === 'categorical' ? c.categories[c.codes[i]] : String(c.values[i]);
+    };
+    const sets = r.intersections.flatMap((x) => x.sets);
+    assert.ok(sets.length >= 4);
+    const wanted = new Set<number>();
+    for (const s of sets) {
+      const rows = [...p.keys()].filter((i) => s.fix.every(([c, v]) => label(c, i) === v));
+      const pos = rows.filter((i) => p[i] > 0.5).length;
+      for (const d of s.draws!) {
+        assert.equal(d.positive.wanted, intersectionBudget(pos, 3, 300), s.name);
+        assert.equal(d.negative.wanted, intersectionBudget(rows.length - pos, 3, 300), s.name);
+        wanted.add(d.positive.wanted).add(d.negative.wanted);
+      }
+    }
+    assert.ok(wanted.size > 1, `the budget differs between cells and sides: ${[...wanted]}`);
   });
 });

@@ -29,7 +29,8 @@ export interface PairDraw {
 /** How the audit draws sets and compares them with the real rows; made once, used by stages 4 to 5b. */
 export interface Sets {
   /** both sides for every seed, `fix`ed categories held; every round's sampling seed is logged under `what` */
-  drawPair(fix: [string, string][], rows: number, purpose: number, what: string): Promise<PairDraw>;
+  /** rows per side and GAN seed: one number for both sides, or [negative, positive] */
+  drawPair(fix: [string, string][], rows: number | readonly [number, number], purpose: number, what: string): Promise<PairDraw>;
   /** pooled sets against the real rows `realRows` on each side, with per-seed JS on the same bins */
   compare(pos: Table, neg: Table, realRows: number[], perSeed: PairDraw['perSeed'], withReal?: boolean): Distribution[];
   /** a column's role in the report: protected, proxy (protected, not read by the model) or feature */
@@ -83,9 +84,10 @@ export function sets(ctx: AuditContext, ms: MetricsStage, gs: GanStage, supp: Su
     });
   };
   /** both sides for every seed; their scores by the scorer (the filter's, or scored now without rejection) */
-  const drawPair = async (fix: [string, string][], rows: number, purpose: number, what: string) => {
+  const drawPair = async (fix: [string, string][], rows: number | readonly [number, number], purpose: number, what: string) => {
+    const [negRowsWanted, posRowsWanted] = typeof rows === 'number' ? [rows, rows] : rows;
     const perSeed: { positive: CanonicalDraw; negative: CanonicalDraw }[] = [];
-    for (let k = 0; k < gans.length; k++) perSeed.push({ positive: await draw(k, 1, fix, rows, purpose, what), negative: await draw(k, 0, fix, rows, purpose + 1, what) });
+    for (let k = 0; k < gans.length; k++) perSeed.push({ positive: await draw(k, 1, fix, posRowsWanted, purpose, what), negative: await draw(k, 0, fix, negRowsWanted, purpose + 1, what) });
     const positive = concatRows(perSeed.map((d) => d.positive.table), 'canonical set');
     const negative = concatRows(perSeed.map((d) => d.negative.table), 'canonical set');
     let v: Validity | null = null;

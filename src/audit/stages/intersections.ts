@@ -1,7 +1,9 @@
 // Stage 5 of an audit: each pair of protected attributes — its heat map (the model's positivity per
 // cell, the canonical shift) and, where both are categories the GAN can fix, a pair of canonical sets
-// per cell, compared with that cell's real rows.
+// per cell, compared with that cell's real rows, each side drawn in proportion to them
+// (intersectionBudget).
 import type { Favourable } from '../../methods/metrics/index.js';
+import { AUDIT_DEFAULTS } from '../options.js';
 import type { AuditResult, CanonicalComparison, IntersectionHeatmap } from '../types.js';
 import { drawCaveats, type CanonicalStage, type Sets } from './canonical-sets.js';
 import type { ChecksStage } from './checks.js';
@@ -53,7 +55,10 @@ export async function intersectionsStage(ctx: AuditContext, ms: MetricsStage, gs
           if (heatmap.n[r][c] === 0) continue;
           const fix: [string, string][] = [[A.attr.column, A.values[r]], [B.attr.column, B.values[c]]];
           const name = `intersection-${A.attr.column}=${A.values[r]}-${B.attr.column}=${B.values[c]}`;
-          const pair = await drawPair(fix, nInter, 2 + 2 * setIndex, name);
+          const real = cellRows.get(`${A.values[r]}\u0000${B.values[c]}`) ?? [];
+          const onPositive = real.reduce((n, i) => n + yhat[i], 0);
+          const budget = [real.length - onPositive, onPositive].map((x) => intersectionBudget(x, seeds.length, nInter)) as [number, number];
+          const pair = await drawPair(fix, budget, 2 + 2 * setIndex, name);
           const kept = pair.positive.rows + pair.negative.rows;
           const held = (key: 'positive' | 'negative') => pair.perSeed.reduce((s, d) => s + (d[key].fixSatisfied ?? 0) * d[key].table.rows, 0);
           const set: CanonicalComparison = {
@@ -61,7 +66,7 @@ export async function intersectionsStage(ctx: AuditContext, ms: MetricsStage, gs
             name,
             positive: pair.positive,
             negative: pair.negative,
-            distributions: compare(pair.positive, pair.negative, cellRows.get(`${A.values[r]}\u0000${B.values[c]}`) ?? [], pair.perSeed, !(heatmap.n[r][c] < k)),
+            distributions: compare(pair.positive, pair.negative, real, pair.perSeed, !(heatmap.n[r][c] < k)),
             fixTraining: pair.perSeed[0].positive.fixTraining,
             fixSatisfied: kept > 0 ? (held('positive') + held('negative')) / kept : 0,
             validity: pair.validity,
@@ -81,6 +86,17 @@ export async function intersectionsStage(ctx: AuditContext, ms: MetricsStage, gs
   }
   if (intersections.length) caveats.push({ topic: 'power', text: intersectionPowerCaveat(table.rows) });
   return intersections;
+}
+
+/**
+ * Rows per side and GAN seed of an intersection's sets (EXPERIMENTS.md §12.5): they are compared with the
+ * cell's `real` rows on that side, so pooled over the seeds they need to be about perRealRow × as many
+ * (the generated rows then add at most a fifth of the comparison's variance); at least minRows (each
+ * seed's spread), at most `most` (--intersection-rows).
+ */
+export function intersectionBudget(real: number, seeds: number, most: number): number {
+  const b = AUDIT_DEFAULTS.intersectionBudget;
+  return Math.min(most, Math.max(b.minRows, Math.ceil((b.perRealRow * real) / Math.max(1, seeds))));
 }
 
 /** The categories the GANs' conditional sampler can fix (the discrete columns of the first GAN). */

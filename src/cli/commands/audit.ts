@@ -140,7 +140,8 @@ on the data with the predictions (the label column left out); the positive and n
 dependency of the data, at most ${CANONICAL_DEFAULTS.drawCap} rows drawn per row wanted (a set that hits the cap is smaller
 and says so; it is never padded); the proxy view for protected columns the model does not read; the
 checks of the sets against the real rows; for each pair of categorical protected attributes and each
-combination of their values, sets with both values fixed (--intersection-rows per seed) and a heatmap;
+combination of their values, sets with both values fixed (per side and seed, ${AUDIT_DEFAULTS.intersectionBudget.perRealRow}× the combination's real rows on
+that side over the seeds, at least ${AUDIT_DEFAULTS.intersectionBudget.minRows}, at most --intersection-rows) and a heatmap;
 LUCID (built-in models only, projected onto the data's range); FALE per protected attribute against its
 group with the lowest selection rate among groups that are not small (callable models only).
 
