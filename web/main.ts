@@ -11,7 +11,8 @@ import { withSeedColumn } from '../src/audit/canonical.js';
 import type { AuditResult } from '../src/audit/types.js';
 import { checkPredColumn, DATA_ACCEPT, parseDataBytes, tableToCsv } from './csv.js';
 import type { AuditRequest, WorkerMessage } from './worker.js';
-import { engineText } from './engine-info.js';
+import { engineText, type EngineInfo } from './engine-info.js';
+import { estimateText, fmtDuration } from '../src/report/format.js';
 import { sha256Hex } from '../src/data/sha256.js';
 import { unitIntervalOf } from '../src/data/cells.js';
 import { SUPPRESSION_OPTION } from '../src/methods/metrics/suppress.js';
@@ -53,6 +54,18 @@ const dlReport = $<HTMLAnchorElement>('dl-report');
 const dlPositive = $<HTMLAnchorElement>('dl-positive');
 const dlNegative = $<HTMLAnchorElement>('dl-negative');
 const engineInfo = $<HTMLParagraphElement>('engine-info');
+/** before the run: the engine's threads (and why only one); during it: the estimate of the GANs' training */
+const runInfo = $<HTMLParagraphElement>('run-info');
+let engineReady: EngineInfo | null = null;
+/** the estimate of this run's training has been shown */
+let estimated = false;
+
+/** What the run will run on, said before it starts. */
+function showEngine(info: EngineInfo): void {
+  engineReady = info;
+  runInfo.textContent = `Engine: ${engineText(info)}. Most of an audit is training its LUCID-GANs; the time it takes is estimated once it has begun, and Cancel ends it early (the audit is then finished with the GANs trained so far).`;
+  document.body.dataset.threads = String(info.threads);
+}
 const suppressInput = $<HTMLInputElement>('suppress-below');
 const thresholdInput = $<HTMLInputElement>('threshold');
 // lucid audit --threshold, with its help and default from the one definition
@@ -359,6 +372,7 @@ trainBtn.addEventListener('click', () => {
   }
   resetResults();
   progress.value = 0;
+  estimated = false;
   statusEl.textContent = 'starting the engine…';
   trainBtn.disabled = true;
   cancelBtn.disabled = false;
@@ -381,6 +395,7 @@ const STAGES: [string, number][] = [['score', 0.01], ['metrics', 0.02], ['surrog
 function onWorker(m: WorkerMessage): void {
   switch (m.type) {
     case 'ready':
+      showEngine(m.engine);
       return;
     case 'status':
       statusEl.textContent = m.text;
@@ -403,9 +418,16 @@ function onWorker(m: WorkerMessage): void {
         before += w;
       }
       if (m.stage === 'done') before = 1;
-      progress.value = Math.round(100 * Math.min(1, before + share * m.fraction));
+      // the bar and the text say the same: the whole audit's share done, the stage, and in training the time left
+      const overall = Math.round(100 * Math.min(1, before + share * m.fraction));
+      progress.value = overall;
       document.body.dataset.stage = m.stage;
-      statusEl.textContent = m.stage === 'gan' ? `training LUCID-GAN: ${Math.round(100 * m.fraction)}%` : m.stage === 'done' ? 'rendering…' : `${m.stage}…`;
+      if (m.eta && !estimated && m.eta.total - m.eta.left >= 1) {
+        estimated = true;
+        runInfo.textContent = `${engineReady ? `Engine: ${engineText(engineReady)}. ` : ''}Estimate: ${estimateText(m.eta)}.`;
+      }
+      const stage = m.stage === 'gan' ? 'training LUCID-GAN' : m.stage === 'done' ? 'rendering' : m.stage;
+      statusEl.textContent = `${overall}% · ${stage}${m.stage === 'gan' && m.eta && estimated ? ` · about ${fmtDuration(m.eta.left)} left` : '…'}`;
       return;
     }
     case 'error':
@@ -473,3 +495,5 @@ function fitFrame(): void {
 window.addEventListener('resize', () => fitFrame());
 
 setState('idle');
+// the engine starts now, so the page says what it runs on (threads, and why only one) before a run
+getWorker().postMessage({ type: 'init', threads: THREADS });

@@ -13,6 +13,7 @@ import { Rng } from '../src/engine/rng.js';
 import { webSpawn } from '../src/engine/web-threads.js';
 import { engineText, type EngineInfo } from './engine-info.js';
 import { runAudit } from '../src/audit/run.js';
+import type { StageEta } from '../src/audit/options.js';
 import type { AuditProvenance, AuditResult } from '../src/audit/types.js';
 import { simulate } from '../src/data/simulator.js';
 import type { Table } from '../src/data/table.js';
@@ -83,7 +84,7 @@ export type WorkerMessage =
   | { type: 'status'; text: string }
   /** around every call of a JS-module model (its import, each predict): the page stops a model that does not return */
   | { type: 'model-call'; state: 'start' | 'end'; what: string }
-  | { type: 'progress'; stage: string; fraction: number }
+  | { type: 'progress'; stage: string; fraction: number; eta?: StageEta }
   | { type: 'sample'; table: Table; file: string; label: string; pred: string; protected: string[]; about: string }
   | {
     type: 'done';
@@ -200,7 +201,7 @@ async function auditWith(e: Engine, info: EngineInfo, req: AuditRequest, model: 
     ...(req.suppressBelow !== null ? { suppressBelow: req.suppressBelow } : {}),
     threshold: req.threshold,
     provenance: req.provenance,
-    onProgress: (stage, fraction) => post({ type: 'progress', stage, fraction }),
+    onProgress: (stage, fraction, eta) => post({ type: 'progress', stage, fraction, ...(eta ? { eta } : {}) }),
     shouldStop: () => stop,
   });
   const seconds = (performance.now() - t0) / 1000;

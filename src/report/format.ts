@@ -93,3 +93,14 @@ export const OKABE_ITO = {
 /** Series colours: the compared pair first (positive, negative), then further series. */
 export const SERIES_COLORS = [OKABE_ITO.blue, OKABE_ITO.orange, OKABE_ITO.green, OKABE_ITO.purple, OKABE_ITO.skyBlue, OKABE_ITO.vermillion];
 export const REFERENCE_COLOR = '#6b6b6b';
+
+/** Seconds as "45 s", "3 min 05 s" (the CLI's and the page's estimates of an audit's time). */
+export function fmtDuration(seconds: number): string {
+  const s = Math.max(0, Math.round(seconds));
+  return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
+}
+
+/** The estimate of a stage's length (the GANs' training), in words: "training 3 LUCID-GANs × 50 epochs: about 1 min 35 s, from the pace of the first 5 s". */
+export function estimateText(eta: { left: number; total: number; ceiling: boolean; what: string }): string {
+  return `training ${eta.what}: about ${fmtDuration(eta.total)}${eta.ceiling ? ' at most (the stopping rule may end it sooner)' : ''}, from the pace of the first ${fmtDuration(eta.total - eta.left)}`;
+}

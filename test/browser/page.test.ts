@@ -303,7 +303,14 @@ export function predict(rows) {
       await page.fill('#epochs', '500');
       await page.fill('#rows', '100');
       await page.fill('#intersection-rows', '0');
+      // before the run: what it runs on (threads; at one thread, why)
+      await page.waitForFunction(() => /^Engine: /.test(document.getElementById('run-info')?.textContent ?? ''));
+      assert.match(await page.textContent('#run-info') ?? '', /^Engine: (relaxed SIMD|SIMD128), (\d+ threads|1 thread \(.+\))\. .*Cancel ends it early/);
       await page.click('#train');
+      // during training: the estimate, and a status whose share is the bar's
+      await page.waitForFunction(() => /Estimate: training 3 LUCID-GANs × 500 epochs: about \d+/.test(document.getElementById('run-info')?.textContent ?? ''), undefined, { timeout: 60_000 });
+      const agree = await page.evaluate(() => ({ bar: (document.getElementById('progress') as HTMLProgressElement).value, text: document.getElementById('status')?.textContent ?? '' }));
+      assert.match(agree.text, new RegExp(`^${agree.bar}% · training LUCID-GAN · about \\d+ (s|min \\d\\d s) left$`), JSON.stringify(agree));
       await page.waitForFunction(() => document.body.dataset.stage === 'gan' && (document.getElementById('progress') as HTMLProgressElement).value >= 9, undefined, { timeout: 60_000 });
       await page.click('#cancel');
       await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 60_000 });

@@ -15,6 +15,8 @@ const FIXTURE = path.join(ROOT, 'test/fixtures/web/loans-300.csv');
 
 interface Run {
   isolated: boolean;
+  /** the page's words on its engine before the run */
+  before: string;
   threads: string | undefined;
   engine: string;
   positive: string;
@@ -48,6 +50,9 @@ describe('browser page: threads when cross-origin isolated, one thread otherwise
     try {
       await page.goto(`${url}?threads=2`);
       await page.waitForFunction(() => document.body.dataset.state === 'idle');
+      // said before the run: the page's engine and its threads
+      await page.waitForFunction(() => /^Engine: /.test(document.getElementById('run-info')?.textContent ?? ''));
+      const before = (await page.textContent('#run-info')) ?? '';
       await page.setInputFiles('#file', FIXTURE);
       await page.waitForFunction(() => document.body.dataset.state === 'loaded');
       await page.selectOption('#pred', 'preds');
@@ -57,6 +62,7 @@ describe('browser page: threads when cross-origin isolated, one thread otherwise
         isolated: await page.evaluate(() => globalThis.crossOriginIsolated),
         threads: await page.evaluate(() => document.body.dataset.threads),
         engine: (await page.textContent('#engine-info')) ?? '',
+        before,
         positive: await csv('dl-positive'),
         negative: await csv('dl-negative'),
         errors,
@@ -77,6 +83,8 @@ describe('browser page: threads when cross-origin isolated, one thread otherwise
     assert.equal(single.isolated, false);
     assert.equal(single.threads, '1', single.engine);
     assert.match(single.engine, /1 thread \(the page is not cross-origin isolated\)/);
+    assert.match(single.before, /^Engine: .*1 thread \(the page is not cross-origin isolated\)\./, 'said before the run');
+    assert.match(threaded.before, /^Engine: .*2 threads\./, 'said before the run');
     assert.deepEqual(single.errors, [], 'no console errors (fallback)');
 
     // 200 rows per GAN seed at most (rejection sampling may stop at its cap), three seeds by default

@@ -3,18 +3,18 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { duration, estimateLine } from '../../src/cli/progress.js';
+import { estimateText, fmtDuration } from '../../src/report/format.js';
 import { lucidCli, simModelDir } from '../helpers/sim-model.js';
 
 const fx = simModelDir('lucid-progress-');
 
 describe('the estimate of the GANs\' training', () => {
   it('words seconds and minutes, and says when the estimate is a ceiling', () => {
-    assert.equal(duration(0.4), '0 s');
-    assert.equal(duration(44.6), '45 s');
-    assert.equal(duration(185), '3 min 05 s');
-    assert.equal(estimateLine({ left: 90, total: 95, ceiling: false, what: '3 LUCID-GANs × 50 epochs' }), 'training 3 LUCID-GANs × 50 epochs: about 1 min 35 s, from the pace of the first 5 s');
-    assert.match(estimateLine({ left: 10, total: 12, ceiling: true, what: '1 LUCID-GAN × 9 epochs' }), /about 12 s at most \(the stopping rule may end it sooner\)/);
+    assert.equal(fmtDuration(0.4), '0 s');
+    assert.equal(fmtDuration(44.6), '45 s');
+    assert.equal(fmtDuration(185), '3 min 05 s');
+    assert.equal(estimateText({ left: 90, total: 95, ceiling: false, what: '3 LUCID-GANs × 50 epochs' }), 'training 3 LUCID-GANs × 50 epochs: about 1 min 35 s, from the pace of the first 5 s');
+    assert.match(estimateText({ left: 10, total: 12, ceiling: true, what: '1 LUCID-GAN × 9 epochs' }), /about 12 s at most \(the stopping rule may end it sooner\)/);
   });
 
   it('lucid audit prints it before most of the training, then the time left at each quarter (no terminal)', () => {
