@@ -30,9 +30,14 @@ import type { Group } from './lib/runner.js';
 import { GROUND_TRUTH_SAMPLING } from '../src/audit/flags.js';
 import { AUDIT_DATASETS, AUDIT_DATASET_TEXT, auditDatasetMissing, auditSetup, type AuditDataset } from './lib/audit-setup.js';
 import type { AuditChildResult } from './audit-child.js';
+import type { AuditResult } from '../src/audit/types.js';
+import { DirGanStore } from '../src/node/gan-cache.js';
 
 /** The audit before issue #15, as options of today's code (the ground truth's sampling, flags.ts). */
 export const AUDIT_BEFORE: Partial<AuditOptions> = { ...GROUND_TRUTH_SAMPLING };
+
+/** The default audit after issue #35 (b27342d), pinned as options of today's code. */
+export const AFTER_35: Partial<AuditOptions> = { ganCondition: 'matched', ganPointShare: 0.05, ganCorrect: 'linear', ganSchedule: 'paper', ganMode: 'paper', ganSeeds: 3 };
 
 /** The bench name of a data set's end-to-end audit (bench/lib/report.ts reads these rows). */
 export const auditBenchName = (name: AuditDataset) => `audit default ${name}`;
@@ -115,22 +120,34 @@ function endToEnd(name: AuditDataset, engine: Engine, log: (m: string) => void, 
 
 /**
  * Earlier defaults kept runnable (options of today's code), each timed against today's default in this
- * process, interleaved, 2 rounds (opt-in: LUCID_BENCH_AUDIT_BEFORE=1):
+ * process, interleaved, 2 rounds (opt-in: LUCID_BENCH_AUDIT_BEFORE=1), with the fidelity of each run's
+ * sets (their mean KS/TV against the real rows on each side, and the features within tolerance: the
+ * audit's own checks):
  * - before #15 (EXPERIMENTS.md §7): 1 GAN, no rejection (the ground truth's sampling, flags.ts), on Adult;
  * - before #35 (EXPERIMENTS.md §11): the generator of d285cb0's default audit (observed condition, no
- *   point masses, no correction), on Adult, COMPAS and the simulated set: issue #35's time target is
- *   today's default ≤ 1.5× it.
+ *   point masses, no correction), on Adult, COMPAS and the simulated set; the ratios' baseline;
+ * - after #35: the default after issue #35 (matched condition, point masses, the linear correction,
+ *   the published schedule), pinned, so it stays runnable when the default moves.
+ * With them, `re-audit`: today's default with its generators reused from a cache (filled before the
+ * rounds, untimed), the re-audit goal of issue #36.
  */
 export const AUDIT_PRESETS = {
   'before #15': { options: AUDIT_BEFORE, text: '1 GAN, no rejection', datasets: ['adult'] as AuditDataset[] },
   'before #35': { options: { ganCondition: 'observed', ganPointShare: 0, ganCorrect: 'none' } as Partial<AuditOptions>, text: "d285cb0's generator", datasets: [...AUDIT_DATASETS] },
+  'after #35': { options: AFTER_35, text: "the default after #35 (b27342d)", datasets: [...AUDIT_DATASETS] },
 };
 
-function presetVsDefault(engine: Engine, log: (m: string) => void, e: Engine, preset: keyof typeof AUDIT_PRESETS, name: AuditDataset): Group {
-  const p = AUDIT_PRESETS[preset];
+/** The fidelity of an audit's main sets by its own checks: mean KS/TV over features and sides, and the features within tolerance. */
+export function setsFidelity(r: AuditResult): { meanKsTv: number; faithful: number; features: number } {
+  const d = r.checks.fidelity.flatMap((f) => [f.positive?.distance, f.negative?.distance]).filter((x): x is number => x !== undefined && Number.isFinite(x));
+  return { meanKsTv: d.reduce((a, b) => a + b, 0) / Math.max(1, d.length), faithful: r.checks.fidelity.filter((f) => f.faithful).length, features: r.checks.fidelity.length };
+}
+
+function presetVsDefault(engine: Engine, log: (m: string) => void, e: Engine, name: AuditDataset): Group {
+  const presets = (Object.keys(AUDIT_PRESETS) as (keyof typeof AUDIT_PRESETS)[]).filter((p) => AUDIT_PRESETS[p].datasets.includes(name));
   return {
     tier: 'audit',
-    name: `audit ${name} ${preset} vs default`,
+    name: `audit ${name} presets vs default`,
     unit: 'ms',
     async: true,
     warmup: false,
@@ -138,7 +155,7 @@ function presetVsDefault(engine: Engine, log: (m: string) => void, e: Engine, pr
     async prepare() {
       const missing = auditDatasetMissing(name);
       if (missing) {
-        log(`  audit ${name} ${preset}: skipped: ${missing}`);
+        log(`  audit ${name} presets: skipped: ${missing}`);
         return { cases: [] };
       }
       const setup = await auditSetup(engine, name);
@@ -146,12 +163,32 @@ function presetVsDefault(engine: Engine, log: (m: string) => void, e: Engine, pr
       const model: BlackBox = builtinBlackBox(e, clf, setup.modelText);
       const base: AuditOptions = { ...setup.options, model };
       const threads = e.threads;
+      const dir = mkdtempSync(join(os.tmpdir(), 'lucid-bench-reaudit-'));
+      const cache = new DirGanStore(dir);
+      // the re-audit's cache, filled before the rounds (untimed)
+      await runAudit(e, setup.table, { ...base, ganCache: cache });
+      const timed = (label: string, options: Partial<AuditOptions>) => {
+        const fidelity: ReturnType<typeof setsFidelity>[] = [];
+        return {
+          extra: { threads, fidelity },
+          fn: async () => {
+            const r = await runAudit(e, setup.table, { ...base, ...options });
+            const f = setsFidelity(r);
+            fidelity.push(f);
+            log(`  audit ${name} ${label}: ${(r.meta.timings.total / 1000).toFixed(1)} s, sets' mean KS/TV ${f.meanKsTv.toFixed(3)}, ${f.faithful}/${f.features} features faithful`);
+          },
+        };
+      };
       return {
         cases: [
-          { engine: 'lucid' as const, impl: `${preset}: ${p.text} · ${threads} threads`, baseline: true, extra: { threads }, fn: async () => void (await runAudit(e, setup.table, { ...base, ...p.options })) },
-          { engine: 'lucid' as const, impl: `default: ${threads} threads`, extra: { threads }, fn: async () => void (await runAudit(e, setup.table, base)) },
+          ...presets.map((p) => ({ engine: 'lucid' as const, impl: `${p}: ${AUDIT_PRESETS[p].text} · ${threads} threads`, baseline: p === 'before #35', ...timed(p, AUDIT_PRESETS[p].options) })),
+          { engine: 'lucid' as const, impl: `default: ${threads} threads`, ...timed('default', {}) },
+          { engine: 'lucid' as const, impl: `re-audit: the default, generators reused · ${threads} threads`, ...timed('re-audit', { ganCache: cache }) },
         ],
-        dispose: () => clf.dispose(),
+        dispose: () => {
+          clf.dispose();
+          rmSync(dir, { recursive: true, force: true });
+        },
       };
     },
   };
@@ -161,7 +198,7 @@ export function auditGroups(engine: Engine, log: (m: string) => void, engineT?: 
   const e = engineT ?? engine;
   const groups = AUDIT_DATASETS.map((name) => endToEnd(name, engine, log, e.threads));
   if (process.env.LUCID_BENCH_AUDIT_BEFORE === '1') {
-    for (const preset of Object.keys(AUDIT_PRESETS) as (keyof typeof AUDIT_PRESETS)[]) for (const name of AUDIT_PRESETS[preset].datasets) groups.push(presetVsDefault(engine, log, e, preset, name));
+    for (const name of AUDIT_DATASETS) groups.push(presetVsDefault(engine, log, e, name));
   }
   return groups;
 }
