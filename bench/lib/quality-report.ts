@@ -2,7 +2,7 @@
 // `node dist/bench/quality.js`, a run of its own: minutes per data set). Absent file: the section says
 // how to make it.
 import { existsSync, readFileSync } from 'node:fs';
-import type { QualityRun } from '../quality.js';
+import type { FrontierDoc, QualityRun } from '../quality.js';
 
 export const QUALITY_RESULTS = 'bench/results/time-to-quality.json';
 
@@ -61,5 +61,47 @@ export function qualitySection(path = QUALITY_RESULTS): string[] {
     }
   }
   lines.push('');
+  return lines;
+}
+
+export const FRONTIER_RESULTS = 'bench/results/frontier.json';
+
+/** §12's table: per setting, configuration and rule, the mean over the GAN seeds, against the reference (`base, fixed 1`). */
+export function frontierTable(doc: FrontierDoc): string[] {
+  const d = doc.decision;
+  if (!d) return ['The run did not finish: no decision in the file.'];
+  const lines = [
+    '| data | configuration | rule | steps kept (mean) | eval fidelity (range) | in-sample | acceptance pos / neg | median s | vs reference | (a) fidelity ≤ ref + tol | (b) acceptance ≥ ref − 5 |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+  ];
+  const pct = (x: number) => `${(100 * x).toFixed(0)}%`;
+  for (const c of d.cells) {
+    const os = doc.runs.filter((r) => r.data === c.setting && r.config === c.config).map((r) => r.rules.find((o) => o.rule === c.rule)!);
+    const isRef = c.config === d.reference.config && c.rule === d.reference.rule;
+    lines.push(`| ${c.setting} | ${c.config} | ${c.rule} | ${mean(os.map((o) => o.keptSteps)).toFixed(0)} | ${c.evalMean.toFixed(3)} (${c.evalMin.toFixed(3)}–${c.evalMax.toFixed(3)}) | ${mean(os.map((o) => o.inSample)).toFixed(3)} | ${pct(mean(os.map((o) => o.acceptance[0])))} / ${pct(mean(os.map((o) => o.acceptance[1])))} | ${c.secondsMedian.toFixed(1)} | ${isRef ? 'reference' : `${c.ratio.toFixed(2)}×`} | ${isRef ? '–' : `${c.fidelityOk ? 'yes' : 'no'} (${c.diffMean >= 0 ? '+' : ''}${c.diffMean.toFixed(3)}, tol ${c.tolerance.toFixed(3)})`} | ${isRef ? '–' : c.acceptanceOk ? 'yes' : 'no'} |`);
+  }
+  return lines;
+}
+
+/** BENCHMARKS.md's time-to-fidelity section, from bench/results/frontier.json (`node dist/bench/quality.js --frontier`). */
+export function frontierSection(path = FRONTIER_RESULTS): string[] {
+  const lines = ['## Time to fidelity (issue #36)', ''];
+  if (!existsSync(path)) {
+    lines.push(`No \`${path}\`: run \`node dist/bench/quality.js --frontier\` (needs the Adult and COMPAS files), then \`npm run bench:write\`.`, '');
+    return lines;
+  }
+  const doc = JSON.parse(readFileSync(path, 'utf8')) as FrontierDoc;
+  const loads = doc.runs.map((r) => r.load);
+  const when = (s?: string) => (s ? s.slice(0, 16).replace('T', ' ') : '?');
+  lines.push(
+    `Measured by \`${doc.command}\` from ${when(doc.started)} to ${when(doc.finished)} UTC (${doc.threads} threads, ${doc.node}; load average before ${doc.load.before.map((x) => x.toFixed(2)).join(', ')}, after ${(doc.load.after ?? []).map((x) => x.toFixed(2)).join(', ')}; at the start of the runs ${Math.min(...loads).toFixed(2)}–${Math.max(...loads).toFixed(2)} on 2 cores, so the seconds compare within a setting only). Protocol and decision rule: EXPERIMENTS.md §12; the results, what they mean and where the run differs from the protocol: §12.4.`,
+    '',
+    `${(100 * doc.holdout.share).toFixed(0)}% of each setting's rows are held out of everything (split by the model's decision, seed \`${doc.holdout.seedText}\`); the GANs train on the rest, to the audit's step budget, checked every ${doc.every} steps rounded up to whole epochs. At each check the sets are drawn as today's default audit draws them (matched condition, rejection through the model, the linear correction from 4× candidates against the training rows of the side, ${doc.setRows} rows per side): the eval fidelity is their mean KS/TV over features and sides against the held-out rows (lower is better), the in-sample score the same against the training rows. A rule's seconds: training seconds at its stop plus the checks it read; a fixed fraction reads none. Each cell: the mean over the GAN seeds; seconds: the median; the last two columns: §12.3's (a) and (b) (the paired mean difference to the reference and its tolerance).`,
+    '',
+    ...frontierTable(doc),
+    '',
+  );
+  if (doc.decision) lines.push(`**Decision (§12.3):** ${doc.decision.text}`, '');
+  lines.push('![time to fidelity](bench/results/frontier.svg)', '');
   return lines;
 }

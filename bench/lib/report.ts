@@ -5,7 +5,7 @@ import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { FUSION_CANDIDATES, type EpochProfile } from './profile.js';
 import type { Row } from './runner.js';
-import { qualitySection } from './quality-report.js';
+import { frontierSection, qualitySection } from './quality-report.js';
 import { bigDataSection } from './big-report.js';
 import { TORCH_GROUP, TORCH_TARGETS, torchSkipped, type TorchSetting } from '../torch.bench.js';
 import { ADULT_RSS_TARGET_MIB, AUDIT_DATASETS, AUDIT_DATASET_TEXT, AUDIT_TARGET_MS, auditDatasetMissing, type AuditDataset } from './audit-setup.js';
@@ -128,6 +128,7 @@ export function renderReport(rows: Row[], ctx: ReportContext): string {
   }
   if (ctx.profile) lines.push(...profileSection(ctx.profile));
   lines.push(...qualitySection());
+  lines.push(...frontierSection());
   lines.push(...bigDataSection());
   lines.push('Regenerate with `npm run build && npm run bench:write` (see bench/README.md).', '');
   return lines.join('\n');

@@ -66,9 +66,10 @@ export interface HoldoutSplit {
 /**
  * Splits the rows by the model's decision `yhat` (stratified): `share` of each side, at most `max`
  * rows in all, held out. A side too small to give SCHEDULE_DEFAULTS.minSideRows rows while keeping
- * four times as many to train on gives none.
+ * `trainPerHeld` (default four) times as many to train on gives none; the frontier bench (EXPERIMENTS.md
+ * §12) holds out 30% and asks for two.
  */
-export function holdoutSplit(engine: Engine, yhat: Uint8Array, share: number, max: number, seed: number): HoldoutSplit {
+export function holdoutSplit(engine: Engine, yhat: Uint8Array, share: number, max: number, seed: number, trainPerHeld = 4): HoldoutSplit {
   check(share >= 0 && share < 1, 'E_ARG', () => `schedule: the held-out share must be in [0, 1), got ${share}`);
   const n = yhat.length;
   const total = Math.min(max, Math.round(share * n));
@@ -78,7 +79,7 @@ export function holdoutSplit(engine: Engine, yhat: Uint8Array, share: number, ma
     const rows: number[] = [];
     for (let i = 0; i < n; i++) if (yhat[i] === side) rows.push(i);
     const k = n > 0 ? Math.round((total * rows.length) / n) : 0;
-    if (k < SCHEDULE_DEFAULTS.minSideRows || rows.length - k < 4 * k) continue;
+    if (k < SCHEDULE_DEFAULTS.minSideRows || rows.length - k < trainPerHeld * k) continue;
     const perm = rng.permutation(rows.length);
     for (let j = 0; j < k; j++) held.push(rows[perm[j]]);
   }

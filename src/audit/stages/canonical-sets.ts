@@ -16,7 +16,7 @@ import type { GanStage } from './gan.js';
 import type { MetricsStage, Suppression } from './metrics.js';
 
 /** The correction's seed is drawSeed(GAN seed, purpose, CORRECTION_ROUND): a round no draw reaches. */
-const CORRECTION_ROUND = 999_983;
+export const CORRECTION_ROUND = 999_983;
 
 /** One draw of both sides from every GAN seed, pooled; the validity of the pooled pair by the scorer. */
 export interface PairDraw {
