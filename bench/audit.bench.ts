@@ -133,7 +133,7 @@ function endToEnd(name: AuditDataset, engine: Engine, log: (m: string) => void, 
  */
 export const AUDIT_PRESETS = {
   'before #15': { options: AUDIT_BEFORE, text: '1 GAN, no rejection', datasets: ['adult'] as AuditDataset[] },
-  'before #35': { options: { ganCondition: 'observed', ganPointShare: 0, ganCorrect: 'none' } as Partial<AuditOptions>, text: "d285cb0's generator", datasets: [...AUDIT_DATASETS] },
+  'before #35': { options: { ganCondition: 'observed', ganPointShare: 0, ganCorrect: 'none', ganSchedule: 'paper', ganMode: 'paper', ganSeeds: 3 } as Partial<AuditOptions>, text: "d285cb0's default audit", datasets: [...AUDIT_DATASETS] },
   'after #35': { options: AFTER_35, text: "the default after #35 (b27342d)", datasets: [...AUDIT_DATASETS] },
 };
 

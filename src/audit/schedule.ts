@@ -17,7 +17,7 @@ import type { Checkpointing, LucidGan, StopRecord } from '../models/lucidgan/mod
 import { meanFidelity } from '../methods/quality/fidelity.js';
 import { describeReuse, type GanReuse } from './gan-reuse.js';
 
-export type GanSchedule = 'paper' | 'fast';
+export type GanSchedule = 'paper' | 'fast' | 'plateau';
 
 export interface ScheduleDef {
   label: string;
@@ -27,11 +27,17 @@ export interface ScheduleDef {
   maxHoldout: number;
   /** the generator's and the critic's hidden layers (default GAN_DEFAULTS': 256, 256) */
   dims?: number[];
-  /** stopping rule (Checkpointing) when rows are held out */
+  /** stopping rule (Checkpointing): on held-out rows (`fast`) or on the sets drawn as the audit draws them (`plateau`) */
+  stop?: 'held-out' | 'sets';
   every?: number;
   patience?: number;
   minDelta?: number;
   minSteps?: number;
+  progressFrom?: Checkpointing['progressFrom'];
+  acceptanceRise?: number;
+  keep?: Checkpointing['keep'];
+  /** what the checks read, in words (the report's training line) */
+  checkedOn?: string;
 }
 
 /** The schedules (`--gan-schedule`); help text and the report read the labels from here. */
@@ -41,10 +47,26 @@ export const GAN_SCHEDULES: Record<GanSchedule, ScheduleDef> = {
     label: 'the step budget as a ceiling, stopped when the fidelity to held-out real rows stops improving',
     holdout: 0.15,
     maxHoldout: 2000,
+    stop: 'held-out',
     every: 150,
     patience: 2,
     minDelta: 0.02,
     minSteps: 300,
+  },
+  // EXPERIMENTS.md §12 (R2): chosen from the time-to-fidelity frontier by the rule declared before it ran
+  plateau: {
+    label: 'the step budget as a ceiling, stopped when the sets (drawn as the audit draws them) stop getting closer to the training rows and their acceptance stops rising',
+    holdout: 0,
+    maxHoldout: 0,
+    stop: 'sets',
+    every: 150,
+    patience: 2,
+    minDelta: 0.02,
+    minSteps: 300,
+    progressFrom: 'lowest',
+    acceptanceRise: 0.02,
+    keep: 'last',
+    checkedOn: 'its sets\' fidelity to its training rows and their acceptance',
   },
 };
 
@@ -134,9 +156,9 @@ export function heldOutScorer(o: {
 }
 
 /** Checkpointing for a schedule, or null when it does not stop early (or nothing could be held out). */
-export function checkpointing(def: ScheduleDef, score: ((gan: LucidGan) => number) | null): Checkpointing | null {
-  if (def.holdout === 0 || score === null) return null;
-  return { every: def.every!, patience: def.patience!, minDelta: def.minDelta!, minSteps: def.minSteps, score };
+export function checkpointing(def: ScheduleDef, score: Checkpointing['score'] | null): Checkpointing | null {
+  if (def.stop === undefined || score === null) return null;
+  return { every: def.every!, patience: def.patience!, minDelta: def.minDelta!, minSteps: def.minSteps, score, ...(def.progressFrom ? { progressFrom: def.progressFrom } : {}), ...(def.acceptanceRise !== undefined ? { acceptanceRise: def.acceptanceRise } : {}), ...(def.keep ? { keep: def.keep } : {}) };
 }
 
 /** meta.gan.sample: the stratified sample the GANs trained on (sample.ts), null when they saw every row. */
@@ -180,8 +202,9 @@ function describeTraining(g: Parameters<typeof describeGanTraining>[0]): string 
   const seeds = `${g.seeds.length} seed${g.seeds.length === 1 ? '' : 's'}`;
   const base = `LUCID-GAN (${g.mode} loss) × ${seeds} on ${describeGanRows(g)}`;
   const epochsText = () => (g.epochsDone.length && g.epochsDone.every((e) => e === g.epochs) ? `${g.epochs} epochs` : `${g.epochsDone.join(', ')} of ${g.epochs} epochs`);
-  if (g.schedule !== 'fast') return `${base}, ${epochsText()} (the published schedule)`;
-  if (!g.heldOut) return `${base}, ${epochsText()} (fast schedule, but too few rows to hold any out, so no stopping rule)`;
+  const def = g.schedule ? GAN_SCHEDULES[g.schedule] : undefined;
+  if (!def?.stop) return `${base}, ${epochsText()} (the published schedule)`;
+  if (def.stop === 'held-out' && !g.heldOut) return `${base}, ${epochsText()} (fast schedule, but too few rows to hold any out, so no stopping rule)`;
   const stops = g.stops ?? [];
   const budget = g.batch ? Math.max(1, Math.floor(g.rows / g.batch)) * g.epochs : null;
   // one entry per seed, in seed order; a seed without a record (none expected) shows its epochs
@@ -189,7 +212,8 @@ function describeTraining(g: Parameters<typeof describeGanTraining>[0]): string 
     const s = stops[k] ?? null;
     if (!s) return `${g.epochsDone[k] ?? '?'} epochs, no record`;
     const why = s.reason === 'no improvement' ? 'stopped' : s.reason === 'budget' ? 'the whole budget' : s.reason;
-    return `${s.steps} steps (${why}), step ${s.keptSteps} kept`;
+    return def.keep === 'last' ? `${s.steps} steps (${why})` : `${s.steps} steps (${why}), step ${s.keptSteps} kept`;
   });
-  return `${base}, checked on the fidelity to ${g.heldOut.toLocaleString('en-US')} held-out rows${budget ? ` (budget ${budget} steps)` : ''}: ${per.join('; ')}`;
+  const on = def.stop === 'held-out' ? `the fidelity to ${(g.heldOut ?? 0).toLocaleString('en-US')} held-out rows` : def.checkedOn!;
+  return `${base}, checked every ${def.every} steps on ${on}${budget ? ` (budget ${budget} steps)` : ''}: ${per.join('; ')}`;
 }

@@ -11,7 +11,7 @@ import type { Table } from '../../src/data/table.js';
 import { LucidGan, type FitOptions } from '../../src/models/lucidgan/index.js';
 import { Classifier } from '../../src/models/classifier/classifier.js';
 import { builtinBlackBox } from '../../src/models/blackbox.js';
-import { runAudit } from '../../src/audit/run.js';
+import { AUDIT_DEFAULTS, runAudit } from '../../src/audit/run.js';
 import { describeGanTraining, GAN_SCHEDULES, holdoutSplit, SCHEDULE_DEFAULTS } from '../../src/audit/schedule.js';
 import { getEngine } from '../helpers/engine.js';
 
@@ -48,6 +48,23 @@ describe('the stopping rule (LucidGan.fit checkpoint)', () => {
     assert.equal(fit.model.epochsDone, 8);
     assert.deepEqual(fit.model.params.snapshot(), weights[2], 'the weights of the lowest score are kept');
     assert.notDeepEqual(weights[2], weights[3]);
+    fit.model.dispose();
+  });
+
+  it('R2 (EXPERIMENTS.md §12): progress from the lowest score, or a 2-point rise of the acceptance; the stopping check\'s weights kept; an async score', async () => {
+    // checks every 20 steps: (1, 40%), (0.5, 40%) progress, (0.495, 41%) none, (0.49, 45%) the acceptance
+    // rose: progress, (0.6, 44%) none, (0.485, 46%) none: not 2% below the lowest 0.49, nor 2 points above 45% → stop
+    const checks = [[1, 0.4], [0.5, 0.4], [0.495, 0.41], [0.49, 0.45], [0.6, 0.44], [0.485, 0.46], [0.1, 0.9]];
+    const weights: Float32Array[] = [];
+    let k = 0;
+    const fit = await LucidGan.fit(engine, table, {
+      ...SMALL, conditions: ['preds'], epochs: 30, seed: 1, paper: true,
+      checkpoint: { every: 20, patience: 2, minDelta: 0.02, minSteps: 0, progressFrom: 'lowest', acceptanceRise: 0.02, keep: 'last', score: async (g) => { weights.push(g.params.snapshot()); const [score, acceptance] = checks[k++]; return { score, acceptance }; } },
+    });
+    const h = fit.model.history;
+    assert.deepEqual(h.checkpoints!.map((c) => [c.score, c.acceptance]), checks.slice(0, 6));
+    assert.deepEqual({ ...h.stop! }, { steps: 120, keptSteps: 120, keptScore: 0.485, reason: 'no improvement' });
+    assert.deepEqual(fit.model.params.snapshot(), weights[5], 'the stopping check\'s weights are kept');
     fit.model.dispose();
   });
 
@@ -129,12 +146,26 @@ describe('the audit\'s schedule', () => {
     assert.equal(g.rows, data.rows - g.heldOut);
     assert.ok(g.stops[0] !== null && g.stops[0].steps <= g.epochs * Math.floor(g.rows / g.batch));
     assert.ok(Object.keys(fast.meta.seeds).some((k) => /held out/.test(k)), 'the hold-out seed is logged');
-    assert.match(describeGanTraining(g), /checked on the fidelity to 180 held-out rows \(budget \d+ steps\): \d+ steps \((stopped|the whole budget)\), step \d+ kept; sets: /);
+    assert.match(describeGanTraining(g), /checked every 150 steps on the fidelity to 180 held-out rows \(budget \d+ steps\): \d+ steps \((stopped|the whole budget)\), step \d+ kept; sets: /);
     const paper = await runAudit(engine, data, { ...base(), ganEpochs: 3, ganSchedule: 'paper' });
     assert.equal(paper.meta.gan.heldOut, 0);
     assert.equal(paper.meta.gan.rows, data.rows);
     assert.deepEqual(paper.meta.gan.stops, [null]);
     assert.deepEqual(paper.meta.gan.epochsDone, [3]);
     assert.match(describeGanTraining(paper.meta.gan), /3 epochs \(the published schedule\)/);
+  });
+
+  it('plateau (the default, EXPERIMENTS.md §12) trains on every row, checks the sets drawn as the audit draws them, keeps the stopping check; it says so', async () => {
+    assert.equal(AUDIT_DEFAULTS.ganSchedule, 'plateau');
+    const r = await runAudit(engine, data, { ...base(), ganEpochs: 150 });
+    const g = r.meta.gan;
+    assert.equal(g.schedule, 'plateau');
+    assert.equal(g.heldOut, 0);
+    assert.equal(g.rows, data.rows);
+    const stop = g.stops[0]!;
+    assert.ok(stop !== null && stop.steps === stop.keptSteps && stop.steps <= g.epochs * Math.floor(g.rows / g.batch), JSON.stringify(stop));
+    const budget = g.epochs * Math.floor(g.rows / g.batch);
+    assert.ok(stop.reason === 'budget' ? stop.steps === budget : stop.reason === 'no improvement' && stop.steps >= GAN_SCHEDULES.plateau.minSteps!, JSON.stringify({ stop, budget }));
+    assert.match(describeGanTraining(g), /checked every 150 steps on its sets' fidelity to its training rows and their acceptance \(budget \d+ steps\): \d+ steps \((stopped|the whole budget)\); sets: /);
   });
 });

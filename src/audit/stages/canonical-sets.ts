@@ -2,18 +2,19 @@
 // rejection (canonical.ts), pooled — compared with each other and with the real rows on each side,
 // the proxy view among them; and `sets`, which the intersectional stages draw and compare with.
 import { check } from '../../engine/errors.js';
-import { concatRows, selectRows, type Table } from '../../data/table.js';
+import { concatRows, selectRows, type Column, type Table } from '../../data/table.js';
 import { findDependencies, type Dependency } from '../../data/dependencies.js';
 import { findRelations, planDerivations, type Derivation, type Relation } from '../../data/relations.js';
 import { validity, type Validity } from '../../methods/quality/index.js';
-import { CANONICAL_DEFAULTS, concatScores, drawCanonical, drawSeed, type CanonicalDraw } from '../canonical.js';
-import { CORRECTION_DEFAULTS, CORRECTION_HIDDEN } from '../correct.js';
+import { CANONICAL_DEFAULTS, concatScores, drawCanonical, drawSeed, type CanonicalDraw, type ConditionMode, type Scorer } from '../canonical.js';
+import { CORRECTION_DEFAULTS, CORRECTION_HIDDEN, type Correction } from '../correct.js';
 import { distribution, jsDistance, rankDistributions, sharesOn, type SeriesInput } from '../distance.js';
-import { AUDIT_DEFAULTS } from '../options.js';
+import { AUDIT_DEFAULTS, type AuditOptions } from '../options.js';
 import type { AuditResult, CanonicalComparison, Distribution } from '../types.js';
 import type { AuditContext } from './context.js';
 import type { GanStage } from './gan.js';
-import type { MetricsStage, Suppression } from './metrics.js';
+import type { GroupView, MetricsStage, Suppression } from './metrics.js';
+import type { LucidGan } from '../../models/lucidgan/model.js';
 
 /** The correction's seed is drawSeed(GAN seed, purpose, CORRECTION_ROUND): a round no draw reaches. */
 export const CORRECTION_ROUND = 999_983;
@@ -43,46 +44,87 @@ export interface Sets {
   derivations: Derivation[];
 }
 
+/**
+ * How every side of every set is drawn, made once per audit in the GAN stage (its stopping checks draw
+ * the main sets as the audit will) and used by `sets`: the exact dependencies and arithmetic relations
+ * a drawn row must keep, the conditioning, the correction of the main sets and the scorer.
+ */
+export interface DrawPlan {
+  dependencies: Dependency[];
+  relations: Relation[];
+  protectedColumns: Set<string>;
+  condition: ConditionMode;
+  predName: string;
+  /** the GANs' training rows on each side (indices into ganTable): the matched condition's pools */
+  sideRows: [Int32Array, Int32Array];
+  /** the correction's real rows of each side (the GAN's columns), or null: no correction */
+  realSide: [Table, Table] | null;
+  correction: Correction;
+  factor: number;
+  features: string[];
+  scorer: Scorer | null;
+  threshold: number;
+  range: Record<string, [number, number]>;
+}
+
+export function drawPlan(opts: AuditOptions, o: { views: readonly GroupView[]; predName: string; threshold: number; ganFeatureTable: Table; ganTable: Table; ganColumns: readonly Column[]; negRows: Int32Array; posRows: Int32Array; scorer: Scorer | null; rejection: boolean; range: Record<string, [number, number]> }): DrawPlan {
+  const correction = opts.ganCorrect ?? AUDIT_DEFAULTS.ganCorrect;
+  const factor = opts.ganCandidates ?? CORRECTION_DEFAULTS.factor;
+  check(Number.isSafeInteger(factor) && factor >= 2, 'E_ARG', () => `audit: ganCandidates must be an integer of at least 2, got ${factor}`);
+  const features = o.ganColumns.map((c) => c.name);
+  // the classifier correction (correct.ts) of the main sets: it reads the GAN's columns of the real rows of each side
+  const realSide = correction !== 'none' ? ([o.negRows, o.posRows].map((r) => selectRows({ rows: o.ganTable.rows, columns: o.ganTable.columns.filter((c) => features.includes(c.name)) }, r)) as [Table, Table]) : null;
+  return {
+    dependencies: findDependencies(o.ganFeatureTable),
+    relations: findRelations(o.ganFeatureTable),
+    protectedColumns: new Set(o.views.map((v) => v.attr.column)),
+    condition: opts.ganCondition ?? AUDIT_DEFAULTS.ganCondition,
+    predName: o.predName,
+    sideRows: [o.negRows, o.posRows],
+    realSide,
+    correction,
+    factor,
+    features,
+    scorer: o.rejection ? o.scorer : null,
+    threshold: o.scorer?.threshold ?? o.threshold,
+    range: o.range,
+  };
+}
+
+/** One side's draw from `gan` (GAN seed `ganSeed`); `log(name, seed)` hears every seed used. */
+export function drawSide(plan: DrawPlan, gan: LucidGan, ganSeed: number, side: 0 | 1, fix: [string, string][], rows: number, purpose: number, log: (what: string, seed: number) => void): Promise<CanonicalDraw> {
+  let correct: { real: Table; features: readonly string[]; seed: number; factor: number; hidden?: number[] } | undefined;
+  if (plan.realSide && fix.length === 0) {
+    correct = { real: plan.realSide[side], features: plan.features, seed: drawSeed(ganSeed, purpose, CORRECTION_ROUND), factor: plan.factor, ...(plan.correction !== 'none' && CORRECTION_HIDDEN[plan.correction] ? { hidden: CORRECTION_HIDDEN[plan.correction] } : {}) };
+    log('classifier correction', correct.seed);
+  }
+  return drawCanonical(gan, {
+    side, condition: plan.condition, sideRows: plan.sideRows[side], predName: plan.predName, fix, rows,
+    seedOf: (round) => {
+      const s = drawSeed(ganSeed, purpose, round);
+      log(`draw round ${round + 1}`, s);
+      return s;
+    },
+    scorer: plan.scorer, threshold: plan.threshold, range: plan.range, dependencies: plan.dependencies, relations: plan.relations, protectedColumns: plan.protectedColumns,
+    ...(correct ? { correct } : {}),
+  });
+}
+
 export function sets(ctx: AuditContext, ms: MetricsStage, gs: GanStage, supp: Suppression): Sets {
-  const { table, opts, warnings, seedLog } = ctx;
-  const { predName, views, yhat, threshold } = ms;
-  const { gans, seeds, ganFeatureTable, ganTable, ganColumns, posRows, negRows, scorer, rejection, range } = gs;
+  const { table, warnings, seedLog } = ctx;
+  const { predName, views, yhat } = ms;
+  const { gans, seeds, ganFeatureTable, posRows, negRows, scorer, rejection, plan } = gs;
   const suppressedValues = supp.values;
-  const dependencies = findDependencies(ganFeatureTable);
-  const relations = findRelations(ganFeatureTable);
-  const protectedColumns = new Set(views.map((v) => v.attr.column));
+  const { dependencies, relations, protectedColumns, condition } = plan;
   const derivations = planDerivations(dependencies, relations, ganFeatureTable, new Set(), protectedColumns);
-  const condition = opts.ganCondition ?? AUDIT_DEFAULTS.ganCondition;
   if (condition !== 'extreme') {
     for (const [rows, side] of [[posRows, 'positive'], [negRows, 'negative']] as const) {
       if (rows.length === 0) warnings.push(`the model scores no row ${side}: the ${side} canonical set is conditioned as in the paper (prediction exactly ${side === 'positive' ? 1 : 0}), and nothing about it can be checked against real rows`);
     }
   }
-  // the classifier correction (correct.ts) of the main sets: it reads the GAN's columns of the real rows of each side
-  const correction = opts.ganCorrect ?? AUDIT_DEFAULTS.ganCorrect;
-  const factor = opts.ganCandidates ?? CORRECTION_DEFAULTS.factor;
-  check(Number.isSafeInteger(factor) && factor >= 2, 'E_ARG', () => `audit: ganCandidates must be an integer of at least 2, got ${factor}`);
-  const features = ganColumns.map((c) => c.name);
-  const realSide = correction !== 'none' ? [negRows, posRows].map((r) => selectRows({ rows: ganTable.rows, columns: ganTable.columns.filter((c) => features.includes(c.name)) }, r)) : null;
   /** one side's draw from GAN k; every round's sampling seed is logged under `what` */
-  const draw = (k: number, side: 0 | 1, fix: [string, string][], rows: number, purpose: number, what: string): Promise<CanonicalDraw> => {
-    const sideName = side === 1 ? 'positive' : 'negative';
-    let correct: { real: Table; features: readonly string[]; seed: number; factor: number; hidden?: number[] } | undefined;
-    if (realSide && fix.length === 0) {
-      correct = { real: realSide[side], features, seed: drawSeed(seeds[k], purpose, CORRECTION_ROUND), factor, ...(correction !== 'none' && CORRECTION_HIDDEN[correction] ? { hidden: CORRECTION_HIDDEN[correction] } : {}) };
-      seedLog[`${what}, ${sideName} set, GAN ${k + 1}, classifier correction`] = correct.seed;
-    }
-    return drawCanonical(gans[k], {
-      side, condition, sideRows: side === 1 ? posRows : negRows, predName, fix, rows,
-      seedOf: (round) => {
-        const s = drawSeed(seeds[k], purpose, round);
-        seedLog[`${what}, ${sideName} set, GAN ${k + 1}, draw round ${round + 1}`] = s;
-        return s;
-      },
-      scorer: rejection ? scorer : null, threshold: scorer?.threshold ?? threshold, range, dependencies, relations, protectedColumns,
-      ...(correct ? { correct } : {}),
-    });
-  };
+  const draw = (k: number, side: 0 | 1, fix: [string, string][], rows: number, purpose: number, what: string): Promise<CanonicalDraw> =>
+    drawSide(plan, gans[k], seeds[k], side, fix, rows, purpose, (name, s) => (seedLog[`${what}, ${side === 1 ? 'positive' : 'negative'} set, GAN ${k + 1}, ${name}`] = s));
   /** both sides for every seed; their scores by the scorer (the filter's, or scored now without rejection) */
   const drawPair = async (fix: [string, string][], rows: number | readonly [number, number], purpose: number, what: string) => {
     const [negRowsWanted, posRowsWanted] = typeof rows === 'number' ? [rows, rows] : rows;

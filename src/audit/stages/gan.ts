@@ -8,7 +8,10 @@ import { selectRows } from '../../data/table.js';
 import { LucidGan, type FitStatus } from '../../models/lucidgan/model.js';
 import { ganSeedsFor, modelScorer, observedRanges, surrogateScorer, surrogateSplitSeed, CANONICAL_DEFAULTS, type Scorer } from '../canonical.js';
 import { AUDIT_DEFAULTS, AUDIT_VERSION, DERIVED_SEEDS, ganBatchFor, ganEpochsFor, type StageEta } from '../options.js';
-import { checkpointing, GAN_SCHEDULES, heldOutScorer, trainingRows, type GanSchedule } from '../schedule.js';
+import { checkpointing, GAN_SCHEDULES, heldOutScorer, SCHEDULE_DEFAULTS, trainingRows, type GanSchedule } from '../schedule.js';
+import { drawPlan, drawSide, type DrawPlan } from './canonical-sets.js';
+import { meanFidelity } from '../../methods/quality/fidelity.js';
+import type { CheckScore } from '../../models/lucidgan/config.js';
 import { stratifiedSample } from '../sample.js';
 import { fromCache, ganKey, handedOver, toCache, type GanReuse } from '../gan-reuse.js';
 import { sha256Hex } from '../../data/sha256.js';
@@ -51,6 +54,8 @@ export interface GanStage {
   rejection: boolean;
   /** the generators came from the cache or a handed-over file (gan-reuse.ts), or null: trained here */
   reused: GanReuse | null;
+  /** how every set is drawn (made here: the plateau schedule's checks draw with it) */
+  plan: DrawPlan;
 }
 
 export async function ganStage(ctx: AuditContext, ms: MetricsStage): Promise<GanStage> {
@@ -105,6 +110,9 @@ export async function ganStage(ctx: AuditContext, ms: MetricsStage): Promise<Gan
   const range = observedRanges(ganFeatureTable);
   // the GANs' training rows on each side (indices into ganTable): the observed condition's pools
   const [negRows, posRows] = train.side;
+  // how every set is drawn: the stopping checks of the plateau schedule draw the main sets as the audit will
+  const plan = drawPlan(opts, { views, predName, threshold, ganFeatureTable, ganTable, ganColumns, negRows, posRows, scorer, rejection, range });
+  const setsScore = scheduleDef.stop === 'sets' ? plateauScorer(plan, ganTable, ganColumns, negRows, posRows) : null;
   const heldTable = held ? selectRows(table, held) : null;
   const heldYhat = held ? Uint8Array.from(held, (i) => yhat[i]) : null;
   // the audit disposes of the GANs however it ends
@@ -141,10 +149,10 @@ export async function ganStage(ctx: AuditContext, ms: MetricsStage): Promise<Gan
     if (done < 2) return undefined;
     const perEpoch = (elapsed - first) / (done - 1);
     const total = Math.max(elapsed, first * ganSeeds.length + perEpoch * (totalEpochs - ganSeeds.length));
-    return { left: total - elapsed, total, ceiling: scheduleDef.holdout > 0, what };
+    return { left: total - elapsed, total, ceiling: scheduleDef.stop !== undefined, what };
   };
   for (let k = 0; k < ganSeeds.length && !reused; k++) {
-    const score = heldTable ? heldOutScorer({ features: ganColumns.map((c) => ({ name: c.name, kind: c.kind })), held: heldTable, heldYhat: heldYhat!, trainSide: [negRows, posRows], range, seed: DERIVED_SEEDS.stopping(ganSeeds[k]) }) : null;
+    const score = setsScore ? setsScore(ganSeeds[k]) : heldTable ? heldOutScorer({ features: ganColumns.map((c) => ({ name: c.name, kind: c.kind })), held: heldTable, heldYhat: heldYhat!, trainSide: [negRows, posRows], range, seed: DERIVED_SEEDS.stopping(ganSeeds[k]) }) : null;
     const cp = checkpointing(scheduleDef, score);
     if (cp) seedLog[`LUCID-GAN ${k + 1} of ${ganSeeds.length} (stopping rule's rows)`] = DERIVED_SEEDS.stopping(ganSeeds[k]);
     const fit = await LucidGan.fit(engine, ganTable, {
@@ -175,10 +183,30 @@ export async function ganStage(ctx: AuditContext, ms: MetricsStage): Promise<Gan
   // a complete set is kept for the next audit of the same inputs (a cut-short one never is)
   if (key && opts.ganCache && !reused && !interrupted) await toCache(opts.ganCache, key, gans.map((model, k) => ({ model, status: statuses[k] })), warn);
   const seeds = ganSeeds.slice(0, gans.length);
-  return { gans, seedsAsked: ganSeeds.length, interrupted, seeds, ganColumns, ganFeatureTable, ganTable, epochs, batch, schedule, held, ganRows, sample, strataNames, range, negRows, posRows, scorer, rejection, reused };
+  return { gans, seedsAsked: ganSeeds.length, interrupted, seeds, ganColumns, ganFeatureTable, ganTable, epochs, batch, schedule, held, ganRows, sample, strataNames, range, negRows, posRows, scorer, rejection, reused, plan };
 }
 
 /**
+ * The plateau schedule's check (EXPERIMENTS.md §12, R2), per GAN seed: the main sets drawn as the audit
+ * draws them (SCHEDULE_DEFAULTS.checkRows per side, from the stopping rule's own seed stream), their mean
+ * KS/TV against the GAN's training rows of each side, and the mean acceptance of the two sides' draws.
+ */
+function plateauScorer(plan: DrawPlan, ganTable: Table, ganColumns: readonly Column[], negRows: Int32Array, posRows: Int32Array): (ganSeed: number) => (gan: LucidGan) => Promise<CheckScore> {
+  const features = ganColumns.map((c) => ({ name: c.name, kind: c.kind }));
+  const decision = new Uint8Array(ganTable.rows);
+  for (const i of posRows) decision[i] = 1;
+  const sides = [negRows.length, posRows.length];
+  return (ganSeed) => async (gan) => {
+    const seed = DERIVED_SEEDS.stopping(ganSeed);
+    const drawn = [];
+    for (const side of [0, 1] as const) drawn.push(sides[side] > 0 ? await drawSide(plan, gan, seed, side, [], SCHEDULE_DEFAULTS.checkRows, 1 - side, () => {}) : null);
+    const empty = selectRows(ganTable, []);
+    const score = meanFidelity(features, ganTable, decision, [{ negative: drawn[0]?.table ?? empty, positive: drawn[1]?.table ?? empty }]);
+    const acc = drawn.map((d) => d?.stats.acceptance ?? NaN).filter(Number.isFinite);
+    return { score, acceptance: acc.length ? acc.reduce((a, b) => a + b, 0) / acc.length : NaN };
+  };
+}
+
 /**
  * Each row's stratum for the GANs' sample: the model's decision crossed with every protected
  * attribute's group (its bin for a numeric one; a row without a group value is a group of its own).

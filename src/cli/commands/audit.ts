@@ -169,7 +169,11 @@ GAN epochs (default): about ${AUDIT_DEFAULTS.ganSteps} generator steps (${AUDIT_
 steps / (rows / batch), within [${AUDIT_DEFAULTS.minEpochs}, ${AUDIT_DEFAULTS.maxEpochs}], for each of the --gan-seeds GANs (Adult's 15,060 test rows: 50 epochs each).
 
 --gan-schedule: how long the GANs train. ${SCHEDULE_NAMES.map((k) => `${k}: ${GAN_SCHEDULES[k].label}`).join('; ')}.
-The fast schedule holds ${Math.round(100 * GAN_SCHEDULES.fast.holdout)}% of the rows (at most ${GAN_SCHEDULES.fast.maxHoldout}) out of training and checks every ${GAN_SCHEDULES.fast.every} steps. Default ${AUDIT_DEFAULTS.ganSchedule} (EXPERIMENTS.md §9).
+The fast schedule holds ${Math.round(100 * GAN_SCHEDULES.fast.holdout)}% of the rows (at most ${GAN_SCHEDULES.fast.maxHoldout}) out of training and checks every ${GAN_SCHEDULES.fast.every} steps (EXPERIMENTS.md §9).
+The plateau schedule checks every ${GAN_SCHEDULES.plateau.every} steps: the main sets drawn as the audit draws them, their fidelity to the
+training rows and their acceptance; it stops after ${GAN_SCHEDULES.plateau.patience} checks with neither ${100 * GAN_SCHEDULES.plateau.minDelta!}% closer than the closest so far
+nor ${100 * GAN_SCHEDULES.plateau.acceptanceRise!} points more acceptance than the highest, not before ${GAN_SCHEDULES.plateau.minSteps} steps, and keeps the weights it stops
+with (EXPERIMENTS.md §12). Default ${AUDIT_DEFAULTS.ganSchedule}.
 --gan-mode is the loss, a separate choice.
 
 --gan-rows n (default ${AUDIT_DEFAULTS.ganRows.toLocaleString('en-US')}): data with more rows than n gives each GAN a stratified sample of exactly n rows,

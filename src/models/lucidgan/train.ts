@@ -253,8 +253,9 @@ export async function train<M extends TrainableGan>(model: M, x: Float32Array, r
   check(cp?.minSteps === undefined || cp.minSteps >= 0, 'E_ARG', () => `gan: checkpoint.minSteps must be a non-negative number, got ${cp!.minSteps}`);
   /** the lowest finite score so far and its weights (kept at the end) */
   let best: { score: number; steps: number; weights: Float32Array } | null = null;
-  /** the score of the last check that counted as progress (patience is measured from it) */
+  /** the score progress is measured from (Checkpointing.progressFrom), and the highest acceptance so far */
   let progressScore = Infinity;
+  let bestAcceptance = -Infinity;
   let waits = 0;
   let stepsDone = 0;
   let nextCheck = cp ? cp.every : Infinity;
@@ -263,25 +264,31 @@ export async function train<M extends TrainableGan>(model: M, x: Float32Array, r
   /** ends a checkpointed run: the best check's weights back in the model (when there is one), and the record */
   const finish = (reason: StopRecord['reason'], current: { score: number; steps: number } | null): void => {
     if (!cp) return;
-    if (best && best.steps !== stepsDone) model.params.restore(best.weights);
-    const kept = best ?? current ?? { score: NaN, steps: stepsDone };
+    // a rule that keeps the stopping check's weights keeps them when it stops or reaches the budget
+    const keepLast = cp.keep === 'last' && current !== null;
+    if (!keepLast && best && best.steps !== stepsDone) model.params.restore(best.weights);
+    const kept = keepLast ? current : best ?? current ?? { score: NaN, steps: stepsDone };
     model.history.stop = { steps: stepsDone, keptSteps: kept.steps, keptScore: kept.score, reason };
   };
   /** the check after an epoch; true: stop */
-  const checkpoint = (weights: Float32Array, last: boolean): boolean => {
+  const checkpoint = async (weights: Float32Array, last: boolean): Promise<boolean> => {
     const t = performance.now();
-    const score = cp!.score(model);
+    const got = await cp!.score(model);
+    const { score, acceptance } = typeof got === 'number' ? { score: got, acceptance: undefined } : got;
     const checkSeconds = (performance.now() - t) / 1000;
-    model.history.checkpoints!.push({ steps: stepsDone, score, seconds: trainSeconds, checkSeconds });
+    model.history.checkpoints!.push({ steps: stepsDone, score, ...(acceptance !== undefined ? { acceptance } : {}), seconds: trainSeconds, checkSeconds });
     nextCheck = stepsDone + cp!.every;
     // a score that cannot be computed (NaN) is no evidence either way: it neither resets nor uses up the patience
     if (Number.isFinite(score)) {
       if (best === null || score < best.score) best = { score, steps: stepsDone, weights };
-      if (score < progressScore * (1 - cp!.minDelta)) {
-        progressScore = score;
-        waits = 0;
-      } else waits++;
+      const better = score < progressScore * (1 - cp!.minDelta);
+      const rose = cp!.acceptanceRise !== undefined && acceptance !== undefined && Number.isFinite(acceptance) && acceptance > bestAcceptance + cp!.acceptanceRise;
+      if (better || rose) waits = 0;
+      else waits++;
+      if (cp!.progressFrom === 'lowest') progressScore = Math.min(progressScore, score);
+      else if (better) progressScore = score;
     }
+    if (acceptance !== undefined && Number.isFinite(acceptance)) bestAcceptance = Math.max(bestAcceptance, acceptance);
     const stop = waits >= cp!.patience && stepsDone >= (cp!.minSteps ?? 0);
     if (stop || last) finish(stop ? 'no improvement' : 'budget', { score, steps: stepsDone });
     return stop;
@@ -322,7 +329,7 @@ export async function train<M extends TrainableGan>(model: M, x: Float32Array, r
       trainSeconds += seconds;
       opts.onEpoch?.({ epoch, lossG: last!.lossG, lossD: last!.lossD, lossCond: last!.lossCond, seconds });
       const lastEpoch = epoch === model.config.epochs;
-      if (cp && (stepsDone >= nextCheck || lastEpoch) && checkpoint(w, lastEpoch)) break;
+      if (cp && (stepsDone >= nextCheck || lastEpoch) && (await checkpoint(w, lastEpoch))) break;
     }
     return { status: 'done' };
   } finally {
