@@ -122,7 +122,9 @@ export async function ganStage(ctx: AuditContext, ms: MetricsStage): Promise<Gan
   const mode = opts.ganMode ?? AUDIT_DEFAULTS.ganMode;
   const pointShare = opts.ganPointShare ?? AUDIT_DEFAULTS.ganPointShare;
   // everything that shapes the GANs besides their rows and condition (gan-reuse.ts: the cache key)
-  const shaping = { epochs, batch, seeds: ganSeeds, mode, schedule: { name: schedule, ...scheduleDef }, pointShare, held: held ? sha256Hex(new Uint8Array(held.buffer, held.byteOffset, held.byteLength)) : null, condition: predName, gan: GAN_DEFAULTS };
+  // (the plateau schedule's checks draw the main sets: how they are drawn and scored shapes where training stops)
+  const drawing = { condition: plan.condition, correct: plan.correction, candidates: plan.factor, rejection: plan.scorer !== null, threshold: plan.threshold, checkRows: SCHEDULE_DEFAULTS.checkRows };
+  const shaping = { epochs, batch, seeds: ganSeeds, mode, schedule: { name: schedule, ...scheduleDef }, pointShare, held: held ? sha256Hex(new Uint8Array(held.buffer, held.byteOffset, held.byteLength)) : null, condition: predName, gan: GAN_DEFAULTS, ...(scheduleDef.stop === 'sets' ? { drawing } : {}) };
   const key = opts.ganCache || opts.ganSet ? ganKey({ ganTable, options: shaping, modelFile: opts.provenance?.modelSha256 ?? null, lucid: AUDIT_VERSION }) : null;
   let reused: GanReuse | null = null;
   const warn = (text: string) => warnings.push(text);
