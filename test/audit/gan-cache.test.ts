@@ -55,13 +55,15 @@ describe('lucid audit: trained generators reused', () => {
       base('rows', '--gan-cache', cache).map((a) => (a === fx.data ? fewer : a)),
       base('seed', '--gan-cache', cache).map((a, i, all) => (all[i - 1] === '--seed' ? '4' : a)),
       base('epochs', '--gan-cache', cache).map((a, i, all) => (all[i - 1] === '--gan-epochs' ? '2' : a)),
+      // the plateau schedule's checks draw the sets: how they are drawn is part of the key
+      base('correct', '--gan-cache', cache, '--gan-correct', 'none'),
     ];
     for (const args of changed) {
       run(...args);
       const out = args[args.indexOf('--out') + 1].split('/').pop()!;
       assert.equal(audit(out).meta.gan.reused, null, out);
     }
-    assert.equal(entries().length, before + 3);
+    assert.equal(entries().length, before + 4);
   });
 
   it('a corrupt or foreign entry is a warning and a retrain, never a crash, and the entry is replaced', () => {
