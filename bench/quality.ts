@@ -34,7 +34,7 @@ import { drawCanonical, drawSeed, ganSeedsFor, modelScorer, observedRanges, type
 import { AUDIT_DEFAULTS, DERIVED_SEEDS, ganBatchFor, ganEpochsFor } from '../src/audit/run.js';
 import { checkpointing, GAN_SCHEDULES, heldOutScorer, holdoutSplit, trainingRows, type ScheduleDef } from '../src/audit/schedule.js';
 import { CORRECTION_DEFAULTS, CORRECTION_HIDDEN } from '../src/audit/correct.js';
-import { CORRECTION_ROUND } from '../src/audit/stages/canonical-sets.js';
+import { CORRECTION_ROUND } from '../src/audit/stages/draw-plan.js';
 import { meanFidelity } from '../src/methods/quality/fidelity.js';
 import { AUDIT_DATASETS, auditDatasetMissing, auditSetup, type AuditDataset } from './lib/audit-setup.js';
 import { applyRules, decide, type Decision, type FrontierCheck, type Outcome, type RuleOutcome } from './lib/frontier-rules.js';

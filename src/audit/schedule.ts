@@ -66,7 +66,7 @@ export const GAN_SCHEDULES: Record<GanSchedule, ScheduleDef> = {
     progressFrom: 'lowest',
     acceptanceRise: 0.02,
     keep: 'last',
-    checkedOn: 'its sets\' fidelity to its training rows and their acceptance',
+    checkedOn: 'the fidelity of its sets to its training rows and their acceptance',
   },
 };
 

@@ -166,6 +166,6 @@ describe('the audit\'s schedule', () => {
     assert.ok(stop !== null && stop.steps === stop.keptSteps && stop.steps <= g.epochs * Math.floor(g.rows / g.batch), JSON.stringify(stop));
     const budget = g.epochs * Math.floor(g.rows / g.batch);
     assert.ok(stop.reason === 'budget' ? stop.steps === budget : stop.reason === 'no improvement' && stop.steps >= GAN_SCHEDULES.plateau.minSteps!, JSON.stringify({ stop, budget }));
-    assert.match(describeGanTraining(g), /checked every 150 steps on its sets' fidelity to its training rows and their acceptance \(budget \d+ steps\): \d+ steps \((stopped|the whole budget)\); sets: /);
+    assert.match(describeGanTraining(g), /checked every 150 steps on the fidelity of its sets to its training rows and their acceptance \(budget \d+ steps\): \d+ steps \((stopped|the whole budget)\); sets: /);
   });
 });

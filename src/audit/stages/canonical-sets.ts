@@ -1,23 +1,20 @@
 // Stage 4 of an audit: the main canonical sets — each GAN seed's positive and negative set, drawn by
 // rejection (canonical.ts), pooled — compared with each other and with the real rows on each side,
 // the proxy view among them; and `sets`, which the intersectional stages draw and compare with.
-import { check } from '../../engine/errors.js';
-import { concatRows, selectRows, type Column, type Table } from '../../data/table.js';
-import { findDependencies, type Dependency } from '../../data/dependencies.js';
-import { findRelations, planDerivations, type Derivation, type Relation } from '../../data/relations.js';
+import { concatRows, selectRows, type Table } from '../../data/table.js';
+import type { Dependency } from '../../data/dependencies.js';
+import { planDerivations, type Derivation, type Relation } from '../../data/relations.js';
 import { validity, type Validity } from '../../methods/quality/index.js';
-import { CANONICAL_DEFAULTS, concatScores, drawCanonical, drawSeed, type CanonicalDraw, type ConditionMode, type Scorer } from '../canonical.js';
-import { CORRECTION_DEFAULTS, CORRECTION_HIDDEN, type Correction } from '../correct.js';
+import { CANONICAL_DEFAULTS, concatScores, type CanonicalDraw } from '../canonical.js';
 import { distribution, jsDistance, rankDistributions, sharesOn, type SeriesInput } from '../distance.js';
-import { AUDIT_DEFAULTS, type AuditOptions } from '../options.js';
+import { AUDIT_DEFAULTS } from '../options.js';
 import type { AuditResult, CanonicalComparison, Distribution } from '../types.js';
 import type { AuditContext } from './context.js';
 import type { GanStage } from './gan.js';
-import type { GroupView, MetricsStage, Suppression } from './metrics.js';
-import type { LucidGan } from '../../models/lucidgan/model.js';
+import { drawSide } from './draw-plan.js';
+export { CORRECTION_ROUND } from './draw-plan.js';
+import type { MetricsStage, Suppression } from './metrics.js';
 
-/** The correction's seed is drawSeed(GAN seed, purpose, CORRECTION_ROUND): a round no draw reaches. */
-export const CORRECTION_ROUND = 999_983;
 
 /** One draw of both sides from every GAN seed, pooled; the validity of the pooled pair by the scorer. */
 export interface PairDraw {
@@ -42,72 +39,6 @@ export interface Sets {
   relations: Relation[];
   /** how the main sets (nothing fixed) derive them: the columns written from others */
   derivations: Derivation[];
-}
-
-/**
- * How every side of every set is drawn, made once per audit in the GAN stage (its stopping checks draw
- * the main sets as the audit will) and used by `sets`: the exact dependencies and arithmetic relations
- * a drawn row must keep, the conditioning, the correction of the main sets and the scorer.
- */
-export interface DrawPlan {
-  dependencies: Dependency[];
-  relations: Relation[];
-  protectedColumns: Set<string>;
-  condition: ConditionMode;
-  predName: string;
-  /** the GANs' training rows on each side (indices into ganTable): the matched condition's pools */
-  sideRows: [Int32Array, Int32Array];
-  /** the correction's real rows of each side (the GAN's columns), or null: no correction */
-  realSide: [Table, Table] | null;
-  correction: Correction;
-  factor: number;
-  features: string[];
-  scorer: Scorer | null;
-  threshold: number;
-  range: Record<string, [number, number]>;
-}
-
-export function drawPlan(opts: AuditOptions, o: { views: readonly GroupView[]; predName: string; threshold: number; ganFeatureTable: Table; ganTable: Table; ganColumns: readonly Column[]; negRows: Int32Array; posRows: Int32Array; scorer: Scorer | null; rejection: boolean; range: Record<string, [number, number]> }): DrawPlan {
-  const correction = opts.ganCorrect ?? AUDIT_DEFAULTS.ganCorrect;
-  const factor = opts.ganCandidates ?? CORRECTION_DEFAULTS.factor;
-  check(Number.isSafeInteger(factor) && factor >= 2, 'E_ARG', () => `audit: ganCandidates must be an integer of at least 2, got ${factor}`);
-  const features = o.ganColumns.map((c) => c.name);
-  // the classifier correction (correct.ts) of the main sets: it reads the GAN's columns of the real rows of each side
-  const realSide = correction !== 'none' ? ([o.negRows, o.posRows].map((r) => selectRows({ rows: o.ganTable.rows, columns: o.ganTable.columns.filter((c) => features.includes(c.name)) }, r)) as [Table, Table]) : null;
-  return {
-    dependencies: findDependencies(o.ganFeatureTable),
-    relations: findRelations(o.ganFeatureTable),
-    protectedColumns: new Set(o.views.map((v) => v.attr.column)),
-    condition: opts.ganCondition ?? AUDIT_DEFAULTS.ganCondition,
-    predName: o.predName,
-    sideRows: [o.negRows, o.posRows],
-    realSide,
-    correction,
-    factor,
-    features,
-    scorer: o.rejection ? o.scorer : null,
-    threshold: o.scorer?.threshold ?? o.threshold,
-    range: o.range,
-  };
-}
-
-/** One side's draw from `gan` (GAN seed `ganSeed`); `log(name, seed)` hears every seed used. */
-export function drawSide(plan: DrawPlan, gan: LucidGan, ganSeed: number, side: 0 | 1, fix: [string, string][], rows: number, purpose: number, log: (what: string, seed: number) => void): Promise<CanonicalDraw> {
-  let correct: { real: Table; features: readonly string[]; seed: number; factor: number; hidden?: number[] } | undefined;
-  if (plan.realSide && fix.length === 0) {
-    correct = { real: plan.realSide[side], features: plan.features, seed: drawSeed(ganSeed, purpose, CORRECTION_ROUND), factor: plan.factor, ...(plan.correction !== 'none' && CORRECTION_HIDDEN[plan.correction] ? { hidden: CORRECTION_HIDDEN[plan.correction] } : {}) };
-    log('classifier correction', correct.seed);
-  }
-  return drawCanonical(gan, {
-    side, condition: plan.condition, sideRows: plan.sideRows[side], predName: plan.predName, fix, rows,
-    seedOf: (round) => {
-      const s = drawSeed(ganSeed, purpose, round);
-      log(`draw round ${round + 1}`, s);
-      return s;
-    },
-    scorer: plan.scorer, threshold: plan.threshold, range: plan.range, dependencies: plan.dependencies, relations: plan.relations, protectedColumns: plan.protectedColumns,
-    ...(correct ? { correct } : {}),
-  });
 }
 
 export function sets(ctx: AuditContext, ms: MetricsStage, gs: GanStage, supp: Suppression): Sets {

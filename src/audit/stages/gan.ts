@@ -9,7 +9,7 @@ import { LucidGan, type FitStatus } from '../../models/lucidgan/model.js';
 import { ganSeedsFor, modelScorer, observedRanges, surrogateScorer, surrogateSplitSeed, CANONICAL_DEFAULTS, type Scorer } from '../canonical.js';
 import { AUDIT_DEFAULTS, AUDIT_VERSION, DERIVED_SEEDS, ganBatchFor, ganEpochsFor, type StageEta } from '../options.js';
 import { checkpointing, GAN_SCHEDULES, heldOutScorer, SCHEDULE_DEFAULTS, trainingRows, type GanSchedule } from '../schedule.js';
-import { drawPlan, drawSide, type DrawPlan } from './canonical-sets.js';
+import { drawPlan, drawSide, type DrawPlan } from './draw-plan.js';
 import { meanFidelity } from '../../methods/quality/fidelity.js';
 import type { CheckScore } from '../../models/lucidgan/config.js';
 import { stratifiedSample } from '../sample.js';
