@@ -170,7 +170,7 @@ describe('lucid audit', () => {
     const out = join(dir, 'audit-ganrows');
     const r = lucid('audit', '--data', fx.data, '--label', 'approved', '--positive', 'yes', '--protected', 'sex,group', '--model', fx.modelFile, ...small, '--gan-seeds', '1', '--intersection-rows', '0', '--gan-rows', '500', '--out', out);
     assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stdout, /\n  data: 1200 rows; model: .*; LUCID-GAN \(paper loss\) × 1 seed on a stratified sample of 500 of 1,200 rows \(strata: decision × sex × group\), checked every 150 steps on the fidelity of its sets to its training rows and their acceptance \(budget \d+ steps\): \d+ steps \((stopped|the whole budget)\); sets: [^;]+; [\d.]+ s\n/);
+    assert.match(r.stdout, /\n  data: 1200 rows; model: .*; LUCID-GAN \(paper loss\) × 1 seed on a stratified sample of 500 of 1,200 rows \(strata: decision × sex × group\), 3 epochs \(the published schedule\); sets: [^;]+; [\d.]+ s\n/);
     const g = JSON.parse(readFileSync(join(out, 'audit.json'), 'utf8')).meta.gan;
     assert.equal(g.ganRows, 500);
     assert.equal(g.rows, 500);

@@ -55,15 +55,16 @@ describe('lucid audit: trained generators reused', () => {
       base('rows', '--gan-cache', cache).map((a) => (a === fx.data ? fewer : a)),
       base('seed', '--gan-cache', cache).map((a, i, all) => (all[i - 1] === '--seed' ? '4' : a)),
       base('epochs', '--gan-cache', cache).map((a, i, all) => (all[i - 1] === '--gan-epochs' ? '2' : a)),
-      // the plateau schedule's checks draw the sets: how they are drawn is part of the key
-      base('correct', '--gan-cache', cache, '--gan-correct', 'none'),
+      // another schedule; and under the plateau schedule, whose checks draw the sets, how they are drawn
+      base('plateau', '--gan-cache', cache, '--gan-schedule', 'plateau'),
+      base('plateau-correct', '--gan-cache', cache, '--gan-schedule', 'plateau', '--gan-correct', 'none'),
     ];
     for (const args of changed) {
       run(...args);
       const out = args[args.indexOf('--out') + 1].split('/').pop()!;
       assert.equal(audit(out).meta.gan.reused, null, out);
     }
-    assert.equal(entries().length, before + 4);
+    assert.equal(entries().length, before + 5);
   });
 
   it('a corrupt or foreign entry is a warning and a retrain, never a crash, and the entry is replaced', () => {

@@ -130,7 +130,7 @@ describe('the audit with --gan-rows', () => {
     const side = r.checks.fidelity[0].positive!.realRows + r.checks.fidelity[0].negative!.realRows;
     assert.equal(side, 3000, 'fidelity against every real row of each side');
     const text = describeGanTraining(g);
-    assert.equal(text, 'LUCID-GAN (paper loss) × 1 seed on a stratified sample of 1,000 of 3,000 rows (strata: decision × sex × group × age (binned)), checked every 150 steps on the fidelity of its sets to its training rows and their acceptance (budget 8 steps): 8 steps (the whole budget); ' + describeSampling(g.sampling!));
+    assert.equal(text, 'LUCID-GAN (paper loss) × 1 seed on a stratified sample of 1,000 of 3,000 rows (strata: decision × sex × group × age (binned)), 2 epochs (the published schedule); ' + describeSampling(g.sampling!));
     assert.deepEqual(g.sampling, { condition: AUDIT_DEFAULTS.ganCondition, pointShare: AUDIT_DEFAULTS.ganPointShare, correct: AUDIT_DEFAULTS.ganCorrect, ...(AUDIT_DEFAULTS.ganCorrect !== 'none' ? { candidates: CORRECTION_DEFAULTS.factor } : {}) });
     assert.equal(describeSampling({ condition: 'matched', pointShare: 0.05, correct: 'classifier', candidates: 4 }), 'sets: matched condition, point masses ≥ 5%, classifier correction from 4× candidates');
     const html = renderReport(r);
