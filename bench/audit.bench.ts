@@ -16,7 +16,8 @@
 // LUCID_BENCH_AUDIT_GAN_EPOCHS=N: smoke runs only; every audit trains N GAN epochs, and the rows
 // (and BENCHMARKS.md) say it is not the default audit.
 // LUCID_BENCH_AUDIT_BEFORE=1: also the earlier defaults (AUDIT_PRESETS: before #15, before #35) against
-// today's default, in this process, interleaved, 2 rounds.
+// today's default, in this process, interleaved, 2 rounds; and on 2 or more threads, today's default with
+// its GAN seeds one after another against side by side (EXPERIMENTS.md §12.8).
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -32,6 +33,7 @@ import { AUDIT_DATASETS, AUDIT_DATASET_TEXT, auditDatasetMissing, auditSetup, ty
 import type { AuditChildResult } from './audit-child.js';
 import type { AuditResult } from '../src/audit/types.js';
 import { DirGanStore } from '../src/node/gan-cache.js';
+import { NodeGanWorkers } from '../src/node/gan-workers.js';
 
 /** The audit before issue #15, as options of today's code (the ground truth's sampling, flags.ts). */
 export const AUDIT_BEFORE: Partial<AuditOptions> = { ...GROUND_TRUTH_SAMPLING };
@@ -194,11 +196,57 @@ function presetVsDefault(engine: Engine, log: (m: string) => void, e: Engine, na
   };
 }
 
+/**
+ * EXPERIMENTS.md §12.8: today's default audit with its GAN seeds one after another (the baseline) and
+ * side by side (a fresh pool of workers per audit, as the CLI starts one), in this process,
+ * interleaved, 2 rounds (opt-in: LUCID_BENCH_AUDIT_BEFORE=1). Each run's sets' fidelity is logged: the
+ * two must agree exactly (the generators are byte-identical).
+ */
+function sideBySideVsNot(engine: Engine, log: (m: string) => void, e: Engine, name: AuditDataset): Group {
+  return {
+    tier: 'audit',
+    name: `audit ${name} GAN seeds side by side`,
+    unit: 'ms',
+    async: true,
+    warmup: false,
+    budget: { rounds: 2 },
+    async prepare() {
+      const missing = auditDatasetMissing(name);
+      if (missing) {
+        log(`  audit ${name} side by side: skipped: ${missing}`);
+        return { cases: [] };
+      }
+      const setup = await auditSetup(engine, name);
+      const clf = setup.train(e);
+      const base: AuditOptions = { ...setup.options, model: builtinBlackBox(e, clf, setup.modelText) };
+      const threads = e.threads;
+      const timed = (label: string, sideBySide: boolean) => async () => {
+        const ganWorkers = sideBySide ? new NodeGanWorkers(threads) : undefined;
+        try {
+          const r = await runAudit(e, setup.table, { ...base, ...(ganWorkers ? { ganWorkers } : {}) });
+          const f = setsFidelity(r);
+          log(`  audit ${name} ${label}: ${(r.meta.timings.total / 1000).toFixed(1)} s (GAN stage ${(r.meta.timings.gan / 1000).toFixed(1)} s), sets' mean KS/TV ${f.meanKsTv.toFixed(6)}, ${f.faithful}/${f.features} features faithful`);
+        } finally {
+          ganWorkers?.close();
+        }
+      };
+      return {
+        cases: [
+          { engine: 'lucid' as const, impl: `default, GAN seeds one after another · ${threads} threads`, baseline: true, extra: { threads }, fn: timed('one after another', false) },
+          { engine: 'lucid' as const, impl: `default, GAN seeds side by side · ${threads} threads`, extra: { threads }, fn: timed('side by side', true) },
+        ],
+        dispose: () => clf.dispose(),
+      };
+    },
+  };
+}
+
 export function auditGroups(engine: Engine, log: (m: string) => void, engineT?: Engine): Group[] {
   const e = engineT ?? engine;
   const groups = AUDIT_DATASETS.map((name) => endToEnd(name, engine, log, e.threads));
   if (process.env.LUCID_BENCH_AUDIT_BEFORE === '1') {
     for (const name of AUDIT_DATASETS) groups.push(presetVsDefault(engine, log, e, name));
+    if (e.threads >= 2) for (const name of AUDIT_DATASETS) groups.push(sideBySideVsNot(engine, log, e, name));
   }
   return groups;
 }

@@ -8,6 +8,7 @@ import type { Correction } from './correct.js';
 import type { GanSchedule } from './schedule.js';
 import type { AuditProvenance } from './types.js';
 import type { GanHandover, GanStore } from './gan-reuse.js';
+import type { GanWorkers } from './gan-workers.js';
 
 export const AUDIT_VERSION = '0.2.0';
 
@@ -185,6 +186,12 @@ export interface AuditOptions {
   ganCache?: GanStore;
   /** a set of trained generators handed over (`--gan FILE`): used instead of training; it must carry the audit's key */
   ganSet?: GanHandover;
+  /**
+   * Workers that train GAN seeds side by side, one core each (gan-workers.ts; the Node layer gives them
+   * on 2 or more threads). The generators are byte-identical to those trained one after another. Used
+   * for schedules without a stopping check; default: none (one after another on the audit's engine).
+   */
+  ganWorkers?: GanWorkers;
 }
 
 /** The generator steps the automatic epoch count aims at for `rows` training rows. */

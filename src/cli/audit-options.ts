@@ -7,6 +7,7 @@ import { AUDIT_DEFAULTS } from '../audit/run.js';
 import { CANONICAL_DEFAULTS, CONDITION_MODES, type ConditionMode } from '../audit/canonical.js';
 import { SCHEDULE_NAMES, type GanSchedule } from '../audit/schedule.js';
 import { CORRECTION_DEFAULTS, CORRECTIONS, type Correction } from '../audit/correct.js';
+import { SIDE_BY_SIDE_DEFAULT } from '../audit/gan-workers.js';
 import { modelTimeoutOption } from './model-timeout.js';
 import { defaultGanCacheDir, GAN_CACHE_HELP } from '../node/gan-cache.js';
 import { intAtLeast2, nonNegativeInt, numberList, positiveInt } from './options.js';
@@ -44,6 +45,7 @@ export const AUDIT_RUN_OPTIONS = [
   () => new Option('--gan-point-share <x>', 'give every numeric value held by at least this share of its column\'s rows a GAN mode of its own, generated exactly (e.g. 0.05 for zero-inflated amounts; 0: none; EXPERIMENTS.md §7.3, §11)').argParser(share).default(AUDIT_DEFAULTS.ganPointShare),
   () => new Option('--gan-correct <how>', 'how the main canonical sets are corrected after their draw: none, classifier (more rows drawn, resampled by a real-vs-generated MLP\'s odds) or linear (the same with logistic regression); see lucid audit --help').choices([...CORRECTIONS]).default(AUDIT_DEFAULTS.ganCorrect),
   () => new Option('--gan-candidates <k>', `with --gan-correct classifier or linear: candidates drawn per row of a main set (default ${CORRECTION_DEFAULTS.factor})`).argParser(intAtLeast2),
+  () => new Option('--gan-side-by-side <when>', 'train the GAN seeds side by side, one core each, when there are 2 or more threads: on or off (the generators are the same either way; EXPERIMENTS.md §12.8)').choices(['on', 'off']).default(SIDE_BY_SIDE_DEFAULT ? 'on' : 'off'),
   () => new Option('--gan-cache <dir>', GAN_CACHE_HELP),
   () => new Option('--no-gan-cache', 'train the generators afresh and keep nothing (the cache is neither read nor written)'),
   () => new Option('--gan <file>', 'use the trained generators of this file (written by --gan-save) instead of training; they must have been trained for this audit: the same rows, model scores, GAN options and lucid version'),
@@ -68,6 +70,7 @@ export interface AuditRunCliOptions {
   ganPointShare: number;
   ganCorrect: Correction;
   ganCandidates?: number;
+  ganSideBySide: 'on' | 'off';
   /** --gan-cache DIR; false: --no-gan-cache; undefined: the default folder */
   ganCache?: string | false;
   gan?: string;
@@ -94,6 +97,7 @@ export function auditRunValues(o: AuditRunCliOptions) {
     ganPointShare: o.ganPointShare,
     ganCorrect: o.ganCorrect,
     ganCandidates: o.ganCandidates,
+    ganSideBySide: o.ganSideBySide === 'on',
     ganCacheDir: o.ganCache === false ? null : o.ganCache ?? defaultGanCacheDir(),
     gan: o.gan,
     ganSave: o.ganSave,

@@ -19,6 +19,8 @@ import { requireClean, writeCsv, type ReadReport } from './csv.js';
 import { readTable, type TableReadOptions as ReadOptions } from './read-table.js';
 import { fileError, writeTextFile } from './json-file.js';
 import { DirGanStore, readGanHandover } from './gan-cache.js';
+import { SIDE_BY_SIDE_DEFAULT } from '../audit/gan-workers.js';
+import { NodeGanWorkers } from './gan-workers.js';
 import { Sha256 } from '../data/sha256.js';
 
 /**
@@ -203,7 +205,9 @@ export async function writeAudit(dir: string, result: AuditResult): Promise<Writ
   return { dir, report: join(dir, report), files };
 }
 
-export interface AuditFileOptions extends Omit<AuditOptions, 'model' | 'source' | 'ganCache' | 'ganSet'> {
+export interface AuditFileOptions extends Omit<AuditOptions, 'model' | 'source' | 'ganCache' | 'ganSet' | 'ganWorkers'> {
+  /** train the GAN seeds side by side in workers when the engine has 2 or more threads (default SIDE_BY_SIDE_DEFAULT; `--gan-side-by-side`) */
+  ganSideBySide?: boolean;
   /** the audit data (CSV) */
   data: string;
   /** the folder of trained generators reused and kept (gan-cache.ts; `--gan-cache`); absent or null: no cache */
@@ -221,7 +225,7 @@ export interface AuditFileOptions extends Omit<AuditOptions, 'model' | 'source' 
 
 /** Reads the CSV, loads the model (or checks the predictions column) and runs the audit. */
 export async function auditFile(engine: Engine, opts: AuditFileOptions): Promise<{ result: AuditResult; read: ReadReport }> {
-  const { data, model: modelFile, modelTimeout, read, ganCacheDir, gan: ganFile, ganSave, ...rest } = opts;
+  const { data, model: modelFile, modelTimeout, read, ganCacheDir, gan: ganFile, ganSave, ganSideBySide, ...rest } = opts;
   if ((modelFile === undefined) === (rest.pred === undefined)) {
     throw new EngineError('E_ARG', 'give exactly one of --model (a model to call) and --pred (a column of predictions)');
   }
@@ -239,7 +243,13 @@ export async function auditFile(engine: Engine, opts: AuditFileOptions): Promise
   const provenance = { ...rest.provenance, ...(report.sha256 ? { dataSha256: report.sha256, dataBytes: report.bytes } : {}), ...(modelHash ? { modelSha256: modelHash.sha256 } : {}) };
   // trained generators: a file handed over (read before any work), else the cache (a store without a folder when only --gan-save asks for the set)
   const store = ganSet === undefined && (ganCacheDir || ganSave) ? new DirGanStore(ganCacheDir ?? null) : undefined;
-  const result = await runAudit(engine, table, { ...rest, model, source: data, provenance, ...(ganSet ? { ganSet } : {}), ...(store ? { ganCache: store } : {}) });
+  const ganWorkers = (ganSideBySide ?? SIDE_BY_SIDE_DEFAULT) && engine.threads >= 2 ? new NodeGanWorkers(engine.threads) : undefined;
+  let result: AuditResult;
+  try {
+    result = await runAudit(engine, table, { ...rest, model, source: data, provenance, ...(ganSet ? { ganSet } : {}), ...(store ? { ganCache: store } : {}), ...(ganWorkers ? { ganWorkers } : {}) });
+  } finally {
+    ganWorkers?.close();
+  }
   if (ganSave) {
     const text = ganSet ? JSON.stringify(ganSet.json) : store?.last;
     if (text) {

@@ -11,7 +11,8 @@ import { AUDIT_DEFAULTS, AUDIT_VERSION, DERIVED_SEEDS, ganBatchFor, ganEpochsFor
 import { checkpointing, GAN_SCHEDULES, heldOutScorer, SCHEDULE_DEFAULTS, trainingRows, type GanSchedule } from '../schedule.js';
 import { drawPlan, drawSide, type DrawPlan } from './draw-plan.js';
 import { meanFidelity } from '../../methods/quality/fidelity.js';
-import type { CheckScore } from '../../models/lucidgan/config.js';
+import type { CheckScore, GanEpoch } from '../../models/lucidgan/config.js';
+import { jobModel, sideBySide } from '../gan-workers.js';
 import { stratifiedSample } from '../sample.js';
 import { fromCache, ganKey, handedOver, toCache, type GanReuse } from '../gan-reuse.js';
 import { sha256Hex } from '../../data/sha256.js';
@@ -153,34 +154,54 @@ export async function ganStage(ctx: AuditContext, ms: MetricsStage): Promise<Gan
     const total = Math.max(elapsed, first * ganSeeds.length + perEpoch * (totalEpochs - ganSeeds.length));
     return { left: total - elapsed, total, ceiling: scheduleDef.stop !== undefined, what };
   };
-  for (let k = 0; k < ganSeeds.length && !reused; k++) {
+  /** epochs done per GAN seed (seeds side by side report theirs as they go) */
+  const epochsDone = new Array<number>(ganSeeds.length).fill(0);
+  const onEpoch = (k: number) => (e: GanEpoch) => {
+    epochsDone[k] = e.epoch;
+    const done = epochsDone.reduce((a, b) => a + b, 0);
+    progress('gan', done / Math.max(1, totalEpochs), eta(done));
+  };
+  const fitOptions = (k: number) => ({
+    ...(scheduleDef.dims ? { generatorDims: scheduleDef.dims, discriminatorDims: scheduleDef.dims } : {}),
+    conditions: [predName],
+    epochs,
+    batch,
+    seed: ganSeeds[k],
+    paper: mode === 'paper',
+    where: opts.source ?? 'data',
+    pointShare,
+  });
+  /** keeps GAN seed k's fit; true when a stop request cut it short (the audit trains no more) */
+  const keep = (k: number, model: LucidGan, status: FitStatus, message: string | undefined, from = k + 1, how = 'the last one trained that far'): boolean => {
+    gans.push(model);
+    statuses.push(status);
+    seedLog[`LUCID-GAN ${k + 1} of ${ganSeeds.length} (training)`] = ganSeeds[k];
+    const which = ganSeeds.length > 1 ? ` (GAN seed ${ganSeeds[k]})` : '';
+    if (status === 'diverged') warnings.push(`LUCID-GAN training${which} diverged (${message ?? 'a non-finite loss'}); its sets come from the last good epoch`);
+    if (status === 'interrupted') warnings.push(`LUCID-GAN training${which} stopped early after ${model.epochsDone} of ${epochs} epochs; the canonical sets come from ${from} of ${ganSeeds.length} GAN seeds, ${how}`);
+    return status === 'interrupted';
+  };
+  // seeds side by side (gan-workers.ts): whole waves in workers, one core each; only a fixed budget
+  // (a stopping check scores the sets with the model, which lives on this thread)
+  const workers = !reused && !scheduleDef.stop ? opts.ganWorkers : undefined;
+  const waves = workers ? sideBySide(ganSeeds.length, workers.size) : [];
+  let k = 0;
+  for (const wave of waves) {
+    const results = await Promise.all(wave.map((j) => workers!.train({ table: ganTable, fit: fitOptions(j) }, onEpoch(j), opts.shouldStop)));
+    const where = opts.source ?? 'data';
+    wave.forEach((j, w) => {
+      const model = jobModel(engine, results[w], `${where}: LUCID-GAN trained side by side (GAN seed ${ganSeeds[j]})`);
+      interrupted = keep(j, model, results[w].status, results[w].message, k + wave.length, 'those of the last wave (trained side by side) as far as the stop') || interrupted;
+    });
+    k += wave.length;
+    if (interrupted) break;
+  }
+  for (; k < ganSeeds.length && !reused && !interrupted; k++) {
     const score = setsScore ? setsScore(ganSeeds[k]) : heldTable ? heldOutScorer({ features: ganColumns.map((c) => ({ name: c.name, kind: c.kind })), held: heldTable, heldYhat: heldYhat!, trainSide: [negRows, posRows], range, seed: DERIVED_SEEDS.stopping(ganSeeds[k]) }) : null;
     const cp = checkpointing(scheduleDef, score);
     if (cp) seedLog[`LUCID-GAN ${k + 1} of ${ganSeeds.length} (stopping rule's rows)`] = DERIVED_SEEDS.stopping(ganSeeds[k]);
-    const fit = await LucidGan.fit(engine, ganTable, {
-      ...(cp ? { checkpoint: cp } : {}),
-      ...(scheduleDef.dims ? { generatorDims: scheduleDef.dims, discriminatorDims: scheduleDef.dims } : {}),
-      conditions: [predName],
-      epochs,
-      batch,
-      seed: ganSeeds[k],
-      paper: mode === 'paper',
-      where: opts.source ?? 'data',
-      onEpoch: (e) => progress('gan', (k + e.epoch / Math.max(1, epochs)) / ganSeeds.length, eta(k * epochs + e.epoch)),
-      shouldStop: opts.shouldStop,
-      pointShare,
-    });
-    gans.push(fit.model);
-    statuses.push(fit.status);
-    seedLog[`LUCID-GAN ${k + 1} of ${ganSeeds.length} (training)`] = ganSeeds[k];
-    const which = ganSeeds.length > 1 ? ` (GAN seed ${ganSeeds[k]})` : '';
-    const status: FitStatus = fit.status;
-    if (status === 'diverged') warnings.push(`LUCID-GAN training${which} diverged (${fit.message ?? 'a non-finite loss'}); its sets come from the last good epoch`);
-    if (status === 'interrupted') {
-      interrupted = true;
-      warnings.push(`LUCID-GAN training${which} stopped early after ${fit.model.epochsDone} of ${epochs} epochs; the canonical sets come from ${k + 1} of ${ganSeeds.length} GAN seeds, the last one trained that far`);
-      break;
-    }
+    const fit = await LucidGan.fit(engine, ganTable, { ...fitOptions(k), ...(cp ? { checkpoint: cp } : {}), onEpoch: onEpoch(k), shouldStop: opts.shouldStop });
+    interrupted = keep(k, fit.model, fit.status, fit.message);
   }
   // a complete set is kept for the next audit of the same inputs (a cut-short one never is)
   if (key && opts.ganCache && !reused && !interrupted) await toCache(opts.ganCache, key, gans.map((model, k) => ({ model, status: statuses[k] })), warn);
