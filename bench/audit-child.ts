@@ -9,10 +9,12 @@
 // writeAudit does, without writing files), and prints one JSON line on stdout:
 //   wallMs (runAudit alone), timings (the result's meta.timings), gan (per seed: setup = the
 //   transformer fit and transform, sampler and model, timed by wrapping LucidGan.setup; train = the
-//   rest of that seed's fit), reportMs, rssBeforeMiB (before the audit), peakRssMiB (maxRSS at the end).
+//   rest of that seed's fit; only the seeds trained on the audit's engine: those trained side by side
+//   in workers are counted in gan.sideBySide), reportMs, rssBeforeMiB (before the audit), peakRssMiB (maxRSS at the end).
 // --gan-epochs is for smoke runs only: the audit is then not the default one (the parent marks it).
 import { initNodeEngine } from '../src/node/engine.js';
 import { runAudit } from '../src/audit/run.js';
+import { withGanWorkers } from '../src/node/gan-workers.js';
 import { LucidGan } from '../src/models/lucidgan/model.js';
 import { builtinBlackBox } from '../src/models/blackbox.js';
 import { loadModel } from '../src/node/model-file.js';
@@ -27,7 +29,8 @@ export interface AuditChildResult {
   wallMs: number;
   timings: Record<string, number>;
   /** the GAN stage per seed: setup (LucidGan.setup: transformer fit + transform, sampler, model) and the training after it */
-  gan: { setupMs: number[]; trainMs: number[]; epochs: number; seeds: number; epochsDone: number[] };
+  /** sideBySide: the seeds trained in workers (gan-workers.ts), which setupMs and trainMs do not split (they cover the seeds trained on the audit's engine) */
+  gan: { setupMs: number[]; trainMs: number[]; epochs: number; seeds: number; epochsDone: number[]; sideBySide?: number };
   reportMs: number;
   reportBytes: number;
   rssBeforeMiB: number;
@@ -77,7 +80,8 @@ async function main(): Promise<void> {
 
     const rssBeforeMiB = process.memoryUsage.rss() / MiB;
     const t0 = performance.now();
-    const result = await runAudit(engine, setup.table, { ...setup.options, model, onProgress, ...(ganEpochs !== null ? { ganEpochs } : {}) });
+    // as lucid audit runs it: GAN seeds side by side when that is the default and there are threads for it
+    const result = await withGanWorkers(engine, undefined, (ganWorkers) => runAudit(engine, setup.table, { ...setup.options, model, onProgress, ...(ganWorkers ? { ganWorkers } : {}), ...(ganEpochs !== null ? { ganEpochs } : {}) }));
     const wallMs = performance.now() - t0;
     LucidGan.setup = original;
     const t1 = performance.now();
@@ -93,7 +97,7 @@ async function main(): Promise<void> {
       threads: engine.threads,
       wallMs,
       timings: result.meta.timings,
-      gan: { setupMs, trainMs, epochs: result.meta.gan.epochs, seeds: result.meta.gan.seeds.length, epochsDone: result.meta.gan.epochsDone },
+      gan: { setupMs, trainMs, epochs: result.meta.gan.epochs, seeds: result.meta.gan.seeds.length, epochsDone: result.meta.gan.epochsDone, sideBySide: result.meta.gan.seeds.length - marks.length },
       reportMs,
       reportBytes: html.length,
       rssBeforeMiB,

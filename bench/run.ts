@@ -1,7 +1,7 @@
 // npm run bench [-- filter... ] [--json] [--rounds N] [--time MS]
 //
 // Tiers: kernels (GEMM GFLOP/s vs tfjs-wasm and plain JS), ops (layer forward+backward, ms),
-// e2e (one WGAN-GP iteration, ms), models (LUCID 1000×200 and classifier training, ms), gan (LUCID-GAN epoch on Adult's test set and sampling 1000 rows, ms), data (VGM and transformer fits on Adult, ms; CSV read, MB/s), fale (FALE on every Adult test feature through the MLP, ms), audit (the whole default audit, each in a child process, on Adult's and COMPAS' test splits and a simulated 1000 × 20 set, with the stage split and the peak RSS, ms), torch (the paper-mode LUCID-GAN epoch against the same epoch in PyTorch, interleaved; optional: skipped without a python3 that imports torch). A filter keeps the benches whose tier or name contains it
+// e2e (one WGAN-GP iteration, ms), models (LUCID 1000×200 and classifier training, ms), gan (LUCID-GAN epoch on Adult's test set and sampling 1000 rows, ms), data (VGM and transformer fits on Adult, ms; CSV read, MB/s), fale (FALE on every Adult test feature through the MLP, ms), audit (the whole default audit, each in a child process, on Adult's and COMPAS' test splits and a simulated 1000 × 20 set, with the stage split and the peak RSS, ms; with LUCID_BENCH_PAGE=1 also the browser page's default audit of its sample data in chromium, bench/page.bench.ts), torch (the paper-mode LUCID-GAN epoch against the same epoch in PyTorch, interleaved; optional: skipped without a python3 that imports torch). A filter keeps the benches whose tier or name contains it
 // (case-insensitive; several filters are OR-ed). --json prints one JSON object per line per
 // measurement on stdout (everything else goes to stderr). See bench/README.md.
 import os from 'node:os';
@@ -17,6 +17,7 @@ import { ganGroups } from './gan.bench.js';
 import { faleGroups } from './fale.bench.js';
 import { modelGroups } from './models.bench.js';
 import { auditGroups } from './audit.bench.js';
+import { pageGroups } from './page.bench.js';
 import { torchGroups } from './torch.bench.js';
 import { threadGroups } from './threads.bench.js';
 import { renderReport, SUMMARY_FILTERS } from './lib/report.js';
@@ -68,7 +69,7 @@ async function main(): Promise<void> {
   const engine = await initNodeEngine({ threads: 1 });
   const engineT = args.threads > 1 ? await initNodeEngine({ threads: args.threads }) : undefined;
 
-  const all: Group[] = [...kernelGroups(engine, engineT), ...threadGroups(engine, engineT), ...opsGroups(engine), ...e2eGroups(engine), ...(await dataGroups(engine, log)), ...ganGroups(engine, log, engineT), ...faleGroups(engine, log, engineT), ...modelGroups(engine, log, engineT), ...auditGroups(engine, log, engineT), ...torchGroups(engine, log, engineT)];
+  const all: Group[] = [...kernelGroups(engine, engineT), ...threadGroups(engine, engineT), ...opsGroups(engine), ...e2eGroups(engine), ...(await dataGroups(engine, log)), ...ganGroups(engine, log, engineT), ...faleGroups(engine, log, engineT), ...modelGroups(engine, log, engineT), ...auditGroups(engine, log, engineT), ...pageGroups(engine, log), ...torchGroups(engine, log, engineT)];
   const selected = args.filters.length === 0
     ? all
     : all.filter((g) => args.filters.some((f) => g.tier.includes(f) || g.name.toLowerCase().includes(f)));

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Builds the static browser page into dist-web/: esbuild bundles web/main.ts and web/worker.ts (the
-// core TS sources and the embedded wasm, src/engine/binaries.gen.ts) and web/thread-worker.ts (one
-// kernel thread: src/engine/threads.ts only) as ES modules for browsers, and copies index.html and
+// core TS sources and the embedded wasm, src/engine/binaries.gen.ts), web/thread-worker.ts (one
+// kernel thread: src/engine/threads.ts only) and web/gan-worker.ts (one LUCID-GAN seed trained side
+// by side, with the embedded wasm) as ES modules for browsers, and copies index.html and
 // style.css. Run `npm run build` first (it generates binaries.gen.ts).
 // The bundle must not pull in any Node built-in: platform 'browser' makes esbuild fail on one.
 //
@@ -31,7 +32,7 @@ await mkdir(out, { recursive: true });
 const t0 = performance.now();
 const result = await build({
   absWorkingDir: root,
-  entryPoints: { main: 'web/main.ts', worker: 'web/worker.ts', 'thread-worker': 'web/thread-worker.ts' },
+  entryPoints: { main: 'web/main.ts', worker: 'web/worker.ts', 'thread-worker': 'web/thread-worker.ts', 'gan-worker': 'web/gan-worker.ts' },
   outdir: out,
   bundle: true,
   format: 'esm',
@@ -54,10 +55,11 @@ if (nodeImports.length) {
 }
 await copyFile(path.join(web, 'index.html'), path.join(out, 'index.html'));
 await copyFile(path.join(web, 'style.css'), path.join(out, 'style.css'));
-const entries = new Set(['main.js', 'worker.js', 'thread-worker.js']);
+const ENTRIES = ['main.js', 'worker.js', 'thread-worker.js', 'gan-worker.js'];
+const entries = new Set(ENTRIES);
 const chunks = Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js') && !entries.has(path.basename(f)));
 const chunkBytes = (await Promise.all(chunks.map(async (f) => (await stat(path.join(root, f))).size))).reduce((a, b) => a + b, 0);
-const sizes = await Promise.all(['main.js', 'worker.js', 'thread-worker.js'].map(async (f) => `${f} ${((await stat(path.join(out, f))).size / 1024).toFixed(0)} KiB`));
+const sizes = await Promise.all(ENTRIES.map(async (f) => `${f} ${((await stat(path.join(out, f))).size / 1024).toFixed(0)} KiB`));
 sizes.push(`${chunks.length} chunks ${(chunkBytes / 1024).toFixed(0)} KiB (shared code, and the Parquet, Arrow and JSON Lines readers loaded on first use)`);
 console.log(`build-web: wrote dist-web/ (${sizes.join(', ')}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 

@@ -7,10 +7,13 @@ export interface EngineInfo {
   crossOriginIsolated: boolean;
   /** why the engine is single-threaded, when it is */
   note?: string;
+  /** GAN seeds trained at once, each in a worker of its own (audit/gan-workers.ts; 1: one after another) */
+  ganWorkers: number;
 }
 
-/** "relaxed SIMD, 2 threads" or "SIMD128, 1 thread (the page is not cross-origin isolated)". */
+/** "relaxed SIMD, 2 threads" or "SIMD128, 1 thread (the page is not cross-origin isolated); GAN seeds side by side, 2 at once". */
 export function engineText(info: EngineInfo): string {
   const simd = info.variant === 'relaxed' ? 'relaxed SIMD' : 'SIMD128';
-  return `${simd}, ${info.threads === 1 ? `1 thread${info.note ? ` (${info.note})` : ''}` : `${info.threads} threads`}`;
+  const gans = info.ganWorkers >= 2 ? `; GAN seeds side by side, ${info.ganWorkers} at once` : '';
+  return `${simd}, ${info.threads === 1 ? `1 thread${info.note ? ` (${info.note})` : ''}` : `${info.threads} threads`}${gans}`;
 }

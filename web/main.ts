@@ -10,9 +10,10 @@ import type { Table } from '../src/data/table.js';
 import { withSeedColumn } from '../src/audit/canonical.js';
 import type { AuditResult } from '../src/audit/types.js';
 import { checkPredColumn, DATA_ACCEPT, parseDataBytes, tableToCsv } from './csv.js';
-import type { AuditRequest, WorkerMessage } from './worker.js';
+import type { AuditRequest, EstimateRequest, WorkerMessage } from './worker.js';
+import type { AuditEstimate } from '../src/audit/estimate.js';
 import { engineText, type EngineInfo } from './engine-info.js';
-import { estimateText, fmtDuration } from '../src/report/format.js';
+import { auditEstimateText, estimateText, fmtDuration, paceTimed } from '../src/report/format.js';
 import { sha256Hex } from '../src/data/sha256.js';
 import { unitIntervalOf } from '../src/data/cells.js';
 import { SUPPRESSION_OPTION } from '../src/methods/metrics/suppress.js';
@@ -63,7 +64,8 @@ let estimated = false;
 /** What the run will run on, said before it starts. */
 function showEngine(info: EngineInfo): void {
   engineReady = info;
-  runInfo.textContent = `Engine: ${engineText(info)}. Most of an audit is training its LUCID-GANs; the time it takes is estimated once it has begun, and Cancel ends it early (the audit is then finished with the GANs trained so far).`;
+  runInfo.textContent = `Engine: ${engineText(info)}. Most of an audit is training its LUCID-GANs: the time it takes is estimated here once the data and options are chosen, and Cancel ends it early (the audit is then finished with the GANs trained so far).`;
+  scheduleEstimate();
   document.body.dataset.threads = String(info.threads);
 }
 const suppressInput = $<HTMLInputElement>('suppress-below');
@@ -81,6 +83,12 @@ $<HTMLLabelElement>('suppress-below-label').title = `${SUPPRESSION_OPTION.flag} 
 const THREADS = (() => {
   const v = Number(new URLSearchParams(location.search).get('threads') ?? 0);
   return Number.isInteger(v) && v >= 0 && v <= 16 ? v : 0;
+})();
+
+/** GAN seeds side by side, as the address asks (?gan-side-by-side=on|off, lucid audit's --gan-side-by-side); absent: the default */
+const SIDE_BY_SIDE = (() => {
+  const v = new URLSearchParams(location.search).get('gan-side-by-side');
+  return v === 'on' ? true : v === 'off' ? false : undefined;
 })();
 
 let table: Table | null = null;
@@ -157,6 +165,7 @@ function loaded(t: Table, name: string, warnings: string[], info: string, given?
   }));
   options.hidden = false;
   setState('loaded');
+  scheduleEstimate();
   if (!cols.some((c) => c.ok)) showError(`${name}: no column holds predictions (numbers in [0, 1]); add the audited model's predictions as a column`);
 }
 
@@ -288,11 +297,14 @@ function getWorker(): Worker {
     finishTraining();
     showError(`The audit worker failed: ${ev.message || 'unknown error (is WebAssembly SIMD supported by this browser?)'}`);
   };
+  // every worker (a new one after a stuck model was stopped, too) starts its engine as the address asks
+  worker.postMessage({ type: 'init', threads: THREADS, ...(SIDE_BY_SIDE !== undefined ? { sideBySide: SIDE_BY_SIDE } : {}) });
   return worker;
 }
 
 function finishTraining(): void {
   clearModelTimer();
+  running = false;
   trainBtn.disabled = false;
   cancelBtn.disabled = true;
   fileInput.disabled = false;
@@ -300,79 +312,123 @@ function finishTraining(): void {
   modelInput.disabled = false;
 }
 
-trainBtn.addEventListener('click', () => {
-  clearError();
-  if (!table) return showError('Pick a CSV file (or the sample data) first.');
+/** The audit the page's options ask for; an Error with the message to show when an option is wrong. */
+function buildRequest(t: Table): AuditRequest {
   // with a model file the model scores the rows: the predictions column is left out of the audit
   const pred = predSelect.value;
   if (!modelFile) {
-    const bad = checkPredColumn(table, pred);
-    if (bad) return showError(bad);
+    const bad = checkPredColumn(t, pred);
+    if (bad) throw new Error(bad);
   }
   const label = labelSelect.value;
-  if (label === pred) return showError(modelFile ? 'The label column must differ from the predictions column (left out with a model file).' : 'The label column must differ from the predictions column.');
+  if (label === pred) throw new Error(modelFile ? 'The label column must differ from the predictions column (left out with a model file).' : 'The label column must differ from the predictions column.');
   const prot = Array.from(protectedBox.querySelectorAll<HTMLInputElement>('input[type=checkbox]:checked'), (b) => b.value).filter((c) => c !== pred && c !== label);
-  const audited: Table = modelFile ? { rows: table.rows, columns: table.columns.filter((c) => c.name !== pred) } : table;
-  if (prot.length === 0) return showError('Tick at least one protected column (other than the label and the predictions).');
+  const audited: Table = modelFile ? { rows: t.rows, columns: t.columns.filter((c) => c.name !== pred) } : t;
+  if (prot.length === 0) throw new Error('Tick at least one protected column (other than the label and the predictions).');
+  const suppressBelow = suppressInput.value.trim() === '' ? null : intInput(suppressInput, 'Suppress groups under', 1, 100000);
+  const epochs = epochsInput.value.trim() === '' ? null : intInput(epochsInput, 'GAN epochs', 1, 5000);
+  const threshold = unitIntervalOf(thresholdInput.value); // the CLI's --threshold rule (cli/options.ts unitInterval)
+  if (threshold === null) throw new Error(`Decision threshold must be a number from 0 to 1, got "${thresholdInput.value}"`);
+  const req: AuditRequest = {
+    type: 'audit',
+    table: audited,
+    source: fileName,
+    pred: modelFile ? null : pred,
+    ...(modelFile ? { model: modelFile } : {}),
+    intersectionRows: intInput(intersectionRowsInput, 'Rows per intersection set', 0, 100000),
+    faleBootstrap: intInput(faleBootstrapInput, 'FALE bootstrap', 0, 1000),
+    label,
+    positive: positiveSelect.value === '' ? null : positiveSelect.value,
+    favourable: favourableSelect.value === 'negative' ? 'negative' : 'positive',
+    allowInvertedScores: allowInvertedBox.checked,
+    protected: prot,
+    epochs,
+    ganSeeds: intInput(seedsInput, 'GAN seeds', 1, 10),
+    seed: intInput(seedInput, 'Seed', 0, 2 ** 31),
+    n: intInput(rowsInput, 'Rows per set', 10, 100000),
+    threads: THREADS,
+    suppressBelow,
+    threshold,
+    provenance: {},
+  };
+  // what the report states: the files' hashes and the page's options (its "command line")
+  req.provenance = {
+    ...(dataHash ? { dataSha256: dataHash.sha256, dataBytes: dataHash.bytes } : { dataNote: 'the page\'s generated sample data: no file to hash' }),
+    ...(modelFile ? { modelSha256: modelFile.sha256 } : {}),
+    command: {
+      via: 'browser page',
+      options: {
+        'model file': modelFile?.name ?? null,
+        'predictions column': req.pred,
+        label: req.label,
+        'positive class': req.positive,
+        favourable: req.favourable,
+        'allow inverted scores': req.allowInvertedScores,
+        protected: req.protected.join(', '),
+        'GAN epochs': req.epochs,
+        'GAN seeds': req.ganSeeds,
+        seed: req.seed,
+        'rows per set and seed': req.n,
+        'rows per intersection set': req.intersectionRows,
+        'FALE bootstrap': req.faleBootstrap,
+        'decision threshold': req.threshold,
+        'suppress below': req.suppressBelow,
+      },
+    },
+  };
+  return req;
+}
+
+/** the last estimate asked of the worker (an answer to an older one is dropped) */
+let estimateId = 0;
+let estimateTimer: ReturnType<typeof setTimeout> | null = null;
+/** a run is under way (the options' estimate is not asked for then) */
+let running = false;
+
+/**
+ * Asks the worker for the estimate of the audit the options describe (audit/estimate.ts: a few of its
+ * GAN steps timed), shown before Run; asked again, after a pause, whenever an option changes.
+ */
+function scheduleEstimate(): void {
+  if (estimateTimer !== null) clearTimeout(estimateTimer);
+  estimateTimer = setTimeout(() => {
+    estimateTimer = null;
+    if (!table || running) return;
+    let req: AuditRequest;
+    try {
+      req = buildRequest(table);
+    } catch {
+      return; // the options are not complete yet: Run will say what is wrong
+    }
+    runInfo.textContent = `${engineReady ? `Engine: ${engineText(engineReady)}. ` : ''}Estimating the audit's time…`;
+    getWorker().postMessage({ type: 'estimate', id: ++estimateId, table: req.table, label: req.label, pred: req.pred, ganSeeds: req.ganSeeds, epochs: req.epochs, threads: req.threads } satisfies EstimateRequest);
+  }, ESTIMATE_PAUSE_MS);
+}
+/** how long the options must rest before the estimate is asked for (ms) */
+const ESTIMATE_PAUSE_MS = 400;
+options.addEventListener('change', scheduleEstimate);
+options.addEventListener('input', scheduleEstimate);
+modelInput.addEventListener('change', scheduleEstimate);
+
+/** The estimate, said where the run's engine is (before the run, and again once the run has made its own). */
+function showEstimate(e: AuditEstimate, when: string): void {
+  runInfo.textContent = `${engineReady ? `Engine: ${engineText(engineReady)}. ` : ''}Estimate${when}: ${auditEstimateText(e)}. Cancel ends it early (the audit is then finished with the GANs trained so far).`;
+}
+
+trainBtn.addEventListener('click', () => {
+  clearError();
+  if (!table) return showError('Pick a CSV file (or the sample data) first.');
   let req: AuditRequest;
   try {
-    const suppressBelow = suppressInput.value.trim() === '' ? null : intInput(suppressInput, 'Suppress groups under', 1, 100000);
-    const epochs = epochsInput.value.trim() === '' ? null : intInput(epochsInput, 'GAN epochs', 1, 5000);
-    const threshold = unitIntervalOf(thresholdInput.value); // the CLI's --threshold rule (cli/options.ts unitInterval)
-    if (threshold === null) throw new Error(`Decision threshold must be a number from 0 to 1, got "${thresholdInput.value}"`);
-    req = {
-      type: 'audit',
-      table: audited,
-      source: fileName,
-      pred: modelFile ? null : pred,
-      ...(modelFile ? { model: modelFile } : {}),
-      intersectionRows: intInput(intersectionRowsInput, 'Rows per intersection set', 0, 100000),
-      faleBootstrap: intInput(faleBootstrapInput, 'FALE bootstrap', 0, 1000),
-      label,
-      positive: positiveSelect.value === '' ? null : positiveSelect.value,
-      favourable: favourableSelect.value === 'negative' ? 'negative' : 'positive',
-      allowInvertedScores: allowInvertedBox.checked,
-      protected: prot,
-      epochs,
-      ganSeeds: intInput(seedsInput, 'GAN seeds', 1, 10),
-      seed: intInput(seedInput, 'Seed', 0, 2 ** 31),
-      n: intInput(rowsInput, 'Rows per set', 10, 100000),
-      threads: THREADS,
-      suppressBelow,
-      threshold,
-      provenance: {},
-    };
-    // what the report states: the files' hashes and the page's options (its "command line")
-    req.provenance = {
-      ...(dataHash ? { dataSha256: dataHash.sha256, dataBytes: dataHash.bytes } : { dataNote: 'the page\'s generated sample data: no file to hash' }),
-      ...(modelFile ? { modelSha256: modelFile.sha256 } : {}),
-      command: {
-        via: 'browser page',
-        options: {
-          'model file': modelFile?.name ?? null,
-          'predictions column': req.pred,
-          label: req.label,
-          'positive class': req.positive,
-          favourable: req.favourable,
-          'allow inverted scores': req.allowInvertedScores,
-          protected: req.protected.join(', '),
-          'GAN epochs': req.epochs,
-          'GAN seeds': req.ganSeeds,
-          seed: req.seed,
-          'rows per set and seed': req.n,
-          'rows per intersection set': req.intersectionRows,
-          'FALE bootstrap': req.faleBootstrap,
-          'decision threshold': req.threshold,
-          'suppress below': req.suppressBelow,
-        },
-      },
-    };
+    req = buildRequest(table);
   } catch (err) {
     return showError(errorText(err));
   }
   resetResults();
   progress.value = 0;
   estimated = false;
+  running = true;
+  ++estimateId; // an estimate of the options still on its way is not shown over the run's
   statusEl.textContent = 'starting the engine…';
   trainBtn.disabled = true;
   cancelBtn.disabled = false;
@@ -403,6 +459,10 @@ function onWorker(m: WorkerMessage): void {
     case 'model-call':
       modelCall(m);
       return;
+    case 'estimate':
+      // the options' estimate (before a run), or the run's own (made as its GANs start training)
+      if (m.estimate && (m.id === -1 ? running : m.id === estimateId && !running)) showEstimate(m.estimate, m.id === -1 ? ' (this run, before its training)' : ' before the run');
+      return;
     case 'sample':
       statusEl.textContent = '';
       loaded(m.table, m.file, [], `${m.file} — ${m.about}`, { pred: m.pred, label: m.label, protected: m.protected });
@@ -422,7 +482,7 @@ function onWorker(m: WorkerMessage): void {
       const overall = Math.round(100 * Math.min(1, before + share * m.fraction));
       progress.value = overall;
       document.body.dataset.stage = m.stage;
-      if (m.eta && !estimated && m.eta.total - m.eta.left >= 1) {
+      if (m.eta && !estimated && paceTimed(m.eta)) {
         estimated = true;
         runInfo.textContent = `${engineReady ? `Engine: ${engineText(engineReady)}. ` : ''}Estimate: ${estimateText(m.eta)}.`;
       }
@@ -437,6 +497,8 @@ function onWorker(m: WorkerMessage): void {
       return;
     case 'done':
       finishTraining();
+      // the audit's seconds in the worker, for scripts that time the page (bench/page.bench.ts)
+      document.body.dataset.seconds = m.seconds.toFixed(3);
       showResults(m);
       return;
   }
@@ -496,4 +558,4 @@ window.addEventListener('resize', () => fitFrame());
 
 setState('idle');
 // the engine starts now, so the page says what it runs on (threads, and why only one) before a run
-getWorker().postMessage({ type: 'init', threads: THREADS });
+getWorker();

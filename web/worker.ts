@@ -7,12 +7,17 @@
 // Threads: when the page is cross-origin isolated (SharedArrayBuffer available), the engine runs its
 // kernels on several threads, each a nested module worker (thread-worker.js) over one shared
 // WebAssembly.Memory; otherwise it runs on this worker alone, with the same results (bit for bit).
+// GAN seeds side by side (SIDE_BY_SIDE_DEFAULT, or the page's ?gan-side-by-side=on|off): each in a nested module worker
+// (gan-worker.js) with a one-thread engine of its own, one per core; they need no shared memory, so
+// a page that is not cross-origin isolated still trains on several cores, with the same generators.
 import { initEngine, type Engine } from '../src/engine/engine.js';
 import { EngineError } from '../src/engine/errors.js';
 import { Rng } from '../src/engine/rng.js';
 import { webSpawn } from '../src/engine/web-threads.js';
 import { engineText, type EngineInfo } from './engine-info.js';
 import { runAudit } from '../src/audit/run.js';
+import { estimateAudit, type AuditEstimate } from '../src/audit/estimate.js';
+import { SIDE_BY_SIDE_DEFAULT, webGanWorkers, type GanWorkers } from '../src/audit/gan-workers.js';
 import type { StageEta } from '../src/audit/options.js';
 import type { AuditProvenance, AuditResult } from '../src/audit/types.js';
 import { simulate } from '../src/data/simulator.js';
@@ -62,6 +67,19 @@ export interface AuditRequest {
   provenance: AuditProvenance;
 }
 
+/** The estimate of an audit before it runs (audit/estimate.ts), for the options the page shows. */
+export interface EstimateRequest {
+  type: 'estimate';
+  /** the page's number of the request (the answer carries it; -1 is the run's own estimate) */
+  id: number;
+  table: Table;
+  label: string;
+  pred: string | null;
+  ganSeeds: number;
+  epochs: number | null;
+  threads?: number;
+}
+
 /** The page's sample data: simulated loan decisions with a planted bias, and a model's predictions. */
 export interface SampleRequest {
   type: 'sample';
@@ -85,6 +103,8 @@ export type WorkerMessage =
   /** around every call of a JS-module model (its import, each predict): the page stops a model that does not return */
   | { type: 'model-call'; state: 'start' | 'end'; what: string }
   | { type: 'progress'; stage: string; fraction: number; eta?: StageEta }
+  /** the estimate of the options' audit (id of the request), or of the running audit (id -1); null when it could not be made */
+  | { type: 'estimate'; id: number; estimate: AuditEstimate | null }
   | { type: 'sample'; table: Table; file: string; label: string; pred: string; protected: string[]; about: string }
   | {
     type: 'done';
@@ -103,6 +123,8 @@ const AUTO_THREADS_MAX = 4;
 const THREADS_MAX = 16;
 
 let current: { wanted: number; engine: Promise<{ e: Engine; info: EngineInfo }> } | null = null;
+/** GAN seeds side by side (the page's ?gan-side-by-side=on|off; default SIDE_BY_SIDE_DEFAULT) */
+let sideBySideWanted = SIDE_BY_SIDE_DEFAULT;
 let stop = false;
 
 /** Starts (or reuses) the engine for `wanted` threads (0: auto). Falls back to one thread when threads cannot run. */
@@ -114,15 +136,17 @@ function engine(wanted = 0): Promise<{ e: Engine; info: EngineInfo }> {
     const isolated = (self as unknown as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
     const cores = Math.max(1, navigator.hardwareConcurrency || 1);
     const threads = wanted > 0 ? Math.min(wanted, THREADS_MAX) : Math.min(cores, AUTO_THREADS_MAX);
+    // GAN seeds side by side (audit/gan-workers.ts): a worker per core, shared memory or not; none when the page asked for 1 thread
+    const ganWorkers = (engineThreads: number) => (sideBySideWanted && wanted !== 1 ? Math.max(engineThreads, Math.min(threads, cores)) : 1);
     const single = async (note: string) => {
       const e = await initEngine({ variant: 'auto' });
-      return { e, info: { variant: e.variant, threads: 1, crossOriginIsolated: isolated, note } };
+      return { e, info: { variant: e.variant, threads: 1, crossOriginIsolated: isolated, note, ganWorkers: ganWorkers(1) } };
     };
     if (!isolated || typeof SharedArrayBuffer === 'undefined') return single('the page is not cross-origin isolated');
     if (threads < 2) return single(wanted === 1 ? 'the page asked for 1 thread' : 'one core');
     try {
       const e = await initEngine({ variant: 'auto', threads, spawn: webSpawn(new URL('./thread-worker.js', import.meta.url)) });
-      return { e, info: { variant: e.variant, threads: e.threads, crossOriginIsolated: isolated, ...(e.threads < 2 ? { note: 'shared memory unavailable' } : {}) } };
+      return { e, info: { variant: e.variant, threads: e.threads, crossOriginIsolated: isolated, ...(e.threads < 2 ? { note: 'shared memory unavailable' } : {}), ganWorkers: ganWorkers(e.threads) } };
     } catch (err) {
       return single(`the thread workers did not start: ${errorText(err)}`);
     }
@@ -184,7 +208,17 @@ async function audit(req: AuditRequest): Promise<void> {
 
 async function auditWith(e: Engine, info: EngineInfo, req: AuditRequest, model: BlackBox | undefined): Promise<void> {
   const t0 = performance.now();
+  const ganWorkers = pageGanWorkers(info);
+  try {
+    await auditOn(e, info, req, model, t0, ganWorkers);
+  } finally {
+    ganWorkers?.close();
+  }
+}
+
+async function auditOn(e: Engine, info: EngineInfo, req: AuditRequest, model: BlackBox | undefined, t0: number, ganWorkers: GanWorkers | undefined): Promise<void> {
   const result = await runAudit(e, req.table, {
+    ...(ganWorkers ? { ganWorkers } : {}),
     label: req.label,
     ...(req.positive !== null ? { positive: req.positive } : {}),
     favourable: req.favourable,
@@ -202,11 +236,28 @@ async function auditWith(e: Engine, info: EngineInfo, req: AuditRequest, model: 
     threshold: req.threshold,
     provenance: req.provenance,
     onProgress: (stage, fraction, eta) => post({ type: 'progress', stage, fraction, ...(eta ? { eta } : {}) }),
+    onEstimate: (estimate) => post({ type: 'estimate', id: -1, estimate }),
     shouldStop: () => stop,
   });
   const seconds = (performance.now() - t0) / 1000;
   post({ type: 'done', seconds, engine: info, result, reportHtml: renderReport(result) });
 }
+
+async function estimate(req: EstimateRequest): Promise<void> {
+  const { e, info } = await engine(req.threads ?? 0);
+  // timed where the run will train: with GAN workers, in one of them
+  const ganWorkers = pageGanWorkers(info);
+  try {
+    // an estimate that cannot be made (options the audit will refuse, say) is not shown: Run says what is wrong
+    const got = await estimateAudit(e, req.table, { label: req.label, pred: req.pred ?? undefined, ganSeeds: req.ganSeeds, ...(req.epochs !== null ? { ganEpochs: req.epochs } : {}), ...(ganWorkers ? { ganWorkers } : {}) }).catch(() => null);
+    post({ type: 'estimate', id: req.id, estimate: got });
+  } finally {
+    ganWorkers?.close();
+  }
+}
+
+/** The page's GAN workers (one per core it trains on), or none. */
+const pageGanWorkers = (info: EngineInfo): GanWorkers | undefined => (info.ganWorkers >= 2 ? webGanWorkers(new URL('./gan-worker.js', import.meta.url), info.ganWorkers) : undefined);
 
 async function sample(req: SampleRequest): Promise<void> {
   const { e } = await engine(0);
@@ -222,20 +273,21 @@ async function sample(req: SampleRequest): Promise<void> {
   }
 }
 
-self.onmessage = (ev: MessageEvent<AuditRequest | SampleRequest | { type: 'cancel' } | { type: 'init'; threads?: number }>) => {
+self.onmessage = (ev: MessageEvent<AuditRequest | EstimateRequest | SampleRequest | { type: 'cancel' } | { type: 'init'; threads?: number; sideBySide?: boolean }>) => {
   const m = ev.data;
   if (m.type === 'cancel') {
     stop = true;
     return;
   }
   if (m.type === 'init') {
+    sideBySideWanted = m.sideBySide ?? SIDE_BY_SIDE_DEFAULT;
     engine(m.threads ?? 0).then(
       ({ info }) => post({ type: 'ready', engine: info }),
       (err: unknown) => post({ type: 'error', message: errorText(err) }),
     );
     return;
   }
-  const run = m.type === 'audit' ? audit(m) : m.type === 'sample' ? sample(m) : null;
+  const run = m.type === 'audit' ? audit(m) : m.type === 'sample' ? sample(m) : m.type === 'estimate' ? estimate(m) : null;
   run?.catch((err: unknown) => post({ type: 'error', message: errorText(err) }));
 };
 

@@ -267,8 +267,9 @@ function auditSection(rows: Row[]): string[] {
   for (const s of stageNames) {
     row(STAGE_TEXT[s] ?? s, (r) => (r.timings[s] === undefined ? '–' : share(r.timings[s], r)));
     if (s === 'gan') {
-      row('· transformer setup per seed (fit + transform, sampler, model)', (r) => r.gan.setupMs.map((x) => x.toFixed(0)).join(' / '));
-      row('· GAN training per seed', (r) => `${r.gan.trainMs.map((x) => x.toFixed(0)).join(' / ')} (${r.gan.seeds} × ${r.gan.epochs} epochs)`);
+      const aside = (r: AuditChildResult) => (r.gan.sideBySide ? `; ${r.gan.sideBySide} more side by side in workers, not split` : '');
+      row('· transformer setup per seed (fit + transform, sampler, model)', (r) => `${r.gan.setupMs.map((x) => x.toFixed(0)).join(' / ')}${aside(r)}`);
+      row('· GAN training per seed', (r) => `${r.gan.trainMs.map((x) => x.toFixed(0)).join(' / ')} (${r.gan.seeds} × ${r.gan.epochs} epochs${aside(r)})`);
     }
   }
   row('the rest of runAudit (between the stages)', (r) => ms0(r.wallMs - stageNames.reduce((a, s) => a + (r.timings[s] ?? 0), 0)));

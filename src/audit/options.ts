@@ -9,6 +9,7 @@ import type { GanSchedule } from './schedule.js';
 import type { AuditProvenance } from './types.js';
 import type { GanHandover, GanStore } from './gan-reuse.js';
 import type { GanWorkers } from './gan-workers.js';
+import type { AuditEstimate } from './gan-probe.js';
 
 export const AUDIT_VERSION = '0.2.0';
 
@@ -153,6 +154,8 @@ export interface AuditOptions {
   lucidEpochs?: number;
   /** the stage and how far it is; during the GANs' training also the time left (StageEta), once the first epoch has been timed */
   onProgress?: (stage: string, fraction: number, eta?: StageEta) => void;
+  /** before the GANs train (not when they are reused): the audit's time, estimated from a probe of their steps (estimate.ts) */
+  onEstimate?: (e: AuditEstimate) => void;
   /** asked between GAN steps; true ends training early (the audit goes on with the model so far) */
   shouldStop?: () => boolean;
   /** LUCID-GANs trained, one per seed (default CANONICAL_DEFAULTS.ganSeeds); the figures of the sets are given with their spread */

@@ -1,11 +1,13 @@
 // Progress on stderr for the commands that run long (audit, check, demo): the stage, how far it is,
-// and for the GANs' training an estimate of its length (printed once, when a second of training has
-// been timed) and the time left.
+// the audit's estimated time before its GANs train (timed on a few of their steps), then the estimate
+// of the training from its own pace (printed once, when a second of training has been timed) and the
+// time left.
 import type { StageEta } from '../audit/options.js';
-import { estimateText, fmtDuration } from '../report/format.js';
+import type { AuditEstimate } from '../audit/estimate.js';
+import { auditEstimateText, estimateText, fmtDuration, paceTimed } from '../report/format.js';
 
 /** A progress line on stderr: redrawn on a terminal, one line per stage otherwise. */
-export function progressLine(label = 'audit'): { onProgress: (stage: string, f: number, eta?: StageEta) => void; end: () => void } {
+export function progressLine(label = 'audit'): { onProgress: (stage: string, f: number, eta?: StageEta) => void; onEstimate: (e: AuditEstimate) => void; end: () => void } {
   const tty = process.stderr.isTTY === true;
   let last = '';
   let drawn = false;
@@ -13,8 +15,8 @@ export function progressLine(label = 'audit'): { onProgress: (stage: string, f: 
   let quarter = 0;
   return {
     onProgress: (stage, f, eta) => {
-      // the estimate, once, when a second of the stage has been timed (an earlier pace is mostly start-up)
-      if (eta && !estimated && eta.total - eta.left >= 1) {
+      // the estimate from the stage's own pace, once, when it has been timed long enough
+      if (eta && !estimated && paceTimed(eta)) {
         estimated = true;
         process.stderr.write(`${drawn ? '\r\x1b[K' : ''}lucid: ${label}: ${estimateText(eta)}\n`);
       }
@@ -33,6 +35,9 @@ export function progressLine(label = 'audit'): { onProgress: (stage: string, f: 
       const left = eta && estimated ? ` · about ${fmtDuration(eta.left)} left` : '';
       process.stderr.write(`\r${`${label === 'audit' ? '' : `${label}: `}${stage.padEnd(13)} [${'#'.repeat(done)}${'.'.repeat(width - done)}] ${Math.round(100 * f)}%${left}`}\x1b[K`);
       drawn = true;
+    },
+    onEstimate: (e) => {
+      process.stderr.write(`${drawn ? '\r\x1b[K' : ''}lucid: ${label}: estimate: ${auditEstimateText(e)}\n`);
     },
     end: () => {
       if (drawn) process.stderr.write('\r\x1b[K');

@@ -13,7 +13,7 @@ import { progressLine } from './progress.js';
 
 export async function auditWithProgress<R>(
   engine: Engine,
-  opts: Omit<AuditFileOptions, 'onProgress' | 'shouldStop' | 'provenance'>,
+  opts: Omit<AuditFileOptions, 'onProgress' | 'onEstimate' | 'shouldStop' | 'provenance'>,
   ui: { label?: string; quiet?: boolean },
   finish: (out: { result: AuditResult; read: ReadReport }) => Promise<R>,
 ): Promise<R> {
@@ -23,6 +23,7 @@ export async function auditWithProgress<R>(
     const out = await auditFile(engine, {
       ...opts,
       onProgress: bar?.onProgress,
+      onEstimate: bar?.onEstimate,
       shouldStop: scope.shouldStop,
       // the command line as given, after `lucid` (the report shows it shell-quoted)
       provenance: { command: { via: 'cli', argv: process.argv.slice(2) } },

@@ -19,8 +19,7 @@ import { requireClean, writeCsv, type ReadReport } from './csv.js';
 import { readTable, type TableReadOptions as ReadOptions } from './read-table.js';
 import { fileError, writeTextFile } from './json-file.js';
 import { DirGanStore, readGanHandover } from './gan-cache.js';
-import { SIDE_BY_SIDE_DEFAULT } from '../audit/gan-workers.js';
-import { NodeGanWorkers } from './gan-workers.js';
+import { withGanWorkers } from './gan-workers.js';
 import { Sha256 } from '../data/sha256.js';
 
 /**
@@ -243,13 +242,7 @@ export async function auditFile(engine: Engine, opts: AuditFileOptions): Promise
   const provenance = { ...rest.provenance, ...(report.sha256 ? { dataSha256: report.sha256, dataBytes: report.bytes } : {}), ...(modelHash ? { modelSha256: modelHash.sha256 } : {}) };
   // trained generators: a file handed over (read before any work), else the cache (a store without a folder when only --gan-save asks for the set)
   const store = ganSet === undefined && (ganCacheDir || ganSave) ? new DirGanStore(ganCacheDir ?? null) : undefined;
-  const ganWorkers = (ganSideBySide ?? SIDE_BY_SIDE_DEFAULT) && engine.threads >= 2 ? new NodeGanWorkers(engine.threads) : undefined;
-  let result: AuditResult;
-  try {
-    result = await runAudit(engine, table, { ...rest, model, source: data, provenance, ...(ganSet ? { ganSet } : {}), ...(store ? { ganCache: store } : {}), ...(ganWorkers ? { ganWorkers } : {}) });
-  } finally {
-    ganWorkers?.close();
-  }
+  const result = await withGanWorkers(engine, ganSideBySide, (ganWorkers) => runAudit(engine, table, { ...rest, model, source: data, provenance, ...(ganSet ? { ganSet } : {}), ...(store ? { ganCache: store } : {}), ...(ganWorkers ? { ganWorkers } : {}) }));
   if (ganSave) {
     const text = ganSet ? JSON.stringify(ganSet.json) : store?.last;
     if (text) {

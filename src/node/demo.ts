@@ -1,6 +1,8 @@
 // The fairness demo behind `lucid demo`: audits of models trained on data with known (planted)
 // discrimination — the bias simulator by default, or Adult / COMPAS from LUCID_DATA_DIR — written as
 // HTML reports with an index, and what each audit found against what was planted.
+import type { AuditEstimate } from '../audit/estimate.js';
+import { withGanWorkers } from './gan-workers.js';
 import { join, relative } from 'node:path';
 import { runAudit } from '../audit/run.js';
 import type { StageEta } from '../audit/options.js';
@@ -28,7 +30,7 @@ export const DEMO_SIM = {
 };
 
 /** A progress display for one audit (the CLI's line on stderr); null: none. */
-export type DemoProgress = (label?: string) => { onProgress: (stage: string, f: number, eta?: StageEta) => void; end: () => void };
+export type DemoProgress = (label?: string) => { onProgress: (stage: string, f: number, eta?: StageEta) => void; onEstimate?: (e: AuditEstimate) => void; end: () => void };
 
 export interface DemoOptions {
   out: string;
@@ -72,7 +74,8 @@ async function simDemo(engine: Engine, opts: DemoOptions): Promise<DemoSummary> 
     let result: AuditResult;
     const bar = opts.progress?.(`demo ${DEMO_SIM.kinds.indexOf(kind) + 1}/${DEMO_SIM.kinds.length} (${kind} bias)`);
     try {
-      result = await runAudit(engine, audit.table, {
+      result = await withGanWorkers(engine, undefined, (ganWorkers) => runAudit(engine, audit.table, {
+        ...(ganWorkers ? { ganWorkers } : {}),
         label: audit.label,
         positive: audit.favourable,
         protected: audit.protected,
@@ -86,7 +89,8 @@ async function simDemo(engine: Engine, opts: DemoOptions): Promise<DemoSummary> 
         // the data and the model are made here, not read from files: there is nothing to hash
         provenance: { command: { via: 'cli', argv: opts.argv }, dataNote: `simulated by lucid demo in memory (seed ${opts.seed + 1}): no file to hash` },
         onProgress: bar?.onProgress,
-      });
+        onEstimate: bar?.onEstimate,
+      }));
     } finally {
       bar?.end();
       clf.dispose();
@@ -137,7 +141,8 @@ async function datasetDemo(engine: Engine, opts: DemoOptions): Promise<DemoSumma
   const bar = opts.progress?.();
   let result: AuditResult;
   try {
-    result = await runAudit(engine, ds.splits.test, {
+    result = await withGanWorkers(engine, undefined, (ganWorkers) => runAudit(engine, ds.splits.test, {
+      ...(ganWorkers ? { ganWorkers } : {}),
       label: ds.label,
       positive: ds.audit.positive,
       favourable: ds.audit.favourable,
@@ -148,7 +153,8 @@ async function datasetDemo(engine: Engine, opts: DemoOptions): Promise<DemoSumma
       ganEpochs: opts.ganEpochs,
       provenance: { command: { via: 'cli', argv: opts.argv }, dataNote: `the ${name} test split, parsed by lucid demo from the dataset's files: no single file to hash` },
       onProgress: bar?.onProgress,
-    });
+      onEstimate: bar?.onEstimate,
+    }));
   } finally {
     bar?.end();
     model.dispose();

@@ -100,7 +100,15 @@ export function fmtDuration(seconds: number): string {
   return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
 }
 
+/** Whether a stage's pace has been timed long enough to estimate from (a second: an earlier pace is mostly start-up). */
+export const paceTimed = (eta: { left: number; total: number }): boolean => eta.total - eta.left >= 1;
+
 /** The estimate of a stage's length (the GANs' training), in words: "training 3 LUCID-GANs × 50 epochs: about 1 min 35 s, from the pace of the first 5 s". */
 export function estimateText(eta: { left: number; total: number; ceiling: boolean; what: string }): string {
   return `training ${eta.what}: about ${fmtDuration(eta.total)}${eta.ceiling ? ' at most (the stopping rule may end it sooner)' : ''}, from the pace of the first ${fmtDuration(eta.total - eta.left)}`;
+}
+
+/** The estimate made before the GANs train (audit/estimate.ts), in words: "about 2 min 05 s, 1 min 58 s of it training 3 LUCID-GANs × 50 epochs of 32 steps (timed on a few of its steps)". */
+export function auditEstimateText(e: { seconds: number; ganSeconds: number; ceiling: boolean; what: string }): string {
+  return `about ${fmtDuration(e.seconds)}${e.ceiling ? ' at most' : ''}, ${fmtDuration(e.ganSeconds)} of it training ${e.what} (timed on a few of its steps)`;
 }

@@ -102,14 +102,16 @@ describe('lucid audit: inputs checked before any work, and an interrupted audit 
     assert.ok(!existsSync(join(dir, 'md-never')) && !existsSync(join(dir, 'bl-never')));
   });
 
-  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    it(`${signal} during the GAN training: the audit finishes early, its report and audit.json are marked interrupted, exit 130`, async () => {
+  // SIGINT with the seeds one after another (the second is never started), SIGTERM with them side by side (both cut short)
+  for (const [signal, sideBySide] of [['SIGINT', 'off'], ['SIGTERM', 'on']] as const) {
+    it(`${signal} during the GAN training (seeds ${sideBySide === 'on' ? 'side by side' : 'one after another'}): the audit finishes early, its report and audit.json are marked interrupted, exit 130`, async () => {
       const out = join(dir, `int-${signal}`);
       // a moment of training first, then one signal
-      const { code, stdout, stderr } = await lucidSignalled([...base(), '--positive', 'yes', '--gan-epochs', '100000', '--gan-seeds', '2', '-n', '40', '--intersection-rows', '0', '--fale-bootstrap', '0', '--out', out], (e) => e.includes('lucid: audit: gan…'), signal, 1500);
+      const { code, stdout, stderr } = await lucidSignalled([...base(), '--positive', 'yes', '--gan-epochs', '100000', '--gan-seeds', '2', '-n', '40', '--intersection-rows', '0', '--fale-bootstrap', '0', '--threads', '2', '--gan-side-by-side', sideBySide, '--out', out], (e) => e.includes('lucid: audit: gan…'), signal, 1500);
       assert.equal(code, 130, stderr);
       assert.match(stderr, new RegExp(`lucid: interrupted \\(${signal}\\): ending LUCID-GAN training early`));
-      assert.match(stderr, new RegExp(`lucid: interrupted \\(${signal}\\): INTERRUPTED during the LUCID-GAN training: the audit was finished early with 1 of 2 LUCID-GANs trained \\(epochs \\d+ of 100000\\)`));
+      const trained = sideBySide === 'on' ? '2 of 2 LUCID-GANs trained \\(epochs \\d+, \\d+ of 100000\\)' : '1 of 2 LUCID-GANs trained \\(epochs \\d+ of 100000\\)';
+      assert.match(stderr, new RegExp(`lucid: interrupted \\(${signal}\\): INTERRUPTED during the LUCID-GAN training: the audit was finished early with ${trained}`));
       assert.match(stdout, new RegExp(`^lucid: ${signal}: INTERRUPTED during the LUCID-GAN training`));
       const html = readFileSync(join(out, 'report.html'), 'utf8');
       assert.match(html, /<title>INTERRUPTED — /);
@@ -118,7 +120,7 @@ describe('lucid audit: inputs checked before any work, and an interrupted audit 
       assert.equal(meta.interrupted.signal, signal);
       assert.equal(meta.interrupted.stage, 'gan');
       assert.equal(meta.interrupted.cutShort, true);
-      assert.deepEqual([meta.interrupted.gan.seedsAsked, meta.interrupted.gan.seedsTrained], [2, 1]);
+      assert.deepEqual([meta.interrupted.gan.seedsAsked, meta.interrupted.gan.seedsTrained], [2, sideBySide === 'on' ? 2 : 1]);
     });
   }
 

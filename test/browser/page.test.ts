@@ -305,7 +305,10 @@ export function predict(rows) {
       await page.fill('#intersection-rows', '0');
       // before the run: what it runs on (threads; at one thread, why)
       await page.waitForFunction(() => /^Engine: /.test(document.getElementById('run-info')?.textContent ?? ''));
-      assert.match(await page.textContent('#run-info') ?? '', /^Engine: (relaxed SIMD|SIMD128), (\d+ threads|1 thread \(.+\))\. .*Cancel ends it early/);
+      assert.match(await page.textContent('#run-info') ?? '', /^Engine: (relaxed SIMD|SIMD128), (\d+ threads|1 thread \(.+\))(; GAN seeds side by side, \d+ at once)?\. .*Cancel ends it early/);
+      // and, before Run, the estimate of the audit the options describe (a few of its GAN steps timed), with the Cancel button in view
+      await page.waitForFunction(() => /Estimate before the run: about (\d+ s|\d+ min \d\d s), (\d+ s|\d+ min \d\d s) of it training 3 LUCID-GANs × 500 epochs of \d+ steps? \(timed on a few of its steps\)\. Cancel ends it early/.test(document.getElementById('run-info')?.textContent ?? ''), undefined, { timeout: 30_000 });
+      assert.ok(await page.isVisible('#cancel'), 'the Cancel button is in view before the run');
       await page.click('#train');
       // during training: the estimate, and a status whose share is the bar's
       await page.waitForFunction(() => /Estimate: training 3 LUCID-GANs × 500 epochs: about \d+/.test(document.getElementById('run-info')?.textContent ?? ''), undefined, { timeout: 60_000 });
@@ -317,7 +320,9 @@ export function predict(rows) {
       assert.equal(await page.evaluate(() => document.body.dataset.state), 'done', (await page.textContent('#error')) ?? '');
       assert.match(await page.textContent('#summary') ?? '', /cancelled/);
       const report = await reportFrame(page);
-      assert.match(await report.textContent('#findings') ?? '', /Canonical sets from 1 LUCID-GAN/, 'the audit goes on with the first GAN, trained that far');
+      // one after another: the first GAN, trained that far; side by side (2 cores): the first wave's two
+      const sideBySide = /GAN seeds side by side, 2 at once/.test(await page.textContent('#run-info') ?? '');
+      assert.match(await report.textContent('#findings') ?? '', sideBySide ? /Canonical sets from 2 LUCID-GANs \(seeds 0, 1000003\)/ : /Canonical sets from 1 LUCID-GAN/, 'the audit goes on with the GANs trained so far');
       assert.ok((await chartProblems(report)).count > 0);
       assert.deepEqual(errors, []);
     } finally {

@@ -13,6 +13,7 @@ import { drawPlan, drawSide, type DrawPlan } from './draw-plan.js';
 import { meanFidelity } from '../../methods/quality/fidelity.js';
 import type { CheckScore, GanEpoch } from '../../models/lucidgan/config.js';
 import { jobModel, sideBySide } from '../gan-workers.js';
+import { estimateGans } from '../estimate.js';
 import { stratifiedSample } from '../sample.js';
 import { fromCache, ganKey, handedOver, toCache, type GanReuse } from '../gan-reuse.js';
 import { sha256Hex } from '../../data/sha256.js';
@@ -161,16 +162,9 @@ export async function ganStage(ctx: AuditContext, ms: MetricsStage): Promise<Gan
     const done = epochsDone.reduce((a, b) => a + b, 0);
     progress('gan', done / Math.max(1, totalEpochs), eta(done));
   };
-  const fitOptions = (k: number) => ({
-    ...(scheduleDef.dims ? { generatorDims: scheduleDef.dims, discriminatorDims: scheduleDef.dims } : {}),
-    conditions: [predName],
-    epochs,
-    batch,
-    seed: ganSeeds[k],
-    paper: mode === 'paper',
-    where: opts.source ?? 'data',
-    pointShare,
-  });
+  /** what shapes every GAN's fit but its seed, rows and length */
+  const ganFit = { ...(scheduleDef.dims ? { generatorDims: scheduleDef.dims, discriminatorDims: scheduleDef.dims } : {}), paper: mode === 'paper', where: opts.source ?? 'data', pointShare };
+  const fitOptions = (k: number) => ({ ...ganFit, conditions: [predName], epochs, batch, seed: ganSeeds[k] });
   /** keeps GAN seed k's fit; true when a stop request cut it short (the audit trains no more) */
   const keep = (k: number, model: LucidGan, status: FitStatus, message: string | undefined, from = k + 1, how = 'the last one trained that far'): boolean => {
     gans.push(model);
@@ -181,6 +175,11 @@ export async function ganStage(ctx: AuditContext, ms: MetricsStage): Promise<Gan
     if (status === 'interrupted') warnings.push(`LUCID-GAN training${which} stopped early after ${model.epochsDone} of ${epochs} epochs; the canonical sets come from ${from} of ${ganSeeds.length} GAN seeds, ${how}`);
     return status === 'interrupted';
   };
+  if (!reused && opts.onEstimate) {
+    // an estimate that cannot be made is not shown: nothing of the audit depends on it
+    const e = await estimateGans(engine, { ganTable, condition: predName, seeds: ganSeeds.length, epochs, batch, fit: ganFit, ceiling: scheduleDef.stop !== undefined }, scheduleDef.stop ? undefined : opts.ganWorkers).catch(() => null);
+    if (e) opts.onEstimate(e);
+  }
   // seeds side by side (gan-workers.ts): whole waves in workers, one core each; only a fixed budget
   // (a stopping check scores the sets with the model, which lives on this thread)
   const workers = !reused && !scheduleDef.stop ? opts.ganWorkers : undefined;

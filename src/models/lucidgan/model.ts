@@ -158,7 +158,7 @@ export class LucidGan {
     this.surrogate?.params.dispose();
   }
 
-  /** Trains a LUCID-GAN on `table` (async: it yields between steps when `shouldStop` is given, so signals get through). */
+  /** Trains a LUCID-GAN on `table` (async: when `shouldStop` is given it is read every step, and training yields to the event loop every YIELD_EVERY_MS, so signals get through). */
   static async fit(engine: Engine, table: Table, opts: FitOptions): Promise<FitResult> {
     const { model, x, rng, clipped } = LucidGan.setup(engine, table, opts);
     try {
