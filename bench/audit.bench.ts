@@ -27,13 +27,13 @@ import type { Engine } from '../src/engine/engine.js';
 import { runAudit, type AuditOptions } from '../src/audit/run.js';
 import { builtinBlackBox, type BlackBox } from '../src/models/blackbox.js';
 import { saveModel } from '../src/node/model-file.js';
-import type { Group } from './lib/runner.js';
+import type { Group, Prepared } from './lib/runner.js';
 import { GROUND_TRUTH_SAMPLING } from '../src/audit/flags.js';
-import { AUDIT_DATASETS, AUDIT_DATASET_TEXT, auditDatasetMissing, auditSetup, type AuditDataset } from './lib/audit-setup.js';
+import { AUDIT_DATASETS, AUDIT_DATASET_TEXT, auditDatasetMissing, auditSetup, type AuditDataset, type AuditSetup } from './lib/audit-setup.js';
 import type { AuditChildResult } from './audit-child.js';
 import type { AuditResult } from '../src/audit/types.js';
 import { DirGanStore } from '../src/node/gan-cache.js';
-import { NodeGanWorkers, withGanWorkers } from '../src/node/gan-workers.js';
+import { withGanWorkers } from '../src/node/gan-workers.js';
 
 /** The audit before issue #15, as options of today's code (the ground truth's sampling, flags.ts). */
 export const AUDIT_BEFORE: Partial<AuditOptions> = { ...GROUND_TRUTH_SAMPLING };
@@ -145,11 +145,15 @@ export function setsFidelity(r: AuditResult): { meanKsTv: number; faithful: numb
   return { meanKsTv: d.reduce((a, b) => a + b, 0) / Math.max(1, d.length), faithful: r.checks.fidelity.filter((f) => f.faithful).length, features: r.checks.fidelity.length };
 }
 
-function presetVsDefault(engine: Engine, log: (m: string) => void, e: Engine, name: AuditDataset): Group {
-  const presets = (Object.keys(AUDIT_PRESETS) as (keyof typeof AUDIT_PRESETS)[]).filter((p) => AUDIT_PRESETS[p].datasets.includes(name));
+/**
+ * An in-process group of audits of one data set (2 rounds, interleaved, no warm-up): skipped with a
+ * message without its files; otherwise the data set and the built-in classifier trained on it, handed
+ * to `cases` (the classifier is freed after the rounds, with what `cases` frees).
+ */
+function inProcessGroup(engine: Engine, log: (m: string) => void, e: Engine, name: AuditDataset, title: string, cases: (setup: AuditSetup, base: AuditOptions) => Promise<Prepared> | Prepared): Group {
   return {
     tier: 'audit',
-    name: `audit ${name} presets vs default`,
+    name: `audit ${name} ${title}`,
     unit: 'ms',
     async: true,
     warmup: false,
@@ -157,45 +161,54 @@ function presetVsDefault(engine: Engine, log: (m: string) => void, e: Engine, na
     async prepare() {
       const missing = auditDatasetMissing(name);
       if (missing) {
-        log(`  audit ${name} presets: skipped: ${missing}`);
+        log(`  audit ${name} ${title}: skipped: ${missing}`);
         return { cases: [] };
       }
       const setup = await auditSetup(engine, name);
       const clf = setup.train(e);
-      const model: BlackBox = builtinBlackBox(e, clf, setup.modelText);
-      const base: AuditOptions = { ...setup.options, model };
-      const threads = e.threads;
-      const dir = mkdtempSync(join(os.tmpdir(), 'lucid-bench-reaudit-'));
-      const cache = new DirGanStore(dir);
-      // the re-audit's cache, filled before the rounds (untimed)
-      await runAudit(e, setup.table, { ...base, ganCache: cache });
-      // today's default as lucid audit runs it (GAN seeds side by side when that is the default); the
-      // earlier defaults as they ran then (one after another)
-      const timed = (label: string, options: Partial<AuditOptions>, today = false) => {
-        const fidelity: ReturnType<typeof setsFidelity>[] = [];
-        return {
-          extra: { threads, fidelity },
-          fn: async () => {
-            const r = await withGanWorkers(e, today ? undefined : false, (ganWorkers) => runAudit(e, setup.table, { ...base, ...options, ...(ganWorkers ? { ganWorkers } : {}) }));
-            const f = setsFidelity(r);
-            fidelity.push(f);
-            log(`  audit ${name} ${label}: ${(r.meta.timings.total / 1000).toFixed(1)} s, sets' mean KS/TV ${f.meanKsTv.toFixed(3)}, ${f.faithful}/${f.features} features faithful`);
-          },
-        };
-      };
+      const prepared = await cases(setup, { ...setup.options, model: builtinBlackBox(e, clf, setup.modelText) });
       return {
-        cases: [
-          ...presets.map((p) => ({ engine: 'lucid' as const, impl: `${p}: ${AUDIT_PRESETS[p].text} · ${threads} threads`, baseline: p === 'before #35', ...timed(p, AUDIT_PRESETS[p].options) })),
-          { engine: 'lucid' as const, impl: `default: ${threads} threads`, ...timed('default', {}, true) },
-          { engine: 'lucid' as const, impl: `re-audit: the default, generators reused · ${threads} threads`, ...timed('re-audit', { ganCache: cache }, true) },
-        ],
+        ...prepared,
         dispose: () => {
+          prepared.dispose?.();
           clf.dispose();
-          rmSync(dir, { recursive: true, force: true });
         },
       };
     },
   };
+}
+
+function presetVsDefault(engine: Engine, log: (m: string) => void, e: Engine, name: AuditDataset): Group {
+  const presets = (Object.keys(AUDIT_PRESETS) as (keyof typeof AUDIT_PRESETS)[]).filter((p) => AUDIT_PRESETS[p].datasets.includes(name));
+  return inProcessGroup(engine, log, e, name, 'presets vs default', async (setup, base) => {
+    const threads = e.threads;
+    const dir = mkdtempSync(join(os.tmpdir(), 'lucid-bench-reaudit-'));
+    const cache = new DirGanStore(dir);
+    // the re-audit's cache, filled before the rounds (untimed)
+    await runAudit(e, setup.table, { ...base, ganCache: cache });
+    // today's default as lucid audit runs it (GAN seeds side by side when that is the default); the
+    // earlier defaults as they ran then (one after another)
+    const timed = (label: string, options: Partial<AuditOptions>, today = false) => {
+      const fidelity: ReturnType<typeof setsFidelity>[] = [];
+      return {
+        extra: { threads, fidelity },
+        fn: async () => {
+          const r = await withGanWorkers(e, today ? undefined : false, (ganWorkers) => runAudit(e, setup.table, { ...base, ...options, ...(ganWorkers ? { ganWorkers } : {}) }));
+          const f = setsFidelity(r);
+          fidelity.push(f);
+          log(`  audit ${name} ${label}: ${(r.meta.timings.total / 1000).toFixed(1)} s, sets' mean KS/TV ${f.meanKsTv.toFixed(3)}, ${f.faithful}/${f.features} features faithful`);
+        },
+      };
+    };
+    return {
+      cases: [
+        ...presets.map((p) => ({ engine: 'lucid' as const, impl: `${p}: ${AUDIT_PRESETS[p].text} · ${threads} threads`, baseline: p === 'before #35', ...timed(p, AUDIT_PRESETS[p].options) })),
+        { engine: 'lucid' as const, impl: `default: ${threads} threads`, ...timed('default', {}, true) },
+        { engine: 'lucid' as const, impl: `re-audit: the default, generators reused · ${threads} threads`, ...timed('re-audit', { ganCache: cache }, true) },
+      ],
+      dispose: () => rmSync(dir, { recursive: true, force: true }),
+    };
+  });
 }
 
 /**
@@ -205,42 +218,21 @@ function presetVsDefault(engine: Engine, log: (m: string) => void, e: Engine, na
  * two must agree exactly (the generators are byte-identical).
  */
 function sideBySideVsNot(engine: Engine, log: (m: string) => void, e: Engine, name: AuditDataset): Group {
-  return {
-    tier: 'audit',
-    name: `audit ${name} GAN seeds side by side`,
-    unit: 'ms',
-    async: true,
-    warmup: false,
-    budget: { rounds: 2 },
-    async prepare() {
-      const missing = auditDatasetMissing(name);
-      if (missing) {
-        log(`  audit ${name} side by side: skipped: ${missing}`);
-        return { cases: [] };
-      }
-      const setup = await auditSetup(engine, name);
-      const clf = setup.train(e);
-      const base: AuditOptions = { ...setup.options, model: builtinBlackBox(e, clf, setup.modelText) };
-      const threads = e.threads;
-      const timed = (label: string, sideBySide: boolean) => async () => {
-        const ganWorkers = sideBySide ? new NodeGanWorkers(threads) : undefined;
-        try {
-          const r = await runAudit(e, setup.table, { ...base, ...(ganWorkers ? { ganWorkers } : {}) });
-          const f = setsFidelity(r);
-          log(`  audit ${name} ${label}: ${(r.meta.timings.total / 1000).toFixed(1)} s (GAN stage ${(r.meta.timings.gan / 1000).toFixed(1)} s), sets' mean KS/TV ${f.meanKsTv.toFixed(6)}, ${f.faithful}/${f.features} features faithful`);
-        } finally {
-          ganWorkers?.close();
-        }
-      };
-      return {
-        cases: [
-          { engine: 'lucid' as const, impl: `default, GAN seeds one after another · ${threads} threads`, baseline: true, extra: { threads }, fn: timed('one after another', false) },
-          { engine: 'lucid' as const, impl: `default, GAN seeds side by side · ${threads} threads`, extra: { threads }, fn: timed('side by side', true) },
-        ],
-        dispose: () => clf.dispose(),
-      };
-    },
-  };
+  return inProcessGroup(engine, log, e, name, 'GAN seeds side by side', (setup, base) => {
+    const threads = e.threads;
+    const timed = (label: string, sideBySide: boolean) => async () => {
+      // a fresh pool per audit, as the CLI starts one
+      const r = await withGanWorkers(e, sideBySide, (ganWorkers) => runAudit(e, setup.table, { ...base, ...(ganWorkers ? { ganWorkers } : {}) }));
+      const f = setsFidelity(r);
+      log(`  audit ${name} ${label}: ${(r.meta.timings.total / 1000).toFixed(1)} s (GAN stage ${(r.meta.timings.gan / 1000).toFixed(1)} s), sets' mean KS/TV ${f.meanKsTv.toFixed(6)}, ${f.faithful}/${f.features} features faithful`);
+    };
+    return {
+      cases: [
+        { engine: 'lucid' as const, impl: `default, GAN seeds one after another · ${threads} threads`, baseline: true, extra: { threads }, fn: timed('one after another', false) },
+        { engine: 'lucid' as const, impl: `default, GAN seeds side by side · ${threads} threads`, extra: { threads }, fn: timed('side by side', true) },
+      ],
+    };
+  });
 }
 
 export function auditGroups(engine: Engine, log: (m: string) => void, engineT?: Engine): Group[] {

@@ -44,8 +44,9 @@ export async function estimateGans(engine: Engine, plan: GanPlanShape, workers?:
   const fit: FitOptions = { ...plan.fit, conditions: [plan.condition], epochs: 1, batch: plan.batch };
   const waves = workers ? sideBySide(plan.seeds, workers.size) : [];
   const inWaves = waves.reduce((n, w) => n + w.length, 0);
-  const worker = waves.length && workers ? await workers.probe({ table: slice, fit }) : null;
+  // the engine's probe first: a worker that has just finished its own still holds a core for a while (its clean-up), which slows the engine's threads
   const onEngine = inWaves < plan.seeds ? probeGan(engine, slice, fit) : null;
+  const worker = waves.length && workers ? await workers.probe({ table: slice, fit }) : null;
   const steps = Math.max(1, Math.floor(t.rows / plan.batch));
   const perGan = (p: GanProbe | null) => (p ? p.setupSeconds * (t.rows / p.rows) + plan.epochs * steps * p.stepSeconds : 0);
   const ganSeconds = waves.length * perGan(worker) + (plan.seeds - inWaves) * perGan(onEngine);

@@ -11,8 +11,11 @@ import { GanTrainer } from '../models/lucidgan/train.js';
 export const PROBE_DEFAULTS = {
   /** rows of the probe's slice (at least 4 batches) */
   rows: 1000,
-  /** timed steps, after one untimed (the engine's warm-up) */
-  steps: 3,
+  /** untimed steps first, at least this many and for at least warmupMs (the engine's threads and the JIT warm up: the first steps of a process run slower) */
+  warmup: 2,
+  warmupMs: 150,
+  /** timed steps: the probe takes their median (a garbage collection or a busy core in one step moves it little) */
+  steps: 7,
 };
 
 /** What the probe measured: the setup (the VGM fits, the transform, the model) of `rows` rows, and one step. */
@@ -28,17 +31,23 @@ export function probeSlice(t: Table, batch: number): Table {
   return rows === t.rows ? t : selectRows(t, Int32Array.from({ length: rows }, (_, i) => Math.floor((i * t.rows) / rows)));
 }
 
-/** Sets up a GAN on `slice` with `fit` and times PROBE_DEFAULTS.steps of its training steps. */
+/** Sets up a GAN on `slice` with `fit` and times its training steps (the median of PROBE_DEFAULTS.steps, after the warm-up). */
 export function probeGan(engine: Engine, slice: Table, fit: FitOptions): GanProbe {
   const t0 = performance.now();
   const { model, x, rng } = LucidGan.setup(engine, slice, { ...fit, seed: 0, where: 'the estimate\'s probe' });
   const setupSeconds = (performance.now() - t0) / 1000;
   const trainer = new GanTrainer(model, x, rng);
   try {
-    trainer.step();
-    const t1 = performance.now();
-    for (let s = 0; s < PROBE_DEFAULTS.steps; s++) trainer.step();
-    return { setupSeconds, rows: slice.rows, stepSeconds: (performance.now() - t1) / 1000 / PROBE_DEFAULTS.steps };
+    const warm = performance.now();
+    for (let s = 0; s < PROBE_DEFAULTS.warmup || performance.now() - warm < PROBE_DEFAULTS.warmupMs; s++) trainer.step();
+    const times: number[] = [];
+    for (let s = 0; s < PROBE_DEFAULTS.steps; s++) {
+      const t1 = performance.now();
+      trainer.step();
+      times.push((performance.now() - t1) / 1000);
+    }
+    times.sort((a, b) => a - b);
+    return { setupSeconds, rows: slice.rows, stepSeconds: times[times.length >> 1] };
   } finally {
     trainer.dispose();
     model.dispose();
