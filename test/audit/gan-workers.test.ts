@@ -13,7 +13,7 @@ import { Classifier } from '../../src/models/classifier/classifier.js';
 import { builtinBlackBox } from '../../src/models/blackbox.js';
 import { GAN_FORMAT } from '../../src/models/lucidgan/format.js';
 import { runAudit, type AuditOptions } from '../../src/audit/run.js';
-import { sideBySide } from '../../src/audit/gan-workers.js';
+import { GanWorkerPool, sideBySide, type GanJob, type GanWorkerEndpoint, type ToGanHost, type ToGanWorker } from '../../src/audit/gan-workers.js';
 import type { AuditResult } from '../../src/audit/types.js';
 import { NodeGanWorkers } from '../../src/node/gan-workers.js';
 import { getEngine } from '../helpers/engine.js';
@@ -29,6 +29,52 @@ describe('sideBySide: which seeds train in workers', () => {
     // one seed, or one worker: nothing side by side
     assert.deepEqual(sideBySide(1, 4), []);
     assert.deepEqual(sideBySide(3, 1), []);
+  });
+});
+
+describe('GanWorkerPool over any worker API', () => {
+  /** a fake worker: answers a job by `reply`, or dies */
+  const fake = (log: string[], reply: (m: ToGanWorker) => ToGanHost | 'die') => (): GanWorkerEndpoint => {
+    let onMessage: ((m: ToGanHost) => void) | null = null;
+    let onFailure: ((e: Error) => void) | null = null;
+    const id = log.filter((l) => l.startsWith('spawn')).length;
+    log.push(`spawn ${id}`);
+    return {
+      post: (m) => queueMicrotask(() => {
+        const r = reply(m);
+        if (r === 'die') onFailure?.(new Error('the worker exited (code 1)'));
+        else onMessage?.(r);
+      }),
+      listen: (m, f) => {
+        onMessage = m;
+        onFailure = f;
+      },
+      busy: (b) => void log.push(`busy ${id} ${b}`),
+      terminate: () => void log.push(`terminate ${id}`),
+    };
+  };
+  const job: GanJob = { table: { rows: 0, columns: [] }, fit: { conditions: [] } };
+
+  it('reuses an idle worker, keeps the process alive only while one works, and closes them all', async () => {
+    const log: string[] = [];
+    const pool = new GanWorkerPool(2, fake(log, () => ({ type: 'result', result: { json: {}, status: 'done' } })));
+    await pool.train(job, () => {});
+    await pool.train(job, () => {});
+    assert.deepEqual(log, ['spawn 0', 'busy 0 true', 'busy 0 false', 'busy 0 true', 'busy 0 false']);
+    pool.close();
+    assert.deepEqual(log.slice(-1), ['terminate 0']);
+    await assert.rejects(pool.train(job, () => {}), /used after close/);
+  });
+
+  it('a worker that dies fails its job with one line and is not reused; an error reply keeps its code', async () => {
+    const log: string[] = [];
+    let n = 0;
+    const pool = new GanWorkerPool(1, fake(log, () => (n++ === 0 ? 'die' : { type: 'error', failure: { code: 'E_INPUT', message: 'data.csv: bad' } })));
+    await assert.rejects(pool.train(job, () => {}), /a GAN training worker failed before it finished: the worker exited \(code 1\)$/);
+    assert.ok(log.includes('terminate 0'), 'the dead worker is let go');
+    await assert.rejects(pool.train(job, () => {}), (e: unknown) => e instanceof EngineError && e.code === 'E_INPUT' && e.message === 'data.csv: bad');
+    assert.ok(log.includes('spawn 1'), 'a new worker for the next job');
+    pool.close();
   });
 });
 

@@ -186,7 +186,10 @@ export async function ganStage(ctx: AuditContext, ms: MetricsStage): Promise<Gan
   const waves = workers ? sideBySide(ganSeeds.length, workers.size) : [];
   let k = 0;
   for (const wave of waves) {
-    const results = await Promise.all(wave.map((j) => workers!.train({ table: ganTable, fit: fitOptions(j) }, onEpoch(j), opts.shouldStop)));
+    const jobs = wave.map((j) => workers!.train({ table: ganTable, fit: fitOptions(j) }, onEpoch(j), opts.shouldStop));
+    // the first failure fails the audit (its caller closes the workers); the others' are then not unhandled
+    for (const p of jobs) p.catch(() => {});
+    const results = await Promise.all(jobs);
     const where = opts.source ?? 'data';
     wave.forEach((j, w) => {
       const model = jobModel(engine, results[w], `${where}: LUCID-GAN trained side by side (GAN seed ${ganSeeds[j]})`);
