@@ -1,7 +1,6 @@
 // The fairness demo behind `lucid demo`: audits of models trained on data with known (planted)
 // discrimination — the bias simulator by default, or Adult / COMPAS from LUCID_DATA_DIR — written as
 // HTML reports with an index, and what each audit found against what was planted.
-import type { AuditEstimate } from '../audit/estimate.js';
 import { withGanWorkers } from './gan-workers.js';
 import { join, relative } from 'node:path';
 import { runAudit } from '../audit/run.js';
@@ -29,8 +28,12 @@ export const DEMO_SIM = {
   kinds: ['direct', 'proxy', 'intersectional'] as BiasKind[],
 };
 
-/** A progress display for one audit (the CLI's line on stderr); null: none. */
-export type DemoProgress = (label?: string) => { onProgress: (stage: string, f: number, eta?: StageEta) => void; onEstimate?: (e: AuditEstimate) => void; end: () => void };
+/**
+ * A progress display for one audit (the CLI's line on stderr); null: none. The demo's audits are
+ * short and of a known length, so they are not estimated beforehand (the probe would cost about 5%
+ * of the demo; the README states its length).
+ */
+export type DemoProgress = (label?: string) => { onProgress: (stage: string, f: number, eta?: StageEta) => void; end: () => void };
 
 export interface DemoOptions {
   out: string;
@@ -89,7 +92,6 @@ async function simDemo(engine: Engine, opts: DemoOptions): Promise<DemoSummary> 
         // the data and the model are made here, not read from files: there is nothing to hash
         provenance: { command: { via: 'cli', argv: opts.argv }, dataNote: `simulated by lucid demo in memory (seed ${opts.seed + 1}): no file to hash` },
         onProgress: bar?.onProgress,
-        onEstimate: bar?.onEstimate,
       }));
     } finally {
       bar?.end();
@@ -153,7 +155,6 @@ async function datasetDemo(engine: Engine, opts: DemoOptions): Promise<DemoSumma
       ganEpochs: opts.ganEpochs,
       provenance: { command: { via: 'cli', argv: opts.argv }, dataNote: `the ${name} test split, parsed by lucid demo from the dataset's files: no single file to hash` },
       onProgress: bar?.onProgress,
-      onEstimate: bar?.onEstimate,
     }));
   } finally {
     bar?.end();
