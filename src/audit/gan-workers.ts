@@ -10,7 +10,7 @@
 // Workers).
 import { EngineError, type ErrorCode } from '../engine/errors.js';
 import type { Engine } from '../engine/engine.js';
-import type { Column, Table } from '../data/table.js';
+import { compact, type Column, type Table } from '../data/table.js';
 import { LucidGan, type FitOptions, type FitStatus, type GanEpoch } from '../models/lucidgan/model.js';
 import { ganSetFromJSON, ganToJSON } from '../models/lucidgan/format.js';
 import { probeGan, type GanProbe } from './gan-probe.js';
@@ -113,8 +113,6 @@ export interface GanWorkerEndpoint {
 /** How often a running job asks the audit's shouldStop (ms). */
 export const STOP_POLL_MS = 100;
 
-/** A typed array that is its buffer's only view; otherwise a compact copy (cloning a view copies its whole buffer). */
-const compact = <T extends Float64Array | Int32Array>(a: T): T => (a.buffer instanceof ArrayBuffer && a.byteOffset === 0 && a.byteLength === a.buffer.byteLength ? a : (a.slice() as T));
 /** `t` with compact arrays, for sending to a worker */
 export const plainTable = (t: Table): Table => ({
   rows: t.rows,

@@ -189,3 +189,6 @@ export function withoutIdentifiers(table: Table): { table: Table; left: string[]
   const left = table.columns.filter((c) => c.kind === 'categorical' && c.identifier).map((c) => c.name);
   return left.length ? { table: { rows: table.rows, columns: table.columns.filter((c) => !left.includes(c.name)) }, left } : { table, left };
 }
+
+/** A typed array that is its buffer's only view as it is; otherwise a compact copy (structured-cloning a view copies its whole buffer: what a table sent to a worker uses). */
+export const compact = <T extends Float64Array | Int32Array>(a: T): T => (a.buffer instanceof ArrayBuffer && a.byteOffset === 0 && a.byteLength === a.buffer.byteLength ? a : (a.slice() as T));

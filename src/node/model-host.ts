@@ -10,7 +10,7 @@
 // process alive; it is terminated when the black box is garbage-collected.
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { EngineError, type ErrorCode } from '../engine/errors.js';
-import type { Column, Table } from '../data/table.js';
+import { compact, type Column, type Table } from '../data/table.js';
 import type { BlackBox } from '../models/blackbox.js';
 import type { MessagePort } from 'node:worker_threads';
 
@@ -51,11 +51,6 @@ export interface ModuleWorkerOptions {
 }
 
 const toError = (f: Failure): Error => (f.internal ? new Error(f.message) : new EngineError(f.code as ErrorCode, f.message));
-
-/** A typed array that is its buffer's only view as it is; otherwise a compact copy (cloning a view copies its whole buffer). */
-function compact<T extends Float64Array | Int32Array>(a: T): T {
-  return a.buffer instanceof ArrayBuffer && a.byteOffset === 0 && a.byteLength === a.buffer.byteLength ? a : (a.slice() as T);
-}
 
 /**
  * What the worker needs of `t`: the columns the module reads (all when it does not say, or when
