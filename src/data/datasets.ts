@@ -9,7 +9,7 @@
 //   COMPAS  the ProPublica filter (days_b_screening_arrest in [−30, 30], is_recid ≠ −1,
 //           c_charge_degree ≠ "O", score_text ≠ "N/A"), 6172 rows; the five default features
 //           c_charge_degree, race, age_cat, sex, priors_count; label two_year_recid.
-//   Splits  the exact reference row positions from split_indices.json.
+//   Splits  the exact reference row positions from split_indices.json, or recomputed (reference-split.ts).
 //
 // Category dictionaries are sorted (JS code-unit order, which equals Python's for these ASCII
 // labels) and shared by every split of a data set, because the reference one-hot encodes the
@@ -18,6 +18,7 @@
 //
 // What it does not do: scaling, one-hot encoding or grouping; those belong to the transformer.
 import { check } from '../engine/errors.js';
+import { REFERENCE_SPLIT, trainTestSplit } from './reference-split.js';
 import { CategoricalColumn, Column, NumericColumn, selectRows, Table } from './table.js';
 
 // ── Adult ────────────────────────────────────────────────────────────────────────────────────────
@@ -99,6 +100,32 @@ export interface Dataset {
   splits: Record<SplitName, Table>;
   /** the table the split positions index into: Adult's dropna'd train file, COMPAS's filtered rows */
   source: Table;
+  /** where the reference splits came from: split_indices.json, or recomputed when that file is absent */
+  split: SplitProvenance;
+}
+
+/** Where a data set's splits came from, for messages, the report and audit.json. */
+export type SplitProvenance = { kind: 'file'; file: string } | { kind: 'recomputed'; seed: number };
+
+/** The split's name as a summary or report states it. */
+export function splitText(s: SplitProvenance): string {
+  return s.kind === 'file'
+    ? `the reference split (${s.file})`
+    : `the reference split, recomputed (split_indices.json absent: train_test_split with seed ${s.seed}, as the reference)`;
+}
+
+/** Adult's reference split recomputed: val = 20% of the training file's rows after dropping '?' (data/reference-split.ts). */
+export function recomputedAdultSplit(nTrain: number): SplitIndices['adult'] {
+  const [train, val] = trainTestSplit(Array.from({ length: nTrain }, (_, i) => i), REFERENCE_SPLIT.val, REFERENCE_SPLIT.seed);
+  return { nTrain, train, val };
+}
+
+/** COMPAS's reference split recomputed over the filtered rows: test 20%, then val 20% of the rest. */
+export function recomputedCompasSplit(ids: ArrayLike<number>): SplitIndices['compas'] {
+  const n = ids.length;
+  const [rest, test] = trainTestSplit(Array.from({ length: n }, (_, i) => i), REFERENCE_SPLIT.test, REFERENCE_SPLIT.seed);
+  const [train, val] = trainTestSplit(rest, REFERENCE_SPLIT.val, REFERENCE_SPLIT.seed);
+  return { n, ids: Array.from(ids), train, val, test };
 }
 
 // ── Column conversion ────────────────────────────────────────────────────────────────────────────
@@ -355,7 +382,7 @@ export function parseSplitIndices(json: unknown, where = 'split_indices.json'): 
 }
 
 /** The Adult data set with the reference splits: train/val from the dropna'd train file, test = the UCI test file. */
-export function adultDataset(prepared: PreparedAdult, splits: SplitIndices['adult'], naming: AdultNaming = 'reference', where = 'adult.data'): Dataset {
+export function adultDataset(prepared: PreparedAdult, splits: SplitIndices['adult'], naming: AdultNaming = 'reference', where = 'adult.data', split: SplitProvenance = { kind: 'file', file: 'split_indices.json' }): Dataset {
   check(
     prepared.train.rows === splits.nTrain,
     'E_INPUT',
@@ -371,6 +398,7 @@ export function adultDataset(prepared: PreparedAdult, splits: SplitIndices['adul
     protected: names.protected,
     splits: { train: selectRows(prepared.train, splits.train), val: selectRows(prepared.train, splits.val), test: prepared.test },
     source: prepared.train,
+    split,
   };
 }
 
@@ -378,7 +406,7 @@ export function adultDataset(prepared: PreparedAdult, splits: SplitIndices['adul
  * The COMPAS data set with the reference splits. The filtered rows must be exactly the reference's
  * (compared by `id`), otherwise the positions would silently point at other people.
  */
-export function compasDataset(prepared: PreparedCompas, splits: SplitIndices['compas'], where = 'compas-scores-two-years.csv'): Dataset {
+export function compasDataset(prepared: PreparedCompas, splits: SplitIndices['compas'], where = 'compas-scores-two-years.csv', split: SplitProvenance = { kind: 'file', file: 'split_indices.json' }): Dataset {
   const { ids } = prepared;
   check(
     ids.length === splits.n,
@@ -397,5 +425,6 @@ export function compasDataset(prepared: PreparedCompas, splits: SplitIndices['co
     protected: COMPAS_PROTECTED.slice(),
     splits: { train: selectRows(t, splits.train), val: selectRows(t, splits.val), test: selectRows(t, splits.test) },
     source: t,
+    split,
   };
 }

@@ -29,8 +29,12 @@ import {
   prepareCompas,
   PreparedAdult,
   PreparedCompas,
+  recomputedAdultSplit,
+  recomputedCompasSplit,
   SplitIndices,
+  SplitProvenance,
 } from '../data/datasets.js';
+import { REFERENCE_SPLIT } from '../data/reference-split.js';
 import { TableBuilder } from '../data/schema.js';
 import type { Table } from '../data/table.js';
 import { readCsv } from './csv.js';
@@ -54,9 +58,11 @@ export function resolveDataDir(opts: DataDirOptions = {}): { dir: string; from: 
 }
 
 const FILES: Record<DatasetName, Record<string, string>> = {
-  adult: { train: 'adult/adult.data', test: 'adult/adult.test', splits: 'split_indices.json' },
-  compas: { data: 'compas/compas-scores-two-years.csv', splits: 'split_indices.json' },
+  adult: { train: 'adult/adult.data', test: 'adult/adult.test' },
+  compas: { data: 'compas/compas-scores-two-years.csv' },
 };
+/** The reference splits: optional; without the file they are recomputed (data/reference-split.ts), and the report says which. */
+const SPLITS_FILE = 'split_indices.json';
 
 /** Candidate paths of one file: in its data-set folder, then at the top of the data folder. */
 function candidates(dir: string, rel: string): string[] {
@@ -75,7 +81,7 @@ function isFile(p: string): boolean {
 export interface Availability {
   available: boolean;
   dir: string;
-  /** role → path found */
+  /** role → path found (`splits` only when split_indices.json is there) */
   files: Record<string, string>;
   /** why not, when not: which paths were tried and how to point elsewhere */
   reason: string;
@@ -92,12 +98,14 @@ export function datasetAvailability(name: DatasetName, opts: DataDirOptions = {}
     if (found) files[role] = found;
     else missing.push(`${rel.split('/').pop()} (tried ${tried.join(', ')})`);
   }
+  const splits = candidates(dir, SPLITS_FILE).find(isFile);
+  if (splits) files.splits = splits;
   const reason =
     missing.length === 0
       ? ''
       : `${name}: ${missing.join('; ')} not found in the data folder ${dir}, chosen by ${from}` +
         (existsSync(dir) ? '' : ' (the folder does not exist)') +
-        `; set LUCID_DATA_DIR to the folder holding adult/, compas/ and split_indices.json`;
+        `; set LUCID_DATA_DIR to the folder holding adult/ and compas/ (where to get them: docs/data.md, "Get the data")`;
   return { available: missing.length === 0, dir, files, reason };
 }
 
@@ -105,6 +113,15 @@ function requireFiles(name: DatasetName, opts: DataDirOptions): Record<string, s
   const a = datasetAvailability(name, opts);
   check(a.available, 'E_INPUT', () => a.reason);
   return a.files;
+}
+
+/**
+ * The splits of a data set: the reference's from split_indices.json when the data folder holds it,
+ * else the same positions recomputed (data/reference-split.ts).
+ */
+function splitsFor<K extends DatasetName>(name: K, files: Record<string, string>, ref: SplitIndices | null, recompute: () => SplitIndices[K]): { splits: SplitIndices[K]; split: SplitProvenance } {
+  if (ref) return { splits: ref[name], split: { kind: 'file', file: files.splits } };
+  return { splits: recompute(), split: { kind: 'recomputed', seed: REFERENCE_SPLIT.seed } };
 }
 
 /** The reference splits, validated. */
@@ -205,9 +222,10 @@ export async function readAdultFiles(files: { train: string; test: string }, opt
 export async function loadAdult(opts: DataDirOptions & { naming?: AdultNaming } = {}): Promise<Dataset> {
   const files = requireFiles('adult', opts);
   // the small split file first: a broken one fails before 5 MB are parsed
-  const splits = await readSplitIndices(files.splits);
+  const ref = files.splits ? await readSplitIndices(files.splits) : null;
   const prepared = await readAdultFiles({ train: files.train, test: files.test }, opts);
-  return adultDataset(prepared, splits.adult, opts.naming, files.train);
+  const { splits, split } = splitsFor('adult', files, ref, () => recomputedAdultSplit(prepared.train.rows));
+  return adultDataset(prepared, splits, opts.naming, files.train, split);
 }
 
 // ── COMPAS ───────────────────────────────────────────────────────────────────────────────────────
@@ -247,7 +265,8 @@ export async function readCompasFile(file: string): Promise<PreparedCompas> {
 /** ProPublica COMPAS with the reference filter (6172 rows) and splits: train 3949 / val 988 / test 1235. */
 export async function loadCompas(opts: DataDirOptions = {}): Promise<Dataset> {
   const files = requireFiles('compas', opts);
-  const splits = await readSplitIndices(files.splits);
+  const ref = files.splits ? await readSplitIndices(files.splits) : null;
   const prepared = await readCompasFile(files.data);
-  return compasDataset(prepared, splits.compas, files.data);
+  const { splits, split } = splitsFor('compas', files, ref, () => recomputedCompasSplit(prepared.ids));
+  return compasDataset(prepared, splits, files.data, split);
 }

@@ -14,6 +14,7 @@ import { Rng } from '../engine/rng.js';
 import { builtinBlackBox } from '../models/blackbox.js';
 import { Classifier } from '../models/classifier/classifier.js';
 import { prepareOutDir, writeAudit, writeDemoIndex } from './audit.js';
+import { splitText } from '../data/datasets.js';
 import { datasetAvailability, loadAdult, loadCompas } from './datasets.js';
 
 /** Settings of the simulated demo, chosen so the three audits finish in under two minutes on two cores. */
@@ -153,7 +154,7 @@ async function datasetDemo(engine: Engine, opts: DemoOptions): Promise<DemoSumma
       source: `${name} test split (${a.dir})`,
       seed: opts.seed,
       ganEpochs: opts.ganEpochs,
-      provenance: { command: { via: 'cli', argv: opts.argv }, dataNote: `the ${name} test split, parsed by lucid demo from the dataset's files: no single file to hash` },
+      provenance: { command: { via: 'cli', argv: opts.argv }, dataNote: `the ${name} test split of ${splitText(ds.split)}, parsed by lucid demo from the dataset's files: no single file to hash` },
       onProgress: bar?.onProgress,
     }));
   } finally {
@@ -162,7 +163,7 @@ async function datasetDemo(engine: Engine, opts: DemoOptions): Promise<DemoSumma
   }
   const w = await writeAudit(opts.out, result);
   const seconds = (performance.now() - t0) / 1000;
-  log(`${name}: ${w.report}  (${seconds.toFixed(1)} s; protected: ${protectedCols.join(', ')}; nothing is planted in real data)\n`);
+  log(`${name}: ${w.report}  (${seconds.toFixed(1)} s; protected: ${protectedCols.join(', ')}; ${splitText(ds.split)}; nothing is planted in real data)\n`);
   return { dataset: name, out: opts.out, index: null, reports: [{ title: name, report: w.report, planted: null, found: null }], seconds };
 }
 

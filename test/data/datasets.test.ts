@@ -3,7 +3,9 @@
 // then the UCI file variants (no header line, the "|1x3 Cross validator" line) on generated files.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { numpyPermutation } from '../../src/data/reference-split.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EngineError } from '../../src/engine/errors.js';
@@ -17,6 +19,9 @@ import {
   parseSplitIndices,
   prepareAdult,
   prepareCompas,
+  recomputedAdultSplit,
+  recomputedCompasSplit,
+  splitText,
 } from '../../src/data/datasets.js';
 import { CategoricalColumn, Column, getColumn, NumericColumn, Table } from '../../src/data/table.js';
 import { datasetAvailability, loadAdult, loadCompas, readAdultFiles, resolveDataDir } from '../../src/node/datasets.js';
@@ -220,6 +225,51 @@ function baseRate(t: Table, label: string, favourable: string, column?: string, 
 
 const dictionarySizes = (t: Table) => Object.fromEntries(t.columns.filter((c) => c.kind === 'categorical').map((c) => [c.name, (c as CategoricalColumn).categories.length]));
 
+describe('the reference split recomputed (split_indices.json absent)', () => {
+  it("gives numpy's RandomState(seed).permutation(n), the draw under sklearn's train_test_split", () => {
+    const golden = JSON.parse(readFileSync(fileURLToPath(new URL('../../../test/fixtures/numpy-permutation.json', import.meta.url)), 'utf8')) as { cases: { seed: number; n: number; permutation: number[] }[] };
+    assert.ok(golden.cases.length >= 5);
+    for (const c of golden.cases) assert.deepEqual(Array.from(numpyPermutation(c.n, c.seed)), c.permutation, `seed ${c.seed}, n ${c.n}`);
+  });
+
+  it("equals split_indices.json position for position (Adult's train file, COMPAS's filtered rows)", (t) => {
+    const a = datasetAvailability('adult');
+    if (!a.files.splits) return t.skip(`split_indices.json absent: ${a.dir}`);
+    const ref = parseSplitIndices(JSON.parse(readFileSync(a.files.splits, 'utf8')));
+    assert.deepEqual(recomputedAdultSplit(ref.adult.nTrain), ref.adult);
+    assert.deepEqual(recomputedCompasSplit(ref.compas.ids), ref.compas);
+  });
+
+  it('is said wherever the split is named', () => {
+    assert.match(splitText({ kind: 'recomputed', seed: 1234 }), /the reference split, recomputed \(split_indices\.json absent: train_test_split with seed 1234/);
+    assert.match(splitText({ kind: 'file', file: '/d/split_indices.json' }), /the reference split \(\/d\/split_indices\.json\)/);
+  });
+
+  it('loadCompas and loadAdult recompute it, the same rows as the file, when the data folder has no split_indices.json', async (t) => {
+    const c = datasetAvailability('compas');
+    const ad = datasetAvailability('adult');
+    if (!c.available || !ad.available || !c.files.splits) return t.skip(`Adult, COMPAS or split_indices.json absent: ${c.reason || ad.reason || c.dir}`);
+    const dir = mkdtempSync(join(tmpdir(), 'lucid-nosplit-'));
+    try {
+      mkdirSync(join(dir, 'compas'));
+      mkdirSync(join(dir, 'adult'));
+      copyFileSync(c.files.data, join(dir, 'compas', 'compas-scores-two-years.csv'));
+      copyFileSync(ad.files.train, join(dir, 'adult', 'adult.data'));
+      copyFileSync(ad.files.test, join(dir, 'adult', 'adult.test'));
+      const x = await loadCompas({ dataDir: dir });
+      const ref = await loadCompas();
+      assert.deepEqual(x.split, { kind: 'recomputed', seed: 1234 });
+      assert.deepEqual(ref.split, { kind: 'file', file: c.files.splits });
+      for (const s of ['train', 'val', 'test'] as const) assert.deepEqual(x.splits[s], ref.splits[s]);
+      const a = await loadAdult({ dataDir: dir });
+      assert.deepEqual(a.split, { kind: 'recomputed', seed: 1234 });
+      assert.deepEqual([a.splits.train.rows, a.splits.val.rows, a.splits.test.rows], [24129, 6033, 15060]);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('loadAdult on the UCI files', () => {
   const avail = datasetAvailability('adult');
   let d: Dataset;
@@ -359,7 +409,7 @@ describe('Adult file variants', () => {
     const a = datasetAvailability('adult', { dataDir: empty });
     assert.equal(a.available, false);
     assert.match(a.reason, new RegExp(`adult\\.data \\(tried ${join(empty, 'adult', 'adult.data')}, ${join(empty, 'adult.data')}\\)`));
-    assert.match(a.reason, /set LUCID_DATA_DIR to the folder holding adult\/, compas\/ and split_indices\.json/);
+    assert.match(a.reason, /set LUCID_DATA_DIR to the folder holding adult\/ and compas\/ \(where to get them: docs\/data\.md, "Get the data"\)/);
     await assert.rejects(loadAdult({ dataDir: empty }), isInputError(/adult: adult\.data .* not found in the data folder .* chosen by the dataDir option/));
     await assert.rejects(loadCompas({ dataDir: join(empty, 'nowhere') }), isInputError(/compas-scores-two-years\.csv .*\(the folder does not exist\); set LUCID_DATA_DIR/));
   });

@@ -1,5 +1,6 @@
 // `lucid dataset export`: parse, load a reference data set (LUCID_DATA_DIR), write one split as CSV.
 import { Command, Option } from 'commander';
+import { splitText, type SplitProvenance } from '../../data/datasets.js';
 import { simulate, BIAS_KINDS, type BiasKind } from '../../data/simulator.js';
 import { EngineError } from '../../engine/errors.js';
 import { Rng } from '../../engine/rng.js';
@@ -31,10 +32,12 @@ const exportCommand = new Command('export')
   .requiredOption('--out <file>', 'the CSV to write')
   .addOption(summaryFormat())
   .addHelpText('after', `
-Adult: rows with "?" dropped, the test file's "." stripped from the label, splits from
-split_indices.json (train 24129 / val 6033 of the training file; test = the UCI test file, 15060 rows).
+Adult: rows with "?" dropped, the test file's "." stripped from the label, the reference's split
+(train 24129 / val 6033 of the training file; test = the UCI test file, 15060 rows).
 COMPAS: ProPublica's filters and the five features of the reference (train 3949 / val 988 / test 1235).
-The files are read from LUCID_DATA_DIR (default ../shared/data when it exists) and never written.
+The files are read from LUCID_DATA_DIR (default ../shared/data when it exists) and never written; where
+to download them and what to name them: docs/data.md "Get the data". The split comes from
+split_indices.json there, or is recomputed exactly without it; the summary says which.
 sim: the bias simulator (approved ~ legitimate score minus a planted penalty); see docs/data.md "The bias simulator".
 
 Examples:
@@ -45,6 +48,7 @@ Examples:
   .action(async (name: string, opts: ExportCliOptions) => {
     let table;
     let what: string;
+    let split: SplitProvenance | undefined;
     if (name === 'sim') {
       const engine = await initNodeEngine();
       const s = simulate(new Rng(engine, opts.seed), { n: opts.rows, bias: opts.bias });
@@ -59,12 +63,13 @@ Examples:
     } else if (name === 'adult' || name === 'compas') {
       const d = name === 'adult' ? await loadAdult({ naming: opts.naming === 'uci' ? 'uci' : undefined }) : await loadCompas();
       table = opts.split === 'all' ? d.source : d.splits[opts.split];
-      what = `${name} ${opts.split === 'all' ? 'all rows' : `${opts.split} split`} (label ${d.label}; audit it with --positive '${d.audit.positive}' --favourable ${d.audit.favourable})`;
+      what = `${name} ${opts.split === 'all' ? 'all rows' : `${opts.split} split`} (label ${d.label}; audit it with --positive '${d.audit.positive}' --favourable ${d.audit.favourable}), from ${splitText(d.split)}`;
+      split = d.split;
     } else {
       throw new EngineError('E_ARG', `dataset export: unknown data set "${name}"; expected adult, compas or sim`);
     }
     await writeCsv(opts.out, table);
-    printSummary(opts.format, [`lucid: wrote ${opts.out}: ${table.rows} rows of ${what}`], { out: opts.out, name, rows: table.rows, columns: table.columns.map((c) => c.name) });
+    printSummary(opts.format, [`lucid: wrote ${opts.out}: ${table.rows} rows of ${what}`], { out: opts.out, name, rows: table.rows, columns: table.columns.map((c) => c.name), ...(split ? { split } : {}) });
   });
 
 export const dataset = new Command('dataset')
