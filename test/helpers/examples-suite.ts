@@ -1,44 +1,59 @@
 // The suite of test/cli/examples.test.ts and test/full/examples.test.ts: each runs the blocks on its
 // side of slowReason and lists the others as skipped, saying where they run, so no example is left out.
+// The blocks are every command's --help examples and the README's `npx lucid` lines; those that need
+// the Adult and COMPAS files run with them where they are, the others with no data folder.
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { rmSync } from 'node:fs';
-import { adultSkip, copyOf, exampleBlocks, exampleShell, expectedExit, prepareReadmeFiles, slowReason } from './examples.js';
+import { existsSync, rmSync } from 'node:fs';
+import { copyOf, DATA_HEADING, dataSkip, ExampleBlock, exampleBlocks, exampleShell, expectedExit, NO_DATA_DIR, prepareReadmeFiles, readmeBlocks, slowReason } from './examples.js';
+
+function runBlocks(side: 'cheap' | 'slow', blocks: ExampleBlock[], withData: boolean, dir: () => string, made: string[]): void {
+  const sh = exampleShell(withData);
+  made.push(sh.dir);
+  for (const b of blocks) {
+    const slow = slowReason(b);
+    const here = side === 'slow' ? slow !== false : slow === false;
+    const elsewhere = side === 'slow' ? 'cheap: in test/cli/examples.test.ts' : `slow (${slow}): in test/full/examples.test.ts (npm run test:full)`;
+    it(`${b.command}: ${b.lines.length} example line(s)`, { skip: here ? false : elsewhere }, () => {
+      const cwd = copyOf(dir(), b.command);
+      made.push(cwd);
+      for (const line of b.lines) {
+        const r = sh.run(line, cwd);
+        assert.equal(r.status, expectedExit(line), `${line}\nexited ${r.status}: ${r.stderr}`);
+        assert.doesNotMatch(r.stderr, /lucid: error/, line);
+      }
+    });
+  }
+}
 
 export function examplesSuite(side: 'cheap' | 'slow', skipAll: string | false): void {
-  const blocks = exampleBlocks();
-  const skip = skipAll || adultSkip();
-  describe(`the --help examples (${side}), run as written on the README's files`, { skip, timeout: 3_600_000 }, () => {
-    let dir = '';
-    const made: string[] = [];
-    before(() => {
-      dir = prepareReadmeFiles();
-      made.push(dir);
-    });
-    after(() => {
-      for (const d of made) rmSync(d, { recursive: true, force: true });
-    });
+  const readme = readmeBlocks();
+  const blocks = [...exampleBlocks().map((b) => ({ ...b, command: `lucid ${b.command}` })), ...readme.noData];
+  const dataBlocks = [...exampleBlocks(DATA_HEADING).filter((b) => b.lines.length > 0).map((b) => ({ ...b, command: `lucid ${b.command}` })), ...readme.data];
+  let dir = '';
+  const made: string[] = [];
+  before(() => {
+    if (!skipAll) dir = prepareReadmeFiles();
+    made.push(dir);
+  });
+  after(() => {
+    for (const d of made) if (d) rmSync(d, { recursive: true, force: true });
+  });
 
-    it('every command has examples', () => {
-      assert.ok(blocks.length >= 13);
-      for (const b of blocks) assert.ok(b.lines.length > 0, `lucid ${b.command} --help has no example lines`);
+  describe(`the --help examples and the README's commands (${side}), run as written with no data folder`, { skip: skipAll, timeout: 3_600_000 }, () => {
+    it('every command has examples, and no data folder is there to lean on', () => {
+      assert.equal(existsSync(NO_DATA_DIR), false, NO_DATA_DIR);
+      assert.ok(blocks.length >= 15);
+      for (const b of blocks) assert.ok(b.lines.length > 0, `${b.command} has no example lines`);
     });
+    runBlocks(side, blocks, false, () => dir, made);
+  });
 
-    const sh = exampleShell();
-    made.push(sh.dir);
-    for (const b of blocks) {
-      const slow = slowReason(b);
-      const here = side === 'slow' ? slow !== false : slow === false;
-      const elsewhere = side === 'slow' ? 'cheap: in test/cli/examples.test.ts' : `slow (${slow}): in test/full/examples.test.ts (npm run test:full)`;
-      it(`lucid ${b.command}: ${b.lines.length} example line(s)`, { skip: here ? false : elsewhere }, () => {
-        const cwd = copyOf(dir, b.command);
-        made.push(cwd);
-        for (const line of b.lines) {
-          const r = sh.run(line, cwd);
-          assert.equal(r.status, expectedExit(line), `${line}\nexited ${r.status}: ${r.stderr}`);
-          assert.doesNotMatch(r.stderr, /lucid: error/, line);
-        }
-      });
-    }
+  // the lines under "With the Adult and COMPAS files …:" and the README's Adult section, where the data is
+  describe(`the examples that need the Adult and COMPAS files (${side})`, { skip: skipAll || dataSkip(), timeout: 3_600_000 }, () => {
+    it('name the data they need', () => {
+      for (const b of dataBlocks) for (const l of b.lines) assert.match(l, /\b(adult|compas)\b/i, l);
+    });
+    runBlocks(side, dataBlocks, true, () => dir, made);
   });
 }

@@ -216,10 +216,10 @@ distributions.{csv,json}, lucid-{canonical,start}.csv, fale-<attr>.{csv,json}, p
 audit.json (everything, with tables as file references; the checks under "checks", what the report
 states under "findings").
 
-Examples (on the files of the README's walkthrough: lucid dataset export adult --split train/test):
-  lucid model train --data adult-train.csv --label Income --positive '>50K' --out adult.json
-  lucid audit --data adult-test.csv --label Income --positive '>50K' --protected Sex,Race,Age \\
-    --protected-edges Age=16,30,50,90 --model adult.json --out adult-audit
+Examples (on the files of the README's walkthrough (simulated loans; no data folder needed): lucid dataset export sim … --out loans-train.csv / loans-test.csv):
+  lucid model train --data loans-train.csv --label approved --positive yes --out loans.json
+  lucid audit --data loans-test.csv --label approved --positive yes --protected sex,group,age \\
+    --protected-edges age=18,30,50,90 --model loans.json --out loans-audit
 `;
 
 export const auditCommand = withGroupComparisonOptions(withAuditRunOptions(withDataOptions(new Command('audit')

@@ -58,12 +58,12 @@ canonical_fidelity of a feature; docs/ci.md) need --model: lucid check then runs
 it; a canonical shift the audit's check finds contradicted by the real rows is insufficient data, never a
 pass or a fail. Without a canonical rule it needs no model and runs no GAN.
 
-Examples (adult.json and adult-test.csv as in the README; fairness.json and fairness-canonical.json are in examples/):
-  lucid model predict --model adult.json --data adult-test.csv --out scored.csv
-  lucid check --data scored.csv --policy fairness.json --junit report.xml --markdown summary.md   # exits 3: the model fails the four-fifths rule for Sex
+Examples (loans.json and loans-test.csv from the README's walkthrough (simulated loans; no data folder needed); fairness.json and fairness-canonical.json are in examples/):
+  lucid model predict --model loans.json --data loans-test.csv --out scored.csv
+  lucid check --data scored.csv --policy fairness.json --junit report.xml --markdown summary.md   # exits 3: the model fails the four-fifths rule for sex and group
   lucid check --data scored.csv --policy fairness.json --format json > check.json   # exits 3; check.json is a baseline
   lucid check --data scored.csv --policy fairness.json --baseline check.json --margin 0.01   # exits 3, the same failures, no regression
-  lucid check --data adult-test.csv --policy fairness-canonical.json --model adult.json --gan-schedule fast --out adult-audit   # exits 3: a canonical-set policy runs the audit; Sex fails the four-fifths rule
+  lucid check --data loans-test.csv --policy fairness-canonical.json --model loans.json --gan-schedule fast --out loans-audit   # exits 3: a canonical-set policy runs the audit; group fails the four-fifths rule
 `;
 
 export const check = withAuditRunOptions(withDataOptions(new Command('check')

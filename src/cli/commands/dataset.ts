@@ -40,11 +40,16 @@ to download them and what to name them: docs/data.md "Get the data". The split c
 split_indices.json there, or is recomputed exactly without it; the summary says which.
 sim: the bias simulator (approved ~ legitimate score minus a planted penalty); see docs/data.md "The bias simulator".
 
-Examples:
+Examples (the first two make the README walkthrough's files):
+  lucid dataset export sim --bias intersectional --rows 6000 --seed 1 --out loans-train.csv
+  lucid dataset export sim --bias intersectional --rows 4000 --seed 2 --out loans-test.csv
+  lucid dataset export sim --bias proxy --rows 10000 --seed 1 --out sim.csv
+  lucid dataset export sim --rows 100000 --score p_approved --out sim-scored.csv   # with a prediction column for lucid metrics (10,000,000 rows: 0.7 GB)
+
+With the Adult and COMPAS files in LUCID_DATA_DIR (where to get them: docs/data.md "Get the data"):
   lucid dataset export adult --split train --out adult-train.csv
   lucid dataset export adult --split test --out adult-test.csv
-  lucid dataset export sim --bias proxy --rows 10000 --seed 1 --out sim.csv
-  lucid dataset export sim --rows 100000 --score p_approved --out sim-scored.csv   # with a prediction column for lucid metrics (10,000,000 rows: 0.7 GB)`)
+  lucid dataset export compas --split test --out compas-test.csv`)
   .action(async (name: string, opts: ExportCliOptions) => {
     let table;
     let what: string;

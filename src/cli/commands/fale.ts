@@ -83,9 +83,9 @@ metric on the cell's rows with both features at each of the 4 corners, effect
 cell's effect (normalised cell centres; listed in "filled"); double cumulative sum, minus the 1-D
 main effects, centred by the size-weighted 4-corner mean.
 
-Examples (adult.json and adult-test.csv as in the README):
-  lucid fale --model adult.json --data adult-test.csv --label Income --positive '>50K' --protected Sex=Female --feature Age
-  lucid fale --model adult.json --data adult-test.csv --label Income --positive '>50K' --protected Sex=Female,Race=Black --metric eod --format csv
+Examples (loans.json and loans-test.csv from the README's walkthrough (simulated loans; no data folder needed)):
+  lucid fale --model loans.json --data loans-test.csv --label approved --positive yes --protected sex=Female --feature income
+  lucid fale --model loans.json --data loans-test.csv --label approved --positive yes --protected sex=Female,group=B --metric eod --format csv
 `;
 
 /** The options fale() and faleStream() share, from the command line. */

@@ -107,9 +107,9 @@ Proxy analysis: the GAN may be given columns the audited model never saw; they a
 columns in the data file. E.g. a model trained without "sex": score the data with it, keep "sex" in
 the file, and the canonical sets show which sexes the model's decisions favour through proxies.
 
-Example (adult.json and adult-test.csv as in the README):
-  lucid model predict --model adult.json --data adult-test.csv --out scored.csv   # appends "preds"
-  lucid gan fit --data scored.csv --condition preds --epochs 50 --out adult.lgan`)
+Example (loans.json and loans-test.csv from the README's walkthrough (simulated loans; no data folder needed)):
+  lucid model predict --model loans.json --data loans-test.csv --out scored.csv   # appends "preds"
+  lucid gan fit --data scored.csv --condition preds --epochs 50 --out loans.lgan`)
   .action(async (opts: FitCliOptions) => {
     const engine = await initNodeEngine();
     const t0 = performance.now();
@@ -221,12 +221,12 @@ Generated numbers are clipped into each column's training range (saved in the mo
 says how many values and rows were clipped. lucid audit samples the same way and also rejects rows
 the model scores on the other side (see lucid audit --help).
 
-Examples (adult.lgan from the example of lucid gan fit --help):
-  lucid model predict --model adult.json --data adult-test.csv --out scored.csv
-  lucid gan fit --data scored.csv --condition preds --epochs 50 --out adult.lgan
-  lucid gan sample --model adult.lgan -n 1000 --condition preds=1 --out positive.csv
-  lucid gan sample --model adult.lgan -n 1000 --condition preds=0 --out negative.csv
-  lucid gan sample --model adult.lgan -n 1000 --condition preds=1 --fix Sex=Female --fix Race=Black --out pos-fb.csv`)
+Examples (loans.lgan as in the example of lucid gan fit --help):
+  lucid model predict --model loans.json --data loans-test.csv --out scored.csv
+  lucid gan fit --data scored.csv --condition preds --epochs 50 --out loans.lgan
+  lucid gan sample --model loans.lgan -n 1000 --condition preds=1 --out positive.csv
+  lucid gan sample --model loans.lgan -n 1000 --condition preds=0 --out negative.csv
+  lucid gan sample --model loans.lgan -n 1000 --condition preds=1 --fix sex=Female --fix group=B --out pos-fb.csv`)
   .action(async (opts: SampleCliOptions) => {
     const engine = await initNodeEngine();
     const conditions: Record<string, number[]> = {};

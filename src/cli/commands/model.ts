@@ -80,8 +80,8 @@ const train = csvOptions(
 The model file carries the preprocessing: numeric columns min-max scaled to [-1, 1] on the training rows
 (the validation rows excluded), categorical columns one-hot (labels sorted). Numeric columns come first.
 
-Example (adult-train.csv as in the README):
-  lucid model train --data adult-train.csv --label Income --positive '>50K' --out adult.json`)
+Example (loans-train.csv from the README's walkthrough (simulated loans; no data folder needed)):
+  lucid model train --data loans-train.csv --label approved --positive yes --out loans.json`)
   .action(async (opts: TrainCliOptions) => {
     const engine = await initNodeEngine();
     const t0 = performance.now();
@@ -147,8 +147,8 @@ are). A category the model never saw, or a missing number, is an error naming th
 the output has one row per input row; --missing drop leaves rows with a missing value out instead (with
 a warning).
 
-Example (adult.json and adult-test.csv as in the README):
-  lucid model predict --model adult.json --data adult-test.csv --out scored.csv   # appends "preds"`)
+Example (loans.json and loans-test.csv from the README's walkthrough (simulated loans; no data folder needed)):
+  lucid model predict --model loans.json --data loans-test.csv --out scored.csv   # appends "preds"`)
   .action(async (opts: PredictCliOptions) => {
     const engine = await initNodeEngine();
     const r = await predictModelFile(engine, { model: opts.model, data: opts.data, out: opts.out, column: opts.column, read: readOptionsOf(opts) });

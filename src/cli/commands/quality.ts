@@ -84,12 +84,12 @@ from a column of the synthetic file (e.g. written by lucid model predict). The c
 when the file has a "preds" column, as lucid gan sample writes). The condition and --pred columns are
 not compared.
 
-Examples (adult.json and adult-test.csv as in the README; positive.csv a canonical set):
-  lucid model predict --model adult.json --data adult-test.csv --out scored.csv
-  lucid gan fit --data scored.csv --condition preds --epochs 50 --out adult.lgan
-  lucid gan sample --model adult.lgan -n 1000 --condition preds=1 --out positive.csv
-  lucid quality --real adult-test.csv --synthetic positive.csv --model adult.json --condition preds=1
-  lucid quality --real adult-test.csv --synthetic positive.csv --ignore Income,preds --format json
+Examples (loans.json and loans-test.csv from the README's walkthrough (simulated loans; no data folder needed); positive.csv a canonical set):
+  lucid model predict --model loans.json --data loans-test.csv --out scored.csv
+  lucid gan fit --data scored.csv --condition preds --epochs 50 --out loans.lgan
+  lucid gan sample --model loans.lgan -n 1000 --condition preds=1 --out positive.csv
+  lucid quality --real loans-test.csv --synthetic positive.csv --model loans.json --condition preds=1
+  lucid quality --real loans-test.csv --synthetic positive.csv --ignore approved,preds --format json
 `;
 
 export const quality = withDataOptions(new Command('quality')
