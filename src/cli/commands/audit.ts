@@ -216,7 +216,7 @@ distributions.{csv,json}, lucid-{canonical,start}.csv, fale-<attr>.{csv,json}, p
 audit.json (everything, with tables as file references; the checks under "checks", what the report
 states under "findings").
 
-Examples (on the files of the README's walkthrough (simulated loans; no data folder needed): lucid dataset export sim … --out loans-train.csv / loans-test.csv):
+Examples (loans-train.csv and loans-test.csv from the README's walkthrough, simulated: no data folder needed):
   lucid model train --data loans-train.csv --label approved --positive yes --out loans.json
   lucid audit --data loans-test.csv --label approved --positive yes --protected sex,group,age \\
     --protected-edges age=18,30,50,90 --model loans.json --out loans-audit

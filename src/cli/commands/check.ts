@@ -58,7 +58,7 @@ canonical_fidelity of a feature; docs/ci.md) need --model: lucid check then runs
 it; a canonical shift the audit's check finds contradicted by the real rows is insufficient data, never a
 pass or a fail. Without a canonical rule it needs no model and runs no GAN.
 
-Examples (loans.json and loans-test.csv from the README's walkthrough (simulated loans; no data folder needed); fairness.json and fairness-canonical.json are in examples/):
+Examples (loans.json and loans-test.csv from the README's walkthrough, simulated: no data folder needed; fairness.json and fairness-canonical.json are in examples/):
   lucid model predict --model loans.json --data loans-test.csv --out scored.csv
   lucid check --data scored.csv --policy fairness.json --junit report.xml --markdown summary.md   # exits 3: the model fails the four-fifths rule for sex and group
   lucid check --data scored.csv --policy fairness.json --format json > check.json   # exits 3; check.json is a baseline

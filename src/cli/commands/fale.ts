@@ -83,7 +83,7 @@ metric on the cell's rows with both features at each of the 4 corners, effect
 cell's effect (normalised cell centres; listed in "filled"); double cumulative sum, minus the 1-D
 main effects, centred by the size-weighted 4-corner mean.
 
-Examples (loans.json and loans-test.csv from the README's walkthrough (simulated loans; no data folder needed)):
+Examples (loans.json and loans-test.csv from the README's walkthrough, simulated: no data folder needed):
   lucid fale --model loans.json --data loans-test.csv --label approved --positive yes --protected sex=Female --feature income
   lucid fale --model loans.json --data loans-test.csv --label approved --positive yes --protected sex=Female,group=B --metric eod --format csv
 `;

@@ -107,7 +107,7 @@ Proxy analysis: the GAN may be given columns the audited model never saw; they a
 columns in the data file. E.g. a model trained without "sex": score the data with it, keep "sex" in
 the file, and the canonical sets show which sexes the model's decisions favour through proxies.
 
-Example (loans.json and loans-test.csv from the README's walkthrough (simulated loans; no data folder needed)):
+Example (loans.json and loans-test.csv from the README's walkthrough, simulated: no data folder needed):
   lucid model predict --model loans.json --data loans-test.csv --out scored.csv   # appends "preds"
   lucid gan fit --data scored.csv --condition preds --epochs 50 --out loans.lgan`)
   .action(async (opts: FitCliOptions) => {

@@ -28,7 +28,7 @@ Every other command reads data files the same way, with the same options: run th
 they will see (the delimiter and header found, rows dropped for missing values, each column's kind).
 Formats (--input-format, else by extension): ${formatsHelp()}.
 
-Examples (loans-test.csv from the README's walkthrough (simulated loans; no data folder needed)):
+Examples (loans-test.csv from the README's walkthrough, simulated: no data folder needed):
   lucid inspect --data loans-test.csv
   lucid inspect --data loans-test.csv --categorical hours_per_week --drop neighbourhood --format json
   lucid inspect --data loans-test.csv --modes          # the Gaussian-mixture modes LUCID-GAN will use`)

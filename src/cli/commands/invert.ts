@@ -63,7 +63,7 @@ epoch 1 and every k-th epoch (--trace-every k; default only the last epoch E), e
 BEFORE that epoch's update (epoch 1 = the start, epoch E = after E-1 updates), then epoch E+1 = the last
 logged row snapped to one-hot; pred = P(prefer) of each row.
 
-Example (loans.json from the README's walkthrough (simulated loans; no data folder needed)):
+Example (loans.json from the README's walkthrough, simulated: no data folder needed):
   lucid invert --model loans.json --prefer yes -n 1000 --out canonical.csv
 `;
 

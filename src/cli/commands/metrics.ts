@@ -48,7 +48,7 @@ with --legitimate the selection-rate ratio within strata of those columns (Mante
 --positive value); otherwise it must be numeric in [0, 1] and is a score, positive when > --threshold.
 Rows with no value in a --group column are left out of that column's tables and counted.
 
-Examples (loans.json and loans-test.csv from the README's walkthrough (simulated loans; no data folder needed)):
+Examples (loans.json and loans-test.csv from the README's walkthrough, simulated: no data folder needed):
   lucid model predict --model loans.json --data loans-test.csv --out scored.csv
   lucid metrics --data scored.csv --label approved --positive yes --pred preds --group sex --reference sex=Male
   lucid metrics --data scored.csv --label approved --positive yes --pred preds --group sex --group group --intersect --bootstrap 1000 --format json

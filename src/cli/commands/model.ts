@@ -80,7 +80,7 @@ const train = csvOptions(
 The model file carries the preprocessing: numeric columns min-max scaled to [-1, 1] on the training rows
 (the validation rows excluded), categorical columns one-hot (labels sorted). Numeric columns come first.
 
-Example (loans-train.csv from the README's walkthrough (simulated loans; no data folder needed)):
+Example (loans-train.csv from the README's walkthrough, simulated: no data folder needed):
   lucid model train --data loans-train.csv --label approved --positive yes --out loans.json`)
   .action(async (opts: TrainCliOptions) => {
     const engine = await initNodeEngine();
@@ -147,7 +147,7 @@ are). A category the model never saw, or a missing number, is an error naming th
 the output has one row per input row; --missing drop leaves rows with a missing value out instead (with
 a warning).
 
-Example (loans.json and loans-test.csv from the README's walkthrough (simulated loans; no data folder needed)):
+Example (loans.json and loans-test.csv from the README's walkthrough, simulated: no data folder needed):
   lucid model predict --model loans.json --data loans-test.csv --out scored.csv   # appends "preds"`)
   .action(async (opts: PredictCliOptions) => {
     const engine = await initNodeEngine();

@@ -84,7 +84,7 @@ from a column of the synthetic file (e.g. written by lucid model predict). The c
 when the file has a "preds" column, as lucid gan sample writes). The condition and --pred columns are
 not compared.
 
-Examples (loans.json and loans-test.csv from the README's walkthrough (simulated loans; no data folder needed); positive.csv a canonical set):
+Examples (loans.json and loans-test.csv from the README's walkthrough, simulated: no data folder needed; positive.csv a canonical set):
   lucid model predict --model loans.json --data loans-test.csv --out scored.csv
   lucid gan fit --data scored.csv --condition preds --epochs 50 --out loans.lgan
   lucid gan sample --model loans.lgan -n 1000 --condition preds=1 --out positive.csv
