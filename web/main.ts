@@ -19,6 +19,7 @@ import { unitIntervalOf } from '../src/data/cells.js';
 import { SUPPRESSION_OPTION } from '../src/methods/metrics/suppress.js';
 import { labelValues, METRICS_DEFAULTS, THRESHOLD_OPTION } from '../src/methods/metrics/index.js';
 import { MODEL_TIMEOUT_SECONDS } from '../src/models/blackbox.js';
+import { protectedCandidates } from '../src/audit/stages/context.js';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const fileInput = $<HTMLInputElement>('file');
@@ -92,6 +93,8 @@ const SIDE_BY_SIDE = (() => {
 })();
 
 let table: Table | null = null;
+/** the loaded file's columns of numbers with a few text cells (not offered as protected columns) */
+let mostlyNumeric: string[] = [];
 let fileName = '';
 let worker: Worker | null = null;
 let urls: string[] = [];
@@ -157,16 +160,27 @@ function loaded(t: Table, name: string, warnings: string[], info: string, given?
   labelSelect.replaceChildren(...t.columns.filter((c) => c.name !== guess).map((c) => option(c.name)));
   labelSelect.value = given?.label ?? (binary.find((c) => LABEL_NAMES.test(c.name)) ?? binary[0] ?? t.columns.find((c) => c.name !== guess)!).name;
   fillPositive();
-  protectedBox.replaceChildren(Object.assign(document.createElement('legend'), { textContent: 'Protected columns' }), ...t.columns.map((c) => {
-    const l = document.createElement('label');
-    const box = Object.assign(document.createElement('input'), { type: 'checkbox', value: c.name, checked: given ? given.protected.includes(c.name) : PROTECTED_NAMES.test(c.name) && c.name !== guess });
-    l.append(box, c.name);
-    return l;
-  }));
+  fillProtected((c) => (given ? given.protected.includes(c) : PROTECTED_NAMES.test(c)));
   options.hidden = false;
   setState('loaded');
   scheduleEstimate();
   if (!cols.some((c) => c.ok)) showError(`${name}: no column holds predictions (numbers in [0, 1]); add the audited model's predictions as a column`);
+}
+
+/**
+ * The protected columns offered: the audit's candidates (protectedCandidates: not the label, not the
+ * predictions, not an identifier, not a column of numbers with a few text cells) for the label and
+ * predictions chosen now; ticked as `tick` says, else as they were.
+ */
+function fillProtected(tick?: (column: string) => boolean): void {
+  if (!table) return;
+  const was = new Set(Array.from(protectedBox.querySelectorAll<HTMLInputElement>('input[type=checkbox]:checked'), (b) => b.value));
+  const names = protectedCandidates(table, { label: labelSelect.value, pred: predSelect.value, mostlyNumeric });
+  protectedBox.replaceChildren(Object.assign(document.createElement('legend'), { textContent: 'Protected columns' }), ...names.map((c) => {
+    const l = document.createElement('label');
+    l.append(Object.assign(document.createElement('input'), { type: 'checkbox', value: c, checked: tick ? tick(c) : was.has(c) }), c);
+    return l;
+  }));
 }
 
 /** The label's values, in the CLI's reading order (labelValues), the second of two chosen as lucid audit's default --positive. */
@@ -181,7 +195,10 @@ function fillPositive(): void {
   positiveSelect.replaceChildren(...values.map((v) => option(v)));
   if (values.length === 2) positiveSelect.value = values[1];
 }
-labelSelect.addEventListener('change', fillPositive);
+labelSelect.addEventListener('change', () => {
+  fillPositive();
+  fillProtected();
+});
 
 fileInput.addEventListener('change', async () => {
   clearError();
@@ -196,6 +213,7 @@ fileInput.addEventListener('change', async () => {
     const bytes = await f.arrayBuffer();
     dataHash = { sha256: sha256Hex(new Uint8Array(bytes)), bytes: bytes.byteLength };
     const parsed = await parseDataBytes(bytes, f.name);
+    mostlyNumeric = parsed.mostlyNumeric;
     loaded(parsed.table, f.name, parsed.warnings, `${f.name} (${parsed.how})`);
   } catch (err) {
     showError(`Cannot read this file: ${errorText(err)}`);
@@ -227,6 +245,7 @@ modelInput.addEventListener('change', async () => {
 
 predSelect.addEventListener('change', () => {
   if (!table) return;
+  fillProtected();
   const msg = checkPredColumn(table, predSelect.value);
   if (msg) showError(msg);
   else {
@@ -465,6 +484,7 @@ function onWorker(m: WorkerMessage): void {
       return;
     case 'sample':
       statusEl.textContent = '';
+      mostlyNumeric = [];
       loaded(m.table, m.file, [], `${m.file} — ${m.about}`, { pred: m.pred, label: m.label, protected: m.protected });
       return;
     case 'progress': {

@@ -12,7 +12,7 @@ import type { DecimalMark } from './cells.js';
 import { detectCsv, splitRecords, type Delimiter, type Detection } from './csv-detect.js';
 import { findInvalidUtf8, lineAt, QuoteScanner, sniffBytes, utf8CutTail } from './csv-scan.js';
 import { FORMATS, formatByName, formatOfName, type FormatName } from './formats.js';
-import { headerNames, TableBuilder, type SchemaOptions } from './schema.js';
+import { headerNames, TableBuilder, type MostlyNumeric, type SchemaOptions } from './schema.js';
 import type { Table } from './table.js';
 import { bytesSource } from './typed-read.js';
 
@@ -72,6 +72,8 @@ export function csvSettings(head: Uint8Array, size: number, file: string, opts: 
 export interface ParsedCsv {
   table: Table;
   warnings: string[];
+  /** categorical columns most of whose values are numbers (ReadReport.mostlyNumeric) */
+  mostlyNumeric: MostlyNumeric[];
   settings: CsvSettings;
 }
 
@@ -112,12 +114,14 @@ export function readCsvBytes(buf: ArrayBuffer | Uint8Array, file: string, opts: 
   for (let r = start; r < records.length; r++) builder.addRow(records[r], r + 1);
   if (builder.rowsRead === 0) throw inputError(`${file}: line 1 is a header (${names.join(', ')}) but no data rows follow`);
   const built = builder.finish();
-  return { table: built.table, warnings: built.warnings, settings };
+  return { table: built.table, warnings: built.warnings, mostlyNumeric: built.mostlyNumeric, settings };
 }
 
 export interface ParsedData {
   table: Table;
   warnings: string[];
+  /** the columns read as categories because of a few text cells among numbers (refused as a label, predictions or protected column) */
+  mostlyNumeric: string[];
   format: FormatName;
   /** how the file was read, for the page: "delimiter ";"", "Apache Parquet" */
   how: string;
@@ -140,11 +144,11 @@ export async function readDataBytes(buf: ArrayBuffer | Uint8Array, file: string)
     const csv = readCsvBytes(bytes, file);
     const d = csv.settings.delimiter;
     const delim = d === '\t' ? 'tab' : d === 'whitespace' ? 'whitespace' : `"${d}"`;
-    return { table: csv.table, warnings: csv.warnings, format, how: `delimiter ${delim}` };
+    return { table: csv.table, warnings: csv.warnings, mostlyNumeric: csv.mostlyNumeric.map((m) => m.column), format, how: `delimiter ${delim}` };
   }
   const { table, report } = await f.read(bytesSource(bytes), file, { missing: 'keep' });
   if (table.columns.length < 2) throw inputError(`${file}: at least two columns are needed (found ${table.columns.length}: ${table.columns.map((c) => c.name).join(', ')})`);
-  return { table, warnings: report.warnings, format, how: f.label.split(' (')[0] };
+  return { table, warnings: report.warnings, mostlyNumeric: (report.mostlyNumeric ?? []).map((m) => m.column), format, how: f.label.split(' (')[0] };
 }
 
 /** The file picker's accept list, from FORMATS (and the CSV MIME type). */

@@ -35,8 +35,8 @@ function shape(t: Table) {
 async function both(name: string, content: string | Uint8Array) {
   const path = join(dir, name);
   writeFileSync(path, content);
-  const cli = await readTable(path).then((r) => ({ table: r.table, warnings: r.report.warnings, delimiter: r.report.delimiter, decimal: r.report.decimal }), (e: Error) => ({ error: e.message }));
-  const page = await readDataBytes(new Uint8Array(readFileSync(path)), path).then((r) => ({ table: r.table, warnings: r.warnings, how: r.how }), (e: Error) => ({ error: e.message }));
+  const cli = await readTable(path).then((r) => ({ table: r.table, warnings: r.report.warnings, mostlyNumeric: (r.report.mostlyNumeric ?? []).map((m) => m.column), delimiter: r.report.delimiter, decimal: r.report.decimal }), (e: Error) => ({ error: e.message }));
+  const page = await readDataBytes(new Uint8Array(readFileSync(path)), path).then((r) => ({ table: r.table, warnings: r.warnings, mostlyNumeric: r.mostlyNumeric, how: r.how }), (e: Error) => ({ error: e.message }));
   return { cli, page };
 }
 
@@ -72,6 +72,7 @@ describe('one CSV reader configuration for the CLI and the browser page', () => 
   const cases: [string, string | Uint8Array][] = [
     ['BOM, CRLF, quoted cells with the delimiter', '\uFEFFname;score;note\r\n"a;b";0,5;x\r\nc;1,25;"say ""hi"""\r\nd;2;y\r\n'],
     ['a tab file with decimal commas and a missing cell', 'x\ty\tg\n1,5\t2\ta\n\t3\tb\n2,25\t4,5\t?\n'],
+    ['numbers with a few text cells, semicolons', `age;g\n${Array.from({ length: 30 }, (_, i) => `${i === 4 ? 'unknown' : `${20 + i},5`};${'ab'[i % 2]}`).join('\n')}\n`],
     ['an unclosed quote', 'a;b\n1;"open\n2;3\n'],
     ['text after a closing quote', 'a;b\n1;"x"y\n2;3\n'],
     ['a NUL byte', new Uint8Array([0x61, 0x3b, 0x62, 0x0a, 0x31, 0x3b, 0x00, 0x0a])],
@@ -87,6 +88,7 @@ describe('one CSV reader configuration for the CLI and the browser page', () => 
       assert.ok('table' in page, 'error' in page ? page.error : '');
       assert.deepEqual(shape(page.table), shape(cli.table));
       assert.deepEqual(page.warnings, cli.warnings);
+      assert.deepEqual(page.mostlyNumeric, cli.mostlyNumeric);
     });
   }
 });
