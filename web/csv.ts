@@ -3,7 +3,6 @@
 // core readers of FORMATS). The whole file is in memory (a browser upload).
 import type { Table } from '../src/data/table.js';
 export { DATA_ACCEPT, readDataBytes as parseDataBytes, type ParsedData } from '../src/data/csv-read.js';
-export { tableToCsv } from '../src/data/csv-write.js';
 
 /** Checks that `name` is a prediction column: numeric, every value in [0, 1]. Returns an error message or null. */
 export function checkPredColumn(table: Table, name: string): string | null {

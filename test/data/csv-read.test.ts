@@ -11,18 +11,11 @@ import { readTable } from '../../src/node/read-table.js';
 import { csvSettings, readDataBytes } from '../../src/data/csv-read.js';
 import type { Table } from '../../src/data/table.js';
 import { ROOT } from '../helpers/browser.js';
+import { semicolonDecimalComma } from '../helpers/audit-files.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lucid-csv-read-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 const LOANS = join(ROOT, 'test/fixtures/web/loans-300.csv');
-
-/** loans-300.csv as a spreadsheet in a decimal-comma locale writes it: semicolons, decimal commas. */
-export function semicolonDecimalComma(csv: string): string {
-  return csv
-    .split('\n')
-    .map((line) => line.split(',').map((f) => f.replace('.', ',')).join(';'))
-    .join('\n');
-}
 
 /** A table as plain data: names, kinds, values (numbers) or labels (categories), for deepEqual. */
 function shape(t: Table) {
