@@ -69,6 +69,26 @@ export function csvSettings(head: Uint8Array, size: number, file: string, opts: 
   return { ...detection, decimal: opts.decimal ?? (detection.delimiter === ',' ? '.' : 'auto') };
 }
 
+/** The 1-based line of each index in `at` (ascending) in `text`: LF, CRLF and CR each end a line. */
+function lineNumbers(text: string, at: readonly number[]): number[] {
+  const out: number[] = [];
+  let line = 1;
+  let i = 0;
+  for (const stop of at) {
+    for (; i < stop; i++) {
+      const c = text.charCodeAt(i);
+      if (c === 10 || (c === 13 && text.charCodeAt(i + 1) !== 10)) line++;
+    }
+    out.push(line);
+  }
+  return out;
+}
+
+/** The warning for a repeated column name in a header, renamed as pandas does; `hint` says how to name the columns instead (the CLI's --columns). */
+export function duplicateNameWarning(file: string, line: number, name: string, renamed: string, first: number, second: number, hint = ''): string {
+  return `${file}: line ${line}: column name ${JSON.stringify(name)} appears twice (fields ${first + 1} and ${second + 1}); the second is called ${JSON.stringify(renamed)}${hint}`;
+}
+
 export interface ParsedCsv {
   table: Table;
   warnings: string[];
@@ -96,25 +116,26 @@ export function readCsvBytes(buf: ArrayBuffer | Uint8Array, file: string, opts: 
   scanner.feed(bytes.subarray(bom));
   scanner.end();
   const body = new TextDecoder('utf-8', { ignoreBOM: true }).decode(bytes.subarray(bom));
-  const records = splitRecords(body, settings.delimiter);
+  const starts: number[] = [];
+  const records = splitRecords(body, settings.delimiter, Infinity, true, starts);
+  const lines = lineNumbers(body, starts);
   if (records.length === 0) throw inputError(`${file}: the file holds only blank lines`);
   const first = records[0];
   let names: string[];
   let start = 0;
+  const warnings: string[] = [];
   if (settings.header) {
-    // a repeated name is renamed name.1, … silently here (the page lists the columns it found)
-    names = headerNames(file, first, 1, () => {});
+    names = headerNames(file, first, lines[0], (n, renamed, i, j) => warnings.push(duplicateNameWarning(file, lines[0], n, renamed, i, j)));
     start = 1;
   } else {
     names = first.map((_, i) => `c${i + 1}`);
   }
   if (names.length < 2) throw inputError(`${file}: not a CSV file with at least two columns (found ${names.length}: ${names.join(', ')})`);
   const builder = new TableBuilder(file, names, { missing: 'keep', ...opts, decimal: settings.decimal });
-  // line numbers: records do not carry them; a record's index stands for its line (exact without blank lines or quoted line breaks)
-  for (let r = start; r < records.length; r++) builder.addRow(records[r], r + 1);
-  if (builder.rowsRead === 0) throw inputError(`${file}: line 1 is a header (${names.join(', ')}) but no data rows follow`);
+  for (let r = start; r < records.length; r++) builder.addRow(records[r], lines[r]);
+  if (builder.rowsRead === 0) throw inputError(`${file}: line ${lines[0]} is a header (${names.join(', ')}) but no data rows follow`);
   const built = builder.finish();
-  return { table: built.table, warnings: built.warnings, mostlyNumeric: built.mostlyNumeric, settings };
+  return { table: built.table, warnings: [...warnings, ...built.warnings], mostlyNumeric: built.mostlyNumeric, settings };
 }
 
 export interface ParsedData {

@@ -13,7 +13,7 @@ import { pipeline } from 'node:stream/promises';
 import { parse, format } from 'fast-csv';
 import { EngineError, inputError } from '../engine/errors.js';
 import { DELIMITERS, type Delimiter } from '../data/csv-detect.js';
-import { CSV_SAMPLE_BYTES, csvSettings, invalidUtf8 } from '../data/csv-read.js';
+import { CSV_SAMPLE_BYTES, csvSettings, duplicateNameWarning, invalidUtf8 } from '../data/csv-read.js';
 import { FastSplitter, type ByteDelimiter } from '../data/csv-fast.js';
 import { QuoteScanner, WhitespaceCollapser, findInvalidUtf8, utf8CutTail } from '../data/csv-scan.js';
 import { csvText, escapeFormula } from '../data/csv-write.js';
@@ -173,7 +173,7 @@ function breaksIn(fields: readonly string[]): number {
  */
 function columnNames(file: string, first: readonly string[], line: number, header: boolean, given: readonly string[] | undefined, warnings: string[]): string[] {
   if (header && !given) {
-    return headerNames(file, first, line, (n, renamed, i, j) => warnings.push(`${file}: line ${line}: column name ${JSON.stringify(n)} appears twice (fields ${i + 1} and ${j + 1}); the second is called ${JSON.stringify(renamed)} (name the columns with --columns to choose)`), '; name every column with --columns');
+    return headerNames(file, first, line, (n, renamed, i, j) => warnings.push(duplicateNameWarning(file, line, n, renamed, i, j, ' (name the columns with --columns to choose)')), '; name every column with --columns');
   }
   if (!given) return first.map((_, i) => `c${i + 1}`);
   if (given.length !== first.length) {

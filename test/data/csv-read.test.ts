@@ -4,7 +4,7 @@
 // numbers in both, and the same bad bytes give the same message.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { readTable } from '../../src/node/read-table.js';
@@ -12,6 +12,7 @@ import { csvSettings, readDataBytes } from '../../src/data/csv-read.js';
 import type { Table } from '../../src/data/table.js';
 import { ROOT } from '../helpers/browser.js';
 import { semicolonDecimalComma } from '../helpers/audit-files.js';
+import { MALFORMED } from './malformed.table.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'lucid-csv-read-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -74,6 +75,22 @@ describe('one CSV reader configuration for the CLI and the browser page', () => 
     ['an empty file', ''],
     ['a gzip file', new Uint8Array([0x1f, 0x8b, 8, 0, 0, 0])],
   ];
+  // the CLI's hints that name its own options (the page has none of them): the page says the rest
+  const CLI_HINTS = ['; if it is data, read it with --no-header', ' (name the columns with --columns to choose)', '; name every column with --columns'];
+  const withoutHints = (s: string) => CLI_HINTS.reduce((t, h) => t.replace(h, ''), s);
+
+  it('the malformed-file corpus read with default options: the same table, warnings or message, but the hints naming CLI options', async () => {
+    const corpus = join(ROOT, 'test/fixtures/malformed');
+    const cases = MALFORMED.filter((c) => !c.opts && existsSync(join(corpus, c.file)));
+    assert.ok(cases.length >= 15, `${cases.length} cases`);
+    for (const c of cases) {
+      const path = join(corpus, c.file);
+      const cli = await readTable(path).then((r) => ({ table: shape(r.table), warnings: r.report.warnings.map(withoutHints) }), (e: Error) => ({ error: withoutHints(e.message) }));
+      const page = await readDataBytes(new Uint8Array(readFileSync(path)), path).then((r) => ({ table: shape(r.table), warnings: r.warnings }), (e: Error) => ({ error: e.message }));
+      assert.deepEqual(page, cli, c.file);
+    }
+  });
+
   for (const [what, content] of cases) {
     it(`${what}: the same table or the same message`, async () => {
       const { cli, page } = await both(`case-${what.replace(/\W+/g, '-')}.csv`, content);
