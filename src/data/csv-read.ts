@@ -98,13 +98,13 @@ export interface ParsedCsv {
 }
 
 /**
- * Reads a whole CSV file held in memory with the settings csvSettings gives, the missing-value policy
- * of `opts` ('keep' by default, as lucid audit's --missing); every problem is an E_INPUT EngineError
- * naming the file.
+ * Reads a whole CSV file held in memory with the settings csvSettings gives (the delimiter and header
+ * detected), the schema options of `opts` (missing-value policy 'keep' by default, as lucid audit's
+ * --missing); every problem is an E_INPUT EngineError naming the file.
  */
 export function readCsvBytes(buf: ArrayBuffer | Uint8Array, file: string, opts: SchemaOptions = {}): ParsedCsv {
   const bytes = buf instanceof Uint8Array ? buf : new Uint8Array(buf);
-  const settings = csvSettings(bytes.subarray(0, CSV_SAMPLE_BYTES), bytes.length, file);
+  const settings = csvSettings(bytes.subarray(0, CSV_SAMPLE_BYTES), bytes.length, file, { decimal: opts.decimal });
   // the Node reader's byte checks, in its order: UTF-8 up to the first bad byte, then quoting and NUL bytes (QuoteScanner)
   const bom = settings.bom ? 3 : 0;
   const scanner = new QuoteScanner(file, settings.delimiter);
