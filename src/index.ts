@@ -19,6 +19,9 @@ export type { FeatureGroup, EpochReport, TrainOptions, TrainResult } from './mod
 export type { Table, Column, NumericColumn, CategoricalColumn } from './data/table.js';
 export { getColumn, selectRows, selectColumns, cell } from './data/table.js';
 export { detectCsv } from './data/csv-detect.js';
+// the CSV settings every reader takes (the Node reader's and the browser page's), and the in-memory reader of any format
+export { csvSettings, readCsvBytes, readDataBytes, CSV_SAMPLE_BYTES } from './data/csv-read.js';
+export { zipStored, crc32, type ZipEntry } from './data/zip.js';
 export { tableToCsv, cellText, csvText, csvField, escapeFormula, formatNumber } from './data/csv-write.js';
 export { TableBuilder, DEFAULT_MAX_CATEGORIES } from './data/schema.js';
 export { MISSING_TOKENS } from './data/cells.js';

@@ -4,12 +4,14 @@
 // Worker; with a model file (a JS module exporting predict, or a built-in model.json) the audit calls
 // the model, so the report has FALE (and LUCID for model.json) too. The page says when the sets
 // disagree with the data, shows the whole report as `lucid audit` writes it (the same renderer, in a
-// sandboxed frame without scripts) and offers it and the sets as downloads. Nothing leaves the page.
+// sandboxed frame without scripts) and offers every file `lucid audit --out` writes, one by one and as
+// a zip. Nothing leaves the page.
 import { EngineError } from '../src/engine/errors.js';
 import type { Table } from '../src/data/table.js';
-import { withSeedColumn } from '../src/audit/canonical.js';
 import type { AuditResult } from '../src/audit/types.js';
-import { checkPredColumn, DATA_ACCEPT, parseDataBytes, tableToCsv } from './csv.js';
+import { checkPredColumn, DATA_ACCEPT, parseDataBytes } from './csv.js';
+import { REPORT_FILE } from '../src/report/files.js';
+import { safeFileName } from '../src/report/format.js';
 import type { AuditRequest, EstimateRequest, WorkerMessage } from './worker.js';
 import type { AuditEstimate } from '../src/audit/estimate.js';
 import { engineText, type EngineInfo } from './engine-info.js';
@@ -19,6 +21,7 @@ import { unitIntervalOf } from '../src/data/cells.js';
 import { SUPPRESSION_OPTION } from '../src/methods/metrics/suppress.js';
 import { labelValues, METRICS_DEFAULTS, THRESHOLD_OPTION } from '../src/methods/metrics/index.js';
 import { MODEL_TIMEOUT_SECONDS } from '../src/models/blackbox.js';
+import { protectedCandidates } from '../src/audit/stages/context.js';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
 const fileInput = $<HTMLInputElement>('file');
@@ -54,6 +57,9 @@ const modelInfo = $<HTMLParagraphElement>('model-info');
 const dlReport = $<HTMLAnchorElement>('dl-report');
 const dlPositive = $<HTMLAnchorElement>('dl-positive');
 const dlNegative = $<HTMLAnchorElement>('dl-negative');
+const dlZip = $<HTMLAnchorElement>('dl-zip');
+const filesList = $<HTMLUListElement>('files');
+const filesSummary = $<HTMLElement>('files-summary');
 const engineInfo = $<HTMLParagraphElement>('engine-info');
 /** before the run: the engine's threads (and why only one); during it: the estimate of the GANs' training */
 const runInfo = $<HTMLParagraphElement>('run-info');
@@ -92,6 +98,8 @@ const SIDE_BY_SIDE = (() => {
 })();
 
 let table: Table | null = null;
+/** the loaded file's columns of numbers with a few text cells (not offered as protected columns) */
+let mostlyNumeric: string[] = [];
 let fileName = '';
 let worker: Worker | null = null;
 let urls: string[] = [];
@@ -128,6 +136,7 @@ function resetResults(): void {
   reportFrame.removeAttribute('srcdoc');
   reportFrame.style.height = '';
   checksEl.replaceChildren();
+  filesList.replaceChildren();
   for (const u of urls) URL.revokeObjectURL(u);
   urls = [];
 }
@@ -157,16 +166,27 @@ function loaded(t: Table, name: string, warnings: string[], info: string, given?
   labelSelect.replaceChildren(...t.columns.filter((c) => c.name !== guess).map((c) => option(c.name)));
   labelSelect.value = given?.label ?? (binary.find((c) => LABEL_NAMES.test(c.name)) ?? binary[0] ?? t.columns.find((c) => c.name !== guess)!).name;
   fillPositive();
-  protectedBox.replaceChildren(Object.assign(document.createElement('legend'), { textContent: 'Protected columns' }), ...t.columns.map((c) => {
-    const l = document.createElement('label');
-    const box = Object.assign(document.createElement('input'), { type: 'checkbox', value: c.name, checked: given ? given.protected.includes(c.name) : PROTECTED_NAMES.test(c.name) && c.name !== guess });
-    l.append(box, c.name);
-    return l;
-  }));
+  fillProtected((c) => (given ? given.protected.includes(c) : PROTECTED_NAMES.test(c)));
   options.hidden = false;
   setState('loaded');
   scheduleEstimate();
   if (!cols.some((c) => c.ok)) showError(`${name}: no column holds predictions (numbers in [0, 1]); add the audited model's predictions as a column`);
+}
+
+/**
+ * The protected columns offered: the audit's candidates (protectedCandidates: not the label, not the
+ * predictions, not an identifier, not a column of numbers with a few text cells) for the label and
+ * predictions chosen now; ticked as `tick` says, else as they were.
+ */
+function fillProtected(tick?: (column: string) => boolean): void {
+  if (!table) return;
+  const was = new Set(Array.from(protectedBox.querySelectorAll<HTMLInputElement>('input[type=checkbox]:checked'), (b) => b.value));
+  const names = protectedCandidates(table, { label: labelSelect.value, pred: predSelect.value, mostlyNumeric });
+  protectedBox.replaceChildren(Object.assign(document.createElement('legend'), { textContent: 'Protected columns' }), ...names.map((c) => {
+    const l = document.createElement('label');
+    l.append(Object.assign(document.createElement('input'), { type: 'checkbox', value: c, checked: tick ? tick(c) : was.has(c) }), c);
+    return l;
+  }));
 }
 
 /** The label's values, in the CLI's reading order (labelValues), the second of two chosen as lucid audit's default --positive. */
@@ -181,7 +201,10 @@ function fillPositive(): void {
   positiveSelect.replaceChildren(...values.map((v) => option(v)));
   if (values.length === 2) positiveSelect.value = values[1];
 }
-labelSelect.addEventListener('change', fillPositive);
+labelSelect.addEventListener('change', () => {
+  fillPositive();
+  fillProtected();
+});
 
 fileInput.addEventListener('change', async () => {
   clearError();
@@ -196,6 +219,7 @@ fileInput.addEventListener('change', async () => {
     const bytes = await f.arrayBuffer();
     dataHash = { sha256: sha256Hex(new Uint8Array(bytes)), bytes: bytes.byteLength };
     const parsed = await parseDataBytes(bytes, f.name);
+    mostlyNumeric = parsed.mostlyNumeric;
     loaded(parsed.table, f.name, parsed.warnings, `${f.name} (${parsed.how})`);
   } catch (err) {
     showError(`Cannot read this file: ${errorText(err)}`);
@@ -227,6 +251,7 @@ modelInput.addEventListener('change', async () => {
 
 predSelect.addEventListener('change', () => {
   if (!table) return;
+  fillProtected();
   const msg = checkPredColumn(table, predSelect.value);
   if (msg) showError(msg);
   else {
@@ -465,6 +490,7 @@ function onWorker(m: WorkerMessage): void {
       return;
     case 'sample':
       statusEl.textContent = '';
+      mostlyNumeric = [];
       loaded(m.table, m.file, [], `${m.file} — ${m.about}`, { pred: m.pred, label: m.label, protected: m.protected });
       return;
     case 'progress': {
@@ -504,8 +530,8 @@ function onWorker(m: WorkerMessage): void {
   }
 }
 
-function link(a: HTMLAnchorElement, text: string, type: string, name: string): void {
-  const url = URL.createObjectURL(new Blob([text], { type }));
+function link(a: HTMLAnchorElement, content: string | Uint8Array, type: string, name: string): void {
+  const url = URL.createObjectURL(new Blob([content as BlobPart], { type }));
   urls.push(url);
   a.href = url;
   a.download = name;
@@ -513,10 +539,26 @@ function link(a: HTMLAnchorElement, text: string, type: string, name: string): v
 
 function showResults(m: Extract<WorkerMessage, { type: 'done' }>): void {
   const r: AuditResult = m.result;
+  // every file `lucid audit --out` writes (the report's "Files" section names them): one zip, and each
+  // file on its own, downloaded as <data>-<name>; the report and the canonical sets also up front
   const stem = fileName.replace(/\.[^.]*$/, '') || 'data';
-  link(dlPositive, tableToCsv(withSeedColumn(r.canonical, 'positive')), 'text/csv', `${stem}-canonical-positive.csv`);
-  link(dlNegative, tableToCsv(withSeedColumn(r.canonical, 'negative')), 'text/csv', `${stem}-canonical-negative.csv`);
-  link(dlReport, m.reportHtml, 'text/html', `${stem}-report.html`);
+  const typeOf = (name: string) => (name.endsWith('.csv') ? 'text/csv' : name.endsWith('.html') ? 'text/html' : 'application/json');
+  const byName = new Map(m.files.map((f) => [f.name, f.text]));
+  const offer = (a: HTMLAnchorElement, name: string) => link(a, byName.get(name)!, typeOf(name), `${stem}-${name}`);
+  offer(dlReport, REPORT_FILE);
+  offer(dlPositive, `${safeFileName(r.canonical.name)}-positive.csv`);
+  offer(dlNegative, `${safeFileName(r.canonical.name)}-negative.csv`);
+  link(dlZip, m.zip, 'application/zip', `${m.folder}.zip`);
+  dlZip.textContent = `Download every file (${m.files.length}, zip)`;
+  filesList.replaceChildren(...m.files.map((f) => {
+    const a = document.createElement('a');
+    link(a, f.text, typeOf(f.name), `${stem}-${f.name}`);
+    a.textContent = f.name;
+    const li = document.createElement('li');
+    li.append(a);
+    return li;
+  }));
+  filesSummary.textContent = `The ${m.files.length} files lucid audit --out writes, one by one`;
   const g = r.meta.gan;
   const interrupted = r.warnings.some((w) => /stopped early/.test(w)) ? ' (cancelled: the sets come from the GANs trained so far)' : '';
   summary.textContent = `Audited ${r.meta.data.rows} rows in ${m.seconds.toFixed(1)} s${interrupted}: LUCID-GAN ${g.epochs} epochs × ${g.seeds.length} seed${g.seeds.length === 1 ? '' : 's'}${g.sample ? ` on a stratified sample of ${g.sample.rows.toLocaleString('en-US')} of ${g.sample.of.toLocaleString('en-US')} rows` : ''}; ${r.canonical.positive.rows} positive and ${r.canonical.negative.rows} negative rows.`;
@@ -542,6 +584,8 @@ function showResults(m: Extract<WorkerMessage, { type: 'done' }>): void {
   // the page is done when the report is laid out in its frame
   reportFrame.onload = () => {
     fitFrame();
+    // the results are below the options: bring them into view
+    results.scrollIntoView({ block: 'start' });
     // the report folds its details into <details>; the frame follows as a reader opens or closes one
     reportFrame.contentDocument?.addEventListener('toggle', () => fitFrame(), true);
     setState('done');

@@ -24,7 +24,9 @@ import { simulate } from '../src/data/simulator.js';
 import type { Table } from '../src/data/table.js';
 import { Classifier } from '../src/models/classifier/classifier.js';
 import { asModelModule, builtinBlackBox, moduleBlackBox, type BlackBox } from '../src/models/blackbox.js';
-import { renderReport } from '../src/report/index.js';
+import { auditFiles, REPORT_FILE, type AuditFile } from '../src/report/files.js';
+import { zipStored } from '../src/data/zip.js';
+import { safeFileName } from '../src/report/format.js';
 
 export interface AuditRequest {
   type: 'audit';
@@ -111,8 +113,13 @@ export type WorkerMessage =
     seconds: number;
     engine: EngineInfo;
     result: AuditResult;
-    /** the whole report (HTML), as `lucid audit` writes it: the page shows it and offers it as report.html */
+    /** the whole report (HTML), as `lucid audit` writes it: the page shows it */
     reportHtml: string;
+    /** the files `lucid audit --out` writes (auditFiles), report.html among them: the page offers each */
+    files: AuditFile[];
+    /** the same files as a zip archive, in a folder `folder` */
+    zip: Uint8Array;
+    folder: string;
   }
   | { type: 'error'; message: string };
 
@@ -240,7 +247,11 @@ async function auditOn(e: Engine, info: EngineInfo, req: AuditRequest, model: Bl
     shouldStop: () => stop,
   });
   const seconds = (performance.now() - t0) / 1000;
-  post({ type: 'done', seconds, engine: info, result, reportHtml: renderReport(result) });
+  // the audit folder, as the CLI writes it: each file, and all of them in one zip (made here, off the page's thread)
+  const files = [...auditFiles(result)];
+  const folder = `${safeFileName(req.source.replace(/\.[^.]*$/, '') || 'data')}-audit`;
+  const zip = zipStored(files.map((f) => ({ name: `${folder}/${f.name}`, data: f.text })), new Date(result.meta.created));
+  post({ type: 'done', seconds, engine: info, result, reportHtml: files.find((f) => f.name === REPORT_FILE)!.text, files, zip, folder }, [zip.buffer]);
 }
 
 async function estimate(req: EstimateRequest): Promise<void> {

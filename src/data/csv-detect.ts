@@ -69,9 +69,10 @@ const CR = 13;
  * Splits text into records of raw fields with fast-csv's quoting rules: a field whose first
  * non-space character is a quote is quoted, "" inside it is a quote, and newlines inside it are
  * content. Blank lines give no record. With `complete` false the last record is dropped unless the
- * text ends with a line end (it may be cut).
+ * text ends with a line end (it may be cut). `starts`, when given, receives the index in `text` where
+ * each record starts.
  */
-export function splitRecords(text: string, delimiter: Delimiter, maxRecords = Infinity, complete = true): string[][] {
+export function splitRecords(text: string, delimiter: Delimiter, maxRecords = Infinity, complete = true, starts?: number[]): string[][] {
   const ws = delimiter === 'whitespace';
   const d = ws ? -1 : delimiter.charCodeAt(0);
   const n = text.length;
@@ -83,6 +84,7 @@ export function splitRecords(text: string, delimiter: Delimiter, maxRecords = In
   let lastCut = false;
   let i = 0;
   while (i < n && records.length < maxRecords) {
+    const start = i;
     const fields: string[] = [];
     let cut: boolean;
     for (;;) {
@@ -109,10 +111,14 @@ export function splitRecords(text: string, delimiter: Delimiter, maxRecords = In
     }
     if (fields.length > 1 || (fields.length === 1 && fields[0].trim() !== '')) {
       records.push(fields);
+      starts?.push(start);
       lastCut = cut;
     }
   }
-  if (!complete && i >= n && lastCut) records.pop();
+  if (!complete && i >= n && lastCut) {
+    records.pop();
+    starts?.pop();
+  }
   return records;
 }
 

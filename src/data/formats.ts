@@ -13,7 +13,8 @@ export interface Format {
   extensions: readonly string[];
   /**
    * The runtime-neutral reader. CSV has none here: Node streams it through fast-csv
-   * (src/node/csv.ts readCsv), the browser page parses the upload whole (web/csv.ts).
+   * (src/node/csv.ts readCsv), the browser page reads the upload whole (src/data/csv-read.ts); both
+   * take their settings from csvSettings there.
    */
   read: FormatReader | null;
 }

@@ -6,16 +6,12 @@ import { access, mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Engine } from '../engine/engine.js';
 import { EngineError } from '../engine/errors.js';
-import { csvField } from '../data/csv-write.js';
-import { requireColumns, type Table } from '../data/table.js';
+import { requireColumns } from '../data/table.js';
 import { runAudit, type AuditOptions } from '../audit/run.js';
-import { withSeedColumn } from '../audit/canonical.js';
-import type { AuditResult, CanonicalComparison, Distribution } from '../audit/types.js';
-import { formatMetricsCsv } from '../methods/metrics/index.js';
-import { faleCsv } from '../methods/fale/index.js';
-import { renderReport } from '../report/index.js';
+import type { AuditResult } from '../audit/types.js';
+import { auditFiles, REPORT_FILE } from '../report/files.js';
 import { resolveBlackBox } from './blackbox.js';
-import { requireClean, writeCsv, type ReadReport } from './csv.js';
+import { requireClean, type ReadReport } from './csv.js';
 import { readTable, type TableReadOptions as ReadOptions } from './read-table.js';
 import { fileError, writeTextFile } from './json-file.js';
 import { DirGanStore, readGanHandover } from './gan-cache.js';
@@ -90,42 +86,12 @@ export async function fileSha256(file: string): Promise<{ sha256: string; bytes:
   return { sha256: h.hex(), bytes: h.length };
 }
 
-/** A file name from any text: letters, digits, ".", "_", "-" and "=" kept, anything else "_". */
-export function safeFileName(s: string): string {
-  const t = s.replace(/[^A-Za-z0-9._=-]+/g, '_').replace(/^[.]+/, '_');
-  return t.slice(0, 150) || '_';
-}
-
-/** JSON with typed arrays as plain arrays. */
-const toJson = (obj: unknown, pretty = true): string =>
-  JSON.stringify(obj, (_k, v: unknown) => (ArrayBuffer.isView(v) && !(v instanceof DataView) ? Array.from(v as unknown as ArrayLike<number>) : v), pretty ? 2 : undefined) + '\n';
-
 async function write(file: string, text: string): Promise<void> {
   try {
     await writeFile(file, text);
   } catch (e) {
     throw fileError(e, file, 'write');
   }
-}
-
-interface TableRef {
-  file: string;
-  rows: number;
-  columns: string[];
-}
-
-const ref = (file: string, t: Table): TableRef => ({ file, rows: t.rows, columns: t.columns.map((c) => c.name) });
-
-/** distributions.csv: one line per (set, feature): rank, role, kind, js, and each series' n. */
-function distributionsCsv(sets: { set: string; distributions: Distribution[] }[]): string {
-  const lines = ['set,rank,feature,role,kind,js,bins,series'];
-  for (const s of sets) {
-    s.distributions.forEach((d, i) => {
-      const bins = d.kind === 'numeric' ? (d.edges?.length ?? 1) - 1 : (d.categories?.length ?? 0);
-      lines.push([s.set, i + 1, d.feature, d.role, d.kind, d.js, bins, d.series.map((x) => `${x.name} (n=${x.n})`).join('; ')].map(csvField).join(','));
-    });
-  }
-  return lines.join('\n') + '\n';
 }
 
 export interface WrittenAudit {
@@ -135,11 +101,8 @@ export interface WrittenAudit {
 }
 
 /**
- * Writes the audit folder `dir` (created if needed): report.html, metrics.{json,csv},
- * metrics-intersection.{json,csv}, canonical-{positive,negative}.csv, one pair of CSVs per
- * intersection set, distributions.{csv,json} (with the conditional sets of AuditResult.conditional as
- * "conditional-<A>=<a>"), lucid-{canonical,start}.csv, fale-<attr>.{json,csv},
- * protected-bins.json and audit.json (the whole result with tables as file references).
+ * Writes the audit folder `dir` (created if needed): the files of auditFiles (src/report/files.ts,
+ * the list the browser page offers too), one at a time, report.html among them and audit.json last.
  */
 export async function writeAudit(dir: string, result: AuditResult): Promise<WrittenAudit> {
   try {
@@ -148,60 +111,11 @@ export async function writeAudit(dir: string, result: AuditResult): Promise<Writ
     throw fileError(e, dir, 'create');
   }
   const files: string[] = [];
-  const put = async (name: string, text: string) => {
-    await write(join(dir, name), text);
-    files.push(name);
-  };
-  const putTable = async (name: string, t: Table) => {
-    await writeCsv(join(dir, name), t);
-    files.push(name);
-    return ref(name, t);
-  };
-  const { metrics } = result;
-  await put('metrics.json', toJson(metrics.attributes));
-  await put('metrics.csv', formatMetricsCsv(metrics.attributes));
-  if (metrics.intersection) {
-    await put('metrics-intersection.json', toJson(metrics.intersection));
-    await put('metrics-intersection.csv', formatMetricsCsv(metrics.intersection));
+  for (const f of auditFiles(result)) {
+    await write(join(dir, f.name), f.text);
+    files.push(f.name);
   }
-  const setRefs = async (c: CanonicalComparison, stem: string) => ({
-    ...c,
-    positive: await putTable(`${stem}-positive.csv`, withSeedColumn(c, 'positive')),
-    negative: await putTable(`${stem}-negative.csv`, withSeedColumn(c, 'negative')),
-  });
-  const canonical = await setRefs(result.canonical, 'canonical');
-  const intersections = [];
-  for (const it of result.intersections) {
-    const sets = [];
-    for (const s of it.sets) sets.push(await setRefs(s, safeFileName(s.name)));
-    intersections.push({ ...it, sets });
-  }
-  const distSets = [
-    { set: 'canonical', distributions: result.canonical.distributions },
-    ...result.intersections.flatMap((it) => it.sets.map((s) => ({ set: s.name, distributions: s.distributions }))),
-    // the paper's protocol: one protected category fixed (set "conditional-<A>=<a>"; shares in distributions.json)
-    ...(result.conditional ?? []).map((c) => ({ set: `conditional-${c.fixed[0]}=${c.fixed[1]}`, distributions: c.distributions })),
-    ...(result.lucid.distributions ? [{ set: 'lucid', distributions: result.lucid.distributions }] : []),
-  ];
-  await put('distributions.csv', distributionsCsv(distSets));
-  await put('distributions.json', toJson(distSets));
-  const lucid: Record<string, unknown> = { ...result.lucid };
-  if (result.lucid.canonical) lucid.canonical = await putTable('lucid-canonical.csv', result.lucid.canonical);
-  if (result.lucid.start) lucid.start = await putTable('lucid-start.csv', result.lucid.start);
-  const fale = [];
-  for (const f of result.fale) {
-    const stem = `fale-${safeFileName(f.attribute)}`;
-    await put(`${stem}.json`, toJson(f));
-    await put(`${stem}.csv`, faleCsv(f.result));
-    fale.push({ ...f, files: [`${stem}.json`, `${stem}.csv`] });
-  }
-  await put('protected-bins.json', toJson(result.protected.map((p) => ({ column: p.column, groupColumn: p.groupColumn, kind: p.kind, inModel: p.inModel, bins: p.bins ?? null }))));
-  const report = 'report.html';
-  await put(report, renderReport(result));
-  files.push('audit.json');
-  const summary = { ...result, canonical, intersections, lucid, fale, files };
-  await write(join(dir, 'audit.json'), toJson(summary));
-  return { dir, report: join(dir, report), files };
+  return { dir, report: join(dir, REPORT_FILE), files };
 }
 
 export interface AuditFileOptions extends Omit<AuditOptions, 'model' | 'source' | 'ganCache' | 'ganSet' | 'ganWorkers'> {

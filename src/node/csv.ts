@@ -3,7 +3,7 @@
 //
 // Pipeline: file bytes → ByteGuard (BOM, UTF-8 validity, quoting, line numbers) → [whitespace runs
 // to tabs] → fast-csv parse → row sink (header, TableBuilder). Settings come from the first 64 KiB,
-// read separately and detected by src/data/csv-detect.ts.
+// read separately, by csvSettings (src/data/csv-read.ts): the rule the browser page's reader uses too.
 import { createReadStream, createWriteStream } from 'node:fs';
 import { open } from 'node:fs/promises';
 import { isUtf8 } from 'node:buffer';
@@ -12,9 +12,10 @@ import { Readable, Transform, Writable, type TransformCallback } from 'node:stre
 import { pipeline } from 'node:stream/promises';
 import { parse, format } from 'fast-csv';
 import { EngineError, inputError } from '../engine/errors.js';
-import { DELIMITERS, detectCsv, type Delimiter } from '../data/csv-detect.js';
+import { DELIMITERS, type Delimiter } from '../data/csv-detect.js';
+import { CSV_SAMPLE_BYTES, csvSettings, duplicateNameWarning, invalidUtf8 } from '../data/csv-read.js';
 import { FastSplitter, type ByteDelimiter } from '../data/csv-fast.js';
-import { QuoteScanner, WhitespaceCollapser, findInvalidUtf8, lineAt, sniffBytes, utf8CutTail } from '../data/csv-scan.js';
+import { QuoteScanner, WhitespaceCollapser, findInvalidUtf8, utf8CutTail } from '../data/csv-scan.js';
 import { csvText, escapeFormula } from '../data/csv-write.js';
 import { headerNames, TableBuilder, type ReadReport, type SchemaOptions } from '../data/schema.js';
 import { ChunkedTableBuilder, CHUNK_ROWS } from '../data/chunks.js';
@@ -54,8 +55,6 @@ export interface ReadOptions extends SchemaOptions {
   parser?: 'auto' | 'fast-csv';
 }
 
-const SAMPLE_BYTES = 64 * 1024;
-
 /** Maps file-system errors to messages naming the file; anything else passes through. */
 export function fsError(err: unknown, file: string): unknown {
   if (err instanceof EngineError) return err;
@@ -73,16 +72,12 @@ async function readHead(file: string): Promise<{ head: Uint8Array; size: number 
     const st = await fh.stat();
     if (st.isDirectory()) throw Object.assign(new Error('directory'), { code: 'EISDIR' });
     const size = st.size;
-    const buf = new Uint8Array(Math.min(size, SAMPLE_BYTES));
+    const buf = new Uint8Array(Math.min(size, CSV_SAMPLE_BYTES));
     const { bytesRead } = await fh.read(buf, 0, buf.length, 0);
     return { head: buf.subarray(0, bytesRead), size };
   } finally {
     await fh.close();
   }
-}
-
-function invalidUtf8(file: string, offset: number, line: number): EngineError {
-  return inputError(`${file}: not valid UTF-8 at byte offset ${offset} (line ${line}); save the file as UTF-8 (it may be Latin-1 or Windows-1252)`);
 }
 
 /** A Buffer seen as a plain Uint8Array (no copy). */
@@ -178,7 +173,7 @@ function breaksIn(fields: readonly string[]): number {
  */
 function columnNames(file: string, first: readonly string[], line: number, header: boolean, given: readonly string[] | undefined, warnings: string[]): string[] {
   if (header && !given) {
-    return headerNames(file, first, line, (n, renamed, i, j) => warnings.push(`${file}: line ${line}: column name ${JSON.stringify(n)} appears twice (fields ${i + 1} and ${j + 1}); the second is called ${JSON.stringify(renamed)} (name the columns with --columns to choose)`), '; name every column with --columns');
+    return headerNames(file, first, line, (n, renamed, i, j) => warnings.push(duplicateNameWarning(file, line, n, renamed, i, j, ' (name the columns with --columns to choose)')), '; name every column with --columns');
   }
   if (!given) return first.map((_, i) => `c${i + 1}`);
   if (given.length !== first.length) {
@@ -332,18 +327,6 @@ function mapParseError(err: unknown, file: string, line: number): unknown {
   return err;
 }
 
-/** The text after its first `n` lines (LF, CRLF or CR ends). */
-function skipLines(text: string, n: number): string {
-  let i = 0;
-  for (let k = 0; k < n && i < text.length; k++) {
-    const m = /\r\n|\n|\r/g;
-    m.lastIndex = i;
-    const hit = m.exec(text);
-    i = hit ? hit.index + hit[0].length : text.length;
-  }
-  return text.slice(i);
-}
-
 /** Detects the settings, then streams the file through the byte guard and fast-csv into a RowSink. */
 async function parseCsv(path: string, opts: ReadOptions, chunks?: RowSink['chunks']) {
   const file = path;
@@ -355,17 +338,9 @@ async function parseCsv(path: string, opts: ReadOptions, chunks?: RowSink['chunk
   } catch (e) {
     throw fsError(e, file);
   }
-  if (size === 0) throw inputError(`${file}: the file is empty`);
-  const { bom } = sniffBytes(head, file);
-  const complete = head.length === size;
-  const sample = complete ? head : head.subarray(0, head.length - utf8CutTail(head));
-  const bad = findInvalidUtf8(sample);
-  if (bad >= 0) throw invalidUtf8(file, bad, lineAt(sample, bad));
-  const detection = detectCsv(skipLines(new TextDecoder('utf-8', { ignoreBOM: true }).decode(sample), opts.skipLines ?? 0), { file, delimiter: opts.delimiter, header: opts.header, complete });
-  const { delimiter, header } = detection;
-
-  // decimal commas are looked for only where the comma is not the delimiter (docs/data.md "Reading data")
-  const decimal = opts.decimal ?? (delimiter === ',' ? '.' : 'auto');
+  // the settings, by the rule every reader shares (src/data/csv-read.ts)
+  const detection = csvSettings(head, size, file, opts);
+  const { delimiter, header, decimal, bom } = detection;
   const guard = new ByteGuard(file, delimiter);
   const sink = new RowSink(file, header, { ...opts, decimal }, chunks);
   const parser = parse({ delimiter: delimiter === 'whitespace' ? '\t' : delimiter, headers: false, quote: '"' });

@@ -1,5 +1,11 @@
 // Formatting helpers shared by the report and its charts. Core code: no Node imports, no DOM.
 
+/** A file name from any text: letters, digits, ".", "_", "-" and "=" kept, anything else "_" (the audit folder's names, src/report/files.ts). */
+export function safeFileName(s: string): string {
+  const t = s.replace(/[^A-Za-z0-9._=-]+/g, '_').replace(/^[.]+/, '_');
+  return t.slice(0, 150) || '_';
+}
+
 /** Escape a string for HTML text and attribute values (also safe inside SVG). */
 export function escapeHtml(s: unknown): string {
   return String(s ?? '')

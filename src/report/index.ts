@@ -1,5 +1,7 @@
 // The HTML audit report and its SVG charts. Core code: runs in Node and in browsers (no Node imports).
 export { metricsTable, rateChart, verdictTableHtml } from './metrics-html.js';
+// the audit folder's files, as lucid audit --out writes them and the browser page offers them
+export { auditFiles, REPORT_FILE, RESULT_FILE, type AuditFile } from './files.js';
 export { renderReport, findings as findingsSection, headlines, faleSpread, canonicalSection, CSS as REPORT_CSS } from './render.js';
 export {
   distributionChart,

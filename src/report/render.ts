@@ -13,7 +13,7 @@ import { attributionText } from '../audit/attribution.js';
 import { describeGanRows, describeGanTraining } from '../audit/schedule.js';
 import { distributionChart, faleChart, heatmap, jsRanking, lineChart, svgWidth } from './charts.js';
 import { provenanceBlock } from './provenance.js';
-import { escapeHtml as esc, finite, fmtInt, fmtJs, fmtNum, fmtPct, fmtPp, fmtRatio } from './format.js';
+import { escapeHtml as esc, finite, fmtInt, fmtJs, fmtNum, fmtPct, fmtPp, fmtRatio, safeFileName } from './format.js';
 
 /** the caveats' topics as the report names them */
 const CAVEAT_TOPICS: Record<AuditResult['caveats'][number]['topic'], string> = { validity: 'Validity', fidelity: 'Fidelity to the data', privacy: 'Privacy', 'rare-intersection': 'Rare intersections', power: 'Detection power', 'small-group': 'Small groups', model: 'Model', other: 'Other' };
@@ -680,7 +680,7 @@ function filesList(r: AuditResult): string {
     [`${r.canonical.name}-negative.csv`, 'the negative canonical set'],
   ];
   const sets = r.intersections.flatMap((i) => i.sets);
-  if (sets.length) files.push([`${sets[0].name}-positive.csv, …`, `canonical sets per combination (${sets.length} combinations, positive and negative each)`]);
+  if (sets.length) files.push([`${safeFileName(sets[0].name)}-positive.csv, …`, `canonical sets per combination (${sets.length} combinations, positive and negative each)`]);
   files.push(['metrics.csv / metrics.json', 'the group metrics tables']);
   if (r.lucid.ran) files.push(['lucid-*.csv', "LUCID's canonical set and its start"]);
   if (r.fale.length) files.push(['fale-*.csv', 'FALE values per protected attribute']);

@@ -11,6 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Frame, Page } from 'playwright-core';
+import { readZip, filesSectionPatterns, semicolonDecimalComma } from '../helpers/audit-files.js';
 import { artifact, auditInPage, browserSkip, chartProblems, pageFixture, reportFrame, ROOT, textOverflow, watchErrors, watchOutside } from '../helpers/browser.js';
 
 const skip = browserSkip();
@@ -38,6 +39,34 @@ async function fullReport(report: Frame, features: string[]): Promise<void> {
   assert.ok(await report.$$eval('#canonical .counterpart', (r) => r.length) > 0, 'the real rows on each side are drawn');
 }
 
+/**
+ * The page offers every file `lucid audit --out` writes: one zip (folder <stem>-audit) and each file on
+ * its own, the same names and bytes; every file the report's "Files" section names is among them.
+ */
+async function offersEveryFile(page: Page, reportHtml: string, stem: string): Promise<void> {
+  const offered = await page.evaluate(async () => {
+    const text = async (a: HTMLAnchorElement) => (await fetch(a.href)).text();
+    const links = await Promise.all(Array.from(document.querySelectorAll<HTMLAnchorElement>('#files a'), async (a) => ({ name: a.textContent ?? '', download: a.download, text: await text(a) })));
+    const zipA = document.getElementById('dl-zip') as HTMLAnchorElement;
+    const bytes = new Uint8Array(await (await fetch(zipA.href)).arrayBuffer());
+    let bin = '';
+    for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+    return { links, zipName: zipA.download, zip: btoa(bin), positive: await text(document.getElementById('dl-positive') as HTMLAnchorElement) };
+  });
+  const names = offered.links.map((l) => l.name);
+  assert.equal(offered.zipName, `${stem}-audit.zip`);
+  const zip = readZip(new Uint8Array(Buffer.from(offered.zip, 'base64')));
+  assert.deepEqual(zip.map((f) => f.name), names.map((n) => `${stem}-audit/${n}`), 'the zip holds the files listed one by one');
+  const dec = new TextDecoder();
+  zip.forEach((f, i) => assert.equal(dec.decode(f.data), offered.links[i].text, `${f.name}: the same bytes in the zip and on its own`));
+  assert.deepEqual(offered.links.map((l) => l.download), names.map((n) => `${stem}-${n}`));
+  for (const must of ['report.html', 'audit.json', 'canonical-positive.csv', 'canonical-negative.csv', 'metrics.csv', 'metrics.json', 'distributions.csv']) assert.ok(names.includes(must), `${must} is offered`);
+  assert.equal(offered.links.find((l) => l.name === 'report.html')?.text, reportHtml);
+  assert.equal(offered.links.find((l) => l.name === 'canonical-positive.csv')?.text, offered.positive);
+  assert.deepEqual(JSON.parse(offered.links.find((l) => l.name === 'audit.json')!.text).files, names, 'audit.json lists the files offered');
+  for (const p of filesSectionPatterns(reportHtml)) assert.ok(names.some((n) => p.test(n)), `the report's Files section names ${p}, which the page does not offer (${names.join(', ')})`);
+}
+
 describe('browser page (dist-web) in chromium', { skip: skip ?? false, timeout: 180_000 }, () => {
   const fx = pageFixture();
 
@@ -62,6 +91,9 @@ describe('browser page (dist-web) in chromium', { skip: skip ?? false, timeout: 
       assert.match(await page.textContent('#file-info') ?? '', /300 rows, 10 columns/);
       await page.uncheck('#protected input[value="age"]');
       await auditInPage(page, { epochs: '3', rows: '300', 'intersection-rows': '50', 'fale-bootstrap': '0', seed: '1' }, 90_000);
+      // the results, below the options, are brought into view
+      const view = await page.evaluate(() => ({ top: document.getElementById('results')!.getBoundingClientRect().top, scrolled: scrollY }));
+      assert.ok(view.scrolled > 0 && Math.abs(view.top) <= 2, `the results are scrolled to the top of the window: ${JSON.stringify(view)}`);
       assert.equal(await page.evaluate(() => (document.getElementById('progress') as HTMLProgressElement).value), 100, 'the progress bar reached its end');
       assert.match(await page.textContent('#summary') ?? '', /LUCID-GAN 3 epochs × 3 seeds/);
 
@@ -98,6 +130,7 @@ describe('browser page (dist-web) in chromium', { skip: skip ?? false, timeout: 
       assert.match(html, /^<!DOCTYPE html>/);
       assert.match(html, /id="findings"/);
       assert.equal(html, await page.$eval('#report', (f) => (f as HTMLIFrameElement).srcdoc), 'the download is the report shown');
+      await offersEveryFile(page, html, 'loans-300');
       await page.screenshot({ path: artifact('page.png'), fullPage: true });
       assert.deepEqual(errors, [], 'no console errors');
       assert.deepEqual(outside, [], 'no request left the page');
@@ -240,6 +273,36 @@ export function predict(rows) {
       await page.setInputFiles('#file', path.join(ROOT, 'test/fixtures/columnar/truncated.parquet'));
       await page.waitForSelector('#error:not([hidden])');
       assert.match(await page.textContent('#error') ?? '', /truncated\.parquet: not a Parquet file, or a damaged one/);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it('reads a semicolon file with decimal commas as the CLI does (numbers), and offers as protected columns only candidates: not the label, the predictions or an identifier', async () => {
+    const { page, errors } = await open();
+    try {
+      // loans-300 as a decimal-comma spreadsheet writes it, with an identifier column in front
+      const lines = semicolonDecimalComma(readFileSync(FIXTURE, 'utf8')).trimEnd().split('\n');
+      const text = lines.map((l, i) => `${i === 0 ? 'id' : `C-${1000 + i}`};${l}`).join('\n') + '\n';
+      await page.setInputFiles('#file', { name: 'loans-semicolon.csv', mimeType: 'text/csv', buffer: Buffer.from(text) });
+      await page.waitForFunction(() => ['loaded', 'error'].includes(document.body.dataset.state ?? ''));
+      assert.equal(await page.evaluate(() => document.body.dataset.state), 'loaded', (await page.textContent('#error')) ?? '');
+      const info = await page.textContent('#file-info') ?? '';
+      assert.match(info, /loans-semicolon\.csv \(delimiter ";"\): 300 rows, 11 columns/);
+      for (const col of ['income', 'debt_ratio', 'preds']) assert.match(info, new RegExp(`${col} \\(numeric\\)`), `${col} is read as numbers: ${info}`);
+      assert.match(await page.textContent('#warnings') ?? '', /column "income" is read with decimal commas/);
+      assert.equal(await page.isVisible('#error'), false, 'no "no column holds predictions"');
+      assert.equal(await page.inputValue('#pred'), 'preds');
+      assert.equal(await page.inputValue('#label'), 'approved');
+      const offered = () => page.$$eval('#protected input', (b) => b.map((x) => (x as HTMLInputElement).value));
+      const ticked = () => page.$$eval('#protected input:checked', (b) => b.map((x) => (x as HTMLInputElement).value));
+      assert.deepEqual(await offered(), FEATURES.filter((f) => f !== 'approved'), 'not id (an identifier), approved (the label) or preds');
+      assert.deepEqual(await ticked(), ['age', 'sex', 'group']);
+      // another label: the list follows it, the ticks stay
+      await page.selectOption('#label', 'sex');
+      assert.deepEqual(await offered(), FEATURES.filter((f) => f !== 'sex'), 'the label approved is offered once it is not the label');
+      assert.deepEqual(await ticked(), ['age', 'group']);
       assert.deepEqual(errors, []);
     } finally {
       await page.close();

@@ -47,6 +47,18 @@ export interface AuditContext {
 
 export const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
 
+/**
+ * The columns an audit can take as protected attributes, in the table's order: not the label, not the
+ * predictions column (auditContext refuses both), not an identifier (text distinct on nearly every row,
+ * as the reader marks it: every row its own group) and not one of `mostlyNumeric` (numbers with a few
+ * text cells, which the CLI refuses as a protected column: src/node/csv.ts requireClean). The browser
+ * page offers only these.
+ */
+export function protectedCandidates(table: Table, roles: { label: string; pred?: string | null; mostlyNumeric?: readonly string[] }): string[] {
+  const refused = new Set(roles.mostlyNumeric ?? []);
+  return table.columns.filter((c) => c.name !== roles.label && c.name !== roles.pred && !(c.kind === 'categorical' && c.identifier) && !refused.has(c.name)).map((c) => c.name);
+}
+
 /** The column `name`, or the one unknown-column error (exit 2) naming it and listing those that exist. */
 export function requireColumn(table: Table, name: string, what: string): Column {
   return getColumn(table, name, 'audit', what);
