@@ -1,6 +1,6 @@
 // The HTML audit report and its SVG charts. Core code: runs in Node and in browsers (no Node imports).
 export { metricsTable, rateChart, verdictTableHtml } from './metrics-html.js';
-export { renderReport, findings as findingsSection, headlines, faleSpread, canonicalSection, CSS as REPORT_CSS } from './render.js';
+export { renderReport, findings as findingsSection, headlines, nextSteps, setsStanding, faleSpread, canonicalSection, CSS as REPORT_CSS } from './render.js';
 export {
   distributionChart,
   histogramPair,
