@@ -1,6 +1,7 @@
 // The HTML audit report and its SVG charts. Core code: runs in Node and in browsers (no Node imports).
 export { metricsTable, rateChart, verdictTableHtml } from './metrics-html.js';
 export { renderReport, findings as findingsSection, headlines, nextSteps, setsStanding, faleSpread, canonicalSection, CSS as REPORT_CSS } from './render.js';
+export { demoIndexHtml, type DemoIndexEntry } from './demo-index.js';
 export {
   distributionChart,
   histogramPair,

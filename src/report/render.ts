@@ -390,9 +390,10 @@ export function headlines(r: AuditResult): string[] {
  */
 function plantedHeadline(r: AuditResult): string {
   const prot = r.protected.map((p) => p.column);
+  const outcomes = plantedOutcomes(r);
   return r.planted!
     .map((p, i) => {
-      const o = plantedOutcomes(r)[i];
+      const o = outcomes[i];
       const found = o.groups.map((g) => (g.found ? `<span class="badge agree">✓ found</span> ${esc(g.attribute)} = <strong>${esc(g.group)}</strong> flagged disadvantaged on the selection rate` : `<span class="badge flag">✗ missed</span> ${esc(g.attribute)} = <strong>${esc(g.group)}</strong> is not flagged disadvantaged on the selection rate`)).join('; ');
       return `<strong>Planted in the simulated data:</strong> ${esc(p.rule)}. ${esc(ruleVsModel(p, r.meta.model.features ?? null, prot))} ${found}.`;
     })

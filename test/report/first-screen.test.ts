@@ -4,44 +4,12 @@
 // confidence badge, which no caveat contradicts; the "what to look at next" line follows from the findings.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { attributeHeadline, attributeHeadlineText, groupMetrics, type MetricsReport } from '../../src/methods/metrics/index.js';
+import { attributeHeadline, attributeHeadlineText, groupMetrics } from '../../src/methods/metrics/index.js';
 import { headlines, nextSteps, renderReport, setsStanding, verdictTableHtml } from '../../src/report/index.js';
 import type { AuditResult } from '../../src/audit/types.js';
 import { getEngine } from '../helpers/engine.js';
 import { metamorphicTable, recode } from '../helpers/metamorphic.js';
-import { cat, table } from '../helpers/tables.js';
-import { sampleAuditResult } from './sample-audit.js';
-
-/**
- * Rows of one attribute "g" from [group, rows, rows decided favourably]: the label ("approved", yes
- * favourable) and the model's decisions ("decision"), or, `flipped`, the same decisions coded the other
- * way: "denied", yes = denied, the unfavourable outcome (--favourable negative).
- */
-function decisions(groups: [string, number, number][], flipped: boolean): { report: MetricsReport } {
-  const g: string[] = [];
-  const y: string[] = [];
-  const p: string[] = [];
-  for (const [v, n, fav] of groups) {
-    for (let i = 0; i < n; i++) {
-      const approved = i < fav;
-      // the label agrees with the decision on 80% of the rows, so the error rates are defined
-      const labelApproved = i % 5 === 0 ? !approved : approved;
-      g.push(v);
-      y.push(flipped ? (labelApproved ? 'no' : 'yes') : labelApproved ? 'yes' : 'no');
-      p.push(flipped ? (approved ? 'no' : 'yes') : approved ? 'yes' : 'no');
-    }
-  }
-  const t = table(cat('g', g, [...new Set(g)]), cat('y', y, ['no', 'yes']), cat('p', p, ['no', 'yes']));
-  return { report: groupMetrics(t, { label: 'y', positive: 'yes', favourable: flipped ? 'negative' : 'positive', pred: 'p', groups: ['g'] }) };
-}
-
-/** The sample audit with `report` as its per-attribute metrics (no intersection, nothing planted). */
-function withMetrics(report: MetricsReport): AuditResult {
-  const r = sampleAuditResult();
-  r.metrics = { attributes: report, intersection: null };
-  r.planted = undefined;
-  return r;
-}
+import { decisions, sampleAuditResult, withMetrics } from './sample-audit.js';
 
 /** The verdicts' headline (the first without a plant). */
 const verdictLine = (r: AuditResult) => headlines(r)[0];
