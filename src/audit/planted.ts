@@ -45,7 +45,26 @@ function locate(d: Record<string, string>, attributes: readonly AttributeResult[
   return null;
 }
 
-/** Per planted rule: each planted group found or missed, and the other groups flagged disadvantaged on the selection rate. */
+/**
+ * The values of a cell of the intersection of `cols` ("Female, [17, 28]" → Female and [17, 28]), read
+ * against each column's own groups, since a value can hold ", " itself (a bin); null when they do not fit.
+ */
+function cellValues(cols: readonly string[], cell: string, attributes: readonly AttributeResult[]): string[] | null {
+  if (cols.length === 1) return [cell];
+  const known = (c: string) => attributes.find((a) => a.column === c)?.groups.map((g) => g.value) ?? [];
+  const go = (i: number, rest: string): string[] | null => {
+    if (i === cols.length - 1) return known(cols[i]).includes(rest) ? [rest] : null;
+    for (const v of known(cols[i])) {
+      if (!rest.startsWith(v + JOIN.values)) continue;
+      const tail = go(i + 1, rest.slice(v.length + JOIN.values.length));
+      if (tail) return [v, ...tail];
+    }
+    return null;
+  };
+  return go(0, cell);
+}
+
+/** Per planted rule: each planted group found or missed, and the other groups flagged disadvantaged on the selection rate (not within a planted group). */
 export function plantedOutcomes(r: AuditResult): PlantedOutcome[] {
   const attributes = [...r.metrics.attributes.attributes, ...(r.metrics.intersection?.attributes ?? [])];
   const flagged = attributes.flatMap((a) => disadvantages(a).filter((d) => d.metric === 'selection_rate' && d.direction === 'disadvantaged'));
@@ -55,8 +74,13 @@ export function plantedOutcomes(r: AuditResult): PlantedOutcome[] {
       const name = at ?? { attribute: Object.keys(d).join(JOIN.attributes), group: Object.values(d).join(JOIN.values) };
       return { ...name, found: at ? flagged.find((f) => f.attribute === at.attribute && f.group === at.group) ?? null : null };
     });
-    const isPlanted = (f: Disadvantage) => groups.some((g) => g.attribute === f.attribute && g.group === f.group);
-    return { planted: p, groups, matches: groups.length > 0 && groups.every((g) => g.found !== null), others: flagged.filter((f) => !isPlanted(f)) };
+    // a flag within a planted group (group = B's cells "Female, B" and "Male, B" at the intersection) is the plant seen finer, not another finding
+    const within = (f: Disadvantage) => {
+      const cols = f.attribute.split(JOIN.attributes);
+      const vals = cellValues(cols, f.group, attributes);
+      return vals !== null && p.disadvantaged.some((d) => Object.entries(d).every(([k, v]) => cols.includes(k) && vals[cols.indexOf(k)] === v));
+    };
+    return { planted: p, groups, matches: groups.length > 0 && groups.every((g) => g.found !== null), others: flagged.filter((f) => !within(f)) };
   });
 }
 
@@ -72,6 +96,7 @@ export function foundText(o: PlantedOutcome, maxOthers = 4): string {
 }
 
 const andList = (xs: readonly string[]): string => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
+const orList = (xs: readonly string[]): string => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} or ${xs[xs.length - 1]}`);
 
 /**
  * One sentence on the planted rule against the model trained on its decisions: the columns each reads
@@ -84,8 +109,9 @@ export function ruleVsModel(p: Planted, modelReads: readonly string[] | null, pr
   const unused = protectedColumns.filter((c) => !p.reads.includes(c));
   if (!modelReads) return `${rule}; which columns the model reads is unknown, so a disparity beyond ${planted || 'the planted groups'} is the model's, not planted.`;
   const extra = modelReads.filter((c) => !p.reads.includes(c));
-  const notRead = p.reads.filter((c) => !modelReads.includes(c));
-  const model = `the model trained on its decisions reads ${modelReads.length}${extra.length ? ` (${andList(extra)} too${notRead.length ? `; not ${andList(notRead)}` : ''})` : notRead.length ? ` (not ${andList(notRead)})` : ''}`;
+  // the rule's columns and the protected ones the model was not given (the proxy demo's model is trained without sex and group)
+  const notRead = [...new Set([...p.reads, ...protectedColumns])].filter((c) => !modelReads.includes(c));
+  const model = `the model trained on its decisions reads ${modelReads.length}${extra.length ? ` (${andList(extra)} too${notRead.length ? `; not ${orList(notRead)}` : ''})` : notRead.length ? ` (not ${orList(notRead)})` : ''}`;
   const them = unused.length === 1 ? 'it' : 'them';
   const differ = unused.length
     ? `its decisions can differ by ${andList(unused)}, which the rule does not use, through the columns that go with ${them}${unused.some((c) => modelReads.includes(c)) ? ' or a weight it learnt' : ''}`

@@ -105,7 +105,7 @@ async function simDemo(engine: Engine, opts: DemoOptions): Promise<DemoSummary> 
     const planted = `${kind}: ${t.rule}; disadvantaged: ${describeGroups(t.disadvantaged)}`;
     const found = plantedOutcomes(result).map((o) => foundText(o)).join('; ');
     const why = ruleVsModel(result.planted[0], result.meta.model.features ?? null, audit.protected);
-    log(`${kind.padEnd(15)} ${w.report}\n  planted: ${planted}\n  ${why}${drop.length ? ` (trained without ${drop.join(', ')}: see the proxy view)` : ''}\n  found: ${found}\n`);
+    log(`${kind.padEnd(15)} ${w.report}\n  planted: ${planted}\n  ${why}${drop.length ? ' The report\'s proxy view shows whom the model disfavours without reading them.' : ''}\n  found: ${found}\n`);
     reports.push({ title: `${kind} bias`, report: w.report, planted, found });
     entries.push({ title: `${kind} bias`, href: relative(opts.out, w.report), result });
   }

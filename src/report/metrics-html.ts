@@ -147,7 +147,8 @@ export const anchorOf = (column: string): string => `metrics-${column.replace(/[
  */
 export function yardstickCell(y: Yardsticks, link: string): string {
   const limit = fmtRatio(METRICS_DEFAULTS.fourFifths);
-  const groups = (fs: Yardsticks['fourFifths']['below']) => fs.slice(0, 2).map((f) => `${f.group.length > 24 ? `<span title="${esc(f.group)}">${esc(truncate(f.group, 24))}</span>` : esc(f.group)} ${fmtRatio(f.ratio)}`).join(', ') + (fs.length > 2 ? ` +${fs.length - 2}` : '');
+  // the lowest ratio and how many more, short enough for the column (the tables list every group)
+  const groups = (fs: Yardsticks['fourFifths']['below']) => `${fs[0].group.length > 24 ? `<span title="${esc(fs[0].group)}">${esc(truncate(fs[0].group, 24))}</span>` : esc(fs[0].group)} ${fmtRatio(fs[0].ratio)}${fs.length > 1 ? ` +${fs.length - 1}` : ''}`;
   if (y.fails) {
     const ff = y.fourFifths.below.length ? groups(y.fourFifths.below) : '';
     const imp = y.impact.below.length ? groups(y.impact.below) : '';

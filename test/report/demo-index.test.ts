@@ -54,6 +54,12 @@ test('a planted reference group is found when another group is flagged advantage
   assert.equal(o.matches, true);
   assert.equal(o.groups[0].found!.swapped, true);
   assert.equal(foundText(o), 'g = X flagged disadvantaged: selection rate 15.0% vs 35.0% for Y (x0.43); no other group flagged disadvantaged on the selection rate');
+  // the cells of a planted group at the intersection are the plant seen finer, not other findings
+  const cells = sampleAuditResult();
+  const [c] = plantedOutcomes(cells);
+  assert.ok(c.others.length > 0);
+  assert.ok(!c.others.some((f) => f.attribute === 'sex × age (binned)' && f.group.startsWith('Female, ')), c.others.map((f) => `${f.attribute} ${f.group}`).join('; '));
+  assert.ok(c.others.some((f) => f.attribute === 'age (binned)'), 'an attribute the plant does not name is another finding');
   // the sample's intersection "sex × age (binned)": planted with its attributes the other way round
   const s = sampleAuditResult();
   s.planted = [{ kind: 'intersectional', rule: 'young women penalised', disadvantaged: [{ 'age (binned)': '[17, 28]', sex: 'Female' }], reads: ['sex', 'age'] }];
@@ -73,7 +79,7 @@ test('the planted rule against the trained model, in one sentence, from the colu
   // the proxy model is trained without the protected columns
   const proxy = simulate(new Rng(engine, 1), { n: 50, bias: 'proxy' });
   const pp = { kind: 'proxy', rule: proxy.truth.rule, disadvantaged: proxy.truth.disadvantaged, reads: proxy.truth.reads };
-  assert.match(ruleVsModel(pp, all.filter((c) => !proxy.protected.includes(c)), proxy.protected), /reads 4 columns \(income, education, debt_ratio, neighbourhood\); the model trained on its decisions reads 6 \(age and hours_per_week too\), so its decisions can differ by sex and group, which the rule does not use, through the columns that go with them:/);
+  assert.match(ruleVsModel(pp, all.filter((c) => !proxy.protected.includes(c)), proxy.protected), /reads 4 columns \(income, education, debt_ratio, neighbourhood\); the model trained on its decisions reads 6 \(age and hours_per_week too; not sex or group\), so its decisions can differ by sex and group, which the rule does not use, through the columns that go with them:/);
   // the intersectional rule reads both protected columns
   const inter = simulate(new Rng(engine, 1), { n: 50, bias: 'intersectional' });
   const ip = { kind: 'intersectional', rule: inter.truth.rule, disadvantaged: inter.truth.disadvantaged, reads: inter.truth.reads };

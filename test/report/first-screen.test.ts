@@ -89,6 +89,13 @@ test('a failed four-fifths rule never sits under "no flag": the headline says it
     assert.match(verdictTableHtml([m]), /<th title="[^"]*">legal yardsticks \(4\/5, LL144\)<\/th>/);
     assert.equal(attributeHeadlineText(attributeHeadline(sex)), "sex: no statistical flag (3 inconclusive), but the four-fifths rule fails: Female 0.61 of Male's; the LL144 impact ratio is below 0.80: Female 0.69 of Male's");
   }
+  // several groups below: the lowest named, the others counted; both yardsticks alike said once
+  const many = decisions([['X', 600, 240], ['Y', 400, 120], ['Z', 300, 60]], false).report;
+  assert.match(verdictTableHtml([many]), /<td class="flag"><a href="#metrics-g">✗ below 0\.80<\/a><span class="ci">4\/5 and LL144: Z 0\.50 \+1<\/span><\/td>/);
+  // every group at least 0.8: ✓, and the headline has no yardstick to state
+  const fine = decisions([['X', 600, 180], ['Y', 400, 118]], false).report;
+  assert.match(verdictTableHtml([fine]), /<td><a href="#metrics-g">✓ at least 0\.80<\/a><\/td>/);
+  assert.doesNotMatch(verdictLine(withMetrics(fine)), /yardstick<\/span>/);
 });
 
 /** The badges of one headline, as their text. */
