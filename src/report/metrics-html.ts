@@ -141,23 +141,22 @@ export function rateChart(a: AttributeResult, favourable: Favourable): string {
 export const anchorOf = (column: string): string => `metrics-${column.replace(/[^A-Za-z0-9_-]+/g, '-')}`;
 
 /**
- * The legal yardsticks' cell of the verdict table: ✗ and the groups below 0.8 (lowest first) when the
- * four-fifths rule or the LL144 impact ratio fails, ✓ when both were computed and hold, – when
+ * The legal yardsticks' cell of the verdict table: ✗ fails with the lowest group below 0.8 when the
+ * four-fifths rule or the LL144 impact ratio fails, ✓ holds when they were computed and hold, – when
  * neither could be computed. Its own column, so a failed yardstick is never read as a verdict's pass.
  */
+/** Escaped, with no break inside: spaces non-breaking, hyphens non-breaking (U+2011), so a cell's group stays on one line. */
+const unbroken = (s: string): string => esc(s).replace(/ /g, '&nbsp;').replace(/-/g, '\u2011');
+
 export function yardstickCell(y: Yardsticks, link: string): string {
-  const limit = fmtRatio(METRICS_DEFAULTS.fourFifths);
-  // the lowest ratio and how many more, short enough for the column (the tables list every group)
-  const groups = (fs: Yardsticks['fourFifths']['below']) => `${fs[0].group.length > 24 ? `<span title="${esc(fs[0].group)}">${esc(truncate(fs[0].group, 24))}</span>` : esc(fs[0].group)} ${fmtRatio(fs[0].ratio)}${fs.length > 1 ? ` +${fs.length - 1}` : ''}`;
   if (y.fails) {
-    const ff = y.fourFifths.below.length ? groups(y.fourFifths.below) : '';
-    const imp = y.impact.below.length ? groups(y.impact.below) : '';
-    // the two usually agree (both on the selection rate, against nearly the same top group): said once
-    const who = ff && ff === imp ? `4/5 and LL144: ${ff}` : [ff ? `4/5: ${ff}` : '', imp ? `LL144: ${imp}` : ''].filter((x) => x).join('; ');
-    return `<td class="flag"><a href="${link}">✗ below ${limit}</a><span class="ci">${who}</span></td>`;
+    // one short line, as the verdicts' cells: the lowest group of the four-fifths rule (else LL144's); every group in the title and the tables
+    const [prefix, fs] = y.fourFifths.below.length ? ['', y.fourFifths.below] : ['LL144: ', y.impact.below];
+    const g = fs[0].group;
+    return `<td class="flag" title="${esc(yardstickFailureText(y, Infinity))}"><a href="${link}">✗ fails</a><span class="ci">${prefix}${unbroken(truncate(g, 9))}&nbsp;${fmtRatio(fs[0].ratio)}</span></td>`;
   }
   if (!y.fourFifths.judged && !y.impact.judged) return `<td class="muted"><a href="${link}">– too little data</a></td>`;
-  return `<td><a href="${link}">✓ at least ${limit}</a></td>`;
+  return `<td><a href="${link}">✓ holds</a></td>`;
 }
 
 /**
@@ -169,7 +168,7 @@ export function verdictTableHtml(reports: readonly (MetricsReport | null)[]): st
   const rows = verdictTable(reports);
   if (!rows.length) return '';
   const r0 = reports.find((r) => r) as MetricsReport;
-  const head = JUDGED_METRICS.map((m) => `<th title="${esc(guidance(m, r0.favourable))}">${esc(METRIC_DEFS[m].label)}</th>`).join('') + `<th title="the four-fifths rule (selection rate over the most selected group that is not small) and the NYC LL144 impact ratio, both on the favourable decision: the legal yardsticks, not a statistical verdict">legal yardsticks (4/5, LL144)</th>`;
+  const head = JUDGED_METRICS.map((m) => `<th title="${esc(guidance(m, r0.favourable))}">${esc(METRIC_DEFS[m].label)}</th>`).join('') + `<th title="the four-fifths rule (selection rate over the most selected group that is not small) and the NYC LL144 impact ratio, both on the favourable decision: the legal yardsticks, not a statistical verdict">4/5, LL144</th>`;
   const body = rows
     .map((row) => {
       const cells = JUDGED_METRICS.map((m) => {
@@ -186,7 +185,7 @@ export function verdictTableHtml(reports: readonly (MetricsReport | null)[]): st
     })
     .join('');
   const v = r0.verdicts;
-  return `<section id="verdict"><h2 style="border:0;margin-top:.4em">Verdict</h2><div class="scroll"><table class="metrics verdict-table"><thead><tr><th class="l">attribute (reference)</th>${head}</tr></thead><tbody>${body}</tbody></table></div><p class="small muted">Each metric's cell: the strongest verdict among the groups of that attribute for that metric, against the reference. ⚑ flagged: outside [${fmtRatio(v.band[0])}, ${fmtRatio(v.band[1])}] and significant (${esc(v.correction.split(' (')[0])}, family-wise error ${fmtPct(v.alpha, 0)}); ↓ disadvantaged, ↑ advantaged, ≠ differs (no favourable direction). ? inconclusive: outside the band, not significant. ✓ pass: inside the band. – too little data: only small groups or undefined rates. The last column is not a verdict: the legal yardsticks on the favourable decision's rate, ✗ where a group's four-fifths ratio (to the most selected group) or LL144 impact ratio (to the highest-rate category) is below ${fmtRatio(METRICS_DEFAULTS.fourFifths)}, whatever the verdicts say. Click a cell for its table.</p></section>`;
+  return `<section id="verdict"><h2 style="border:0;margin-top:.4em">Verdict</h2><div class="scroll"><table class="metrics verdict-table"><thead><tr><th class="l">attribute (reference)</th>${head}</tr></thead><tbody>${body}</tbody></table></div><details class="small muted" id="verdict-legend"><summary>How the cells are decided</summary><p>Each metric's cell: the strongest verdict of the attribute's groups against the reference (⚑ flagged: outside [${fmtRatio(v.band[0])}, ${fmtRatio(v.band[1])}] and significant, ${esc(v.correction.split(' (')[0])}, family-wise error ${fmtPct(v.alpha, 0)}; ? inconclusive: outside, not significant; ✓ pass: inside; – too little data; ↓ disadvantaged, ↑ advantaged, ≠ differs, no favourable direction). The last column is no verdict: the legal yardsticks on the favourable decision's rate, ✗ where a group's four-fifths ratio (to the most selected group; the lowest beneath) or LL144 impact ratio (to the highest-rate category) is under ${fmtRatio(METRICS_DEFAULTS.fourFifths)}, whatever the verdicts say. Click a cell for its table.</p></details></section>`;
 }
 
 /** groups named per attribute in a Findings line (the tables list them all) */

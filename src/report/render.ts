@@ -8,7 +8,7 @@ import { CHECK_DEFAULTS, STATED_STATUSES, type FeatureFidelity } from '../audit/
 import { statedFrom, type FeatureFinding, type ValueFinding } from '../audit/findings.js';
 import { AUDIT_DEFAULTS } from '../audit/options.js';
 import { anchorOf, metricsTable, rateChart, verdictFindings, verdictTableHtml } from './metrics-html.js';
-import { arrowOf, attributeHeadline, directionsPhrase, fitLine, METRIC_DEFS, METRICS_DEFAULTS, yardstickFailureText, type AttributeHeadline, type MetricsReport } from '../methods/metrics/index.js';
+import { arrowOf, attributeHeadline, directionsPhrase, fitLine, METRIC_DEFS, yardstickFailureText, type AttributeHeadline, type MetricsReport } from '../methods/metrics/index.js';
 import { plantedOutcomes, ruleVsModel } from '../audit/planted.js';
 import { attributionText } from '../audit/attribution.js';
 import { describeGanRows, describeGanTraining } from '../audit/schedule.js';
@@ -140,11 +140,11 @@ export function setsStanding(r: AuditResult): { mark: 'ok' | 'caution' | 'unknow
   const v = validityText(c);
   const how = '(<a href="#canonical">how the sets were drawn</a>)';
   if (!c.validity) return { mark: 'unknown', html: `<span class="badge flag">✗ validity unknown</span> Canonical sets: nothing can score the generated rows, so they are not confirmed to be on their side of the decision ${how}.` };
-  const drawn = acc ? `the scorer accepted ${fmtPct(acc.positive)} of the rows drawn for the positive set and ${fmtPct(acc.negative)} for the negative, and only those were kept` : `the ${esc(c.validityScorer ?? 'scorer')} puts ${fmtPct(c.validity.positive.rate)} of the positive set and ${fmtPct(c.validity.negative.rate)} of the negative on their side`;
+  const drawn = acc ? `the scorer accepted ${fmtPct(acc.positive)} of the rows drawn for the positive set and ${fmtPct(acc.negative)} for the negative` : `the ${esc(c.validityScorer ?? 'scorer')} puts ${fmtPct(c.validity.positive.rate)} of the positive set and ${fmtPct(c.validity.negative.rate)} of the negative on their side`;
   const low = acc ? Math.min(acc.positive, acc.negative) < floor : !v.ok;
   const reasons = [low ? (acc ? `under ${fmtPct(floor, 0)}: weakly conditioned` : 'not every row on its side') : '', ...caveats].filter((x) => x);
   if (!reasons.length) return { mark: 'ok', html: `<span class="badge agree">✓ no caveat on the sets</span> Canonical sets: ${drawn} (at least ${fmtPct(floor, 0)}) ${how}.` };
-  return { mark: 'caution', html: `<span class="badge soft">⚠ read the sets with care</span> Canonical sets: ${drawn}; ${reasons.join(', ')} ${how}.` };
+  return { mark: 'caution', html: `<span class="badge soft">⚠ read the sets with care</span> Canonical sets: ${drawn} (${reasons.join(', ')}) ${how}.` };
 }
 
 /** Pooled acceptance of a pair of sets drawn by rejection (null when they were not). */
@@ -300,6 +300,9 @@ export function findings(r: AuditResult): string {
 <details id="findings-full"><summary>Every finding in full, with its figures (${full.length})</summary><ul>${full.map((x) => `<li>${x}</li>`).join('')}</ul></details></section>`;
 }
 
+/** features named per attribute in the "what to look at next" line */
+const NEXT_CARRIERS = 2;
+
 /** headline findings at most */
 const HEADLINES = 6;
 
@@ -379,7 +382,7 @@ export function headlines(r: AuditResult): string[] {
   );
   const others = [...new Set(r.caveats.map((c) => c.topic))].filter((t) => !SETS_TOPICS.includes(t));
   const otherCount = r.caveats.filter((c) => others.includes(c.topic)).length;
-  out.push(`${setsStanding(r).html}${otherCount ? ` Also <a href="#caveats">${fmtInt(otherCount)} other caveat${otherCount === 1 ? '' : 's'}</a> (${others.map((t) => esc(CAVEAT_TOPICS[t].toLowerCase())).join(', ')}).` : ''}`);
+  out.push(`${setsStanding(r).html}${otherCount ? ` <a href="#caveats">${fmtInt(otherCount)} other caveat${otherCount === 1 ? '' : 's'}</a>: ${others.map((t) => esc(CAVEAT_TOPICS[t].toLowerCase())).join(', ')}.` : ''}`);
   return out.slice(0, HEADLINES);
 }
 
@@ -412,22 +415,24 @@ export function nextSteps(r: AuditResult): string[] {
   const prot = new Set(r.protected.flatMap((p) => [p.column, p.groupColumn]));
   const heads = r.metrics.attributes.attributes.map(attributeHeadline);
   const concern = heads.filter((h) => h.status === 'flagged' || h.yardsticks.fails);
-  const carriersOf = (h: AttributeHeadline) => (r.attribution ?? []).find((a) => a.groupColumn === h.attribute)?.carriers.filter((c) => c.carried > 0 && !prot.has(c.feature)) ?? [];
+  // short: the line sits on the first screen (the attribution in full is in the findings)
+  const carriersOf = (h: AttributeHeadline) => ((r.attribution ?? []).find((a) => a.groupColumn === h.attribute)?.carriers ?? []).filter((c) => c.carried > 0 && !prot.has(c.feature)).slice(0, NEXT_CARRIERS);
   const carried = concern.map((h) => ({ h, cs: carriersOf(h) })).filter((x) => x.cs.length);
-  if (carried.length) out.push(`which features carry the disparity (<a href="#findings-full">why a group is flagged</a>): ${carried.map(({ h, cs }) => `${esc(h.attribute)} through ${cs.map((c) => `<strong>${esc(c.feature)}</strong>`).join(', ')}`).join('; ')}`);
+  const features = [...new Set(carried.flatMap((x) => x.cs.map((c) => c.feature)))];
+  if (carried.length) out.push(`${features.map((f) => `<strong>${esc(f)}</strong>`).join(', ')}, which carry the disparity of ${carried.map((x) => esc(x.h.attribute)).join(', ')} (<a href="#findings-full">why a group is flagged</a>)`);
   const split = r.metrics.attributes.attributes.filter((a) => a.conditional);
-  if (split.length) out.push(`the part of the disparity the legitimate factors (${esc(split[0].conditional!.columns.join(', '))}) explain and the part they do not: <a href="#metrics-tables">the metrics tables</a>`);
-  else if (carried.length) out.push(`if ${esc(carried[0].cs[0].feature)} is a legitimate factor for this decision, run the audit again with <code>--legitimate ${esc(carried[0].cs[0].feature)}</code> to split the disparity into an explained and an unexplained part`);
+  if (split.length) out.push(`the disparity the legitimate factors (${esc(split[0].conditional!.columns.join(', '))}) explain and the rest (<a href="#metrics-tables">the metrics tables</a>)`);
+  else if (carried.length) out.push(`<code>--legitimate ${esc(features[0])}</code> if it is a legitimate factor (how much of the disparity it explains)`);
   const proxied = concern.filter((h) => r.protected.some((p) => p.groupColumn === h.attribute && p.inModel === false));
-  if (proxied.length) out.push(`${proxied.map((h) => esc(h.attribute)).join(', ')}: not read by the model, so the disparity runs through proxies (<a href="#proxy">the proxy view</a>)`);
+  if (proxied.length) out.push(`the <a href="#proxy">proxy view</a> for ${proxied.map((h) => esc(h.attribute)).join(', ')}, which the model does not read`);
   if (concern.length) {
     // a policy names the protected column (a numeric one's bins are the metrics' group column)
     const failed = concern.map((h) => r.protected.find((p) => p.groupColumn === h.attribute && h.yardsticks.fourFifths.below.length)).find((p) => p);
-    out.push(`to hold the model to a limit in CI, write it as a policy and run <code>lucid check --policy</code>${failed ? ` (e.g. <code>{"metric": "four_fifths", "attribute": "${esc(failed.column)}", "min": ${METRICS_DEFAULTS.fourFifths}}</code>, which fails today)` : ''}`);
+    out.push(`<code>lucid check --policy</code> to hold a limit in CI${failed ? ` (<code>four_fifths</code> fails on ${esc(failed.column)})` : ''}`);
   }
   const inconclusive = heads.filter((h) => h.status === 'clear' && h.inconclusive > 0 && !h.yardsticks.fails);
-  if (inconclusive.length) out.push(`${inconclusive.map((h) => esc(h.attribute)).join(', ')}: inconclusive comparisons, which more rows would settle`);
-  if (!out.length) out.push(heads.length ? 'nothing is flagged and no yardstick fails: a policy checked by <code>lucid check --policy</code> in CI keeps it so as the model changes' : 'no protected attribute was audited: name one with <code>--protected</code>');
+  if (inconclusive.length) out.push(`more rows to settle the inconclusive comparisons of ${inconclusive.map((h) => esc(h.attribute)).join(', ')}`);
+  if (!out.length) out.push(heads.length ? 'nothing is flagged and no yardstick fails: <code>lucid check --policy</code> in CI keeps it so as the model changes' : 'no protected attribute was audited: name one with <code>--protected</code>');
   return out;
 }
 
