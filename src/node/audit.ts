@@ -10,6 +10,7 @@ import { requireColumns } from '../data/table.js';
 import { runAudit, type AuditOptions } from '../audit/run.js';
 import type { AuditResult } from '../audit/types.js';
 import { auditFiles, REPORT_FILE } from '../report/files.js';
+import { demoIndexHtml, type DemoIndexEntry } from '../report/index.js';
 import { resolveBlackBox } from './blackbox.js';
 import { requireClean, type ReadReport } from './csv.js';
 import { readTable, type TableReadOptions as ReadOptions } from './read-table.js';
@@ -174,27 +175,9 @@ export async function auditFile(engine: Engine, opts: AuditFileOptions): Promise
   return { result, read: report };
 }
 
-/** The demo's index page: one link per report, with what was planted. */
-export async function writeDemoIndex(dir: string, entries: { title: string; href: string; planted: string; note?: string }[]): Promise<string> {
-  const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
-  const items = entries
-    .map((e) => `  <li><a href="${esc(e.href)}">${esc(e.title)}</a><br><span>planted: ${esc(e.planted)}</span>${e.note ? `<br><span>${esc(e.note)}</span>` : ''}</li>`)
-    .join('\n');
-  const html = `<!doctype html>
-<html lang="en">
-<head><meta charset="utf-8"><title>lucid-wasm demo</title>
-<style>body{font:16px/1.5 system-ui,sans-serif;max-width:44rem;margin:2rem auto;padding:0 1rem}li{margin:1rem 0}span{color:#444;font-size:.9em}</style>
-</head>
-<body>
-<h1>lucid-wasm demo</h1>
-<p>Each report audits a model trained on simulated loan decisions with one kind of discrimination planted.
-Check that the report finds what was planted.</p>
-<ul>
-${items}
-</ul>
-</body>
-</html>
-`;
+/** The demo's index page (demoIndexHtml): per report what was planted, what the audit found and whether they match. */
+export async function writeDemoIndex(dir: string, entries: readonly DemoIndexEntry[]): Promise<string> {
+  const html = demoIndexHtml(entries);
   await mkdir(dir, { recursive: true });
   const file = join(dir, 'index.html');
   await write(file, html);

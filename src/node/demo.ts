@@ -16,6 +16,8 @@ import { Classifier } from '../models/classifier/classifier.js';
 import { prepareOutDir, writeAudit, writeDemoIndex } from './audit.js';
 import { splitText } from '../data/datasets.js';
 import { datasetAvailability, loadAdult, loadCompas } from './datasets.js';
+import { foundText, plantedOutcomes, ruleVsModel } from '../audit/planted.js';
+import type { DemoIndexEntry } from '../report/index.js';
 
 /** Settings of the simulated demo, chosen so the three audits finish in under two minutes on two cores. */
 export const DEMO_SIM = {
@@ -66,7 +68,7 @@ export interface DemoSummary {
 async function simDemo(engine: Engine, opts: DemoOptions): Promise<DemoSummary> {
   const log = opts.log;
   const reports: DemoSummary['reports'] = [];
-  const entries: { title: string; href: string; planted: string; note?: string }[] = [];
+  const entries: DemoIndexEntry[] = [];
   const t0 = performance.now();
   for (const kind of DEMO_SIM.kinds) {
     const train = simulate(new Rng(engine, opts.seed), { n: DEMO_SIM.rows, bias: kind });
@@ -102,31 +104,16 @@ async function simDemo(engine: Engine, opts: DemoOptions): Promise<DemoSummary> 
     result.planted = [{ kind: t.bias, rule: t.rule, disadvantaged: t.disadvantaged, reads: t.reads }];
     const w = await writeAudit(dir, result);
     const planted = `${kind}: ${t.rule}; disadvantaged: ${describeGroups(t.disadvantaged)}`;
-    const found = foundLine(result, t.disadvantaged);
-    log(`${kind.padEnd(15)} ${w.report}\n  planted: ${planted}\n  the rule reads: ${t.reads.join(', ')}${drop.length ? `; the model was trained without ${drop.join(', ')} (see the proxy view)` : ''}\n  found: ${found}\n`);
+    const found = plantedOutcomes(result).map((o) => foundText(o)).join('; ');
+    const why = ruleVsModel(result.planted[0], result.meta.model.features ?? null, audit.protected);
+    log(`${kind.padEnd(15)} ${w.report}\n  planted: ${planted}\n  ${why}${drop.length ? ' The report\'s proxy view shows whom the model disfavours without reading them.' : ''}\n  found: ${found}\n`);
     reports.push({ title: `${kind} bias`, report: w.report, planted, found });
-    entries.push({ title: `${kind} bias`, href: relative(opts.out, w.report), planted });
+    entries.push({ title: `${kind} bias`, href: relative(opts.out, w.report), result });
   }
   const index = await writeDemoIndex(opts.out, entries);
   const seconds = (performance.now() - t0) / 1000;
   log(`index: ${index}  (${seconds.toFixed(1)} s)\nopen ${index} in a browser: one report per kind of bias, each with its verdict table first\n`);
   return { dataset: 'sim', out: opts.out, index, reports, seconds };
-}
-
-/**
- * What the audit flagged on the selection rate (the favourable decision's rate), against what was planted: the
- * planted groups found or missed, and any other group flagged (the correlated-feature disparities).
- */
-function foundLine(r: AuditResult, disadvantaged: Record<string, string>[]): string {
-  const flagged = [r.metrics.attributes, r.metrics.intersection].flatMap((rep) => (rep?.attributes ?? []).flatMap((a) => a.comparisons.filter((c) => c.metric === 'selection_rate' && c.verdict === 'flagged').map((c) => ({ attribute: a.column, group: c.group, direction: c.direction, ratio: c.ratio }))));
-  // a planted group as the metrics name it: "group" = "B", or "sex × group" = "Female, B"
-  const key = (d: Record<string, string>) => (Object.keys(d).length === 1 ? { attribute: Object.keys(d)[0], group: Object.values(d)[0] } : { attribute: Object.keys(d).join(' × '), group: Object.values(d).join(', ') });
-  const planted = disadvantaged.map(key);
-  const isPlanted = (f: { attribute: string; group: string }) => planted.some((p) => p.attribute === f.attribute && p.group === f.group);
-  const parts = planted.map((p) => (flagged.some((f) => isPlanted(f) && f.attribute === p.attribute && f.group === p.group && f.direction === 'disadvantaged') ? `${p.attribute} = ${p.group} flagged (selection rate, disadvantaged)` : `${p.attribute} = ${p.group} NOT flagged`));
-  const others = flagged.filter((f) => !isPlanted(f)).map((f) => `${f.attribute} = ${f.group} ×${f.ratio === null ? '?' : f.ratio.toFixed(2)} ${f.direction}`);
-  if (!planted.length) parts.push('nothing was planted');
-  return parts.join('; ') + (others.length ? `; also flagged: ${others.slice(0, 4).join(', ')}${others.length > 4 ? ` and ${others.length - 4} more` : ''} (why: the report's Findings, "Every finding in full")` : '; no other group flagged on the selection rate');
 }
 
 async function datasetDemo(engine: Engine, opts: DemoOptions): Promise<DemoSummary> {

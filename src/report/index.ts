@@ -2,7 +2,8 @@
 export { metricsTable, rateChart, verdictTableHtml } from './metrics-html.js';
 // the audit folder's files, as lucid audit --out writes them and the browser page offers them
 export { auditFiles, REPORT_FILE, RESULT_FILE, type AuditFile } from './files.js';
-export { renderReport, findings as findingsSection, headlines, faleSpread, canonicalSection, CSS as REPORT_CSS } from './render.js';
+export { renderReport, findings as findingsSection, headlines, nextSteps, setsStanding, faleSpread, canonicalSection, CSS as REPORT_CSS } from './render.js';
+export { demoIndexHtml, type DemoIndexEntry } from './demo-index.js';
 export {
   distributionChart,
   histogramPair,

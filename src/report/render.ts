@@ -8,7 +8,8 @@ import { CHECK_DEFAULTS, STATED_STATUSES, type FeatureFidelity } from '../audit/
 import { statedFrom, type FeatureFinding, type ValueFinding } from '../audit/findings.js';
 import { AUDIT_DEFAULTS } from '../audit/options.js';
 import { anchorOf, metricsTable, rateChart, verdictFindings, verdictTableHtml } from './metrics-html.js';
-import { arrowOf, byConcern, directionsPhrase, fitLine, METRIC_DEFS, type MetricsReport } from '../methods/metrics/index.js';
+import { arrowOf, attributeHeadline, directionsPhrase, fitLine, METRIC_DEFS, yardstickFailureText, type AttributeHeadline, type MetricsReport } from '../methods/metrics/index.js';
+import { plantedOutcomes, ruleVsModel } from '../audit/planted.js';
 import { attributionText } from '../audit/attribution.js';
 import { describeGanRows, describeGanTraining } from '../audit/schedule.js';
 import { distributionChart, faleChart, heatmap, jsRanking, lineChart, svgWidth } from './charts.js';
@@ -121,20 +122,29 @@ function correctionText(d: NonNullable<CanonicalComparison['draws']>): string {
   return head + (skipped.length ? ` ${skipped.length} of ${st.length} sets were not corrected (${[...new Set(skipped)].join('; ')}).` : '');
 }
 
+/** the caveat topics that bear on the canonical sets themselves: one of them withholds the sets' ✓ */
+const SETS_TOPICS: readonly AuditResult['caveats'][number]['topic'][] = ['validity', 'fidelity'];
+
 /**
- * The headline's word on how the sets were drawn: by rejection, the kept rows are on their side by
- * construction, so the informative figure is the acceptance rate (how well the generator is
- * conditioned), not the 100% validity; without rejection, the validity.
+ * The first screen's one statement on the canonical sets, decided here only: ✓ when the scorer
+ * accepted at least the validity floor of the rows drawn (or, without rejection, the sets are valid)
+ * and no caveat on the sets' validity or fidelity was raised; ⚠ otherwise, with the reasons; ✗ when
+ * nothing can score them. So no "✓" sits beside a caveat that says the opposite.
  */
-function conditioningBadge(c: CanonicalComparison): string {
+export function setsStanding(r: AuditResult): { mark: 'ok' | 'caution' | 'unknown'; html: string } {
+  const c = r.canonical;
+  const floor = AUDIT_DEFAULTS.validityFloor;
+  const counts = SETS_TOPICS.map((t) => [t, r.caveats.filter((x) => x.topic === t).length] as const).filter(([, n]) => n > 0);
+  const caveats = counts.map(([t, n]) => `<a href="#caveats">${fmtInt(n)} ${esc(CAVEAT_TOPICS[t].toLowerCase())} caveat${n === 1 ? '' : 's'}</a>`);
   const acc = acceptance(c);
-  if (acc) {
-    const low = Math.min(acc.positive, acc.negative);
-    const floor = AUDIT_DEFAULTS.validityFloor;
-    return `${low >= floor ? '<span class="badge agree">✓ well conditioned</span>' : '<span class="badge soft">⚠ weakly conditioned</span>'} The scorer accepted ${fmtPct(acc.positive)} of the rows drawn for the positive set and ${fmtPct(acc.negative)} for the negative (${low >= floor ? 'at least' : 'under'} ${fmtPct(floor, 0)}); only those were kept`;
-  }
   const v = validityText(c);
-  return v.ok ? '<span class="badge agree">✓ valid</span> The canonical sets are on their side of the decision' : '<span class="badge flag">⚠ check validity</span> Not every canonical row is on its side of the decision';
+  const how = '(<a href="#canonical">how the sets were drawn</a>)';
+  if (!c.validity) return { mark: 'unknown', html: `<span class="badge flag">✗ validity unknown</span> Canonical sets: nothing can score the generated rows, so they are not confirmed to be on their side of the decision ${how}.` };
+  const drawn = acc ? `the scorer accepted ${fmtPct(acc.positive)} of the rows drawn for the positive set and ${fmtPct(acc.negative)} for the negative` : `the ${esc(c.validityScorer ?? 'scorer')} puts ${fmtPct(c.validity.positive.rate)} of the positive set and ${fmtPct(c.validity.negative.rate)} of the negative on their side`;
+  const low = acc ? Math.min(acc.positive, acc.negative) < floor : !v.ok;
+  const reasons = [low ? (acc ? `under ${fmtPct(floor, 0)}: weakly conditioned` : 'not every row on its side') : '', ...caveats].filter((x) => x);
+  if (!reasons.length) return { mark: 'ok', html: `<span class="badge agree">✓ no caveat on the sets</span> Canonical sets: ${drawn} (at least ${fmtPct(floor, 0)}) ${how}.` };
+  return { mark: 'caution', html: `<span class="badge soft">⚠ read the sets with care</span> Canonical sets: ${drawn} (${reasons.join(', ')}) ${how}.` };
 }
 
 /** Pooled acceptance of a pair of sets drawn by rejection (null when they were not). */
@@ -286,50 +296,58 @@ export function findings(r: AuditResult): string {
   const full = findingsList(r);
   const heads = headlines(r);
   return `<section class="findings" id="findings"><h2 style="border:0;margin-top:.4em">Findings</h2><ul class="headlines">${heads.map((h) => `<li>${h}</li>`).join('')}</ul>
+<p class="small" id="next"><strong>What to look at next:</strong> ${nextSteps(r).join('; ')}.</p>
 <details id="findings-full"><summary>Every finding in full, with its figures (${full.length})</summary><ul>${full.map((x) => `<li>${x}</li>`).join('')}</ul></details></section>`;
 }
+
+/** features named per attribute in the "what to look at next" line */
+const NEXT_CARRIERS = 2;
 
 /** headline findings at most */
 const HEADLINES = 6;
 
 /**
- * The verdicts' headline: per attribute (or intersection) its most concerning flag (byConcern:
- * disadvantaged first), with the direction in words; the attributes without a flag, each with its
- * inconclusive comparisons counted, or said to have too little data where nothing could be judged.
- * Null when there is no attribute; `flagged` counts the attributes with a flag.
+ * The verdicts' headline, from attributeHeadline (one decision for the report, the CLI and the demo):
+ * per attribute (or intersection) its most concerning flag from the side of the group it
+ * disadvantages ("Female ↓ disadvantaged: selection rate 16.2% vs 33.4% for Male"), whichever group
+ * is the reference; an attribute with no flag but a failed legal yardstick says that first, and is
+ * never listed under "No flag"; the rest without a flag, each with its inconclusive comparisons
+ * counted, or said to have too little data where nothing could be judged. Null when there is no
+ * attribute; `flagged` counts the attributes with a flag or a failed yardstick.
  */
 function verdictHeadline(reports: readonly (MetricsReport | null)[]): { html: string; flagged: number } | null {
   const flagged: string[] = [];
+  const yardstick: string[] = [];
   const clear: string[] = [];
   const untested: string[] = [];
   let inconclusive = 0;
+  const incText = (h: AttributeHeadline) => (h.inconclusive ? `${fmtInt(h.inconclusive)} comparison${h.inconclusive === 1 ? '' : 's'} inconclusive` : '');
   for (const rep of reports) {
     for (const a of rep?.attributes ?? []) {
+      const h = attributeHeadline(a);
       const link = `<a href="#${anchorOf(a.column)}">${esc(a.column)}</a>`;
-      const fs = a.comparisons.filter((c) => c.verdict === 'flagged').sort(byConcern);
-      if (fs.length) {
-        const c = fs[0];
-        flagged.push(`${link}: <strong>${esc(c.group)}</strong> ${arrowOf(c.direction)} ${esc(c.direction ?? 'differs')}, ${esc(METRIC_DEFS[c.metric].label)} ${fmtPct(c.rate)} vs ${fmtPct(c.referenceRate)} for ${esc(a.reference.value)} (${fmtRatio(c.ratio)}×)${fs.length > 1 ? `, and ${fmtInt(fs.length - 1)} more flag${fs.length === 2 ? '' : 's'}` : ''}`);
-        continue;
+      const ys = yardstickFailureText(h.yardsticks);
+      if (h.status === 'flagged') {
+        const d = h.lead!;
+        flagged.push(`${link}: <strong>${esc(d.group)}</strong> ${arrowOf(d.direction)} ${esc(d.direction)}: ${esc(METRIC_DEFS[d.metric].label)} ${fmtPct(d.rate)} vs ${fmtPct(d.againstRate)} for ${esc(d.against)} (${fmtRatio(d.ratio)}×)${h.more ? `, and ${fmtInt(h.more)} more flag${h.more === 1 ? '' : 's'}` : ''}`);
+      } else if (ys) {
+        const why = h.status === 'untested' ? 'too little data for a statistical verdict' : `no statistical verdict flags it${h.inconclusive ? `: ${incText(h)}` : ''}`;
+        yardstick.push(`${link}: <span class="badge flag">✗ legal yardstick</span> ${esc(ys)} (${why})`);
+      } else if (h.status === 'untested') untested.push(link);
+      else {
+        inconclusive += h.inconclusive;
+        clear.push(`${link}${h.inconclusive ? ` (<span class="badge soft">? ${fmtInt(h.inconclusive)} inconclusive</span>)` : ''}`);
       }
-      // no flag is not "fair": an inconclusive comparison is a disparity too uncertain to call, and an
-      // attribute whose comparisons all had too little data was not tested at all
-      const inc = a.comparisons.filter((c) => c.verdict === 'inconclusive').length;
-      const judged = a.comparisons.some((c) => c.verdict === 'pass' || c.verdict === 'inconclusive');
-      if (!judged) {
-        untested.push(link);
-        continue;
-      }
-      inconclusive += inc;
-      clear.push(`${link}${inc ? ` (<span class="badge soft">? ${fmtInt(inc)} inconclusive</span>)` : ''}`);
     }
   }
-  if (!flagged.length && !clear.length && !untested.length) return null;
+  if (!flagged.length && !yardstick.length && !clear.length && !untested.length) return null;
   const parts: string[] = [];
   if (flagged.length) parts.push(`<span class="badge flag">⚑ flagged</span> ${flagged.join('; ')}.`);
-  if (clear.length) parts.push(`No flag for ${clear.join(', ')}.${inconclusive ? ' Inconclusive: outside the band but not significant; the data cannot tell either way.' : ''}`);
+  if (yardstick.length) parts.push(`${yardstick.join('; ')}.`);
+  // no flag is not "fair": an inconclusive comparison is a disparity too uncertain to call
+  if (clear.length) parts.push(`No flag and no failed yardstick for ${clear.join(', ')}.${inconclusive ? ' Inconclusive: outside the band but not significant; the data cannot tell either way.' : ''}`);
   if (untested.length) parts.push(`<span class="badge small">– too little data</span> to compare the groups of ${untested.join(', ')} (small, suppressed or a single group): not tested.`);
-  return { html: parts.join(' '), flagged: flagged.length };
+  return { html: parts.join(' '), flagged: flagged.length + yardstick.length };
 }
 
 /** A protected attribute's headline: the direction the data confirms, or that none is confirmed. */
@@ -340,9 +358,9 @@ function protectedHeadline(x: FeatureFinding, favourable: 'positive' | 'negative
   if (x.favoured.length) parts.push(`favour ${names(x.favoured)}`);
   if (x.disfavoured.length) parts.push(`disfavour ${names(x.disfavoured)}`);
   const who = favourable === 'negative' ? "the model's favourable (negative) decisions" : "the model's positive decisions";
-  // one confidence statement: the sets where they agree in size and are faithful, else the real rows
-  const badge = allCanonical(x) ? '<span class="badge agree">✓ the sets agree with the data</span>' : x.faithful ? '<span class="badge agree">the real rows</span> (the sets misstate the size)' : '<span class="badge agree">the real rows</span> (the sets misrepresent it)';
-  if (parts.length) return `${link}: ${who} ${parts.join(' and ')} ${badge}`;
+  // where the figures come from, in words: the first screen's one badge on the sets is setsStanding's
+  const from = allCanonical(x) ? '(the sets and the real rows agree)' : x.faithful ? '(from the real rows: the sets misstate the size)' : '(from the real rows: the sets misrepresent it)';
+  if (parts.length) return `${link}: ${who} ${parts.join(' and ')} ${from}`;
   return `${link}: no direction confirmed by the data and the sets together${x.disagreements.length ? ` (the sets shift the other way on ${fmtInt(x.disagreements.length)} value${x.disagreements.length === 1 ? '' : 's'})` : ''}`;
 }
 
@@ -350,7 +368,7 @@ function protectedHeadline(x: FeatureFinding, favourable: 'positive' | 'negative
 export function headlines(r: AuditResult): string[] {
   const f = r.findings;
   const out: string[] = [];
-  if (r.planted?.length) out.push(`<strong>Planted in the simulated data:</strong> ${r.planted.map((p) => esc(p.rule)).join('; ')}. Check that the lines below recover it.`);
+  if (r.planted?.length) out.push(plantedHeadline(r));
   const v = verdictHeadline([r.metrics.attributes]);
   if (v) out.push(v.html);
   const iv = r.metrics.intersection ? verdictHeadline([r.metrics.intersection]) : null;
@@ -362,9 +380,60 @@ export function headlines(r: AuditResult): string[] {
       ? `Features that separate the two sides most, by the <a href="#canonical">real rows</a> (beyond chance, faithfully generated): ${f.named.slice(0, 4).map((x) => `<strong>${esc(x.feature)}</strong> JS ${fmtJs(x.separation?.js ?? x.js.real)}`).join(', ')}${f.named.length > 4 ? ` and ${fmtInt(f.named.length - 4)} more` : ''}${missed.length ? `; not named: ${missed.map((x) => `${esc(x.feature)} (${esc(x.why!)})`).join(', ')}` : ''}.`
       : `No feature is named as separating the two sides (<a href="#canonical">the real rows' ranking</a>)${missed.length ? `: ${missed.map((x) => `${esc(x.feature)} (real rank ${fmtInt(x.realRank)}: ${esc(x.why!)})`).join(', ')}` : ''}.`,
   );
-  const topics = new Set(r.caveats.map((c) => c.topic));
-  out.push(`${conditioningBadge(r.canonical)} (<a href="#canonical">how the sets were drawn</a>)${r.caveats.length ? `; <a href="#caveats">${fmtInt(r.caveats.length)} caveat${r.caveats.length === 1 ? '' : 's'}</a> (${[...topics].map((t) => esc(CAVEAT_TOPICS[t] ?? t).toLowerCase()).join(', ')})` : ''}.`);
+  const others = [...new Set(r.caveats.map((c) => c.topic))].filter((t) => !SETS_TOPICS.includes(t));
+  const otherCount = r.caveats.filter((c) => others.includes(c.topic)).length;
+  out.push(`${setsStanding(r).html}${otherCount ? ` <a href="#caveats">${fmtInt(otherCount)} other caveat${otherCount === 1 ? '' : 's'}</a>: ${others.map((t) => esc(CAVEAT_TOPICS[t].toLowerCase())).join(', ')}.` : ''}`);
   return out.slice(0, HEADLINES);
+}
+
+/**
+ * The demo's planted headline: the rule, one sentence on the rule against the trained model, and per
+ * planted group whether the audit found it (plantedOutcomes: flagged disadvantaged on the selection
+ * rate), ✗ where it did not.
+ */
+function plantedHeadline(r: AuditResult): string {
+  const prot = r.protected.map((p) => p.column);
+  const outcomes = plantedOutcomes(r);
+  return r.planted!
+    .map((p, i) => {
+      const o = outcomes[i];
+      const found = o.groups.map((g) => (g.found ? `<span class="badge agree">✓ found</span> ${esc(g.attribute)} = <strong>${esc(g.group)}</strong> flagged disadvantaged on the selection rate` : `<span class="badge flag">✗ missed</span> ${esc(g.attribute)} = <strong>${esc(g.group)}</strong> is not flagged disadvantaged on the selection rate`)).join('; ');
+      return `<strong>Planted in the simulated data:</strong> ${esc(p.rule)}. ${esc(ruleVsModel(p, r.meta.model.features ?? null, prot))} ${found}.`;
+    })
+    .join(' ');
+}
+
+/**
+ * "What to look at next", from the findings: for the attributes with a flag or a failed yardstick, the
+ * features that carry their disparity (the attribution) and, when the audit named no legitimate factor,
+ * `--legitimate` with the first of them; the split the legitimate factors gave when it did; a policy
+ * for `lucid check` to hold the limits in CI; more rows where comparisons are inconclusive; the proxy
+ * view where a flagged attribute is not read by the model. Nothing the findings do not support.
+ */
+export function nextSteps(r: AuditResult): string[] {
+  const out: string[] = [];
+  const prot = new Set(r.protected.flatMap((p) => [p.column, p.groupColumn]));
+  const heads = r.metrics.attributes.attributes.map(attributeHeadline);
+  const concern = heads.filter((h) => h.status === 'flagged' || h.yardsticks.fails);
+  // short: the line sits on the first screen (the attribution in full is in the findings)
+  const carriersOf = (h: AttributeHeadline) => ((r.attribution ?? []).find((a) => a.groupColumn === h.attribute)?.carriers ?? []).filter((c) => c.carried > 0 && !prot.has(c.feature)).slice(0, NEXT_CARRIERS);
+  const carried = concern.map((h) => ({ h, cs: carriersOf(h) })).filter((x) => x.cs.length);
+  const features = [...new Set(carried.flatMap((x) => x.cs.map((c) => c.feature)))];
+  if (carried.length) out.push(`${features.map((f) => `<strong>${esc(f)}</strong>`).join(', ')}, which carry the disparity of ${carried.map((x) => esc(x.h.attribute)).join(', ')} (<a href="#findings-full">why a group is flagged</a>)`);
+  const split = r.metrics.attributes.attributes.filter((a) => a.conditional);
+  if (split.length) out.push(`the disparity the legitimate factors (${esc(split[0].conditional!.columns.join(', '))}) explain and the rest (<a href="#metrics-tables">the metrics tables</a>)`);
+  else if (carried.length) out.push(`<code>--legitimate ${esc(features[0])}</code> if it is a legitimate factor (how much of the disparity it explains)`);
+  const proxied = concern.filter((h) => r.protected.some((p) => p.groupColumn === h.attribute && p.inModel === false));
+  if (proxied.length) out.push(`the <a href="#proxy">proxy view</a> for ${proxied.map((h) => esc(h.attribute)).join(', ')}, which the model does not read`);
+  if (concern.length) {
+    // a policy names the protected column (a numeric one's bins are the metrics' group column)
+    const failed = concern.map((h) => r.protected.find((p) => p.groupColumn === h.attribute && h.yardsticks.fourFifths.below.length)).find((p) => p);
+    out.push(`<code>lucid check --policy</code> to hold a limit in CI${failed ? ` (<code>four_fifths</code> fails on ${esc(failed.column)})` : ''}`);
+  }
+  const inconclusive = heads.filter((h) => h.status === 'clear' && h.inconclusive > 0 && !h.yardsticks.fails);
+  if (inconclusive.length) out.push(`more rows to settle the inconclusive comparisons of ${inconclusive.map((h) => esc(h.attribute)).join(', ')}`);
+  if (!out.length) out.push(heads.length ? 'nothing is flagged and no yardstick fails: <code>lucid check --policy</code> in CI keeps it so as the model changes' : 'no protected attribute was audited: name one with <code>--protected</code>');
+  return out;
 }
 
 /** Every finding in full, as list items (the Findings section folds them under the headlines). */

@@ -53,13 +53,27 @@ describe('lucid CLI', () => {
       assert.match(r.stdout, /planted: proxy: .*neighbourhood.*disadvantaged: group=B/);
       assert.match(r.stdout, /disadvantaged: sex=Female & group=B/);
       // what it found against what was planted (#18 item 6), and where to look
-      assert.match(r.stdout, /found: group = B flagged \(selection rate, disadvantaged\)/);
-      assert.match(r.stdout, /found: sex × group = Female, B flagged \(selection rate, disadvantaged\)/);
+      assert.match(r.stdout, /found: group = B flagged disadvantaged: selection rate \d+\.\d% vs \d+\.\d% for A \(x0\.\d\d\)/);
+      assert.match(r.stdout, /found: sex × group = Female, B flagged disadvantaged: selection rate/);
+      // the planted rule against the trained model, in one sentence
+      assert.match(r.stdout, /The planted rule reads 4 columns \(income, education, debt_ratio, group\); the model trained on its decisions reads 8 \(age, sex, neighbourhood and hours_per_week too\), so its decisions can differ by sex/);
       assert.match(r.stdout, /open .*index\.html in a browser/);
       const proxy = JSON.parse(readFileSync(join(dir, 'proxy', 'audit.json'), 'utf8'));
       assert.deepEqual(proxy.proxy.columns, ['sex', 'group']);
+      // the index: per report what was planted, what the audit found and whether they match (the found line's decision)
       const index = readFileSync(join(dir, 'index.html'), 'utf8');
-      for (const kind of ['direct', 'proxy', 'intersectional']) assert.ok(index.includes(`href="${kind}/report.html"`), kind);
+      const items = index.split('<li><a href="').slice(1);
+      assert.deepEqual(items.map((x) => x.slice(0, x.indexOf('"'))), ['direct/report.html', 'proxy/report.html', 'intersectional/report.html']);
+      for (const item of items) {
+        assert.match(item, /<p>planted: [^<]+ disadvantaged, by the rule S = /);
+        assert.match(item, /<p class="why">The planted rule reads \d columns/);
+        assert.match(item, /<li class="(found|missed)">(✓ found|✗ missed): /);
+        assert.match(item, /<strong>(✓ the audit finds what was planted|✗ the audit misses what was planted)<\/strong>/);
+      }
+      assert.match(items[0], /✓ found: group = B is flagged disadvantaged: selection rate/);
+      assert.match(items[2], /✓ found: sex × group = Female, B is flagged disadvantaged: selection rate/);
+      const found = (r.stdout.match(/found: [^\n]*/g) ?? []).map((l) => !l.includes('MISSED'));
+      assert.match(index, new RegExp(`The audit finds what was planted in ${found.filter((x) => x).length} of 3 reports\\.`));
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

@@ -225,10 +225,17 @@ test('the verdict table comes first: attribute × judged metric, symbol and word
   const sexPos = rows[0].cells.selection_rate!;
   assert.equal(sexPos.verdict, 'flagged');
   assert.deepEqual(sexPos.flagged.map((x) => x.group), ['Female']);
-  // never colour alone: every cell has a word
-  const cells = sec.match(/<td(?: class="(?:flag|flag-soft|muted)")?><a [^>]*>[^<]*<\/a>/g) ?? [];
-  assert.ok(cells.length >= 3 * JUDGED_METRICS.length, `${cells.length} cells`);
-  for (const cell of cells) assert.match(cell, /flagged|inconclusive|pass|too little data/);
+  // never colour alone: every cell has a word; the last column is the legal yardsticks', never a verdict's
+  const rowsHtml = sec.match(/<tr><td class="l">[\s\S]*?<\/tr>/g) ?? [];
+  assert.equal(rowsHtml.length, 3);
+  for (const row of rowsHtml) {
+    const cells = (row.match(/<td(?: class="(?:flag|flag-soft|muted)")?(?: title="[^"]*")?><a [^>]*>[^<]*<\/a>/g) ?? []);
+    assert.equal(cells.length, JUDGED_METRICS.length + 1, row);
+    for (const cell of cells.slice(0, -1)) assert.match(cell, /flagged|inconclusive|pass|too little data/);
+    assert.match(cells.at(-1)!, />(✗ fails|✓ holds|– too little data)</);
+  }
+  // sex: Female's four-fifths ratio is below 0.8 (12% vs 29%): ✗ in the yardsticks' column, every failure in its title
+  assert.match(rowsHtml[0], /<td class="flag" title="the four-fifths rule and the LL144 impact ratio fail: Female 0\.41 of Male(&#39;|')s"><a href="#metrics-sex">✗ fails<\/a><span class="ci">Female&nbsp;0\.41<\/span><\/td><\/tr>$/);
 });
 
 test('Findings: at most six short headlines, each linked to its evidence, before every finding in full (folded)', () => {
@@ -246,10 +253,12 @@ test('Findings: at most six short headlines, each linked to its evidence, before
   // a protected attribute's direction is a headline only where the data agrees
   const sexF = r.findings.protected.find((x) => x.feature === 'sex')!;
   const h = hs.find((x) => x.startsWith('Protected attributes on each side of the decision:'))!;
-  if (sexF.favoured.length) assert.match(h, /favour <strong>Male<\/strong>[^;]*✓ the sets agree with the data/);
-  // misrepresented by the sets: the real rows state it, one badge (#34)
+  if (sexF.favoured.length) assert.match(h, /favour <strong>Male<\/strong>[^;]*\(the sets and the real rows agree\)/);
+  // where the figure comes from is said in words: the one badge on the sets is the sets' line's
+  assert.doesNotMatch(h, /class="badge/);
+  // misrepresented by the sets: the real rows state it (#34)
   sexF.faithful = false;
-  assert.match(headlines(r).find((x) => x.startsWith('Protected attributes'))!, /favour <strong>Male<\/strong>[^;]*the real rows<\/span> \(the sets misrepresent it\)/);
+  assert.match(headlines(r).find((x) => x.startsWith('Protected attributes'))!, /favour <strong>Male<\/strong>[^;]*\(from the real rows: the sets misrepresent it\)/);
   sexF.favoured = [];
   sexF.disfavoured = [];
   assert.match(headlines(r).find((x) => x.startsWith('Protected attributes'))!, /sex<\/a>: no direction confirmed by the data and the sets together/);
@@ -283,25 +292,42 @@ test('Findings: an attribute with no flag but inconclusive comparisons is not sa
   a.comparisons = a.comparisons.map((c) => (c.verdict === 'flagged' ? { ...c, verdict: 'inconclusive' as const } : c));
   const inc = a.comparisons.filter((c) => c.verdict === 'inconclusive').length;
   assert.ok(inc > 0);
-  const h = headlines(r).find((x) => x.includes('No flag for'))!;
-  assert.ok(h.includes(`<a href="#metrics-${a.column}">${a.column}</a> (<span class="badge soft">? ${inc} inconclusive</span>)`), h);
+  // sex's four-fifths ratio is below 0.8 (12% vs 29%): the yardstick is said, never "no flag"
+  const h0 = headlines(r).find((x) => x.includes(`<a href="#metrics-${a.column}">${a.column}</a>:`))!;
+  assert.match(h0, new RegExp(`<a href="#metrics-${a.column}">${a.column}</a>: <span class="badge flag">✗ legal yardstick</span> the four-fifths rule and the LL144 impact ratio fail: Female 0\\.41 of Male(&#39;|')s \\(no statistical verdict flags it: ${inc} comparisons inconclusive\\)`), h0);
+  assert.doesNotMatch(h0, /no flag/i);
+  // without the yardstick's failure: "no flag", with the inconclusive comparisons counted
+  const g = a.groups.find((x) => x.value === 'Female')!;
+  a.fourFifths = { ...a.fourFifths, ratio: { ...a.fourFifths.ratio, Female: 0.9 }, below: [] };
+  a.impact = { ...a.impact, rows: a.impact.rows.map((x) => (x.category === g.value ? { ...x, impactRatio: 0.9 } : x)) };
+  const h = headlines(r).find((x) => x.includes('No flag'))!;
+  assert.ok(h.includes(`No flag and no failed yardstick for <a href="#metrics-${a.column}">${a.column}</a> (<span class="badge soft">? ${inc} inconclusive</span>)`), h);
   assert.match(h, /the data cannot tell either way/);
 });
 
-test('Findings: the headline names the most concerning flag (a disadvantaged group before an advantaged one, whatever the p-values), in words; an attribute with nothing to judge is "not tested", never "no flag"', () => {
+test('Findings: the headline names the most concerning flag from the side of the group it disadvantages (the selection rate first, then the most significant), in words; an attribute with nothing to judge is "not tested", never "no flag"', () => {
   const r = sampleAuditResult();
   const a = r.metrics.attributes.attributes[0];
   const t = a.comparisons.find((c) => c.metric === 'selection_rate')!;
   a.comparisons = [
-    { ...t, group: 'adv', metric: 'fpr', verdict: 'flagged', direction: 'advantaged', pAdjusted: 1e-40, ratio: 3 },
+    { ...t, group: 'adv', metric: 'fpr', verdict: 'flagged', direction: 'advantaged', pAdjusted: 1e-40, rate: 0.3, referenceRate: 0.1, ratio: 3 },
     { ...t, group: 'dis', metric: 'tpr', verdict: 'flagged', direction: 'disadvantaged', pAdjusted: 1e-5, ratio: 0.5 },
   ];
   r.planted = undefined;
   const h = headlines(r)[0];
-  assert.match(h, new RegExp(`<a href="#metrics-${a.column}">${a.column}</a>: <strong>dis</strong> ↓ disadvantaged, TPR`), h);
+  // "adv" is advantaged against the reference Male: Male is the disadvantaged group, named first, the ratio inverted
+  assert.match(h, new RegExp(`<a href="#metrics-${a.column}">${a.column}</a>: <strong>Male</strong> ↓ disadvantaged: FPR 10\\.0% vs 30\\.0% for adv \\(0\\.33×\\)`), h);
   assert.match(h, /and 1 more flag[^s]/);
+  // a selection-rate flag comes first, however significant the others
+  a.comparisons.push({ ...t, group: 'sel', verdict: 'flagged', direction: 'disadvantaged', pAdjusted: 1e-3, rate: 0.2, referenceRate: 0.29, ratio: 0.69 });
+  assert.match(headlines(r)[0], new RegExp(`<a href="#metrics-${a.column}">${a.column}</a>: <strong>sel</strong> ↓ disadvantaged: selection rate 20\\.0% vs 29\\.0% for Male \\(0\\.69×\\), and 2 more flags`));
+  a.comparisons.pop();
   // every comparison "too little data": not tested
   a.comparisons = a.comparisons.map((c) => ({ ...c, verdict: 'too little data' as const, direction: null }));
+  // its failed yardstick is still said, never "not tested" alone
+  assert.match(headlines(r)[0], new RegExp(`<a href="#metrics-${a.column}">${a.column}</a>: <span class="badge flag">✗ legal yardstick</span> the four-fifths rule [^(]*\\(too little data for a statistical verdict\\)`));
+  a.fourFifths = { ...a.fourFifths, ratio: {}, below: [] };
+  a.impact = { ...a.impact, rows: [] };
   const h2 = headlines(r)[0];
   assert.ok(!h2.includes(`No flag for <a href="#metrics-${a.column}">`), h2);
   assert.match(h2, new RegExp(`too little data</span> to compare the groups of <a href="#metrics-${a.column}">${a.column}</a>`));

@@ -430,3 +430,34 @@ export function degenerateAuditResult(): AuditResult {
   r.warnings = [];
   return r;
 }
+
+/**
+ * Rows of one attribute "g" from [group, rows, rows decided favourably]: the label ("approved", yes
+ * favourable) and the model's decisions ("decision"), or, `flipped`, the same decisions coded the other
+ * way: "denied", yes = denied, the unfavourable outcome (--favourable negative).
+ */
+export function decisions(groups: [string, number, number][], flipped: boolean): { report: MetricsReport } {
+  const g: string[] = [];
+  const y: string[] = [];
+  const p: string[] = [];
+  for (const [v, n, fav] of groups) {
+    for (let i = 0; i < n; i++) {
+      const approved = i < fav;
+      // the label agrees with the decision on 80% of the rows, so the error rates are defined
+      const labelApproved = i % 5 === 0 ? !approved : approved;
+      g.push(v);
+      y.push(flipped ? (labelApproved ? 'no' : 'yes') : labelApproved ? 'yes' : 'no');
+      p.push(flipped ? (approved ? 'no' : 'yes') : approved ? 'yes' : 'no');
+    }
+  }
+  const t = table(cat('g', g, [...new Set(g)]), cat('y', y, ['no', 'yes']), cat('p', p, ['no', 'yes']));
+  return { report: groupMetrics(t, { label: 'y', positive: 'yes', favourable: flipped ? 'negative' : 'positive', pred: 'p', groups: ['g'] }) };
+}
+
+/** The sample audit with `report` as its per-attribute metrics (no intersection, nothing planted). */
+export function withMetrics(report: MetricsReport): AuditResult {
+  const r = sampleAuditResult();
+  r.metrics = { attributes: report, intersection: null };
+  r.planted = undefined;
+  return r;
+}

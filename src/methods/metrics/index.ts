@@ -8,7 +8,7 @@ export { VERDICTS, wilsonInterval, arrowOf, byConcern, DIRECTION_ARROW, type Com
 export type { ImpactTable, ImpactRow } from './impact.js';
 export type { GroupCalibration, ReliabilityBin } from './calibration.js';
 export type { ConditionalDisparity, ConditionalRow } from './conditional.js';
-export { verdictTable, verdictCellText, type VerdictRow, type VerdictCell } from './summary.js';
+export { verdictTable, verdictCellText, yardsticksOf, disadvantageOf, disadvantages, attributeHeadline, attributeHeadlineText, disadvantageFigures, disadvantageText, yardstickFailureText, type VerdictRow, type VerdictCell, type Yardsticks, type YardstickFailure, type Disadvantage, type AttributeHeadline } from './summary.js';
 export { suppressedText, SUPPRESSION_OPTION } from './suppress.js';
 export { formatMetricsTable, formatMetricsCsv, formatVerdictTable, fourFifthsText, impactText } from './format.js';
 export type { AttributeResult, Disparity, FourFifths, GroupMetricsOptions, GroupResult, Interval, MetricsReport } from './types.js';

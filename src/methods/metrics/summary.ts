@@ -2,8 +2,9 @@
 // each cell the strongest verdict among the attribute's comparisons: flagged if any group is flagged,
 // else inconclusive if any is, else pass if any comparison could be judged, else too little data.
 // The report puts it first and the CLI prints it. Core code.
-import { JUDGED_METRICS, type MetricName } from './definitions.js';
-import type { MetricsReport } from './types.js';
+import { JUDGED_METRICS, METRIC_DEFS, type MetricName } from './definitions.js';
+import { METRICS_DEFAULTS } from './group-metrics.js';
+import type { AttributeResult, MetricsReport } from './types.js';
 import { arrowOf, byConcern, type Comparison, type Verdict } from './verdicts.js';
 
 export interface VerdictCell {
@@ -16,6 +17,154 @@ export interface VerdictRow {
   attribute: string;
   reference: string;
   cells: Record<MetricName, VerdictCell | null>;
+  /** the legal yardsticks, in their own column: never read as a statistical verdict */
+  yardsticks: Yardsticks;
+}
+
+/** A group whose ratio to the yardstick's top group is below the yardstick's 0.8. */
+export interface YardstickFailure {
+  group: string;
+  ratio: number;
+}
+
+/**
+ * The legal yardsticks of one attribute, both on the favourable decision: the four-fifths rule
+ * (selection rate over the most selected group that is not small) and the NYC LL144 impact ratio
+ * (rate over the highest among categories of at least 2% of the rows), each failing for the groups
+ * below METRICS_DEFAULTS.fourFifths (0.8). `judged` is false when no ratio could be computed.
+ */
+export interface Yardsticks {
+  fourFifths: { against: string | null; below: YardstickFailure[]; judged: boolean };
+  impact: { kind: AttributeResult['impact']['kind']; against: string | null; below: YardstickFailure[]; judged: boolean };
+  /** either yardstick fails for some group */
+  fails: boolean;
+}
+
+/** The attribute's yardsticks, lowest ratio first. */
+export function yardsticksOf(a: AttributeResult): Yardsticks {
+  const ff = a.fourFifths;
+  const limit = METRICS_DEFAULTS.fourFifths;
+  const byRatio = (x: YardstickFailure, y: YardstickFailure) => x.ratio - y.ratio || (x.group < y.group ? -1 : 1);
+  const ffBelow = ff.below.map((g) => ({ group: g, ratio: ff.ratio[g] as number })).sort(byRatio);
+  const imp = a.impact;
+  const rated = imp.rows.filter((x) => !x.excluded && !x.suppressed && x.impactRatio !== null);
+  const impBelow = rated.filter((x) => x.impactRatio! < limit).map((x) => ({ group: x.category, ratio: x.impactRatio! })).sort(byRatio);
+  return {
+    fourFifths: { against: ff.reference, below: ffBelow, judged: Object.values(ff.ratio).some((q) => q !== null) },
+    impact: { kind: imp.kind, against: imp.highest, below: impBelow, judged: rated.length > 0 },
+    fails: ffBelow.length > 0 || impBelow.length > 0,
+  };
+}
+
+/**
+ * A flagged comparison read from the side of the group it disadvantages (the headlines' wording): a
+ * group flagged advantaged against the reference says that the reference is disadvantaged against
+ * it, so the two swap and the ratio and its interval invert. The band [τ, 1/τ] is symmetric in the
+ * log, so the inverted comparison is flagged exactly when the original is. A metric without a
+ * favourable direction ("differs", PPV and NPV) keeps the compared group first.
+ */
+export interface Disadvantage {
+  attribute: string;
+  metric: MetricName;
+  /** the group the flag disadvantages (for "differs": the compared group) */
+  group: string;
+  /** the group it is compared with */
+  against: string;
+  rate: number | null;
+  againstRate: number | null;
+  /** rate / againstRate */
+  ratio: number | null;
+  interval: { lo: number; hi: number } | null;
+  direction: 'disadvantaged' | 'differs';
+  /** the reference is the disadvantaged group (the comparison was flagged advantaged) */
+  swapped: boolean;
+  /** the comparison as the metrics state it */
+  comparison: Comparison;
+}
+
+const inv = (x: number | null) => (x === null || x === 0 ? null : 1 / x);
+
+/** One flagged comparison from the side of the group it disadvantages (see Disadvantage). */
+export function disadvantageOf(attribute: string, c: Comparison): Disadvantage {
+  if (c.direction === 'advantaged') {
+    return { attribute, metric: c.metric, group: c.reference, against: c.group, rate: c.referenceRate, againstRate: c.rate, ratio: inv(c.ratio), interval: c.interval ? { lo: inv(c.interval.hi) ?? Infinity, hi: inv(c.interval.lo) ?? Infinity } : null, direction: 'disadvantaged', swapped: true, comparison: c };
+  }
+  return { attribute, metric: c.metric, group: c.group, against: c.reference, rate: c.rate, againstRate: c.referenceRate, ratio: c.ratio, interval: c.interval, direction: c.direction === 'disadvantaged' ? 'disadvantaged' : 'differs', swapped: false, comparison: c };
+}
+
+/**
+ * The flags of one attribute from the side of the groups they disadvantage, in the order a reader
+ * needs them: the favourable decision's rate (the selection rate) first, most disadvantaged (lowest
+ * ratio) first; then the other directed metrics, most significant first (byConcern); then the
+ * metrics without a direction. The selection rate is the same number however the label is coded,
+ * and every other judged metric maps onto a judged metric with the same figures (METRIC_DEFS
+ * `recoded`), so the order, and the first entry, do not depend on the coding.
+ */
+export function disadvantages(a: AttributeResult): Disadvantage[] {
+  const flagged = a.comparisons.filter((c) => c.verdict === 'flagged');
+  const ds = flagged.map((c) => disadvantageOf(a.column, c));
+  const rank = (d: Disadvantage) => (d.metric === 'selection_rate' ? 0 : d.direction === 'disadvantaged' ? 1 : 2);
+  const log = (d: Disadvantage) => (d.ratio === null || !(d.ratio > 0) ? 0 : Math.log(d.ratio));
+  return ds.sort((x, y) => rank(x) - rank(y) || (rank(x) === 0 ? log(x) - log(y) : byConcern({ ...x.comparison, direction: x.direction }, { ...y.comparison, direction: y.direction })) || (x.group < y.group ? -1 : x.group > y.group ? 1 : 0));
+}
+
+/**
+ * An attribute's headline, decided once for every writer (the report's Findings, the CLI, the
+ * demo): its most concerning flag from the side of the group it disadvantages, else whether a legal
+ * yardstick fails, else its inconclusive comparisons, else that nothing could be tested.
+ */
+export interface AttributeHeadline {
+  attribute: string;
+  reference: string;
+  /** flagged: a statistical flag; clear: none (inconclusive counts the comparisons too uncertain to call); untested: nothing could be judged */
+  status: 'flagged' | 'clear' | 'untested';
+  /** the first flag (status flagged) */
+  lead: Disadvantage | null;
+  /** flags beyond the lead */
+  more: number;
+  inconclusive: number;
+  yardsticks: Yardsticks;
+}
+
+export function attributeHeadline(a: AttributeResult): AttributeHeadline {
+  const ds = disadvantages(a);
+  const inconclusive = a.comparisons.filter((c) => c.verdict === 'inconclusive').length;
+  const judged = a.comparisons.some((c) => c.verdict !== 'too little data');
+  return { attribute: a.column, reference: a.reference.value, status: ds.length ? 'flagged' : judged ? 'clear' : 'untested', lead: ds[0] ?? null, more: Math.max(0, ds.length - 1), inconclusive, yardsticks: yardsticksOf(a) };
+}
+
+const pct1 = (v: number | null) => (v === null ? 'n/a' : `${(100 * v).toFixed(1)}%`);
+const x2 = (v: number | null) => (v === null ? '-' : v.toFixed(2));
+
+/** "selection rate 16.2% vs 33.4% for Male (x0.49)": a flag's figures, the disadvantaged group's rate first. */
+export function disadvantageFigures(d: Disadvantage): string {
+  return `${METRIC_DEFS[d.metric].label} ${pct1(d.rate)} vs ${pct1(d.againstRate)} for ${d.against} (x${x2(d.ratio)})`;
+}
+
+/** "Female disadvantaged: selection rate 16.2% vs 33.4% for Male (x0.49)": a flag in words, the disadvantaged group first. */
+export function disadvantageText(d: Disadvantage): string {
+  return `${d.group} ${d.direction}: ${disadvantageFigures(d)}`;
+}
+
+/**
+ * "the four-fifths rule fails: Female 0.75 of Male's" — the yardsticks that fail, lowest ratio first,
+ * one clause when both fail for the same groups with the same ratios; '' when none fails.
+ */
+export function yardstickFailureText(y: Yardsticks, max = 2): string {
+  const list = (fs: YardstickFailure[], against: string | null) => `${fs.slice(0, max).map((f) => `${f.group} ${x2(f.ratio)}`).join(', ')}${fs.length > max ? ` and ${fs.length - max} more` : ''}${against ? ` of ${against}'s` : ''}`;
+  const ff = y.fourFifths.below.length ? list(y.fourFifths.below, y.fourFifths.against) : '';
+  const imp = y.impact.below.length ? list(y.impact.below, y.impact.against) : '';
+  if (ff && ff === imp) return `the four-fifths rule and the LL144 impact ratio fail: ${ff}`;
+  return [ff ? `the four-fifths rule fails: ${ff}` : '', imp ? `the LL144 impact ratio is below ${x2(METRICS_DEFAULTS.fourFifths)}: ${imp}` : ''].filter((x) => x).join('; ');
+}
+
+/** The attribute's headline as one line of text (the CLI's and the demo's wording of the report's headline). */
+export function attributeHeadlineText(h: AttributeHeadline): string {
+  const ys = yardstickFailureText(h.yardsticks);
+  // a flag's yardsticks are in the verdict table's column; the headline states them where no flag does
+  if (h.status === 'flagged') return `${h.attribute}: ${disadvantageText(h.lead!)}${h.more ? `, and ${h.more} more flag${h.more === 1 ? '' : 's'}` : ''}`;
+  if (h.status === 'untested') return `${h.attribute}: too little data to compare its groups (not tested)${ys ? `; ${ys}` : ''}`;
+  return `${h.attribute}: no statistical flag${h.inconclusive ? ` (${h.inconclusive} inconclusive)` : ''}${ys ? `, but ${ys}` : ''}`;
 }
 
 const RANK: Record<Verdict, number> = { flagged: 3, inconclusive: 2, pass: 1, 'too little data': 0 };
@@ -37,7 +186,7 @@ export function verdictTable(reports: readonly (MetricsReport | null)[]): Verdic
         const flagged = cs.filter((c) => c.verdict === 'flagged').sort(byConcern).map((c) => ({ group: c.group, direction: c.direction, ratio: c.ratio }));
         cells[m] = { verdict, flagged };
       }
-      rows.push({ attribute: a.column, reference: a.reference.value, cells });
+      rows.push({ attribute: a.column, reference: a.reference.value, cells, yardsticks: yardsticksOf(a) });
     }
   }
   return rows;
