@@ -11,22 +11,10 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { docFiles } from '../helpers/docs.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
-/** The markdown files whose links are checked: README.md and every .md under docs/, as paths from `root`. */
-export function docFiles(root: string): string[] {
-  const out = ['README.md'];
-  const walk = (dir: string) => {
-    for (const e of readdirSync(path.join(root, dir), { withFileTypes: true })) {
-      const rel = path.posix.join(dir, e.name);
-      if (e.isDirectory()) walk(rel);
-      else if (e.name.endsWith('.md')) out.push(rel);
-    }
-  };
-  if (existsSync(path.join(root, 'docs'))) walk('docs');
-  return out;
-}
 
 /** The text with fenced code blocks and inline code spans blanked (same length, line breaks kept). */
 export function blankCode(text: string): string {
