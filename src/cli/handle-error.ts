@@ -30,15 +30,42 @@ export class Interrupted extends Error {
   }
 }
 
+/** A commander error (unknown option, bad choice, missing argument, …) and the command it came from, "lucid audit". */
+export class CommandLineError extends CommanderError {
+  constructor(cause: CommanderError, readonly command: string) {
+    super(cause.exitCode, cause.code, cause.message);
+    this.name = 'CommandLineError';
+  }
+}
+
+/**
+ * Commander's error message as one `lucid:` line with a pointer to the command's help:
+ * "error: unknown option '--protect'\n(Did you mean --protected?)" from `lucid audit` becomes
+ * "lucid: error: unknown option '--protect' (did you mean --protected?); see lucid audit --help".
+ */
+export function commanderErrorLine(err: CommanderError, command = 'lucid'): string {
+  if (err.code === 'commander.help') return `lucid: error: ${command} needs a command; see ${command} --help\n`;
+  const text = err.message
+    .replace(/^error: /, '')
+    .replace(/\(Did you mean/g, '(did you mean')
+    .split('\n')
+    .map((l) => l.trim())
+    .filter((l) => l !== '')
+    .join(' ')
+    .replace(/\.$/, '');
+  return `lucid: error: ${text}; see ${command} --help\n`;
+}
+
 /**
  * What `err` becomes for a user: the text for stderr (one line, and the stack after it only when
- * `debug`; empty for commander's own errors, which commander has printed) and the exit code. The CLI
+ * `debug`; empty for --help and --version, which commander has printed) and the exit code. The CLI
  * (handleError) and the in-process fuzz corpus (test/hostile/fuzz.test.ts) both use it.
  */
 export function describeError(err: unknown, debug = false): { text: string; exit: number } {
   const stack = debug && err instanceof Error && err.stack ? `${err.stack}\n` : '';
   if (err instanceof InvalidArgumentError || err instanceof CommanderError) {
-    return { text: '', exit: err.exitCode === 0 ? EXIT.ok : EXIT.usage };
+    if (err.exitCode === 0) return { text: '', exit: EXIT.ok }; // --help, --version
+    return { text: commanderErrorLine(err, err instanceof CommandLineError ? err.command : undefined), exit: EXIT.usage };
   }
   if (err instanceof PolicyFailure) return { text: `lucid: ${err.message}\n`, exit: EXIT.policy };
   if (err instanceof Interrupted) return { text: `lucid: interrupted (${err.signal}): ${err.message}\n`, exit: EXIT.interrupted };

@@ -9,7 +9,18 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { EXIT } from '../../src/cli/handle-error.js';
+import type { Option } from 'commander';
+import { requiredOptions } from '../../src/cli/program.js';
 import { cliFixtures, formatChoices, inputFileOptions, lucid, misspeltOption, programCommands, STACK, takesColumns, writeFixtureFiles } from '../helpers/cli-fixtures.js';
+
+const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+
+/** `args` without option `o` and its value (given by its long or its short flag). */
+function withoutOption(args: readonly string[], o: Option): string[] {
+  const i = args.findIndex((a) => a === o.long || a === o.short);
+  if (i < 0) return args.slice();
+  return [...args.slice(0, i), ...args.slice(i + (o.required || o.optional ? 2 : 1))];
+}
 
 const dir = mkdtempSync(join(tmpdir(), 'lucid-conv-'));
 const fixtures = cliFixtures(dir);
@@ -44,13 +55,50 @@ describe('CLI conventions, every command', () => {
         assert.ok(choices.includes('json'), `lucid ${name} --format: ${choices.join(', ')}`);
       });
 
-      it('a misspelt option exits 2 with one line, no stack trace', () => {
+      // commander's errors, as the one error handler words them: one line, `lucid: error:`, and where to look
+      const usageLine = (r: { status: number | null; stderr: string }, what: RegExp) => {
+        assert.equal(r.status, EXIT.usage, r.stderr);
+        assert.match(r.stderr, new RegExp(`^lucid: error: ${what.source}.*; see lucid ${name} --help\n$`), r.stderr);
+      };
+
+      it('a misspelt option exits 2 with one line, lucid: error: and a pointer to --help, no stack trace', () => {
         const bad = misspeltOption(command);
         const r = lucid(...fx.args, bad);
-        assert.equal(r.status, EXIT.usage, `${bad}: ${r.stderr}`);
-        assert.match(r.stderr, new RegExp(`unknown option '${bad}'`));
+        usageLine(r, new RegExp(`unknown option '${bad}'`));
         assert.doesNotMatch(r.stderr, STACK);
       });
+
+      const required = requiredOptions(command).filter((o) => !o.hidden);
+      if (required.length > 0) {
+        it('each missing required option exits 2 with one line naming it and a pointer to --help', () => {
+          for (const o of required) {
+            const args = withoutOption(fx.args, o);
+            assert.notDeepEqual(args, fx.args, `the fixture of lucid ${name} does not give ${o.flags}`);
+            usageLine(lucid(...args), new RegExp(`required option '${escape(o.flags)}' not specified`));
+          }
+        });
+
+        const typo = required.find((o) => o.long && !command.options.some((x) => x.long === o.long!.slice(0, -1)));
+        if (typo) {
+          it(`a typo of a required option (${typo.long!.slice(0, -1)}) is an unknown option, not a missing ${typo.long}`, () => {
+            const args = fx.args.map((a) => (a === typo.long ? a.slice(0, -1) : a));
+            usageLine(lucid(...args), new RegExp(`unknown option '${escape(typo.long!.slice(0, -1))}'`));
+          });
+        }
+      }
+
+      const choice = command.options.find((o) => !o.hidden && o.argChoices && o.long !== '--format') ?? command.options.find((o) => o.long === '--format');
+      if (choice) {
+        it(`a value not among ${choice.long}'s choices exits 2 naming them, with a pointer to --help`, () => {
+          usageLine(lucid(...fx.args, choice.long!, 'zzz'), new RegExp(`option '${escape(choice.flags)}' argument 'zzz' is invalid\\. Allowed choices are ${escape(choice.argChoices!.join(', '))}`));
+        });
+      }
+
+      if (command.registeredArguments.some((a) => a.required)) {
+        it('a missing argument exits 2 with one line and a pointer to --help', () => {
+          usageLine(lucid(...path), /missing required argument '\w+'/);
+        });
+      }
 
       if (takesColumns(command)) {
         it('a misspelt column name exits 2, naming it, no stack trace', () => {
@@ -110,6 +158,16 @@ describe('CLI conventions, every command', () => {
     assert.equal(t.positive, 'yes');
     assert.equal(JSON.parse(lucid(...fixtures['model predict'].args, '--format', 'json').stdout).rows, 60);
     assert.equal(JSON.parse(lucid(...fixtures.invert.args, '--format', 'json').stdout).samples, 20);
+  });
+
+  it("the program's own errors: an unknown command, a bad --threads, no command at all: lucid: error: and a pointer to lucid --help, exit 2", () => {
+    for (const [args, what] of [[['frob'], /unknown command 'frob'/], [['--threads', '0', 'selfcheck'], /option '--threads <n>' argument '0' is invalid/], [[], /lucid needs a command/]] as const) {
+      const r = lucid(...args);
+      assert.equal(r.status, EXIT.usage, r.stderr);
+      assert.match(r.stderr, new RegExp(`(^|\\n)lucid: error: ${what.source}.*; see lucid --help\\n$`), r.stderr);
+    }
+    const typo = lucid('audit', '--protect', 'sex');
+    assert.equal(typo.stderr, "lucid: error: unknown option '--protect' (did you mean --protected?); see lucid audit --help\n");
   });
 
   it('a missing required option exits 2; a missing model file exits 1 naming it', () => {

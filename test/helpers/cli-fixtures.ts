@@ -5,7 +5,7 @@ import { spawnSync } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Command, Option } from 'commander';
-import { leafCommands } from '../../src/cli/program.js';
+import { leafCommands, requiredOptions } from '../../src/cli/program.js';
 import { LUCID_BIN } from './sim-model.js';
 
 export const lucid = (...args: string[]) => spawnSync(process.execPath, [LUCID_BIN, ...args], { encoding: 'utf8' });
@@ -98,7 +98,8 @@ export const inputFileOptions = (c: Command) => visible(c).filter((o) => /<file>
 
 /** A misspelling of one of the command's own optional options (its last letter doubled), e.g. --seedd. */
 export function misspeltOption(c: Command): string {
-  const o = visible(c).find((x) => !x.mandatory && x.long && x.long !== '--help' && !x.negate);
+  const required = requiredOptions(c);
+  const o = visible(c).find((x) => !required.includes(x) && x.long && x.long !== '--help' && !x.negate);
   if (!o) throw new Error(`${c.name()}: no optional option to misspell`);
   return o.long! + o.long!.slice(-1);
 }
