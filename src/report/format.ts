@@ -118,3 +118,61 @@ export function estimateText(eta: { left: number; total: number; ceiling: boolea
 export function auditEstimateText(e: { seconds: number; ganSeconds: number; ceiling: boolean; what: string }): string {
   return `about ${fmtDuration(e.seconds)}${e.ceiling ? ' at most' : ''}, ${fmtDuration(e.ganSeconds)} of it training ${e.what} (timed on a few of its steps)`;
 }
+
+/** The width the CLI's text summaries keep to, in characters (a terminal or a log shows them whole). */
+export const TEXT_WIDTH = 120;
+
+/**
+ * One line of text as lines of at most `width` characters (code points): broken at spaces, each
+ * continuation indented `hang` spaces more than the line's own indent; a word longer than a whole line
+ * is cut across lines rather than shortened, so nothing is lost.
+ */
+export function wrapLine(line: string, width = TEXT_WIDTH, hang = 4): string[] {
+  const len = (s: string) => [...s].length;
+  if (len(line) <= width) return [line];
+  const lead = /^ */.exec(line)![0];
+  const cont = lead + ' '.repeat(hang);
+  const out: string[] = [];
+  let cur = lead;
+  let empty = true; // nothing but the indent on `cur` yet
+  const place = (word: string) => {
+    let w = word;
+    for (;;) {
+      const room = width - len(cur) - (empty ? 0 : 1);
+      if (len(w) <= room) {
+        cur += (empty ? '' : ' ') + w;
+        empty = false;
+        return;
+      }
+      if (!empty) {
+        out.push(cur);
+        cur = cont;
+        empty = true;
+        continue;
+      }
+      // a word wider than a whole line: cut it (a path, a long category) across lines
+      const cps = [...w];
+      const fit = Math.max(1, room);
+      out.push(cur + cps.slice(0, fit).join(''));
+      w = cps.slice(fit).join('');
+      cur = cont;
+    }
+  };
+  // a unit stays with its number: "+22.0 pp…", "126.7 s" are not broken before the unit
+  const words: string[] = [];
+  for (const word of line.slice(lead.length).split(' ')) {
+    if (word === '') continue;
+    if (words.length && /^(pp|s)(\W|$)/.test(word) && /\d$/.test(words[words.length - 1])) words[words.length - 1] += ` ${word}`;
+    else words.push(word);
+  }
+  for (const word of words) place(word);
+  if (!empty) out.push(cur);
+  return out;
+}
+
+/** Every line of `text` wrapped by wrapLine (the trailing newline, if any, kept). */
+export function wrapText(text: string, width = TEXT_WIDTH, hang = 4): string {
+  const nl = text.endsWith('\n');
+  const body = (nl ? text.slice(0, -1) : text).split('\n').flatMap((l) => wrapLine(l, width, hang)).join('\n');
+  return nl ? `${body}\n` : body;
+}

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { lucidCli, simModelDir } from '../helpers/sim-model.js';
+import { unwrapSummary } from '../helpers/unwrap.js';
 
 const lucid = lucidCli();
 const fx = simModelDir('lucid-audit-cli-');
@@ -17,7 +18,7 @@ describe('lucid audit', () => {
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stdout, /wrote .*report\.html/);
     assert.match(r.stdout, /Jensen–Shannon/);
-    assert.match(r.stdout, /drawn by rejection: the model accepted \d+\.\d% of the rows drawn for the positive set and \d+\.\d% for the negative \(the kept rows are on their side by construction\)/);
+    assert.match(unwrapSummary(r.stdout), /drawn by rejection: the model accepted \d+\.\d% of the rows drawn for the positive set and \d+\.\d% for the negative \(the kept rows are on their side by construction\)/);
     assert.match(r.stdout, /× 3 seeds/);
     assert.match(r.stdout, /\n  sex: (the sets and the data agree in direction|the real rows \(the sets misrepresent this attribute\)|no direction confirmed by the data and the sets together)/);
     for (const f of ['report.html', 'audit.json', 'metrics.csv', 'metrics.json', 'metrics-intersection.csv', 'canonical-positive.csv', 'canonical-negative.csv',
@@ -170,7 +171,7 @@ describe('lucid audit', () => {
     const out = join(dir, 'audit-ganrows');
     const r = lucid('audit', '--data', fx.data, '--label', 'approved', '--positive', 'yes', '--protected', 'sex,group', '--model', fx.modelFile, ...small, '--gan-seeds', '1', '--intersection-rows', '0', '--gan-rows', '500', '--out', out);
     assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stdout, /\n  data: 1200 rows; model: .*; LUCID-GAN \(paper loss\) × 1 seed on a stratified sample of 500 of 1,200 rows \(strata: decision × sex × group\), 3 epochs \(the published schedule\); sets: [^;]+; [\d.]+ s\n/);
+    assert.match(unwrapSummary(r.stdout), /\n  data: 1200 rows; model: .*; LUCID-GAN \(paper loss\) × 1 seed on a stratified sample of 500 of 1,200 rows \(strata: decision × sex × group\), 3 epochs \(the published schedule\); sets: [^;]+; [\d.]+ s\n/);
     const g = JSON.parse(readFileSync(join(out, 'audit.json'), 'utf8')).meta.gan;
     assert.equal(g.ganRows, 500);
     assert.equal(g.rows, 500);

@@ -6,6 +6,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { unwrapSummary } from '../helpers/unwrap.js';
 
 const bin = fileURLToPath(new URL('../../../bin/lucid.js', import.meta.url));
 const lucid = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
@@ -50,13 +51,13 @@ describe('lucid CLI', () => {
         assert.equal(a.planted[0].kind, kind);
         assert.ok(a.planted[0].disadvantaged.length > 0);
       }
-      assert.match(r.stdout, /planted: proxy: .*neighbourhood.*disadvantaged: group=B/);
-      assert.match(r.stdout, /disadvantaged: sex=Female & group=B/);
+      assert.match(unwrapSummary(r.stdout), /planted: proxy: .*neighbourhood.*disadvantaged: group=B/);
+      assert.match(unwrapSummary(r.stdout), /disadvantaged: sex=Female & group=B/);
       // what it found against what was planted (#18 item 6), and where to look
-      assert.match(r.stdout, /found: group = B flagged disadvantaged: selection rate \d+\.\d% vs \d+\.\d% for A \(x0\.\d\d\)/);
-      assert.match(r.stdout, /found: sex × group = Female, B flagged disadvantaged: selection rate/);
+      assert.match(unwrapSummary(r.stdout), /found: group = B flagged disadvantaged: selection rate \d+\.\d% vs \d+\.\d% for A \(x0\.\d\d\)/);
+      assert.match(unwrapSummary(r.stdout), /found: sex × group = Female, B flagged disadvantaged: selection rate/);
       // the planted rule against the trained model, in one sentence
-      assert.match(r.stdout, /The planted rule reads 4 columns \(income, education, debt_ratio, group\); the model trained on its decisions reads 8 \(age, sex, neighbourhood and hours_per_week too\), so its decisions can differ by sex/);
+      assert.match(unwrapSummary(r.stdout), /The planted rule reads 4 columns \(income, education, debt_ratio, group\); the model trained on its decisions reads 8 \(age, sex, neighbourhood and hours_per_week too\), so its decisions can differ by sex/);
       assert.match(r.stdout, /open .*index\.html in a browser/);
       const proxy = JSON.parse(readFileSync(join(dir, 'proxy', 'audit.json'), 'utf8'));
       assert.deepEqual(proxy.proxy.columns, ['sex', 'group']);
@@ -72,7 +73,7 @@ describe('lucid CLI', () => {
       }
       assert.match(items[0], /✓ found: group = B is flagged disadvantaged: selection rate/);
       assert.match(items[2], /✓ found: sex × group = Female, B is flagged disadvantaged: selection rate/);
-      const found = (r.stdout.match(/found: [^\n]*/g) ?? []).map((l) => !l.includes('MISSED'));
+      const found = (unwrapSummary(r.stdout).match(/found: [^\n]*/g) ?? []).map((l) => !l.includes('MISSED'));
       assert.match(index, new RegExp(`The audit finds what was planted in ${found.filter((x) => x).length} of 3 reports\\.`));
     } finally {
       rmSync(dir, { recursive: true, force: true });

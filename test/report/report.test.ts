@@ -2,6 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { faleSpread, headlines, renderReport } from '../../src/report/index.js';
 import { degenerateAuditResult, dist, expectedChartCount, sampleAuditResult } from './sample-audit.js';
+import { unwrapSummary } from '../helpers/unwrap.js';
 
 /** Every <svg …>…</svg> in `html`. */
 const svgs = (html: string): string[] => html.match(/<svg\b[\s\S]*?<\/svg>/g) ?? [];
@@ -356,7 +357,7 @@ test('what every figure depends on comes first (#33): an interrupted audit on th
   assert.match(html, /<header>\n<p class="alert" id="interrupted" role="alert">SIGTERM: INTERRUPTED during the LUCID-GAN training: the audit was finished early with 1 of 3 LUCID-GANs trained \(epochs 22 of 250\)/);
   const weakAt = html.indexOf('id="weak-model"');
   assert.ok(weakAt > 0 && weakAt < html.indexOf('id="verdict"'), 'the weak model before the verdict table');
-  const lines = auditSummary(r, { dir: 'out', report: 'out/report.html', files: ['report.html', 'audit.json'] }).split('\n');
+  const lines = unwrapSummary(auditSummary(r, { dir: 'out', report: 'out/report.html', files: ['report.html', 'audit.json'] })).split('\n');
   assert.match(lines[0], /^lucid: SIGTERM: INTERRUPTED during the LUCID-GAN training/);
   assert.match(lines[1], /^lucid: WEAK MODEL: it decides 98\.2% of the rows/);
   assert.match(lines[2], /^lucid: wrote out\/report\.html .*, marked interrupted$/);

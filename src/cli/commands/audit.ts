@@ -20,6 +20,7 @@ import { FAIRNESS_OPTIONS as F, withGroupComparisonOptions, fairnessValues, read
 import { directionsPhrase, familyCounts, fitLine, formatVerdictTable, fourFifthsText, impactText, judgedPhrase, METRIC_DEFS, METRICS_DEFAULTS } from '../../methods/metrics/index.js';
 import { attributionText } from '../../audit/attribution.js';
 import { modelFilePhrase } from '../../models/adapters.js';
+import { TEXT_WIDTH, wrapText } from '../../report/format.js';
 
 interface AuditCliOptions extends DataCliOptions, FairnessCliOptions, AuditRunCliOptions, PolicyCliOptions {
   data: string;
@@ -96,7 +97,7 @@ export function auditSummary(r: AuditResult, w: WrittenAudit, top = 5): string {
   const mv = r.metrics.attributes.verdicts;
   const mc = familyCounts([r.metrics.attributes, r.metrics.intersection]);
   lines.push(`  group metrics: ${mc.flagged} flagged, ${mc.inconclusive} inconclusive, ${mc.pass} pass, ${mc['too little data']} with too little data (band [${mv.band[0].toFixed(2)}, ${mv.band[1].toFixed(2)}]; ${mv.correction.split(' (')[0]}, family-wise error ${Math.round(100 * mv.alpha)}%)`);
-  lines.push(formatVerdictTable([r.metrics.attributes, r.metrics.intersection], '    ').replace(/\n$/, ''));
+  lines.push(formatVerdictTable([r.metrics.attributes, r.metrics.intersection], '    ', TEXT_WIDTH).replace(/\n$/, ''));
   if (r.meta.suppressBelow !== null) {
     const sup = [r.metrics.attributes, r.metrics.intersection].flatMap((rep) => (rep?.attributes ?? []).flatMap((a) => a.groups.filter((g) => g.suppressed).map((g) => `${a.column} = ${g.value}`)));
     lines.push(`  suppressed (fewer than ${r.meta.suppressBelow} people; no figure shown): ${sup.length ? sup.join('; ') : 'none'}`);
@@ -119,7 +120,7 @@ export function auditSummary(r: AuditResult, w: WrittenAudit, top = 5): string {
     for (const c of r.caveats.slice(0, 5)) lines.push(`    - ${c.text}`);
     if (r.caveats.length > 5) lines.push(`    … ${r.caveats.length - 5} more in the report`);
   }
-  return lines.join('\n') + '\n';
+  return wrapText(lines.join('\n') + '\n');
 }
 
 /** The check's settings under an audit: the audit's inputs, the policy's (or the command line's) minGroup, onInsufficient and margin. */
@@ -309,7 +310,7 @@ export const auditCommand = withGroupComparisonOptions(withAuditRunOptions(withD
         }, null, 2) + '\n');
       } else {
         process.stdout.write(auditSummary(out.result, written));
-        if (check) process.stdout.write(`  policy ${check.policy.file}: ${check.passed ? 'passed' : 'FAILED'}: ${check.counts.pass} pass, ${check.counts.fail} fail, ${check.counts.insufficient} with insufficient data${check.baseline ? `, ${check.counts.regressed} regressed` : ''} of ${check.counts.checks} checks${opts.markdown ? ` (summary: ${opts.markdown})` : ''}\n`);
+        if (check) process.stdout.write(wrapText(`  policy ${check.policy.file}: ${check.passed ? 'passed' : 'FAILED'}: ${check.counts.pass} pass, ${check.counts.fail} fail, ${check.counts.insufficient} with insufficient data${check.baseline ? `, ${check.counts.regressed} regressed` : ''} of ${check.counts.checks} checks${opts.markdown ? ` (summary: ${opts.markdown})` : ''}\n`));
       }
       return check;
     });

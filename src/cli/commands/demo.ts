@@ -6,6 +6,7 @@ import { DEMO_SIM, runDemo, type DemoOptions } from '../../node/demo.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { nonNegativeInt, positiveInt, summaryFormat } from '../options.js';
 import { progressLine } from '../progress.js';
+import { wrapText } from '../../report/format.js';
 
 interface DemoCliOptions {
   out: string;
@@ -43,7 +44,7 @@ Example:
     const engine = await initNodeEngine();
     const json = opts.format === 'json';
     const log = (s: string) => {
-      if (!json) process.stdout.write(s);
+      if (!json) process.stdout.write(wrapText(s));
     };
     const summary = await runDemo(engine, { out: opts.out, dataset: opts.dataset, seed: opts.seed, ganEpochs: opts.ganEpochs, argv: process.argv.slice(2), log, progress: opts.quiet ? undefined : progressLine });
     if (json) process.stdout.write(JSON.stringify(summary, null, 2) + '\n');

@@ -31,13 +31,29 @@ function flaggedLines(a: AttributeResult): string[] {
     .map((c) => `  FLAGGED ${a.column} = ${c.group}: ${METRIC_DEFS[c.metric].label} ${pct(c.rate)}% vs ${pct(c.referenceRate)}% (x${ratio(c.ratio)}, ${(100 * (1 - c.level!)).toFixed(2)}% interval [${ratio(c.interval!.lo)}, ${ratio(c.interval!.hi)}]): ${c.direction}`);
 }
 
-/** The verdict table as aligned text (the same table the report puts first). */
-export function formatVerdictTable(reports: readonly (MetricsReport | null)[], indent = ''): string {
+/**
+ * The verdict table as aligned text (the same table the report puts first). Wider than `width` with
+ * the indent, its metric columns are split into blocks that fit, each beside the attribute column; when
+ * not even one metric fits beside it (long names), each attribute is one line, "metric verdict; …".
+ */
+export function formatVerdictTable(reports: readonly (MetricsReport | null)[], indent = '', width = Infinity): string {
   const rows = verdictTable(reports);
   if (!rows.length) return '';
   const table = [['attribute (reference)', ...JUDGED_METRICS.map((m) => METRIC_DEFS[m].short)]];
   for (const row of rows) table.push([`${row.attribute} (${row.reference})`, ...JUDGED_METRICS.map((m) => verdictCellText(row.cells[m], 1))]);
-  return align(table).split('\n').filter((l) => l).map((l) => indent + l).join('\n') + '\n';
+  const w = table[0].map((_, j) => Math.max(...table.map((r) => [...r[j]].length)));
+  const blockWidth = (cols: number[]) => [...indent].length + w[0] + cols.reduce((sum, j) => sum + 2 + w[j], 0);
+  const blocks: number[][] = [];
+  for (let j = 1; j < w.length; j++) {
+    const last = blocks[blocks.length - 1];
+    if (last && blockWidth([...last, j]) <= width) last.push(j);
+    else blocks.push([j]);
+  }
+  const lines = (text: string) => text.split('\n').filter((l) => l).map((l) => indent + l);
+  if (blocks.some((b) => blockWidth(b) > width)) {
+    return table.slice(1).map((r) => `${indent}${r[0]}: ${r.slice(1).map((cell, j) => `${table[0][j + 1]} ${cell}`).join('; ')}`).join('\n') + '\n';
+  }
+  return blocks.flatMap((b) => lines(align(table.map((r) => [r[0], ...b.map((j) => r[j])])))).join('\n') + '\n';
 }
 
 /** "a, b, c and 4 more" of at most `max` items (all when max is undefined). */
