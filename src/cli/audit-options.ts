@@ -12,6 +12,12 @@ import { modelTimeoutOption } from './model-timeout.js';
 import { defaultGanCacheDir, GAN_CACHE_HELP } from '../node/gan-cache.js';
 import { intAtLeast2, nonNegativeInt, numberList, positiveInt } from './options.js';
 
+/**
+ * What an audit's --seed is, said once for every command that runs an audit (audit, check --model,
+ * demo): the one seed given, from which the GANs' seeds and every draw's seed are derived.
+ */
+export const AUDIT_SEED_HELP = `the audit's seed s; every seed of the audit is derived from it (LUCID-GAN k of --gan-seeds trains with s + k × ${CANONICAL_DEFAULTS.seedStride.toLocaleString('en-US')}, k = 0, 1, …; the report lists every seed by purpose); same seed, same audit`;
+
 function share(value: string): number {
   const v = Number(value);
   if (value.trim() === '' || !Number.isFinite(v) || v < 0 || v >= 1) throw new InvalidArgumentError(`expected a share in [0, 1), e.g. 0.05, got "${value}"`);

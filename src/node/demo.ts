@@ -86,14 +86,14 @@ async function simDemo(engine: Engine, opts: DemoOptions): Promise<DemoSummary> 
         positive: audit.favourable,
         protected: audit.protected,
         model: builtinBlackBox(engine, clf, `built-in logistic model (${kind} bias${drop.length ? `, trained without ${drop.join(', ')}` : ''})`),
-        source: `simulated loan decisions, ${kind} bias (seed ${opts.seed + 1})`,
+        source: `simulated loan decisions, ${kind} bias (simulator seed ${opts.seed + 1})`,
         seed: opts.seed,
         ganEpochs: opts.ganEpochs ?? DEMO_SIM.ganEpochs,
         n: DEMO_SIM.n,
         intersectionRows: DEMO_SIM.intersectionRows,
         faleBootstrap: DEMO_SIM.faleBootstrap,
         // the data and the model are made here, not read from files: there is nothing to hash
-        provenance: { command: { via: 'cli', argv: opts.argv }, dataNote: `simulated by lucid demo in memory (seed ${opts.seed + 1}): no file to hash` },
+        provenance: { command: { via: 'cli', argv: opts.argv }, dataNote: `simulated by lucid demo in memory (simulator seed ${opts.seed + 1}; the model's training rows: simulator seed ${opts.seed}): no file to hash` },
         onProgress: bar?.onProgress,
       }));
     } finally {

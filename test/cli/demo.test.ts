@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { unwrapSummary } from '../helpers/unwrap.js';
+import { namedSeeds } from '../helpers/seeds.js';
 
 const bin = fileURLToPath(new URL('../../../bin/lucid.js', import.meta.url));
 const lucid = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
@@ -51,6 +52,10 @@ describe('lucid CLI', () => {
         assert.equal(a.planted[0].kind, kind);
         assert.ok(a.planted[0].disadvantaged.length > 0);
       }
+      // the header names the audit's seed and the simulator's, each as such (demo --seed 0: audit 0, audited rows 1)
+      const seeds = namedSeeds(readFileSync(join(dir, 'direct', 'report.html'), 'utf8'));
+      assert.deepEqual(seeds.filter(([w]) => w !== 'audit' && w !== 'simulator'), [], JSON.stringify(seeds));
+      assert.ok(seeds.some(([w, n]) => w === 'audit' && n === 0) && seeds.some(([w, n]) => w === 'simulator' && n === 1), JSON.stringify(seeds));
       assert.match(unwrapSummary(r.stdout), /planted: proxy: .*neighbourhood.*disadvantaged: group=B/);
       assert.match(unwrapSummary(r.stdout), /disadvantaged: sex=Female & group=B/);
       // what it found against what was planted (#18 item 6), and where to look

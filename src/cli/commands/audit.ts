@@ -11,7 +11,7 @@ import { EngineError } from '../../engine/errors.js';
 import { prepareOutDir, writeAudit, type WrittenAudit } from '../../node/audit.js';
 import { auditWithProgress } from '../run-audit.js';
 import { initNodeEngine } from '../../node/engine.js';
-import { auditRunValues, withAuditRunOptions, type AuditRunCliOptions } from '../audit-options.js';
+import { AUDIT_SEED_HELP, auditRunValues, withAuditRunOptions, type AuditRunCliOptions } from '../audit-options.js';
 import { finishPolicy, POLICY_OPTIONS, preparePolicyFiles, raiseIfFailed, type PolicyCliOptions } from '../policy-options.js';
 import { checkPolicyOnAudit, policyReferences, validateForAudit } from '../../audit/policy-audit.js';
 import { POLICY_DEFAULTS, requireNoCanonical, type CheckSettings, type Policy } from '../../audit/policy.js';
@@ -235,7 +235,7 @@ export const auditCommand = withGroupComparisonOptions(withAuditRunOptions(withD
   .option('--pred <column>', 'instead of --model: a column holding the model\'s predictions (P(positive), 0/1 or labels)')
   .addOption(F.modelClasses())
   .addOption(F.allowInvertedScores()))
-  .option('--seed <n>', 'seed of every draw (same seed, same audit)', nonNegativeInt, 0)
+  .option('--seed <n>', AUDIT_SEED_HELP, nonNegativeInt, 0)
   )
   .addOption(summaryFormat())
   .addOption(POLICY_OPTIONS.policy('after the report is written, check this fairness policy (docs/ci.md) against the audit\'s group metrics and canonical sets; exit 3 when it fails'))

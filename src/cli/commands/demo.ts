@@ -6,6 +6,7 @@ import { DEMO_SIM, runDemo, type DemoOptions } from '../../node/demo.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { nonNegativeInt, positiveInt, summaryFormat } from '../options.js';
 import { progressLine } from '../progress.js';
+import { AUDIT_SEED_HELP } from '../audit-options.js';
 import { wrapText } from '../../report/format.js';
 
 interface DemoCliOptions {
@@ -21,7 +22,7 @@ export const demo = new Command('demo')
   .description('the fairness demo: audit models trained on data with planted direct, proxy and intersectional bias (or on Adult / COMPAS) and write HTML reports')
   .option('--out <dir>', 'the folder to write the reports to', './lucid-demo')
   .addOption(new Option('--dataset <name>', 'sim: the embedded bias simulator; adult, compas: from LUCID_DATA_DIR').choices(['sim', 'adult', 'compas']).default('sim'))
-  .option('--seed <n>', 'seed of the data, the model and the audit (same seed, same reports)', nonNegativeInt, 0)
+  .option('--seed <n>', `${AUDIT_SEED_HELP}. The demo also trains its model with s, and sim simulates the training rows with seed s and the audited rows with s + 1`, nonNegativeInt, 0)
   .option('--gan-epochs <n>', `LUCID-GAN epochs (default: ${DEMO_SIM.ganEpochs} for sim; the audit's default for adult/compas)`, positiveInt)
   .option('--quiet', 'no progress on stderr')
   .addOption(summaryFormat())
