@@ -19,6 +19,7 @@ import {
   fmtPp,
   px,
   truncate,
+  wrapLine,
 } from './format.js';
 
 export interface ChartOptions {
@@ -67,16 +68,47 @@ function open(kind: ChartKind, w: number, h: number, label: string): string {
   );
 }
 
-/** The title and subtitle; with the chart's width `w`, each is shortened to fit (the full text in its <title>). */
-function heading(title: string, subtitle: string | undefined, left: number, w?: number): string {
+/** A chart's heading and the height it takes beyond one line of title and one of subtitle. */
+interface Heading {
+  svg: string;
+  extra: number;
+}
+
+const TITLE_LINE = 16;
+const SUBTITLE_LINE = 13;
+
+/**
+ * The title and subtitle; with the chart's width `w`, each wraps onto as many lines as it needs (never
+ * shortened: a clipped subtitle hid what its whiskers mean); close() moves the chart below them down.
+ */
+function heading(title: string, subtitle: string | undefined, left: number, w?: number): Heading {
   const room = w === undefined ? Infinity : w - left - 6;
-  const t = fitText(title, room, 13, true);
-  let s = `<text class="chart-title" x="${px(left)}" y="17" font-size="13" font-weight="600">${t !== title ? `<title>${esc(title)}</title>` : ''}${esc(t)}</text>`;
+  const lines = (text: string, size: number, bold = false) => (room === Infinity ? [text] : wrapLine(text, Math.max(8, Math.floor(room / charW(size, bold))), 0));
+  const tl = lines(title, 13, true);
+  const tspans = (ls: string[], step: number) => ls.map((l, i) => (i === 0 ? esc(l) : `<tspan x="${px(left)}" dy="${step}">${esc(l)}</tspan>`)).join('');
+  let s = `<text class="chart-title" x="${px(left)}" y="17" font-size="13" font-weight="600">${tspans(tl, TITLE_LINE)}</text>`;
+  const titleExtra = (tl.length - 1) * TITLE_LINE;
+  let extra = titleExtra;
   if (subtitle) {
-    const st = fitText(subtitle, room, 11);
-    s += `<text class="chart-subtitle" x="${px(left)}" y="32" font-size="11" fill="#555555">${st !== subtitle ? `<title>${esc(subtitle)}</title>` : ''}${esc(st)}</text>`;
+    const sl = lines(subtitle, 11);
+    s += `<text class="chart-subtitle" x="${px(left)}" y="${px(32 + titleExtra)}" font-size="11" fill="#555555">${tspans(sl, SUBTITLE_LINE)}</text>`;
+    extra += (sl.length - 1) * SUBTITLE_LINE;
   }
-  return s;
+  return { svg: s, extra };
+}
+
+/**
+ * The chart's markup, `out` being [open(…), the heading's svg, …the body]: a heading of more than a
+ * line each moves the body down by its extra height, and the chart grows by as much.
+ */
+function close(out: string[], head: Heading): string {
+  if (head.extra <= 0) return `${out.join('')}</svg>`;
+  const grow = (v: string) => px(Number(v) + head.extra);
+  const top = out[0]
+    .replace(/^(<svg\b[^>]*?\sheight=")([\d.]+)"/, (_, a: string, h: string) => `${a}${grow(h)}"`)
+    .replace(/(viewBox="0 0 [\d.]+ )([\d.]+)"/, (_, a: string, h: string) => `${a}${grow(h)}"`)
+    .replace(/(<rect width="[\d.]+" height=")([\d.]+)"/, (_, a: string, h: string) => `${a}${grow(h)}"`);
+  return `${top}${out[1]}<g transform="translate(0 ${px(head.extra)})">${out.slice(2).join('')}</g></svg>`;
 }
 
 function axisLabelX(text: string, cx: number, y: number): string {
@@ -215,7 +247,9 @@ export function histogramPair(d: Distribution, opts: ChartOptions = {}): string 
   const title = opts.title ?? d.feature;
   const subtitle = opts.subtitle ?? jsSubtitle(d);
   const lg = legend(seriesLegend(d), 56, 50, W - 70);
-  const M = { left: 56, right: 14, top: 50 + lg.height + 4, bottom: 56 };
+  // the last edge's label is centred on the frame's right edge: room for its half (a "100000" is wider than 14 px)
+  const lastEdge = edges.length ? fmtNum(edges[edges.length - 1], 3) : '';
+  const M = { left: 56, right: Math.max(14, Math.ceil(textW(lastEdge, 10) / 2) + 2), top: 50 + lg.height + 4, bottom: 56 };
   const H = opts.height ?? 250 + lg.height;
   const iw = W - M.left - M.right;
   const ih = H - M.top - M.bottom;
@@ -227,7 +261,8 @@ export function histogramPair(d: Distribution, opts: ChartOptions = {}): string 
   const y = (v: number) => M.top + ih - (v / top) * ih;
   const bw = iw / k;
   const out: string[] = [open('histogram-pair', W, H, `${title}: distribution (% of rows) by series; ${subtitle}`)];
-  out.push(heading(title, subtitle, M.left, W), lg.svg);
+  const head = heading(title, subtitle, M.left, W);
+  out.push(head.svg, lg.svg);
   out.push(yGrid(ticks, y, M.left, M.left + iw, (t) => `${fmtNum(t)}%`));
   const pairs = Math.min(2, d.series.length);
   const barW = (bw * 0.8) / Math.max(1, pairs);
@@ -272,8 +307,7 @@ export function histogramPair(d: Distribution, opts: ChartOptions = {}): string 
   }
   out.push(axisLabelX(d.feature, M.left + iw / 2, H - 8));
   out.push(axisLabelY('% of rows', 14, M.top + ih / 2));
-  out.push('</svg>');
-  return out.join('');
+  return close(out, head);
 }
 
 const MAX_CATEGORIES = 30;
@@ -324,7 +358,8 @@ export function groupedBars(d: Distribution, opts: ChartOptions = {}): string {
   const gw = iw / m;
   const barW = Math.min(22, (gw * 0.78) / Math.max(1, pairs));
   const out: string[] = [open('grouped-bars', W, H, `${title}: share of rows per category by series; ${subtitle}`)];
-  out.push(heading(title, subtitle, M.left, W), lg.svg);
+  const head = heading(title, subtitle, M.left, W);
+  out.push(head.svg, lg.svg);
   out.push(yGrid(ticks, y, M.left, M.left + iw, (t) => `${fmtNum(t)}%`));
   idx.forEach((c, j) => {
     const cx = M.left + (j + 0.5) * gw;
@@ -347,8 +382,7 @@ export function groupedBars(d: Distribution, opts: ChartOptions = {}): string {
   out.push(frame(M.left, M.top, iw, ih));
   out.push(axisLabelX(d.feature, M.left + iw / 2, H - 6));
   out.push(axisLabelY('% of rows', 14, M.top + ih / 2));
-  out.push('</svg>');
-  return out.join('');
+  return close(out, head);
 }
 
 /** A distribution chart: histogramPair for numeric features, groupedBars for categorical ones. */
@@ -377,7 +411,8 @@ export function jsRanking(dists: readonly Distribution[], opts: ChartOptions & {
   const title = opts.title ?? 'Features ranked by Jensen–Shannon distance';
   const subtitle = opts.subtitle ?? (all.length > shown.length ? `top ${shown.length} of ${all.length} features` : `${all.length} features`);
   const out: string[] = [open('js-ranking', W, H, `${title}; ${subtitle}`)];
-  out.push(heading(title, subtitle, 14, W), lg.svg);
+  const head = heading(title, subtitle, 14, W);
+  out.push(head.svg, lg.svg);
   for (const t of ticks) out.push(`<line x1="${px(x(t))}" x2="${px(x(t))}" y1="${px(M.top)}" y2="${px(M.top + ih)}" stroke="${GRID}"/><text class="tick" x="${px(x(t))}" y="${px(M.top + ih + 13)}" text-anchor="middle" font-size="10">${fmtNum(t)}</text>`);
   const rh = ih / Math.max(1, shown.length);
   shown.forEach((d, i) => {
@@ -392,8 +427,7 @@ export function jsRanking(dists: readonly Distribution[], opts: ChartOptions & {
   out.push(frame(M.left, M.top, iw, ih));
   out.push(axisLabelX('Jensen–Shannon distance (positive vs negative set)', M.left + iw / 2, H - 8));
   out.push(axisLabelY('feature', 12, M.top + ih / 2));
-  out.push('</svg>');
-  return out.join('');
+  return close(out, head);
 }
 
 /** A comparison's mark on a group's bar: a flag (with its direction) or an inconclusive result; text, never colour alone. */
@@ -469,7 +503,8 @@ export function groupRates(d: GroupRatesData, opts: ChartOptions = {}): string {
   const H = opts.height ?? top + Math.max(1, G) * rowH + bottom;
   const ih = Math.max(1, G) * rowH;
   const out: string[] = [open('group-rates', W, H, `${title}; ${subtitle}${spoken}`)];
-  out.push(heading(title, subtitle, 14, W), lg.svg);
+  const head = heading(title, subtitle, 14, W);
+  out.push(head.svg, lg.svg);
   d.groups.forEach((g, i) => {
     const yy = top + i * rowH + rowH / 2 + 3.5;
     const full = `${g.reference ? '★ ' : ''}${g.value}`;
@@ -519,8 +554,7 @@ export function groupRates(d: GroupRatesData, opts: ChartOptions = {}): string {
     const shown = fitText(k, W - 28, 10);
     out.push(`<text class="axis-label" x="${px(14)}" y="${px(H - 8 - 13 * (keyLines.length - 1 - i))}" font-size="10" fill="#555555">${shown !== k ? `<title>${esc(k)}</title>` : ''}${esc(shown)}</text>`);
   });
-  out.push('</svg>');
-  return out.join('');
+  return close(out, head);
 }
 
 export interface LineSeries {
@@ -564,7 +598,8 @@ export function lineChart(series: readonly LineSeries[], opts: ChartOptions & { 
   const y = (v: number) => M.top + ih - ((v - y0) / (y1 - y0 || 1)) * ih;
   const x = (i: number) => M.left + (n === 1 ? iw / 2 : (i / (n - 1)) * iw);
   const out: string[] = [open('line', W, H, `${title}; ${opts.xLabel} vs ${opts.yLabel}`)];
-  out.push(heading(title, opts.subtitle, M.left, W), lg.svg);
+  const head = heading(title, opts.subtitle, M.left, W);
+  out.push(head.svg, lg.svg);
   out.push(yGrid(yt, y, M.left, M.left + iw, (t) => fmtNum(t)));
   const xt = niceTicks(1, Math.max(2, n), 6).filter((t) => t >= 1 && t <= n && Number.isInteger(t));
   for (const t of xt) out.push(`<text class="tick" x="${px(x(t - 1))}" y="${px(M.top + ih + 13)}" text-anchor="middle" font-size="10">${fmtNum(t)}</text>`);
@@ -580,8 +615,7 @@ export function lineChart(series: readonly LineSeries[], opts: ChartOptions & { 
   out.push(frame(M.left, M.top, iw, ih));
   out.push(axisLabelX(opts.xLabel, M.left + iw / 2, H - 8));
   out.push(axisLabelY(opts.yLabel, 14, M.top + ih / 2));
-  out.push('</svg>');
-  return out.join('');
+  return close(out, head);
 }
 
 function mix(a: string, b: string, t: number): string {
@@ -678,10 +712,11 @@ export function heatmap(h0: IntersectionHeatmap, opts: HeatmapOptions = {}): str
     (which === 'shift'
       ? 'share of the favourable canonical set minus share of the unfavourable set, per cell'
       : "the model's selection rate in the data per cell (the share given the favourable decision); n = data rows");
-  // wide enough for the cells and the legend, and for the title and subtitle
-  const W = opts.width ?? Math.ceil(Math.max(380, left + Math.max(1, C) * cw + legendW + 10, 24 + textW(title, 13, true), 24 + textW(subtitle, 11)));
+  // wide enough for the cells and the legend (the title and subtitle wrap within it)
+  const W = opts.width ?? Math.ceil(Math.max(380, left + Math.max(1, C) * cw + legendW + 10));
   const out: string[] = [open('heatmap', W, H, `${title}; ${subtitle}`)];
-  out.push(heading(title, subtitle, 14, W));
+  const head = heading(title, subtitle, 14, W);
+  out.push(head.svg);
   for (let r = 0; r < R; r++) {
     const yy = top + r * ch;
     out.push(`<text class="tick" x="${px(left - 6)}" y="${px(yy + ch / 2 + 4)}" text-anchor="end" font-size="10.5">${h.rowValues[r].length > 22 ? `<title>${esc(h.rowValues[r])}</title>` : ''}${esc(rowNames[r])}</text>`);
@@ -739,8 +774,8 @@ export function heatmap(h0: IntersectionHeatmap, opts: HeatmapOptions = {}): str
   if (which === 'shift' && h.shiftStatus?.some((row) => row.includes('disagrees')) && hy + 28 < H) {
     out.push(`<rect x="${px(lx)}" y="${px(hy + 16)}" width="14" height="10" fill="none" stroke="#b3261e" stroke-width="2" stroke-dasharray="4 2"/><text x="${px(lx + 18)}" y="${px(hy + 25)}" font-size="9.5">${SHIFT_MARK.disagrees} data disagrees</text>`);
   }
-  out.push('</g></svg>');
-  return out.join('');
+  out.push('</g>');
+  return close(out, head);
 }
 
 export interface FaleChartOptions extends ChartOptions {
@@ -792,7 +827,8 @@ export function faleChart(f: FaleFeature, opts: FaleChartOptions = {}): string {
   const y = (v: number) => M.top + ihTop - ((v - y0) / (y1 - y0 || 1)) * ihTop;
   const title = opts.title ?? `${f.feature} (${f.kind})`;
   const out: string[] = [open('fale', W, H, `FALE of ${metric} over ${f.feature}; ${opts.subtitle ?? ''}`)];
-  out.push(heading(title, opts.subtitle, M.left, W), lg.svg);
+  const head = heading(title, opts.subtitle, M.left, W);
+  out.push(head.svg, lg.svg);
   out.push(yGrid(yt, y, M.left, M.left + iw, (t) => fmtNum(t)));
   out.push(`<line class="zero" x1="${px(M.left)}" x2="${px(M.left + iw)}" y1="${px(y(0))}" y2="${px(y(0))}" stroke="#888888" stroke-dasharray="4 3"/>`);
   // undefined bins
@@ -862,6 +898,5 @@ export function faleChart(f: FaleFeature, opts: FaleChartOptions = {}): string {
   const every = Math.max(1, Math.ceil(P / 14));
   for (let k = 0; k < labels.length; k += every) out.push(xTick(labels[k], x(k), by + ihBar + 14, rotate, full[k]));
   out.push(axisLabelX(cont ? `${f.feature} (bin edges)` : f.feature, M.left + iw / 2, H - 8));
-  out.push('</svg>');
-  return out.join('');
+  return close(out, head);
 }

@@ -45,7 +45,7 @@ body{font-family:system-ui,-apple-system,"Segoe UI",Helvetica,Arial,sans-serif;c
 main{max-width:${LAYOUT.mainMaxWidth}px;margin:0 auto;padding:24px ${LAYOUT.mainPadding}px 60px}
 h1{font-size:1.7em;margin:.2em 0 .3em}h2{font-size:1.35em;margin:2em 0 .5em;padding-top:.4em;border-top:2px solid var(--line)}h3{font-size:1.12em;margin:1.5em 0 .4em}h4{font-size:1em;margin:1.2em 0 .3em}
 p,li{max-width:80ch}.muted{color:var(--muted)}.small{font-size:.88em}
-nav.toc{background:var(--bg-soft);padding:10px 16px;border-radius:6px;margin:14px 0}nav.toc ol{margin:0;padding-left:1.3em;columns:4}
+nav.toc{background:var(--bg-soft);padding:10px 16px;border-radius:6px;margin:14px 0}nav.toc ol{margin:0;padding-left:1.3em;columns:4 13em}
 dl.meta{display:grid;grid-template-columns:max-content 1fr;gap:3px 18px;margin:10px 0}dl.meta dt{font-weight:600;color:var(--muted)}dl.meta dd{margin:0}
 .findings{background:var(--bg-soft);border-left:4px solid var(--pos);padding:8px 18px 10px;margin:16px 0;border-radius:0 6px 6px 0}
 .callout{background:var(--warn-bg);border-left:4px solid #e0a000;padding:6px 14px;margin:10px 0;border-radius:0 6px 6px 0}
@@ -67,6 +67,8 @@ details{margin:8px 0}summary{cursor:pointer;font-weight:600;color:#0a5f99}
 .caveat{font-size:.9em}.caveat::before{content:"⚠ ";color:var(--warn)}
 ul.warnings li{color:var(--warn)}
 code{background:var(--bg-soft);padding:0 4px;border-radius:3px;font-size:.92em}
+.nw{white-space:nowrap}
+@media (max-width:640px){.badge{white-space:normal}}
 @media print{details{display:block}nav.toc{display:none}figure{break-inside:avoid}}
 `;
 
@@ -209,7 +211,7 @@ function header(r: AuditResult): string {
   const weak = fit.weak.length ? `<div class="alert weak" id="weak-model"><p>A weak model: ${fit.weak.map(esc).join(' Also: ')}</p></div>\n` : '';
   return `<header>
 ${interrupted}<h1>Fairness audit report</h1>
-<p class="muted">${esc(m.data.source)} · ${fmtInt(m.data.rows)} rows · label <code>${esc(m.label)}</code> = <strong>${esc(m.positive)}</strong> (${m.favourable === 'positive' ? 'the favourable outcome' : 'the unfavourable outcome'}) · model ${esc(m.model.source)} · protected ${r.protected.map((p) => esc(p.column)).join(', ') || 'none'} · created ${esc(m.created)}</p>
+<p class="muted">${esc(m.data.source)} · ${fmtInt(m.data.rows)} rows · label <code>${esc(m.label)}</code> = <strong>${esc(m.positive)}</strong> (${m.favourable === 'positive' ? 'the favourable outcome' : 'the unfavourable outcome'}) · model ${esc(m.model.source)} · protected ${r.protected.map((p) => esc(p.column)).join(', ') || 'none'} · created <time class="nw" datetime="${esc(m.created)}">${esc(m.created)}</time></p>
 ${weak}<p class="small">Model fit: ${esc(fitLine(fit))}.</p>
 <details id="settings"><summary>Settings and provenance: ${m.data.sha256 ? `data SHA-256 ${short(m.data.sha256)}` : 'no data file hash'}, ${m.model.sha256 ? `model SHA-256 ${short(m.model.sha256)}` : 'no model file'}, audit seed ${esc(m.seed)}${m.threshold !== 0.5 ? `, threshold ${fmtNum(m.threshold)}` : ''}, ${esc(m.tool)} ${esc(m.version)}${m.suppressBelow !== null && m.suppressBelow !== undefined ? `, groups under ${fmtInt(m.suppressBelow)} people suppressed` : ''}</summary>
 <dl class="meta">
@@ -481,11 +483,11 @@ function protectedSection(r: AuditResult): string {
           return `<tr><td class="l">${esc(l)}</td><td>${fmtNum(p.bins.edges[i])}</td><td>${fmtNum(p.bins.edges[i + 1])}</td><td>${fmtInt(n)}</td><td>${total > 0 && finite(n) ? fmtPct(n / total) : '—'}</td></tr>`;
         })
         .join('');
-      return `<h4>${esc(p.column)} <span class="muted small">— ${esc(p.bins.method)} bins, grouped as <code>${esc(p.groupColumn)}</code></span></h4><table class="bins"><thead><tr><th class="l">group (bin)</th><th>from</th><th>to</th><th>rows</th><th>share</th></tr></thead><tbody>` + trs + '</tbody></table>';
+      return `<h4>${esc(p.column)} <span class="muted small">— ${esc(p.bins.method)} bins, grouped as <code>${esc(p.groupColumn)}</code></span></h4><div class="scroll"><table class="bins"><thead><tr><th class="l">group (bin)</th><th>from</th><th>to</th><th>rows</th><th>share</th></tr></thead><tbody>` + trs + '</tbody></table></div>';
     })
     .join('');
   return `<section id="protected"><h2>Protected attributes and their bins</h2>
-<table><thead><tr><th class="l">column</th><th class="l">kind</th><th class="l">grouped by</th><th class="l">read by the model</th></tr></thead><tbody>${rows || '<tr><td class="l" colspan="4">none</td></tr>'}</tbody></table>
+<div class="scroll"><table><thead><tr><th class="l">column</th><th class="l">kind</th><th class="l">grouped by</th><th class="l">read by the model</th></tr></thead><tbody>${rows || '<tr><td class="l" colspan="4">none</td></tr>'}</tbody></table></div>
 ${binned.length ? `<details><summary>The bins of ${binned.map((p) => esc(p.column)).join(', ')}</summary><p class="small muted">A numeric protected attribute is grouped into bins; bin i holds values in (from, to], the first also includes its lower edge. The bin labels are the group names everywhere else in this report.</p>${bins}</details>` : '<p class="muted small">No numeric protected attributes, so no bins.</p>'}
 </section>`;
 }
@@ -536,7 +538,7 @@ function relationsTable(r: AuditResult): string {
   const share = (x: { rows: number; breaks: number }) => (x.rows > 0 ? `${fmtPct(x.breaks / x.rows)} <span class="small">(${fmtInt(x.breaks)} of ${fmtInt(x.rows)})</span>` : '–');
   const rows = rel.map((x) => `<tr><td>${esc(x.text)}</td><td>${x.kept === 'derived' ? `derived: ${esc(x.target)} written from ${x.inputs.map(esc).join(', ')}` : 'rows breaking it rejected'}</td><td>${share(x.real)}</td><td>${share(x.positive)}</td><td>${share(x.negative)}</td></tr>`).join('');
   return `<details><summary>Relations of the data kept in the sets (${fmtInt(rel.length)})</summary><p class="small">Columns the real rows tie to others: an exact dependency (every row with the same value of one column has the same value of the other) or an arithmetic identity holding on at least ${fmtPct(RELATION_LIMITS.minShare, 0)} of the rows. The generator learns each column on its own and would break them, so a derived column is written from its inputs in every drawn row. Beside each, the share of rows breaking it.</p>
-<table><thead><tr><th>relation</th><th>kept by</th><th>real rows breaking it</th><th>positive set</th><th>negative set</th></tr></thead><tbody>${rows}</tbody></table></details>`;
+<div class="scroll"><table><thead><tr><th>relation</th><th>kept by</th><th>real rows breaking it</th><th>positive set</th><th>negative set</th></tr></thead><tbody>${rows}</tbody></table></div></details>`;
 }
 
 /**
@@ -561,7 +563,7 @@ function beyondTable(r: AuditResult): string {
     })}</tr>`,
   ].join('');
   return `<details><summary>Fidelity beyond single columns: pair trends, detection, privacy</summary><p class="small">The charts compare one column at a time; these compare the rows whole, on each side of the decision, against the real rows the model scores on that side (every such row, though most trained the GANs). Each figure stands beside its noise floor: the same figure between two samples of the real rows, so "within noise" means no worse than a second real sample would be. A copy or near-copy of a training row is a privacy risk if the sets are published: the check reads "no sign of copying" unless the set has more than ${fmtPct(PRIVACY_RULE.copyMargin, 0)} more exact copies than held-out real rows, beyond the two shares' sampling noise (${PRIVACY_RULE.z} standard errors: on discrete data most fresh rows are copies too), or its 5th-percentile distance is under ${PRIVACY_RULE.p5Ratio}× theirs.</p>
-<table><thead><tr><th>measure</th><th>positive set (${fmtInt(sides[0]?.generatedRows ?? 0)} rows; ${fmtInt(sides[0]?.realRows ?? 0)} real)</th><th>negative set (${fmtInt(sides[1]?.generatedRows ?? 0)} rows; ${fmtInt(sides[1]?.realRows ?? 0)} real)</th></tr></thead><tbody>${rows}</tbody></table></details>`;
+<div class="scroll"><table><thead><tr><th>measure</th><th>positive set (${fmtInt(sides[0]?.generatedRows ?? 0)} rows; ${fmtInt(sides[0]?.realRows ?? 0)} real)</th><th>negative set (${fmtInt(sides[1]?.generatedRows ?? 0)} rows; ${fmtInt(sides[1]?.realRows ?? 0)} real)</th></tr></thead><tbody>${rows}</tbody></table></div></details>`;
 }
 
 /** The canonical-sets section: validity, the JS ranking, every chart with its fidelity (also shown by the browser page). */
@@ -632,7 +634,7 @@ function intersectionsSection(r: AuditResult): string {
       })
       .join('');
     return `<h3>${esc(pair[0])} × ${esc(pair[1])}</h3>${heatmapFigures(h)}
-${sets.length ? `<details><summary>Canonical sets per combination (${fmtInt(sets.length)})</summary><table class="combos"><thead><tr><th class="l">combination</th><th>training rows</th><th title="share of generated rows that hold every fixed value">fix satisfied</th><th title="share of the rows drawn that the model scored on their side (rejection sampling keeps only those); without rejection, the validity">acceptance (pos / neg)</th><th class="l">top features by JS</th></tr></thead><tbody>${rows}</tbody></table></details>` : '<p class="muted small">No canonical sets were generated per combination.</p>'}`;
+${sets.length ? `<details><summary>Canonical sets per combination (${fmtInt(sets.length)})</summary><div class="scroll"><table class="combos"><thead><tr><th class="l">combination</th><th>training rows</th><th title="share of generated rows that hold every fixed value">fix satisfied</th><th title="share of the rows drawn that the model scored on their side (rejection sampling keeps only those); without rejection, the validity">acceptance (pos / neg)</th><th class="l">top features by JS</th></tr></thead><tbody>${rows}</tbody></table></div></details>` : '<p class="muted small">No canonical sets were generated per combination.</p>'}`;
   });
   return `<section id="intersections"><h2>Intersections</h2>
 <p>For each pair of protected attributes: the model's selection rate (the share given the favourable decision) per combination of values in the data (n = its rows; hatched: a small group, grey: empty), and its canonical shift, the combination's share of the favourable canonical set minus its share of the unfavourable one${r.meta.favourable === 'negative' ? ' (here the negative set minus the positive set)' : ''} (orange: more among favourable decisions, purple: among unfavourable ones). Beside each n, the shift's check against the real rows: ✓ agrees, ✗ disagrees, ~ within noise. A shift marked ✗ and outlined with a dashed line is contradicted by the real rows: their interval at the corrected level excludes 0 and at least one GAN seed's shift has the other sign. Folded beneath: canonical sets with the combination fixed, their training rows (a rare combination gives the GAN little to learn from) and the features that separate them.</p>
@@ -825,7 +827,7 @@ ${intersectionsSection(r)}
 ${lucidSection(r)}
 ${faleSection(r)}
 ${closingSections(r)}
-<footer class="muted small"><p>Generated by ${esc(r.meta.tool)} ${esc(r.meta.version)} on ${esc(r.meta.created)} (audit seed ${esc(r.meta.seed)}).</p></footer>
+<footer class="muted small"><p>Generated by ${esc(r.meta.tool)} ${esc(r.meta.version)} on <time class="nw" datetime="${esc(r.meta.created)}">${esc(r.meta.created)}</time> (audit seed ${esc(r.meta.seed)}).</p></footer>
 </main>
 </body>
 </html>

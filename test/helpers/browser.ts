@@ -186,6 +186,45 @@ export async function textOverflow(page: Page | Frame): Promise<string[]> {
   });
 }
 
+/**
+ * Text a reader cannot read whole: textOverflow's problems, plus any element that hides what overflows
+ * it (overflow hidden or clip, or text-overflow ellipsis) while holding more than it shows, SVG text
+ * shortened with an ellipsis (its full text at most in a tooltip <title>), a <time> broken across
+ * lines (a timestamp is one token), and a page that scrolls sideways
+ * (document.scrollingElement wider than the window; a table scrolling inside its own overflow-x:auto
+ * box is not page scroll).
+ */
+export async function clippedText(page: Page | Frame): Promise<string[]> {
+  const problems = await textOverflow(page);
+  problems.push(...(await page.evaluate(() => {
+    const out: string[] = [];
+    const short = (s: string | null) => {
+      const t = (s ?? '').replace(/\s+/g, ' ').trim();
+      return JSON.stringify(t.length > 80 ? `${t.slice(0, 80)}…` : t);
+    };
+    const visible = (e: Element) => (e as HTMLElement).getClientRects().length > 0;
+    for (const e of Array.from(document.body.querySelectorAll<HTMLElement>('*'))) {
+      if (!visible(e) || e.closest('svg')) continue;
+      const st = getComputedStyle(e);
+      const hides = ['hidden', 'clip'].includes(st.overflowX) || st.textOverflow === 'ellipsis';
+      if (hides && e.scrollWidth > e.clientWidth + 1) out.push(`<${e.tagName.toLowerCase()}${e.className ? ` class=${e.className}` : ''}> ${short(e.textContent)} is clipped (scrollWidth ${e.scrollWidth} > clientWidth ${e.clientWidth}, overflow ${st.overflowX}, text-overflow ${st.textOverflow})`);
+    }
+    for (const t of Array.from(document.querySelectorAll('svg text'))) {
+      if (!visible(t)) continue;
+      const title = Array.from(t.children).find((c) => c.nodeName.toLowerCase() === 'title');
+      const drawn = Array.from(t.childNodes).filter((c) => c !== title).map((c) => c.textContent ?? '').join('').trim();
+      if (drawn.endsWith('…')) out.push(`svg text ${short(drawn)} is shortened${title ? ` (the whole text, ${short(title.textContent)}, only in its tooltip)` : ''}`);
+    }
+    for (const t of Array.from(document.querySelectorAll('time'))) {
+      if (visible(t) && t.getClientRects().length > 1) out.push(`<time> ${short(t.textContent)} is broken across ${t.getClientRects().length} lines`);
+    }
+    const root = document.scrollingElement ?? document.documentElement;
+    if (root.scrollWidth > window.innerWidth) out.push(`the page scrolls sideways (scrollWidth ${root.scrollWidth} > window ${window.innerWidth})`);
+    return out;
+  })));
+  return problems;
+}
+
 /** Width and height in pixels of a PNG (its IHDR chunk). */
 export function pngSize(png: Buffer): { width: number; height: number } {
   assert.equal(png.subarray(1, 4).toString('latin1'), 'PNG', 'a PNG image');
