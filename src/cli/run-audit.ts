@@ -10,6 +10,7 @@ import { auditFile, type AuditFileOptions } from '../node/audit.js';
 import type { ReadReport } from '../node/csv.js';
 import { Interrupted, interruptScope } from './interrupt.js';
 import { progressLine } from './progress.js';
+import { wrapText } from '../report/format.js';
 
 export async function auditWithProgress<R>(
   engine: Engine,
@@ -29,7 +30,7 @@ export async function auditWithProgress<R>(
       provenance: { command: { via: 'cli', argv: process.argv.slice(2) } },
     });
     bar?.end();
-    for (const w of [...out.read.warnings, ...out.result.warnings]) process.stderr.write(`lucid: warning: ${w}\n`);
+    for (const w of [...out.read.warnings, ...out.result.warnings]) process.stderr.write(wrapText(`lucid: warning: ${w}\n`));
     const sig = scope.signal();
     const meta = out.result.meta;
     // the signal that stopped it (the core knows only that it was asked to stop); one that came after

@@ -20,6 +20,8 @@ describe('lucid audit', () => {
     assert.match(r.stdout, /Jensen–Shannon/);
     assert.match(unwrapSummary(r.stdout), /drawn by rejection: the model accepted \d+\.\d% of the rows drawn for the positive set and \d+\.\d% for the negative \(the kept rows are on their side by construction\)/);
     assert.match(r.stdout, /× 3 seeds/);
+    // the summary and the warnings keep to 120 characters a line (long lines wrap)
+    assert.deepEqual((r.stdout + r.stderr).split('\n').filter((l) => [...l].length > 120), []);
     assert.match(r.stdout, /\n  sex: (the sets and the data agree in direction|the real rows \(the sets misrepresent this attribute\)|no direction confirmed by the data and the sets together)/);
     for (const f of ['report.html', 'audit.json', 'metrics.csv', 'metrics.json', 'metrics-intersection.csv', 'canonical-positive.csv', 'canonical-negative.csv',
       'intersection-sex=Female-group=B-positive.csv', 'intersection-sex=Male-group=A-negative.csv', 'distributions.csv', 'distributions.json',
@@ -100,7 +102,7 @@ describe('lucid audit', () => {
     assert.equal(r.status, 0, r.stderr);
     const n = lines.length - 1;
     const msg = `${file}: 2 rows with a missing value (in "hours_per_week"; first on line 3) left out by --missing keep: the audit covers ${n - 2} of ${n} rows`;
-    assert.ok(r.stderr.includes(`lucid: warning: ${msg}`), r.stderr);
+    assert.ok(unwrapSummary(r.stderr).includes(`lucid: warning: ${msg}`), r.stderr);
     assert.ok(JSON.parse(readFileSync(join(out, 'audit.json'), 'utf8')).warnings.includes(msg));
     assert.ok(readFileSync(join(out, 'report.html'), 'utf8').includes(msg.replace(/"/g, '&quot;')));
   });
