@@ -44,7 +44,7 @@ export class CommandLineError extends CommanderError {
  * "lucid: error: unknown option '--protect' (did you mean --protected?); see lucid audit --help".
  */
 export function commanderErrorLine(err: CommanderError, command = 'lucid'): string {
-  if (err.code === 'commander.help') return `lucid: error: ${command} needs a command; see ${command} --help\n`;
+  if (err.code === 'commander.help') return `lucid: error: ${command} needs one of the commands listed above; see ${command} --help\n`;
   const text = err.message
     .replace(/^error: /, '')
     .replace(/\(Did you mean/g, '(did you mean')
