@@ -311,6 +311,8 @@ export function histogramPair(d: Distribution, opts: ChartOptions = {}): string 
 }
 
 const MAX_CATEGORIES = 30;
+/** the longest category label a chart draws whole */
+const LABEL_MAX = 40;
 
 /**
  * A categorical feature: grouped bars per category for the compared pair, further series as grey
@@ -333,10 +335,11 @@ export function groupedBars(d: Distribution, opts: ChartOptions = {}): string {
   const groupW = Math.max(28, pairs * 13 + 12);
   const title = opts.title ?? d.feature;
   const subtitle = opts.subtitle ?? jsSubtitle(d) + (hidden ? ` · ${hidden} smaller categories not shown` : '');
-  const short = names.map((n) => truncate(n, 18));
+  // category names up to 40 characters whole (rotated when they do not fit their group); longer ones shortened, whole in the tooltip
+  const short = names.map((n) => truncate(n, LABEL_MAX));
   const W = opts.width ?? Math.max(530, Math.min(1100, 70 + m * groupW));
   const rotate = short.some((l) => l.length * CH > ((W - 70) / m) * 0.95);
-  const bottom = rotate ? 30 + Math.min(18, Math.max(...short.map((s) => s.length), 1)) * CH * 0.62 : 40;
+  const bottom = rotate ? 30 + Math.min(LABEL_MAX, Math.max(...short.map((s) => s.length), 1)) * CH * 0.62 : 40;
   const lg = legend(seriesLegend(d), 56, 50, W - 70);
   // rotated labels end at their group's centre and run down-left: the left margin makes room for them
   let left = 56;
@@ -394,7 +397,7 @@ export function distributionChart(d: Distribution, opts: ChartOptions = {}): str
 export function jsRanking(dists: readonly Distribution[], opts: ChartOptions & { max?: number } = {}): string {
   const all = dists.slice().sort((a, b) => num(b.js) - num(a.js));
   const shown = all.slice(0, opts.max ?? 25);
-  const names = shown.map((d) => truncate(d.feature, 24));
+  const names = shown.map((d) => truncate(d.feature, LABEL_MAX));
   const left = Math.max(60, 16 + Math.max(0, ...names.map((n) => n.length)) * CH + 22);
   const W = opts.width ?? 620;
   const roleColor = { feature: OKABE_ITO.blue, protected: OKABE_ITO.vermillion, proxy: OKABE_ITO.purple } as const;
@@ -474,7 +477,8 @@ const isFlag = (m: RateMark): boolean => m === 'disadvantaged' || m === 'advanta
 export function groupRates(d: GroupRatesData, opts: ChartOptions = {}): string {
   const G = d.groups.length;
   const P = Math.max(1, d.panels.length);
-  const names = d.groups.map((g) => fitText(`${g.reference ? '★ ' : ''}${g.value}`, 150, 10.5));
+  // group names up to about 40 characters whole (an intersection's "Asian-Pac-Islander, (28, 37]"); longer ones shortened, whole in the tooltip
+  const names = d.groups.map((g) => fitText(`${g.reference ? '★ ' : ''}${g.value}`, 260, 10.5));
   const counts = d.groups.map((g) => `n ${fmtNum(g.n)}`);
   const left = 14 + Math.max(40, ...names.map((n) => textW(n, 10.5))) + 8 + Math.max(30, ...counts.map((c) => textW(c, 9))) + 8;
   const pw = opts.width ? Math.max(110, (opts.width - left - 10) / P - 14) : 120;
@@ -697,15 +701,19 @@ export function heatmap(h0: IntersectionHeatmap, opts: HeatmapOptions = {}): str
   const span = which === 'shift' ? Math.max(amax, 0.01) : selectionScale(amax);
   const color = (v: number) => (which === 'shift' ? divergingColor(v / span) : sequentialColor(v / span));
   const label = (v: number) => (which === 'shift' ? fmtPp(v) : fmtPct(v));
-  const rowNames = h.rowValues.map((v) => truncate(v, 22));
-  const colNames = h.colValues.map((v) => truncate(v, 16));
-  const cw = Math.max(76, Math.min(120, 8 + Math.max(0, ...colNames.map((n) => n.length)) * CH));
+  // long values wrap onto lines of their row or column instead of being shortened
+  const rowLines = h.rowValues.map((v) => wrapLine(v, 22, 0));
+  const colLines = h.colValues.map((v) => wrapLine(v, 18, 0));
+  const cw = Math.max(76, Math.min(120, 8 + Math.max(0, ...colLines.flat().map((n) => [...n].length)) * CH));
   const ch = 38;
-  const left = 40 + Math.max(20, ...rowNames.map((n) => n.length * CH)) + 8;
+  const left = 40 + Math.max(20, ...rowLines.flat().map((n) => [...n].length * CH)) + 8;
   const legendW = 150;
   const top = 58;
   const bottom = 48;
-  const H = opts.height ?? top + Math.max(1, R) * ch + bottom + 18;
+  const TICK_LINE = 12;
+  const colExtra = (Math.max(1, ...colLines.map((l) => l.length)) - 1) * TICK_LINE;
+  const H = opts.height ?? top + Math.max(1, R) * ch + bottom + 18 + colExtra;
+  const lines = (ls: string[], x: number) => ls.map((l, i) => (i === 0 ? esc(l) : `<tspan x="${px(x)}" dy="${TICK_LINE}">${esc(l)}</tspan>`)).join('');
   const title = opts.title ?? (which === 'shift' ? `Canonical shift: ${h.rowAttribute} × ${h.colAttribute}` : `Selection rate: ${h.rowAttribute} × ${h.colAttribute}`);
   const subtitle =
     opts.subtitle ??
@@ -719,7 +727,7 @@ export function heatmap(h0: IntersectionHeatmap, opts: HeatmapOptions = {}): str
   out.push(head.svg);
   for (let r = 0; r < R; r++) {
     const yy = top + r * ch;
-    out.push(`<text class="tick" x="${px(left - 6)}" y="${px(yy + ch / 2 + 4)}" text-anchor="end" font-size="10.5">${h.rowValues[r].length > 22 ? `<title>${esc(h.rowValues[r])}</title>` : ''}${esc(rowNames[r])}</text>`);
+    out.push(`<text class="tick" x="${px(left - 6)}" y="${px(yy + ch / 2 + 4 - ((rowLines[r].length - 1) * TICK_LINE) / 2)}" text-anchor="end" font-size="10.5">${lines(rowLines[r], left - 6)}</text>`);
     for (let c = 0; c < C; c++) {
       const xx = left + c * cw;
       const v = cell(r, c);
@@ -745,9 +753,9 @@ export function heatmap(h0: IntersectionHeatmap, opts: HeatmapOptions = {}): str
   }
   for (let c = 0; c < C; c++) {
     const cx = left + c * cw + (cw - 2) / 2;
-    out.push(xTick(colNames[c], cx, top + R * ch + 12, false, h.colValues[c]));
+    out.push(`<text class="tick" x="${px(cx)}" y="${px(top + R * ch + 12)}" text-anchor="middle" font-size="10">${lines(colLines[c], cx)}</text>`);
   }
-  out.push(axisLabelX(h.colAttribute, left + (C * cw) / 2, top + R * ch + 30));
+  out.push(axisLabelX(h.colAttribute, left + (C * cw) / 2, top + R * ch + 30 + colExtra));
   out.push(axisLabelY(h.rowAttribute, 14, top + (R * ch) / 2));
   // colour legend: 10 steps
   const lx = left + C * cw + 22;

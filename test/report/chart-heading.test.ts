@@ -38,3 +38,21 @@ test('a title longer than the chart wraps too, and the subtitle goes below its l
   const y = Number(/<text class="chart-subtitle" x="[\d.]+" y="([\d.]+)"/.exec(svg)![1]);
   assert.equal(y, 32 + (t.lines.length - 1) * 16);
 });
+
+test("long category names are drawn whole: a heat map's rows and columns wrap, grouped bars keep up to 40 characters", async () => {
+  const { heatmap, groupedBars } = await import('../../src/report/charts.js');
+  const { sampleAuditResult } = await import('./sample-audit.js');
+  const h0 = sampleAuditResult().intersections[0].heatmap;
+  const longCol = 'Outlying territories of the US (Guam, USVI)';
+  const longRow = 'living with relatives abroad, never married';
+  const h = { ...h0, colValues: [longCol, ...h0.colValues.slice(1)], rowValues: [longRow, ...h0.rowValues.slice(1)] };
+  const text = (svg: string) => svg.replace(/<title>[\s\S]*?<\/title>/g, '').replace(/<[^>]*>/g, ' ').replace(/\s+/g, ' ');
+  for (const svg of [heatmap(h), heatmap(h, { value: 'shift' })]) {
+    for (const v of [longCol, longRow]) assert.ok(text(svg).includes(v), `${v} is drawn whole`);
+    assert.doesNotMatch(text(svg), /…/);
+  }
+  assert.ok(height(heatmap(h)) > height(heatmap(h0)), 'a wrapped column label makes the map taller');
+  const cat = 'Never married, living with relatives';
+  const d = dist('marital-status', 'feature', { categories: [cat, 'Divorced', 'Widowed'] }, [5, 3, 2], [2, 4, 4]);
+  assert.ok(text(groupedBars(d)).includes(cat));
+});
