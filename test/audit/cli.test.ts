@@ -198,6 +198,6 @@ describe('lucid audit', () => {
   it('--help ends with a worked example', () => {
     const r = lucid('audit', '--help');
     assert.equal(r.status, 0);
-    assert.match(r.stdout.trimEnd(), /Examples[^\n]*:\n[\s\S]*lucid audit --data adult-test\.csv .*\n.*--out adult-audit$/);
+    assert.match(r.stdout.trimEnd(), /Examples[^\n]*:\n[\s\S]*lucid audit --data loans-test\.csv .*\n.*--out loans-audit$/);
   });
 });

@@ -17,7 +17,7 @@ import { checkPolicyOnAudit, policyReferences, validateForAudit } from '../../au
 import { POLICY_DEFAULTS, requireNoCanonical, type CheckSettings, type Policy } from '../../audit/policy.js';
 import { readPolicyFile } from '../../node/policy.js';
 import { FAIRNESS_OPTIONS as F, withGroupComparisonOptions, fairnessValues, readOptionsOf, withDataOptions, type DataCliOptions, type FairnessCliOptions, names, nonNegativeInt, summaryFormat, DATA_FILE } from '../options.js';
-import { directionsPhrase, familyCounts, fitLine, formatVerdictTable, fourFifthsText, impactText, judgedPhrase, METRIC_DEFS, METRICS_DEFAULTS } from '../../methods/metrics/index.js';
+import { attributeHeadline, attributeHeadlineText, directionsPhrase, familyCounts, fitLine, formatVerdictTable, fourFifthsText, impactText, judgedPhrase, METRICS_DEFAULTS } from '../../methods/metrics/index.js';
 import { attributionText } from '../../audit/attribution.js';
 import { modelFilePhrase } from '../../models/adapters.js';
 import { TEXT_WIDTH, wrapText } from '../../report/format.js';
@@ -104,10 +104,11 @@ export function auditSummary(r: AuditResult, w: WrittenAudit, top = 5): string {
   }
   for (const rep of [r.metrics.attributes, r.metrics.intersection]) {
     for (const a of rep?.attributes ?? []) {
-      const fl = a.comparisons.filter((c) => c.verdict === 'flagged').sort((x, y) => x.pAdjusted! - y.pAdjusted!);
-      const head = `  ${a.column} (reference ${a.reference.value}): `;
-      lines.push(head + (fl.length ? fl.slice(0, 3).map((c) => `${c.group} ${METRIC_DEFS[c.metric].label} ${pct(c.rate)} vs ${pct(c.referenceRate)} (x${c.ratio === null ? '-' : c.ratio.toFixed(2)}, ${c.direction})`).join('; ') + (fl.length > 3 ? `; ${fl.length - 3} more flagged` : '') : 'no flag'));
-      // the legal yardsticks beside the verdicts, whatever they are (a four-fifths failure under "no flag" is still said)
+      const fl = a.comparisons.filter((c) => c.verdict === 'flagged');
+      // the report's headline: the disadvantaged group first whichever group is the reference, and a
+      // failed yardstick never under "no flag"
+      lines.push(`  ${attributeHeadlineText(attributeHeadline(a))} (reference ${a.reference.value})`);
+      // the legal yardsticks beneath, whatever the verdicts are
       lines.push(`    ${fourFifthsText(a, 4)}`);
       lines.push(`    ${impactText(a, 4)}`);
       const why = fl.length ? attributionText(r.attribution, a.column) : '';
