@@ -107,7 +107,9 @@ export function auditSummary(r: AuditResult, w: WrittenAudit, top = 5): string {
       const fl = a.comparisons.filter((c) => c.verdict === 'flagged');
       // the report's headline: the disadvantaged group first whichever group is the reference, and a
       // failed yardstick never under "no flag"
-      lines.push(`  ${attributeHeadlineText(attributeHeadline(a))} (reference ${a.reference.value})`);
+      const h = attributeHeadline(a);
+      // a flag names the group it is against; otherwise the reference the verdicts were judged against
+      lines.push(`  ${attributeHeadlineText(h)}${h.status === 'flagged' ? '' : ` (reference ${a.reference.value})`}`);
       // the legal yardsticks beneath, whatever the verdicts are
       lines.push(`    ${fourFifthsText(a, 4)}`);
       lines.push(`    ${impactText(a, 4)}`);
