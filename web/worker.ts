@@ -24,7 +24,8 @@ import { simulate } from '../src/data/simulator.js';
 import type { Table } from '../src/data/table.js';
 import { Classifier } from '../src/models/classifier/classifier.js';
 import { asModelModule, builtinBlackBox, moduleBlackBox, type BlackBox } from '../src/models/blackbox.js';
-import { auditFiles, REPORT_FILE, type AuditFile } from '../src/report/files.js';
+import { auditFiles, type AuditFile } from '../src/report/audit-files.js';
+import { REPORT_FILE } from '../src/report/files.js';
 import { zipStored } from '../src/data/zip.js';
 import { safeFileName } from '../src/report/format.js';
 

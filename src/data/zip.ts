@@ -76,11 +76,8 @@ export function zipStored(entries: readonly ZipEntry[], modified: Date = new Dat
     out.set(b, at);
     at += b.length;
   };
-  const offsets: number[] = [];
-  for (const f of files) {
-    offsets.push(at);
-    u32(0x04034b50);
-    u16(VERSION);
+  // the fields the local and the central header share, in the same order: flags … name length
+  const common = (f: (typeof files)[number]) => {
     u16(UTF8_NAMES);
     u16(0); // stored
     u16(time);
@@ -89,23 +86,23 @@ export function zipStored(entries: readonly ZipEntry[], modified: Date = new Dat
     u32(f.data.length);
     u32(f.data.length);
     u16(f.name.length);
-    u16(0);
+  };
+  const offsets: number[] = [];
+  for (const f of files) {
+    offsets.push(at);
+    u32(0x04034b50);
+    u16(VERSION);
+    common(f);
+    u16(0); // extra field
     bytes(f.name);
     bytes(f.data);
   }
   const central = at;
   files.forEach((f, i) => {
     u32(0x02014b50);
-    u16(VERSION);
-    u16(VERSION);
-    u16(UTF8_NAMES);
-    u16(0);
-    u16(time);
-    u16(date);
-    u32(f.crc);
-    u32(f.data.length);
-    u32(f.data.length);
-    u16(f.name.length);
+    u16(VERSION); // made by
+    u16(VERSION); // needed
+    common(f);
     u16(0); // extra field
     u16(0); // comment
     u16(0); // disk

@@ -1,7 +1,8 @@
 // The HTML audit report and its SVG charts. Core code: runs in Node and in browsers (no Node imports).
 export { metricsTable, rateChart, verdictTableHtml } from './metrics-html.js';
 // the audit folder's files, as lucid audit --out writes them and the browser page offers them
-export { auditFiles, REPORT_FILE, RESULT_FILE, type AuditFile } from './files.js';
+export { auditFileNames, FILE_KINDS, REPORT_FILE, RESULT_FILE, type FileKind } from './files.js';
+export { auditFiles, type AuditFile } from './audit-files.js';
 export { renderReport, findings as findingsSection, headlines, nextSteps, setsStanding, faleSpread, canonicalSection, CSS as REPORT_CSS } from './render.js';
 export { demoIndexHtml, type DemoIndexEntry } from './demo-index.js';
 export {

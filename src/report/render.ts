@@ -14,7 +14,8 @@ import { attributionText } from '../audit/attribution.js';
 import { describeGanRows, describeGanTraining } from '../audit/schedule.js';
 import { distributionChart, faleChart, heatmap, jsRanking, lineChart, svgWidth } from './charts.js';
 import { provenanceBlock } from './provenance.js';
-import { escapeHtml as esc, finite, fmtInt, fmtJs, fmtNum, fmtPct, fmtPp, fmtRatio, safeFileName } from './format.js';
+import { escapeHtml as esc, finite, fmtInt, fmtJs, fmtNum, fmtPct, fmtPp, fmtRatio } from './format.js';
+import { auditFileNames, FILE_KINDS, type FileKind } from './files.js';
 
 /** the caveats' topics as the report names them */
 const CAVEAT_TOPICS: Record<AuditResult['caveats'][number]['topic'], string> = { validity: 'Validity', fidelity: 'Fidelity to the data', privacy: 'Privacy', 'rare-intersection': 'Rare intersections', power: 'Detection power', 'small-group': 'Small groups', model: 'Model', other: 'Other' };
@@ -746,17 +747,11 @@ ${folded}</section>`;
 }
 
 function filesList(r: AuditResult): string {
-  const files: [string, string][] = [
-    [`${r.canonical.name}-positive.csv`, 'the positive canonical set'],
-    [`${r.canonical.name}-negative.csv`, 'the negative canonical set'],
-  ];
-  const sets = r.intersections.flatMap((i) => i.sets);
-  if (sets.length) files.push([`${safeFileName(sets[0].name)}-positive.csv, …`, `canonical sets per combination (${sets.length} combinations, positive and negative each)`]);
-  files.push(['metrics.csv / metrics.json', 'the group metrics tables']);
-  if (r.lucid.ran) files.push(['lucid-*.csv', "LUCID's canonical set and its start"]);
-  if (r.fale.length) files.push(['fale-*.csv', 'FALE values per protected attribute']);
-  files.push(['*.json', 'everything in this report as data (the audit result)']);
-  return `<ul class="small">${files.map(([n, d]) => `<li><code>${esc(n)}</code> — ${esc(d)}</li>`).join('')}</ul><p class="muted small">Exact names depend on the version and the options; see the output folder beside this report.</p>`;
+  // the folder's files grouped by kind, in its order (files.ts: the same list the CLI writes and the page offers)
+  const byKind = new Map<FileKind, string[]>();
+  for (const f of auditFileNames(r)) byKind.set(f.kind, [...(byKind.get(f.kind) ?? []), f.name]);
+  const names = (ns: string[]) => (ns.length > 4 ? `${ns.slice(0, 2).join(', ')}, … (${fmtInt(ns.length)} files)` : ns.join(', '));
+  return `<ul class="small">${[...byKind].map(([k, ns]) => `<li><code>${esc(names(ns))}</code> — ${esc(FILE_KINDS[k])}</li>`).join('')}</ul>`;
 }
 
 function closingSections(r: AuditResult): string {

@@ -47,17 +47,29 @@ export function readZip(zip: Uint8Array): ZipFile[] {
 }
 
 /**
- * The names the report's "Files" section lists, as patterns: "a / b" is two names, "x, …" is x (the
- * first of several), "*" stands for any text.
+ * The names the report's "Files" section lists, as exact patterns ("a, b" is two names; "a, b, … (9
+ * files)" names two of nine), and how many files the section accounts for in all.
  */
-export function filesSectionPatterns(html: string): RegExp[] {
+export function filesSection(html: string): { patterns: RegExp[]; count: number } {
   const section = /<section id="files">([\s\S]*?)<\/section>/.exec(html);
   assert.ok(section, 'the report has a Files section');
   const unescape = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
   const codes = [...section[1].matchAll(/<code>([^<]*)<\/code>/g)].map((m) => unescape(m[1]));
   assert.ok(codes.length > 0, 'the Files section names files');
-  const pattern = (n: string) => new RegExp(`^${n.split('*').map((p) => p.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*')}$`);
-  return codes.flatMap((c) => c.split(' / ')).map((n) => pattern(n.replace(/, …$/, '')));
+  const pattern = (n: string) => new RegExp(`^${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
+  let count = 0;
+  const patterns = codes.flatMap((c) => {
+    const m = /^(.*), … \((\d+) files\)$/.exec(c);
+    const names = (m ? m[1] : c).split(', ');
+    count += m ? Number(m[2]) : names.length;
+    return names.map(pattern);
+  });
+  return { patterns, count };
+}
+
+/** The names the report's "Files" section lists, as patterns (filesSection). */
+export function filesSectionPatterns(html: string): RegExp[] {
+  return filesSection(html).patterns;
 }
 
 /** A comma CSV as a spreadsheet in a decimal-comma locale writes it: semicolons, decimal commas (no quoted cells in the input). */

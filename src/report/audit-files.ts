@@ -1,0 +1,27 @@
+// The audit folder's files with their texts, report.html included: what `lucid audit --out` writes
+// (src/node/audit.ts writeAudit) and what the browser page offers (web/worker.ts). The plan of the
+// folder is ./files.ts; this module adds the report, which needs render.ts (render.ts in turn lists the
+// plan's names in its Files section). Core code: no Node imports.
+import type { AuditResult } from '../audit/types.js';
+import { auditFolder, REPORT_FILE, RESULT_FILE, resultJson } from './files.js';
+import { renderReport } from './render.js';
+
+/** One file of the audit folder: its name in the folder and its text (UTF-8). */
+export interface AuditFile {
+  name: string;
+  text: string;
+}
+
+/** The files of the audit folder, one at a time (a caller writing them holds one file's text at a time), audit.json last. */
+export function* auditFiles(result: AuditResult): Generator<AuditFile> {
+  const { files, summary } = auditFolder(result);
+  const names: string[] = [];
+  for (const f of files) {
+    names.push(f.name);
+    yield { name: f.name, text: f.text() };
+  }
+  names.push(REPORT_FILE);
+  yield { name: REPORT_FILE, text: renderReport(result) };
+  names.push(RESULT_FILE);
+  yield { name: RESULT_FILE, text: resultJson(summary(names)) };
+}
