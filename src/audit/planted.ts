@@ -8,7 +8,7 @@
 // group that is the reference is found when another group is flagged advantaged against it. Any other
 // group flagged disadvantaged on the selection rate is listed beside it: a disparity the model shows
 // that was not planted (e.g. through a column that goes with a protected attribute).
-import { disadvantageFigures, disadvantageText, disadvantages, type Disadvantage } from '../methods/metrics/index.js';
+import { INTERSECTION_JOIN, disadvantageFigures, disadvantageText, disadvantages, type Disadvantage } from '../methods/metrics/index.js';
 import type { AttributeResult } from '../methods/metrics/index.js';
 import type { AuditResult } from './types.js';
 
@@ -32,7 +32,7 @@ export interface PlantedOutcome {
 }
 
 /** the metrics' name of a combination of protected values: the attributes joined by " × ", the values by ", " */
-const JOIN = { attributes: ' × ', values: ', ' };
+const JOIN = INTERSECTION_JOIN;
 
 /** The planted group `d` among the audit's attributes: its attribute and group as the metrics name them (null: no such attribute). */
 function locate(d: Record<string, string>, attributes: readonly AttributeResult[]): { attribute: string; group: string } | null {

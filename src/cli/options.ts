@@ -7,6 +7,7 @@ import type { TableReadOptions } from '../node/read-table.js';
 import { FORMATS, FORMAT_NAMES, type FormatName } from '../data/formats.js';
 import { SUPPRESSION_OPTION } from '../methods/metrics/suppress.js';
 import { FAVOURABLE, FIT_DEFAULTS, METRICS_DEFAULTS, THRESHOLD_OPTION } from '../methods/metrics/index.js';
+import { wrapText } from '../report/format.js';
 
 export function positiveInt(value: string): number {
   const n = Number(value);
@@ -68,7 +69,8 @@ export const summaryFormat = () => formatOption(['text'], 'text', 'text, or json
 
 /** Prints a command's summary: the text lines, or `json` as one JSON object with --format json. */
 export function printSummary(format: string | undefined, lines: string[], json: object): void {
-  process.stdout.write(format === 'json' ? JSON.stringify(json, null, 2) + '\n' : lines.map((l) => `${l}\n`).join(''));
+  // text summaries keep to TEXT_WIDTH characters a line, as the audit's (docs/cli.md)
+  process.stdout.write(format === 'json' ? JSON.stringify(json, null, 2) + '\n' : wrapText(lines.map((l) => `${l}\n`).join('')));
 }
 
 /** COLUMN=VALUE (repeatable): the reference group of a column. */

@@ -104,14 +104,38 @@ export interface Dataset {
   split: SplitProvenance;
 }
 
-/** Where a data set's splits came from, for messages, the report and audit.json. */
-export type SplitProvenance = { kind: 'file'; file: string } | { kind: 'recomputed'; seed: number };
+/**
+ * Where a data set's splits came from, for messages, the report and audit.json: split_indices.json;
+ * recomputed on the reference's rows (the same positions); or, on files whose rows are not the
+ * reference's, the same draw in the reference's proportions, which is not the reference's split.
+ */
+export type SplitProvenance = { kind: 'file'; file: string } | { kind: 'recomputed'; seed: number } | { kind: 'seeded'; seed: number; why: string };
 
 /** The split's name as a summary or report states it. */
 export function splitText(s: SplitProvenance): string {
-  return s.kind === 'file'
-    ? `the reference split (${s.file})`
-    : `the reference split, recomputed (split_indices.json absent: train_test_split with seed ${s.seed}, as the reference)`;
+  if (s.kind === 'file') return `the reference split (${s.file})`;
+  if (s.kind === 'recomputed') return `the reference split, recomputed (split_indices.json absent: train_test_split with seed ${s.seed}, as the reference)`;
+  return `a seeded split in the reference's proportions (seed ${s.seed}), not the reference's: ${s.why}`;
+}
+
+/**
+ * What the reference's files give after its preprocessing, to know that a recomputed split is the
+ * reference's: Adult's rows after dropping '?', COMPAS's filtered rows (their ids' count and sum).
+ */
+export const REFERENCE_ROWS = { adultTrain: 30162, adultTest: 15060, compas: { n: 6172, idSum: 34003152 } } as const;
+
+/** Why prepared Adult rows are not the reference's (a recomputed split would not be its split), or null. */
+export function adultNotReference(p: PreparedAdult, where: string): string | null {
+  const r = REFERENCE_ROWS;
+  return p.train.rows === r.adultTrain && p.test.rows === r.adultTest ? null : `${where} gives ${p.train.rows} training and ${p.test.rows} test rows after dropping '?', the UCI files ${r.adultTrain} and ${r.adultTest}`;
+}
+
+/** Why filtered COMPAS rows are not the reference's (by their ids' count and sum), or null. */
+export function compasNotReference(p: PreparedCompas, where: string): string | null {
+  const r = REFERENCE_ROWS.compas;
+  let sum = 0;
+  for (const id of p.ids) sum += id;
+  return p.ids.length === r.n && sum === r.idSum ? null : `${where} keeps ${p.ids.length} rows after the ProPublica filter${p.ids.length === r.n ? ', not the reference\'s (their ids differ)' : `, the reference ${r.n}`}`;
 }
 
 /** Adult's reference split recomputed: val = 20% of the training file's rows after dropping '?' (data/reference-split.ts). */

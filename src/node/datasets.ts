@@ -29,6 +29,8 @@ import {
   prepareCompas,
   PreparedAdult,
   PreparedCompas,
+  adultNotReference,
+  compasNotReference,
   recomputedAdultSplit,
   recomputedCompasSplit,
   SplitIndices,
@@ -117,11 +119,13 @@ function requireFiles(name: DatasetName, opts: DataDirOptions): Record<string, s
 
 /**
  * The splits of a data set: the reference's from split_indices.json when the data folder holds it,
- * else the same positions recomputed (data/reference-split.ts).
+ * else the same positions recomputed (data/reference-split.ts), which are the reference's only on its
+ * rows: `notReference` says why the rows are not (then the split is said to be a seeded one).
  */
-function splitsFor<K extends DatasetName>(name: K, files: Record<string, string>, ref: SplitIndices | null, recompute: () => SplitIndices[K]): { splits: SplitIndices[K]; split: SplitProvenance } {
+function splitsFor<K extends DatasetName>(name: K, files: Record<string, string>, ref: SplitIndices | null, recompute: () => SplitIndices[K], notReference: string | null): { splits: SplitIndices[K]; split: SplitProvenance } {
   if (ref) return { splits: ref[name], split: { kind: 'file', file: files.splits } };
-  return { splits: recompute(), split: { kind: 'recomputed', seed: REFERENCE_SPLIT.seed } };
+  const seed = REFERENCE_SPLIT.seed;
+  return { splits: recompute(), split: notReference ? { kind: 'seeded', seed, why: notReference } : { kind: 'recomputed', seed } };
 }
 
 /** The reference splits, validated. */
@@ -224,7 +228,7 @@ export async function loadAdult(opts: DataDirOptions & { naming?: AdultNaming } 
   // the small split file first: a broken one fails before 5 MB are parsed
   const ref = files.splits ? await readSplitIndices(files.splits) : null;
   const prepared = await readAdultFiles({ train: files.train, test: files.test }, opts);
-  const { splits, split } = splitsFor('adult', files, ref, () => recomputedAdultSplit(prepared.train.rows));
+  const { splits, split } = splitsFor('adult', files, ref, () => recomputedAdultSplit(prepared.train.rows), adultNotReference(prepared, `${files.train} and ${files.test}`));
   return adultDataset(prepared, splits, opts.naming, files.train, split);
 }
 
@@ -267,6 +271,6 @@ export async function loadCompas(opts: DataDirOptions = {}): Promise<Dataset> {
   const files = requireFiles('compas', opts);
   const ref = files.splits ? await readSplitIndices(files.splits) : null;
   const prepared = await readCompasFile(files.data);
-  const { splits, split } = splitsFor('compas', files, ref, () => recomputedCompasSplit(prepared.ids));
+  const { splits, split } = splitsFor('compas', files, ref, () => recomputedCompasSplit(prepared.ids), compasNotReference(prepared, files.data));
   return compasDataset(prepared, splits, files.data, split);
 }

@@ -4,7 +4,7 @@
 // METRIC_DEFS. Core code: no Node imports, no DOM.
 import { arrowOf, byConcern, CHARTED_METRICS, guidance, JUDGED_METRICS, METRIC_DEFS, metricDef, METRICS, METRICS_DEFAULTS, suppressedText, verdictTable, wilsonInterval, type AttributeResult, type Comparison, type Counts, type Favourable, type Interval, type MetricsReport, type Yardsticks, yardstickFailureText, yardsticksOf } from '../methods/metrics/index.js';
 import { groupRates, type RateMark } from './charts.js';
-import { escapeHtml as esc, finite, fmtInt, fmtNum, fmtPct, fmtRatio, truncate } from './format.js';
+import { escapeHtml as esc, finite, fmtInt, fmtNum, fmtPct, fmtRatio } from './format.js';
 
 function pctCell(v: number | null | undefined, ci: Interval | undefined): string {
   const c = ci && (finite(ci.lo) || finite(ci.hi)) ? `<span class="ci">[${fmtPct(ci.lo)}, ${fmtPct(ci.hi)}]</span>` : '';
@@ -144,16 +144,14 @@ export const anchorOf = (column: string): string => `metrics-${column.replace(/[
  * The legal yardsticks' cell of the verdict table: ✗ fails with the lowest group below 0.8 when the
  * four-fifths rule or the LL144 impact ratio fails, ✓ holds when they were computed and hold, – when
  * neither could be computed. Its own column, so a failed yardstick is never read as a verdict's pass.
+ * The group is written whole (a long name wraps in the cell; nothing is cut).
  */
-/** Escaped, with no break inside: spaces non-breaking, hyphens non-breaking (U+2011), so a cell's group stays on one line. */
-const unbroken = (s: string): string => esc(s).replace(/ /g, '&nbsp;').replace(/-/g, '\u2011');
-
 export function yardstickCell(y: Yardsticks, link: string): string {
   if (y.fails) {
     // one short line, as the verdicts' cells: the lowest group of the four-fifths rule (else LL144's); every group in the title and the tables
     const [prefix, fs] = y.fourFifths.below.length ? ['', y.fourFifths.below] : ['LL144: ', y.impact.below];
     const g = fs[0].group;
-    return `<td class="flag" title="${esc(yardstickFailureText(y, Infinity))}"><a href="${link}">✗ fails</a><span class="ci">${prefix}${unbroken(truncate(g, 9))}&nbsp;${fmtRatio(fs[0].ratio)}</span></td>`;
+    return `<td class="flag" title="${esc(yardstickFailureText(y, Infinity))}"><a href="${link}">✗ fails</a><span class="ci">${prefix}${esc(g)}&nbsp;${fmtRatio(fs[0].ratio)}</span></td>`;
   }
   if (!y.fourFifths.judged && !y.impact.judged) return `<td class="muted"><a href="${link}">– too little data</a></td>`;
   return `<td><a href="${link}">✓ holds</a></td>`;
@@ -168,7 +166,7 @@ export function verdictTableHtml(reports: readonly (MetricsReport | null)[]): st
   const rows = verdictTable(reports);
   if (!rows.length) return '';
   const r0 = reports.find((r) => r) as MetricsReport;
-  const head = JUDGED_METRICS.map((m) => `<th title="${esc(guidance(m, r0.favourable))}">${esc(METRIC_DEFS[m].label)}</th>`).join('') + `<th title="the four-fifths rule (selection rate over the most selected group that is not small) and the NYC LL144 impact ratio, both on the favourable decision: the legal yardsticks, not a statistical verdict">4/5, LL144</th>`;
+  const head = JUDGED_METRICS.map((m) => `<th title="${esc(guidance(m, r0.favourable))}">${esc(METRIC_DEFS[m].label)}</th>`).join('') + `<th title="the four-fifths rule (the favourable decision's rate over the most selected group that is not small) and the NYC LL144 impact ratio (on scores: the share above the median score): the legal yardsticks, not a statistical verdict">4/5, LL144</th>`;
   const body = rows
     .map((row) => {
       const cells = JUDGED_METRICS.map((m) => {
@@ -178,14 +176,14 @@ export function verdictTableHtml(reports: readonly (MetricsReport | null)[]): st
         const mark = c.verdict === 'flagged' ? '⚑ flagged' : c.verdict === 'inconclusive' ? '? inconclusive' : c.verdict === 'pass' ? '✓ pass' : '– too little data';
         // one or two groups, short enough that nine columns fit the page; the rest as a count
         const named = c.flagged.slice(0, c.flagged.slice(0, 2).reduce((s, x) => s + x.group.length, 0) <= 24 ? 2 : 1);
-        const who = named.map((x) => `${x.group.length > 24 ? `<span title="${esc(x.group)}">${esc(truncate(x.group, 24))}</span>` : esc(x.group)} ${arrowOf(x.direction)}`).join(', ') + (c.flagged.length > named.length ? ` +${c.flagged.length - named.length}` : '');
+        const who = named.map((x) => `${esc(x.group)} ${arrowOf(x.direction)}`).join(', ') + (c.flagged.length > named.length ? ` +${c.flagged.length - named.length}` : '');
         return `<td${cls ? ` class="${cls}"` : ''}><a href="#${anchorOf(row.attribute)}">${mark}</a>${who ? `<span class="ci">${who}</span>` : ''}</td>`;
       }).join('') + yardstickCell(row.yardsticks, `#${anchorOf(row.attribute)}`);
       return `<tr><td class="l"><a href="#${anchorOf(row.attribute)}">${esc(row.attribute)}</a><span class="ci">vs ${esc(row.reference)}</span></td>${cells}</tr>`;
     })
     .join('');
   const v = r0.verdicts;
-  return `<section id="verdict"><h2 style="border:0;margin-top:.4em">Verdict</h2><div class="scroll"><table class="metrics verdict-table"><thead><tr><th class="l">attribute (reference)</th>${head}</tr></thead><tbody>${body}</tbody></table></div><details class="small muted" id="verdict-legend"><summary>How the cells are decided</summary><p>Each metric's cell: the strongest verdict of the attribute's groups against the reference (⚑ flagged: outside [${fmtRatio(v.band[0])}, ${fmtRatio(v.band[1])}] and significant, ${esc(v.correction.split(' (')[0])}, family-wise error ${fmtPct(v.alpha, 0)}; ? inconclusive: outside, not significant; ✓ pass: inside; – too little data; ↓ disadvantaged, ↑ advantaged, ≠ differs, no favourable direction). The last column is no verdict: the legal yardsticks on the favourable decision's rate, ✗ where a group's four-fifths ratio (to the most selected group; the lowest beneath) or LL144 impact ratio (to the highest-rate category) is under ${fmtRatio(METRICS_DEFAULTS.fourFifths)}, whatever the verdicts say. Click a cell for its table.</p></details></section>`;
+  return `<section id="verdict"><h2 style="border:0;margin-top:.4em">Verdict</h2><div class="scroll"><table class="metrics verdict-table"><thead><tr><th class="l">attribute (reference)</th>${head}</tr></thead><tbody>${body}</tbody></table></div><details class="small muted" id="verdict-legend"><summary>How the cells are decided</summary><p>Each metric's cell: the strongest verdict of the attribute's groups against the reference (⚑ flagged: outside [${fmtRatio(v.band[0])}, ${fmtRatio(v.band[1])}] and significant, ${esc(v.correction.split(' (')[0])}, family-wise error ${fmtPct(v.alpha, 0)}; ? inconclusive: outside, not significant; ✓ pass: inside; – too little data; ↓ disadvantaged, ↑ advantaged, ≠ differs, no favourable direction). The last column is no verdict: the legal yardsticks, ✗ where a group's four-fifths ratio (the favourable decision's rate to the most selected group's; the lowest beneath) or LL144 impact ratio (the selection rate, or on scores the share above the median score, to the highest-rate category's) is under ${fmtRatio(METRICS_DEFAULTS.fourFifths)}, whatever the verdicts say. Click a cell for its table.</p></details></section>`;
 }
 
 /** groups named per attribute in a Findings line (the tables list them all) */

@@ -463,9 +463,9 @@ function findingsList(r: AuditResult): string[] {
     out.push(`<strong>Planted in the simulated data:</strong> ${r.planted
       .map((p) => {
         const dis = p.disadvantaged.map((o) => Object.entries(o).map(([k, v]) => `${esc(k)} = ${esc(v)}`).join(' and ')).join('; ');
-        return `${esc(p.kind)} — ${esc(p.rule)}${dis ? ` (disadvantaged: ${dis})` : ''}${p.reads.length ? `; the model reads ${p.reads.map(esc).join(', ')}` : ''}`;
+        return `${esc(p.kind)} — ${esc(p.rule)}${dis ? ` (disadvantaged: ${dis})` : ''}${p.reads.length ? `; the rule reads ${p.reads.map(esc).join(', ')}` : ''}`;
       })
-      .join('; ')}. Check that the findings above recover it.`);
+      .join('; ')}.`);
   }
   return out;
 }

@@ -161,7 +161,7 @@ describe('CLI conventions, every command', () => {
   });
 
   it("the program's own errors: an unknown command, a bad --threads, no command at all: lucid: error: and a pointer to lucid --help, exit 2", () => {
-    for (const [args, what] of [[['frob'], /unknown command 'frob'/], [['--threads', '0', 'selfcheck'], /option '--threads <n>' argument '0' is invalid/], [[], /lucid needs one of the commands listed above/], [['help', 'frob'], /lucid needs one of the commands listed above/]] as const) {
+    for (const [args, what] of [[['frob'], /unknown command 'frob'/], [['--threads', '0', 'selfcheck'], /option '--threads <n>' argument '0' is invalid/], [[], /lucid needs one of the commands listed above/], [['help', 'frob'], /unknown command 'frob'/], [['--threads', '1', 'help', 'frob'], /unknown command 'frob'/]] as const) {
       const r = lucid(...args);
       assert.equal(r.status, EXIT.usage, r.stderr);
       assert.match(r.stderr, new RegExp(`(^|\\n)lucid: error: ${what.source}.*; see lucid --help\\n$`), r.stderr);

@@ -58,7 +58,7 @@ describe('lucid CLI', () => {
       assert.ok(seeds.some(([w, n]) => w === 'audit' && n === 0) && seeds.some(([w, n]) => w === 'simulator' && n === 1), JSON.stringify(seeds));
       assert.match(unwrapSummary(r.stdout), /planted: proxy: .*neighbourhood.*disadvantaged: group=B/);
       assert.match(unwrapSummary(r.stdout), /disadvantaged: sex=Female & group=B/);
-      // what it found against what was planted (#18 item 6), and where to look
+      // what it found against what was planted, and where to look
       assert.match(unwrapSummary(r.stdout), /found: group = B flagged disadvantaged: selection rate \d+\.\d% vs \d+\.\d% for A \(x0\.\d\d\)/);
       assert.match(unwrapSummary(r.stdout), /found: sex × group = Female, B flagged disadvantaged: selection rate/);
       // the planted rule against the trained model, in one sentence

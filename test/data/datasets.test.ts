@@ -264,6 +264,16 @@ describe('the reference split recomputed (split_indices.json absent)', () => {
       const a = await loadAdult({ dataDir: dir });
       assert.deepEqual(a.split, { kind: 'recomputed', seed: 1234 });
       assert.deepEqual([a.splits.train.rows, a.splits.val.rows, a.splits.test.rows], [24129, 6033, 15060]);
+      // files that are not the reference's get the same draw, said to be a seeded split, not the reference's
+      writeFileSync(join(dir, 'adult', 'adult.data'), readFileSync(ad.files.train, 'utf8').split('\n').slice(0, 1001).join('\n') + '\n');
+      const cut = await loadAdult({ dataDir: dir });
+      assert.equal(cut.split.kind, 'seeded');
+      assert.match(splitText(cut.split), /^a seeded split in the reference's proportions \(seed 1234\), not the reference's: .*adult\.data and .*adult\.test gives \d+ training and 15060 test rows after dropping '\?', the UCI files 30162 and 15060$/);
+      const lines = readFileSync(c.files.data, 'utf8').split('\n');
+      writeFileSync(join(dir, 'compas', 'compas-scores-two-years.csv'), lines.slice(0, 3001).join('\n') + '\n');
+      const cc = await loadCompas({ dataDir: dir });
+      assert.equal(cc.split.kind, 'seeded');
+      assert.match(splitText(cc.split), /keeps \d+ rows after the ProPublica filter, the reference 6172$/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

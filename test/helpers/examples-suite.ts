@@ -5,6 +5,7 @@
 import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, rmSync } from 'node:fs';
+import { TEXT_WIDTH } from '../../src/report/format.js';
 import { copyOf, DATA_HEADING, dataSkip, ExampleBlock, exampleBlocks, exampleShell, expectedExit, NO_DATA_DIR, prepareReadmeFiles, readmeBlocks, slowReason } from './examples.js';
 
 function runBlocks(side: 'cheap' | 'slow', blocks: ExampleBlock[], withData: boolean, dir: () => string, made: string[]): void {
@@ -21,6 +22,11 @@ function runBlocks(side: 'cheap' | 'slow', blocks: ExampleBlock[], withData: boo
         const r = sh.run(line, cwd);
         assert.equal(r.status, expectedExit(line), `${line}\nexited ${r.status}: ${r.stderr}`);
         assert.doesNotMatch(r.stderr, /lucid: error/, line);
+        // a text summary keeps to 120 characters a line (JSON, CSV and check's Markdown are for programs and CI pages)
+        if (!/--format (json|csv|svg)|^lucid check\b/.test(line)) {
+          const wide = r.stdout.split('\n').filter((l) => [...l].length > TEXT_WIDTH);
+          assert.deepEqual(wide, [], `${line}: stdout lines over ${TEXT_WIDTH} characters`);
+        }
       }
     });
   }

@@ -6,6 +6,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { readCsv } from '../../src/node/csv.js';
 import { lucidCli, simModelDir } from '../helpers/sim-model.js';
+import { unwrapSummary } from '../helpers/unwrap.js';
 
 const lucid = lucidCli();
 const fx = simModelDir('lucid-hostile-');
@@ -60,7 +61,7 @@ describe('the same data options everywhere', () => {
     const file = withColumns('with-id.csv', ['id'], (i) => [`cust-${String(i).padStart(6, '0')}`]);
     const a = lucid('audit', '--data', file, '--label', 'approved', '--protected', 'group', '--model', fx.modelFile, ...small, '--out', join(fx.dir, 'audit-id'));
     assert.equal(a.status, 0, a.stderr);
-    assert.match(a.stderr, /column "id" looks like an identifier \(1200 distinct values in 1200 rows\): the GAN and the built-in model leave it out/);
+    assert.match(unwrapSummary(a.stderr), /column "id" looks like an identifier \(1200 distinct values in 1200 rows\): the GAN and the built-in model leave it out/);
     const canon = readFileSync(join(fx.dir, 'audit-id', 'canonical-positive.csv'), 'utf8').split('\n')[0];
     assert.ok(!canon.split(',').includes('id'), 'the GAN does not generate the id');
     const ad = lucid('audit', '--data', file, '--label', 'approved', '--protected', 'group', '--model', fx.modelFile, ...small, '--drop', 'id', '--out', join(fx.dir, 'audit-drop'));

@@ -34,6 +34,7 @@ import {
 } from '../../src/methods/quality/index.js';
 import { getEngine, rejectsEngineError } from '../helpers/engine.js';
 import { cat, num, table } from '../helpers/tables.js';
+import { unwrapSummary } from '../helpers/unwrap.js';
 
 const close = (a: number | null | undefined, b: number, what: string, tol = 1e-12) => assert.ok(a !== null && a !== undefined && Math.abs(a - b) <= tol, `${what}: ${a}, expected ${b}`);
 
@@ -288,7 +289,7 @@ describe('lucid quality (CLI)', () => {
     const r = lucid('--real', real, '--synthetic', synth, '--model', modelFile, '--condition', 'preds=1', '--ignore', 'score', '--top', '3');
     assert.equal(r.stderr, '');
     assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stdout, /200 rows\) against .*300 rows\): 9 columns compared; not compared: score \(ignored\), preds \(condition\)\n/);
+    assert.match(unwrapSummary(r.stdout), /200 rows\) against .*300 rows\): 9 columns compared; not compared: score \(ignored\), preds \(condition\)\n/);
     assert.match(r.stdout, /\n {2}age +numeric +KSComplement +0\.\d{4}\n/);
     assert.match(r.stdout, /\n {2}sex +categorical +TVComplement +0\.\d{4}\n/);
     assert.match(r.stdout, /the 3 worst pairs:/);

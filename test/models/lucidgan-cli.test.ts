@@ -11,6 +11,7 @@ import { simulate } from '../../src/data/simulator.js';
 import { readCsv, writeCsv } from '../../src/node/csv.js';
 import { getEngine } from '../helpers/engine.js';
 import { lucidSignalled } from '../helpers/sim-model.js';
+import { unwrapSummary } from '../helpers/unwrap.js';
 
 const bin = fileURLToPath(new URL('../../../bin/lucid.js', import.meta.url));
 const lucid = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
@@ -37,7 +38,7 @@ describe('lucid gan fit / sample', () => {
       assert.equal(e.epoch, i + 1);
       assert.ok(Number.isFinite(e.loss_g) && Number.isFinite(e.loss_d) && e.loss_cond > 0 && e.seconds >= 0);
     });
-    assert.match(r.stdout, /^lucid: trained LUCID-GAN for 2 epochs on 300 rows in \d+\.\d s \(conditions: preds; discrete: sex, group, neighbourhood, education, approved\)$/m);
+    assert.match(unwrapSummary(r.stdout), /^lucid: trained LUCID-GAN for 2 epochs on 300 rows in \d+\.\d s \(conditions: preds; discrete: sex, group, neighbourhood, education, approved\)$/m);
     const json = JSON.parse(readFileSync(modelFile, 'utf8'));
     assert.equal(json.format, 'lucid-wasm/lucid-gan');
     assert.equal(json.version, 2);
@@ -60,8 +61,8 @@ describe('lucid gan fit / sample', () => {
     const args = ['gan', 'sample', '--model', modelFile, '-n', '120', '--condition', 'preds=1', '--fix', 'sex=Female', '--fix', 'group=B', '--seed', '4', '--out', out];
     const r = lucid(...args);
     assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stdout, /^lucid: sex=Female, group=B: \d+ of 300 training rows \(\d+\.\d%\); \d+\.\d% of the generated rows hold every fixed value$/m);
-    assert.match(r.stdout, /lucid: wrote .*pos\.csv: 120 rows/);
+    assert.match(unwrapSummary(r.stdout), /^lucid: sex=Female, group=B: \d+ of 300 training rows \(\d+\.\d%\); \d+\.\d% of the generated rows hold every fixed value$/m);
+    assert.match(unwrapSummary(r.stdout), /lucid: wrote .*pos\.csv: 120 rows/);
     const { table } = await readCsv(out);
     assert.equal(table.rows, 120);
     assert.deepEqual(table.columns.map((c) => c.name), ['age', 'sex', 'group', 'neighbourhood', 'education', 'hours_per_week', 'income', 'debt_ratio', 'approved', 'preds']);

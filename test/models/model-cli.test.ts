@@ -11,6 +11,7 @@ import { simulate } from '../../src/data/simulator.js';
 import { readCsv, writeCsv } from '../../src/node/csv.js';
 import { loadModel } from '../../src/node/model-file.js';
 import { getEngine } from '../helpers/engine.js';
+import { unwrapSummary } from '../helpers/unwrap.js';
 
 const bin = fileURLToPath(new URL('../../../bin/lucid.js', import.meta.url));
 const lucid = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
@@ -32,9 +33,9 @@ describe('lucid model train / predict', () => {
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stderr, /^ {2}epoch {4}1 {2}train loss \d\.\d{4} {2}val loss \d\.\d{4} {2}val accuracy \d+\.\d%$/m);
     assert.match(r.stderr, /lucid: note: positive class "yes" \(the second of the label's values "no", "yes" in sorted order; choose with --positive\)/);
-    assert.match(r.stdout, /^lucid: trained MLP 19 → 16 → 1 for "approved" = "yes" on 1200 rows in \d+\.\d s$/m);
-    assert.match(r.stdout, /kept epoch \d+ of \d+ \(lowest validation loss\): validation accuracy \d+\.\d%, loss \d\.\d{4} on 300 held-out rows/);
-    assert.ok(r.stdout.includes(`lucid: wrote ${modelFile} (features: age, sex, group, neighbourhood, education, hours_per_week, income, debt_ratio)`));
+    assert.match(unwrapSummary(r.stdout), /^lucid: trained MLP 19 → 16 → 1 for "approved" = "yes" on 1200 rows in \d+\.\d s$/m);
+    assert.match(unwrapSummary(r.stdout), /kept epoch \d+ of \d+ \(lowest validation loss\): validation accuracy \d+\.\d%, loss \d\.\d{4} on 300 held-out rows/);
+    assert.ok(unwrapSummary(r.stdout).includes(`lucid: wrote ${modelFile} (features: age, sex, group, neighbourhood, education, hours_per_week, income, debt_ratio)`));
     const json = JSON.parse(readFileSync(modelFile, 'utf8'));
     assert.equal(json.format, 'lucid-wasm/classifier');
     assert.deepEqual(json.hidden, [16]);
@@ -45,8 +46,8 @@ describe('lucid model train / predict', () => {
     const r = lucid('model', 'train', '--data', data, '--label', 'approved', '--positive', 'no', '--drop', 'group,sex', '--hidden', 'none', '--epochs', '3', '--val-fraction', '0', '--quiet', '--out', out);
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stderr, '');
-    assert.match(r.stdout, /trained logistic regression on 15 inputs for "approved" = "no" on 1500 rows/);
-    assert.match(r.stdout, /3 epochs, no validation split; final training loss \d\.\d{4}/);
+    assert.match(unwrapSummary(r.stdout), /trained logistic regression on 15 inputs for "approved" = "no" on 1500 rows/);
+    assert.match(unwrapSummary(r.stdout), /3 epochs, no validation split; final training loss \d\.\d{4}/);
     const json = JSON.parse(readFileSync(out, 'utf8'));
     assert.deepEqual(json.preprocessor.features, ['age', 'neighbourhood', 'education', 'hours_per_week', 'income', 'debt_ratio']);
     assert.equal(json.positive, 'no');
@@ -56,7 +57,7 @@ describe('lucid model train / predict', () => {
     const out = join(dir, 'scored.csv');
     const r = lucid('model', 'predict', '--model', modelFile, '--data', semi, '--column', 'p_yes', '--out', out);
     assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stdout, new RegExp(`lucid: wrote ${out.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: 300 rows with column "p_yes" = P\\(approved = "yes"\\); \\d+\\.\\d% above 0\\.5`));
+    assert.match(unwrapSummary(r.stdout), new RegExp(`lucid: wrote ${out.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: 300 rows with column "p_yes" = P\\(approved = "yes"\\); \\d+\\.\\d% above 0\\.5`));
     const text = readFileSync(out, 'utf8');
     assert.ok(text.startsWith('age;sex;group;neighbourhood;education;hours_per_week;income;debt_ratio;approved;p_yes\n'));
     const engine = await getEngine();

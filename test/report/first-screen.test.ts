@@ -72,7 +72,7 @@ test('a failed four-fifths rule never sits under "no flag": the headline says it
     const r = withMetrics(m);
     const h = verdictLine(r);
     const clause = h.slice(h.indexOf('<a href="#metrics-sex">'));
-    assert.match(clause, /^<a href="#metrics-sex">sex<\/a>: <span class="badge flag">✗ legal yardstick<\/span> the four-fifths rule fails: Female 0\.61 of Male(&#39;|')s; the LL144 impact ratio is below 0\.80: Female 0\.69 of Male(&#39;|')s \(no statistical verdict flags it/);
+    assert.match(clause, /^<a href="#metrics-sex">sex<\/a>: <span class="badge flag">✗ legal yardstick<\/span> the four-fifths rule fails: Female 0\.61 of Male(&#39;|')s; the LL144 impact ratio( \(scoring rate\))? is below 0\.80: Female 0\.69 of Male(&#39;|')s \(no statistical verdict flags it/);
     // the first screen never puts sex under "no flag", and neither does the full list of findings
     const html = renderReport(r);
     const first = html.slice(0, html.indexOf('<details id="findings-full">'));
@@ -85,16 +85,16 @@ test('a failed four-fifths rule never sits under "no flag": the headline says it
     // the verdict table: sex's statistical cells are not flagged, its yardstick cell is ✗
     const row = verdictTableHtml([m]).match(/<tr><td class="l"><a href="#metrics-sex">[\s\S]*?<\/tr>/)![0];
     assert.doesNotMatch(row, /⚑ flagged/);
-    assert.match(row, /<td class="flag" title="the four-fifths rule fails: Female 0\.61 of Male(&#39;|')s; the LL144 impact ratio is below 0\.80: Female 0\.69 of Male(&#39;|')s"><a href="#metrics-sex">✗ fails<\/a><span class="ci">Female&nbsp;0\.61<\/span><\/td><\/tr>$/);
+    assert.match(row, /<td class="flag" title="the four-fifths rule fails: Female 0\.61 of Male(&#39;|')s; the LL144 impact ratio( \(scoring rate\))? is below 0\.80: Female 0\.69 of Male(&#39;|')s"><a href="#metrics-sex">✗ fails<\/a><span class="ci">Female&nbsp;0\.61<\/span><\/td><\/tr>$/);
     assert.match(verdictTableHtml([m]), /<th title="[^"]*legal yardsticks[^"]*">4\/5, LL144<\/th>/);
-    assert.equal(attributeHeadlineText(attributeHeadline(sex)), "sex: no statistical flag (3 inconclusive), but the four-fifths rule fails: Female 0.61 of Male's; the LL144 impact ratio is below 0.80: Female 0.69 of Male's");
+    assert.equal(attributeHeadlineText(attributeHeadline(sex)), "sex: no statistical flag (3 inconclusive), but the four-fifths rule fails: Female 0.61 of Male's; the LL144 impact ratio (scoring rate) is below 0.80: Female 0.69 of Male's");
   }
   // several groups below: the lowest named, the others counted; both yardsticks alike said once
   const many = decisions([['X', 600, 240], ['Y', 400, 120], ['Z', 300, 60]], false).report;
-  assert.match(verdictTableHtml([many]), /<td class="flag" title="the four-fifths rule and the LL144 impact ratio fail: Z 0\.50, Y 0\.75 of X(&#39;|')s"><a href="#metrics-g">✗ fails<\/a><span class="ci">Z&nbsp;0\.50<\/span><\/td>/);
-  // a long group name is cut and kept on one line
+  assert.match(verdictTableHtml([many]), /<td class="flag" title="the four-fifths rule and the LL144 impact ratio( \(scoring rate\))? fail: Z 0\.50, Y 0\.75 of X(&#39;|')s"><a href="#metrics-g">✗ fails<\/a><span class="ci">Z&nbsp;0\.50<\/span><\/td>/);
+  // a long group name is written whole (the cell wraps; nothing is cut)
   const long = decisions([['Some-long group name', 600, 240], ['Amer-Indian-Eskimo', 400, 60]], false).report;
-  assert.match(verdictTableHtml([long]), /<span class="ci">Amer\u2011Ind…&nbsp;0\.37<\/span>/);
+  assert.match(verdictTableHtml([long]), /<span class="ci">Amer-Indian-Eskimo&nbsp;0\.37<\/span>/, "the group is written whole");
   // every group at least 0.8: ✓, and the headline has no yardstick to state
   const fine = decisions([['X', 600, 180], ['Y', 400, 118]], false).report;
   assert.match(verdictTableHtml([fine]), /<td><a href="#metrics-g">✓ holds<\/a><\/td>/);
@@ -188,4 +188,16 @@ test('"what to look at next" follows from the findings', () => {
   const fairSteps = nextSteps(withMetrics(fair));
   assert.ok(!fairSteps.some((s) => /--legitimate|carry the disparity|fails on|proxy/.test(s)), fairSteps.join('\n'));
   assert.match(fairSteps.join(), /nothing is flagged and no yardstick fails/);
+});
+
+test('the headline leads with the group with the lowest favourable rate, not the lowest ratio to the reference', () => {
+  // X, the reference, at 30%; Y flagged below it at 18% (0.60 of X); Z flagged above it at 60%: X is at 0.50 of Z, but Y is the worst off
+  for (const flip of [false, true]) {
+    const r = decisions([['X', 2000, 600], ['Y', 1500, 270], ['Z', 1000, 600]], flip).report;
+    const sel = r.attributes[0].comparisons.filter((c) => c.metric === 'selection_rate');
+    assert.deepEqual(sel.map((c) => [c.group, c.verdict, c.direction]), [['Y', 'flagged', 'disadvantaged'], ['Z', 'flagged', 'advantaged']]);
+    const h = attributeHeadline(r.attributes[0]);
+    assert.equal(attributeHeadlineText(h).split(', and')[0], 'g: Y disadvantaged: selection rate 18.0% vs 30.0% for X (x0.60)');
+    assert.equal(h.more, 1 + r.attributes[0].comparisons.filter((c) => c.metric !== 'selection_rate' && c.verdict === 'flagged').length);
+  }
 });

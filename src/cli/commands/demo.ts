@@ -35,8 +35,8 @@ and audited on ${DEMO_SIM.rows} more, with protected columns sex and group:
   intersectional  it penalises women of group B only
 Reports: DIR/direct, DIR/proxy, DIR/intersectional (report.html each) and DIR/index.html.
 adult, compas: the built-in classifier trained on the reference train split, the test split audited
-with protected sex and race (set LUCID_DATA_DIR to the folder holding adult/ and compas/: docs/data.md
-"Get the data").
+with protected Sex and Race (COMPAS: sex and race). The data: LUCID_DATA_DIR, the folder holding
+adult/ and compas/ (docs/data.md "Get the data").
 The engine self-check that used to be the demo is now \`lucid selfcheck\`.
 
 Example:

@@ -6,6 +6,7 @@ import { initNodeEngine } from '../../node/engine.js';
 import { readTable } from '../../node/read-table.js';
 import { formatsHelp } from '../../data/formats.js';
 import { formatOption, nonNegativeInt, readOptionsOf, withDataOptions, type DataCliOptions, DATA_FILE } from '../options.js';
+import { wrapText } from '../../report/format.js';
 
 
 interface InspectOptions extends DataCliOptions {
@@ -37,5 +38,5 @@ Examples (loans-test.csv from the README's walkthrough, simulated: no data folde
     const summary = inspectTable(table, report);
     if (opts.modes) addModes(await initNodeEngine(), table, summary, opts.seed);
     for (const w of summary.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
-    process.stdout.write(opts.format === 'json' ? JSON.stringify(summary, null, 2) + '\n' : formatInspect(summary));
+    process.stdout.write(opts.format === 'json' ? JSON.stringify(summary, null, 2) + '\n' : wrapText(formatInspect(summary)));
   });

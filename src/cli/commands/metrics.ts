@@ -7,6 +7,7 @@ import { requireClean } from '../../node/csv.js';
 import { readColumns } from '../../node/columns.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { FAIRNESS_OPTIONS as F, withGroupComparisonOptions, readOptionsOf, withDataOptions, type DataCliOptions, type FairnessCliOptions, fairnessValues, formatOption, nonNegativeInt, DATA_FILE } from '../options.js';
+import { TEXT_WIDTH, wrapText } from '../../report/format.js';
 
 const collect = (value: string, prev: string[] = []) => [...prev, value];
 
@@ -92,6 +93,6 @@ export const metrics = withGroupComparisonOptions(withDataOptions(new Command('m
       rng,
     });
     for (const w of report.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
-    const out = opts.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : opts.format === 'csv' ? formatMetricsCsv(report) : formatMetricsTable(report);
+    const out = opts.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : opts.format === 'csv' ? formatMetricsCsv(report) : wrapText(formatMetricsTable(report, TEXT_WIDTH));
     process.stdout.write(out);
   });

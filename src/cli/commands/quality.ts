@@ -12,6 +12,7 @@ import { modelTimeoutOption } from '../model-timeout.js';
 import { formatOption, intAtLeast2, names, nonNegativeInt, positiveInt, readOptionsOf, withDataOptions, type DataCliOptions, DATA_FILE } from '../options.js';
 import { Rng } from '../../engine/rng.js';
 import { modelFilePhrase } from '../../models/adapters.js';
+import { wrapText } from '../../report/format.js';
 
 /** --condition NAME or NAME=VALUE with VALUE a prediction in [0, 1], not 0.5. */
 function conditionArg(value: string): QualityCondition {
@@ -136,5 +137,5 @@ export const quality = withDataOptions(new Command('quality')
       rng: new Rng(engine, opts.seed),
       ...(heldOut ? { heldOut: heldOut.table, heldOutName: opts.heldOut } : {}),
     });
-    process.stdout.write(opts.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : formatQuality(report, opts.top));
+    process.stdout.write(opts.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : wrapText(formatQuality(report, opts.top)));
   });

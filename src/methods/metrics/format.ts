@@ -79,7 +79,8 @@ export function impactText(a: AttributeResult, max?: number): string {
   return `${head}: ${rated.length ? `${imp.highest ? `against ${imp.highest}; ` : ''}lowest ${some(rated.map((x) => `${x.category} ${ratio(x.impactRatio)}`), max)}` : 'none rated'}${left ? `; ${left} categor${left === 1 ? 'y' : 'ies'} excluded or suppressed` : ''}`;
 }
 
-export function formatMetricsTable(r: MetricsReport): string {
+/** The text report of `lucid metrics`; `width`: the verdict table's width (formatVerdictTable), Infinity for one line per attribute. */
+export function formatMetricsTable(r: MetricsReport, width = Infinity): string {
   // a weak, constant or inverted model is said first: every figure below describes it (fit.ts)
   let s = r.fit.weak.map((w) => `WEAK MODEL: ${w}\n`).join('');
   s += `model fit: ${fitLine(r.fit)}\n`;
@@ -89,7 +90,7 @@ export function formatMetricsTable(r: MetricsReport): string {
   const v = r.verdicts;
   s += `verdicts: ratios inside [${ratio(v.band[0])}, ${ratio(v.band[1])}] pass; outside: flagged (!) when significant at the corrected level, else inconclusive (?); ~ too little data (a group under ${r.minGroupSize} rows or an undefined rate). ${v.correction}, family-wise error ${(100 * v.alpha).toFixed(0)}%.\n`;
   s += `verdict counts: ${Object.entries(v.counts).map(([k, n]) => `${n} ${k}`).join(', ')}\n\n`;
-  s += formatVerdictTable([r]);
+  s += formatVerdictTable([r], '', width);
   for (const a of r.attributes) {
     s += `\n${a.column}: reference ${a.reference.value} (${a.reference.reason})${a.unknown ? `; ${a.unknown} rows with no value left out` : ''}\n`;
     const rows = [['group', 'n', ...METRICS.map((m) => METRIC_DEFS[m].short)]];

@@ -26,6 +26,9 @@ export const THRESHOLD_OPTION = {
   help: "P(positive) above which a row is predicted positive (the model's decision)",
 } as const;
 
+/** How an intersection is named: its columns joined by ' × ' ("sex × group"), a group's values by ', ' ("Female, B"). */
+export const INTERSECTION_JOIN = { attributes: ' × ', values: ', ' } as const;
+
 export const METRICS_DEFAULTS = {
   threshold: 0.5,
   /** "small": a group with fewer rows gets no verdict and is never a default reference (one setting, every command) */
@@ -252,7 +255,7 @@ function attributes(table: Table, opts: GroupMetricsOptions): Attr[] {
       parts.unshift(cols[j].values[k % m]);
       k = Math.floor(k / m);
     }
-    return parts.join(', ');
+    return parts.join(INTERSECTION_JOIN.values);
   };
   const keys = used.map(keyOf);
   const index = new Map(used.map((k, j) => [k, j]));
@@ -260,8 +263,8 @@ function attributes(table: Table, opts: GroupMetricsOptions): Attr[] {
   for (let i = 0; i < table.rows; i++) gid[i] = cell[i] < 0 ? -1 : index.get(cell[i])!;
   const givenCols = cols.filter((c) => ref[c.name] !== undefined);
   check(givenCols.length === 0 || givenCols.length === cols.length, 'E_ARG', () => `metrics: with --intersect give --reference for every --group column (${opts.groups.join(', ')}) or for none`);
-  const given = givenCols.length ? cols.map((c) => ref[c.name]).join(', ') : undefined;
-  return [build(opts.groups.join(' × '), gid, keys, given)];
+  const given = givenCols.length ? cols.map((c) => ref[c.name]).join(INTERSECTION_JOIN.values) : undefined;
+  return [build(opts.groups.join(INTERSECTION_JOIN.attributes), gid, keys, given)];
 }
 
 function countsOf(attr: Attr, y: Uint8Array, yhat: Uint8Array, rows: ArrayLike<number> | null): Float64Array {

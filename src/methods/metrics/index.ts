@@ -12,5 +12,5 @@ export { verdictTable, verdictCellText, yardsticksOf, disadvantageOf, disadvanta
 export { suppressedText, SUPPRESSION_OPTION } from './suppress.js';
 export { formatMetricsTable, formatMetricsCsv, formatVerdictTable, fourFifthsText, impactText } from './format.js';
 export type { AttributeResult, Disparity, FourFifths, GroupMetricsOptions, GroupResult, Interval, MetricsReport } from './types.js';
-export { THRESHOLD_OPTION, METRICS_DEFAULTS, chooseReference, correctTogether, familyCounts, groupMetrics, labelValues, positiveOf } from './group-metrics.js';
+export { THRESHOLD_OPTION, METRICS_DEFAULTS, INTERSECTION_JOIN, chooseReference, correctTogether, familyCounts, groupMetrics, labelValues, positiveOf } from './group-metrics.js';
 export { aucOf, fitLine, modelFit, FIT_DEFAULTS, type Auc, type ModelFit } from './fit.js';

@@ -1,4 +1,4 @@
-// The verdict table (#18 item 1): one row per attribute (and intersection), one cell per judged metric,
+// The verdict table: one row per attribute (and intersection), one cell per judged metric,
 // each cell the strongest verdict among the attribute's comparisons: flagged if any group is flagged,
 // else inconclusive if any is, else pass if any comparison could be judged, else too little data.
 // The report puts it first and the CLI prints it. Core code.
@@ -28,10 +28,11 @@ export interface YardstickFailure {
 }
 
 /**
- * The legal yardsticks of one attribute, both on the favourable decision: the four-fifths rule
- * (selection rate over the most selected group that is not small) and the NYC LL144 impact ratio
- * (rate over the highest among categories of at least 2% of the rows), each failing for the groups
- * below METRICS_DEFAULTS.fourFifths (0.8). `judged` is false when no ratio could be computed.
+ * The legal yardsticks of one attribute: the four-fifths rule (the favourable decision's rate over
+ * the most selected group that is not small) and the NYC LL144 impact ratio (the selection rate, or
+ * on scores the scoring rate, the share on the favourable side of the median score, over the highest
+ * among categories of at least 2% of the rows), each failing for the groups below
+ * METRICS_DEFAULTS.fourFifths (0.8). `judged` is false when no ratio could be computed.
  */
 export interface Yardsticks {
   fourFifths: { against: string | null; below: YardstickFailure[]; judged: boolean };
@@ -94,18 +95,22 @@ export function disadvantageOf(attribute: string, c: Comparison): Disadvantage {
 
 /**
  * The flags of one attribute from the side of the groups they disadvantage, in the order a reader
- * needs them: the favourable decision's rate (the selection rate) first, most disadvantaged (lowest
- * ratio) first; then the other directed metrics, most significant first (byConcern); then the
- * metrics without a direction. The selection rate is the same number however the label is coded,
- * and every other judged metric maps onto a judged metric with the same figures (METRIC_DEFS
- * `recoded`), so the order, and the first entry, do not depend on the coding.
+ * needs them: the favourable decision's rate (the selection rate) first, the most disadvantaged group
+ * (the lowest rate) first, then the lowest ratio; then the other directed metrics, most significant
+ * first (byConcern); then the metrics without a direction. The selection rate is the same number
+ * however the label is coded, and every other judged metric maps onto a judged metric with the same
+ * figures (METRIC_DEFS `recoded`), so the order, the groups and the figures do not depend on the
+ * coding; an error rate's name does (the FDR of one coding is the FOR of the other).
  */
 export function disadvantages(a: AttributeResult): Disadvantage[] {
   const flagged = a.comparisons.filter((c) => c.verdict === 'flagged');
   const ds = flagged.map((c) => disadvantageOf(a.column, c));
   const rank = (d: Disadvantage) => (d.metric === 'selection_rate' ? 0 : d.direction === 'disadvantaged' ? 1 : 2);
   const log = (d: Disadvantage) => (d.ratio === null || !(d.ratio > 0) ? 0 : Math.log(d.ratio));
-  return ds.sort((x, y) => rank(x) - rank(y) || (rank(x) === 0 ? log(x) - log(y) : byConcern({ ...x.comparison, direction: x.direction }, { ...y.comparison, direction: y.direction })) || (x.group < y.group ? -1 : x.group > y.group ? 1 : 0));
+  // a group flagged below the reference can be worse off than the reference is against a group flagged above it
+  const rate = (d: Disadvantage) => d.rate ?? Infinity;
+  const bySelection = (x: Disadvantage, y: Disadvantage) => rate(x) - rate(y) || log(x) - log(y);
+  return ds.sort((x, y) => rank(x) - rank(y) || (rank(x) === 0 ? bySelection(x, y) : byConcern({ ...x.comparison, direction: x.direction }, { ...y.comparison, direction: y.direction })) || (x.group < y.group ? -1 : x.group > y.group ? 1 : 0));
 }
 
 /**
@@ -154,8 +159,10 @@ export function yardstickFailureText(y: Yardsticks, max = 2): string {
   const list = (fs: YardstickFailure[], against: string | null) => `${fs.slice(0, max).map((f) => `${f.group} ${x2(f.ratio)}`).join(', ')}${fs.length > max ? ` and ${fs.length - max} more` : ''}${against ? ` of ${against}'s` : ''}`;
   const ff = y.fourFifths.below.length ? list(y.fourFifths.below, y.fourFifths.against) : '';
   const imp = y.impact.below.length ? list(y.impact.below, y.impact.against) : '';
-  if (ff && ff === imp) return `the four-fifths rule and the LL144 impact ratio fail: ${ff}`;
-  return [ff ? `the four-fifths rule fails: ${ff}` : '', imp ? `the LL144 impact ratio is below ${x2(METRICS_DEFAULTS.fourFifths)}: ${imp}` : ''].filter((x) => x).join('; ');
+  // on scores LL144 rates the share above the median score, not the decision: its ratios differ from the four-fifths rule's
+  const ll144 = `the LL144 impact ratio${y.impact.kind === 'scoring rate' ? ' (scoring rate)' : ''}`;
+  if (ff && ff === imp) return `the four-fifths rule and ${ll144} fail: ${ff}`;
+  return [ff ? `the four-fifths rule fails: ${ff}` : '', imp ? `${ll144} is below ${x2(METRICS_DEFAULTS.fourFifths)}: ${imp}` : ''].filter((x) => x).join('; ');
 }
 
 /** The attribute's headline as one line of text (the CLI's and the demo's wording of the report's headline). */
