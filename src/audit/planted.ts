@@ -31,16 +31,13 @@ export interface PlantedOutcome {
   others: Disadvantage[];
 }
 
-/** the metrics' name of a combination of protected values: the attributes joined by " × ", the values by ", " */
-const JOIN = INTERSECTION_JOIN;
-
 /** The planted group `d` among the audit's attributes: its attribute and group as the metrics name them (null: no such attribute). */
 function locate(d: Record<string, string>, attributes: readonly AttributeResult[]): { attribute: string; group: string } | null {
   const keys = Object.keys(d);
   for (const a of attributes) {
-    const cols = a.column.split(JOIN.attributes);
+    const cols = a.column.split(INTERSECTION_JOIN.attributes);
     if (cols.length !== keys.length || !keys.every((k) => cols.includes(k))) continue;
-    return { attribute: a.column, group: cols.map((c) => d[c]).join(JOIN.values) };
+    return { attribute: a.column, group: cols.map((c) => d[c]).join(INTERSECTION_JOIN.values) };
   }
   return null;
 }
@@ -55,8 +52,8 @@ function cellValues(cols: readonly string[], cell: string, attributes: readonly 
   const go = (i: number, rest: string): string[] | null => {
     if (i === cols.length - 1) return known(cols[i]).includes(rest) ? [rest] : null;
     for (const v of known(cols[i])) {
-      if (!rest.startsWith(v + JOIN.values)) continue;
-      const tail = go(i + 1, rest.slice(v.length + JOIN.values.length));
+      if (!rest.startsWith(v + INTERSECTION_JOIN.values)) continue;
+      const tail = go(i + 1, rest.slice(v.length + INTERSECTION_JOIN.values.length));
       if (tail) return [v, ...tail];
     }
     return null;
@@ -71,18 +68,21 @@ export function plantedOutcomes(r: AuditResult): PlantedOutcome[] {
   return (r.planted ?? []).map((p) => {
     const groups = p.disadvantaged.map((d): PlantedGroup => {
       const at = locate(d, attributes);
-      const name = at ?? { attribute: Object.keys(d).join(JOIN.attributes), group: Object.values(d).join(JOIN.values) };
+      const name = at ?? { attribute: Object.keys(d).join(INTERSECTION_JOIN.attributes), group: Object.values(d).join(INTERSECTION_JOIN.values) };
       return { ...name, found: at ? flagged.find((f) => f.attribute === at.attribute && f.group === at.group) ?? null : null };
     });
     // a flag within a planted group (group = B's cells "Female, B" and "Male, B" at the intersection) is the plant seen finer, not another finding
     const within = (f: Disadvantage) => {
-      const cols = f.attribute.split(JOIN.attributes);
+      const cols = f.attribute.split(INTERSECTION_JOIN.attributes);
       const vals = cellValues(cols, f.group, attributes);
       return vals !== null && p.disadvantaged.some((d) => Object.entries(d).every(([k, v]) => cols.includes(k) && vals[cols.indexOf(k)] === v));
     };
     return { planted: p, groups, matches: groups.length > 0 && groups.every((g) => g.found !== null), others: flagged.filter((f) => !within(f)) };
   });
 }
+
+/** A planted combination in words: "sex = Female & group = B". */
+export const plantedValuesText = (d: Record<string, string>): string => Object.entries(d).map(([k, v]) => `${k} = ${v}`).join(' & ');
 
 /** "group = B" */
 export const plantedGroupName = (g: { attribute: string; group: string }): string => `${g.attribute} = ${g.group}`;
@@ -105,7 +105,7 @@ const orList = (xs: readonly string[]): string => (xs.length <= 1 ? xs.join('') 
  */
 export function ruleVsModel(p: Planted, modelReads: readonly string[] | null, protectedColumns: readonly string[]): string {
   const rule = `The planted rule reads ${p.reads.length} column${p.reads.length === 1 ? '' : 's'} (${p.reads.join(', ')})`;
-  const planted = andList(p.disadvantaged.map((d) => Object.entries(d).map(([k, v]) => `${k} = ${v}`).join(' & ')));
+  const planted = andList(p.disadvantaged.map(plantedValuesText));
   const unused = protectedColumns.filter((c) => !p.reads.includes(c));
   if (!modelReads) return `${rule}; which columns the model reads is unknown, so a disparity beyond ${planted || 'the planted groups'} is the model's, not planted.`;
   const extra = modelReads.filter((c) => !p.reads.includes(c));

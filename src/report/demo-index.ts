@@ -1,7 +1,7 @@
 // The demo's index page: per report, what was planted, what the audit found and whether they match,
 // from plantedOutcomes (src/audit/planted.ts), the one decision the demo's "found:" line and the
 // report's planted headline read too. Core code: a string, no Node imports.
-import { plantedGroupName, plantedOutcomes, ruleVsModel } from '../audit/planted.js';
+import { plantedGroupName, plantedOutcomes, plantedValuesText, ruleVsModel, type PlantedOutcome } from '../audit/planted.js';
 import type { AuditResult } from '../audit/types.js';
 import { disadvantageFigures, disadvantageText } from '../methods/metrics/index.js';
 import { escapeHtml as esc } from './format.js';
@@ -19,11 +19,11 @@ export interface DemoIndexEntry {
 const OTHERS = 3;
 
 /** One report's entry: the link, what was planted, the rule against the model, found ✓ or missed ✗ per planted group, the other flags. */
-function entryHtml(e: DemoIndexEntry): string {
+function entryHtml(e: DemoIndexEntry, outcomes: readonly PlantedOutcome[]): string {
   const r = e.result;
   const prot = r.protected.map((p) => p.column);
-  const blocks = plantedOutcomes(r).map((o) => {
-    const planted = o.planted.disadvantaged.map((d) => Object.entries(d).map(([k, v]) => `${k} = ${v}`).join(' & ')).join('; ');
+  const blocks = outcomes.map((o) => {
+    const planted = o.planted.disadvantaged.map(plantedValuesText).join('; ');
     const rows = o.groups.map((g) =>
       g.found
         ? `<li class="found">✓ found: ${esc(plantedGroupName(g))} is flagged disadvantaged: ${esc(disadvantageFigures(g.found))}</li>`
@@ -44,8 +44,9 @@ ${blocks.join('\n') || '<p>nothing was planted</p>'}</li>`;
 
 /** The index page of `lucid demo`. */
 export function demoIndexHtml(entries: readonly DemoIndexEntry[]): string {
-  const total = entries.reduce((s, e) => s + plantedOutcomes(e.result).length, 0);
-  const matched = entries.reduce((s, e) => s + plantedOutcomes(e.result).filter((o) => o.matches).length, 0);
+  const outcomes = entries.map((e) => plantedOutcomes(e.result));
+  const total = outcomes.reduce((s, os) => s + os.length, 0);
+  const matched = outcomes.reduce((s, os) => s + os.filter((o) => o.matches).length, 0);
   return `<!doctype html>
 <html lang="en">
 <head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>lucid-wasm demo</title>
@@ -58,7 +59,7 @@ export function demoIndexHtml(entries: readonly DemoIndexEntry[]): string {
 decision's rate), at its attribute or, for a planted combination, at the intersection of its attributes.
 The audit finds what was planted in ${matched} of ${total} report${total === 1 ? '' : 's'}.</p>
 <ol>
-${entries.map(entryHtml).join('\n')}
+${entries.map((e, i) => entryHtml(e, outcomes[i])).join('\n')}
 </ol>
 </body>
 </html>
