@@ -26,6 +26,16 @@ export function fmtPp(v: number | null | undefined, decimals = 1, missing: strin
   return `${z ? '±' : v > 0 ? '+' : ''}${z ? (0).toFixed(decimals) : s} pp`;
 }
 
+/**
+ * A difference of fractions in percentage points as the CLI and the policy check write it: "−" for a
+ * minus, "±" only for exactly 0 (not rounded first, unlike fmtPp), e.g. "+3.2 pp", "−0.5 pp"; without
+ * `signed`, the size alone ("0.50 pp", a margin).
+ */
+export function fmtPpSigned(v: number | null | undefined, decimals = 1, missing: string = MISSING.text, signed = true): string {
+  if (!finite(v)) return missing;
+  return `${signed ? (v > 0 ? '+' : v < 0 ? '−' : '±') : ''}${Math.abs(100 * v).toFixed(decimals)} pp`;
+}
+
 /** A ratio, e.g. 0.734 → "0.73". */
 export function fmtRatio(v: number | null | undefined, missing: string = MISSING.report): string {
   return finite(v) ? v.toFixed(2) : missing;
@@ -62,7 +72,7 @@ export function fmtInt(v: number | null | undefined): string {
 export const pctText = (v: number | null | undefined): string => fmtPct(v, 1, MISSING.text);
 
 /** A percentage in an aligned text table's cell: the bare number "45.7", "-" when missing. */
-export const pctCell = (v: number | null | undefined): string => fmtPct(v, 1, MISSING.table, '');
+export const pctTable = (v: number | null | undefined): string => fmtPct(v, 1, MISSING.table, '');
 
 /** A JS distance (or another score in [0, 1]) in the CLI's text: 3 decimals, "n/a" when missing. */
 export const jsText = (v: number | null | undefined): string => fmtJs(v, MISSING.text);

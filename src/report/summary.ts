@@ -9,7 +9,7 @@ import { statedFrom, statedPreferences } from '../audit/findings.js';
 import { describeGanTraining } from '../audit/schedule.js';
 import { attributionText } from '../audit/attribution.js';
 import { attributeHeadline, attributeHeadlineText, familyCounts, fitLine, formatVerdictTable, fourFifthsText, impactText } from '../methods/metrics/index.js';
-import { jsText, pctText as pct } from '../data/text.js';
+import { fmtPpSigned, jsText, pctText as pct } from '../data/text.js';
 import { TEXT_WIDTH, wrapText } from './format.js';
 import { SECTIONS, type ReportSection } from './sections.js';
 
@@ -23,9 +23,6 @@ export interface WrittenAudit {
 /** The sections that state a stage in brief, in the report's order (the LUCID and FALE stages). */
 const BRIEFED = SECTIONS.filter((s): s is ReportSection & Required<Pick<ReportSection, 'brief'>> => s.brief !== undefined);
 
-/** A signed shift in points for the summary, "−" for a minus and "±" for exactly 0 (the report's fmtPp rounds first). */
-const pp = (x: number | null | undefined) => (x === null || x === undefined ? 'n/a' : `${x > 0 ? '+' : x < 0 ? '−' : '±'}${Math.abs(100 * x).toFixed(1)} pp`);
-
 /**
  * One value's direction as text, its figure from where statedFrom says: the canonical sets when they
  * are faithful and agree with the data in size ("Male +20.1 pp (real +25.3 pp [+24.0, +26.6], seeds
@@ -33,7 +30,7 @@ const pp = (x: number | null | undefined) => (x === null || x === undefined ? 'n
  * rows; the canonical sets overstate it: +45.9 pp, seeds …)").
  */
 function valueLine(v: ValueFinding, faithful: boolean, inList = true): string {
-  const f = (x: number | null) => (v.kind === 'median' ? (x === null ? 'n/a' : `${x > 0 ? '+' : ''}${Number(x.toPrecision(4))}`) : pp(x));
+  const f = (x: number | null) => (v.kind === 'median' ? (x === null ? 'n/a' : `${x > 0 ? '+' : ''}${Number(x.toPrecision(4))}`) : fmtPpSigned(x));
   const seeds = v.canonical.seeds.length > 1 ? `, seeds ${f(v.canonical.min)}…${f(v.canonical.max)}` : '';
   // in a favour/disfavour list a median shift stands for higher values (as the report words it)
   const name = v.kind === 'median' ? (inList ? 'higher values: median shift' : 'the median shift') : v.value;

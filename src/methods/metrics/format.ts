@@ -7,7 +7,7 @@ import type { AttributeResult, Interval, MetricsReport } from './types.js';
 import type { Comparison, Verdict } from './verdicts.js';
 import { csvField } from '../../data/csv-write.js';
 import { fitLine } from './fit.js';
-import { fmtRatio, MISSING, pctCell as pct } from '../../data/text.js';
+import { fmtRatio, MISSING, pctTable as pct } from '../../data/text.js';
 
 const ratio = (v: number | null | undefined) => fmtRatio(v, MISSING.table);
 const ci = (c: Interval | undefined, f: (v: number | null) => string) => (c ? ` [${f(c.lo)}, ${f(c.hi)}]` : '');
