@@ -9,7 +9,7 @@ import type { AuditResult, BeyondSide, CanonicalComparison, Distribution, FaleSe
 import { CHECK_DEFAULTS, STATED_STATUSES, type FeatureFidelity } from '../audit/checks.js';
 import { statedFrom, type FeatureFinding, type ValueFinding } from '../audit/findings.js';
 import { AUDIT_DEFAULTS } from '../audit/options.js';
-import { anchorOf, metricsTable, rateChart, verdictFindings, verdictTableHtml } from './metrics-html.js';
+import { anchorOf, metricsTable, rateChart, verdictFindings } from './metrics-html.js';
 import { arrowOf, attributeHeadline, directionsPhrase, fitLine, METRIC_DEFS, yardstickFailureText, type AttributeHeadline, type MetricsReport } from '../methods/metrics/index.js';
 import { plantedOutcomes, ruleVsModel } from '../audit/planted.js';
 import { attributionText } from '../audit/attribution.js';
