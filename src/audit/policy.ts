@@ -14,6 +14,7 @@
 import { EngineError, UnknownColumnError } from '../engine/errors.js';
 import { closeColumns, getColumn, type Table } from '../data/table.js';
 import { isMissing } from '../data/cells.js';
+import { fmtPpSigned, MISSING, pctText } from '../data/text.js';
 import type { Rng } from '../engine/rng.js';
 import { correctTogether, fitLine, groupMetrics, METRIC_DEFS, metricDef, METRICS, wilsonInterval, type AttributeResult, type Favourable, type MetricName, type MetricsReport, type Verdict } from '../methods/metrics/index.js';
 
@@ -427,8 +428,8 @@ export function thresholdText(r: Pick<PolicyRule, 'min' | 'max' | 'maxAbs'>, kin
 export function formatValue(v: number | null, kind: RuleKind, signed = true): string {
   if (v === null) return 'n/a';
   if (kind === 'distance') return v.toFixed(3);
-  if (kind === 'rate') return `${(100 * v).toFixed(1)}%`;
-  if (kind === 'difference') return `${signed ? (v > 0 ? '+' : v < 0 ? '−' : '±') : ''}${Math.abs(100 * v).toFixed(2)} pp`;
+  if (kind === 'rate') return pctText(v);
+  if (kind === 'difference') return fmtPpSigned(v, 2, MISSING.text, signed);
   return `${v < 0 ? '−' : ''}${Math.abs(v).toFixed(3)}`;
 }
 

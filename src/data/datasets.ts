@@ -20,6 +20,7 @@
 import { check } from '../engine/errors.js';
 import { REFERENCE_SPLIT, trainTestSplit } from './reference-split.js';
 import { CategoricalColumn, Column, NumericColumn, selectRows, Table } from './table.js';
+import { byCodeUnit } from './text.js';
 
 // ── Adult ────────────────────────────────────────────────────────────────────────────────────────
 
@@ -198,8 +199,6 @@ function encode(name: string, labels: readonly string[], dictionary: readonly st
   for (let i = 0; i < labels.length; i++) codes[i] = index.get(labels[i])!;
   return { kind: 'categorical', name, codes, categories: dictionary.slice() };
 }
-
-const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** The sorted union of the labels seen in several label arrays. */
 function sortedDictionary(...parts: readonly (readonly string[])[]): string[] {

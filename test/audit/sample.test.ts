@@ -18,7 +18,7 @@ import { allocate, stratifiedSample } from '../../src/audit/sample.js';
 import { describeGanTraining, describeSampling } from '../../src/audit/schedule.js';
 import { CORRECTION_DEFAULTS } from '../../src/audit/correct.js';
 import type { AuditResult } from '../../src/audit/types.js';
-import { renderReport } from '../../src/report/render.js';
+import { renderReport } from '../../src/report/sections.js';
 import { writeAudit } from '../../src/node/audit.js';
 import { getEngine } from '../helpers/engine.js';
 

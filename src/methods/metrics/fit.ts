@@ -10,6 +10,7 @@
 // Core code: no Node imports.
 import { check, EngineError } from '../../engine/errors.js';
 import { normalQuantile } from './verdicts.js';
+import { pctText as pct } from '../../data/text.js';
 
 export const FIT_DEFAULTS = {
   /** an AUC at most this, with its `invertedConfidence` interval below 0.5, is inverted */
@@ -124,7 +125,6 @@ export interface ModelFit {
   inverted: boolean;
 }
 
-const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 const f3 = (x: number) => x.toFixed(3);
 
 /**

@@ -10,6 +10,7 @@ import { check, EngineError } from '../../engine/errors.js';
 import { getColumn, type Column, type Table } from '../../data/table.js';
 import { medianOf, quantileSorted } from '../../data/quantile.js';
 import { isMissing } from '../../data/cells.js';
+import { byCodeUnit } from '../../data/text.js';
 import { calibrationByGroup } from './calibration.js';
 import { groupIds, type GroupIds } from './group-ids.js';
 import { conditionalDisparity, strataOf } from './conditional.js';
@@ -48,8 +49,6 @@ export const METRICS_DEFAULTS = {
   favourable: 'positive' as Favourable,
 };
 
-
-const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * A column's cells as codes into their text labels (no string per row: ten million rows stay typed

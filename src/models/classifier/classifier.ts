@@ -20,6 +20,7 @@ import { getColumn, selectRows, type Table } from '../../data/table.js';
 import { labelOf, Preprocessor } from './preprocess.js';
 import { contentChecksum, verifyChecksum } from '../checksum.js';
 import { log as fdlog, exp as fdexp } from '../../engine/fdlibm.js';
+import { byCodeUnit } from '../../data/text.js';
 
 export const MODEL_FORMAT = 'lucid-wasm/classifier';
 export const MODEL_VERSION = 1;
@@ -114,8 +115,6 @@ class Mlp extends Module {
     return h;
   }
 }
-
-const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Label values present in the rows (sorted numerically for a numeric column, by code unit otherwise) and per-row labels. */
 function labelValues(table: Table, label: string, where: string): { values: string[]; rows: string[] } {
