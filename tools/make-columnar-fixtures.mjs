@@ -71,8 +71,8 @@ await writeFile(path.join(dir, 'people.jsonl'), json.join('\n') + '\n');
 
 // truncated (corrupt) copies
 const parquet = await readFile(path.join(dir, 'people.parquet'));
-await writeFile(path.join(dir, 'truncated.parquet'), parquet.subarray(0, Math.floor(parquet.length / 2)));
+await writeFile(path.join(dir, 'truncated.parquet'), new Uint8Array(parquet.subarray(0, Math.floor(parquet.length / 2))));
 const arrow = await readFile(path.join(dir, 'people.arrow'));
-await writeFile(path.join(dir, 'truncated.arrow'), arrow.subarray(0, Math.floor(arrow.length / 2)));
+await writeFile(path.join(dir, 'truncated.arrow'), new Uint8Array(arrow.subarray(0, Math.floor(arrow.length / 2))));
 await rm(path.join(dir, '.tmp'), { force: true, recursive: true });
 console.log(`make-columnar-fixtures: wrote ${dir}`);

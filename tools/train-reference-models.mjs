@@ -23,7 +23,7 @@ import { initNodeEngine } from '../dist/src/node/engine.js';
 import { datasetAvailability, loadAdult, loadCompas } from '../dist/src/node/datasets.js';
 import { Classifier, TRAIN_DEFAULTS } from '../dist/src/models/classifier/index.js';
 
-const { values } = parseArgs({
+const { values: parsed } = parseArgs({
   options: {
     seeds: { type: 'string', default: '0' },
     only: { type: 'string' },
@@ -31,6 +31,8 @@ const { values } = parseArgs({
     refit: { type: 'boolean', default: false },
   },
 });
+// parseArgs's types (@types/node 20) leave an option that has a default possibly undefined
+const values = /** @type {typeof parsed & { seeds: string }} */ (parsed);
 const seeds = values.seeds.split(',').map(Number);
 
 /** Rows of two tables with the same columns and dictionaries (the loaders share them across splits). */
@@ -66,7 +68,7 @@ function printRow(r) {
 }
 out('data    model     seed  protocol  train rows  epochs (kept)   val acc  test acc  time\n');
 
-for (const name of ['adult', 'compas']) {
+for (const name of /** @type {const} */ (['adult', 'compas'])) {
   if (values.only && values.only !== name) continue;
   const avail = datasetAvailability(name);
   if (!avail.available) {
@@ -76,7 +78,7 @@ for (const name of ['adult', 'compas']) {
   const d = name === 'adult' ? await loadAdult() : await loadCompas();
   const { train, val, test } = d.splits;
   const trainVal = concatRows(train, val);
-  for (const [model, hidden] of [['logistic', []], ['mlp', TRAIN_DEFAULTS.hidden]]) {
+  for (const [model, hidden] of /** @type {[string, number[]][]} */ ([['logistic', []], ['mlp', TRAIN_DEFAULTS.hidden]])) {
     for (const seed of seeds) {
       const base = { label: d.label, positive: d.favourable, hidden, seed };
       let t0 = performance.now();

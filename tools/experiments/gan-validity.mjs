@@ -22,9 +22,10 @@ import { initNodeEngine } from '../../dist/src/node/engine.js';
 import { loadAdult } from '../../dist/src/node/datasets.js';
 import { Classifier } from '../../dist/src/models/classifier/index.js';
 import { LucidGan } from '../../dist/src/models/lucidgan/index.js';
+import { getColumn } from '../../dist/src/data/table.js';
 import { columnShape, validity } from '../../dist/src/methods/quality/index.js';
 
-const { values } = parseArgs({
+const { values: parsed } = parseArgs({
   options: {
     epochs: { type: 'string', default: '10,50' },
     modes: { type: 'string', default: 'paper,consistency' },
@@ -35,6 +36,8 @@ const { values } = parseArgs({
     out: { type: 'string', default: 'out/gan-validity.json' },
   },
 });
+// parseArgs's types (@types/node 20) leave an option that has a default possibly undefined
+const values = /** @type {typeof parsed & { epochs: string, modes: string, model: string, out: string }} */ (parsed);
 const epochsList = values.epochs.split(',').map(Number);
 const modes = values.modes.split(',');
 const shapeRows = Number(values['shape-rows']);
@@ -58,9 +61,10 @@ if (existsSync(values.model)) {
 const preds = clf.predictProba(engine, test);
 let acc = 0;
 const lab = test.columns.find((c) => c.name === 'Income');
+if (lab?.kind !== 'categorical') throw new Error('Adult: Income is a categorical column');
 for (let i = 0; i < test.rows; i++) acc += (preds[i] > 0.5) === (lab.categories[lab.codes[i]] === '>50K') ? 1 : 0;
 console.error(`classifier: test accuracy ${(acc / test.rows).toFixed(4)}, mean preds ${(preds.reduce((a, b) => a + b, 0) / test.rows).toFixed(4)}`);
-const table = { rows: test.rows, columns: [...test.columns, { kind: 'numeric', name: 'preds', values: preds }] };
+const table = { rows: test.rows, columns: [...test.columns, { kind: /** @type {const} */ ('numeric'), name: 'preds', values: preds }] };
 
 const results = [];
 for (const epochs of epochsList) {
@@ -74,7 +78,7 @@ for (const epochs of epochsList) {
     const lossCond = h.lossCond[h.lossCond.length - 1];
     // (b) column shape
     const syn = model.sample({ n: shapeRows, condVector: 'empirical', seed: 1 }).table;
-    const shapes = test.columns.map((c) => columnShape(c, syn.columns.find((x) => x.name === c.name)));
+    const shapes = test.columns.map((c) => columnShape(c, getColumn(syn, c.name, 'the sampled rows')));
     const ks = shapes.filter((x) => x.metric === 'KSComplement').map((x) => x.score);
     const tv = shapes.filter((x) => x.metric === 'TVComplement').map((x) => x.score);
     const mean = (a) => a.reduce((x, y) => x + y, 0) / a.length;
