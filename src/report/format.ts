@@ -50,13 +50,6 @@ export function fmtRatio(v: number | null | undefined): string {
   return finite(v) ? v.toFixed(2) : DASH;
 }
 
-/** A signed number with 3 decimals, e.g. "+0.052". */
-export function fmtSigned(v: number | null | undefined, decimals = 3): string {
-  if (!finite(v)) return DASH;
-  const s = v.toFixed(decimals);
-  return Number(s) > 0 ? `+${s}` : Number(s) === 0 ? (0).toFixed(decimals) : s;
-}
-
 /** An integer with thin thousands separators (locale-independent). */
 export function fmtInt(v: number | null | undefined): string {
   if (!finite(v)) return DASH;
