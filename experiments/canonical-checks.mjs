@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Issue #15 (EXPERIMENTS.md §7): do the canonical sets agree with the data? The protocol is declared
+// EXPERIMENTS.md §7: do the canonical sets agree with the data? The protocol is declared
 // in EXPERIMENTS.md §7 before any run. Three steps:
 //
 //   node experiments/canonical-checks.mjs prepare            # data files and the audited models (once)

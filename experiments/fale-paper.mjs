@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Issue #8 §1: the FALE paper's demonstration (fale.txt §4, Fig. 1): statistical-parity FALE on sex
+// EXPERIMENTS.md §1.6: the FALE paper's demonstration (its §4, Fig. 1): statistical-parity FALE on sex
 // (unprivileged Female) for age, education-num and hours-per-week, on Adult. The paper's model is an
 // XGBoost; ours is the built-in classifier (logistic and the default MLP), trained on the reference
 // train split with early stopping on its val split, FALE on the UCI test file (15060 rows; the

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// EXPERIMENTS.md §11 (issue #35): how faithful are the canonical sets of each generator configuration,
+// EXPERIMENTS.md §11: how faithful are the canonical sets of each generator configuration,
 // measured on HELD-OUT real rows (rows of the same population no GAN saw: §10.4's HELD_OUT), split by
 // the audited model's decision at the audit's threshold (0.5). Recomputed from the written sets:
 //
@@ -29,7 +29,7 @@
 //   5. beyond.ts `privacyCheck` (train: the audited rows of the side; held-out: the held-out side rows)
 //      read by `privacyHolds` (PRIVACY_RULE with its noise, §11.4) and by the rule §11.1 declared (the
 //      1-point margin alone: `declaredHolds`), and its p5 ratio.
-//   6. sizes: every protected value's status in audit.json's checks.shifts (#34's rule); overstates,
+//   6. sizes: every protected value's status in audit.json's checks.shifts (EXPERIMENTS.md §10's rule); overstates,
 //      understates and disagrees are misses.
 //   7. the audit's wall seconds (run.json).
 // The random draws come from Rngs keyed by dataset, audit seed, measure and side, not by label, so the

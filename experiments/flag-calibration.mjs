@@ -1,12 +1,12 @@
 #!/usr/bin/env node
-// Issue #16, EXPERIMENTS.md §8: the false-alarm rate and the power of the group-metric verdicts on
+// EXPERIMENTS.md §8: the false-alarm rate and the power of the group-metric verdicts on
 // the bias simulator. `run` audits (the metrics stage of runAudit: the verdicts and the attribution the
 // report shows) and writes one JSON per run; `analyse` counts against the protocol's null and targets.
 //
 //   npm run build && node experiments/flag-calibration.mjs run [--kinds fair,direct,proxy,intersectional]
 //        [--seeds 0-19] [--rows 2000] [--population 200000] [--coding as-named|recoded] [--out out/experiments/flags]
 //   node experiments/flag-calibration.mjs analyse [--out out/experiments/flags]
-// --coding recoded (issue #33, EXPERIMENTS.md §8.3): the same decisions coded the other way: the label's
+// --coding recoded (EXPERIMENTS.md §8.3): the same decisions coded the other way: the label's
 // two values swapped ("yes" now names the rows not approved, the unfavourable outcome: --favourable
 // negative) and the model's score 1 − p. `analyse` then also compares each run with its other coding.
 import { parseArgs } from 'node:util';

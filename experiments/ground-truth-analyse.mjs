@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Issue #8 §2: reads the runs of experiments/ground-truth.mjs and applies the decision rule of
+// EXPERIMENTS.md §2: reads the runs of experiments/ground-truth.mjs and applies the decision rule of
 // src/audit/flags.ts (K = 3; band from the fair-mode runs; a fair run is judged against the band of
 // the OTHER fair runs, leave-one-out, so it is not judged by a band it helped make).
 // Writes <dir>/summary.md (the tables EXPERIMENTS.md quotes), <dir>/flags.csv, <dir>/bands.json and

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Issue #8 §2: ground truth with the bias simulator. For each planted kind (fair, direct, proxy,
+// EXPERIMENTS.md §2: ground truth with the bias simulator. For each planted kind (fair, direct, proxy,
 // intersectional) and seed: simulate training and audit data (independent draws), train the audited
 // model (logistic, as `lucid demo`; proxy: trained WITHOUT sex and group), run the audit (runAudit)
 // and keep the numbers the decision rule of src/audit/flags.ts reads. Writes one JSON per run to

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Issue #8 §1 and §3: the LUCID-GAN paper's §4 on Adult and COMPAS, and the canonical-set validity.
+// EXPERIMENTS.md §1 and §3: the LUCID-GAN paper's §4 on Adult and COMPAS, and the canonical-set validity.
 //   direct:  the built-in classifier trained on the train split (early stopping on the val split) with
 //            every feature; LUCID-GAN trained on the TEST split plus the model's predictions;
 //            1000 rows at preds=1 and 1000 at preds=0 (zero cond vector, the paper's); Fig. 2.

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// EXPERIMENTS.md §10.4 (issue #34 items 4 and 5): do the canonical sets keep the data's relations, and
+// EXPERIMENTS.md §10.4: do the canonical sets keep the data's relations, and
 // do they copy rows? Recounted from each audit's written sets and the real files, the same way for every
-// tree (the tree before #34 records no relations):
+// tree (older trees record no relations):
 //
 //   node experiments/relations-privacy-analyse.mjs --out /tmp/exp34 [--labels before,final] [--seeds 0,1,2]
 //

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Issue #34, EXPERIMENTS.md §10: what the audits *say* about their canonical sets, before and after
+// EXPERIMENTS.md §10: what the audits *say* about their canonical sets, before and after
 // the change, from the runs of `experiments/canonical-checks.mjs run --label before|after` (§10.1).
 //
 //   node experiments/statements-analyse.mjs [--out out/experiments/canonical] [--labels before,after]
@@ -95,7 +95,7 @@ for (const label of values.labels.split(',')) {
         for (const v of [...x.favoured, ...x.disfavoured]) {
           stated++;
           const check = a.checks.shifts.find((c) => c.feature === x.feature && c.value === v.value);
-          // the figure stated: the sets' before #34 for every stated value; after, where statedFrom says so
+          // the figure stated: the sets' in the 'before' tree for every stated value; after, where statedFrom says so
           const fromSets = label === 'before' ? true : x.faithful && v.status === 'agrees';
           const figure = fromSets ? v.canonical.pooled : v.real.shift;
           if (v.kind === 'median') {

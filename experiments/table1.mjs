@@ -1,8 +1,8 @@
 #!/usr/bin/env node
-// Issue #8 §1: the LUCID-GAN paper's Table 1 on the test splits, for the built-in logistic model and
+// EXPERIMENTS.md §1: the LUCID-GAN paper's Table 1 on the test splits, for the built-in logistic model and
 // MLP, direct (all features) and proxy (without sex and race). The paper's "PR" is the label base
 // rate and its "TPR" the model's precision on Adult; on COMPAS it is P(no recidivism | predicted
-// recidivism) (the reference's swapped Metrics arguments, spec §2.3 / §4.1). Both are listed next to
+// recidivism) (the reference's swapped Metrics arguments). Both are listed next to
 // the model's true positivity rate and TPR.
 //   npm run build && node experiments/table1.mjs [--out out/experiments/table1]
 import { parseArgs } from 'node:util';

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Issue #33's acceptance on any data file: the same decisions coded the other way must get the same
+// One decision, one verdict, on any data file: the same decisions coded the other way must get the same
 // verdicts. Reads a scored file (a label and a predictions column of P(positive)), codes it the other
 // way in memory (the label's two values swapped in meaning: the other value named positive,
 // --favourable flipped, the scores 1 − p), runs the group metrics on both

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// LUCID-GAN validity experiment (issue #5 §5): the Adult test set (15060 rows) with `preds` from
+// LUCID-GAN validity experiment: the Adult test set (15060 rows) with `preds` from
 // the built-in classifier (default MLP, hidden 64,32) trained on the reference train split with
 // early stopping on the reference validation split. For each epoch count and mode (paper: no
 // consistency term; consistency: the default), seed 0, it reports
