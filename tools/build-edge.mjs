@@ -56,6 +56,7 @@ export async function buildEdge({ outDir = join(root, 'dist-edge'), model } = {}
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const args = process.argv.slice(2);
+  /** @param {string} name */
   const opt = (name) => {
     const i = args.indexOf(name);
     return i >= 0 ? args[i + 1] : undefined;

@@ -28,12 +28,14 @@ const rows = [
   [5000000008n, 23, 21000, 'Female', 'A', '2', false, 0.15],
 ];
 const cols = ['id', 'age', 'income', 'sex', 'grp', 'code', 'approved', 'score'];
+/** @param {bigint | number | string | boolean | null} v */
 const sql = (v) => (v === null ? 'NULL' : typeof v === 'string' ? `'${v}'` : String(v));
 
 const db = await DuckDBInstance.create(':memory:');
 const con = await db.connect();
 await con.run(`CREATE TABLE t (id BIGINT, age INTEGER, income DOUBLE, sex VARCHAR, grp VARCHAR, code VARCHAR, approved BOOLEAN, score DOUBLE)`);
 await con.run(`INSERT INTO t VALUES ${rows.map((r) => `(${r.map(sql).join(', ')})`).join(', ')}`);
+/** @param {string} f */
 const at = (f) => path.join(dir, f).replaceAll("'", "''");
 await con.run(`COPY t TO '${at('people.csv')}' (FORMAT csv, HEADER true)`);
 await con.run(`COPY t TO '${at('people.parquet')}' (FORMAT parquet, COMPRESSION snappy)`);
@@ -49,6 +51,7 @@ await con.run(`COPY (SELECT * FROM read_csv('${loans}', header = true, types = {
 con.closeSync?.();
 
 // Arrow IPC through apache-arrow's writer
+/** @param {number} j */
 const col = (j) => rows.map((r) => r[j]);
 const table = new Table({
   id: vectorFromArray(col(0), new Int64()),

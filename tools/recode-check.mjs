@@ -31,6 +31,7 @@ const values = labelValues(table, label);
 const positive = positiveOf(values, o.positive, label);
 if (values.length !== 2) throw new Error(`the label has ${values.length} values; recoding needs two`);
 const other = values.find((v) => v !== positive);
+if (other === undefined) throw new Error(`the label's two values are both ${positive}`);
 const favourable = o.favourable;
 if (favourable !== 'positive' && favourable !== 'negative') throw new Error('--favourable: positive or negative');
 const t = Number(o.threshold);
@@ -42,6 +43,7 @@ const scale = 10 ** decimals;
 const p = Float64Array.from(pc.values, (v) => Math.round(v * scale) / scale);
 const onThreshold = Array.from(p).filter((v) => v === t).length;
 const q = Float64Array.from(p, (v) => Math.round((1 - v) * scale) / scale);
+/** @param {import('../dist/src/data/table.js').Column} c */
 const codes = (c) => (c.kind === 'categorical' ? { ...c, codes: Int32Array.from(c.codes, (k) => (k < 0 ? k : c.categories[k] === positive ? c.categories.indexOf(other) : c.categories[k] === other ? c.categories.indexOf(positive) : k)) } : { ...c, values: Float64Array.from(c.values, (v) => (String(v) === positive ? Number(other) : String(v) === other ? Number(positive) : v)) });
 const named = { rows: table.rows, columns: table.columns.map((c) => (c === pc ? { kind: /** @type {const} */ ('numeric'), name: c.name, values: p } : c)) };
 const recoded = { rows: table.rows, columns: table.columns.map((c) => (c === pc ? { kind: /** @type {const} */ ('numeric'), name: c.name, values: q } : c === lc ? codes(c) : c)) };
@@ -54,6 +56,7 @@ const run = (tab, pos, fav, thr) => {
 };
 const a = run(named, positive, favourable, t);
 const b = run(recoded, positive, flip, 1 - t);
+/** @param {import('../dist/src/methods/metrics/index.js').MetricsReport[]} reps @param {boolean} map */
 const flagged = (reps, map) => reps.flatMap((r) => r.attributes.flatMap((x) => x.comparisons.filter((c) => c.verdict === 'flagged').map((c) => `${x.column}: ${c.group} ${map ? recodedMetric(c.metric).metric : c.metric} x${c.ratio?.toFixed(3)} ${c.direction}`)));
 console.log(`${data}: ${table.rows} rows; coding A: positive "${positive}", favourable ${favourable}, ${pred} (to ${decimals} decimals) > ${t}; coding B: the label's values swapped, favourable ${flip}, 1 − ${pred} > ${1 - t}${onThreshold ? `; ${onThreshold} scores sit on the threshold (no counterpart)` : ''}`);
 let ok = true;

@@ -36,17 +36,20 @@ const values = /** @type {typeof parsed & { seeds: string }} */ (parsed);
 const seeds = values.seeds.split(',').map(Number);
 
 /** Rows of two tables with the same columns and dictionaries (the loaders share them across splits). */
+/** @param {import('../dist/src/data/table.js').Table} a @param {import('../dist/src/data/table.js').Table} b @returns {import('../dist/src/data/table.js').Table} */
 function concatRows(a, b) {
   return {
     rows: a.rows + b.rows,
     columns: a.columns.map((c, j) => {
       const d = b.columns[j];
-      if (c.kind === 'numeric') {
+      if (c.kind !== d.kind) throw new Error(`column ${c.name}: kinds differ`);
+      if (c.kind === 'numeric' && d.kind === 'numeric') {
         const v = new Float64Array(a.rows + b.rows);
         v.set(c.values);
         v.set(d.values, a.rows);
         return { ...c, values: v };
       }
+      if (c.kind !== 'categorical' || d.kind !== 'categorical') throw new Error(`column ${c.name}: kinds differ`);
       if (c.categories.join('\u0000') !== d.categories.join('\u0000')) throw new Error(`column ${c.name}: dictionaries differ`);
       const codes = new Int32Array(a.rows + b.rows);
       codes.set(c.codes);
@@ -57,12 +60,17 @@ function concatRows(a, b) {
 }
 
 const engine = await initNodeEngine();
+/** @typedef {{ data: string, model: string, seed: number, protocol: string, trainRows: number, epochs: number, kept: number, val: number, test: number, seconds: number }} Row */
+/** @type {Row[]} */
 const results = [];
+/** @param {number} x */
 const pct = (x) => (100 * x).toFixed(2).padStart(6);
+/** @param {string} s */
 const out = (s) => values.json || process.stdout.write(s);
 
 out(`kernels: ${engine.variant}; defaults: hidden ${TRAIN_DEFAULTS.hidden.join(',')}, epochs ≤ ${TRAIN_DEFAULTS.epochs}, batch ${TRAIN_DEFAULTS.batch}, ` +
   `lr ${TRAIN_DEFAULTS.lr} (logistic ${TRAIN_DEFAULTS.lrLogistic}), weight decay ${TRAIN_DEFAULTS.weightDecay} (logistic ${TRAIN_DEFAULTS.weightDecayLogistic}), patience ${TRAIN_DEFAULTS.patience}\n\n`);
+/** @param {Row} r */
 function printRow(r) {
   out(`${r.data.padEnd(7)} ${r.model.padEnd(9)} ${String(r.seed).padStart(4)}  ${r.protocol.padEnd(8)}  ${String(r.trainRows).padStart(10)}  ${String(r.epochs).padStart(6)} (${String(r.kept).padStart(3)})   ${Number.isNaN(r.val) ? '     —' : pct(r.val)}   ${pct(r.test)}  ${r.seconds.toFixed(1).padStart(5)} s\n`);
 }
@@ -115,6 +123,7 @@ if (seeds.length > 1 && !values.json) {
   const keys = [...new Set(results.map((r) => `${r.data} ${r.model} ${r.protocol}`))];
   for (const k of keys) {
     const rs = results.filter((r) => `${r.data} ${r.model} ${r.protocol}` === k);
+    /** @param {(r: Row) => number} f */
     const m = (f) => rs.reduce((s, r) => s + f(r), 0) / rs.length;
     out(`  ${k.padEnd(24)} test ${pct(m((r) => r.test))}%  (min ${pct(Math.min(...rs.map((r) => r.test)))}, max ${pct(Math.max(...rs.map((r) => r.test)))})  val ${rs[0].protocol === 'split' ? pct(m((r) => r.val)) + '%' : '—'}  time ${m((r) => r.seconds).toFixed(1)} s\n`);
   }

@@ -70,6 +70,7 @@ const results = [];
 for (const epochs of epochsList) {
   for (const mode of modes) {
     const t0 = performance.now();
+    /** @type {import('../../dist/src/models/lucidgan/model.js').FitOptions} */
     const opts = { conditions: ['preds'], epochs, seed: 0, paper: mode === 'paper' };
     if (values.weight !== undefined) opts.consistencyWeight = Number(values.weight);
     const { model, status } = await LucidGan.fit(engine, table, opts);
@@ -81,8 +82,14 @@ for (const epochs of epochsList) {
     const shapes = test.columns.map((c) => columnShape(c, getColumn(syn, c.name, 'the sampled rows')));
     const ks = shapes.filter((x) => x.metric === 'KSComplement').map((x) => x.score);
     const tv = shapes.filter((x) => x.metric === 'TVComplement').map((x) => x.score);
-    const mean = (a) => a.reduce((x, y) => x + y, 0) / a.length;
+    /** @param {(number | null)[]} a */
+    const mean = (a) => {
+      let s = 0;
+      for (const y of a) s += y ?? 0;
+      return s / a.length;
+    };
     // (c) validity
+    /** @param {0 | 1} c */
     const side = (c) => {
       const rows = model.sample({ n: validRows, conditions: { preds: c }, condVector: 'zero', seed: 2 }).table;
       return validity(clf.predictProba(engine, rows), c, { model: 'default MLP', column: 'preds', source: 'given' });
@@ -103,7 +110,8 @@ for (const epochs of epochsList) {
     model.dispose();
   }
 }
-const pct = (x) => `${(100 * x).toFixed(1)}%`;
+/** @param {number | null} x */
+const pct = (x) => `${(100 * Number(x)).toFixed(1)}%`;
 console.log(`Adult test set (${test.rows} rows), preds of the default MLP (test accuracy ${(acc / test.rows).toFixed(4)}), seed 0; shape on ${shapeRows} sampled rows, validity on ${validRows} rows per side`);
 console.log('| epochs | mode | cond loss | mean KS stat | mean TVD | KS-compl. | TV-compl. | column shape | valid pos | valid neg | fit s |');
 console.log('|---|---|---|---|---|---|---|---|---|---|---|');
