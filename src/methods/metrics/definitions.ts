@@ -4,9 +4,9 @@
 //
 // Each metric is a proportion num / den of one group's confusion matrix (tp, fp, tn, fn), so every
 // rate has a count behind it and a comparison of two groups is a comparison of two proportions
-// (verdicts.ts). Directions: a higher rate is better for the group when the positive outcome is
-// favourable (selection rate, TPR, FPR: more favourable errors), worse for FNR and TNR; with an
-// unfavourable positive outcome the rate metrics' directions flip.
+// (verdicts.ts). Directions: with a favourable positive outcome, a lower selection rate, TPR, FPR or
+// FDR, or a higher TNR, FNR or FOR, disadvantages a group; with an unfavourable one the reverse; PPV
+// and NPV have no favourable direction.
 
 /** The counts of one group's confusion matrix. */
 export interface Counts {
