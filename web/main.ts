@@ -21,6 +21,7 @@ import { unitIntervalOf } from '../src/data/cells.js';
 import { SUPPRESSION_OPTION } from '../src/methods/metrics/suppress.js';
 import { labelValues, METRICS_DEFAULTS, THRESHOLD_OPTION } from '../src/methods/metrics/index.js';
 import { MODEL_TIMEOUT_SECONDS } from '../src/models/blackbox.js';
+import { adapterForFile } from '../src/models/adapters.js';
 import { protectedCandidates } from '../src/audit/stages/context.js';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -243,7 +244,7 @@ modelInput.addEventListener('change', async () => {
   if (f.size > 64 * 1024 * 1024) return showError(`${f.name}: the model file is larger than 64 MiB`);
   const bytes = new Uint8Array(await f.arrayBuffer());
   modelFile = { name: f.name, text: new TextDecoder().decode(bytes), sha256: sha256Hex(bytes) };
-  const json = /\.json$/i.test(f.name);
+  const json = adapterForFile(f.name)?.kind === 'builtin';
   modelInfo.textContent = `Model: ${f.name} (${json ? 'the built-in classifier: FALE and LUCID' : 'a JS module exporting predict(rows): FALE; LUCID needs a model.json'}); it scores the rows, so the predictions column is left out of the audit.`;
   modelInfo.hidden = false;
   if (table) setState('loaded');

@@ -1,4 +1,4 @@
-// The fairness gate (`lucid check`, #20 item 3): a policy file of thresholds per metric and attribute,
+// The fairness gate (`lucid check`): a policy file of thresholds per metric and attribute,
 // checked on a data file with a predictions column, optionally against a baseline (an earlier check's
 // JSON or an audit.json). Output-based rules only: the values are those of groupMetrics (the same
 // rates, references, small groups, suppression and verdicts as `lucid metrics`); no GAN, no model.
@@ -22,7 +22,7 @@ import { correctTogether, fitLine, groupMetrics, METRIC_DEFS, metricDef, METRICS
 export const POLICY_VERSION = 1;
 /** The result format `lucid check --format json` writes (a baseline must carry it). */
 /**
- * The version of `lucid check --format json` results. 2 (#33): canonical_shift is favourable set −
+ * The version of `lucid check --format json` results. 2: canonical_shift is favourable set −
  * unfavourable set, selection_rate and tnr exist; a version-1 result is still read as a baseline (its
  * canonical shifts of a favourable-negative audit turned round, baseline.ts).
  */

@@ -207,14 +207,6 @@ function sortedDictionary(...parts: readonly (readonly string[])[]): string[] {
   return [...seen].sort(byCodeUnit);
 }
 
-/** A copy of a categorical column with its dictionary sorted and codes remapped (−1 stays −1). */
-export function sortCategories(col: CategoricalColumn): CategoricalColumn {
-  const sorted = col.categories.slice().sort(byCodeUnit);
-  const newCode = col.categories.map((c) => sorted.indexOf(c));
-  const codes = col.codes.map((k) => (k < 0 ? k : newCode[k]));
-  return { kind: 'categorical', name: col.name, codes, categories: sorted };
-}
-
 // ── Adult preprocessing ──────────────────────────────────────────────────────────────────────────
 
 interface AdultPart {

@@ -54,13 +54,6 @@ export function fmtNum(v: number | null | undefined, digits = 4): string {
   return String(Number(v.toPrecision(digits)));
 }
 
-/** A signed number with 3 decimals, e.g. "+0.052". */
-export function fmtSigned(v: number | null | undefined, decimals = 3): string {
-  if (!finite(v)) return MISSING.report;
-  const s = v.toFixed(decimals);
-  return Number(s) > 0 ? `+${s}` : Number(s) === 0 ? (0).toFixed(decimals) : s;
-}
-
 /** An integer with thousands separators (locale-independent), "−" for a minus. */
 export function fmtInt(v: number | null | undefined): string {
   if (!finite(v)) return MISSING.report;

@@ -24,7 +24,7 @@ import { withGanWorkers } from './gan-workers.js';
 import { Sha256 } from '../data/sha256.js';
 
 /**
- * The output folder, checked before any work (#33: a bad --out must not cost an audit), and not made
+ * The output folder, checked before any work (a bad --out must not cost an audit), and not made
  * yet (a usage error found later leaves nothing behind): an existing folder that can be written, or a
  * path whose nearest existing folder can be written (writeAudit creates the rest). A file there, or on
  * the path, is a usage error saying that a folder was expected.

@@ -17,7 +17,7 @@ export function escapeHtml(s: unknown): string {
 }
 
 // the shared number forms, defined once below the layers that write for people
-export { byCodeUnit, finite, fmtInt, fmtJs, fmtNum, fmtPct, fmtPp, fmtRatio, fmtSigned, MISSING } from '../data/text.js';
+export { byCodeUnit, finite, fmtInt, fmtJs, fmtNum, fmtPct, fmtPp, fmtRatio, MISSING } from '../data/text.js';
 import { fmtNum } from '../data/text.js';
 
 /** Pixel coordinate with one decimal (deterministic, compact). */

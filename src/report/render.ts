@@ -590,7 +590,7 @@ ${distributionFigures(ranked, EXPANDED, 'features', r.checks.fidelity)}
 </section>`;
 }
 
-/** The real rows' ranking of the features beside the canonical sets' (#34): what the findings name, and why a high one is not named. */
+/** The real rows' ranking of the features beside the canonical sets': what the findings name, and why a high one is not named. */
 function realRankingTable(r: AuditResult): string {
   const rows = r.findings.ranking ?? [];
   if (!rows.length) return '';

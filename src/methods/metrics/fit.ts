@@ -1,5 +1,5 @@
-// How well the audited model's output fits the label, said before any group figure (#33 items 1 and
-// 4): the AUC of its scores with an interval, its accuracy against the label's majority share, and the
+// How well the audited model's output fits the label, said before any group figure (a weak model's
+// group figures say little): the AUC of its scores with an interval, its accuracy against the label's majority share, and the
 // share of rows it gives one decision. Two things follow from them:
 //   - a score that ranks the label worse than chance beyond noise (AUC ≤ 0.45 with its 99% interval
 //     below 0.5) probably gives the probability of the other class: the metrics stop with an error

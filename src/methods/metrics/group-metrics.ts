@@ -4,7 +4,7 @@
 // (calibration.ts), the disparity within legitimate strata (conditional.ts), and seeded percentile
 // bootstrap CIs.
 // Core code: no Node imports. The reference's Metrics(preds, targets) was called with its arguments
-// swapped (spec §2.3), so its "pr" is the label base rate and its "tpr" the precision; here both are
+// swapped, so its "pr" is the label base rate and its "tpr" the precision; here both are
 // computed from the right arguments and reported side by side (base_rate, positivity_rate, ppv, tpr).
 import { check, EngineError } from '../../engine/errors.js';
 import { getColumn, type Column, type Table } from '../../data/table.js';

@@ -148,7 +148,6 @@ const PREDICT_CHUNK = 8192;
 
 export class Classifier {
   private constructor(
-    private readonly engine: Engine,
     readonly preprocessor: Preprocessor,
     readonly label: string,
     readonly positive: string,
@@ -168,7 +167,7 @@ export class Classifier {
   private static build(engine: Engine, pre: Preprocessor, label: string, positive: string, classes: string[], hidden: number[], rng: Rng): Classifier {
     const net = new Mlp([pre.dim, ...hidden, 1]);
     const params = buildParams(engine, net, rng);
-    const model = new Classifier(engine, pre, label, positive, classes, hidden.slice(), net, params);
+    const model = new Classifier(pre, label, positive, classes, hidden.slice(), net, params);
     model.freeze();
     return model;
   }

@@ -1,4 +1,4 @@
-// The reference preprocessing of a model's inputs (spec §2.1), fitted once and carried in the model
+// The reference preprocessing of a model's inputs (canonical_sets' data loaders), fitted once and carried in the model
 // file: categorical features become one-hot groups (categories sorted by code unit, as pandas
 // get_dummies sorts them) and numeric features are min-max scaled to [−1, 1] with the minimum and
 // maximum of the table it was fitted on (the training split only), as scikit-learn's
