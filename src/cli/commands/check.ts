@@ -12,11 +12,11 @@ import { prepareOutDir, writeAudit } from '../../node/audit.js';
 import { readColumns } from '../../node/columns.js';
 import { EngineError } from '../../engine/errors.js';
 import { Rng } from '../../engine/rng.js';
-import { METRICS_DEFAULTS, SUPPRESSION_OPTION, THRESHOLD_OPTION } from '../../methods/metrics/index.js';
+import { METRICS_DEFAULTS, SUPPRESSION_OPTION } from '../../methods/metrics/index.js';
 import { requireClean } from '../../node/csv.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { readPolicyFile } from '../../node/policy.js';
-import { FAIRNESS_OPTIONS, formatOption, nonNegativeInt, positiveInt, readOptionsOf, unitInterval, withDataOptions, type DataCliOptions } from '../options.js';
+import { FAIRNESS_OPTIONS, formatOption, nonNegativeInt, positiveInt, readOptionsOf, THRESHOLD_OPTION, unitInterval, withDataOptions, type DataCliOptions } from '../options.js';
 import { modelFilePhrase } from '../../models/adapters.js';
 
 interface CheckCliOptions extends DataCliOptions, AuditRunCliOptions, PolicyCliOptions {
