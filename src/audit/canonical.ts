@@ -27,8 +27,6 @@ import type { LucidGan, SampleResult } from '../models/lucidgan/model.js';
 import { classifierWeights, CORRECTION_DEFAULTS, essShare, weightedSample, type CorrectionStats } from './correct.js';
 
 export const CANONICAL_DEFAULTS = {
-  /** LUCID-GANs an audit trains (different seeds); every canonical figure is given with its spread over them */
-  ganSeeds: 3,
   /** GAN seed k of an audit with seed s is s + k · seedStride (k = 0: the audit's own seed) */
   seedStride: 1_000_003,
   /** most rows drawn per row wanted, per set */
