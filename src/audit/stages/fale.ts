@@ -17,7 +17,7 @@ export interface FaleStage {
 export async function faleStage(ctx: AuditContext, ms: MetricsStage, gs: GanStage): Promise<FaleStage> {
   const { engine, table, plan, seedLog, caveats, progress } = ctx;
   const { model } = plan;
-  const { views, features, predName, extra, attributes, mtable, positive, favourable, minGroupSize, threshold } = ms;
+  const { views, features, predName, extra, attributes, mtable, positive, favourable, minGroupSize } = ms;
   const { scorer } = gs;
   const faleSections: FaleSection[] = [];
   let faleSkipped: string | undefined;
@@ -52,7 +52,7 @@ export async function faleStage(ctx: AuditContext, ms: MetricsStage, gs: GanStag
           rng,
           favourable,
           minGroupSize,
-          threshold,
+          threshold: plan.decision.threshold,
           modelClasses: plan.modelClasses,
           // the metrics stage has checked these scores against the label, and the report says it first
           checkFit: false,

@@ -64,7 +64,8 @@ export async function ganStage(ctx: AuditContext, ms: MetricsStage): Promise<Gan
   const { engine, table, plan, warnings, caveats, seedLog, lap, progress } = ctx;
   const { model, seeds: seedsOf, gan } = plan;
   const ganRowsMax = gan.rowsMax;
-  const { predName, views, yhat, pScore, threshold } = ms;
+  const { predName, views, yhat, pScore } = ms;
+  const { threshold } = plan.decision;
   // identifier-like columns (the reader marks them) carry no pattern a GAN can learn: left out, as the reader warned
   const ganColumns: Column[] = table.columns.filter((c) => c.name !== plan.label && c.name !== predName && !(c.kind === 'categorical' && c.identifier));
   const ganFeatureTable: Table = { rows: table.rows, columns: ganColumns.slice() };

@@ -94,9 +94,8 @@ export interface MetricsStage {
   minGroupSize: number;
   /** P(positive) per row */
   pScore: Float64Array;
-  /** the decision per row: P(positive) above `threshold` */
+  /** the decision per row: the plan's decision rule on pScore */
   yhat: Uint8Array;
-  threshold: number;
   attribution: Attribution[];
 }
 
@@ -185,7 +184,7 @@ export async function metricsStage(ctx: AuditContext): Promise<MetricsStage> {
     }
   }
 
-  return { predName, predCol, features, views, extra, mtable, groupCols, attributes, intersection, positive, favourable, minGroupSize, pScore, yhat, threshold, attribution };
+  return { predName, predCol, features, views, extra, mtable, groupCols, attributes, intersection, positive, favourable, minGroupSize, pScore, yhat, attribution };
 }
 
 /** What --suppress-below hides from the sets' comparisons with the real rows. */

@@ -47,7 +47,7 @@ export function interruption(stage0: string | null, epochsDone: number[], seedsA
 export function auditResult(ctx: AuditContext, r: StageResults): AuditResult {
   const { engine, table, plan, timings, seedLog, caveats, warnings } = ctx;
   const { seed, model, provenance } = plan;
-  const { views, features, predName, positive, favourable, threshold, attributes, intersection, attribution } = r.ms;
+  const { views, features, predName, positive, favourable, attributes, intersection, attribution } = r.ms;
   const { gans, seedsAsked, seeds, epochs, batch, ganTable, schedule, held, sample, strataNames, scorer, rejection, range } = r.gs;
   const { dependencies, relations, derivations } = r.sets;
   const { canonical, proxy } = r.cs;
@@ -71,7 +71,7 @@ export function auditResult(ctx: AuditContext, r: StageResults): AuditResult {
       label: plan.label,
       positive,
       favourable,
-      threshold,
+      threshold: plan.decision.threshold,
       model: {
         kind: model ? model.kind : 'column',
         source: model ? model.source : `predictions column "${predName}"`,
