@@ -157,16 +157,13 @@ export function auditPlan(table: Table, opts: AuditOptions): AuditPlan {
   }
   const source = opts.source ?? 'data';
   // the positive class: for a model, checked against the model's classes before it is called (a
-  // mismatch reverses every direction); a predictions column's label is read as the metrics read it
-  let positive: string;
+  // mismatch reverses every direction); for a predictions column, below
+  let modelPositive: string | undefined;
   if (model) {
     const values = labelValues(table, opts.label, 'audit');
-    positive = positiveOf(values, opts.positive, opts.label, 'audit');
-    checkModelClasses(model, { label: opts.label, values, positive, positiveGiven: opts.positive !== undefined, classMap: opts.modelClasses });
-  } else {
-    check(opts.modelClasses === undefined, 'E_ARG', () => 'audit: --model-classes maps the classes of a model; a predictions column has none (its scores are checked against the label instead)');
-    positive = '';
-  }
+    modelPositive = positiveOf(values, opts.positive, opts.label, 'audit');
+    checkModelClasses(model, { label: opts.label, values, positive: modelPositive, positiveGiven: opts.positive !== undefined, classMap: opts.modelClasses });
+  } else check(opts.modelClasses === undefined, 'E_ARG', () => 'audit: --model-classes maps the classes of a model; a predictions column has none (its scores are checked against the label instead)');
   const minRows = AUDIT_DEFAULTS.minRows;
   check(opts.allowSmall || table.rows >= minRows, 'E_INPUT', () => `audit: the data has ${table.rows} rows; an audit needs at least ${minRows} (a GAN, the checks and the verdicts cannot work on fewer); --allow-small runs it anyway, every small group marked`);
 
@@ -176,7 +173,9 @@ export function auditPlan(table: Table, opts: AuditOptions): AuditPlan {
     getColumn(table, c, 'audit', 'legitimate column');
     check(!opts.protected.includes(c) && c !== opts.label && c !== pred, 'E_ARG', () => `audit: the legitimate column "${c}" is a protected, label or predictions column`);
   }
-  if (!model) positive = inData(source, () => positiveOf(labelValues(table, opts.label, 'metrics'), opts.positive, opts.label, 'metrics'));
+  // a predictions column's label is read as the group metrics read it: its errors are theirs, an
+  // input error naming the data (as the audit has always reported them, after the checks above)
+  const positive = modelPositive ?? inData(source, () => positiveOf(labelValues(table, opts.label, 'metrics'), opts.positive, opts.label, 'metrics'));
 
   const schedule = opts.ganSchedule ?? AUDIT_DEFAULTS.ganSchedule;
   check(schedule in GAN_SCHEDULES, 'E_ARG', () => `audit: ganSchedule must be one of ${Object.keys(GAN_SCHEDULES).join(', ')}, got ${String(schedule)}`);
