@@ -2,7 +2,7 @@
 // positive class, protected columns and edges, and seed 0: every other option is AUDIT_DEFAULTS at
 // run time, so the group follows later changes of the defaults), end to end, on three data sets
 // (bench/lib/audit-setup.ts): the Adult test split (the README walkthrough), the COMPAS test split
-// (as experiments/canonical-checks.mjs) and a simulated set of 1000 rows × 20 columns. Issue #19's
+// (as experiments/canonical-checks.mjs) and a simulated set of 1000 rows × 20 columns. The
 // targets: ≤ 15 s, ≤ 5 s and ≤ 8 s on 2 threads, and a peak RSS of the Adult audit ≤ 300 MB.
 //
 // Each audit runs in a child process of its own (bench/audit-child.ts, at the threaded engine's
@@ -35,10 +35,10 @@ import type { AuditResult } from '../src/audit/types.js';
 import { DirGanStore } from '../src/node/gan-cache.js';
 import { withGanWorkers } from '../src/node/gan-workers.js';
 
-/** The audit before issue #15, as options of today's code (the ground truth's sampling, flags.ts). */
+/** The audit before it drew from several GANs with rejection, as options of today's code (the ground truth's sampling, flags.ts). */
 export const AUDIT_BEFORE: Partial<AuditOptions> = { ...GROUND_TRUTH_SAMPLING };
 
-/** The default audit after issue #35 (b27342d), pinned as options of today's code. */
+/** The default audit of b27342d (the classifier correction's), pinned as options of today's code. */
 export const AFTER_35: Partial<AuditOptions> = { ganCondition: 'matched', ganPointShare: 0.05, ganCorrect: 'linear', ganSchedule: 'paper', ganMode: 'paper', ganSeeds: 3 };
 
 /** The bench name of a data set's end-to-end audit (bench/lib/report.ts reads these rows). */
@@ -131,7 +131,7 @@ function endToEnd(name: AuditDataset, engine: Engine, log: (m: string) => void, 
  * - after #35: the default after issue #35 (matched condition, point masses, the linear correction,
  *   the published schedule), pinned, so it stays runnable when the default moves.
  * With them, `re-audit`: today's default with its generators reused from a cache (filled before the
- * rounds, untimed), the re-audit goal of issue #36.
+ * rounds, untimed): a re-audit should cost little more than its metrics.
  */
 export const AUDIT_PRESETS = {
   'before #15': { options: AUDIT_BEFORE, text: '1 GAN, no rejection', datasets: ['adult'] as AuditDataset[] },

@@ -1,4 +1,4 @@
-// Big data (issue #20 item 4): `lucid metrics` and `lucid fale` over a simulated file of --rows rows
+// Big data: `lucid metrics` and `lucid fale` over a simulated file of --rows rows
 // (default 10,000,000; written by the simulator into --dir, never committed), each measurement in a
 // child process (bench/big-child.ts) that reports its own peak RSS and, as its baseline in the same
 // process, the time to scan the file's bytes for line breaks. The formats: CSV, and Parquet and Arrow

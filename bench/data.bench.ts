@@ -109,7 +109,7 @@ export async function dataGroups(engine: Engine, log: (m: string) => void): Prom
     },
   });
 
-  // CSV read in rows/s (issue #20 item 4: ≥ 300,000 rows/s from CSV): the simulator's loan file
+  // CSV read in rows/s (target: ≥ 300,000 rows/s from CSV): the simulator's loan file
   // (9 columns: numbers and short labels, as `lucid metrics` reads) through readCsv end to end, the
   // fast path against the general path (fast-csv for every line) in the same process.
   let rdir = '';

@@ -1,6 +1,6 @@
 // FALE tier: FALE (SPD, sex=Female) for every feature of the Adult test set (15060 rows) through
 // the built-in MLP (hidden [64, 32]; a few epochs on the train split: the timing does not depend
-// on the weights), as the issue asks (#6 §4). The reference takes about 5 s with logistic
+// on the weights). The reference takes about 5 s with logistic
 // regression on 13.5k rows (quoted, not measured). Without the Adult files the simulator's 15060
 // rows stand in.
 import type { Engine } from '../src/engine/engine.js';

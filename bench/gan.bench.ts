@@ -1,5 +1,5 @@
 // GAN tier: LUCID-GAN's training epoch and sampling on the Adult test set (15060 rows, batch 500,
-// one thread), as the issue asks (#5 §6). The audited model is a logistic Classifier trained on
+// one thread). The audited model is a logistic Classifier trained on
 // the train split (its P(>50K) is the condition `preds`); without the Adult files, the simulator's
 // 15060 rows and its true probabilities stand in, and every row says so: the label starts with
 // "SIMULATED rows (not Adult)", the JSON rows carry `source` and `simulated: true`, and BENCHMARKS.md
@@ -19,7 +19,7 @@ export const GAN_REFERENCE = {
   'pytorch-epoch-s': 4.2,
   'pytorch-sample-1000-s': 0.07,
   'target-epoch-s': 2.1,
-  /** Issue #9: with 2 threads. */
+  /** With 2 threads. */
   'target-epoch-2t-s': 1.2,
   'target-sample-1000-s': 0.02,
 } as const;

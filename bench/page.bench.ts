@@ -1,4 +1,4 @@
-// The browser page's default audit of its sample data (issue #36: ≤ 60 s on one thread, ≤ 30 s when
+// The browser page's default audit of its sample data (target: ≤ 60 s on one thread, ≤ 30 s when
 // cross-origin isolated), in Debian's chromium through playwright-core: the page served without
 // cross-origin isolation (one kernel thread), its sample data (1,000 simulated loans), every option
 // left at its default, Run, until the report is shown. Cases: GAN seeds one after another (the

@@ -1,4 +1,4 @@
-// Time to quality (issue #19, EXPERIMENTS.md §9): the quality of the canonical sets against the wall
+// Time to quality (EXPERIMENTS.md §9): the quality of the canonical sets against the wall
 // time of LUCID-GAN training, per schedule, on the Adult and COMPAS test splits. Quality is what the
 // canonical-sets issue checks: the sets drawn as the default audit draws them (observed condition,
 // rejection through the audited model, 1000 rows per side) and their mean fidelity (KS / TV) to the
@@ -6,7 +6,7 @@
 // (validity before the rejection filter). Measuring costs time that is left out of the curve; a
 // schedule's own stopping checks are counted in it.
 //
-// Time to fidelity (issue #36, EXPERIMENTS.md §12; --frontier): five training configurations on the
+// Time to fidelity (EXPERIMENTS.md §12; --frontier): five training configurations on the
 // audit bench's three data sets, 30% of each set's rows held out of everything; every 150 steps
 // (rounded up to whole epochs) the sets drawn as today's default audit draws them (matched condition,
 // rejection, the linear correction from 4× candidates against the training rows of the side), scored

@@ -1,4 +1,4 @@
-// Torch tier (issue #19 items 3 and 4): lucid's paper-mode LUCID-GAN epoch on the Adult test set
+// Torch tier: lucid's paper-mode LUCID-GAN epoch on the Adult test set
 // against the same WGAN-GP epoch in PyTorch, measured in the same run, round by round.
 //
 // The PyTorch side is bench/torch/wgan_gp.py, one long-running child process per thread setting

@@ -85,7 +85,7 @@ export async function analyse({ out, label, datasets, seeds, settings, data }) {
       const st = stated(audit);
       const statedDis = st.filter((x) => {
         const c = checks.find((k) => k.feature === x.feature && k.value === x.value);
-        return c && decided(c) && Math.sign(c.real.shift) !== (x.direction === 'favoured' ? 1 : -1);
+        return c && decided(c) && Math.sign(c.real.shift ?? NaN) !== (x.direction === 'favoured' ? 1 : -1);
       });
       const statedUnconfirmed = st.filter((x) => {
         const c = checks.find((k) => k.feature === x.feature && k.value === x.value);
@@ -98,6 +98,7 @@ export async function analyse({ out, label, datasets, seeds, settings, data }) {
         for (const v of c.values) { lo = Math.min(lo, v); hi = Math.max(hi, v); if (!Number.isInteger(v)) integral = false; }
         for (const t of [P, N]) {
           const g = t.columns.find((x) => x.name === c.name);
+          if (g?.kind !== 'numeric') throw new Error(`${c.name}: a numeric column in both sets`);
           for (const v of g.values) {
             if (v < lo || v > hi) outside++;
             if (integral && !Number.isInteger(v)) fractions++;
@@ -131,8 +132,8 @@ export async function analyse({ out, label, datasets, seeds, settings, data }) {
   for (const r of rows) {
     const pr = r.perRun;
     const fids = pr.map((x) => x.fidelity);
-    const vmin = pr[0].validity ? [Math.min(...pr.map((x) => x.validity[0])), Math.min(...pr.map((x) => x.validity[1]))] : null;
-    const acc = pr[0].acceptance ? [mean(pr.map((x) => x.acceptance[0])), mean(pr.map((x) => x.acceptance[1]))] : null;
+    const vmin = pr[0].validity ? [Math.min(...pr.map((x) => x.validity?.[0] ?? NaN)), Math.min(...pr.map((x) => x.validity?.[1] ?? NaN))] : null;
+    const acc = pr[0].acceptance ? [mean(pr.map((x) => x.acceptance?.[0] ?? NaN)), mean(pr.map((x) => x.acceptance?.[1] ?? NaN))] : null;
     lines.push(`| ${r.name} | ${pr.length} | ${f3(median(fids))} (${f3(Math.min(...fids))}–${f3(Math.max(...fids))}) | ${median(pr.map((x) => x.faithful))} of ${pr[0].features} | ${vmin ? `${pct(vmin[0])} / ${pct(vmin[1])}` : '–'} | ${acc ? `${pct(acc[0])} / ${pct(acc[1])}` : '–'} | ${pr[0].checks} (${median(pr.map((x) => x.decided))}) | ${pr.reduce((a, x) => a + x.disagreements, 0)} | ${pr.reduce((a, x) => a + x.stated, 0)} | ${pr.reduce((a, x) => a + x.statedDisagreements, 0)} | ${pr.reduce((a, x) => a + x.statedUnconfirmed, 0)} | ${pr.reduce((a, x) => a + x.outside, 0)} / ${pr.reduce((a, x) => a + x.fractions, 0)} | ${(100 * r.worstAcross.range).toFixed(1)} pp (${r.worstAcross.key}) | ${r.within > 0 ? `${(100 * r.within).toFixed(1)} pp` : '– (one GAN)'} | ${median(pr.map((x) => x.seconds)).toFixed(0)} |`);
   }
   lines.push('', '## Per audit', '');

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Issue #15 (EXPERIMENTS.md §7): do the canonical sets agree with the data? The protocol is declared
+// EXPERIMENTS.md §7: do the canonical sets agree with the data? The protocol is declared
 // in EXPERIMENTS.md §7 before any run. Three steps:
 //
 //   node experiments/canonical-checks.mjs prepare            # data files and the audited models (once)
@@ -17,7 +17,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 
 const HERE = resolve(new URL('.', import.meta.url).pathname, '..');
-const { positionals, values } = parseArgs({
+const { positionals, values: parsed } = parseArgs({
   allowPositionals: true,
   options: {
     out: { type: 'string', default: 'out/experiments/canonical' },
@@ -30,6 +30,8 @@ const { positionals, values } = parseArgs({
     all: { type: 'boolean', default: false },
   },
 });
+// parseArgs's types (@types/node 20) leave an option that has a default possibly undefined
+const values = /** @type {typeof parsed & { out: string, tree: string, label: string, datasets: string, seeds: string, threads: string, extra: string }} */ (parsed);
 const OUT = resolve(values.out);
 const DATA = join(OUT, 'data');
 const lucid = (tree, args, opts = {}) => {

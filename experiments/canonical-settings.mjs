@@ -61,6 +61,6 @@ export function directionChecks(table, yhat, sets, P, N, s, rng) {
   ];
   const checks = shiftChecks(vars, yhat, sets, rng, { resamples: 1000 });
   const decided = (c) => c.real.lo !== null && (c.real.lo > 0 || c.real.hi < 0);
-  const disagree = checks.filter((c) => decided(c) && Math.sign(c.pooled) !== Math.sign(c.real.shift));
+  const disagree = checks.filter((c) => decided(c) && Math.sign(c.pooled) !== Math.sign(c.real.shift ?? NaN));
   return { checks, decided, disagree };
 }

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Issue #8 §1: the FALE paper's demonstration (fale.txt §4, Fig. 1): statistical-parity FALE on sex
+// EXPERIMENTS.md §1.6: the FALE paper's demonstration (its §4, Fig. 1): statistical-parity FALE on sex
 // (unprivileged Female) for age, education-num and hours-per-week, on Adult. The paper's model is an
 // XGBoost; ours is the built-in classifier (logistic and the default MLP), trained on the reference
 // train split with early stopping on its val split, FALE on the UCI test file (15060 rows; the
@@ -18,7 +18,9 @@ import { builtinBlackBox } from '../dist/src/models/blackbox.js';
 import { fale, faleCsv } from '../dist/src/methods/fale/index.js';
 import { faleSvg } from '../dist/src/methods/fale/svg.js';
 
-const { values } = parseArgs({ options: { models: { type: 'string', default: 'logistic,mlp' }, out: { type: 'string', default: 'out/experiments/fale' }, bootstrap: { type: 'string', default: '200' }, seed: { type: 'string', default: '0' } } });
+const { values: parsed } = parseArgs({ options: { models: { type: 'string', default: 'logistic,mlp' }, out: { type: 'string', default: 'out/experiments/fale' }, bootstrap: { type: 'string', default: '200' }, seed: { type: 'string', default: '0' } } });
+// parseArgs's types (@types/node 20) leave an option that has a default possibly undefined
+const values = /** @type {typeof parsed & { models: string, out: string, bootstrap: string, seed: string }} */ (parsed);
 mkdirSync(values.out, { recursive: true });
 const engine = await initNodeEngine();
 const ds = await loadAdult();
@@ -44,7 +46,7 @@ for (const m of values.models.split(',')) {
   writeFileSync(join(values.out, `fale-${m}.svg`), faleSvg(r));
   summary.push({ model: m, overall: r.overall, seconds: sec, features: r.features.map((f) => ({ feature: f.feature, edges: f.edges, values: f.values, counts: f.counts, ci: f.ci })) });
   console.log(`${m}: overall SPD ${r.overall?.toFixed(4)}; ${sec.toFixed(1)} s`);
-  for (const f of r.features) console.log(`  ${f.feature}: edges ${f.edges.join(' ')}\n    values ${f.values.map((x) => x.toFixed(3)).join(' ')}`);
+  for (const f of r.features) console.log(`  ${f.feature}: edges ${(f.edges ?? []).join(' ')}\n    values ${f.values.map((x) => x.toFixed(3)).join(' ')}`);
   clf.dispose();
 }
 writeFileSync(join(values.out, 'summary.json'), JSON.stringify(summary, null, 1));

@@ -1,19 +1,19 @@
 #!/usr/bin/env node
-// Issue #16, EXPERIMENTS.md §8: the false-alarm rate and the power of the group-metric verdicts on
+// EXPERIMENTS.md §8: the false-alarm rate and the power of the group-metric verdicts on
 // the bias simulator. `run` audits (the metrics stage of runAudit: the verdicts and the attribution the
 // report shows) and writes one JSON per run; `analyse` counts against the protocol's null and targets.
 //
 //   npm run build && node experiments/flag-calibration.mjs run [--kinds fair,direct,proxy,intersectional]
 //        [--seeds 0-19] [--rows 2000] [--population 200000] [--coding as-named|recoded] [--out out/experiments/flags]
 //   node experiments/flag-calibration.mjs analyse [--out out/experiments/flags]
-// --coding recoded (issue #33, EXPERIMENTS.md §8.3): the same decisions coded the other way: the label's
+// --coding recoded (EXPERIMENTS.md §8.3): the same decisions coded the other way: the label's
 // two values swapped ("yes" now names the rows not approved, the unfavourable outcome: --favourable
 // negative) and the model's score 1 − p. `analyse` then also compares each run with its other coding.
 import { parseArgs } from 'node:util';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-const { values, positionals } = parseArgs({
+const { values: parsed, positionals } = parseArgs({
   allowPositionals: true,
   options: {
     kinds: { type: 'string', default: 'fair,direct,proxy,intersectional' },
@@ -24,6 +24,8 @@ const { values, positionals } = parseArgs({
     coding: { type: 'string', default: 'as-named' },
   },
 });
+// parseArgs's types (@types/node 20) leave an option that has a default possibly undefined
+const values = /** @type {typeof parsed & { kinds: string, seeds: string, rows: string, population: string, out: string, coding: string }} */ (parsed);
 const runsDir = join(values.out, 'runs');
 const seedList = (s) => s.split(',').flatMap((p) => {
   const m = /^(\d+)-(\d+)$/.exec(p);
@@ -46,7 +48,8 @@ async function run() {
   const engine = await initNodeEngine();
   const rows = Number(values.rows);
   const popRows = Number(values.population);
-  for (const kind of values.kinds.split(',')) {
+  // simulate checks each kind
+  for (const kind of /** @type {import('../dist/src/data/simulator.js').BiasKind[]} */ (values.kinds.split(','))) {
     for (const seed of seedList(values.seeds)) {
       const t0 = performance.now();
       const train = simulate(new Rng(engine, 1000 + seed), { n: rows, bias: kind });
@@ -58,17 +61,19 @@ async function run() {
         const recoded = values.coding === 'recoded';
         const builtin = builtinBlackBox(engine, clf, `logistic (${kind})`);
         // the other coding: P(label = "yes") is now 1 − P(approved); a wrapper records no classes
+        /** @type {import('../dist/src/models/contract.js').BlackBox} */
         const model = recoded ? { kind: 'module', source: `1 − logistic (${kind})`, features: builtin.features, predict: async (t) => Float64Array.from(await builtin.predict(t), (v) => 1 - v) } : builtin;
         const code = (t) => (recoded ? { rows: t.rows, columns: t.columns.map((c) => (c.name === data.label ? { ...c, codes: Int32Array.from(c.codes, (k) => c.categories.length - 1 - k) } : c)) } : t);
-        const favourable = recoded ? 'negative' : 'positive';
+        const favourable = recoded ? /** @type {const} */ ('negative') : /** @type {const} */ ('positive');
         const opts = { label: data.label, positive: data.favourable, favourable, protected: data.protected, model, seed };
         const ms = await metricsStage(auditContext(engine, code(data.table), opts));
         // the population: the same model on 200,000 independent rows, the same references
         const popPred = await model.predict(pop.table);
-        const ptable = { rows: pop.table.rows, columns: [...code(pop.table).columns, { kind: 'numeric', name: 'preds', values: popPred }] };
+        const ptable = { rows: pop.table.rows, columns: [...code(pop.table).columns, { kind: /** @type {const} */ ('numeric'), name: 'preds', values: popPred }] };
         const popRef = (rep) => Object.fromEntries(rep.attributes.map((a) => [a.column, a.reference.value]));
         const refA = popRef(ms.attributes);
         const pa = groupMetrics(ptable, { label: pop.label, positive: pop.favourable, favourable, pred: 'preds', predAs: 'scores', groups: pop.protected, reference: refA });
+        if (!ms.intersection) throw new Error('flag-calibration: two protected columns give an intersection');
         const refI = ms.intersection.attributes[0].reference.value.split(', ');
         const pi = groupMetrics(ptable, { label: pop.label, positive: pop.favourable, favourable, pred: 'preds', predAs: 'scores', groups: pop.protected, intersect: true, reference: Object.fromEntries(pop.protected.map((c, k) => [c, refI[k]])) });
         const popRatio = new Map();

@@ -13,7 +13,8 @@ import { initNodeEngine } from '../dist/src/node/engine.js';
 import { readCsv } from '../dist/src/node/csv.js';
 import { loadBlackBox } from '../dist/src/node/blackbox.js';
 import { Rng } from '../dist/src/engine/rng.js';
-import { LucidGan, GanTrainer } from '../dist/src/models/lucidgan/model.js';
+import { LucidGan } from '../dist/src/models/lucidgan/model.js';
+import { GanTrainer } from '../dist/src/models/lucidgan/train.js';
 import { findDependencies } from '../dist/src/data/dependencies.js';
 import { ganBatchFor } from '../dist/src/audit/run.js';
 import { CONDITION_MODES, drawCanonical, drawSeed, ganSeedsFor, modelScorer, observedRanges } from '../dist/src/audit/canonical.js';
@@ -21,7 +22,7 @@ import { fidelity } from '../dist/src/audit/checks.js';
 import { concatRows } from '../dist/src/data/table.js';
 import { directionChecks, SETTINGS } from './canonical-settings.mjs';
 
-const { values } = parseArgs({
+const { values: parsed } = parseArgs({
   options: {
     out: { type: 'string', default: 'out/experiments/canonical' },
     datasets: { type: 'string', default: 'adult1000,compas,sim' },
@@ -32,11 +33,14 @@ const { values } = parseArgs({
     modes: { type: 'string' },
   },
 });
+// parseArgs's types (@types/node 20) leave an option that has a default possibly undefined
+const values = /** @type {typeof parsed & { out: string, datasets: string, steps: string, seed: string }} */ (parsed);
 const OUT = resolve(values.out);
 const DATA = join(OUT, 'data');
 const checkpoints = values.steps.split(',').map(Number);
 const pointShare = values['point-share'] === undefined ? undefined : Number(values['point-share']);
-const MODES = values.modes ? values.modes.split(',') : CONDITION_MODES;
+// drawCanonical checks each mode
+const MODES = values.modes ? /** @type {import('../dist/src/audit/canonical.js').ConditionMode[]} */ (values.modes.split(',')) : CONDITION_MODES;
 const engine = await initNodeEngine();
 const results = [];
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
@@ -49,7 +53,7 @@ for (const name of values.datasets.split(',')) {
   const yhat = Uint8Array.from(p, (v) => (v > 0.5 ? 1 : 0));
   const predName = 'preds';
   const feats = table.columns.filter((c) => c.name !== s.label);
-  const ganTable = { rows: table.rows, columns: [...feats, { kind: 'numeric', name: predName, values: p }] };
+  const ganTable = { rows: table.rows, columns: [...feats, { kind: /** @type {const} */ ('numeric'), name: predName, values: p }] };
   const featTable = { rows: table.rows, columns: feats };
   const range = observedRanges(featTable);
   const dependencies = findDependencies(featTable);
@@ -59,8 +63,8 @@ for (const name of values.datasets.split(',')) {
   const batch = ganBatchFor(table.rows);
   const seeds = ganSeedsFor(Number(values.seed), 3);
   // sets[checkpoint][mode] = one { positive, negative } per GAN seed
-  const sets = checkpoints.map(() => Object.fromEntries(MODES.map((m) => [m, []])));
-  const accept = checkpoints.map(() => Object.fromEntries(MODES.map((m) => [m, []])));
+  const sets = checkpoints.map(() => Object.fromEntries(MODES.map((m) => [m, /** @type {{ positive: import('../dist/src/data/table.js').Table, negative: import('../dist/src/data/table.js').Table }[]} */ ([])])));
+  const accept = checkpoints.map(() => Object.fromEntries(MODES.map((m) => [m, /** @type {(number | null)[][]} */ ([])])));
   const t0 = Date.now();
   for (const gs of seeds) {
     const { model: gan, x, rng } = LucidGan.setup(engine, ganTable, { conditions: [predName], epochs: 1, batch, seed: gs, paper: true, where: name, ...(pointShare !== undefined ? { pointShare } : {}) });

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Issue #8 §2: reads the runs of experiments/ground-truth.mjs and applies the decision rule of
+// EXPERIMENTS.md §2: reads the runs of experiments/ground-truth.mjs and applies the decision rule of
 // src/audit/flags.ts (K = 3; band from the fair-mode runs; a fair run is judged against the band of
 // the OTHER fair runs, leave-one-out, so it is not judged by a band it helped make).
 // Writes <dir>/summary.md (the tables EXPERIMENTS.md quotes), <dir>/flags.csv, <dir>/bands.json and
@@ -10,7 +10,9 @@ import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { cellParityGaps, decideAll, fairBands, FLAG_K } from '../dist/src/audit/flags.js';
 
-const { values } = parseArgs({ options: { dir: { type: 'string', default: 'out/experiments/ground-truth' } } });
+const { values: parsed } = parseArgs({ options: { dir: { type: 'string', default: 'out/experiments/ground-truth' } } });
+// parseArgs's types (@types/node 20) leave an option that has a default possibly undefined
+const values = /** @type {typeof parsed & { dir: string }} */ (parsed);
 const load = (sub) => {
   const d = join(values.dir, sub);
   if (!existsSync(d)) return [];
@@ -22,7 +24,7 @@ function heatmapOfCells(cells) {
   const rowValues = [...new Set(split.map((s) => s[0]))].sort();
   const colValues = [...new Set(split.map((s) => s[1]))].sort();
   const n = rowValues.map(() => colValues.map(() => 0));
-  const selectionRate = rowValues.map(() => colValues.map(() => null));
+  const selectionRate = rowValues.map(() => colValues.map(() => /** @type {number | null} */ (null)));
   cells.forEach((c, i) => {
     const r = rowValues.indexOf(split[i][0]);
     const k = colValues.indexOf(split[i][1]);

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Issue #8 §2: ground truth with the bias simulator. For each planted kind (fair, direct, proxy,
+// EXPERIMENTS.md §2: ground truth with the bias simulator. For each planted kind (fair, direct, proxy,
 // intersectional) and seed: simulate training and audit data (independent draws), train the audited
 // model (logistic, as `lucid demo`; proxy: trained WITHOUT sex and group), run the audit (runAudit)
 // and keep the numbers the decision rule of src/audit/flags.ts reads. Writes one JSON per run to
@@ -28,7 +28,7 @@ import { builtinBlackBox } from '../dist/src/models/blackbox.js';
 import { runAudit } from '../dist/src/audit/run.js';
 import { canonicalGaps, cellGaps, cellParityGaps, conditionalGaps, GROUND_TRUTH_SAMPLING, parityGaps } from '../dist/src/audit/flags.js';
 
-const { values } = parseArgs({
+const { values: parsed } = parseArgs({
   options: {
     kinds: { type: 'string', default: 'fair,direct,proxy,intersectional' },
     seeds: { type: 'string', default: '0,1,2,3,4' },
@@ -45,7 +45,10 @@ const { values } = parseArgs({
     'set-rows': { type: 'string', default: '300' },
   },
 });
-const kinds = values.kinds.split(',');
+// parseArgs's types (@types/node 20) leave an option that has a default possibly undefined
+const values = /** @type {typeof parsed & { kinds: string, seeds: string, rows: string, 'gan-epochs': string, out: string, model: string, 'set-rows': string }} */ (parsed);
+// simulate checks each kind
+const kinds = /** @type {import('../dist/src/data/simulator.js').BiasKind[]} */ (values.kinds.split(','));
 const seeds = values.seeds.split(',').map(Number);
 const rows = Number(values.rows);
 if (values.model !== 'logistic' && values.model !== 'mlp') throw new Error(`--model must be logistic or mlp, got ${values.model}`);
@@ -65,9 +68,11 @@ export function settingsFor(seed) {
 /** The audited model's positivity (P > 0.5) and the label rate per sex × group cell of the audit data. */
 function cellPositivity(clf, data) {
   const p = clf.predictProba(engine, data.table, 'ground-truth');
-  const sex = getColumn(data.table, 'sex');
-  const group = getColumn(data.table, 'group');
-  const label = getColumn(data.table, data.label);
+  const [sex, group, label] = ['sex', 'group', data.label].map((name) => {
+    const c = getColumn(data.table, name);
+    if (c.kind !== 'categorical') throw new Error(`${name}: a categorical column of the simulator`);
+    return c;
+  });
   const acc = new Map();
   for (let i = 0; i < data.table.rows; i++) {
     const key = `${sex.categories[sex.codes[i]]} & ${group.categories[group.codes[i]]}`;
@@ -138,6 +143,6 @@ for (const kind of kinds) {
     };
     writeFileSync(join(runsDir, `${kind}-${seed}.json`), JSON.stringify(out, null, 1));
     const g = [...out.gaps, ...out.conditional].map((x) => `${x.key} ${x.d.toFixed(3)}`).join(', ');
-    console.log(`${kind} seed ${seed}: ${sec.toFixed(1)} s; validity ${out.validity ? `${(100 * out.validity.pos).toFixed(1)}/${(100 * out.validity.neg).toFixed(1)}` : '-'}; gaps ${g}`);
+    console.log(`${kind} seed ${seed}: ${sec.toFixed(1)} s; validity ${out.validity ? `${(100 * (out.validity.pos ?? NaN)).toFixed(1)}/${(100 * (out.validity.neg ?? NaN)).toFixed(1)}` : '-'}; gaps ${g}`);
   }
 }

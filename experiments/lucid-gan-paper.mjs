@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Issue #8 §1 and §3: the LUCID-GAN paper's §4 on Adult and COMPAS, and the canonical-set validity.
+// EXPERIMENTS.md §1 and §3: the LUCID-GAN paper's §4 on Adult and COMPAS, and the canonical-set validity.
 //   direct:  the built-in classifier trained on the train split (early stopping on the val split) with
 //            every feature; LUCID-GAN trained on the TEST split plus the model's predictions;
 //            1000 rows at preds=1 and 1000 at preds=0 (zero cond vector, the paper's); Fig. 2.
@@ -30,11 +30,12 @@ import { LucidGan } from '../dist/src/models/lucidgan/index.js';
 import { groupMetrics } from '../dist/src/methods/metrics/index.js';
 import { validity } from '../dist/src/methods/quality/index.js';
 import { distribution } from '../dist/src/audit/distance.js';
+import { getColumn } from '../dist/src/data/table.js';
 import { lucidStart } from '../dist/src/audit/run.js';
 import { invert } from '../dist/src/methods/lucid/index.js';
 import { distributionChart, groupedBars } from '../dist/src/report/index.js';
 
-const { values } = parseArgs({
+const { values: parsed } = parseArgs({
   options: {
     dataset: { type: 'string', default: 'adult' },
     model: { type: 'string', default: 'logistic' },
@@ -46,6 +47,8 @@ const { values } = parseArgs({
     out: { type: 'string', default: 'out/experiments/lucid-gan' },
   },
 });
+// parseArgs's types (@types/node 20) leave an option that has a default possibly undefined
+const values = /** @type {typeof parsed & { dataset: string, model: string, view: string, mode: string, seed: string, n: string, out: string }} */ (parsed);
 const seed = Number(values.seed);
 const n = Number(values.n);
 const isAdult = values.dataset === 'adult';
@@ -68,6 +71,7 @@ const { model: clf, bestEpoch } = Classifier.train(engine, ds.splits.train, { la
 const test = ds.splits.test;
 const preds = clf.predictProba(engine, test);
 const lab = test.columns.find((c) => c.name === ds.label);
+if (lab?.kind !== 'categorical') throw new Error(`${ds.label}: a categorical label`);
 let acc = 0;
 for (let i = 0; i < test.rows; i++) acc += (preds[i] > 0.5) === (lab.categories[lab.codes[i]] === ds.favourable) ? 1 : 0;
 acc /= test.rows;
@@ -75,7 +79,7 @@ const tModel = lap();
 console.error(`${tag}: classifier ${values.model}${drop.length ? ` without ${drop.join(', ')}` : ''}: test accuracy ${(100 * acc).toFixed(2)}% (best epoch ${bestEpoch}), ${tModel.toFixed(1)} s`);
 
 // ── Table 1 ────────────────────────────────────────────────────────────────────────────────────
-const scored = { rows: test.rows, columns: [...test.columns, { kind: 'numeric', name: 'preds', values: preds }] };
+const scored = { rows: test.rows, columns: [...test.columns, { kind: /** @type {const} */ ('numeric'), name: 'preds', values: preds }] };
 const withLabel = { rows: test.rows, columns: [...test.columns, { ...lab, name: 'label_as_pred' }] };
 const mModel = groupMetrics(scored, { label: ds.label, positive: ds.favourable, pred: 'preds', groups: P.groups });
 const mBase = groupMetrics(withLabel, { label: ds.label, positive: ds.favourable, pred: 'label_as_pred', groups: P.groups });
@@ -83,15 +87,17 @@ const t1 = ['attribute,group,n,base_rate_pct(paper PR),model_ppv_pct(paper TPR),
 const pct = (v) => (v === null || v === undefined ? '' : (100 * v).toFixed(1));
 for (const a of mModel.attributes) {
   const b = mBase.attributes.find((x) => x.column === a.column);
+  if (!b) throw new Error(`${a.column}: not in the base rates`);
   for (const g of a.groups) {
     const gb = b.groups.find((x) => x.value === g.value);
+    if (!gb) throw new Error(`${a.column} ${g.value}: not in the base rates`);
     t1.push([a.column, JSON.stringify(g.value), g.n, pct(gb.positivity_rate), pct(g.ppv), pct(g.positivity_rate), pct(g.tpr), pct(g.accuracy)].join(','));
   }
 }
 writeFileSync(join(dir, 'table1.csv'), t1.join('\n') + '\n');
 
 // ── LUCID-GAN on the test split + predictions ──────────────────────────────────────────────────
-const ganTable = { rows: test.rows, columns: [...test.columns.filter((c) => c.name !== ds.label), { kind: 'numeric', name: 'preds', values: preds }] };
+const ganTable = { rows: test.rows, columns: [...test.columns.filter((c) => c.name !== ds.label), { kind: /** @type {const} */ ('numeric'), name: 'preds', values: preds }] };
 const tg = performance.now();
 const { model: gan, status } = await LucidGan.fit(engine, ganTable, { conditions: ['preds'], epochs, seed, paper });
 const ganSeconds = (performance.now() - tg) / 1000;
@@ -110,16 +116,29 @@ scores.set(sNeg, n);
 const cond = new Float64Array(2 * n);
 cond.fill(1, 0, n);
 const v = validity(scores, cond, { model: tag, column: 'preds', source: 'given' });
-console.error(`${tag}: validity positive ${(100 * v.positive.rate).toFixed(1)}% (mean score ${v.positive.meanScore.toFixed(3)}), negative ${(100 * v.negative.rate).toFixed(1)}% (mean ${v.negative.meanScore.toFixed(3)})`);
+console.error(`${tag}: validity positive ${(100 * (v.positive.rate ?? NaN)).toFixed(1)}% (mean score ${(v.positive.meanScore ?? NaN).toFixed(3)}), negative ${(100 * (v.negative.rate ?? NaN)).toFixed(1)}% (mean ${(v.negative.meanScore ?? NaN).toFixed(3)})`);
 
 // ── Fig. 2 / Fig. 3: distributions of the shown features ──────────────────────────────────────
-const col = (t, name) => t.columns.find((c) => c.name === name);
+/** @param {import('../dist/src/data/table.js').Table} t @param {string} name */
+const col = (t, name) => getColumn(t, name, 'lucid-gan-paper');
+/** @param {import('../dist/src/data/table.js').Table} t @param {string} name */
+const catCol = (t, name) => {
+  const c = col(t, name);
+  if (c.kind !== 'categorical') throw new Error(`${name}: a categorical column`);
+  return c;
+};
+/** A distribution's bins as labels: its categories, or its numeric bins as (lo, hi]. @param {import('../dist/src/audit/types.js').Distribution} d */
+const binLabels = (d) => {
+  if (d.categories) return d.categories;
+  const edges = d.edges ?? [];
+  return edges.slice(0, -1).map((e, k) => `(${+e.toFixed(2)}, ${+edges[k + 1].toFixed(2)}]`);
+};
 const dcsv = ['feature,bin,positive_share,negative_share,real_share,gap_pos_minus_neg'];
 const dists = [];
 for (const f of P.shown) {
   const d = distribution(f, [{ name: 'positive canonical (preds=1)', column: col(pos, f) }, { name: 'negative canonical (preds=0)', column: col(neg, f) }, { name: 'test data', column: col(test, f) }], drop.includes(f) ? 'proxy' : P.groups.includes(f) ? 'protected' : 'feature');
   dists.push(d);
-  const labels = d.categories ?? d.edges.slice(0, -1).map((e, k) => `(${+e.toFixed(2)}, ${+d.edges[k + 1].toFixed(2)}]`);
+  const labels = binLabels(d);
   labels.forEach((b, k) => dcsv.push([f, JSON.stringify(b), d.series[0].share[k].toFixed(4), d.series[1].share[k].toFixed(4), d.series[2].share[k].toFixed(4), (d.series[0].share[k] - d.series[1].share[k]).toFixed(4)].join(',')));
   const fig = values.view === 'proxy' ? 'fig3' : 'fig2';
   writeFileSync(join(dir, `${fig}-${f.replace(/[^A-Za-z0-9]+/g, '_')}.svg`), distributionChart(d, { title: `${values.dataset} ${values.view} (${values.model}, ${values.mode}): ${f}` }));
@@ -130,14 +149,14 @@ writeFileSync(join(dir, 'distributions.csv'), dcsv.join('\n') + '\n');
 const inter = [];
 if (values.view === 'direct') {
   const icsv = ['fixed,set,rows,fix_satisfied,fix_training_rows,race,share'];
-  const sexes = col(test, P.sex).categories;
+  const sexes = catCol(test, P.sex).categories;
   let k = 0;
   for (const extra of [[], [P.third]]) {
     for (const sx of sexes) {
-      const fix = [[P.sex, sx], ...extra];
-      for (const [side, c] of [['positive', 1], ['negative', 0]]) {
+      const fix = /** @type {[string, string][]} */ ([[P.sex, sx], ...extra]);
+      for (const [side, c] of /** @type {[string, number][]} */ ([['positive', 1], ['negative', 0]])) {
         const r = gan.sample({ n, conditions: { preds: c }, fix, seed: seed + 50 + k++ });
-        const rc = col(r.table, P.race);
+        const rc = catCol(r.table, P.race);
         const counts = new Map();
         for (let i = 0; i < r.table.rows; i++) {
           const l = rc.categories[rc.codes[i]];
@@ -156,7 +175,8 @@ if (values.view === 'direct') {
   // Fig. 4 as grouped bars: the race distribution of the positive sets, one series per fixed sex
   for (const extra of [[], [P.third]]) {
     const sets = inter.filter((x) => x.side === 'positive' && x.fixed.split(' & ').length === 1 + extra.length);
-    const races = col(test, P.race).categories;
+    const races = catCol(test, P.race).categories;
+    /** @type {import('../dist/src/audit/types.js').Distribution} */
     const d = { feature: P.race, kind: 'categorical', categories: races, series: sets.map((x) => ({ name: `positive, ${x.fixed}`, share: races.map((r) => x.race[r] ?? 0), n })), js: 0, role: 'protected' };
     writeFileSync(join(dir, `fig4-${extra.length ? 'sex-and-' + extra[0][0].replace(/[^A-Za-z0-9]+/g, '_') : 'sex'}.svg`), groupedBars(d, { title: `${values.dataset}: race in the positive canonical set, ${extra.length ? `${extra[0][0]}=${extra[0][1]} and ` : ''}sex fixed`, subtitle: 'share of 1000 generated rows per race' }));
   }
@@ -174,7 +194,7 @@ if (values.view === 'direct') {
   const realism = [];
   for (const f of P.shown) {
     const d = distribution(f, [{ name: 'LUCID positive', column: col(r.table, f) }, { name: 'uniform start', column: col(start, f) }, { name: 'test data', column: col(test, f) }], P.groups.includes(f) ? 'protected' : 'feature');
-    const labels = d.categories ?? d.edges.slice(0, -1).map((e, k) => `(${+e.toFixed(2)}, ${+d.edges[k + 1].toFixed(2)}]`);
+    const labels = binLabels(d);
     labels.forEach((b, k) => lcsv.push([f, JSON.stringify(b), d.series[0].share[k].toFixed(4), d.series[1].share[k].toFixed(4), d.series[2].share[k].toFixed(4)].join(',')));
     writeFileSync(join(dir, `lucid-${f.replace(/[^A-Za-z0-9]+/g, '_')}.svg`), distributionChart(d, { title: `${values.dataset} (${values.model}): LUCID's positive set, ${f}` }));
     // realism: each positive set against the test data, binned together

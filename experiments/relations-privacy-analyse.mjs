@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// EXPERIMENTS.md §10.4 (issue #34 items 4 and 5): do the canonical sets keep the data's relations, and
+// EXPERIMENTS.md §10.4: do the canonical sets keep the data's relations, and
 // do they copy rows? Recounted from each audit's written sets and the real files, the same way for every
-// tree (the tree before #34 records no relations):
+// tree (older trees record no relations):
 //
 //   node experiments/relations-privacy-analyse.mjs --out /tmp/exp34 [--labels before,final] [--seeds 0,1,2]
 //
@@ -21,7 +21,7 @@ import { checkRelations, findRelations } from '../dist/src/data/relations.js';
 import { privacyDcr, PRIVACY_RULE } from '../dist/src/methods/quality/beyond.js';
 import { HELD_OUT, SETTINGS } from './canonical-settings.mjs';
 
-const { values } = parseArgs({
+const { values: parsed } = parseArgs({
   options: {
     out: { type: 'string', default: 'out/experiments/canonical' },
     labels: { type: 'string', default: 'before,final' },
@@ -29,6 +29,8 @@ const { values } = parseArgs({
     seeds: { type: 'string', default: '0,1,2' },
   },
 });
+// parseArgs's types (@types/node 20) leave an option that has a default possibly undefined
+const values = /** @type {typeof parsed & { out: string, labels: string, datasets: string, seeds: string }} */ (parsed);
 const OUT = resolve(values.out);
 const DATA = join(OUT, 'data');
 const engine = await initNodeEngine();
@@ -69,7 +71,7 @@ for (const name of values.datasets.split(',')) {
       const checks = checkRelations(deps, rels, [], real, { positive: pos, negative: neg });
       const share = (x) => (x.rows > 0 ? x.breaks / x.rows : 0);
       const excess = checks.map((c) => ({ text: c.text, real: share(c.real), positive: share(c.positive), negative: share(c.negative), excess: Math.max(share(c.positive), share(c.negative)) - share(c.real) }));
-      const worst = excess.reduce((m, x) => (m === null || x.excess > m.excess ? x : m), null);
+      const worst = excess.reduce((m, x) => (m === null || x.excess > m.excess ? x : m), /** @type {(typeof excess)[number] | null} */ (null));
       const own = audit.checks.relations ?? null;
       // privacy on held-out rows: both sets pooled against the audited rows
       const gen = concatRows([pos, neg], 'canonical sets');
@@ -99,7 +101,7 @@ for (const r of rows) {
   md.push(`| ${r.dataset} | ${r.label} | ${r.seed} | ${w ? w.text : '(none)'} | ${w ? pct(w.real) : ''} | ${w ? pct(w.positive) : ''} | ${w ? pct(w.negative) : ''} | ${w ? pp(w.excess) : ''}${r.relationsOk ? '' : ' ✗'} | ${pct(r.privacy.generated.exactShare)} (${pct(r.privacy.heldOut.exactShare)}) | ${r.privacy.generated.p5.toFixed(4)} (${r.privacy.heldOut.p5.toFixed(4)}) | ${r.privacy.ratioP5.toFixed(2)}${r.privacyOk ? '' : ' ✗'} | ${r.drawsPerKept === null ? 'n/a' : r.drawsPerKept.toFixed(2)} | ${pct(r.contradictingShare)} |`);
 }
 md.push('', '## The audit\'s own figures beyond single columns (final tree; floor in brackets)', '', '| data | seed | pair trends + | pair trends − | detection + | detection − |', '|---|---|---|---|---|---|');
-for (const r of rows.filter((x) => x.beyond)) {
+for (const r of rows.flatMap((x) => (x.beyond ? [{ ...x, beyond: x.beyond }] : []))) {
   const f = (x, k, fl) => (x ? `${x[k].toFixed(3)} (${x[fl].toFixed(3)})` : 'n/a');
   md.push(`| ${r.dataset} | ${r.seed} | ${f(r.beyond.positive, 'pairTrends', 'pairFloor')} | ${f(r.beyond.negative, 'pairTrends', 'pairFloor')} | ${f(r.beyond.positive, 'detection', 'detectionFloor')} | ${f(r.beyond.negative, 'detection', 'detectionFloor')} |`);
 }

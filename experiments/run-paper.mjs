@@ -8,7 +8,7 @@ import { parseArgs } from 'node:util';
 
 const { values } = parseArgs({ options: { only: { type: 'string' }, skipFale: { type: 'boolean', default: false } } });
 // Most important first (the logistic model is the paper's); paper mode is run for the direct view
-// only (the validity comparison of issue #8 §3); FALE is cheap and runs after the logistic runs.
+// only (the validity comparison of EXPERIMENTS.md §3); FALE is cheap and runs after the logistic runs.
 const g = (dataset, model, view, mode) => ['experiments/lucid-gan-paper.mjs', '--dataset', dataset, '--model', model, '--view', view, '--mode', mode];
 // every dataset, then every mode within it (adult consistency, adult paper, compas consistency, …)
 const grid = (model, view, modes) => ['adult', 'compas'].flatMap((d) => modes.map((m) => g(d, model, view, m)));

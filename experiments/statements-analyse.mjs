@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// Issue #34, EXPERIMENTS.md §10: what the audits *say* about their canonical sets, before and after
+// EXPERIMENTS.md §10: what the audits *say* about their canonical sets, before and after
 // the change, from the runs of `experiments/canonical-checks.mjs run --label before|after` (§10.1).
 //
 //   node experiments/statements-analyse.mjs [--out out/experiments/canonical] [--labels before,after]
@@ -24,10 +24,10 @@ import { initNodeEngine } from '../dist/src/node/engine.js';
 import { readCsv } from '../dist/src/node/csv.js';
 import { loadBlackBox } from '../dist/src/node/blackbox.js';
 import { assignBin } from '../dist/src/audit/bins.js';
-import { cellLabels } from '../dist/src/data/table.js';
+import { cellLabels, getColumn } from '../dist/src/data/table.js';
 import { normalQuantile } from '../dist/src/methods/metrics/verdicts.js';
 
-const { values } = parseArgs({
+const { values: parsed } = parseArgs({
   options: {
     out: { type: 'string', default: 'out/experiments/canonical' },
     labels: { type: 'string', default: 'before,after' },
@@ -35,6 +35,8 @@ const { values } = parseArgs({
     seeds: { type: 'string', default: '0,1,2' },
   },
 });
+// parseArgs's types (@types/node 20) leave an option that has a default possibly undefined
+const values = /** @type {typeof parsed & { out: string, labels: string, datasets: string, seeds: string }} */ (parsed);
 const OUT = resolve(values.out);
 const DATA = join(OUT, 'data');
 const pp = (x) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : `${x > 0 ? '+' : ''}${(100 * x).toFixed(1)}`);
@@ -57,9 +59,9 @@ async function realOf(name, audit) {
   const { edges } = protectedOf(s);
   const labels = {};
   for (const c of protectedOf(s).columns) {
-    const col = table.columns.find((x) => x.name === c);
+    const col = getColumn(table, c);
     const bins = audit.protected.find((x) => x.column === c)?.bins;
-    labels[c] = edges[c] && bins ? Array.from(col.values, (v) => bins.labels[assignBin(v, bins.edges, true)]) : cellLabels(col);
+    labels[c] = edges[c] && bins && col.kind === 'numeric' ? Array.from(col.values, (v) => bins.labels[assignBin(v, bins.edges, true)]) : cellLabels(col);
   }
   const out = { yFav, labels };
   realCache.set(name, out);
@@ -93,7 +95,7 @@ for (const label of values.labels.split(',')) {
         for (const v of [...x.favoured, ...x.disfavoured]) {
           stated++;
           const check = a.checks.shifts.find((c) => c.feature === x.feature && c.value === v.value);
-          // the figure stated: the sets' before #34 for every stated value; after, where statedFrom says so
+          // the figure stated: the sets' in the 'before' tree for every stated value; after, where statedFrom says so
           const fromSets = label === 'before' ? true : x.faithful && v.status === 'agrees';
           const figure = fromSets ? v.canonical.pooled : v.real.shift;
           if (v.kind === 'median') {

@@ -79,7 +79,7 @@ for (const ds of ['adult', 'compas']) {
         md.push(`| ${f} = ${c} | ${cells.join(' | ')} |`);
       }
     } else {
-      md.push(`| ${f}: mean pos / neg (real) | ${rows.map((s) => { const d = cats(s, f); return `${meanOf(d, 'positive').toFixed(1)} / ${meanOf(d, 'negative').toFixed(1)} (${meanOf(d, 'real').toFixed(1)})`; }).join(' | ')} |`);
+      md.push(`| ${f}: mean pos / neg (real) | ${rows.map((s) => { const d = cats(s, f); return `${(meanOf(d, 'positive') ?? NaN).toFixed(1)} / ${(meanOf(d, 'negative') ?? NaN).toFixed(1)} (${(meanOf(d, 'real') ?? NaN).toFixed(1)})`; }).join(' | ')} |`);
     }
   }
   md.push('');

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Issue #8 §3: extra seeds for the validity comparison (direct view), after run-paper.mjs (seed 0).
+# EXPERIMENTS.md §3: extra seeds for the validity comparison (direct view), after run-paper.mjs (seed 0).
 # Each run writes out/experiments/lucid-gan-seeds/s<seed>/<tag>/summary.json; summarise.mjs reads them.
 set -e
 for s in 1 2; do

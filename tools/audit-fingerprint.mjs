@@ -22,7 +22,9 @@ const data = simulate(new Rng(engine, 21), { n: 2000, bias: 'direct' }).table;
 const train = simulate(new Rng(engine, 20), { n: 2000, bias: 'direct' }).table;
 const clf = Classifier.train(engine, train, { label: 'approved', positive: 'yes', hidden: [], epochs: 30, valFraction: 0, seed: 1 }).model;
 const SMALL = { ganEpochs: 4, n: 150, intersectionRows: 50, faleBootstrap: 3, lucidEpochs: 20, seed: 3 };
-const serialise = (r) => JSON.stringify(r, (k, v) => (k === 'timings' || k === 'created' ? undefined : ArrayBuffer.isView(v) ? Array.from(v) : v));
+/** @param {import('../dist/src/audit/types.js').AuditResult} r */
+const serialise = (r) => JSON.stringify(r, (k, v) => (k === 'timings' || k === 'created' ? undefined : ArrayBuffer.isView(v) ? Array.from(/** @type {ArrayBufferView & ArrayLike<number>} */ (v)) : v));
+/** @type {string[]} */
 const progress = [];
 const runs = {
   model: () => runAudit(engine, data, {
@@ -32,12 +34,14 @@ const runs = {
   }),
   pred: async () => {
     const p = await builtinBlackBox(engine, clf, 'm').predict(data);
-    const t = { rows: data.rows, columns: [...data.columns, { kind: 'numeric', name: 'score', values: p }] };
+    const t = { rows: data.rows, columns: [...data.columns, { kind: /** @type {const} */ ('numeric'), name: 'score', values: p }] };
     return runAudit(engine, t, { label: 'approved', positive: 'yes', protected: ['sex', 'group'], pred: 'score', ...SMALL, ganSeeds: 2, rejection: false });
   },
 };
+/** @param {string} s */
 const sha = (s) => createHash('sha256').update(s).digest('hex');
 if (out) mkdirSync(out, { recursive: true });
+/** @type {Record<string, unknown>} */
 const summary = {};
 for (const [name, run] of Object.entries(runs)) {
   const r = await run();

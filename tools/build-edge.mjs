@@ -22,9 +22,10 @@ function simdWasm() {
   const gen = readFileSync(join(root, 'src', 'engine', 'binaries.gen.ts'), 'utf8');
   const m = /SIMD_WASM_BASE64 = "([A-Za-z0-9+/=]+)"/.exec(gen);
   if (!m) throw new Error('build-edge: SIMD_WASM_BASE64 not found in src/engine/binaries.gen.ts (run npm run build)');
-  return Buffer.from(m[1], 'base64');
+  return new Uint8Array(Buffer.from(m[1], 'base64'));
 }
 
+/** @param {{ outDir?: string, model?: string }} [opts] where to write, and the model.lgan to put next to the worker */
 export async function buildEdge({ outDir = join(root, 'dist-edge'), model } = {}) {
   mkdirSync(outDir, { recursive: true });
   const t0 = performance.now();
@@ -55,10 +56,12 @@ export async function buildEdge({ outDir = join(root, 'dist-edge'), model } = {}
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   const args = process.argv.slice(2);
+  /** @param {string} name */
   const opt = (name) => {
     const i = args.indexOf(name);
     return i >= 0 ? args[i + 1] : undefined;
   };
-  const r = await buildEdge({ outDir: opt('--out') ? resolve(opt('--out')) : undefined, model: opt('--model') });
+  const out = opt('--out');
+  const r = await buildEdge({ outDir: out ? resolve(out) : undefined, model: opt('--model') });
   console.log(`wrote ${r.worker} (${(r.bytes / 1024).toFixed(0)} KiB), ${r.wasm}, ${r.config}${r.model ? `, ${r.model}` : ' (no --model: put a model.lgan next to them)'} in ${r.ms.toFixed(0)} ms`);
 }

@@ -69,6 +69,7 @@ if (serveAt >= 0) {
   const isolation = process.argv.includes('--no-isolation')
     ? {}
     : { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' };
+  /** @type {Record<string, string>} */
   const types = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.map': 'application/json' };
   http
     .createServer(async (req, res) => {

@@ -28,12 +28,14 @@ const rows = [
   [5000000008n, 23, 21000, 'Female', 'A', '2', false, 0.15],
 ];
 const cols = ['id', 'age', 'income', 'sex', 'grp', 'code', 'approved', 'score'];
+/** @param {bigint | number | string | boolean | null} v */
 const sql = (v) => (v === null ? 'NULL' : typeof v === 'string' ? `'${v}'` : String(v));
 
 const db = await DuckDBInstance.create(':memory:');
 const con = await db.connect();
 await con.run(`CREATE TABLE t (id BIGINT, age INTEGER, income DOUBLE, sex VARCHAR, grp VARCHAR, code VARCHAR, approved BOOLEAN, score DOUBLE)`);
 await con.run(`INSERT INTO t VALUES ${rows.map((r) => `(${r.map(sql).join(', ')})`).join(', ')}`);
+/** @param {string} f */
 const at = (f) => path.join(dir, f).replaceAll("'", "''");
 await con.run(`COPY t TO '${at('people.csv')}' (FORMAT csv, HEADER true)`);
 await con.run(`COPY t TO '${at('people.parquet')}' (FORMAT parquet, COMPRESSION snappy)`);
@@ -49,6 +51,7 @@ await con.run(`COPY (SELECT * FROM read_csv('${loans}', header = true, types = {
 con.closeSync?.();
 
 // Arrow IPC through apache-arrow's writer
+/** @param {number} j */
 const col = (j) => rows.map((r) => r[j]);
 const table = new Table({
   id: vectorFromArray(col(0), new Int64()),
@@ -71,8 +74,8 @@ await writeFile(path.join(dir, 'people.jsonl'), json.join('\n') + '\n');
 
 // truncated (corrupt) copies
 const parquet = await readFile(path.join(dir, 'people.parquet'));
-await writeFile(path.join(dir, 'truncated.parquet'), parquet.subarray(0, Math.floor(parquet.length / 2)));
+await writeFile(path.join(dir, 'truncated.parquet'), new Uint8Array(parquet.subarray(0, Math.floor(parquet.length / 2))));
 const arrow = await readFile(path.join(dir, 'people.arrow'));
-await writeFile(path.join(dir, 'truncated.arrow'), arrow.subarray(0, Math.floor(arrow.length / 2)));
+await writeFile(path.join(dir, 'truncated.arrow'), new Uint8Array(arrow.subarray(0, Math.floor(arrow.length / 2))));
 await rm(path.join(dir, '.tmp'), { force: true, recursive: true });
 console.log(`make-columnar-fixtures: wrote ${dir}`);

@@ -21,6 +21,7 @@ const csv = path.join(tmp, 'loans.csv');
 await writeFile(csv, csvText(metamorphicTable(engine), ',', false));
 const db = await DuckDBInstance.create(':memory:');
 const con = await db.connect();
+/** @param {string} p */
 const q = (p) => p.replaceAll("'", "''");
 await con.run(`COPY (SELECT * FROM read_csv('${q(csv)}', header = true, types = {'approved': 'VARCHAR'})) TO '${q(out)}' (FORMAT parquet, COMPRESSION zstd)`);
 con.closeSync?.();

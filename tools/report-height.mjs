@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // How tall a report is: the full page and each main section, in Debian's chromium (playwright-core),
-// with every <details> folded as the report opens. The figure #18 item 4 asks for ("about 8 screens").
+// with every <details> folded as the report opens. The report should open at about 8 screens.
 //   node tools/report-height.mjs <report.html> [width=1400]
 import { existsSync } from 'node:fs';
 import path from 'node:path';

@@ -35,6 +35,8 @@ const { values, positionals } = parseArgs({
 const n = Number(values.n);
 const epochs = Number(values.epochs);
 const repeats = Number(values.repeats);
+const loss = values.loss;
+if (loss !== 'prob-ce' && loss !== 'logit-ce') throw new Error('--loss: prob-ce or logit-ce');
 const engine = await initNodeEngine();
 
 // the same model the bench's LUCID case uses (bench/models.bench.ts)
@@ -58,15 +60,16 @@ if (values.adult) {
   model = adultShapedModel();
   what = 'Adult-shaped MLP (random weights)';
 }
-console.log(`kernels: ${engine.variant}; model: ${what}; D = ${model.dim}, hidden [${model.hidden.join(', ')}]; ${n} samples × ${epochs} steps, loss ${values.loss}`);
-invert(engine, model, { prefer: 'positive', n: 50, epochs: 5, loss: values.loss }); // warm-up
+console.log(`kernels: ${engine.variant}; model: ${what}; D = ${model.dim}, hidden [${model.hidden.join(', ')}]; ${n} samples × ${epochs} steps, loss ${loss}`);
+invert(engine, model, { prefer: 'positive', n: 50, epochs: 5, loss }); // warm-up
 const times = [];
 let last;
 for (let r = 0; r < repeats; r++) {
   const t0 = performance.now();
-  last = invert(engine, model, { prefer: 'positive', n, epochs, loss: values.loss, seed: r });
+  last = invert(engine, model, { prefer: 'positive', n, epochs, loss, seed: r });
   times.push(performance.now() - t0);
 }
+if (!last) throw new Error('--repeats: at least 1');
 times.sort((a, b) => a - b);
 const med = times[Math.floor(times.length / 2)];
 const high = last.pred.filter((p) => p >= 0.5).length / n;
@@ -75,7 +78,8 @@ console.log(`P(${model.positive}) ≥ 0.5 after the descent in ${(100 * high).to
 if (adult) {
   for (const name of adult.protected) {
     const col = last.table.columns.find((c) => c.name === name);
-    const counts = col.categories.map((c, k) => [c, col.codes.filter((v) => v === k).length]).sort((a, b) => b[1] - a[1]);
+    if (col?.kind !== 'categorical') throw new Error(`${name}: a categorical column of the canonical set`);
+    const counts = col.categories.map((c, k) => /** @type {[string, number]} */ ([c, col.codes.filter((v) => v === k).length])).sort((a, b) => b[1] - a[1]);
     console.log(`  canonical ${name}: ${counts.map(([c, k]) => `${c} ${((100 * k) / n).toFixed(1)}%`).join(', ')}`);
   }
 }
@@ -83,7 +87,7 @@ if (adult) {
 // same engine and model, for a subset of samples; the ratio compares time per sample.
 const alone = Math.min(50, n);
 const tAlone = performance.now();
-for (let i = 0; i < alone; i++) invert(engine, model, { prefer: 'positive', n: 1, epochs, loss: values.loss, seed: 1000 + i });
+for (let i = 0; i < alone; i++) invert(engine, model, { prefer: 'positive', n: 1, epochs, loss, seed: 1000 + i });
 const perSampleAlone = (performance.now() - tAlone) / alone;
 const perSampleBatched = times[0] / n;
 console.log(`baseline, one sample at a time (the reference's schedule) on this engine: ${perSampleAlone.toFixed(1)} ms per sample (${alone} samples); batched: ${perSampleBatched.toFixed(3)} ms per sample → ${(perSampleAlone / perSampleBatched).toFixed(0)}× faster`);

@@ -24,15 +24,17 @@ const rows = readFileSync(file, 'utf8').split('\n').map((l) => l.trim().split(',
 const repeats = Number(process.argv[2] ?? 5);
 const e = await initNodeEngine();
 console.log(`kernels: ${e.variant}; ${rows.length} rows; best of ${repeats}`);
+/** @template T @param {() => T} f @returns {[number, T]} the best time and the last result */
 const best = (f) => {
   let t = Infinity;
+  /** @type {T | undefined} */
   let r;
   for (let i = 0; i < repeats; i++) {
     const t0 = performance.now();
     r = f();
     t = Math.min(t, performance.now() - t0);
   }
-  return [t, r];
+  return [t, /** @type {T} */ (r)];
 };
 fitVgm(e, Float64Array.from(rows, (r) => +r[0]), { seed: 0 }); // warm-up (wasm tier-up)
 let total = 0;

@@ -10,17 +10,18 @@ import { EngineError } from '../src/engine/errors.js';
 import type { Table } from '../src/data/table.js';
 import type { AuditResult } from '../src/audit/types.js';
 import { checkPredColumn, DATA_ACCEPT, parseDataBytes } from './csv.js';
-import { REPORT_FILE } from '../src/report/files.js';
-import { safeFileName } from '../src/report/format.js';
+import { REPORT_FILE, setFileName } from '../src/report/files.js';
 import type { AuditRequest, EstimateRequest, WorkerMessage } from './worker.js';
 import type { AuditEstimate } from '../src/audit/estimate.js';
 import { engineText, type EngineInfo } from './engine-info.js';
 import { auditEstimateText, estimateText, fmtDuration, paceTimed } from '../src/report/format.js';
+import { pageView } from '../src/report/page.js';
 import { sha256Hex } from '../src/data/sha256.js';
 import { unitIntervalOf } from '../src/data/cells.js';
 import { SUPPRESSION_OPTION } from '../src/methods/metrics/suppress.js';
 import { defaultPositive, labelValues, METRICS_DEFAULTS, THRESHOLD_MEANING } from '../src/methods/metrics/index.js';
 import { MODEL_TIMEOUT_SECONDS } from '../src/models/blackbox.js';
+import { adapterForFile } from '../src/models/adapters.js';
 import { protectedCandidates } from '../src/audit/stages/context.js';
 
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -244,7 +245,7 @@ modelInput.addEventListener('change', async () => {
   if (f.size > 64 * 1024 * 1024) return showError(`${f.name}: the model file is larger than 64 MiB`);
   const bytes = new Uint8Array(await f.arrayBuffer());
   modelFile = { name: f.name, text: new TextDecoder().decode(bytes), sha256: sha256Hex(bytes) };
-  const json = /\.json$/i.test(f.name);
+  const json = adapterForFile(f.name)?.kind === 'builtin';
   modelInfo.textContent = `Model: ${f.name} (${json ? 'the built-in classifier: FALE and LUCID' : 'a JS module exporting predict(rows): FALE; LUCID needs a model.json'}); it scores the rows, so the predictions column is left out of the audit.`;
   modelInfo.hidden = false;
   if (table) setState('loaded');
@@ -547,8 +548,8 @@ function showResults(m: Extract<WorkerMessage, { type: 'done' }>): void {
   const byName = new Map(m.files.map((f) => [f.name, f.text]));
   const offer = (a: HTMLAnchorElement, name: string) => link(a, byName.get(name)!, typeOf(name), `${stem}-${name}`);
   offer(dlReport, REPORT_FILE);
-  offer(dlPositive, `${safeFileName(r.canonical.name)}-positive.csv`);
-  offer(dlNegative, `${safeFileName(r.canonical.name)}-negative.csv`);
+  offer(dlPositive, setFileName(r.canonical, 'positive'));
+  offer(dlNegative, setFileName(r.canonical, 'negative'));
   link(dlZip, m.zip, 'application/zip', `${m.folder}.zip`);
   dlZip.textContent = `Download every file (${m.files.length}, zip)`;
   filesList.replaceChildren(...m.files.map((f) => {
@@ -560,27 +561,18 @@ function showResults(m: Extract<WorkerMessage, { type: 'done' }>): void {
     return li;
   }));
   filesSummary.textContent = `The ${m.files.length} files lucid audit --out writes, one by one`;
-  const g = r.meta.gan;
-  const interrupted = r.warnings.some((w) => /stopped early/.test(w)) ? ' (cancelled: the sets come from the GANs trained so far)' : '';
-  summary.textContent = `Audited ${r.meta.data.rows} rows in ${m.seconds.toFixed(1)} s${interrupted}: LUCID-GAN ${g.epochs} epochs × ${g.seeds.length} seed${g.seeds.length === 1 ? '' : 's'}${g.sample ? ` on a stratified sample of ${g.sample.rows.toLocaleString('en-US')} of ${g.sample.of.toLocaleString('en-US')} rows` : ''}; ${r.canonical.positive.rows} positive and ${r.canonical.negative.rows} negative rows.`;
+  const view = pageView(r, m.seconds);
+  summary.textContent = view.summary;
   // what the checks against the data say, in one line at the top
-  const dis = r.checks.shifts.filter((c) => c.status === 'disagrees');
-  const misstated = r.checks.shifts.filter((c) => c.status === 'overstates' || c.status === 'understates');
-  const prot = new Set(r.protected.map((p) => p.column));
-  const unfaithful = r.checks.fidelity.filter((f) => !f.faithful).map((f) => f.feature);
-  const parts: string[] = [];
-  if (dis.length) parts.push(`The canonical sets shift the other way from the data on ${dis.length} value${dis.length === 1 ? '' : 's'} (${dis.slice(0, 6).map((c) => `${c.feature} = ${c.value}`).join(', ')}${dis.length > 6 ? ', …' : ''}): those are not findings.`);
-  if (misstated.length) parts.push(`They misstate the size of ${misstated.length} value${misstated.length === 1 ? '' : 's'} (${misstated.slice(0, 6).map((c) => `${c.feature} = ${c.value}: ${c.status}`).join(', ')}${misstated.length > 6 ? ', …' : ''}): the report gives the real rows' size.`);
-  if (unfaithful.length) parts.push(`They misrepresent ${unfaithful.length} of ${r.checks.fidelity.length} features against the real rows (${unfaithful.join(', ')}); ${unfaithful.some((f) => prot.has(f)) ? 'the features among them are not named, the protected attributes are stated from the real rows' : 'those are not named as findings'}.`);
-  checksEl.textContent = parts.length ? parts.join(' ') : 'Every checked figure agrees with the real rows or the real rows cannot tell; the sets generate every feature faithfully.';
-  checksEl.className = parts.length ? 'callout' : 'callout ok';
-  checksEl.dataset.disagreements = String(dis.length);
-  checksEl.dataset.unfaithful = String(unfaithful.length);
+  checksEl.textContent = view.checks;
+  checksEl.className = view.checksOk ? 'callout ok' : 'callout';
+  checksEl.dataset.disagreements = String(view.disagreements);
+  checksEl.dataset.unfaithful = String(view.unfaithful);
   // the whole report, as `lucid audit` writes it (escaped HTML, inline CSS and SVG, no scripts), in a
   // frame sandboxed without scripts; it is as tall as its content
   engineInfo.textContent = `Engine: ${engineText(m.engine)}.`;
   document.body.dataset.threads = String(m.engine.threads);
-  statusEl.textContent = interrupted ? 'cancelled' : 'done';
+  statusEl.textContent = view.cancelled ? 'cancelled' : 'done';
   results.hidden = false;
   // the page is done when the report is laid out in its frame
   reportFrame.onload = () => {

@@ -24,6 +24,7 @@ import { simulate } from '../src/data/simulator.js';
 import type { Table } from '../src/data/table.js';
 import { Classifier } from '../src/models/classifier/classifier.js';
 import { asModelModule, builtinBlackBox, moduleBlackBox, type BlackBox } from '../src/models/blackbox.js';
+import { adapterForFile } from '../src/models/adapters.js';
 import { auditFiles, type AuditFile } from '../src/report/audit-files.js';
 import { REPORT_FILE } from '../src/report/files.js';
 import { zipStored } from '../src/data/zip.js';
@@ -165,7 +166,7 @@ function engine(wanted = 0): Promise<{ e: Engine; info: EngineInfo }> {
 
 /** The model file as a black box: model.json (the built-in classifier) or a JS module, imported from a Blob URL. */
 async function loadModel(e: Engine, m: { name: string; text: string }): Promise<{ box: BlackBox; dispose: () => void }> {
-  if (/\.json$/i.test(m.name)) {
+  if (adapterForFile(m.name)?.kind === 'builtin') {
     let obj: unknown;
     try {
       obj = JSON.parse(m.text);

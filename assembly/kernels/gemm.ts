@@ -5,11 +5,12 @@
 // The transposition happens inside packing (each layout reads its source row by row), so
 // A·Bᵀ and Aᵀ·B run at the speed of A·B and autodiff never materialises a transpose.
 //
-// Why 4×8 and no k-unrolling (see shared/spec/wasm-kernels.md §4): V8 hoists every load of the
+// Why 4×8 and no k-unrolling: V8 hoists every load of the
 // loop body above the arithmetic, so registers = 4 A splats + 2 B vectors + 8 accumulators
 // + 1 temporary = 15, exactly the xmm registers V8 leaves us. Any bigger tile or unroll spills.
 //
-// Not here: validation (the host checks shapes), threading (a later issue splits M or N).
+// Not here: validation (the host checks shapes), threading (src/engine/threads.ts splits M or N
+// along these panels and calls this kernel once per part).
 
 // Panel geometry. KC·NR floats of B (8 KiB) stay in L1 across all A panels of a block;
 // MC·KC floats of A (120 KiB) stay in L2.

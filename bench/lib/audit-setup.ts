@@ -20,7 +20,7 @@ export const AUDIT_DATASET_TEXT: Record<AuditDataset, string> = {
   sim1000x20: 'simulated, 1,000 rows × 20 columns (the bias simulator\'s 9, direct bias, + 11 seeded noise columns); built-in logistic regression trained on 1,000 other simulated rows; protected sex, group',
 };
 
-/** The issue's targets (#19 item 3), on 2 threads. */
+/** The audit-time targets, on 2 threads. */
 export const AUDIT_TARGET_MS: Record<AuditDataset, number> = { adult: 15_000, compas: 5_000, sim1000x20: 8_000 };
 export const ADULT_RSS_TARGET_MIB = 300;
 

@@ -1,4 +1,4 @@
-// Where one LUCID-GAN epoch's time goes, kernel by kernel: the evidence behind issue #9's fusion
+// Where one LUCID-GAN epoch's time goes, kernel by kernel: the evidence behind the kernel-fusion
 // decisions, written into BENCHMARKS.md by `--write`. The profile runs on an engine of its own (one
 // thread), whose kernel table is replaced by timed wrappers; the measured engines are not touched.
 import type { Kernels } from '../../src/engine/wasm.js';
@@ -26,7 +26,7 @@ export interface EpochProfile {
 }
 
 /**
- * The fusion candidates issue #9 names, each with the kernels whose work it would merge. The time of
+ * The fusion candidates considered, each with the kernels whose work it would merge. The time of
  * those kernels is an upper bound on what the fusion could save (a fusion still does the arithmetic;
  * it saves passes over memory and calls).
  */

@@ -101,7 +101,7 @@ export function frontierSection(path = FRONTIER_RESULTS): string[] {
     ...frontierTable(doc),
     '',
   );
-  // the frontier's choice was then checked on issue #35's measures, as §12.3 required (§12.6)
+  // the frontier's choice was then checked on §11's fidelity measures, as §12.3 required (§12.6)
   if (doc.decision) lines.push(`**Decision (§12.3):** ${doc.decision.text} **Not adopted:** the check §12.3 required, on issue #35's measures over 12 audits, found it worse beyond noise (mean KS/TV +0.005 [+0.001, +0.009]; EXPERIMENTS.md §12.6), so the default stays \`paper\`; \`--gan-schedule plateau\` is the option.`, '');
   lines.push('![time to fidelity](bench/results/frontier.svg)', '');
   return lines;

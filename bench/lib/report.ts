@@ -25,7 +25,7 @@ export interface ReportContext {
 
 /**
  * Groups the summary run measures (a filter list for run.ts). 'audit default' (the three end-to-end
- * audits) adds about 7 minutes today and well under one minute at issue #19's targets; it is in, since
+ * audits) adds about 7 minutes today and well under one minute at the audit-time targets; it is in, since
  * BENCHMARKS.md is to hold the three audit times.
  */
 export const SUMMARY_FILTERS = ['gemm 500x278x256', 'gemm 500x256x256', 'gemm 50x2510x256', 'gan', 'transformer fit', 'fale', 'models', 'audit default', TORCH_GROUP];

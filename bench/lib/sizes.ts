@@ -13,7 +13,7 @@ export interface GemmShape {
   budget?: Partial<Budget>;
 }
 
-/** The training shapes (shared/spec/wasm-kernels.md §3) and the classic cube. */
+/** The training shapes (CTGAN on Adult, each row's note says which layer) and the classic cube. */
 export const GEMM_SHAPES: readonly GemmShape[] = [
   { M: 500, K: 278, N: 256, note: 'generator layer 2 (Residual, batch 500)' },
   { M: 500, K: 256, N: 256, note: 'hidden 256→256, batch 500' },
@@ -58,7 +58,7 @@ export const CTGAN = {
 export const ctganDataDim = (): number =>
   CTGAN.numericColumns * (1 + CTGAN.modesPerNumeric) + CTGAN.categoricalSpans.reduce((a, b) => a + b, 0);
 
-/** Figures quoted from shared/spec/wasm-kernels.md §6 (NOT measured by this harness). */
+/** Figures quoted from earlier measurements of PyTorch and patched tfjs-wasm on this machine type (NOT measured by this harness). */
 export const E2E_REFERENCE_MS = {
   'pytorch-1.13-cpu-1t': 130,
   'tfjs-wasm-patched': 257,

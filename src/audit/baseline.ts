@@ -1,4 +1,4 @@
-// A policy check's baseline (#20): the values of an earlier `lucid check --format json` or audit.json,
+// A policy check's baseline: the values of an earlier `lucid check --format json` or audit.json,
 // read with the same rules as the check itself, and the comparison that turns a move toward a
 // threshold by more than the margin into a regression. Its own file because it reads both policy
 // checks on data (policy.ts) and on an audit's canonical sets (policy-audit.ts), which sit below it.
@@ -19,7 +19,7 @@ export interface Baseline {
 
 const keyOf = (rule: string, group: string) => `${rule}\u0000${group}`;
 
-/** The audit version whose canonical shifts are favourable set − unfavourable set (#33); earlier audits of a favourable-negative model have the other sign. */
+/** The audit version whose canonical shifts are favourable set − unfavourable set; earlier audits of a favourable-negative model have the other sign. */
 const ORIENTED_SINCE = '0.2.0';
 const olderThan = (v: unknown, than: string) => typeof v === 'string' && v.split('.').map(Number).reduce((c, x, i) => c || x - Number(than.split('.')[i] ?? 0), 0) < 0;
 
@@ -35,7 +35,7 @@ export function readBaseline(json: unknown, source: string, policy: Policy, s: C
   const notes: string[] = [];
   const values: Baseline['values'] = new Map();
   if (isObject(json) && json.tool === 'lucid check') {
-    // version 1 (before #33) is read too: its canonical shifts of a favourable-negative audit were positive set − negative set
+    // version 1 is read too: its canonical shifts of a favourable-negative audit were positive set − negative set
     if (!(json.resultVersion === CHECK_RESULT_VERSION || json.resultVersion === 1) || !Array.isArray(json.checks)) throw new EngineError('E_INPUT', `${source}: a lucid check result of version ${JSON.stringify(json.resultVersion)}; this lucid reads versions 1 and ${CHECK_RESULT_VERSION}`);
     const inp = isObject(json.inputs) ? json.inputs : {};
     const turn = json.resultVersion === 1 && inp.favourable === 'negative';
@@ -54,7 +54,7 @@ export function readBaseline(json: unknown, source: string, policy: Policy, s: C
     const reports = [json.metrics.attributes, json.metrics.intersection].filter(isObject) as unknown as MetricsReport[];
     if (meta.label !== s.label) notes.push(`the audit's label is ${JSON.stringify(meta.label)}, here ${JSON.stringify(s.label)}`);
     if (meta.favourable !== undefined && meta.favourable !== s.favourable) notes.push(`the audit's favourable outcome is ${JSON.stringify(meta.favourable)}, here ${JSON.stringify(s.favourable)}`);
-    // an audit before #33: its canonical shifts of a favourable-negative model were positive set − negative set
+    // an audit of version 1: its canonical shifts of a favourable-negative model were positive set − negative set
     const turn = meta.favourable === 'negative' && olderThan(meta.version, ORIENTED_SINCE);
     if (turn) notes.push(`the baseline audit was made by lucid-wasm ${String(meta.version)}, whose canonical shifts of a favourable-negative audit were positive set − negative set: they are read turned round, as favourable − unfavourable`);
     for (const rule of policy.rules) {
@@ -75,7 +75,7 @@ export function readBaseline(json: unknown, source: string, policy: Policy, s: C
         notes.push(found.note);
         continue;
       }
-      // a metric an older audit does not have (selection_rate, tnr before #33): no baseline value, said once
+      // a metric an older audit does not have (selection_rate, tnr before version 2): no baseline value, said once
       const base = rule.metric.base;
       if (base !== null && found.a.groups.length > 0 && !(base in found.a.groups[0])) {
         notes.push(`${rule.id}: the baseline audit has no ${base} (made by lucid-wasm ${String(meta.version)}): no baseline value`);

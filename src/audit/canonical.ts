@@ -1,4 +1,4 @@
-// How an audit draws its canonical sets (issue #15): from several LUCID-GANs (one per seed), each set
+// How an audit draws its canonical sets: from several LUCID-GANs (one per seed), each set
 // drawn at prediction 1 or 0 and filtered by rejection. Core code: no Node imports.
 //
 // Rejection sampling: the generator trained with the published loss is sampled at the condition;
@@ -6,13 +6,13 @@
 // the conditioned side. Before it is scored, the columns the data ties to others are written from them
 // (src/data/relations.ts: an exact dependency's column from its determinant, an arithmetic relation's
 // target from its terms), so drawn rows keep them by construction rather than by rejection, which
-// reshaped the sets (issue #34); a row is still rejected when it contradicts a dependency no derivation
+// reshaped the sets; a row is still rejected when it contradicts a dependency no derivation
 // covers (src/data/dependencies.ts) or a derived number falls outside its column's observed range.
 // The acceptance rate (rows the scorer puts on the conditioned side / rows drawn) is the validity
 // before filtering. Draws are capped at CANONICAL_DEFAULTS.drawCap rows per row wanted: when the cap is
 // hit, the set is smaller than asked and says so; it is never padded with unfiltered rows. Numbers are
 // clipped into the observed range of the audited rows (the transformer's inverse). With a correction
-// (correct.ts, issue #35) more candidates are drawn this way and the set is resampled from them by a
+// (correct.ts) more candidates are drawn this way and the set is resampled from them by a
 // real-vs-generated classifier's odds.
 import { check } from '../engine/errors.js';
 import type { Engine } from '../engine/engine.js';
@@ -116,7 +116,7 @@ export interface DrawStats {
   acceptance: number | null;
   /** drawn rows that contradicted an exact dependency of the data the draw could not derive (rejected) */
   contradicting: number;
-  /** drawn rows where a column derived from others (a relation of the data) fell outside its observed range (rejected); absent in audits before #34 */
+  /** drawn rows where a column derived from others (a relation of the data) fell outside its observed range (rejected); absent in older audits, which did not derive columns */
   derivedOutOfRange?: number;
   /** drawn rows with a number clipped into its column's observed range */
   clippedRows: number;

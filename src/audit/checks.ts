@@ -1,4 +1,5 @@
-// Checks of the canonical sets against the real rows (issue #15; shared/spec/fairness-audits.md §1).
+// Checks of the canonical sets against the real rows: a canonical set estimates the real rows on its side
+// of the decision (P(x | f(x) = 1) or P(x | f(x) = 0)), and the audited rows are a sample of both.
 // Core code: no Node imports. Every draw comes from the Rng it is given.
 //
 // The positive canonical set estimates P(x | f(x) = 1), and the audit holds an empirical sample of the
@@ -22,7 +23,7 @@
 //   'agrees'       — the interval excludes 0, every seed's canonical shift has the data's sign, and the
 //                    pooled canonical shift is consistent with the real one in size: inside the real
 //                    interval widened by the canonical sets' own sampling noise (±z·se of the pooled
-//                    sets: binomial for a share, a bootstrap of the generated rows for a median; #34);
+//                    sets: binomial for a share, a bootstrap of the generated rows for a median);
 //   'overstates' / 'understates' — the sign agrees (every seed), the size does not: the pooled shift
 //                    lies beyond (short of) the widened interval. The finding then states the real
 //                    figure, the canonical one as context;
@@ -447,7 +448,7 @@ export function shiftChecks(vars: readonly CheckVariable[], yhat: Uint8Array, se
 
   // the canonical sets' own noise of a median shift: a bootstrap of the pooled generated rows, from a
   // stream of its own (derived from the checks' seed and the variable), so that the real rows' draws,
-  // and every real figure, are those of the audits before #34
+  // and every real figure, are those of the audits before the sets' own noise was added
   const medianSe = canon.map((c, vi) => {
     if (!c.medianSets) return null;
     const crng = new Rng(rng.engine, drawSeed(rng.seed, 9_000_006, vi));
@@ -556,7 +557,7 @@ export function correctShiftChecks(families: ShiftCheck[][], alpha: number = 1 -
 
 
 /**
- * How far apart the real rows on the two sides of the decision are, per feature (#34: the ranking the
+ * How far apart the real rows on the two sides of the decision are, per feature (the ranking the
  * findings name features by, which the data backs and no GAN seed changes): the Jensen–Shannon
  * distance between the rows the model puts on each side, on the variable's values (a numeric feature:
  * deciles of the real rows), with a bootstrap percentile interval, and `chance`: the 95th percentile of

@@ -1,4 +1,4 @@
-// The classifier correction of a canonical set (issue #35, EXPERIMENTS.md §11): a generator's rows
+// The classifier correction of a canonical set (EXPERIMENTS.md §11): a generator's rows
 // differ from the real rows of their side in ways a classifier can see (a money column's spike at 0, a
 // rare category drawn ten times too often). Importance resampling fixes much of that without making up
 // rows: draw more candidates than wanted, weight each by a real-vs-generated classifier's odds

@@ -1,4 +1,4 @@
-// The time an audit will take, told before it trains (issue #36 item 4). Most of an audit is training
+// The time an audit will take, told before it trains. Most of an audit is training
 // its LUCID-GANs (EXPERIMENTS.md §12.7: 93–96% of the default audit), and a GAN step's time depends on
 // the machine, the engine's threads and the widths, not on the values: so the estimate times a few real
 // training steps of a GAN with the audit's configuration on a slice of the rows (gan-probe.ts, about a

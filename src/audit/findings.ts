@@ -3,7 +3,7 @@
 // reaches a reader, and no two statements contradict each other. The report, the CLI summary and the
 // browser page all print these; none decides on its own. Core code.
 //
-// The rules (issues #15 and #34):
+// The rules (a finding is stated only where the real rows and every GAN seed agree):
 // - A value's DIRECTION is stated (favoured / disfavoured) when the real rows' interval at the corrected
 //   level excludes 0 and every GAN seed shifts the same way: status 'agrees', 'overstates' or
 //   'understates' (checks.ts). Every shift is favourable set − unfavourable set, so the words and the

@@ -9,7 +9,7 @@
 // (negative d: the model's positive decisions come with fewer v's than its negative ones; v is
 // disfavoured). For an intersection cell (a = v, b = w) the same with both values
 // (`IntersectionHeatmap.canonicalShift`). With --favourable negative every gap is taken the other way
-// round, favourable set − unfavourable set, as the audit's shifts are (#33); the experiments of
+// round, favourable set − unfavourable set, as the audit's shifts are (one decision, one verdict); the experiments of
 // EXPERIMENTS.md §2 are all favourable positive, where nothing changes.
 //
 // A reference band comes from audits of models trained on data with NO planted bias (the simulator's
@@ -33,7 +33,7 @@
 import type { AuditResult, IntersectionHeatmap } from './types.js';
 
 /**
- * How the canonical sets of §2's ground truth were drawn (before issue #15): one LUCID-GAN, every
+ * How the canonical sets of §2's ground truth were drawn (before audits drew from several GANs with rejection): one LUCID-GAN, every
  * generated row kept, the paper's condition, no point masses. The bands above come from such runs, so
  * a decision against them must draw its sets the same way (experiments/ground-truth.mjs and its CI test).
  */
@@ -217,9 +217,4 @@ export function decideAll(gaps: GapStat[], bands: Map<string, Band>, k: number =
     if (r) out.push(r);
   }
   return out;
-}
-
-/** Attribute-level view: the flagged keys grouped by attribute (the part before "="), cells by their full key. */
-export function flaggedKeys(decisions: FlagDecision[]): string[] {
-  return decisions.filter((d) => d.flagged).map((d) => d.key);
 }

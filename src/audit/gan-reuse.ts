@@ -1,4 +1,4 @@
-// Trained generators reused (issue #36): an audit's LUCID-GANs are a function of the rows they train
+// Trained generators reused: an audit's LUCID-GANs are a function of the rows they train
 // on, the model's scores on those rows, the options that shape their training and the version of
 // lucid. The key is the SHA-256 of those four; a cache (GanStore: the CLI's folder, src/node/gan-cache.ts)
 // holds a set under its key, and `--gan FILE` hands a set over, which must carry the audit's key.

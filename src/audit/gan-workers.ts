@@ -1,4 +1,4 @@
-// GAN seeds side by side (issue #36; EXPERIMENTS.md §12.8). An audit's LUCID-GANs are independent
+// GAN seeds side by side (EXPERIMENTS.md §12.8). An audit's LUCID-GANs are independent
 // fits of one table with different seeds, so with spare cores they can train at the same time, each
 // in a worker with an engine of its own. The engine gives the same bits at any thread count
 // (src/engine/threads.ts), so a generator trained in a one-thread worker is byte-identical to the one

@@ -48,7 +48,7 @@ export const AUDIT_DEFAULTS = {
   faleBootstrap: 30,
   /** LUCID-GAN training: the paper's (see AuditOptions.ganMode) */
   ganMode: 'paper' as 'paper' | 'consistency',
-  /** how long the GANs train (schedule.ts GAN_SCHEDULES; EXPERIMENTS.md §9, §12: plateau, the frontier's choice, failed §12.3's check on #35's measures, §12.6) */
+  /** how long the GANs train (schedule.ts GAN_SCHEDULES; EXPERIMENTS.md §9, §12: plateau, the frontier's choice, failed §12.3's check on §11's fidelity measures, §12.6) */
   ganSchedule: 'paper' as GanSchedule,
   /** GAN steps the automatic epoch count aims at (epochs = this / steps per epoch, within [minEpochs, maxEpochs]) */
   ganSteps: 1500,

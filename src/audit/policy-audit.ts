@@ -1,4 +1,4 @@
-// The fairness gate on an audit (#20 item 3): a policy checked against an AuditResult, for `lucid check
+// The fairness gate on an audit: a policy checked against an AuditResult, for `lucid check
 // --model` (which runs the audit) and `lucid audit --policy`. Output-based rules read the audit's
 // group-metrics tables (the same ruleValues as on a data file); canonical-set rules read the canonical
 // sets and the audit's checks of them against the real rows (src/audit/checks.ts), the quantities the

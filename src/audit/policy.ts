@@ -1,4 +1,4 @@
-// The fairness gate (`lucid check`, #20 item 3): a policy file of thresholds per metric and attribute,
+// The fairness gate (`lucid check`): a policy file of thresholds per metric and attribute,
 // checked on a data file with a predictions column, optionally against a baseline (an earlier check's
 // JSON or an audit.json). Output-based rules only: the values are those of groupMetrics (the same
 // rates, references, small groups, suppression and verdicts as `lucid metrics`); no GAN, no model.
@@ -14,6 +14,7 @@
 import { EngineError, UnknownColumnError } from '../engine/errors.js';
 import { closeColumns, getColumn, type Table } from '../data/table.js';
 import { isMissing } from '../data/cells.js';
+import { fmtPpSigned, MISSING, pctText } from '../data/text.js';
 import type { Rng } from '../engine/rng.js';
 import { correctTogether, fitLine, groupMetrics, METRIC_DEFS, metricDef, METRICS, wilsonInterval, type AttributeResult, type Favourable, type MetricName, type MetricsReport, type Verdict } from '../methods/metrics/index.js';
 
@@ -21,7 +22,7 @@ import { correctTogether, fitLine, groupMetrics, METRIC_DEFS, metricDef, METRICS
 export const POLICY_VERSION = 1;
 /** The result format `lucid check --format json` writes (a baseline must carry it). */
 /**
- * The version of `lucid check --format json` results. 2 (#33): canonical_shift is favourable set −
+ * The version of `lucid check --format json` results. 2: canonical_shift is favourable set −
  * unfavourable set, selection_rate and tnr exist; a version-1 result is still read as a baseline (its
  * canonical shifts of a favourable-negative audit turned round, baseline.ts).
  */
@@ -427,8 +428,8 @@ export function thresholdText(r: Pick<PolicyRule, 'min' | 'max' | 'maxAbs'>, kin
 export function formatValue(v: number | null, kind: RuleKind, signed = true): string {
   if (v === null) return 'n/a';
   if (kind === 'distance') return v.toFixed(3);
-  if (kind === 'rate') return `${(100 * v).toFixed(1)}%`;
-  if (kind === 'difference') return `${signed ? (v > 0 ? '+' : v < 0 ? '−' : '±') : ''}${Math.abs(100 * v).toFixed(2)} pp`;
+  if (kind === 'rate') return pctText(v);
+  if (kind === 'difference') return fmtPpSigned(v, 2, MISSING.text, signed);
   return `${v < 0 ? '−' : ''}${Math.abs(v).toFixed(3)}`;
 }
 

@@ -1,4 +1,4 @@
-// The rows the LUCID-GANs train on when the data is big (issue #20, `--gan-rows`): the metrics and the
+// The rows the LUCID-GANs train on when the data is big (`--gan-rows`): the metrics and the
 // checks stream over every row, but a GAN trains on a stratified sample of AuditOptions.ganRows rows.
 //
 // Strata: the model's decision (the canonical sets are conditioned on it) crossed with the groups of

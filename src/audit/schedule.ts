@@ -1,4 +1,4 @@
-// How long an audit trains its LUCID-GANs (issue #19). Two schedules, one table:
+// How long an audit trains its LUCID-GANs. Two schedules, one table:
 //   paper: the published schedule, a fixed step budget (AUDIT_DEFAULTS.ganSteps, about 50 epochs on
 //          Adult), every real row in training;
 //   fast:  the same budget as a ceiling, stopped on a quality criterion measured on real rows held

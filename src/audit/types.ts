@@ -218,7 +218,7 @@ export interface AuditResult {
        * represented: how many of them have a row in the sample (all when rows ≥ strataCount).
        */
       sample: { rows: number; of: number; strata: string[]; strataCount: number; represented: number } | null;
-      /** how the sets were drawn: the condition mode, the transformer's point-mass share, the correction (absent in audits before #35) */
+      /** how the sets were drawn: the condition mode, the transformer's point-mass share, the correction (absent in older audits) */
       sampling?: { condition: ConditionMode; pointShare: number; correct: Correction; candidates?: number };
       /** the generators were not trained by this audit but reused (gan-reuse.ts): from where, and the hashes of what they were trained on; absent or null: trained here */
       reused?: GanReuse | null;
@@ -255,10 +255,10 @@ export interface AuditResult {
     /**
      * every exact dependency and near-exact arithmetic relation of the data, how the main canonical
      * sets keep it, and the rows that break it among the real rows and each pooled set; absent in
-     * audits before #34
+     * older audits, which did not check relations
      */
     relations?: RelationCheck[];
-    /** pair trends, detection and privacy of the main sets per side, with noise floors; absent in audits before #34 */
+    /** pair trends, detection and privacy of the main sets per side, with noise floors; absent in older audits */
     beyond?: BeyondCheck;
     /** the observed range of every numeric column: generated values are clipped into it */
     ranges: Record<string, [number, number]>;

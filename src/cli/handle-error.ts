@@ -14,7 +14,7 @@ export const EXIT = {
   ok: 0,
   runtime: 1,
   usage: 2,
-  /** `lucid check` (#20 item 3): a check of the fairness policy crosses its threshold or regressed against the baseline (PolicyFailure, raised after the outputs are written) */
+  /** `lucid check`: a check of the fairness policy crosses its threshold or regressed against the baseline (PolicyFailure, raised after the outputs are written) */
   policy: 3,
   /** the run was asked to stop (Ctrl-C, SIGTERM) and finished early: its output is written and marked (Interrupted), or a second signal quit at once */
   interrupted: 130,

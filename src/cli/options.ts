@@ -63,7 +63,7 @@ export function names(value: string): string[] {
 }
 
 /**
- * `--format`, defined once (#18 item 7): every command that prints a result takes it, and json is always
+ * `--format`, defined once: every command that prints a result takes it, and json is always
  * one of its choices (the conventions test checks both). `choices` are the command's other formats.
  */
 export function formatOption(choices: readonly string[], def: string, help = 'output format'): Option {

@@ -1,5 +1,5 @@
-// The fairness gate's options and its ending, defined once for `lucid check` and `lucid audit --policy`
-// (#20 item 3): the policy, the baseline and its margin, the Markdown and JUnit outputs; and
+// The fairness gate's options and its ending, defined once for `lucid check` and `lucid audit --policy`:
+// the policy, the baseline and its margin, the Markdown and JUnit outputs; and
 // `finishPolicy`, which compares the baseline, writes the outputs and only then raises PolicyFailure
 // (exit 3 through the one error handler, src/cli/handle-error.ts).
 import { InvalidArgumentError, Option } from 'commander';

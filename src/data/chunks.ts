@@ -1,5 +1,5 @@
 // Reading a file as a stream of table chunks, for data that does not fit in memory as one Table
-// (#20: metrics and FALE over ten million rows). Core code: no Node imports.
+// (metrics and FALE over ten million rows). Core code: no Node imports.
 //
 // Each chunk is read by its own TableBuilder (src/data/schema.ts), so a chunk's cells get exactly the
 // inference, missing-value policy and errors of a whole-file read, with two rules that make the chunks

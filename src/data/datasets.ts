@@ -20,6 +20,7 @@
 import { check } from '../engine/errors.js';
 import { REFERENCE_SPLIT, trainTestSplit } from './reference-split.js';
 import { CategoricalColumn, Column, NumericColumn, selectRows, Table } from './table.js';
+import { byCodeUnit } from './text.js';
 
 // ── Adult ────────────────────────────────────────────────────────────────────────────────────────
 
@@ -199,21 +200,11 @@ function encode(name: string, labels: readonly string[], dictionary: readonly st
   return { kind: 'categorical', name, codes, categories: dictionary.slice() };
 }
 
-const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
 /** The sorted union of the labels seen in several label arrays. */
 function sortedDictionary(...parts: readonly (readonly string[])[]): string[] {
   const seen = new Set<string>();
   for (const p of parts) for (const s of p) seen.add(s);
   return [...seen].sort(byCodeUnit);
-}
-
-/** A copy of a categorical column with its dictionary sorted and codes remapped (−1 stays −1). */
-export function sortCategories(col: CategoricalColumn): CategoricalColumn {
-  const sorted = col.categories.slice().sort(byCodeUnit);
-  const newCode = col.categories.map((c) => sorted.indexOf(c));
-  const codes = col.codes.map((k) => (k < 0 ? k : newCode[k]));
-  return { kind: 'categorical', name: col.name, codes, categories: sorted };
 }
 
 // ── Adult preprocessing ──────────────────────────────────────────────────────────────────────────

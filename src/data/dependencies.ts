@@ -1,7 +1,7 @@
 // Exact dependencies between columns (A → B: every row with the same A holds the same B), found in
 // real rows so that generated rows contradicting them can be told apart. Adult's Education and
 // Education-Num are one column written twice; a generator that learns each on its own writes pairs no
-// person has (issue #15 saw 45–49% of such rows). Core code: no Node imports.
+// person has (45–49% of an unconstrained generator's rows on Adult). Core code: no Node imports.
 //
 // A → B is kept when, in the rows given:
 //   - A and B each hold 2 … DEPENDENCY_LIMITS.maxValues distinct values (categorical columns, or numeric

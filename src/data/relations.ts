@@ -1,5 +1,5 @@
 // Near-exact arithmetic relations between numeric columns, found in real rows, and how generated rows
-// are made to keep them and the exact dependencies (dependencies.ts) by construction (issue #34 item 4).
+// are made to keep them and the exact dependencies (dependencies.ts) by construction (rejecting the rows that break them reshaped the sets).
 // Core code: no Node imports, no random draws (the search is deterministic by construction).
 //
 // A relation is target = Σ coef·term + intercept, rounded to the target's decimals, holding in at least

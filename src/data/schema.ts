@@ -82,7 +82,7 @@ export interface MissingReport {
 /** What a reader saw and did: settings, rows, the missing-value policy's effect, warnings. */
 export interface ReadReport {
   file: string;
-  /** the file's format (src/data/formats.ts FORMATS); absent in reports made before #20 */
+  /** the file's format (src/data/formats.ts FORMATS); absent in older reports */
   format?: FormatName;
   /** what firstLine, firstDroppedLines and messages count: 'line' (CSV, JSON Lines) or 'row' (Parquet, Arrow: 1-based data rows) */
   unit?: RowUnit;

@@ -1,4 +1,4 @@
-// Deterministic log and exp for host-side float64 code (issue #20). ECMAScript leaves the last bit
+// Deterministic log and exp for host-side float64 code. ECMAScript leaves the last bit
 // of Math.log and Math.exp to the engine, and engines differ: Node 20's V8, the newer V8 of Deno and
 // workerd, and Bun's JavaScriptCore disagree on about 5% of arguments, by one ulp. These are the
 // algorithms of Sun's fdlibm 5.3 (e_log.c, e_exp.c), which Node 20's V8 uses for Math.log and

@@ -69,6 +69,12 @@ export function adapterForExtension(ext: string): ModelFileAdapter | undefined {
   return MODEL_FILE_ADAPTERS.find((a) => (a.extensions as readonly string[]).includes(lower));
 }
 
+/** The file adapter claiming a file name's extension ("Model.JSON": the built-in model), or undefined. */
+export function adapterForFile(name: string): ModelFileAdapter | undefined {
+  const dot = name.lastIndexOf('.');
+  return dot > name.lastIndexOf('/') ? adapterForExtension(name.slice(dot)) : undefined;
+}
+
 /** "a, b or c" (`last` = "or"), or with a serial comma "a, b, or c" (`last` = ", or"). */
 function joinList(items: readonly string[], last: string): string {
   if (items.length <= 1) return items.join('');

@@ -1,6 +1,6 @@
 // Node layer of the audit: read a CSV and a model, run the audit (src/audit), and write the report
-// folder (report.html, CSV and JSON of every table and canonical set, audit.json). Also the demo's
-// index page linking several reports.
+// folder (report.html, CSV and JSON of every table and canonical set, audit.json), each file's name
+// and text as src/report made them. Also the demo's index page linking several reports.
 import { constants, createReadStream } from 'node:fs';
 import { access, mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
@@ -12,7 +12,10 @@ import { modelOrPred } from '../methods/metrics/index.js';
 import type { AuditResult } from '../audit/types.js';
 import { auditFiles } from '../report/audit-files.js';
 import { REPORT_FILE } from '../report/files.js';
-import { demoIndexHtml, type DemoIndexEntry } from '../report/index.js';
+import { DEMO_INDEX_FILE, demoIndexHtml, type DemoIndexEntry } from '../report/demo-index.js';
+import type { WrittenAudit } from '../report/summary.js';
+
+export type { WrittenAudit };
 import { resolveBlackBox } from './blackbox.js';
 import { requireClean, type ReadReport } from './csv.js';
 import { readTable, type TableReadOptions as ReadOptions } from './read-table.js';
@@ -22,7 +25,7 @@ import { withGanWorkers } from './gan-workers.js';
 import { Sha256 } from '../data/sha256.js';
 
 /**
- * The output folder, checked before any work (#33: a bad --out must not cost an audit), and not made
+ * The output folder, checked before any work (a bad --out must not cost an audit), and not made
  * yet (a usage error found later leaves nothing behind): an existing folder that can be written, or a
  * path whose nearest existing folder can be written (writeAudit creates the rest). A file there, or on
  * the path, is a usage error saying that a folder was expected.
@@ -97,15 +100,10 @@ async function write(file: string, text: string): Promise<void> {
   }
 }
 
-export interface WrittenAudit {
-  dir: string;
-  report: string;
-  files: string[];
-}
-
 /**
- * Writes the audit folder `dir` (created if needed): the files of auditFiles (src/report/files.ts,
- * the list the browser page offers too), one at a time, report.html among them and audit.json last.
+ * Writes the audit folder `dir` (created if needed): the files of auditFiles (planned by
+ * src/report/sections.ts, the list the browser page offers too), one at a time, report.html among
+ * them and audit.json last.
  */
 export async function writeAudit(dir: string, result: AuditResult): Promise<WrittenAudit> {
   try {
@@ -180,7 +178,7 @@ export async function auditFile(engine: Engine, opts: AuditFileOptions): Promise
 export async function writeDemoIndex(dir: string, entries: readonly DemoIndexEntry[]): Promise<string> {
   const html = demoIndexHtml(entries);
   await mkdir(dir, { recursive: true });
-  const file = join(dir, 'index.html');
+  const file = join(dir, DEMO_INDEX_FILE);
   await write(file, html);
   return file;
 }

@@ -1,5 +1,5 @@
-// Node layer: data files read in chunks, for data that does not fit in memory as one Table (#20:
-// metrics and FALE over ten million rows). A CSV file streams: only one chunk of text is in memory
+// Node layer: data files read in chunks, for data that does not fit in memory as one Table
+// (metrics and FALE over ten million rows). A CSV file streams: only one chunk of text is in memory
 // at a time. Parquet, Arrow IPC and JSON Lines files are read whole by readTable (src/node/read-table.ts),
 // keeping only the columns asked for (a Parquet file reads only those columns' pages); they are
 // not chunked yet.

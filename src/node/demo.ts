@@ -1,6 +1,7 @@
 // The fairness demo behind `lucid demo`: audits of models trained on data with known (planted)
 // discrimination — the bias simulator by default, or Adult / COMPAS from LUCID_DATA_DIR — written as
-// HTML reports with an index, and what each audit found against what was planted.
+// HTML reports with an index, and what each audit found against what was planted (the texts are
+// src/report/demo-index.ts's).
 import { withGanWorkers } from './gan-workers.js';
 import { join, relative } from 'node:path';
 import { runAudit } from '../audit/run.js';
@@ -16,8 +17,7 @@ import { Classifier } from '../models/classifier/classifier.js';
 import { prepareOutDir, writeAudit, writeDemoIndex } from './audit.js';
 import { splitText } from '../data/datasets.js';
 import { datasetAvailability, loadAdult, loadCompas } from './datasets.js';
-import { foundText, plantedOutcomes, ruleVsModel } from '../audit/planted.js';
-import type { DemoIndexEntry } from '../report/index.js';
+import { datasetDemoText, demoIndexText, demoReportText, type DemoIndexEntry } from '../report/demo-index.js';
 
 /** Settings of the simulated demo, chosen so the three audits finish in under two minutes on two cores. */
 export const DEMO_SIM = {
@@ -49,8 +49,6 @@ export interface DemoOptions {
   log: (s: string) => void;
   progress?: DemoProgress;
 }
-
-const describeGroups = (d: Record<string, string>[]) => d.map((g) => Object.entries(g).map(([k, v]) => `${k}=${v}`).join(' & ')).join('; ') || 'nobody';
 
 function trainLogistic(engine: Engine, table: Table, label: string, positive: string, drop: string[], seed: number): Classifier {
   return Classifier.train(engine, table, { label, positive, drop, hidden: [], epochs: 40, valFraction: 0, seed }).model;
@@ -103,16 +101,14 @@ async function simDemo(engine: Engine, opts: DemoOptions): Promise<DemoSummary> 
     const t = audit.truth;
     result.planted = [{ kind: t.bias, rule: t.rule, disadvantaged: t.disadvantaged, reads: t.reads }];
     const w = await writeAudit(dir, result);
-    const planted = `${kind}: ${t.rule}; disadvantaged: ${describeGroups(t.disadvantaged)}`;
-    const found = plantedOutcomes(result).map((o) => foundText(o)).join('; ');
-    const why = ruleVsModel(result.planted[0], result.meta.model.features ?? null, audit.protected);
-    log(`${kind.padEnd(15)} ${w.report}\n  planted: ${planted}\n  ${why}${drop.length ? ' The report\'s proxy view shows whom the model disfavours without reading them.' : ''}\n  found: ${found}\n`);
+    const { planted, found, text } = demoReportText(kind, w.report, result, audit.protected, drop);
+    log(text);
     reports.push({ title: `${kind} bias`, report: w.report, planted, found });
     entries.push({ title: `${kind} bias`, href: relative(opts.out, w.report), result });
   }
   const index = await writeDemoIndex(opts.out, entries);
   const seconds = (performance.now() - t0) / 1000;
-  log(`index: ${index}  (${seconds.toFixed(1)} s)\nopen ${index} in a browser: one report per kind of bias, each with its verdict table first\n`);
+  log(demoIndexText(index, seconds));
   return { dataset: 'sim', out: opts.out, index, reports, seconds };
 }
 
@@ -150,7 +146,7 @@ async function datasetDemo(engine: Engine, opts: DemoOptions): Promise<DemoSumma
   }
   const w = await writeAudit(opts.out, result);
   const seconds = (performance.now() - t0) / 1000;
-  log(`${name}: ${w.report}  (${seconds.toFixed(1)} s; protected: ${protectedCols.join(', ')}; ${splitText(ds.split)}; nothing is planted in real data)\n`);
+  log(datasetDemoText(name, w.report, seconds, protectedCols, splitText(ds.split)));
   return { dataset: name, out: opts.out, index: null, reports: [{ title: name, report: w.report, planted: null, found: null }], seconds };
 }
 

@@ -5,8 +5,8 @@
 // IPC and JSON Lines as a stream. Every report carries the SHA-256 of the file's bytes.
 import { createReadStream } from 'node:fs';
 import { open, type FileHandle } from 'node:fs/promises';
-import { EngineError } from '../engine/errors.js';
-import { FORMATS, FORMAT_NAMES, formatByName, formatOfName, type FormatName } from '../data/formats.js';
+import { EngineError, inputError } from '../engine/errors.js';
+import { FORMAT_NAMES, formatByName, formatOfName, type FormatName } from '../data/formats.js';
 import { createHash } from 'node:crypto';
 import type { ByteSource, ReadResult } from '../data/typed-read.js';
 import { fsError, readCsv, type ReadOptions } from './csv.js';
@@ -24,8 +24,6 @@ const CSV_ONLY: [keyof ReadOptions, string][] = [
   ['skipLines', 'skipLines'],
   ['decimal', '--decimal'],
 ];
-
-const inputError = (msg: string) => new EngineError('E_INPUT', msg);
 
 /** A ByteSource over an open file: slices read by position, chunks streamed from the start. */
 function fileSource(path: string, fh: FileHandle, size: number): ByteSource {
@@ -114,9 +112,4 @@ export async function readTable(path: string, opts: TableReadOptions = {}): Prom
   } finally {
     await fh.close();
   }
-}
-
-/** The input formats for --help: "csv (.csv .tsv …), parquet (…), …". */
-export function inputFormatsHelp(): string {
-  return FORMATS.map((f) => `${f.name} (${f.extensions.join(' ')})`).join(', ');
 }

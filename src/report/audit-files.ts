@@ -1,10 +1,9 @@
 // The audit folder's files with their texts, report.html included: what `lucid audit --out` writes
-// (src/node/audit.ts writeAudit) and what the browser page offers (web/worker.ts). The plan of the
-// folder is ./files.ts; this module adds the report, which needs render.ts (render.ts in turn lists the
-// plan's names in its Files section). Core code: no Node imports.
+// (src/node/audit.ts writeAudit) and what the browser page offers (web/worker.ts). The folder is
+// planned from the report's sections (./sections.ts). Core code: no Node imports.
 import type { AuditResult } from '../audit/types.js';
-import { auditFolder, REPORT_FILE, RESULT_FILE, resultJson } from './files.js';
-import { renderReport } from './render.js';
+import { REPORT_FILE, RESULT_FILE, resultJson } from './files.js';
+import { auditFolder, renderReport } from './sections.js';
 
 /** One file of the audit folder: its name in the folder and its text (UTF-8). */
 export interface AuditFile {

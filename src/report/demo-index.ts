@@ -1,7 +1,7 @@
-// The demo's index page: per report, what was planted, what the audit found and whether they match,
-// from plantedOutcomes (src/audit/planted.ts), the one decision the demo's "found:" line and the
-// report's planted headline read too. Core code: a string, no Node imports.
-import { plantedGroupName, plantedOutcomes, plantedValuesText, ruleVsModel, type PlantedOutcome } from '../audit/planted.js';
+// What `lucid demo` shows: the index page (per report, what was planted, what the audit found and
+// whether they match) and the lines it prints per report, from plantedOutcomes (src/audit/planted.ts),
+// the one decision the report's planted headline reads too. Core code: strings, no Node imports.
+import { foundText, plantedGroupName, plantedOutcomes, plantedValuesText, ruleVsModel, type PlantedOutcome } from '../audit/planted.js';
 import type { AuditResult } from '../audit/types.js';
 import { disadvantageFigures, disadvantageText } from '../methods/metrics/index.js';
 import { escapeHtml as esc } from './format.js';
@@ -13,6 +13,35 @@ export interface DemoIndexEntry {
   result: AuditResult;
   /** a line beside the report (e.g. how the model was trained) */
   note?: string;
+}
+
+/** The index page's file in the demo's folder. */
+export const DEMO_INDEX_FILE = 'index.html';
+
+const describeGroups = (d: Record<string, string>[]) => d.map((g) => Object.entries(g).map(([k, v]) => `${k}=${v}`).join(' & ')).join('; ') || 'nobody';
+
+/**
+ * One simulated report of the demo in text: what was planted (`kind`: the kind of bias), what the
+ * audit found, and the lines `lucid demo` prints for it (`report`: where it is; `drop`: the protected
+ * columns the model was trained without, whom the proxy view covers).
+ */
+export function demoReportText(kind: string, report: string, r: AuditResult, protectedColumns: readonly string[], drop: readonly string[]): { planted: string; found: string; text: string } {
+  const p = r.planted![0];
+  const planted = `${kind}: ${p.rule}; disadvantaged: ${describeGroups(p.disadvantaged)}`;
+  const found = plantedOutcomes(r).map((o) => foundText(o)).join('; ');
+  const why = ruleVsModel(p, r.meta.model.features ?? null, protectedColumns);
+  const text = `${kind.padEnd(15)} ${report}\n  planted: ${planted}\n  ${why}${drop.length ? ' The report\'s proxy view shows whom the model disfavours without reading them.' : ''}\n  found: ${found}\n`;
+  return { planted, found, text };
+}
+
+/** The demo's last line: where its index is (`seconds`: how long the demo took). */
+export function demoIndexText(index: string, seconds: number): string {
+  return `index: ${index}  (${seconds.toFixed(1)} s)\nopen ${index} in a browser: one report per kind of bias, each with its verdict table first\n`;
+}
+
+/** The line of a demo on real data (`split`: the words of its train/test split), where nothing was planted. */
+export function datasetDemoText(name: string, report: string, seconds: number, protectedColumns: readonly string[], split: string): string {
+  return `${name}: ${report}  (${seconds.toFixed(1)} s; protected: ${protectedColumns.join(', ')}; ${split}; nothing is planted in real data)\n`;
 }
 
 /** at most this many groups flagged beyond the planted ones are named per report */

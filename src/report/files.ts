@@ -1,8 +1,9 @@
-// The files of an audit folder, one list for every runtime: `lucid audit --out` writes them
-// (src/node/audit.ts writeAudit through auditFiles in ./audit-files.ts), the browser page offers them
-// (one by one, and as a zip), and the report's "Files" section lists them (render.ts, from
-// auditFolder's names and FILE_KINDS), so the page offers every file the report names, with the same
-// bytes. This module does not render the report (render.ts imports it). Core code: no Node imports.
+// The files an audit folder holds beside the report: each section's files (the rows of SECTIONS in
+// ./sections.ts name these functions), the kinds of file in the folder's order (FILE_KINDS), and the
+// text of audit.json. ./sections.ts plans the folder from them; `lucid audit --out` writes it
+// (src/node/audit.ts writeAudit through auditFiles in ./audit-files.ts), the browser page offers it
+// (one by one, and as a zip), and the report's "Files" section lists it, so the page offers every
+// file the report names, with the same bytes. Core code: no Node imports.
 import { csvField, tableToCsv } from '../data/csv-write.js';
 import type { Table } from '../data/table.js';
 import { withSeedColumn } from '../audit/canonical.js';
@@ -40,7 +41,7 @@ function distributionsCsv(sets: { set: string; distributions: Distribution[] }[]
   return lines.join('\n') + '\n';
 }
 
-/** What each kind of file holds: the report's Files section says it once per kind present. */
+/** What each kind of file holds: the report's Files section says it once per kind present. Their order is the folder's: a section's files take their kind's place. */
 export const FILE_KINDS = {
   metrics: 'the group metrics tables, per attribute (metrics-intersection: their intersection)',
   canonical: 'the positive and negative canonical sets (with gan_seed, the GAN each row came from)',
@@ -61,36 +62,49 @@ export interface PlannedFile {
   text: () => string;
 }
 
-/**
- * The audit folder's files before report.html and audit.json, in order: metrics.{json,csv},
- * metrics-intersection.{json,csv}, canonical-{positive,negative}.csv, one pair of CSVs per intersection
- * set, distributions.{csv,json} (with the conditional sets of AuditResult.conditional as
- * "conditional-<A>=<a>"), lucid-{canonical,start}.csv, fale-<attr>.{json,csv}, protected-bins.json;
- * and `summary(names)`, what audit.json holds (the result with tables as file references).
- */
-export function auditFolder(result: AuditResult): { files: PlannedFile[]; summary: (names: string[]) => unknown } {
-  const files: PlannedFile[] = [];
-  const file = (name: string, kind: FileKind, text: () => string) => files.push({ name, kind, text });
-  const { metrics } = result;
-  file('metrics.json', 'metrics', () => toJson(metrics.attributes));
-  file('metrics.csv', 'metrics', () => formatMetricsCsv(metrics.attributes));
-  const mi = metrics.intersection;
+/** A section's files, and what audit.json holds under the result's keys instead of their rows (table references). */
+export interface SectionFiles {
+  files: PlannedFile[];
+  result?: Partial<Record<keyof AuditResult, unknown>>;
+}
+
+/** metrics.{json,csv}, and metrics-intersection.{json,csv} when the protected attributes intersect. */
+export function metricsFiles(r: AuditResult): SectionFiles {
+  const { attributes, intersection: mi } = r.metrics;
+  const files: PlannedFile[] = [
+    { name: 'metrics.json', kind: 'metrics', text: () => toJson(attributes) },
+    { name: 'metrics.csv', kind: 'metrics', text: () => formatMetricsCsv(attributes) },
+  ];
   if (mi) {
-    file('metrics-intersection.json', 'metrics', () => toJson(mi));
-    file('metrics-intersection.csv', 'metrics', () => formatMetricsCsv(mi));
+    files.push({ name: 'metrics-intersection.json', kind: 'metrics', text: () => toJson(mi) });
+    files.push({ name: 'metrics-intersection.csv', kind: 'metrics', text: () => formatMetricsCsv(mi) });
   }
-  // the CSV of each set, and what audit.json says of it instead of its rows
-  const sets = (c: CanonicalComparison, stem: string, kind: FileKind) => {
-    const refs: { positive?: TableRef; negative?: TableRef } = {};
-    for (const side of ['positive', 'negative'] as const) {
-      const t = withSeedColumn(c, side);
-      refs[side] = ref(`${stem}-${side}.csv`, t);
-      file(`${stem}-${side}.csv`, kind, () => tableToCsv(t));
-    }
-    return refs;
-  };
-  const canonical = { ...result.canonical, ...sets(result.canonical, safeFileName(result.canonical.name), 'canonical') };
-  const intersections = result.intersections.map((it) => ({ ...it, sets: it.sets.map((s) => ({ ...s, ...sets(s, safeFileName(s.name), 'intersection') })) }));
+  return { files };
+}
+
+/** The CSV file of one side of a pair of sets: "canonical-positive.csv", "intersection-sex=F-group=B-negative.csv". */
+export const setFileName = (c: { name: string }, side: 'positive' | 'negative'): string => `${safeFileName(c.name)}-${side}.csv`;
+
+/** The CSV of each side of a pair of sets (with gan_seed), and what audit.json says of them instead of their rows. */
+function setFiles(c: CanonicalComparison, kind: FileKind, files: PlannedFile[]): { positive: TableRef; negative: TableRef } {
+  const refs = {} as { positive: TableRef; negative: TableRef };
+  for (const side of ['positive', 'negative'] as const) {
+    const t = withSeedColumn(c, side);
+    const name = setFileName(c, side);
+    refs[side] = ref(name, t);
+    files.push({ name, kind, text: () => tableToCsv(t) });
+  }
+  return refs;
+}
+
+/**
+ * canonical-{positive,negative}.csv, and distributions.{csv,json}: every set's distributions, the
+ * charts' data (the intersections' sets, the conditional sets of AuditResult.conditional as
+ * "conditional-<A>=<a>" and LUCID's too).
+ */
+export function canonicalFiles(result: AuditResult): SectionFiles {
+  const files: PlannedFile[] = [];
+  const canonical = { ...result.canonical, ...setFiles(result.canonical, 'canonical', files) };
   const distSets = [
     { set: 'canonical', distributions: result.canonical.distributions },
     ...result.intersections.flatMap((it) => it.sets.map((s) => ({ set: s.name, distributions: s.distributions }))),
@@ -98,30 +112,49 @@ export function auditFolder(result: AuditResult): { files: PlannedFile[]; summar
     ...(result.conditional ?? []).map((c) => ({ set: `conditional-${c.fixed[0]}=${c.fixed[1]}`, distributions: c.distributions })),
     ...(result.lucid.distributions ? [{ set: 'lucid', distributions: result.lucid.distributions }] : []),
   ];
-  file('distributions.csv', 'distributions', () => distributionsCsv(distSets));
-  file('distributions.json', 'distributions', () => toJson(distSets));
+  files.push({ name: 'distributions.csv', kind: 'distributions', text: () => distributionsCsv(distSets) });
+  files.push({ name: 'distributions.json', kind: 'distributions', text: () => toJson(distSets) });
+  return { files, result: { canonical } };
+}
+
+/** One pair of CSVs per set with a combination of protected values fixed. */
+export function intersectionFiles(result: AuditResult): SectionFiles {
+  const files: PlannedFile[] = [];
+  const intersections = result.intersections.map((it) => ({ ...it, sets: it.sets.map((s) => ({ ...s, ...setFiles(s, 'intersection', files) })) }));
+  return { files, result: { intersections } };
+}
+
+/** lucid-{canonical,start}.csv when LUCID ran. */
+export function lucidFiles(result: AuditResult): SectionFiles {
+  const files: PlannedFile[] = [];
   const lucid: Record<string, unknown> = { ...result.lucid };
   for (const [key, t] of [['canonical', result.lucid.canonical], ['start', result.lucid.start]] as const) {
     if (!t) continue;
     lucid[key] = ref(`lucid-${key}.csv`, t);
-    file(`lucid-${key}.csv`, 'lucid', () => tableToCsv(t));
+    files.push({ name: `lucid-${key}.csv`, kind: 'lucid', text: () => tableToCsv(t) });
   }
+  return { files, result: { lucid } };
+}
+
+/** fale-<attr>.{json,csv} per protected attribute FALE explained. */
+export function faleFiles(result: AuditResult): SectionFiles {
+  const files: PlannedFile[] = [];
   const fale = result.fale.map((f) => {
     const stem = `fale-${safeFileName(f.attribute)}`;
-    file(`${stem}.json`, 'fale', () => toJson(f));
-    file(`${stem}.csv`, 'fale', () => faleCsv(f.result));
+    files.push({ name: `${stem}.json`, kind: 'fale', text: () => toJson(f) });
+    files.push({ name: `${stem}.csv`, kind: 'fale', text: () => faleCsv(f.result) });
     return { ...f, files: [`${stem}.json`, `${stem}.csv`] };
   });
-  file('protected-bins.json', 'bins', () => toJson(result.protected.map((p) => ({ column: p.column, groupColumn: p.groupColumn, kind: p.kind, inModel: p.inModel, bins: p.bins ?? null }))));
-  return { files, summary: (names) => ({ ...result, canonical, intersections, lucid, fale, files: names }) };
+  return { files, result: { fale } };
 }
 
-/** Every file's name and kind, in the folder's order, report.html and audit.json last. */
-export function auditFileNames(result: AuditResult): { name: string; kind: FileKind }[] {
-  return [...auditFolder(result).files.map(({ name, kind }) => ({ name, kind })), { name: REPORT_FILE, kind: 'report' }, { name: RESULT_FILE, kind: 'result' }];
+/** protected-bins.json: how each protected attribute was grouped. */
+export function binsFiles(result: AuditResult): SectionFiles {
+  const text = () => toJson(result.protected.map((p) => ({ column: p.column, groupColumn: p.groupColumn, kind: p.kind, inModel: p.inModel, bins: p.bins ?? null })));
+  return { files: [{ name: 'protected-bins.json', kind: 'bins', text }] };
 }
 
-/** audit.json's text, given the folder's names (its own last). */
+/** audit.json's text: the result with the sections' table references, and the folder's names (its own last). */
 export function resultJson(summary: unknown): string {
   return toJson(summary);
 }

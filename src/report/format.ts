@@ -16,56 +16,9 @@ export function escapeHtml(s: unknown): string {
     .replace(/'/g, '&#39;');
 }
 
-const DASH = '—';
-
-/** Whether `v` is a finite number. */
-export const finite = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
-
-/** A number with about 4 significant digits, without trailing zeros; "—" when missing or not finite. */
-export function fmtNum(v: number | null | undefined, digits = 4): string {
-  if (!finite(v)) return DASH;
-  if (v === 0) return '0';
-  const a = Math.abs(v);
-  if (a >= 1e6 || a < 1e-3) return v.toExponential(2).replace('e+', 'e');
-  if (a >= 1000) return String(Math.round(v));
-  return String(Number(v.toPrecision(digits)));
-}
-
-/** A fraction as a percentage, e.g. 0.4567 → "45.7%"; "—" when missing. */
-export function fmtPct(v: number | null | undefined, decimals = 1): string {
-  if (!finite(v)) return DASH;
-  return `${(v * 100).toFixed(decimals)}%`;
-}
-
-/** A difference of fractions in percentage points with a sign, e.g. "+3.2 pp". */
-export function fmtPp(v: number | null | undefined, decimals = 1): string {
-  if (!finite(v)) return DASH;
-  const s = (v * 100).toFixed(decimals);
-  const z = Number(s) === 0;
-  return `${z ? '±' : v > 0 ? '+' : ''}${z ? (0).toFixed(decimals) : s} pp`;
-}
-
-/** A ratio, e.g. 0.734 → "0.73". */
-export function fmtRatio(v: number | null | undefined): string {
-  return finite(v) ? v.toFixed(2) : DASH;
-}
-
-/** A signed number with 3 decimals, e.g. "+0.052". */
-export function fmtSigned(v: number | null | undefined, decimals = 3): string {
-  if (!finite(v)) return DASH;
-  const s = v.toFixed(decimals);
-  return Number(s) > 0 ? `+${s}` : Number(s) === 0 ? (0).toFixed(decimals) : s;
-}
-
-/** An integer with thin thousands separators (locale-independent). */
-export function fmtInt(v: number | null | undefined): string {
-  if (!finite(v)) return DASH;
-  const s = String(Math.round(Math.abs(v)));
-  return (v < 0 ? '−' : '') + s.replace(/\B(?=(\d{3})+(?!\d))/g, ',');
-}
-
-/** A JS distance, 3 decimals. */
-export const fmtJs = (v: number | null | undefined): string => (finite(v) ? v.toFixed(3) : DASH);
+// the shared number forms, defined once below the layers that write for people
+export { byCodeUnit, finite, fmtInt, fmtJs, fmtNum, fmtPct, fmtPp, fmtRatio, MISSING } from '../data/text.js';
+import { fmtNum } from '../data/text.js';
 
 /** Pixel coordinate with one decimal (deterministic, compact). */
 export function px(v: number): string {

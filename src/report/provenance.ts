@@ -1,4 +1,4 @@
-// The report's provenance block (issue #18 item 3): what was audited and how, so that anyone can check
+// The report's provenance block: what was audited and how, so that anyone can check
 // a report against its inputs and run it again — the data file's SHA-256 and row count, the model
 // file's SHA-256 (a predictions column has none), the tool version, the command line (shell-quoted) or
 // the browser page's options, every seed by purpose, and the small-cell suppression in force. The

@@ -1,5 +1,7 @@
-// The self-contained HTML audit report: one string with inline CSS and inline SVG charts, no scripts,
-// no external resources, deterministic for a given AuditResult. Core code: no Node imports, no DOM.
+// The HTML of the audit report's sections, each a function of the AuditResult (and the style sheet):
+// ./sections.ts puts them in order, one row per section, and makes the self-contained document
+// (inline CSS and SVG charts, no scripts, no external resources, deterministic for a given
+// AuditResult). Core code: no Node imports, no DOM.
 import { RELATION_LIMITS } from '../data/relations.js';
 import { PRIVACY_RULE, privacyHolds } from '../methods/quality/beyond.js';
 import type { FaleFeature } from '../methods/fale/index.js';
@@ -7,7 +9,7 @@ import type { AuditResult, BeyondSide, CanonicalComparison, Distribution, FaleSe
 import { CHECK_DEFAULTS, STATED_STATUSES, type FeatureFidelity } from '../audit/checks.js';
 import { statedFrom, type FeatureFinding, type ValueFinding } from '../audit/findings.js';
 import { AUDIT_DEFAULTS } from '../audit/options.js';
-import { anchorOf, metricsTable, rateChart, verdictFindings, verdictTableHtml } from './metrics-html.js';
+import { anchorOf, metricsTable, rateChart, verdictFindings } from './metrics-html.js';
 import { arrowOf, attributeHeadline, directionsPhrase, fitLine, METRIC_DEFS, yardstickFailureText, type AttributeHeadline, type MetricsReport } from '../methods/metrics/index.js';
 import { plantedOutcomes, ruleVsModel } from '../audit/planted.js';
 import { attributionText } from '../audit/attribution.js';
@@ -15,7 +17,9 @@ import { describeGanRows, describeGanTraining } from '../audit/schedule.js';
 import { distributionChart, faleChart, heatmap, jsRanking, lineChart, svgWidth } from './charts.js';
 import { provenanceBlock } from './provenance.js';
 import { escapeHtml as esc, finite, fmtInt, fmtJs, fmtNum, fmtPct, fmtPp, fmtRatio } from './format.js';
-import { auditFileNames, FILE_KINDS, type FileKind } from './files.js';
+// three decimals, "n/a" when missing, as the CLI's summary writes them
+import { jsText as score3 } from '../data/text.js';
+import { FILE_KINDS, type FileKind } from './files.js';
 
 /** the caveats' topics as the report names them */
 const CAVEAT_TOPICS: Record<AuditResult['caveats'][number]['topic'], string> = { validity: 'Validity', fidelity: 'Fidelity to the data', privacy: 'Privacy', 'rare-intersection': 'Rare intersections', power: 'Detection power', 'small-group': 'Small groups', model: 'Model', other: 'Other' };
@@ -198,7 +202,7 @@ function distributionFigures(ds: readonly Distribution[], max: number, what: str
  * The title, one line of what was audited, and the settings and provenance folded beneath a summary
  * that states the hashes, seed and version, so the verdict table stays on the first screen.
  */
-function header(r: AuditResult): string {
+export function header(r: AuditResult): string {
   const m = r.meta;
   const model = `${esc(m.model.kind)}: ${esc(m.model.source)}${m.model.differentiable ? ' (differentiable)' : ''}` + (m.model.features ? ` · reads ${m.model.features.length} features` : '');
   const timings = Object.entries(m.timings ?? {})
@@ -470,7 +474,7 @@ function findingsList(r: AuditResult): string[] {
   return out;
 }
 
-function protectedSection(r: AuditResult): string {
+export function protectedSection(r: AuditResult): string {
   const rows = r.protected
     .map((p) => `<tr><td class="l">${esc(p.column)}</td><td class="l">${esc(p.kind)}</td><td class="l">${esc(p.groupColumn)}</td><td class="l">${p.inModel === true ? 'yes' : p.inModel === false ? 'no (proxy view)' : 'unknown'}</td></tr>`)
     .join('');
@@ -493,7 +497,7 @@ ${binned.length ? `<details><summary>The bins of ${binned.map((p) => esc(p.colum
 </section>`;
 }
 
-function metricsSection(r: AuditResult): string {
+export function metricsSection(r: AuditResult): string {
   const warnings = merged([...(r.metrics.attributes?.warnings ?? []), ...(r.metrics.intersection?.warnings ?? [])]);
   const ix = r.metrics.intersection;
   const cells = ix ? ix.attributes.reduce((s, a) => s + a.groups.length, 0) : 0;
@@ -551,16 +555,15 @@ function beyondTable(r: AuditResult): string {
   if (!b || (!b.positive && !b.negative)) return '';
   const sides = [b.positive, b.negative];
   const cell = (f: (s: BeyondSide) => string) => sides.map((s) => `<td>${s ? f(s) : '–'}</td>`).join('');
-  const f3 = (x: number | null) => (x === null || !finite(x) ? 'n/a' : x.toFixed(3));
   const within = (ok: boolean) => (ok ? '<span class="badge agree">within noise</span>' : '<span class="badge soft">beyond noise</span>');
   const rows = [
-    `<tr><td>Pair trends (1 = every pair of columns varies together as in the real rows)</td>${cell((s) => `${f3(s.pairTrends.score)} <span class="small">(noise floor ${f3(s.pairTrends.floor)}; worst ${s.pairTrends.worst.slice(0, 2).map((w) => `${esc(w.a)} × ${esc(w.b)} ${f3(w.similarity)}`).join(', ')})</span> ${within(s.pairTrends.score >= s.pairTrends.floor)}`)}</tr>`,
-    `<tr><td>Detection (1 = a classifier cannot tell the set from the real rows; 1 − (2·AUC − 1), on rows it did not train on)</td>${cell((s) => `${f3(s.detection.score)} <span class="small">(AUC ${f3(s.detection.auc)}; real rows against real rows ≥ ${f3(s.detection.floor)})</span> ${within(s.detection.score >= s.detection.floor)}`)}</tr>`,
+    `<tr><td>Pair trends (1 = every pair of columns varies together as in the real rows)</td>${cell((s) => `${score3(s.pairTrends.score)} <span class="small">(noise floor ${score3(s.pairTrends.floor)}; worst ${s.pairTrends.worst.slice(0, 2).map((w) => `${esc(w.a)} × ${esc(w.b)} ${score3(w.similarity)}`).join(', ')})</span> ${within(s.pairTrends.score >= s.pairTrends.floor)}`)}</tr>`,
+    `<tr><td>Detection (1 = a classifier cannot tell the set from the real rows; 1 − (2·AUC − 1), on rows it did not train on)</td>${cell((s) => `${score3(s.detection.score)} <span class="small">(AUC ${score3(s.detection.auc)}; real rows against real rows ≥ ${score3(s.detection.floor)})</span> ${within(s.detection.score >= s.detection.floor)}`)}</tr>`,
     `<tr><td>Privacy: exact copies of a training row, and the 5th percentile of the distance to the closest one, against real rows the GANs did not train on</td>${cell((s) => {
       const p = s.privacy;
       if (!p) return '–';
       const ok = privacyHolds(p);
-      return `${fmtPct(p.generated.exactShare)} copies (held-out ${fmtPct(p.heldOut.exactShare)}); distance ${f3(p.generated.p5)} (held-out ${f3(p.heldOut.p5)}, ${p.ratioP5 === null ? 'n/a' : `${p.ratioP5.toFixed(2)}×`})${p.against === 'halves' ? ' <span class="small">(every row trained the GANs: one half of the real rows against the other)</span>' : ''} ${ok ? '<span class="badge agree">no sign of copying</span>' : '<span class="badge flag">closer than held-out rows</span>'}`;
+      return `${fmtPct(p.generated.exactShare)} copies (held-out ${fmtPct(p.heldOut.exactShare)}); distance ${score3(p.generated.p5)} (held-out ${score3(p.heldOut.p5)}, ${p.ratioP5 === null ? 'n/a' : `${p.ratioP5.toFixed(2)}×`})${p.against === 'halves' ? ' <span class="small">(every row trained the GANs: one half of the real rows against the other)</span>' : ''} ${ok ? '<span class="badge agree">no sign of copying</span>' : '<span class="badge flag">closer than held-out rows</span>'}`;
     })}</tr>`,
   ].join('');
   return `<details><summary>Fidelity beyond single columns: pair trends, detection, privacy</summary><p class="small">The charts compare one column at a time; these compare the rows whole, on each side of the decision, against the real rows the model scores on that side (every such row, though most trained the GANs). Each figure stands beside its noise floor: the same figure between two samples of the real rows, so "within noise" means no worse than a second real sample would be. A copy or near-copy of a training row is a privacy risk if the sets are published: the check reads "no sign of copying" unless the set has more than ${fmtPct(PRIVACY_RULE.copyMargin, 0)} more exact copies than held-out real rows, beyond the two shares' sampling noise (${PRIVACY_RULE.z} standard errors: on discrete data most fresh rows are copies too), or its 5th-percentile distance is under ${PRIVACY_RULE.p5Ratio}× theirs.</p>
@@ -587,7 +590,7 @@ ${distributionFigures(ranked, EXPANDED, 'features', r.checks.fidelity)}
 </section>`;
 }
 
-/** The real rows' ranking of the features beside the canonical sets' (#34): what the findings name, and why a high one is not named. */
+/** The real rows' ranking of the features beside the canonical sets': what the findings name, and why a high one is not named. */
 function realRankingTable(r: AuditResult): string {
   const rows = r.findings.ranking ?? [];
   if (!rows.length) return '';
@@ -598,7 +601,7 @@ function realRankingTable(r: AuditResult): string {
 <div class="scroll"><table class="metrics ranking">${head}<tbody>${rows.slice(0, 12).map(row).join('')}${rows.length > 12 ? `</tbody></table></div><details><summary>${fmtInt(rows.length - 12)} more</summary><div class="scroll"><table class="metrics ranking">${head}<tbody>${rows.slice(12).map(row).join('')}` : ''}</tbody></table></div>${rows.length > 12 ? '</details>' : ''}</details>`;
 }
 
-function proxySection(r: AuditResult): string {
+export function proxySection(r: AuditResult): string {
   const p = r.proxy;
   const body = p.columns.length
     ? `<p>The model does not read ${p.columns.map((c) => `<strong>${esc(c)}</strong>`).join(', ')}. Yet the GAN generates this column together with the others, so its distribution in the positive and negative canonical sets shows whether the model's decisions follow it <em>through other features</em> (proxies): a large JS distance means the model treats these groups differently without seeing the attribute.</p>
@@ -621,7 +624,7 @@ function fixText(fix: [string, string][]): string {
   return fix.map(([k, v]) => `${esc(k)} = ${esc(v)}`).join(', ') || 'nothing fixed';
 }
 
-function intersectionsSection(r: AuditResult): string {
+export function intersectionsSection(r: AuditResult): string {
   if (r.intersections.length === 0) return '<section id="intersections"><h2>Intersections</h2><p class="muted">Fewer than two protected attributes: no intersections.</p></section>';
   const parts = r.intersections.map(({ pair, heatmap: h, sets }) => {
     const rows = sets
@@ -675,7 +678,7 @@ function conditionalTable(r: AuditResult): string {
 <div class="scroll"><table class="conditional"><thead><tr><th class="l">with A = a fixed</th><th class="l">B = v</th><th>share in positive set</th><th>share in negative set</th><th>difference (favourable − unfavourable)</th><th>JS (B)</th><th title="share of generated rows that hold A = a">fix satisfied</th></tr></thead><tbody>${rows.join('')}</tbody></table></div></details>`;
 }
 
-function lucidSection(r: AuditResult): string {
+export function lucidSection(r: AuditResult): string {
   const l = r.lucid;
   if (!l.ran) return `<section id="lucid"><h2>LUCID</h2><p>LUCID did not run${l.reason ? `: ${esc(l.reason)}` : '.'}</p></section>`;
   const dists = rankByJs(l.distributions ?? []);
@@ -728,7 +731,7 @@ function faleFigures(s: FaleSection): { lead: string | null; rest: string[]; cap
   return { lead: figs[0] ?? null, rest: figs.slice(1), caption };
 }
 
-function faleSection(r: AuditResult): string {
+export function faleSection(r: AuditResult): string {
   if (!r.fale.length) return `<section id="fale"><h2>FALE</h2><p>FALE was not run${r.faleSkipped ? `: ${esc(r.faleSkipped)}` : '.'}</p></section>`;
   const parts = r.fale.map((s) => ({ s, ...faleFigures(s) }));
   const folded = parts
@@ -746,15 +749,15 @@ function faleSection(r: AuditResult): string {
 ${folded}</section>`;
 }
 
-function filesList(r: AuditResult): string {
-  // the folder's files grouped by kind, in its order (files.ts: the same list the CLI writes and the page offers)
+/** The folder's files grouped by kind, in its order (the names the file plan gives: the same list the CLI writes and the page offers). */
+function filesList(files: readonly { name: string; kind: FileKind }[]): string {
   const byKind = new Map<FileKind, string[]>();
-  for (const f of auditFileNames(r)) byKind.set(f.kind, [...(byKind.get(f.kind) ?? []), f.name]);
+  for (const f of files) byKind.set(f.kind, [...(byKind.get(f.kind) ?? []), f.name]);
   const names = (ns: string[]) => (ns.length > 4 ? `${ns.slice(0, 2).join(', ')}, … (${fmtInt(ns.length)} files)` : ns.join(', '));
   return `<ul class="small">${[...byKind].map(([k, ns]) => `<li><code>${esc(names(ns))}</code> — ${esc(FILE_KINDS[k])}</li>`).join('')}</ul>`;
 }
 
-function closingSections(r: AuditResult): string {
+export function caveatsSection(r: AuditResult): string {
   const topics = CAVEAT_TOPICS;
   // one folded list per topic, identical caveats merged with their count
   const byTopic = new Map<string, string[]>();
@@ -765,8 +768,11 @@ function closingSections(r: AuditResult): string {
     : '<p class="muted">No caveats were raised.</p>';
   const ws = merged(r.warnings);
   const warnings = ws.length ? `<details><summary>${fmtInt(r.warnings.length)} warning${r.warnings.length === 1 ? '' : 's'} (${fmtInt(ws.length)} distinct)</summary>${warningList(ws)}</details>` : '';
-  return `<section id="caveats"><h2>Caveats and warnings</h2>${caveats}${warnings}</section>
-<section id="how-to-read"><h2>How to read this report</h2>
+  return `<section id="caveats"><h2>Caveats and warnings</h2>${caveats}${warnings}</section>`;
+}
+
+export function howToReadSection(): string {
+  return `<section id="how-to-read"><h2>How to read this report</h2>
 <details><summary>What each part of the report shows, and what it does not</summary>
 <ul>
 <li><strong>Group metrics</strong> describe the model's decisions on the data as it is. A ratio below 0.8 (four-fifths) is a common screening flag, not a verdict; small groups give unstable rates, and bootstrap intervals (when shown) give their uncertainty.</li>
@@ -777,54 +783,10 @@ function closingSections(r: AuditResult): string {
 <li><strong>LUCID</strong> shows the model's preferences starting from uniform noise, independent of the data's distribution.</li>
 <li><strong>FALE</strong> shows where along a feature the fairness metric changes; look at the bars beneath before trusting a bin.</li>
 <li>This report is generated: it shows associations in the model's behaviour, not their causes or whether they are justified.</li>
-</ul></details></section>
-<section id="files"><h2>Files</h2><details><summary>Written beside this report</summary>${filesList(r)}</details></section>`;
+</ul></details></section>`;
 }
 
-/** The whole audit as one self-contained HTML document (inline CSS and SVG; no scripts, no network). */
-export function renderReport(result: AuditResult): string {
-  const r = result;
-  const toc: [string, string][] = [
-    ['verdict', 'Verdict'],
-    ['findings', 'Findings'],
-    ['metrics', 'Group metrics'],
-    ['canonical', 'Canonical sets'],
-    ['proxy', 'Proxy view'],
-    ['protected', 'Protected attributes and bins'],
-    ['intersections', 'Intersections'],
-    ['lucid', 'LUCID'],
-    ['fale', 'FALE'],
-    ['caveats', 'Caveats and warnings'],
-    ['how-to-read', 'How to read this report'],
-    ['files', 'Files'],
-  ];
-  const title = `${r.meta.interrupted ? 'INTERRUPTED — ' : ''}Fairness audit — ${r.meta.data.source}`;
-  return `<!DOCTYPE html>
-<html lang="en">
-<head>
-<meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<meta name="generator" content="${esc(r.meta.tool)} ${esc(r.meta.version)}">
-<title>${esc(title)}</title>
-<style>${CSS}</style>
-</head>
-<body>
-<main>
-${header(r)}
-${verdictTableHtml([r.metrics.attributes, r.metrics.intersection])}
-<nav class="toc"><ol>${toc.map(([id, t]) => `<li><a href="#${id}">${esc(t)}</a></li>`).join('')}</ol></nav>
-${findings(r)}
-${metricsSection(r)}
-${canonicalSection(r)}
-${proxySection(r)}
-${protectedSection(r)}
-${intersectionsSection(r)}
-${lucidSection(r)}
-${faleSection(r)}
-${closingSections(r)}
-<footer class="muted small"><p>Generated by ${esc(r.meta.tool)} ${esc(r.meta.version)} on <time class="nw" datetime="${esc(r.meta.created)}">${esc(r.meta.created)}</time> (audit seed ${esc(r.meta.seed)}).</p></footer>
-</main>
-</body>
-</html>
-`;
+/** The Files section: `files`, the folder's names and kinds in its order (sections.ts auditFileNames). */
+export function filesSection(files: readonly { name: string; kind: FileKind }[]): string {
+  return `<section id="files"><h2>Files</h2><details><summary>Written beside this report</summary>${filesList(files)}</details></section>`;
 }

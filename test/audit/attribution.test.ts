@@ -1,4 +1,4 @@
-// Why a group is flagged (#16 item 5): Cramér's V, separation, the carriers' ranking and the path.
+// Why a group is flagged: Cramér's V, separation, the carriers' ranking and the path.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { attributionText, carriersOf, codesOf, cramersV, pathOf, separation, type Attribution } from '../../src/audit/attribution.js';

@@ -1,7 +1,7 @@
-// The audit's time told before its GANs train (issue #36 item 4; audit/estimate.ts): what the estimate
+// The audit's time told before its GANs train (audit/estimate.ts): what the estimate
 // holds and how it is worded, that the audit gives it once before training (never for reused
 // generators), and that estimating changes no figure of the audit. Its accuracy is measured, not
-// tested here (timed tests are not allowed): see the #36 closing note.
+// tested here (timed tests are not allowed).
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import type { Engine } from '../../src/engine/engine.js';

@@ -1,4 +1,4 @@
-// The cache of trained generators and --gan / --gan-save (issue #36 item 3), as a user runs them: a
+// The cache of trained generators and --gan / --gan-save, as a user runs them: a
 // second audit of the same files reuses the generators and writes byte-identical canonical sets, says
 // so with the key (never a path); a changed input (rows, seed, GAN options) misses; a corrupt entry is
 // a warning and a retrain; a set handed over must fit the audit; --no-gan-cache keeps nothing.

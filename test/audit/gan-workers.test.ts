@@ -1,4 +1,4 @@
-// GAN seeds side by side (issue #36 item 2; EXPERIMENTS.md §12.8): the waves, the same generators and
+// GAN seeds side by side (EXPERIMENTS.md §12.8): the waves, the same generators and
 // sets byte for byte as one seed after another (in the audit and through the CLI), a stop request that
 // reaches the workers, and a worker's error as one line with its code.
 import { after, before, describe, it } from 'node:test';

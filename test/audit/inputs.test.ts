@@ -1,5 +1,5 @@
-// An audit's inputs checked before any work, and an audit that was stopped marked as such (#33 items 1
-// and 5): the model's positive class against --positive (a mismatch reverses every direction), the
+// An audit's inputs checked before any work, and an audit that was stopped marked as such:
+// the model's positive class against --positive (a mismatch reverses every direction), the
 // map of its classes onto the data's values (--model-classes), --out and the policy's files checked
 // before the GAN, and Ctrl-C or SIGTERM during training: the report written, marked interrupted, and
 // exit 130.

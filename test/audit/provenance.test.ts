@@ -1,4 +1,4 @@
-// Provenance and privacy of `lucid audit` (#18 item 3), as a user runs it: audit.json and the report
+// Provenance and privacy of `lucid audit`, as a user runs it: audit.json and the report
 // state the data file's SHA-256 (as sha256sum gives it) and row count, the model file's SHA-256, the
 // tool version (package.json's), the command line and every seed; with --suppress-below 5 a protected
 // group of 3 people shows no rate, count of positives or interval in any output (report.html,

@@ -270,7 +270,7 @@ describe('runAudit with a predictions column', () => {
     assert.ok(r.caveats.some((c) => c.topic === 'model' && /predictions column/.test(c.text)));
     assert.ok(!r.canonical.distributions.some((d) => d.feature === 'p'));
     assert.equal(r.canonical.validity!.positive.rate, 1);
-    // all one class (#17 item 5): there is no negative canonical set to draw: an error, not a report
+    // all one class: there is no negative canonical set to draw: an error, not a report
     const one: Table = { rows: data.rows, columns: [...data.columns, { kind: 'numeric', name: 'p', values: new Float64Array(data.rows).fill(0.9) }] };
     await assert.rejects(runAudit(engine, one, { label: 'approved', positive: 'yes', protected: ['sex', 'group'], pred: 'p', ...SMALL, ganSeeds: 1, intersectionRows: 0 }), /the model decides all 2000 rows positive: there is no negative canonical set to draw/);
   });

@@ -1,4 +1,4 @@
-// The GANs' stratified sample (issue #20, --gan-rows): the allocation sums exactly and is proportional
+// The GANs' stratified sample (--gan-rows): the allocation sums exactly and is proportional
 // within rounding, every non-empty stratum is represented, the draw is seeded; an audit with more rows
 // than ganRows trains on the sample and says so, one with at most ganRows rows is unchanged.
 import { before, describe, it } from 'node:test';
@@ -18,7 +18,7 @@ import { allocate, stratifiedSample } from '../../src/audit/sample.js';
 import { describeGanTraining, describeSampling } from '../../src/audit/schedule.js';
 import { CORRECTION_DEFAULTS } from '../../src/audit/correct.js';
 import type { AuditResult } from '../../src/audit/types.js';
-import { renderReport } from '../../src/report/render.js';
+import { renderReport } from '../../src/report/sections.js';
 import { writeAudit } from '../../src/node/audit.js';
 import { getEngine } from '../helpers/engine.js';
 

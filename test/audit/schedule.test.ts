@@ -1,4 +1,4 @@
-// The GAN training schedules (issue #19): the stopping rule in LucidGan.fit keeps the best check's
+// The GAN training schedules: the stopping rule in LucidGan.fit keeps the best check's
 // weights and stops after `patience` checks without improvement; checks do not move the training
 // stream; the held-out split is stratified by the model's decision; the audit records its schedule.
 import { before, describe, it } from 'node:test';

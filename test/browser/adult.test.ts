@@ -1,4 +1,4 @@
-// The Adult report in a real chromium (#18 acceptance): its first screen (1400 × 900) holds the verdict
+// The Adult report in a real chromium: its first screen (1400 × 900) holds the verdict
 // table, checked from the layout (the table's bounding box), and no text sticks out of its chart or
 // its box at 1400 and 800 px. The audit is made fast, not good: Adult's test split (15,060 rows, from
 // LUCID_DATA_DIR; skipped when absent), a logistic regression trained for 3 epochs, one LUCID-GAN of
@@ -83,7 +83,7 @@ describe('the Adult report in chromium', { skip, timeout: 180_000 }, () => {
         const size = pngSize(await page.screenshot({ path: artifact(`adult-${width}.png`), fullPage: true }));
         t.diagnostic(`adult-${width}.png: ${size.width} × ${size.height} px (${(size.height / 900).toFixed(1)} screens of 900 px)`);
         assert.deepEqual(await textOverflow(page), [], `text that does not fit at ${width} px`);
-        // #18 item 4: the main sections in about 8 screens at 1400 px, details folded (measured 8.6 for
+        // the main sections in about 8 screens at 1400 px, details folded (measured 8.6 for
         // this audit, 8.2 for the README's); the bound catches a section that stops folding
         if (width === 1400) assert.ok(size.height <= 10 * 900, `the folded report is ${size.height} px, over 10 screens`);
         // and a reader who opens every <details> still gets no text out of its box

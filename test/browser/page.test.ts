@@ -3,7 +3,7 @@
 // file: a JS module, or a built-in model.json), run the audit in the Web Worker, check the whole report
 // shown in the page (verdict, findings, metrics, canonical sets with their checks, intersections, and
 // with a model FALE and LUCID), the progress bar, the downloads, that nothing was logged as an error and
-// that no request left the page (#18 item 8); bad inputs show a message.
+// that no request left the page (the data stays on the machine); bad inputs show a message.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

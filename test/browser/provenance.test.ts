@@ -1,4 +1,4 @@
-// Provenance and suppression in the browser page (#18 item 3): the report the page shows states the
+// Provenance and suppression in the browser page: the report the page shows states the
 // uploaded file's SHA-256 (as sha256sum gives it) and rows, "browser page" with its options and every
 // seed; the page's "Suppress groups under k people" field is lucid audit's --suppress-below: with k = 50
 // the intersection cell Female, B (47 people in the fixture) shows no rate in the metrics tables or the

@@ -1,7 +1,7 @@
 // The audit report in a real chromium: run `lucid audit` on a tiny data set (predictions column,
 // 2 GAN epochs), open report.html from disk, and check every chart rendered with a non-empty box and
 // axis labels, nothing was logged as an error and nothing was fetched from outside the page.
-// No text sticks out of its SVG or its HTML box at 1400 and 800 px (#18 item 5).
+// No text sticks out of its SVG or its HTML box at 1400 and 800 px.
 // Artefacts: test-artifacts/report.png (full-page screenshot), report-1400.png and report-800.png
 // (full page at those widths; their heights are printed as diagnostics) and test-artifacts/report.html.
 import { after, before, describe, it } from 'node:test';

@@ -1,4 +1,4 @@
-// Threads in the browser page (issue #9): served cross-origin isolated (COOP + COEP), the training
+// Threads in the browser page: served cross-origin isolated (COOP + COEP), the training
 // worker runs the engine on 2 threads (nested module workers over one shared WebAssembly.Memory);
 // served without those headers (no SharedArrayBuffer) it falls back to one thread. Both runs audit
 // the same CSV with the same seed and epochs, and their canonical-set downloads must be

@@ -1,4 +1,4 @@
-// What every command promises (#18 item 7), checked on EVERY command of the program (walked from the
+// What every command promises, checked on EVERY command of the program (walked from the
 // program object, so a new command is checked as soon as it is wired): --help with a worked example;
 // --format with a json choice, whose stdout parses as JSON; one rule for exit codes: a misspelt option
 // and a misspelt column name exit 2, a malformed input file exits 1; no stack trace without --debug.

@@ -1,4 +1,4 @@
-// Time told up front (issue #36 item 4): the CLI prints the audit's estimate before its GANs train (a
+// Time told up front: the CLI prints the audit's estimate before its GANs train (a
 // few of their steps timed), then the estimate of the training once a second of it has been timed, and
 // the time left as it goes (at each quarter in a log, on the bar in a terminal).
 import { describe, it } from 'node:test';

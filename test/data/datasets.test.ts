@@ -167,7 +167,7 @@ describe('COMPAS preprocessing', () => {
     assert.deepEqual(Array.from((getColumn(d.splits.train, 'priors_count') as NumericColumn).values), [7, 0]);
     assert.equal(d.splits.test.rows, 0);
     assert.equal(d.favourable, '0');
-    // an audit reads COMPAS as a risk score: positive = reoffended, the unfavourable outcome (#16)
+    // an audit reads COMPAS as a risk score: positive = reoffended, the unfavourable outcome
     assert.deepEqual(d.audit, { positive: '1', favourable: 'negative' });
     assert.throws(() => compasDataset(p, { n: 3, ids: [1, 4, 8], train: [0, 1, 2], val: [], test: [] }), isInputError(/filtered row 1 has id 3, the reference's has id 4/));
     assert.throws(() => compasDataset(p, { n: 4, ids: [1, 3, 8, 9], train: [0, 1, 2, 3], val: [], test: [] }), isInputError(/keeps 3 of 8 rows, the reference kept 4/));

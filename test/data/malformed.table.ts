@@ -42,7 +42,7 @@ export const MALFORMED: readonly MalformedCase[] = [
     file: 'unknown-column.csv',
     opts: { numeric: ['agee'] },
     kind: 'error',
-    exit: 2, // a misspelt column is a usage error, like a misspelt option (#18 item 7)
+    exit: 2, // a misspelt column is a usage error, like a misspelt option
     message: '{file}: --numeric "agee" is not a column (did you mean "age"?); the columns are: age, sex, income',
   },
   {

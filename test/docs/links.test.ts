@@ -1,4 +1,4 @@
-// The documentation's links (#18 item 9): every relative link in README.md and docs/**/*.md, inline
+// The documentation's links: every relative link in README.md and docs/**/*.md, inline
 // [text](path#anchor), image ![alt](path) or reference definition [label]: path, must name a file or
 // folder that exists, and an anchor into a markdown file must be the GitHub-style slug of one of its
 // headings (or an <a id/name> in it). Links inside fenced code blocks and inline code are not links.

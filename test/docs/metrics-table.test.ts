@@ -1,4 +1,4 @@
-// docs/ci.md is hand-written, the metrics table is code: the two must agree (#33). The list of rule
+// docs/ci.md is hand-written, the metrics table is code: the two must agree. The list of rule
 // metrics names every metric of METRIC_DEFS, and the table "The same policy, the label coded the other
 // way" maps each metric as `recoded` in METRIC_DEFS does (a complement: its bounds mirrored).
 import { it } from 'node:test';

@@ -1,4 +1,4 @@
-// The host's log and exp (src/engine/fdlibm.ts, issue #20): fdlibm in plain float64 arithmetic, so
+// The host's log and exp (src/engine/fdlibm.ts): fdlibm in plain float64 arithmetic, so
 // every JS engine computes the same bits. Under Node 20 they must equal Math.log and Math.exp (the
 // values every seeded result of the project was made with) on every argument tried; in any runtime
 // their values over a fixed set of arguments must hash to the digest Node 20 gives.

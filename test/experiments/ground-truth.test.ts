@@ -1,4 +1,4 @@
-// Issue #8 §4: a reduced ground-truth check. The bias simulator plants direct discrimination
+// EXPERIMENTS.md §4: a reduced ground-truth check. The bias simulator plants direct discrimination
 // (group = B penalised); an audit of a model trained on it must flag group = B, and an audit of a model
 // trained on the simulator's fair mode must flag nothing. The decision rule is the experiments'
 // (src/audit/flags.ts: flagged when the canonical gap d = P_pos(v) − P_neg(v) lies below
@@ -13,7 +13,7 @@
 // paper mode flags 5/5 direct runs and 0/5 fair ones. The group-metrics check uses the same rule on the
 // statistical-parity difference (model predictions on the data, independent of the GAN mode).
 // The sets are drawn as §2 drew them (flags.ts GROUND_TRUTH_SAMPLING: one GAN, every row kept), since
-// the bands are §2's; issue #15's multi-seed, rejection-sampled sets need bands of their own.
+// the bands are §2's; the audit's multi-seed, rejection-sampled sets need bands of their own.
 // About 40 s on the shared, loaded 2-core VM (2 audits).
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';

@@ -1,4 +1,4 @@
-// Issue #15 item 7: the browser page's default training length passes the checks on the page's own
+// The browser page's default training length passes the checks on the page's own
 // sample data (simulated loans, group = B penalised): with every default (the audit's epoch count,
 // three GAN seeds), no protected value's canonical shift disagrees with the data, and the planted bias
 // is stated as a finding the data confirms (group = B disfavoured).

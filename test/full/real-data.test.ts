@@ -1,4 +1,4 @@
-// Issue #15's acceptance on real tabular data (Adult and COMPAS from LUCID_DATA_DIR): `lucid audit` with its
+// The canonical sets' checks on real tabular data (Adult and COMPAS from LUCID_DATA_DIR): `lucid audit` with its
 // defaults and seeds 0–2, as a user runs it, never states a preference whose direction the real rows
 // contradict, never writes a number outside its column's observed range (nor a fraction in a whole-
 // number column), and keeps every canonical row the model scores on its side. Each statement is

@@ -1,4 +1,4 @@
-// Issue #20, "Deno and Bun": the library as a user gets it. `npm pack` the package, install the
+// Deno and Bun: the library as a user gets it. `npm pack` the package, install the
 // tarball into a fresh project, and run one runtime-neutral probe (test/fixtures/runtimes/probe.mjs:
 // the simulator, group metrics, the data transformer, a tiny LucidGan fit and sampling, each stage
 // as a SHA-256 over exact float bits) in Node, Deno and Bun (devDependencies), on 1 and 2 kernel

@@ -145,7 +145,7 @@ export function pageFixture(): { browser: Browser; server: Awaited<ReturnType<ty
 }
 
 /**
- * Text that does not fit (#18 item 5): every SVG <text> must lie inside its <svg>'s box (1 px
+ * Text that does not fit: every SVG <text> must lie inside its <svg>'s box (1 px
  * tolerance), and no heading, paragraph, caption, list item or table cell may be wider inside than
  * its box (scrollWidth > clientWidth + 1), nor the page wider than the window. Each problem names the
  * element and its text.

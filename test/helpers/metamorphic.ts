@@ -1,4 +1,4 @@
-// The metamorphic suites' data (#33 item 3) and the transformations that must not change a verdict:
+// The metamorphic suites' data and the transformations that must not change a verdict:
 // simulated loan decisions with a planted intersectional penalty, a model's P(approved = yes) as a
 // predictions column (6 decimals, so that 1 − p is exact and no score sits on the threshold), and the
 // same rows coded the other way, permuted, renamed, with categories reordered or a column in other units.
@@ -155,7 +155,7 @@ function splitKey(key: string): string[] {
 }
 
 /**
- * Asserts that two metrics reports say the same (#33 item 3): the point estimates, the analytic (Katz)
+ * Asserts that two metrics reports say the same (one decision, one verdict): the point estimates, the analytic (Katz)
  * verdicts with every figure behind them, the references, the four-fifths and LL144 tables and the
  * model's fit, bit for bit (a complement under recoding to 1e-12, the only arithmetic that differs).
  */

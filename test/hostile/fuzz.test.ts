@@ -1,4 +1,4 @@
-// #17 item 9: a fuzzed corpus. 200 broken inputs made from seeds (truncations, byte flips, random
+// A fuzzed corpus. 200 broken inputs made from seeds (truncations, byte flips, random
 // delimiters and quotes, huge fields, mixed encodings, NaN and Inf in the label and the predictions,
 // ragged rows) go through inspect, metrics and audit in-process — the same entry points the commands
 // call and the same error handler (describeError) — and 20 of them through the real CLI. Every case

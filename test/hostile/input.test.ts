@@ -1,4 +1,4 @@
-// #17 "Nothing passes silently": oversized values, the same data options everywhere, identifier-like
+// Nothing passes silently: oversized values, the same data options everywhere, identifier-like
 // columns, look-alike numbers, degenerate audits and warning floods. Each case is one test, named.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';

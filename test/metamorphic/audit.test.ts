@@ -1,4 +1,4 @@
-// Metamorphic tests of the whole audit (#33 item 3): the same decisions written another way. The
+// Metamorphic tests of the whole audit: the same decisions written another way. The
 // group metrics must be identical (test/helpers/metamorphic.ts assertSameMetrics), and so must every
 // real-row figure the canonical-set checks rest on; the GAN's own statements may move in size (each
 // audit trains its GANs on rows it reads in its own order), but no stated direction may reverse, and

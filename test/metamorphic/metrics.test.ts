@@ -1,4 +1,4 @@
-// Metamorphic tests of the group metrics and the fairness gate (#33 item 3): the same decisions, the
+// Metamorphic tests of the group metrics and the fairness gate: the same decisions, the
 // same verdicts. Each transformation below changes how the data is written, never what the model
 // decided, so the point estimates, the analytic (Katz) verdicts with every figure behind them, the
 // references, the four-fifths and LL144 tables and the outcome of `lucid check` must be identical

@@ -1,4 +1,4 @@
-// Fidelity beyond marginals (spec §7): the AUC by ranks against hand-computed values; detection,
+// Fidelity beyond marginals: the AUC by ranks against hand-computed values; detection,
 // pair trends and distance to the closest record under known differences between real and generated
 // rows (matched, shifted, widened, a pair relation broken, copied rows), each beside its noise floor.
 // Every table is drawn from a seeded Rng, so every figure is the same on every run.

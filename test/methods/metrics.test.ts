@@ -1,5 +1,5 @@
 // Group metrics: hand-computed confusion matrices, sign conventions, intersections, bootstrap, the
-// CLI, and the LUCID-GAN paper's Table 1 (label base rates, spec §2.3 and §4.1) on ../shared/data.
+// CLI, and the LUCID-GAN paper's Table 1 (label base rates: the reference swapped its Metrics arguments) on ../shared/data.
 import { after, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';

@@ -1,4 +1,4 @@
-// Verdicts (#16): the band test and its error rate, Holm, references that are never small, the
+// Verdicts: the band test and its error rate, Holm, references that are never small, the
 // favourable direction, the LL144 impact table, calibration by group, the conditional disparity.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
@@ -63,7 +63,7 @@ describe('compare and correct: the band test', () => {
     correct([hi, hiNeg, fpr, fnr, ppv], 0.05);
     assert.deepEqual([hi.verdict, hi.direction], ['flagged', 'advantaged']);
     assert.deepEqual([hiNeg.verdict, hiNeg.direction], ['flagged', 'disadvantaged']);
-    // a lower FPR is a disadvantage when the positive outcome is favourable (fairness-audits.md §2)
+    // a lower FPR is a disadvantage when the positive outcome is favourable (more favourable errors go to the others)
     assert.deepEqual([fpr.verdict, fpr.direction], ['flagged', 'disadvantaged']);
     // a higher FNR disadvantages the group
     assert.deepEqual([fnr.verdict, fnr.direction], ['flagged', 'disadvantaged']);

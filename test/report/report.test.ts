@@ -34,14 +34,14 @@ test('renderReport: a complete HTML document with every section', () => {
   const f2 = renderReport(r2);
   assert.match(f2, /disfavour <strong>higher values<\/strong> \(canonical median shift −9/);
   assert.doesNotMatch(f2, /lower values/);
-  // the real rows' ranking beside the canonical one (#34): capital-gain is misrepresented (✗), ranked below the named features
+  // the real rows' ranking beside the canonical one: capital-gain is misrepresented (✗), ranked below the named features
   assert.match(html, /<table class="metrics ranking">/);
   assert.match(html, /<td class="l">capital-gain<\/td><td>0\.129 <span class="ci">\[0\.129, 0\.129\]<\/span><\/td><td>0\.000<\/td><td>0\.254 <span class="ci">\(0\.239–0\.267\)<\/span><\/td><td>5<\/td><td>✗<\/td>/);
   assert.ok(!/favour[^.]*\(28, 37\]/.test(findings), 'a disagreement is never a preference');
   assert.ok(!findings.includes('lower bounds'));
   assert.match(findings, /drawn by rejection: of the rows the generator produced, the model put 51\.0% of those drawn for the positive set/);
   assert.ok(!findings.includes('corrected: drawn from'), 'no correction text without a correction');
-  // the classifier correction (#35): the candidates, the lowest effective sample share, the sets not corrected
+  // the classifier correction: the candidates, the lowest effective sample share, the sets not corrected
   const rc = sampleAuditResult();
   rc.canonical.draws![0].positive.correction = { candidates: 4000, ess: 0.42, meanReal: 0.4 };
   rc.canonical.draws![0].negative.correction = { candidates: 4000, ess: 0.7, meanReal: 0.45 };
@@ -52,9 +52,9 @@ test('renderReport: a complete HTML document with every section', () => {
   // only the shares that are not 0 (the sample has no derived number out of range)
   assert.match(findings, /Of the [\d,]+ rows drawn, \d+\.\d% had a number outside its column's observed range \(clipped into it\) and \d+\.\d% contradicted an exact dependency of the data that was not derived \(rejected\)\./);
   assert.ok(!findings.includes('had a derived number outside'));
-  // the relations of the data (#34 item 4): how each is kept, and the rows breaking it, real and generated
+  // the relations of the data: how each is kept, and the rows breaking it, real and generated
   assert.match(html, /<summary>Relations of the data kept in the sets \(2\)<\/summary>/);
-  // fidelity beyond single columns (#34 item 5): each figure beside its floor, with a reading per side
+  // fidelity beyond single columns: each figure beside its floor, with a reading per side
   assert.match(html, /<summary>Fidelity beyond single columns: pair trends, detection, privacy<\/summary>/);
   assert.match(html, /<td>0\.912 <span class="small">\(noise floor 0\.951; worst age × marital-status 0\.710, sex × relationship 0\.780\)<\/span> <span class="badge soft">beyond noise<\/span><\/td><td>0\.955 <span class="small">\(noise floor 0\.948;[^<]*<\/span> <span class="badge agree">within noise<\/span>/);
   assert.match(html, /<td>0\.410 <span class="small">\(AUC 0\.795; real rows against real rows ≥ 0\.830\)<\/span> <span class="badge soft">beyond noise<\/span>/);
@@ -344,7 +344,7 @@ test('the header states the decision threshold; one other than 0.5 is in the sum
 });
 
 test('what every figure depends on comes first (#33): an interrupted audit on the first line, a weak model before the verdicts; the CLI summary the same', async () => {
-  const { auditSummary } = await import('../../src/cli/commands/audit.js');
+  const { auditSummary } = await import('../../src/report/summary.js');
   const { interruption } = await import('../../src/audit/stages/result.js');
   const plain = renderReport(sampleAuditResult());
   assert.doesNotMatch(plain, /id="interrupted"|id="weak-model"/);

@@ -2,7 +2,7 @@
 // long lines wrap with a hanging indent, the verdict table splits its columns, nothing is cut short.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { auditSummary } from '../../src/cli/commands/audit.js';
+import { auditSummary } from '../../src/report/summary.js';
 import { formatVerdictTable } from '../../src/methods/metrics/index.js';
 import { TEXT_WIDTH, wrapLine, wrapText } from '../../src/report/format.js';
 import type { AuditResult } from '../../src/audit/types.js';

@@ -1,4 +1,4 @@
-// No verdict by colour alone (#18 item 3): every verdict kind renders a word and a symbol in the
+// No verdict by colour alone (a reader who cannot tell the colours apart): every verdict kind renders a word and a symbol in the
 // verdict table and in the metrics tables (a pass too, not an uncoloured cell), and every status of a
 // heat-map cell's check against the real rows carries its symbol.
 import { test } from 'node:test';

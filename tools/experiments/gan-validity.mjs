@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// LUCID-GAN validity experiment (issue #5 §5): the Adult test set (15060 rows) with `preds` from
+// LUCID-GAN validity experiment: the Adult test set (15060 rows) with `preds` from
 // the built-in classifier (default MLP, hidden 64,32) trained on the reference train split with
 // early stopping on the reference validation split. For each epoch count and mode (paper: no
 // consistency term; consistency: the default), seed 0, it reports
@@ -22,9 +22,10 @@ import { initNodeEngine } from '../../dist/src/node/engine.js';
 import { loadAdult } from '../../dist/src/node/datasets.js';
 import { Classifier } from '../../dist/src/models/classifier/index.js';
 import { LucidGan } from '../../dist/src/models/lucidgan/index.js';
+import { getColumn } from '../../dist/src/data/table.js';
 import { columnShape, validity } from '../../dist/src/methods/quality/index.js';
 
-const { values } = parseArgs({
+const { values: parsed } = parseArgs({
   options: {
     epochs: { type: 'string', default: '10,50' },
     modes: { type: 'string', default: 'paper,consistency' },
@@ -35,6 +36,8 @@ const { values } = parseArgs({
     out: { type: 'string', default: 'out/gan-validity.json' },
   },
 });
+// parseArgs's types (@types/node 20) leave an option that has a default possibly undefined
+const values = /** @type {typeof parsed & { epochs: string, modes: string, model: string, out: string }} */ (parsed);
 const epochsList = values.epochs.split(',').map(Number);
 const modes = values.modes.split(',');
 const shapeRows = Number(values['shape-rows']);
@@ -58,14 +61,16 @@ if (existsSync(values.model)) {
 const preds = clf.predictProba(engine, test);
 let acc = 0;
 const lab = test.columns.find((c) => c.name === 'Income');
+if (lab?.kind !== 'categorical') throw new Error('Adult: Income is a categorical column');
 for (let i = 0; i < test.rows; i++) acc += (preds[i] > 0.5) === (lab.categories[lab.codes[i]] === '>50K') ? 1 : 0;
 console.error(`classifier: test accuracy ${(acc / test.rows).toFixed(4)}, mean preds ${(preds.reduce((a, b) => a + b, 0) / test.rows).toFixed(4)}`);
-const table = { rows: test.rows, columns: [...test.columns, { kind: 'numeric', name: 'preds', values: preds }] };
+const table = { rows: test.rows, columns: [...test.columns, { kind: /** @type {const} */ ('numeric'), name: 'preds', values: preds }] };
 
 const results = [];
 for (const epochs of epochsList) {
   for (const mode of modes) {
     const t0 = performance.now();
+    /** @type {import('../../dist/src/models/lucidgan/model.js').FitOptions} */
     const opts = { conditions: ['preds'], epochs, seed: 0, paper: mode === 'paper' };
     if (values.weight !== undefined) opts.consistencyWeight = Number(values.weight);
     const { model, status } = await LucidGan.fit(engine, table, opts);
@@ -74,11 +79,17 @@ for (const epochs of epochsList) {
     const lossCond = h.lossCond[h.lossCond.length - 1];
     // (b) column shape
     const syn = model.sample({ n: shapeRows, condVector: 'empirical', seed: 1 }).table;
-    const shapes = test.columns.map((c) => columnShape(c, syn.columns.find((x) => x.name === c.name)));
+    const shapes = test.columns.map((c) => columnShape(c, getColumn(syn, c.name, 'the sampled rows')));
     const ks = shapes.filter((x) => x.metric === 'KSComplement').map((x) => x.score);
     const tv = shapes.filter((x) => x.metric === 'TVComplement').map((x) => x.score);
-    const mean = (a) => a.reduce((x, y) => x + y, 0) / a.length;
+    /** @param {(number | null)[]} a */
+    const mean = (a) => {
+      let s = 0;
+      for (const y of a) s += y ?? 0;
+      return s / a.length;
+    };
     // (c) validity
+    /** @param {0 | 1} c */
     const side = (c) => {
       const rows = model.sample({ n: validRows, conditions: { preds: c }, condVector: 'zero', seed: 2 }).table;
       return validity(clf.predictProba(engine, rows), c, { model: 'default MLP', column: 'preds', source: 'given' });
@@ -99,7 +110,8 @@ for (const epochs of epochsList) {
     model.dispose();
   }
 }
-const pct = (x) => `${(100 * x).toFixed(1)}%`;
+/** @param {number | null} x */
+const pct = (x) => `${(100 * Number(x)).toFixed(1)}%`;
 console.log(`Adult test set (${test.rows} rows), preds of the default MLP (test accuracy ${(acc / test.rows).toFixed(4)}), seed 0; shape on ${shapeRows} sampled rows, validity on ${validRows} rows per side`);
 console.log('| epochs | mode | cond loss | mean KS stat | mean TVD | KS-compl. | TV-compl. | column shape | valid pos | valid neg | fit s |');
 console.log('|---|---|---|---|---|---|---|---|---|---|---|');

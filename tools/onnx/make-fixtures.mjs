@@ -31,11 +31,16 @@ const models = {
   logistic: { hidden: [], epochs: 30 },
   mlp: { hidden: [8], epochs: 15 },
 };
+/**
+ * The parts of a model file (Classifier.toJSON) this script reads.
+ * @typedef {{ label: string, positive: string, layers: { weight: number[], bias: number[] }[], preprocessor: { groups: ({ kind: 'numeric', name: string, start: number, min: number, max: number } | { kind: 'categorical', name: string, start: number, categories: string[] })[] } }} ModelFile
+ */
+/** @type {Record<string, ModelFile>} */
 const saved = {};
 for (const [name, opts] of Object.entries(models)) {
   const { model, history } = Classifier.train(engine, sim.table, { label: sim.label, positive: sim.favourable, seed: 0, ...opts });
   const json = model.toJSON();
-  saved[name] = json;
+  saved[name] = /** @type {ModelFile} */ (json);
   writeFileSync(`${out}${name}.model.json`, `${JSON.stringify(json)}\n`);
   const last = history[history.length - 1];
   console.log(`${name}: ${history.length} epochs, val accuracy ${last.valAccuracy.toFixed(3)}`);

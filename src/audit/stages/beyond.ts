@@ -1,6 +1,6 @@
-// Part of stage 4b: the canonical sets' fidelity beyond single columns (issue #34 item 5;
-// shared/spec/fairness-audits.md §7), per side of the decision, each figure beside its noise floor
-// from real rows alone (src/methods/quality/beyond.ts):
+// Part of stage 4b: the canonical sets' fidelity beyond single columns (the figures the
+// tabular-generation literature reports, as SDMetrics defines them), per side of the decision, each
+// figure beside its noise floor from real rows alone (src/methods/quality/beyond.ts):
 //   - pair trends: SDMetrics' Column Pair Trends between the pooled set and the real rows the model
 //     scores on that side (every such row: all of them trained the GANs unless held out);
 //   - detection: a logistic regression telling those real rows from the set's rows, scored on rows it

@@ -42,7 +42,7 @@ export function checksStage(ctx: AuditContext, ms: MetricsStage, gs: GanStage, c
   const fidOf = (f: string) => fid.find((x) => x.feature === f) ?? null;
   const vars: CheckVariable[] = views.map((v) => viewVariable(v, table, roleOf(v.attr.column)));
   // the real rows' separation of every feature the sets generate, and of the protected attributes: the
-  // ranking the findings name features by (#34), from a stream of its own
+  // ranking the findings name features by (the data's, which no GAN seed changes), from a stream of its own
   const featureVars = canonical.distributions.filter((d) => d.role === 'feature' && table.columns.some((c) => c.name === d.feature)).map((d) => {
     const c = table.columns.find((x) => x.name === d.feature)!;
     return c.kind === 'numeric' ? numericVariable(table, d.feature, 'feature') : categoricalVariable(table, d.feature, 'feature');

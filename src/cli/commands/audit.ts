@@ -1,14 +1,12 @@
-// `lucid audit`: parse, validate, call auditFile and writeAudit, print a short summary.
+// `lucid audit`: parse, validate, call auditFile and writeAudit, print what src/report/summary.ts makes of the result.
 import { Command } from 'commander';
 import { AUDIT_DEFAULTS } from '../../audit/run.js';
 import type { AuditResult } from '../../audit/types.js';
 import { CANONICAL_DEFAULTS } from '../../audit/canonical.js';
 import { CORRECTION_DEFAULTS } from '../../audit/correct.js';
-import type { ValueFinding } from '../../audit/findings.js';
-import { statedFrom, statedPreferences } from '../../audit/findings.js';
-import { describeGanTraining, GAN_SCHEDULES, SCHEDULE_NAMES } from '../../audit/schedule.js';
+import { GAN_SCHEDULES, SCHEDULE_NAMES } from '../../audit/schedule.js';
 import { EngineError } from '../../engine/errors.js';
-import { prepareOutDir, writeAudit, type WrittenAudit } from '../../node/audit.js';
+import { prepareOutDir, writeAudit } from '../../node/audit.js';
 import { auditWithProgress } from '../run-audit.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { AUDIT_SEED_HELP, auditRunValues, withAuditRunOptions } from '../audit-options.js';
@@ -17,10 +15,9 @@ import { checkPolicyOnAudit, policyReferences, validateForAudit } from '../../au
 import { POLICY_DEFAULTS, requireNoCanonical, type CheckSettings, type Policy } from '../../audit/policy.js';
 import { readPolicyFile } from '../../node/policy.js';
 import { FAIRNESS_OPTIONS as F, withGroupComparisonOptions, fairnessValues, readOptionsOf, withDataOptions, type DataCliOptions, type FairnessCliOptions, names, nonNegativeInt, summaryFormat, DATA_FILE } from '../options.js';
-import { attributeHeadline, attributeHeadlineText, directionsPhrase, familyCounts, fitLine, formatVerdictTable, fourFifthsText, impactText, judgedPhrase, METRICS_DEFAULTS, modelOrPred } from '../../methods/metrics/index.js';
-import { attributionText } from '../../audit/attribution.js';
+import { directionsPhrase, judgedPhrase, METRICS_DEFAULTS, modelOrPred } from '../../methods/metrics/index.js';
 import { modelFilePhrase } from '../../models/adapters.js';
-import { TEXT_WIDTH, wrapText } from '../../report/format.js';
+import { auditJson, auditSummary, policyLine } from '../../report/summary.js';
 
 interface AuditCliOptions extends DataCliOptions, FairnessCliOptions, PolicyCliOptions {
   data: string;
@@ -34,96 +31,6 @@ interface AuditCliOptions extends DataCliOptions, FairnessCliOptions, PolicyCliO
   format: 'text' | 'json';
   quiet?: boolean;
   out: string;
-}
-
-const pct = (x: number | null | undefined) => (x === null || x === undefined ? 'n/a' : `${(100 * x).toFixed(1)}%`);
-
-const pp = (x: number | null | undefined) => (x === null || x === undefined ? 'n/a' : `${x > 0 ? '+' : x < 0 ? '−' : '±'}${Math.abs(100 * x).toFixed(1)} pp`);
-
-/**
- * One value's direction as text, its figure from where statedFrom says: the canonical sets when they
- * are faithful and agree with the data in size ("Male +20.1 pp (real +25.3 pp [+24.0, +26.6], seeds
- * +18.0…+22.3)"), else the real rows, the sets as context ("Male +25.5 pp [+22.9, +28.0] (the real
- * rows; the canonical sets overstate it: +45.9 pp, seeds …)").
- */
-function valueLine(v: ValueFinding, faithful: boolean, inList = true): string {
-  const f = (x: number | null) => (v.kind === 'median' ? (x === null ? 'n/a' : `${x > 0 ? '+' : ''}${Number(x.toPrecision(4))}`) : pp(x));
-  const seeds = v.canonical.seeds.length > 1 ? `, seeds ${f(v.canonical.min)}…${f(v.canonical.max)}` : '';
-  // in a favour/disfavour list a median shift stands for higher values (as the report words it)
-  const name = v.kind === 'median' ? (inList ? 'higher values: median shift' : 'the median shift') : v.value;
-  const real = `${f(v.real.shift)} [${f(v.real.lo)}, ${f(v.real.hi)}]`;
-  if (statedFrom(v, faithful) === 'canonical') return `${name} ${f(v.canonical.pooled)} (real ${real}${seeds})`;
-  const ctx = v.status === 'overstates' ? 'the canonical sets overstate it' : v.status === 'understates' ? 'the canonical sets understate it' : v.status === 'agrees' ? 'the canonical sets, which misrepresent the feature' : `the canonical sets (${v.status})`;
-  return `${name} ${real} (the real rows; ${ctx}: ${f(v.canonical.pooled)}${seeds})`;
-}
-
-const js3 = (x: number | null) => (x === null || !Number.isFinite(x) ? 'n/a' : x.toFixed(3));
-
-/** The short text summary: where the report is, the named features, each protected attribute's checked directions, validity, caveats. */
-export function auditSummary(r: AuditResult, w: WrittenAudit, top = 5): string {
-  const lines: string[] = [];
-  const f = r.findings;
-  const fit = r.metrics.attributes.fit;
-  // first what every figure below depends on: an audit stopped early, a weak or inverted model
-  const stop = r.meta.interrupted;
-  if (stop) lines.push(`lucid: ${stop.signal ? `${stop.signal}: ` : ''}${stop.text}`);
-  for (const x of fit.weak) lines.push(`lucid: WEAK MODEL: ${x}`);
-  lines.push(`lucid: wrote ${w.report} (and ${w.files.length - 1} CSV/JSON files in ${w.dir})${stop ? ', marked interrupted' : ''}`);
-  lines.push(`  data: ${r.meta.data.rows} rows; model: ${r.meta.model.source}; ${describeGanTraining(r.meta.gan)}; ${(r.meta.timings.total / 1000).toFixed(1)} s`);
-  lines.push(`  model fit: ${fitLine(fit)}`);
-  lines.push('  features that separate the two sides of the decision most, by the real rows (Jensen–Shannon distance [interval], chance level; the canonical sets\' JS, seeds), named when beyond chance and faithfully generated:');
-  for (const x of f.named.slice(0, top)) {
-    const sep = x.separation;
-    lines.push(`    ${x.feature.padEnd(24)} real ${js3(sep ? sep.js : x.js.real)}${sep ? ` [${js3(sep.lo)}, ${js3(sep.hi)}], chance ${js3(sep.chance)}` : ''}; sets ${js3(x.js.pooled)} (${js3(x.js.min)}–${js3(x.js.max)}${x.js.outsideSeeds ? '; pooled outside the seeds\' range: their sets differ' : ''})`);
-  }
-  if (f.named.length === 0) lines.push('    none: no feature the real rows rank high is both beyond chance and generated faithfully (see the report)');
-  const notNamed = f.ranking.filter((x) => x.why !== null);
-  if (notNamed.length) lines.push(`  not named: ${notNamed.map((x) => `${x.feature} (real rank ${x.realRank}: ${x.why})`).join(', ')}`);
-  if (f.favourable === 'negative') lines.push('  (the favourable decision is the negative one: "favours" means more often among the negative decisions; shifts are negative side − positive side, the favourable side first)');
-  for (const x of f.protected) {
-    const parts: string[] = [];
-    if (x.favoured.length) parts.push(`favours ${x.favoured.slice(0, 3).map((v) => valueLine(v, x.faithful)).join('; ')}`);
-    if (x.disfavoured.length) parts.push(`disfavours ${x.disfavoured.slice(0, 3).map((v) => valueLine(v, x.faithful)).join('; ')}`);
-    const head = x.faithful ? 'the sets and the data agree in direction' : 'the real rows (the sets misrepresent this attribute)';
-    lines.push(`  ${x.feature}${x.role === 'proxy' ? ' (proxy)' : ''}: ${parts.length ? `${head}: ${parts.join('; ')}` : 'no direction confirmed by the data and the sets together'}`);
-    if (x.disagreements.length) lines.push(`    the sets shift the other way from the data (not findings): ${x.disagreements.slice(0, 4).map((v) => valueLine(v, false, false)).join('; ')}`);
-    if (x.unsettled.length) lines.push(`    the GAN seeds do not share a sign (not findings of the sets): ${x.unsettled.slice(0, 4).map((v) => valueLine(v, false, false)).join('; ')}`);
-  }
-  const v = r.canonical.validity;
-  const d = r.canonical.draws;
-  const acc = d && d.every((x) => x.positive.acceptance !== null) ? (k: 'positive' | 'negative') => d.reduce((s, x) => s + (x[k].acceptance ?? 0) * x[k].drawn, 0) / Math.max(1, d.reduce((s, x) => s + x[k].drawn, 0)) : null;
-  // drawn by rejection, the kept rows are valid by construction: the acceptance is the informative figure
-  lines.push(v ? (acc ? `  drawn by rejection: the ${r.canonical.validityScorer} accepted ${pct(acc('positive'))} of the rows drawn for the positive set and ${pct(acc('negative'))} for the negative (the kept rows are on their side by construction)` : `  validity (${r.canonical.validityScorer}, every generated row kept): positive set ${pct(v.positive.rate)}, negative set ${pct(v.negative.rate)}`) : '  validity: unknown (nothing can score the generated rows)');
-  const mv = r.metrics.attributes.verdicts;
-  const mc = familyCounts([r.metrics.attributes, r.metrics.intersection]);
-  lines.push(`  group metrics: ${mc.flagged} flagged, ${mc.inconclusive} inconclusive, ${mc.pass} pass, ${mc['too little data']} with too little data (band [${mv.band[0].toFixed(2)}, ${mv.band[1].toFixed(2)}]; ${mv.correction.split(' (')[0]}, family-wise error ${Math.round(100 * mv.alpha)}%)`);
-  lines.push(formatVerdictTable([r.metrics.attributes, r.metrics.intersection], '    ', TEXT_WIDTH).replace(/\n$/, ''));
-  if (r.meta.suppressBelow !== null) {
-    const sup = [r.metrics.attributes, r.metrics.intersection].flatMap((rep) => (rep?.attributes ?? []).flatMap((a) => a.groups.filter((g) => g.suppressed).map((g) => `${a.column} = ${g.value}`)));
-    lines.push(`  suppressed (fewer than ${r.meta.suppressBelow} people; no figure shown): ${sup.length ? sup.join('; ') : 'none'}`);
-  }
-  for (const rep of [r.metrics.attributes, r.metrics.intersection]) {
-    for (const a of rep?.attributes ?? []) {
-      const fl = a.comparisons.filter((c) => c.verdict === 'flagged');
-      // the report's headline: the disadvantaged group first whichever group is the reference, and a
-      // failed yardstick never under "no flag"
-      const h = attributeHeadline(a);
-      // a flag names the group it is against; otherwise the reference the verdicts were judged against
-      lines.push(`  ${attributeHeadlineText(h)}${h.status === 'flagged' ? '' : ` (reference ${a.reference.value})`}`);
-      // the legal yardsticks beneath, whatever the verdicts are
-      lines.push(`    ${fourFifthsText(a, 4)}`);
-      lines.push(`    ${impactText(a, 4)}`);
-      const why = fl.length ? attributionText(r.attribution, a.column) : '';
-      if (why) lines.push(`    ${why}`);
-    }
-  }
-  lines.push(`  LUCID: ${r.lucid.ran ? `ran (${pct(r.lucid.success)} of ${r.lucid.n} samples reach the preferred class${r.lucid.projected ? '; projected onto the data' : ''})` : `not run (${r.lucid.reason})`}; FALE: ${r.fale.length ? r.fale.map((x) => x.attribute).join(', ') : `not run (${r.faleSkipped ?? 'no attribute'})`}`);
-  if (r.caveats.length) {
-    lines.push(`  caveats (${r.caveats.length}):`);
-    for (const c of r.caveats.slice(0, 5)) lines.push(`    - ${c.text}`);
-    if (r.caveats.length > 5) lines.push(`    … ${r.caveats.length - 5} more in the report`);
-  }
-  return wrapText(lines.join('\n') + '\n');
 }
 
 /** The check's settings under an audit: the audit's inputs, the policy's (or the command line's) minGroup, onInsufficient and margin. */
@@ -285,34 +192,8 @@ export const auditCommand = withGroupComparisonOptions(withAuditRunOptions(withD
         check.audit!.out = written.report;
         await finishPolicy(check, policy!, policySettings(policy!, out.result, opts), opts, started, early);
       }
-      if (opts.format === 'json') {
-        const r = out.result;
-        process.stdout.write(JSON.stringify({
-          interrupted: r.meta.interrupted,
-          fit: r.metrics.attributes.fit,
-          report: written.report,
-          files: written.files,
-          top: r.canonical.distributions.slice(0, 5).map((d) => ({ feature: d.feature, role: d.role, js: d.js, jsSeeds: d.jsSeeds ?? [d.js], jsReal: d.jsReal ?? null })),
-          named: r.findings.named.map((x) => x.feature),
-          unfaithful: r.findings.unfaithful.map((x) => x.feature),
-          preferences: statedPreferences(r.findings),
-          disagreements: r.checks.shifts.filter((c) => c.status === 'disagrees').map((c) => ({ feature: c.feature, value: c.value })),
-          validity: r.canonical.validity ? { scorer: r.canonical.validityScorer, positive: r.canonical.validity.positive.rate, negative: r.canonical.validity.negative.rate } : null,
-          draws: r.canonical.draws ?? null,
-          proxy: r.proxy.columns,
-          verdicts: { counts: familyCounts([r.metrics.attributes, r.metrics.intersection]), comparisons: r.metrics.attributes.verdicts.comparisons, correction: r.metrics.attributes.verdicts.correction },
-          flagged: [r.metrics.attributes, r.metrics.intersection].flatMap((rep) => (rep?.attributes ?? []).flatMap((a) => a.comparisons.filter((c) => c.verdict === 'flagged').map((c) => ({ attribute: a.column, reference: c.reference, group: c.group, metric: c.metric, ratio: c.ratio, interval: c.interval, level: c.level, direction: c.direction, fourFifths: c.fourFifths ?? null })))),
-          attribution: r.attribution.map((a) => ({ attribute: a.attribute, path: a.path, readByModel: a.readByModel, flipShare: a.flipShare, carriers: a.carriers.map((c) => c.feature) })),
-          lucid: r.lucid.ran,
-          fale: r.fale.map((f) => f.attribute),
-          caveats: r.caveats,
-          timings: r.meta.timings,
-          ...(check ? { policy: check } : {}),
-        }, null, 2) + '\n');
-      } else {
-        process.stdout.write(auditSummary(out.result, written));
-        if (check) process.stdout.write(wrapText(`  policy ${check.policy.file}: ${check.passed ? 'passed' : 'FAILED'}: ${check.counts.pass} pass, ${check.counts.fail} fail, ${check.counts.insufficient} with insufficient data${check.baseline ? `, ${check.counts.regressed} regressed` : ''} of ${check.counts.checks} checks${opts.markdown ? ` (summary: ${opts.markdown})` : ''}\n`));
-      }
+      if (opts.format === 'json') process.stdout.write(auditJson(out.result, written, check));
+      else process.stdout.write(auditSummary(out.result, written) + (check ? policyLine(check, opts.markdown) : ''));
       return check;
     });
     if (check) raiseIfFailed(check);

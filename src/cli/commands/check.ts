@@ -1,4 +1,4 @@
-// `lucid check`: the fairness gate for CI (#20 item 3). Wiring only: read the policy, the data and the
+// `lucid check`: the fairness gate for CI. Wiring only: read the policy, the data and the
 // baseline (src/node/policy.ts), call checkPolicy and compareBaseline (src/audit/policy.ts), write the
 // Markdown, JUnit and JSON outputs, and only then raise PolicyFailure, which the one error handler
 // turns into exit 3 (EXIT.policy).
@@ -117,7 +117,7 @@ export const check = withAuditRunOptions(withDataOptions(new Command('check')
     requireNoCanonical(policy, 'lucid check without --model');
     if (opts.modelClasses !== undefined) throw new EngineError('E_ARG', '--model-classes belongs to --model (it maps the classes a model file records)');
     for (const k of ['out', 'quiet'] as const) if (opts[k] !== undefined) throw new EngineError('E_ARG', `--${k} belongs to --model (an audit)`);
-    // only the columns checked, read in chunks into typed arrays (ten million rows: #20)
+    // only the columns checked, read in chunks into typed arrays (ten million rows fit in memory this way)
     const { table, report: read } = await readColumns(opts.data, readOptionsOf(opts), { [opts.label ? '--label' : `${policy.file} inputs.label`]: label, [opts.pred ? '--pred' : `${policy.file} inputs.pred`]: pred, ...Object.fromEntries(policy.rules.map((r) => [`${policy.file}: ${r.path}.attribute`, r.columns])) });
     requireClean(read, [label, pred, ...policy.rules.flatMap((r) => r.columns)], 'the label, prediction or attribute');
     for (const w of read.warnings) process.stderr.write(`lucid: warning: ${w}\n`);

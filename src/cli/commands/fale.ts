@@ -2,7 +2,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { Rng } from '../../engine/rng.js';
 import { EngineError } from '../../engine/errors.js';
-import { fale, fale2d, faleCsv, faleStream, faleSvg, FALE_DEFAULTS, FALE_METRIC_DEFS, FALE_METRICS, rankSubgroups, type FaleResult, type MetricName, type ProtectedCondition } from '../../methods/fale/index.js';
+import { fale, fale2d, faleCsv, faleStream, faleSvg, FALE_DEFAULTS, FALE_METRIC_DEFS, FALE_METRICS, rankSubgroups, type FaleResult, type FaleMetric, type ProtectedCondition } from '../../methods/fale/index.js';
 import { fileSource } from '../../node/columns.js';
 import { resolveBlackBox } from '../../node/blackbox.js';
 import { requireClean, type ReadReport } from '../../node/csv.js';
@@ -41,7 +41,7 @@ interface FaleCliOptions extends DataCliOptions {
   favourable?: 'positive' | 'negative';
   minGroup?: number;
   protected: ProtectedCondition[];
-  metric: MetricName;
+  metric: FaleMetric;
   feature?: string[];
   bins: number;
   edges?: number[];

@@ -2,13 +2,13 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { Interrupted, withInterrupt } from '../interrupt.js';
 import { EngineError } from '../../engine/errors.js';
+import { pctText as pct } from '../../data/text.js';
 import { CONSISTENCY_WEIGHT, GAN_DEFAULTS, RARE_ROWS, RARE_SHARE, type GanEpoch } from '../../models/lucidgan/model.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { fitGanFile, sampleGanFile } from '../../node/gan-file.js';
 import { names, nonNegativeInt, positiveInt, printSummary, readOptionsOf, summaryFormat, withDataOptions, type DataCliOptions, DATA_FILE } from '../options.js';
 
 const collect = (v: string, prev: string[] = []) => [...prev, v];
-const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
 type CsvOptions = DataCliOptions;
 

@@ -1,6 +1,7 @@
 // `lucid invert`: parse, check the model is differentiable, load it, call invert, write the CSV.
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { EngineError } from '../../engine/errors.js';
+import { pctText } from '../../data/text.js';
 import { invert, LUCID_DEFAULTS, type LucidLoss } from '../../methods/lucid/invert.js';
 import { notDifferentiableMessage } from '../../methods/lucid/model.js';
 import { writeCsv } from '../../node/csv.js';
@@ -104,13 +105,13 @@ export const invertCommand = new Command('invert')
     });
     await writeCsv(opts.out, r.trace ? r.trace.table : r.table);
     const share = (p: Float64Array, t: number) => p.filter((v) => v >= t).length / p.length;
-    const pct = (p: Float64Array, t: number) => `${(100 * share(p, t)).toFixed(1)}%`;
+    const shareAbove = (p: Float64Array, t: number) => pctText(share(p, t));
     const what = r.trace
       ? `the trace of ${r.n} samples (epochs ${r.trace.epochs.join(', ')}; ${r.trace.table.rows} rows)`
       : `${r.n} canonical rows for ${model.label} = "${r.preference.label}"`;
     printSummary(opts.format, [
       `lucid: wrote ${what} to ${opts.out}`,
-      `  P(${r.preference.label}) >= 0.5 in ${pct(r.pred, 0.5)}, >= 0.99 in ${pct(r.pred, 0.99)}; with one-hot groups snapped: >= 0.5 in ${pct(r.predSnapped, 0.5)}  (${opts.epochs} steps, ${(r.ms / 1000).toFixed(2)} s)`,
+      `  P(${r.preference.label}) >= 0.5 in ${shareAbove(r.pred, 0.5)}, >= 0.99 in ${shareAbove(r.pred, 0.99)}; with one-hot groups snapped: >= 0.5 in ${shareAbove(r.predSnapped, 0.5)}  (${opts.epochs} steps, ${(r.ms / 1000).toFixed(2)} s)`,
     ], {
       out: opts.out, prefer: r.preference.label, samples: r.n, epochs: opts.epochs, loss: opts.loss, rows: r.trace ? r.trace.table.rows : r.n, trace: r.trace ? r.trace.epochs : null,
       shareAbove05: share(r.pred, 0.5), shareAbove099: share(r.pred, 0.99), snappedShareAbove05: share(r.predSnapped, 0.5), finalLoss: r.loss[r.loss.length - 1], seconds: r.ms / 1000,

@@ -3,6 +3,7 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { TRAIN_DEFAULTS } from '../../models/classifier/classifier.js';
 import { initNodeEngine } from '../../node/engine.js';
+import { pctText } from '../../data/text.js';
 import { predictModelFile, trainModelFile } from '../../node/model-file.js';
 import { nonNegativeInt, positiveInt, printSummary, readOptionsOf, summaryFormat, withDataOptions, type DataCliOptions, DATA_FILE } from '../options.js';
 
@@ -56,7 +57,6 @@ interface TrainCliOptions extends CsvOptions {
 }
 
 const d = TRAIN_DEFAULTS;
-const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
 const train = csvOptions(
   new Command('train')
@@ -101,7 +101,7 @@ Example (loans-train.csv from the README's walkthrough, simulated: no data folde
       valFraction: opts.valFraction,
       onEpoch: opts.quiet
         ? undefined
-        : (e) => process.stderr.write(`  epoch ${String(e.epoch).padStart(4)}  train loss ${e.trainLoss.toFixed(4)}` + (Number.isNaN(e.valLoss) ? '\n' : `  val loss ${e.valLoss.toFixed(4)}  val accuracy ${pct(e.valAccuracy)}\n`)),
+        : (e) => process.stderr.write(`  epoch ${String(e.epoch).padStart(4)}  train loss ${e.trainLoss.toFixed(4)}` + (Number.isNaN(e.valLoss) ? '\n' : `  val loss ${e.valLoss.toFixed(4)}  val accuracy ${pctText(e.valAccuracy)}\n`)),
     });
     const m = r.model;
     for (const w of r.report.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
@@ -113,7 +113,7 @@ Example (loans-train.csv from the README's walkthrough, simulated: no data folde
     printSummary(opts.format, [
       `lucid: trained ${arch} for "${m.label}" = "${m.positive}" on ${r.trainRows} rows in ${seconds.toFixed(1)} s`,
       r.valRows > 0
-        ? `  kept epoch ${r.bestEpoch} of ${r.history.length} (lowest validation loss): validation accuracy ${pct(r.best.valAccuracy)}, loss ${r.best.valLoss.toFixed(4)} on ${r.valRows} held-out rows`
+        ? `  kept epoch ${r.bestEpoch} of ${r.history.length} (lowest validation loss): validation accuracy ${pctText(r.best.valAccuracy)}, loss ${r.best.valLoss.toFixed(4)} on ${r.valRows} held-out rows`
         : `  ${r.history.length} epochs, no validation split; final training loss ${r.best.trainLoss.toFixed(4)}`,
       `lucid: wrote ${opts.out} (features: ${m.preprocessor.features.join(', ')})`,
     ], {
@@ -157,7 +157,7 @@ Example (loans.json and loans-test.csv from the README's walkthrough, simulated:
       const n = r.report.missing.rowsDropped;
       process.stderr.write(`lucid: warning: ${n} row${n === 1 ? '' : 's'} with missing values left out (--missing ${r.report.missing.policy}): the output has ${r.rows} row${r.rows === 1 ? '' : 's'}, not ${r.rows + n}\n`);
     }
-    printSummary(opts.format, [`lucid: wrote ${opts.out}: ${r.rows} rows with column "${r.column}" = P(${r.model.label} = "${r.model.positive}"); ${pct(r.positiveRate)} above 0.5`],
+    printSummary(opts.format, [`lucid: wrote ${opts.out}: ${r.rows} rows with column "${r.column}" = P(${r.model.label} = "${r.model.positive}"); ${pctText(r.positiveRate)} above 0.5`],
       { out: opts.out, rows: r.rows, column: r.column, label: r.model.label, positive: r.model.positive, positiveRate: r.positiveRate, rowsDropped: r.report.missing.rowsDropped });
     r.model.dispose();
   });

@@ -17,7 +17,7 @@ the wasm kernels, autodiff and Adam; the loss should fall and the held-out accur
 Example:
   lucid selfcheck --steps 600 --seed 3`)
   .action(async (o: { steps: number; seed: number; json?: boolean; format?: string }) => {
-    // --format json, as every other command (#18 item 7); --json is kept as its old name
+    // --format json, as every other command; --json is kept as its old name
     const opts = { ...o, json: o.json === true || o.format === 'json' };
     const engine = await initNodeEngine();
     if (!opts.json) process.stdout.write(`lucid-wasm engine self-check (kernels: ${engine.variant === 'relaxed' ? 'SIMD128 + relaxed-SIMD FMA' : 'SIMD128'})\n`);

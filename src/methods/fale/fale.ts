@@ -1,5 +1,6 @@
 // FALE: fairness-aware accumulated local effects (Giannopoulos et al.; the athenarc reference's
-// behaviour, reference-behaviour §2.7, with its label-misalignment bug fixed). For a feature, the
+// behaviour, except that each row keeps its own label: the reference assigns the labels after sorting
+// the rows by bin, which scrambles them for the continuous EOD and AOD). For a feature, the
 // change of a group-fairness statistic (unprivileged − privileged, the aif360 sign) computed
 // within each bin's population when the feature moves from the bin's lower to its upper edge,
 // accumulated and centred. Core code: no Node imports.
@@ -43,7 +44,7 @@ export interface FaleMetricDef {
 
 /**
  * The built-in metrics, aif360's sign: unprivileged − privileged. The one table of FALE's metrics:
- * the type, the CLI's choices and help text, and METRICS derive from it.
+ * the type, the CLI's choices and help text, and FALE_METRIC_FNS derive from it.
  */
 export const FALE_METRIC_DEFS = {
   spd: {
@@ -80,11 +81,11 @@ export const FALE_METRIC_DEFS = {
   },
 } as const satisfies Record<string, FaleMetricDef>;
 
-export type MetricName = keyof typeof FALE_METRIC_DEFS;
+export type FaleMetric = keyof typeof FALE_METRIC_DEFS;
 /** The built-in metrics' names, in the table's order (the CLI's --metric choices). */
-export const FALE_METRICS = Object.keys(FALE_METRIC_DEFS) as MetricName[];
+export const FALE_METRICS = Object.keys(FALE_METRIC_DEFS) as FaleMetric[];
 /** Each built-in metric's function, by name. */
-export const METRICS: Readonly<Record<MetricName, FairnessMetric>> = Object.fromEntries(FALE_METRICS.map((m) => [m, FALE_METRIC_DEFS[m].compute])) as Record<MetricName, FairnessMetric>;
+export const FALE_METRIC_FNS: Readonly<Record<FaleMetric, FairnessMetric>> = Object.fromEntries(FALE_METRICS.map((m) => [m, FALE_METRIC_DEFS[m].compute])) as Record<FaleMetric, FairnessMetric>;
 
 /** One `column=value` condition; the unprivileged group is the rows meeting all of them. */
 export interface ProtectedCondition {
@@ -93,7 +94,7 @@ export interface ProtectedCondition {
 }
 
 export const FALE_DEFAULTS = {
-  metric: 'spd' as MetricName,
+  metric: 'spd' as FaleMetric,
   /** percentile levels linspace(0, 100, bins): the reference's 10 levels, ≤ 9 bins */
   bins: 10,
   threshold: DECISION_DEFAULTS.threshold,
@@ -110,7 +111,7 @@ export interface FaleOptions {
   /** the unprivileged group: rows meeting every condition (e.g. sex=Female, or sex=Female and race=Black) */
   protected: ProtectedCondition[];
   /** a built-in metric name or a custom metric (default spd) */
-  metric?: MetricName | FairnessMetric;
+  metric?: FaleMetric | FairnessMetric;
   /** the features to explain (default: every column but the label, the protected columns and `exclude`) */
   features?: string[];
   /** columns never explained nor used for the categorical ordering (e.g. a predictions column) */
@@ -194,7 +195,7 @@ function argError(msg: string): EngineError {
 
 /** Per-row binary label (1 = positive) and the positive value used. */
 /** What a 1-D or 2-D FALE result says about its run; `u` marks the unprivileged rows. */
-export function runInfo(table: Table, u: Uint8Array, opts: { protected: readonly ProtectedCondition[]; label: string; favourable?: Favourable }, metric: MetricName | FairnessMetric, positive: string, threshold: number, overall: number | null): FaleRunInfo {
+export function runInfo(table: Table, u: Uint8Array, opts: { protected: readonly ProtectedCondition[]; label: string; favourable?: Favourable }, metric: FaleMetric | FairnessMetric, positive: string, threshold: number, overall: number | null): FaleRunInfo {
   const favourable = opts.favourable ?? 'positive';
   // spd, eod and aod (unprivileged − privileged) are taken on the favourable decision (faleSettings),
   // so they rise with the unprivileged group's favourable decisions whichever value is named positive
@@ -632,9 +633,9 @@ async function categoricalFale(ctx: Ctx, col: CategoricalColumn): Promise<FaleFe
 }
 
 /** The metric, threshold and minimum bin of fale() and faleStream(), checked. */
-export function faleSettings(opts: Pick<FaleOptions, 'metric' | 'threshold' | 'minBin' | 'favourable'>): { metricOpt: MetricName | FairnessMetric; metric: FairnessMetric; threshold: number; minBin: number } {
+export function faleSettings(opts: Pick<FaleOptions, 'metric' | 'threshold' | 'minBin' | 'favourable'>): { metricOpt: FaleMetric | FairnessMetric; metric: FairnessMetric; threshold: number; minBin: number } {
   const metricOpt = opts.metric ?? FALE_DEFAULTS.metric;
-  const builtin = typeof metricOpt === 'function' ? null : METRICS[metricOpt];
+  const builtin = typeof metricOpt === 'function' ? null : FALE_METRIC_FNS[metricOpt];
   check(typeof metricOpt === 'function' || builtin, 'E_ARG', () => `fale: unknown metric "${String(metricOpt)}"; expected ${FALE_METRICS.join(', ')}`);
   const favourable = opts.favourable ?? 'positive';
   check(favourable === 'positive' || favourable === 'negative', 'E_ARG', () => `fale: favourable must be positive or negative, got ${String(favourable)}`);

@@ -1,4 +1,4 @@
-// 2-D FALE for two numeric features (reference-behaviour §2.7 "FALE-2D", adapted there from PyALE's
+// 2-D FALE for two numeric features (the athenarc reference's "FALE-2D", adapted there from PyALE's
 // 2-D ALE): the same percentile grid on both features; per cell, the fairness metric F on the
 // cell's rows with both features set to each of the 4 corners, cell effect
 // (F22 − F21) − (F12 − F11); empty or undefined cells filled from the nearest defined cell (on

@@ -7,12 +7,12 @@ export {
   FALE_DEFAULTS,
   FALE_METRIC_DEFS,
   FALE_METRICS,
-  METRICS,
+  FALE_METRIC_FNS,
   percentileEdges,
   rankSubgroups,
   unprivilegedMask,
 } from './fale.js';
-export type { FairnessMetric, FaleFeature, FaleMetricDef, FaleOptions, FaleResult, FaleRunInfo, GroupStats, MetricName, ProtectedCondition, RankedSubgroup } from './fale.js';
+export type { FairnessMetric, FaleFeature, FaleMetricDef, FaleOptions, FaleResult, FaleRunInfo, GroupStats, FaleMetric, ProtectedCondition, RankedSubgroup } from './fale.js';
 export { categoricalOrder, classicalMds1, linspace, percentiles, percentilesSorted, symmetricEigen } from './order.js';
 export { faleSvg } from './svg.js';
 export { accumulate2d, fale2d, fillNearest } from './fale2d.js';

@@ -1,4 +1,4 @@
-// FALE over data read in chunks (#20: ten million rows in bounded memory). Core code: no Node imports.
+// FALE over data read in chunks (ten million rows in bounded memory). Core code: no Node imports.
 //
 // The result is that of fale() on the whole table (the same edges, populations and counts: every sum
 // is of whole rows, so the order of the chunks does not change a bit), read in passes over a

@@ -4,7 +4,9 @@
 //
 // Each metric is a proportion num / den of one group's confusion matrix (tp, fp, tn, fn), so every
 // rate has a count behind it and a comparison of two groups is a comparison of two proportions
-// (verdicts.ts). Directions follow ../shared/spec/fairness-audits.md §2.
+// (verdicts.ts). Directions: with a favourable positive outcome, a lower selection rate, TPR, FPR or
+// FDR, or a higher TNR, FNR or FOR, disadvantages a group; with an unfavourable one the reverse; PPV
+// and NPV have no favourable direction.
 
 /** The counts of one group's confusion matrix. */
 export interface Counts {
@@ -33,7 +35,7 @@ export const FAVOURABLE: readonly Favourable[] = ['positive', 'negative'];
  * What a metric becomes when the same decisions are coded the other way (the other label value named
  * positive, --favourable flipped, scores 1 − p): `metric` is the counterpart that then holds the same
  * number, or, with `complement`, the counterpart holds 1 − this number. The one coding convention
- * (docs/methods.md "One decision, one verdict"; ../shared/spec/fairness-audits.md §8) is that the
+ * (docs/methods.md "One decision, one verdict") is that the
  * judged metrics are closed under this map, so the same decisions get the same verdicts however the
  * label is coded.
  */

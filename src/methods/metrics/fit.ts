@@ -1,5 +1,5 @@
-// How well the audited model's output fits the label, said before any group figure (#33 items 1 and
-// 4): the AUC of its scores with an interval, its accuracy against the label's majority share, and the
+// How well the audited model's output fits the label, said before any group figure (a weak model's
+// group figures say little): the AUC of its scores with an interval, its accuracy against the label's majority share, and the
 // share of rows it gives one decision. Two things follow from them:
 //   - a score that ranks the label worse than chance beyond noise (AUC ≤ 0.45 with its 99% interval
 //     below 0.5) probably gives the probability of the other class: the metrics stop with an error
@@ -10,6 +10,7 @@
 // Core code: no Node imports.
 import { check, EngineError } from '../../engine/errors.js';
 import { normalQuantile } from './verdicts.js';
+import { pctText as pct } from '../../data/text.js';
 
 export const FIT_DEFAULTS = {
   /** an AUC at most this, with its `invertedConfidence` interval below 0.5, is inverted */
@@ -124,7 +125,6 @@ export interface ModelFit {
   inverted: boolean;
 }
 
-const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 const f3 = (x: number) => x.toFixed(3);
 
 /**

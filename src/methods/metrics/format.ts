@@ -7,9 +7,9 @@ import type { AttributeResult, Interval, MetricsReport } from './types.js';
 import type { Comparison, Verdict } from './verdicts.js';
 import { csvField } from '../../data/csv-write.js';
 import { fitLine } from './fit.js';
+import { fmtRatio, MISSING, pctTable as pct } from '../../data/text.js';
 
-const pct = (v: number | null) => (v === null ? '-' : (100 * v).toFixed(1));
-const ratio = (v: number | null | undefined) => (v === null || v === undefined ? '-' : v.toFixed(2));
+const ratio = (v: number | null | undefined) => fmtRatio(v, MISSING.table);
 const ci = (c: Interval | undefined, f: (v: number | null) => string) => (c ? ` [${f(c.lo)}, ${f(c.hi)}]` : '');
 const MARK: Record<Verdict, string> = { flagged: '!', inconclusive: '?', pass: '', 'too little data': '~' };
 

@@ -4,12 +4,13 @@
 // (calibration.ts), the disparity within legitimate strata (conditional.ts), and seeded percentile
 // bootstrap CIs.
 // Core code: no Node imports. The reference's Metrics(preds, targets) was called with its arguments
-// swapped (spec §2.3), so its "pr" is the label base rate and its "tpr" the precision; here both are
+// swapped, so its "pr" is the label base rate and its "tpr" the precision; here both are
 // computed from the right arguments and reported side by side (base_rate, positivity_rate, ppv, tpr).
 import { check, EngineError } from '../../engine/errors.js';
 import { getColumn, type Column, type Table } from '../../data/table.js';
 import { medianOf, quantileSorted } from '../../data/quantile.js';
 import { isMissing } from '../../data/cells.js';
+import { byCodeUnit } from '../../data/text.js';
 import { calibrationByGroup } from './calibration.js';
 import { groupIds, type GroupIds } from './group-ids.js';
 import { conditionalDisparity, strataOf } from './conditional.js';
@@ -43,8 +44,6 @@ export const METRICS_DEFAULTS = {
   favourable: 'positive' as Favourable,
 };
 
-
-const byCodeUnit = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
 
 /**
  * A column's cells as codes into their text labels (no string per row: ten million rows stay typed

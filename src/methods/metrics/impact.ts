@@ -1,5 +1,5 @@
-// The impact-ratio table of published bias audits under NYC Local Law 144 (DCWP rules; see
-// ../shared/spec/fairness-audits.md §4). Core code: no Node imports.
+// The impact-ratio table of published bias audits under NYC Local Law 144 (DCWP rules, enforced
+// from 5 July 2023). Core code: no Node imports.
 //   selection rate = rows given the favourable outcome / rows in the category;
 //   scoring rate   = rows on the favourable side of the whole sample's median score / rows (scores);
 //   impact ratio   = the category's rate / the highest rate among the categories that hold at least

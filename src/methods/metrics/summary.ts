@@ -6,6 +6,7 @@ import { JUDGED_METRICS, METRIC_DEFS, type MetricName } from './definitions.js';
 import { METRICS_DEFAULTS } from './group-metrics.js';
 import type { AttributeResult, MetricsReport } from './types.js';
 import { arrowOf, byConcern, type Comparison, type Verdict } from './verdicts.js';
+import { fmtRatio, MISSING, pctText } from '../../data/text.js';
 
 export interface VerdictCell {
   verdict: Verdict;
@@ -138,12 +139,11 @@ export function attributeHeadline(a: AttributeResult): AttributeHeadline {
   return { attribute: a.column, reference: a.reference.value, status: ds.length ? 'flagged' : judged ? 'clear' : 'untested', lead: ds[0] ?? null, more: Math.max(0, ds.length - 1), inconclusive, yardsticks: yardsticksOf(a) };
 }
 
-const pct1 = (v: number | null) => (v === null ? 'n/a' : `${(100 * v).toFixed(1)}%`);
-const x2 = (v: number | null) => (v === null ? '-' : v.toFixed(2));
+const x2 = (v: number | null) => fmtRatio(v, MISSING.table);
 
 /** "selection rate 16.2% vs 33.4% for Male (x0.49)": a flag's figures, the disadvantaged group's rate first. */
 export function disadvantageFigures(d: Disadvantage): string {
-  return `${METRIC_DEFS[d.metric].label} ${pct1(d.rate)} vs ${pct1(d.againstRate)} for ${d.against} (x${x2(d.ratio)})`;
+  return `${METRIC_DEFS[d.metric].label} ${pctText(d.rate)} vs ${pctText(d.againstRate)} for ${d.against} (x${x2(d.ratio)})`;
 }
 
 /** "Female disadvantaged: selection rate 16.2% vs 33.4% for Male (x0.49)": a flag in words, the disadvantaged group first. */

@@ -1,4 +1,4 @@
-// Fidelity beyond marginals (shared/spec/fairness-audits.md §7): the figures the tabular-generation
+// Fidelity beyond marginals: the figures the tabular-generation
 // literature reports besides per-column shapes, each beside a noise floor measured on real rows alone.
 // Core code: no Node imports. Every random draw comes from the Rng it is given.
 //
@@ -781,7 +781,7 @@ export function privacyDcr(train: Table, heldOut: Table, generated: Table, featu
 }
 
 /**
- * How the privacy check reads (issue #34's target, fixed before it was measured; its noise added by
+ * How the privacy check reads (its rule fixed before it was measured; its noise added by
  * EXPERIMENTS.md §11.4): no sign of copied rows unless the generated rows hold more than `copyMargin`
  * more exact copies of a training row than the held-out rows do, by more than `z` standard errors of
  * the difference of the two shares (one-sided 95%: on discrete data most fresh rows are copies too, and

@@ -1,4 +1,5 @@
-// Fidelity of generated rows to real ones (issue #15; shared/spec/fairness-audits.md §1): per column,
+// Fidelity of generated rows to real ones (a canonical set estimates the real rows on
+// its side of the decision, so the real rows check it): per column,
 // the distance between the generated rows and the real rows they estimate, beside its noise floor.
 // Core code: no Node imports. Every draw comes from the Rng it is given.
 //

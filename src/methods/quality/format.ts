@@ -2,10 +2,10 @@
 import type { PairTrend, QualityReport, ValiditySide } from './report.js';
 import type { FeatureFidelity } from './fidelity.js';
 import { PRIVACY_RULE, privacyHolds } from './beyond.js';
+import { pctText as pct } from '../../data/text.js';
 
 const f4 = (x: number | null | undefined) => (x === null || x === undefined || Number.isNaN(x) ? 'n/a' : x.toFixed(4));
 const f2 = (x: number | null | undefined) => (x === null || x === undefined || Number.isNaN(x) ? 'n/a' : x.toFixed(2));
-const pct = (x: number | null) => (x === null ? 'n/a' : `${(100 * x).toFixed(1)}%`);
 const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
 
 function sideLine(s: ValiditySide, label: string, above: boolean): string {

@@ -1,4 +1,4 @@
-// Synthetic-data quality (SDMetrics conventions, spec §5) and the validity of canonical sets.
+// Synthetic-data quality (SDMetrics conventions) and the validity of canonical sets.
 export {
   MISSING_LABEL,
   ksStatistic,

@@ -1,4 +1,4 @@
-// Synthetic-data quality metrics, as SDMetrics defines them (spec §5). Core code: no Node imports.
+// Synthetic-data quality metrics, as SDMetrics defines them. Core code: no Node imports.
 // Every score is in [0, 1], 1 the best. Real and synthetic columns are passed separately; categorical
 // columns are compared by label (their codes are per-table), numeric NaN marks a missing value.
 import { check } from '../../engine/errors.js';

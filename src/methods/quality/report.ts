@@ -1,7 +1,7 @@
 // The quality report behind `lucid quality`: column shapes, column-pair trends and validity of a
-// synthetic table against the real one (SDMetrics' QualityReport conventions, spec §5, plus the
-// validity of LUCID-GAN's canonical sets, issue #5). Core code: no Node imports.
-import { check, EngineError } from '../../engine/errors.js';
+// synthetic table against the real one (SDMetrics' QualityReport conventions, plus the
+// validity of LUCID-GAN's canonical sets: the share of rows the model scores on their condition's side). Core code: no Node imports.
+import { check, EngineError, inputError } from '../../engine/errors.js';
 import { selectRows, unknownColumn, type Column, type Table } from '../../data/table.js';
 import type { Rng } from '../../engine/rng.js';
 import { fidelity, FIDELITY_DEFAULTS, type FeatureFidelity } from './fidelity.js';
@@ -152,7 +152,6 @@ export interface QualityReport {
   beyond: QualityBeyond | null;
 }
 
-const inputError = (msg: string) => new EngineError('E_INPUT', msg);
 const q = (s: string) => JSON.stringify(s);
 
 function mean(xs: readonly (number | null)[]): number | null {

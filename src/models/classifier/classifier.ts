@@ -20,6 +20,7 @@ import { getColumn, selectRows, type Table } from '../../data/table.js';
 import { labelOf, Preprocessor } from './preprocess.js';
 import { contentChecksum, verifyChecksum } from '../checksum.js';
 import { log as fdlog, exp as fdexp } from '../../engine/fdlibm.js';
+import { byCodeUnit } from '../../data/text.js';
 
 export const MODEL_FORMAT = 'lucid-wasm/classifier';
 export const MODEL_VERSION = 1;
@@ -115,8 +116,6 @@ class Mlp extends Module {
   }
 }
 
-const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
-
 /** Label values present in the rows (sorted numerically for a numeric column, by code unit otherwise) and per-row labels. */
 function labelValues(table: Table, label: string, where: string): { values: string[]; rows: string[] } {
   const col = getColumn(table, label, where, 'label');
@@ -149,7 +148,6 @@ const PREDICT_CHUNK = 8192;
 
 export class Classifier {
   private constructor(
-    private readonly engine: Engine,
     readonly preprocessor: Preprocessor,
     readonly label: string,
     readonly positive: string,
@@ -169,7 +167,7 @@ export class Classifier {
   private static build(engine: Engine, pre: Preprocessor, label: string, positive: string, classes: string[], hidden: number[], rng: Rng): Classifier {
     const net = new Mlp([pre.dim, ...hidden, 1]);
     const params = buildParams(engine, net, rng);
-    const model = new Classifier(engine, pre, label, positive, classes, hidden.slice(), net, params);
+    const model = new Classifier(pre, label, positive, classes, hidden.slice(), net, params);
     model.freeze();
     return model;
   }

@@ -1,4 +1,4 @@
-// The reference preprocessing of a model's inputs (spec §2.1), fitted once and carried in the model
+// The reference preprocessing of a model's inputs (canonical_sets' data loaders), fitted once and carried in the model
 // file: categorical features become one-hot groups (categories sorted by code unit, as pandas
 // get_dummies sorts them) and numeric features are min-max scaled to [−1, 1] with the minimum and
 // maximum of the table it was fitted on (the training split only), as scikit-learn's
@@ -9,6 +9,7 @@
 // each group's start and width in the vector. Core code: no Node imports.
 import { check, EngineError } from '../../engine/errors.js';
 import type { CategoricalColumn, Column, Table } from '../../data/table.js';
+import { byCodeUnit } from '../../data/text.js';
 
 export interface FeatureGroup {
   /** the feature (column) name */
@@ -26,8 +27,6 @@ export interface FeatureGroup {
   /** numeric: most decimals a fitted value had (decode can round to them) */
   decimals?: number;
 }
-
-const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** Decimal places of a number as JS prints it (1.25 → 2, 3 → 0, 1e-7 → 7), capped at 12. */
 function decimalsOf(v: number): number {

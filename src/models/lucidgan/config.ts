@@ -77,7 +77,7 @@ export interface GanHistory {
 }
 
 /**
- * Stopping on a quality criterion instead of a fixed epoch count (issue #19): every `every` generator
+ * Stopping on a quality criterion instead of a fixed epoch count: every `every` generator
  * steps (at the end of the epoch that reaches them) the caller scores the generator as it stands,
  * lower being better (an audit: the distance of generated rows to real rows held out from training).
  * Training stops once `patience` checks in a row have not improved on the best score by at least

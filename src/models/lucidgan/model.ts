@@ -1,4 +1,4 @@
-// LUCID-GAN (LUCID-GAN §3; spec §2.4): CTGAN conditioned on the audited model's prediction. This
+// LUCID-GAN (LUCID-GAN §3): CTGAN conditioned on the audited model's prediction. This
 // file is the model: setting it up for a table (the transformer fit, the sampler, the surrogate),
 // sampling, and LucidGan.fit, which hands the training to the trainer (train.ts: the critic, the
 // optimizers, the losses and the epoch loop). Settings and training records are in config.ts.

@@ -120,7 +120,8 @@ export class CondSampler {
   }
 
   /**
-   * True-frequency cond vectors (spec §2.4 fix c): a random training row, a random discrete
+   * True-frequency cond vectors (upstream draws from the log-frequency table flattened across
+   * all columns instead): a random training row, a random discrete
    * column, the one-hot of that row's category. 2 uniforms per row; also returns the rows picked.
    */
   sampleEmpirical(n: number, u: Float64Array): CondDraw & { row: Int32Array } {

@@ -1,4 +1,4 @@
-// LUCID-GAN's trainer (LUCID-GAN §3; spec §2.4): WGAN-GP with one critic step per generator step,
+// LUCID-GAN's trainer (LUCID-GAN §3): WGAN-GP with one critic step per generator step,
 // the generator loss −mean D(fake) + the conditional cross-entropy on the selected column's logits
 // (+ in consistency mode λ·BCE of the fixed surrogate on the batch and the probe rows), and the epoch
 // loop around it: divergence (the last good weights are kept), interruption, and checkpointed stopping.
