@@ -42,7 +42,7 @@ async function run() {
   const { simulate } = await import('../dist/src/data/simulator.js');
   const { Classifier } = await import('../dist/src/models/classifier/index.js');
   const { builtinBlackBox } = await import('../dist/src/models/blackbox.js');
-  const { metricsStage } = await import('../dist/src/audit/run.js');
+  const { auditContext, metricsStage } = await import('../dist/src/audit/run.js');
   const { groupMetrics } = await import('../dist/src/methods/metrics/index.js');
   mkdirSync(runsDir, { recursive: true });
   const engine = await initNodeEngine();
@@ -66,7 +66,7 @@ async function run() {
         const code = (t) => (recoded ? { rows: t.rows, columns: t.columns.map((c) => (c.name === data.label ? { ...c, codes: Int32Array.from(c.codes, (k) => c.categories.length - 1 - k) } : c)) } : t);
         const favourable = recoded ? /** @type {const} */ ('negative') : /** @type {const} */ ('positive');
         const opts = { label: data.label, positive: data.favourable, favourable, protected: data.protected, model, seed };
-        const ms = await metricsStage(engine, code(data.table), opts, model, undefined, [], []);
+        const ms = await metricsStage(auditContext(engine, code(data.table), opts));
         // the population: the same model on 200,000 independent rows, the same references
         const popPred = await model.predict(pop.table);
         const ptable = { rows: pop.table.rows, columns: [...code(pop.table).columns, { kind: /** @type {const} */ ('numeric'), name: 'preds', values: popPred }] };

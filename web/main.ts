@@ -19,7 +19,7 @@ import { pageView } from '../src/report/page.js';
 import { sha256Hex } from '../src/data/sha256.js';
 import { unitIntervalOf } from '../src/data/cells.js';
 import { SUPPRESSION_OPTION } from '../src/methods/metrics/suppress.js';
-import { labelValues, METRICS_DEFAULTS, THRESHOLD_OPTION } from '../src/methods/metrics/index.js';
+import { defaultPositive, labelValues, METRICS_DEFAULTS, THRESHOLD_MEANING } from '../src/methods/metrics/index.js';
 import { MODEL_TIMEOUT_SECONDS } from '../src/models/blackbox.js';
 import { adapterForFile } from '../src/models/adapters.js';
 import { protectedCandidates } from '../src/audit/stages/context.js';
@@ -78,7 +78,7 @@ function showEngine(info: EngineInfo): void {
 const suppressInput = $<HTMLInputElement>('suppress-below');
 const thresholdInput = $<HTMLInputElement>('threshold');
 // lucid audit --threshold, with its help and default from the one definition
-$<HTMLLabelElement>('threshold-label').title = `${THRESHOLD_OPTION.flag}: ${THRESHOLD_OPTION.help}; used where the model gives scores`;
+$<HTMLLabelElement>('threshold-label').title = `--threshold: ${THRESHOLD_MEANING}; used where the model gives scores`;
 thresholdInput.value = String(METRICS_DEFAULTS.threshold);
 // the same option as lucid audit / lucid metrics --suppress-below, with its help from the one definition
 $<HTMLLabelElement>('suppress-below-label').title = `${SUPPRESSION_OPTION.flag} k: ${SUPPRESSION_OPTION.help}`;
@@ -200,7 +200,8 @@ function fillPositive(): void {
     values = [];
   }
   positiveSelect.replaceChildren(...values.map((v) => option(v)));
-  if (values.length === 2) positiveSelect.value = values[1];
+  const byDefault = defaultPositive(values);
+  if (byDefault !== undefined) positiveSelect.value = byDefault;
 }
 labelSelect.addEventListener('change', () => {
   fillPositive();

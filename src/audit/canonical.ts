@@ -21,14 +21,13 @@ import { concatFloat64, concatRows, selectRows, type CategoricalColumn, type Tab
 import { contradictions, type Dependency } from '../data/dependencies.js';
 import { derive, planDerivations, type Derivation, type Relation } from '../data/relations.js';
 import type { BlackBox } from '../models/blackbox.js';
+import { decide, type DecisionRule } from '../methods/metrics/index.js';
 import { builtinBlackBox } from '../models/blackbox.js';
 import { Classifier } from '../models/classifier/classifier.js';
 import type { LucidGan, SampleResult } from '../models/lucidgan/model.js';
 import { classifierWeights, CORRECTION_DEFAULTS, essShare, weightedSample, type CorrectionStats } from './correct.js';
 
 export const CANONICAL_DEFAULTS = {
-  /** LUCID-GANs an audit trains (different seeds); every canonical figure is given with its spread over them */
-  ganSeeds: 3,
   /** GAN seed k of an audit with seed s is s + k · seedStride (k = 0: the audit's own seed) */
   seedStride: 1_000_003,
   /** most rows drawn per row wanted, per set */
@@ -197,6 +196,8 @@ export async function drawCanonical(gan: LucidGan, o: DrawOptions): Promise<Cano
   let contradicting = 0;
   let clippedRows = 0;
   let derivedOutOfRange = 0;
+  // the scorer gives P(positive) (the model's, or the surrogate's of the decision): a probability's rule at the draw's threshold
+  const rule: DecisionRule = { kind: 'probability', threshold: o.threshold };
   // the columns written from others (planned on the first draw's columns; a fixed column never)
   let plan: Derivation[] | null = null;
   let fixTraining: SampleResult['fixTraining'];
@@ -237,9 +238,10 @@ export async function drawCanonical(gan: LucidGan, o: DrawOptions): Promise<Cano
     const { table: drawnRows, outOfRange } = derive(plan, s.table, o.range);
     const bad = o.dependencies.length ? contradictions(o.dependencies, drawnRows).rows : null;
     const scores = o.scorer ? await o.scorer.score(drawnRows) : null;
+    const decided = scores ? decide(rule, scores) : null;
     const keep: number[] = [];
     for (let i = 0; i < m; i++) {
-      const onSide = scores === null || (scores[i] > o.threshold ? 1 : 0) === o.side;
+      const onSide = decided === null || decided[i] === o.side;
       if (onSide) accepted++;
       if (bad && bad[i]) contradicting++;
       if (outOfRange[i]) derivedOutOfRange++;

@@ -14,7 +14,6 @@ import { probeGan, probeSlice, type AuditEstimate, type GanProbe } from './gan-p
 export type { AuditEstimate } from './gan-probe.js';
 import { sideBySide, type GanWorkers } from './gan-workers.js';
 import { AUDIT_DEFAULTS, ganBatchFor, ganEpochsFor, type AuditOptions } from './options.js';
-import { CANONICAL_DEFAULTS } from './canonical.js';
 import { GAN_SCHEDULES } from './schedule.js';
 
 export const ESTIMATE_DEFAULTS = {
@@ -76,7 +75,7 @@ export async function estimateAudit(engine: Engine, table: Table, opts: Pick<Aud
   return estimateGans(engine, {
     ganTable,
     condition,
-    seeds: opts.ganSeeds ?? CANONICAL_DEFAULTS.ganSeeds,
+    seeds: opts.ganSeeds ?? AUDIT_DEFAULTS.ganSeeds,
     epochs: opts.ganEpochs ?? ganEpochsFor(ganTable.rows, batch),
     batch,
     fit: { paper: (opts.ganMode ?? AUDIT_DEFAULTS.ganMode) === 'paper', pointShare: opts.ganPointShare ?? AUDIT_DEFAULTS.ganPointShare, ...(schedule.dims ? { generatorDims: schedule.dims, discriminatorDims: schedule.dims } : {}) },

@@ -36,6 +36,8 @@ export const DERIVED_SEEDS = {
 export const AUDIT_DEFAULTS = {
   /** rows per canonical set */
   n: 1000,
+  /** LUCID-GANs an audit trains (different seeds); every canonical figure is given with its spread over them */
+  ganSeeds: 3,
   /** the most rows per side and GAN seed of an intersection's sets (each side gets intersectionBudget's share) */
   intersectionRows: 500,
   /** an intersection's sets per side: perRealRow × the cell's real rows on that side, pooled over the seeds, at least minRows per seed (EXPERIMENTS.md §12.5) */
@@ -158,7 +160,7 @@ export interface AuditOptions {
   onEstimate?: (e: AuditEstimate) => void;
   /** asked between GAN steps; true ends training early (the audit goes on with the model so far) */
   shouldStop?: () => boolean;
-  /** LUCID-GANs trained, one per seed (default CANONICAL_DEFAULTS.ganSeeds); the figures of the sets are given with their spread */
+  /** LUCID-GANs trained, one per seed (default AUDIT_DEFAULTS.ganSeeds); the figures of the sets are given with their spread */
   ganSeeds?: number;
   /**
    * Draw the canonical sets by rejection (default true): keep only rows the model (or the surrogate of a

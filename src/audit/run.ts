@@ -4,19 +4,19 @@
 // so it runs in a browser or a worker as well; src/node/audit.ts writes the files.
 //
 // This file is the orchestrator only: each stage is one module of src/audit/stages/, which reads the
-// audit's context (stages/context.ts) and the results of the stages before it, and returns its own.
+// audit's context (stages/context.ts: the plan, the call settled by plan.ts) and the results of the stages before it, and returns its own.
 // A new stage is its module, one line here, and its field of StageResults (stages/result.ts).
 //
 // The canonical sets come from several LUCID-GANs (one per GAN seed), drawn by rejection
 // (src/audit/canonical.ts) and checked against the real rows (src/audit/checks.ts); what the report
 // states about them is decided from those checks (src/audit/findings.ts).
 //
-// Every draw is seeded from opts.seed through the project's Rng: the same data, model and options
-// give the same result (timings aside).
+// Every draw is seeded from the plan's seeds (plan.ts, all derived from opts.seed) through the
+// project's Rng: the same data, model and options give the same result (timings aside).
 import type { Engine } from '../engine/engine.js';
 import { EngineError } from '../engine/errors.js';
 import type { Table } from '../data/table.js';
-import { DERIVED_SEEDS, type AuditOptions } from './options.js';
+import type { AuditOptions } from './options.js';
 import type { AuditResult } from './types.js';
 import { auditContext, elapsed } from './stages/context.js';
 import { metricsStage, refuseDegenerate, suppression } from './stages/metrics.js';
@@ -31,6 +31,8 @@ import { auditResult } from './stages/result.js';
 
 export { AUDIT_DEFAULTS, AUDIT_VERSION, DERIVED_SEEDS, ganBatchFor, ganEpochsFor, ganStepsFor, type AuditOptions } from './options.js';
 export { metricsStage, type MetricsStage } from './stages/metrics.js';
+export { auditContext } from './stages/context.js';
+export { auditPlan, type AuditPlan } from './plan.js';
 export { intersectionPowerCaveat } from './stages/intersections.js';
 export { lucidStart } from './stages/lucid.js';
 
@@ -41,17 +43,17 @@ export { lucidStart } from './stages/lucid.js';
  */
 export async function runAudit(engine: Engine, table: Table, opts: AuditOptions): Promise<AuditResult> {
   const ctx = auditContext(engine, table, opts);
-  const { lap, progress } = ctx;
+  const { lap, progress, plan } = ctx;
   try {
     // 1–2. predictions, groups, group metrics and their verdicts, attribution
     progress('score', 0);
-    const ms = await metricsStage(engine, table, opts, ctx.model, ctx.predGiven, ctx.warnings, ctx.caveats, lap);
+    const ms = await metricsStage(ctx);
     lap('metrics');
     const supp = suppression(table, ms);
-    if (ms.attributes.predKind === 'scores') ctx.seedLog['group metrics (calibration intervals)'] = DERIVED_SEEDS.metrics(ctx.seed);
-    refuseDegenerate(opts, ms);
+    if (ms.attributes.predKind === 'scores') ctx.seedLog['group metrics (calibration intervals)'] = plan.seeds.metrics;
+    refuseDegenerate(plan, ms);
     // asked to stop before the GANs train: nothing worth a report yet (the rest would run on an untrained generator)
-    if (opts.shouldStop?.()) throw new EngineError('E_STOPPED', 'audit: stopped before the LUCID-GAN training began; nothing was written');
+    if (plan.shouldStop?.()) throw new EngineError('E_STOPPED', 'audit: stopped before the LUCID-GAN training began; nothing was written');
     // 3. LUCID-GAN, one per GAN seed (and the surrogate that scores a predictions column's sets)
     const gs = await ganStage(ctx, ms);
     lap('gan');

@@ -6,7 +6,7 @@ import { unitIntervalOf } from '../data/cells.js';
 import type { TableReadOptions } from '../node/read-table.js';
 import { FORMATS, FORMAT_NAMES, type FormatName } from '../data/formats.js';
 import { SUPPRESSION_OPTION } from '../methods/metrics/suppress.js';
-import { FAVOURABLE, FIT_DEFAULTS, METRICS_DEFAULTS, THRESHOLD_OPTION } from '../methods/metrics/index.js';
+import { FAVOURABLE, FIT_DEFAULTS, METRICS_DEFAULTS, THRESHOLD_MEANING } from '../methods/metrics/index.js';
 import { wrapText } from '../report/format.js';
 
 export function positiveInt(value: string): number {
@@ -34,6 +34,12 @@ export function unitInterval(value: string): number {
   if (v === null) throw new InvalidArgumentError(`expected a number in [0, 1], got "${value}"`);
   return v;
 }
+
+/** The decision threshold's flag as every command offers it (its meaning from metrics/decision.ts, which the page shows too). */
+export const THRESHOLD_OPTION = {
+  flag: '--threshold',
+  help: THRESHOLD_MEANING,
+} as const;
 
 /** Comma-separated numbers, at least two (bin edges); an empty item is an error, not 0. */
 export function numberList(value: string): number[] | null {

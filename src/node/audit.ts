@@ -8,6 +8,7 @@ import type { Engine } from '../engine/engine.js';
 import { EngineError } from '../engine/errors.js';
 import { requireColumns } from '../data/table.js';
 import { runAudit, type AuditOptions } from '../audit/run.js';
+import { modelOrPred } from '../methods/metrics/index.js';
 import type { AuditResult } from '../audit/types.js';
 import { auditFiles } from '../report/audit-files.js';
 import { REPORT_FILE } from '../report/files.js';
@@ -139,9 +140,8 @@ export interface AuditFileOptions extends Omit<AuditOptions, 'model' | 'source' 
 /** Reads the CSV, loads the model (or checks the predictions column) and runs the audit. */
 export async function auditFile(engine: Engine, opts: AuditFileOptions): Promise<{ result: AuditResult; read: ReadReport }> {
   const { data, model: modelFile, modelTimeout, read, ganCacheDir, gan: ganFile, ganSave, ganSideBySide, ...rest } = opts;
-  if ((modelFile === undefined) === (rest.pred === undefined)) {
-    throw new EngineError('E_ARG', 'give exactly one of --model (a model to call) and --pred (a column of predictions)');
-  }
+  const exactlyOne = 'give exactly one of --model (a model to call) and --pred (a column of predictions)';
+  modelOrPred({ model: modelFile, pred: rest.pred }, { none: exactlyOne, both: exactlyOne });
   if (ganSave) await requireWritableFile(ganSave, '--gan-save');
   const ganSet = ganFile !== undefined ? await readGanHandover(ganFile) : undefined;
   const { table, report } = await readTable(data, read ?? {});

@@ -15,7 +15,6 @@
 import { Rng } from '../../engine/rng.js';
 import { selectRows, type Table } from '../../data/table.js';
 import { detectionScore, pairTrendsWithFloor, privacyCheck, privacyHolds, type BeyondFeature } from '../../methods/quality/beyond.js';
-import { DERIVED_SEEDS } from '../options.js';
 import type { AuditResult, BeyondCheck, BeyondSide } from '../types.js';
 
 export { privacyHolds };
@@ -56,10 +55,10 @@ export function beyondMarginals(table: Table, features: readonly BeyondFeature[]
   return { positive: side(1), negative: side(0) };
 }
 
-/** The stage's entry: its own random stream, logged. */
+/** The stage's entry: its own random stream (`seed`: the plan's seeds.beyond), logged. */
 export function beyondStage(engine: Rng['engine'], seed: number, seedLog: Record<string, number>, table: Table, features: readonly BeyondFeature[], yhat: Uint8Array, generated: { positive: Table; negative: Table }, ganRows: Int32Array): BeyondCheck {
-  seedLog['fidelity beyond single columns (pair-trend floors, detection folds, privacy halves)'] = DERIVED_SEEDS.beyond(seed);
-  return beyondMarginals(table, features, yhat, generated, ganRows, new Rng(engine, DERIVED_SEEDS.beyond(seed)));
+  seedLog['fidelity beyond single columns (pair-trend floors, detection folds, privacy halves)'] = seed;
+  return beyondMarginals(table, features, yhat, generated, ganRows, new Rng(engine, seed));
 }
 
 /** Caveats from the figures: a side below a noise floor, and rows closer to training rows than held-out rows are. */

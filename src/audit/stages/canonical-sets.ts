@@ -131,7 +131,8 @@ export interface CanonicalStage {
 }
 
 export async function canonicalStage(ctx: AuditContext, ms: MetricsStage, gs: GanStage, s: Sets): Promise<CanonicalStage> {
-  const { table, n, caveats } = ctx;
+  const { table, caveats } = ctx;
+  const { n } = ctx.plan;
   const { views } = ms;
   ctx.progress('canonical', 0);
   const { seeds, scorer, rejection } = gs;

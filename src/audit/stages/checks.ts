@@ -5,7 +5,6 @@ import { Rng } from '../../engine/rng.js';
 import type { Table } from '../../data/table.js';
 import { binnedVariable, categoricalVariable, cellVariable, CHECK_DEFAULTS, correctShiftChecks, fidelity, numericVariable, realSeparation, shiftChecks, type CheckVariable, type FeatureFidelity, type ShiftCheck } from '../checks.js';
 import { buildFindings, FINDINGS_DEFAULTS, type AuditFindings } from '../findings.js';
-import { DERIVED_SEEDS } from '../options.js';
 import type { AuditResult, BeyondCheck, Distribution } from '../types.js';
 import { beyondCaveats, beyondStage } from './beyond.js';
 import type { CanonicalStage, Sets } from './canonical-sets.js';
@@ -27,7 +26,7 @@ export interface ChecksStage {
 }
 
 export function checksStage(ctx: AuditContext, ms: MetricsStage, gs: GanStage, cs: CanonicalStage, s: Sets, supp: Suppression): ChecksStage {
-  const { engine, table, seed, seedLog, caveats, progress } = ctx;
+  const { engine, table, plan, seedLog, caveats, progress } = ctx;
   const { views, yhat, attributes, favourable } = ms;
   const { ganColumns } = gs;
   const { main, canonical } = cs;
@@ -36,8 +35,8 @@ export function checksStage(ctx: AuditContext, ms: MetricsStage, gs: GanStage, c
   const suppressedCells = supp.cells;
   progress('checks', 0);
   // its own stream (not seed + j, which the transformer's mixture fits use)
-  const checkRng = new Rng(engine, DERIVED_SEEDS.checks(seed));
-  seedLog['checks against the real rows'] = DERIVED_SEEDS.checks(seed);
+  const checkRng = new Rng(engine, plan.seeds.checks);
+  seedLog['checks against the real rows'] = plan.seeds.checks;
   const setsBySeed = main.perSeed.map((d) => ({ positive: d.positive.table, negative: d.negative.table }));
   const fid = fidelity(ganColumns.map((c) => ({ name: c.name, kind: c.kind })), table, yhat, setsBySeed, checkRng, { emptyFails: true });
   const fidOf = (f: string) => fid.find((x) => x.feature === f) ?? null;
@@ -48,8 +47,8 @@ export function checksStage(ctx: AuditContext, ms: MetricsStage, gs: GanStage, c
     const c = table.columns.find((x) => x.name === d.feature)!;
     return c.kind === 'numeric' ? numericVariable(table, d.feature, 'feature') : categoricalVariable(table, d.feature, 'feature');
   });
-  seedLog['the real rows\' separation of each feature'] = DERIVED_SEEDS.separation(seed);
-  const separation = realSeparation([...featureVars, ...vars], yhat, new Rng(engine, DERIVED_SEEDS.separation(seed)));
+  seedLog['the real rows\' separation of each feature'] = plan.seeds.separation;
+  const separation = realSeparation([...featureVars, ...vars], yhat, new Rng(engine, plan.seeds.separation));
   // the features checked value by value: in the real rows' order, the first CHECK_DEFAULTS.topFeatures
   // that separate beyond chance and are faithful, and every one of the real top 3 (named or not, said why)
   const byReal = featureVars.map((v, i) => ({ v, s: separation[i] })).sort((a, b) => b.s.js - a.s.js || (a.v.feature < b.v.feature ? -1 : a.v.feature > b.v.feature ? 1 : 0));
@@ -68,7 +67,7 @@ export function checksStage(ctx: AuditContext, ms: MetricsStage, gs: GanStage, c
   correctShiftChecks([shifts, cells], attributes.verdicts.alpha);
   const findings = buildFindings(canonical.distributions, fid, shifts, views.map((v) => v.attr.column), favourable, separation);
   checkCaveats(caveats, findings, fid);
-  const beyond = beyondStage(engine, seed, seedLog, table, ganColumns.map((c) => ({ name: c.name, kind: c.kind })), yhat, { positive: main.positive, negative: main.negative }, gs.ganRows);
+  const beyond = beyondStage(engine, plan.seeds.beyond, seedLog, table, ganColumns.map((c) => ({ name: c.name, kind: c.kind })), yhat, { positive: main.positive, negative: main.negative }, gs.ganRows);
   beyondCaveats(caveats, beyond);
   return { fid, shifts, cells, pairVars, findings, beyond };
 }

@@ -11,7 +11,7 @@ import type { MetricsStage } from './metrics.js';
 
 /** undefined when fewer than two protected attributes are categories the GAN can fix (or nInter is 0). */
 export async function conditionalStage(ctx: AuditContext, ms: MetricsStage, gs: GanStage, s: Sets): Promise<ConditionalComparison[] | undefined> {
-  const { nInter } = ctx;
+  const { nInter } = ctx.plan;
   const { views } = ms;
   const { drawPair, roleOf } = s;
   const discrete = fixableColumns(gs);

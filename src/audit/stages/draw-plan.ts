@@ -1,13 +1,12 @@
 // How an audit draws one side of a set from one GAN (stages 3 to 5b): the plan made once per audit in
 // the GAN stage, whose plateau schedule checks the main sets as the audit will draw them, and used by
 // `sets` (canonical-sets.ts). Its own file so that the GAN stage and the sets share it without a cycle.
-import { check } from '../../engine/errors.js';
 import { selectRows, type Column, type Table } from '../../data/table.js';
 import { findDependencies, type Dependency } from '../../data/dependencies.js';
 import { findRelations, type Relation } from '../../data/relations.js';
 import { drawCanonical, drawSeed, type CanonicalDraw, type ConditionMode, type Scorer } from '../canonical.js';
-import { CORRECTION_DEFAULTS, CORRECTION_HIDDEN, type Correction } from '../correct.js';
-import { AUDIT_DEFAULTS, type AuditOptions } from '../options.js';
+import { CORRECTION_HIDDEN, type Correction } from '../correct.js';
+import type { AuditPlan } from '../plan.js';
 import type { GroupView } from './metrics.js';
 import type { LucidGan } from '../../models/lucidgan/model.js';
 
@@ -37,10 +36,8 @@ export interface DrawPlan {
   range: Record<string, [number, number]>;
 }
 
-export function drawPlan(opts: AuditOptions, o: { views: readonly GroupView[]; predName: string; threshold: number; ganFeatureTable: Table; ganTable: Table; ganColumns: readonly Column[]; negRows: Int32Array; posRows: Int32Array; scorer: Scorer | null; rejection: boolean; range: Record<string, [number, number]> }): DrawPlan {
-  const correction = opts.ganCorrect ?? AUDIT_DEFAULTS.ganCorrect;
-  const factor = opts.ganCandidates ?? CORRECTION_DEFAULTS.factor;
-  check(Number.isSafeInteger(factor) && factor >= 2, 'E_ARG', () => `audit: ganCandidates must be an integer of at least 2, got ${factor}`);
+export function drawPlan(plan: AuditPlan, o: { views: readonly GroupView[]; predName: string; threshold: number; ganFeatureTable: Table; ganTable: Table; ganColumns: readonly Column[]; negRows: Int32Array; posRows: Int32Array; scorer: Scorer | null; rejection: boolean; range: Record<string, [number, number]> }): DrawPlan {
+  const { correct: correction, candidates: factor } = plan.gan;
   const features = o.ganColumns.map((c) => c.name);
   // the classifier correction (correct.ts) of the main sets: it reads the GAN's columns of the real rows of each side
   const realSide = correction !== 'none' ? ([o.negRows, o.posRows].map((r) => selectRows({ rows: o.ganTable.rows, columns: o.ganTable.columns.filter((c) => features.includes(c.name)) }, r)) as [Table, Table]) : null;
@@ -48,7 +45,7 @@ export function drawPlan(opts: AuditOptions, o: { views: readonly GroupView[]; p
     dependencies: findDependencies(o.ganFeatureTable),
     relations: findRelations(o.ganFeatureTable),
     protectedColumns: new Set(o.views.map((v) => v.attr.column)),
-    condition: opts.ganCondition ?? AUDIT_DEFAULTS.ganCondition,
+    condition: plan.gan.condition,
     predName: o.predName,
     sideRows: [o.negRows, o.posRows],
     realSide,

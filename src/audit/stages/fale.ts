@@ -2,8 +2,7 @@
 // features on a fairness measure, the unprivileged group being the attribute's group with the lowest
 // selection rate among those that are not small.
 import { Rng } from '../../engine/rng.js';
-import { fale, FALE_DEFAULTS, type ProtectedCondition } from '../../methods/fale/index.js';
-import { AUDIT_DEFAULTS, DERIVED_SEEDS } from '../options.js';
+import { fale, type ProtectedCondition } from '../../methods/fale/index.js';
 import type { FaleSection } from '../types.js';
 import type { AuditContext } from './context.js';
 import type { GanStage } from './gan.js';
@@ -16,8 +15,9 @@ export interface FaleStage {
 }
 
 export async function faleStage(ctx: AuditContext, ms: MetricsStage, gs: GanStage): Promise<FaleStage> {
-  const { engine, table, model, seed, opts, seedLog, caveats, progress } = ctx;
-  const { views, features, predName, extra, attributes, mtable, positive, favourable, minGroupSize, threshold } = ms;
+  const { engine, table, plan, seedLog, caveats, progress } = ctx;
+  const { model } = plan;
+  const { views, features, predName, extra, attributes, mtable, positive, favourable, minGroupSize } = ms;
   const { scorer } = gs;
   const faleSections: FaleSection[] = [];
   let faleSkipped: string | undefined;
@@ -25,12 +25,12 @@ export async function faleStage(ctx: AuditContext, ms: MetricsStage, gs: GanStag
     faleSkipped = 'the model is a predictions column; FALE calls the model on modified rows, so it needs a callable model';
     caveats.push({ topic: 'model', text: `predictions column: no FALE and no LUCID (both need the model itself); ${scorer ? 'generated rows are scored by a surrogate of the predictions' : 'the validity of the generated rows is unknown'}` });
   } else {
-    const protectedSet = new Set(opts.protected);
-    const feats = (features ?? table.columns.map((c) => c.name).filter((c) => c !== opts.label)).filter((f) => !protectedSet.has(f) && f !== predName && !extra.some((e) => e.name === f));
+    const protectedSet = new Set(plan.protected);
+    const feats = (features ?? table.columns.map((c) => c.name).filter((c) => c !== plan.label)).filter((f) => !protectedSet.has(f) && f !== predName && !extra.some((e) => e.name === f));
     if (feats.length === 0) faleSkipped = 'the model reads no feature besides the protected ones';
     else {
-      const rng = new Rng(engine, DERIVED_SEEDS.fale(seed));
-      if ((opts.faleBootstrap ?? AUDIT_DEFAULTS.faleBootstrap) > 0) seedLog['FALE bootstrap'] = DERIVED_SEEDS.fale(seed);
+      const rng = new Rng(engine, plan.seeds.fale);
+      if (plan.fale.bootstrap > 0) seedLog['FALE bootstrap'] = plan.seeds.fale;
       for (let k = 0; k < views.length; k++) {
         progress('fale', k / views.length);
         const v = views[k];
@@ -42,18 +42,18 @@ export async function faleStage(ctx: AuditContext, ms: MetricsStage, gs: GanStag
         for (const g of pool) if ((sel[g.value] ?? Infinity) < (sel[low.value] ?? Infinity)) low = g;
         const unprivileged: ProtectedCondition[] = [{ column: v.attr.groupColumn, value: low.value }];
         const result = await fale(mtable, model, {
-          label: opts.label,
+          label: plan.label,
           positive,
           protected: unprivileged,
           features: feats,
           exclude: [predName, ...extra.map((e) => e.name)],
-          bins: opts.faleBins ?? FALE_DEFAULTS.bins,
-          bootstrap: opts.faleBootstrap ?? AUDIT_DEFAULTS.faleBootstrap,
+          bins: plan.fale.bins,
+          bootstrap: plan.fale.bootstrap,
           rng,
           favourable,
           minGroupSize,
-          threshold,
-          modelClasses: opts.modelClasses,
+          threshold: plan.decision.threshold,
+          modelClasses: plan.modelClasses,
           // the metrics stage has checked these scores against the label, and the report says it first
           checkFit: false,
         });

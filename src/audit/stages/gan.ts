@@ -6,9 +6,9 @@ import { check } from '../../engine/errors.js';
 import type { Column, Table } from '../../data/table.js';
 import { selectRows } from '../../data/table.js';
 import { LucidGan, type FitStatus } from '../../models/lucidgan/model.js';
-import { ganSeedsFor, modelScorer, observedRanges, surrogateScorer, surrogateSplitSeed, CANONICAL_DEFAULTS, type Scorer } from '../canonical.js';
-import { AUDIT_DEFAULTS, AUDIT_VERSION, DERIVED_SEEDS, ganBatchFor, ganEpochsFor, type StageEta } from '../options.js';
-import { checkpointing, GAN_SCHEDULES, heldOutScorer, SCHEDULE_DEFAULTS, trainingRows, type GanSchedule } from '../schedule.js';
+import { modelScorer, observedRanges, surrogateScorer, type Scorer } from '../canonical.js';
+import { AUDIT_VERSION, type StageEta } from '../options.js';
+import { checkpointing, heldOutScorer, SCHEDULE_DEFAULTS, trainingRows, type GanSchedule } from '../schedule.js';
 import { drawPlan, drawSide, type DrawPlan } from './draw-plan.js';
 import { meanFidelity } from '../../methods/quality/fidelity.js';
 import type { CheckScore, GanEpoch } from '../../models/lucidgan/config.js';
@@ -61,49 +61,50 @@ export interface GanStage {
 }
 
 export async function ganStage(ctx: AuditContext, ms: MetricsStage): Promise<GanStage> {
-  const { engine, table, opts, seed, model, warnings, caveats, seedLog, lap, progress, ganRowsMax } = ctx;
-  const { predName, views, yhat, pScore, threshold } = ms;
+  const { engine, table, plan, warnings, caveats, seedLog, lap, progress } = ctx;
+  const { model, seeds: seedsOf, gan } = plan;
+  const ganRowsMax = gan.rowsMax;
+  const { predName, views, yhat, pScore } = ms;
+  const { threshold } = plan.decision;
   // identifier-like columns (the reader marks them) carry no pattern a GAN can learn: left out, as the reader warned
-  const ganColumns: Column[] = table.columns.filter((c) => c.name !== opts.label && c.name !== predName && !(c.kind === 'categorical' && c.identifier));
+  const ganColumns: Column[] = table.columns.filter((c) => c.name !== plan.label && c.name !== predName && !(c.kind === 'categorical' && c.identifier));
   const ganFeatureTable: Table = { rows: table.rows, columns: ganColumns.slice() };
   const allGanRows: Table = { rows: table.rows, columns: [...ganColumns, { kind: 'numeric', name: predName, values: pScore }] };
   // the fast schedule holds real rows out of the GANs' training to stop on (schedule.ts)
-  const schedule = opts.ganSchedule ?? AUDIT_DEFAULTS.ganSchedule;
-  check(schedule in GAN_SCHEDULES, 'E_ARG', () => `audit: ganSchedule must be one of ${Object.keys(GAN_SCHEDULES).join(', ')}, got ${String(schedule)}`);
-  const scheduleDef = GAN_SCHEDULES[schedule];
+  const { schedule, scheduleDef } = gan;
   // more rows than ganRows: the GANs get a stratified sample (decision × protected groups; sample.ts)
   const strataNames = ['decision', ...views.map((v) => v.attr.groupColumn)];
   let sample: { rows: Int32Array; represented: number; nonEmpty: number } | null = null;
   if (table.rows > ganRowsMax) {
     const { codes, strata } = strataOf(yhat, views);
-    const s = stratifiedSample(engine, codes, strata, ganRowsMax, DERIVED_SEEDS.ganSample(seed));
-    seedLog['the GANs\' stratified sample of the rows'] = DERIVED_SEEDS.ganSample(seed);
+    const s = stratifiedSample(engine, codes, strata, ganRowsMax, seedsOf.ganSample);
+    seedLog['the GANs\' stratified sample of the rows'] = seedsOf.ganSample;
     const represented = s.taken.filter((x) => x > 0).length;
     sample = { rows: s.rows, represented, nonEmpty: strata };
     if (represented < strata) warnings.push(`the GANs' sample of ${ganRowsMax} rows cannot hold a row of each of the ${strata} non-empty strata (${strataNames.join(' × ')}): ${strata - represented} have none; give a larger --gan-rows`);
   }
   /** the rows the GANs see (the sample, or every row), as indices into the table; schedule.ts works inside them */
   const ganData: Int32Array | null = sample ? sample.rows : null;
-  const train = trainingRows(engine, ganData ? Uint8Array.from(ganData, (i) => yhat[i]) : yhat, scheduleDef, DERIVED_SEEDS.holdout(seed));
+  const train = trainingRows(engine, ganData ? Uint8Array.from(ganData, (i) => yhat[i]) : yhat, scheduleDef, seedsOf.holdout);
   const toTable = (rows: Int32Array): Int32Array => (ganData ? Int32Array.from(rows, (i) => ganData[i]) : rows);
   const held = train.held ? toTable(train.held) : null;
-  if (held) seedLog['rows held out from the GANs\' training (the stopping rule)'] = DERIVED_SEEDS.holdout(seed);
+  if (held) seedLog['rows held out from the GANs\' training (the stopping rule)'] = seedsOf.holdout;
   /** the GANs' training rows: indices into the table */
   const ganRows: Int32Array = toTable(train.rows);
   const ganTable: Table = held || ganData ? selectRows(allGanRows, ganRows) : allGanRows;
-  const batch = opts.ganBatch ?? ganBatchFor(ganTable.rows);
-  const epochs = opts.ganEpochs ?? ganEpochsFor(ganTable.rows, batch);
-  const ganSeeds = ganSeedsFor(seed, opts.ganSeeds ?? CANONICAL_DEFAULTS.ganSeeds);
-  const rejection = opts.rejection ?? true;
+  const batch = gan.batchFor(ganTable.rows);
+  const epochs = gan.epochsFor(ganTable.rows, batch);
+  const ganSeeds = seedsOf.gans;
+  const rejection = gan.rejection;
   // what scores generated rows: the model, or for a predictions column a surrogate fitted to it
   let scorer: Scorer | null = null;
   if (model) scorer = modelScorer(model, threshold);
   else {
     progress('surrogate', 0);
-    scorer = surrogateScorer(engine, table, ganColumns.map((c) => c.name), yhat, seed);
+    scorer = surrogateScorer(engine, table, ganColumns.map((c) => c.name), yhat, seedsOf.audit);
     if (scorer) {
-      seedLog['surrogate of the predictions (hold-out split)'] = surrogateSplitSeed(seed);
-      seedLog['surrogate of the predictions (training)'] = seed;
+      seedLog['surrogate of the predictions (hold-out split)'] = seedsOf.surrogateSplit;
+      seedLog['surrogate of the predictions (training)'] = seedsOf.audit;
     }
     if (!scorer) caveats.push({ topic: 'validity', text: 'the predictions are all one class (or there are fewer than 20 rows): no surrogate of them could be fitted, so nothing scores the generated rows and their validity is unknown' });
     lap('surrogate');
@@ -113,27 +114,26 @@ export async function ganStage(ctx: AuditContext, ms: MetricsStage): Promise<Gan
   // the GANs' training rows on each side (indices into ganTable): the observed condition's pools
   const [negRows, posRows] = train.side;
   // how every set is drawn: the stopping checks of the plateau schedule draw the main sets as the audit will
-  const plan = drawPlan(opts, { views, predName, threshold, ganFeatureTable, ganTable, ganColumns, negRows, posRows, scorer, rejection, range });
-  const setsScore = scheduleDef.stop === 'sets' ? plateauScorer(plan, ganTable, ganColumns, negRows, posRows) : null;
+  const draws = drawPlan(plan, { views, predName, threshold, ganFeatureTable, ganTable, ganColumns, negRows, posRows, scorer, rejection, range });
+  const setsScore = scheduleDef.stop === 'sets' ? plateauScorer(draws, ganTable, ganColumns, negRows, posRows) : null;
   const heldTable = held ? selectRows(table, held) : null;
   const heldYhat = held ? Uint8Array.from(held, (i) => yhat[i]) : null;
   // the audit disposes of the GANs however it ends
   const gans = ctx.owned.gans;
   let interrupted = false;
   progress('gan', 0);
-  const mode = opts.ganMode ?? AUDIT_DEFAULTS.ganMode;
-  const pointShare = opts.ganPointShare ?? AUDIT_DEFAULTS.ganPointShare;
+  const { mode, pointShare } = gan;
   // everything that shapes the GANs besides their rows and condition (gan-reuse.ts: the cache key)
   // (the plateau schedule's checks draw the main sets: how they are drawn and scored shapes where training stops)
-  const drawing = { condition: plan.condition, correct: plan.correction, candidates: plan.factor, rejection: plan.scorer !== null, threshold: plan.threshold, checkRows: SCHEDULE_DEFAULTS.checkRows };
+  const drawing = { condition: draws.condition, correct: draws.correction, candidates: draws.factor, rejection: draws.scorer !== null, threshold: draws.threshold, checkRows: SCHEDULE_DEFAULTS.checkRows };
   const shaping = { epochs, batch, seeds: ganSeeds, mode, schedule: { name: schedule, ...scheduleDef }, pointShare, held: held ? sha256Hex(new Uint8Array(held.buffer, held.byteOffset, held.byteLength)) : null, condition: predName, gan: GAN_DEFAULTS, ...(scheduleDef.stop === 'sets' ? { drawing } : {}) };
-  const key = opts.ganCache || opts.ganSet ? ganKey({ ganTable, options: shaping, modelFile: opts.provenance?.modelSha256 ?? null, lucid: AUDIT_VERSION }) : null;
+  const key = plan.ganCache || plan.ganSet ? ganKey({ ganTable, options: shaping, modelFile: plan.provenance?.modelSha256 ?? null, lucid: AUDIT_VERSION }) : null;
   let reused: GanReuse | null = null;
   const warn = (text: string) => warnings.push(text);
-  const got = key && opts.ganSet ? handedOver(engine, opts.ganSet, key, ganSeeds) : key && opts.ganCache ? await fromCache(engine, opts.ganCache, key, ganSeeds, warn) : null;
+  const got = key && plan.ganSet ? handedOver(engine, plan.ganSet, key, ganSeeds) : key && plan.ganCache ? await fromCache(engine, plan.ganCache, key, ganSeeds, warn) : null;
   if (got && key) {
     gans.push(...got.gans);
-    reused = { from: opts.ganSet ? 'file' : 'cache', key };
+    reused = { from: plan.ganSet ? 'file' : 'cache', key };
     got.statuses.forEach((st, k) => {
       seedLog[`LUCID-GAN ${k + 1} of ${ganSeeds.length} (training)`] = ganSeeds[k];
       if (st === 'diverged') warnings.push(`LUCID-GAN training${ganSeeds.length > 1 ? ` (GAN seed ${ganSeeds[k]})` : ''} diverged when it was trained; its sets come from the last good epoch`);
@@ -163,7 +163,7 @@ export async function ganStage(ctx: AuditContext, ms: MetricsStage): Promise<Gan
     progress('gan', done / Math.max(1, totalEpochs), eta(done));
   };
   /** what shapes every GAN's fit but its seed, rows and length */
-  const ganFit = { ...(scheduleDef.dims ? { generatorDims: scheduleDef.dims, discriminatorDims: scheduleDef.dims } : {}), paper: mode === 'paper', where: opts.source ?? 'data', pointShare };
+  const ganFit = { ...(scheduleDef.dims ? { generatorDims: scheduleDef.dims, discriminatorDims: scheduleDef.dims } : {}), paper: mode === 'paper', where: plan.source, pointShare };
   const fitOptions = (k: number) => ({ ...ganFit, conditions: [predName], epochs, batch, seed: ganSeeds[k] });
   /** keeps GAN seed k's fit; true when a stop request cut it short (the audit trains no more) */
   const keep = (k: number, model: LucidGan, status: FitStatus, message: string | undefined, from = k + 1, how = 'the last one trained that far'): boolean => {
@@ -175,22 +175,22 @@ export async function ganStage(ctx: AuditContext, ms: MetricsStage): Promise<Gan
     if (status === 'interrupted') warnings.push(`LUCID-GAN training${which} stopped early after ${model.epochsDone} of ${epochs} epochs; the canonical sets come from ${from} of ${ganSeeds.length} GAN seeds, ${how}`);
     return status === 'interrupted';
   };
-  if (!reused && opts.onEstimate) {
+  if (!reused && plan.onEstimate) {
     // an estimate that cannot be made is not shown: nothing of the audit depends on it
-    const e = await estimateGans(engine, { ganTable, condition: predName, seeds: ganSeeds.length, epochs, batch, fit: ganFit, ceiling: scheduleDef.stop !== undefined }, scheduleDef.stop ? undefined : opts.ganWorkers).catch(() => null);
-    if (e) opts.onEstimate(e);
+    const e = await estimateGans(engine, { ganTable, condition: predName, seeds: ganSeeds.length, epochs, batch, fit: ganFit, ceiling: scheduleDef.stop !== undefined }, scheduleDef.stop ? undefined : plan.ganWorkers).catch(() => null);
+    if (e) plan.onEstimate(e);
   }
   // seeds side by side (gan-workers.ts): whole waves in workers, one core each; only a fixed budget
   // (a stopping check scores the sets with the model, which lives on this thread)
-  const workers = !reused && !scheduleDef.stop ? opts.ganWorkers : undefined;
+  const workers = !reused && !scheduleDef.stop ? plan.ganWorkers : undefined;
   const waves = workers ? sideBySide(ganSeeds.length, workers.size) : [];
   let k = 0;
   for (const wave of waves) {
-    const jobs = wave.map((j) => workers!.train({ table: ganTable, fit: fitOptions(j) }, onEpoch(j), opts.shouldStop));
+    const jobs = wave.map((j) => workers!.train({ table: ganTable, fit: fitOptions(j) }, onEpoch(j), plan.shouldStop));
     // the first failure fails the audit (its caller closes the workers); the others' are then not unhandled
     for (const p of jobs) p.catch(() => {});
     const results = await Promise.all(jobs);
-    const where = opts.source ?? 'data';
+    const where = plan.source;
     wave.forEach((j, w) => {
       const model = jobModel(engine, results[w], `${where}: LUCID-GAN trained side by side (GAN seed ${ganSeeds[j]})`);
       interrupted = keep(j, model, results[w].status, results[w].message, k + wave.length, 'those of the last wave (trained side by side) as far as the stop') || interrupted;
@@ -199,16 +199,16 @@ export async function ganStage(ctx: AuditContext, ms: MetricsStage): Promise<Gan
     if (interrupted) break;
   }
   for (; k < ganSeeds.length && !reused && !interrupted; k++) {
-    const score = setsScore ? setsScore(ganSeeds[k]) : heldTable ? heldOutScorer({ features: ganColumns.map((c) => ({ name: c.name, kind: c.kind })), held: heldTable, heldYhat: heldYhat!, trainSide: [negRows, posRows], range, seed: DERIVED_SEEDS.stopping(ganSeeds[k]) }) : null;
+    const score = setsScore ? setsScore(seedsOf.stopping[k]) : heldTable ? heldOutScorer({ features: ganColumns.map((c) => ({ name: c.name, kind: c.kind })), held: heldTable, heldYhat: heldYhat!, trainSide: [negRows, posRows], range, seed: seedsOf.stopping[k] }) : null;
     const cp = checkpointing(scheduleDef, score);
-    if (cp) seedLog[`LUCID-GAN ${k + 1} of ${ganSeeds.length} (stopping rule's rows)`] = DERIVED_SEEDS.stopping(ganSeeds[k]);
-    const fit = await LucidGan.fit(engine, ganTable, { ...fitOptions(k), ...(cp ? { checkpoint: cp } : {}), onEpoch: onEpoch(k), shouldStop: opts.shouldStop });
+    if (cp) seedLog[`LUCID-GAN ${k + 1} of ${ganSeeds.length} (stopping rule's rows)`] = seedsOf.stopping[k];
+    const fit = await LucidGan.fit(engine, ganTable, { ...fitOptions(k), ...(cp ? { checkpoint: cp } : {}), onEpoch: onEpoch(k), shouldStop: plan.shouldStop });
     interrupted = keep(k, fit.model, fit.status, fit.message);
   }
   // a complete set is kept for the next audit of the same inputs (a cut-short one never is)
-  if (key && opts.ganCache && !reused && !interrupted) await toCache(opts.ganCache, key, gans.map((model, k) => ({ model, status: statuses[k] })), warn);
+  if (key && plan.ganCache && !reused && !interrupted) await toCache(plan.ganCache, key, gans.map((model, k) => ({ model, status: statuses[k] })), warn);
   const seeds = ganSeeds.slice(0, gans.length);
-  return { gans, seedsAsked: ganSeeds.length, interrupted, seeds, ganColumns, ganFeatureTable, ganTable, epochs, batch, schedule, held, ganRows, sample, strataNames, range, negRows, posRows, scorer, rejection, reused, plan };
+  return { gans, seedsAsked: ganSeeds.length, interrupted, seeds, ganColumns, ganFeatureTable, ganTable, epochs, batch, schedule, held, ganRows, sample, strataNames, range, negRows, posRows, scorer, rejection, reused, plan: draws };
 }
 
 /**
@@ -216,13 +216,12 @@ export async function ganStage(ctx: AuditContext, ms: MetricsStage): Promise<Gan
  * draws them (SCHEDULE_DEFAULTS.checkRows per side, from the stopping rule's own seed stream), their mean
  * KS/TV against the GAN's training rows of each side, and the mean acceptance of the two sides' draws.
  */
-function plateauScorer(plan: DrawPlan, ganTable: Table, ganColumns: readonly Column[], negRows: Int32Array, posRows: Int32Array): (ganSeed: number) => (gan: LucidGan) => Promise<CheckScore> {
+function plateauScorer(plan: DrawPlan, ganTable: Table, ganColumns: readonly Column[], negRows: Int32Array, posRows: Int32Array): (stoppingSeed: number) => (gan: LucidGan) => Promise<CheckScore> {
   const features = ganColumns.map((c) => ({ name: c.name, kind: c.kind }));
   const decision = new Uint8Array(ganTable.rows);
   for (const i of posRows) decision[i] = 1;
   const sides = [negRows.length, posRows.length];
-  return (ganSeed) => async (gan) => {
-    const seed = DERIVED_SEEDS.stopping(ganSeed);
+  return (seed) => async (gan) => {
     const drawn = [];
     for (const side of [0, 1] as const) drawn.push(sides[side] > 0 ? await drawSide(plan, gan, seed, side, [], SCHEDULE_DEFAULTS.checkRows, 1 - side, () => {}) : null);
     const empty = selectRows(ganTable, []);

@@ -12,7 +12,8 @@ import type { GanStage } from './gan.js';
 import type { GroupView, MetricsStage, Suppression } from './metrics.js';
 
 export async function intersectionsStage(ctx: AuditContext, ms: MetricsStage, gs: GanStage, cs: CanonicalStage, ch: ChecksStage, s: Sets, supp: Suppression): Promise<AuditResult['intersections']> {
-  const { table, nInter, warnings, caveats, progress } = ctx;
+  const { table, warnings, caveats, progress } = ctx;
+  const { nInter } = ctx.plan;
   const { views, yhat, minGroupSize, favourable } = ms;
   const { seeds, scorer, rejection } = gs;
   const { canonical } = cs;

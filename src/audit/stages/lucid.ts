@@ -12,12 +12,14 @@ import type { GanStage } from './gan.js';
 import type { MetricsStage } from './metrics.js';
 
 export function lucidStage(ctx: AuditContext, ms: MetricsStage, gs: GanStage): LucidSection {
-  const { engine, model, n, seed, opts, seedLog, caveats, progress } = ctx;
+  const { engine, plan, seedLog, caveats, progress } = ctx;
+  const { model, n, lucidEpochs } = plan;
+  const seed = plan.seeds.audit;
   const { views, favourable } = ms;
   const { range } = gs;
   progress('lucid', 0);
   // towards the favourable decision, whichever value is named positive (one coding convention)
-  const lucid = runLucid(engine, model, favourable, n, seed, opts.lucidEpochs ?? LUCID_DEFAULTS.epochs, (c) => (views.some((v) => v.attr.column === c) ? 'protected' : 'feature'), range);
+  const lucid = runLucid(engine, model, favourable, n, seed, lucidEpochs, (c) => (views.some((v) => v.attr.column === c) ? 'protected' : 'feature'), range);
   if (lucid.ran) seedLog['LUCID (uniform start and descent)'] = seed;
   if (!lucid.ran) caveats.push({ topic: 'model', text: `LUCID did not run: ${lucid.reason}` });
   return lucid;

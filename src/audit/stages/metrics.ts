@@ -2,18 +2,16 @@
 // one binned), the group metrics with their verdicts and the attribution of each disparity; then what
 // the rest of the audit needs from them: the cells --suppress-below hides, and the refusal of inputs
 // that leave nothing to compare.
-import type { Engine } from '../../engine/engine.js';
 import { check, EngineError } from '../../engine/errors.js';
 import { Rng } from '../../engine/rng.js';
 import type { CategoricalColumn, Column, Table } from '../../data/table.js';
-import type { BlackBox } from '../../models/blackbox.js';
-import { correctTogether, groupMetrics, METRICS_DEFAULTS, type Favourable, type MetricsReport } from '../../methods/metrics/index.js';
+import { correctTogether, decide, groupMetrics, type Favourable, type MetricsReport } from '../../methods/metrics/index.js';
 import { carriersOf, codesOf, pathOf, type Attribution } from '../attribution.js';
 import { binValues, explicitBins, quantileBins } from '../bins.js';
 import { cellLabels } from '../distance.js';
-import { AUDIT_DEFAULTS, DERIVED_SEEDS, type AuditOptions } from '../options.js';
-import type { AuditResult, ProtectedAttribute } from '../types.js';
-import { requireColumn } from './context.js';
+import type { AuditPlan } from '../plan.js';
+import type { ProtectedAttribute } from '../types.js';
+import { requireColumn, type AuditContext } from './context.js';
 
 function freeName(table: Table, base: string): string {
   const names = new Set(table.columns.map((c) => c.name));
@@ -35,13 +33,13 @@ export interface GroupView {
   values: string[];
 }
 
-function groupViews(table: Table, opts: AuditOptions, inModel: (c: string) => boolean | null): { views: GroupView[]; extra: Column[]; warnings: string[] } {
+function groupViews(table: Table, plan: AuditPlan, inModel: (c: string) => boolean | null): { views: GroupView[]; extra: Column[]; warnings: string[] } {
   const views: GroupView[] = [];
   const extra: Column[] = [];
   const warnings: string[] = [];
-  for (const name of opts.protected) {
+  for (const name of plan.protected) {
     const col = requireColumn(table, name, 'protected column');
-    check(!(col.kind === 'categorical' && opts.protectedEdges?.[name]), 'E_ARG', () => `audit: edges given for "${name}", which is categorical; edges apply to numeric protected columns`);
+    check(!(col.kind === 'categorical' && plan.protectedEdges[name]), 'E_ARG', () => `audit: edges given for "${name}", which is categorical; edges apply to numeric protected columns`);
     if (col.kind === 'categorical') {
       const present = new Set(col.codes);
       views.push({
@@ -55,8 +53,8 @@ function groupViews(table: Table, opts: AuditOptions, inModel: (c: string) => bo
       });
       continue;
     }
-    const given = opts.protectedEdges?.[name];
-    const bins = given ? explicitBins(given, `protected edges of "${name}"`) : quantileBins(col.values, opts.protectedBins ?? AUDIT_DEFAULTS.protectedBins);
+    const given = plan.protectedEdges[name];
+    const bins = given ? explicitBins(given, `protected edges of "${name}"`) : quantileBins(col.values, plan.protectedBins);
     const { codes, counts, outside } = binValues(col.values, bins.edges);
     check(outside === 0, 'E_ARG', () => `audit: ${outside} values of "${name}" lie outside the edges [${bins.edges[0]}, ${bins.edges[bins.edges.length - 1]}]; widen the edges`);
     const groupColumn = freeName({ rows: table.rows, columns: [...table.columns, ...extra] }, `${name} (binned)`);
@@ -96,9 +94,8 @@ export interface MetricsStage {
   minGroupSize: number;
   /** P(positive) per row */
   pScore: Float64Array;
-  /** the decision per row: P(positive) above `threshold` */
+  /** the decision per row: the plan's decision rule on pScore */
   yhat: Uint8Array;
-  threshold: number;
   attribution: Attribution[];
 }
 
@@ -108,10 +105,10 @@ export interface MetricsStage {
  * disparity. Exported so the flag calibration (experiments/flag-calibration.mjs) runs exactly the code
  * whose verdicts the report shows, without the GAN.
  */
-export async function metricsStage(engine: Engine, table: Table, opts: AuditOptions, model: BlackBox | undefined, predGiven: string | undefined, warnings: string[], caveats: AuditResult['caveats'], lap: (stage: string) => void = () => {}): Promise<MetricsStage> {
-  const seed = opts.seed ?? 0;
-  const threshold = opts.threshold ?? METRICS_DEFAULTS.threshold;
-  check(Number.isFinite(threshold) && threshold >= 0 && threshold <= 1, 'E_ARG', () => `audit: threshold must be in [0, 1], got ${threshold}`);
+export async function metricsStage(ctx: AuditContext): Promise<MetricsStage> {
+  const { table, plan, warnings, caveats, lap } = ctx;
+  const { model, pred: predGiven, decision } = plan;
+  const { threshold } = decision;
   // ── 1. predictions ──────────────────────────────────────────────────────────────────────────
   const predName = predGiven ?? freeName(table, 'preds');
   let predCol: Column;
@@ -123,7 +120,7 @@ export async function metricsStage(engine: Engine, table: Table, opts: AuditOpti
   lap('score');
 
   // ── 2. groups and metrics ───────────────────────────────────────────────────────────────────
-  const { views, extra, warnings: binWarnings } = groupViews(table, opts, inModel);
+  const { views, extra, warnings: binWarnings } = groupViews(table, plan, inModel);
   warnings.push(...binWarnings);
   const base = model ? [...table.columns, predCol] : table.columns.slice();
   const mtable: Table = { rows: table.rows, columns: [...base, ...extra] };
@@ -133,21 +130,16 @@ export async function metricsStage(engine: Engine, table: Table, opts: AuditOpti
     try {
       return f();
     } catch (e) {
-      if (e instanceof EngineError && e.code === 'E_INPUT') throw new EngineError('E_INPUT', `${opts.source ?? 'data'}: ${e.message}`);
+      if (e instanceof EngineError && e.code === 'E_INPUT') throw new EngineError('E_INPUT', `${plan.source}: ${e.message}`);
       throw e;
     }
   };
   // a model's output is P(positive) even when it is exactly 0 and 1; a given column may hold labels
   const predAs = model ? ('scores' as const) : ('auto' as const);
-  for (const c of Object.keys(opts.reference ?? {})) check(opts.protected.includes(c), 'E_ARG', () => `audit: the reference names "${c}", which is not among the protected columns (${opts.protected.join(', ')})`);
-  for (const c of opts.legitimate ?? []) {
-    requireColumn(table, c, 'legitimate column');
-    check(!opts.protected.includes(c) && c !== opts.label && c !== predGiven, 'E_ARG', () => `audit: the legitimate column "${c}" is a protected, label or predictions column`);
-  }
   // keyed by the metrics' group column (a numeric attribute's binned column)
   const reference: Record<string, string> = {};
-  for (const v of views) if (opts.reference?.[v.attr.column] !== undefined) reference[v.attr.groupColumn] = opts.reference[v.attr.column];
-  const mopts = { label: opts.label, positive: opts.positive, favourable: opts.favourable, pred: predName, predAs, threshold, groups: groupCols, reference, tolerance: opts.tolerance, minGroupSize: opts.minGroupSize, confidence: opts.confidence, legitimate: opts.legitimate, suppressBelow: opts.suppressBelow, allowInvertedScores: opts.allowInvertedScores, ...(model ? { predWhat: `the scores of ${model.source}` } : {}), rng: new Rng(engine, DERIVED_SEEDS.metrics(seed)) };
+  for (const v of views) if (plan.reference?.[v.attr.column] !== undefined) reference[v.attr.groupColumn] = plan.reference[v.attr.column];
+  const mopts = { label: plan.label, positive: plan.positive, favourable: plan.favourable, pred: predName, predAs, threshold, groups: groupCols, reference, tolerance: plan.tolerance, minGroupSize: plan.minGroupSize, confidence: plan.confidence, legitimate: plan.legitimate, suppressBelow: plan.suppressBelow, allowInvertedScores: plan.allowInvertedScores, ...(model ? { predWhat: `the scores of ${model.source}` } : {}), rng: new Rng(ctx.engine, plan.seeds.metrics) };
   const attributes = inData(() => groupMetrics(mtable, mopts));
   const intersection: MetricsReport | null = groupCols.length >= 2 ? inData(() => groupMetrics(mtable, { ...mopts, intersect: true, reference: Object.keys(reference).length === groupCols.length ? reference : undefined })) : null;
   // one family: every attribute, group, metric and the intersection (verdicts.ts)
@@ -165,13 +157,13 @@ export async function metricsStage(engine: Engine, table: Table, opts: AuditOpti
   // P(positive) per row as a number in [0, 1], the GAN's condition: the scores, or, where the metrics read
   // the column as predicted labels (0/1 included, whichever of them is positive), 1 for the positive label
   const pScore: Float64Array = attributes.predKind === 'scores' && predCol.kind === 'numeric' ? predCol.values : Float64Array.from(cellLabels(predCol), (l) => (l === positive ? 1 : 0));
-  const yhat = Uint8Array.from(pScore, (v) => (v > threshold ? 1 : 0));
+  const yhat = decide(decision, pScore);
 
   // why an attribute's groups differ: the features carrying it, and whether the model reads it (attribution.ts)
   const attribution: Attribution[] = [];
   {
-    const protectedSet = new Set(opts.protected);
-    const carriersFrom = table.columns.filter((c) => !(c.kind === 'categorical' && c.identifier)).map((c) => c.name).filter((c) => c !== opts.label && c !== predName && !protectedSet.has(c));
+    const protectedSet = new Set(plan.protected);
+    const carriersFrom = table.columns.filter((c) => !(c.kind === 'categorical' && c.identifier)).map((c) => c.name).filter((c) => c !== plan.label && c !== predName && !protectedSet.has(c));
     for (const v of views) {
       const gcol = mtable.columns.find((c) => c.name === v.attr.groupColumn)!;
       const readByModel = v.attr.inModel;
@@ -182,9 +174,9 @@ export async function metricsStage(engine: Engine, table: Table, opts: AuditOpti
         const k = col.categories.indexOf(ref);
         if (k >= 0) {
           const flipped: Table = { rows: table.rows, columns: table.columns.map((c) => (c === col ? { ...col, codes: new Int32Array(table.rows).fill(k) } : c)) };
-          const p = await model.predict(flipped);
+          const flippedYhat = decide(decision, await model.predict(flipped));
           let changed = 0;
-          for (let i = 0; i < table.rows; i++) if ((p[i] > threshold ? 1 : 0) !== yhat[i]) changed++;
+          for (let i = 0; i < table.rows; i++) if (flippedYhat[i] !== yhat[i]) changed++;
           flipShare = changed / table.rows;
         }
       }
@@ -192,7 +184,7 @@ export async function metricsStage(engine: Engine, table: Table, opts: AuditOpti
     }
   }
 
-  return { predName, predCol, features, views, extra, mtable, groupCols, attributes, intersection, positive, favourable, minGroupSize, pScore, yhat, threshold, attribution };
+  return { predName, predCol, features, views, extra, mtable, groupCols, attributes, intersection, positive, favourable, minGroupSize, pScore, yhat, attribution };
 }
 
 /** What --suppress-below hides from the sets' comparisons with the real rows. */
@@ -235,12 +227,12 @@ export function suppression(table: Table, ms: MetricsStage): Suppression {
 }
 
 /** Refuses inputs that leave nothing to compare (docs/models.md "Refused audits"): one decision for every row, or only small groups. */
-export function refuseDegenerate(opts: AuditOptions, ms: MetricsStage): void {
+export function refuseDegenerate(plan: AuditPlan, ms: MetricsStage): void {
   const { yhat, attributes, minGroupSize } = ms;
   let decidedPositive = 0;
   for (let i = 0; i < yhat.length; i++) decidedPositive += yhat[i];
   check(decidedPositive > 0 && decidedPositive < yhat.length, 'E_INPUT', () => `audit: the model decides all ${yhat.length} rows ${decidedPositive > 0 ? 'positive' : 'negative'}: there is no ${decidedPositive > 0 ? 'negative' : 'positive'} canonical set to draw and no decision to compare between groups (a constant model, or a threshold that every score is on one side of)`);
   for (const a of attributes.attributes) {
-    check(opts.allowSmall || a.groups.some((g) => !g.small), 'E_INPUT', () => `audit: every group of ${a.column} has fewer than ${minGroupSize} rows (${a.groups.slice(0, 4).map((g) => `${g.value}: ${g.n}`).join(', ')}${a.groups.length > 4 ? ', …' : ''}): no comparison can get a verdict; give fewer bins, --min-group, or --allow-small`);
+    check(plan.allowSmall || a.groups.some((g) => !g.small), 'E_INPUT', () => `audit: every group of ${a.column} has fewer than ${minGroupSize} rows (${a.groups.slice(0, 4).map((g) => `${g.value}: ${g.n}`).join(', ')}${a.groups.length > 4 ? ', …' : ''}): no comparison can get a verdict; give fewer bins, --min-group, or --allow-small`);
   }
 }

@@ -1,8 +1,7 @@
 // The last step of an audit: every stage's result in one AuditResult, with the provenance (meta)
 // that makes it reproducible: the data and model, the options that shaped it, every seed used.
 import { checkRelations } from '../../data/relations.js';
-import { AUDIT_DEFAULTS, AUDIT_VERSION } from '../options.js';
-import { CORRECTION_DEFAULTS } from '../correct.js';
+import { AUDIT_VERSION } from '../options.js';
 import type { AuditInterruption, AuditResult, ConditionalComparison, LucidSection } from '../types.js';
 import type { CanonicalStage, Sets } from './canonical-sets.js';
 import type { ChecksStage } from './checks.js';
@@ -46,8 +45,9 @@ export function interruption(stage0: string | null, epochsDone: number[], seedsA
 }
 
 export function auditResult(ctx: AuditContext, r: StageResults): AuditResult {
-  const { engine, table, opts, seed, model, ganRowsMax, timings, seedLog, caveats, warnings } = ctx;
-  const { views, features, predName, positive, favourable, threshold, attributes, intersection, attribution } = r.ms;
+  const { engine, table, plan, timings, seedLog, caveats, warnings } = ctx;
+  const { seed, model, provenance } = plan;
+  const { views, features, predName, positive, favourable, attributes, intersection, attribution } = r.ms;
   const { gans, seedsAsked, seeds, epochs, batch, ganTable, schedule, held, sample, strataNames, scorer, rejection, range } = r.gs;
   const { dependencies, relations, derivations } = r.sets;
   const { canonical, proxy } = r.cs;
@@ -61,36 +61,36 @@ export function auditResult(ctx: AuditContext, r: StageResults): AuditResult {
       created: new Date().toISOString(),
       seed,
       data: {
-        source: opts.source ?? 'data',
+        source: plan.source,
         rows: table.rows,
         columns: table.columns.map((c) => c.name),
-        sha256: opts.provenance?.dataSha256 ?? null,
-        bytes: opts.provenance?.dataBytes ?? null,
-        ...(opts.provenance?.dataSha256 ? {} : { note: opts.provenance?.dataNote ?? 'no file hash: the caller gave the table, not the file it was read from' }),
+        sha256: provenance?.dataSha256 ?? null,
+        bytes: provenance?.dataBytes ?? null,
+        ...(provenance?.dataSha256 ? {} : { note: provenance?.dataNote ?? 'no file hash: the caller gave the table, not the file it was read from' }),
       },
-      label: opts.label,
+      label: plan.label,
       positive,
       favourable,
-      threshold,
+      threshold: plan.decision.threshold,
       model: {
         kind: model ? model.kind : 'column',
         source: model ? model.source : `predictions column "${predName}"`,
         features,
         differentiable: model?.differentiable !== undefined,
-        sha256: model ? opts.provenance?.modelSha256 ?? null : null,
-        ...(model ? (opts.provenance?.modelSha256 ? {} : { note: 'no file hash: the caller gave the model, not its file' }) : { note: 'a predictions column: there is no model file to hash (the column is part of the data file)' }),
+        sha256: model ? provenance?.modelSha256 ?? null : null,
+        ...(model ? (provenance?.modelSha256 ? {} : { note: 'no file hash: the caller gave the model, not its file' }) : { note: 'a predictions column: there is no model file to hash (the column is part of the data file)' }),
       },
       gan: {
         epochs, mode: gans[0].consistency.mode, rows: ganTable.rows, seeds, epochsDone: gans.map((g) => g.epochsDone), rejection: rejection && scorer !== null,
         schedule, heldOut: held ? held.length : 0, batch,
         stops: gans.map((g) => g.history.stop ?? null),
-        ganRows: ganRowsMax,
+        ganRows: plan.gan.rowsMax,
         sample: sample ? { rows: sample.rows.length, of: table.rows, strata: strataNames, strataCount: sample.nonEmpty, represented: sample.represented } : null,
         reused: r.gs.reused,
-        sampling: { condition: opts.ganCondition ?? AUDIT_DEFAULTS.ganCondition, pointShare: opts.ganPointShare ?? AUDIT_DEFAULTS.ganPointShare, correct: opts.ganCorrect ?? AUDIT_DEFAULTS.ganCorrect, ...((opts.ganCorrect ?? AUDIT_DEFAULTS.ganCorrect) !== 'none' ? { candidates: opts.ganCandidates ?? CORRECTION_DEFAULTS.factor } : {}) },
+        sampling: { condition: plan.gan.condition, pointShare: plan.gan.pointShare, correct: plan.gan.correct, ...(plan.gan.correct !== 'none' ? { candidates: plan.gan.candidates } : {}) },
       },
       timings,
-      command: opts.provenance?.command ?? { via: 'api' },
+      command: provenance?.command ?? { via: 'api' },
       seeds: seedLog,
       suppressBelow: attributes.suppressBelow,
       interrupted: interruption(ctx.stoppedIn(), gans.map((g) => g.epochsDone), seedsAsked, epochs, r.gs.interrupted),

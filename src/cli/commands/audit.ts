@@ -9,17 +9,17 @@ import { EngineError } from '../../engine/errors.js';
 import { prepareOutDir, writeAudit } from '../../node/audit.js';
 import { auditWithProgress } from '../run-audit.js';
 import { initNodeEngine } from '../../node/engine.js';
-import { AUDIT_SEED_HELP, auditRunValues, withAuditRunOptions, type AuditRunCliOptions } from '../audit-options.js';
+import { AUDIT_SEED_HELP, auditRunValues, withAuditRunOptions } from '../audit-options.js';
 import { finishPolicy, POLICY_OPTIONS, preparePolicyFiles, raiseIfFailed, type PolicyCliOptions } from '../policy-options.js';
 import { checkPolicyOnAudit, policyReferences, validateForAudit } from '../../audit/policy-audit.js';
 import { POLICY_DEFAULTS, requireNoCanonical, type CheckSettings, type Policy } from '../../audit/policy.js';
 import { readPolicyFile } from '../../node/policy.js';
 import { FAIRNESS_OPTIONS as F, withGroupComparisonOptions, fairnessValues, readOptionsOf, withDataOptions, type DataCliOptions, type FairnessCliOptions, names, nonNegativeInt, summaryFormat, DATA_FILE } from '../options.js';
-import { directionsPhrase, judgedPhrase, METRICS_DEFAULTS } from '../../methods/metrics/index.js';
+import { directionsPhrase, judgedPhrase, METRICS_DEFAULTS, modelOrPred } from '../../methods/metrics/index.js';
 import { modelFilePhrase } from '../../models/adapters.js';
 import { auditJson, auditSummary, policyLine } from '../../report/summary.js';
 
-interface AuditCliOptions extends DataCliOptions, FairnessCliOptions, AuditRunCliOptions, PolicyCliOptions {
+interface AuditCliOptions extends DataCliOptions, FairnessCliOptions, PolicyCliOptions {
   data: string;
   label: string;
   positive?: string;
@@ -158,9 +158,7 @@ export const auditCommand = withGroupComparisonOptions(withAuditRunOptions(withD
   .addHelpText('after', HELP_AFTER)
   .action(async (opts: AuditCliOptions) => {
     const started = Date.now();
-    if ((opts.model === undefined) === (opts.pred === undefined)) {
-      throw new EngineError('E_ARG', opts.model !== undefined ? 'give either --model or --pred, not both' : 'give --model FILE (the model to audit) or --pred COLUMN (a column of its predictions)');
-    }
+    modelOrPred(opts, { none: 'give --model FILE (the model to audit) or --pred COLUMN (a column of its predictions)', both: 'give either --model or --pred, not both' });
     for (const k of ['baseline', 'margin', 'markdown', 'junit'] as const) if (opts[k] !== undefined && !opts.policy) throw new EngineError('E_ARG', `--${k} belongs to --policy: give --policy fairness.json`);
     // the policy is read and checked against the audit's options before the GAN trains: a usage error costs no minutes
     const policy = opts.policy ? await readPolicyFile(opts.policy) : null;

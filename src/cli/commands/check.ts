@@ -5,21 +5,21 @@
 import { Command, Option } from 'commander';
 import { checkPolicy, POLICY_DEFAULTS, requireNoCanonical, ruleMetricList, type CheckSettings, type Policy } from '../../audit/policy.js';
 import { checkPolicyOnAudit, policyProtected, policyReferences } from '../../audit/policy-audit.js';
-import { auditRunValues, withAuditRunOptions, type AuditRunCliOptions } from '../audit-options.js';
+import { auditRunValues, withAuditRunOptions } from '../audit-options.js';
 import { finishPolicy, POLICY_OPTIONS, preparePolicyFiles, raiseIfFailed, type PolicyCliOptions } from '../policy-options.js';
 import { auditWithProgress } from '../run-audit.js';
 import { prepareOutDir, writeAudit } from '../../node/audit.js';
 import { readColumns } from '../../node/columns.js';
 import { EngineError } from '../../engine/errors.js';
 import { Rng } from '../../engine/rng.js';
-import { METRICS_DEFAULTS, SUPPRESSION_OPTION, THRESHOLD_OPTION } from '../../methods/metrics/index.js';
+import { METRICS_DEFAULTS, SUPPRESSION_OPTION } from '../../methods/metrics/index.js';
 import { requireClean } from '../../node/csv.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { readPolicyFile } from '../../node/policy.js';
-import { FAIRNESS_OPTIONS, formatOption, nonNegativeInt, positiveInt, readOptionsOf, unitInterval, withDataOptions, type DataCliOptions } from '../options.js';
+import { FAIRNESS_OPTIONS, formatOption, nonNegativeInt, positiveInt, readOptionsOf, THRESHOLD_OPTION, unitInterval, withDataOptions, type DataCliOptions } from '../options.js';
 import { modelFilePhrase } from '../../models/adapters.js';
 
-interface CheckCliOptions extends DataCliOptions, AuditRunCliOptions, PolicyCliOptions {
+interface CheckCliOptions extends DataCliOptions, PolicyCliOptions {
   model?: string;
   out?: string;
   quiet?: boolean;

@@ -13,7 +13,7 @@ import { getColumn, selectRows, type CategoricalColumn, type Column, type Numeri
 import { categoricalOrder, linspace, percentilesSorted } from './order.js';
 import type { Favourable } from '../metrics/definitions.js';
 import { modelFit } from '../metrics/fit.js';
-import { positiveOf } from '../metrics/group-metrics.js';
+import { binaryLabel, decide, decisionRule, DECISION_DEFAULTS, positiveOf } from '../metrics/decision.js';
 import { checkModelClasses } from '../../models/contract.js';
 
 /** Confusion counts of one protected group within one population (weights are bootstrap multiplicities). */
@@ -97,7 +97,7 @@ export const FALE_DEFAULTS = {
   metric: 'spd' as FaleMetric,
   /** percentile levels linspace(0, 100, bins): the reference's 10 levels, ≤ 9 bins */
   bins: 10,
-  threshold: 0.5,
+  threshold: DECISION_DEFAULTS.threshold,
   /** bins (categories) with fewer rows are undefined */
   minBin: 1,
   bootstrap: 0,
@@ -235,9 +235,7 @@ export function binaryLabels(table: Table, label: string, positive?: string): { 
   else values.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
   // the one rule for the positive class (metrics' positiveOf)
   const pos = positiveOf(values, positive, label, 'fale');
-  const y = new Uint8Array(table.rows);
-  for (let i = 0; i < table.rows; i++) y[i] = rows[i] === pos ? 1 : 0;
-  return { y, positive: pos, values };
+  return { y: binaryLabel(rows, pos), positive: pos, values };
 }
 
 /**
@@ -254,8 +252,7 @@ export function checkFaleClasses(model: BlackBox, opts: Pick<FaleOptions, 'label
  */
 export function faleFitWarnings(y: Uint8Array, p: ArrayLike<number>, threshold: number, values: readonly string[], positive: string, opts: Pick<FaleOptions, 'label' | 'favourable' | 'allowInvertedScores' | 'checkFit'>, source: string): string[] {
   if (opts.checkFit === false) return [];
-  const yhat = new Uint8Array(p.length);
-  for (let i = 0; i < p.length; i++) yhat[i] = p[i] > threshold ? 1 : 0;
+  const yhat = decide({ kind: 'probability', threshold }, p);
   const negative = values.length === 2 ? values.find((v) => v !== positive)! : null;
   const fit = modelFit(y, yhat, p, { positive, negative, favourable: opts.favourable ?? 'positive', label: opts.label, what: `the scores of ${source}`, allowInverted: opts.allowInvertedScores });
   return fit.weak.map((w) => `a weak model: ${w}`);
@@ -386,10 +383,9 @@ export function metricPerPopulation(
   });
 }
 
+/** The decisions at a threshold faleSettings has checked (the probability kind of metrics/decision.ts). */
 export function hard(p: Float64Array, threshold: number): Uint8Array {
-  const out = new Uint8Array(p.length);
-  for (let i = 0; i < p.length; i++) out[i] = p[i] > threshold ? 1 : 0;
-  return out;
+  return decide({ kind: 'probability', threshold }, p);
 }
 
 /** Cumulative sum from 0 (undefined deltas add 0). */
@@ -646,8 +642,7 @@ export function faleSettings(opts: Pick<FaleOptions, 'metric' | 'threshold' | 'm
   // a built-in metric is taken on the favourable decision (one coding convention: the same decisions
   // coded the other way give the same curve); a custom one gets the counts as the label is coded
   const metric = builtin ? onFavourable(builtin, favourable) : (metricOpt as FairnessMetric);
-  const threshold = opts.threshold ?? FALE_DEFAULTS.threshold;
-  check(threshold >= 0 && threshold <= 1, 'E_ARG', () => `fale: threshold must be in [0, 1], got ${threshold}`);
+  const { threshold } = decisionRule(opts.threshold ?? FALE_DEFAULTS.threshold, 'fale');
   return { metricOpt, metric, threshold, minBin: opts.minBin ?? FALE_DEFAULTS.minBin };
 }
 

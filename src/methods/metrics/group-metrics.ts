@@ -19,19 +19,14 @@ import { impactTable } from './impact.js';
 import { modelFit } from './fit.js';
 import { compare, correct, VERDICTS, type Comparison, type Verdict, type VerdictSettings } from './verdicts.js';
 import { suppressAttribute, suppressedGroups } from './suppress.js';
+import { decide, decisionRule, DECISION_DEFAULTS, positiveOf, type DecisionRule } from './decision.js';
 import type { AttributeResult, Disparity, FourFifths, GroupMetricsOptions, GroupResult, Interval, MetricsReport } from './types.js';
-
-/** The decision threshold as every command and the browser page offer it (one text for the CLI help and the page's field). */
-export const THRESHOLD_OPTION = {
-  flag: '--threshold',
-  help: "P(positive) above which a row is predicted positive (the model's decision)",
-} as const;
 
 /** How an intersection is named: its columns joined by ' × ' ("sex × group"), a group's values by ', ' ("Female, B"). */
 export const INTERSECTION_JOIN = { attributes: ' × ', values: ', ' } as const;
 
 export const METRICS_DEFAULTS = {
-  threshold: 0.5,
+  threshold: DECISION_DEFAULTS.threshold,
   /** "small": a group with fewer rows gets no verdict and is never a default reference (one setting, every command) */
   minGroupSize: 30,
   /** 1 − α, the family-wise error rate of a report's flags */
@@ -133,21 +128,8 @@ export function labelValues(table: Table, label: string, where = 'metrics'): str
   return distinct(present(codedLabels(lc, 'the label')), lc.kind === 'numeric');
 }
 
-/**
- * The one rule for the positive class (every command): the value given, which must occur in the label;
- * else, with exactly two values, the second in reading order.
- */
-export function positiveOf(values: readonly string[], given: string | undefined, label: string, where = 'metrics'): string {
-  if (given === undefined) {
-    check(values.length === 2, 'E_ARG', () => `${where}: the label "${label}" has ${values.length} values (${values.slice(0, 8).join(', ')}); name the positive one with --positive`);
-    return values[1];
-  }
-  check(values.includes(given), 'E_ARG', () => `${where}: --positive "${given}" is not a value of the label "${label}"; its values are: ${values.join(', ')}`);
-  return given;
-}
-
 /** y (0/1), ŷ (0/1) per row, the scores when the column holds them, and how they were read. */
-function outcomes(table: Table, opts: GroupMetricsOptions, threshold: number) {
+function outcomes(table: Table, opts: GroupMetricsOptions, rule: DecisionRule) {
   const lc = getColumn(table, opts.label, 'metrics', '--label');
   const pc = getColumn(table, opts.pred, 'metrics', '--pred');
   const labels = codedLabels(lc, 'the label');
@@ -187,7 +169,7 @@ function outcomes(table: Table, opts: GroupMetricsOptions, threshold: number) {
   for (let i = 0; i < n && row < 0; i++) if (notScore(v[i]) && !asLabel.has(v[i])) row = i;
   for (let i = 0; i < n && row < 0; i++) if (notScore(v[i])) row = i;
   if (row >= 0) throw new EngineError('E_INPUT', `metrics: the prediction column "${opts.pred}" holds ${JSON.stringify(String(v[row]))} at row ${row + 1}, which is neither a value of the label (${values.join(', ')}) nor a score in [0, 1]`);
-  for (let i = 0; i < n; i++) yhat[i] = v[i] > threshold ? 1 : 0;
+  yhat.set(decide(rule, v));
   return { y, yhat, positive, negative, predKind: 'scores' as const, score: v };
 }
 
@@ -395,8 +377,8 @@ function countVerdicts(cs: Comparison[]): Record<Verdict, number> {
  * stays fixed; percentile intervals over the resamples where the statistic is defined.
  */
 export function groupMetrics(table: Table, opts: GroupMetricsOptions): MetricsReport {
-  const threshold = opts.threshold ?? METRICS_DEFAULTS.threshold;
-  check(Number.isFinite(threshold) && threshold >= 0 && threshold <= 1, 'E_ARG', () => `metrics: threshold must be in [0, 1], got ${threshold}`);
+  const rule = decisionRule(opts.threshold, 'metrics');
+  const threshold = rule.threshold;
   const B = opts.bootstrap ?? 0;
   check(Number.isSafeInteger(B) && B >= 0, 'E_ARG', () => `metrics: bootstrap must be a non-negative integer, got ${B}`);
   check(B === 0 || opts.rng, 'E_ARG', () => 'metrics: bootstrap needs a seeded rng');
@@ -411,7 +393,7 @@ export function groupMetrics(table: Table, opts: GroupMetricsOptions): MetricsRe
   const k = opts.suppressBelow ?? 0;
   check(Number.isSafeInteger(k) && k >= 0, 'E_ARG', () => `metrics: the suppression threshold must be a non-negative integer, got ${k}`);
   check(table.rows > 0, 'E_INPUT', () => 'metrics: the data has no rows');
-  const { y, yhat, positive, negative, predKind, score } = outcomes(table, opts, threshold);
+  const { y, yhat, positive, negative, predKind, score } = outcomes(table, opts, rule);
   // the model's fit first: scores that rank the label worse than chance stop here (fit.ts)
   const fit = modelFit(y, yhat, score, { positive, negative, favourable, label: opts.label, what: opts.predWhat ?? (predKind === 'scores' ? `the scores in "${opts.pred}"` : `the predicted labels in "${opts.pred}"`), allowInverted: opts.allowInvertedScores });
   const attrs = attributes(table, opts);

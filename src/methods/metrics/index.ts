@@ -12,5 +12,6 @@ export { verdictTable, verdictCellText, yardsticksOf, disadvantageOf, disadvanta
 export { suppressedText, SUPPRESSION_OPTION } from './suppress.js';
 export { formatMetricsTable, formatMetricsCsv, formatVerdictTable, fourFifthsText, impactText } from './format.js';
 export type { AttributeResult, Disparity, FourFifths, GroupMetricsOptions, GroupResult, Interval, MetricsReport } from './types.js';
-export { THRESHOLD_OPTION, METRICS_DEFAULTS, INTERSECTION_JOIN, chooseReference, correctTogether, familyCounts, groupMetrics, labelValues, positiveOf } from './group-metrics.js';
+export { METRICS_DEFAULTS, INTERSECTION_JOIN, chooseReference, correctTogether, familyCounts, groupMetrics, labelValues } from './group-metrics.js';
+export { binaryLabel, decide, decideOne, decisionRule, defaultPositive, modelOrPred, positiveOf, DECISION_DEFAULTS, THRESHOLD_MEANING, type DecisionRule, type ModelOrPredWords } from './decision.js';
 export { aucOf, fitLine, modelFit, FIT_DEFAULTS, type Auc, type ModelFit } from './fit.js';

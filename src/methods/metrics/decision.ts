@@ -1,0 +1,100 @@
+// The rules every command shares about a model's output, each said once: how a score becomes a
+// decision (DecisionRule, by the output's kind), which label value is the positive class, and that
+// an audit is given a model to call or a column of its predictions, never both. `lucid metrics`,
+// `lucid fale`, `lucid check`, the audit (audit/plan.ts) and the browser page take them from here.
+// Core code: no Node imports. Below the audit layer on purpose: metrics and FALE decide too.
+import { check } from '../../engine/errors.js';
+
+/**
+ * How a model's output becomes the positive (1) or negative (0) decision. One kind today: the output is
+ * P(positive) and a row is positive when it is above the threshold (sklearn's predict at 0.5). Outputs on
+ * other scales (deciles, a 300–850 score) or of other kinds are further members of this union, each with
+ * its row in DECISION_KINDS.
+ */
+export type DecisionRule = { kind: 'probability'; threshold: number };
+export type DecisionKind = DecisionRule['kind'];
+
+/** Each output kind's decision for one score; decide() and decideOne() dispatch on `rule.kind`. */
+const DECISION_KINDS: { [K in DecisionKind]: (rule: Extract<DecisionRule, { kind: K }>) => (score: number) => 0 | 1 } = {
+  probability: (rule) => {
+    const t = rule.threshold;
+    return (p) => (p > t ? 1 : 0);
+  },
+};
+
+export const DECISION_DEFAULTS = {
+  /** P(positive) above which a row is decided positive */
+  threshold: 0.5,
+};
+
+/** What the threshold means, in the words of the CLI's --threshold help and the page's threshold field. */
+export const THRESHOLD_MEANING = "P(positive) above which a row is predicted positive (the model's decision)";
+
+/**
+ * The decision rule of a probability output: `threshold` (default DECISION_DEFAULTS.threshold), which
+ * must be in [0, 1]; an error names `where` (the command or the API: "metrics", "fale", "audit").
+ */
+export function decisionRule(threshold: number | undefined, where: string): DecisionRule {
+  const t = threshold ?? DECISION_DEFAULTS.threshold;
+  check(Number.isFinite(t) && t >= 0 && t <= 1, 'E_ARG', () => `${where}: threshold must be in [0, 1], got ${t}`);
+  return { kind: 'probability', threshold: t };
+}
+
+/** The decision (0/1) for one score. */
+export function decideOne(rule: DecisionRule, score: number): 0 | 1 {
+  return DECISION_KINDS[rule.kind](rule)(score);
+}
+
+/** The decision (0/1) per score. */
+export function decide(rule: DecisionRule, scores: ArrayLike<number>): Uint8Array {
+  const one = DECISION_KINDS[rule.kind](rule);
+  const out = new Uint8Array(scores.length);
+  for (let i = 0; i < scores.length; i++) out[i] = one(scores[i]);
+  return out;
+}
+
+/** The positive class when none is named: the second of exactly two label values in reading order, else none. */
+export function defaultPositive(values: readonly string[]): string | undefined {
+  return values.length === 2 ? values[1] : undefined;
+}
+
+/**
+ * The one rule for the positive class (every command): the value given, which must occur in the label;
+ * else, with exactly two values, the second in reading order.
+ */
+export function positiveOf(values: readonly string[], given: string | undefined, label: string, where = 'metrics'): string {
+  if (given === undefined) {
+    const d = defaultPositive(values);
+    check(d !== undefined, 'E_ARG', () => `${where}: the label "${label}" has ${values.length} values (${values.slice(0, 8).join(', ')}); name the positive one with --positive`);
+    return d!;
+  }
+  check(values.includes(given), 'E_ARG', () => `${where}: --positive "${given}" is not a value of the label "${label}"; its values are: ${values.join(', ')}`);
+  return given;
+}
+
+/** The label as 0/1 per row: 1 where the row's label is `positive`. */
+export function binaryLabel(labels: ArrayLike<string>, positive: string): Uint8Array {
+  const y = new Uint8Array(labels.length);
+  for (let i = 0; i < labels.length; i++) y[i] = labels[i] === positive ? 1 : 0;
+  return y;
+}
+
+/** How each caller words the model-or-predictions rule: its flags or its option names. */
+export interface ModelOrPredWords {
+  /** neither was given */
+  none: string;
+  /** both were given */
+  both: string;
+}
+
+/**
+ * The model-or-predictions rule: exactly one of a model to call and a column of its predictions.
+ * Returns which was given; an E_ARG error in the caller's words otherwise.
+ */
+export function modelOrPred(given: { model?: unknown; pred?: string | null }, words: ModelOrPredWords): 'model' | 'pred' {
+  const hasModel = given.model !== undefined && given.model !== null;
+  const hasPred = given.pred !== undefined && given.pred !== null;
+  check(hasModel || hasPred, 'E_ARG', () => words.none);
+  check(!(hasModel && hasPred), 'E_ARG', () => words.both);
+  return hasModel ? 'model' : 'pred';
+}
