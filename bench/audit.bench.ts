@@ -25,7 +25,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Engine } from '../src/engine/engine.js';
 import { runAudit, type AuditOptions } from '../src/audit/run.js';
-import { builtinBlackBox, type BlackBox } from '../src/models/blackbox.js';
+import { builtinBlackBox } from '../src/models/blackbox.js';
 import { saveModel } from '../src/node/model-file.js';
 import type { Group, Prepared } from './lib/runner.js';
 import { GROUND_TRUTH_SAMPLING } from '../src/audit/flags.js';

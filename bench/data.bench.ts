@@ -40,7 +40,7 @@ export async function dataGroups(engine: Engine, log: (m: string) => void): Prom
         budget: { rounds: 3, roundTimeMs: 300, warmupMs: 300, slowMs: Infinity },
         async prepare() {
           const col = (await adultTest()).columns.find((c) => c.name === name);
-          if (!col || col.kind !== 'numeric') throw new Error(`Adult has no numeric column ${name}`);
+          if (col?.kind !== 'numeric') throw new Error(`Adult has no numeric column ${name}`);
           return {
             cases: [{
               engine: 'lucid' as const,

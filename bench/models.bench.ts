@@ -6,6 +6,7 @@
 import type { Engine } from '../src/engine/engine.js';
 import { Rng } from '../src/engine/rng.js';
 import { simulate } from '../src/data/simulator.js';
+import type { Table } from '../src/data/table.js';
 import { Classifier } from '../src/models/classifier/classifier.js';
 import { invert } from '../src/methods/lucid/invert.js';
 import { datasetAvailability, loadAdult } from '../src/node/datasets.js';
@@ -71,8 +72,8 @@ export function modelGroups(engine: Engine, log: (m: string) => void, engineT?: 
       async: true,
       budget: { rounds: 3 },
       async prepare() {
-        let table;
-        let opts;
+        let table: Table;
+        let opts: { label: string; positive: string };
         let source: string;
         if (datasetAvailability('adult').available) {
           table = (await loadAdult()).splits.train;

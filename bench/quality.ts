@@ -92,7 +92,7 @@ async function settings(engine: Engine, names: string[], log: (m: string) => voi
 }
 
 /** Everything the audit prepares before training, for one setting. */
-async function prepare(engine: Engine, s: Setting) {
+async function prepare(s: Setting) {
   const scores = await s.model.predict(s.table);
   const yhat = Uint8Array.from(scores, (p) => (p > THRESHOLD ? 1 : 0));
   const features = s.table.columns.filter((c) => c.name !== s.label && !(c.kind === 'categorical' && c.identifier));
@@ -371,7 +371,7 @@ async function frontier(engine: Engine, names: string[], seeds: number, configs:
   mkdirSync(outDir, { recursive: true });
   const write = () => writeFileSync(join(outDir, 'frontier.json'), JSON.stringify(doc, null, 1) + '\n');
   for (const s of await settings(engine, names, log)) {
-    const p = await prepare(engine, s);
+    const p = await prepare(s);
     const f = frontierSplit(engine, s, p);
     doc.settings[s.name] = f.info;
     log(`quality --frontier: ${s.name}: ${f.info.trainRows} training rows, ${f.info.heldRows} held out (${f.heldOn[1]} positive, ${f.heldOn[0]} negative); base batch ${f.baseBatch}, budget ${f.budget} steps`);
@@ -426,7 +426,7 @@ async function main(): Promise<void> {
   const started = new Date().toISOString();
   const load0 = os.loadavg();
   for (const s of await settings(engine, names, log)) {
-    const p = await prepare(engine, s);
+    const p = await prepare(s);
     for (const seed of ganSeedsFor(auditSeed, seeds)) {
       for (const name of only) runs.push(await run(engine, s, p, name, BENCH_SCHEDULES[name], seed, auditSeed, log));
     }
@@ -439,7 +439,7 @@ async function main(): Promise<void> {
   log(`quality: wrote ${join(outDir, 'time-to-quality.json')} and time-to-quality.svg`);
 }
 
-if (process.argv[1] && process.argv[1].endsWith('quality.js')) {
+if (process.argv[1]?.endsWith('quality.js')) {
   main().catch((e) => {
     process.stderr.write(`quality: ${e instanceof Error ? e.message : String(e)}\n`);
     process.exit(1);

@@ -158,7 +158,7 @@ function analyse() {
       // disparities by construction through correlated features (declared in §8.1)
       for (const [attr, paths] of [['sex', ['income', 'hours_per_week']], ['group', ['income', 'education']]]) {
         const at = r.attribution.find((a) => a.attribute === attr);
-        if (!at || at.path !== 'correlated features') continue;
+        if (at?.path !== 'correlated features') continue;
         const pos = r.comparisons.find((c) => c.attribute === attr && c.metric === 'selection_rate');
         if (!pos || inBand(pos.populationRatio) || pos.populationRatio === null) continue;
         if (kind !== 'fair' && attr === 'group') continue; // planted there: not a correlated-feature path only

@@ -44,7 +44,7 @@ const fair = runs.filter((r) => r.kind === 'fair');
 const faleStats = (r) => r.fale.flatMap((f) => f.features.map((x) => ({ key: `${f.attribute}=${f.unprivileged.map((u) => u.value).join('&')}: ${x.feature}`, d: -x.range, sdBinomial: 0 })));
 const sets = { canonical: (r) => r.gaps, cells: (r) => r.cells, parity: (r) => r.parity, fale: faleStats };
 // §2.6: the paper's intersectional protocol (one protected category fixed), when the runs stored it
-const withConditional = runs.some((r) => r.conditional && r.conditional.length);
+const withConditional = runs.some((r) => r.conditional?.length);
 if (withConditional) sets.conditional = (r) => r.conditional ?? [];
 // §2.9: the metrics signal at the intersection (cell positivity vs the rest), from the stored cell counts
 const withCellParity = runs.length > 0 && runs.every((r) => r.cellParity || r.modelCells);

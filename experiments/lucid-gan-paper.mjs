@@ -102,7 +102,7 @@ const tg = performance.now();
 const { model: gan, status } = await LucidGan.fit(engine, ganTable, { conditions: ['preds'], epochs, seed, paper });
 const ganSeconds = (performance.now() - tg) / 1000;
 const h = gan.history;
-const last = (a) => (a && a.length ? a[a.length - 1] : null);
+const last = (a) => (a?.length ? a[a.length - 1] : null);
 console.error(`${tag}: LUCID-GAN ${paper ? 'paper' : 'consistency'} ${epochs} epochs: ${status}, ${ganSeconds.toFixed(1)} s; loss_g ${last(h.lossG)?.toFixed(3)} loss_d ${last(h.lossD)?.toFixed(3)} loss_cond ${last(h.lossCond)?.toFixed(4)}`);
 
 const sample = (cond, fix, s) => gan.sample({ n, conditions: { preds: cond }, fix, condVector: 'zero', seed: s });

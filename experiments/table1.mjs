@@ -19,7 +19,6 @@ const values = /** @type {typeof parsed & { out: string, seed: string }} */ (par
 mkdirSync(values.out, { recursive: true });
 const engine = await initNodeEngine();
 const pct = (v) => (v === null || v === undefined || Number.isNaN(v) ? '' : (100 * v).toFixed(1));
-const md = [];
 for (const name of ['adult', 'compas']) {
   const ds = name === 'adult' ? await loadAdult() : await loadCompas();
   const groups = name === 'adult' ? ['Sex', 'Race', 'Relationship', 'Martial Status'] : ['sex', 'race'];

@@ -23,6 +23,7 @@ export interface Case {
    * in ms (e.g. a child process's audit without the process's start-up), taken as the sample instead of
    * the call's wall time.
    */
+  // biome-ignore lint/suspicious/noConfusingVoidType: a case's call is any function, a kernel's `() => void` included
   fn: () => void | Promise<void | number>;
   /** Row name when it differs from the group's (e2e: iteration / critic step / generator step). */
   bench?: string;

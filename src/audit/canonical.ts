@@ -243,9 +243,9 @@ export async function drawCanonical(gan: LucidGan, o: DrawOptions): Promise<Cano
     for (let i = 0; i < m; i++) {
       const onSide = decided === null || decided[i] === o.side;
       if (onSide) accepted++;
-      if (bad && bad[i]) contradicting++;
+      if (bad?.[i]) contradicting++;
       if (outOfRange[i]) derivedOutOfRange++;
-      if (onSide && !(bad && bad[i]) && !outOfRange[i] && kept + keep.length < want) keep.push(i);
+      if (onSide && !(bad?.[i]) && !outOfRange[i] && kept + keep.length < want) keep.push(i);
     }
     if (keep.length) {
       parts.push(selectRows(drawnRows, keep));

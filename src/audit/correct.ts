@@ -103,7 +103,7 @@ export function classifierWeights(engine: Engine, real: Table, candidates: Table
   const names = new Map<string, string>();
   for (const f of features) {
     const c = real.columns.find((x) => x.name === f);
-    if (!c || c.kind !== 'numeric') continue;
+    if (c?.kind !== 'numeric') continue;
     let name = `${f} (bin)`;
     while (used.has(name)) name += '_';
     used.add(name);

@@ -119,7 +119,7 @@ export function featureFinding(d: Distribution, fid: FeatureFidelity | null, che
   // the data's sign (its interval's, as checks.ts decides the status)
   const up = stated.filter((v) => (v.real.lo ?? 0) > 0);
   const down = stated.filter((v) => (v.real.hi ?? 0) < 0);
-  const js = d.jsSeeds && d.jsSeeds.length ? d.jsSeeds.filter(Number.isFinite) : [d.js];
+  const js = d.jsSeeds?.length ? d.jsSeeds.filter(Number.isFinite) : [d.js];
   const min = js.length ? Math.min(...js) : d.js;
   const max = js.length ? Math.max(...js) : d.js;
   return {
@@ -174,7 +174,7 @@ export function buildFindings(ranked: readonly Distribution[], fidelity: readonl
     const d = features.find((x) => x.feature === s.feature)!;
     const f = fid(s.feature);
     const isNamed = named.some((n) => n.feature === s.feature);
-    const js = d.jsSeeds && d.jsSeeds.length ? d.jsSeeds.filter(Number.isFinite) : [d.js];
+    const js = d.jsSeeds?.length ? d.jsSeeds.filter(Number.isFinite) : [d.js];
     return {
       feature: s.feature,
       realRank: i + 1,

@@ -86,7 +86,7 @@ export function canonicalGaps(result: AuditResult): GapStat[] {
   const dists = result.canonical.distributions;
   for (const attr of result.protected) {
     const dist = dists.find((d) => d.feature === attr.column);
-    if (!dist || !dist.categories) continue;
+    if (!dist?.categories) continue;
     const [pos, neg] = dist.series;
     dist.categories.forEach((v, k) => {
       const p = (pos.share[k] * pos.n + neg.share[k] * neg.n) / Math.max(1, pos.n + neg.n);
@@ -146,7 +146,7 @@ export function parityGaps(result: AuditResult): GapStat[] {
   const out: GapStat[] = [];
   for (const a of result.metrics.attributes.attributes) {
     const attr = result.protected.find((p) => p.groupColumn === a.column);
-    if (!attr || attr.kind !== 'categorical') continue;
+    if (attr?.kind !== 'categorical') continue;
     const total = a.groups.reduce((s, g) => s + g.n, 0);
     const posTotal = a.groups.reduce((s, g) => s + (g.selection_rate ?? 0) * g.n, 0);
     for (const g of a.groups) {

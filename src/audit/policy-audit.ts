@@ -29,7 +29,7 @@ const pp = (v: number | null | undefined) => (v === null || v === undefined ? 'n
 /** The acceptance rate of a side of the main sets' draws (rows scored on their side before rejection), or null. */
 function acceptance(a: AuditView, side: 'positive' | 'negative'): { rate: number; drawn: number } | null {
   const d = a.canonical.draws;
-  if (!d || !d.length || d.some((x) => x[side].acceptance === null)) return null;
+  if (!d?.length || d.some((x) => x[side].acceptance === null)) return null;
   const drawn = d.reduce((t, x) => t + x[side].drawn, 0);
   return { rate: d.reduce((t, x) => t + (x[side].acceptance ?? 0) * x[side].drawn, 0) / Math.max(1, drawn), drawn };
 }

@@ -535,7 +535,13 @@ function validateAgainstData(table: Table, policy: Policy, s: CheckSettings, whe
     if (!names.includes(name)) throw new UnknownColumnError(`${policy.file}: ${path}: "${name}" is not a column of ${where}${hint(name, names)}; the columns are: ${names.join(', ')}`, name, names);
   };
   const values = new Map<string, string[]>();
-  const valuesOf = (c: string) => values.get(c) ?? (values.set(c, columnValues(table, c)), values.get(c)!);
+  const valuesOf = (c: string) => {
+    const known = values.get(c);
+    if (known !== undefined) return known;
+    const v = columnValues(table, c);
+    values.set(c, v);
+    return v;
+  };
   for (const [c, v] of Object.entries(policy.inputs.reference ?? {})) {
     col(c, `inputs.reference.${c}`);
     if (!valuesOf(c).includes(v)) throw bad(policy.file, `inputs.reference.${c}`, `"${v}" is not a value of ${c} in ${where}${hint(v, valuesOf(c))}; its values are: ${valuesOf(c).slice(0, 20).join(', ')}`);

@@ -22,7 +22,7 @@ export function allocate(sizes: readonly number[], total: number): number[] {
   const a = quota.map((q) => Math.floor(q));
   // largest remainder first; ties to the earlier stratum
   let left = total - a.reduce((s, x) => s + x, 0);
-  const order = quota.map((q, i) => i).sort((i, j) => quota[j] - a[j] - (quota[i] - a[i]) || i - j);
+  const order = quota.map((_, i) => i).sort((i, j) => quota[j] - a[j] - (quota[i] - a[i]) || i - j);
   for (const i of order) {
     if (left === 0) break;
     a[i]++;

@@ -107,7 +107,7 @@ export function grad(outputs: Tensor | Tensor[], inputs: Tensor[], opts: GradOpt
   const wanted = new Set(inputs);
   const needed = new Set<Tensor>();
   for (const t of order) {
-    if (wanted.has(t) || (t.node && t.node.inputs.some((c) => needed.has(c)))) needed.add(t);
+    if (wanted.has(t) || (t.node?.inputs.some((c) => needed.has(c)))) needed.add(t);
   }
 
   const grads = new Map<Tensor, Tensor>();

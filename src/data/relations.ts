@@ -302,7 +302,7 @@ function derivedValue(r: Relation, xs: Float64Array[], row: number): number {
 export function relationBreaks(r: Relation, t: Table): { rows: number; breaks: number } {
   const y = colOf(t, r.target);
   const xs = r.terms.map((x) => colOf(t, x.column));
-  if (!y || y.kind !== 'numeric' || xs.some((x) => !x || x.kind !== 'numeric')) return { rows: 0, breaks: 0 };
+  if (y?.kind !== 'numeric' || xs.some((x) => x?.kind !== 'numeric')) return { rows: 0, breaks: 0 };
   const xv = xs.map((x) => (x as NumericColumn).values);
   let scale = 0;
   for (const v of y.values) if (Number.isFinite(v)) scale = Math.max(scale, Math.abs(v));
@@ -371,7 +371,7 @@ export function derive(plan: readonly Derivation[], t: Table, range: Record<stri
     const target = columns[ti];
     if (d.kind === 'relation') {
       const xs = d.relation.terms.map((x) => columns[at(x.column)]);
-      if (target.kind !== 'numeric' || xs.some((x) => !x || x.kind !== 'numeric')) continue;
+      if (target.kind !== 'numeric' || xs.some((x) => x?.kind !== 'numeric')) continue;
       const xv = xs.map((x) => (x as NumericColumn).values);
       const values = target.values.slice();
       const rg = range[target.name];

@@ -297,7 +297,7 @@ function markNaN(v: F64Chunks, drop: Uint8Array): number {
     const c = v.chunks[k]!;
     const f = v.fills[k];
     for (let i = 0; i < f; i++, r++) {
-      if (c[i] !== c[i]) {
+      if (Number.isNaN(c[i])) {
         drop[r] = 1;
         count++;
       }
@@ -642,8 +642,8 @@ export class TableBuilder {
         const b = batches[j];
         if (b.type === 'number') {
           const v = b.values[i];
-          if (v === v && v !== Infinity && v !== -Infinity) cols[j].pushNumber(v, line);
-          else this.pushCell(cols[j], v === v ? v : null, line);
+          if (Number.isFinite(v)) cols[j].pushNumber(v, line);
+          else this.pushCell(cols[j], Number.isNaN(v) ? null : v, line);
         } else if (b.type === 'dict') {
           const k = b.codes[i];
           if (k < 0) this.pushCell(cols[j], null, line);

@@ -69,7 +69,7 @@ export function log(x: number): number {
       if (k === 0) return 0;
       return k * LN2_HI + k * LN2_LO;
     }
-    const R = f * f * (0.5 - 0.33333333333333333 * f);
+    const R = f * f * (0.5 - 0.3333333333333333 * f);
     if (k === 0) return f - R;
     return k * LN2_HI - (R - k * LN2_LO - f);
   }

@@ -179,7 +179,7 @@ async function loadOnnxBlackBox(file: string, opts: LoadBlackBoxOptions): Promis
   // the sidecar first: a missing mapping is reported even where onnxruntime is not installed
   const sidecar = await readOnnxSidecar(opts.sidecar ?? `${file}.json`);
   const ort = await importOnnxRuntime(file, opts.importOnnxRuntime);
-  let session;
+  let session: Awaited<ReturnType<typeof ort.InferenceSession.create>>;
   try {
     session = await ort.InferenceSession.create(new Uint8Array(await readFile(file)));
   } catch (e) {

@@ -288,7 +288,10 @@ class FastSplit extends Transform {
 
   override _transform(chunk: Buffer, _enc: BufferEncoding, done: TransformCallback): void {
     try {
-      if (this.splitter.handedOff) return done(null, chunk);
+      if (this.splitter.handedOff) {
+        done(null, chunk);
+        return;
+      }
       const rest = this.splitter.push(bytes(chunk));
       const out = rest && rest.length > 0 ? Buffer.from(rest.buffer, rest.byteOffset, rest.length) : undefined;
       // read in chunks: a table chunk this completed goes to its consumer before more bytes are read

@@ -58,7 +58,7 @@ const toError = (f: Failure): Error => (f.internal ? new Error(f.message) : new 
  */
 const plainTable = (t: Table, features: readonly string[] | undefined): Table => ({
   rows: t.rows,
-  columns: (features && features.every((f) => t.columns.some((c) => c.name === f)) ? t.columns.filter((c) => features.includes(c.name)) : t.columns).map((c): Column =>
+  columns: (features?.every((f) => t.columns.some((c) => c.name === f)) ? t.columns.filter((c) => features.includes(c.name)) : t.columns).map((c): Column =>
     c.kind === 'numeric'
       ? { kind: 'numeric', name: c.name, values: compact(c.values) }
       : { kind: 'categorical', name: c.name, codes: compact(c.codes), categories: c.categories.slice() }),
@@ -82,7 +82,9 @@ export function loadModuleInWorker(file: string, opts: ModuleWorkerOptions = {})
   let nextId = 1;
   let doing = ''; // the call of predict under way, for the messages
   let timer: ReturnType<typeof setTimeout> | undefined;
-  let holding: BlackBox | null = null; // the black box, kept reachable while a call is pending (see `workers`)
+  // written, never read: it keeps the black box reachable while a call is pending (see `workers`)
+  // biome-ignore lint/correctness/noUnusedVariables: read by no one on purpose, as said above
+  let holding: BlackBox | null = null;
 
   const busy = () => loading !== null || pending.size > 0;
   const during = () => (loading ? 'while loading' : pending.size > 0 ? `during ${doing}` : 'between calls');

@@ -682,7 +682,7 @@ export function lucidSection(r: AuditResult): string {
   const l = r.lucid;
   if (!l.ran) return `<section id="lucid"><h2>LUCID</h2><p>LUCID did not run${l.reason ? `: ${esc(l.reason)}` : '.'}</p></section>`;
   const dists = rankByJs(l.distributions ?? []);
-  const loss = l.loss && l.loss.length ? figure(lineChart([{ name: 'mean loss', values: l.loss }], { title: 'LUCID loss', xLabel: 'epoch', yLabel: 'mean loss' }), 'Mean loss per epoch of the gradient ascent towards the preferred class.') : '';
+  const loss = l.loss?.length ? figure(lineChart([{ name: 'mean loss', values: l.loss }], { title: 'LUCID loss', xLabel: 'epoch', yLabel: 'mean loss' }), 'Mean loss per epoch of the gradient ascent towards the preferred class.') : '';
   return `<section id="lucid"><h2>LUCID</h2>
 <p>LUCID starts from ${l.n !== undefined ? fmtInt(l.n) : 'a set of'} uniformly random points and moves them by gradient ascent on the model's input until the model prefers ${l.prefer !== undefined ? `<strong>${esc(l.prefer)}</strong>, the favourable decision` : 'the favourable decision'}${l.epochs !== undefined ? ` (${fmtInt(l.epochs)} epochs)` : ''}. Its canonical set shows what the model looks for, free of the data's distribution; each chart compares it with the uniform start (the first series is the canonical set, the second the start).</p>
 <p>Success: <strong>${fmtPct(l.success)}</strong> of the samples are scored ≥ 0.5 for the preferred class after one-hot snapping.</p>
@@ -702,7 +702,10 @@ export function faleSpread(f: FaleFeature): number {
   let sw = 0;
   let m = 0;
   f.values.forEach((v, k) => {
-    if (finite(v)) (sw += w[k]), (m += w[k] * v);
+    if (finite(v)) {
+      sw += w[k];
+      m += w[k] * v;
+    }
   });
   if (!(sw > 0)) return -1;
   m /= sw;
@@ -735,7 +738,7 @@ export function faleSection(r: AuditResult): string {
   if (!r.fale.length) return `<section id="fale"><h2>FALE</h2><p>FALE was not run${r.faleSkipped ? `: ${esc(r.faleSkipped)}` : '.'}</p></section>`;
   const parts = r.fale.map((s) => ({ s, ...faleFigures(s) }));
   const folded = parts
-    .map(({ s, rest, caption }) => {
+    .map(({ s, rest }) => {
       const w = s.result.warnings;
       const more = rest.length ? `<details><summary>${fmtInt(rest.length)} more FALE chart${rest.length === 1 ? '' : 's'} for ${esc(s.attribute)} (smaller changes of the metric where the rows are)</summary><div class="figs">${rest.join('')}</div></details>` : '';
       const warns = w.length ? `<details><summary>${fmtInt(w.length)} FALE warning${w.length === 1 ? '' : 's'} for ${esc(s.attribute)}</summary>${warningList(merged(w))}</details>` : '';

@@ -64,7 +64,10 @@ describe('the audit\'s estimate', () => {
   it('the audit gives it once, before its GANs train, and it changes no figure', async () => {
     const got: AuditEstimate[] = [];
     const events: string[] = [];
-    const r = await runAudit(engine, data(), { ...base, onEstimate: (e) => (got.push(e), events.push('estimate')), onProgress: (s, f) => void (s === 'gan' && f > 0 && events.push('epoch')) });
+    const r = await runAudit(engine, data(), { ...base, onEstimate: (e) => {
+      got.push(e);
+      events.push('estimate');
+    }, onProgress: (s, f) => void (s === 'gan' && f > 0 && events.push('epoch')) });
     assert.equal(got.length, 1);
     assert.equal(events[0], 'estimate');
     assert.equal(got[0].what, `2 LUCID-GANs × 3 epochs of ${Math.floor(r.meta.gan.rows / r.meta.gan.batch)} steps`);

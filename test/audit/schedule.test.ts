@@ -75,7 +75,10 @@ describe('the stopping rule (LucidGan.fit checkpoint)', () => {
     assert.deepEqual({ ...fit.model.history.stop! }, { steps: 60, keptSteps: 30, keptScore: 0.3, reason: 'budget' });
     fit.model.dispose();
     let j = 0;
-    const none = await LucidGan.fit(engine, table, { ...SMALL, conditions: ['preds'], epochs: 3, seed: 1, paper: true, checkpoint: { every: 10, patience: 1, minDelta: 0, score: () => (j++, NaN) } });
+    const none = await LucidGan.fit(engine, table, { ...SMALL, conditions: ['preds'], epochs: 3, seed: 1, paper: true, checkpoint: { every: 10, patience: 1, minDelta: 0, score: () => {
+      j++;
+      return NaN;
+    } } });
     assert.equal(j, 3);
     assert.equal(none.model.history.stop!.keptSteps, 30, 'nothing measurable: the last weights');
     none.model.dispose();

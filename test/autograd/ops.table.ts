@@ -35,7 +35,7 @@ const mask = constant(7, 15, (u) => (u < 0.5 ? 0 : 2)); // dropout p = 0.5
 const gumbel = constant(8, 12, (u) => -Math.log(-Math.log(Math.min(Math.max(u, 1e-6), 1 - 1e-6))));
 const classes = [2, 0, 3];
 const probsTarget = constant(9, 12, (u) => u);
-const rowsum = (a: number[], n: number, d: number) => a.map((v, i) => v / a.slice(Math.floor(i / d) * d, Math.floor(i / d) * d + d).reduce((s, x) => s + x, 0));
+const rowsum = (a: number[], _rows: number, d: number) => a.map((v, i) => v / a.slice(Math.floor(i / d) * d, Math.floor(i / d) * d + d).reduce((s, x) => s + x, 0));
 const soft = rowsum(probsTarget, 3, 4);
 const bits = constant(10, 12, (u) => (u < 0.5 ? 0 : 1));
 

@@ -13,7 +13,7 @@ import type { Option } from 'commander';
 import { requiredOptions } from '../../src/cli/program.js';
 import { cliFixtures, formatChoices, inputFileOptions, lucid, misspeltOption, programCommands, STACK, takesColumns, writeFixtureFiles } from '../helpers/cli-fixtures.js';
 
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
 /** `args` without option `o` and its value (given by its long or its short flag). */
 function withoutOption(args: readonly string[], o: Option): string[] {
@@ -74,7 +74,7 @@ describe('CLI conventions, every command', () => {
           for (const o of required) {
             const args = withoutOption(fx.args, o);
             assert.notDeepEqual(args, fx.args, `the fixture of lucid ${name} does not give ${o.flags}`);
-            usageLine(lucid(...args), new RegExp(`required option '${escape(o.flags)}' not specified`));
+            usageLine(lucid(...args), new RegExp(`required option '${escapeRegExp(o.flags)}' not specified`));
           }
         });
 
@@ -82,7 +82,7 @@ describe('CLI conventions, every command', () => {
         if (typo) {
           it(`a typo of a required option (${typo.long!.slice(0, -1)}) is an unknown option, not a missing ${typo.long}`, () => {
             const args = fx.args.map((a) => (a === typo.long ? a.slice(0, -1) : a));
-            usageLine(lucid(...args), new RegExp(`unknown option '${escape(typo.long!.slice(0, -1))}'`));
+            usageLine(lucid(...args), new RegExp(`unknown option '${escapeRegExp(typo.long!.slice(0, -1))}'`));
           });
         }
       }
@@ -90,7 +90,7 @@ describe('CLI conventions, every command', () => {
       const choice = command.options.find((o) => !o.hidden && o.argChoices && o.long !== '--format') ?? command.options.find((o) => o.long === '--format');
       if (choice) {
         it(`a value not among ${choice.long}'s choices exits 2 naming them, with a pointer to --help`, () => {
-          usageLine(lucid(...fx.args, choice.long!, 'zzz'), new RegExp(`option '${escape(choice.flags)}' argument 'zzz' is invalid\\. Allowed choices are ${escape(choice.argChoices!.join(', '))}`));
+          usageLine(lucid(...fx.args, choice.long!, 'zzz'), new RegExp(`option '${escapeRegExp(choice.flags)}' argument 'zzz' is invalid\\. Allowed choices are ${escapeRegExp(choice.argChoices!.join(', '))}`));
         });
       }
 

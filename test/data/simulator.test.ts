@@ -165,7 +165,11 @@ describe('bias simulator', () => {
       const inG = is(s, 'group', g);
       let n = 0;
       let r = 0;
-      for (let i = 0; i < s.table.rows; i++) if (inG(i)) (n++, red(i) && r++);
+      for (let i = 0; i < s.table.rows; i++) {
+        if (!inG(i)) continue;
+        n++;
+        if (red(i)) r++;
+      }
       return r / n;
     };
     assert.ok(share('B') > 0.75 && share('A') < 0.15, `P(redlined | B) ${share('B')}, P(redlined | A) ${share('A')}`);

@@ -21,7 +21,8 @@ function declared(): Map<string, number> {
   assert.ok(start >= 0, 'src/engine/wasm.ts: no `export interface Kernels {`');
   const body = text.slice(start, text.indexOf('\n}\n', start));
   const out = new Map<string, number>();
-  for (const m of body.matchAll(/^\s+(\w+)\(([^)]*)\)\s*:/gm)) out.set(m[1], m[2].trim() === '' ? 0 : m[2].split(',').length);
+  // a parameter list laid over several lines ends in a comma
+  for (const m of body.matchAll(/^\s+(\w+)\(([^)]*)\)\s*:/gm)) out.set(m[1], m[2].split(',').filter((p) => p.trim() !== '').length);
   return out;
 }
 

@@ -98,7 +98,7 @@ describe('lucid audit on real data, seeds 0–2 (issue #15 acceptance)', { skip,
           assert.ok(t.rows > 0);
           for (const c of t.columns) {
             const real = table.columns.find((x) => x.name === c.name);
-            if (!real || real.kind !== 'numeric' || c.kind !== 'numeric') continue;
+            if (real?.kind !== 'numeric' || c.kind !== 'numeric') continue;
             const lo = Math.min(...real.values);
             const hi = Math.max(...real.values);
             assert.ok(c.values.every((v) => v >= lo && v <= hi), `${s.name} seed ${seed}: ${side} ${c.name} outside [${lo}, ${hi}]`);

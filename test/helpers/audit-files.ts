@@ -53,8 +53,8 @@ export function readZip(zip: Uint8Array): ZipFile[] {
 export function filesSection(html: string): { patterns: RegExp[]; count: number } {
   const section = /<section id="files">([\s\S]*?)<\/section>/.exec(html);
   assert.ok(section, 'the report has a Files section');
-  const unescape = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
-  const codes = [...section[1].matchAll(/<code>([^<]*)<\/code>/g)].map((m) => unescape(m[1]));
+  const unescapeHtml = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+  const codes = [...section[1].matchAll(/<code>([^<]*)<\/code>/g)].map((m) => unescapeHtml(m[1]));
   assert.ok(codes.length > 0, 'the Files section names files');
   const pattern = (n: string) => new RegExp(`^${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
   let count = 0;

@@ -25,7 +25,6 @@ import { getEngine, hostRng } from '../helpers/engine.js';
 // Features age, colour, hours, sex → encoded [age, hours, colour+blue, +green, +red, +yellow, sex+F, sex+M] (D = 8).
 const COLOURS = ['blue', 'green', 'red', 'yellow'];
 const D = 8;
-const GREEN = 3;
 const preprocessorJson = {
   features: ['age', 'colour', 'hours', 'sex'],
   groups: [

@@ -154,7 +154,10 @@ test('module: rows are plain objects (numbers and labels), only the exported fea
   assert.ok(['Female', 'Male'].includes(rows[0].sex as string));
   const seen: Row[][] = [];
   const m = moduleBlackBox(
-    asModelModule({ features: ['income', 'sex'], predict: async (r: Row[]) => (seen.push(r), r.map(() => 0.5)) }, 'm.mjs'),
+    asModelModule({ features: ['income', 'sex'], predict: async (r: Row[]) => {
+      seen.push(r);
+      return r.map(() => 0.5);
+    } }, 'm.mjs'),
     'm.mjs',
     { batchSize: 700 },
   );

@@ -188,6 +188,7 @@ describe('model files', () => {
       writeFileSync(f, text);
       return f;
     };
+    // biome-ignore lint/suspicious/noExplicitAny: a model file's JSON, bent into each corrupt shape below
     const variant = (mutate: (o: Record<string, any>) => void) => {
       const o = JSON.parse(JSON.stringify(good));
       mutate(o);

@@ -87,7 +87,7 @@ describe('model.json checksum', () => {
     const text = readFileSync(file, 'utf8');
     const flipped = flipWeightDigit(text);
     assert.notEqual(flipped, text);
-    const parsed = JSON.parse(flipped) as Record<string, any>;
+    const parsed = JSON.parse(flipped) as Record<string, unknown>;
     // without the check this would be another model: some predictions change
     delete parsed.checksum;
     const other = Classifier.fromJSON(engine, parsed, 'flipped');

@@ -2,6 +2,7 @@
 import { Command, Option } from 'commander';
 import { splitText, type SplitProvenance } from '../../data/datasets.js';
 import { simulate, BIAS_KINDS, type BiasKind } from '../../data/simulator.js';
+import type { Table } from '../../data/table.js';
 import { EngineError } from '../../engine/errors.js';
 import { Rng } from '../../engine/rng.js';
 import { writeCsv } from '../../node/csv.js';
@@ -51,7 +52,7 @@ With the Adult and COMPAS files in LUCID_DATA_DIR (where to get them: docs/data.
   lucid dataset export adult --split test --out adult-test.csv
   lucid dataset export compas --split test --out compas-test.csv`)
   .action(async (name: string, opts: ExportCliOptions) => {
-    let table;
+    let table: Table;
     let what: string;
     let split: SplitProvenance | undefined;
     if (name === 'sim') {

@@ -1,6 +1,6 @@
 // `lucid gan fit` and `lucid gan sample`: parse, validate, call fitGanFile / sampleGanFile, print.
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { Interrupted, withInterrupt } from '../interrupt.js';
+import { Interrupted, withInterrupt, type StopSignal } from '../interrupt.js';
 import { EngineError } from '../../engine/errors.js';
 import { pctText as pct } from '../../data/text.js';
 import { CONSISTENCY_WEIGHT, GAN_DEFAULTS, RARE_ROWS, RARE_SHARE, type GanEpoch } from '../../models/lucidgan/model.js';
@@ -115,8 +115,8 @@ Example (loans.json and loans-test.csv from the README's walkthrough, simulated:
     const t0 = performance.now();
     const bar = opts.quiet ? null : progress(opts.epochs);
     // Ctrl-C: finish the current step, save a checkpoint; a second Ctrl-C exits at once.
-    let r;
-    let signal;
+    let r: Awaited<ReturnType<typeof fitGanFile>>;
+    let signal: StopSignal | null;
     try {
       ({ value: r, signal } = await withInterrupt(`finishing the current step and saving a checkpoint to ${opts.out}`, (shouldStop) => fitGanFile(engine, {
         data: opts.data,

@@ -55,7 +55,7 @@ function panel(f: FaleFeature, y0: number, who: { u: string; p: string }): strin
     out.push(`<rect x="${px(cx)}" y="${px(yc(p))}" width="${px(bw)}" height="${px(yc(0) - yc(p))}" fill="${COLORS.priv}" fill-opacity="0.45"><title>${esc(who.p)}: ${p}</title></rect>`);
   });
   // the bootstrap band
-  if (f.ci && f.ci.lower.every((v) => v !== null)) {
+  if (f.ci?.lower.every((v) => v !== null)) {
     const up = (f.ci.upper as number[]).map((v, k) => `${px(x(k))},${px(y(v))}`);
     const down = (f.ci.lower as number[]).map((v, k) => `${px(x(k))},${px(y(v))}`).reverse();
     out.push(`<polygon points="${[...up, ...down].join(' ')}" fill="${COLORS.band}" fill-opacity="0.15" stroke="none"/>`);

@@ -235,7 +235,7 @@ export function pairTrendsWithFloor(real: Table, generated: Table, features: rea
   // whole rows so the pairs keep their relation; categorical labels as real-table codes (−1: own level)
   const N = real.rows;
   const m = generated.rows;
-  const base = features.map((f, k) => {
+  const base = features.map((_, k) => {
     const c = rc[k];
     if (c.kind === 'numeric') return { values: c.values, codes: null as Int32Array | null, levels: 0, labels: [] as string[] };
     const L = c.categories.length;
@@ -701,8 +701,8 @@ export function privacyDcr(train: Table, heldOut: Table, generated: Table, featu
   const it = subsample(train.rows, maxTrain, rng);
   const ih = subsample(heldOut.rows, maxRows, rng);
   const ig = subsample(generated.rows, maxRows, rng);
-  const num = features.map((f, j) => j).filter((j) => features[j].kind === 'numeric');
-  const cat = features.map((f, j) => j).filter((j) => features[j].kind === 'categorical');
+  const num = features.map((_, j) => j).filter((j) => features[j].kind === 'numeric');
+  const cat = features.map((_, j) => j).filter((j) => features[j].kind === 'categorical');
   const dn = num.length;
   const dc = cat.length;
 
@@ -754,7 +754,7 @@ export function privacyDcr(train: Table, heldOut: Table, generated: Table, featu
           const x = Q.xn[qn + a];
           const y = T.xn[tnBase + a];
           let e: number;
-          if (x !== x || y !== y) e = x !== x && y !== y ? 0 : 1;
+          if (Number.isNaN(x) || Number.isNaN(y)) e = Number.isNaN(x) && Number.isNaN(y) ? 0 : 1;
           else {
             e = x > y ? x - y : y - x;
             if (e > 1) e = 1;
