@@ -10,7 +10,8 @@
 //   wallMs (runAudit alone), timings (the result's meta.timings), gan (per seed: setup = the
 //   transformer fit and transform, sampler and model, timed by wrapping LucidGan.setup; train = the
 //   rest of that seed's fit; only the seeds trained on the audit's engine: those trained side by side
-//   in workers are counted in gan.sideBySide), reportMs, rssBeforeMiB (before the audit), peakRssMiB (maxRSS at the end).
+//   in workers are counted in gan.sideBySide), reportMs, rssBeforeMiB (before the audit), peakRssMiB (maxRSS at the
+//     end).
 // --gan-epochs is for smoke runs only: the audit is then not the default one (the parent marks it).
 import { initNodeEngine } from '../src/node/engine.js';
 import { runAudit } from '../src/audit/run.js';
@@ -28,9 +29,22 @@ export interface AuditChildResult {
   threads: number;
   wallMs: number;
   timings: Record<string, number>;
-  /** the GAN stage per seed: setup (LucidGan.setup: transformer fit + transform, sampler, model) and the training after it */
-  /** sideBySide: the seeds trained in workers (gan-workers.ts), which setupMs and trainMs do not split (they cover the seeds trained on the audit's engine) */
-  gan: { setupMs: number[]; trainMs: number[]; epochs: number; seeds: number; epochsDone: number[]; sideBySide?: number };
+  /**
+   * the GAN stage per seed: setup (LucidGan.setup: transformer fit + transform, sampler, model) and the training after
+   * it
+   */
+  /**
+   * sideBySide: the seeds trained in workers (gan-workers.ts), which setupMs and trainMs do not split (they cover the
+   * seeds trained on the audit's engine)
+   */
+  gan: {
+    setupMs: number[];
+    trainMs: number[];
+    epochs: number;
+    seeds: number;
+    epochsDone: number[];
+    sideBySide?: number;
+  };
   reportMs: number;
   reportBytes: number;
   rssBeforeMiB: number;
@@ -43,7 +57,8 @@ const MiB = 2 ** 20;
 async function main(): Promise<void> {
   const argv = process.argv.slice(2);
   const name = argv[0] as AuditDataset;
-  if (!AUDIT_DATASETS.includes(name)) throw new Error(`audit-child: first argument one of ${AUDIT_DATASETS.join(', ')}, got ${argv[0]}`);
+  if (!AUDIT_DATASETS.includes(name))
+    throw new Error(`audit-child: first argument one of ${AUDIT_DATASETS.join(', ')}, got ${argv[0]}`);
   const opt = (flag: string): string | undefined => {
     const i = argv.indexOf(flag);
     return i >= 0 ? argv[i + 1] : undefined;
@@ -65,7 +80,7 @@ async function main(): Promise<void> {
     // (the last: to the 'canonical' progress call, which comes right after the GAN stage's lap).
     const marks: { start: number; end: number }[] = [];
     const original = LucidGan.setup;
-    LucidGan.setup = function (...args: Parameters<typeof LucidGan.setup>) {
+    LucidGan.setup = (...args: Parameters<typeof LucidGan.setup>) => {
       const start = performance.now();
       try {
         return original.apply(LucidGan, args);
@@ -81,7 +96,15 @@ async function main(): Promise<void> {
     const rssBeforeMiB = process.memoryUsage.rss() / MiB;
     const t0 = performance.now();
     // as lucid audit runs it: GAN seeds side by side when that is the default and there are threads for it
-    const result = await withGanWorkers(engine, undefined, (ganWorkers) => runAudit(engine, setup.table, { ...setup.options, model, onProgress, ...(ganWorkers ? { ganWorkers } : {}), ...(ganEpochs !== null ? { ganEpochs } : {}) }));
+    const result = await withGanWorkers(engine, undefined, (ganWorkers) =>
+      runAudit(engine, setup.table, {
+        ...setup.options,
+        model,
+        onProgress,
+        ...(ganWorkers ? { ganWorkers } : {}),
+        ...(ganEpochs !== null ? { ganEpochs } : {}),
+      }),
+    );
     const wallMs = performance.now() - t0;
     LucidGan.setup = original;
     const t1 = performance.now();
@@ -97,7 +120,14 @@ async function main(): Promise<void> {
       threads: engine.threads,
       wallMs,
       timings: result.meta.timings,
-      gan: { setupMs, trainMs, epochs: result.meta.gan.epochs, seeds: result.meta.gan.seeds.length, epochsDone: result.meta.gan.epochsDone, sideBySide: result.meta.gan.seeds.length - marks.length },
+      gan: {
+        setupMs,
+        trainMs,
+        epochs: result.meta.gan.epochs,
+        seeds: result.meta.gan.seeds.length,
+        epochsDone: result.meta.gan.epochsDone,
+        sideBySide: result.meta.gan.seeds.length - marks.length,
+      },
       reportMs,
       reportBytes: html.length,
       rssBeforeMiB,
@@ -112,6 +142,6 @@ async function main(): Promise<void> {
 }
 
 main().catch((e: unknown) => {
-  process.stderr.write(`audit-child failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+  process.stderr.write(`audit-child failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
   process.exitCode = 1;
 });

@@ -29,17 +29,34 @@ import { builtinBlackBox } from '../src/models/blackbox.js';
 import { saveModel } from '../src/node/model-file.js';
 import type { Group, Prepared } from './lib/runner.js';
 import { GROUND_TRUTH_SAMPLING } from '../src/audit/flags.js';
-import { AUDIT_DATASETS, AUDIT_DATASET_TEXT, auditDatasetMissing, auditSetup, type AuditDataset, type AuditSetup } from './lib/audit-setup.js';
+import {
+  AUDIT_DATASETS,
+  AUDIT_DATASET_TEXT,
+  auditDatasetMissing,
+  auditSetup,
+  type AuditDataset,
+  type AuditSetup,
+} from './lib/audit-setup.js';
 import type { AuditChildResult } from './audit-child.js';
 import type { AuditResult } from '../src/audit/types.js';
 import { DirGanStore } from '../src/node/gan-cache.js';
 import { withGanWorkers } from '../src/node/gan-workers.js';
 
-/** The audit before it drew from several GANs with rejection, as options of today's code (the ground truth's sampling, flags.ts). */
+/**
+ * The audit before it drew from several GANs with rejection, as options of today's code (the ground truth's sampling,
+ * flags.ts).
+ */
 export const AUDIT_BEFORE: Partial<AuditOptions> = { ...GROUND_TRUTH_SAMPLING };
 
 /** The default audit of b27342d (the classifier correction's), pinned as options of today's code. */
-export const AFTER_35: Partial<AuditOptions> = { ganCondition: 'matched', ganPointShare: 0.05, ganCorrect: 'linear', ganSchedule: 'paper', ganMode: 'paper', ganSeeds: 3 };
+export const AFTER_35: Partial<AuditOptions> = {
+  ganCondition: 'matched',
+  ganPointShare: 0.05,
+  ganCorrect: 'linear',
+  ganSchedule: 'paper',
+  ganMode: 'paper',
+  ganSeeds: 3,
+};
 
 /** The bench name of a data set's end-to-end audit (bench/lib/report.ts reads these rows). */
 export const auditBenchName = (name: AuditDataset) => `audit default ${name}`;
@@ -51,12 +68,18 @@ function smokeEpochs(): number | null {
   const v = process.env.LUCID_BENCH_AUDIT_GAN_EPOCHS;
   if (v === undefined || v === '') return null;
   const n = Number(v);
-  if (!Number.isSafeInteger(n) || n <= 0) throw new Error(`LUCID_BENCH_AUDIT_GAN_EPOCHS: expected a positive integer, got ${v}`);
+  if (!Number.isSafeInteger(n) || n <= 0)
+    throw new Error(`LUCID_BENCH_AUDIT_GAN_EPOCHS: expected a positive integer, got ${v}`);
   return n;
 }
 
 /** Runs one audit in a child process; its JSON line. */
-function runChild(name: AuditDataset, modelFile: string, threads: number, ganEpochs: number | null): Promise<AuditChildResult> {
+function runChild(
+  name: AuditDataset,
+  modelFile: string,
+  threads: number,
+  ganEpochs: number | null,
+): Promise<AuditChildResult> {
   const args = [CHILD, name, '--model', modelFile, '--threads', String(threads)];
   if (ganEpochs !== null) args.push('--gan-epochs', String(ganEpochs));
   return new Promise((resolve, reject) => {
@@ -91,7 +114,11 @@ function endToEnd(name: AuditDataset, engine: Engine, log: (m: string) => void, 
         return { cases: [] };
       }
       const ganEpochs = smokeEpochs();
-      if (ganEpochs !== null) log(`  ${auditBenchName(name)}: SMOKE RUN, ${ganEpochs} GAN epochs (LUCID_BENCH_AUDIT_GAN_EPOCHS): not the default audit`);
+      if (ganEpochs !== null)
+        log(
+          `  ${auditBenchName(name)}: SMOKE RUN, ${ganEpochs} GAN epochs (LUCID_BENCH_AUDIT_GAN_EPOCHS): not the ` +
+            `default audit`,
+        );
       const setup = await auditSetup(engine, name);
       const clf = setup.train(engine);
       const dir = mkdtempSync(join(os.tmpdir(), 'lucid-bench-audit-'));
@@ -100,20 +127,39 @@ function endToEnd(name: AuditDataset, engine: Engine, log: (m: string) => void, 
       clf.dispose();
       // filled in by each round: the report reads the stage split and the RSS from the rows
       const rounds: AuditChildResult[] = [];
-      const extra: Record<string, unknown> = { threads, dataset: name, what: AUDIT_DATASET_TEXT[name], rows: setup.table.rows, columns: setup.table.columns.length, ganEpochsOverride: ganEpochs, rounds };
+      const extra: Record<string, unknown> = {
+        threads,
+        dataset: name,
+        what: AUDIT_DATASET_TEXT[name],
+        rows: setup.table.rows,
+        columns: setup.table.columns.length,
+        ganEpochsOverride: ganEpochs,
+        rounds,
+      };
       return {
-        cases: [{
-          engine: 'lucid' as const,
-          impl: ganEpochs === null ? `default audit · ${threads} threads` : `SMOKE: ${ganEpochs} GAN epochs · ${threads} threads`,
-          extra,
-          fn: async () => {
-            const r = await runChild(name, modelFile, threads, ganEpochs);
-            rounds.push(r);
-            const t = r.timings;
-            log(`  ${name}: audit ${(r.wallMs / 1000).toFixed(1)} s (gan ${((t.gan ?? 0) / 1000).toFixed(1)} s: setup ${r.gan.setupMs.map((x) => x.toFixed(0)).join('/')} ms, train ${r.gan.trainMs.map((x) => (x / 1000).toFixed(1)).join('/')} s, ${r.gan.seeds} × ${r.gan.epochs} epochs${r.gan.sideBySide ? `, ${r.gan.sideBySide} of them side by side` : ''}), report ${r.reportMs.toFixed(0)} ms, peak RSS ${r.peakRssMiB.toFixed(0)} MiB`);
-            return r.wallMs;
+        cases: [
+          {
+            engine: 'lucid' as const,
+            impl:
+              ganEpochs === null
+                ? `default audit · ${threads} threads`
+                : `SMOKE: ${ganEpochs} GAN epochs · ${threads} threads`,
+            extra,
+            fn: async () => {
+              const r = await runChild(name, modelFile, threads, ganEpochs);
+              rounds.push(r);
+              const t = r.timings;
+              log(
+                `  ${name}: audit ${(r.wallMs / 1000).toFixed(1)} s (gan ${((t.gan ?? 0) / 1000).toFixed(1)} s: ` +
+                  `setup ${r.gan.setupMs.map((x) => x.toFixed(0)).join('/')} ms, train ` +
+                  `${r.gan.trainMs.map((x) => (x / 1000).toFixed(1)).join('/')} s, ${r.gan.seeds} × ` +
+                  `${r.gan.epochs} epochs${r.gan.sideBySide ? `, ${r.gan.sideBySide} of them side by side` : ''})` +
+                  `, report ${r.reportMs.toFixed(0)} ms, peak RSS ${r.peakRssMiB.toFixed(0)} MiB`,
+              );
+              return r.wallMs;
+            },
           },
-        }],
+        ],
         dispose: () => rmSync(dir, { recursive: true, force: true }),
       };
     },
@@ -135,14 +181,34 @@ function endToEnd(name: AuditDataset, engine: Engine, log: (m: string) => void, 
  */
 export const AUDIT_PRESETS = {
   'before #15': { options: AUDIT_BEFORE, text: '1 GAN, no rejection', datasets: ['adult'] as AuditDataset[] },
-  'before #35': { options: { ganCondition: 'observed', ganPointShare: 0, ganCorrect: 'none', ganSchedule: 'paper', ganMode: 'paper', ganSeeds: 3 } as Partial<AuditOptions>, text: "d285cb0's default audit", datasets: [...AUDIT_DATASETS] },
-  'after #35': { options: AFTER_35, text: "the default after #35 (b27342d)", datasets: [...AUDIT_DATASETS] },
+  'before #35': {
+    options: {
+      ganCondition: 'observed',
+      ganPointShare: 0,
+      ganCorrect: 'none',
+      ganSchedule: 'paper',
+      ganMode: 'paper',
+      ganSeeds: 3,
+    } as Partial<AuditOptions>,
+    text: "d285cb0's default audit",
+    datasets: [...AUDIT_DATASETS],
+  },
+  'after #35': { options: AFTER_35, text: 'the default after #35 (b27342d)', datasets: [...AUDIT_DATASETS] },
 };
 
-/** The fidelity of an audit's main sets by its own checks: mean KS/TV over features and sides, and the features within tolerance. */
+/**
+ * The fidelity of an audit's main sets by its own checks: mean KS/TV over features and sides, and the features within
+ * tolerance.
+ */
 export function setsFidelity(r: AuditResult): { meanKsTv: number; faithful: number; features: number } {
-  const d = r.checks.fidelity.flatMap((f) => [f.positive?.distance, f.negative?.distance]).filter((x): x is number => x !== undefined && Number.isFinite(x));
-  return { meanKsTv: d.reduce((a, b) => a + b, 0) / Math.max(1, d.length), faithful: r.checks.fidelity.filter((f) => f.faithful).length, features: r.checks.fidelity.length };
+  const d = r.checks.fidelity
+    .flatMap((f) => [f.positive?.distance, f.negative?.distance])
+    .filter((x): x is number => x !== undefined && Number.isFinite(x));
+  return {
+    meanKsTv: d.reduce((a, b) => a + b, 0) / Math.max(1, d.length),
+    faithful: r.checks.fidelity.filter((f) => f.faithful).length,
+    features: r.checks.fidelity.length,
+  };
 }
 
 /**
@@ -150,7 +216,14 @@ export function setsFidelity(r: AuditResult): { meanKsTv: number; faithful: numb
  * message without its files; otherwise the data set and the built-in classifier trained on it, handed
  * to `cases` (the classifier is freed after the rounds, with what `cases` frees).
  */
-function inProcessGroup(engine: Engine, log: (m: string) => void, e: Engine, name: AuditDataset, title: string, cases: (setup: AuditSetup, base: AuditOptions) => Promise<Prepared> | Prepared): Group {
+function inProcessGroup(
+  engine: Engine,
+  log: (m: string) => void,
+  e: Engine,
+  name: AuditDataset,
+  title: string,
+  cases: (setup: AuditSetup, base: AuditOptions) => Promise<Prepared> | Prepared,
+): Group {
   return {
     tier: 'audit',
     name: `audit ${name} ${title}`,
@@ -179,7 +252,9 @@ function inProcessGroup(engine: Engine, log: (m: string) => void, e: Engine, nam
 }
 
 function presetVsDefault(engine: Engine, log: (m: string) => void, e: Engine, name: AuditDataset): Group {
-  const presets = (Object.keys(AUDIT_PRESETS) as (keyof typeof AUDIT_PRESETS)[]).filter((p) => AUDIT_PRESETS[p].datasets.includes(name));
+  const presets = (Object.keys(AUDIT_PRESETS) as (keyof typeof AUDIT_PRESETS)[]).filter((p) =>
+    AUDIT_PRESETS[p].datasets.includes(name),
+  );
   return inProcessGroup(engine, log, e, name, 'presets vs default', async (setup, base) => {
     const threads = e.threads;
     const dir = mkdtempSync(join(os.tmpdir(), 'lucid-bench-reaudit-'));
@@ -193,18 +268,32 @@ function presetVsDefault(engine: Engine, log: (m: string) => void, e: Engine, na
       return {
         extra: { threads, fidelity },
         fn: async () => {
-          const r = await withGanWorkers(e, today ? undefined : false, (ganWorkers) => runAudit(e, setup.table, { ...base, ...options, ...(ganWorkers ? { ganWorkers } : {}) }));
+          const r = await withGanWorkers(e, today ? undefined : false, (ganWorkers) =>
+            runAudit(e, setup.table, { ...base, ...options, ...(ganWorkers ? { ganWorkers } : {}) }),
+          );
           const f = setsFidelity(r);
           fidelity.push(f);
-          log(`  audit ${name} ${label}: ${(r.meta.timings.total / 1000).toFixed(1)} s, sets' mean KS/TV ${f.meanKsTv.toFixed(3)}, ${f.faithful}/${f.features} features faithful`);
+          log(
+            `  audit ${name} ${label}: ${(r.meta.timings.total / 1000).toFixed(1)} s, sets' mean KS/TV ` +
+              `${f.meanKsTv.toFixed(3)}, ${f.faithful}/${f.features} features faithful`,
+          );
         },
       };
     };
     return {
       cases: [
-        ...presets.map((p) => ({ engine: 'lucid' as const, impl: `${p}: ${AUDIT_PRESETS[p].text} · ${threads} threads`, baseline: p === 'before #35', ...timed(p, AUDIT_PRESETS[p].options) })),
+        ...presets.map((p) => ({
+          engine: 'lucid' as const,
+          impl: `${p}: ${AUDIT_PRESETS[p].text} · ${threads} threads`,
+          baseline: p === 'before #35',
+          ...timed(p, AUDIT_PRESETS[p].options),
+        })),
         { engine: 'lucid' as const, impl: `default: ${threads} threads`, ...timed('default', {}, true) },
-        { engine: 'lucid' as const, impl: `re-audit: the default, generators reused · ${threads} threads`, ...timed('re-audit', { ganCache: cache }, true) },
+        {
+          engine: 'lucid' as const,
+          impl: `re-audit: the default, generators reused · ${threads} threads`,
+          ...timed('re-audit', { ganCache: cache }, true),
+        },
       ],
       dispose: () => rmSync(dir, { recursive: true, force: true }),
     };
@@ -222,14 +311,31 @@ function sideBySideVsNot(engine: Engine, log: (m: string) => void, e: Engine, na
     const threads = e.threads;
     const timed = (label: string, sideBySide: boolean) => async () => {
       // a fresh pool per audit, as the CLI starts one
-      const r = await withGanWorkers(e, sideBySide, (ganWorkers) => runAudit(e, setup.table, { ...base, ...(ganWorkers ? { ganWorkers } : {}) }));
+      const r = await withGanWorkers(e, sideBySide, (ganWorkers) =>
+        runAudit(e, setup.table, { ...base, ...(ganWorkers ? { ganWorkers } : {}) }),
+      );
       const f = setsFidelity(r);
-      log(`  audit ${name} ${label}: ${(r.meta.timings.total / 1000).toFixed(1)} s (GAN stage ${(r.meta.timings.gan / 1000).toFixed(1)} s), sets' mean KS/TV ${f.meanKsTv.toFixed(6)}, ${f.faithful}/${f.features} features faithful`);
+      log(
+        `  audit ${name} ${label}: ${(r.meta.timings.total / 1000).toFixed(1)} s (GAN stage ` +
+          `${(r.meta.timings.gan / 1000).toFixed(1)} s), sets' mean KS/TV ${f.meanKsTv.toFixed(6)}, ` +
+          `${f.faithful}/${f.features} features faithful`,
+      );
     };
     return {
       cases: [
-        { engine: 'lucid' as const, impl: `default, GAN seeds one after another · ${threads} threads`, baseline: true, extra: { threads }, fn: timed('one after another', false) },
-        { engine: 'lucid' as const, impl: `default, GAN seeds side by side · ${threads} threads`, extra: { threads }, fn: timed('side by side', true) },
+        {
+          engine: 'lucid' as const,
+          impl: `default, GAN seeds one after another · ${threads} threads`,
+          baseline: true,
+          extra: { threads },
+          fn: timed('one after another', false),
+        },
+        {
+          engine: 'lucid' as const,
+          impl: `default, GAN seeds side by side · ${threads} threads`,
+          extra: { threads },
+          fn: timed('side by side', true),
+        },
       ],
     };
   });

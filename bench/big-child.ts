@@ -22,16 +22,29 @@ const t1 = performance.now();
 if (task === 'metrics') {
   // what `lucid metrics --label approved --positive yes --pred p --group sex --group group` does
   const { table } = await readColumns(file, {}, { '--label': 'approved', '--pred': 'p', '--group': ['sex', 'group'] });
-  const r = groupMetrics(table, { label: 'approved', positive: 'yes', pred: 'p', groups: ['sex', 'group'], rng: new Rng(engine, 0) });
+  const r = groupMetrics(table, {
+    label: 'approved',
+    positive: 'yes',
+    pred: 'p',
+    groups: ['sex', 'group'],
+    rng: new Rng(engine, 0),
+  });
   rows = r.rows;
 } else if (task === 'fale') {
   // what `lucid fale --model MODEL --label approved --positive yes --protected group=B --feature income` does
   const model = await loadBlackBox(engine, modelFile);
-  const r = await faleStream(fileSource(file, {}), model, { label: 'approved', positive: 'yes', protected: [{ column: 'group', value: 'B' }], features: ['income'] });
+  const r = await faleStream(fileSource(file, {}), model, {
+    label: 'approved',
+    positive: 'yes',
+    protected: [{ column: 'group', value: 'B' }],
+    features: ['income'],
+  });
   rows = r.rows;
 } else {
   throw new Error(`unknown task ${task}`);
 }
 const ms = performance.now() - t1;
-process.stdout.write(JSON.stringify({ task, file, rows, baselineMs, ms, maxRssMB: process.resourceUsage().maxRSS / 1024 }) + '\n');
+process.stdout.write(
+  JSON.stringify({ task, file, rows, baselineMs, ms, maxRssMB: process.resourceUsage().maxRSS / 1024 }) + '\n',
+);
 process.exit(0);

@@ -4,7 +4,8 @@
 // process, the time to scan the file's bytes for line breaks. The formats: CSV, and Parquet and Arrow
 // where the readers are present.
 //
-//   node dist/bench/big.js [--rows 10000000] [--columnar-rows 1000000] [--dir /tmp/lucid-big] [--tasks metrics,fale] [--out bench/results]
+//   node dist/bench/big.js [--rows 10000000] [--columnar-rows 1000000] [--dir /tmp/lucid-big] [--tasks metrics,fale]
+//     [--out bench/results]
 //
 // Writes big-data.json to --out; bench/lib/big-report.ts puts the table in BENCHMARKS.md.
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -38,7 +39,8 @@ const tasks = arg('tasks', 'metrics,fale').split(',');
 const out = arg('out', 'bench/results');
 mkdirSync(dir, { recursive: true });
 const log = (m: string) => process.stderr.write(m + '\n');
-const lucid = (...a: string[]) => execFileSync(process.execPath, [LUCID, ...a], { stdio: ['ignore', 'ignore', 'inherit'] });
+const lucid = (...a: string[]) =>
+  execFileSync(process.execPath, [LUCID, ...a], { stdio: ['ignore', 'ignore', 'inherit'] });
 
 const csv = join(dir, `sim-${rows}.csv`);
 if (!existsSync(csv)) {
@@ -66,7 +68,10 @@ if (colRows > 0) {
     const { DuckDBInstance } = await import('@duckdb/node-api');
     const db = await DuckDBInstance.create(':memory:');
     const c = await db.connect();
-    await c.run(`COPY (SELECT * FROM read_csv('${base}.csv', header = true, types = {'approved': 'VARCHAR', 'sex': 'VARCHAR', 'group': 'VARCHAR'})) TO '${base}.parquet' (FORMAT parquet, COMPRESSION snappy)`);
+    await c.run(
+      `COPY (SELECT * FROM read_csv('${base}.csv', header = true, types = {'approved': 'VARCHAR', 'sex': 'VARCHAR', ` +
+        `'group': 'VARCHAR'})) TO '${base}.parquet' (FORMAT parquet, COMPRESSION snappy)`,
+    );
   }
   if (!existsSync(`${base}.arrow`)) {
     const { tableFromArrays, tableToIPC, vectorFromArray, Dictionary, Int32, Utf8 } = await import('apache-arrow');
@@ -74,11 +79,24 @@ if (colRows > 0) {
     const { table } = await readCsv(`${base}.csv`);
     const cols: Record<string, unknown> = {};
     for (const c of table.columns) {
-      cols[c.name] = c.kind === 'numeric' ? c.values : vectorFromArray(Array.from(c.codes, (k) => c.categories[k]), new Dictionary(new Utf8(), new Int32()));
+      cols[c.name] =
+        c.kind === 'numeric'
+          ? c.values
+          : vectorFromArray(
+              Array.from(c.codes, (k) => c.categories[k]),
+              new Dictionary(new Utf8(), new Int32()),
+            );
     }
-    writeFileSync(`${base}.arrow`, tableToIPC(tableFromArrays(cols as never) as unknown as Parameters<typeof tableToIPC>[0], 'file'));
+    writeFileSync(
+      `${base}.arrow`,
+      tableToIPC(tableFromArrays(cols as never) as unknown as Parameters<typeof tableToIPC>[0], 'file'),
+    );
   }
-  files.push({ format: 'csv', file: `${base}.csv`, tasks: ['metrics'] }, { format: 'parquet', file: `${base}.parquet`, tasks: ['metrics'] }, { format: 'arrow', file: `${base}.arrow`, tasks: ['metrics'] });
+  files.push(
+    { format: 'csv', file: `${base}.csv`, tasks: ['metrics'] },
+    { format: 'parquet', file: `${base}.parquet`, tasks: ['metrics'] },
+    { format: 'arrow', file: `${base}.arrow`, tasks: ['metrics'] },
+  );
 }
 
 const started = new Date().toISOString();
@@ -88,16 +106,35 @@ for (const task of tasks) {
   for (const f of files) {
     if (f.tasks && !f.tasks.includes(task)) continue;
     log(`${task} ${f.format} …`);
-    const r = spawnSync(process.execPath, [join(here, 'big-child.js'), task, f.file, model], { encoding: 'utf8', maxBuffer: 1 << 20 });
+    const r = spawnSync(process.execPath, [join(here, 'big-child.js'), task, f.file, model], {
+      encoding: 'utf8',
+      maxBuffer: 1 << 20,
+    });
     if (r.status !== 0) throw new Error(`${task} ${f.format}: exit ${r.status}: ${r.stderr}`);
     const m = JSON.parse(r.stdout.trim().split('\n').pop()!);
     const bytes = Number(execFileSync('stat', ['-L', '-c', '%s', f.file], { encoding: 'utf8' }));
-    runs.push({ task, format: f.format, file: f.file, rows: m.rows, bytes, baselineMs: m.baselineMs, ms: m.ms, maxRssMB: m.maxRssMB });
-    log(`  ${m.rows.toLocaleString('en-US')} rows in ${(m.ms / 1000).toFixed(1)} s (${Math.round(m.rows / (m.ms / 1000)).toLocaleString('en-US')} rows/s; byte scan ${(m.baselineMs / 1000).toFixed(1)} s), peak RSS ${m.maxRssMB.toFixed(0)} MB`);
+    runs.push({
+      task,
+      format: f.format,
+      file: f.file,
+      rows: m.rows,
+      bytes,
+      baselineMs: m.baselineMs,
+      ms: m.ms,
+      maxRssMB: m.maxRssMB,
+    });
+    log(
+      `  ${m.rows.toLocaleString('en-US')} rows in ${(m.ms / 1000).toFixed(1)} s ` +
+        `(${Math.round(m.rows / (m.ms / 1000)).toLocaleString('en-US')} rows/s; byte scan ` +
+        `${(m.baselineMs / 1000).toFixed(1)} s), peak RSS ${m.maxRssMB.toFixed(0)} MB`,
+    );
   }
 }
 load.after = os.loadavg();
 mkdirSync(out, { recursive: true });
 const cpu = os.cpus()[0]?.model;
-writeFileSync(join(out, 'big-data.json'), JSON.stringify({ started, node: process.version, cpu, load, rowsAsked: rows, runs }, null, 2) + '\n');
+writeFileSync(
+  join(out, 'big-data.json'),
+  JSON.stringify({ started, node: process.version, cpu, load, rowsAsked: rows, runs }, null, 2) + '\n',
+);
 log(`wrote ${join(out, 'big-data.json')}`);

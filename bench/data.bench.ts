@@ -42,12 +42,14 @@ export async function dataGroups(engine: Engine, log: (m: string) => void): Prom
           const col = (await adultTest()).columns.find((c) => c.name === name);
           if (col?.kind !== 'numeric') throw new Error(`Adult has no numeric column ${name}`);
           return {
-            cases: [{
-              engine: 'lucid' as const,
-              impl: 'fitVgm (10 components, DP prior)',
-              extra: { reference: { 'sklearn-s': DATA_REFERENCE['sklearn-bgm-per-adult-column-s'], quoted: true } },
-              fn: () => void fitVgm(engine, col.values, { seed: 0 }),
-            }],
+            cases: [
+              {
+                engine: 'lucid' as const,
+                impl: 'fitVgm (10 components, DP prior)',
+                extra: { reference: { 'sklearn-s': DATA_REFERENCE['sklearn-bgm-per-adult-column-s'], quoted: true } },
+                fn: () => void fitVgm(engine, col.values, { seed: 0 }),
+              },
+            ],
           };
         },
       });
@@ -60,12 +62,20 @@ export async function dataGroups(engine: Engine, log: (m: string) => void): Prom
       async prepare() {
         const t = await adultTest();
         return {
-          cases: [{
-            engine: 'lucid' as const,
-            impl: `DataTransformer.fit (${t.rows} rows, ${t.columns.length} columns)`,
-            extra: { reference: { 'ctgan-s': DATA_REFERENCE['ctgan-transformer-fit-adult-test-s'], 'target-ms': DATA_REFERENCE['target-transformer-fit-ms'], quoted: true } },
-            fn: () => void DataTransformer.fit(engine, t, { seed: 0 }),
-          }],
+          cases: [
+            {
+              engine: 'lucid' as const,
+              impl: `DataTransformer.fit (${t.rows} rows, ${t.columns.length} columns)`,
+              extra: {
+                reference: {
+                  'ctgan-s': DATA_REFERENCE['ctgan-transformer-fit-adult-test-s'],
+                  'target-ms': DATA_REFERENCE['target-transformer-fit-ms'],
+                  quoted: true,
+                },
+              },
+              fn: () => void DataTransformer.fit(engine, t, { seed: 0 }),
+            },
+          ],
         };
       },
     });
@@ -92,15 +102,22 @@ export async function dataGroups(engine: Engine, log: (m: string) => void): Prom
           {
             engine: 'js' as const,
             impl: 'fast-csv parse only',
-            fn: () => new Promise<void>((resolve, reject) => {
-              let rows = 0;
-              parseStream(createReadStream(file)).on('data', () => rows++).on('error', reject).on('end', () => resolve());
-            }),
+            fn: () =>
+              new Promise<void>((resolve, reject) => {
+                let rows = 0;
+                parseStream(createReadStream(file))
+                  .on('data', () => rows++)
+                  .on('error', reject)
+                  .on('end', () => resolve());
+              }),
           },
           {
             engine: 'js' as const,
             impl: 'readFileSync + split',
-            fn: () => void readFileSync(file, 'utf8').split('\n').map((l) => l.split(',')),
+            fn: () =>
+              void readFileSync(file, 'utf8')
+                .split('\n')
+                .map((l) => l.split(',')),
           },
         ],
         bytes: statSync(file).size,
@@ -127,13 +144,22 @@ export async function dataGroups(engine: Engine, log: (m: string) => void): Prom
       return {
         cases: [
           { engine: 'lucid' as const, impl: 'readCsv (fast path)', fn: async () => void (await readCsv(f)) },
-          { engine: 'lucid' as const, impl: 'readCsv parser fast-csv', baseline: true, fn: async () => void (await readCsv(f, { parser: 'fast-csv' })) },
+          {
+            engine: 'lucid' as const,
+            impl: 'readCsv parser fast-csv',
+            baseline: true,
+            fn: async () => void (await readCsv(f, { parser: 'fast-csv' })),
+          },
           {
             engine: 'js' as const,
             impl: 'fast-csv parse only',
-            fn: () => new Promise<void>((resolve, reject) => {
-              parseStream(createReadStream(f)).on('data', () => {}).on('error', reject).on('end', () => resolve());
-            }),
+            fn: () =>
+              new Promise<void>((resolve, reject) => {
+                parseStream(createReadStream(f))
+                  .on('data', () => {})
+                  .on('error', reject)
+                  .on('end', () => resolve());
+              }),
           },
         ],
         rows: CSV_ROWS,

@@ -17,7 +17,9 @@ const argv = process.argv.slice(2);
 const name = argv[0] as AuditDataset;
 const opt = (flag: string) => (argv.includes(flag) ? argv[argv.indexOf(flag) + 1] : undefined);
 if (!AUDIT_DATASETS.includes(name)) {
-  console.error(`usage: node dist/bench/estimate-check.js <${AUDIT_DATASETS.join('|')}> [--threads N] [--side-by-side on|off]`);
+  console.error(
+    `usage: node dist/bench/estimate-check.js <${AUDIT_DATASETS.join('|')}> [--threads N] [--side-by-side on|off]`,
+  );
   process.exit(2);
 }
 const missing = auditDatasetMissing(name);
@@ -32,11 +34,23 @@ const setup = await auditSetup(engine, name);
 const clf = setup.train(engine);
 let estimate: AuditEstimate | null = null;
 const t0 = performance.now();
-const r = await withGanWorkers(engine, sideBySide, (ganWorkers) => runAudit(engine, setup.table, { ...setup.options, model: builtinBlackBox(engine, clf, setup.modelText), ...(ganWorkers ? { ganWorkers } : {}), onEstimate: (e) => void (estimate = e) }));
+const r = await withGanWorkers(engine, sideBySide, (ganWorkers) =>
+  runAudit(engine, setup.table, {
+    ...setup.options,
+    model: builtinBlackBox(engine, clf, setup.modelText),
+    ...(ganWorkers ? { ganWorkers } : {}),
+    onEstimate: (e) => void (estimate = e),
+  }),
+);
 const seconds = (performance.now() - t0) / 1000;
 const e = estimate as AuditEstimate | null;
 if (!e) throw new Error('the audit gave no estimate');
 const gan = r.meta.timings.gan / 1000;
-console.log(`${name}, ${threads} thread${threads === 1 ? '' : 's'}, side by side ${sideBySide ?? 'default'}: estimate ${e.seconds.toFixed(1)} s (GANs ${e.ganSeconds.toFixed(1)} s), actual ${seconds.toFixed(1)} s (GANs ${gan.toFixed(1)} s): ${((e.seconds / seconds - 1) * 100).toFixed(0)}% (GANs ${((e.ganSeconds / gan - 1) * 100).toFixed(0)}%); ${e.what}`);
+console.log(
+  `${name}, ${threads} thread${threads === 1 ? '' : 's'}, side by side ${sideBySide ?? 'default'}: estimate ` +
+    `${e.seconds.toFixed(1)} s (GANs ${e.ganSeconds.toFixed(1)} s), actual ${seconds.toFixed(1)} s (GANs ` +
+    `${gan.toFixed(1)} s): ${((e.seconds / seconds - 1) * 100).toFixed(0)}% (GANs ` +
+    `${((e.ganSeconds / gan - 1) * 100).toFixed(0)}%); ${e.what}`,
+);
 clf.dispose();
 process.exit(0);

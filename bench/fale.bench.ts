@@ -15,16 +15,41 @@ import type { Group } from './lib/runner.js';
 
 export const FALE_REFERENCE = { 'reference-s': 5, 'target-s': 1 } as const;
 
-async function faleBenchData(engine: Engine, log: (m: string) => void): Promise<{ test: Table; model: Classifier; opts: FaleOptions; source: string }> {
+async function faleBenchData(
+  engine: Engine,
+  log: (m: string) => void,
+): Promise<{ test: Table; model: Classifier; opts: FaleOptions; source: string }> {
   if (datasetAvailability('adult').available) {
     const ds = await loadAdult();
-    const { model } = Classifier.train(engine, ds.splits.train, { label: 'Income', positive: '>50K', epochs: 3, valFraction: 0, seed: 0 });
-    return { test: ds.splits.test, model, opts: { label: 'Income', positive: '>50K', protected: [{ column: 'Sex', value: 'Female' }] }, source: 'Adult test set' };
+    const { model } = Classifier.train(engine, ds.splits.train, {
+      label: 'Income',
+      positive: '>50K',
+      epochs: 3,
+      valFraction: 0,
+      seed: 0,
+    });
+    return {
+      test: ds.splits.test,
+      model,
+      opts: { label: 'Income', positive: '>50K', protected: [{ column: 'Sex', value: 'Female' }] },
+      source: 'Adult test set',
+    };
   }
-  log('  fale: Adult absent; using the simulator\'s 15060 rows');
+  log("  fale: Adult absent; using the simulator's 15060 rows");
   const sim = simulate(new Rng(engine, 1), { n: 15060, bias: 'proxy' }).table;
-  const { model } = Classifier.train(engine, sim, { label: 'approved', positive: 'yes', epochs: 3, valFraction: 0, seed: 0 });
-  return { test: sim, model, opts: { label: 'approved', positive: 'yes', protected: [{ column: 'sex', value: 'Female' }] }, source: 'simulator (15060 rows)' };
+  const { model } = Classifier.train(engine, sim, {
+    label: 'approved',
+    positive: 'yes',
+    epochs: 3,
+    valFraction: 0,
+    seed: 0,
+  });
+  return {
+    test: sim,
+    model,
+    opts: { label: 'approved', positive: 'yes', protected: [{ column: 'sex', value: 'Female' }] },
+    source: 'simulator (15060 rows)',
+  };
 }
 
 /** `engineT`: a threaded engine; FALE then also runs there (its own model, same training), interleaved. */
@@ -42,10 +67,14 @@ export function faleGroups(engine: Engine, log: (m: string) => void, engineT?: E
         return {
           cases: runs.map(({ e, d }) => {
             const bb = builtinBlackBox(e, d.model, 'mlp');
-            const features = d.test.columns.filter((c) => c.name !== d.opts.label && !d.opts.protected.some((p) => p.column === c.name)).length;
+            const features = d.test.columns.filter(
+              (c) => c.name !== d.opts.label && !d.opts.protected.some((p) => p.column === c.name),
+            ).length;
             return {
               engine: 'lucid' as const,
-              impl: `${e.threads} thread${e.threads > 1 ? 's' : ''} · ${features} features (continuous + categorical), MLP [64, 32] · ${d.source} · ${d.test.rows} rows`,
+              impl:
+                `${e.threads} thread${e.threads > 1 ? 's' : ''} · ${features} features (continuous + categorical), ` +
+                `MLP [64, 32] · ${d.source} · ${d.test.rows} rows`,
               extra: { threads: e.threads, reference: { ...FALE_REFERENCE, quoted: true } },
               fn: async () => void (await fale(d.test, bb, d.opts)),
             };

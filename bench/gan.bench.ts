@@ -24,7 +24,10 @@ export const GAN_REFERENCE = {
   'target-sample-1000-s': 0.02,
 } as const;
 
-/** The GAN benches' table: `source` says what it is; `simulated`: the Adult files were absent and the simulator's rows stand in. */
+/**
+ * The GAN benches' table: `source` says what it is; `simulated`: the Adult files were absent and the simulator's rows
+ * stand in.
+ */
 export interface GanBenchTable {
   table: Table;
   source: string;
@@ -46,15 +49,35 @@ async function buildGanBenchTable(engine: Engine, log: (m: string) => void): Pro
   const adult = datasetAvailability('adult');
   if (adult.available) {
     const ds = await loadAdult();
-    const { model } = Classifier.train(engine, ds.splits.train, { label: 'Income', positive: '>50K', hidden: [], validation: ds.splits.val, seed: 0 });
+    const { model } = Classifier.train(engine, ds.splits.train, {
+      label: 'Income',
+      positive: '>50K',
+      hidden: [],
+      validation: ds.splits.val,
+      seed: 0,
+    });
     const preds = model.predictProba(engine, ds.splits.test);
     model.dispose();
     const test = ds.splits.test;
-    return { table: { rows: test.rows, columns: [...test.columns, { kind: 'numeric', name: 'preds', values: preds }] }, source: 'Adult test set, preds of a logistic model', simulated: false };
+    return {
+      table: { rows: test.rows, columns: [...test.columns, { kind: 'numeric', name: 'preds', values: preds }] },
+      source: 'Adult test set, preds of a logistic model',
+      simulated: false,
+    };
   }
-  log(`  gan: ! the Adult data is absent (${adult.reason}); the GAN benches train on the simulator's 15060 rows instead, and every row says so`);
+  log(
+    `  gan: ! the Adult data is absent (${adult.reason}); the GAN benches train on the simulator's 15060 rows ` +
+      `instead, and every row says so`,
+  );
   const sim = simulate(new Rng(engine, 1), { n: 15060, bias: 'proxy' });
-  return { table: { rows: sim.table.rows, columns: [...sim.table.columns, { kind: 'numeric', name: 'preds', values: sim.truth.probability }] }, source: 'simulator (15060 rows), true probabilities; the Adult data is absent', simulated: true };
+  return {
+    table: {
+      rows: sim.table.rows,
+      columns: [...sim.table.columns, { kind: 'numeric', name: 'preds', values: sim.truth.probability }],
+    },
+    source: 'simulator (15060 rows), true probabilities; the Adult data is absent',
+    simulated: true,
+  };
 }
 
 /** `engineT`: a threaded engine; the epoch then runs on both engines, interleaved (same seed, same results). */
@@ -72,7 +95,16 @@ export function ganGroups(engine: Engine, log: (m: string) => void, engineT?: En
   const epochCase = (s: State, threads: number) => ({
     engine: 'lucid' as const,
     impl: `${threads} thread${threads > 1 ? 's' : ''} · ${s.trainer.steps} steps (critic + generator) · ${dataNote(s)}`,
-    extra: { threads, source: s.source, simulated: s.simulated, reference: { 'pytorch-s': GAN_REFERENCE['pytorch-epoch-s'], 'target-s': threads > 1 ? GAN_REFERENCE['target-epoch-2t-s'] : GAN_REFERENCE['target-epoch-s'], quoted: true } },
+    extra: {
+      threads,
+      source: s.source,
+      simulated: s.simulated,
+      reference: {
+        'pytorch-s': GAN_REFERENCE['pytorch-epoch-s'],
+        'target-s': threads > 1 ? GAN_REFERENCE['target-epoch-2t-s'] : GAN_REFERENCE['target-epoch-s'],
+        quoted: true,
+      },
+    },
     fn: async () => {
       for (let i = 0; i < s.trainer.steps; i++) s.trainer.step();
     },
@@ -117,12 +149,22 @@ export function ganGroups(engine: Engine, log: (m: string) => void, engineT?: En
       async prepare() {
         const s = await setup();
         return {
-          cases: [{
-            engine: 'lucid' as const,
-            impl: `LucidGan.sample (preds=1, zero cond vector, decoded) · ${dataNote(s)}`,
-            extra: { source: s.source, simulated: s.simulated, reference: { 'pytorch-s': GAN_REFERENCE['pytorch-sample-1000-s'], 'target-s': GAN_REFERENCE['target-sample-1000-s'], quoted: true } },
-            fn: () => void s.model.sample({ n: 1000, conditions: { preds: 1 }, seed: 1 }),
-          }],
+          cases: [
+            {
+              engine: 'lucid' as const,
+              impl: `LucidGan.sample (preds=1, zero cond vector, decoded) · ${dataNote(s)}`,
+              extra: {
+                source: s.source,
+                simulated: s.simulated,
+                reference: {
+                  'pytorch-s': GAN_REFERENCE['pytorch-sample-1000-s'],
+                  'target-s': GAN_REFERENCE['target-sample-1000-s'],
+                  quoted: true,
+                },
+              },
+              fn: () => void s.model.sample({ n: 1000, conditions: { preds: 1 }, seed: 1 }),
+            },
+          ],
           dispose: () => {
             s.trainer.dispose();
             s.model.dispose();

@@ -4,7 +4,7 @@
 import type { Engine } from '../src/engine/engine.js';
 import { hostUniform, heapTensor, jsGemm, jsLoopName, loadTfjs, relErr, warmJsGemm } from './lib/fixtures.js';
 import type { Case, Group } from './lib/runner.js';
-import { GEMM_LAYOUTS, GEMM_SHAPES, gemmFlops, gemmName, GemmShape, Layout } from './lib/sizes.js';
+import { GEMM_LAYOUTS, GEMM_SHAPES, gemmFlops, gemmName, type GemmShape, type Layout } from './lib/sizes.js';
 
 /** `engineT`: a threaded engine (threads > 1) whose f32_gemm runs as a second lucid case, interleaved. */
 export function kernelGroups(engine: Engine, engineT?: Engine): Group[] {
@@ -42,13 +42,17 @@ async function prepareGemm(engine: Engine, shape: GemmShape, layout: Layout, eng
   const lda = aShape[1];
   const ldb = bShape[1];
   const work = engine.gemmWork;
-  const cases: Case[] = [{
-    engine: 'lucid',
-    impl: 'f32_gemm',
-    fn: () => k.f32_gemm(tA ? 1 : 0, tB ? 1 : 0, M, N, K, A.ptr, lda, B.ptr, ldb, 0, C.ptr, N, work),
-  }];
+  const cases: Case[] = [
+    {
+      engine: 'lucid',
+      impl: 'f32_gemm',
+      fn: () => k.f32_gemm(tA ? 1 : 0, tB ? 1 : 0, M, N, K, A.ptr, lda, B.ptr, ldb, 0, C.ptr, N, work),
+    },
+  ];
   // lucid with threads: the same call on the threaded engine's kernel table (split M or N).
-  const threaded = engineT ? { A: heapTensor(engineT, aShape, aHost), B: heapTensor(engineT, bShape, bHost), C: engineT.empty([M, N]) } : null;
+  const threaded = engineT
+    ? { A: heapTensor(engineT, aShape, aHost), B: heapTensor(engineT, bShape, bHost), C: engineT.empty([M, N]) }
+    : null;
   if (engineT && threaded) {
     const kT = engineT.k;
     const { A: AT, B: BT, C: CT } = threaded;
@@ -103,9 +107,12 @@ async function prepareGemm(engine: Engine, shape: GemmShape, layout: Layout, eng
       const e2 = tfOut ? relErr(ours, tfOut) : 0;
       if (threaded) {
         const t = threaded.C.toArray();
-        if (t.some((v, i) => !Object.is(v, ours[i]))) return 'results disagree: lucid with threads is not bit-identical to one thread';
+        if (t.some((v, i) => !Object.is(v, ours[i])))
+          return 'results disagree: lucid with threads is not bit-identical to one thread';
       }
-      return e1 > 1e-4 || e2 > 1e-4 ? `results disagree: lucid vs js ${e1.toExponential(2)}, lucid vs tfjs ${e2.toExponential(2)}` : null;
+      return e1 > 1e-4 || e2 > 1e-4
+        ? `results disagree: lucid vs js ${e1.toExponential(2)}, lucid vs tfjs ${e2.toExponential(2)}`
+        : null;
     },
     dispose: () => {
       A.dispose();

@@ -20,22 +20,46 @@ export const LUCID_REFERENCE = { 'pytorch-100-samples-s': 9 } as const;
 /** The built-in classifier's default network over Adult's encoding (104 inputs), seeded random weights. */
 export function adultShapedModel(engine: Engine): Classifier {
   const numerics = ['Age', 'fnlwgt', 'Education-Num', 'Capital Gain', 'Capital Loss', 'Hours per week'];
-  const cats: [string, number][] = [['Workclass', 7], ['Education', 16], ['Martial Status', 7], ['Occupation', 14], ['Relationship', 6], ['Race', 5], ['Sex', 2], ['Country', 41]];
+  const cats: [string, number][] = [
+    ['Workclass', 7],
+    ['Education', 16],
+    ['Martial Status', 7],
+    ['Occupation', 14],
+    ['Relationship', 6],
+    ['Race', 5],
+    ['Sex', 2],
+    ['Country', 41],
+  ];
   const groups: Record<string, unknown>[] = [];
   let start = 0;
-  for (const name of numerics) groups.push({ name, kind: 'numeric', start: start++, width: 1, min: 0, max: 100, decimals: 0 });
+  for (const name of numerics)
+    groups.push({ name, kind: 'numeric', start: start++, width: 1, min: 0, max: 100, decimals: 0 });
   for (const [name, w] of cats) {
-    groups.push({ name, kind: 'categorical', start, width: w, categories: Array.from({ length: w }, (_, i) => `c${i}`) });
+    groups.push({
+      name,
+      kind: 'categorical',
+      start,
+      width: w,
+      categories: Array.from({ length: w }, (_, i) => `c${i}`),
+    });
     start += w;
   }
   const sizes = [start, 64, 32, 1];
   const u = new Rng(engine, 1).uniformHost(sizes.slice(1).reduce((a, s, i) => a + s * sizes[i] + s, 0));
   let k = 0;
   const draw = (len: number, fanIn: number) => Array.from({ length: len }, () => (2 * u[k++] - 1) / Math.sqrt(fanIn));
-  const layers = sizes.slice(1).map((out, i) => ({ in: sizes[i], out, weight: draw(out * sizes[i], sizes[i]), bias: draw(out, sizes[i]) }));
+  const layers = sizes
+    .slice(1)
+    .map((out, i) => ({ in: sizes[i], out, weight: draw(out * sizes[i], sizes[i]), bias: draw(out, sizes[i]) }));
   const json = {
-    format: 'lucid-wasm/classifier', version: 1, label: 'Income', positive: '>50K', classes: ['<=50K', '>50K'], hidden: [64, 32],
-    preprocessor: { features: [...numerics.slice(0, 1), ...cats.map((c) => c[0]), ...numerics.slice(1)], groups }, layers,
+    format: 'lucid-wasm/classifier',
+    version: 1,
+    label: 'Income',
+    positive: '>50K',
+    classes: ['<=50K', '>50K'],
+    hidden: [64, 32],
+    preprocessor: { features: [...numerics.slice(0, 1), ...cats.map((c) => c[0]), ...numerics.slice(1)], groups },
+    layers,
   };
   return Classifier.fromJSON(engine, json, 'adult-shaped model');
 }
@@ -53,12 +77,17 @@ export function modelGroups(engine: Engine, log: (m: string) => void, engineT?: 
       prepare() {
         const models = engines.map((e) => ({ e, model: adultShapedModel(e) }));
         return {
-          cases: models.map(({ e, model }): Case => ({
-            engine: 'lucid',
-            impl: `${threads(e)} · invert(), ${LUCID_BENCH.n} samples × ${LUCID_BENCH.epochs} steps, MLP [64, 32], D ${model.dim}`,
-            extra: { threads: e.threads, reference: { ...LUCID_REFERENCE, quoted: true } },
-            fn: async () => void invert(e, model, { prefer: 'positive', n: LUCID_BENCH.n, epochs: LUCID_BENCH.epochs, seed: 0 }),
-          })),
+          cases: models.map(
+            ({ e, model }): Case => ({
+              engine: 'lucid',
+              impl:
+                `${threads(e)} · invert(), ${LUCID_BENCH.n} samples × ${LUCID_BENCH.epochs} steps, MLP [64, 32], D ` +
+                `${model.dim}`,
+              extra: { threads: e.threads, reference: { ...LUCID_REFERENCE, quoted: true } },
+              fn: async () =>
+                void invert(e, model, { prefer: 'positive', n: LUCID_BENCH.n, epochs: LUCID_BENCH.epochs, seed: 0 }),
+            }),
+          ),
           dispose: () => {
             for (const m of models) m.model.dispose();
           },
@@ -80,18 +109,28 @@ export function modelGroups(engine: Engine, log: (m: string) => void, engineT?: 
           opts = { label: 'Income', positive: '>50K' };
           source = `Adult train split (${table.rows} rows)`;
         } else {
-          log('  classifier: Adult absent; using the simulator\'s 30000 rows');
+          log("  classifier: Adult absent; using the simulator's 30000 rows");
           table = simulate(new Rng(engine, 1), { n: 30000, bias: 'proxy' }).table;
           opts = { label: 'approved', positive: 'yes' };
           source = 'simulator (30000 rows)';
         }
         const t = table;
         return {
-          cases: [{
-            engine: 'lucid',
-            impl: `Classifier.train, MLP [64, 32], batch 128, ${CLASSIFIER_BENCH_EPOCHS} epochs, no validation · ${source}`,
-            fn: async () => Classifier.train(engine, t, { ...opts, epochs: CLASSIFIER_BENCH_EPOCHS, valFraction: 0, seed: 0 }).model.dispose(),
-          }],
+          cases: [
+            {
+              engine: 'lucid',
+              impl:
+                `Classifier.train, MLP [64, 32], batch 128, ${CLASSIFIER_BENCH_EPOCHS} epochs, no validation · ` +
+                `${source}`,
+              fn: async () =>
+                Classifier.train(engine, t, {
+                  ...opts,
+                  epochs: CLASSIFIER_BENCH_EPOCHS,
+                  valFraction: 0,
+                  seed: 0,
+                }).model.dispose(),
+            },
+          ],
         };
       },
     },

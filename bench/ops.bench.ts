@@ -13,7 +13,16 @@ import { OPS } from './lib/sizes.js';
  * One layer's forward and the gradient w.r.t. its input and parameters (the input needs its
  * gradient too, as a hidden layer's does). x: (n, inFeatures), dy: (n, outFeatures).
  */
-function layerGroup(engine: Engine, name: string, impl: string, layer: Module & { forward(x: Tensor): Tensor }, n: number, inFeatures: number, outFeatures: number, seed: number): Group {
+function layerGroup(
+  engine: Engine,
+  name: string,
+  impl: string,
+  layer: Module & { forward(x: Tensor): Tensor },
+  n: number,
+  inFeatures: number,
+  outFeatures: number,
+  seed: number,
+): Group {
   return {
     tier: 'ops',
     name,
@@ -24,13 +33,16 @@ function layerGroup(engine: Engine, name: string, impl: string, layer: Module & 
       const dy = heapTensor(engine, [n, outFeatures], hostUniform(n * outFeatures, 2 * seed + 4));
       const wrt = [x, ...params.trainable];
       return {
-        cases: [{
-          engine: 'lucid' as const,
-          impl,
-          fn: () => engine.scope(() => {
-            grad(layer.forward(x), wrt, { gradOutputs: [dy] });
-          }),
-        }],
+        cases: [
+          {
+            engine: 'lucid' as const,
+            impl,
+            fn: () =>
+              engine.scope(() => {
+                grad(layer.forward(x), wrt, { gradOutputs: [dy] });
+              }),
+          },
+        ],
         dispose: () => {
           x.dispose();
           dy.dispose();
@@ -46,7 +58,25 @@ export function opsGroups(engine: Engine): Group[] {
   const { batch: nb, features } = OPS.batchNorm;
   return [
     // forward NT, backward dX (NN) and dW (TN), db
-    layerGroup(engine, `ops linear ${n}x${inFeatures}->${outFeatures} fwd+bwd`, 'Linear.forward + grad', new Linear(inFeatures, outFeatures), n, inFeatures, outFeatures, 1),
-    layerGroup(engine, `ops batchnorm1d ${nb}x${features} fwd+bwd`, 'BatchNorm1d.forward + grad', new BatchNorm1d(features), nb, features, features, 2),
+    layerGroup(
+      engine,
+      `ops linear ${n}x${inFeatures}->${outFeatures} fwd+bwd`,
+      'Linear.forward + grad',
+      new Linear(inFeatures, outFeatures),
+      n,
+      inFeatures,
+      outFeatures,
+      1,
+    ),
+    layerGroup(
+      engine,
+      `ops batchnorm1d ${nb}x${features} fwd+bwd`,
+      'BatchNorm1d.forward + grad',
+      new BatchNorm1d(features),
+      nb,
+      features,
+      features,
+      2,
+    ),
   ];
 }

@@ -1,16 +1,22 @@
 // npm run bench [-- filter... ] [--json] [--rounds N] [--time MS]
 //
 // Tiers: kernels (GEMM GFLOP/s vs tfjs-wasm and plain JS), ops (layer forward+backward, ms),
-// e2e (one WGAN-GP iteration, ms), models (LUCID 1000×200 and classifier training, ms), gan (LUCID-GAN epoch on Adult's test set and sampling 1000 rows, ms), data (VGM and transformer fits on Adult, ms; CSV read, MB/s), fale (FALE on every Adult test feature through the MLP, ms), audit (the whole default audit, each in a child process, on Adult's and COMPAS' test splits and a simulated 1000 × 20 set, with the stage split and the peak RSS, ms; with LUCID_BENCH_PAGE=1 also the browser page's default audit of its sample data in chromium, bench/page.bench.ts), torch (the paper-mode LUCID-GAN epoch against the same epoch in PyTorch, interleaved; optional: skipped without a python3 that imports torch). A filter keeps the benches whose tier or name contains it
-// (case-insensitive; several filters are OR-ed). --json prints one JSON object per line per
-// measurement on stdout (everything else goes to stderr). See bench/README.md.
+// e2e (one WGAN-GP iteration, ms), models (LUCID 1000×200 and classifier training, ms), gan (LUCID-GAN epoch on Adult's
+// test set and sampling 1000 rows, ms), data (VGM and transformer fits on Adult, ms; CSV read, MB/s), fale (FALE on
+// every Adult test feature through the MLP, ms), audit (the whole default audit, each in a child process, on Adult's
+// and COMPAS' test splits and a simulated 1000 × 20 set, with the stage split and the peak RSS, ms; with
+// LUCID_BENCH_PAGE=1 also the browser page's default audit of its sample data in chromium, bench/page.bench.ts), torch
+// (the paper-mode LUCID-GAN epoch against the same epoch in PyTorch, interleaved; optional: skipped without a python3
+// that imports torch). A filter keeps the benches whose tier or name contains it (case-insensitive; several filters are
+// OR-ed). --json prints one JSON object per line per measurement on stdout (everything else goes to stderr). See
+// bench/README.md.
 import os from 'node:os';
 import { initNodeEngine } from '../src/node/engine.js';
 import { e2eGroups } from './e2e.bench.js';
 import { kernelGroups } from './kernels.bench.js';
 import { loadTfjs, tfjsInfo } from './lib/fixtures.js';
-import { Group, measureGroup, printTable, Row, Tier } from './lib/runner.js';
-import { Budget, E2E_REFERENCE_MS } from './lib/sizes.js';
+import { type Group, measureGroup, printTable, type Row, type Tier } from './lib/runner.js';
+import { type Budget, E2E_REFERENCE_MS } from './lib/sizes.js';
 import { opsGroups } from './ops.bench.js';
 import { dataGroups } from './data.bench.js';
 import { ganGroups } from './gan.bench.js';
@@ -51,7 +57,10 @@ function parseArgs(argv: string[]): Args {
     else if (a === '--time' || a.startsWith('--time=')) out.budget.roundTimeMs = num('--time');
     else if (a === '--threads' || a.startsWith('--threads=')) out.threads = Math.round(num('--threads'));
     else if (a === '--help' || a === '-h') {
-      process.stderr.write('usage: npm run bench -- [filter...] [--json] [--rounds N] [--time MS_PER_ROUND] [--threads N] [--write[=FILE]]\n');
+      process.stderr.write(
+        'usage: npm run bench -- [filter...] [--json] [--rounds N] [--time MS_PER_ROUND] [--threads N] ' +
+          '[--write[=FILE]]\n',
+      );
       process.exit(0);
     } else if (a.startsWith('--')) throw new Error(`unknown option ${a}`);
     else out.filters.push(a.toLowerCase());
@@ -69,22 +78,43 @@ async function main(): Promise<void> {
   const engine = await initNodeEngine({ threads: 1 });
   const engineT = args.threads > 1 ? await initNodeEngine({ threads: args.threads }) : undefined;
 
-  const all: Group[] = [...kernelGroups(engine, engineT), ...threadGroups(engine, engineT), ...opsGroups(engine), ...e2eGroups(engine), ...(await dataGroups(engine, log)), ...ganGroups(engine, log, engineT), ...faleGroups(engine, log, engineT), ...modelGroups(engine, log, engineT), ...auditGroups(engine, log, engineT), ...pageGroups(engine, log), ...torchGroups(engine, log, engineT)];
-  const selected = args.filters.length === 0
-    ? all
-    : all.filter((g) => args.filters.some((f) => g.tier.includes(f) || g.name.toLowerCase().includes(f)));
+  const all: Group[] = [
+    ...kernelGroups(engine, engineT),
+    ...threadGroups(engine, engineT),
+    ...opsGroups(engine),
+    ...e2eGroups(engine),
+    ...(await dataGroups(engine, log)),
+    ...ganGroups(engine, log, engineT),
+    ...faleGroups(engine, log, engineT),
+    ...modelGroups(engine, log, engineT),
+    ...auditGroups(engine, log, engineT),
+    ...pageGroups(engine, log),
+    ...torchGroups(engine, log, engineT),
+  ];
+  const selected =
+    args.filters.length === 0
+      ? all
+      : all.filter((g) => args.filters.some((f) => g.tier.includes(f) || g.name.toLowerCase().includes(f)));
   if (selected.length === 0) {
-    log(`no bench matches ${args.filters.join(', ')}; names are:\n  ${all.map((g) => `${g.tier}: ${g.name}`).join('\n  ')}`);
+    log(
+      `no bench matches ${args.filters.join(', ')}; names are:\n  ` +
+        `${all.map((g) => `${g.tier}: ${g.name}`).join('\n  ')}`,
+    );
     process.exitCode = 1;
     return;
   }
 
   const cpu = os.cpus();
   const header = [
-    `# lucid-wasm bench · kernel variant: ${engine.variant}${engine.variant === 'relaxed' ? ' (LUCID_SIMD=plain for plain SIMD128)' : ''}`,
-    `# node ${process.version} · ${cpu[0]?.model ?? 'cpu?'} × ${cpu.length} · load ${os.loadavg().map((x) => x.toFixed(2)).join(' ')} · 1 thread${engineT ? ` and ${engineT.threads} threads (GEMM, GAN epoch)` : ''}`,
+    `# lucid-wasm bench · kernel variant: ` +
+      `${engine.variant}${engine.variant === 'relaxed' ? ' (LUCID_SIMD=plain for plain SIMD128)' : ''}`,
+    `# node ${process.version} · ${cpu[0]?.model ?? 'cpu?'} × ${cpu.length} · load ${os
+      .loadavg()
+      .map((x) => x.toFixed(2))
+      .join(' ')} · 1 thread${engineT ? ` and ${engineT.threads} threads (GEMM, GAN epoch)` : ''}`,
   ];
-  if (selected.some((g) => g.tier === 'kernels')) header.push(`# baselines: ${tfjsInfo(await loadTfjs())}; plain-JS loops over Float32Array`);
+  if (selected.some((g) => g.tier === 'kernels'))
+    header.push(`# baselines: ${tfjsInfo(await loadTfjs())}; plain-JS loops over Float32Array`);
   // Header on stdout for the table, on stderr with --json (stdout stays one JSON object per line).
   for (const h of header) (args.json ? log : console.log)(h);
 
@@ -97,7 +127,11 @@ async function main(): Promise<void> {
     printTable(rows.filter((r) => r.tier === tier));
     if (tier === 'e2e') {
       const ref = E2E_REFERENCE_MS;
-      console.log(`reference (quoted from shared/spec/wasm-kernels.md §6, not measured here): PyTorch 1.13 CPU 1 thread ${ref['pytorch-1.13-cpu-1t']} ms; patched tfjs-wasm ${ref['tfjs-wasm-patched']} ms; target ≤ ${ref.target} ms`);
+      console.log(
+        `reference (quoted from shared/spec/wasm-kernels.md §6, not measured here): PyTorch 1.13 CPU 1 thread ` +
+          `${ref['pytorch-1.13-cpu-1t']} ms; patched tfjs-wasm ${ref['tfjs-wasm-patched']} ms; target ≤ ` +
+          `${ref.target} ms`,
+      );
     }
   };
   for (const g of selected) {
@@ -119,12 +153,24 @@ async function main(): Promise<void> {
     // the profile runs after the measurements, on its own engine, so it cannot disturb them
     const profile = selected.some((g) => g.tier === 'gan') ? await profileEpoch(log) : null;
     const command = `node dist/bench/run.js ${process.argv.slice(2).join(' ')}`.trim();
-    writeFileSync(args.write, renderReport(rows, { variant: engine.variant, threads, loadBefore, loadAfter: os.loadavg(), peakRssBytes, seconds, command, profile }));
+    writeFileSync(
+      args.write,
+      renderReport(rows, {
+        variant: engine.variant,
+        threads,
+        loadBefore,
+        loadAfter: os.loadavg(),
+        peakRssBytes,
+        seconds,
+        command,
+        profile,
+      }),
+    );
     log(`# wrote ${args.write}`);
   }
 }
 
 main().catch((e: unknown) => {
-  process.stderr.write(`bench failed: ${e instanceof Error ? e.stack ?? e.message : String(e)}\n`);
+  process.stderr.write(`bench failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
   process.exitCode = 1;
 });

@@ -40,21 +40,33 @@ export interface TorchSetting {
   mode: 'same-work' | 'reference';
 }
 
-export const settingLabel = (s: TorchSetting) => `${s.intra} intra-op + ${s.blas} BLAS thread${s.blas > 1 ? 's' : ''}${s.mode === 'reference' ? ' · reference training (more work)' : ''}`;
+export const settingLabel = (s: TorchSetting) =>
+  `${s.intra} intra-op + ${s.blas} BLAS thread${s.blas > 1 ? 's' : ''}` +
+  `${s.mode === 'reference' ? ' · reference training (more work)' : ''}`;
 const cores = (s: TorchSetting) => Math.max(s.intra, s.blas);
 
-/** The settings tried: 1 thread, and on two cores each way of spending them (same work as lucid), plus the reference's own training at 2 + 2. */
+/**
+ * The settings tried: 1 thread, and on two cores each way of spending them (same work as lucid), plus the reference's
+ * own training at 2 + 2.
+ */
 export function torchSettings(parallelism = os.availableParallelism()): TorchSetting[] {
   const out: TorchSetting[] = [{ intra: 1, blas: 1, mode: 'same-work' }];
   if (parallelism >= 2) {
-    out.push({ intra: 2, blas: 2, mode: 'same-work' }, { intra: 1, blas: 2, mode: 'same-work' }, { intra: 2, blas: 1, mode: 'same-work' });
+    out.push(
+      { intra: 2, blas: 2, mode: 'same-work' },
+      { intra: 1, blas: 2, mode: 'same-work' },
+      { intra: 2, blas: 1, mode: 'same-work' },
+    );
     out.push({ intra: 2, blas: 2, mode: 'reference' });
   }
   return out;
 }
 
 /** Prints torch's version and the BLAS libraries mapped after one matmul. */
-const PROBE = "import torch\ntorch.ones(2, 2) @ torch.ones(2, 2)\nprint(torch.__version__)\nprint(', '.join(sorted({l.split()[-1] for l in open('/proc/self/maps') if 'blas' in l.lower() and '.so' in l})) or 'none mapped')";
+const PROBE =
+  "import torch\ntorch.ones(2, 2) @ torch.ones(2, 2)\nprint(torch.__version__)\nprint(', " +
+  "'.join(sorted({l.split()[-1] for l in open('/proc/self/maps') if 'blas' in l.lower() and '.so' in l})) or " +
+  "'none mapped')";
 
 /** A BLAS worth a ratio: OpenBLAS, MKL or BLIS (not the reference netlib BLAS). */
 const fastBlas = (lib: string) => /openblas|mkl|blis/i.test(lib);
@@ -64,7 +76,11 @@ export function findTorch(): { python: string; version: string; blas: string } |
   const tried: string[] = [];
   const candidates = process.env.LUCID_PYTHON ? [process.env.LUCID_PYTHON] : ['python3', '/usr/bin/python3'];
   for (const python of [...new Set(candidates)]) {
-    const r = spawnSync(python, ['-c', PROBE], { encoding: 'utf8', timeout: 120_000, env: torchEnv({ intra: 1, blas: 1, mode: 'same-work' }, blasDir()) });
+    const r = spawnSync(python, ['-c', PROBE], {
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: torchEnv({ intra: 1, blas: 1, mode: 'same-work' }, blasDir()),
+    });
     if (r.status === 0) {
       const [version, blas] = r.stdout.trim().split('\n');
       return { python, version, blas: blas ?? 'unknown' };
@@ -72,7 +88,9 @@ export function findTorch(): { python: string; version: string; blas: string } |
     const why = r.error ? r.error.message : (r.stderr.trim().split('\n').pop() ?? `exit ${r.status}`);
     tried.push(`${python}: ${why}`);
   }
-  return { reason: `no python imports torch (${tried.join('; ')}); install Debian's python3-torch or set LUCID_PYTHON` };
+  return {
+    reason: `no python imports torch (${tried.join('; ')}); install Debian's python3-torch or set LUCID_PYTHON`,
+  };
 }
 
 /**
@@ -80,14 +98,22 @@ export function findTorch(): { python: string; version: string; blas: string } |
  * Debian's OpenBLAS (libopenblas0-pthread) when installed; null: whatever the system's libblas.so.3 is.
  */
 export function blasDir(): string | null {
-  const dirs = [process.env.LUCID_TORCH_BLAS_DIR, '/usr/lib/x86_64-linux-gnu/openblas-pthread', '/usr/lib/aarch64-linux-gnu/openblas-pthread'];
+  const dirs = [
+    process.env.LUCID_TORCH_BLAS_DIR,
+    '/usr/lib/x86_64-linux-gnu/openblas-pthread',
+    '/usr/lib/aarch64-linux-gnu/openblas-pthread',
+  ];
   for (const d of dirs) if (d && existsSync(join(d, 'libblas.so.3'))) return d;
   return null;
 }
 
 /** A child's environment: its thread counts, and the BLAS folder first on LD_LIBRARY_PATH. */
 function torchEnv(setting: TorchSetting, blas: string | null): NodeJS.ProcessEnv {
-  const env: NodeJS.ProcessEnv = { ...process.env, OMP_NUM_THREADS: String(setting.intra), OPENBLAS_NUM_THREADS: String(setting.blas) };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    OMP_NUM_THREADS: String(setting.intra),
+    OPENBLAS_NUM_THREADS: String(setting.blas),
+  };
   // GNU OpenMP's threads spin while waiting for work; on 2 cores that starves OpenBLAS's threads
   // (an epoch at 2 + 2 threads took 41 s instead of 2.2 s under load), so they sleep instead.
   env.OMP_WAIT_POLICY = 'PASSIVE';
@@ -114,8 +140,17 @@ class TorchChild {
   private stderr = '';
   private exited: string | null = null;
 
-  constructor(python: string, shapes: object, readonly setting: TorchSetting, blas: string | null) {
-    this.proc = spawn(python, [SCRIPT, '--shapes', JSON.stringify(shapes), '--threads', String(setting.intra), '--mode', setting.mode], { env: torchEnv(setting, blas), stdio: ['pipe', 'pipe', 'pipe'] });
+  constructor(
+    python: string,
+    shapes: object,
+    readonly setting: TorchSetting,
+    blas: string | null,
+  ) {
+    this.proc = spawn(
+      python,
+      [SCRIPT, '--shapes', JSON.stringify(shapes), '--threads', String(setting.intra), '--mode', setting.mode],
+      { env: torchEnv(setting, blas), stdio: ['pipe', 'pipe', 'pipe'] },
+    );
     this.proc.stderr.on('data', (b: Buffer) => (this.stderr = (this.stderr + b.toString()).slice(-4000)));
     createInterface({ input: this.proc.stdout }).on('line', (line) => {
       const w = this.waiting.shift();
@@ -123,7 +158,9 @@ class TorchChild {
       else this.lines.push(line);
     });
     this.proc.on('exit', (code, signal) => {
-      this.exited = `exited (${signal ?? code})${this.stderr ? `: ${this.stderr.trim().split('\n').slice(-3).join(' | ')}` : ''}`;
+      this.exited =
+        `exited (${signal ?? code})` +
+        `${this.stderr ? `: ${this.stderr.trim().split('\n').slice(-3).join(' | ')}` : ''}`;
       for (const w of this.waiting.splice(0)) w('');
     });
   }
@@ -131,7 +168,8 @@ class TorchChild {
   private next(): Promise<Record<string, unknown>> {
     return new Promise((resolve, reject) => {
       const take = (line: string) => {
-        if (!line) return reject(new Error(`wgan_gp.py (${settingLabel(this.setting)}) ${this.exited ?? 'closed its output'}`));
+        if (!line)
+          return reject(new Error(`wgan_gp.py (${settingLabel(this.setting)}) ${this.exited ?? 'closed its output'}`));
         try {
           resolve(JSON.parse(line) as Record<string, unknown>);
         } catch {
@@ -181,12 +219,17 @@ const median = (xs: number[]) => {
  */
 export function ratioRows(cases: Case[], samples: number[][], bench: string): Row[] {
   const lucid = cases.map((c, i) => ({ c, s: samples[i] })).filter((x) => x.c.engine === 'lucid');
-  const torch = cases.map((c, i) => ({ c, s: samples[i], setting: c.extra?.setting as TorchSetting | undefined })).filter((x) => x.c.engine === 'pytorch' && x.setting?.mode === 'same-work');
+  const torch = cases
+    .map((c, i) => ({ c, s: samples[i], setting: c.extra?.setting as TorchSetting | undefined }))
+    .filter((x) => x.c.engine === 'pytorch' && x.setting?.mode === 'same-work');
   const one = torch.filter((t) => cores(t.setting!) === 1);
   const two = torch.filter((t) => cores(t.setting!) === 2);
   const rows: Row[] = [];
   for (const l of lucid) {
-    for (const [what, pool] of [['PyTorch 1 thread', one], ['PyTorch best 2-core setting', two]] as const) {
+    for (const [what, pool] of [
+      ['PyTorch 1 thread', one],
+      ['PyTorch best 2-core setting', two],
+    ] as const) {
       if (pool.length === 0 || l.s.length === 0) continue;
       const bestT = Math.min(...pool.map((t) => Math.min(...t.s)));
       const medT = Math.min(...pool.map((t) => median(t.s)));
@@ -196,10 +239,22 @@ export function ratioRows(cases: Case[], samples: number[][], bench: string): Ro
       const values = { best: Math.min(...l.s) / bestT, median: median(l.s) / medT, 'round-median': median(perRound) };
       for (const stat of ['best', 'median', 'round-median'] as const) {
         rows.push({
-          tier: 'torch', bench: `${bench} · ratio`, engine: 'lucid', impl: `${l.c.impl.split(' · ')[0]} / ${what}`, stat, value: Number(values[stat].toPrecision(3)), unit: '×',
-          threads: Number(l.c.extra?.threads ?? 1), variant: '', samples: rounds, against: what, againstSetting: settingLabel(bestSetting.setting!),
+          tier: 'torch',
+          bench: `${bench} · ratio`,
+          engine: 'lucid',
+          impl: `${l.c.impl.split(' · ')[0]} / ${what}`,
+          stat,
+          value: Number(values[stat].toPrecision(3)),
+          unit: '×',
+          threads: Number(l.c.extra?.threads ?? 1),
+          variant: '',
+          samples: rounds,
+          against: what,
+          againstSetting: settingLabel(bestSetting.setting!),
           perRound: perRound.map((x) => Number(x.toPrecision(3))),
-          ...(what === 'PyTorch best 2-core setting' && Number(l.c.extra?.threads) > 1 ? { target: stat === 'best' ? TORCH_TARGETS.best : TORCH_TARGETS.median } : {}),
+          ...(what === 'PyTorch best 2-core setting' && Number(l.c.extra?.threads) > 1
+            ? { target: stat === 'best' ? TORCH_TARGETS.best : TORCH_TARGETS.median }
+            : {}),
         });
       }
     }
@@ -209,93 +264,138 @@ export function ratioRows(cases: Case[], samples: number[][], bench: string): Ro
 
 /** `engineT`: the threaded engine (its epoch runs as a second lucid case). */
 export function torchGroups(engine: Engine, log: (m: string) => void, engineT?: Engine): Group[] {
-  return [{
-    tier: 'torch',
-    name: TORCH_GROUP,
-    unit: 'ms',
-    async: true,
-    // one epoch per case per round: 7 rounds as the paper-mode gan group (an epoch varies by ±30 % on this VM)
-    budget: { rounds: 7 },
-    async prepare() {
-      const py = findTorch();
-      if ('reason' in py) {
-        torchSkipped = py.reason;
-        log(`  torch: skipped: ${py.reason}`);
-        return { cases: [] };
-      }
-      const blas = blasDir();
-      if (!fastBlas(py.blas)) {
-        torchSkipped = `PyTorch's GEMM would run on ${py.blas}, the reference BLAS (~4 GFLOP/s here), not a baseline worth a ratio; install Debian's libopenblas0-pthread or set LUCID_TORCH_BLAS_DIR to a folder holding OpenBLAS's libblas.so.3`;
-        log(`  torch: skipped: ${torchSkipped}`);
-        return { cases: [] };
-      }
-      const owned: { model: LucidGan; trainer: GanTrainer }[] = [];
-      const children: TorchChild[] = [];
-      const dispose = () => {
-        for (const c of children) c.close();
-        for (const o of owned) {
-          o.trainer.dispose();
-          o.model.dispose();
-        }
-      };
-      try {
-        const engines = engineT ? [engine, engineT] : [engine];
-        let source = '';
-        let simulated = false;
-        for (const e of engines) {
-          const t = await ganBenchTable(e, log);
-          source = t.source;
-          simulated = t.simulated;
-          const { model, x, rng } = LucidGan.setup(e, t.table, { conditions: ['preds'], seed: 0, paper: true });
-          owned.push({ model, trainer: new GanTrainer(model, x, rng) });
-        }
-        const { model, trainer } = owned[0];
-        const cfg = model.config;
-        const sampler = model.sampler;
-        const shapes = {
-          rows: sampler.rows, steps: trainer.steps, batch: cfg.batch, embedding: cfg.embedding,
-          generatorDims: cfg.generatorDims, discriminatorDims: cfg.discriminatorDims, pac: cfg.pac,
-          lr: cfg.lr, betas: cfg.betas, weightDecay: cfg.weightDecay, penaltyLambda: cfg.penaltyLambda, tau: cfg.tau,
-          dataDim: model.transformer.outputDim, condDim: sampler.condDim, rawConditions: model.conditionNames.length,
-          spans: model.transformer.spans.map((s) => ({ kind: s.kind, width: s.width })),
-          discrete: sampler.columns.map((c, j) => ({ data: c.dataOffset, cond: sampler.condOffset[j], width: c.categories.length })),
-        };
-        log(`  torch: ${py.python} (torch ${py.version}); shapes from lucid's paper-mode model on ${source}: data ${shapes.dataDim}, cond ${shapes.condDim} + ${shapes.rawConditions} raw, ${shapes.rows} rows, ${shapes.steps} steps of batch ${shapes.batch}`);
-        for (const s of torchSettings()) children.push(new TorchChild(py.python, shapes, s, blas));
-        const infos: TorchInfo[] = [];
-        for (const c of children) infos.push(await c.ready()); // the children build and warm up in parallel
-        const lib = infos[0].blas;
-        if (!fastBlas(lib)) {
-          torchSkipped = `PyTorch's GEMM ran on ${lib} in a child though the probe found ${py.blas}; not a baseline worth a ratio`;
-          log(`  torch: skipped: ${torchSkipped}`);
-          dispose();
+  return [
+    {
+      tier: 'torch',
+      name: TORCH_GROUP,
+      unit: 'ms',
+      async: true,
+      // one epoch per case per round: 7 rounds as the paper-mode gan group (an epoch varies by ±30 % on this VM)
+      budget: { rounds: 7 },
+      async prepare() {
+        const py = findTorch();
+        if ('reason' in py) {
+          torchSkipped = py.reason;
+          log(`  torch: skipped: ${py.reason}`);
           return { cases: [] };
         }
-        log(`  torch: BLAS ${lib}`);
-        const dataNote = simulated ? `SIMULATED rows (not Adult) · ${source}` : source;
-        const common = { source, simulated, shapes: { dataDim: shapes.dataDim, condDim: shapes.condDim, rawConditions: shapes.rawConditions, rows: shapes.rows, steps: shapes.steps, batch: shapes.batch } };
-        const cases: Case[] = owned.map((o, i) => {
-          const threads = engines[i].threads;
-          return {
-            engine: 'lucid' as const,
-            impl: `${threads} thread${threads > 1 ? 's' : ''} · paper mode · ${o.trainer.steps} steps · ${dataNote}`,
-            extra: { ...common, threads },
-            fn: () => {
-              for (let k = 0; k < o.trainer.steps; k++) o.trainer.step();
+        const blas = blasDir();
+        if (!fastBlas(py.blas)) {
+          torchSkipped =
+            `PyTorch's GEMM would run on ${py.blas}, the reference BLAS (~4 GFLOP/s here), not a baseline worth a ` +
+            `ratio; install Debian's libopenblas0-pthread or set LUCID_TORCH_BLAS_DIR to a folder holding ` +
+            `OpenBLAS's libblas.so.3`;
+          log(`  torch: skipped: ${torchSkipped}`);
+          return { cases: [] };
+        }
+        const owned: { model: LucidGan; trainer: GanTrainer }[] = [];
+        const children: TorchChild[] = [];
+        const dispose = () => {
+          for (const c of children) c.close();
+          for (const o of owned) {
+            o.trainer.dispose();
+            o.model.dispose();
+          }
+        };
+        try {
+          const engines = engineT ? [engine, engineT] : [engine];
+          let source = '';
+          let simulated = false;
+          for (const e of engines) {
+            const t = await ganBenchTable(e, log);
+            source = t.source;
+            simulated = t.simulated;
+            const { model, x, rng } = LucidGan.setup(e, t.table, { conditions: ['preds'], seed: 0, paper: true });
+            owned.push({ model, trainer: new GanTrainer(model, x, rng) });
+          }
+          const { model, trainer } = owned[0];
+          const cfg = model.config;
+          const sampler = model.sampler;
+          const shapes = {
+            rows: sampler.rows,
+            steps: trainer.steps,
+            batch: cfg.batch,
+            embedding: cfg.embedding,
+            generatorDims: cfg.generatorDims,
+            discriminatorDims: cfg.discriminatorDims,
+            pac: cfg.pac,
+            lr: cfg.lr,
+            betas: cfg.betas,
+            weightDecay: cfg.weightDecay,
+            penaltyLambda: cfg.penaltyLambda,
+            tau: cfg.tau,
+            dataDim: model.transformer.outputDim,
+            condDim: sampler.condDim,
+            rawConditions: model.conditionNames.length,
+            spans: model.transformer.spans.map((s) => ({ kind: s.kind, width: s.width })),
+            discrete: sampler.columns.map((c, j) => ({
+              data: c.dataOffset,
+              cond: sampler.condOffset[j],
+              width: c.categories.length,
+            })),
+          };
+          log(
+            `  torch: ${py.python} (torch ${py.version}); shapes from lucid's paper-mode model on ${source}: data ` +
+              `${shapes.dataDim}, cond ${shapes.condDim} + ${shapes.rawConditions} raw, ${shapes.rows} rows, ` +
+              `${shapes.steps} steps of batch ${shapes.batch}`,
+          );
+          for (const s of torchSettings()) children.push(new TorchChild(py.python, shapes, s, blas));
+          const infos: TorchInfo[] = [];
+          for (const c of children) infos.push(await c.ready()); // the children build and warm up in parallel
+          const lib = infos[0].blas;
+          if (!fastBlas(lib)) {
+            torchSkipped =
+              `PyTorch's GEMM ran on ${lib} in a child though the probe found ${py.blas}; not a baseline worth a ` +
+              `ratio`;
+            log(`  torch: skipped: ${torchSkipped}`);
+            dispose();
+            return { cases: [] };
+          }
+          log(`  torch: BLAS ${lib}`);
+          const dataNote = simulated ? `SIMULATED rows (not Adult) · ${source}` : source;
+          const common = {
+            source,
+            simulated,
+            shapes: {
+              dataDim: shapes.dataDim,
+              condDim: shapes.condDim,
+              rawConditions: shapes.rawConditions,
+              rows: shapes.rows,
+              steps: shapes.steps,
+              batch: shapes.batch,
             },
           };
-        });
-        children.forEach((c, i) => cases.push({
-          engine: 'pytorch' as const,
-          impl: `torch ${infos[i].torch} · ${settingLabel(c.setting)}`,
-          extra: { ...common, threads: cores(c.setting), setting: c.setting, blas: infos[i].blas, data: 'random rows at lucid\'s shapes (cost does not depend on the values)' },
-          fn: async () => void (await c.epoch()),
-        }));
-        return { cases, dispose, derive: (samples: number[][]) => ratioRows(cases, samples, TORCH_GROUP) };
-      } catch (e) {
-        dispose();
-        throw e;
-      }
+          const cases: Case[] = owned.map((o, i) => {
+            const threads = engines[i].threads;
+            return {
+              engine: 'lucid' as const,
+              impl: `${threads} thread${threads > 1 ? 's' : ''} · paper mode · ${o.trainer.steps} steps · ${dataNote}`,
+              extra: { ...common, threads },
+              fn: () => {
+                for (let k = 0; k < o.trainer.steps; k++) o.trainer.step();
+              },
+            };
+          });
+          children.forEach((c, i) =>
+            cases.push({
+              engine: 'pytorch' as const,
+              impl: `torch ${infos[i].torch} · ${settingLabel(c.setting)}`,
+              extra: {
+                ...common,
+                threads: cores(c.setting),
+                setting: c.setting,
+                blas: infos[i].blas,
+                data: "random rows at lucid's shapes (cost does not depend on the values)",
+              },
+              fn: async () => void (await c.epoch()),
+            }),
+          );
+          return { cases, dispose, derive: (samples: number[][]) => ratioRows(cases, samples, TORCH_GROUP) };
+        } catch (e) {
+          dispose();
+          throw e;
+        }
+      },
     },
-  }];
+  ];
 }

@@ -25,7 +25,10 @@ export function predict(rows) {
     }
     for (const { name, weights } of m.categorical) {
       const w = weights[row[name]];
-      if (w === undefined) throw new Error(`row ${i + 1}: unknown ${name} ${JSON.stringify(row[name])} (known: ${Object.keys(weights).join(', ')})`);
+      if (w === undefined)
+        throw new Error(
+          `row ${i + 1}: unknown ${name} ${JSON.stringify(row[name])} (known: ${Object.keys(weights).join(', ')})`,
+        );
       z += w;
     }
     return 1 / (1 + Math.exp(-z));

@@ -3,16 +3,50 @@
 import { binnedVariable, categoricalVariable, numericVariable, shiftChecks } from '../dist/src/audit/checks.js';
 import { distribution, rankDistributions } from '../dist/src/audit/distance.js';
 export const SETTINGS = {
-  adult: { data: 'adult-test.csv', model: 'adult.json', label: 'Income', positive: '>50K', protected: 'Sex,Race,Age', edges: 'Age=16,30,50,90' },
-  adult1000: { data: 'adult-1000.csv', model: 'adult.json', label: 'Income', positive: '>50K', protected: 'Sex,Race,Age', edges: 'Age=16,30,50,90' },
-  compas: { data: 'compas-test.csv', model: 'compas.json', label: 'two_year_recid', positive: '0', protected: 'sex,race,age_cat', edges: null },
-  sim: { data: 'sim-audit.csv', model: 'sim.json', label: 'approved', positive: 'yes', protected: 'sex,group', edges: null },
+  adult: {
+    data: 'adult-test.csv',
+    model: 'adult.json',
+    label: 'Income',
+    positive: '>50K',
+    protected: 'Sex,Race,Age',
+    edges: 'Age=16,30,50,90',
+  },
+  adult1000: {
+    data: 'adult-1000.csv',
+    model: 'adult.json',
+    label: 'Income',
+    positive: '>50K',
+    protected: 'Sex,Race,Age',
+    edges: 'Age=16,30,50,90',
+  },
+  compas: {
+    data: 'compas-test.csv',
+    model: 'compas.json',
+    label: 'two_year_recid',
+    positive: '0',
+    protected: 'sex,race,age_cat',
+    edges: null,
+  },
+  sim: {
+    data: 'sim-audit.csv',
+    model: 'sim.json',
+    label: 'approved',
+    positive: 'yes',
+    protected: 'sex,group',
+    edges: null,
+  },
   // §10.4: an arithmetic relation (age = education + experience + 6 on 533 of 534 rows)
   wages: { data: 'wages-audit.csv', model: 'wages.json', label: 'hired', positive: '1', protected: 'sex', edges: null },
 };
 
 /** §10.4: rows of the same population no GAN of a setting saw (the privacy check's held-out rows). */
-export const HELD_OUT = { adult: 'adult-train.csv', adult1000: 'adult-train.csv', compas: 'compas-train.csv', sim: 'sim-train.csv', wages: 'wages-train.csv' };
+export const HELD_OUT = {
+  adult: 'adult-train.csv',
+  adult1000: 'adult-train.csv',
+  compas: 'compas-train.csv',
+  sim: 'sim-train.csv',
+  wages: 'wages-train.csv',
+};
 
 /**
  * §10.4's wages data: 534 rows, age = education + experience + 6 on all but row 100 (+2 years), sex,
@@ -38,10 +72,12 @@ export function wagesCsv(seed) {
   return rows.join('\n') + '\n';
 }
 
-
 /** The protected columns of a setting, and its numeric protected attributes' edges. */
 export function protectedOf(s) {
-  return { columns: s.protected.split(','), edges: s.edges ? Object.fromEntries([s.edges.split('=')].map(([k, v]) => [k, v.split(',').map(Number)])) : {} };
+  return {
+    columns: s.protected.split(','),
+    edges: s.edges ? Object.fromEntries([s.edges.split('=')].map(([k, v]) => [k, v.split(',').map(Number)])) : {},
+  };
 }
 
 /**
@@ -53,11 +89,28 @@ export function directionChecks(table, yhat, sets, P, N, s, rng) {
   const { columns: protectedCols, edges } = protectedOf(s);
   const feats = table.columns.filter((c) => c.name !== s.label && !protectedCols.includes(c.name));
   const col = (t, name) => t.columns.find((x) => x.name === name);
-  const ranked = rankDistributions(feats.map((f) => distribution(f.name, [{ name: 'p', column: col(P, f.name) }, { name: 'n', column: col(N, f.name) }], 'feature')));
+  const ranked = rankDistributions(
+    feats.map((f) =>
+      distribution(
+        f.name,
+        [
+          { name: 'p', column: col(P, f.name) },
+          { name: 'n', column: col(N, f.name) },
+        ],
+        'feature',
+      ),
+    ),
+  );
   const top = ranked.slice(0, 5).map((d) => d.feature);
   const vars = [
-    ...protectedCols.map((c) => (edges[c] ? binnedVariable(table, c, 'protected', edges[c]) : categoricalVariable(table, c, 'protected'))),
-    ...top.map((f) => (col(table, f).kind === 'numeric' ? numericVariable(table, f, 'feature') : categoricalVariable(table, f, 'feature'))),
+    ...protectedCols.map((c) =>
+      edges[c] ? binnedVariable(table, c, 'protected', edges[c]) : categoricalVariable(table, c, 'protected'),
+    ),
+    ...top.map((f) =>
+      col(table, f).kind === 'numeric'
+        ? numericVariable(table, f, 'feature')
+        : categoricalVariable(table, f, 'feature'),
+    ),
   ];
   const checks = shiftChecks(vars, yhat, sets, rng, { resamples: 1000 });
   const decided = (c) => c.real.lo !== null && (c.real.lo > 0 || c.real.hi < 0);

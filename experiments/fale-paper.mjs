@@ -18,7 +18,14 @@ import { builtinBlackBox } from '../dist/src/models/blackbox.js';
 import { fale, faleCsv } from '../dist/src/methods/fale/index.js';
 import { faleSvg } from '../dist/src/methods/fale/svg.js';
 
-const { values: parsed } = parseArgs({ options: { models: { type: 'string', default: 'logistic,mlp' }, out: { type: 'string', default: 'out/experiments/fale' }, bootstrap: { type: 'string', default: '200' }, seed: { type: 'string', default: '0' } } });
+const { values: parsed } = parseArgs({
+  options: {
+    models: { type: 'string', default: 'logistic,mlp' },
+    out: { type: 'string', default: 'out/experiments/fale' },
+    bootstrap: { type: 'string', default: '200' },
+    seed: { type: 'string', default: '0' },
+  },
+});
 // parseArgs's types (@types/node 20) leave an option that has a default possibly undefined
 const values = /** @type {typeof parsed & { models: string, out: string, bootstrap: string, seed: string }} */ (parsed);
 mkdirSync(values.out, { recursive: true });
@@ -28,7 +35,13 @@ const seed = Number(values.seed);
 const summary = [];
 for (const m of values.models.split(',')) {
   const t0 = performance.now();
-  const { model: clf } = Classifier.train(engine, ds.splits.train, { label: ds.label, positive: ds.favourable, validation: ds.splits.val, hidden: m === 'logistic' ? [] : undefined, seed });
+  const { model: clf } = Classifier.train(engine, ds.splits.train, {
+    label: ds.label,
+    positive: ds.favourable,
+    validation: ds.splits.val,
+    hidden: m === 'logistic' ? [] : undefined,
+    seed,
+  });
   const bb = builtinBlackBox(engine, clf, `built-in ${m}`);
   const r = await fale(ds.splits.test, bb, {
     label: ds.label,
@@ -44,9 +57,23 @@ for (const m of values.models.split(',')) {
   writeFileSync(join(values.out, `fale-${m}.json`), JSON.stringify(r, null, 1));
   writeFileSync(join(values.out, `fale-${m}.csv`), faleCsv(r));
   writeFileSync(join(values.out, `fale-${m}.svg`), faleSvg(r));
-  summary.push({ model: m, overall: r.overall, seconds: sec, features: r.features.map((f) => ({ feature: f.feature, edges: f.edges, values: f.values, counts: f.counts, ci: f.ci })) });
+  summary.push({
+    model: m,
+    overall: r.overall,
+    seconds: sec,
+    features: r.features.map((f) => ({
+      feature: f.feature,
+      edges: f.edges,
+      values: f.values,
+      counts: f.counts,
+      ci: f.ci,
+    })),
+  });
   console.log(`${m}: overall SPD ${r.overall?.toFixed(4)}; ${sec.toFixed(1)} s`);
-  for (const f of r.features) console.log(`  ${f.feature}: edges ${(f.edges ?? []).join(' ')}\n    values ${f.values.map((x) => x.toFixed(3)).join(' ')}`);
+  for (const f of r.features)
+    console.log(
+      `  ${f.feature}: edges ${(f.edges ?? []).join(' ')}\n    values ${f.values.map((x) => x.toFixed(3)).join(' ')}`,
+    );
   clf.dispose();
 }
 writeFileSync(join(values.out, 'summary.json'), JSON.stringify(summary, null, 1));

@@ -17,7 +17,14 @@ import { LucidGan } from '../dist/src/models/lucidgan/model.js';
 import { GanTrainer } from '../dist/src/models/lucidgan/train.js';
 import { findDependencies } from '../dist/src/data/dependencies.js';
 import { ganBatchFor } from '../dist/src/audit/run.js';
-import { CONDITION_MODES, drawCanonical, drawSeed, ganSeedsFor, modelScorer, observedRanges } from '../dist/src/audit/canonical.js';
+import {
+  CONDITION_MODES,
+  drawCanonical,
+  drawSeed,
+  ganSeedsFor,
+  modelScorer,
+  observedRanges,
+} from '../dist/src/audit/canonical.js';
 import { fidelity } from '../dist/src/audit/checks.js';
 import { concatRows } from '../dist/src/data/table.js';
 import { directionChecks, SETTINGS } from './canonical-settings.mjs';
@@ -40,7 +47,9 @@ const DATA = join(OUT, 'data');
 const checkpoints = values.steps.split(',').map(Number);
 const pointShare = values['point-share'] === undefined ? undefined : Number(values['point-share']);
 // drawCanonical checks each mode
-const MODES = values.modes ? /** @type {import('../dist/src/audit/canonical.js').ConditionMode[]} */ (values.modes.split(',')) : CONDITION_MODES;
+const MODES = values.modes
+  ? /** @type {import('../dist/src/audit/canonical.js').ConditionMode[]} */ (values.modes.split(','))
+  : CONDITION_MODES;
 const engine = await initNodeEngine();
 const results = [];
 const mean = (xs) => xs.reduce((a, b) => a + b, 0) / Math.max(1, xs.length);
@@ -53,7 +62,10 @@ for (const name of values.datasets.split(',')) {
   const yhat = Uint8Array.from(p, (v) => (v > 0.5 ? 1 : 0));
   const predName = 'preds';
   const feats = table.columns.filter((c) => c.name !== s.label);
-  const ganTable = { rows: table.rows, columns: [...feats, { kind: /** @type {const} */ ('numeric'), name: predName, values: p }] };
+  const ganTable = {
+    rows: table.rows,
+    columns: [...feats, { kind: /** @type {const} */ ('numeric'), name: predName, values: p }],
+  };
   const featTable = { rows: table.rows, columns: feats };
   const range = observedRanges(featTable);
   const dependencies = findDependencies(featTable);
@@ -63,11 +75,35 @@ for (const name of values.datasets.split(',')) {
   const batch = ganBatchFor(table.rows);
   const seeds = ganSeedsFor(Number(values.seed), 3);
   // sets[checkpoint][mode] = one { positive, negative } per GAN seed
-  const sets = checkpoints.map(() => Object.fromEntries(MODES.map((m) => [m, /** @type {{ positive: import('../dist/src/data/table.js').Table, negative: import('../dist/src/data/table.js').Table }[]} */ ([])])));
-  const accept = checkpoints.map(() => Object.fromEntries(MODES.map((m) => [m, /** @type {(number | null)[][]} */ ([])])));
+  const sets = checkpoints.map(() =>
+    Object.fromEntries(
+      MODES.map((m) => [
+        m,
+        /** @type {{
+         *   positive: import('../dist/src/data/table.js').Table,
+         *   negative: import('../dist/src/data/table.js').Table
+         * }[]} */ ([]),
+      ]),
+    ),
+  );
+  const accept = checkpoints.map(() =>
+    Object.fromEntries(MODES.map((m) => [m, /** @type {(number | null)[][]} */ ([])])),
+  );
   const t0 = Date.now();
   for (const gs of seeds) {
-    const { model: gan, x, rng } = LucidGan.setup(engine, ganTable, { conditions: [predName], epochs: 1, batch, seed: gs, paper: true, where: name, ...(pointShare !== undefined ? { pointShare } : {}) });
+    const {
+      model: gan,
+      x,
+      rng,
+    } = LucidGan.setup(engine, ganTable, {
+      conditions: [predName],
+      epochs: 1,
+      batch,
+      seed: gs,
+      paper: true,
+      where: name,
+      ...(pointShare !== undefined ? { pointShare } : {}),
+    });
     const trainer = new GanTrainer(gan, x, rng);
     let done = 0;
     try {
@@ -77,7 +113,20 @@ for (const name of values.datasets.split(',')) {
           done++;
         }
         for (const mode of MODES) {
-          const draw = (side, purpose) => drawCanonical(gan, { side, condition: mode, sideRows: side === 1 ? posRows : negRows, predName, fix: [], rows: 1000, seedOf: (r) => drawSeed(gs, purpose, r), scorer, threshold: 0.5, range, dependencies });
+          const draw = (side, purpose) =>
+            drawCanonical(gan, {
+              side,
+              condition: mode,
+              sideRows: side === 1 ? posRows : negRows,
+              predName,
+              fix: [],
+              rows: 1000,
+              seedOf: (r) => drawSeed(gs, purpose, r),
+              scorer,
+              threshold: 0.5,
+              range,
+              dependencies,
+            });
           const pos = await draw(1, 0);
           const neg = await draw(0, 1);
           sets[c][mode].push({ positive: pos.table, negative: neg.table });
@@ -94,16 +143,41 @@ for (const name of values.datasets.split(',')) {
     for (const mode of MODES) {
       const ss = sets[c][mode];
       const rng = new Rng(engine, 4242);
-      const fid = fidelity(feats.map((f) => ({ name: f.name, kind: f.kind })), table, yhat, ss, rng);
-      const d = fid.flatMap((f) => [f.positive?.distance, f.negative?.distance]).filter((v) => v !== undefined && v !== null);
+      const fid = fidelity(
+        feats.map((f) => ({ name: f.name, kind: f.kind })),
+        table,
+        yhat,
+        ss,
+        rng,
+      );
+      const d = fid
+        .flatMap((f) => [f.positive?.distance, f.negative?.distance])
+        .filter((v) => v !== undefined && v !== null);
       const P = concatRows(ss.map((x) => x.positive));
       const N = concatRows(ss.map((x) => x.negative));
       const { checks, decided, disagree: dis } = directionChecks(table, yhat, ss, P, N, s, rng);
       const protDis = dis.filter((k) => k.role === 'protected');
       const acc = accept[c][mode];
-      const row = { dataset: name, steps: checkpoints[c], mode, fidelity: mean(d), faithful: fid.filter((f) => f.faithful).length, features: fid.length, disagreements: dis.length, protectedDisagreements: protDis.length, checks: checks.length, decided: checks.filter(decided).length, acceptance: [mean(acc.map((a) => a[0])), mean(acc.map((a) => a[1]))], disagreeList: dis.map((k) => `${k.feature}=${k.value}`) };
+      const row = {
+        dataset: name,
+        steps: checkpoints[c],
+        mode,
+        fidelity: mean(d),
+        faithful: fid.filter((f) => f.faithful).length,
+        features: fid.length,
+        disagreements: dis.length,
+        protectedDisagreements: protDis.length,
+        checks: checks.length,
+        decided: checks.filter(decided).length,
+        acceptance: [mean(acc.map((a) => a[0])), mean(acc.map((a) => a[1]))],
+        disagreeList: dis.map((k) => `${k.feature}=${k.value}`),
+      };
       results.push(row);
-      process.stdout.write(`${name}\t${checkpoints[c]}\t${mode}\tfid ${row.fidelity.toFixed(3)}\tfaithful ${row.faithful}/${row.features}\tdis ${row.disagreements} (prot ${row.protectedDisagreements}) of ${row.decided}\tacc ${row.acceptance.map((a) => a.toFixed(2)).join('/')}\n`);
+      process.stdout.write(
+        `${name}\t${checkpoints[c]}\t${mode}\tfid ${row.fidelity.toFixed(3)}\tfaithful ` +
+          `${row.faithful}/${row.features}\tdis ${row.disagreements} (prot ${row.protectedDisagreements}) of ` +
+          `${row.decided}\tacc ${row.acceptance.map((a) => a.toFixed(2)).join('/')}\n`,
+      );
     }
   }
 }

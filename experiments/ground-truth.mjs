@@ -26,7 +26,14 @@ import { getColumn } from '../dist/src/data/table.js';
 import { Classifier, TRAIN_DEFAULTS } from '../dist/src/models/classifier/index.js';
 import { builtinBlackBox } from '../dist/src/models/blackbox.js';
 import { runAudit } from '../dist/src/audit/run.js';
-import { canonicalGaps, cellGaps, cellParityGaps, conditionalGaps, GROUND_TRUTH_SAMPLING, parityGaps } from '../dist/src/audit/flags.js';
+import {
+  canonicalGaps,
+  cellGaps,
+  cellParityGaps,
+  conditionalGaps,
+  GROUND_TRUTH_SAMPLING,
+  parityGaps,
+} from '../dist/src/audit/flags.js';
 
 const { values: parsed } = parseArgs({
   options: {
@@ -46,14 +53,18 @@ const { values: parsed } = parseArgs({
   },
 });
 // parseArgs's types (@types/node 20) leave an option that has a default possibly undefined
-const values = /** @type {typeof parsed & { kinds: string, seeds: string, rows: string, 'gan-epochs': string, out: string, model: string, 'set-rows': string }} */ (parsed);
+const values = /** @type {typeof parsed & {
+ *   kinds: string, seeds: string, rows: string, 'gan-epochs': string, out: string, model: string, 'set-rows': string
+ * }} */ (parsed);
 // simulate checks each kind
 const kinds = /** @type {import('../dist/src/data/simulator.js').BiasKind[]} */ (values.kinds.split(','));
 const seeds = values.seeds.split(',').map(Number);
 const rows = Number(values.rows);
-if (values.model !== 'logistic' && values.model !== 'mlp') throw new Error(`--model must be logistic or mlp, got ${values.model}`);
+if (values.model !== 'logistic' && values.model !== 'mlp')
+  throw new Error(`--model must be logistic or mlp, got ${values.model}`);
 const setRows = Number(values['set-rows']);
-if (!Number.isInteger(setRows) || setRows < 1) throw new Error(`--set-rows must be a positive integer, got ${values['set-rows']}`);
+if (!Number.isInteger(setRows) || setRows < 1)
+  throw new Error(`--set-rows must be a positive integer, got ${values['set-rows']}`);
 const hidden = values.model === 'mlp' ? TRAIN_DEFAULTS.hidden.slice() : [];
 // 'auto': the audit's own default (ganEpochsFor: about 1500 generator steps, 2400 on few rows)
 const ganEpochs = values['gan-epochs'] === 'auto' ? undefined : Number(values['gan-epochs']);
@@ -93,7 +104,15 @@ for (const kind of kinds) {
     const train = simulate(new Rng(engine, s.trainSeed), { n: rows, bias: kind });
     const data = simulate(new Rng(engine, s.auditSeed), { n: rows, bias: kind });
     const drop = kind === 'proxy' ? train.protected.slice() : [];
-    const { model: clf } = Classifier.train(engine, train.table, { label: train.label, positive: train.favourable, drop, hidden, epochs: 40, valFraction: 0, seed });
+    const { model: clf } = Classifier.train(engine, train.table, {
+      label: train.label,
+      positive: train.favourable,
+      drop,
+      hidden,
+      epochs: 40,
+      valFraction: 0,
+      seed,
+    });
     let r;
     let modelCells;
     try {
@@ -120,12 +139,27 @@ for (const kind of kinds) {
       attribute: f.attribute,
       unprivileged: f.unprivileged,
       overall: f.result.overall,
-      features: f.result.features.map((x) => ({ feature: x.feature, range: Math.max(...x.values) - Math.min(...x.values), values: x.values, categories: x.categories, edges: x.edges })),
+      features: f.result.features.map((x) => ({
+        feature: x.feature,
+        range: Math.max(...x.values) - Math.min(...x.values),
+        values: x.values,
+        categories: x.categories,
+        edges: x.edges,
+      })),
     }));
     const out = {
       kind,
       seed,
-      settings: { ...s, rows, setRows, ganEpochs: r.meta.gan.epochs, paper: values.paper, model: values.model, hidden, drop },
+      settings: {
+        ...s,
+        rows,
+        setRows,
+        ganEpochs: r.meta.gan.epochs,
+        paper: values.paper,
+        model: values.model,
+        hidden,
+        drop,
+      },
       truth: { rule: data.truth.rule, disadvantaged: data.truth.disadvantaged, reads: data.truth.reads },
       gaps: canonicalGaps(r),
       cells: cellGaps(r),
@@ -133,9 +167,22 @@ for (const kind of kinds) {
       conditional: conditionalGaps(r),
       // §2.9: each sex × group cell's positivity minus the rest's (the heatmap's rates)
       cellParity: cellParityGaps(r),
-      conditionalSets: (r.conditional ?? []).map((c) => ({ fixed: c.fixed, rows: c.rows, fixTraining: c.fixTraining, fixSatisfied: c.fixSatisfied })),
-      validity: r.canonical.validity ? { pos: r.canonical.validity.positive.rate, neg: r.canonical.validity.negative.rate } : null,
-      distributions: r.canonical.distributions.map((d) => ({ feature: d.feature, role: d.role, js: d.js, categories: d.categories, series: d.series.map((x) => ({ name: x.name, share: x.share, n: x.n })) })),
+      conditionalSets: (r.conditional ?? []).map((c) => ({
+        fixed: c.fixed,
+        rows: c.rows,
+        fixTraining: c.fixTraining,
+        fixSatisfied: c.fixSatisfied,
+      })),
+      validity: r.canonical.validity
+        ? { pos: r.canonical.validity.positive.rate, neg: r.canonical.validity.negative.rate }
+        : null,
+      distributions: r.canonical.distributions.map((d) => ({
+        feature: d.feature,
+        role: d.role,
+        js: d.js,
+        categories: d.categories,
+        series: d.series.map((x) => ({ name: x.name, share: x.share, n: x.n })),
+      })),
       fale,
       modelCells,
       timings: r.meta.timings,
@@ -143,6 +190,12 @@ for (const kind of kinds) {
     };
     writeFileSync(join(runsDir, `${kind}-${seed}.json`), JSON.stringify(out, null, 1));
     const g = [...out.gaps, ...out.conditional].map((x) => `${x.key} ${x.d.toFixed(3)}`).join(', ');
-    console.log(`${kind} seed ${seed}: ${sec.toFixed(1)} s; validity ${out.validity ? `${(100 * (out.validity.pos ?? NaN)).toFixed(1)}/${(100 * (out.validity.neg ?? NaN)).toFixed(1)}` : '-'}; gaps ${g}`);
+    console.log(
+      `${kind} seed ${seed}: ${sec.toFixed(1)} s; validity ${
+        out.validity
+          ? `${(100 * (out.validity.pos ?? NaN)).toFixed(1)}/${(100 * (out.validity.neg ?? NaN)).toFixed(1)}`
+          : '-'
+      }; gaps ${g}`,
+    );
   }
 }

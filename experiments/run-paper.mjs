@@ -9,12 +9,26 @@ import { parseArgs } from 'node:util';
 const { values } = parseArgs({ options: { only: { type: 'string' }, skipFale: { type: 'boolean', default: false } } });
 // Most important first (the logistic model is the paper's); paper mode is run for the direct view
 // only (the validity comparison of EXPERIMENTS.md §3); FALE is cheap and runs after the logistic runs.
-const g = (dataset, model, view, mode) => ['experiments/lucid-gan-paper.mjs', '--dataset', dataset, '--model', model, '--view', view, '--mode', mode];
+const g = (dataset, model, view, mode) => [
+  'experiments/lucid-gan-paper.mjs',
+  '--dataset',
+  dataset,
+  '--model',
+  model,
+  '--view',
+  view,
+  '--mode',
+  mode,
+];
 // every dataset, then every mode within it (adult consistency, adult paper, compas consistency, …)
 const grid = (model, view, modes) => ['adult', 'compas'].flatMap((d) => modes.map((m) => g(d, model, view, m)));
 const runs = [...grid('logistic', 'direct', ['consistency', 'paper']), ...grid('logistic', 'proxy', ['consistency'])];
 if (!values.skipFale) runs.push(['experiments/fale-paper.mjs']);
-runs.push(...grid('mlp', 'direct', ['consistency', 'paper']), ...grid('mlp', 'proxy', ['consistency']), ...grid('logistic', 'proxy', ['paper']));
+runs.push(
+  ...grid('mlp', 'direct', ['consistency', 'paper']),
+  ...grid('mlp', 'proxy', ['consistency']),
+  ...grid('logistic', 'proxy', ['paper']),
+);
 mkdirSync('out/experiments', { recursive: true });
 const file = 'out/experiments/runs.json';
 const log = existsSync(file) ? JSON.parse(readFileSync(file, 'utf8')) : [];
@@ -23,7 +37,12 @@ for (const args of runs) {
   const t0 = performance.now();
   const r = spawnSync(process.execPath, args, { stdio: 'inherit' });
   const seconds = (performance.now() - t0) / 1000;
-  log.push({ command: `node ${args.join(' ')}`, seconds: +seconds.toFixed(1), status: r.status, finished: new Date().toISOString() });
+  log.push({
+    command: `node ${args.join(' ')}`,
+    seconds: +seconds.toFixed(1),
+    status: r.status,
+    finished: new Date().toISOString(),
+  });
   writeFileSync(file, JSON.stringify(log, null, 1));
   console.error(`[run-paper] ${args.join(' ')}: exit ${r.status}, ${seconds.toFixed(1)} s`);
 }

@@ -39,7 +39,8 @@ const { values: parsed } = parseArgs({
 const values = /** @type {typeof parsed & { out: string, labels: string, datasets: string, seeds: string }} */ (parsed);
 const OUT = resolve(values.out);
 const DATA = join(OUT, 'data');
-const pp = (x) => (x === null || x === undefined || !Number.isFinite(x) ? '–' : `${x > 0 ? '+' : ''}${(100 * x).toFixed(1)}`);
+const pp = (x) =>
+  x === null || x === undefined || !Number.isFinite(x) ? '–' : `${x > 0 ? '+' : ''}${(100 * x).toFixed(1)}`;
 const median = (xs) => {
   const s = xs.slice().sort((a, b) => a - b);
   return s.length ? (s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2) : NaN;
@@ -55,13 +56,18 @@ async function realOf(name, audit) {
   const model = await loadBlackBox(engine, join(DATA, s.model));
   const p = await model.predict(table);
   const favourable = audit.meta.favourable ?? 'positive';
-  const yFav = Uint8Array.from(p, (x) => ((x > audit.meta.threshold ? 1 : 0) === (favourable === 'positive' ? 1 : 0) ? 1 : 0));
+  const yFav = Uint8Array.from(p, (x) =>
+    (x > audit.meta.threshold ? 1 : 0) === (favourable === 'positive' ? 1 : 0) ? 1 : 0,
+  );
   const { edges } = protectedOf(s);
   const labels = {};
   for (const c of protectedOf(s).columns) {
     const col = getColumn(table, c);
     const bins = audit.protected.find((x) => x.column === c)?.bins;
-    labels[c] = edges[c] && bins && col.kind === 'numeric' ? Array.from(col.values, (v) => bins.labels[assignBin(v, bins.edges, true)]) : cellLabels(col);
+    labels[c] =
+      edges[c] && bins && col.kind === 'numeric'
+        ? Array.from(col.values, (v) => bins.labels[assignBin(v, bins.edges, true)])
+        : cellLabels(col);
   }
   const out = { yFav, labels };
   realCache.set(name, out);
@@ -108,49 +114,109 @@ for (const label of values.labels.split(',')) {
           const w = z * (se ?? 0);
           if (fromSets && !(figure >= check.real.lo - w && figure <= check.real.hi + w)) {
             inconsistent++;
-            if (examples.length < 4) examples.push(`${x.feature} = ${v.value} ${pp(figure)} vs real ${pp(check.real.shift)} [${pp(check.real.lo)}, ${pp(check.real.hi)}]`);
+            if (examples.length < 4)
+              examples.push(
+                `${x.feature} = ${v.value} ${pp(figure)} vs real ${pp(check.real.shift)} [${pp(check.real.lo)}, ` +
+                  `${pp(check.real.hi)}]`,
+              );
           }
           // the independent recount: protected values only (their labels are the audit's)
           const lab = real.labels[x.feature];
           if (!lab) continue;
           recounted++;
-          let nf = 0, nu = 0, hf = 0, hu = 0;
+          let nf = 0,
+            nu = 0,
+            hf = 0,
+            hu = 0;
           for (let i = 0; i < lab.length; i++) {
-            if (real.yFav[i]) { nf++; if (lab[i] === v.value) hf++; } else { nu++; if (lab[i] === v.value) hu++; }
+            if (real.yFav[i]) {
+              nf++;
+              if (lab[i] === v.value) hf++;
+            } else {
+              nu++;
+              if (lab[i] === v.value) hu++;
+            }
           }
           const rf = hf / nf;
           const ru = hu / nu;
           const shift = rf - ru;
           const seR = seDiff(rf, nf, ru, nu);
-          const w2 = 1.96 * ((seR ?? 0) + (fromSets ? se ?? 0 : 0));
+          const w2 = 1.96 * ((seR ?? 0) + (fromSets ? (se ?? 0) : 0));
           if (!(figure >= shift - w2 && figure <= shift + w2)) recountOut++;
         }
       }
       // (a) misrepresented protected attributes stated with the sets' sizes
-      const misStated = f.protected.filter((x) => !x.faithful && (x.favoured.length + x.disfavoured.length) > 0 && (label === 'before' || [...x.favoured, ...x.disfavoured].some((v) => v.status === 'agrees' && x.faithful))).map((x) => x.feature);
+      const misStated = f.protected
+        .filter(
+          (x) =>
+            !x.faithful &&
+            x.favoured.length + x.disfavoured.length > 0 &&
+            (label === 'before' || [...x.favoured, ...x.disfavoured].some((v) => v.status === 'agrees' && x.faithful)),
+        )
+        .map((x) => x.feature);
       // (b) named features whose pooled JS is outside its seeds' range, without a note
       const outside = f.named.filter((x) => x.js.pooled < x.js.min - 1e-12 || x.js.pooled > x.js.max + 1e-12);
       const unnoted = outside.filter((x) => !x.js.outsideSeeds).map((x) => x.feature);
-      rows.push({ label, name, seed, stated, inconsistent, medians, recounted, recountOut, examples, misStated, outside: outside.map((x) => x.feature), unnoted, named: f.named.slice(0, 3).map((x) => x.feature), seconds: run?.seconds ?? null });
+      rows.push({
+        label,
+        name,
+        seed,
+        stated,
+        inconsistent,
+        medians,
+        recounted,
+        recountOut,
+        examples,
+        misStated,
+        outside: outside.map((x) => x.feature),
+        unnoted,
+        named: f.named.slice(0, 3).map((x) => x.feature),
+        seconds: run?.seconds ?? null,
+      });
     }
   }
 }
 
 const L = [];
-L.push('| label | setting | seed | stated | inconsistent in size | medians (apart) | recounted | outside the recount | misrepresented & stated with the sets\' size | named, pooled JS outside seeds (unnoted) | named (first 3) | seconds |');
+L.push(
+  '| label | setting | seed | stated | inconsistent in size | medians (apart) | recounted | outside the recount | ' +
+    "misrepresented & stated with the sets' size | named, pooled JS outside seeds (unnoted) | named (first 3) | " +
+    'seconds |',
+);
 L.push('|---|---|---|---|---|---|---|---|---|---|---|---|');
-for (const r of rows) L.push(`| ${r.label} | ${r.name} | ${r.seed} | ${r.stated} | ${r.inconsistent} | ${r.medians} | ${r.recounted} | ${r.recountOut} | ${r.misStated.join(', ') || '0'} | ${r.outside.length} (${r.unnoted.length}) | ${r.named.join(', ') || '—'} | ${r.seconds === null ? '–' : r.seconds.toFixed(1)} |`);
+for (const r of rows)
+  L.push(
+    `| ${r.label} | ${r.name} | ${r.seed} | ${r.stated} | ${r.inconsistent} | ${r.medians} | ${r.recounted} | ` +
+      `${r.recountOut} | ${r.misStated.join(', ') || '0'} | ${r.outside.length} (${r.unnoted.length}) | ` +
+      `${r.named.join(', ') || '—'} | ${r.seconds === null ? '–' : r.seconds.toFixed(1)} |`,
+  );
 L.push('');
 for (const label of values.labels.split(',')) {
   const rs = rows.filter((r) => r.label === label);
   if (!rs.length) continue;
   const sum = (k) => rs.reduce((s, r) => s + r[k], 0);
-  L.push(`**${label}**: ${rs.length} audits; stated ${sum('stated')}, inconsistent in size ${sum('inconsistent')} (medians apart: ${sum('medians')}); recount: ${sum('recountOut')} of ${sum('recounted')} outside; misrepresented and stated with the sets' size in ${rs.filter((r) => r.misStated.length).length} audits; pooled JS outside its seeds' range unnoted: ${rs.reduce((s, r) => s + r.unnoted.length, 0)}.`);
+  L.push(
+    `**${label}**: ${rs.length} audits; stated ${sum('stated')}, inconsistent in size ${sum('inconsistent')} ` +
+      `(medians apart: ${sum('medians')}); recount: ${sum('recountOut')} of ${sum('recounted')} outside; ` +
+      `misrepresented and stated with the sets' size in ${rs.filter((r) => r.misStated.length).length} audits; ` +
+      `pooled JS outside its seeds' range unnoted: ${rs.reduce((s, r) => s + r.unnoted.length, 0)}.`,
+  );
   for (const name of values.datasets.split(',')) {
     const ns = rs.filter((r) => r.name === name);
     if (!ns.length) continue;
     const same = ns.every((r) => JSON.stringify(r.named) === JSON.stringify(ns[0].named));
-    L.push(`- ${name}: named (first 3) per seed ${ns.map((r) => `[${r.named.join(', ')}]`).join(' ')}: ${same ? 'the same' : 'they differ'}; wall time median ${median(ns.map((r) => r.seconds).filter((x) => x !== null)).toFixed(1)} s${ns.some((r) => r.examples.length) ? `; e.g. ${ns.flatMap((r) => r.examples).slice(0, 3).join('; ')}` : ''}`);
+    L.push(
+      `- ${name}: named (first 3) per seed ${ns.map((r) => `[${r.named.join(', ')}]`).join(' ')}: ` +
+        `${same ? 'the same' : 'they differ'}; wall time median ` +
+        `${median(ns.map((r) => r.seconds).filter((x) => x !== null)).toFixed(1)} s${
+          ns.some((r) => r.examples.length)
+            ? `; e.g. ${ns
+                .flatMap((r) => r.examples)
+                .slice(0, 3)
+                .join('; ')}`
+            : ''
+        }`,
+    );
   }
   L.push('');
 }

@@ -19,13 +19,22 @@ export type { FeatureGroup, EpochReport, TrainOptions, TrainResult } from './mod
 export type { Table, Column, NumericColumn, CategoricalColumn } from './data/table.js';
 export { getColumn, selectRows, selectColumns, cell } from './data/table.js';
 export { detectCsv } from './data/csv-detect.js';
-// the CSV settings every reader takes (the Node reader's and the browser page's), and the in-memory reader of any format
+// the CSV settings every reader takes (the Node reader's and the browser page's), and the in-memory reader of any
+// format
 export { csvSettings, readCsvBytes, readDataBytes, CSV_SAMPLE_BYTES } from './data/csv-read.js';
 export { zipStored, crc32, type ZipEntry } from './data/zip.js';
 export { tableToCsv, cellText, csvText, csvField, escapeFormula, formatNumber } from './data/csv-write.js';
 export { TableBuilder, DEFAULT_MAX_CATEGORIES } from './data/schema.js';
 export { MISSING_TOKENS } from './data/cells.js';
-export type { SchemaOptions, ReadReport, MissingReport, MissingPolicy, Cell, FieldBatch, RowUnit } from './data/schema.js';
+export type {
+  SchemaOptions,
+  ReadReport,
+  MissingReport,
+  MissingPolicy,
+  Cell,
+  FieldBatch,
+  RowUnit,
+} from './data/schema.js';
 export { FORMATS, FORMAT_NAMES, formatOfName, formatByName, acceptList } from './data/formats.js';
 export type { Format, FormatName } from './data/formats.js';
 export { readParquet } from './data/parquet.js';
@@ -41,7 +50,14 @@ export { DataTransformer, addModes } from './models/ctgan/transformer.js';
 export type { ColumnInfo, TransformerOptions, TransformReport } from './models/ctgan/transformer.js';
 export { simulate, simulatorScores, BIAS_KINDS } from './data/simulator.js';
 export type { BiasKind, Simulation, SimulateOptions } from './data/simulator.js';
-export { prepareAdult, prepareCompas, parseSplitIndices, adultDataset, compasDataset, adultNames } from './data/datasets.js';
+export {
+  prepareAdult,
+  prepareCompas,
+  parseSplitIndices,
+  adultDataset,
+  compasDataset,
+  adultNames,
+} from './data/datasets.js';
 export type { Dataset } from './data/datasets.js';
 // models and methods
 export { checkPredictions, builtinBlackBox, columnBlackBox, moduleBlackBox } from './models/blackbox.js';

@@ -90,7 +90,14 @@ export function runSelfCheck(engine: Engine, opts: SelfCheckOptions = {}): SelfC
         d.y.forEach((yi, i) => (ok += (logits[2 * i + 1] > logits[2 * i] ? 1 : 0) === yi ? 1 : 0));
         return ok / d.y.length;
       });
-    return { variant: engine.variant, steps, curve, trainAccuracy: accuracy(train), testAccuracy: accuracy(test), ms: Date.now() - t0 };
+    return {
+      variant: engine.variant,
+      steps,
+      curve,
+      trainAccuracy: accuracy(train),
+      testAccuracy: accuracy(test),
+      ms: Date.now() - t0,
+    };
   } finally {
     params.dispose();
     opt.dispose();

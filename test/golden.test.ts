@@ -13,7 +13,10 @@ import { Linear, Residual } from '../src/nn/layers.js';
 import { buildParams, Module } from '../src/nn/module.js';
 import { assertClose, fixture, getEngine } from './helpers/engine.js';
 
-interface T { shape: number[]; data: number[] }
+interface T {
+  shape: number[];
+  data: number[];
+}
 type Fixture = Record<string, T>;
 const num = (fx: Fixture, k: string) => fx[k] as unknown as number;
 
@@ -66,7 +69,10 @@ describe('golden: CTGAN critic with WGAN-GP penalty (torch)', async () => {
       assertClose(dp[6].data, fx.dpenalty_real.data, ATOL, RTOL, 'dpenalty/dreal');
       assertClose(dp[7].data, fx.dpenalty_fake.data, ATOL, RTOL, 'dpenalty/dfake');
 
-      const dt = grad(o.add(lossD, penalty), names.map((n) => P[n]));
+      const dt = grad(
+        o.add(lossD, penalty),
+        names.map((n) => P[n]),
+      );
       names.forEach((n, i) => assertClose(dt[i].data, fx[`dtotal_${n}`].data, ATOL, RTOL, `dtotal/d${n}`));
     });
   });
@@ -96,9 +102,16 @@ describe('golden: CTGAN residual generator (torch)', async () => {
     const gen = new Generator(num(fx, 'din'), num(fx, 'hidden'), num(fx, 'dout'));
     const ps = buildParams(e, gen, new Rng(e, 0));
     const byName: Record<string, Tensor> = {
-      fc1_W: ps.get('r1.fc.weight'), fc1_b: ps.get('r1.fc.bias'), bn1_gamma: ps.get('r1.bn.weight'), bn1_beta: ps.get('r1.bn.bias'),
-      fc2_W: ps.get('r2.fc.weight'), fc2_b: ps.get('r2.fc.bias'), bn2_gamma: ps.get('r2.bn.weight'), bn2_beta: ps.get('r2.bn.bias'),
-      out_W: ps.get('out.weight'), out_b: ps.get('out.bias'),
+      fc1_W: ps.get('r1.fc.weight'),
+      fc1_b: ps.get('r1.fc.bias'),
+      bn1_gamma: ps.get('r1.bn.weight'),
+      bn1_beta: ps.get('r1.bn.bias'),
+      fc2_W: ps.get('r2.fc.weight'),
+      fc2_b: ps.get('r2.fc.bias'),
+      bn2_gamma: ps.get('r2.bn.weight'),
+      bn2_beta: ps.get('r2.bn.bias'),
+      out_W: ps.get('out.weight'),
+      out_b: ps.get('out.bias'),
     };
     for (const [k, t] of Object.entries(byName)) t.data.set(fx[k].data);
     e.scope(() => {

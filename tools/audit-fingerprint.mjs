@@ -20,22 +20,55 @@ const out = outAt > 0 ? process.argv[outAt + 1] : null;
 const engine = await initNodeEngine();
 const data = simulate(new Rng(engine, 21), { n: 2000, bias: 'direct' }).table;
 const train = simulate(new Rng(engine, 20), { n: 2000, bias: 'direct' }).table;
-const clf = Classifier.train(engine, train, { label: 'approved', positive: 'yes', hidden: [], epochs: 30, valFraction: 0, seed: 1 }).model;
+const clf = Classifier.train(engine, train, {
+  label: 'approved',
+  positive: 'yes',
+  hidden: [],
+  epochs: 30,
+  valFraction: 0,
+  seed: 1,
+}).model;
 const SMALL = { ganEpochs: 4, n: 150, intersectionRows: 50, faleBootstrap: 3, lucidEpochs: 20, seed: 3 };
 /** @param {import('../dist/src/audit/types.js').AuditResult} r */
-const serialise = (r) => JSON.stringify(r, (k, v) => (k === 'timings' || k === 'created' ? undefined : ArrayBuffer.isView(v) ? Array.from(/** @type {ArrayBufferView & ArrayLike<number>} */ (v)) : v));
+const serialise = (r) =>
+  JSON.stringify(r, (k, v) =>
+    k === 'timings' || k === 'created'
+      ? undefined
+      : ArrayBuffer.isView(v)
+        ? Array.from(/** @type {ArrayBufferView & ArrayLike<number>} */ (v))
+        : v,
+  );
 /** @type {string[]} */
 const progress = [];
 const runs = {
-  model: () => runAudit(engine, data, {
-    label: 'approved', positive: 'yes', protected: ['sex', 'group', 'age'], model: builtinBlackBox(engine, clf, 'sim model'),
-    protectedEdges: { age: [18, 35, 50, 80] }, suppressBelow: 30, ganRows: 1500, ganSchedule: 'fast', ...SMALL,
-    onProgress: (s, f) => progress.push(`${s}:${f.toFixed(3)}`),
-  }),
+  model: () =>
+    runAudit(engine, data, {
+      label: 'approved',
+      positive: 'yes',
+      protected: ['sex', 'group', 'age'],
+      model: builtinBlackBox(engine, clf, 'sim model'),
+      protectedEdges: { age: [18, 35, 50, 80] },
+      suppressBelow: 30,
+      ganRows: 1500,
+      ganSchedule: 'fast',
+      ...SMALL,
+      onProgress: (s, f) => progress.push(`${s}:${f.toFixed(3)}`),
+    }),
   pred: async () => {
     const p = await builtinBlackBox(engine, clf, 'm').predict(data);
-    const t = { rows: data.rows, columns: [...data.columns, { kind: /** @type {const} */ ('numeric'), name: 'score', values: p }] };
-    return runAudit(engine, t, { label: 'approved', positive: 'yes', protected: ['sex', 'group'], pred: 'score', ...SMALL, ganSeeds: 2, rejection: false });
+    const t = {
+      rows: data.rows,
+      columns: [...data.columns, { kind: /** @type {const} */ ('numeric'), name: 'score', values: p }],
+    };
+    return runAudit(engine, t, {
+      label: 'approved',
+      positive: 'yes',
+      protected: ['sex', 'group'],
+      pred: 'score',
+      ...SMALL,
+      ganSeeds: 2,
+      rejection: false,
+    });
   },
 };
 /** @param {string} s */

@@ -51,7 +51,15 @@ export async function buildEdge({ outDir = join(root, 'dist-edge'), model } = {}
     modelOut = join(outDir, 'model.lgan');
     if (resolve(model) !== modelOut) copyFileSync(model, modelOut);
   }
-  return { outDir, worker, wasm, config, model: modelOut, bytes: readFileSync(worker).length, ms: performance.now() - t0 };
+  return {
+    outDir,
+    worker,
+    wasm,
+    config,
+    model: modelOut,
+    bytes: readFileSync(worker).length,
+    ms: performance.now() - t0,
+  };
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
@@ -63,5 +71,9 @@ if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
   };
   const out = opt('--out');
   const r = await buildEdge({ outDir: out ? resolve(out) : undefined, model: opt('--model') });
-  console.log(`wrote ${r.worker} (${(r.bytes / 1024).toFixed(0)} KiB), ${r.wasm}, ${r.config}${r.model ? `, ${r.model}` : ' (no --model: put a model.lgan next to them)'} in ${r.ms.toFixed(0)} ms`);
+  console.log(
+    `wrote ${r.worker} (${(r.bytes / 1024).toFixed(0)} KiB), ${r.wasm}, ` +
+      `${r.config}${r.model ? `, ${r.model}` : ' (no --model: put a model.lgan next to them)'} in ` +
+      `${r.ms.toFixed(0)} ms`,
+  );
 }

@@ -23,7 +23,9 @@ const web = path.join(root, 'web');
 try {
   await stat(path.join(root, 'src/engine/binaries.gen.ts'));
 } catch {
-  console.error('build-web: src/engine/binaries.gen.ts is missing; run `npm run build` first (it builds and embeds the wasm)');
+  console.error(
+    'build-web: src/engine/binaries.gen.ts is missing; run `npm run build` first (it builds and embeds the wasm)',
+  );
   process.exit(1);
 }
 
@@ -32,7 +34,12 @@ await mkdir(out, { recursive: true });
 const t0 = performance.now();
 const result = await build({
   absWorkingDir: root,
-  entryPoints: { main: 'web/main.ts', worker: 'web/worker.ts', 'thread-worker': 'web/thread-worker.ts', 'gan-worker': 'web/gan-worker.ts' },
+  entryPoints: {
+    main: 'web/main.ts',
+    worker: 'web/worker.ts',
+    'thread-worker': 'web/thread-worker.ts',
+    'gan-worker': 'web/gan-worker.ts',
+  },
   outdir: out,
   bundle: true,
   format: 'esm',
@@ -48,9 +55,13 @@ const result = await build({
   // nothing is external: a Node built-in anywhere in the graph is a resolve error, never a silent shim
   external: [],
 });
-const nodeImports = Object.values(result.metafile.inputs).flatMap((i) => i.imports.filter((x) => x.path.startsWith('node:') || (x.external && !x.path.startsWith('.'))));
+const nodeImports = Object.values(result.metafile.inputs).flatMap((i) =>
+  i.imports.filter((x) => x.path.startsWith('node:') || (x.external && !x.path.startsWith('.'))),
+);
 if (nodeImports.length) {
-  console.error(`build-web: the browser bundle imports Node or external modules: ${nodeImports.map((x) => x.path).join(', ')}`);
+  console.error(
+    `build-web: the browser bundle imports Node or external modules: ${nodeImports.map((x) => x.path).join(', ')}`,
+  );
   process.exit(1);
 }
 await copyFile(path.join(web, 'index.html'), path.join(out, 'index.html'));
@@ -58,9 +69,17 @@ await copyFile(path.join(web, 'style.css'), path.join(out, 'style.css'));
 const ENTRIES = ['main.js', 'worker.js', 'thread-worker.js', 'gan-worker.js'];
 const entries = new Set(ENTRIES);
 const chunks = Object.keys(result.metafile.outputs).filter((f) => f.endsWith('.js') && !entries.has(path.basename(f)));
-const chunkBytes = (await Promise.all(chunks.map(async (f) => (await stat(path.join(root, f))).size))).reduce((a, b) => a + b, 0);
-const sizes = await Promise.all(ENTRIES.map(async (f) => `${f} ${((await stat(path.join(out, f))).size / 1024).toFixed(0)} KiB`));
-sizes.push(`${chunks.length} chunks ${(chunkBytes / 1024).toFixed(0)} KiB (shared code, and the Parquet, Arrow and JSON Lines readers loaded on first use)`);
+const chunkBytes = (await Promise.all(chunks.map(async (f) => (await stat(path.join(root, f))).size))).reduce(
+  (a, b) => a + b,
+  0,
+);
+const sizes = await Promise.all(
+  ENTRIES.map(async (f) => `${f} ${((await stat(path.join(out, f))).size / 1024).toFixed(0)} KiB`),
+);
+sizes.push(
+  `${chunks.length} chunks ${(chunkBytes / 1024).toFixed(0)} KiB (shared code, and the Parquet, Arrow and JSON Lines ` +
+    `readers loaded on first use)`,
+);
 console.log(`build-web: wrote dist-web/ (${sizes.join(', ')}) in ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
 const serveAt = process.argv.indexOf('--serve');
@@ -70,7 +89,12 @@ if (serveAt >= 0) {
     ? {}
     : { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' };
   /** @type {Record<string, string>} */
-  const types = { '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.css': 'text/css; charset=utf-8', '.map': 'application/json' };
+  const types = {
+    '.html': 'text/html; charset=utf-8',
+    '.js': 'text/javascript; charset=utf-8',
+    '.css': 'text/css; charset=utf-8',
+    '.map': 'application/json',
+  };
   http
     .createServer(async (req, res) => {
       const p = path.resolve(out, `.${decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname)}`);
@@ -78,10 +102,16 @@ if (serveAt >= 0) {
       if (!file.startsWith(out + path.sep)) return res.writeHead(403).end();
       try {
         const body = await readFile(file);
-        res.writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream', ...isolation }).end(body);
+        res
+          .writeHead(200, { 'content-type': types[path.extname(file)] ?? 'application/octet-stream', ...isolation })
+          .end(body);
       } catch {
         res.writeHead(404).end('not found');
       }
     })
-    .listen(port, '127.0.0.1', () => console.log(`build-web: serving dist-web/ on http://127.0.0.1:${port}/ (${Object.keys(isolation).length ? 'cross-origin isolated: threads' : 'not cross-origin isolated: one thread'}; Ctrl-C to stop)`));
+    .listen(port, '127.0.0.1', () =>
+      console.log(
+        `build-web: serving dist-web/ on http://127.0.0.1:${port}/ (${Object.keys(isolation).length ? 'cross-origin isolated: threads' : 'not cross-origin isolated: one thread'}; Ctrl-C to stop)`,
+      ),
+    );
 }

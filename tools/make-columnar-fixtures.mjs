@@ -33,7 +33,10 @@ const sql = (v) => (v === null ? 'NULL' : typeof v === 'string' ? `'${v}'` : Str
 
 const db = await DuckDBInstance.create(':memory:');
 const con = await db.connect();
-await con.run(`CREATE TABLE t (id BIGINT, age INTEGER, income DOUBLE, sex VARCHAR, grp VARCHAR, code VARCHAR, approved BOOLEAN, score DOUBLE)`);
+await con.run(
+  `CREATE TABLE t (id BIGINT, age INTEGER, income DOUBLE, sex VARCHAR, grp VARCHAR, code VARCHAR, approved BOOLEAN, ` +
+    `score DOUBLE)`,
+);
 await con.run(`INSERT INTO t VALUES ${rows.map((r) => `(${r.map(sql).join(', ')})`).join(', ')}`);
 /** @param {string} f */
 const at = (f) => path.join(dir, f).replaceAll("'", "''");
@@ -41,13 +44,23 @@ await con.run(`COPY t TO '${at('people.csv')}' (FORMAT csv, HEADER true)`);
 await con.run(`COPY t TO '${at('people.parquet')}' (FORMAT parquet, COMPRESSION snappy)`);
 await con.run(`COPY t TO '${at('people-zstd.parquet')}' (FORMAT parquet, COMPRESSION zstd)`);
 await con.run(`COPY t TO '${at('people-gzip.parquet')}' (FORMAT parquet, COMPRESSION gzip)`);
-await con.run(`COPY (SELECT id, 9007199254740993::BIGINT * (id = 5000000003)::BIGINT + id AS big FROM t) TO '${at('int64-unsafe.parquet')}' (FORMAT parquet)`);
+await con.run(
+  `COPY (SELECT id, 9007199254740993::BIGINT * (id = 5000000003)::BIGINT + id AS big FROM t) TO ` +
+    `'${at('int64-unsafe.parquet')}' (FORMAT parquet)`,
+);
 await con.run(`COPY (SELECT id, [age, age] AS ages FROM t) TO '${at('nested-list.parquet')}' (FORMAT parquet)`);
-await con.run(`COPY (SELECT id, {'a': age, 'b': sex} AS person FROM t) TO '${at('nested-struct.parquet')}' (FORMAT parquet)`);
-await con.run(`COPY (SELECT id, DATE '2020-01-01' + age::INTEGER AS day FROM t) TO '${at('date.parquet')}' (FORMAT parquet)`);
+await con.run(
+  `COPY (SELECT id, {'a': age, 'b': sex} AS person FROM t) TO '${at('nested-struct.parquet')}' (FORMAT parquet)`,
+);
+await con.run(
+  `COPY (SELECT id, DATE '2020-01-01' + age::INTEGER AS day FROM t) TO '${at('date.parquet')}' (FORMAT parquet)`,
+);
 // the browser page's fixture as Parquet (test/browser/page.test.ts uploads it)
 const loans = fileURLToPath(new URL('../test/fixtures/web/loans-300.csv', import.meta.url)).replaceAll("'", "''");
-await con.run(`COPY (SELECT * FROM read_csv('${loans}', header = true, types = {'approved': 'VARCHAR'})) TO '${at('loans-300.parquet')}' (FORMAT parquet, COMPRESSION zstd)`);
+await con.run(
+  `COPY (SELECT * FROM read_csv('${loans}', header = true, types = {'approved': 'VARCHAR'})) TO ` +
+    `'${at('loans-300.parquet')}' (FORMAT parquet, COMPRESSION zstd)`,
+);
 con.closeSync?.();
 
 // Arrow IPC through apache-arrow's writer
@@ -69,12 +82,17 @@ const unsafe = new Table({ id: vectorFromArray([1n, 2n, 9007199254740993n], new 
 await writeFile(path.join(dir, 'int64-unsafe.arrow'), tableToIPC(unsafe, 'file'));
 
 // JSON Lines (JSON.stringify: the writer every runtime has)
-const json = rows.map((r) => JSON.stringify(Object.fromEntries(cols.map((c, j) => [c, typeof r[j] === 'bigint' ? Number(r[j]) : r[j]]))));
+const json = rows.map((r) =>
+  JSON.stringify(Object.fromEntries(cols.map((c, j) => [c, typeof r[j] === 'bigint' ? Number(r[j]) : r[j]]))),
+);
 await writeFile(path.join(dir, 'people.jsonl'), json.join('\n') + '\n');
 
 // truncated (corrupt) copies
 const parquet = await readFile(path.join(dir, 'people.parquet'));
-await writeFile(path.join(dir, 'truncated.parquet'), new Uint8Array(parquet.subarray(0, Math.floor(parquet.length / 2))));
+await writeFile(
+  path.join(dir, 'truncated.parquet'),
+  new Uint8Array(parquet.subarray(0, Math.floor(parquet.length / 2))),
+);
 const arrow = await readFile(path.join(dir, 'people.arrow'));
 await writeFile(path.join(dir, 'truncated.arrow'), new Uint8Array(arrow.subarray(0, Math.floor(arrow.length / 2))));
 await rm(path.join(dir, '.tmp'), { force: true, recursive: true });

@@ -23,7 +23,10 @@ const db = await DuckDBInstance.create(':memory:');
 const con = await db.connect();
 /** @param {string} p */
 const q = (p) => p.replaceAll("'", "''");
-await con.run(`COPY (SELECT * FROM read_csv('${q(csv)}', header = true, types = {'approved': 'VARCHAR'})) TO '${q(out)}' (FORMAT parquet, COMPRESSION zstd)`);
+await con.run(
+  `COPY (SELECT * FROM read_csv('${q(csv)}', header = true, types = {'approved': 'VARCHAR'})) TO '${q(out)}' (FORMAT ` +
+    `parquet, COMPRESSION zstd)`,
+);
 con.closeSync?.();
 await rm(tmp, { recursive: true, force: true });
 console.log(`wrote ${path.relative(process.cwd(), out)}`);

@@ -13,7 +13,9 @@ const degenerate = args.includes('--degenerate');
 const out = args.find((a) => !a.startsWith('--')) ?? '/tmp/sample-report.html';
 
 const { renderReport } = await import(pathToFileURL(resolve(root, 'dist/src/report/index.js')).href);
-const { sampleAuditResult, degenerateAuditResult } = await import(pathToFileURL(resolve(root, 'dist/test/report/sample-audit.js')).href);
+const { sampleAuditResult, degenerateAuditResult } = await import(
+  pathToFileURL(resolve(root, 'dist/test/report/sample-audit.js')).href
+);
 
 const html = renderReport(degenerate ? degenerateAuditResult() : sampleAuditResult());
 writeFileSync(out, html);

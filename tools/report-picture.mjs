@@ -16,7 +16,9 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const args = process.argv.slice(2);
 const epochsAt = args.indexOf('--gan-epochs');
 const epochs = epochsAt >= 0 ? args[epochsAt + 1] : '20';
-const out = path.resolve(args.find((a, i) => !a.startsWith('--') && i !== epochsAt + 1) ?? path.join(root, 'docs/report.png'));
+const out = path.resolve(
+  args.find((a, i) => !a.startsWith('--') && i !== epochsAt + 1) ?? path.join(root, 'docs/report.png'),
+);
 const chromiumPath = process.env.LUCID_CHROMIUM ?? '/usr/bin/chromium';
 
 if (!existsSync(path.join(root, 'dist/src/cli/main.js'))) {
@@ -24,17 +26,41 @@ if (!existsSync(path.join(root, 'dist/src/cli/main.js'))) {
   process.exit(1);
 }
 if (!existsSync(chromiumPath)) {
-  console.error(`report-picture: chromium not found at ${chromiumPath}: install it (apt-get install chromium) or set LUCID_CHROMIUM`);
+  console.error(
+    `report-picture: chromium not found at ${chromiumPath}: install it (apt-get install chromium) or set ` +
+      `LUCID_CHROMIUM`,
+  );
   process.exit(1);
 }
 
 const dir = mkdtempSync(path.join(tmpdir(), 'lucid-picture-'));
 try {
   const audit = [
-    path.join(root, 'bin/lucid.js'), 'audit', '--data', 'test/fixtures/web/loans-300.csv',
-    '--label', 'approved', '--positive', 'yes', '--protected', 'sex,group,age', '--pred', 'preds',
-    '--gan-epochs', epochs, '-n', '300', '--intersection-rows', '100', '--fale-bootstrap', '0', '--seed', '1',
-    '--quiet', '--out', dir,
+    path.join(root, 'bin/lucid.js'),
+    'audit',
+    '--data',
+    'test/fixtures/web/loans-300.csv',
+    '--label',
+    'approved',
+    '--positive',
+    'yes',
+    '--protected',
+    'sex,group,age',
+    '--pred',
+    'preds',
+    '--gan-epochs',
+    epochs,
+    '-n',
+    '300',
+    '--intersection-rows',
+    '100',
+    '--fale-bootstrap',
+    '0',
+    '--seed',
+    '1',
+    '--quiet',
+    '--out',
+    dir,
   ];
   // run from the package root, so the report names the data by its relative path
   const r = spawnSync(process.execPath, audit, { cwd: root, encoding: 'utf8', timeout: 300_000 });
@@ -56,7 +82,10 @@ try {
   } finally {
     await browser.close();
   }
-  console.log(`report-picture: wrote ${path.relative(process.cwd(), out) || out} (${Math.round(statSync(out).size / 1024)} KB; ${epochs} GAN epochs)`);
+  console.log(
+    `report-picture: wrote ${path.relative(process.cwd(), out) || out} (${Math.round(statSync(out).size / 1024)} KB; ` +
+      `${epochs} GAN epochs)`,
+  );
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

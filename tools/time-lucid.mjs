@@ -49,10 +49,16 @@ if (values.adult) {
   const { loadAdult } = await import('../dist/src/node/datasets.js');
   adult = await loadAdult();
   const t0 = performance.now();
-  const trained = Classifier.train(engine, adult.splits.train, { label: adult.label, positive: adult.favourable, validation: adult.splits.val });
+  const trained = Classifier.train(engine, adult.splits.train, {
+    label: adult.label,
+    positive: adult.favourable,
+    validation: adult.splits.val,
+  });
   model = trained.model;
   const acc = model.evaluate(engine, adult.splits.test).accuracy;
-  what = `Adult MLP trained here (${((performance.now() - t0) / 1000).toFixed(1)} s, best epoch ${trained.bestEpoch}, test accuracy ${(100 * acc).toFixed(1)}%)`;
+  what =
+    `Adult MLP trained here (${((performance.now() - t0) / 1000).toFixed(1)} s, best epoch ${trained.bestEpoch}, ` +
+    `test accuracy ${(100 * acc).toFixed(1)}%)`;
 } else if (positionals[0]) {
   model = Classifier.fromJSON(engine, JSON.parse(readFileSync(positionals[0], 'utf8')), positionals[0]);
   what = positionals[0];
@@ -60,7 +66,10 @@ if (values.adult) {
   model = adultShapedModel();
   what = 'Adult-shaped MLP (random weights)';
 }
-console.log(`kernels: ${engine.variant}; model: ${what}; D = ${model.dim}, hidden [${model.hidden.join(', ')}]; ${n} samples × ${epochs} steps, loss ${loss}`);
+console.log(
+  `kernels: ${engine.variant}; model: ${what}; D = ${model.dim}, hidden [${model.hidden.join(', ')}]; ${n} samples × ` +
+    `${epochs} steps, loss ${loss}`,
+);
 invert(engine, model, { prefer: 'positive', n: 50, epochs: 5, loss }); // warm-up
 const times = [];
 let last;
@@ -73,13 +82,21 @@ if (!last) throw new Error('--repeats: at least 1');
 times.sort((a, b) => a - b);
 const med = times[Math.floor(times.length / 2)];
 const high = last.pred.filter((p) => p >= 0.5).length / n;
-console.log(`invert(): best ${times[0].toFixed(0)} ms, median ${med.toFixed(0)} ms over ${repeats} runs (descent alone ${last.ms.toFixed(0)} ms; ${((1000 * last.ms) / epochs).toFixed(0)} µs per step of ${n} samples)`);
-console.log(`P(${model.positive}) ≥ 0.5 after the descent in ${(100 * high).toFixed(1)}% of samples${adult ? '' : ' (random weights: only a sanity check)'}`);
+console.log(
+  `invert(): best ${times[0].toFixed(0)} ms, median ${med.toFixed(0)} ms over ${repeats} runs (descent alone ` +
+    `${last.ms.toFixed(0)} ms; ${((1000 * last.ms) / epochs).toFixed(0)} µs per step of ${n} samples)`,
+);
+console.log(
+  `P(${model.positive}) ≥ 0.5 after the descent in ${(100 * high).toFixed(1)}% of ` +
+    `samples${adult ? '' : ' (random weights: only a sanity check)'}`,
+);
 if (adult) {
   for (const name of adult.protected) {
     const col = last.table.columns.find((c) => c.name === name);
     if (col?.kind !== 'categorical') throw new Error(`${name}: a categorical column of the canonical set`);
-    const counts = col.categories.map((c, k) => /** @type {[string, number]} */ ([c, col.codes.filter((v) => v === k).length])).sort((a, b) => b[1] - a[1]);
+    const counts = col.categories
+      .map((c, k) => /** @type {[string, number]} */ ([c, col.codes.filter((v) => v === k).length]))
+      .sort((a, b) => b[1] - a[1]);
     console.log(`  canonical ${name}: ${counts.map(([c, k]) => `${c} ${((100 * k) / n).toFixed(1)}%`).join(', ')}`);
   }
 }
@@ -90,5 +107,9 @@ const tAlone = performance.now();
 for (let i = 0; i < alone; i++) invert(engine, model, { prefer: 'positive', n: 1, epochs, loss, seed: 1000 + i });
 const perSampleAlone = (performance.now() - tAlone) / alone;
 const perSampleBatched = times[0] / n;
-console.log(`baseline, one sample at a time (the reference's schedule) on this engine: ${perSampleAlone.toFixed(1)} ms per sample (${alone} samples); batched: ${perSampleBatched.toFixed(3)} ms per sample → ${(perSampleAlone / perSampleBatched).toFixed(0)}× faster`);
+console.log(
+  `baseline, one sample at a time (the reference's schedule) on this engine: ${perSampleAlone.toFixed(1)} ms per ` +
+    `sample (${alone} samples); batched: ${perSampleBatched.toFixed(3)} ms per sample → ` +
+    `${(perSampleAlone / perSampleBatched).toFixed(0)}× faster`,
+);
 console.log('reference: PyTorch 9 s for 100 samples (one at a time); Keras 24 min for 1000');

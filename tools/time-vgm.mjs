@@ -19,7 +19,9 @@ if (!existsSync(file)) {
   process.exit(1);
 }
 const pos = { age: 0, fnlwgt: 2, 'education-num': 4, 'capital-gain': 10, 'capital-loss': 11, 'hours-per-week': 12 };
-const rows = readFileSync(file, 'utf8').split('\n').map((l) => l.trim().split(', '))
+const rows = readFileSync(file, 'utf8')
+  .split('\n')
+  .map((l) => l.trim().split(', '))
   .filter((f) => f.length === 15 && /^\d+$/.test(f[0]) && !f.includes('?'));
 const repeats = Number(process.argv[2] ?? 5);
 const e = await initNodeEngine();
@@ -36,13 +38,20 @@ const best = (f) => {
   }
   return [t, /** @type {T} */ (r)];
 };
-fitVgm(e, Float64Array.from(rows, (r) => +r[0]), { seed: 0 }); // warm-up (wasm tier-up)
+fitVgm(
+  e,
+  Float64Array.from(rows, (r) => +r[0]),
+  { seed: 0 },
+); // warm-up (wasm tier-up)
 let total = 0;
 for (const [c, p] of Object.entries(pos)) {
   const x = Float64Array.from(rows, (r) => +r[p]);
   const [t, m] = best(() => fitVgm(e, x, { seed: 0 }));
   const [tk] = best(() => fitVgm(e, x, { seed: 0, maxIter: 0 }));
   total += t;
-  console.log(`${c.padEnd(15)} ${t.toFixed(1).padStart(7)} ms  (k-means + init ${tk.toFixed(1)} ms, ${m.nIter} iterations, ${((t - tk) / m.nIter).toFixed(2)} ms/iteration, ${activeModes(m).length} modes)`);
+  console.log(
+    `${c.padEnd(15)} ${t.toFixed(1).padStart(7)} ms  (k-means + init ${tk.toFixed(1)} ms, ${m.nIter} iterations, ` +
+      `${((t - tk) / m.nIter).toFixed(2)} ms/iteration, ${activeModes(m).length} modes)`,
+  );
 }
 console.log(`total for the 6 columns: ${total.toFixed(1)} ms`);

@@ -36,7 +36,10 @@ const values = /** @type {typeof parsed & { seeds: string }} */ (parsed);
 const seeds = values.seeds.split(',').map(Number);
 
 /** Rows of two tables with the same columns and dictionaries (the loaders share them across splits). */
-/** @param {import('../dist/src/data/table.js').Table} a @param {import('../dist/src/data/table.js').Table} b @returns {import('../dist/src/data/table.js').Table} */
+/**
+ * @param {import('../dist/src/data/table.js').Table} a @param {import('../dist/src/data/table.js').Table} b @returns
+ * {import('../dist/src/data/table.js').Table}
+ */
 function concatRows(a, b) {
   return {
     rows: a.rows + b.rows,
@@ -50,7 +53,8 @@ function concatRows(a, b) {
         return { ...c, values: v };
       }
       if (c.kind !== 'categorical' || d.kind !== 'categorical') throw new Error(`column ${c.name}: kinds differ`);
-      if (c.categories.join('\u0000') !== d.categories.join('\u0000')) throw new Error(`column ${c.name}: dictionaries differ`);
+      if (c.categories.join('\u0000') !== d.categories.join('\u0000'))
+        throw new Error(`column ${c.name}: dictionaries differ`);
       const codes = new Int32Array(a.rows + b.rows);
       codes.set(c.codes);
       codes.set(d.codes, a.rows);
@@ -60,7 +64,10 @@ function concatRows(a, b) {
 }
 
 const engine = await initNodeEngine();
-/** @typedef {{ data: string, model: string, seed: number, protocol: string, trainRows: number, epochs: number, kept: number, val: number, test: number, seconds: number }} Row */
+/**
+ * @typedef {{ data: string, model: string, seed: number, protocol: string, trainRows: number, epochs: number, kept:
+ * number, val: number, test: number, seconds: number }} Row
+ */
 /** @type {Row[]} */
 const results = [];
 /** @param {number} x */
@@ -68,11 +75,19 @@ const pct = (x) => (100 * x).toFixed(2).padStart(6);
 /** @param {string} s */
 const out = (s) => values.json || process.stdout.write(s);
 
-out(`kernels: ${engine.variant}; defaults: hidden ${TRAIN_DEFAULTS.hidden.join(',')}, epochs ≤ ${TRAIN_DEFAULTS.epochs}, batch ${TRAIN_DEFAULTS.batch}, ` +
-  `lr ${TRAIN_DEFAULTS.lr} (logistic ${TRAIN_DEFAULTS.lrLogistic}), weight decay ${TRAIN_DEFAULTS.weightDecay} (logistic ${TRAIN_DEFAULTS.weightDecayLogistic}), patience ${TRAIN_DEFAULTS.patience}\n\n`);
+out(
+  `kernels: ${engine.variant}; defaults: hidden ${TRAIN_DEFAULTS.hidden.join(',')}, epochs ≤ ` +
+    `${TRAIN_DEFAULTS.epochs}, batch ${TRAIN_DEFAULTS.batch}, lr ${TRAIN_DEFAULTS.lr} (logistic ` +
+    `${TRAIN_DEFAULTS.lrLogistic}), weight decay ${TRAIN_DEFAULTS.weightDecay} (logistic ` +
+    `${TRAIN_DEFAULTS.weightDecayLogistic}), patience ${TRAIN_DEFAULTS.patience}\n\n`,
+);
 /** @param {Row} r */
 function printRow(r) {
-  out(`${r.data.padEnd(7)} ${r.model.padEnd(9)} ${String(r.seed).padStart(4)}  ${r.protocol.padEnd(8)}  ${String(r.trainRows).padStart(10)}  ${String(r.epochs).padStart(6)} (${String(r.kept).padStart(3)})   ${Number.isNaN(r.val) ? '     —' : pct(r.val)}   ${pct(r.test)}  ${r.seconds.toFixed(1).padStart(5)} s\n`);
+  out(
+    `${r.data.padEnd(7)} ${r.model.padEnd(9)} ${String(r.seed).padStart(4)}  ${r.protocol.padEnd(8)}  ` +
+      `${String(r.trainRows).padStart(10)}  ${String(r.epochs).padStart(6)} (${String(r.kept).padStart(3)})   ` +
+      `${Number.isNaN(r.val) ? '     —' : pct(r.val)}   ${pct(r.test)}  ${r.seconds.toFixed(1).padStart(5)} s\n`,
+  );
 }
 out('data    model     seed  protocol  train rows  epochs (kept)   val acc  test acc  time\n');
 
@@ -86,15 +101,26 @@ for (const name of /** @type {const} */ (['adult', 'compas'])) {
   const d = name === 'adult' ? await loadAdult() : await loadCompas();
   const { train, val, test } = d.splits;
   const trainVal = concatRows(train, val);
-  for (const [model, hidden] of /** @type {[string, number[]][]} */ ([['logistic', []], ['mlp', TRAIN_DEFAULTS.hidden]])) {
+  for (const [model, hidden] of /** @type {[string, number[]][]} */ ([
+    ['logistic', []],
+    ['mlp', TRAIN_DEFAULTS.hidden],
+  ])) {
     for (const seed of seeds) {
       const base = { label: d.label, positive: d.favourable, hidden, seed };
       let t0 = performance.now();
       const a = Classifier.train(engine, train, { ...base, validation: val });
       const msA = performance.now() - t0;
       const rowA = {
-        data: name, model, seed, protocol: 'split', trainRows: a.trainRows, epochs: a.history.length, kept: a.bestEpoch,
-        val: a.model.evaluate(engine, val).accuracy, test: a.model.evaluate(engine, test).accuracy, seconds: msA / 1000,
+        data: name,
+        model,
+        seed,
+        protocol: 'split',
+        trainRows: a.trainRows,
+        epochs: a.history.length,
+        kept: a.bestEpoch,
+        val: a.model.evaluate(engine, val).accuracy,
+        test: a.model.evaluate(engine, test).accuracy,
+        seconds: msA / 1000,
       };
       a.model.dispose();
       if (!values.refit) {
@@ -106,8 +132,16 @@ for (const name of /** @type {const} */ (['adult', 'compas'])) {
       const b = Classifier.train(engine, trainVal, { ...base, valFraction: 0, epochs: a.bestEpoch });
       const msB = performance.now() - t0;
       const rowB = {
-        data: name, model, seed, protocol: 'refit', trainRows: b.trainRows, epochs: b.history.length, kept: b.bestEpoch,
-        val: NaN, test: b.model.evaluate(engine, test).accuracy, seconds: msB / 1000,
+        data: name,
+        model,
+        seed,
+        protocol: 'refit',
+        trainRows: b.trainRows,
+        epochs: b.history.length,
+        kept: b.bestEpoch,
+        val: NaN,
+        test: b.model.evaluate(engine, test).accuracy,
+        seconds: msB / 1000,
       };
       b.model.dispose();
       for (const r of [rowA, rowB]) {
@@ -125,7 +159,12 @@ if (seeds.length > 1 && !values.json) {
     const rs = results.filter((r) => `${r.data} ${r.model} ${r.protocol}` === k);
     /** @param {(r: Row) => number} f */
     const m = (f) => rs.reduce((s, r) => s + f(r), 0) / rs.length;
-    out(`  ${k.padEnd(24)} test ${pct(m((r) => r.test))}%  (min ${pct(Math.min(...rs.map((r) => r.test)))}, max ${pct(Math.max(...rs.map((r) => r.test)))})  val ${rs[0].protocol === 'split' ? pct(m((r) => r.val)) + '%' : '—'}  time ${m((r) => r.seconds).toFixed(1)} s\n`);
+    out(
+      `  ${k.padEnd(24)} test ${pct(m((r) => r.test))}%  (min ${pct(Math.min(...rs.map((r) => r.test)))}, max ` +
+        `${pct(Math.max(...rs.map((r) => r.test)))})  val ` +
+        `${rs[0].protocol === 'split' ? pct(m((r) => r.val)) + '%' : '—'}  time ` +
+        `${m((r) => r.seconds).toFixed(1)} s\n`,
+    );
   }
 }
 if (values.json) process.stdout.write(JSON.stringify(results, null, 2) + '\n');

@@ -9,13 +9,22 @@ export function checkPredColumn(table: Table, name: string): string | null {
   const col = table.columns.find((c) => c.name === name);
   if (!col) return `no column named "${name}"`;
   if (col.kind !== 'numeric') {
-    const sample = col.categories.slice(0, 3).map((s) => JSON.stringify(s)).join(', ');
-    return `column "${name}" is not numeric (it holds ${sample}${col.categories.length > 3 ? ', …' : ''}); the predictions column must hold numbers in [0, 1] (probabilities or 0/1 decisions)`;
+    const sample = col.categories
+      .slice(0, 3)
+      .map((s) => JSON.stringify(s))
+      .join(', ');
+    return (
+      `column "${name}" is not numeric (it holds ${sample}${col.categories.length > 3 ? ', …' : ''}); the ` +
+      `predictions column must hold numbers in [0, 1] (probabilities or 0/1 decisions)`
+    );
   }
   const v = col.values;
   for (let i = 0; i < v.length; i++) {
     if (!(v[i] >= 0 && v[i] <= 1)) {
-      return `column "${name}" has the value ${v[i]} (row ${i + 1}), outside [0, 1]; the predictions column must hold probabilities or 0/1 decisions`;
+      return (
+        `column "${name}" has the value ${v[i]} (row ${i + 1}), outside [0, 1]; the predictions column must hold ` +
+        `probabilities or 0/1 decisions`
+      );
     }
   }
   return null;

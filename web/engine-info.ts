@@ -11,9 +11,15 @@ export interface EngineInfo {
   ganWorkers: number;
 }
 
-/** "relaxed SIMD, 2 threads" or "SIMD128, 1 thread (the page is not cross-origin isolated); GAN seeds side by side, 2 at once". */
+/**
+ * "relaxed SIMD, 2 threads" or "SIMD128, 1 thread (the page is not cross-origin isolated); GAN seeds side by side, 2 at
+ * once".
+ */
 export function engineText(info: EngineInfo): string {
   const simd = info.variant === 'relaxed' ? 'relaxed SIMD' : 'SIMD128';
   const gans = info.ganWorkers >= 2 ? `; GAN seeds side by side, ${info.ganWorkers} at once` : '';
-  return `${simd}, ${info.threads === 1 ? `1 thread${info.note ? ` (${info.note})` : ''}` : `${info.threads} threads`}${gans}`;
+  return (
+    `${simd}, ${info.threads === 1 ? `1 thread${info.note ? ` (${info.note})` : ''}` : `${info.threads} threads`}` +
+    `${gans}`
+  );
 }

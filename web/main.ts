@@ -71,7 +71,10 @@ let estimated = false;
 /** What the run will run on, said before it starts. */
 function showEngine(info: EngineInfo): void {
   engineReady = info;
-  runInfo.textContent = `Engine: ${engineText(info)}. Most of an audit is training its LUCID-GANs: the time it takes is estimated here once the data and options are chosen, and Cancel ends it early (the audit is then finished with the GANs trained so far).`;
+  runInfo.textContent =
+    `Engine: ${engineText(info)}. Most of an audit is training its LUCID-GANs: the time it takes is estimated here ` +
+    `once the data and options are chosen, and Cancel ends it early (the audit is then finished with the GANs ` +
+    `trained so far).`;
   scheduleEstimate();
   document.body.dataset.threads = String(info.threads);
 }
@@ -92,7 +95,10 @@ const THREADS = (() => {
   return Number.isInteger(v) && v >= 0 && v <= 16 ? v : 0;
 })();
 
-/** GAN seeds side by side, as the address asks (?gan-side-by-side=on|off, lucid audit's --gan-side-by-side); absent: the default */
+/**
+ * GAN seeds side by side, as the address asks (?gan-side-by-side=on|off, lucid audit's --gan-side-by-side); absent: the
+ * default
+ */
 const SIDE_BY_SIDE = (() => {
   const v = new URLSearchParams(location.search).get('gan-side-by-side');
   return v === 'on' ? true : v === 'off' ? false : undefined;
@@ -143,16 +149,31 @@ function resetResults(): void {
 }
 
 const PRED_NAMES = /^(preds?|predictions?|predicted|scores?|y_?hat|yhat|prob(ability)?|p)$/i;
-const LABEL_NAMES = /^(label|target|y|class|outcome|approved|income|recid|two_year_recid|default|credit(_risk)?|risk)$/i;
-const PROTECTED_NAMES = /(^|_|\b)(sex|gender|race|ethnic(ity)?|group|age|religion|nationality|foreign(_worker)?|disability|marital)(\b|_|$)/i;
+const LABEL_NAMES =
+  /^(label|target|y|class|outcome|approved|income|recid|two_year_recid|default|credit(_risk)?|risk)$/i;
+const PROTECTED_NAMES =
+  /(^|_|\b)(sex|gender|race|ethnic(ity)?|group|age|religion|nationality|foreign(_worker)?|disability|marital)(\b|_|$)/i;
 
-const option = (value: string, text = value) => Object.assign(document.createElement('option'), { value, textContent: text });
+const option = (value: string, text = value) =>
+  Object.assign(document.createElement('option'), { value, textContent: text });
 
-/** Fills the option lists for `t` and guesses the predictions, label and protected columns (or takes the given ones). */
-function loaded(t: Table, name: string, warnings: string[], info: string, given?: { pred: string; label: string; protected: string[] }): void {
+/**
+ * Fills the option lists for `t` and guesses the predictions, label and protected columns (or takes the given ones).
+ */
+function loaded(
+  t: Table,
+  name: string,
+  warnings: string[],
+  info: string,
+  given?: { pred: string; label: string; protected: string[] },
+): void {
   table = t;
   fileName = name;
-  fileInfo.textContent = `${info}: ${t.rows} rows, ${t.columns.length} columns: ` + t.columns.map((c) => `${c.name} (${c.kind === 'numeric' ? 'numeric' : `${c.categories.length} categories`})`).join(', ');
+  fileInfo.textContent =
+    `${info}: ${t.rows} rows, ${t.columns.length} columns: ` +
+    t.columns
+      .map((c) => `${c.name} (${c.kind === 'numeric' ? 'numeric' : `${c.categories.length} categories`})`)
+      .join(', ');
   fileInfo.hidden = false;
   warningsList.replaceChildren(...warnings.map((w) => Object.assign(document.createElement('li'), { textContent: w })));
   warningsList.hidden = warnings.length === 0;
@@ -160,18 +181,27 @@ function loaded(t: Table, name: string, warnings: string[], info: string, given?
   const cols = t.columns.map((c) => ({ name: c.name, ok: checkPredColumn(t, c.name) === null }));
   const ordered = [...cols.filter((c) => c.ok), ...cols.filter((c) => !c.ok)];
   predSelect.replaceChildren(...ordered.map((c) => option(c.name, c.ok ? c.name : `${c.name} (not in [0, 1])`)));
-  const guess = given?.pred ?? (ordered.find((c) => c.ok && PRED_NAMES.test(c.name)) ?? ordered.find((c) => c.ok) ?? ordered[0]).name;
+  const guess =
+    given?.pred ??
+    (ordered.find((c) => c.ok && PRED_NAMES.test(c.name)) ?? ordered.find((c) => c.ok) ?? ordered[0]).name;
   predSelect.value = guess;
   // label: a column with exactly two values, preferably by name
-  const binary = t.columns.filter((c) => c.name !== guess && (c.kind === 'categorical' ? c.categories.length === 2 : new Set(c.values).size === 2));
+  const binary = t.columns.filter(
+    (c) => c.name !== guess && (c.kind === 'categorical' ? c.categories.length === 2 : new Set(c.values).size === 2),
+  );
   labelSelect.replaceChildren(...t.columns.filter((c) => c.name !== guess).map((c) => option(c.name)));
-  labelSelect.value = given?.label ?? (binary.find((c) => LABEL_NAMES.test(c.name)) ?? binary[0] ?? t.columns.find((c) => c.name !== guess)!).name;
+  labelSelect.value =
+    given?.label ??
+    (binary.find((c) => LABEL_NAMES.test(c.name)) ?? binary[0] ?? t.columns.find((c) => c.name !== guess)!).name;
   fillPositive();
   fillProtected((c) => (given ? given.protected.includes(c) : PROTECTED_NAMES.test(c)));
   options.hidden = false;
   setState('loaded');
   scheduleEstimate();
-  if (!cols.some((c) => c.ok)) showError(`${name}: no column holds predictions (numbers in [0, 1]); add the audited model's predictions as a column`);
+  if (!cols.some((c) => c.ok))
+    showError(
+      `${name}: no column holds predictions (numbers in [0, 1]); add the audited model's predictions as a column`,
+    );
 }
 
 /**
@@ -181,16 +211,31 @@ function loaded(t: Table, name: string, warnings: string[], info: string, given?
  */
 function fillProtected(tick?: (column: string) => boolean): void {
   if (!table) return;
-  const was = new Set(Array.from(protectedBox.querySelectorAll<HTMLInputElement>('input[type=checkbox]:checked'), (b) => b.value));
+  const was = new Set(
+    Array.from(protectedBox.querySelectorAll<HTMLInputElement>('input[type=checkbox]:checked'), (b) => b.value),
+  );
   const names = protectedCandidates(table, { label: labelSelect.value, pred: predSelect.value, mostlyNumeric });
-  protectedBox.replaceChildren(Object.assign(document.createElement('legend'), { textContent: 'Protected columns' }), ...names.map((c) => {
-    const l = document.createElement('label');
-    l.append(Object.assign(document.createElement('input'), { type: 'checkbox', value: c, checked: tick ? tick(c) : was.has(c) }), c);
-    return l;
-  }));
+  protectedBox.replaceChildren(
+    Object.assign(document.createElement('legend'), { textContent: 'Protected columns' }),
+    ...names.map((c) => {
+      const l = document.createElement('label');
+      l.append(
+        Object.assign(document.createElement('input'), {
+          type: 'checkbox',
+          value: c,
+          checked: tick ? tick(c) : was.has(c),
+        }),
+        c,
+      );
+      return l;
+    }),
+  );
 }
 
-/** The label's values, in the CLI's reading order (labelValues), the second of two chosen as lucid audit's default --positive. */
+/**
+ * The label's values, in the CLI's reading order (labelValues), the second of two chosen as lucid audit's default
+ * --positive.
+ */
 function fillPositive(): void {
   if (!table) return;
   let values: string[] = [];
@@ -246,7 +291,11 @@ modelInput.addEventListener('change', async () => {
   const bytes = new Uint8Array(await f.arrayBuffer());
   modelFile = { name: f.name, text: new TextDecoder().decode(bytes), sha256: sha256Hex(bytes) };
   const json = adapterForFile(f.name)?.kind === 'builtin';
-  modelInfo.textContent = `Model: ${f.name} (${json ? 'the built-in classifier: FALE and LUCID' : 'a JS module exporting predict(rows): FALE; LUCID needs a model.json'}); it scores the rows, so the predictions column is left out of the audit.`;
+  modelInfo.textContent = `Model: ${f.name} (${
+    json
+      ? 'the built-in classifier: FALE and LUCID'
+      : 'a JS module exporting predict(rows): FALE; LUCID needs a model.json'
+  }); it scores the rows, so the predictions column is left out of the audit.`;
   modelInfo.hidden = false;
   if (table) setState('loaded');
 });
@@ -264,7 +313,8 @@ predSelect.addEventListener('change', () => {
 
 function intInput(el: HTMLInputElement, name: string, min: number, max: number): number {
   const v = Number(el.value);
-  if (!Number.isInteger(v) || v < min || v > max) throw new Error(`${name} must be a whole number from ${min} to ${max}, got "${el.value}"`);
+  if (!Number.isInteger(v) || v < min || v > max)
+    throw new Error(`${name} must be a whole number from ${min} to ${max}, got "${el.value}"`);
   return v;
 }
 
@@ -299,17 +349,24 @@ function modelCall(m: { state: 'start' | 'end'; what: string }): void {
   if (modelTimer !== null) clearTimeout(modelTimer);
   // the timer belongs to this worker: a later worker is never stopped for this one's model
   const armedFor = worker;
-  modelTimer = setTimeout(() => {
-    modelTimer = null;
-    callsInFlight = 0;
-    if (worker !== armedFor || !worker) return;
-    // the worker is stuck in the module: end it (a new one starts with the next audit)
-    worker.terminate();
-    worker = null;
-    finishTraining();
-    statusEl.textContent = '';
-    showError(`${modelFile?.name ?? 'the model'}: the model took longer than ${MODEL_TIMEOUT} s ${m.what} and was stopped; it may be stuck in an endless loop or waiting on a promise that never settles. The audit did not finish; if the model is only slow, open the page with ?model-timeout=<seconds>.`);
-  }, Math.min(TIMER_MAX_MS, MODEL_TIMEOUT * 1000));
+  modelTimer = setTimeout(
+    () => {
+      modelTimer = null;
+      callsInFlight = 0;
+      if (worker !== armedFor || !worker) return;
+      // the worker is stuck in the module: end it (a new one starts with the next audit)
+      worker.terminate();
+      worker = null;
+      finishTraining();
+      statusEl.textContent = '';
+      showError(
+        `${modelFile?.name ?? 'the model'}: the model took longer than ${MODEL_TIMEOUT} s ${m.what} and was stopped; ` +
+          `it may be stuck in an endless loop or waiting on a promise that never settles. The audit did not ` +
+          `finish; if the model is only slow, open the page with ?model-timeout=<seconds>.`,
+      );
+    },
+    Math.min(TIMER_MAX_MS, MODEL_TIMEOUT * 1000),
+  );
 }
 
 function getWorker(): Worker {
@@ -322,10 +379,16 @@ function getWorker(): Worker {
     worker?.terminate();
     worker = null;
     finishTraining();
-    showError(`The audit worker failed: ${ev.message || 'unknown error (is WebAssembly SIMD supported by this browser?)'}`);
+    showError(
+      `The audit worker failed: ${ev.message || 'unknown error (is WebAssembly SIMD supported by this browser?)'}`,
+    );
   };
   // every worker (a new one after a stuck model was stopped, too) starts its engine as the address asks
-  worker.postMessage({ type: 'init', threads: THREADS, ...(SIDE_BY_SIDE !== undefined ? { sideBySide: SIDE_BY_SIDE } : {}) });
+  worker.postMessage({
+    type: 'init',
+    threads: THREADS,
+    ...(SIDE_BY_SIDE !== undefined ? { sideBySide: SIDE_BY_SIDE } : {}),
+  });
   return worker;
 }
 
@@ -348,14 +411,25 @@ function buildRequest(t: Table): AuditRequest {
     if (bad) throw new Error(bad);
   }
   const label = labelSelect.value;
-  if (label === pred) throw new Error(modelFile ? 'The label column must differ from the predictions column (left out with a model file).' : 'The label column must differ from the predictions column.');
-  const prot = Array.from(protectedBox.querySelectorAll<HTMLInputElement>('input[type=checkbox]:checked'), (b) => b.value).filter((c) => c !== pred && c !== label);
+  if (label === pred)
+    throw new Error(
+      modelFile
+        ? 'The label column must differ from the predictions column (left out with a model file).'
+        : 'The label column must differ from the predictions column.',
+    );
+  const prot = Array.from(
+    protectedBox.querySelectorAll<HTMLInputElement>('input[type=checkbox]:checked'),
+    (b) => b.value,
+  ).filter((c) => c !== pred && c !== label);
   const audited: Table = modelFile ? { rows: t.rows, columns: t.columns.filter((c) => c.name !== pred) } : t;
-  if (prot.length === 0) throw new Error('Tick at least one protected column (other than the label and the predictions).');
-  const suppressBelow = suppressInput.value.trim() === '' ? null : intInput(suppressInput, 'Suppress groups under', 1, 100000);
+  if (prot.length === 0)
+    throw new Error('Tick at least one protected column (other than the label and the predictions).');
+  const suppressBelow =
+    suppressInput.value.trim() === '' ? null : intInput(suppressInput, 'Suppress groups under', 1, 100000);
   const epochs = epochsInput.value.trim() === '' ? null : intInput(epochsInput, 'GAN epochs', 1, 5000);
   const threshold = unitIntervalOf(thresholdInput.value); // the CLI's --threshold rule (cli/options.ts unitInterval)
-  if (threshold === null) throw new Error(`Decision threshold must be a number from 0 to 1, got "${thresholdInput.value}"`);
+  if (threshold === null)
+    throw new Error(`Decision threshold must be a number from 0 to 1, got "${thresholdInput.value}"`);
   const req: AuditRequest = {
     type: 'audit',
     table: audited,
@@ -380,7 +454,9 @@ function buildRequest(t: Table): AuditRequest {
   };
   // what the report states: the files' hashes and the page's options (its "command line")
   req.provenance = {
-    ...(dataHash ? { dataSha256: dataHash.sha256, dataBytes: dataHash.bytes } : { dataNote: 'the page\'s generated sample data: no file to hash' }),
+    ...(dataHash
+      ? { dataSha256: dataHash.sha256, dataBytes: dataHash.bytes }
+      : { dataNote: "the page's generated sample data: no file to hash" }),
     ...(modelFile ? { modelSha256: modelFile.sha256 } : {}),
     command: {
       via: 'browser page',
@@ -428,7 +504,16 @@ function scheduleEstimate(): void {
       return; // the options are not complete yet: Run will say what is wrong
     }
     runInfo.textContent = `${engineReady ? `Engine: ${engineText(engineReady)}. ` : ''}Estimating the audit's time…`;
-    getWorker().postMessage({ type: 'estimate', id: ++estimateId, table: req.table, label: req.label, pred: req.pred, ganSeeds: req.ganSeeds, epochs: req.epochs, threads: req.threads } satisfies EstimateRequest);
+    getWorker().postMessage({
+      type: 'estimate',
+      id: ++estimateId,
+      table: req.table,
+      label: req.label,
+      pred: req.pred,
+      ganSeeds: req.ganSeeds,
+      epochs: req.epochs,
+      threads: req.threads,
+    } satisfies EstimateRequest);
   }, ESTIMATE_PAUSE_MS);
 }
 /** how long the options must rest before the estimate is asked for (ms) */
@@ -439,7 +524,9 @@ modelInput.addEventListener('change', scheduleEstimate);
 
 /** The estimate, said where the run's engine is (before the run, and again once the run has made its own). */
 function showEstimate(e: AuditEstimate, when: string): void {
-  runInfo.textContent = `${engineReady ? `Engine: ${engineText(engineReady)}. ` : ''}Estimate${when}: ${auditEstimateText(e)}. Cancel ends it early (the audit is then finished with the GANs trained so far).`;
+  runInfo.textContent =
+    `${engineReady ? `Engine: ${engineText(engineReady)}. ` : ''}Estimate${when}: ${auditEstimateText(e)}. Cancel ` +
+    `ends it early (the audit is then finished with the GANs trained so far).`;
 }
 
 trainBtn.addEventListener('click', () => {
@@ -473,7 +560,17 @@ cancelBtn.addEventListener('click', () => {
 });
 
 /** Stages of runAudit and the share of the bar each takes (LUCID-GAN training is most of an audit). */
-const STAGES: [string, number][] = [['score', 0.01], ['metrics', 0.02], ['surrogate', 0.05], ['gan', 0.8], ['canonical', 0.06], ['checks', 0.04], ['intersections', 0.01], ['lucid', 0.005], ['fale', 0.005]];
+const STAGES: [string, number][] = [
+  ['score', 0.01],
+  ['metrics', 0.02],
+  ['surrogate', 0.05],
+  ['gan', 0.8],
+  ['canonical', 0.06],
+  ['checks', 0.04],
+  ['intersections', 0.01],
+  ['lucid', 0.005],
+  ['fale', 0.005],
+];
 
 function onWorker(m: WorkerMessage): void {
   switch (m.type) {
@@ -488,7 +585,8 @@ function onWorker(m: WorkerMessage): void {
       return;
     case 'estimate':
       // the options' estimate (before a run), or the run's own (made as its GANs start training)
-      if (m.estimate && (m.id === -1 ? running : m.id === estimateId && !running)) showEstimate(m.estimate, m.id === -1 ? ' (this run, before its training)' : ' before the run');
+      if (m.estimate && (m.id === -1 ? running : m.id === estimateId && !running))
+        showEstimate(m.estimate, m.id === -1 ? ' (this run, before its training)' : ' before the run');
       return;
     case 'sample':
       statusEl.textContent = '';
@@ -512,10 +610,13 @@ function onWorker(m: WorkerMessage): void {
       document.body.dataset.stage = m.stage;
       if (m.eta && !estimated && paceTimed(m.eta)) {
         estimated = true;
-        runInfo.textContent = `${engineReady ? `Engine: ${engineText(engineReady)}. ` : ''}Estimate: ${estimateText(m.eta)}.`;
+        runInfo.textContent =
+          `${engineReady ? `Engine: ${engineText(engineReady)}. ` : ''}Estimate: ` + `${estimateText(m.eta)}.`;
       }
       const stage = m.stage === 'gan' ? 'training LUCID-GAN' : m.stage === 'done' ? 'rendering' : m.stage;
-      statusEl.textContent = `${overall}% · ${stage}${m.stage === 'gan' && m.eta && estimated ? ` · about ${fmtDuration(m.eta.left)} left` : '…'}`;
+      statusEl.textContent =
+        `${overall}% · ` +
+        `${stage}${m.stage === 'gan' && m.eta && estimated ? ` · about ${fmtDuration(m.eta.left)} left` : '…'}`;
       return;
     }
     case 'error':
@@ -544,7 +645,8 @@ function showResults(m: Extract<WorkerMessage, { type: 'done' }>): void {
   // every file `lucid audit --out` writes (the report's "Files" section names them): one zip, and each
   // file on its own, downloaded as <data>-<name>; the report and the canonical sets also up front
   const stem = fileName.replace(/\.[^.]*$/, '') || 'data';
-  const typeOf = (name: string) => (name.endsWith('.csv') ? 'text/csv' : name.endsWith('.html') ? 'text/html' : 'application/json');
+  const typeOf = (name: string) =>
+    name.endsWith('.csv') ? 'text/csv' : name.endsWith('.html') ? 'text/html' : 'application/json';
   const byName = new Map(m.files.map((f) => [f.name, f.text]));
   const offer = (a: HTMLAnchorElement, name: string) => link(a, byName.get(name)!, typeOf(name), `${stem}-${name}`);
   offer(dlReport, REPORT_FILE);
@@ -552,14 +654,16 @@ function showResults(m: Extract<WorkerMessage, { type: 'done' }>): void {
   offer(dlNegative, setFileName(r.canonical, 'negative'));
   link(dlZip, m.zip, 'application/zip', `${m.folder}.zip`);
   dlZip.textContent = `Download every file (${m.files.length}, zip)`;
-  filesList.replaceChildren(...m.files.map((f) => {
-    const a = document.createElement('a');
-    link(a, f.text, typeOf(f.name), `${stem}-${f.name}`);
-    a.textContent = f.name;
-    const li = document.createElement('li');
-    li.append(a);
-    return li;
-  }));
+  filesList.replaceChildren(
+    ...m.files.map((f) => {
+      const a = document.createElement('a');
+      link(a, f.text, typeOf(f.name), `${stem}-${f.name}`);
+      a.textContent = f.name;
+      const li = document.createElement('li');
+      li.append(a);
+      return li;
+    }),
+  );
   filesSummary.textContent = `The ${m.files.length} files lucid audit --out writes, one by one`;
   const view = pageView(r, m.seconds);
   summary.textContent = view.summary;

@@ -48,7 +48,9 @@ export interface AuditRequest {
   /** FALE bootstrap replicates (0: no bands) */
   faleBootstrap: number;
   label: string;
-  /** the label value that is the positive class (lucid audit --positive); null: the default, the second of two values */
+  /**
+   * the label value that is the positive class (lucid audit --positive); null: the default, the second of two values
+   */
   positive: string | null;
   /** whether the positive prediction is the favourable outcome */
   favourable: 'positive' | 'negative';
@@ -98,7 +100,9 @@ export const SAMPLE = {
   pred: 'preds',
   protected: ['sex', 'group'],
   rows: 1000,
-  about: 'simulated loan decisions: the decision rule penalises group = B (direct bias); preds is a logistic model\'s P(approved) trained on another simulated draw',
+  about:
+    "simulated loan decisions: the decision rule penalises group = B (direct bias); preds is a logistic model's " +
+    'P(approved) trained on another simulated draw',
 };
 
 export type WorkerMessage =
@@ -107,22 +111,25 @@ export type WorkerMessage =
   /** around every call of a JS-module model (its import, each predict): the page stops a model that does not return */
   | { type: 'model-call'; state: 'start' | 'end'; what: string }
   | { type: 'progress'; stage: string; fraction: number; eta?: StageEta }
-  /** the estimate of the options' audit (id of the request), or of the running audit (id -1); null when it could not be made */
+  /**
+   * the estimate of the options' audit (id of the request), or of the running audit (id -1); null when it could not be
+   * made
+   */
   | { type: 'estimate'; id: number; estimate: AuditEstimate | null }
   | { type: 'sample'; table: Table; file: string; label: string; pred: string; protected: string[]; about: string }
   | {
-    type: 'done';
-    seconds: number;
-    engine: EngineInfo;
-    result: AuditResult;
-    /** the whole report (HTML), as `lucid audit` writes it: the page shows it */
-    reportHtml: string;
-    /** the files `lucid audit --out` writes (auditFiles), report.html among them: the page offers each */
-    files: AuditFile[];
-    /** the same files as a zip archive, in a folder `folder` */
-    zip: Uint8Array;
-    folder: string;
-  }
+      type: 'done';
+      seconds: number;
+      engine: EngineInfo;
+      result: AuditResult;
+      /** the whole report (HTML), as `lucid audit` writes it: the page shows it */
+      reportHtml: string;
+      /** the files `lucid audit --out` writes (auditFiles), report.html among them: the page offers each */
+      files: AuditFile[];
+      /** the same files as a zip archive, in a folder `folder` */
+      zip: Uint8Array;
+      folder: string;
+    }
   | { type: 'error'; message: string };
 
 const post = (m: WorkerMessage, transfer: Transferable[] = []) => (self as unknown as Worker).postMessage(m, transfer);
@@ -145,17 +152,35 @@ function engine(wanted = 0): Promise<{ e: Engine; info: EngineInfo }> {
     const isolated = (self as unknown as { crossOriginIsolated?: boolean }).crossOriginIsolated === true;
     const cores = Math.max(1, navigator.hardwareConcurrency || 1);
     const threads = wanted > 0 ? Math.min(wanted, THREADS_MAX) : Math.min(cores, AUTO_THREADS_MAX);
-    // GAN seeds side by side (audit/gan-workers.ts): a worker per core, shared memory or not; none when the page asked for 1 thread
-    const ganWorkers = (engineThreads: number) => (sideBySideWanted && wanted !== 1 ? Math.max(engineThreads, Math.min(threads, cores)) : 1);
+    // GAN seeds side by side (audit/gan-workers.ts): a worker per core, shared memory or not; none when the page asked
+    // for 1 thread
+    const ganWorkers = (engineThreads: number) =>
+      sideBySideWanted && wanted !== 1 ? Math.max(engineThreads, Math.min(threads, cores)) : 1;
     const single = async (note: string) => {
       const e = await initEngine({ variant: 'auto' });
-      return { e, info: { variant: e.variant, threads: 1, crossOriginIsolated: isolated, note, ganWorkers: ganWorkers(1) } };
+      return {
+        e,
+        info: { variant: e.variant, threads: 1, crossOriginIsolated: isolated, note, ganWorkers: ganWorkers(1) },
+      };
     };
     if (!isolated || typeof SharedArrayBuffer === 'undefined') return single('the page is not cross-origin isolated');
     if (threads < 2) return single(wanted === 1 ? 'the page asked for 1 thread' : 'one core');
     try {
-      const e = await initEngine({ variant: 'auto', threads, spawn: webSpawn(new URL('./thread-worker.js', import.meta.url)) });
-      return { e, info: { variant: e.variant, threads: e.threads, crossOriginIsolated: isolated, ...(e.threads < 2 ? { note: 'shared memory unavailable' } : {}), ganWorkers: ganWorkers(e.threads) } };
+      const e = await initEngine({
+        variant: 'auto',
+        threads,
+        spawn: webSpawn(new URL('./thread-worker.js', import.meta.url)),
+      });
+      return {
+        e,
+        info: {
+          variant: e.variant,
+          threads: e.threads,
+          crossOriginIsolated: isolated,
+          ...(e.threads < 2 ? { note: 'shared memory unavailable' } : {}),
+          ganWorkers: ganWorkers(e.threads),
+        },
+      };
     } catch (err) {
       return single(`the thread workers did not start: ${errorText(err)}`);
     }
@@ -165,13 +190,19 @@ function engine(wanted = 0): Promise<{ e: Engine; info: EngineInfo }> {
 }
 
 /** The model file as a black box: model.json (the built-in classifier) or a JS module, imported from a Blob URL. */
-async function loadModel(e: Engine, m: { name: string; text: string }): Promise<{ box: BlackBox; dispose: () => void }> {
+async function loadModel(
+  e: Engine,
+  m: { name: string; text: string },
+): Promise<{ box: BlackBox; dispose: () => void }> {
   if (adapterForFile(m.name)?.kind === 'builtin') {
     let obj: unknown;
     try {
       obj = JSON.parse(m.text);
     } catch (err) {
-      throw new EngineError('E_INPUT', `${m.name}: not a JSON file (${errorText(err)}); a model file is what "lucid model train" writes`);
+      throw new EngineError(
+        'E_INPUT',
+        `${m.name}: not a JSON file (${errorText(err)}); a model file is what "lucid model train" writes`,
+      );
     }
     const clf = Classifier.fromJSON(e, obj, m.name, { unverified: (msg) => post({ type: 'status', text: msg }) });
     return { box: builtinBlackBox(e, clf, m.name), dispose: () => clf.dispose() };
@@ -186,7 +217,10 @@ async function loadModel(e: Engine, m: { name: string; text: string }): Promise<
     URL.revokeObjectURL(url);
   }
   const mod = asModelModule(ns, m.name);
-  return { box: moduleBlackBox({ ...mod, predict: (rows) => watched('one call of predict', () => mod.predict(rows)) }, m.name), dispose: () => {} };
+  return {
+    box: moduleBlackBox({ ...mod, predict: (rows) => watched('one call of predict', () => mod.predict(rows)) }, m.name),
+    dispose: () => {},
+  };
 }
 
 /**
@@ -225,7 +259,14 @@ async function auditWith(e: Engine, info: EngineInfo, req: AuditRequest, model: 
   }
 }
 
-async function auditOn(e: Engine, info: EngineInfo, req: AuditRequest, model: BlackBox | undefined, t0: number, ganWorkers: GanWorkers | undefined): Promise<void> {
+async function auditOn(
+  e: Engine,
+  info: EngineInfo,
+  req: AuditRequest,
+  model: BlackBox | undefined,
+  t0: number,
+  ganWorkers: GanWorkers | undefined,
+): Promise<void> {
   const result = await runAudit(e, req.table, {
     ...(ganWorkers ? { ganWorkers } : {}),
     label: req.label,
@@ -252,8 +293,23 @@ async function auditOn(e: Engine, info: EngineInfo, req: AuditRequest, model: Bl
   // the audit folder, as the CLI writes it: each file, and all of them in one zip (made here, off the page's thread)
   const files = [...auditFiles(result)];
   const folder = `${safeFileName(req.source.replace(/\.[^.]*$/, '') || 'data')}-audit`;
-  const zip = zipStored(files.map((f) => ({ name: `${folder}/${f.name}`, data: f.text })), new Date(result.meta.created));
-  post({ type: 'done', seconds, engine: info, result, reportHtml: files.find((f) => f.name === REPORT_FILE)!.text, files, zip, folder }, [zip.buffer]);
+  const zip = zipStored(
+    files.map((f) => ({ name: `${folder}/${f.name}`, data: f.text })),
+    new Date(result.meta.created),
+  );
+  post(
+    {
+      type: 'done',
+      seconds,
+      engine: info,
+      result,
+      reportHtml: files.find((f) => f.name === REPORT_FILE)!.text,
+      files,
+      zip,
+      folder,
+    },
+    [zip.buffer],
+  );
 }
 
 async function estimate(req: EstimateRequest): Promise<void> {
@@ -262,7 +318,13 @@ async function estimate(req: EstimateRequest): Promise<void> {
   const ganWorkers = pageGanWorkers(info);
   try {
     // an estimate that cannot be made (options the audit will refuse, say) is not shown: Run says what is wrong
-    const got = await estimateAudit(e, req.table, { label: req.label, pred: req.pred ?? undefined, ganSeeds: req.ganSeeds, ...(req.epochs !== null ? { ganEpochs: req.epochs } : {}), ...(ganWorkers ? { ganWorkers } : {}) }).catch(() => null);
+    const got = await estimateAudit(e, req.table, {
+      label: req.label,
+      pred: req.pred ?? undefined,
+      ganSeeds: req.ganSeeds,
+      ...(req.epochs !== null ? { ganEpochs: req.epochs } : {}),
+      ...(ganWorkers ? { ganWorkers } : {}),
+    }).catch(() => null);
     post({ type: 'estimate', id: req.id, estimate: got });
   } finally {
     ganWorkers?.close();
@@ -270,23 +332,53 @@ async function estimate(req: EstimateRequest): Promise<void> {
 }
 
 /** The page's GAN workers (one per core it trains on), or none. */
-const pageGanWorkers = (info: EngineInfo): GanWorkers | undefined => (info.ganWorkers >= 2 ? webGanWorkers(new URL('./gan-worker.js', import.meta.url), info.ganWorkers) : undefined);
+const pageGanWorkers = (info: EngineInfo): GanWorkers | undefined =>
+  info.ganWorkers >= 2 ? webGanWorkers(new URL('./gan-worker.js', import.meta.url), info.ganWorkers) : undefined;
 
 async function sample(req: SampleRequest): Promise<void> {
   const { e } = await engine(0);
   const data = simulate(new Rng(e, req.seed + 1), { n: req.rows, bias: 'direct' });
   const train = simulate(new Rng(e, req.seed), { n: req.rows, bias: 'direct' });
-  const model = Classifier.train(e, train.table, { label: data.label, positive: data.favourable, hidden: [], epochs: 40, valFraction: 0, seed: req.seed }).model;
+  const model = Classifier.train(e, train.table, {
+    label: data.label,
+    positive: data.favourable,
+    hidden: [],
+    epochs: 40,
+    valFraction: 0,
+    seed: req.seed,
+  }).model;
   try {
     const p = model.predictProba(e, data.table);
-    const table: Table = { rows: data.table.rows, columns: [...data.table.columns, { kind: 'numeric', name: SAMPLE.pred, values: Float64Array.from(p, (v) => Math.round(v * 1000) / 1000) }] };
-    post({ type: 'sample', table, file: SAMPLE.file, label: SAMPLE.label, pred: SAMPLE.pred, protected: SAMPLE.protected, about: SAMPLE.about });
+    const table: Table = {
+      rows: data.table.rows,
+      columns: [
+        ...data.table.columns,
+        { kind: 'numeric', name: SAMPLE.pred, values: Float64Array.from(p, (v) => Math.round(v * 1000) / 1000) },
+      ],
+    };
+    post({
+      type: 'sample',
+      table,
+      file: SAMPLE.file,
+      label: SAMPLE.label,
+      pred: SAMPLE.pred,
+      protected: SAMPLE.protected,
+      about: SAMPLE.about,
+    });
   } finally {
     model.dispose();
   }
 }
 
-self.onmessage = (ev: MessageEvent<AuditRequest | EstimateRequest | SampleRequest | { type: 'cancel' } | { type: 'init'; threads?: number; sideBySide?: boolean }>) => {
+self.onmessage = (
+  ev: MessageEvent<
+    | AuditRequest
+    | EstimateRequest
+    | SampleRequest
+    | { type: 'cancel' }
+    | { type: 'init'; threads?: number; sideBySide?: boolean }
+  >,
+) => {
   const m = ev.data;
   if (m.type === 'cancel') {
     stop = true;
@@ -300,7 +392,8 @@ self.onmessage = (ev: MessageEvent<AuditRequest | EstimateRequest | SampleReques
     );
     return;
   }
-  const run = m.type === 'audit' ? audit(m) : m.type === 'sample' ? sample(m) : m.type === 'estimate' ? estimate(m) : null;
+  const run =
+    m.type === 'audit' ? audit(m) : m.type === 'sample' ? sample(m) : m.type === 'estimate' ? estimate(m) : null;
   run?.catch((err: unknown) => post({ type: 'error', message: errorText(err) }));
 };
 

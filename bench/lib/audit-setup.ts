@@ -15,9 +15,15 @@ export const AUDIT_DATASETS: readonly AuditDataset[] = ['adult', 'compas', 'sim1
 
 /** What each data set is, in one line (the bench's rows and BENCHMARKS.md). */
 export const AUDIT_DATASET_TEXT: Record<AuditDataset, string> = {
-  adult: 'Adult test split (15,060 rows, 15 columns); built-in MLP [64, 32] trained on the train split (validation: the val split); protected Sex, Race, Age (edges 16, 30, 50, 90)',
-  compas: 'COMPAS test split (1,235 rows, 6 columns); built-in MLP [64, 32] trained on the train split, positive two_year_recid = 0; protected sex, race, age_cat',
-  sim1000x20: 'simulated, 1,000 rows × 20 columns (the bias simulator\'s 9, direct bias, + 11 seeded noise columns); built-in logistic regression trained on 1,000 other simulated rows; protected sex, group',
+  adult:
+    'Adult test split (15,060 rows, 15 columns); built-in MLP [64, 32] trained on the train split (validation: the ' +
+    'val split); protected Sex, Race, Age (edges 16, 30, 50, 90)',
+  compas:
+    'COMPAS test split (1,235 rows, 6 columns); built-in MLP [64, 32] trained on the train split, positive ' +
+    'two_year_recid = 0; protected sex, race, age_cat',
+  sim1000x20:
+    "simulated, 1,000 rows × 20 columns (the bias simulator's 9, direct bias, + 11 seeded noise columns); built-in " +
+    'logistic regression trained on 1,000 other simulated rows; protected sex, group',
 };
 
 /** The audit-time targets, on 2 threads. */
@@ -46,12 +52,20 @@ const UNIFORMS = 16;
  * has no option for extra features; the noise columns widen the GAN's transformer as a 20-column data
  * set would, and carry no signal (x_income_scaled aside, which follows income).
  */
-export function simulated20(engine: Engine, seed: number, rows = SIM_ROWS): { table: Table; label: string; positive: string; protected: string[] } {
+export function simulated20(
+  engine: Engine,
+  seed: number,
+  rows = SIM_ROWS,
+): { table: Table; label: string; positive: string; protected: string[] } {
   const rng = new Rng(engine, seed);
   const sim = simulate(rng, { n: rows, bias: 'direct' });
   const U = rng.uniformHost(rows * UNIFORMS);
   const income = (sim.table.columns.find((c) => c.name === 'income') as NumericColumn).values;
-  const num = (name: string, f: (u: number, i: number) => number): NumericColumn => ({ kind: 'numeric', name, values: Float64Array.from({ length: rows }, (_, i) => f(UNIFORMS * i, i)) });
+  const num = (name: string, f: (u: number, i: number) => number): NumericColumn => ({
+    kind: 'numeric',
+    name,
+    values: Float64Array.from({ length: rows }, (_, i) => f(UNIFORMS * i, i)),
+  });
   const normal = (u1: number, u2: number) => Math.sqrt(-2 * Math.log(Math.max(u1, 1e-12))) * Math.cos(2 * Math.PI * u2);
   const r3 = (x: number) => Math.round(x * 1000) / 1000;
   const cat = (name: string, k: number, at: number): CategoricalColumn => {
@@ -65,7 +79,12 @@ export function simulated20(engine: Engine, seed: number, rows = SIM_ROWS): { ta
       while (j < k - 1 && u >= w[j]) u -= w[j++];
       codes[i] = j;
     }
-    return { kind: 'categorical', name, codes, categories: Array.from({ length: k }, (_, j) => `${name.slice(2)}_${String.fromCharCode(97 + j)}`) };
+    return {
+      kind: 'categorical',
+      name,
+      codes,
+      categories: Array.from({ length: k }, (_, j) => `${name.slice(2)}_${String.fromCharCode(97 + j)}`),
+    };
   };
   const extra: Column[] = [
     num('x_normal', (u) => r3(normal(U[u], U[u + 1]))),
@@ -100,29 +119,64 @@ export async function auditSetup(engine: Engine, name: AuditDataset): Promise<Au
     const ds = await loadAdult();
     return {
       table: ds.splits.test,
-      options: { label: ds.label, positive: ds.favourable, protected: ['Sex', 'Race', 'Age'], protectedEdges: { Age: [16, 30, 50, 90] }, seed: 0, source: 'Adult test split' },
-      train: (e) => Classifier.train(e, ds.splits.train, { label: ds.label, positive: ds.favourable, validation: ds.splits.val, seed: 0 }).model,
+      options: {
+        label: ds.label,
+        positive: ds.favourable,
+        protected: ['Sex', 'Race', 'Age'],
+        protectedEdges: { Age: [16, 30, 50, 90] },
+        seed: 0,
+        source: 'Adult test split',
+      },
+      train: (e) =>
+        Classifier.train(e, ds.splits.train, {
+          label: ds.label,
+          positive: ds.favourable,
+          validation: ds.splits.val,
+          seed: 0,
+        }).model,
       modelText: 'built-in MLP trained on the Adult train split',
     };
   }
   if (name === 'compas') {
     const ds = await loadCompas();
-    // as experiments/canonical-checks.mjs: the model's and the audit's positive class is two_year_recid = 0 (no recidivism)
+    // as experiments/canonical-checks.mjs: the model's and the audit's positive class is two_year_recid = 0 (no
+    // recidivism)
     return {
       table: ds.splits.test,
-      options: { label: ds.label, positive: '0', protected: ['sex', 'race', 'age_cat'], seed: 0, source: 'COMPAS test split' },
-      train: (e) => Classifier.train(e, ds.splits.train, { label: ds.label, positive: '0', validation: ds.splits.val, seed: 0 }).model,
+      options: {
+        label: ds.label,
+        positive: '0',
+        protected: ['sex', 'race', 'age_cat'],
+        seed: 0,
+        source: 'COMPAS test split',
+      },
+      train: (e) =>
+        Classifier.train(e, ds.splits.train, { label: ds.label, positive: '0', validation: ds.splits.val, seed: 0 })
+          .model,
       modelText: 'built-in MLP trained on the COMPAS train split',
     };
   }
   const audit = simulated20(engine, SIM_AUDIT_SEED);
   return {
     table: audit.table,
-    options: { label: audit.label, positive: audit.positive, protected: audit.protected, seed: 0, source: 'simulated 1000 × 20' },
+    options: {
+      label: audit.label,
+      positive: audit.positive,
+      protected: audit.protected,
+      seed: 0,
+      source: 'simulated 1000 × 20',
+    },
     train: (e) => {
       const t = simulated20(e, SIM_TRAIN_SEED);
       // as lucid demo's simulated models: logistic regression, 40 epochs, no validation split
-      return Classifier.train(e, t.table, { label: t.label, positive: t.positive, hidden: [], epochs: 40, valFraction: 0, seed: 0 }).model;
+      return Classifier.train(e, t.table, {
+        label: t.label,
+        positive: t.positive,
+        hidden: [],
+        epochs: 40,
+        valFraction: 0,
+        seed: 0,
+      }).model;
     },
     modelText: 'built-in logistic regression trained on 1000 other simulated rows',
   };

@@ -5,8 +5,14 @@ import { grad } from '../../src/autograd/tape.js';
 import type { Engine, Tensor } from '../../src/engine/engine.js';
 import { Rng } from '../../src/engine/rng.js';
 import { Adam } from '../../src/nn/adam.js';
-import { buildParams, ParamSet } from '../../src/nn/module.js';
-import { applyActivation, Discriminator, Generator, gradientPenalty, OutputSpan } from '../../src/models/ctgan/networks.js';
+import { buildParams, type ParamSet } from '../../src/nn/module.js';
+import {
+  applyActivation,
+  Discriminator,
+  Generator,
+  gradientPenalty,
+  type OutputSpan,
+} from '../../src/models/ctgan/networks.js';
 import { hostUniform } from './fixtures.js';
 import { CTGAN, ctganDataDim } from './sizes.js';
 
@@ -47,7 +53,10 @@ export class WganGp {
   readonly ceSpan: Span;
   readonly ceTarget: Int32Array;
 
-  constructor(readonly engine: Engine, seed = 1) {
+  constructor(
+    readonly engine: Engine,
+    seed = 1,
+  ) {
     const c = CTGAN;
     this.rng = new Rng(engine, seed);
     this.G = new Generator(c.embedding + c.condDim, c.generatorDims, this.dataDim);
@@ -77,7 +86,9 @@ export class WganGp {
       cond[i * c.condDim + c.condDim - 1] = u[q++] < 0.5 ? 1 : 0;
     }
     this.cond = engine.tensor(cond, [n, c.condDim]);
-    this.ceSpan = this.spans.find((s) => s.kind === 'softmax' && s.start >= c.numericColumns * (1 + c.modesPerNumeric))!;
+    this.ceSpan = this.spans.find(
+      (s) => s.kind === 'softmax' && s.start >= c.numericColumns * (1 + c.modesPerNumeric),
+    )!;
     this.ceTarget = new Int32Array(n);
     const t = hostUniform(n, 1234, 0, 1);
     for (let i = 0; i < n; i++) this.ceTarget[i] = Math.floor(t[i] * this.ceSpan.width);

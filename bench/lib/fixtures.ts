@@ -56,7 +56,11 @@ export function loadTfjs(): Promise<Tfjs> {
     // Tier up the XNNPACK and transpose code before any timing (wasm has no on-stack replacement).
     const a = tf.tensor2d(hostUniform(96 * 96, 7), [96, 96]);
     for (let i = 0; i < 60; i++) {
-      for (const [tA, tB] of [[false, false], [false, true], [true, false]] as const) {
+      for (const [tA, tB] of [
+        [false, false],
+        [false, true],
+        [true, false],
+      ] as const) {
         const c = tf.matMul(a, a, tA, tB);
         c.dataSync();
         c.dispose();
@@ -73,14 +77,26 @@ export function loadTfjs(): Promise<Tfjs> {
 
 /** What the header prints about tfjs. */
 export function tfjsInfo(tf: Tfjs): string {
-  return `tfjs-core ${tf.version_core} wasm backend (SIMD ${tf.env().getBool('WASM_HAS_SIMD_SUPPORT')}, multithread ${tf.env().getBool('WASM_HAS_MULTITHREAD_SUPPORT')})`;
+  return (
+    `tfjs-core ${tf.version_core} wasm backend (SIMD ${tf.env().getBool('WASM_HAS_SIMD_SUPPORT')}, multithread ` +
+    `${tf.env().getBool('WASM_HAS_MULTITHREAD_SUPPORT')})`
+  );
 }
 
 // ---------------------------------------------------------------------------------------------
 // Plain-JS GEMM: the triple loop, in the cache-friendly order of each layout.
 
 /** A: stored (M,K) or (K,M) when tA; B: stored (K,N) or (N,K) when tB; C (M,N) is overwritten. */
-export function jsGemm(tA: boolean, tB: boolean, M: number, N: number, K: number, A: Float32Array, B: Float32Array, C: Float32Array): void {
+export function jsGemm(
+  tA: boolean,
+  tB: boolean,
+  M: number,
+  N: number,
+  K: number,
+  A: Float32Array,
+  B: Float32Array,
+  C: Float32Array,
+): void {
   if (!tA && !tB) {
     // i-k-j: a row of C accumulates rows of B
     C.fill(0);

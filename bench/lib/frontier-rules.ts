@@ -43,7 +43,10 @@ export const R1 = 'R1 fidelity plateau';
 export const R2 = 'R2 fidelity and acceptance plateau';
 export const RULES: readonly string[] = [...FIXED_FRACTIONS.map((f) => `fixed ${f}`), R1, R2];
 
-/** §12.1's plateau: no stop before 300 steps, 2 checks without a 2% improvement; R2 also counts a 2-point rise in the mean acceptance. */
+/**
+ * §12.1's plateau: no stop before 300 steps, 2 checks without a 2% improvement; R2 also counts a 2-point rise in the
+ * mean acceptance.
+ */
 export const PLATEAU = { minSteps: 300, patience: 2, minDelta: 0.02, acceptanceRise: 0.02 };
 
 const meanAcc = (c: { acceptance: [number, number] }) => (c.acceptance[0] + c.acceptance[1]) / 2;
@@ -54,7 +57,16 @@ export function fixedRule(checks: readonly FrontierCheck[], budget: number, f: n
   const target = f * budget;
   let at = checks[0];
   for (const c of checks) if (Math.abs(c.steps - target) < Math.abs(at.steps - target)) at = c;
-  return { rule: `fixed ${f}`, stopSteps: at.steps, keptSteps: at.steps, seconds: at.seconds, eval: at.eval, inSample: at.inSample, acceptance: at.acceptance, checksRead: 0 };
+  return {
+    rule: `fixed ${f}`,
+    stopSteps: at.steps,
+    keptSteps: at.steps,
+    seconds: at.seconds,
+    eval: at.eval,
+    inSample: at.inSample,
+    acceptance: at.acceptance,
+    checksRead: 0,
+  };
 }
 
 /**
@@ -93,13 +105,26 @@ export function plateauRule(checks: readonly FrontierCheck[], withAcceptance: bo
       break;
     }
   }
-  const kept = withAcceptance ? stop : best ?? stop;
-  return { rule: withAcceptance ? R2 : R1, stopSteps: stop.steps, keptSteps: kept.steps, seconds: stop.seconds + paid, eval: kept.eval, inSample: kept.inSample, acceptance: kept.acceptance, checksRead: read };
+  const kept = withAcceptance ? stop : (best ?? stop);
+  return {
+    rule: withAcceptance ? R2 : R1,
+    stopSteps: stop.steps,
+    keptSteps: kept.steps,
+    seconds: stop.seconds + paid,
+    eval: kept.eval,
+    inSample: kept.inSample,
+    acceptance: kept.acceptance,
+    checksRead: read,
+  };
 }
 
 /** Every rule of §12.1 on one run's checks; `budget`: the steps the run was trained to. */
 export function applyRules(checks: readonly FrontierCheck[], budget: number): RuleOutcome[] {
-  return [...FIXED_FRACTIONS.map((f) => fixedRule(checks, budget, f)), plateauRule(checks, false), plateauRule(checks, true)];
+  return [
+    ...FIXED_FRACTIONS.map((f) => fixedRule(checks, budget, f)),
+    plateauRule(checks, false),
+    plateauRule(checks, true),
+  ];
 }
 
 /** One run's outcome under one rule, with where it came from. */
@@ -184,8 +209,11 @@ function se(xs: readonly number[]): number {
  */
 export function decide(outcomes: readonly Outcome[], reference = { config: 'base', rule: 'fixed 1' }): Decision {
   const settings = [...new Set(outcomes.map((o) => o.setting))];
-  const keys = [...new Map(outcomes.map((o) => [`${o.config}\u0000${o.rule}`, { config: o.config, rule: o.rule }])).values()];
-  const of = (s: string, c: string, r: string) => outcomes.filter((o) => o.setting === s && o.config === c && o.rule === r);
+  const keys = [
+    ...new Map(outcomes.map((o) => [`${o.config}\u0000${o.rule}`, { config: o.config, rule: o.rule }])).values(),
+  ];
+  const of = (s: string, c: string, r: string) =>
+    outcomes.filter((o) => o.setting === s && o.config === c && o.rule === r);
   const cells: Cell[] = [];
   for (const s of settings) {
     const ref = of(s, reference.config, reference.rule);
@@ -207,10 +235,21 @@ export function decide(outcomes: readonly Outcome[], reference = { config: 'base
       const accMean = mean(xs.map((o) => o.acceptance));
       const secondsMedian = median(xs.map((o) => o.seconds));
       cells.push({
-        setting: s, config: k.config, rule: k.rule, seeds: xs.length,
-        evalMean, evalMin: Math.min(...xs.map((o) => o.eval)), evalMax: Math.max(...xs.map((o) => o.eval)),
-        accMean, secondsMedian, ratio: secondsMedian / refSec, diffMean: mean(diffs), diffSE, tolerance,
-        fidelityOk: evalMean <= refEval + tolerance, acceptanceOk: accMean >= refAcc - DECISION.acceptancePoints,
+        setting: s,
+        config: k.config,
+        rule: k.rule,
+        seeds: xs.length,
+        evalMean,
+        evalMin: Math.min(...xs.map((o) => o.eval)),
+        evalMax: Math.max(...xs.map((o) => o.eval)),
+        accMean,
+        secondsMedian,
+        ratio: secondsMedian / refSec,
+        diffMean: mean(diffs),
+        diffSE,
+        tolerance,
+        fidelityOk: evalMean <= refEval + tolerance,
+        acceptanceOk: accMean >= refAcc - DECISION.acceptancePoints,
       });
     }
   }
@@ -221,27 +260,57 @@ export function decide(outcomes: readonly Outcome[], reference = { config: 'base
       const c = cs[i];
       if (!c) return misses.push(`${s}: not run`);
       const ref = cells.find((x) => x.setting === s && x.config === reference.config && x.rule === reference.rule)!;
-      if (!c.fidelityOk) misses.push(`${s}: eval fidelity ${c.evalMean.toFixed(3)} > ${ref.evalMean.toFixed(3)} + ${c.tolerance.toFixed(3)}`);
-      if (!c.acceptanceOk) misses.push(`${s}: acceptance ${(100 * c.accMean).toFixed(1)}% < ${(100 * ref.accMean).toFixed(1)}% − 5`);
+      if (!c.fidelityOk)
+        misses.push(
+          `${s}: eval fidelity ${c.evalMean.toFixed(3)} > ${ref.evalMean.toFixed(3)} + ${c.tolerance.toFixed(3)}`,
+        );
+      if (!c.acceptanceOk)
+        misses.push(`${s}: acceptance ${(100 * c.accMean).toFixed(1)}% < ${(100 * ref.accMean).toFixed(1)}% − 5`);
     });
     const present = cs.filter((c): c is Cell => c !== undefined);
-    return { ...k, qualifies: misses.length === 0, misses, meanRatio: mean(present.map((c) => c.ratio)), meanEval: mean(present.map((c) => c.evalMean)) };
+    return {
+      ...k,
+      qualifies: misses.length === 0,
+      misses,
+      meanRatio: mean(present.map((c) => c.ratio)),
+      meanEval: mean(present.map((c) => c.evalMean)),
+    };
   });
-  const qual = candidates.filter((c) => c.qualifies).sort((a, b) => a.meanRatio - b.meanRatio || a.meanEval - b.meanEval);
+  const qual = candidates
+    .filter((c) => c.qualifies)
+    .sort((a, b) => a.meanRatio - b.meanRatio || a.meanEval - b.meanEval);
   const fastest = qual[0] ?? null;
   let chosen = fastest;
   if (fastest) {
-    const better = qual.filter((c) => c.meanRatio <= fastest.meanRatio + DECISION.ratioWindow && c.meanEval < fastest.meanEval).sort((a, b) => a.meanEval - b.meanEval);
+    const better = qual
+      .filter((c) => c.meanRatio <= fastest.meanRatio + DECISION.ratioWindow && c.meanEval < fastest.meanEval)
+      .sort((a, b) => a.meanEval - b.meanEval);
     if (better.length) chosen = better[0];
   }
-  const isRef = (c: { config: string; rule: string } | null) => c !== null && c.config === reference.config && c.rule === reference.rule;
+  const isRef = (c: { config: string; rule: string } | null) =>
+    c !== null && c.config === reference.config && c.rule === reference.rule;
   const defaultStays = chosen === null || isRef(chosen);
   const name = (c: { config: string; rule: string }) => `\`${c.config}, ${c.rule}\``;
   const others = qual.filter((c) => !isRef(c));
-  const text = others.length === 0
-    ? 'No candidate but the reference qualifies: the default stays.'
-    : defaultStays
-      ? `The reference is chosen among the qualifiers (${others.map(name).join(', ')} qualify): the default stays.`
-      : `${name(chosen!)} is chosen (mean over settings of the median-seconds ratio ${chosen!.meanRatio.toFixed(2)}, mean eval fidelity ${chosen!.meanEval.toFixed(3)})${chosen !== fastest ? `, instead of the fastest qualifier ${name(fastest!)} (ratio ${fastest!.meanRatio.toFixed(2)}, eval fidelity ${fastest!.meanEval.toFixed(3)}), by §12.3's 0.05 clause` : ''}.`;
-  return { reference, cells, candidates, fastest: fastest ? { config: fastest.config, rule: fastest.rule } : null, chosen: chosen ? { config: chosen.config, rule: chosen.rule } : null, defaultStays, text };
+  const text =
+    others.length === 0
+      ? 'No candidate but the reference qualifies: the default stays.'
+      : defaultStays
+        ? `The reference is chosen among the qualifiers (${others.map(name).join(', ')} qualify): the default stays.`
+        : `${name(chosen!)} is chosen (mean over settings of the median-seconds ratio ` +
+          `${chosen!.meanRatio.toFixed(2)}, mean eval fidelity ${chosen!.meanEval.toFixed(3)})${
+            chosen !== fastest
+              ? `, instead of the fastest qualifier ${name(fastest!)} (ratio ${fastest!.meanRatio.toFixed(2)}, eval ` +
+                `fidelity ${fastest!.meanEval.toFixed(3)}), by §12.3's 0.05 clause`
+              : ''
+          }.`;
+  return {
+    reference,
+    cells,
+    candidates,
+    fastest: fastest ? { config: fastest.config, rule: fastest.rule } : null,
+    chosen: chosen ? { config: chosen.config, rule: chosen.rule } : null,
+    defaultStays,
+    text,
+  };
 }

@@ -31,10 +31,28 @@ export interface EpochProfile {
  * it saves passes over memory and calls).
  */
 export const FUSION_CANDIDATES: { candidate: string; kernels: string[]; note: string }[] = [
-  { candidate: 'linear + bias + activation forward', kernels: ['f32_binary_rows', 'f32_unary', 'f32_leaky_relu'], note: 'the GEMM stays; the bias is a row-broadcast add, ReLU a unary op (the columns count every row-broadcast and unary op, not only these)' },
-  { candidate: 'batch-norm forward and backward in one pass each', kernels: ['f32_bn_stats', 'f32_bn_fwd', 'f32_bn_bwd'], note: 'already one kernel each way (statistics + normalise forward, one backward)' },
-  { candidate: 'one Adam call over all parameters', kernels: ['f32_adam'], note: 'one call per parameter tensor per step now' },
-  { candidate: 'the packed critic input path', kernels: ['f32_copy2d'], note: 'every strided copy (concat and slice forward and backward), not only the critic input' },
+  {
+    candidate: 'linear + bias + activation forward',
+    kernels: ['f32_binary_rows', 'f32_unary', 'f32_leaky_relu'],
+    note:
+      'the GEMM stays; the bias is a row-broadcast add, ReLU a unary op (the columns count every row-broadcast and ' +
+      'unary op, not only these)',
+  },
+  {
+    candidate: 'batch-norm forward and backward in one pass each',
+    kernels: ['f32_bn_stats', 'f32_bn_fwd', 'f32_bn_bwd'],
+    note: 'already one kernel each way (statistics + normalise forward, one backward)',
+  },
+  {
+    candidate: 'one Adam call over all parameters',
+    kernels: ['f32_adam'],
+    note: 'one call per parameter tensor per step now',
+  },
+  {
+    candidate: 'the packed critic input path',
+    kernels: ['f32_copy2d'],
+    note: 'every strided copy (concat and slice forward and backward), not only the critic input',
+  },
 ];
 
 /** One warm-up epoch, then one timed epoch of the paper-mode training on the bench's Adult table. */

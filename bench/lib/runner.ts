@@ -1,7 +1,7 @@
 // The runner: groups of cases measured with tinybench in interleaved rounds, best/median
 // statistics, ratios against the baselines of the same group, JSON lines or console tables.
 import { Bench } from 'tinybench';
-import { Budget, DEFAULT_BUDGET } from './sizes.js';
+import { type Budget, DEFAULT_BUDGET } from './sizes.js';
 
 export type Tier = 'kernels' | 'threads' | 'ops' | 'e2e' | 'data' | 'gan' | 'fale' | 'models' | 'audit' | 'torch';
 export type EngineName = 'lucid' | 'tfjs-wasm' | 'js' | 'pytorch';
@@ -120,7 +120,8 @@ export async function measureGroup(g: Group, ctx: RunContext): Promise<Row[]> {
     if (g.async) {
       const ms = await measureAsync(prep, budget.rounds, g.warmup ?? true);
       const rows = toRows({ ...g, bytes: prep.bytes ?? g.bytes, rows: prep.rows ?? g.rows }, ms, ctx.variant);
-      if (prep.derive && ms.length) for (const r of prep.derive(ms.map((m) => m.samples))) rows.push({ ...r, variant: ctx.variant });
+      if (prep.derive && ms.length)
+        for (const r of prep.derive(ms.map((m) => m.samples))) rows.push({ ...r, variant: ctx.variant });
       return rows;
     }
     // Probe: one call per case (also the first warm-up call), to classify slow cases.
@@ -163,7 +164,8 @@ export async function measureGroup(g: Group, ctx: RunContext): Promise<Row[]> {
       for (const m of inRound) {
         const res = bench.getTask(label(m.c))!.result;
         if (res.state === 'errored') throw res.error;
-        if (res.state !== 'completed' && res.state !== 'aborted-with-statistics') throw new Error(`${g.name} / ${label(m.c)}: ${res.state}`);
+        if (res.state !== 'completed' && res.state !== 'aborted-with-statistics')
+          throw new Error(`${g.name} / ${label(m.c)}: ${res.state}`);
         m.samples.push(...(res.latency.samples ?? [res.latency.min]));
       }
     }
@@ -191,7 +193,13 @@ const label = (c: Case) => `${c.bench ?? ''} ${c.engine} ${c.impl}`.trim();
 
 function toRows(g: Group, ms: Measured[], variant: string): Row[] {
   const value = (latencyMs: number) =>
-    g.unit === 'GFLOP/s' ? g.flops! / (latencyMs * 1e6) : g.unit === 'MB/s' ? g.bytes! / (latencyMs * 1e3) : g.unit === 'rows/s' ? (g.rows! * 1e3) / latencyMs : latencyMs;
+    g.unit === 'GFLOP/s'
+      ? g.flops! / (latencyMs * 1e6)
+      : g.unit === 'MB/s'
+        ? g.bytes! / (latencyMs * 1e3)
+        : g.unit === 'rows/s'
+          ? (g.rows! * 1e3) / latencyMs
+          : latencyMs;
   const stats = ms.map((m) => {
     const s = [...m.samples].sort((a, b) => a - b);
     return { m, best: value(s[0]), median: value(median(s)), n: s.length };
@@ -206,16 +214,29 @@ function toRows(g: Group, ms: Measured[], variant: string): Row[] {
     const bench = c.bench ?? g.name;
     for (const stat of ['best', 'median'] as const) {
       const base: Row = {
-        tier: g.tier, bench, engine: c.engine, impl: c.impl, stat, value: round(st[stat]), unit: g.unit,
-        threads: 1, variant, samples: st.n, ...c.extra,
+        tier: g.tier,
+        bench,
+        engine: c.engine,
+        impl: c.impl,
+        stat,
+        value: round(st[stat]),
+        unit: g.unit,
+        threads: 1,
+        variant,
+        samples: st.n,
+        ...c.extra,
       };
       if (c.engine !== 'lucid' || c.baseline) {
         rows.push(base);
         continue;
       }
-      // Compare against each lucid baseline case of the group, and the best implementation of every other engine on the same bench, per statistic.
-      const lucidBase = stats.filter((o) => o.m.c.engine === 'lucid' && o.m.c.baseline && (o.m.c.bench ?? g.name) === bench);
-      for (const o of lucidBase) rows.push({ ...base, baseline: `lucid ${o.m.c.impl}`, ratio: round(ratio(st[stat], o[stat])) });
+      // Compare against each lucid baseline case of the group, and the best implementation of every other engine on the
+      // same bench, per statistic.
+      const lucidBase = stats.filter(
+        (o) => o.m.c.engine === 'lucid' && o.m.c.baseline && (o.m.c.bench ?? g.name) === bench,
+      );
+      for (const o of lucidBase)
+        rows.push({ ...base, baseline: `lucid ${o.m.c.impl}`, ratio: round(ratio(st[stat], o[stat])) });
       const others = stats.filter((o) => o.m.c.engine !== 'lucid' && (o.m.c.bench ?? g.name) === bench);
       const engines = [...new Set(others.map((o) => o.m.c.engine))];
       if (engines.length === 0 && lucidBase.length === 0) rows.push(base);

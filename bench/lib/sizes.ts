@@ -58,7 +58,10 @@ export const CTGAN = {
 export const ctganDataDim = (): number =>
   CTGAN.numericColumns * (1 + CTGAN.modesPerNumeric) + CTGAN.categoricalSpans.reduce((a, b) => a + b, 0);
 
-/** Figures quoted from earlier measurements of PyTorch and patched tfjs-wasm on this machine type (NOT measured by this harness). */
+/**
+ * Figures quoted from earlier measurements of PyTorch and patched tfjs-wasm on this machine type (NOT measured by this
+ * harness).
+ */
 export const E2E_REFERENCE_MS = {
   'pytorch-1.13-cpu-1t': 130,
   'tfjs-wasm-patched': 257,

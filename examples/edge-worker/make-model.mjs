@@ -15,10 +15,19 @@ const out = opt('--out', fileURLToPath(new URL('../../dist-edge/model.lgan', imp
 
 const engine = await initEngine({ variant: 'simd' });
 const sim = simulate(new Rng(engine, 1), { n: 2000, bias: 'proxy' });
-const table = { rows: sim.table.rows, columns: [...sim.table.columns, { kind: 'numeric', name: 'preds', values: sim.truth.probability }] };
+const table = {
+  rows: sim.table.rows,
+  columns: [...sim.table.columns, { kind: 'numeric', name: 'preds', values: sim.truth.probability }],
+};
 const t0 = Date.now();
 const { model, status } = await lucidgan.LucidGan.fit(engine, table, {
-  embedding: 32, generatorDims: [64, 64], discriminatorDims: [64, 64], batch: 200, conditions: ['preds'], epochs, seed: 7,
+  embedding: 32,
+  generatorDims: [64, 64],
+  discriminatorDims: [64, 64],
+  batch: 200,
+  conditions: ['preds'],
+  epochs,
+  seed: 7,
 });
 mkdirSync(dirname(out), { recursive: true });
 await saveGan(out, model, status);

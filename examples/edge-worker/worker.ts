@@ -32,12 +32,12 @@ function load(): Promise<{ engine: Engine; model: LucidGan }> {
   return ready;
 }
 
-
 function intParam(url: URL, name: string, dflt: number, max: number): number {
   const s = url.searchParams.get(name);
   if (s === null) return dflt;
   const v = Number(s);
-  if (!Number.isSafeInteger(v) || v < 0 || v > max) throw new EngineError('E_ARG', `${name} must be an integer in [0, ${max}], got ${JSON.stringify(s)}`);
+  if (!Number.isSafeInteger(v) || v < 0 || v > max)
+    throw new EngineError('E_ARG', `${name} must be an integer in [0, ${max}], got ${JSON.stringify(s)}`);
   return v;
 }
 
@@ -60,7 +60,8 @@ async function handle(request: Request): Promise<Response> {
   const conditions: Record<string, number> = {};
   const pred = url.searchParams.get('pred');
   if (pred !== null) {
-    if (model.conditionNames.length === 0) throw new EngineError('E_ARG', 'pred: this model was trained without conditions');
+    if (model.conditionNames.length === 0)
+      throw new EngineError('E_ARG', 'pred: this model was trained without conditions');
     conditions[model.conditionNames[0]] = Number(pred);
   }
   const fix = url.searchParams.getAll('fix').map((f): [string, string] => {
@@ -70,7 +71,11 @@ async function handle(request: Request): Promise<Response> {
   });
   const t0 = Date.now();
   const { table, fixSatisfied } = model.sample({ n, seed, conditions, fix });
-  const headers: Record<string, string> = { 'content-type': 'text/csv; charset=utf-8', 'x-lucid-sample-ms': String(Date.now() - t0), 'x-lucid-variant': engine.variant };
+  const headers: Record<string, string> = {
+    'content-type': 'text/csv; charset=utf-8',
+    'x-lucid-sample-ms': String(Date.now() - t0),
+    'x-lucid-variant': engine.variant,
+  };
   // with fix: the share of rows that hold every fixed value (a short-trained model may miss some)
   if (fixSatisfied !== undefined) headers['x-lucid-fix-satisfied'] = String(fixSatisfied);
   return new Response(tableToCsv(table), { headers });

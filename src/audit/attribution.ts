@@ -41,7 +41,10 @@ export interface Attribution {
   path: 'direct' | 'correlated features' | 'unknown';
 }
 
-/** Per row a small integer code of `c` (categories as they are, numbers in quantile bins; −1 missing), and the number of codes. */
+/**
+ * Per row a small integer code of `c` (categories as they are, numbers in quantile bins; −1 missing), and the number of
+ * codes.
+ */
 export function codesOf(c: Column, bins: number): { codes: Int32Array; k: number } {
   if (c.kind === 'categorical') return { codes: Int32Array.from(c.codes), k: c.categories.length };
   const finite = Array.from(c.values).filter((v) => !Number.isNaN(v));
@@ -77,7 +80,9 @@ export function cramersV(a: Int32Array, ka: number, b: Int32Array, kb: number): 
   return Math.sqrt(chi / n / (Math.min(usedA, usedB) - 1));
 }
 
-/** Total-variation distance between the code distributions of the rows with yhat 1 and yhat 0 (0 when a side is empty). */
+/**
+ * Total-variation distance between the code distributions of the rows with yhat 1 and yhat 0 (0 when a side is empty).
+ */
 export function separation(x: Int32Array, k: number, yhat: Uint8Array): number {
   const p = new Float64Array(k);
   const q = new Float64Array(k);
@@ -102,7 +107,13 @@ export function separation(x: Int32Array, k: number, yhat: Uint8Array): number {
 }
 
 /** The features carrying the disparity of the attribute whose per-row codes are `attr` (see the rule above). */
-export function carriersOf(table: Table, attr: { codes: Int32Array; k: number }, yhat: Uint8Array, features: readonly string[], top: number = ATTRIBUTION_DEFAULTS.carriers): Carrier[] {
+export function carriersOf(
+  table: Table,
+  attr: { codes: Int32Array; k: number },
+  yhat: Uint8Array,
+  features: readonly string[],
+  top: number = ATTRIBUTION_DEFAULTS.carriers,
+): Carrier[] {
   const out: Carrier[] = [];
   for (const name of features) {
     const c = table.columns.find((x) => x.name === name);
@@ -115,10 +126,14 @@ export function carriersOf(table: Table, attr: { codes: Int32Array; k: number },
   return out.sort((u, v) => v.carried - u.carried || (u.feature < v.feature ? -1 : 1)).slice(0, top);
 }
 
-/** The path: direct when read with an effect, correlated features when not read (or with little effect), unknown otherwise. */
+/**
+ * The path: direct when read with an effect, correlated features when not read (or with little effect), unknown
+ * otherwise.
+ */
 export function pathOf(readByModel: boolean | null, flipShare: number | null): Attribution['path'] {
   if (readByModel === false) return 'correlated features';
-  if (readByModel === true) return flipShare !== null && flipShare < ATTRIBUTION_DEFAULTS.littleEffect ? 'correlated features' : 'direct';
+  if (readByModel === true)
+    return flipShare !== null && flipShare < ATTRIBUTION_DEFAULTS.littleEffect ? 'correlated features' : 'direct';
   return 'unknown';
 }
 
@@ -132,12 +147,28 @@ export function attributionText(attribution: readonly Attribution[] | undefined,
   const a = attribution?.find((x) => x.groupColumn === groupColumn);
   if (!a) return '';
   const carriers = a.carriers.filter((c) => c.carried > 0);
-  const named = carriers.length ? carriers.map((c) => `${c.feature} (association ${fmt(c.association)} × separation ${fmt(c.separation)})`).join(', ') : '';
+  const named = carriers.length
+    ? carriers
+        .map((c) => `${c.feature} (association ${fmt(c.association)} × separation ${fmt(c.separation)})`)
+        .join(', ')
+    : '';
   const via = named ? `; the features that carry most of it: ${named}` : '';
   if (a.path === 'correlated features') {
-    const how = a.readByModel === false ? `The model does not read ${a.attribute}` : `The model reads ${a.attribute} with little effect (setting it to the reference changes ${(100 * (a.flipShare ?? 0)).toFixed(1)}% of the decisions)`;
+    const how =
+      a.readByModel === false
+        ? `The model does not read ${a.attribute}`
+        : `The model reads ${a.attribute} with little effect (setting it to the reference changes ` +
+          `${(100 * (a.flipShare ?? 0)).toFixed(1)}% of the decisions)`;
     return `${how}: the disparity runs through correlated features${via}.`;
   }
-  if (a.path === 'direct') return `The model reads ${a.attribute}${a.flipShare !== null ? `: setting it to the reference changes ${(100 * a.flipShare).toFixed(1)}% of the decisions` : ''}${named ? `; correlated features also carry it: ${named}` : ''}.`;
-  return named ? `Whether the model reads ${a.attribute} is unknown (a predictions column); the features most associated with it and with the decisions: ${named}.` : '';
+  if (a.path === 'direct')
+    return `The model reads ${a.attribute}${
+      a.flipShare !== null
+        ? `: setting it to the reference changes ${(100 * a.flipShare).toFixed(1)}% of the decisions`
+        : ''
+    }${named ? `; correlated features also carry it: ${named}` : ''}.`;
+  return named
+    ? `Whether the model reads ${a.attribute} is unknown (a predictions column); the features most associated with ` +
+        `it and with the decisions: ${named}.`
+    : '';
 }

@@ -16,7 +16,8 @@ export interface Bins {
 export { quantileSorted } from '../data/quantile.js';
 import { quantileSorted } from '../data/quantile.js';
 
-const finiteSorted = (values: ArrayLike<number>): Float64Array => Float64Array.from(Array.from(values).filter(Number.isFinite)).sort();
+const finiteSorted = (values: ArrayLike<number>): Float64Array =>
+  Float64Array.from(Array.from(values).filter(Number.isFinite)).sort();
 
 /** Shortest readable form of an edge (up to 4 significant digits after rounding float noise). */
 export function formatEdge(x: number): string {
@@ -27,7 +28,8 @@ export function formatEdge(x: number): string {
 /** Labels of the bins of `edges`: "[e0, e1]", then "(e1, e2]", … */
 export function binLabels(edges: readonly number[]): string[] {
   const out: string[] = [];
-  for (let i = 0; i + 1 < edges.length; i++) out.push(`${i === 0 ? '[' : '('}${formatEdge(edges[i])}, ${formatEdge(edges[i + 1])}]`);
+  for (let i = 0; i + 1 < edges.length; i++)
+    out.push(`${i === 0 ? '[' : '('}${formatEdge(edges[i])}, ${formatEdge(edges[i + 1])}]`);
   return out;
 }
 
@@ -40,7 +42,11 @@ export function binLabels(edges: readonly number[]): string[] {
  * own, and a generated value between two codes (0.3 between 0 and 1) goes to the nearer one.
  */
 export function quantileBins(values: ArrayLike<number>, k: number): Bins {
-  check(Number.isSafeInteger(k) && k >= 1, 'E_ARG', () => `bins: the number of bins must be a positive integer, got ${k}`);
+  check(
+    Number.isSafeInteger(k) && k >= 1,
+    'E_ARG',
+    () => `bins: the number of bins must be a positive integer, got ${k}`,
+  );
   const s = finiteSorted(values);
   check(s.length > 0, 'E_INPUT', () => 'bins: no finite value to bin');
   const distinct: number[] = [];
@@ -49,7 +55,10 @@ export function quantileBins(values: ArrayLike<number>, k: number): Bins {
     if (distinct.length > k) break;
   }
   if (distinct.length <= k) {
-    const edges = distinct.length === 1 ? [distinct[0], distinct[0]] : [distinct[0], ...distinct.slice(1).map((v, i) => (distinct[i] + v) / 2), distinct[distinct.length - 1]];
+    const edges =
+      distinct.length === 1
+        ? [distinct[0], distinct[0]]
+        : [distinct[0], ...distinct.slice(1).map((v, i) => (distinct[i] + v) / 2), distinct[distinct.length - 1]];
     // labels are group names: two values that round alike (0.12341, 0.12342) keep their full form
     const short = distinct.map(formatEdge);
     const labels = new Set(short).size === short.length ? short : distinct.map(String);
@@ -68,7 +77,11 @@ export function explicitBins(edges: readonly number[], what = 'edges'): Bins {
   check(edges.length >= 2, 'E_ARG', () => `${what}: give at least two edges, got ${edges.length}`);
   for (let i = 0; i < edges.length; i++) {
     check(Number.isFinite(edges[i]), 'E_ARG', () => `${what}: edge ${i + 1} is ${edges[i]}, not a finite number`);
-    check(i === 0 || edges[i] > edges[i - 1], 'E_ARG', () => `${what}: the edges must increase strictly (${edges.join(', ')})`);
+    check(
+      i === 0 || edges[i] > edges[i - 1],
+      'E_ARG',
+      () => `${what}: the edges must increase strictly (${edges.join(', ')})`,
+    );
   }
   return { method: 'explicit', edges: edges.slice(), labels: binLabels(edges) };
 }
@@ -93,7 +106,11 @@ export function assignBin(x: number, edges: readonly number[], clamp = false): n
 }
 
 /** Bin codes of every value (−1 outside the edges unless `clamp`) and rows per bin. */
-export function binValues(values: ArrayLike<number>, edges: readonly number[], clamp = false): { codes: Int32Array; counts: number[]; outside: number } {
+export function binValues(
+  values: ArrayLike<number>,
+  edges: readonly number[],
+  clamp = false,
+): { codes: Int32Array; counts: number[]; outside: number } {
   const codes = new Int32Array(values.length);
   const counts = new Array<number>(edges.length - 1).fill(0);
   let outside = 0;

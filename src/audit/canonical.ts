@@ -61,7 +61,10 @@ export function drawSeed(ganSeed: number, purpose: number, round: number): numbe
 export interface Scorer {
   kind: 'model' | 'surrogate';
   source: string;
-  /** a score above this is the positive decision: the audit's threshold for the model, 0.5 for a surrogate (its score is P(decision = 1)) */
+  /**
+   * a score above this is the positive decision: the audit's threshold for the model, 0.5 for a surrogate (its score is
+   * P(decision = 1))
+   */
   threshold: number;
   score(t: Table): Promise<Float64Array>;
   /** surrogate: share of held-out rows on which it gives the same decision as the predictions column */
@@ -79,18 +82,34 @@ export function modelScorer(model: BlackBox, threshold = 0.5): Scorer {
  * decisions `yhat` from `features` of `table`, its agreement measured on a seeded held-out share of
  * the rows, then refitted on every row. Null when the decisions are all one class.
  */
-export function surrogateScorer(engine: Engine, table: Table, features: readonly string[], yhat: Uint8Array, seed: number): Scorer | null {
+export function surrogateScorer(
+  engine: Engine,
+  table: Table,
+  features: readonly string[],
+  yhat: Uint8Array,
+  seed: number,
+): Scorer | null {
   const pos = yhat.reduce((s, y) => s + y, 0);
   if (pos === 0 || pos === yhat.length || table.rows < 20) return null;
   const target = '__lucid_decision__';
-  const label: CategoricalColumn = { kind: 'categorical', name: target, codes: Int32Array.from(yhat), categories: ['0', '1'] };
+  const label: CategoricalColumn = {
+    kind: 'categorical',
+    name: target,
+    codes: Int32Array.from(yhat),
+    categories: ['0', '1'],
+  };
   const cols = features.map((f) => table.columns.find((c) => c.name === f)).filter((c) => c !== undefined);
   const t: Table = { rows: table.rows, columns: [...cols, label] };
   const perm = new Rng(engine, surrogateSplitSeed(seed)).permutation(t.rows);
   const nHold = Math.max(1, Math.round(t.rows * CANONICAL_DEFAULTS.surrogateHoldout));
   const hold = selectRows(t, perm.subarray(0, nHold));
   const fit = selectRows(t, perm.subarray(nHold));
-  const probe = Classifier.train(engine, fit, { label: target, positive: '1', seed, where: 'surrogate of the predictions' });
+  const probe = Classifier.train(engine, fit, {
+    label: target,
+    positive: '1',
+    seed,
+    where: 'surrogate of the predictions',
+  });
   let agree = 0;
   try {
     const p = probe.model.predictProba(engine, hold, 'surrogate');
@@ -100,9 +119,23 @@ export function surrogateScorer(engine: Engine, table: Table, features: readonly
     probe.model.dispose();
   }
   // the surrogate itself: every row, as many epochs as the held-out fit chose (no rows left to stop on)
-  const final = Classifier.train(engine, t, { label: target, positive: '1', seed, valFraction: 0, epochs: Math.max(1, probe.bestEpoch), where: 'surrogate of the predictions' }).model;
+  const final = Classifier.train(engine, t, {
+    label: target,
+    positive: '1',
+    seed,
+    valFraction: 0,
+    epochs: Math.max(1, probe.bestEpoch),
+    where: 'surrogate of the predictions',
+  }).model;
   const box = builtinBlackBox(engine, final, 'the surrogate of the predictions column');
-  return { kind: 'surrogate', source: box.source, threshold: 0.5, score: (x) => box.predict(x), agreement: { rate: agree / hold.rows, rows: hold.rows }, dispose: () => final.dispose() };
+  return {
+    kind: 'surrogate',
+    source: box.source,
+    threshold: 0.5,
+    score: (x) => box.predict(x),
+    agreement: { rate: agree / hold.rows, rows: hold.rows },
+    dispose: () => final.dispose(),
+  };
 }
 
 /** How one set was drawn. */
@@ -112,11 +145,17 @@ export interface DrawStats {
   kept: number;
   /** rows generated */
   drawn: number;
-  /** of the drawn rows, the share the scorer puts on the conditioned side: the validity before filtering (null without a scorer) */
+  /**
+   * of the drawn rows, the share the scorer puts on the conditioned side: the validity before filtering (null without a
+   * scorer)
+   */
   acceptance: number | null;
   /** drawn rows that contradicted an exact dependency of the data the draw could not derive (rejected) */
   contradicting: number;
-  /** drawn rows where a column derived from others (a relation of the data) fell outside its observed range (rejected); absent in older audits, which did not derive columns */
+  /**
+   * drawn rows where a column derived from others (a relation of the data) fell outside its observed range (rejected);
+   * absent in older audits, which did not derive columns
+   */
   derivedOutOfRange?: number;
   /** drawn rows with a number clipped into its column's observed range */
   clippedRows: number;
@@ -185,7 +224,7 @@ export interface DrawOptions {
 /** Draws one canonical set by rejection (see the file comment). Deterministic for the given seeds. */
 export async function drawCanonical(gan: LucidGan, o: DrawOptions): Promise<CanonicalDraw> {
   // rows to keep by rejection: the set's, or the correction's candidates
-  const factor = o.correct ? o.correct.factor ?? CORRECTION_DEFAULTS.factor : 1;
+  const factor = o.correct ? (o.correct.factor ?? CORRECTION_DEFAULTS.factor) : 1;
   const want = o.rows * factor;
   const cap = o.cap ?? want * CANONICAL_DEFAULTS.drawCap;
   const parts: Table[] = [];
@@ -196,7 +235,8 @@ export async function drawCanonical(gan: LucidGan, o: DrawOptions): Promise<Cano
   let contradicting = 0;
   let clippedRows = 0;
   let derivedOutOfRange = 0;
-  // the scorer gives P(positive) (the model's, or the surrogate's of the decision): a probability's rule at the draw's threshold
+  // the scorer gives P(positive) (the model's, or the surrogate's of the decision): a probability's rule at the draw's
+  // threshold
   const rule: DecisionRule = { kind: 'probability', threshold: o.threshold };
   // the columns written from others (planned on the first draw's columns; a fixed column never)
   let plan: Derivation[] | null = null;
@@ -234,7 +274,13 @@ export async function drawCanonical(gan: LucidGan, o: DrawOptions): Promise<Cano
     fixTraining ??= s.fixTraining;
     drawn += m;
     clippedRows += s.rowsClipped;
-    plan ??= planDerivations(o.dependencies, o.relations ?? [], s.table, new Set(o.fix.map(([c]) => c)), o.protectedColumns);
+    plan ??= planDerivations(
+      o.dependencies,
+      o.relations ?? [],
+      s.table,
+      new Set(o.fix.map(([c]) => c)),
+      o.protectedColumns,
+    );
     const { table: drawnRows, outOfRange } = derive(plan, s.table, o.range);
     const bad = o.dependencies.length ? contradictions(o.dependencies, drawnRows).rows : null;
     const scores = o.scorer ? await o.scorer.score(drawnRows) : null;
@@ -245,7 +291,7 @@ export async function drawCanonical(gan: LucidGan, o: DrawOptions): Promise<Cano
       if (onSide) accepted++;
       if (bad?.[i]) contradicting++;
       if (outOfRange[i]) derivedOutOfRange++;
-      if (onSide && !(bad?.[i]) && !outOfRange[i] && kept + keep.length < want) keep.push(i);
+      if (onSide && !bad?.[i] && !outOfRange[i] && kept + keep.length < want) keep.push(i);
     }
     if (keep.length) {
       parts.push(selectRows(drawnRows, keep));
@@ -253,21 +299,43 @@ export async function drawCanonical(gan: LucidGan, o: DrawOptions): Promise<Cano
       kept += keep.length;
     }
   }
-  let table = parts.length ? concatRows(parts, 'canonical set') : selectRows(gan.sample({ n: 1, conditions: { [o.predName]: o.side }, fix: o.fix, condVector: 'zero', seed: o.seedOf(0), range: o.range }).table, []);
+  let table = parts.length
+    ? concatRows(parts, 'canonical set')
+    : selectRows(
+        gan.sample({
+          n: 1,
+          conditions: { [o.predName]: o.side },
+          fix: o.fix,
+          condVector: 'zero',
+          seed: o.seedOf(0),
+          range: o.range,
+        }).table,
+        [],
+      );
   let scores = o.scorer ? (scoreParts.length ? concatScores(scoreParts) : new Float64Array(0)) : null;
   let correction: CorrectionStats | undefined;
   if (o.correct) {
     const candidates = kept;
-    const skip = o.correct.real.rows < CORRECTION_DEFAULTS.minReal
-      ? `${o.correct.real.rows} real rows on the side (fewer than ${CORRECTION_DEFAULTS.minReal})`
-      : candidates < 2 * o.rows ? `${candidates} candidates for ${o.rows} rows (the draw cap was reached)` : null;
+    const skip =
+      o.correct.real.rows < CORRECTION_DEFAULTS.minReal
+        ? `${o.correct.real.rows} real rows on the side (fewer than ${CORRECTION_DEFAULTS.minReal})`
+        : candidates < 2 * o.rows
+          ? `${candidates} candidates for ${o.rows} rows (the draw cap was reached)`
+          : null;
     let pick: Int32Array;
     if (skip) {
       pick = Int32Array.from({ length: Math.min(o.rows, candidates) }, (_, i) => i);
       correction = { candidates, ess: 1, skipped: skip };
     } else {
       const realMax = o.rows * CORRECTION_DEFAULTS.realPerRow;
-      const { weights, meanReal } = classifierWeights(gan.engine, o.correct.real, table, o.correct.features, o.correct.seed, { realMax, ...(o.correct.hidden ? { hidden: o.correct.hidden } : {}) });
+      const { weights, meanReal } = classifierWeights(
+        gan.engine,
+        o.correct.real,
+        table,
+        o.correct.features,
+        o.correct.seed,
+        { realMax, ...(o.correct.hidden ? { hidden: o.correct.hidden } : {}) },
+      );
       pick = weightedSample(gan.engine, weights, o.rows, o.correct.seed + 3);
       correction = { candidates, ess: essShare(weights), meanReal };
     }
@@ -278,7 +346,17 @@ export async function drawCanonical(gan: LucidGan, o: DrawOptions): Promise<Cano
   const out: CanonicalDraw = {
     table,
     scores,
-    stats: { wanted: o.rows, kept, drawn, acceptance: o.scorer && drawn > 0 ? accepted / drawn : null, contradicting, derivedOutOfRange, clippedRows, capped: kept < o.rows, ...(correction ? { correction } : {}) },
+    stats: {
+      wanted: o.rows,
+      kept,
+      drawn,
+      acceptance: o.scorer && drawn > 0 ? accepted / drawn : null,
+      contradicting,
+      derivedOutOfRange,
+      clippedRows,
+      capped: kept < o.rows,
+      ...(correction ? { correction } : {}),
+    },
   };
   if (o.fix.length) {
     if (fixTraining) out.fixTraining = fixTraining;
@@ -322,7 +400,10 @@ export function observedRanges(t: Table): Record<string, [number, number]> {
  * One side of a comparison as written for people: its rows with a last column `gan_seed`, the seed of
  * the GAN each row came from (the pooled rows are in seed order). Unchanged without per-seed draws.
  */
-export function withSeedColumn(c: { positive: Table; negative: Table; draws?: { seed: number; positive: DrawStats; negative: DrawStats }[] }, side: 'positive' | 'negative'): Table {
+export function withSeedColumn(
+  c: { positive: Table; negative: Table; draws?: { seed: number; positive: DrawStats; negative: DrawStats }[] },
+  side: 'positive' | 'negative',
+): Table {
   const t = c[side];
   if (!c.draws || c.draws.length === 0) return t;
   const seeds = new Float64Array(t.rows);

@@ -65,11 +65,20 @@ export interface Distribution {
   jsSeeds?: number[];
   /** the same between the real rows the model scores positive and negative (the counterparts of series 0 and 1) */
   jsReal?: number;
-  /** 'protected': a protected attribute the model reads; 'proxy': a protected attribute the model does not read; 'feature': anything else */
+  /**
+   * 'protected': a protected attribute the model reads; 'proxy': a protected attribute the model does not read;
+   * 'feature': anything else
+   */
   role: 'protected' | 'proxy' | 'feature';
 }
 
-export { fidelity, tvLabels, type FeatureFidelity, type FidelityMetric, type SideFidelity } from '../methods/quality/fidelity.js';
+export {
+  fidelity,
+  tvLabels,
+  type FeatureFidelity,
+  type FidelityMetric,
+  type SideFidelity,
+} from '../methods/quality/fidelity.js';
 
 export const CHECK_DEFAULTS = {
   /** bootstrap resamples of the real shifts' intervals */
@@ -80,7 +89,9 @@ export const CHECK_DEFAULTS = {
   fidelityTolerance: FIDELITY_DEFAULTS.tolerance,
   /** bootstrap resamples of the pooled generated rows for a canonical median shift's noise */
   canonicalResamples: 200,
-  /** the real rows' separation of each feature (realSeparation): bootstrap resamples and permutations of the decisions */
+  /**
+   * the real rows' separation of each feature (realSeparation): bootstrap resamples and permutations of the decisions
+   */
   separationResamples: 200,
   separationPermutations: 40,
   /** numeric features are checked on this many quantile bins of the real rows (deciles) */
@@ -105,7 +116,10 @@ export const SHIFT_STATUS_WORDS: Record<ShiftStatus, string> = {
 export interface RealShift {
   /** the point estimate on all rows, favourable side − unfavourable side (null when a side has no real row) */
   shift: number | null;
-  /** the interval at the check's corrected level (after `correctShiftChecks`; before it, the bootstrap percentile interval) */
+  /**
+   * the interval at the check's corrected level (after `correctShiftChecks`; before it, the bootstrap percentile
+   * interval)
+   */
   lo: number | null;
   hi: number | null;
   /** the bootstrap standard error of the shift */
@@ -129,14 +143,20 @@ export interface ShiftCheck {
   /** a category, a bin label, or "median" */
   value: string;
   kind: 'share' | 'median';
-  /** the canonical shift of each GAN seed's sets (in `seeds` order): favourable set − unfavourable set (see the file comment) */
+  /**
+   * the canonical shift of each GAN seed's sets (in `seeds` order): favourable set − unfavourable set (see the file
+   * comment)
+   */
   canonical: number[];
   /** the canonical shift of all seeds' sets pooled */
   pooled: number;
   /** the shares (or medians) in the pooled positive and negative sets (by the model's decision, as named) */
   positive: number;
   negative: number;
-  /** the sampling standard error of `pooled` from the pooled sets' own sizes (binomial for a share, a bootstrap of the generated rows for a median); null when a set is empty */
+  /**
+   * the sampling standard error of `pooled` from the pooled sets' own sizes (binomial for a share, a bootstrap of the
+   * generated rows for a median); null when a set is empty
+   */
   canonicalSe: number | null;
   real: RealShift;
   status: ShiftStatus;
@@ -158,7 +178,6 @@ export interface CheckVariable {
 
 const colOf = (t: Table, name: string): Column | undefined => t.columns.find((c) => c.name === name);
 
-
 /** A categorical feature: its values are the labels the real rows hold, in dictionary order. */
 export function categoricalVariable(real: Table, feature: string, role: Distribution['role']): CheckVariable {
   const col = colOf(real, feature);
@@ -169,16 +188,40 @@ export function categoricalVariable(real: Table, feature: string, role: Distribu
   if (col!.kind === 'categorical') for (const l of col!.categories) if (!index.has(l)) index.set(l, -1);
   for (const l of labels) if (l !== '' && !index.has(l)) index.set(l, -1);
   const present = new Set(labels);
-  for (const l of index.keys()) if (present.has(l)) {
-    index.set(l, values.length);
-    values.push(l);
-  }
+  for (const l of index.keys())
+    if (present.has(l)) {
+      index.set(l, values.length);
+      values.push(l);
+    }
   const code = (ls: string[]) => Int32Array.from(ls, (l) => index.get(l) ?? -1);
-  return { feature, role, values, real: code(labels), codeOf: (t) => code(cellLabels(colOf(t, feature) ?? { kind: 'categorical', name: feature, codes: new Int32Array(t.rows).fill(-1), categories: [] })) };
+  return {
+    feature,
+    role,
+    values,
+    real: code(labels),
+    codeOf: (t) =>
+      code(
+        cellLabels(
+          colOf(t, feature) ?? {
+            kind: 'categorical',
+            name: feature,
+            codes: new Int32Array(t.rows).fill(-1),
+            categories: [],
+          },
+        ),
+      ),
+  };
 }
 
 /** A numeric feature on given bins (a protected attribute's edges), values outside clamped to the end bins. */
-export function binnedVariable(real: Table, feature: string, role: Distribution['role'], edges: readonly number[], labels: readonly string[] = binLabels(edges), withMedian = true): CheckVariable {
+export function binnedVariable(
+  real: Table,
+  feature: string,
+  role: Distribution['role'],
+  edges: readonly number[],
+  labels: readonly string[] = binLabels(edges),
+  withMedian = true,
+): CheckVariable {
   const r = numbersOf(colOf(real, feature), real.rows);
   const bin = (v: Float64Array) => Int32Array.from(v, (x) => assignBin(x, edges, true));
   const of = (t: Table) => numbersOf(colOf(t, feature), t.rows);
@@ -188,7 +231,12 @@ export function binnedVariable(real: Table, feature: string, role: Distribution[
 }
 
 /** A numeric feature on the quantile bins (deciles by default) of the real rows, with its median. */
-export function numericVariable(real: Table, feature: string, role: Distribution['role'], bins = CHECK_DEFAULTS.numericBins): CheckVariable {
+export function numericVariable(
+  real: Table,
+  feature: string,
+  role: Distribution['role'],
+  bins = CHECK_DEFAULTS.numericBins,
+): CheckVariable {
   const r = numbersOf(colOf(real, feature), real.rows);
   const b = quantileBins(r, bins);
   return binnedVariable(real, feature, role, b.edges, b.labels, true);
@@ -198,12 +246,24 @@ export function numericVariable(real: Table, feature: string, role: Distribution
 export function cellVariable(a: CheckVariable, b: CheckVariable): CheckVariable {
   const values: string[] = [];
   for (const x of a.values) for (const y of b.values) values.push(`${x} & ${y}`);
-  const join = (ca: Int32Array, cb: Int32Array) => Int32Array.from(ca, (x, i) => (x < 0 || cb[i] < 0 ? -1 : x * b.values.length + cb[i]));
-  return { feature: `${a.feature} × ${b.feature}`, role: a.role === 'feature' ? b.role : a.role, values, real: join(a.real, b.real), codeOf: (t) => join(a.codeOf(t), b.codeOf(t)) };
+  const join = (ca: Int32Array, cb: Int32Array) =>
+    Int32Array.from(ca, (x, i) => (x < 0 || cb[i] < 0 ? -1 : x * b.values.length + cb[i]));
+  return {
+    feature: `${a.feature} × ${b.feature}`,
+    role: a.role === 'feature' ? b.role : a.role,
+    values,
+    real: join(a.real, b.real),
+    codeOf: (t) => join(a.codeOf(t), b.codeOf(t)),
+  };
 }
 
 /** Shares per value of the rows with `side` (yhat ∈ {0, 1}) or of a whole set (side −1). */
-function shares(codes: Int32Array, k: number, yhat: Uint8Array | null, side: number): { share: Float64Array; n: number } {
+function shares(
+  codes: Int32Array,
+  k: number,
+  yhat: Uint8Array | null,
+  side: number,
+): { share: Float64Array; n: number } {
   const counts = new Float64Array(k);
   let n = 0;
   for (let i = 0; i < codes.length; i++) {
@@ -248,27 +308,42 @@ const sign = (x: number): number => (x > 0 ? 1 : x < 0 ? -1 : 0);
  * noise, and the real shift's interval [lo, hi] at the normal quantile z; `s` is the data's sign (0:
  * the interval covers 0). Also how many seeds have the data's sign.
  */
-export function shiftStatus(canonical: readonly number[], pooled: number, canonicalSe: number | null, real: { lo: number | null; hi: number | null }, s: number, z: number): { status: ShiftStatus; seedsWithDataSign: number } {
+export function shiftStatus(
+  canonical: readonly number[],
+  pooled: number,
+  canonicalSe: number | null,
+  real: { lo: number | null; hi: number | null },
+  s: number,
+  z: number,
+): { status: ShiftStatus; seedsWithDataSign: number } {
   if (s === 0 || real.lo === null || real.hi === null) return { status: 'within noise', seedsWithDataSign: 0 };
   const withSign = canonical.filter((x) => sign(x) === s).length;
   if (withSign === canonical.length && canonical.length > 0) {
     const w = z * (canonicalSe ?? 0);
     const lo = real.lo - w;
     const hi = real.hi + w;
-    if (Number.isFinite(pooled) && pooled >= lo && pooled <= hi) return { status: 'agrees', seedsWithDataSign: withSign };
+    if (Number.isFinite(pooled) && pooled >= lo && pooled <= hi)
+      return { status: 'agrees', seedsWithDataSign: withSign };
     // beyond the widened interval on the data's side: larger in size; short of it: smaller
     const over = s > 0 ? pooled > hi : pooled < lo;
     return { status: over ? 'overstates' : 'understates', seedsWithDataSign: withSign };
   }
-  if (canonical.length > 0 && canonical.every((x) => sign(x) === -s)) return { status: 'disagrees', seedsWithDataSign: 0 };
+  if (canonical.length > 0 && canonical.every((x) => sign(x) === -s))
+    return { status: 'disagrees', seedsWithDataSign: 0 };
   return { status: 'unsettled', seedsWithDataSign: withSign };
 }
 
 /** The standard error of a difference of two shares p (of n) and q (of m); null when a side is empty. */
-const shareDiffSe = (p: number, n: number, q: number, m: number): number | null => (n > 0 && m > 0 ? Math.sqrt((p * (1 - p)) / n + (q * (1 - q)) / m) : null);
+const shareDiffSe = (p: number, n: number, q: number, m: number): number | null =>
+  n > 0 && m > 0 ? Math.sqrt((p * (1 - p)) / n + (q * (1 - q)) / m) : null;
 
 /** Counts per value (codes 0 … k−1; −1 skipped) of the rows on each side, over `rows` (a resample) or every row. */
-function sideCounts(codes: Int32Array, k: number, yhat: Uint8Array, rows: Int32Array | null): { pos: Float64Array; neg: Float64Array; nPos: number; nNeg: number } {
+function sideCounts(
+  codes: Int32Array,
+  k: number,
+  yhat: Uint8Array,
+  rows: Int32Array | null,
+): { pos: Float64Array; neg: Float64Array; nPos: number; nNeg: number } {
   const pos = new Float64Array(k);
   const neg = new Float64Array(k);
   let nPos = 0;
@@ -294,23 +369,45 @@ function sideCounts(codes: Int32Array, k: number, yhat: Uint8Array, rows: Int32A
  * shift and its bootstrap interval (see the file comment). `sets` holds each GAN seed's positive and
  * negative set; `yhat` the model's decision on each real row.
  */
-export function shiftChecks(vars: readonly CheckVariable[], yhat: Uint8Array, sets: readonly { positive: Table; negative: Table }[], rng: Rng, opts: { resamples?: number; confidence?: number; favourable?: 'positive' | 'negative' } = {}): ShiftCheck[] {
+export function shiftChecks(
+  vars: readonly CheckVariable[],
+  yhat: Uint8Array,
+  sets: readonly { positive: Table; negative: Table }[],
+  rng: Rng,
+  opts: { resamples?: number; confidence?: number; favourable?: 'positive' | 'negative' } = {},
+): ShiftCheck[] {
   const R = opts.resamples ?? CHECK_DEFAULTS.shiftResamples;
   const conf = opts.confidence ?? CHECK_DEFAULTS.confidence;
   check(Number.isSafeInteger(R) && R >= 1, 'E_ARG', () => `checks: resamples must be a positive integer, got ${R}`);
   check(conf > 0 && conf < 1, 'E_ARG', () => `checks: confidence must be in (0, 1), got ${conf}`);
-  check(sets.length > 0, 'E_ARG', () => 'checks: give at least one seed\'s canonical sets');
+  check(sets.length > 0, 'E_ARG', () => "checks: give at least one seed's canonical sets");
   const N = yhat.length;
-  for (const v of vars) check(v.real.length === N, 'E_SHAPE', () => `checks: "${v.feature}" has ${v.real.length} real rows, the predictions ${N}`);
+  for (const v of vars)
+    check(
+      v.real.length === N,
+      'E_SHAPE',
+      () => `checks: "${v.feature}" has ${v.real.length} real rows, the predictions ${N}`,
+    );
 
   // the canonical side: per seed and pooled
-  interface Canon { perSeed: number[][]; pooled: number[]; pos: number[]; neg: number[]; nPos: number; nNeg: number; medianSets: [Float64Array, Float64Array] | null }
+  interface Canon {
+    perSeed: number[][];
+    pooled: number[];
+    pos: number[];
+    neg: number[];
+    nPos: number;
+    nNeg: number;
+    medianSets: [Float64Array, Float64Array] | null;
+  }
   const canon: Canon[] = vars.map((v) => {
     const k = v.values.length;
     const perSeed = v.values.map(() => [] as number[]);
-    const sumPos = new Float64Array(k), sumNeg = new Float64Array(k);
-    let tp = 0, tn = 0;
-    const medPos: Float64Array[] = [], medNeg: Float64Array[] = [];
+    const sumPos = new Float64Array(k),
+      sumNeg = new Float64Array(k);
+    let tp = 0,
+      tn = 0;
+    const medPos: Float64Array[] = [],
+      medNeg: Float64Array[] = [];
     const medSeed: number[] = [];
     for (const s of sets) {
       const p = shares(v.codeOf(s.positive), k, null, -1);
@@ -339,7 +436,8 @@ export function shiftChecks(vars: readonly CheckVariable[], yhat: Uint8Array, se
     if (v.numeric) {
       perSeed.push(medSeed);
       medianSets = [concatFloat64(medPos), concatFloat64(medNeg)];
-      const mp = median(medianSets[0]), mn = median(medianSets[1]);
+      const mp = median(medianSets[0]),
+        mn = median(medianSets[1]);
       pos.push(mp);
       neg.push(mn);
       pooled.push(mp - mn);
@@ -349,7 +447,11 @@ export function shiftChecks(vars: readonly CheckVariable[], yhat: Uint8Array, se
 
   // the real side: point estimates and bootstrap replicates, from counts per value on each side
   const ranks = vars.map((v) => (v.numeric ? rankCodes(v.numeric.real) : null));
-  const stats = (v: CheckVariable, vi: number, rows: Int32Array | null): { shares: number[]; pos: number[]; neg: number[]; nPos: number; nNeg: number } => {
+  const stats = (
+    v: CheckVariable,
+    vi: number,
+    rows: Int32Array | null,
+  ): { shares: number[]; pos: number[]; neg: number[]; nPos: number; nNeg: number } => {
     const k = v.values.length;
     const c = sideCounts(v.real, k, yhat, rows);
     const pos = Array.from(c.pos, (x) => (c.nPos > 0 ? x / c.nPos : 0));
@@ -363,7 +465,9 @@ export function shiftChecks(vars: readonly CheckVariable[], yhat: Uint8Array, se
     return { shares: pos.map((x, j) => x - neg[j]), pos, neg, nPos: c.nPos, nNeg: c.nNeg };
   };
   const point = vars.map((v, vi) => stats(v, vi, null));
-  const reps = vars.map((v) => Array.from({ length: v.values.length + (v.numeric ? 1 : 0) }, () => new Float64Array(R)));
+  const reps = vars.map((v) =>
+    Array.from({ length: v.values.length + (v.numeric ? 1 : 0) }, () => new Float64Array(R)),
+  );
   // The resamples, fused (the figures are those of `stats` on each resample, bit for bit): every
   // variable's counts (and a numeric one's rank counts) are blocks of one Float64Array, and each real
   // row's slot in every block (its value's count on its side, −1 when missing) is found once, so a
@@ -371,7 +475,10 @@ export function shiftChecks(vars: readonly CheckVariable[], yhat: Uint8Array, se
   // allocation. Counts are small integers, so the order they are added in cannot change a figure.
   // (It replaced one sideCounts pass per variable and resample plus the arrays stats builds: most
   // of the checks stage.)
-  interface Block { off: number; k: number }
+  interface Block {
+    off: number;
+    k: number;
+  }
   const blocks: Block[] = [];
   let width = 0;
   const addBlock = (k: number): Block => {
@@ -384,7 +491,10 @@ export function shiftChecks(vars: readonly CheckVariable[], yhat: Uint8Array, se
   const rankBlock = vars.map((v, vi) => (v.numeric ? addBlock(ranks[vi]!.distinct.length) : null));
   const T = blocks.length;
   // each block's codes, in the order the blocks were added
-  const slotCodes: Int32Array[] = [...vars.map((v) => v.real), ...vars.flatMap((v, vi) => (v.numeric ? [ranks[vi]!.code] : []))];
+  const slotCodes: Int32Array[] = [
+    ...vars.map((v) => v.real),
+    ...vars.flatMap((v, vi) => (v.numeric ? [ranks[vi]!.code] : [])),
+  ];
   // slot of row i in block t: off + code, + k on the negative side (the positive counts come first)
   const slots = new Int32Array(N * T);
   for (let t = 0; t < T; t++) {
@@ -489,7 +599,10 @@ export function shiftChecks(vars: readonly CheckVariable[], yhat: Uint8Array, se
       const finiteReps = Array.from(reps[vi][j], o).filter(Number.isFinite);
       const sorted = Float64Array.from(finiteReps).sort();
       const mean = finiteReps.reduce((a, b) => a + b, 0) / Math.max(1, finiteReps.length);
-      const se = defined && finiteReps.length > 1 ? Math.sqrt(finiteReps.reduce((a, b) => a + (b - mean) ** 2, 0) / (finiteReps.length - 1)) : null;
+      const se =
+        defined && finiteReps.length > 1
+          ? Math.sqrt(finiteReps.reduce((a, b) => a + (b - mean) ** 2, 0) / (finiteReps.length - 1))
+          : null;
       const lo = defined && sorted.length ? quantileSorted(sorted, alpha / 2) : null;
       const hi = defined && sorted.length ? quantileSorted(sorted, 1 - alpha / 2) : null;
       const c = canon[vi];
@@ -510,7 +623,16 @@ export function shiftChecks(vars: readonly CheckVariable[], yhat: Uint8Array, se
         positive: c.pos[j],
         negative: c.neg[j],
         canonicalSe,
-        real: { shift, lo, hi, se, positiveRows: pt.nPos, negativeRows: pt.nNeg, positive: pt.nPos > 0 ? pt.pos[j] : null, negative: pt.nNeg > 0 ? pt.neg[j] : null },
+        real: {
+          shift,
+          lo,
+          hi,
+          se,
+          positiveRows: pt.nPos,
+          negativeRows: pt.nNeg,
+          positive: pt.nPos > 0 ? pt.pos[j] : null,
+          negative: pt.nNeg > 0 ? pt.neg[j] : null,
+        },
         status,
         seedsWithDataSign: withSign,
       });
@@ -555,7 +677,6 @@ export function correctShiftChecks(families: ShiftCheck[][], alpha: number = 1 -
   return m;
 }
 
-
 /**
  * How far apart the real rows on the two sides of the decision are, per feature (the ranking the
  * findings name features by, which the data backs and no GAN seed changes): the Jensen–Shannon
@@ -579,7 +700,12 @@ function jsOfCounts(counts: Int32Array | Float64Array, off: number, k: number): 
 }
 
 /** See RealSeparation; `resamples` bootstrap draws and `permutations` permuted decisions, from `rng`. */
-export function realSeparation(vars: readonly CheckVariable[], yhat: Uint8Array, rng: Rng, opts: { resamples?: number; permutations?: number; confidence?: number } = {}): RealSeparation[] {
+export function realSeparation(
+  vars: readonly CheckVariable[],
+  yhat: Uint8Array,
+  rng: Rng,
+  opts: { resamples?: number; permutations?: number; confidence?: number } = {},
+): RealSeparation[] {
   const R = opts.resamples ?? CHECK_DEFAULTS.separationResamples;
   const P = opts.permutations ?? CHECK_DEFAULTS.separationPermutations;
   const conf = opts.confidence ?? CHECK_DEFAULTS.confidence;

@@ -31,7 +31,10 @@ import { Classifier } from '../models/classifier/classifier.js';
 export type Correction = 'none' | 'classifier' | 'linear';
 export const CORRECTIONS: readonly Correction[] = ['none', 'classifier', 'linear'];
 /** The classifier of each correction: hidden layer sizes (undefined: the MLP's default; []: logistic regression). */
-export const CORRECTION_HIDDEN: Record<Exclude<Correction, 'none'>, number[] | undefined> = { classifier: undefined, linear: [] };
+export const CORRECTION_HIDDEN: Record<Exclude<Correction, 'none'>, number[] | undefined> = {
+  classifier: undefined,
+  linear: [],
+};
 
 export const CORRECTION_DEFAULTS = {
   /** candidates drawn (by rejection, as the set itself would be) per row wanted */
@@ -50,9 +53,15 @@ export const CORRECTION_DEFAULTS = {
 export interface CorrectionStats {
   /** candidates drawn and weighted */
   candidates: number;
-  /** the weights' effective sample size over the candidates, (Σw)² / Σw², as a share of the candidates (1: no reweighting) */
+  /**
+   * the weights' effective sample size over the candidates, (Σw)² / Σw², as a share of the candidates (1: no
+   * reweighting)
+   */
   ess: number;
-  /** the candidates' mean classifier probability of "real" (0.5: the classifier cannot tell them apart); absent when skipped */
+  /**
+   * the candidates' mean classifier probability of "real" (0.5: the classifier cannot tell them apart); absent when
+   * skipped
+   */
   meanReal?: number;
   /** set when the set was not corrected, and why */
   skipped?: string;
@@ -81,7 +90,12 @@ function withBins(t: Table, edges: Map<string, number[]>, names: Map<string, str
       while (k < e.length && c.values[i] >= e[k]) k++;
       codes[i] = k;
     }
-    extra.push({ kind: 'categorical', name: names.get(c.name)!, codes, categories: Array.from({ length: e.length + 1 }, (_, k) => String(k)) });
+    extra.push({
+      kind: 'categorical',
+      name: names.get(c.name)!,
+      codes,
+      categories: Array.from({ length: e.length + 1 }, (_, k) => String(k)),
+    });
   }
   return { rows: t.rows, columns: [...t.columns, ...extra] };
 }
@@ -91,9 +105,20 @@ function withBins(t: Table, edges: Map<string, number[]>, names: Map<string, str
  * × their mean. real: (R, features) rows of the side; candidates: (M, features) generated rows of it;
  * features: the columns both hold that the classifier reads. Deterministic for the seed.
  */
-export function classifierWeights(engine: Engine, real: Table, candidates: Table, features: readonly string[], seed: number, opts: { realMax?: number; cap?: number; bins?: number; hidden?: number[] } = {}): { weights: Float64Array; meanReal: number } {
+export function classifierWeights(
+  engine: Engine,
+  real: Table,
+  candidates: Table,
+  features: readonly string[],
+  seed: number,
+  opts: { realMax?: number; cap?: number; bins?: number; hidden?: number[] } = {},
+): { weights: Float64Array; meanReal: number } {
   check(features.length > 0, 'E_ARG', () => 'correct: no features to classify on');
-  check(candidates.rows >= 4 && real.rows >= 2, 'E_ARG', () => `correct: too few rows (${real.rows} real, ${candidates.rows} candidates)`);
+  check(
+    candidates.rows >= 4 && real.rows >= 2,
+    'E_ARG',
+    () => `correct: too few rows (${real.rows} real, ${candidates.rows} candidates)`,
+  );
   const rng = new Rng(engine, seed);
   const cap = opts.cap ?? CORRECTION_DEFAULTS.cap;
   const label = '__lucid_real__';
@@ -110,12 +135,20 @@ export function classifierWeights(engine: Engine, real: Table, candidates: Table
     names.set(f, name);
     edges.set(f, quantileEdges(c.values, opts.bins ?? CORRECTION_DEFAULTS.bins));
   }
-  const keep = (t: Table): Table => ({ rows: t.rows, columns: features.map((f) => t.columns.find((c) => c.name === f)!) });
-  const realRows = selectRows(keep(real), rng.permutation(real.rows).subarray(0, Math.min(real.rows, opts.realMax ?? real.rows)));
+  const keep = (t: Table): Table => ({
+    rows: t.rows,
+    columns: features.map((f) => t.columns.find((c) => c.name === f)!),
+  });
+  const realRows = selectRows(
+    keep(real),
+    rng.permutation(real.rows).subarray(0, Math.min(real.rows, opts.realMax ?? real.rows)),
+  );
   const realT = withBins(realRows, edges, names);
   const candT = withBins(keep(candidates), edges, names);
   // two folds by position (the candidates are independent draws, in no order that matters)
-  const folds = [0, 1].map((f) => Int32Array.from({ length: Math.floor((candidates.rows + 1 - f) / 2) }, (_, i) => 2 * i + f));
+  const folds = [0, 1].map((f) =>
+    Int32Array.from({ length: Math.floor((candidates.rows + 1 - f) / 2) }, (_, i) => 2 * i + f),
+  );
   const weights = new Float64Array(candidates.rows);
   let realSum = 0;
   for (const f of [0, 1]) {
@@ -123,9 +156,24 @@ export function classifierWeights(engine: Engine, real: Table, candidates: Table
     const m = Math.min(realT.rows, other.length);
     const r = selectRows(realT, rng.permutation(realT.rows).subarray(0, m));
     const g = selectRows(candT, other.subarray(0, m));
-    const y: CategoricalColumn = { kind: 'categorical', name: label, codes: new Int32Array(2 * m).fill(1, 0, m), categories: ['generated', 'real'] };
+    const y: CategoricalColumn = {
+      kind: 'categorical',
+      name: label,
+      codes: new Int32Array(2 * m).fill(1, 0, m),
+      categories: ['generated', 'real'],
+    };
     const both = concatRows([r, g], 'correction');
-    const fit = Classifier.train(engine, { rows: both.rows, columns: [...both.columns, y] }, { label, positive: 'real', seed: seed + 1 + f, where: 'canonical set correction', ...(opts.hidden ? { hidden: opts.hidden } : {}) });
+    const fit = Classifier.train(
+      engine,
+      { rows: both.rows, columns: [...both.columns, y] },
+      {
+        label,
+        positive: 'real',
+        seed: seed + 1 + f,
+        where: 'canonical set correction',
+        ...(opts.hidden ? { hidden: opts.hidden } : {}),
+      },
+    );
     try {
       const p = fit.model.predictProba(engine, selectRows(candT, folds[f]), 'canonical set correction');
       folds[f].forEach((row, i) => {
@@ -149,10 +197,16 @@ export function classifierWeights(engine: Engine, real: Table, candidates: Table
  * keys u^(1/w): the n largest), in increasing order. Rows of weight 0 come last, in index order.
  */
 export function weightedSample(engine: Engine, weights: Float64Array, n: number, seed: number): Int32Array {
-  check(Number.isSafeInteger(n) && n >= 0 && n <= weights.length, 'E_ARG', () => `correct: cannot draw ${n} of ${weights.length} rows`);
+  check(
+    Number.isSafeInteger(n) && n >= 0 && n <= weights.length,
+    'E_ARG',
+    () => `correct: cannot draw ${n} of ${weights.length} rows`,
+  );
   const u = new Rng(engine, seed).uniformHost(weights.length);
   // log key = ln(u) / w: larger is kept; a zero weight gets −∞
-  const key = Float64Array.from(weights, (w, i) => (w > 0 ? Math.log(Math.max(u[i], Number.MIN_VALUE)) / w : -Infinity));
+  const key = Float64Array.from(weights, (w, i) =>
+    w > 0 ? Math.log(Math.max(u[i], Number.MIN_VALUE)) / w : -Infinity,
+  );
   const order = Int32Array.from({ length: weights.length }, (_, i) => i).sort((a, b) => key[b] - key[a] || a - b);
   return order.subarray(0, n).sort();
 }

@@ -49,10 +49,16 @@ export function commonEdges(series: readonly ArrayLike<number>[], bins = NUMERIC
   return edges;
 }
 
-const withOf = (s: Distribution['series'][number], input: SeriesInput): Distribution['series'][number] => (input.of === undefined ? s : { ...s, of: input.of });
+const withOf = (s: Distribution['series'][number], input: SeriesInput): Distribution['series'][number] =>
+  input.of === undefined ? s : { ...s, of: input.of };
 
 /** One feature's distributions; series[0] and series[1] are compared by `js`. */
-export function distribution(feature: string, series: readonly SeriesInput[], role: Distribution['role'], opts: { edges?: number[]; bins?: number; kind?: 'numeric' | 'categorical' } = {}): Distribution {
+export function distribution(
+  feature: string,
+  series: readonly SeriesInput[],
+  role: Distribution['role'],
+  opts: { edges?: number[]; bins?: number; kind?: 'numeric' | 'categorical' } = {},
+): Distribution {
   const kind = opts.kind ?? (series[0].column.kind === 'numeric' ? 'numeric' : 'categorical');
   if (kind === 'numeric') {
     const vals = series.map((s) => numbers(s.column));
@@ -69,7 +75,14 @@ export function distribution(feature: string, series: readonly SeriesInput[], ro
       }
       return withOf({ name: series[j].name, share: counts.map((c) => (n > 0 ? c / n : 0)), n }, series[j]);
     });
-    return { feature, kind, edges, series: out, js: out.length >= 2 ? jsDistance(out[0].share, out[1].share) : 0, role };
+    return {
+      feature,
+      kind,
+      edges,
+      series: out,
+      js: out.length >= 2 ? jsDistance(out[0].share, out[1].share) : 0,
+      role,
+    };
   }
   const labs = series.map((s) => cellLabels(s.column));
   const categories: string[] = [];
@@ -99,7 +112,14 @@ export function distribution(feature: string, series: readonly SeriesInput[], ro
   const keep = categories.map((_, i) => out.some((s) => s.share[i] > 0));
   const cats = categories.filter((_, i) => keep[i]);
   for (const s of out) s.share = s.share.filter((_, i) => keep[i]);
-  return { feature, kind, categories: cats, series: out, js: out.length >= 2 ? jsDistance(out[0].share, out[1].share) : 0, role };
+  return {
+    feature,
+    kind,
+    categories: cats,
+    series: out,
+    js: out.length >= 2 ? jsDistance(out[0].share, out[1].share) : 0,
+    role,
+  };
 }
 
 /** Shares of `column`'s rows on the bins (numeric) or categories of `d` (rows outside them left out). */

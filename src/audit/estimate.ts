@@ -43,17 +43,21 @@ export async function estimateGans(engine: Engine, plan: GanPlanShape, workers?:
   const fit: FitOptions = { ...plan.fit, conditions: [plan.condition], epochs: 1, batch: plan.batch };
   const waves = workers ? sideBySide(plan.seeds, workers.size) : [];
   const inWaves = waves.reduce((n, w) => n + w.length, 0);
-  // the engine's probe first: a worker that has just finished its own still holds a core for a while (its clean-up), which slows the engine's threads
+  // the engine's probe first: a worker that has just finished its own still holds a core for a while (its clean-up),
+  // which slows the engine's threads
   const onEngine = inWaves < plan.seeds ? probeGan(engine, slice, fit) : null;
   const worker = waves.length && workers ? await workers.probe({ table: slice, fit }) : null;
   const steps = Math.max(1, Math.floor(t.rows / plan.batch));
-  const perGan = (p: GanProbe | null) => (p ? p.setupSeconds * (t.rows / p.rows) + plan.epochs * steps * p.stepSeconds : 0);
+  const perGan = (p: GanProbe | null) =>
+    p ? p.setupSeconds * (t.rows / p.rows) + plan.epochs * steps * p.stepSeconds : 0;
   const ganSeconds = waves.length * perGan(worker) + (plan.seeds - inWaves) * perGan(onEngine);
   return {
     seconds: ganSeconds / ESTIMATE_DEFAULTS.ganShare,
     ganSeconds,
     ceiling: plan.ceiling,
-    what: `${plan.seeds} LUCID-GAN${plan.seeds === 1 ? '' : 's'} × ${plan.epochs} epochs of ${steps} step${steps === 1 ? '' : 's'}`,
+    what:
+      `${plan.seeds} LUCID-GAN${plan.seeds === 1 ? '' : 's'} × ${plan.epochs} epochs of ${steps} ` +
+      `step${steps === 1 ? '' : 's'}`,
     probes: { engine: onEngine, worker },
   };
 }
@@ -63,22 +67,57 @@ export async function estimateGans(engine: Engine, plan: GanPlanShape, workers?:
  * shows it before Run): the GANs' rows are taken as the audit takes them (every column but the label,
  * the predictions and identifiers; at most ganRows rows), with a condition column of their own.
  */
-export async function estimateAudit(engine: Engine, table: Table, opts: Pick<AuditOptions, 'label' | 'pred' | 'ganSeeds' | 'ganEpochs' | 'ganBatch' | 'ganRows' | 'ganSchedule' | 'ganMode' | 'ganPointShare' | 'ganWorkers'>): Promise<AuditEstimate> {
+export async function estimateAudit(
+  engine: Engine,
+  table: Table,
+  opts: Pick<
+    AuditOptions,
+    | 'label'
+    | 'pred'
+    | 'ganSeeds'
+    | 'ganEpochs'
+    | 'ganBatch'
+    | 'ganRows'
+    | 'ganSchedule'
+    | 'ganMode'
+    | 'ganPointShare'
+    | 'ganWorkers'
+  >,
+): Promise<AuditEstimate> {
   const schedule = GAN_SCHEDULES[opts.ganSchedule ?? AUDIT_DEFAULTS.ganSchedule];
-  const cols: Column[] = table.columns.filter((c) => c.name !== opts.label && c.name !== opts.pred && !(c.kind === 'categorical' && c.identifier));
+  const cols: Column[] = table.columns.filter(
+    (c) => c.name !== opts.label && c.name !== opts.pred && !(c.kind === 'categorical' && c.identifier),
+  );
   const rowsMax = opts.ganRows ?? AUDIT_DEFAULTS.ganRows;
   const kept = Math.round(Math.min(table.rows, rowsMax) * (1 - schedule.holdout));
   const condition = '__lucid_estimate_condition__';
-  const base: Table = { rows: table.rows, columns: [...cols, { kind: 'numeric', name: condition, values: new Float64Array(table.rows).fill(0.5) }] };
-  const ganTable = kept >= table.rows ? base : selectRows(base, Int32Array.from({ length: kept }, (_, i) => Math.floor((i * table.rows) / kept)));
+  const base: Table = {
+    rows: table.rows,
+    columns: [...cols, { kind: 'numeric', name: condition, values: new Float64Array(table.rows).fill(0.5) }],
+  };
+  const ganTable =
+    kept >= table.rows
+      ? base
+      : selectRows(
+          base,
+          Int32Array.from({ length: kept }, (_, i) => Math.floor((i * table.rows) / kept)),
+        );
   const batch = opts.ganBatch ?? ganBatchFor(ganTable.rows);
-  return estimateGans(engine, {
-    ganTable,
-    condition,
-    seeds: opts.ganSeeds ?? AUDIT_DEFAULTS.ganSeeds,
-    epochs: opts.ganEpochs ?? ganEpochsFor(ganTable.rows, batch),
-    batch,
-    fit: { paper: (opts.ganMode ?? AUDIT_DEFAULTS.ganMode) === 'paper', pointShare: opts.ganPointShare ?? AUDIT_DEFAULTS.ganPointShare, ...(schedule.dims ? { generatorDims: schedule.dims, discriminatorDims: schedule.dims } : {}) },
-    ceiling: schedule.stop !== undefined,
-  }, schedule.stop ? undefined : opts.ganWorkers);
+  return estimateGans(
+    engine,
+    {
+      ganTable,
+      condition,
+      seeds: opts.ganSeeds ?? AUDIT_DEFAULTS.ganSeeds,
+      epochs: opts.ganEpochs ?? ganEpochsFor(ganTable.rows, batch),
+      batch,
+      fit: {
+        paper: (opts.ganMode ?? AUDIT_DEFAULTS.ganMode) === 'paper',
+        pointShare: opts.ganPointShare ?? AUDIT_DEFAULTS.ganPointShare,
+        ...(schedule.dims ? { generatorDims: schedule.dims, discriminatorDims: schedule.dims } : {}),
+      },
+      ceiling: schedule.stop !== undefined,
+    },
+    schedule.stop ? undefined : opts.ganWorkers,
+  );
 }

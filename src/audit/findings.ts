@@ -32,7 +32,14 @@ export const FINDINGS_DEFAULTS = {
   realTop: 3,
 };
 
-export const RANKING_RULE = `features ranked by the real rows' separation: the Jensen–Shannon distance between the rows the model puts on each side of its decision, with a bootstrap interval and the level chance alone gives (decisions permuted); the findings name the first ${FINDINGS_DEFAULTS.named} that separate the sides beyond chance and whose generated values are faithful to the real rows on both sides (KS or TV distance within max(noise floor, ${CHECK_DEFAULTS.fidelityTolerance})); a feature the real rows rank above them or in their top ${FINDINGS_DEFAULTS.realTop} is named or listed with why not. The canonical sets' own JS is shown beside it as context`;
+export const RANKING_RULE =
+  `features ranked by the real rows' separation: the Jensen–Shannon distance between the rows the model puts on ` +
+  `each side of its decision, with a bootstrap interval and the level chance alone gives (decisions permuted); ` +
+  `the findings name the first ${FINDINGS_DEFAULTS.named} that separate the sides beyond chance and whose ` +
+  `generated values are faithful to the real rows on both sides (KS or TV distance within max(noise floor, ` +
+  `${CHECK_DEFAULTS.fidelityTolerance})); a feature the real rows rank above them or in their top ` +
+  `${FINDINGS_DEFAULTS.realTop} is named or listed with why not. The canonical sets' own JS is shown beside it ` +
+  `as context`;
 
 export interface ValueFinding {
   value: string;
@@ -43,7 +50,10 @@ export interface ValueFinding {
   status: ShiftCheck['status'];
 }
 
-/** The real rows' ranking of a feature (every feature of the sets, in the real order) and whether it is named, and if not why. */
+/**
+ * The real rows' ranking of a feature (every feature of the sets, in the real order) and whether it is named, and if
+ * not why.
+ */
 export interface RankedFeature {
   feature: string;
   /** 1-based, by the real rows' JS */
@@ -63,7 +73,10 @@ export interface FeatureFinding {
   feature: string;
   role: Distribution['role'];
   kind: 'numeric' | 'categorical';
-  /** JS between the pooled sets, its range over the seeds, and between the real rows on the two sides; outsideSeeds: the pooled JS is outside its seeds' range (the seeds' sets differ, so pooling them blurs or sharpens the difference) */
+  /**
+   * JS between the pooled sets, its range over the seeds, and between the real rows on the two sides; outsideSeeds: the
+   * pooled JS is outside its seeds' range (the seeds' sets differ, so pooling them blurs or sharpens the difference)
+   */
   js: { pooled: number; min: number; max: number; real: number | null; outsideSeeds: boolean };
   /** the real rows' separation of this feature, when measured */
   separation: RealSeparation | null;
@@ -82,11 +95,16 @@ export interface FeatureFinding {
 
 export interface AuditFindings {
   rankingRule: string;
-  /** which decision is favourable: 'favoured' means over-represented among the rows given it; every shift is favourable set − unfavourable set */
+  /**
+   * which decision is favourable: 'favoured' means over-represented among the rows given it; every shift is favourable
+   * set − unfavourable set
+   */
   favourable?: 'positive' | 'negative';
   /** the features named as separating the sides (by the real rows, beyond chance, faithful sets) */
   named: FeatureFinding[];
-  /** ranked by the real rows above the last named feature or in their top 3, but misrepresented by the sets: not named */
+  /**
+   * ranked by the real rows above the last named feature or in their top 3, but misrepresented by the sets: not named
+   */
   unfaithful: FeatureFinding[];
   /** every feature in the real rows' order, with the canonical order beside it and why a high one is not named */
   ranking: RankedFeature[];
@@ -94,7 +112,10 @@ export interface AuditFindings {
   protected: FeatureFinding[];
 }
 
-/** Where a stated value's figure comes from: the canonical sets when they are faithful to the feature and agree with the data in size, else the real rows (the sets as context). */
+/**
+ * Where a stated value's figure comes from: the canonical sets when they are faithful to the feature and agree with the
+ * data in size, else the real rows (the sets as context).
+ */
 export function statedFrom(v: ValueFinding, faithful: boolean): 'canonical' | 'real' {
   return faithful && v.status === 'agrees' ? 'canonical' : 'real';
 }
@@ -102,19 +123,34 @@ export function statedFrom(v: ValueFinding, faithful: boolean): 'canonical' | 'r
 const valueFinding = (c: ShiftCheck): ValueFinding => ({
   value: c.value,
   kind: c.kind,
-  canonical: { pooled: c.pooled, min: Math.min(...c.canonical), max: Math.max(...c.canonical), seeds: c.canonical.slice(), se: c.canonicalSe ?? null },
+  canonical: {
+    pooled: c.pooled,
+    min: Math.min(...c.canonical),
+    max: Math.max(...c.canonical),
+    seeds: c.canonical.slice(),
+    se: c.canonicalSe ?? null,
+  },
   real: c.real,
   status: c.status,
 });
 
 /** Medians first (their units are the feature's, not shares), then shares; each by the size of the real shift. */
 const byMagnitude = (a: ValueFinding, b: ValueFinding) =>
-  (a.kind === b.kind ? 0 : a.kind === 'median' ? -1 : 1) || Math.abs(b.real.shift ?? b.canonical.pooled) - Math.abs(a.real.shift ?? a.canonical.pooled);
+  (a.kind === b.kind ? 0 : a.kind === 'median' ? -1 : 1) ||
+  Math.abs(b.real.shift ?? b.canonical.pooled) - Math.abs(a.real.shift ?? a.canonical.pooled);
 
 /** One feature's finding from its distribution, fidelity, checks and real separation. */
-export function featureFinding(d: Distribution, fid: FeatureFidelity | null, checks: readonly ShiftCheck[], separation: RealSeparation | null = null): FeatureFinding {
+export function featureFinding(
+  d: Distribution,
+  fid: FeatureFidelity | null,
+  checks: readonly ShiftCheck[],
+  separation: RealSeparation | null = null,
+): FeatureFinding {
   const mine = checks.filter((c) => c.feature === d.feature).map(valueFinding);
-  const seedsAgree = (v: ValueFinding) => v.canonical.seeds.length >= 2 && v.canonical.seeds.every(Number.isFinite) && (v.canonical.min > 0 || v.canonical.max < 0);
+  const seedsAgree = (v: ValueFinding) =>
+    v.canonical.seeds.length >= 2 &&
+    v.canonical.seeds.every(Number.isFinite) &&
+    (v.canonical.min > 0 || v.canonical.max < 0);
   const stated = mine.filter((v) => (STATED_STATUSES as readonly string[]).includes(v.status));
   // the data's sign (its interval's, as checks.ts decides the status)
   const up = stated.filter((v) => (v.real.lo ?? 0) > 0);
@@ -126,7 +162,13 @@ export function featureFinding(d: Distribution, fid: FeatureFidelity | null, che
     feature: d.feature,
     role: d.role,
     kind: d.kind,
-    js: { pooled: d.js, min, max, real: d.jsReal ?? null, outsideSeeds: js.length > 1 && (d.js < min - 1e-12 || d.js > max + 1e-12) },
+    js: {
+      pooled: d.js,
+      min,
+      max,
+      real: d.jsReal ?? null,
+      outsideSeeds: js.length > 1 && (d.js < min - 1e-12 || d.js > max + 1e-12),
+    },
     separation,
     fidelity: fid,
     faithful: fid?.faithful ?? false,
@@ -142,7 +184,10 @@ export function featureFinding(d: Distribution, fid: FeatureFidelity | null, che
  * The features in the real rows' order: by `separation` where it was measured, else by the real rows'
  * JS on the distributions' bins (no interval: beyond chance when above 0).
  */
-function realOrder(features: readonly Distribution[], separation: readonly RealSeparation[] | undefined): RealSeparation[] {
+function realOrder(
+  features: readonly Distribution[],
+  separation: readonly RealSeparation[] | undefined,
+): RealSeparation[] {
   const out = features.map((d): RealSeparation => {
     const s = separation?.find((x) => x.feature === d.feature);
     if (s) return s;
@@ -157,7 +202,14 @@ function realOrder(features: readonly Distribution[], separation: readonly RealS
  * feature, `checks` the direction checks, `protectedColumns` the protected attributes (in the audit's
  * order), `separation` the real rows' separation of each feature (checks.ts realSeparation).
  */
-export function buildFindings(ranked: readonly Distribution[], fidelity: readonly FeatureFidelity[], checks: readonly ShiftCheck[], protectedColumns: readonly string[], favourable: 'positive' | 'negative' = 'positive', separation?: readonly RealSeparation[]): AuditFindings {
+export function buildFindings(
+  ranked: readonly Distribution[],
+  fidelity: readonly FeatureFidelity[],
+  checks: readonly ShiftCheck[],
+  protectedColumns: readonly string[],
+  favourable: 'positive' | 'negative' = 'positive',
+  separation?: readonly RealSeparation[],
+): AuditFindings {
   const fid = (f: string) => fidelity.find((x) => x.feature === f) ?? null;
   const sep = (f: string) => separation?.find((x) => x.feature === f) ?? null;
   const features = ranked.filter((d) => d.role === 'feature');
@@ -183,10 +235,19 @@ export function buildFindings(ranked: readonly Distribution[], fidelity: readonl
       canonical: { pooled: d.js, min: js.length ? Math.min(...js) : d.js, max: js.length ? Math.max(...js) : d.js },
       faithful: f ? f.faithful : null,
       named: isNamed,
-      why: isNamed || i > reach ? null : !f?.faithful ? 'misrepresented by the canonical sets' : !s.beyondChance ? 'within chance' : null,
+      why:
+        isNamed || i > reach
+          ? null
+          : !f?.faithful
+            ? 'misrepresented by the canonical sets'
+            : !s.beyondChance
+              ? 'within chance'
+              : null,
     };
   });
-  const unfaithful = ranking.filter((r) => r.why === 'misrepresented by the canonical sets').map((r) => featureFinding(features.find((x) => x.feature === r.feature)!, fid(r.feature), checks, r.real));
+  const unfaithful = ranking
+    .filter((r) => r.why === 'misrepresented by the canonical sets')
+    .map((r) => featureFinding(features.find((x) => x.feature === r.feature)!, fid(r.feature), checks, r.real));
   const prot: FeatureFinding[] = [];
   for (const c of protectedColumns) {
     const d = ranked.find((x) => x.feature === c);
@@ -195,12 +256,41 @@ export function buildFindings(ranked: readonly Distribution[], fidelity: readonl
   return { rankingRule: RANKING_RULE, favourable, named, unfaithful, ranking, protected: prot };
 }
 
-/** Every value stated as a preference (favoured or disfavoured) anywhere in the findings, with where its figure comes from. */
-export function statedPreferences(f: AuditFindings): { feature: string; value: string; direction: 'favoured' | 'disfavoured'; status: ShiftCheck['status']; from: 'canonical' | 'real' }[] {
-  const out: { feature: string; value: string; direction: 'favoured' | 'disfavoured'; status: ShiftCheck['status']; from: 'canonical' | 'real' }[] = [];
+/**
+ * Every value stated as a preference (favoured or disfavoured) anywhere in the findings, with where its figure comes
+ * from.
+ */
+export function statedPreferences(f: AuditFindings): {
+  feature: string;
+  value: string;
+  direction: 'favoured' | 'disfavoured';
+  status: ShiftCheck['status'];
+  from: 'canonical' | 'real';
+}[] {
+  const out: {
+    feature: string;
+    value: string;
+    direction: 'favoured' | 'disfavoured';
+    status: ShiftCheck['status'];
+    from: 'canonical' | 'real';
+  }[] = [];
   for (const x of [...f.protected, ...f.named]) {
-    for (const v of x.favoured) out.push({ feature: x.feature, value: v.value, direction: 'favoured', status: v.status, from: statedFrom(v, x.faithful) });
-    for (const v of x.disfavoured) out.push({ feature: x.feature, value: v.value, direction: 'disfavoured', status: v.status, from: statedFrom(v, x.faithful) });
+    for (const v of x.favoured)
+      out.push({
+        feature: x.feature,
+        value: v.value,
+        direction: 'favoured',
+        status: v.status,
+        from: statedFrom(v, x.faithful),
+      });
+    for (const v of x.disfavoured)
+      out.push({
+        feature: x.feature,
+        value: v.value,
+        direction: 'disfavoured',
+        status: v.status,
+        from: statedFrom(v, x.faithful),
+      });
   }
   return out;
 }

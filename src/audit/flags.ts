@@ -33,11 +33,18 @@
 import type { AuditResult, IntersectionHeatmap } from './types.js';
 
 /**
- * How the canonical sets of §2's ground truth were drawn (before audits drew from several GANs with rejection): one LUCID-GAN, every
- * generated row kept, the paper's condition, no point masses. The bands above come from such runs, so
+ * How the canonical sets of §2's ground truth were drawn (before audits drew from several GANs with rejection): one
+ * LUCID-GAN, every generated row kept, the paper's condition, no point masses. The bands above come from such runs, so
  * a decision against them must draw its sets the same way (experiments/ground-truth.mjs and its CI test).
  */
-export const GROUND_TRUTH_SAMPLING = { ganSeeds: 1, rejection: false, ganCondition: 'extreme', ganPointShare: 0, ganCorrect: 'none', ganSchedule: 'paper' } as const;
+export const GROUND_TRUTH_SAMPLING = {
+  ganSeeds: 1,
+  rejection: false,
+  ganCondition: 'extreme',
+  ganPointShare: 0,
+  ganCorrect: 'none',
+  ganSchedule: 'paper',
+} as const;
 
 /** K in h = max(K·s, K·σ_bin). */
 export const FLAG_K = 3;
@@ -74,12 +81,20 @@ export interface FlagDecision {
   favoured: boolean;
 }
 
-const binSd = (p: number, n1: number, n2: number): number => (n1 > 0 && n2 > 0 ? Math.sqrt(Math.max(0, p * (1 - p)) * (1 / n1 + 1 / n2)) : 0);
+const binSd = (p: number, n1: number, n2: number): number =>
+  n1 > 0 && n2 > 0 ? Math.sqrt(Math.max(0, p * (1 - p)) * (1 / n1 + 1 / n2)) : 0;
 
-/** +1, or −1 when the negative decision is the favourable one: every gap is favourable set − unfavourable set, as the heat map's (one coding convention). */
-const orientation = (result: { meta?: { favourable?: 'positive' | 'negative' } }): 1 | -1 => (result.meta?.favourable === 'negative' ? -1 : 1);
+/**
+ * +1, or −1 when the negative decision is the favourable one: every gap is favourable set − unfavourable set, as the
+ * heat map's (one coding convention).
+ */
+const orientation = (result: { meta?: { favourable?: 'positive' | 'negative' } }): 1 | -1 =>
+  result.meta?.favourable === 'negative' ? -1 : 1;
 
-/** Canonical gaps d(a, v) for every categorical protected attribute's values, from the main canonical sets (favourable − unfavourable). */
+/**
+ * Canonical gaps d(a, v) for every categorical protected attribute's values, from the main canonical sets (favourable −
+ * unfavourable).
+ */
 export function canonicalGaps(result: AuditResult): GapStat[] {
   const out: GapStat[] = [];
   const sg = orientation(result);
@@ -90,13 +105,20 @@ export function canonicalGaps(result: AuditResult): GapStat[] {
     const [pos, neg] = dist.series;
     dist.categories.forEach((v, k) => {
       const p = (pos.share[k] * pos.n + neg.share[k] * neg.n) / Math.max(1, pos.n + neg.n);
-      out.push({ key: `${attr.column}=${v}`, d: sg * (pos.share[k] - neg.share[k]), sdBinomial: binSd(p, pos.n, neg.n) });
+      out.push({
+        key: `${attr.column}=${v}`,
+        d: sg * (pos.share[k] - neg.share[k]),
+        sdBinomial: binSd(p, pos.n, neg.n),
+      });
     });
   }
   return out;
 }
 
-/** Cell shifts of every intersection heatmap (share of the favourable set in the cell minus the unfavourable set's, as the heat map holds them). */
+/**
+ * Cell shifts of every intersection heatmap (share of the favourable set in the cell minus the unfavourable set's, as
+ * the heat map holds them).
+ */
 export function cellGaps(result: AuditResult): GapStat[] {
   const out: GapStat[] = [];
   const nPos = result.canonical.positive.rows;
@@ -110,7 +132,11 @@ export function cellGaps(result: AuditResult): GapStat[] {
         if (d === null) continue;
         // pooled share is not in the heatmap; the data's share of the cell is a fair stand-in
         const p = total > 0 ? h.n[r][c] / total : 0;
-        out.push({ key: `${h.rowAttribute}=${h.rowValues[r]} & ${h.colAttribute}=${h.colValues[c]}`, d, sdBinomial: binSd(p, nPos, nNeg) });
+        out.push({
+          key: `${h.rowAttribute}=${h.rowValues[r]} & ${h.colAttribute}=${h.colValues[c]}`,
+          d,
+          sdBinomial: binSd(p, nPos, nNeg),
+        });
       }
     }
   }
@@ -124,7 +150,9 @@ export function cellGaps(result: AuditResult): GapStat[] {
  * "A=a → B=v" (e.g. "sex=Female → group=B"). σ_bin from the pooled share and the two sets' sizes.
  * Judged with the same `fairBands` / `decide` as the canonical gaps. Empty without `result.conditional`.
  */
-export function conditionalGaps(result: Pick<AuditResult, 'conditional'> & { meta?: { favourable?: 'positive' | 'negative' } }): GapStat[] {
+export function conditionalGaps(
+  result: Pick<AuditResult, 'conditional'> & { meta?: { favourable?: 'positive' | 'negative' } },
+): GapStat[] {
   const out: GapStat[] = [];
   const sg = orientation(result);
   for (const c of result.conditional ?? []) {
@@ -134,7 +162,11 @@ export function conditionalGaps(result: Pick<AuditResult, 'conditional'> & { met
       const [pos, neg] = dist.series;
       dist.categories.forEach((v, k) => {
         const p = (pos.share[k] * pos.n + neg.share[k] * neg.n) / Math.max(1, pos.n + neg.n);
-        out.push({ key: `${a}=${av} → ${dist.feature}=${v}`, d: sg * (pos.share[k] - neg.share[k]), sdBinomial: binSd(p, pos.n, neg.n) });
+        out.push({
+          key: `${a}=${av} → ${dist.feature}=${v}`,
+          d: sg * (pos.share[k] - neg.share[k]),
+          sdBinomial: binSd(p, pos.n, neg.n),
+        });
       });
     }
   }
@@ -153,7 +185,11 @@ export function parityGaps(result: AuditResult): GapStat[] {
       if (g.selection_rate === null || g.n === total) continue;
       const rest = (posTotal - g.selection_rate * g.n) / (total - g.n);
       const p = posTotal / total;
-      out.push({ key: `${attr.column}=${g.value}`, d: g.selection_rate - rest, sdBinomial: binSd(p, g.n, total - g.n) });
+      out.push({
+        key: `${attr.column}=${g.value}`,
+        d: g.selection_rate - rest,
+        sdBinomial: binSd(p, g.n, total - g.n),
+      });
     }
   }
   return out;
@@ -165,22 +201,35 @@ export function parityGaps(result: AuditResult): GapStat[] {
  * the rest of the data, σ_bin from the pooled rate and the two row counts. Key as `cellGaps`. Empty
  * cells and a cell holding every row are skipped.
  */
-export function cellParityGaps(result: { intersections: { heatmap: Pick<IntersectionHeatmap, 'rowAttribute' | 'colAttribute' | 'rowValues' | 'colValues' | 'n' | 'selectionRate'> }[] }): GapStat[] {
+export function cellParityGaps(result: {
+  intersections: {
+    heatmap: Pick<
+      IntersectionHeatmap,
+      'rowAttribute' | 'colAttribute' | 'rowValues' | 'colValues' | 'n' | 'selectionRate'
+    >;
+  }[];
+}): GapStat[] {
   const out: GapStat[] = [];
   for (const { heatmap: h } of result.intersections) {
     let total = 0;
     let posTotal = 0;
-    h.n.forEach((row, r) => row.forEach((n, c) => {
-      total += n;
-      posTotal += n * (h.selectionRate[r][c] ?? 0);
-    }));
+    h.n.forEach((row, r) =>
+      row.forEach((n, c) => {
+        total += n;
+        posTotal += n * (h.selectionRate[r][c] ?? 0);
+      }),
+    );
     for (let r = 0; r < h.rowValues.length; r++) {
       for (let c = 0; c < h.colValues.length; c++) {
         const n = h.n[r][c];
         const rate = h.selectionRate[r][c];
         if (rate === null || n === 0 || n === total) continue;
         const rest = (posTotal - rate * n) / (total - n);
-        out.push({ key: `${h.rowAttribute}=${h.rowValues[r]} & ${h.colAttribute}=${h.colValues[c]}`, d: rate - rest, sdBinomial: binSd(posTotal / total, n, total - n) });
+        out.push({
+          key: `${h.rowAttribute}=${h.rowValues[r]} & ${h.colAttribute}=${h.colValues[c]}`,
+          d: rate - rest,
+          sdBinomial: binSd(posTotal / total, n, total - n),
+        });
       }
     }
   }

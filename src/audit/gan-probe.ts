@@ -11,7 +11,10 @@ import { GanTrainer } from '../models/lucidgan/train.js';
 export const PROBE_DEFAULTS = {
   /** rows of the probe's slice (at least 4 batches) */
   rows: 1000,
-  /** untimed steps first, at least this many and for at least warmupMs (the engine's threads and the JIT warm up: the first steps of a process run slower) */
+  /**
+   * untimed steps first, at least this many and for at least warmupMs (the engine's threads and the JIT warm up: the
+   * first steps of a process run slower)
+   */
   warmup: 2,
   warmupMs: 150,
   /** timed steps: the probe takes their median (a garbage collection or a busy core in one step moves it little) */
@@ -28,18 +31,27 @@ export interface GanProbe {
 /** Evenly spaced rows of `t`, as many as the probe reads for batches of `batch`. */
 export function probeSlice(t: Table, batch: number): Table {
   const rows = Math.min(t.rows, Math.max(PROBE_DEFAULTS.rows, 4 * batch));
-  return rows === t.rows ? t : selectRows(t, Int32Array.from({ length: rows }, (_, i) => Math.floor((i * t.rows) / rows)));
+  return rows === t.rows
+    ? t
+    : selectRows(
+        t,
+        Int32Array.from({ length: rows }, (_, i) => Math.floor((i * t.rows) / rows)),
+      );
 }
 
-/** Sets up a GAN on `slice` with `fit` and times its training steps (the median of PROBE_DEFAULTS.steps, after the warm-up). */
+/**
+ * Sets up a GAN on `slice` with `fit` and times its training steps (the median of PROBE_DEFAULTS.steps, after the
+ * warm-up).
+ */
 export function probeGan(engine: Engine, slice: Table, fit: FitOptions): GanProbe {
   const t0 = performance.now();
-  const { model, x, rng } = LucidGan.setup(engine, slice, { ...fit, seed: 0, where: 'the estimate\'s probe' });
+  const { model, x, rng } = LucidGan.setup(engine, slice, { ...fit, seed: 0, where: "the estimate's probe" });
   const setupSeconds = (performance.now() - t0) / 1000;
   const trainer = new GanTrainer(model, x, rng);
   try {
     const warm = performance.now();
-    for (let s = 0; s < PROBE_DEFAULTS.warmup || performance.now() - warm < PROBE_DEFAULTS.warmupMs; s++) trainer.step();
+    for (let s = 0; s < PROBE_DEFAULTS.warmup || performance.now() - warm < PROBE_DEFAULTS.warmupMs; s++)
+      trainer.step();
     const times: number[] = [];
     for (let s = 0; s < PROBE_DEFAULTS.steps; s++) {
       const t1 = performance.now();

@@ -20,7 +20,13 @@ import type { Engine } from '../engine/engine.js';
 import { EngineError } from '../engine/errors.js';
 import { Sha256, sha256Hex } from '../data/sha256.js';
 import type { Table } from '../data/table.js';
-import { ganSetFromJSON, ganSetToJSON, GAN_VERSION, type GanMember, type GanSetProvenance } from '../models/lucidgan/format.js';
+import {
+  ganSetFromJSON,
+  ganSetToJSON,
+  GAN_VERSION,
+  type GanMember,
+  type GanSetProvenance,
+} from '../models/lucidgan/format.js';
 import type { FitStatus } from '../models/lucidgan/config.js';
 import type { LucidGan } from '../models/lucidgan/model.js';
 
@@ -80,14 +86,17 @@ function keyDifference(want: GanKey, got: GanKey): string {
     ['options', 'the GAN options (epochs, batch, seeds, schedule, mode, point masses)'],
     ['lucid', 'the lucid version'],
   ];
-  const differ = parts.filter(([k]) => want[k] !== got[k]).map(([k, text]) => (k === 'lucid' ? `${text} (${got.lucid}; this is ${want.lucid})` : text));
+  const differ = parts
+    .filter(([k]) => want[k] !== got[k])
+    .map(([k, text]) => (k === 'lucid' ? `${text} (${got.lucid}; this is ${want.lucid})` : text));
   return differ.length ? differ.join('; ') : 'the key';
 }
 
 /** The sets' members checked against the seeds asked for: the models in seed order, or why they do not fit. */
 function membersFor(members: GanMember[], seeds: readonly number[]): LucidGan[] | string {
   const got = members.map((m) => m.model.seed);
-  if (got.length !== seeds.length || got.some((s, i) => s !== seeds[i])) return `it holds GAN seeds ${got.join(', ')}, the audit asks for ${seeds.join(', ')}`;
+  if (got.length !== seeds.length || got.some((s, i) => s !== seeds[i]))
+    return `it holds GAN seeds ${got.join(', ')}, the audit asks for ${seeds.join(', ')}`;
   if (members.some((m) => m.status === 'interrupted')) return 'a generator in it was cut short';
   return members.map((m) => m.model);
 }
@@ -96,14 +105,24 @@ function membersFor(members: GanMember[], seeds: readonly number[]): LucidGan[] 
  * The generators of a handed-over set (`--gan FILE`), which must carry the audit's key: anything else
  * is an input error naming the file and what differs. The caller owns (and disposes of) the models.
  */
-export function handedOver(engine: Engine, h: GanHandover, key: GanKey, seeds: readonly number[]): { gans: LucidGan[]; statuses: FitStatus[] } {
+export function handedOver(
+  engine: Engine,
+  h: GanHandover,
+  key: GanKey,
+  seeds: readonly number[],
+): { gans: LucidGan[]; statuses: FitStatus[] } {
   const set = ganSetFromJSON(engine, h.json, h.where);
   const fail = (why: string): never => {
     for (const m of set.members) m.model.dispose();
-    throw new EngineError('E_INPUT', `${h.where}: ${why}; train them again (leave out --gan), or give the file this audit wrote with --gan-save`);
+    throw new EngineError(
+      'E_INPUT',
+      `${h.where}: ${why}; train them again (leave out --gan), or give the file this audit wrote with --gan-save`,
+    );
   };
-  if (!set.provenance) return fail('the file has no provenance (it is what "lucid gan fit" writes, not an audit\'s set of generators)');
-  if (set.provenance.key !== key.key) return fail(`these generators were trained for another audit: ${keyDifference(key, set.provenance)} differ`);
+  if (!set.provenance)
+    return fail('the file has no provenance (it is what "lucid gan fit" writes, not an audit\'s set of generators)');
+  if (set.provenance.key !== key.key)
+    return fail(`these generators were trained for another audit: ${keyDifference(key, set.provenance)} differ`);
   const gans = membersFor(set.members, seeds);
   if (typeof gans === 'string') return fail(gans);
   return { gans, statuses: set.members.map((m) => m.status) };
@@ -113,17 +132,27 @@ export function handedOver(engine: Engine, h: GanHandover, key: GanKey, seeds: r
  * The cached set under the audit's key, or null (none, or one that cannot be used: then `warn` says
  * why and the audit trains them again; a cache never ends an audit).
  */
-export async function fromCache(engine: Engine, store: GanStore, key: GanKey, seeds: readonly number[], warn: (text: string) => void): Promise<{ gans: LucidGan[]; statuses: FitStatus[] } | null> {
+export async function fromCache(
+  engine: Engine,
+  store: GanStore,
+  key: GanKey,
+  seeds: readonly number[],
+  warn: (text: string) => void,
+): Promise<{ gans: LucidGan[]; statuses: FitStatus[] } | null> {
   let text: string | null;
   try {
     text = await store.get(key.key);
   } catch (e) {
-    warn(`the cache of trained generators could not be read (${(e as Error).message}); the generators were trained again`);
+    warn(
+      `the cache of trained generators could not be read (${(e as Error).message}); the generators were trained again`,
+    );
     return null;
   }
   if (text === null) return null;
   const unusable = (why: string) => {
-    warn(`the cached generators for this audit could not be used (${why}); they were trained again and the entry replaced`);
+    warn(
+      `the cached generators for this audit could not be used (${why}); they were trained again and the entry replaced`,
+    );
     return null;
   };
   let set: ReturnType<typeof ganSetFromJSON>;
@@ -146,15 +175,26 @@ export async function fromCache(engine: Engine, store: GanStore, key: GanKey, se
 }
 
 /** Stores a trained set under its key; a failure is a warning (the audit's result does not depend on it). */
-export async function toCache(store: GanStore, key: GanKey, members: readonly GanMember[], warn: (text: string) => void): Promise<void> {
+export async function toCache(
+  store: GanStore,
+  key: GanKey,
+  members: readonly GanMember[],
+  warn: (text: string) => void,
+): Promise<void> {
   try {
     await store.put(key.key, JSON.stringify(ganSetToJSON(members, key)));
   } catch (e) {
-    warn(`the trained generators could not be kept in the cache (${(e as Error).message}); the next audit of these files trains them again`);
+    warn(
+      `the trained generators could not be kept in the cache (${(e as Error).message}); the next audit of these ` +
+        `files trains them again`,
+    );
   }
 }
 
 /** The report's words for reused generators: where from and the key (never a path). */
 export function describeReuse(r: GanReuse): string {
-  return `trained generators reused from ${r.from === 'cache' ? 'the cache' : 'a file handed over (--gan)'} (key sha256:${r.key.key.slice(0, 16)}…)`;
+  return (
+    `trained generators reused from ${r.from === 'cache' ? 'the cache' : 'a file handed over (--gan)'} (key ` +
+    `sha256:${r.key.key.slice(0, 16)}…)`
+  );
 }

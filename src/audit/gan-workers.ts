@@ -58,11 +58,23 @@ export interface GanWorkers {
   close(): void;
 }
 
-/** The worker's side: fits `job` on `engine` (a one-thread engine of the worker's own) and returns the generator as JSON. */
-export async function trainGanJob(engine: Engine, job: GanJob, onEpoch: (e: GanEpoch) => void, shouldStop: () => boolean): Promise<GanJobResult> {
+/**
+ * The worker's side: fits `job` on `engine` (a one-thread engine of the worker's own) and returns the generator as
+ * JSON.
+ */
+export async function trainGanJob(
+  engine: Engine,
+  job: GanJob,
+  onEpoch: (e: GanEpoch) => void,
+  shouldStop: () => boolean,
+): Promise<GanJobResult> {
   const fit = await LucidGan.fit(engine, job.table, { ...job.fit, onEpoch, shouldStop });
   try {
-    return { json: ganToJSON(fit.model, fit.status), status: fit.status, ...(fit.message !== undefined ? { message: fit.message } : {}) };
+    return {
+      json: ganToJSON(fit.model, fit.status),
+      status: fit.status,
+      ...(fit.message !== undefined ? { message: fit.message } : {}),
+    };
   } finally {
     fit.model.dispose();
   }
@@ -71,7 +83,11 @@ export async function trainGanJob(engine: Engine, job: GanJob, onEpoch: (e: GanE
 /** What the audit's side sends a worker: a job, or the request to end the current one after its step. */
 export type ToGanWorker = { type: 'job'; job: GanJob } | { type: 'probe'; job: GanJob } | { type: 'stop' };
 /** What a worker sends back: each epoch, then the result (or the probe's) or the error. */
-export type ToGanHost = { type: 'epoch'; epoch: GanEpoch } | { type: 'result'; result: GanJobResult } | { type: 'probed'; probe: GanProbe } | { type: 'error'; failure: GanJobFailure };
+export type ToGanHost =
+  | { type: 'epoch'; epoch: GanEpoch }
+  | { type: 'result'; result: GanJobResult }
+  | { type: 'probed'; probe: GanProbe }
+  | { type: 'error'; failure: GanJobFailure };
 
 /**
  * The body of a GAN worker: `listen` hands it each message; it trains one job at a time on the
@@ -90,8 +106,14 @@ export function ganWorkerBody(engine: () => Promise<Engine>, post: (m: ToGanHost
     void (async () => {
       try {
         made ??= engine();
-        if (m.type === 'probe') return post({ type: 'probed', probe: probeGan(await made, m.job.table, m.job.fit as FitOptions) });
-        const result = await trainGanJob(await made, m.job, (epoch) => post({ type: 'epoch', epoch }), () => stop);
+        if (m.type === 'probe')
+          return post({ type: 'probed', probe: probeGan(await made, m.job.table, m.job.fit as FitOptions) });
+        const result = await trainGanJob(
+          await made,
+          m.job,
+          (epoch) => post({ type: 'epoch', epoch }),
+          () => stop,
+        );
         post({ type: 'result', result });
       } catch (e) {
         post({ type: 'error', failure: jobFailure(e) });
@@ -103,7 +125,9 @@ export function ganWorkerBody(engine: () => Promise<Engine>, post: (m: ToGanHost
 /** One started worker, as the pool sees it (the runtime layer wraps its worker API in this). */
 export interface GanWorkerEndpoint {
   post(m: ToGanWorker): void;
-  /** sets (or, with null, clears) the handlers of the worker's messages and of its failure (it died or could not start) */
+  /**
+   * sets (or, with null, clears) the handlers of the worker's messages and of its failure (it died or could not start)
+   */
   listen(onMessage: ((m: ToGanHost) => void) | null, onFailure: ((e: Error) => void) | null): void;
   /** the worker is training (true) or idle (false): Node keeps the process alive only for a busy one */
   busy(b: boolean): void;
@@ -116,7 +140,12 @@ export const STOP_POLL_MS = 100;
 /** `t` with compact arrays, for sending to a worker */
 export const plainTable = (t: Table): Table => ({
   rows: t.rows,
-  columns: t.columns.map((c): Column => (c.kind === 'numeric' ? { ...c, values: compact(c.values) } : { ...c, codes: compact(c.codes), categories: c.categories.slice() })),
+  columns: t.columns.map(
+    (c): Column =>
+      c.kind === 'numeric'
+        ? { ...c, values: compact(c.values) }
+        : { ...c, codes: compact(c.codes), categories: c.categories.slice() },
+  ),
 });
 
 /**
@@ -129,33 +158,54 @@ export class GanWorkerPool implements GanWorkers {
   private readonly all = new Set<GanWorkerEndpoint>();
   private closed = false;
 
-  constructor(readonly size: number, private readonly spawn: () => GanWorkerEndpoint) {}
+  constructor(
+    readonly size: number,
+    private readonly spawn: () => GanWorkerEndpoint,
+  ) {}
 
   train(job: GanJob, onEpoch: (e: GanEpoch) => void, shouldStop?: () => boolean): Promise<GanJobResult> {
-    return this.request({ type: 'job', job: { ...job, table: plainTable(job.table) } }, (m) => (m.type === 'result' ? m.result : undefined), onEpoch, shouldStop);
+    return this.request(
+      { type: 'job', job: { ...job, table: plainTable(job.table) } },
+      (m) => (m.type === 'result' ? m.result : undefined),
+      onEpoch,
+      shouldStop,
+    );
   }
 
   probe(job: GanJob): Promise<GanProbe> {
-    return this.request({ type: 'probe', job: { ...job, table: plainTable(job.table) } }, (m) => (m.type === 'probed' ? m.probe : undefined));
+    return this.request({ type: 'probe', job: { ...job, table: plainTable(job.table) } }, (m) =>
+      m.type === 'probed' ? m.probe : undefined,
+    );
   }
 
-  /** Sends `message` to an idle (or new) worker and settles with the answer `answer` picks out, or the worker's error. */
-  private request<T>(message: ToGanWorker, answer: (m: ToGanHost) => T | undefined, onEpoch?: (e: GanEpoch) => void, shouldStop?: () => boolean): Promise<T> {
+  /**
+   * Sends `message` to an idle (or new) worker and settles with the answer `answer` picks out, or the worker's error.
+   */
+  private request<T>(
+    message: ToGanWorker,
+    answer: (m: ToGanHost) => T | undefined,
+    onEpoch?: (e: GanEpoch) => void,
+    shouldStop?: () => boolean,
+  ): Promise<T> {
     if (this.closed) return Promise.reject(new Error('GAN workers: used after close()'));
     let worker: GanWorkerEndpoint;
     try {
       worker = this.idle.pop() ?? this.started();
     } catch (e) {
-      return Promise.reject(new Error(`a GAN training worker could not start: ${e instanceof Error ? e.message : String(e)}`));
+      return Promise.reject(
+        new Error(`a GAN training worker could not start: ${e instanceof Error ? e.message : String(e)}`),
+      );
     }
     worker.busy(true);
     return new Promise<T>((resolve, reject) => {
-      const poll = shouldStop ? setInterval(() => {
-        if (shouldStop()) {
-          worker.post({ type: 'stop' });
-          clearInterval(poll);
-        }
-      }, STOP_POLL_MS) : undefined;
+      const poll = shouldStop
+        ? setInterval(() => {
+            if (shouldStop()) {
+              worker.post({ type: 'stop' });
+              clearInterval(poll);
+            }
+          }, STOP_POLL_MS)
+        : undefined;
       const done = (reuse: boolean) => {
         clearInterval(poll);
         worker.listen(null, null);
@@ -166,16 +216,24 @@ export class GanWorkerPool implements GanWorkers {
           worker.terminate();
         }
       };
-      worker.listen((m) => {
-        if (m.type === 'epoch') return onEpoch?.(m.epoch);
-        done(true);
-        const got = answer(m);
-        if (got !== undefined) resolve(got);
-        else reject(m.type === 'error' ? failureError(m.failure) : new Error(`a GAN training worker answered "${m.type}" to "${message.type}"`));
-      }, (e) => {
-        done(false);
-        reject(new Error(`a GAN training worker failed before it finished: ${e.message}`));
-      });
+      worker.listen(
+        (m) => {
+          if (m.type === 'epoch') return onEpoch?.(m.epoch);
+          done(true);
+          const got = answer(m);
+          if (got !== undefined) resolve(got);
+          else
+            reject(
+              m.type === 'error'
+                ? failureError(m.failure)
+                : new Error(`a GAN training worker answered "${m.type}" to "${message.type}"`),
+            );
+        },
+        (e) => {
+          done(false);
+          reject(new Error(`a GAN training worker failed before it finished: ${e.message}`));
+        },
+      );
       worker.post(message);
     });
   }
@@ -196,10 +254,15 @@ export class GanWorkerPool implements GanWorkers {
 
 /** A worker's error as it crosses threads. */
 export function jobFailure(e: unknown): GanJobFailure {
-  return e instanceof EngineError ? { code: e.code, message: e.message } : { code: null, message: e instanceof Error ? `${e.name}: ${e.message}` : String(e) };
+  return e instanceof EngineError
+    ? { code: e.code, message: e.message }
+    : { code: null, message: e instanceof Error ? `${e.name}: ${e.message}` : String(e) };
 }
 
-/** The error the audit raises for a worker's failure (an EngineError keeps its code; anything else is a bug, said as one). */
+/**
+ * The error the audit raises for a worker's failure (an EngineError keeps its code; anything else is a bug, said as
+ * one).
+ */
 export function failureError(f: GanJobFailure): Error {
   return f.code !== null ? new EngineError(f.code, f.message) : new Error(`a GAN training worker failed: ${f.message}`);
 }
@@ -252,7 +315,10 @@ export function webGanWorkers(url: string | URL, size: number): GanWorkerPool {
 
 /** The body of a GAN worker script in a Web Worker: a one-thread engine (the embedded wasm) and ganWorkerBody. */
 export function webGanWorker(engine: () => Promise<Engine>): void {
-  const scope = globalThis as unknown as { onmessage: ((ev: MessageEvent<ToGanWorker>) => void) | null; postMessage(m: ToGanHost): void };
+  const scope = globalThis as unknown as {
+    onmessage: ((ev: MessageEvent<ToGanWorker>) => void) | null;
+    postMessage(m: ToGanHost): void;
+  };
   const body = ganWorkerBody(engine, (m) => scope.postMessage(m));
   scope.onmessage = (ev) => body(ev.data);
 }

@@ -29,7 +29,9 @@ export const DERIVED_SEEDS = {
   ganSample: (seed: number) => drawSeed(seed, 9_000_005, 0),
   /** the real rows' separation of each feature: its bootstrap and permuted decisions (checks.ts realSeparation) */
   separation: (seed: number) => drawSeed(seed, 9_000_007, 0),
-  /** fidelity beyond marginals: pair trends' floors, detection's folds, the privacy check's halves (stages/beyond.ts) */
+  /**
+   * fidelity beyond marginals: pair trends' floors, detection's folds, the privacy check's halves (stages/beyond.ts)
+   */
   beyond: (seed: number) => drawSeed(seed, 9_000_008, 0),
 };
 
@@ -40,7 +42,10 @@ export const AUDIT_DEFAULTS = {
   ganSeeds: 3,
   /** the most rows per side and GAN seed of an intersection's sets (each side gets intersectionBudget's share) */
   intersectionRows: 500,
-  /** an intersection's sets per side: perRealRow × the cell's real rows on that side, pooled over the seeds, at least minRows per seed (EXPERIMENTS.md §12.5) */
+  /**
+   * an intersection's sets per side: perRealRow × the cell's real rows on that side, pooled over the seeds, at least
+   * minRows per seed (EXPERIMENTS.md §12.5)
+   */
   intersectionBudget: { perRealRow: 4, minRows: 100 },
   /** quantile bins of a numeric protected attribute */
   protectedBins: 4,
@@ -48,11 +53,17 @@ export const AUDIT_DEFAULTS = {
   faleBootstrap: 30,
   /** LUCID-GAN training: the paper's (see AuditOptions.ganMode) */
   ganMode: 'paper' as 'paper' | 'consistency',
-  /** how long the GANs train (schedule.ts GAN_SCHEDULES; EXPERIMENTS.md §9, §12: plateau, the frontier's choice, failed §12.3's check on §11's fidelity measures, §12.6) */
+  /**
+   * how long the GANs train (schedule.ts GAN_SCHEDULES; EXPERIMENTS.md §9, §12: plateau, the frontier's choice, failed
+   * §12.3's check on §11's fidelity measures, §12.6)
+   */
   ganSchedule: 'paper' as GanSchedule,
   /** GAN steps the automatic epoch count aims at (epochs = this / steps per epoch, within [minEpochs, maxEpochs]) */
   ganSteps: 1500,
-  /** … and on data of at most `fewRows` rows (EXPERIMENTS.md §7.2: at 1000–2000 rows, 2400 steps gave 18–39% better fidelity than 1200) */
+  /**
+   * … and on data of at most `fewRows` rows (EXPERIMENTS.md §7.2: at 1000–2000 rows, 2400 steps gave 18–39% better
+   * fidelity than 1200)
+   */
   ganStepsFewRows: 2400,
   fewRows: 2500,
   minEpochs: 10,
@@ -61,13 +72,18 @@ export const AUDIT_DEFAULTS = {
   validityFloor: 0.8,
   /** how the generator is conditioned at sampling (EXPERIMENTS.md §7.2; matched since §11) */
   ganCondition: 'matched' as ConditionMode,
-  /** numeric values held by at least this share of a column's rows are point masses of the GANs' transformer (EXPERIMENTS.md §7.3, §11; 0: none) */
+  /**
+   * numeric values held by at least this share of a column's rows are point masses of the GANs' transformer
+   * (EXPERIMENTS.md §7.3, §11; 0: none)
+   */
   ganPointShare: 0.05,
   /** how the main sets are corrected after their rejection draw (correct.ts; EXPERIMENTS.md §11) */
   ganCorrect: 'linear' as Correction,
   /** fewer rows are refused (allowSmall overrides): a GAN, the checks and the verdicts need rows to work on */
   minRows: 100,
-  /** the GANs train on a stratified sample of this many rows when the data has more (sample.ts; AuditOptions.ganRows) */
+  /**
+   * the GANs train on a stratified sample of this many rows when the data has more (sample.ts; AuditOptions.ganRows)
+   */
   ganRows: 50_000,
 };
 
@@ -91,9 +107,15 @@ export interface AuditOptions {
   protected: string[];
   /** whether the positive class is the outcome people want (default 'positive'; COMPAS' high risk: 'negative') */
   favourable?: Favourable;
-  /** protected column → the reference group of its comparisons (a bin label for a numeric one); default: the largest group that is not small */
+  /**
+   * protected column → the reference group of its comparisons (a bin label for a numeric one); default: the largest
+   * group that is not small
+   */
   reference?: Record<string, string>;
-  /** a score above this is the audited model's positive decision (default METRICS_DEFAULTS.threshold): the metrics, the canonical sides, validity and FALE */
+  /**
+   * a score above this is the audited model's positive decision (default METRICS_DEFAULTS.threshold): the metrics, the
+   * canonical sides, validity and FALE
+   */
   threshold?: number;
   /** τ: ratios inside [τ, 1/τ] pass (default METRICS_DEFAULTS.tolerance) */
   tolerance?: number;
@@ -112,7 +134,10 @@ export interface AuditOptions {
    * { yes: '1', no: '0' }); the model's positive class, so mapped, must be the audit's (checkModelClasses)
    */
   modelClasses?: Record<string, string>;
-  /** `--allow-inverted-scores`: scores that rank the label worse than chance beyond noise are audited as given (metrics/fit.ts) */
+  /**
+   * `--allow-inverted-scores`: scores that rank the label worse than chance beyond noise are audited as given
+   * (metrics/fit.ts)
+   */
   allowInvertedScores?: boolean;
   /** without a callable model: the column holding the model's predictions (P(positive), 0/1, or labels) */
   pred?: string;
@@ -145,7 +170,10 @@ export interface AuditOptions {
   seed?: number;
   /** rows per canonical set (default 1000) */
   n?: number;
-  /** the most rows per side and GAN seed of an intersection's sets (default AUDIT_DEFAULTS.intersectionRows; 0: none); the conditional sets have exactly this many */
+  /**
+   * the most rows per side and GAN seed of an intersection's sets (default AUDIT_DEFAULTS.intersectionRows; 0: none);
+   * the conditional sets have exactly this many
+   */
   intersectionRows?: number;
   protectedBins?: number;
   protectedEdges?: Record<string, number[]>;
@@ -154,13 +182,22 @@ export interface AuditOptions {
   faleBootstrap?: number;
   /** LUCID steps per sample (default LUCID_DEFAULTS.epochs) */
   lucidEpochs?: number;
-  /** the stage and how far it is; during the GANs' training also the time left (StageEta), once the first epoch has been timed */
+  /**
+   * the stage and how far it is; during the GANs' training also the time left (StageEta), once the first epoch has been
+   * timed
+   */
   onProgress?: (stage: string, fraction: number, eta?: StageEta) => void;
-  /** before the GANs train (not when they are reused): the audit's time, estimated from a probe of their steps (estimate.ts) */
+  /**
+   * before the GANs train (not when they are reused): the audit's time, estimated from a probe of their steps
+   * (estimate.ts)
+   */
   onEstimate?: (e: AuditEstimate) => void;
   /** asked between GAN steps; true ends training early (the audit goes on with the model so far) */
   shouldStop?: () => boolean;
-  /** LUCID-GANs trained, one per seed (default AUDIT_DEFAULTS.ganSeeds); the figures of the sets are given with their spread */
+  /**
+   * LUCID-GANs trained, one per seed (default AUDIT_DEFAULTS.ganSeeds); the figures of the sets are given with their
+   * spread
+   */
   ganSeeds?: number;
   /**
    * Draw the canonical sets by rejection (default true): keep only rows the model (or the surrogate of a
@@ -168,13 +205,25 @@ export interface AuditOptions {
    * data. false: the published sampling, every row kept (the validity then says how many are off side).
    */
   rejection?: boolean;
-  /** how the generator is conditioned when the sets are drawn (canonical.ts ConditionMode; default AUDIT_DEFAULTS.ganCondition) */
+  /**
+   * how the generator is conditioned when the sets are drawn (canonical.ts ConditionMode; default
+   * AUDIT_DEFAULTS.ganCondition)
+   */
   ganCondition?: ConditionMode;
-  /** numeric values held by at least this share of the rows are point masses of the GAN's transformer (default AUDIT_DEFAULTS.ganPointShare; 0: none) */
+  /**
+   * numeric values held by at least this share of the rows are point masses of the GAN's transformer (default
+   * AUDIT_DEFAULTS.ganPointShare; 0: none)
+   */
   ganPointShare?: number;
-  /** how the main canonical sets are corrected after their rejection draw (correct.ts Correction; default AUDIT_DEFAULTS.ganCorrect) */
+  /**
+   * how the main canonical sets are corrected after their rejection draw (correct.ts Correction; default
+   * AUDIT_DEFAULTS.ganCorrect)
+   */
   ganCorrect?: Correction;
-  /** with ganCorrect 'classifier': candidates drawn per row of a main set (default CORRECTION_DEFAULTS.factor; at least 2) */
+  /**
+   * with ganCorrect 'classifier': candidates drawn per row of a main set (default CORRECTION_DEFAULTS.factor; at least
+   * 2)
+   */
   ganCandidates?: number;
   /**
    * `--suppress-below k`: groups and intersection cells with fewer than k rows show no rate, count of
@@ -211,7 +260,10 @@ export function ganEpochsFor(rows: number, batch: number = GAN_DEFAULTS.batch): 
   return Math.min(d.maxEpochs, Math.max(d.minEpochs, Math.round(ganStepsFor(rows) / perEpoch)));
 }
 
-/** A GAN batch that suits the data: the default, or for small data the largest multiple of pac ≤ rows / 4 (at least pac). */
+/**
+ * A GAN batch that suits the data: the default, or for small data the largest multiple of pac ≤ rows / 4 (at least
+ * pac).
+ */
 export function ganBatchFor(rows: number): number {
   const pac = GAN_DEFAULTS.pac;
   if (rows >= 4 * GAN_DEFAULTS.batch) return GAN_DEFAULTS.batch;

@@ -11,19 +11,37 @@
 import { check, EngineError } from '../engine/errors.js';
 import { getColumn, type Table } from '../data/table.js';
 import { checkModelClasses, type BlackBox } from '../models/blackbox.js';
-import { decisionRule, labelValues, METRICS_DEFAULTS, modelOrPred, positiveOf, type DecisionRule, type Favourable } from '../methods/metrics/index.js';
+import {
+  decisionRule,
+  labelValues,
+  METRICS_DEFAULTS,
+  modelOrPred,
+  positiveOf,
+  type DecisionRule,
+  type Favourable,
+} from '../methods/metrics/index.js';
 import { FALE_DEFAULTS } from '../methods/fale/index.js';
 import { LUCID_DEFAULTS } from '../methods/lucid/index.js';
 import { ganSeedsFor, surrogateSplitSeed, type ConditionMode } from './canonical.js';
 import { CORRECTION_DEFAULTS, type Correction } from './correct.js';
-import { AUDIT_DEFAULTS, DERIVED_SEEDS, ganBatchFor, ganEpochsFor, type AuditOptions, type StageEta } from './options.js';
+import {
+  AUDIT_DEFAULTS,
+  DERIVED_SEEDS,
+  ganBatchFor,
+  ganEpochsFor,
+  type AuditOptions,
+  type StageEta,
+} from './options.js';
 import { GAN_SCHEDULES, type GanSchedule, type ScheduleDef } from './schedule.js';
 import type { AuditProvenance } from './types.js';
 import type { GanHandover, GanStore } from './gan-reuse.js';
 import type { GanWorkers } from './gan-workers.js';
 import type { AuditEstimate } from './gan-probe.js';
 
-/** Every seed of an audit, derived from its seed by DERIVED_SEEDS (and the GANs' by ganSeedsFor); meta.seeds lists those used. */
+/**
+ * Every seed of an audit, derived from its seed by DERIVED_SEEDS (and the GANs' by ganSeedsFor); meta.seeds lists those
+ * used.
+ */
 export interface AuditSeeds {
   /** the audit's seed: LUCID's start and descent, the surrogate's training */
   audit: number;
@@ -130,30 +148,61 @@ function inData<T>(source: string, f: () => T): T {
  */
 export function auditPlan(table: Table, opts: AuditOptions): AuditPlan {
   const seed = opts.seed ?? 0;
-  check(Number.isSafeInteger(seed) && seed >= 0, 'E_ARG', () => `audit: seed must be a non-negative integer, got ${seed}`);
+  check(
+    Number.isSafeInteger(seed) && seed >= 0,
+    'E_ARG',
+    () => `audit: seed must be a non-negative integer, got ${seed}`,
+  );
   const n = opts.n ?? AUDIT_DEFAULTS.n;
   const nInter = opts.intersectionRows ?? AUDIT_DEFAULTS.intersectionRows;
   check(Number.isSafeInteger(n) && n > 0, 'E_ARG', () => `audit: n must be a positive integer, got ${n}`);
-  check(Number.isSafeInteger(nInter) && nInter >= 0, 'E_ARG', () => `audit: intersectionRows must be a non-negative integer, got ${nInter}`);
+  check(
+    Number.isSafeInteger(nInter) && nInter >= 0,
+    'E_ARG',
+    () => `audit: intersectionRows must be a non-negative integer, got ${nInter}`,
+  );
   const rowsMax = opts.ganRows ?? AUDIT_DEFAULTS.ganRows;
-  check(Number.isSafeInteger(rowsMax) && rowsMax > 0, 'E_ARG', () => `audit: ganRows must be a positive integer, got ${rowsMax}`);
+  check(
+    Number.isSafeInteger(rowsMax) && rowsMax > 0,
+    'E_ARG',
+    () => `audit: ganRows must be a positive integer, got ${rowsMax}`,
+  );
   check(table.rows > 0, 'E_INPUT', () => 'audit: the data has no rows');
   check(opts.protected.length > 0, 'E_ARG', () => 'audit: name at least one protected column');
-  check(new Set(opts.protected).size === opts.protected.length, 'E_ARG', () => `audit: a protected column is named twice (${opts.protected.join(', ')})`);
+  check(
+    new Set(opts.protected).size === opts.protected.length,
+    'E_ARG',
+    () => `audit: a protected column is named twice (${opts.protected.join(', ')})`,
+  );
 
   // a model of kind 'column' is a predictions column in a model's clothes: it is not called
   const model = opts.model && opts.model.kind !== 'column' ? opts.model : undefined;
   const pred = opts.pred ?? undefined;
-  modelOrPred({ model, pred }, { none: 'audit: give a model to call or the name of a predictions column (pred)', both: 'audit: give either a model or a predictions column, not both' });
+  modelOrPred(
+    { model, pred },
+    {
+      none: 'audit: give a model to call or the name of a predictions column (pred)',
+      both: 'audit: give either a model or a predictions column, not both',
+    },
+  );
   getColumn(table, opts.label, 'audit', 'label');
   for (const p of opts.protected) {
     getColumn(table, p, 'audit', 'protected column');
-    check(p !== opts.label && p !== pred, 'E_ARG', () => `audit: "${p}" is the label or the predictions column; name protected columns`);
+    check(
+      p !== opts.label && p !== pred,
+      'E_ARG',
+      () => `audit: "${p}" is the label or the predictions column; name protected columns`,
+    );
   }
   if (pred !== undefined) getColumn(table, pred, 'audit', 'predictions column');
   const protectedEdges = opts.protectedEdges ?? {};
   for (const c of Object.keys(protectedEdges)) {
-    check(opts.protected.includes(c), 'E_ARG', () => `audit: protected edges name "${c}", which is not among the protected columns (${opts.protected.join(', ')})`);
+    check(
+      opts.protected.includes(c),
+      'E_ARG',
+      () =>
+        `audit: protected edges name "${c}", which is not among the protected columns (${opts.protected.join(', ')})`,
+    );
   }
   const source = opts.source ?? 'data';
   // the positive class: for a model, checked against the model's classes before it is called (a
@@ -162,26 +211,65 @@ export function auditPlan(table: Table, opts: AuditOptions): AuditPlan {
   if (model) {
     const values = labelValues(table, opts.label, 'audit');
     modelPositive = positiveOf(values, opts.positive, opts.label, 'audit');
-    checkModelClasses(model, { label: opts.label, values, positive: modelPositive, positiveGiven: opts.positive !== undefined, classMap: opts.modelClasses });
-  } else check(opts.modelClasses === undefined, 'E_ARG', () => 'audit: --model-classes maps the classes of a model; a predictions column has none (its scores are checked against the label instead)');
+    checkModelClasses(model, {
+      label: opts.label,
+      values,
+      positive: modelPositive,
+      positiveGiven: opts.positive !== undefined,
+      classMap: opts.modelClasses,
+    });
+  } else
+    check(
+      opts.modelClasses === undefined,
+      'E_ARG',
+      () =>
+        'audit: --model-classes maps the classes of a model; a predictions column has none (its scores are checked ' +
+        'against the label instead)',
+    );
   const minRows = AUDIT_DEFAULTS.minRows;
-  check(opts.allowSmall || table.rows >= minRows, 'E_INPUT', () => `audit: the data has ${table.rows} rows; an audit needs at least ${minRows} (a GAN, the checks and the verdicts cannot work on fewer); --allow-small runs it anyway, every small group marked`);
+  check(
+    opts.allowSmall || table.rows >= minRows,
+    'E_INPUT',
+    () =>
+      `audit: the data has ${table.rows} rows; an audit needs at least ${minRows} (a GAN, the checks and the ` +
+      `verdicts cannot work on fewer); --allow-small runs it anyway, every small group marked`,
+  );
 
   const decision = decisionRule(opts.threshold, 'audit');
-  for (const c of Object.keys(opts.reference ?? {})) check(opts.protected.includes(c), 'E_ARG', () => `audit: the reference names "${c}", which is not among the protected columns (${opts.protected.join(', ')})`);
+  for (const c of Object.keys(opts.reference ?? {}))
+    check(
+      opts.protected.includes(c),
+      'E_ARG',
+      () =>
+        `audit: the reference names "${c}", which is not among the protected columns (${opts.protected.join(', ')})`,
+    );
   for (const c of opts.legitimate ?? []) {
     getColumn(table, c, 'audit', 'legitimate column');
-    check(!opts.protected.includes(c) && c !== opts.label && c !== pred, 'E_ARG', () => `audit: the legitimate column "${c}" is a protected, label or predictions column`);
+    check(
+      !opts.protected.includes(c) && c !== opts.label && c !== pred,
+      'E_ARG',
+      () => `audit: the legitimate column "${c}" is a protected, label or predictions column`,
+    );
   }
   // a predictions column's label is read as the group metrics read it: its errors are theirs, an
   // input error naming the data (as the audit has always reported them, after the checks above)
-  const positive = modelPositive ?? inData(source, () => positiveOf(labelValues(table, opts.label, 'metrics'), opts.positive, opts.label, 'metrics'));
+  const positive =
+    modelPositive ??
+    inData(source, () => positiveOf(labelValues(table, opts.label, 'metrics'), opts.positive, opts.label, 'metrics'));
 
   const schedule = opts.ganSchedule ?? AUDIT_DEFAULTS.ganSchedule;
-  check(schedule in GAN_SCHEDULES, 'E_ARG', () => `audit: ganSchedule must be one of ${Object.keys(GAN_SCHEDULES).join(', ')}, got ${String(schedule)}`);
+  check(
+    schedule in GAN_SCHEDULES,
+    'E_ARG',
+    () => `audit: ganSchedule must be one of ${Object.keys(GAN_SCHEDULES).join(', ')}, got ${String(schedule)}`,
+  );
   const gans = ganSeedsFor(seed, opts.ganSeeds ?? AUDIT_DEFAULTS.ganSeeds);
   const candidates = opts.ganCandidates ?? CORRECTION_DEFAULTS.factor;
-  check(Number.isSafeInteger(candidates) && candidates >= 2, 'E_ARG', () => `audit: ganCandidates must be an integer of at least 2, got ${candidates}`);
+  check(
+    Number.isSafeInteger(candidates) && candidates >= 2,
+    'E_ARG',
+    () => `audit: ganCandidates must be an integer of at least 2, got ${candidates}`,
+  );
   const { ganBatch, ganEpochs } = opts;
 
   return {

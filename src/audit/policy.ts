@@ -16,7 +16,20 @@ import { closeColumns, getColumn, type Table } from '../data/table.js';
 import { isMissing } from '../data/cells.js';
 import { fmtPpSigned, MISSING, pctText } from '../data/text.js';
 import type { Rng } from '../engine/rng.js';
-import { correctTogether, fitLine, groupMetrics, METRIC_DEFS, metricDef, METRICS, wilsonInterval, type AttributeResult, type Favourable, type MetricName, type MetricsReport, type Verdict } from '../methods/metrics/index.js';
+import {
+  correctTogether,
+  fitLine,
+  groupMetrics,
+  METRIC_DEFS,
+  metricDef,
+  METRICS,
+  wilsonInterval,
+  type AttributeResult,
+  type Favourable,
+  type MetricName,
+  type MetricsReport,
+  type Verdict,
+} from '../methods/metrics/index.js';
 
 /** The policy format this code reads (the `version` field). */
 export const POLICY_VERSION = 1;
@@ -45,14 +58,25 @@ export type OnInsufficient = 'skip' | 'fail';
  */
 export const RULE_FORMS = [
   { suffix: '', kind: 'rate', help: "the group's own rate" },
-  { suffix: '_diff', kind: 'difference', help: 'group − reference (aif360\'s sign), as a fraction (0.05 = 5 pp)' },
+  { suffix: '_diff', kind: 'difference', help: "group − reference (aif360's sign), as a fraction (0.05 = 5 pp)" },
   { suffix: '_ratio', kind: 'ratio', help: 'group / reference' },
 ] as const satisfies readonly { suffix: string; kind: RuleKind; help: string }[];
 
-/** The legal yardsticks groupMetrics computes (the four-fifths rule and the LL144 impact table): ratios against the most selected group. */
+/**
+ * The legal yardsticks groupMetrics computes (the four-fifths rule and the LL144 impact table): ratios against the most
+ * selected group.
+ */
 export const YARDSTICKS = {
-  four_fifths: { kind: 'ratio', help: 'selection rate over the most selected group that is not small (the four-fifths rule)' },
-  impact_ratio: { kind: 'ratio', help: 'the NYC Local Law 144 impact ratio: selection rate (scores: the share on the favourable side of the median score) over the highest category\'s, categories under 2% of rows left out' },
+  four_fifths: {
+    kind: 'ratio',
+    help: 'selection rate over the most selected group that is not small (the four-fifths rule)',
+  },
+  impact_ratio: {
+    kind: 'ratio',
+    help:
+      'the NYC Local Law 144 impact ratio: selection rate (scores: the share on the favourable side of the median ' +
+      "score) over the highest category's, categories under 2% of rows left out",
+  },
 } as const satisfies Record<string, { kind: RuleKind; help: string }>;
 type Yardstick = keyof typeof YARDSTICKS;
 
@@ -62,9 +86,30 @@ type Yardstick = keyof typeof YARDSTICKS;
  * values; those of canonical_validity and canonical_fidelity are the two sets, "positive" and "negative".
  */
 export const CANONICAL_RULES = {
-  canonical_shift: { kind: 'difference', attribute: 'protected', help: "the canonical shift of a protected attribute's value: its share in the favourable canonical set − in the unfavourable set (with --favourable positive: positive − negative; all GAN seeds pooled), as the report prints it; a value the audit's check marks as contradicted by the real rows, unsettled across the GAN seeds, or misstated in size is insufficient data" },
-  canonical_validity: { kind: 'rate', attribute: 'none', help: 'the share of the rows generated for a set that the model scores on that set\'s side (drawn by rejection, the default: the acceptance rate, since the kept rows are valid by construction; with --no-rejection: the validity)' },
-  canonical_fidelity: { kind: 'distance', attribute: 'column', help: "the fidelity of a feature's generated values to the real rows the model scores on that side: KS (numbers) or total variation (categories), 0 = the same" },
+  canonical_shift: {
+    kind: 'difference',
+    attribute: 'protected',
+    help:
+      "the canonical shift of a protected attribute's value: its share in the favourable canonical set − in the " +
+      'unfavourable set (with --favourable positive: positive − negative; all GAN seeds pooled), as the report ' +
+      "prints it; a value the audit's check marks as contradicted by the real rows, unsettled across the GAN " +
+      'seeds, or misstated in size is insufficient data',
+  },
+  canonical_validity: {
+    kind: 'rate',
+    attribute: 'none',
+    help:
+      "the share of the rows generated for a set that the model scores on that set's side (drawn by rejection, the " +
+      'default: the acceptance rate, since the kept rows are valid by construction; with --no-rejection: the ' +
+      'validity)',
+  },
+  canonical_fidelity: {
+    kind: 'distance',
+    attribute: 'column',
+    help:
+      "the fidelity of a feature's generated values to the real rows the model scores on that side: KS (numbers) " +
+      'or total variation (categories), 0 = the same',
+  },
 } as const satisfies Record<string, { kind: RuleKind; attribute: 'protected' | 'none' | 'column'; help: string }>;
 export type CanonicalRuleName = keyof typeof CANONICAL_RULES;
 /** Rule metrics that need the canonical sets of a LUCID-GAN. */
@@ -83,11 +128,43 @@ export interface RuleMetric {
   help: string;
 }
 
-/** Every metric name a rule may use: each metric of METRIC_DEFS in each form, then the yardsticks, then the canonical-set metrics. */
+/**
+ * Every metric name a rule may use: each metric of METRIC_DEFS in each form, then the yardsticks, then the
+ * canonical-set metrics.
+ */
 export const RULE_METRICS: readonly RuleMetric[] = [
-  ...METRICS.flatMap((m) => RULE_FORMS.map((f): RuleMetric => ({ name: `${m}${f.suffix}`, kind: f.kind, base: m, yardstick: null, canonical: null, help: `${METRIC_DEFS[m].label}: ${f.help}` }))),
-  ...(Object.keys(YARDSTICKS) as Yardstick[]).map((y): RuleMetric => ({ name: y, kind: YARDSTICKS[y].kind, base: null, yardstick: y, canonical: null, help: YARDSTICKS[y].help })),
-  ...CANONICAL_RULE_METRICS.map((c): RuleMetric => ({ name: c, kind: CANONICAL_RULES[c].kind, base: null, yardstick: null, canonical: c, help: CANONICAL_RULES[c].help })),
+  ...METRICS.flatMap((m) =>
+    RULE_FORMS.map(
+      (f): RuleMetric => ({
+        name: `${m}${f.suffix}`,
+        kind: f.kind,
+        base: m,
+        yardstick: null,
+        canonical: null,
+        help: `${METRIC_DEFS[m].label}: ${f.help}`,
+      }),
+    ),
+  ),
+  ...(Object.keys(YARDSTICKS) as Yardstick[]).map(
+    (y): RuleMetric => ({
+      name: y,
+      kind: YARDSTICKS[y].kind,
+      base: null,
+      yardstick: y,
+      canonical: null,
+      help: YARDSTICKS[y].help,
+    }),
+  ),
+  ...CANONICAL_RULE_METRICS.map(
+    (c): RuleMetric => ({
+      name: c,
+      kind: CANONICAL_RULES[c].kind,
+      base: null,
+      yardstick: null,
+      canonical: c,
+      help: CANONICAL_RULES[c].help,
+    }),
+  ),
 ];
 
 /** The rules of `policy` on canonical sets (they need --model: an audit). */
@@ -106,7 +183,10 @@ export interface PolicyRule {
   min?: number;
   max?: number;
   maxAbs?: number;
-  /** column → reference value (difference and ratio rules only); default: the inputs' reference, else the largest group that is not small */
+  /**
+   * column → reference value (difference and ratio rules only); default: the inputs' reference, else the largest group
+   * that is not small
+   */
   reference?: Record<string, string>;
   /** the groups to check (as the output names them; an intersection's as "Female, Black"); default every group */
   groups?: string[];
@@ -139,17 +219,25 @@ export interface Policy {
 }
 
 /** A usage error in a policy file: "fairness.json: rules[2].metric: …" (exit 2). */
-const bad = (file: string, path: string, msg: string) => new EngineError('E_ARG', `${file}: ${path ? `${path}: ` : ''}${msg}`);
+const bad = (file: string, path: string, msg: string) =>
+  new EngineError('E_ARG', `${file}: ${path ? `${path}: ` : ''}${msg}`);
 
-export const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 const hint = (name: string, names: readonly string[]) => {
   const close = closeColumns(name, names);
   return close.length ? ` (did you mean ${close.map((c) => JSON.stringify(c)).join(' or ')}?)` : '';
 };
 
-/** The metric names, as one line: "m, m_diff, m_ratio for m in …; four_fifths, impact_ratio; canonical_shift, … (with a model)". */
+/**
+ * The metric names, as one line: "m, m_diff, m_ratio for m in …; four_fifths, impact_ratio; canonical_shift, … (with a
+ * model)".
+ */
 export function ruleMetricList(): string {
-  return `${RULE_FORMS.map((f) => `m${f.suffix}`).join(', ')} for m in ${METRICS.join(', ')}; ${Object.keys(YARDSTICKS).join(', ')}; ${CANONICAL_RULE_METRICS.join(', ')} (canonical sets: need a model)`;
+  return (
+    `${RULE_FORMS.map((f) => `m${f.suffix}`).join(', ')} for m in ${METRICS.join(', ')}; ` +
+    `${Object.keys(YARDSTICKS).join(', ')}; ${CANONICAL_RULE_METRICS.join(', ')} (canonical sets: need a model)`
+  );
 }
 
 /** The policy from the text of its file; a syntax error names the line and column. */
@@ -171,73 +259,153 @@ export function parsePolicyText(text: string, file: string): Policy {
   return parsePolicy(json, file);
 }
 
-function keysOf(o: Record<string, unknown>, allowed: readonly string[], file: string, path: string, what: string): void {
+function keysOf(
+  o: Record<string, unknown>,
+  allowed: readonly string[],
+  file: string,
+  path: string,
+  what: string,
+): void {
   for (const k of Object.keys(o)) {
-    if (!allowed.includes(k)) throw bad(file, path ? `${path}.${k}` : k, `not a key of ${what}${hint(k, allowed)}; the keys are: ${allowed.join(', ')}`);
+    if (!allowed.includes(k))
+      throw bad(
+        file,
+        path ? `${path}.${k}` : k,
+        `not a key of ${what}${hint(k, allowed)}; the keys are: ${allowed.join(', ')}`,
+      );
   }
 }
 
 function str(v: unknown, file: string, path: string): string {
-  if (typeof v !== 'string' || v.trim() === '') throw bad(file, path, `expected a non-empty string, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'string' || v.trim() === '')
+    throw bad(file, path, `expected a non-empty string, got ${JSON.stringify(v)}`);
   return v;
 }
 
 function num(v: unknown, file: string, path: string): number {
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw bad(file, path, `expected a number, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'number' || !Number.isFinite(v))
+    throw bad(file, path, `expected a number, got ${JSON.stringify(v)}`);
   return v;
 }
 
 function int(v: unknown, file: string, path: string, least: number): number {
   const n = num(v, file, path);
-  if (!Number.isSafeInteger(n) || n < least) throw bad(file, path, `expected an integer ≥ ${least}, got ${JSON.stringify(v)}`);
+  if (!Number.isSafeInteger(n) || n < least)
+    throw bad(file, path, `expected an integer ≥ ${least}, got ${JSON.stringify(v)}`);
   return n;
 }
 
 function oneOf<T extends string>(v: unknown, choices: readonly T[], file: string, path: string): T {
-  if (typeof v !== 'string' || !choices.includes(v as T)) throw bad(file, path, `expected ${choices.map((c) => JSON.stringify(c)).join(' or ')}, got ${JSON.stringify(v)}`);
+  if (typeof v !== 'string' || !choices.includes(v as T))
+    throw bad(file, path, `expected ${choices.map((c) => JSON.stringify(c)).join(' or ')}, got ${JSON.stringify(v)}`);
   return v as T;
 }
 
 /** "Sex×Race" (or "Sex × Race") → ["Sex", "Race"]. */
 export const attributeColumns = (attribute: string): string[] => attribute.split('×').map((s) => s.trim());
 
-const RULE_KEYS = ['id', 'description', 'metric', 'attribute', 'min', 'max', 'maxAbs', 'reference', 'groups', 'onInsufficient', 'margin'] as const;
-const TOP_KEYS = ['version', 'description', 'inputs', 'minGroup', 'suppressBelow', 'onInsufficient', 'margin', 'rules'] as const;
+const RULE_KEYS = [
+  'id',
+  'description',
+  'metric',
+  'attribute',
+  'min',
+  'max',
+  'maxAbs',
+  'reference',
+  'groups',
+  'onInsufficient',
+  'margin',
+] as const;
+const TOP_KEYS = [
+  'version',
+  'description',
+  'inputs',
+  'minGroup',
+  'suppressBelow',
+  'onInsufficient',
+  'margin',
+  'rules',
+] as const;
 const INPUT_KEYS = ['label', 'positive', 'favourable', 'pred', 'threshold', 'reference'] as const;
 
 function referenceOf(v: unknown, columns: string[], file: string, path: string): Record<string, string> {
   if (typeof v === 'string') {
-    if (columns.length > 1) throw bad(file, path, `an intersection's reference is an object with a value per column, e.g. ${JSON.stringify(Object.fromEntries(columns.map((c) => [c, '…'])))}`);
+    if (columns.length > 1)
+      throw bad(
+        file,
+        path,
+        `an intersection's reference is an object with a value per column, e.g. ` +
+          `${JSON.stringify(Object.fromEntries(columns.map((c) => [c, '…'])))}`,
+      );
     return { [columns[0]]: str(v, file, path) };
   }
-  if (!isObject(v)) throw bad(file, path, `expected a group value (a string) or an object column → value, got ${JSON.stringify(v)}`);
+  if (!isObject(v))
+    throw bad(file, path, `expected a group value (a string) or an object column → value, got ${JSON.stringify(v)}`);
   const keys = Object.keys(v);
-  for (const k of keys) if (!columns.includes(k)) throw bad(file, `${path}.${k}`, `not a column of the attribute (${columns.join(', ')})${hint(k, columns)}`);
-  for (const c of columns) if (!(c in v)) throw bad(file, path, `gives no value for ${c}: an intersection's reference names every column`);
+  for (const k of keys)
+    if (!columns.includes(k))
+      throw bad(file, `${path}.${k}`, `not a column of the attribute (${columns.join(', ')})${hint(k, columns)}`);
+  for (const c of columns)
+    if (!(c in v)) throw bad(file, path, `gives no value for ${c}: an intersection's reference names every column`);
   return Object.fromEntries(columns.map((c) => [c, str(v[c], file, `${path}.${c}`)]));
 }
 
 function parseRule(r: unknown, i: number, file: string): PolicyRule {
   const path = `rules[${i}]`;
-  if (!isObject(r)) throw bad(file, path, `expected an object {metric, attribute, min/max/maxAbs, …}, got ${JSON.stringify(r)}`);
+  if (!isObject(r))
+    throw bad(file, path, `expected an object {metric, attribute, min/max/maxAbs, …}, got ${JSON.stringify(r)}`);
   keysOf(r, RULE_KEYS, file, path, 'a rule');
   if (r.metric === undefined) throw bad(file, path, `gives no metric; the metrics are: ${ruleMetricList()}`);
   const name = str(r.metric, file, `${path}.metric`);
   const metric = RULE_METRICS.find((m) => m.name === name);
-  if (!metric) throw bad(file, `${path}.metric`, `"${name}" is not a metric${hint(name, RULE_METRICS.map((m) => m.name))}; the metrics are: ${ruleMetricList()}`);
+  if (!metric)
+    throw bad(
+      file,
+      `${path}.metric`,
+      `"${name}" is not a metric${hint(
+        name,
+        RULE_METRICS.map((m) => m.name),
+      )}; the metrics are: ${ruleMetricList()}`,
+    );
   const canon = metric.canonical ? CANONICAL_RULES[metric.canonical] : null;
   let attribute: string;
   if (canon?.attribute === 'none') {
-    if (r.attribute !== undefined) throw bad(file, `${path}.attribute`, `${name} is a measure of the canonical sets, not of an attribute: leave attribute out (its groups are ${CANONICAL_SIDES.join(' and ')})`);
+    if (r.attribute !== undefined)
+      throw bad(
+        file,
+        `${path}.attribute`,
+        `${name} is a measure of the canonical sets, not of an attribute: leave attribute out (its groups are ` +
+          `${CANONICAL_SIDES.join(' and ')})`,
+      );
     attribute = 'canonical sets';
   } else {
-    if (r.attribute === undefined) throw bad(file, path, canon ? `gives no attribute (${canon.attribute === 'protected' ? 'a protected column' : 'a column of the data'})` : 'gives no attribute (a column, or an intersection such as "Sex×Race")');
+    if (r.attribute === undefined)
+      throw bad(
+        file,
+        path,
+        canon
+          ? `gives no attribute (${canon.attribute === 'protected' ? 'a protected column' : 'a column of the data'})`
+          : 'gives no attribute (a column, or an intersection such as "Sex×Race")',
+      );
     attribute = str(r.attribute, file, `${path}.attribute`);
   }
   const columns = canon?.attribute === 'none' ? [] : attributeColumns(attribute);
-  if (columns.some((c) => c === '')) throw bad(file, `${path}.attribute`, `"${attribute}" has an empty column name; an intersection is written "Sex×Race"`);
-  if (new Set(columns).size !== columns.length) throw bad(file, `${path}.attribute`, `"${attribute}" names a column twice`);
-  if (canon && columns.length > 1) throw bad(file, `${path}.attribute`, `${name} is checked on one column; "${attribute}" is an intersection (the heat map's cells of lucid audit are not rule groups)`);
+  if (columns.some((c) => c === ''))
+    throw bad(
+      file,
+      `${path}.attribute`,
+      `"${attribute}" has an empty column name; an intersection is written "Sex×Race"`,
+    );
+  if (new Set(columns).size !== columns.length)
+    throw bad(file, `${path}.attribute`, `"${attribute}" names a column twice`);
+  if (canon && columns.length > 1)
+    throw bad(
+      file,
+      `${path}.attribute`,
+      `${name} is checked on one column; "${attribute}" is an intersection (the heat map's cells of lucid audit are ` +
+        `not rule groups)`,
+    );
   const rule: PolicyRule = { id: '', path, metric, attribute, columns };
   if (r.id !== undefined) rule.id = str(r.id, file, `${path}.id`);
   if (r.description !== undefined) rule.description = str(r.description, file, `${path}.description`);
@@ -245,37 +413,71 @@ function parseRule(r: unknown, i: number, file: string): PolicyRule {
   const range = (key: 'min' | 'max', lo: number, hi: number) => {
     if (r[key] === undefined) return;
     const v = num(r[key], file, `${path}.${key}`);
-    if (v < lo || v > hi) throw bad(file, `${path}.${key}`, `${v} is outside [${lo}, ${hi}], the range of a ${metric.kind}${unit}`);
+    if (v < lo || v > hi)
+      throw bad(file, `${path}.${key}`, `${v} is outside [${lo}, ${hi}], the range of a ${metric.kind}${unit}`);
     rule[key] = v;
   };
-  const [lo, hi] = metric.kind === 'rate' || metric.kind === 'distance' ? [0, 1] : metric.kind === 'difference' ? [-1, 1] : [0, Infinity];
+  const [lo, hi] =
+    metric.kind === 'rate' || metric.kind === 'distance'
+      ? [0, 1]
+      : metric.kind === 'difference'
+        ? [-1, 1]
+        : [0, Infinity];
   range('min', lo, hi);
   range('max', lo, hi);
   if (r.maxAbs !== undefined) {
-    if (metric.kind !== 'difference') throw bad(file, `${path}.maxAbs`, `maxAbs bounds a difference; ${name} is a ${metric.kind}: give min and/or max${metric.kind === 'ratio' ? ' (e.g. "min": 0.8, "max": 1.25)' : ''}`);
+    if (metric.kind !== 'difference')
+      throw bad(
+        file,
+        `${path}.maxAbs`,
+        `maxAbs bounds a difference; ${name} is a ${metric.kind}: give min and/or ` +
+          `max${metric.kind === 'ratio' ? ' (e.g. "min": 0.8, "max": 1.25)' : ''}`,
+      );
     const v = num(r.maxAbs, file, `${path}.maxAbs`);
     if (v < 0 || v > 1) throw bad(file, `${path}.maxAbs`, `${v} is outside [0, 1], the range of |a difference|${unit}`);
-    if (rule.min !== undefined || rule.max !== undefined) throw bad(file, `${path}.maxAbs`, 'give maxAbs, or min and/or max, not both');
+    if (rule.min !== undefined || rule.max !== undefined)
+      throw bad(file, `${path}.maxAbs`, 'give maxAbs, or min and/or max, not both');
     rule.maxAbs = v;
   }
-  if (rule.min === undefined && rule.max === undefined && rule.maxAbs === undefined) throw bad(file, path, `gives no threshold: add min and/or max${metric.kind === 'difference' ? ', or maxAbs' : ''}`);
-  if (rule.min !== undefined && rule.max !== undefined && rule.min > rule.max) throw bad(file, `${path}.max`, `${rule.max} is below min ${rule.min}`);
+  if (rule.min === undefined && rule.max === undefined && rule.maxAbs === undefined)
+    throw bad(file, path, `gives no threshold: add min and/or max${metric.kind === 'difference' ? ', or maxAbs' : ''}`);
+  if (rule.min !== undefined && rule.max !== undefined && rule.min > rule.max)
+    throw bad(file, `${path}.max`, `${rule.max} is below min ${rule.min}`);
   if (r.reference !== undefined) {
-    if (canon) throw bad(file, `${path}.reference`, `${name} compares the positive and negative canonical sets: it takes no reference`);
-    if (metric.kind === 'rate') throw bad(file, `${path}.reference`, `${name} is each group's own rate: it has no reference`);
-    if (metric.yardstick) throw bad(file, `${path}.reference`, `${name} is by definition against the most selected group: it takes no reference`);
+    if (canon)
+      throw bad(
+        file,
+        `${path}.reference`,
+        `${name} compares the positive and negative canonical sets: it takes no reference`,
+      );
+    if (metric.kind === 'rate')
+      throw bad(file, `${path}.reference`, `${name} is each group's own rate: it has no reference`);
+    if (metric.yardstick)
+      throw bad(
+        file,
+        `${path}.reference`,
+        `${name} is by definition against the most selected group: it takes no reference`,
+      );
     rule.reference = referenceOf(r.reference, columns, file, `${path}.reference`);
   }
   if (r.groups !== undefined) {
-    if (!Array.isArray(r.groups) || r.groups.length === 0) throw bad(file, `${path}.groups`, `expected a non-empty list of group values, got ${JSON.stringify(r.groups)}`);
+    if (!Array.isArray(r.groups) || r.groups.length === 0)
+      throw bad(file, `${path}.groups`, `expected a non-empty list of group values, got ${JSON.stringify(r.groups)}`);
     rule.groups = r.groups.map((g, j) => str(g, file, `${path}.groups[${j}]`));
     if (canon && canon.attribute !== 'protected') {
       rule.groups.forEach((g, j) => {
-        if (!(CANONICAL_SIDES as readonly string[]).includes(g)) throw bad(file, `${path}.groups[${j}]`, `"${g}" is not a set; the groups of ${name} are ${CANONICAL_SIDES.map((x) => JSON.stringify(x)).join(' and ')}`);
+        if (!(CANONICAL_SIDES as readonly string[]).includes(g))
+          throw bad(
+            file,
+            `${path}.groups[${j}]`,
+            `"${g}" is not a set; the groups of ${name} are ` +
+              `${CANONICAL_SIDES.map((x) => JSON.stringify(x)).join(' and ')}`,
+          );
       });
     }
   }
-  if (r.onInsufficient !== undefined) rule.onInsufficient = oneOf(r.onInsufficient, ['skip', 'fail'] as const, file, `${path}.onInsufficient`);
+  if (r.onInsufficient !== undefined)
+    rule.onInsufficient = oneOf(r.onInsufficient, ['skip', 'fail'] as const, file, `${path}.onInsufficient`);
   if (r.margin !== undefined) {
     rule.margin = num(r.margin, file, `${path}.margin`);
     if (rule.margin < 0) throw bad(file, `${path}.margin`, `expected a number ≥ 0, got ${rule.margin}`);
@@ -285,36 +487,60 @@ function parseRule(r: unknown, i: number, file: string): PolicyRule {
 
 /** The policy from parsed JSON; every error is one line naming the file and the JSON path of the bad entry. */
 export function parsePolicy(json: unknown, file: string): Policy {
-  if (!isObject(json)) throw bad(file, '', `expected a JSON object {"version": ${POLICY_VERSION}, "rules": […]}, got ${Array.isArray(json) ? 'an array' : JSON.stringify(json)}`);
+  if (!isObject(json))
+    throw bad(
+      file,
+      '',
+      `expected a JSON object {"version": ${POLICY_VERSION}, "rules": […]}, got ` +
+        `${Array.isArray(json) ? 'an array' : JSON.stringify(json)}`,
+    );
   keysOf(json, TOP_KEYS, file, '', 'a policy');
-  if (json.version === undefined) throw bad(file, '', `gives no version; this lucid reads "version": ${POLICY_VERSION}`);
-  if (json.version !== POLICY_VERSION) throw bad(file, 'version', `${JSON.stringify(json.version)} is not a policy version this lucid reads (${POLICY_VERSION})`);
+  if (json.version === undefined)
+    throw bad(file, '', `gives no version; this lucid reads "version": ${POLICY_VERSION}`);
+  if (json.version !== POLICY_VERSION)
+    throw bad(
+      file,
+      'version',
+      `${JSON.stringify(json.version)} is not a policy version this lucid reads (${POLICY_VERSION})`,
+    );
   const policy: Policy = { file, version: POLICY_VERSION, inputs: {}, rules: [] };
   if (json.description !== undefined) policy.description = str(json.description, file, 'description');
   if (json.inputs !== undefined) {
     const inp = json.inputs;
-    if (!isObject(inp)) throw bad(file, 'inputs', `expected an object {label, positive, pred, …}, got ${JSON.stringify(inp)}`);
+    if (!isObject(inp))
+      throw bad(file, 'inputs', `expected an object {label, positive, pred, …}, got ${JSON.stringify(inp)}`);
     keysOf(inp, INPUT_KEYS, file, 'inputs', 'inputs');
-    for (const k of ['label', 'positive', 'pred'] as const) if (inp[k] !== undefined) policy.inputs[k] = str(inp[k], file, `inputs.${k}`);
-    if (inp.favourable !== undefined) policy.inputs.favourable = oneOf(inp.favourable, ['positive', 'negative'] as const, file, 'inputs.favourable');
+    for (const k of ['label', 'positive', 'pred'] as const)
+      if (inp[k] !== undefined) policy.inputs[k] = str(inp[k], file, `inputs.${k}`);
+    if (inp.favourable !== undefined)
+      policy.inputs.favourable = oneOf(inp.favourable, ['positive', 'negative'] as const, file, 'inputs.favourable');
     if (inp.threshold !== undefined) {
       const t = num(inp.threshold, file, 'inputs.threshold');
       if (t < 0 || t > 1) throw bad(file, 'inputs.threshold', `expected a number in [0, 1], got ${t}`);
       policy.inputs.threshold = t;
     }
     if (inp.reference !== undefined) {
-      if (!isObject(inp.reference)) throw bad(file, 'inputs.reference', `expected an object column → reference value, got ${JSON.stringify(inp.reference)}`);
-      policy.inputs.reference = Object.fromEntries(Object.entries(inp.reference).map(([c, v]) => [c, str(v, file, `inputs.reference.${c}`)]));
+      if (!isObject(inp.reference))
+        throw bad(
+          file,
+          'inputs.reference',
+          `expected an object column → reference value, got ${JSON.stringify(inp.reference)}`,
+        );
+      policy.inputs.reference = Object.fromEntries(
+        Object.entries(inp.reference).map(([c, v]) => [c, str(v, file, `inputs.reference.${c}`)]),
+      );
     }
   }
   if (json.minGroup !== undefined) policy.minGroup = int(json.minGroup, file, 'minGroup', 0);
   if (json.suppressBelow !== undefined) policy.suppressBelow = int(json.suppressBelow, file, 'suppressBelow', 1);
-  if (json.onInsufficient !== undefined) policy.onInsufficient = oneOf(json.onInsufficient, ['skip', 'fail'] as const, file, 'onInsufficient');
+  if (json.onInsufficient !== undefined)
+    policy.onInsufficient = oneOf(json.onInsufficient, ['skip', 'fail'] as const, file, 'onInsufficient');
   if (json.margin !== undefined) {
     policy.margin = num(json.margin, file, 'margin');
     if (policy.margin < 0) throw bad(file, 'margin', `expected a number ≥ 0, got ${policy.margin}`);
   }
-  if (!Array.isArray(json.rules) || json.rules.length === 0) throw bad(file, 'rules', `expected a non-empty list of rules, got ${JSON.stringify(json.rules)}`);
+  if (!Array.isArray(json.rules) || json.rules.length === 0)
+    throw bad(file, 'rules', `expected a non-empty list of rules, got ${JSON.stringify(json.rules)}`);
   policy.rules = json.rules.map((r, i) => parseRule(r, i, file));
   // ids: the given ones must be unique; a derived one is metric:attribute, numbered when it repeats
   const given = new Map<string, number>();
@@ -384,7 +610,10 @@ export interface RuleCheck {
   interval: { lo: number; hi: number; method: string } | null;
   /** the metrics verdict of the same comparison (judged metrics' differences and ratios), for context */
   verdict: Verdict | null;
-  /** canonical-set rules: the audit's check beside the value (e.g. "data agrees", "KS, noise floor 0.041, faithful"), for context */
+  /**
+   * canonical-set rules: the audit's check beside the value (e.g. "data agrees", "KS, noise floor 0.041, faithful"),
+   * for context
+   */
   context?: string;
   /** the threshold as text: "≥ 0.8", "|·| ≤ 0.05" */
   threshold: string;
@@ -398,21 +627,53 @@ export interface RuleCheck {
 export interface CheckResult {
   tool: 'lucid check';
   resultVersion: number;
-  policy: { file: string; version: number; description?: string; rules: { id: string; metric: string; kind: RuleKind; attribute: string; threshold: string; onInsufficient: OnInsufficient; margin: number; description?: string }[] };
+  policy: {
+    file: string;
+    version: number;
+    description?: string;
+    rules: {
+      id: string;
+      metric: string;
+      kind: RuleKind;
+      attribute: string;
+      threshold: string;
+      onInsufficient: OnInsufficient;
+      margin: number;
+      description?: string;
+    }[];
+  };
   data: { source: string; rows: number };
-  inputs: { label: string; positive: string; favourable: Favourable; pred: string; predKind: 'labels' | 'scores'; threshold: number | null };
+  inputs: {
+    label: string;
+    positive: string;
+    favourable: Favourable;
+    pred: string;
+    predKind: 'labels' | 'scores';
+    threshold: number | null;
+  };
   minGroup: number;
   suppressBelow: number | null;
   /** how the metrics verdicts shown beside the values were reached (one Holm family over every table checked) */
   verdicts: { tolerance: number; alpha: number; correction: string };
   checks: RuleCheck[];
-  baseline: { source: string; format: 'lucid check' | 'audit.json'; margin: number; compared: number; regressed: number; missing: number; notes: string[] } | null;
+  baseline: {
+    source: string;
+    format: 'lucid check' | 'audit.json';
+    margin: number;
+    compared: number;
+    regressed: number;
+    missing: number;
+    notes: string[];
+  } | null;
   counts: { checks: number; pass: number; fail: number; insufficient: number; regressed: number; failing: number };
   passed: boolean;
   warnings: string[];
   /** the model's fit (metrics/fit.ts): one line, and why it is weak (said first in the summary; empty: it is not) */
   fit: { line: string; weak: string[] };
-  /** checked on an audit (lucid check --model, lucid audit --policy): how its canonical sets were made, and whether it was interrupted (its first line) */
+  /**
+   * checked on an audit (lucid check --model, lucid audit --policy): how its canonical sets were made, and whether it
+   * was interrupted (its first line)
+   */
   audit?: { gan: string; canonicalRows: { positive: number; negative: number }; out?: string; interrupted?: string };
 }
 
@@ -434,12 +695,19 @@ export function formatValue(v: number | null, kind: RuleKind, signed = true): st
 }
 
 /** A baseline margin in the unit of the rule's values: percentage points for rates and differences. */
-export const marginText = (m: number, kind: RuleKind): string => (kind === 'ratio' || kind === 'distance' ? String(m) : formatValue(m, 'difference', false));
+export const marginText = (m: number, kind: RuleKind): string =>
+  kind === 'ratio' || kind === 'distance' ? String(m) : formatValue(m, 'difference', false);
 
 /** Whether `v` satisfies the rule. */
-/** Rounding slack of a comparison: a share difference that is exactly 0.1 may be computed as 0.10000000000000003, which is no crossing of 0.1. */
+/**
+ * Rounding slack of a comparison: a share difference that is exactly 0.1 may be computed as 0.10000000000000003, which
+ * is no crossing of 0.1.
+ */
 const SLACK = 1e-12;
-const within = (r: PolicyRule, v: number) => (r.maxAbs !== undefined ? Math.abs(v) <= r.maxAbs + SLACK : (r.min === undefined || v >= r.min - SLACK) && (r.max === undefined || v <= r.max + SLACK));
+const within = (r: PolicyRule, v: number) =>
+  r.maxAbs !== undefined
+    ? Math.abs(v) <= r.maxAbs + SLACK
+    : (r.min === undefined || v >= r.min - SLACK) && (r.max === undefined || v <= r.max + SLACK);
 
 /** How far `v` is toward (positive: past) the rule's nearer bound: what "worse" measures. */
 export function badness(r: PolicyRule, v: number): number {
@@ -462,8 +730,23 @@ export function ruleValues(rule: PolicyRule, a: AttributeResult, report: Metrics
   const minGroup = report.minGroupSize;
   const byValue = new Map(a.groups.map((g) => [g.value, g]));
   const out: Omit<RuleCheck, 'status' | 'fails' | 'threshold' | 'baseline'>[] = [];
-  const base = (group: string, n: number): Omit<RuleCheck, 'status' | 'fails' | 'threshold' | 'baseline'> => ({ rule: rule.id, metric: m.name, kind: m.kind, attribute: rule.attribute, group, reference: null, n, referenceN: null, value: null, interval: null, verdict: null });
-  const smallReason = (value: string, n: number, suppressed: boolean) => (suppressed ? `${value} is suppressed (fewer than ${report.suppressBelow} rows)` : `${value} has ${n} rows (fewer than ${minGroup})`);
+  const base = (group: string, n: number): Omit<RuleCheck, 'status' | 'fails' | 'threshold' | 'baseline'> => ({
+    rule: rule.id,
+    metric: m.name,
+    kind: m.kind,
+    attribute: rule.attribute,
+    group,
+    reference: null,
+    n,
+    referenceN: null,
+    value: null,
+    interval: null,
+    verdict: null,
+  });
+  const smallReason = (value: string, n: number, suppressed: boolean) =>
+    suppressed
+      ? `${value} is suppressed (fewer than ${report.suppressBelow} rows)`
+      : `${value} has ${n} rows (fewer than ${minGroup})`;
   const refGroup = byValue.get(a.reference.value)!;
   const wanted = (v: string) => !rule.groups || rule.groups.includes(v);
   for (const g of a.groups) {
@@ -482,16 +765,23 @@ export function ruleValues(rule: PolicyRule, a: AttributeResult, report: Metrics
       c.referenceN = c.reference === null ? null : byValue.get(c.reference)!.n;
       c.value = row.impactRatio;
       if (g.small) c.reason = smallReason(g.value, g.n, g.suppressed);
-      else if (row.excluded) c.reason = `${g.value} holds ${(100 * row.share).toFixed(1)}% of the rows, under LL144's ${100 * a.impact.minShare}%: no impact ratio`;
-      else if (c.value === null) c.reason = 'the highest category\'s rate is 0';
+      else if (row.excluded)
+        c.reason =
+          `${g.value} holds ${(100 * row.share).toFixed(1)}% of the rows, under LL144's ` +
+          `${100 * a.impact.minShare}%: no impact ratio`;
+      else if (c.value === null) c.reason = "the highest category's rate is 0";
     } else if (m.kind === 'rate') {
       const metric = m.base!;
       c.value = g[metric];
       if (g.small) c.reason = smallReason(g.value, g.n, g.suppressed);
-      else if (c.value === null) c.reason = `the ${METRIC_DEFS[metric].label} of ${g.value} is undefined (no rows in its denominator)`;
+      else if (c.value === null)
+        c.reason = `the ${METRIC_DEFS[metric].label} of ${g.value} is undefined (no rows in its denominator)`;
       else if (g.tp !== null) {
         const counts = { tp: g.tp, fp: g.fp!, tn: g.tn!, fn: g.fn! };
-        const w = wilsonInterval(metricDef(metric).num(counts, report.favourable), metricDef(metric).den(counts, report.favourable));
+        const w = wilsonInterval(
+          metricDef(metric).num(counts, report.favourable),
+          metricDef(metric).den(counts, report.favourable),
+        );
         if (w) c.interval = { ...w, method: 'Wilson 95%' };
       }
     } else {
@@ -500,16 +790,26 @@ export function ruleValues(rule: PolicyRule, a: AttributeResult, report: Metrics
       c.reference = a.reference.value;
       c.referenceN = refGroup.n;
       const d = a.disparities[metric];
-      c.value = m.kind === 'difference' ? d.difference[g.value] ?? null : d.ratio[g.value] ?? null;
+      c.value = m.kind === 'difference' ? (d.difference[g.value] ?? null) : (d.ratio[g.value] ?? null);
       const cmp = a.comparisons.find((x) => x.metric === metric && x.group === g.value);
       if (cmp) c.verdict = cmp.verdict;
       if (g.small) c.reason = smallReason(g.value, g.n, g.suppressed);
-      else if (refGroup.small) c.reason = `the reference ${smallReason(refGroup.value, refGroup.n, refGroup.suppressed)}`;
-      else if (c.value === null) c.reason = `the ${METRIC_DEFS[metric].label} ${m.kind} is undefined for ${g.value} (an empty denominator${m.kind === 'ratio' ? ', or the reference\'s rate is 0' : ''})`;
+      else if (refGroup.small)
+        c.reason = `the reference ${smallReason(refGroup.value, refGroup.n, refGroup.suppressed)}`;
+      else if (c.value === null)
+        c.reason =
+          `the ${METRIC_DEFS[metric].label} ${m.kind} is undefined for ${g.value} (an empty ` +
+          `denominator${m.kind === 'ratio' ? ", or the reference's rate is 0" : ''})`;
       else {
         const boot = m.kind === 'difference' ? d.ci?.difference[g.value] : d.ci?.ratio[g.value];
-        if (boot && boot.lo !== null && boot.hi !== null) c.interval = { lo: boot.lo, hi: boot.hi, method: `bootstrap ${100 * (report.bootstrap?.confidence ?? 0.95)}%` };
-        else if (m.kind === 'ratio' && cmp?.interval && cmp.level !== null) c.interval = { ...cmp.interval, method: `Katz at the Holm-corrected level ${cmp.level.toPrecision(2)}` };
+        if (boot && boot.lo !== null && boot.hi !== null)
+          c.interval = {
+            lo: boot.lo,
+            hi: boot.hi,
+            method: `bootstrap ${100 * (report.bootstrap?.confidence ?? 0.95)}%`,
+          };
+        else if (m.kind === 'ratio' && cmp?.interval && cmp.level !== null)
+          c.interval = { ...cmp.interval, method: `Katz at the Holm-corrected level ${cmp.level.toPrecision(2)}` };
       }
     }
     out.push(c);
@@ -520,7 +820,16 @@ export function ruleValues(rule: PolicyRule, a: AttributeResult, report: Metrics
 /** The distinct values of a group column as groupMetrics names them (missing tokens left out). */
 function columnValues(table: Table, column: string): string[] {
   const c = getColumn(table, column, 'check');
-  const vs = c.kind === 'numeric' ? [...new Set(Array.from(c.values).filter((v) => !Number.isNaN(v)).map(String))] : c.categories.filter((_, k) => c.codes.includes(k));
+  const vs =
+    c.kind === 'numeric'
+      ? [
+          ...new Set(
+            Array.from(c.values)
+              .filter((v) => !Number.isNaN(v))
+              .map(String),
+          ),
+        ]
+      : c.categories.filter((_, k) => c.codes.includes(k));
   return vs.filter((v) => !isMissing(v));
 }
 
@@ -532,7 +841,13 @@ function columnValues(table: Table, column: string): string[] {
 function validateAgainstData(table: Table, policy: Policy, s: CheckSettings, where: string): void {
   const names = table.columns.map((c) => c.name);
   const col = (name: string, path: string) => {
-    if (!names.includes(name)) throw new UnknownColumnError(`${policy.file}: ${path}: "${name}" is not a column of ${where}${hint(name, names)}; the columns are: ${names.join(', ')}`, name, names);
+    if (!names.includes(name))
+      throw new UnknownColumnError(
+        `${policy.file}: ${path}: "${name}" is not a column of ${where}${hint(name, names)}; the columns are: ` +
+          `${names.join(', ')}`,
+        name,
+        names,
+      );
   };
   const values = new Map<string, string[]>();
   const valuesOf = (c: string) => {
@@ -544,18 +859,41 @@ function validateAgainstData(table: Table, policy: Policy, s: CheckSettings, whe
   };
   for (const [c, v] of Object.entries(policy.inputs.reference ?? {})) {
     col(c, `inputs.reference.${c}`);
-    if (!valuesOf(c).includes(v)) throw bad(policy.file, `inputs.reference.${c}`, `"${v}" is not a value of ${c} in ${where}${hint(v, valuesOf(c))}; its values are: ${valuesOf(c).slice(0, 20).join(', ')}`);
+    if (!valuesOf(c).includes(v))
+      throw bad(
+        policy.file,
+        `inputs.reference.${c}`,
+        `"${v}" is not a value of ${c} in ${where}${hint(v, valuesOf(c))}; its values are: ` +
+          `${valuesOf(c).slice(0, 20).join(', ')}`,
+      );
   }
   for (const r of policy.rules) {
     for (const c of r.columns) {
       col(c, `${r.path}.attribute`);
-      if (c === s.label || c === s.pred) throw bad(policy.file, `${r.path}.attribute`, `"${c}" is the ${c === s.label ? 'label' : 'prediction'} column; an attribute is a protected column`);
+      if (c === s.label || c === s.pred)
+        throw bad(
+          policy.file,
+          `${r.path}.attribute`,
+          `"${c}" is the ${c === s.label ? 'label' : 'prediction'} column; an attribute is a protected column`,
+        );
       const column = getColumn(table, c, 'check');
       const k = valuesOf(c).length;
-      if (column.kind === 'numeric' && k > POLICY_DEFAULTS.maxNumericGroups) throw bad(policy.file, `${r.path}.attribute`, `${c} is numeric with ${k} distinct values; lucid check does not bin: add a column of bins (e.g. age bands) and name it`);
+      if (column.kind === 'numeric' && k > POLICY_DEFAULTS.maxNumericGroups)
+        throw bad(
+          policy.file,
+          `${r.path}.attribute`,
+          `${c} is numeric with ${k} distinct values; lucid check does not bin: add a column of bins (e.g. age ` +
+            `bands) and name it`,
+        );
     }
     for (const [c, v] of Object.entries(r.reference ?? {})) {
-      if (!valuesOf(c).includes(v)) throw bad(policy.file, `${r.path}.reference${r.columns.length > 1 ? `.${c}` : ''}`, `"${v}" is not a value of ${c} in ${where}${hint(v, valuesOf(c))}; its values are: ${valuesOf(c).slice(0, 20).join(', ')}`);
+      if (!valuesOf(c).includes(v))
+        throw bad(
+          policy.file,
+          `${r.path}.reference${r.columns.length > 1 ? `.${c}` : ''}`,
+          `"${v}" is not a value of ${c} in ${where}${hint(v, valuesOf(c))}; its values are: ` +
+            `${valuesOf(c).slice(0, 20).join(', ')}`,
+        );
     }
   }
 }
@@ -565,10 +903,21 @@ export function requireNoCanonical(policy: Policy, what: string): void {
   const c = canonicalRules(policy);
   if (!c.length) return;
   const r = c[0];
-  throw bad(policy.file, `${r.path}.metric`, `rule "${r.id}" is a ${r.metric.name} rule${c.length > 1 ? ` (and ${c.length - 1} more canonical-set rule${c.length > 2 ? 's' : ''})` : ''}: it needs the canonical sets of a LUCID-GAN, which ${what} cannot make: give --model <file> (the model to audit; lucid check then runs lucid audit's GAN, minutes on large data: see --gan-schedule fast and --gan-rows)`);
+  throw bad(
+    policy.file,
+    `${r.path}.metric`,
+    `rule "${r.id}" is a ${r.metric.name} ` +
+      `rule${c.length > 1 ? ` (and ${c.length - 1} more canonical-set rule${c.length > 2 ? 's' : ''})` : ''}: it ` +
+      `needs the canonical sets of a LUCID-GAN, which ${what} cannot make: give --model <file> (the model to ` +
+      `audit; lucid check then runs lucid audit's GAN, minutes on large data: see --gan-schedule fast and ` +
+      `--gan-rows)`,
+  );
 }
 
-/** The reference a rule's attribute is computed against: the rule's, else the inputs', else none (the largest group that is not small). */
+/**
+ * The reference a rule's attribute is computed against: the rule's, else the inputs', else none (the largest group that
+ * is not small).
+ */
 export function referenceFor(rule: PolicyRule, policy: Policy): Record<string, string> | undefined {
   if (rule.reference) return rule.reference;
   const given = policy.inputs.reference ?? {};
@@ -581,15 +930,27 @@ export function referenceFor(rule: PolicyRule, policy: Policy): Record<string, s
 /** The policy as a check result states it: its file, version and rules with their thresholds. */
 export function policySummary(policy: Policy, s: CheckSettings): CheckResult['policy'] {
   return {
-    file: policy.file, version: policy.version, ...(policy.description ? { description: policy.description } : {}),
-    rules: policy.rules.map((r) => ({ id: r.id, metric: r.metric.name, kind: r.metric.kind, attribute: r.attribute, threshold: thresholdText(r, r.metric.kind), onInsufficient: r.onInsufficient ?? s.onInsufficient, margin: r.margin ?? s.margin, ...(r.description ? { description: r.description } : {}) })),
+    file: policy.file,
+    version: policy.version,
+    ...(policy.description ? { description: policy.description } : {}),
+    rules: policy.rules.map((r) => ({
+      id: r.id,
+      metric: r.metric.name,
+      kind: r.metric.kind,
+      attribute: r.attribute,
+      threshold: thresholdText(r, r.metric.kind),
+      onInsufficient: r.onInsufficient ?? s.onInsufficient,
+      margin: r.margin ?? s.margin,
+      ...(r.description ? { description: r.description } : {}),
+    })),
   };
 }
 
 export function judge(rule: PolicyRule, v: RuleValue, s: CheckSettings): RuleCheck {
   const onInsufficient = rule.onInsufficient ?? s.onInsufficient;
   const threshold = thresholdText(rule, rule.metric.kind);
-  if (v.reason !== undefined || v.value === null) return { ...v, threshold, status: 'insufficient data', fails: onInsufficient === 'fail' };
+  if (v.reason !== undefined || v.value === null)
+    return { ...v, threshold, status: 'insufficient data', fails: onInsufficient === 'fail' };
   const ok = within(rule, v.value);
   return { ...v, threshold, status: ok ? 'pass' : 'fail', fails: !ok };
 }
@@ -609,9 +970,19 @@ export function checkPolicy(table: Table, policy: Policy, s: CheckSettings, wher
     let run = runs.get(key);
     if (!run) {
       const report = groupMetrics(table, {
-        label: s.label, positive: s.positive, favourable: s.favourable, pred: s.pred, threshold: s.threshold,
-        groups: rule.columns, intersect: rule.columns.length > 1, reference,
-        minGroupSize: s.minGroup, suppressBelow: s.suppressBelow, bootstrap: s.bootstrap, rng: s.rng, allowInvertedScores: s.allowInvertedScores,
+        label: s.label,
+        positive: s.positive,
+        favourable: s.favourable,
+        pred: s.pred,
+        threshold: s.threshold,
+        groups: rule.columns,
+        intersect: rule.columns.length > 1,
+        reference,
+        minGroupSize: s.minGroup,
+        suppressBelow: s.suppressBelow,
+        bootstrap: s.bootstrap,
+        rng: s.rng,
+        allowInvertedScores: s.allowInvertedScores,
       });
       run = { report, attr: report.attributes[0] };
       runs.set(key, run);
@@ -625,22 +996,43 @@ export function checkPolicy(table: Table, policy: Policy, s: CheckSettings, wher
   for (const { rule, run } of perRule) {
     const groups = run.attr.groups.map((g) => g.value);
     rule.groups?.forEach((g, j) => {
-      if (!groups.includes(g)) throw bad(policy.file, `${rule.path}.groups[${j}]`, `"${g}" is not a group of ${run.attr.column} in ${where}${hint(g, groups)}; the groups are: ${groups.slice(0, 20).join('; ')}`);
+      if (!groups.includes(g))
+        throw bad(
+          policy.file,
+          `${rule.path}.groups[${j}]`,
+          `"${g}" is not a group of ${run.attr.column} in ${where}${hint(g, groups)}; the groups are: ` +
+            `${groups.slice(0, 20).join('; ')}`,
+        );
     });
     for (const v of ruleValues(rule, run.attr, run.report)) checks.push(judge(rule, v, s));
   }
   const first = reports[0];
   const warnings = [...new Set(reports.flatMap((r) => r.warnings))];
-  for (const { rule } of perRule) if (!checks.some((c) => c.rule === rule.id)) warnings.push(`${rule.id}: checks no group (its only group is the reference)`);
+  for (const { rule } of perRule)
+    if (!checks.some((c) => c.rule === rule.id))
+      warnings.push(`${rule.id}: checks no group (its only group is the reference)`);
   const result: CheckResult = {
     tool: 'lucid check',
     resultVersion: CHECK_RESULT_VERSION,
     policy: policySummary(policy, s),
     data: { source: where, rows: table.rows },
-    inputs: { label: s.label, positive: first.positive, favourable: s.favourable, pred: s.pred, predKind: first.predKind, threshold: first.threshold },
+    inputs: {
+      label: s.label,
+      positive: first.positive,
+      favourable: s.favourable,
+      pred: s.pred,
+      predKind: first.predKind,
+      threshold: first.threshold,
+    },
     minGroup: s.minGroup,
     suppressBelow: s.suppressBelow ?? null,
-    verdicts: { tolerance: first.verdicts.tolerance, alpha: first.verdicts.alpha, correction: `Holm over the ${first.verdicts.comparisons} comparisons of the ${reports.length} table${reports.length > 1 ? 's' : ''} checked together` },
+    verdicts: {
+      tolerance: first.verdicts.tolerance,
+      alpha: first.verdicts.alpha,
+      correction:
+        `Holm over the ${first.verdicts.comparisons} comparisons of the ${reports.length} ` +
+        `table${reports.length > 1 ? 's' : ''} checked together`,
+    },
     checks,
     baseline: null,
     counts: { checks: 0, pass: 0, fail: 0, insufficient: 0, regressed: 0, failing: 0 },
@@ -671,15 +1063,32 @@ export function recount(r: CheckResult): void {
  * The audit's metrics table of an output rule's attribute (a numeric protected column is found under
  * its group column, "Age (binned)", by either name), or a note saying why there is none comparable.
  */
-export function auditTable(rule: PolicyRule, policy: Policy, reports: MetricsReport[], prot: readonly { column: string; groupColumn: string }[]): { r: MetricsReport; a: AttributeResult } | { note: string } {
+export function auditTable(
+  rule: PolicyRule,
+  policy: Policy,
+  reports: MetricsReport[],
+  prot: readonly { column: string; groupColumn: string }[],
+): { r: MetricsReport; a: AttributeResult } | { note: string } {
   const key = attributeKey(rule.columns.map((c) => prot.find((p) => p.column === c)?.groupColumn ?? c));
   const all = reports.flatMap((r) => (Array.isArray(r.attributes) ? r.attributes.map((a) => ({ r, a })) : []));
   const found = all.find(({ a }) => isObject(a) && a.column === key);
-  if (!found) return { note: `${rule.id}: the audit has no table of ${key} (its attributes: ${all.map(({ a }) => a.column).join(', ')})` };
+  if (!found)
+    return {
+      note: `${rule.id}: the audit has no table of ${key} (its attributes: ${all.map(({ a }) => a.column).join(', ')})`,
+    };
   const want = referenceFor(rule, policy);
   const wantValue = want ? rule.columns.map((c) => want[c]).join(', ') : null;
-  if ((rule.metric.kind === 'difference' || rule.metric.kind === 'ratio') && !rule.metric.yardstick && wantValue !== null && found.a.reference.value !== wantValue) {
-    return { note: `${rule.id}: the audit's reference of ${key} is ${found.a.reference.value}, the rule's ${wantValue}: not comparable` };
+  if (
+    (rule.metric.kind === 'difference' || rule.metric.kind === 'ratio') &&
+    !rule.metric.yardstick &&
+    wantValue !== null &&
+    found.a.reference.value !== wantValue
+  ) {
+    return {
+      note:
+        `${rule.id}: the audit's reference of ${key} is ${found.a.reference.value}, the rule's ${wantValue}: not ` +
+        `comparable`,
+    };
   }
   return found;
 }
@@ -694,11 +1103,18 @@ export class PolicyFailure extends Error {
   }
 }
 
-/** The one line a failing check says: "fairness policy failed: 2 of 9 checks fail, 1 regression (fairness.json on scored.csv)". */
+/**
+ * The one line a failing check says: "fairness policy failed: 2 of 9 checks fail, 1 regression (fairness.json on
+ * scored.csv)".
+ */
 export function failureLine(r: CheckResult): string {
-  const parts = [`${r.counts.fail} of ${r.counts.checks} check${r.counts.checks === 1 ? '' : 's'} cross${r.counts.fail === 1 ? 'es' : ''} a threshold`];
+  const parts = [
+    `${r.counts.fail} of ${r.counts.checks} check${r.counts.checks === 1 ? '' : 's'} ` +
+      `cross${r.counts.fail === 1 ? 'es' : ''} a threshold`,
+  ];
   const insufficientFails = r.checks.filter((c) => c.fails && c.status === 'insufficient data').length;
   if (insufficientFails) parts.push(`${insufficientFails} with insufficient data (onInsufficient "fail")`);
-  if (r.counts.regressed) parts.push(`${r.counts.regressed} regression${r.counts.regressed > 1 ? 's' : ''} against ${r.baseline!.source}`);
+  if (r.counts.regressed)
+    parts.push(`${r.counts.regressed} regression${r.counts.regressed > 1 ? 's' : ''} against ${r.baseline!.source}`);
   return `fairness policy failed: ${parts.join(', ')} (${r.policy.file} on ${r.data.source})`;
 }

@@ -4,8 +4,8 @@
 // so it runs in a browser or a worker as well; src/node/audit.ts writes the files.
 //
 // This file is the orchestrator only: each stage is one module of src/audit/stages/, which reads the
-// audit's context (stages/context.ts: the plan, the call settled by plan.ts) and the results of the stages before it, and returns its own.
-// A new stage is its module, one line here, and its field of StageResults (stages/result.ts).
+// audit's context (stages/context.ts: the plan, the call settled by plan.ts) and the results of the stages before it,
+// and returns its own. A new stage is its module, one line here, and its field of StageResults (stages/result.ts).
 //
 // The canonical sets come from several LUCID-GANs (one per GAN seed), drawn by rejection
 // (src/audit/canonical.ts) and checked against the real rows (src/audit/checks.ts); what the report
@@ -29,7 +29,15 @@ import { lucidStage } from './stages/lucid.js';
 import { faleStage } from './stages/fale.js';
 import { auditResult } from './stages/result.js';
 
-export { AUDIT_DEFAULTS, AUDIT_VERSION, DERIVED_SEEDS, ganBatchFor, ganEpochsFor, ganStepsFor, type AuditOptions } from './options.js';
+export {
+  AUDIT_DEFAULTS,
+  AUDIT_VERSION,
+  DERIVED_SEEDS,
+  ganBatchFor,
+  ganEpochsFor,
+  ganStepsFor,
+  type AuditOptions,
+} from './options.js';
 export { metricsStage, type MetricsStage } from './stages/metrics.js';
 export { auditContext } from './stages/context.js';
 export { auditPlan, type AuditPlan } from './plan.js';
@@ -53,7 +61,8 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
     if (ms.attributes.predKind === 'scores') ctx.seedLog['group metrics (calibration intervals)'] = plan.seeds.metrics;
     refuseDegenerate(plan, ms);
     // asked to stop before the GANs train: nothing worth a report yet (the rest would run on an untrained generator)
-    if (plan.shouldStop?.()) throw new EngineError('E_STOPPED', 'audit: stopped before the LUCID-GAN training began; nothing was written');
+    if (plan.shouldStop?.())
+      throw new EngineError('E_STOPPED', 'audit: stopped before the LUCID-GAN training began; nothing was written');
     // 3. LUCID-GAN, one per GAN seed (and the surrogate that scores a predictions column's sets)
     const gs = await ganStage(ctx, ms);
     lap('gan');

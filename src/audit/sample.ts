@@ -16,7 +16,11 @@ import type { Engine } from '../engine/engine.js';
 /** How many rows each stratum gives: proportional to `sizes`, summing to `total` (see the file comment). */
 export function allocate(sizes: readonly number[], total: number): number[] {
   const N = sizes.reduce((s, x) => s + x, 0);
-  check(Number.isSafeInteger(total) && total >= 0 && total <= N, 'E_ARG', () => `sample: cannot draw ${total} rows from ${N}`);
+  check(
+    Number.isSafeInteger(total) && total >= 0 && total <= N,
+    'E_ARG',
+    () => `sample: cannot draw ${total} rows from ${N}`,
+  );
   if (N === 0) return sizes.map(() => 0);
   const quota = sizes.map((n) => (total * n) / N);
   const a = quota.map((q) => Math.floor(q));
@@ -34,7 +38,8 @@ export function allocate(sizes: readonly number[], total: number): number[] {
       if (sizes[i] === 0 || a[i] > 0) continue;
       // the row comes from the stratum most above its share (that keeps at least one row)
       let from = -1;
-      for (let j = 0; j < sizes.length; j++) if (a[j] > 1 && (from < 0 || a[j] - quota[j] > a[from] - quota[from])) from = j;
+      for (let j = 0; j < sizes.length; j++)
+        if (a[j] > 1 && (from < 0 || a[j] - quota[j] > a[from] - quota[from])) from = j;
       a[from]--;
       a[i] = 1;
     }
@@ -54,7 +59,13 @@ export interface StratifiedSample {
  * A stratified sample of `total` of the rows: `stratum[i]` is row i's stratum (0 … strata − 1).
  * Deterministic for the seed.
  */
-export function stratifiedSample(engine: Engine, stratum: Int32Array, strata: number, total: number, seed: number): StratifiedSample {
+export function stratifiedSample(
+  engine: Engine,
+  stratum: Int32Array,
+  strata: number,
+  total: number,
+  seed: number,
+): StratifiedSample {
   const n = stratum.length;
   const sizes = new Array<number>(strata).fill(0);
   for (let i = 0; i < n; i++) sizes[stratum[i]]++;

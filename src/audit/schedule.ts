@@ -27,7 +27,9 @@ export interface ScheduleDef {
   maxHoldout: number;
   /** the generator's and the critic's hidden layers (default GAN_DEFAULTS': 256, 256) */
   dims?: number[];
-  /** stopping rule (Checkpointing): on held-out rows (`fast`) or on the sets drawn as the audit draws them (`plateau`) */
+  /**
+   * stopping rule (Checkpointing): on held-out rows (`fast`) or on the sets drawn as the audit draws them (`plateau`)
+   */
   stop?: 'held-out' | 'sets';
   every?: number;
   patience?: number;
@@ -55,7 +57,9 @@ export const GAN_SCHEDULES: Record<GanSchedule, ScheduleDef> = {
   },
   // EXPERIMENTS.md §12 (R2): chosen from the time-to-fidelity frontier by the rule declared before it ran
   plateau: {
-    label: 'the step budget as a ceiling, stopped when the sets (drawn as the audit draws them) stop getting closer to the training rows and their acceptance stops rising',
+    label:
+      'the step budget as a ceiling, stopped when the sets (drawn as the audit draws them) stop getting closer to ' +
+      'the training rows and their acceptance stops rising',
     holdout: 0,
     maxHoldout: 0,
     stop: 'sets',
@@ -91,7 +95,14 @@ export interface HoldoutSplit {
  * `trainPerHeld` (default four) times as many to train on gives none; the frontier bench (EXPERIMENTS.md
  * §12) holds out 30% and asks for two.
  */
-export function holdoutSplit(engine: Engine, yhat: Uint8Array, share: number, max: number, seed: number, trainPerHeld = 4): HoldoutSplit {
+export function holdoutSplit(
+  engine: Engine,
+  yhat: Uint8Array,
+  share: number,
+  max: number,
+  seed: number,
+  trainPerHeld = 4,
+): HoldoutSplit {
   check(share >= 0 && share < 1, 'E_ARG', () => `schedule: the held-out share must be in [0, 1), got ${share}`);
   const n = yhat.length;
   const total = Math.min(max, Math.round(share * n));
@@ -118,7 +129,12 @@ export function holdoutSplit(engine: Engine, yhat: Uint8Array, share: number, ma
  * stopping rule (null: none), and the training rows on each side as indices into the training rows
  * ([negative, positive]: the observed condition's pools). The audit and the time-to-quality bench share it.
  */
-export function trainingRows(engine: Engine, yhat: Uint8Array, def: ScheduleDef, seed: number): { rows: Int32Array; held: Int32Array | null; side: [Int32Array, Int32Array] } {
+export function trainingRows(
+  engine: Engine,
+  yhat: Uint8Array,
+  def: ScheduleDef,
+  seed: number,
+): { rows: Int32Array; held: Int32Array | null; side: [Int32Array, Int32Array] } {
   const split = def.holdout > 0 ? holdoutSplit(engine, yhat, def.holdout, def.maxHoldout, seed) : null;
   const held = split && split.held.length > 0 ? split : null;
   const rows = held ? held.train : Int32Array.from({ length: yhat.length }, (_, i) => i);
@@ -147,7 +163,8 @@ export function heldOutScorer(o: {
   function side(gan: LucidGan, s: 0 | 1): Table {
     const pool = o.trainSide[s];
     // a side with no held-out rows is not measured (meanFidelity skips it): generate nothing for it
-    if (pool.length === 0 || !o.heldYhat.some((y) => y === s)) return selectRows(gan.sample({ n: 1, seed: o.seed, range: o.range }).table, []);
+    if (pool.length === 0 || !o.heldYhat.some((y) => y === s))
+      return selectRows(gan.sample({ n: 1, seed: o.seed, range: o.range }).table, []);
     // the same rows and noise at every check: the score moves with the weights only
     const u = new Rng(gan.engine, o.seed + s).uniformHost(m);
     const rows = Int32Array.from(u, (x) => pool[Math.min(pool.length - 1, Math.floor(x * pool.length))]);
@@ -158,7 +175,16 @@ export function heldOutScorer(o: {
 /** Checkpointing for a schedule, or null when it does not stop early (or nothing could be held out). */
 export function checkpointing(def: ScheduleDef, score: Checkpointing['score'] | null): Checkpointing | null {
   if (def.stop === undefined || score === null) return null;
-  return { every: def.every!, patience: def.patience!, minDelta: def.minDelta!, minSteps: def.minSteps, score, ...(def.progressFrom ? { progressFrom: def.progressFrom } : {}), ...(def.acceptanceRise !== undefined ? { acceptanceRise: def.acceptanceRise } : {}), ...(def.keep ? { keep: def.keep } : {}) };
+  return {
+    every: def.every!,
+    patience: def.patience!,
+    minDelta: def.minDelta!,
+    minSteps: def.minSteps,
+    score,
+    ...(def.progressFrom ? { progressFrom: def.progressFrom } : {}),
+    ...(def.acceptanceRise !== undefined ? { acceptanceRise: def.acceptanceRise } : {}),
+    ...(def.keep ? { keep: def.keep } : {}),
+  };
 }
 
 /** meta.gan.sample: the stratified sample the GANs trained on (sample.ts), null when they saw every row. */
@@ -179,32 +205,58 @@ export function describeGanRows(g: { rows: number; sample?: GanSampleRecord | nu
   const n = (x: number) => x.toLocaleString('en-US');
   const s = g.sample;
   if (!s) return `${n(g.rows)} rows`;
-  const missing = s.represented < s.strataCount ? `; ${n(s.strataCount - s.represented)} of its ${n(s.strataCount)} strata have no row` : '';
+  const missing =
+    s.represented < s.strataCount
+      ? `; ${n(s.strataCount - s.represented)} of its ${n(s.strataCount)} strata have no row`
+      : '';
   const what = `a stratified sample of ${n(s.rows)} of ${n(s.of)} rows (strata: ${s.strata.join(' × ')}${missing})`;
   return g.rows === s.rows ? what : `${n(g.rows)} rows of ${what}`;
 }
 
 /** One line on how the GANs trained, from an audit's meta.gan (the CLI summary and the report say the same). */
-export function describeGanTraining(g: { epochs: number; mode: string; rows: number; seeds: readonly number[]; epochsDone: readonly number[]; schedule?: GanSchedule; heldOut?: number; batch?: number; stops?: readonly (StopRecord | null)[]; sample?: GanSampleRecord | null; sampling?: { condition: string; pointShare: number; correct: string; candidates?: number }; reused?: GanReuse | null }): string {
+export function describeGanTraining(g: {
+  epochs: number;
+  mode: string;
+  rows: number;
+  seeds: readonly number[];
+  epochsDone: readonly number[];
+  schedule?: GanSchedule;
+  heldOut?: number;
+  batch?: number;
+  stops?: readonly (StopRecord | null)[];
+  sample?: GanSampleRecord | null;
+  sampling?: { condition: string; pointShare: number; correct: string; candidates?: number };
+  reused?: GanReuse | null;
+}): string {
   const how = g.sampling ? `; ${describeSampling(g.sampling)}` : '';
   const reused = g.reused ? `; ${describeReuse(g.reused)}` : '';
   return describeTraining(g) + reused + how;
 }
 
 /** How the sets were drawn, in words (the condition mode, point masses, the correction). */
-export function describeSampling(s: { condition: string; pointShare: number; correct: string; candidates?: number }): string {
+export function describeSampling(s: {
+  condition: string;
+  pointShare: number;
+  correct: string;
+  candidates?: number;
+}): string {
   const points = s.pointShare > 0 ? `point masses ≥ ${+(100 * s.pointShare).toFixed(2)}%` : 'no point masses';
-  const corr = s.correct === 'none' ? 'no correction' : `${s.correct} correction from ${s.candidates ?? '?'}× candidates`;
+  const corr =
+    s.correct === 'none' ? 'no correction' : `${s.correct} correction from ${s.candidates ?? '?'}× candidates`;
   return `sets: ${s.condition} condition, ${points}, ${corr}`;
 }
 
 function describeTraining(g: Parameters<typeof describeGanTraining>[0]): string {
   const seeds = `${g.seeds.length} seed${g.seeds.length === 1 ? '' : 's'}`;
   const base = `LUCID-GAN (${g.mode} loss) × ${seeds} on ${describeGanRows(g)}`;
-  const epochsText = () => (g.epochsDone.length && g.epochsDone.every((e) => e === g.epochs) ? `${g.epochs} epochs` : `${g.epochsDone.join(', ')} of ${g.epochs} epochs`);
+  const epochsText = () =>
+    g.epochsDone.length && g.epochsDone.every((e) => e === g.epochs)
+      ? `${g.epochs} epochs`
+      : `${g.epochsDone.join(', ')} of ${g.epochs} epochs`;
   const def = g.schedule ? GAN_SCHEDULES[g.schedule] : undefined;
   if (!def?.stop) return `${base}, ${epochsText()} (the published schedule)`;
-  if (def.stop === 'held-out' && !g.heldOut) return `${base}, ${epochsText()} (fast schedule, but too few rows to hold any out, so no stopping rule)`;
+  if (def.stop === 'held-out' && !g.heldOut)
+    return `${base}, ${epochsText()} (fast schedule, but too few rows to hold any out, so no stopping rule)`;
   const stops = g.stops ?? [];
   const budget = g.batch ? Math.max(1, Math.floor(g.rows / g.batch)) * g.epochs : null;
   // one entry per seed, in seed order; a seed without a record (none expected) shows its epochs
@@ -214,6 +266,12 @@ function describeTraining(g: Parameters<typeof describeGanTraining>[0]): string 
     const why = s.reason === 'no improvement' ? 'stopped' : s.reason === 'budget' ? 'the whole budget' : s.reason;
     return def.keep === 'last' ? `${s.steps} steps (${why})` : `${s.steps} steps (${why}), step ${s.keptSteps} kept`;
   });
-  const on = def.stop === 'held-out' ? `the fidelity to ${(g.heldOut ?? 0).toLocaleString('en-US')} held-out rows` : def.checkedOn!;
-  return `${base}, checked every ${def.every} steps on ${on}${budget ? ` (budget ${budget} steps)` : ''}: ${per.join('; ')}`;
+  const on =
+    def.stop === 'held-out'
+      ? `the fidelity to ${(g.heldOut ?? 0).toLocaleString('en-US')} held-out rows`
+      : def.checkedOn!;
+  return (
+    `${base}, checked every ${def.every} steps on ${on}${budget ? ` (budget ${budget} steps)` : ''}: ` +
+    `${per.join('; ')}`
+  );
 }

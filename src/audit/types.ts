@@ -54,7 +54,6 @@ export interface ProtectedAttribute {
   inModel: boolean | null;
 }
 
-
 /** Canonical sets sampled from LUCID-GAN at prediction 1 and 0 (optionally with categories fixed). */
 export interface CanonicalComparison {
   /** (column, value) pairs fixed in the conditional vector; empty for the main sets */
@@ -69,11 +68,17 @@ export interface CanonicalComparison {
   fixTraining?: { rows: number; share: number; rare: boolean };
   /** with fix: share of generated rows (both sets together) that hold every fixed value */
   fixSatisfied?: number;
-  /** how often the sets are scored on their own side: by the model when callable, else by the GAN's surrogate, else null */
+  /**
+   * how often the sets are scored on their own side: by the model when callable, else by the GAN's surrogate, else null
+   */
   validity: Validity | null;
-  /** 'model', 'surrogate' (a classifier fitted to the predictions column; --pred) or null when nothing can score rows */
+  /**
+   * 'model', 'surrogate' (a classifier fitted to the predictions column; --pred) or null when nothing can score rows
+   */
   validityScorer: 'model' | 'surrogate' | null;
-  /** per GAN seed: how its positive and negative rows were drawn (rejection sampling); the sets hold them in this order */
+  /**
+   * per GAN seed: how its positive and negative rows were drawn (rejection sampling); the sets hold them in this order
+   */
   draws?: { seed: number; positive: DrawStats; negative: DrawStats }[];
 }
 
@@ -85,15 +90,26 @@ export interface IntersectionHeatmap {
   colValues: string[];
   /** [r][c]: data rows in the cell */
   n: number[][];
-  /** [r][c]: the model's selection rate in the data, the share of the cell's rows given the favourable decision (null for an empty cell) */
+  /**
+   * [r][c]: the model's selection rate in the data, the share of the cell's rows given the favourable decision (null
+   * for an empty cell)
+   */
   selectionRate: (number | null)[][];
-  /** [r][c]: share of the favourable canonical set in the cell minus share of the unfavourable set (with --favourable positive: positive − negative; null when not generated) */
+  /**
+   * [r][c]: share of the favourable canonical set in the cell minus share of the unfavourable set (with --favourable
+   * positive: positive − negative; null when not generated)
+   */
   canonicalShift: (number | null)[][] | null;
-  /** [r][c]: the direction check of the cell's shift against the real rows (AuditResult.checks.cells), null for an empty cell */
+  /**
+   * [r][c]: the direction check of the cell's shift against the real rows (AuditResult.checks.cells), null for an empty
+   * cell
+   */
   shiftStatus?: (ShiftCheck['status'] | null)[][];
   /** cells with fewer than `minGroupSize` data rows */
   small: [number, number][];
-  /** --suppress-below k: cells with fewer than k data rows (1 ≤ n < k); their selection rate and real-row check are null */
+  /**
+   * --suppress-below k: cells with fewer than k data rows (1 ≤ n < k); their selection rate and real-row check are null
+   */
   suppressed?: [number, number][];
 }
 
@@ -139,7 +155,10 @@ export interface LucidSection {
   prefer?: string;
   n?: number;
   epochs?: number;
-  /** whether the descent was projected onto the data: numbers kept inside the audited rows' range, one-hot groups on the simplex */
+  /**
+   * whether the descent was projected onto the data: numbers kept inside the audited rows' range, one-hot groups on the
+   * simplex
+   */
   projected?: boolean;
   /** share of samples the model scores ≥ 0.5 for the preferred class after one-hot snapping */
   success?: number;
@@ -185,15 +204,27 @@ export interface BeyondCheck {
 }
 
 export interface AuditResult {
-  /** lucid-wasm version, kernel variant, seed, settings, wall times per stage (ms); gan.rows = the GAN's training rows */
+  /**
+   * lucid-wasm version, kernel variant, seed, settings, wall times per stage (ms); gan.rows = the GAN's training rows
+   */
   meta: {
     tool: string;
     version: string;
     variant: string;
     created: string;
     seed: number;
-    /** sha256: of the data file's bytes as read (null when the caller gave none, e.g. a table built in memory; then `note`) */
-    data: { source: string; rows: number; columns: string[]; sha256: string | null; bytes: number | null; note?: string };
+    /**
+     * sha256: of the data file's bytes as read (null when the caller gave none, e.g. a table built in memory; then
+     * `note`)
+     */
+    data: {
+      source: string;
+      rows: number;
+      columns: string[];
+      sha256: string | null;
+      bytes: number | null;
+      note?: string;
+    };
     label: string;
     positive: string;
     /** whether the positive class is the favourable outcome */
@@ -201,12 +232,26 @@ export interface AuditResult {
     /** a score above this is the model's positive decision (--threshold) */
     threshold: number;
     /** sha256: of the model file's bytes (null for a predictions column, which has no model file: `note` says so) */
-    model: { kind: BlackBoxKind; source: string; features: string[] | null; differentiable: boolean; sha256: string | null; note?: string };
+    model: {
+      kind: BlackBoxKind;
+      source: string;
+      features: string[] | null;
+      differentiable: boolean;
+      sha256: string | null;
+      note?: string;
+    };
     /** epochs asked for; the GAN seeds, with the epochs each completed; whether the sets were drawn by rejection */
     gan: {
-      epochs: number; mode: 'consistency' | 'paper'; rows: number; seeds: number[]; epochsDone: number[]; rejection: boolean;
+      epochs: number;
+      mode: 'consistency' | 'paper';
+      rows: number;
+      seeds: number[];
+      epochsDone: number[];
+      rejection: boolean;
       /** the training schedule (schedule.ts), the real rows held out from training for its stopping rule, the batch */
-      schedule: GanSchedule; heldOut: number; batch: number;
+      schedule: GanSchedule;
+      heldOut: number;
+      batch: number;
       /** per seed, where the stopping rule ended training and which check's weights it kept (null: no stopping rule) */
       stops: (StopRecord | null)[];
       /** AuditOptions.ganRows: the most rows a GAN trains on (more rows in the data: a stratified sample) */
@@ -218,9 +263,15 @@ export interface AuditResult {
        * represented: how many of them have a row in the sample (all when rows ≥ strataCount).
        */
       sample: { rows: number; of: number; strata: string[]; strataCount: number; represented: number } | null;
-      /** how the sets were drawn: the condition mode, the transformer's point-mass share, the correction (absent in older audits) */
+      /**
+       * how the sets were drawn: the condition mode, the transformer's point-mass share, the correction (absent in
+       * older audits)
+       */
       sampling?: { condition: ConditionMode; pointShare: number; correct: Correction; candidates?: number };
-      /** the generators were not trained by this audit but reused (gan-reuse.ts): from where, and the hashes of what they were trained on; absent or null: trained here */
+      /**
+       * the generators were not trained by this audit but reused (gan-reuse.ts): from where, and the hashes of what
+       * they were trained on; absent or null: trained here
+       */
       reused?: GanReuse | null;
     };
     timings: Record<string, number>;
@@ -230,7 +281,10 @@ export interface AuditResult {
     seeds: Record<string, number>;
     /** --suppress-below k (null: nothing suppressed) */
     suppressBelow: number | null;
-    /** the audit was asked to stop (Ctrl-C, SIGTERM) and finished early: what was cut short (null: it ran to the end); the report's and the summary's first line */
+    /**
+     * the audit was asked to stop (Ctrl-C, SIGTERM) and finished early: what was cut short (null: it ran to the end);
+     * the report's and the summary's first line
+     */
     interrupted: AuditInterruption | null;
   };
   protected: ProtectedAttribute[];
@@ -286,7 +340,10 @@ export interface AuditResult {
   fale: FaleSection[];
   faleSkipped?: string;
   /** caveats stated next to the figures: validity, rare intersections, small groups */
-  caveats: { topic: 'validity' | 'fidelity' | 'privacy' | 'rare-intersection' | 'power' | 'small-group' | 'model' | 'other'; text: string }[];
+  caveats: {
+    topic: 'validity' | 'fidelity' | 'privacy' | 'rare-intersection' | 'power' | 'small-group' | 'model' | 'other';
+    text: string;
+  }[];
   warnings: string[];
   /** set by the demo: what was planted in the simulated data */
   planted?: { kind: string; rule: string; disadvantaged: Record<string, string>[]; reads: string[] }[];

@@ -80,7 +80,11 @@ export function grad(outputs: Tensor | Tensor[], inputs: Tensor[], opts: GradOpt
     check(t.requiresGrad, 'E_GRAD', () => `grad: input ${i} (shape [${t.shape}]) does not require a gradient`);
   }
   for (const [i, t] of outs.entries()) {
-    check(t.requiresGrad, 'E_GRAD', () => `grad: output ${i} (shape [${t.shape}]) does not depend on any tensor that requires a gradient`);
+    check(
+      t.requiresGrad,
+      'E_GRAD',
+      () => `grad: output ${i} (shape [${t.shape}]) does not depend on any tensor that requires a gradient`,
+    );
   }
 
   // Topological order (inputs before outputs) over the recorded graph.
@@ -90,7 +94,10 @@ export function grad(outputs: Tensor | Tensor[], inputs: Tensor[], opts: GradOpt
   while (stack.length) {
     const top = stack[stack.length - 1];
     const [t, i] = top;
-    if (i === 0 && seen.has(t)) { stack.pop(); continue; }
+    if (i === 0 && seen.has(t)) {
+      stack.pop();
+      continue;
+    }
     seen.add(t);
     const ins = t.node ? t.node.inputs : [];
     if (i < ins.length) {
@@ -107,15 +114,20 @@ export function grad(outputs: Tensor | Tensor[], inputs: Tensor[], opts: GradOpt
   const wanted = new Set(inputs);
   const needed = new Set<Tensor>();
   for (const t of order) {
-    if (wanted.has(t) || (t.node?.inputs.some((c) => needed.has(c)))) needed.add(t);
+    if (wanted.has(t) || t.node?.inputs.some((c) => needed.has(c))) needed.add(t);
   }
 
   const grads = new Map<Tensor, Tensor>();
   const seeds = opts.gradOutputs;
-  if (seeds) check(seeds.length === outs.length, 'E_ARG', () => `grad: ${seeds.length} gradOutputs for ${outs.length} outputs`);
+  if (seeds)
+    check(seeds.length === outs.length, 'E_ARG', () => `grad: ${seeds.length} gradOutputs for ${outs.length} outputs`);
   outs.forEach((t, i) => {
     const s = seeds ? seeds[i] : engine.ones(t.shape);
-    check(sameShape(s.shape, t.shape), 'E_SHAPE', () => `grad: gradOutputs[${i}] has shape [${s.shape}], output has [${t.shape}]`);
+    check(
+      sameShape(s.shape, t.shape),
+      'E_SHAPE',
+      () => `grad: gradOutputs[${i}] has shape [${s.shape}], output has [${t.shape}]`,
+    );
     accumulate(grads, t, s);
   });
 
@@ -135,11 +147,19 @@ export function grad(outputs: Tensor | Tensor[], inputs: Tensor[], opts: GradOpt
       let gs = node.op.backward(ctx, dy);
       if (createGraph && !twice) gs = gs.map((g) => (g ? guardOnce(g, node, dy) : g));
       engine.recording = createGraph;
-      check(gs.length === node.inputs.length, 'E_GRAD', () => `${node.op.name}: backward returned ${gs.length} gradients for ${node.inputs.length} inputs`);
+      check(
+        gs.length === node.inputs.length,
+        'E_GRAD',
+        () => `${node.op.name}: backward returned ${gs.length} gradients for ${node.inputs.length} inputs`,
+      );
       node.inputs.forEach((c, i) => {
         const g = gs[i];
         if (!g || !ctx.needsGrad[i]) return;
-        check(sameShape(g.shape, c.shape), 'E_GRAD', () => `${node.op.name}: gradient ${i} has shape [${g.shape}], input has [${c.shape}]`);
+        check(
+          sameShape(g.shape, c.shape),
+          'E_GRAD',
+          () => `${node.op.name}: gradient ${i} has shape [${g.shape}], input has [${c.shape}]`,
+        );
         accumulate(grads, c, g);
       });
     }
@@ -154,7 +174,8 @@ function accumulate(grads: Map<Tensor, Tensor>, t: Tensor, g: Tensor): void {
   grads.set(t, prev ? addGrads(prev, g) : g);
 }
 
-const sameShape = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((d, i) => d === b[i]);
+const sameShape = (a: readonly number[], b: readonly number[]) =>
+  a.length === b.length && a.every((d, i) => d === b[i]);
 
 // Gradient accumulation is an op, so accumulated gradients stay differentiable under createGraph.
 const AddGrads = defineOp<undefined>({
@@ -178,10 +199,18 @@ function guardOnce(g: Tensor, node: Node, dy: Tensor): Tensor {
     name: `${node.op.name}Backward`,
     forward: () => out,
     backward: () => {
-      throw new EngineError('E_GRAD', `${node.op.name}: not twice-differentiable; its gradient cannot be differentiated again (grad with createGraph reached it)`);
+      throw new EngineError(
+        'E_GRAD',
+        `${node.op.name}: not twice-differentiable; its gradient cannot be differentiated again (grad with ` +
+          `createGraph reached it)`,
+      );
     },
   };
-  const guard: Node = { op: op as OpDef<unknown>, inputs: deps, ctx: { inputs: deps, attrs: undefined, out, needsGrad: [], saved: [] } };
+  const guard: Node = {
+    op: op as OpDef<unknown>,
+    inputs: deps,
+    ctx: { inputs: deps, attrs: undefined, out, needsGrad: [], saved: [] },
+  };
   out.node = guard;
   return out;
 }

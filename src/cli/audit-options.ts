@@ -18,11 +18,15 @@ import { intAtLeast2, nonNegativeInt, numberList, positiveInt } from './options.
  * What an audit's --seed is, said once for every command that runs an audit (audit, check --model,
  * demo): the one seed given, from which the GANs' seeds and every draw's seed are derived.
  */
-export const AUDIT_SEED_HELP = `the audit's seed s; every seed of the audit is derived from it (LUCID-GAN k of --gan-seeds trains with s + k × ${CANONICAL_DEFAULTS.seedStride.toLocaleString('en-US')}, k = 0, 1, …; the report lists every seed by purpose); same seed, same audit`;
+export const AUDIT_SEED_HELP =
+  `the audit's seed s; every seed of the audit is derived from it (LUCID-GAN k of --gan-seeds trains with s + k × ` +
+  `${CANONICAL_DEFAULTS.seedStride.toLocaleString('en-US')}, k = 0, 1, …; the report lists every seed by ` +
+  `purpose); same seed, same audit`;
 
 function share(value: string): number {
   const v = Number(value);
-  if (value.trim() === '' || !Number.isFinite(v) || v < 0 || v >= 1) throw new InvalidArgumentError(`expected a share in [0, 1), e.g. 0.05, got "${value}"`);
+  if (value.trim() === '' || !Number.isFinite(v) || v < 0 || v >= 1)
+    throw new InvalidArgumentError(`expected a share in [0, 1), e.g. 0.05, got "${value}"`);
   return v;
 }
 
@@ -30,7 +34,9 @@ function edgesArg(value: string, prev: Record<string, number[]> = {}): Record<st
   const m = /^([^=]+?)\s*=\s*(.+)$/.exec(value.trim());
   const edges = m ? numberList(m[2]) : null;
   if (!m || !edges) {
-    throw new InvalidArgumentError(`expected COLUMN=E0,E1,… (at least two numbers), e.g. age=17,30,50,90, got "${value}"`);
+    throw new InvalidArgumentError(
+      `expected COLUMN=E0,E1,… (at least two numbers), e.g. age=17,30,50,90, got "${value}"`,
+    );
   }
   return { ...prev, [m[1]]: edges };
 }
@@ -46,37 +52,215 @@ interface AuditRunOption<K extends keyof AuditFileOptions = keyof AuditFileOptio
   value?: (parsed: unknown) => AuditFileOptions[K];
 }
 
-const run = <K extends keyof AuditFileOptions>(option: () => Option, key: K, value?: (parsed: unknown) => AuditFileOptions[K]): AuditRunOption<K> => ({ option, key, ...(value ? { value } : {}) });
+const run = <K extends keyof AuditFileOptions>(
+  option: () => Option,
+  key: K,
+  value?: (parsed: unknown) => AuditFileOptions[K],
+): AuditRunOption<K> => ({ option, key, ...(value ? { value } : {}) });
 
 /** The audit-run options, in --help order, each with its key in auditFile's options. */
 export const AUDIT_RUN_OPTIONS = [
-  run(() => new Option('--gan-epochs <n>', `LUCID-GAN training epochs (default: about ${AUDIT_DEFAULTS.ganSteps} steps, ${AUDIT_DEFAULTS.ganStepsFewRows} on few rows; see lucid audit --help)`).argParser(positiveInt), 'ganEpochs'),
-  run(() => new Option('--protected-bins <n>', `quantile bins for numeric protected columns (default ${AUDIT_DEFAULTS.protectedBins})`).argParser(intAtLeast2), 'protectedBins'),
-  run(() => new Option('--protected-edges <col=edges>', 'explicit bin edges for a numeric protected column, e.g. Age=16,30,50,90 (repeatable)').argParser(edgesArg), 'protectedEdges'),
-  run(() => new Option('-n <rows>', 'rows per canonical set and GAN seed (the seeds\' sets are pooled)').argParser(positiveInt).default(AUDIT_DEFAULTS.n), 'n'),
-  run(() => new Option('--intersection-rows <n>', `the most rows per side and GAN seed of an intersection's canonical sets: each side gets ${AUDIT_DEFAULTS.intersectionBudget.perRealRow}× the combination's real rows on it, pooled over the seeds, at least ${AUDIT_DEFAULTS.intersectionBudget.minRows}; the conditional sets get exactly n (0: neither)`).argParser(nonNegativeInt).default(AUDIT_DEFAULTS.intersectionRows), 'intersectionRows'),
-  run(() => new Option('--allow-small', `run on fewer than ${AUDIT_DEFAULTS.minRows} rows, or when every group of an attribute is small (otherwise an error)`), 'allowSmall', (v) => v === true),
-  run(() => new Option('--fale-bootstrap <n>', 'FALE bootstrap replicates for 95% bands (0: none)').argParser(nonNegativeInt).default(AUDIT_DEFAULTS.faleBootstrap), 'faleBootstrap'),
-  run(() => new Option('--gan-mode <mode>', 'LUCID-GAN training: paper (the published one) or consistency (adds the prediction-consistency term; see lucid audit --help)').choices(['paper', 'consistency']).default(AUDIT_DEFAULTS.ganMode), 'ganMode'),
-  run(() => new Option('--gan-schedule <name>', 'how long the GANs train: paper (the published fixed budget), fast (stopped on held-out real rows) or plateau (stopped when the sets stop getting closer to the training rows and their acceptance stops rising); see lucid audit --help').choices([...SCHEDULE_NAMES]).default(AUDIT_DEFAULTS.ganSchedule), 'ganSchedule'),
-  run(() => new Option('--gan-rows <n>', 'the most rows each LUCID-GAN trains on: more rows in the data give the GANs a stratified sample of n rows (the decision × the protected groups); the rest of the audit uses every row').argParser(positiveInt).default(AUDIT_DEFAULTS.ganRows), 'ganRows'),
-  run(() => new Option('--gan-seeds <n>', 'LUCID-GANs to train (different seeds); every canonical figure is given with its spread over them').argParser(positiveInt).default(AUDIT_DEFAULTS.ganSeeds), 'ganSeeds'),
-  run(() => new Option('--gan-condition <mode>', 'how the generator is conditioned when the sets are drawn (see lucid audit --help)').choices([...CONDITION_MODES]).default(AUDIT_DEFAULTS.ganCondition), 'ganCondition'),
-  run(() => new Option('--no-rejection', 'keep every generated row (the published sampling) instead of only those the model scores on their side'), 'rejection'),
-  run(() => new Option('--gan-point-share <x>', 'give every numeric value held by at least this share of its column\'s rows a GAN mode of its own, generated exactly (e.g. 0.05 for zero-inflated amounts; 0: none; EXPERIMENTS.md §7.3, §11)').argParser(share).default(AUDIT_DEFAULTS.ganPointShare), 'ganPointShare'),
-  run(() => new Option('--gan-correct <how>', 'how the main canonical sets are corrected after their draw: none, classifier (more rows drawn, resampled by a real-vs-generated MLP\'s odds) or linear (the same with logistic regression); see lucid audit --help').choices([...CORRECTIONS]).default(AUDIT_DEFAULTS.ganCorrect), 'ganCorrect'),
-  run(() => new Option('--gan-candidates <k>', `with --gan-correct classifier or linear: candidates drawn per row of a main set (default ${CORRECTION_DEFAULTS.factor})`).argParser(intAtLeast2), 'ganCandidates'),
-  run(() => new Option('--gan-side-by-side <when>', 'train the GAN seeds side by side, one core each, when there are 2 or more threads: on or off (the generators are the same either way; EXPERIMENTS.md §12.8)').choices(['on', 'off']).default(SIDE_BY_SIDE_DEFAULT ? 'on' : 'off'), 'ganSideBySide', (v) => v === 'on'),
+  run(
+    () =>
+      new Option(
+        '--gan-epochs <n>',
+        `LUCID-GAN training epochs (default: about ${AUDIT_DEFAULTS.ganSteps} steps, ` +
+          `${AUDIT_DEFAULTS.ganStepsFewRows} on few rows; see lucid audit --help)`,
+      ).argParser(positiveInt),
+    'ganEpochs',
+  ),
+  run(
+    () =>
+      new Option(
+        '--protected-bins <n>',
+        `quantile bins for numeric protected columns (default ${AUDIT_DEFAULTS.protectedBins})`,
+      ).argParser(intAtLeast2),
+    'protectedBins',
+  ),
+  run(
+    () =>
+      new Option(
+        '--protected-edges <col=edges>',
+        'explicit bin edges for a numeric protected column, e.g. Age=16,30,50,90 (repeatable)',
+      ).argParser(edgesArg),
+    'protectedEdges',
+  ),
+  run(
+    () =>
+      new Option('-n <rows>', "rows per canonical set and GAN seed (the seeds' sets are pooled)")
+        .argParser(positiveInt)
+        .default(AUDIT_DEFAULTS.n),
+    'n',
+  ),
+  run(
+    () =>
+      new Option(
+        '--intersection-rows <n>',
+        `the most rows per side and GAN seed of an intersection's canonical sets: each side gets ` +
+          `${AUDIT_DEFAULTS.intersectionBudget.perRealRow}× the combination's real rows on it, pooled over the ` +
+          `seeds, at least ${AUDIT_DEFAULTS.intersectionBudget.minRows}; the conditional sets get exactly n (0: ` +
+          `neither)`,
+      )
+        .argParser(nonNegativeInt)
+        .default(AUDIT_DEFAULTS.intersectionRows),
+    'intersectionRows',
+  ),
+  run(
+    () =>
+      new Option(
+        '--allow-small',
+        `run on fewer than ${AUDIT_DEFAULTS.minRows} rows, or when every group of an attribute is small (otherwise ` +
+          `an error)`,
+      ),
+    'allowSmall',
+    (v) => v === true,
+  ),
+  run(
+    () =>
+      new Option('--fale-bootstrap <n>', 'FALE bootstrap replicates for 95% bands (0: none)')
+        .argParser(nonNegativeInt)
+        .default(AUDIT_DEFAULTS.faleBootstrap),
+    'faleBootstrap',
+  ),
+  run(
+    () =>
+      new Option(
+        '--gan-mode <mode>',
+        'LUCID-GAN training: paper (the published one) or consistency (adds the prediction-consistency term; see ' +
+          'lucid audit --help)',
+      )
+        .choices(['paper', 'consistency'])
+        .default(AUDIT_DEFAULTS.ganMode),
+    'ganMode',
+  ),
+  run(
+    () =>
+      new Option(
+        '--gan-schedule <name>',
+        'how long the GANs train: paper (the published fixed budget), fast (stopped on held-out real rows) or ' +
+          'plateau (stopped when the sets stop getting closer to the training rows and their acceptance stops ' +
+          'rising); see lucid audit --help',
+      )
+        .choices([...SCHEDULE_NAMES])
+        .default(AUDIT_DEFAULTS.ganSchedule),
+    'ganSchedule',
+  ),
+  run(
+    () =>
+      new Option(
+        '--gan-rows <n>',
+        'the most rows each LUCID-GAN trains on: more rows in the data give the GANs a stratified sample of n rows ' +
+          '(the decision × the protected groups); the rest of the audit uses every row',
+      )
+        .argParser(positiveInt)
+        .default(AUDIT_DEFAULTS.ganRows),
+    'ganRows',
+  ),
+  run(
+    () =>
+      new Option(
+        '--gan-seeds <n>',
+        'LUCID-GANs to train (different seeds); every canonical figure is given with its spread over them',
+      )
+        .argParser(positiveInt)
+        .default(AUDIT_DEFAULTS.ganSeeds),
+    'ganSeeds',
+  ),
+  run(
+    () =>
+      new Option(
+        '--gan-condition <mode>',
+        'how the generator is conditioned when the sets are drawn (see lucid audit --help)',
+      )
+        .choices([...CONDITION_MODES])
+        .default(AUDIT_DEFAULTS.ganCondition),
+    'ganCondition',
+  ),
+  run(
+    () =>
+      new Option(
+        '--no-rejection',
+        'keep every generated row (the published sampling) instead of only those the model scores on their side',
+      ),
+    'rejection',
+  ),
+  run(
+    () =>
+      new Option(
+        '--gan-point-share <x>',
+        "give every numeric value held by at least this share of its column's rows a GAN mode of its own, generated " +
+          'exactly (e.g. 0.05 for zero-inflated amounts; 0: none; EXPERIMENTS.md §7.3, §11)',
+      )
+        .argParser(share)
+        .default(AUDIT_DEFAULTS.ganPointShare),
+    'ganPointShare',
+  ),
+  run(
+    () =>
+      new Option(
+        '--gan-correct <how>',
+        'how the main canonical sets are corrected after their draw: none, classifier (more rows drawn, resampled by ' +
+          "a real-vs-generated MLP's odds) or linear (the same with logistic regression); see lucid audit --help",
+      )
+        .choices([...CORRECTIONS])
+        .default(AUDIT_DEFAULTS.ganCorrect),
+    'ganCorrect',
+  ),
+  run(
+    () =>
+      new Option(
+        '--gan-candidates <k>',
+        `with --gan-correct classifier or linear: candidates drawn per row of a main set (default ` +
+          `${CORRECTION_DEFAULTS.factor})`,
+      ).argParser(intAtLeast2),
+    'ganCandidates',
+  ),
+  run(
+    () =>
+      new Option(
+        '--gan-side-by-side <when>',
+        'train the GAN seeds side by side, one core each, when there are 2 or more threads: on or off (the ' +
+          'generators are the same either way; EXPERIMENTS.md §12.8)',
+      )
+        .choices(['on', 'off'])
+        .default(SIDE_BY_SIDE_DEFAULT ? 'on' : 'off'),
+    'ganSideBySide',
+    (v) => v === 'on',
+  ),
   // --gan-cache DIR and --no-gan-cache set one value (DIR, or false); undefined: the default folder
   run(() => new Option('--gan-cache <dir>', GAN_CACHE_HELP), 'ganCacheDir', ganCacheDir),
-  run(() => new Option('--no-gan-cache', 'train the generators afresh and keep nothing (the cache is neither read nor written)'), 'ganCacheDir', ganCacheDir),
-  run(() => new Option('--gan <file>', 'use the trained generators of this file (written by --gan-save) instead of training; they must have been trained for this audit: the same rows, model scores, GAN options and lucid version'), 'gan'),
-  run(() => new Option('--gan-save <path>', "write the audit's trained (or reused) generators to this file, for --gan elsewhere (it holds a model of the data: keep it as you keep the data)"), 'ganSave'),
+  run(
+    () =>
+      new Option(
+        '--no-gan-cache',
+        'train the generators afresh and keep nothing (the cache is neither read nor written)',
+      ),
+    'ganCacheDir',
+    ganCacheDir,
+  ),
+  run(
+    () =>
+      new Option(
+        '--gan <file>',
+        'use the trained generators of this file (written by --gan-save) instead of training; they must have been ' +
+          'trained for this audit: the same rows, model scores, GAN options and lucid version',
+      ),
+    'gan',
+  ),
+  run(
+    () =>
+      new Option(
+        '--gan-save <path>',
+        "write the audit's trained (or reused) generators to this file, for --gan elsewhere (it holds a model of the " +
+          'data: keep it as you keep the data)',
+      ),
+    'ganSave',
+  ),
   run(modelTimeoutOption, 'modelTimeout'),
 ] as const;
 
 function ganCacheDir(v: unknown): string | null {
-  return v === false ? null : (v as string | undefined) ?? defaultGanCacheDir();
+  return v === false ? null : ((v as string | undefined) ?? defaultGanCacheDir());
 }
 
 /** The keys of auditFile's options that the audit-run options set. */

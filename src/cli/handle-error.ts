@@ -14,17 +14,28 @@ export const EXIT = {
   ok: 0,
   runtime: 1,
   usage: 2,
-  /** `lucid check`: a check of the fairness policy crosses its threshold or regressed against the baseline (PolicyFailure, raised after the outputs are written) */
+  /**
+   * `lucid check`: a check of the fairness policy crosses its threshold or regressed against the baseline
+   * (PolicyFailure, raised after the outputs are written)
+   */
   policy: 3,
-  /** the run was asked to stop (Ctrl-C, SIGTERM) and finished early: its output is written and marked (Interrupted), or a second signal quit at once */
+  /**
+   * the run was asked to stop (Ctrl-C, SIGTERM) and finished early: its output is written and marked (Interrupted), or
+   * a second signal quit at once
+   */
   interrupted: 130,
 } as const;
 
 export type StopSignal = 'SIGINT' | 'SIGTERM';
 
-/** A command that finished early because it was asked to stop (cli/interrupt.ts): exit 130 after its output is written. */
+/**
+ * A command that finished early because it was asked to stop (cli/interrupt.ts): exit 130 after its output is written.
+ */
 export class Interrupted extends Error {
-  constructor(message: string, readonly signal: StopSignal) {
+  constructor(
+    message: string,
+    readonly signal: StopSignal,
+  ) {
     super(message);
     this.name = 'Interrupted';
   }
@@ -32,7 +43,10 @@ export class Interrupted extends Error {
 
 /** A commander error (unknown option, bad choice, missing argument, …) and the command it came from, "lucid audit". */
 export class CommandLineError extends CommanderError {
-  constructor(cause: CommanderError, readonly command: string) {
+  constructor(
+    cause: CommanderError,
+    readonly command: string,
+  ) {
     super(cause.exitCode, cause.code, cause.message);
     this.name = 'CommandLineError';
   }
@@ -44,7 +58,8 @@ export class CommandLineError extends CommanderError {
  * "lucid: error: unknown option '--protect' (did you mean --protected?); see lucid audit --help".
  */
 export function commanderErrorLine(err: CommanderError, command = 'lucid'): string {
-  if (err.code === 'commander.help') return `lucid: error: ${command} needs one of the commands listed above; see ${command} --help\n`;
+  if (err.code === 'commander.help')
+    return `lucid: error: ${command} needs one of the commands listed above; see ${command} --help\n`;
   const text = err.message
     .replace(/^error: /, '')
     .replace(/\(Did you mean/g, '(did you mean')
@@ -65,16 +80,24 @@ export function describeError(err: unknown, debug = false): { text: string; exit
   const stack = debug && err instanceof Error && err.stack ? `${err.stack}\n` : '';
   if (err instanceof InvalidArgumentError || err instanceof CommanderError) {
     if (err.exitCode === 0) return { text: '', exit: EXIT.ok }; // --help, --version
-    return { text: commanderErrorLine(err, err instanceof CommandLineError ? err.command : undefined), exit: EXIT.usage };
+    return {
+      text: commanderErrorLine(err, err instanceof CommandLineError ? err.command : undefined),
+      exit: EXIT.usage,
+    };
   }
   if (err instanceof PolicyFailure) return { text: `lucid: ${err.message}\n`, exit: EXIT.policy };
-  if (err instanceof Interrupted) return { text: `lucid: interrupted (${err.signal}): ${err.message}\n`, exit: EXIT.interrupted };
-  if (err instanceof EngineError && err.code === 'E_STOPPED') return { text: `lucid: interrupted: ${err.message}\n`, exit: EXIT.interrupted };
+  if (err instanceof Interrupted)
+    return { text: `lucid: interrupted (${err.signal}): ${err.message}\n`, exit: EXIT.interrupted };
+  if (err instanceof EngineError && err.code === 'E_STOPPED')
+    return { text: `lucid: interrupted: ${err.message}\n`, exit: EXIT.interrupted };
   if (err instanceof EngineError) {
     return { text: `lucid: error: ${err.message}\n${stack}`, exit: err.code === 'E_ARG' ? EXIT.usage : EXIT.runtime };
   }
   const msg = err instanceof Error ? err.message : String(err);
-  return { text: `lucid: internal error (please report it, with the output of --debug): ${msg.split('\n')[0]}\n${stack}`, exit: EXIT.runtime };
+  return {
+    text: `lucid: internal error (please report it, with the output of --debug): ${msg.split('\n')[0]}\n${stack}`,
+    exit: EXIT.runtime,
+  };
 }
 
 /** Prints `err` as describeError says and exits with its code. */

@@ -29,7 +29,10 @@ export function interruptScope(message: string, onFirst?: () => void): Interrupt
     if (first) process.exit(EXIT.interrupted);
     first = sig;
     onFirst?.();
-    process.stderr.write(`lucid: interrupted (${sig}): ${message} (${sig === 'SIGINT' ? 'Ctrl-C' : 'SIGTERM'} again to quit at once); the run will exit ${EXIT.interrupted}\n`);
+    process.stderr.write(
+      `lucid: interrupted (${sig}): ${message} (${sig === 'SIGINT' ? 'Ctrl-C' : 'SIGTERM'} again to quit at once); ` +
+        `the run will exit ${EXIT.interrupted}\n`,
+    );
   };
   const handlers = new Map(SIGNALS.map((s) => [s, handler(s)]));
   for (const [s, h] of handlers) process.on(s, h);
@@ -47,7 +50,11 @@ export function interruptScope(message: string, onFirst?: () => void): Interrupt
 }
 
 /** Runs `work(shouldStop)` in an interrupt scope; returns its value and the signal that came, if any. */
-export async function withInterrupt<T>(message: string, work: (shouldStop: () => boolean) => Promise<T>, onFirst?: () => void): Promise<{ value: T; signal: StopSignal | null }> {
+export async function withInterrupt<T>(
+  message: string,
+  work: (shouldStop: () => boolean) => Promise<T>,
+  onFirst?: () => void,
+): Promise<{ value: T; signal: StopSignal | null }> {
   const scope = interruptScope(message, onFirst);
   try {
     const value = await work(scope.shouldStop);

@@ -33,4 +33,7 @@ function unknownHelpTopic(args: string[]): CommanderError | null {
 const helpError = unknownHelpTopic(process.argv.slice(2));
 // a command that never settles (the loop empties while it is pending) is an error, not exit 0
 if (helpError) handleError(helpError, process.argv.includes('--debug'));
-else guardResult(program.parseAsync(process.argv), () => running).catch((err: unknown) => handleError(err, program.opts().debug === true));
+else
+  guardResult(program.parseAsync(process.argv), () => running).catch((err: unknown) =>
+    handleError(err, program.opts().debug === true),
+  );

@@ -13,7 +13,9 @@ export function guardResult<T>(work: Promise<T>, command: () => string): Promise
   work.then(done, done);
   process.on('beforeExit', () => {
     if (settled) return;
-    process.stderr.write(`lucid: error: ${command()} stopped without a result: a promise never settled (a model that never answers?)\n`);
+    process.stderr.write(
+      `lucid: error: ${command()} stopped without a result: a promise never settled (a model that never answers?)\n`,
+    );
     process.exit(EXIT.runtime);
   });
   return work;

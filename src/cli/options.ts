@@ -11,13 +11,15 @@ import { wrapText } from '../report/format.js';
 
 export function positiveInt(value: string): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n <= 0) throw new InvalidArgumentError(`expected a positive integer, got "${value}"`);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n) || n <= 0)
+    throw new InvalidArgumentError(`expected a positive integer, got "${value}"`);
   return n;
 }
 
 export function nonNegativeInt(value: string): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n)) throw new InvalidArgumentError(`expected a non-negative integer, got "${value}"`);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(n))
+    throw new InvalidArgumentError(`expected a non-negative integer, got "${value}"`);
   return n;
 }
 
@@ -35,7 +37,10 @@ export function unitInterval(value: string): number {
   return v;
 }
 
-/** The decision threshold's flag as every command offers it (its meaning from metrics/decision.ts, which the page shows too). */
+/**
+ * The decision threshold's flag as every command offers it (its meaning from metrics/decision.ts, which the page shows
+ * too).
+ */
 export const THRESHOLD_OPTION = {
   flag: '--threshold',
   help: THRESHOLD_MEANING,
@@ -58,7 +63,8 @@ export function delimiter(value: string): Delimiter {
 /** A comma-separated list of column names. */
 export function names(value: string): string[] {
   const list = value.split(',').map((s) => s.trim());
-  if (list.some((s) => s === '')) throw new InvalidArgumentError(`expected comma-separated column names, got "${value}"`);
+  if (list.some((s) => s === ''))
+    throw new InvalidArgumentError(`expected comma-separated column names, got "${value}"`);
   return list;
 }
 
@@ -71,12 +77,15 @@ export function formatOption(choices: readonly string[], def: string, help = 'ou
 }
 
 /** `--format text|json` for commands whose result is a summary of files written. */
-export const summaryFormat = () => formatOption(['text'], 'text', 'text, or json: the summary as one JSON object on stdout');
+export const summaryFormat = () =>
+  formatOption(['text'], 'text', 'text, or json: the summary as one JSON object on stdout');
 
 /** Prints a command's summary: the text lines, or `json` as one JSON object with --format json. */
 export function printSummary(format: string | undefined, lines: string[], json: object): void {
   // text summaries keep to TEXT_WIDTH characters a line, as the audit's (docs/cli.md)
-  process.stdout.write(format === 'json' ? JSON.stringify(json, null, 2) + '\n' : wrapText(lines.map((l) => `${l}\n`).join('')));
+  process.stdout.write(
+    format === 'json' ? JSON.stringify(json, null, 2) + '\n' : wrapText(lines.map((l) => `${l}\n`).join('')),
+  );
 }
 
 /** COLUMN=VALUE (repeatable): the reference group of a column. */
@@ -91,8 +100,12 @@ export function classMapArg(value: string): Record<string, string> {
   const out: Record<string, string> = {};
   for (const part of value.split(',')) {
     const m = /^([^=]+?)\s*=\s*(.+)$/.exec(part.trim());
-    if (!m) throw new InvalidArgumentError(`expected MODEL_CLASS=DATA_VALUE pairs, comma-separated, e.g. yes=1,no=0, got "${value}"`);
-    if (out[m[1]] !== undefined) throw new InvalidArgumentError(`the model class "${m[1]}" is mapped twice in "${value}"`);
+    if (!m)
+      throw new InvalidArgumentError(
+        `expected MODEL_CLASS=DATA_VALUE pairs, comma-separated, e.g. yes=1,no=0, got "${value}"`,
+      );
+    if (out[m[1]] !== undefined)
+      throw new InvalidArgumentError(`the model class "${m[1]}" is mapped twice in "${value}"`);
     out[m[1]] = m[2].trim();
   }
   return out;
@@ -101,7 +114,8 @@ export function classMapArg(value: string): Record<string, string> {
 /** τ in (0, 1). */
 export function tolerance(value: string): number {
   const v = Number(value);
-  if (value.trim() === '' || !Number.isFinite(v) || v <= 0 || v >= 1) throw new InvalidArgumentError(`expected a number in (0, 1), e.g. 0.8 for the band [0.8, 1.25], got "${value}"`);
+  if (value.trim() === '' || !Number.isFinite(v) || v <= 0 || v >= 1)
+    throw new InvalidArgumentError(`expected a number in (0, 1), e.g. 0.8 for the band [0.8, 1.25], got "${value}"`);
   return v;
 }
 
@@ -111,17 +125,62 @@ export function tolerance(value: string): number {
  * FAVOURABLE); the numeric defaults are passed in, because commands may differ.
  */
 export const FAIRNESS_OPTIONS = {
-  positive: () => new Option('--positive <value>', 'the label value that is the positive class (default: the second of exactly two values, sorted); --favourable says whether it is the outcome people want'),
-  favourable: () => new Option('--favourable <which>', 'whether the --positive class is the outcome people want: positive (a loan) or negative (a high-risk score); it sets every metric\'s direction').choices([...FAVOURABLE]).default(METRICS_DEFAULTS.favourable),
-  reference: () => new Option('--reference <column=value>', 'the reference group of a column for differences, ratios and verdicts (repeat per column; default: the largest group that is not small)').argParser(referenceArg),
-  privileged: () => new Option('--privileged <column=value>', 'the old name of --reference').argParser(referenceArg).hideHelp(),
-  tolerance: (d: number) => new Option('--tolerance <t>', `ratios inside [t, 1/t] pass (default ${d}: [${d}, ${(1 / d).toFixed(2)}]); outside, a significant ratio is flagged in either direction`).argParser(tolerance),
-  minGroup: (d: number) => new Option('--min-group <n>', `groups with fewer rows are small: no verdict, never a default reference (default ${d})`).argParser(positiveInt),
-  threshold: (d: number) => new Option(`${THRESHOLD_OPTION.flag} <p>`, THRESHOLD_OPTION.help).argParser(unitInterval).default(d),
-  legitimate: () => new Option('--legitimate <names>', 'columns you consider legitimate factors: the selection-rate disparity is also given within their strata (explained vs unexplained)').argParser(names),
+  positive: () =>
+    new Option(
+      '--positive <value>',
+      'the label value that is the positive class (default: the second of exactly two values, sorted); --favourable ' +
+        'says whether it is the outcome people want',
+    ),
+  favourable: () =>
+    new Option(
+      '--favourable <which>',
+      'whether the --positive class is the outcome people want: positive (a loan) or negative (a high-risk score); ' +
+        "it sets every metric's direction",
+    )
+      .choices([...FAVOURABLE])
+      .default(METRICS_DEFAULTS.favourable),
+  reference: () =>
+    new Option(
+      '--reference <column=value>',
+      'the reference group of a column for differences, ratios and verdicts (repeat per column; default: the largest ' +
+        'group that is not small)',
+    ).argParser(referenceArg),
+  privileged: () =>
+    new Option('--privileged <column=value>', 'the old name of --reference').argParser(referenceArg).hideHelp(),
+  tolerance: (d: number) =>
+    new Option(
+      '--tolerance <t>',
+      `ratios inside [t, 1/t] pass (default ${d}: [${d}, ${(1 / d).toFixed(2)}]); outside, a significant ratio is ` +
+        `flagged in either direction`,
+    ).argParser(tolerance),
+  minGroup: (d: number) =>
+    new Option(
+      '--min-group <n>',
+      `groups with fewer rows are small: no verdict, never a default reference (default ${d})`,
+    ).argParser(positiveInt),
+  threshold: (d: number) =>
+    new Option(`${THRESHOLD_OPTION.flag} <p>`, THRESHOLD_OPTION.help).argParser(unitInterval).default(d),
+  legitimate: () =>
+    new Option(
+      '--legitimate <names>',
+      'columns you consider legitimate factors: the selection-rate disparity is also given within their strata ' +
+        '(explained vs unexplained)',
+    ).argParser(names),
   suppressBelow: () => new Option(`${SUPPRESSION_OPTION.flag} <k>`, SUPPRESSION_OPTION.help).argParser(positiveInt),
-  modelClasses: () => new Option('--model-classes <map>', 'the model\'s classes as the data codes them, MODEL_CLASS=DATA_VALUE comma-separated (e.g. yes=1,no=0): the model\'s positive class, so mapped, must be the --positive class (a model file records its classes; a mismatch is an error before the model is called)').argParser(classMapArg),
-  allowInvertedScores: () => new Option('--allow-inverted-scores', `audit scores that rank the label worse than chance (AUC ≤ ${FIT_DEFAULTS.invertedAuc} with its 99% interval below 0.5) as given, with a warning; without it they stop the run, since they probably give the probability of the other class`),
+  modelClasses: () =>
+    new Option(
+      '--model-classes <map>',
+      "the model's classes as the data codes them, MODEL_CLASS=DATA_VALUE comma-separated (e.g. yes=1,no=0): the " +
+        "model's positive class, so mapped, must be the --positive class (a model file records its classes; a " +
+        'mismatch is an error before the model is called)',
+    ).argParser(classMapArg),
+  allowInvertedScores: () =>
+    new Option(
+      '--allow-inverted-scores',
+      `audit scores that rank the label worse than chance (AUC ≤ ${FIT_DEFAULTS.invertedAuc} with its 99% interval ` +
+        `below 0.5) as given, with a warning; without it they stop the run, since they probably give the ` +
+        `probability of the other class`,
+    ),
 } as const;
 
 export type FairnessOptionName = keyof typeof FAIRNESS_OPTIONS;
@@ -158,7 +217,8 @@ export function withGroupComparisonOptions(cmd: Command): Command {
 export function fairnessValues(opts: FairnessCliOptions) {
   return {
     favourable: (opts.favourable ?? 'positive') as 'positive' | 'negative',
-    reference: opts.reference || opts.privileged ? { ...(opts.privileged ?? {}), ...(opts.reference ?? {}) } : undefined,
+    reference:
+      opts.reference || opts.privileged ? { ...(opts.privileged ?? {}), ...(opts.reference ?? {}) } : undefined,
     tolerance: opts.tolerance,
     minGroupSize: opts.minGroup,
     legitimate: opts.legitimate,
@@ -182,22 +242,59 @@ function decimalMark(value: string): '.' | ',' | 'auto' {
  * turns the parsed values into the reader's options.
  */
 export const DATA_OPTIONS = [
-  () => new Option('--input-format <name>', `the data file's format (default: by extension: ${FORMATS.map((f) => `${f.name} ${f.extensions.join(' ')}`).join('; ')}; else by its first bytes, else csv)`).choices([...FORMAT_NAMES]),
-  () => new Option('--delimiter <d>', 'CSV: comma, semicolon, tab or whitespace (runs of spaces/tabs) (default: detected)').argParser(delimiter),
+  () =>
+    new Option(
+      '--input-format <name>',
+      `the data file's format (default: by extension: ` +
+        `${FORMATS.map((f) => `${f.name} ${f.extensions.join(' ')}`).join('; ')}; else by its first bytes, else ` +
+        `csv)`,
+    ).choices([...FORMAT_NAMES]),
+  () =>
+    new Option(
+      '--delimiter <d>',
+      'CSV: comma, semicolon, tab or whitespace (runs of spaces/tabs) (default: detected)',
+    ).argParser(delimiter),
   () => new Option('--header', 'CSV: line 1 names the columns (default: detected)'),
   () => new Option('--no-header', 'CSV: line 1 is data'),
-  () => new Option('--columns <names>', 'CSV: column names, comma-separated (replace the header, or name a headerless file)').argParser(names),
+  () =>
+    new Option(
+      '--columns <names>',
+      'CSV: column names, comma-separated (replace the header, or name a headerless file)',
+    ).argParser(names),
   () => new Option('--numeric <names>', 'columns that must be numeric (a non-number is an error)').argParser(names),
   () => new Option('--categorical <names>', 'columns kept as categories even when they hold numbers').argParser(names),
   () => new Option('--drop <names>', 'columns to leave out, comma-separated').argParser(names),
-  () => new Option('--missing <policy>', 'missing values: keep (drop rows with a missing number, keep a missing label as a category), drop (drop every row with one), error').choices(['keep', 'drop', 'error']).default('keep'),
-  () => new Option('--max-categories <n>', 'most distinct labels a categorical column may have').argParser(positiveInt).default(DEFAULT_MAX_CATEGORIES),
-  () => new Option('--max-label-length <n>', 'longest category label, in characters (a longer one is an error naming the line and column)').argParser(positiveInt).default(DEFAULT_MAX_LABEL_LENGTH),
-  () => new Option('--decimal <mark>', 'CSV: decimal mark: . (point), , (comma) or auto (default: auto when the delimiter is not a comma: a column whose numbers all read with decimal commas is read so, and said)').argParser(decimalMark),
+  () =>
+    new Option(
+      '--missing <policy>',
+      'missing values: keep (drop rows with a missing number, keep a missing label as a category), drop (drop every ' +
+        'row with one), error',
+    )
+      .choices(['keep', 'drop', 'error'])
+      .default('keep'),
+  () =>
+    new Option('--max-categories <n>', 'most distinct labels a categorical column may have')
+      .argParser(positiveInt)
+      .default(DEFAULT_MAX_CATEGORIES),
+  () =>
+    new Option(
+      '--max-label-length <n>',
+      'longest category label, in characters (a longer one is an error naming the line and column)',
+    )
+      .argParser(positiveInt)
+      .default(DEFAULT_MAX_LABEL_LENGTH),
+  () =>
+    new Option(
+      '--decimal <mark>',
+      'CSV: decimal mark: . (point), , (comma) or auto (default: auto when the delimiter is not a comma: a column ' +
+        'whose numbers all read with decimal commas is read so, and said)',
+    ).argParser(decimalMark),
 ] as const;
 
 /** What a data file may be, for the commands' --data help: "CSV, Parquet, Arrow IPC or JSON Lines" (from FORMATS). */
-export const DATA_FILE = ((k: string[]) => `${k.slice(0, -1).join(', ')} or ${k[k.length - 1]}`)(FORMATS.map((f) => f.label.split(' (')[0].replace(/^Apache /, '')));
+export const DATA_FILE = ((k: string[]) => `${k.slice(0, -1).join(', ')} or ${k[k.length - 1]}`)(
+  FORMATS.map((f) => f.label.split(' (')[0].replace(/^Apache /, '')),
+);
 
 /** The parsed data options. */
 export interface DataCliOptions {

@@ -18,14 +18,20 @@ import { quality } from './commands/quality.js';
 import { selfcheck } from './commands/selfcheck.js';
 
 export const program = new Command('lucid')
-  .description('lucid-wasm: locate unfairness in machine-learning models (LUCID, LUCID-GAN, FALE) in any JavaScript runtime')
+  .description(
+    'lucid-wasm: locate unfairness in machine-learning models (LUCID, LUCID-GAN, FALE) in any JavaScript runtime',
+  )
   .version(AUDIT_VERSION)
   .option('--debug', 'print the stack trace with an error message')
-  .option('--threads <n>', 'kernel threads (default: LUCID_THREADS, else the number of cores; 1 = single-threaded; results are identical)', (v: string) => {
-    const n = Number(v);
-    if (!isThreadCount(n)) throw new InvalidArgumentError(`expected an integer in 1..${MAX_THREADS}`);
-    return n;
-  })
+  .option(
+    '--threads <n>',
+    'kernel threads (default: LUCID_THREADS, else the number of cores; 1 = single-threaded; results are identical)',
+    (v: string) => {
+      const n = Number(v);
+      if (!isThreadCount(n)) throw new InvalidArgumentError(`expected an integer in 1..${MAX_THREADS}`);
+      return n;
+    },
+  )
   .exitOverride();
 
 program.addCommand(auditCommand);
@@ -51,7 +57,8 @@ function commandLine(command: Command): string {
 const REQUIRED = new WeakMap<Command, readonly Option[]>();
 
 /** The options `command` requires (commander's `mandatory` flag is off: checkRequiredOptionsLast checks them). */
-export const requiredOptions = (command: Command): readonly Option[] => REQUIRED.get(command) ?? command.options.filter((o) => o.mandatory);
+export const requiredOptions = (command: Command): readonly Option[] =>
+  REQUIRED.get(command) ?? command.options.filter((o) => o.mandatory);
 
 /**
  * Commander checks required options before unknown ones, so a misspelt `--protect` would be reported
@@ -65,13 +72,21 @@ function checkRequiredOptionsLast(command: Command): void {
   for (const o of required) o.makeOptionMandatory(false);
   command.hook('preAction', (cmd) => {
     const missing = required.find((o) => cmd.getOptionValue(o.attributeName()) === undefined);
-    if (missing) cmd.error(`error: required option '${missing.flags}' not specified`, { code: 'commander.missingMandatoryOptionValue' });
+    if (missing)
+      cmd.error(`error: required option '${missing.flags}' not specified`, {
+        code: 'commander.missingMandatoryOptionValue',
+      });
   });
 }
 
 // Commander's own errors (unknown option or command, bad choice, missing argument or option) reach
 // the one error handler as CommandLineErrors that know their command, instead of being printed here.
-for (const c of [program, ...(function all(cs: readonly Command[]): Command[] { return cs.flatMap((x) => [x, ...all(x.commands)]); })(program.commands)]) {
+for (const c of [
+  program,
+  ...(function all(cs: readonly Command[]): Command[] {
+    return cs.flatMap((x) => [x, ...all(x.commands)]);
+  })(program.commands),
+]) {
   c.exitOverride((err) => {
     throw new CommandLineError(err, commandLine(c));
   });

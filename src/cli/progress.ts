@@ -7,7 +7,11 @@ import type { AuditEstimate } from '../audit/estimate.js';
 import { auditEstimateText, estimateText, fmtDuration, paceTimed } from '../report/format.js';
 
 /** A progress line on stderr: redrawn on a terminal, one line per stage otherwise. */
-export function progressLine(label = 'audit'): { onProgress: (stage: string, f: number, eta?: StageEta) => void; onEstimate: (e: AuditEstimate) => void; end: () => void } {
+export function progressLine(label = 'audit'): {
+  onProgress: (stage: string, f: number, eta?: StageEta) => void;
+  onEstimate: (e: AuditEstimate) => void;
+  end: () => void;
+} {
   const tty = process.stderr.isTTY === true;
   let last = '';
   let drawn = false;
@@ -33,7 +37,12 @@ export function progressLine(label = 'audit'): { onProgress: (stage: string, f: 
       const width = 20;
       const done = Math.round(width * f);
       const left = eta && estimated ? ` · about ${fmtDuration(eta.left)} left` : '';
-      process.stderr.write(`\r${`${label === 'audit' ? '' : `${label}: `}${stage.padEnd(13)} [${'#'.repeat(done)}${'.'.repeat(width - done)}] ${Math.round(100 * f)}%${left}`}\x1b[K`);
+      process.stderr.write(
+        `\r${
+          `${label === 'audit' ? '' : `${label}: `}${stage.padEnd(13)} ` +
+          `[${'#'.repeat(done)}${'.'.repeat(width - done)}] ${Math.round(100 * f)}%${left}`
+        }\x1b[K`,
+      );
       drawn = true;
     },
     onEstimate: (e) => {

@@ -19,7 +19,10 @@ export async function auditWithProgress<R>(
   finish: (out: { result: AuditResult; read: ReadReport }) => Promise<R>,
 ): Promise<R> {
   const bar = ui.quiet ? null : progressLine(ui.label);
-  const scope = interruptScope('ending LUCID-GAN training early and finishing the audit with it; its report will be marked interrupted', () => bar?.end());
+  const scope = interruptScope(
+    'ending LUCID-GAN training early and finishing the audit with it; its report will be marked interrupted',
+    () => bar?.end(),
+  );
   try {
     const out = await auditFile(engine, {
       ...opts,
@@ -30,15 +33,27 @@ export async function auditWithProgress<R>(
       provenance: { command: { via: 'cli', argv: process.argv.slice(2) } },
     });
     bar?.end();
-    for (const w of [...out.read.warnings, ...out.result.warnings]) process.stderr.write(wrapText(`lucid: warning: ${w}\n`));
+    for (const w of [...out.read.warnings, ...out.result.warnings])
+      process.stderr.write(wrapText(`lucid: warning: ${w}\n`));
     const sig = scope.signal();
     const meta = out.result.meta;
     // the signal that stopped it (the core knows only that it was asked to stop); one that came after
     // the audit's last step still marks it
-    if (sig) meta.interrupted = { ...(meta.interrupted ?? interruption('done', meta.gan.epochsDone, meta.gan.seeds.length, meta.gan.epochs, false)!), signal: sig };
+    if (sig)
+      meta.interrupted = {
+        ...(meta.interrupted ??
+          interruption('done', meta.gan.epochsDone, meta.gan.seeds.length, meta.gan.epochs, false)!),
+        signal: sig,
+      };
     const value = await finish(out);
     const late = scope.signal();
-    if (late) throw new Interrupted(meta.interrupted ? `${meta.interrupted.text} Its outputs are written and marked interrupted.` : 'asked to stop while the outputs were written; they are complete, but the run did not finish on its own.', late);
+    if (late)
+      throw new Interrupted(
+        meta.interrupted
+          ? `${meta.interrupted.text} Its outputs are written and marked interrupted.`
+          : 'asked to stop while the outputs were written; they are complete, but the run did not finish on its own.',
+        late,
+      );
     return value;
   } finally {
     bar?.end();

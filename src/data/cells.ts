@@ -26,7 +26,10 @@ export function parseCommaNumber(cell: string): number {
   return Number.isFinite(v) ? v : NaN;
 }
 
-/** How numbers are written: '.' decimals, ',' decimals, or 'auto' (a column whose numbers all read with commas, at least one with a comma, is read so, and said). */
+/**
+ * How numbers are written: '.' decimals, ',' decimals, or 'auto' (a column whose numbers all read with commas, at least
+ * one with a comma, is read so, and said).
+ */
 export type DecimalMark = '.' | ',' | 'auto';
 
 /** The finite number a trimmed cell spells in decimal notation, or NaN (hex, 'Infinity', '1,5' are not numbers). */
@@ -36,7 +39,10 @@ export function parseNumber(cell: string): number {
   return Number.isFinite(v) ? v : NaN;
 }
 
-/** The number in [0, 1] a text spells (as JavaScript's Number reads it, surrounding spaces allowed), or null: a threshold or share typed by a person. */
+/**
+ * The number in [0, 1] a text spells (as JavaScript's Number reads it, surrounding spaces allowed), or null: a
+ * threshold or share typed by a person.
+ */
 export function unitIntervalOf(text: string): number | null {
   const v = Number(text);
   return text.trim() === '' || !Number.isFinite(v) || v < 0 || v > 1 ? null : v;

@@ -16,7 +16,15 @@
 //   chunk-local codes: a dictionary of ten million names is not kept;
 // - a column the first chunk read with decimal commas is read so in every chunk.
 import { EngineError, inputError } from '../engine/errors.js';
-import { DEFAULT_MAX_CATEGORIES, TableBuilder, type BuildResult, type ColumnMissing, type MissingReport, type MostlyNumeric, type SchemaOptions } from './schema.js';
+import {
+  DEFAULT_MAX_CATEGORIES,
+  TableBuilder,
+  type BuildResult,
+  type ColumnMissing,
+  type MissingReport,
+  type MostlyNumeric,
+  type SchemaOptions,
+} from './schema.js';
 import type { CategoricalColumn, Column, Table } from './table.js';
 
 /** Rows per chunk unless a reader is told otherwise: small enough for a model call, large enough to amortise it. */
@@ -65,7 +73,8 @@ export class ChunkedTableBuilder {
     private readonly opts: SchemaOptions = {},
     readonly chunkRows: number = CHUNK_ROWS,
   ) {
-    if (!Number.isSafeInteger(chunkRows) || chunkRows < 1) throw new EngineError('E_ARG', `${file}: chunk rows must be a positive integer, got ${chunkRows}`);
+    if (!Number.isSafeInteger(chunkRows) || chunkRows < 1)
+      throw new EngineError('E_ARG', `${file}: chunk rows must be a positive integer, got ${chunkRows}`);
     this.userForced = new Set([...(opts.numeric ?? []), ...(opts.categorical ?? [])]);
     this.builder = new TableBuilder(file, names, opts);
   }
@@ -86,7 +95,15 @@ export class ChunkedTableBuilder {
     const last = this.inChunk > 0 || this.first ? this.flush(true) : null;
     return {
       last,
-      build: { rowsRead: this.rowsRead, rowsKept: this.rowsKept, chunks: this.chunks, missing: this.missing!, warnings: this.warnings, mostlyNumeric: this.mostlyNumeric, columns: this.columnsOut },
+      build: {
+        rowsRead: this.rowsRead,
+        rowsKept: this.rowsKept,
+        chunks: this.chunks,
+        missing: this.missing!,
+        warnings: this.warnings,
+        mostlyNumeric: this.mostlyNumeric,
+        columns: this.columnsOut,
+      },
     };
   }
 
@@ -96,7 +113,11 @@ export class ChunkedTableBuilder {
     if (!(e instanceof EngineError) || this.first || !e.message.endsWith(tail)) return e;
     const name = [...this.kinds.keys()].find((n) => e.message.includes(`, column ${JSON.stringify(n)}: `));
     if (name === undefined || this.userForced.has(name)) return e;
-    return inputError(`${e.message.slice(0, -tail.length)}, but the first ${this.chunkRows.toLocaleString('en-US')} rows made the column numeric (a file read in chunks keeps the first chunk's kinds); give --categorical ${name} to read it as categories`);
+    return inputError(
+      `${e.message.slice(0, -tail.length)}, but the first ${this.chunkRows.toLocaleString('en-US')} rows made the ` +
+        `column numeric (a file read in chunks keeps the first chunk's kinds); give --categorical ${name} to ` +
+        `read it as categories`,
+    );
   }
 
   private flush(final: boolean): Table | null {
@@ -123,7 +144,10 @@ export class ChunkedTableBuilder {
     if (!final) this.builder = new TableBuilder(this.file, this.names, this.forcedOptions());
     if (!built) {
       if (final && this.rowsKept === 0) {
-        throw inputError(`${this.file}: no rows left: the missing-value policy "${this.opts.missing ?? 'keep'}" drops all ${this.rowsRead} data rows; use --missing keep, or --drop the emptiest columns`);
+        throw inputError(
+          `${this.file}: no rows left: the missing-value policy "${this.opts.missing ?? 'keep'}" drops all ` +
+            `${this.rowsRead} data rows; use --missing keep, or --drop the emptiest columns`,
+        );
       }
       return null;
     }
@@ -153,7 +177,10 @@ export class ChunkedTableBuilder {
     this.mostlyNumeric = built.mostlyNumeric;
   }
 
-  /** Later chunks: every kept column but an identifier forced to the kind the first chunk gave it, with its decimal mark. */
+  /**
+   * Later chunks: every kept column but an identifier forced to the kind the first chunk gave it, with its decimal
+   * mark.
+   */
   private forcedOptions(): SchemaOptions {
     if (this.first) return this.opts;
     const numeric: string[] = [];
@@ -173,7 +200,12 @@ export class ChunkedTableBuilder {
       let g = d.index.get(label);
       if (g === undefined) {
         g = d.categories.length;
-        if (g === max) throw inputError(`${this.file}: column ${JSON.stringify(c.name)} has more than ${max} distinct values (the ${max + 1}th, ${JSON.stringify(label)}, after the first ${this.rowsRead.toLocaleString('en-US')} rows); too many for a category: --drop it, or raise --max-categories`);
+        if (g === max)
+          throw inputError(
+            `${this.file}: column ${JSON.stringify(c.name)} has more than ${max} distinct values (the ${max + 1}th, ` +
+              `${JSON.stringify(label)}, after the first ${this.rowsRead.toLocaleString('en-US')} rows); too ` +
+              `many for a category: --drop it, or raise --max-categories`,
+          );
         d.index.set(label, g);
         d.categories.push(label);
       }
@@ -188,7 +220,11 @@ export class ChunkedTableBuilder {
 
   private mergeMissing(m: MissingReport): void {
     if (!this.missing) {
-      this.missing = { ...m, firstDroppedLines: m.firstDroppedLines.slice(), columns: m.columns.map((c) => ({ ...c, keptAs: c.keptAs.slice() })) };
+      this.missing = {
+        ...m,
+        firstDroppedLines: m.firstDroppedLines.slice(),
+        columns: m.columns.map((c) => ({ ...c, keptAs: c.keptAs.slice() })),
+      };
       return;
     }
     const t = this.missing;
@@ -210,11 +246,18 @@ export class ChunkedTableBuilder {
   }
 }
 
-/** Appends chunks' columns into one compact Table: typed arrays sized once from an upper bound of the rows, grown by half when it is short. */
+/**
+ * Appends chunks' columns into one compact Table: typed arrays sized once from an upper bound of the rows, grown by
+ * half when it is short.
+ */
 export class TableAppender {
   private n = 0;
   private cap: number;
-  private readonly cols = new Map<string, { kind: 'numeric'; values: Float64Array } | { kind: 'categorical'; codes: Int32Array; categories: string[]; identifier?: boolean }>();
+  private readonly cols = new Map<
+    string,
+    | { kind: 'numeric'; values: Float64Array }
+    | { kind: 'categorical'; codes: Int32Array; categories: string[]; identifier?: boolean }
+  >();
 
   constructor(
     readonly names: readonly string[],
@@ -231,12 +274,20 @@ export class TableAppender {
       if (!c) throw new EngineError('E_ARG', `TableAppender: the chunk has no column "${name}"`);
       let have = this.cols.get(name);
       if (!have) {
-        have = c.kind === 'numeric' ? { kind: 'numeric', values: new Float64Array(this.cap) } : { kind: 'categorical', codes: new Int32Array(this.cap), categories: c.categories };
+        have =
+          c.kind === 'numeric'
+            ? { kind: 'numeric', values: new Float64Array(this.cap) }
+            : { kind: 'categorical', codes: new Int32Array(this.cap), categories: c.categories };
         this.cols.set(name, have);
       }
       if (have.kind === 'numeric' && c.kind === 'numeric') have.values.set(c.values, this.n);
       else if (have.kind === 'categorical' && c.kind === 'categorical') {
-        if (c.identifier && have.categories !== c.categories) throw new EngineError('E_INPUT', `column "${name}" looks like an identifier (a distinct value on nearly every row): read in chunks, its codes are per chunk, so it cannot be one of the columns read whole; --drop it`);
+        if (c.identifier && have.categories !== c.categories)
+          throw new EngineError(
+            'E_INPUT',
+            `column "${name}" looks like an identifier (a distinct value on nearly every row): read in chunks, its ` +
+              `codes are per chunk, so it cannot be one of the columns read whole; --drop it`,
+          );
         have.codes.set(c.codes, this.n);
         have.categories = c.categories;
         if (c.identifier) have.identifier = true;
@@ -266,7 +317,12 @@ export class TableAppender {
       const c = this.cols.get(name);
       if (!c) return { kind: 'numeric', name, values: new Float64Array(0) };
       if (c.kind === 'numeric') return { kind: 'numeric', name, values: c.values.subarray(0, this.n) };
-      const out: CategoricalColumn = { kind: 'categorical', name, codes: c.codes.subarray(0, this.n), categories: c.categories };
+      const out: CategoricalColumn = {
+        kind: 'categorical',
+        name,
+        codes: c.codes.subarray(0, this.n),
+        categories: c.categories,
+      };
       if (c.identifier) out.identifier = true;
       return out;
     });

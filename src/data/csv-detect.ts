@@ -32,7 +32,18 @@ export function delimiterName(d: Delimiter): string {
 /** Parses a user's delimiter: ',' or comma, ';' or semicolon, a tab, '\t' or tab, whitespace or space. */
 export function parseDelimiter(s: string): Delimiter | undefined {
   const k = s.trim() === '' && s.includes('\t') ? '\t' : s.trim().toLowerCase();
-  const table: Record<string, Delimiter> = { ',': ',', comma: ',', ';': ';', semicolon: ';', '\t': '\t', '\\t': '\t', tab: '\t', whitespace: 'whitespace', space: 'whitespace', spaces: 'whitespace' };
+  const table: Record<string, Delimiter> = {
+    ',': ',',
+    comma: ',',
+    ';': ';',
+    semicolon: ';',
+    '\t': '\t',
+    '\\t': '\t',
+    tab: '\t',
+    whitespace: 'whitespace',
+    space: 'whitespace',
+    spaces: 'whitespace',
+  };
   return table[k];
 }
 
@@ -72,7 +83,13 @@ const CR = 13;
  * text ends with a line end (it may be cut). `starts`, when given, receives the index in `text` where
  * each record starts.
  */
-export function splitRecords(text: string, delimiter: Delimiter, maxRecords = Infinity, complete = true, starts?: number[]): string[][] {
+export function splitRecords(
+  text: string,
+  delimiter: Delimiter,
+  maxRecords = Infinity,
+  complete = true,
+  starts?: number[],
+): string[][] {
   const ws = delimiter === 'whitespace';
   const d = ws ? -1 : delimiter.charCodeAt(0);
   const n = text.length;
@@ -187,7 +204,10 @@ export function detectCsv(text: string, opts: DetectOptions = {}): Detection {
   const bom = text.charCodeAt(0) === 0xfeff;
   const body = bom ? text.slice(1) : text;
   if (complete && body.length === 0) {
-    throw new EngineError('E_INPUT', bom ? `${file}: the file is empty (it holds only a UTF-8 byte-order mark)` : `${file}: the file is empty`);
+    throw new EngineError(
+      'E_INPUT',
+      bom ? `${file}: the file is empty (it holds only a UTF-8 byte-order mark)` : `${file}: the file is empty`,
+    );
   }
   const cache = new Map<Delimiter, string[][]>();
   const split = (d: Delimiter) => {

@@ -7,7 +7,7 @@
 // readDataBytes reads a whole file of any format in FORMATS held in memory (a browser upload): CSV
 // through csvSettings, splitRecords and the TableBuilder of src/data/schema.ts, the other formats
 // through the core readers of FORMATS, as src/node/read-table.ts uses them over a file.
-import { EngineError, inputError } from '../engine/errors.js';
+import { type EngineError, inputError } from '../engine/errors.js';
 import type { DecimalMark } from './cells.js';
 import { detectCsv, splitRecords, type Delimiter, type Detection } from './csv-detect.js';
 import { findInvalidUtf8, lineAt, QuoteScanner, sniffBytes, utf8CutTail } from './csv-scan.js';
@@ -35,7 +35,10 @@ export interface CsvSettings extends Detection {
 
 /** The message for bytes that are not UTF-8, naming the file, the byte offset and the line. */
 export function invalidUtf8(file: string, offset: number, line: number): EngineError {
-  return inputError(`${file}: not valid UTF-8 at byte offset ${offset} (line ${line}); save the file as UTF-8 (it may be Latin-1 or Windows-1252)`);
+  return inputError(
+    `${file}: not valid UTF-8 at byte offset ${offset} (line ${line}); save the file as UTF-8 (it may be Latin-1 or ` +
+      `Windows-1252)`,
+  );
 }
 
 /** The text after its first `n` lines (LF, CRLF or CR ends). */
@@ -84,9 +87,23 @@ function lineNumbers(text: string, at: readonly number[]): number[] {
   return out;
 }
 
-/** The warning for a repeated column name in a header, renamed as pandas does; `hint` says how to name the columns instead (the CLI's --columns). */
-export function duplicateNameWarning(file: string, line: number, name: string, renamed: string, first: number, second: number, hint = ''): string {
-  return `${file}: line ${line}: column name ${JSON.stringify(name)} appears twice (fields ${first + 1} and ${second + 1}); the second is called ${JSON.stringify(renamed)}${hint}`;
+/**
+ * The warning for a repeated column name in a header, renamed as pandas does; `hint` says how to name the columns
+ * instead (the CLI's --columns).
+ */
+export function duplicateNameWarning(
+  file: string,
+  line: number,
+  name: string,
+  renamed: string,
+  first: number,
+  second: number,
+  hint = '',
+): string {
+  return (
+    `${file}: line ${line}: column name ${JSON.stringify(name)} appears twice (fields ${first + 1} and ` +
+    `${second + 1}); the second is called ${JSON.stringify(renamed)}${hint}`
+  );
 }
 
 export interface ParsedCsv {
@@ -105,7 +122,8 @@ export interface ParsedCsv {
 export function readCsvBytes(buf: ArrayBuffer | Uint8Array, file: string, opts: SchemaOptions = {}): ParsedCsv {
   const bytes = buf instanceof Uint8Array ? buf : new Uint8Array(buf);
   const settings = csvSettings(bytes.subarray(0, CSV_SAMPLE_BYTES), bytes.length, file, { decimal: opts.decimal });
-  // the Node reader's byte checks, in its order: UTF-8 up to the first bad byte, then quoting and NUL bytes (QuoteScanner)
+  // the Node reader's byte checks, in its order: UTF-8 up to the first bad byte, then quoting and NUL bytes
+  // (QuoteScanner)
   const bom = settings.bom ? 3 : 0;
   const scanner = new QuoteScanner(file, settings.delimiter);
   const bad = findInvalidUtf8(bytes);
@@ -125,23 +143,35 @@ export function readCsvBytes(buf: ArrayBuffer | Uint8Array, file: string, opts: 
   let start = 0;
   const warnings: string[] = [];
   if (settings.header) {
-    names = headerNames(file, first, lines[0], (n, renamed, i, j) => warnings.push(duplicateNameWarning(file, lines[0], n, renamed, i, j)));
+    names = headerNames(file, first, lines[0], (n, renamed, i, j) =>
+      warnings.push(duplicateNameWarning(file, lines[0], n, renamed, i, j)),
+    );
     start = 1;
   } else {
     names = first.map((_, i) => `c${i + 1}`);
   }
-  if (names.length < 2) throw inputError(`${file}: not a CSV file with at least two columns (found ${names.length}: ${names.join(', ')})`);
+  if (names.length < 2)
+    throw inputError(`${file}: not a CSV file with at least two columns (found ${names.length}: ${names.join(', ')})`);
   const builder = new TableBuilder(file, names, { missing: 'keep', ...opts, decimal: settings.decimal });
   for (let r = start; r < records.length; r++) builder.addRow(records[r], lines[r]);
-  if (builder.rowsRead === 0) throw inputError(`${file}: line ${lines[0]} is a header (${names.join(', ')}) but no data rows follow`);
+  if (builder.rowsRead === 0)
+    throw inputError(`${file}: line ${lines[0]} is a header (${names.join(', ')}) but no data rows follow`);
   const built = builder.finish();
-  return { table: built.table, warnings: [...warnings, ...built.warnings], mostlyNumeric: built.mostlyNumeric, settings };
+  return {
+    table: built.table,
+    warnings: [...warnings, ...built.warnings],
+    mostlyNumeric: built.mostlyNumeric,
+    settings,
+  };
 }
 
 export interface ParsedData {
   table: Table;
   warnings: string[];
-  /** the columns read as categories because of a few text cells among numbers (refused as a label, predictions or protected column) */
+  /**
+   * the columns read as categories because of a few text cells among numbers (refused as a label, predictions or
+   * protected column)
+   */
   mostlyNumeric: string[];
   format: FormatName;
   /** how the file was read, for the page: "delimiter ";"", "Apache Parquet" */
@@ -156,7 +186,10 @@ function formatOf(bytes: Uint8Array, name: string): FormatName {
   return head.startsWith('PAR1') ? 'parquet' : head === 'ARROW1' ? 'arrow' : 'csv';
 }
 
-/** Reads a whole data file of any format in FORMATS held in memory; every problem is an E_INPUT EngineError naming the file. */
+/**
+ * Reads a whole data file of any format in FORMATS held in memory; every problem is an E_INPUT EngineError naming the
+ * file.
+ */
 export async function readDataBytes(buf: ArrayBuffer | Uint8Array, file: string): Promise<ParsedData> {
   const bytes = buf instanceof Uint8Array ? buf : new Uint8Array(buf);
   const format = formatOf(bytes, file);
@@ -165,11 +198,27 @@ export async function readDataBytes(buf: ArrayBuffer | Uint8Array, file: string)
     const csv = readCsvBytes(bytes, file);
     const d = csv.settings.delimiter;
     const delim = d === '\t' ? 'tab' : d === 'whitespace' ? 'whitespace' : `"${d}"`;
-    return { table: csv.table, warnings: csv.warnings, mostlyNumeric: csv.mostlyNumeric.map((m) => m.column), format, how: `delimiter ${delim}` };
+    return {
+      table: csv.table,
+      warnings: csv.warnings,
+      mostlyNumeric: csv.mostlyNumeric.map((m) => m.column),
+      format,
+      how: `delimiter ${delim}`,
+    };
   }
   const { table, report } = await f.read(bytesSource(bytes), file, { missing: 'keep' });
-  if (table.columns.length < 2) throw inputError(`${file}: at least two columns are needed (found ${table.columns.length}: ${table.columns.map((c) => c.name).join(', ')})`);
-  return { table, warnings: report.warnings, mostlyNumeric: (report.mostlyNumeric ?? []).map((m) => m.column), format, how: f.label.split(' (')[0] };
+  if (table.columns.length < 2)
+    throw inputError(
+      `${file}: at least two columns are needed (found ${table.columns.length}: ` +
+        `${table.columns.map((c) => c.name).join(', ')})`,
+    );
+  return {
+    table,
+    warnings: report.warnings,
+    mostlyNumeric: (report.mostlyNumeric ?? []).map((m) => m.column),
+    format,
+    how: f.label.split(' (')[0],
+  };
 }
 
 /** The file picker's accept list, from FORMATS (and the CSV MIME type). */

@@ -3,7 +3,7 @@
 // fast-csv decodes invalid UTF-8 into U+FFFD silently and reports quoting errors without a line
 // number (and only after buffering the rest of the file for an unclosed quote), so these checks
 // run on the bytes first: they know the byte offset and line of every problem.
-import { EngineError, inputError } from '../engine/errors.js';
+import { type EngineError, inputError } from '../engine/errors.js';
 import type { Delimiter } from './csv-detect.js';
 
 const QUOTE = 0x22;
@@ -18,7 +18,8 @@ const CR = 0x0d;
  */
 export function sniffBytes(head: Uint8Array, file: string): { bom: boolean } {
   const b = head;
-  if (b[0] === 0x1f && b[1] === 0x8b) throw inputError(`${file}: the file is gzip-compressed; decompress it first (gunzip)`);
+  if (b[0] === 0x1f && b[1] === 0x8b)
+    throw inputError(`${file}: the file is gzip-compressed; decompress it first (gunzip)`);
   if (b[0] === 0x50 && b[1] === 0x4b && b[2] === 0x03 && b[3] === 0x04) {
     throw inputError(`${file}: the file is a zip archive (an Excel .xlsx workbook is one); export the sheet as CSV`);
   }
@@ -126,7 +127,13 @@ export class QuoteScanner {
   feed(b: Uint8Array): void {
     // most chunks hold no quote and no NUL: count their lines with native searches and run the byte
     // loop only over their last field (the state it leaves is the one the full loop would leave)
-    if (!this.ws && this.state <= UNQUOTED && this.fieldBytes + b.length <= MAX_FIELD_BYTES && b.indexOf(QUOTE) < 0 && b.indexOf(0) < 0) {
+    if (
+      !this.ws &&
+      this.state <= UNQUOTED &&
+      this.fieldBytes + b.length <= MAX_FIELD_BYTES &&
+      b.indexOf(QUOTE) < 0 &&
+      b.indexOf(0) < 0
+    ) {
       let k = b.length - 1;
       while (k >= 0 && b[k] !== this.d && b[k] !== LF && b[k] !== CR) k--;
       if (k >= 0) {
@@ -200,29 +207,51 @@ export class QuoteScanner {
   /** Call at the end of the input. */
   end(): void {
     if (this.state === QUOTED) {
-      throw inputError(`${this.file}: line ${this.quoteLine}: the quoted value that opens here is never closed; add the closing quote (") or double a quote inside the value ("")`);
+      throw inputError(
+        `${this.file}: line ${this.quoteLine}: the quoted value that opens here is never closed; add the closing ` +
+          `quote (") or double a quote inside the value ("")`,
+      );
     }
   }
 
-  /** A value over the size cap: said as a size cap; a quoted one that swallowed lines probably lacks its closing quote. */
+  /**
+   * A value over the size cap: said as a size cap; a quoted one that swallowed lines probably lacks its closing quote.
+   */
   private tooLong(line: number, quoted: boolean): EngineError {
     const cap = `a value longer than ${MAX_FIELD_BYTES / (1 << 20)} MiB, the most a cell may hold (a size cap)`;
     if (quoted && this.quotedBreaks > 0) {
-      return inputError(`${this.file}: line ${line}: the quoted value that opens here runs on over ${this.quotedBreaks} line breaks and is ${cap}; a closing quote is probably missing`);
+      return inputError(
+        `${this.file}: line ${line}: the quoted value that opens here runs on over ${this.quotedBreaks} line breaks ` +
+          `and is ${cap}; a closing quote is probably missing`,
+      );
     }
-    return inputError(`${this.file}: line ${line}: ${cap}; a cell of this size is not tabular data (shorten or --drop the column)`);
+    return inputError(
+      `${this.file}: line ${line}: ${cap}; a cell of this size is not tabular data (shorten or --drop the column)`,
+    );
   }
 
   private nul(i: number): EngineError {
-    return inputError(`${this.file}: NUL byte at byte offset ${this.offset + i} (line ${this.line}): this is binary data, not CSV text (UTF-16 text must be saved as UTF-8)`);
+    return inputError(
+      `${this.file}: NUL byte at byte offset ${this.offset + i} (line ${this.line}): this is binary data, not CSV ` +
+        `text (UTF-16 text must be saved as UTF-8)`,
+    );
   }
 
   private afterClose(line: number, b: Uint8Array, i: number): EngineError {
     let j = i;
-    while (j < b.length && j < i + 12 && b[j] !== LF && b[j] !== CR && b[j] !== QUOTE && !(this.ws ? b[j] === SPACE || b[j] === TAB : b[j] === this.d)) j++;
+    while (
+      j < b.length &&
+      j < i + 12 &&
+      b[j] !== LF &&
+      b[j] !== CR &&
+      b[j] !== QUOTE &&
+      !(this.ws ? b[j] === SPACE || b[j] === TAB : b[j] === this.d)
+    )
+      j++;
     const text = new TextDecoder().decode(b.subarray(i, Math.max(j, i + 1)));
     return inputError(
-      `${this.file}: line ${line}: ${JSON.stringify(text)} follows the closing quote of a quoted value; quote the whole value and write a quote inside it as ""`,
+      `${this.file}: line ${line}: ${JSON.stringify(text)} follows the closing quote of a quoted value; quote the ` +
+        `whole value and write a quote inside it as ""`,
     );
   }
 }

@@ -5,7 +5,10 @@
 // safe to open in a spreadsheet (see escapeFormula).
 import type { Column, Table } from './table.js';
 
-/** The shortest text that parses back to the same float64 (JS's Number→String is exactly that; −0 keeps its sign); NaN is an empty cell. */
+/**
+ * The shortest text that parses back to the same float64 (JS's Number→String is exactly that; −0 keeps its sign); NaN
+ * is an empty cell.
+ */
 export function formatNumber(v: number): string {
   if (Number.isNaN(v)) return '';
   return Object.is(v, -0) ? '-0' : String(v);
@@ -32,7 +35,9 @@ export function escapeFormula(s: string): string {
   return /^[=+\-@\t\r]/.test(s) && !PLAIN_NUMBER.test(s) ? `'${s}` : s;
 }
 
-/** Row r of column c as a CSV cell before quoting: numbers as formatNumber writes them, labels through escapeFormula. */
+/**
+ * Row r of column c as a CSV cell before quoting: numbers as formatNumber writes them, labels through escapeFormula.
+ */
 export function csvText(c: Column, r: number): string {
   return c.kind === 'numeric' ? formatNumber(c.values[r]) : escapeFormula(cellText(c, r));
 }

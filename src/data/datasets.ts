@@ -19,7 +19,7 @@
 // What it does not do: scaling, one-hot encoding or grouping; those belong to the transformer.
 import { check } from '../engine/errors.js';
 import { REFERENCE_SPLIT, trainTestSplit } from './reference-split.js';
-import { CategoricalColumn, Column, NumericColumn, selectRows, Table } from './table.js';
+import { type CategoricalColumn, type Column, type NumericColumn, selectRows, type Table } from './table.js';
 import { byCodeUnit } from './text.js';
 
 // ── Adult ────────────────────────────────────────────────────────────────────────────────────────
@@ -61,11 +61,23 @@ export const ADULT_COLUMNS: readonly AdultColumnSpec[] = [
 export const ADULT_LABELS = ['<=50K', '>50K'];
 
 /** Feature names, label name and protected features (those the LUCID-GAN paper audits) for a naming. */
-export function adultNames(naming: AdultNaming = 'reference'): { features: string[]; label: string; protected: string[] } {
-  check(naming === 'reference' || naming === 'uci', 'E_ARG', () => `adult: naming must be 'reference' or 'uci', got ${String(naming)}`);
+export function adultNames(naming: AdultNaming = 'reference'): {
+  features: string[];
+  label: string;
+  protected: string[];
+} {
+  check(
+    naming === 'reference' || naming === 'uci',
+    'E_ARG',
+    () => `adult: naming must be 'reference' or 'uci', got ${String(naming)}`,
+  );
   const names = ADULT_COLUMNS.map((c) => c[naming]);
   const byUci = (u: string) => ADULT_COLUMNS.find((c) => c.uci === u)![naming];
-  return { features: names.slice(0, 14), label: names[14], protected: ['race', 'sex', 'marital-status', 'relationship'].map(byUci) };
+  return {
+    features: names.slice(0, 14),
+    label: names[14],
+    protected: ['race', 'sex', 'marital-status', 'relationship'].map(byUci),
+  };
 }
 
 // ── COMPAS ───────────────────────────────────────────────────────────────────────────────────────
@@ -75,7 +87,15 @@ export const COMPAS_LABEL = 'two_year_recid';
 export const COMPAS_PROTECTED = ['race', 'sex'];
 const COMPAS_NUMERIC = new Set(['priors_count']);
 /** Every column the preprocessing reads (the filter's and the defaults'); a reader may drop the rest. */
-export const COMPAS_COLUMNS_READ = ['id', 'days_b_screening_arrest', 'is_recid', 'c_charge_degree', 'score_text', ...COMPAS_FEATURES, COMPAS_LABEL];
+export const COMPAS_COLUMNS_READ = [
+  'id',
+  'days_b_screening_arrest',
+  'is_recid',
+  'c_charge_degree',
+  'score_text',
+  ...COMPAS_FEATURES,
+  COMPAS_LABEL,
+];
 
 // ── Results ──────────────────────────────────────────────────────────────────────────────────────
 
@@ -110,12 +130,19 @@ export interface Dataset {
  * recomputed on the reference's rows (the same positions); or, on files whose rows are not the
  * reference's, the same draw in the reference's proportions, which is not the reference's split.
  */
-export type SplitProvenance = { kind: 'file'; file: string } | { kind: 'recomputed'; seed: number } | { kind: 'seeded'; seed: number; why: string };
+export type SplitProvenance =
+  | { kind: 'file'; file: string }
+  | { kind: 'recomputed'; seed: number }
+  | { kind: 'seeded'; seed: number; why: string };
 
 /** The split's name as a summary or report states it. */
 export function splitText(s: SplitProvenance): string {
   if (s.kind === 'file') return `the reference split (${s.file})`;
-  if (s.kind === 'recomputed') return `the reference split, recomputed (split_indices.json absent: train_test_split with seed ${s.seed}, as the reference)`;
+  if (s.kind === 'recomputed')
+    return (
+      `the reference split, recomputed (split_indices.json absent: train_test_split with seed ${s.seed}, as the ` +
+      `reference)`
+    );
   return `a seeded split in the reference's proportions (seed ${s.seed}), not the reference's: ${s.why}`;
 }
 
@@ -128,7 +155,10 @@ export const REFERENCE_ROWS = { adultTrain: 30162, adultTest: 15060, compas: { n
 /** Why prepared Adult rows are not the reference's (a recomputed split would not be its split), or null. */
 export function adultNotReference(p: PreparedAdult, where: string): string | null {
   const r = REFERENCE_ROWS;
-  return p.train.rows === r.adultTrain && p.test.rows === r.adultTest ? null : `${where} gives ${p.train.rows} training and ${p.test.rows} test rows after dropping '?', the UCI files ${r.adultTrain} and ${r.adultTest}`;
+  return p.train.rows === r.adultTrain && p.test.rows === r.adultTest
+    ? null
+    : `${where} gives ${p.train.rows} training and ${p.test.rows} test rows after dropping '?', the UCI files ` +
+        `${r.adultTrain} and ${r.adultTest}`;
 }
 
 /** Why filtered COMPAS rows are not the reference's (by their ids' count and sum), or null. */
@@ -136,19 +166,33 @@ export function compasNotReference(p: PreparedCompas, where: string): string | n
   const r = REFERENCE_ROWS.compas;
   let sum = 0;
   for (const id of p.ids) sum += id;
-  return p.ids.length === r.n && sum === r.idSum ? null : `${where} keeps ${p.ids.length} rows after the ProPublica filter${p.ids.length === r.n ? ', not the reference\'s (their ids differ)' : `, the reference ${r.n}`}`;
+  return p.ids.length === r.n && sum === r.idSum
+    ? null
+    : `${where} keeps ${p.ids.length} rows after the ProPublica ` +
+        `filter${p.ids.length === r.n ? ", not the reference's (their ids differ)" : `, the reference ${r.n}`}`;
 }
 
-/** Adult's reference split recomputed: val = 20% of the training file's rows after dropping '?' (data/reference-split.ts). */
+/**
+ * Adult's reference split recomputed: val = 20% of the training file's rows after dropping '?'
+ * (data/reference-split.ts).
+ */
 export function recomputedAdultSplit(nTrain: number): SplitIndices['adult'] {
-  const [train, val] = trainTestSplit(Array.from({ length: nTrain }, (_, i) => i), REFERENCE_SPLIT.val, REFERENCE_SPLIT.seed);
+  const [train, val] = trainTestSplit(
+    Array.from({ length: nTrain }, (_, i) => i),
+    REFERENCE_SPLIT.val,
+    REFERENCE_SPLIT.seed,
+  );
   return { nTrain, train, val };
 }
 
 /** COMPAS's reference split recomputed over the filtered rows: test 20%, then val 20% of the rest. */
 export function recomputedCompasSplit(ids: ArrayLike<number>): SplitIndices['compas'] {
   const n = ids.length;
-  const [rest, test] = trainTestSplit(Array.from({ length: n }, (_, i) => i), REFERENCE_SPLIT.test, REFERENCE_SPLIT.seed);
+  const [rest, test] = trainTestSplit(
+    Array.from({ length: n }, (_, i) => i),
+    REFERENCE_SPLIT.test,
+    REFERENCE_SPLIT.seed,
+  );
   const [train, val] = trainTestSplit(rest, REFERENCE_SPLIT.val, REFERENCE_SPLIT.seed);
   return { n, ids: Array.from(ids), train, val, test };
 }
@@ -186,7 +230,11 @@ function rawNumbers(col: Column, where: string): Float64Array {
       continue;
     }
     const v = Number(s);
-    check(Number.isFinite(v), 'E_INPUT', () => `${where}: column "${col.name}", row ${i + 1} of the table read: "${s}" is not a number`);
+    check(
+      Number.isFinite(v),
+      'E_INPUT',
+      () => `${where}: column "${col.name}", row ${i + 1} of the table read: "${s}" is not a number`,
+    );
     out[i] = v;
   }
   return out;
@@ -222,7 +270,8 @@ function adultPart(raw: Table, where: string): AdultPart {
     raw.columns.length === ADULT_COLUMNS.length,
     'E_INPUT',
     () =>
-      `${where}: expected ${ADULT_COLUMNS.length} columns (14 features and the income label, in UCI order: ${ADULT_COLUMNS.map((c) => c.uci).join(', ')}), found ${raw.columns.length}` +
+      `${where}: expected ${ADULT_COLUMNS.length} columns (14 features and the income label, in UCI order: ` +
+      `${ADULT_COLUMNS.map((c) => c.uci).join(', ')}), found ${raw.columns.length}` +
       (raw.columns.length === 1 ? '; is the file comma-separated?' : ''),
   );
   const numbers = new Map<number, Float64Array>();
@@ -240,13 +289,25 @@ function adultPart(raw: Table, where: string): AdultPart {
     if (ok) keep.push(i);
   }
   const part: AdultPart = { numbers: new Map(), labels: new Map(), rows: keep.length, dropped: raw.rows - keep.length };
-  for (const [j, v] of numbers) part.numbers.set(j, Float64Array.from(keep, (i) => v[i]));
-  for (const [j, v] of labels) part.labels.set(j, keep.map((i) => v[i]!));
+  for (const [j, v] of numbers)
+    part.numbers.set(
+      j,
+      Float64Array.from(keep, (i) => v[i]),
+    );
+  for (const [j, v] of labels)
+    part.labels.set(
+      j,
+      keep.map((i) => v[i]!),
+    );
   // labels: the test file writes '>50K.'; strip the '.' (the train file has none, so stripping both is the same)
   const lab = part.labels.get(ADULT_COLUMNS.length - 1)!;
   for (let r = 0; r < lab.length; r++) {
     const l = lab[r].endsWith('.') ? lab[r].slice(0, -1) : lab[r];
-    check(ADULT_LABELS.includes(l), 'E_INPUT', () => `${where}: the income label "${lab[r]}" is neither <=50K nor >50K (a trailing '.' is allowed)`);
+    check(
+      ADULT_LABELS.includes(l),
+      'E_INPUT',
+      () => `${where}: the income label "${lab[r]}" is neither <=50K nor >50K (a trailing '.' is allowed)`,
+    );
     lab[r] = l;
   }
   return part;
@@ -306,7 +367,13 @@ export function prepareCompas(raw: Table, opts: { where?: string; rawRows?: numb
   const where = opts.where ?? 'compas-scores-two-years.csv';
   const col = (name: string): Column => {
     const c = raw.columns.find((x) => x.name.trim() === name);
-    check(c, 'E_INPUT', () => `${where}: no column "${name}" (needed by the ProPublica filter or the default features); the file has: ${raw.columns.map((x) => x.name).join(', ')}`);
+    check(
+      c,
+      'E_INPUT',
+      () =>
+        `${where}: no column "${name}" (needed by the ProPublica filter or the default features); the file has: ` +
+        `${raw.columns.map((x) => x.name).join(', ')}`,
+    );
     return c;
   };
   const days = rawNumbers(col('days_b_screening_arrest'), where);
@@ -318,29 +385,47 @@ export function prepareCompas(raw: Table, opts: { where?: string; rawRows?: numb
   // days_b_screening_arrest drops the row while a missing is_recid or score_text does not.
   const keep: number[] = [];
   for (let i = 0; i < raw.rows; i++) {
-    if (days[i] >= -30 && days[i] <= 30 && isRecid[i] !== -1 && degree[i] !== 'O' && scoreText[i] !== 'N/A') keep.push(i);
+    if (days[i] >= -30 && days[i] <= 30 && isRecid[i] !== -1 && degree[i] !== 'O' && scoreText[i] !== 'N/A')
+      keep.push(i);
   }
   const columns: Column[] = [...COMPAS_FEATURES, COMPAS_LABEL].map((name): Column => {
     if (COMPAS_NUMERIC.has(name)) {
       const v = rawNumbers(col(name), where);
       const values = Float64Array.from(keep, (i) => v[i]);
       const bad = values.findIndex(Number.isNaN);
-      check(bad < 0, 'E_INPUT', () => `${where}: column "${name}" is missing in the row with id ${id[keep[bad]]}, which the ProPublica filter keeps`);
+      check(
+        bad < 0,
+        'E_INPUT',
+        () =>
+          `${where}: column "${name}" is missing in the row with id ${id[keep[bad]]}, which the ProPublica filter ` +
+          `keeps`,
+      );
       return { kind: 'numeric', name, values };
     }
     const all = rawLabels(col(name));
     const labels = keep.map((i) => all[i]);
     const bad = labels.indexOf(null);
-    check(bad < 0, 'E_INPUT', () => `${where}: column "${name}" is missing in the row with id ${id[keep[bad]]}, which the ProPublica filter keeps`);
+    check(
+      bad < 0,
+      'E_INPUT',
+      () =>
+        `${where}: column "${name}" is missing in the row with id ${id[keep[bad]]}, which the ProPublica filter keeps`,
+    );
     return encode(name, labels as string[], sortedDictionary(labels as string[]));
   });
   const label = columns.at(-1) as CategoricalColumn;
   check(
     label.categories.every((c) => c === '0' || c === '1'),
     'E_INPUT',
-    () => `${where}: ${COMPAS_LABEL} must be 0 or 1; found ${label.categories.filter((c) => c !== '0' && c !== '1').join(', ')}`,
+    () =>
+      `${where}: ${COMPAS_LABEL} must be 0 or 1; found ` +
+      `${label.categories.filter((c) => c !== '0' && c !== '1').join(', ')}`,
   );
-  return { table: { rows: keep.length, columns }, ids: Int32Array.from(keep, (i) => id[i]), rawRows: opts.rawRows ?? raw.rows };
+  return {
+    table: { rows: keep.length, columns },
+    ids: Int32Array.from(keep, (i) => id[i]),
+    rawRows: opts.rawRows ?? raw.rows,
+  };
 }
 
 // ── Splits ───────────────────────────────────────────────────────────────────────────────────────
@@ -356,11 +441,19 @@ export interface SplitIndices {
  */
 export function parseSplitIndices(json: unknown, where = 'split_indices.json'): SplitIndices {
   const obj = (v: unknown, path: string): Record<string, unknown> => {
-    check(v !== null && typeof v === 'object' && !Array.isArray(v), 'E_INPUT', () => `${where}: ${path} must be an object`);
+    check(
+      v !== null && typeof v === 'object' && !Array.isArray(v),
+      'E_INPUT',
+      () => `${where}: ${path} must be an object`,
+    );
     return v as Record<string, unknown>;
   };
   const int = (v: unknown, path: string): number => {
-    check(Number.isSafeInteger(v) && (v as number) >= 0, 'E_INPUT', () => `${where}: ${path} must be a non-negative integer, got ${JSON.stringify(v)}`);
+    check(
+      Number.isSafeInteger(v) && (v as number) >= 0,
+      'E_INPUT',
+      () => `${where}: ${path} must be a non-negative integer, got ${JSON.stringify(v)}`,
+    );
     return v as number;
   };
   const list = (v: unknown, path: string): number[] => {
@@ -382,7 +475,11 @@ export function parseSplitIndices(json: unknown, where = 'split_indices.json'): 
   const root = obj(json, 'the file');
   const a = obj(root.adult, 'adult');
   const c = obj(root.compas, 'compas');
-  const adult = { nTrain: int(a.n_train_after_dropna, 'adult.n_train_after_dropna'), train: list(a.train, 'adult.train'), val: list(a.val, 'adult.val') };
+  const adult = {
+    nTrain: int(a.n_train_after_dropna, 'adult.n_train_after_dropna'),
+    train: list(a.train, 'adult.train'),
+    val: list(a.val, 'adult.val'),
+  };
   partition(adult.nTrain, { train: adult.train, val: adult.val }, 'adult');
   const compas = {
     n: int(c.n_filtered, 'compas.n_filtered'),
@@ -391,17 +488,29 @@ export function parseSplitIndices(json: unknown, where = 'split_indices.json'): 
     val: list(c.val, 'compas.val'),
     test: list(c.test, 'compas.test'),
   };
-  check(compas.ids.length === compas.n, 'E_INPUT', () => `${where}: compas.ids_of_filtered_rows has ${compas.ids.length} ids, n_filtered is ${compas.n}`);
+  check(
+    compas.ids.length === compas.n,
+    'E_INPUT',
+    () => `${where}: compas.ids_of_filtered_rows has ${compas.ids.length} ids, n_filtered is ${compas.n}`,
+  );
   partition(compas.n, { train: compas.train, val: compas.val, test: compas.test }, 'compas');
   return { adult, compas };
 }
 
 /** The Adult data set with the reference splits: train/val from the dropna'd train file, test = the UCI test file. */
-export function adultDataset(prepared: PreparedAdult, splits: SplitIndices['adult'], naming: AdultNaming = 'reference', where = 'adult.data', split: SplitProvenance = { kind: 'file', file: 'split_indices.json' }): Dataset {
+export function adultDataset(
+  prepared: PreparedAdult,
+  splits: SplitIndices['adult'],
+  naming: AdultNaming = 'reference',
+  where = 'adult.data',
+  split: SplitProvenance = { kind: 'file', file: 'split_indices.json' },
+): Dataset {
   check(
     prepared.train.rows === splits.nTrain,
     'E_INPUT',
-    () => `${where}: ${prepared.train.rows} rows remain after dropping rows with '?', but the reference splits index ${splits.nTrain}; is this the UCI adult.data file?`,
+    () =>
+      `${where}: ${prepared.train.rows} rows remain after dropping rows with '?', but the reference splits index ` +
+      `${splits.nTrain}; is this the UCI adult.data file?`,
   );
   const names = adultNames(naming);
   return {
@@ -411,7 +520,11 @@ export function adultDataset(prepared: PreparedAdult, splits: SplitIndices['adul
     favourable: '>50K',
     audit: { positive: '>50K', favourable: 'positive' },
     protected: names.protected,
-    splits: { train: selectRows(prepared.train, splits.train), val: selectRows(prepared.train, splits.val), test: prepared.test },
+    splits: {
+      train: selectRows(prepared.train, splits.train),
+      val: selectRows(prepared.train, splits.val),
+      test: prepared.test,
+    },
     source: prepared.train,
     split,
   };
@@ -421,15 +534,28 @@ export function adultDataset(prepared: PreparedAdult, splits: SplitIndices['adul
  * The COMPAS data set with the reference splits. The filtered rows must be exactly the reference's
  * (compared by `id`), otherwise the positions would silently point at other people.
  */
-export function compasDataset(prepared: PreparedCompas, splits: SplitIndices['compas'], where = 'compas-scores-two-years.csv', split: SplitProvenance = { kind: 'file', file: 'split_indices.json' }): Dataset {
+export function compasDataset(
+  prepared: PreparedCompas,
+  splits: SplitIndices['compas'],
+  where = 'compas-scores-two-years.csv',
+  split: SplitProvenance = { kind: 'file', file: 'split_indices.json' },
+): Dataset {
   const { ids } = prepared;
   check(
     ids.length === splits.n,
     'E_INPUT',
-    () => `${where}: the ProPublica filter keeps ${ids.length} of ${prepared.rawRows} rows, the reference kept ${splits.n}; is this ProPublica's compas-scores-two-years.csv?`,
+    () =>
+      `${where}: the ProPublica filter keeps ${ids.length} of ${prepared.rawRows} rows, the reference kept ` +
+      `${splits.n}; is this ProPublica's compas-scores-two-years.csv?`,
   );
   const first = ids.findIndex((v, k) => v !== splits.ids[k]);
-  check(first < 0, 'E_INPUT', () => `${where}: filtered row ${first} has id ${ids[first]}, the reference's has id ${splits.ids[first]}; the rows are not the reference's`);
+  check(
+    first < 0,
+    'E_INPUT',
+    () =>
+      `${where}: filtered row ${first} has id ${ids[first]}, the reference's has id ${splits.ids[first]}; the rows ` +
+      `are not the reference's`,
+  );
   const t = prepared.table;
   return {
     name: 'compas',

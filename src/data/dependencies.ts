@@ -23,10 +23,16 @@ export interface Dependency {
   map: Map<string, string>;
 }
 
-const labels = (c: Column): string[] => (c.kind === 'categorical' ? Array.from(c.codes, (k) => (k < 0 ? '' : c.categories[k])) : Array.from(c.values, (v) => (Number.isFinite(v) ? String(v) : '')));
+const labels = (c: Column): string[] =>
+  c.kind === 'categorical'
+    ? Array.from(c.codes, (k) => (k < 0 ? '' : c.categories[k]))
+    : Array.from(c.values, (v) => (Number.isFinite(v) ? String(v) : ''));
 
 /** The exact dependencies among `columns` of `table` (all its columns by default). */
-export function findDependencies(table: Table, columns: readonly string[] = table.columns.map((c) => c.name)): Dependency[] {
+export function findDependencies(
+  table: Table,
+  columns: readonly string[] = table.columns.map((c) => c.name),
+): Dependency[] {
   const L = DEPENDENCY_LIMITS;
   const cand: { name: string; labels: string[]; distinct: number }[] = [];
   for (const name of columns) {

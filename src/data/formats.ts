@@ -21,11 +21,31 @@ export interface Format {
 
 /** One table per extension point: a new format is one row here and its reader module. */
 export const FORMATS: readonly Format[] = [
-  { name: 'csv', label: 'CSV (delimited text: comma, semicolon, tab or spaces)', extensions: ['.csv', '.tsv', '.txt', '.data'], read: null },
+  {
+    name: 'csv',
+    label: 'CSV (delimited text: comma, semicolon, tab or spaces)',
+    extensions: ['.csv', '.tsv', '.txt', '.data'],
+    read: null,
+  },
   // readers load on first use: a page or command that reads only CSV never loads hyparquet or apache-arrow
-  { name: 'parquet', label: 'Apache Parquet (uncompressed, snappy, gzip, zstd, brotli, lz4)', extensions: ['.parquet', '.pq'], read: async (src, file, opts) => (await import('./parquet.js')).readParquet(src, file, opts) },
-  { name: 'arrow', label: 'Apache Arrow IPC (file and stream formats, Feather v2)', extensions: ['.arrow', '.feather', '.ipc', '.arrows'], read: async (src, file, opts) => (await import('./arrow.js')).readArrow(src, file, opts) },
-  { name: 'jsonl', label: 'JSON Lines (one object per line)', extensions: ['.jsonl', '.ndjson'], read: async (src, file, opts) => (await import('./jsonl.js')).readJsonLines(src, file, opts) },
+  {
+    name: 'parquet',
+    label: 'Apache Parquet (uncompressed, snappy, gzip, zstd, brotli, lz4)',
+    extensions: ['.parquet', '.pq'],
+    read: async (src, file, opts) => (await import('./parquet.js')).readParquet(src, file, opts),
+  },
+  {
+    name: 'arrow',
+    label: 'Apache Arrow IPC (file and stream formats, Feather v2)',
+    extensions: ['.arrow', '.feather', '.ipc', '.arrows'],
+    read: async (src, file, opts) => (await import('./arrow.js')).readArrow(src, file, opts),
+  },
+  {
+    name: 'jsonl',
+    label: 'JSON Lines (one object per line)',
+    extensions: ['.jsonl', '.ndjson'],
+    read: async (src, file, opts) => (await import('./jsonl.js')).readJsonLines(src, file, opts),
+  },
 ];
 
 export const FORMAT_NAMES: readonly FormatName[] = FORMATS.map((f) => f.name);
@@ -50,4 +70,3 @@ export function acceptList(): string {
 export function formatsHelp(): string {
   return FORMATS.map((f) => `${f.name} (${f.extensions.join(' ')}): ${f.label}`).join('; ');
 }
-

@@ -95,14 +95,22 @@ const label = (s: string) => (s === '' || /^\s|\s$|[,"]/.test(s) ? JSON.stringif
 /** How the missing-value policy treated each column, one line each. */
 function missingLines(m: MissingReport, unit: string): string[] {
   if (m.cells === 0) return ['missing values: none'];
-  const out = [`missing values (policy "${m.policy}"): ${plural(m.cells, 'cell')}; ${plural(m.rowsDropped, 'row')} dropped`];
+  const out = [
+    `missing values (policy "${m.policy}"): ${plural(m.cells, 'cell')}; ${plural(m.rowsDropped, 'row')} dropped`,
+  ];
   for (const c of m.columns) {
     const effect =
-      c.keptAs.length > 0 ? `kept as ${c.keptAs.length === 1 ? 'category' : 'categories'} ${c.keptAs.map((k) => JSON.stringify(k)).join(', ')}` : `${plural(c.rowsDropped, 'row')} dropped`;
+      c.keptAs.length > 0
+        ? `kept as ${c.keptAs.length === 1 ? 'category' : 'categories'} ` +
+          `${c.keptAs.map((k) => JSON.stringify(k)).join(', ')}`
+        : `${plural(c.rowsDropped, 'row')} dropped`;
     out.push(`  ${c.name} (${c.kind}): ${plural(c.cells, 'missing cell')}, first on ${unit} ${c.firstLine}; ${effect}`);
   }
   if (m.firstDroppedLines.length > 0) {
-    out.push(`  dropped rows are ${unit === 'row' ? 'rows' : 'on lines'} ${m.firstDroppedLines.join(', ')}${m.rowsDropped > m.firstDroppedLines.length ? ', …' : ''}`);
+    out.push(
+      `  dropped rows are ${unit === 'row' ? 'rows' : 'on lines'} ` +
+        `${m.firstDroppedLines.join(', ')}${m.rowsDropped > m.firstDroppedLines.length ? ', …' : ''}`,
+    );
   }
   return out;
 }
@@ -114,7 +122,10 @@ function valuesText(c: ColumnSummary, maxCategories = 8): string {
     const range = `min ${c.min}, max ${c.max}`;
     if (!c.modes) return range;
     if (c.modes.length === 0) return `${range}; no modes (a single value)`;
-    return `${range}; ${plural(c.modes.length, 'mode')}: ${c.modes.map((m) => `μ ${g4(m.mean)} σ ${g4(m.std)} w ${m.weight.toFixed(3)}`).join(', ')}`;
+    return (
+      `${range}; ${plural(c.modes.length, 'mode')}: ` +
+      `${c.modes.map((m) => `μ ${g4(m.mean)} σ ${g4(m.std)} w ${m.weight.toFixed(3)}`).join(', ')}`
+    );
   }
   const cats = c.categories!;
   const shown = cats.slice(0, maxCategories).map((k) => `${label(k.label)} ${k.count}`);
@@ -127,9 +138,11 @@ export function formatInspect(s: InspectSummary): string {
   const given = (detected: boolean) => (detected ? 'detected' : 'given');
   const lines = [
     `${s.file}: ${plural(s.rowsRead, 'data row')} read, ${s.rows} kept; ${plural(s.columns.length, 'column')}`,
-    s.format !== 'csv' ? `format: ${s.format}` : `settings: delimiter ${s.settings.delimiter} (${given(s.settings.detected.delimiter)}), ` +
-      `header ${s.settings.header ? 'yes' : 'no'} (${given(s.settings.detected.header)}), ` +
-      `${s.settings.lineEnding} line ends, ${s.settings.bom ? 'UTF-8 BOM' : 'no BOM'}`,
+    s.format !== 'csv'
+      ? `format: ${s.format}`
+      : `settings: delimiter ${s.settings.delimiter} (${given(s.settings.detected.delimiter)}), ` +
+        `header ${s.settings.header ? 'yes' : 'no'} (${given(s.settings.detected.header)}), ` +
+        `${s.settings.lineEnding} line ends, ${s.settings.bom ? 'UTF-8 BOM' : 'no BOM'}`,
   ];
   if (s.dropped.length > 0) lines.push(`columns dropped (--drop): ${s.dropped.join(', ')}`);
   lines.push(...missingLines(s.missing, s.unit), '');

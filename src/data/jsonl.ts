@@ -33,15 +33,21 @@ class JsonLines {
     try {
       obj = JSON.parse(text);
     } catch (e) {
-      throw inputError(`${this.file}: line ${line}: not valid JSON (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`);
+      throw inputError(
+        `${this.file}: line ${line}: not valid JSON (${e instanceof Error ? e.message.split('\n')[0] : String(e)})`,
+      );
     }
     if (obj === null || typeof obj !== 'object' || Array.isArray(obj)) {
-      throw inputError(`${this.file}: line ${line}: a JSON ${obj === null ? 'null' : Array.isArray(obj) ? 'array' : typeof obj}, not an object; JSON Lines holds one object per line`);
+      throw inputError(
+        `${this.file}: line ${line}: a JSON ${obj === null ? 'null' : Array.isArray(obj) ? 'array' : typeof obj}, ` +
+          `not an object; JSON Lines holds one object per line`,
+      );
     }
     const o = obj as Record<string, unknown>;
     if (!this.builder) {
       this.names = Object.keys(o);
-      if (this.names.length === 0) throw inputError(`${this.file}: line ${line}: an empty object; the first line's keys name the columns`);
+      if (this.names.length === 0)
+        throw inputError(`${this.file}: line ${line}: an empty object; the first line's keys name the columns`);
       checkNames(this.file, this.names);
       this.names.forEach((n, i) => this.index.set(n, i));
       this.builder = new TableBuilder(this.file, this.names, this.opts, { unit: 'line' });
@@ -53,17 +59,29 @@ class JsonLines {
       const j = this.index.get(k);
       if (j === undefined) {
         const close = closeColumns(k, this.names);
-        throw inputError(`${this.file}: line ${line}: the key ${quote(k)} is not one of line ${this.firstLine}'s keys${close.length ? ` (did you mean ${close.map(quote).join(' or ')}?)` : ''}, which name the columns: ${this.names.join(', ')}`);
+        throw inputError(
+          `${this.file}: line ${line}: the key ${quote(k)} is not one of line ${this.firstLine}'s ` +
+            `keys${close.length ? ` (did you mean ${close.map(quote).join(' or ')}?)` : ''}, which name the ` +
+            `columns: ${this.names.join(', ')}`,
+        );
       }
       const v = o[k];
-      if (v !== null && typeof v === 'object') throw inputError(`${this.file}: line ${line}, key ${quote(k)}: a nested value (${Array.isArray(v) ? 'an array' : 'an object'}); lucid reads flat values: strings, numbers, booleans and null`);
+      if (v !== null && typeof v === 'object')
+        throw inputError(
+          `${this.file}: line ${line}, key ${quote(k)}: a nested value ` +
+            `(${Array.isArray(v) ? 'an array' : 'an object'}); lucid reads flat values: strings, numbers, ` +
+            `booleans and null`,
+        );
       cells[j] = v as Cell;
     }
     this.builder.addCells(cells, line);
   }
 }
 
-/** Reads JSON Lines into a Table; every problem is one E_INPUT line naming the file and line (and the key or column where there is one). */
+/**
+ * Reads JSON Lines into a Table; every problem is one E_INPUT line naming the file and line (and the key or column
+ * where there is one).
+ */
 export async function readJsonLines(src: ByteSource, file: string, opts: SchemaOptions = {}): Promise<ReadResult> {
   if (src.byteLength === 0) throw inputError(`${file}: the file is empty`);
   const reader = new JsonLines(file, opts);
@@ -85,7 +103,10 @@ export async function readJsonLines(src: ByteSource, file: string, opts: SchemaO
       const bad = findInvalidUtf8(part);
       let at = line;
       for (let i = 0; i < bad; i++) if (part[i] === 0x0a) at++;
-      throw inputError(`${file}: not valid UTF-8 at byte offset ${base + bad} (line ${at}); save the file as UTF-8 (it may be Latin-1 or Windows-1252)`);
+      throw inputError(
+        `${file}: not valid UTF-8 at byte offset ${base + bad} (line ${at}); save the file as UTF-8 (it may be ` +
+          `Latin-1 or Windows-1252)`,
+      );
     }
     const lines = text.split('\n');
     if (!last || lines[lines.length - 1] === '') lines.pop();
@@ -114,7 +135,8 @@ export async function readJsonLines(src: ByteSource, file: string, opts: SchemaO
         b = joined;
       }
       carry = Uint8Array.from(block(b, false));
-      if (carry.length > 64 * 1024 * 1024) throw inputError(`${file}: line ${line} is longer than 64 MiB; JSON Lines holds one object per line`);
+      if (carry.length > 64 * 1024 * 1024)
+        throw inputError(`${file}: line ${line} is longer than 64 MiB; JSON Lines holds one object per line`);
     }
     block(carry, true);
   } catch (e) {

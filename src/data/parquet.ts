@@ -25,11 +25,28 @@ function fieldType(file: string, node: SchemaTree): FieldType {
   const name = JSON.stringify(e.name);
   const logical = (e.logical_type as { type?: string } | undefined)?.type;
   if (node.children.length > 0 || e.repetition_type === 'REPEATED') {
-    const what = e.converted_type === 'LIST' || logical === 'LIST' ? 'a list' : e.converted_type === 'MAP' || logical === 'MAP' ? 'a map' : node.children.length > 0 ? 'a struct' : 'repeated';
-    throw inputError(`${file}: column ${name} is nested (${what}); lucid reads flat columns of numbers, text and booleans: flatten it into columns or --drop ${e.name}`);
+    const what =
+      e.converted_type === 'LIST' || logical === 'LIST'
+        ? 'a list'
+        : e.converted_type === 'MAP' || logical === 'MAP'
+          ? 'a map'
+          : node.children.length > 0
+            ? 'a struct'
+            : 'repeated';
+    throw inputError(
+      `${file}: column ${name} is nested (${what}); lucid reads flat columns of numbers, text and booleans: flatten ` +
+        `it into columns or --drop ${e.name}`,
+    );
   }
-  if ((e.converted_type && TIME_TYPES.has(e.converted_type)) || (logical && TIME_LOGICAL.has(logical)) || e.type === 'INT96') {
-    throw inputError(`${file}: column ${name} holds dates or times (${logical ?? e.converted_type ?? e.type}); lucid reads numbers, text and booleans: write it as text or as a number (a year, days since an origin) or --drop ${e.name}`);
+  if (
+    (e.converted_type && TIME_TYPES.has(e.converted_type)) ||
+    (logical && TIME_LOGICAL.has(logical)) ||
+    e.type === 'INT96'
+  ) {
+    throw inputError(
+      `${file}: column ${name} holds dates or times (${logical ?? e.converted_type ?? e.type}); lucid reads numbers, ` +
+        `text and booleans: write it as text or as a number (a year, days since an origin) or --drop ${e.name}`,
+    );
   }
   if (e.converted_type === 'DECIMAL' || logical === 'DECIMAL' || logical === 'FLOAT16') return 'number';
   switch (e.type) {
@@ -42,10 +59,16 @@ function fieldType(file: string, node: SchemaTree): FieldType {
       return 'number';
     case 'BYTE_ARRAY':
     case 'FIXED_LEN_BYTE_ARRAY':
-      if ((e.converted_type && TEXT_TYPES.has(e.converted_type)) || (logical && TEXT_LOGICAL.has(logical))) return 'cells';
-      throw inputError(`${file}: column ${name} holds binary data (${e.type} without a string type); lucid reads numbers, text and booleans: --drop ${e.name}`);
+      if ((e.converted_type && TEXT_TYPES.has(e.converted_type)) || (logical && TEXT_LOGICAL.has(logical)))
+        return 'cells';
+      throw inputError(
+        `${file}: column ${name} holds binary data (${e.type} without a string type); lucid reads numbers, text and ` +
+          `booleans: --drop ${e.name}`,
+      );
     default:
-      throw inputError(`${file}: column ${name} has the Parquet type ${String(e.type)}, which lucid does not read; --drop ${e.name}`);
+      throw inputError(
+        `${file}: column ${name} has the Parquet type ${String(e.type)}, which lucid does not read; --drop ${e.name}`,
+      );
   }
 }
 
@@ -53,13 +76,28 @@ function fieldType(file: string, node: SchemaTree): FieldType {
 function toNumbers(file: string, column: string, data: ArrayLike<unknown>, firstRow: number): Float64Array {
   if (data instanceof Float64Array) return data;
   const out = new Float64Array(data.length);
-  if (data instanceof Float32Array || data instanceof Int32Array || data instanceof Uint32Array || data instanceof Int16Array || data instanceof Int8Array || data instanceof Uint16Array || data instanceof Uint8Array) {
+  if (
+    data instanceof Float32Array ||
+    data instanceof Int32Array ||
+    data instanceof Uint32Array ||
+    data instanceof Int16Array ||
+    data instanceof Int8Array ||
+    data instanceof Uint16Array ||
+    data instanceof Uint8Array
+  ) {
     out.set(data);
     return out;
   }
   for (let i = 0; i < data.length; i++) {
     const v = data[i];
-    out[i] = typeof v === 'number' ? v : typeof v === 'bigint' ? safeNumber(v, file, firstRow + i, column) : v === null || v === undefined ? NaN : Number(v);
+    out[i] =
+      typeof v === 'number'
+        ? v
+        : typeof v === 'bigint'
+          ? safeNumber(v, file, firstRow + i, column)
+          : v === null || v === undefined
+            ? NaN
+            : Number(v);
   }
   return out;
 }
@@ -89,7 +127,10 @@ function parquetError(file: string, e: unknown): unknown {
   return inputError(`${file}: not a Parquet file, or a damaged one (${messageOf(e)})`);
 }
 
-/** Reads a Parquet file into a Table, one row group at a time; every problem is one E_INPUT line naming the file (and the row and column where there is one). */
+/**
+ * Reads a Parquet file into a Table, one row group at a time; every problem is one E_INPUT line naming the file (and
+ * the row and column where there is one).
+ */
 export async function readParquet(src: ByteSource, file: string, opts: SchemaOptions = {}): Promise<ReadResult> {
   if (src.byteLength === 0) throw inputError(`${file}: the file is empty`);
   let metadata: FileMetaData;
@@ -119,7 +160,8 @@ export async function readParquet(src: ByteSource, file: string, opts: SchemaOpt
         columns: read,
         rowStart,
         rowEnd: rowStart + rows,
-        onChunk: (c) => parts.get(c.columnName)?.push({ rowStart: c.rowStart, data: c.columnData as ArrayLike<unknown> }),
+        onChunk: (c) =>
+          parts.get(c.columnName)?.push({ rowStart: c.rowStart, data: c.columnData as ArrayLike<unknown> }),
       });
     } catch (e) {
       throw parquetError(file, e);
@@ -127,8 +169,14 @@ export async function readParquet(src: ByteSource, file: string, opts: SchemaOpt
     const batch: FieldBatch[] = names.map((n, j) => {
       if (drop.has(n)) return { type: 'cells', values: [] };
       const data = concatChunks(parts.get(n)!);
-      if (data.length !== rows) throw inputError(`${file}: column ${JSON.stringify(n)} has ${data.length} values in a row group of ${rows} rows (a damaged file)`);
-      return types[j] === 'number' ? { type: 'number', values: toNumbers(file, n, data, rowStart + 1) } : { type: 'cells', values: data as ArrayLike<Cell> };
+      if (data.length !== rows)
+        throw inputError(
+          `${file}: column ${JSON.stringify(n)} has ${data.length} values in a row group of ${rows} rows (a damaged ` +
+            `file)`,
+        );
+      return types[j] === 'number'
+        ? { type: 'number', values: toNumbers(file, n, data, rowStart + 1) }
+        : { type: 'cells', values: data as ArrayLike<Cell> };
     });
     builder.addBatch(batch, rows, rowStart + 1);
     rowStart += rows;

@@ -1,6 +1,6 @@
 // Near-exact arithmetic relations between numeric columns, found in real rows, and how generated rows
-// are made to keep them and the exact dependencies (dependencies.ts) by construction (rejecting the rows that break them reshaped the sets).
-// Core code: no Node imports, no random draws (the search is deterministic by construction).
+// are made to keep them and the exact dependencies (dependencies.ts) by construction (rejecting the rows that break
+// them reshaped the sets). Core code: no Node imports, no random draws (the search is deterministic by construction).
 //
 // A relation is target = Σ coef·term + intercept, rounded to the target's decimals, holding in at least
 // RELATION_LIMITS.minShare of the real rows that have every one of its cells (one data set has
@@ -100,7 +100,11 @@ function solve(a: Float64Array, b: Float64Array, k: number): Float64Array | null
 }
 
 /** Least squares y ≈ Σ coef·x + intercept on the rows `use` (centred for stability); null when singular. */
-function fit(y: Float64Array, xs: Float64Array[], use: ArrayLike<number>): { coef: Float64Array; intercept: number } | null {
+function fit(
+  y: Float64Array,
+  xs: Float64Array[],
+  use: ArrayLike<number>,
+): { coef: Float64Array; intercept: number } | null {
   const k = xs.length;
   const n = use.length;
   if (n <= k) return null;
@@ -133,7 +137,14 @@ function fit(y: Float64Array, xs: Float64Array[], use: ArrayLike<number>): { coe
 }
 
 /** Rows of `rows` on which the relation holds. */
-function holding(y: Float64Array, xs: Float64Array[], coef: ArrayLike<number>, intercept: number, tol: number, rows: ArrayLike<number>): number[] {
+function holding(
+  y: Float64Array,
+  xs: Float64Array[],
+  coef: ArrayLike<number>,
+  intercept: number,
+  tol: number,
+  rows: ArrayLike<number>,
+): number[] {
   const out: number[] = [];
   for (let i = 0; i < rows.length; i++) {
     const r = rows[i];
@@ -173,7 +184,15 @@ function* subsets(n: number, k: number, start = 0, acc: number[] = []): Generato
 export function findRelations(table: Table, columns: readonly string[] = table.columns.map((c) => c.name)): Relation[] {
   const L = RELATION_LIMITS;
   const want = new Set(columns);
-  interface Cand { name: string; v: Float64Array; variance: number; mode: number; decimals: number | null; scale: number; complete: boolean }
+  interface Cand {
+    name: string;
+    v: Float64Array;
+    variance: number;
+    mode: number;
+    decimals: number | null;
+    scale: number;
+    complete: boolean;
+  }
   const cands: Cand[] = [];
   for (const c of numericCols(table)) {
     if (!want.has(c.name) || cands.length >= L.maxColumns) continue;
@@ -194,7 +213,15 @@ export function findRelations(table: Table, columns: readonly string[] = table.c
     let mode = NaN;
     let best = 0;
     for (const [x, n] of count) if (n > best) [mode, best] = [x, n];
-    cands.push({ name: c.name, v: c.values, variance: variance / finite.length, mode, decimals: decimalPlaces(finite), scale, complete: finite.length === table.rows });
+    cands.push({
+      name: c.name,
+      v: c.values,
+      variance: variance / finite.length,
+      mode,
+      decimals: decimalPlaces(finite),
+      scale,
+      complete: finite.length === table.rows,
+    });
   }
   const m = cands.length;
   const maxTerms = Math.min(L.maxTerms, m <= 16 ? 3 : m <= 40 ? 2 : 1, m - 1);
@@ -222,7 +249,9 @@ export function findRelations(table: Table, columns: readonly string[] = table.c
         // rows with every cell of the relation (all rows, shared, when none is missing); the search
         // sample evenly spaced among them
         const complete = t.complete && terms.every((x) => x.complete);
-        const rows = complete ? allRows : allRows.filter((r) => Number.isFinite(t.v[r]) && terms.every((x) => Number.isFinite(x.v[r])));
+        const rows = complete
+          ? allRows
+          : allRows.filter((r) => Number.isFinite(t.v[r]) && terms.every((x) => Number.isFinite(x.v[r])));
         if (rows.length < Math.max(30, 0.5 * table.rows)) continue;
         const sample = complete ? allSample : evenly(rows);
         const xs = terms.map((x) => x.v);
@@ -232,7 +261,10 @@ export function findRelations(table: Table, columns: readonly string[] = table.c
         // on more rows, on the sample, then refitted on its rows and judged on every row
         const better = (g: { coef: ArrayLike<number>; intercept: number }, on: ArrayLike<number>) => {
           const a = { coef: Array.from(g.coef), intercept: g.intercept };
-          const b = { coef: a.coef.map((c) => snap(c, 1e-3 * Math.max(1, Math.abs(c)))), intercept: snap(a.intercept, 1e-3 * Math.max(1, t.scale)) };
+          const b = {
+            coef: a.coef.map((c) => snap(c, 1e-3 * Math.max(1, Math.abs(c)))),
+            intercept: snap(a.intercept, 1e-3 * Math.max(1, t.scale)),
+          };
           const ha = holding(t.v, xs, a.coef, a.intercept, tol, on);
           const hb = holding(t.v, xs, b.coef, b.intercept, tol, on);
           return hb.length >= ha.length ? { ...b, hold: hb } : { ...a, hold: ha };
@@ -259,7 +291,13 @@ export function findRelations(table: Table, columns: readonly string[] = table.c
           return b.hold.length >= share * on.length ? b : null;
         };
         // a cheap screen on 1 row in 10 of the sample first (most column sets hold no relation)
-        if (!attempt(sample.filter((_, i) => i % 10 === 0), 0.9)) continue;
+        if (
+          !attempt(
+            sample.filter((_, i) => i % 10 === 0),
+            0.9,
+          )
+        )
+          continue;
         const first = attempt(sample, 0.97);
         if (!first) continue;
         const refit = fit(t.v, xs, first.hold);
@@ -274,8 +312,17 @@ export function findRelations(table: Table, columns: readonly string[] = table.c
         // every term matters: its coefficient moves the target by more than the tolerance over its spread
         if (terms.some((x, j) => Math.abs(coef[j]) * Math.sqrt(x.variance) <= tol)) continue;
         // written as people would: added terms first, then subtracted ones, each in table order
-        const written = terms.map((x, j) => ({ column: x.name, coef: coef[j], at: cands.indexOf(x) })).sort((a, b) => Number(a.coef < 0) - Number(b.coef < 0) || a.at - b.at);
-        found.push({ target: t.name, terms: written.map(({ column, coef }) => ({ column, coef })), intercept, decimals: t.decimals, rows: rows.length, holds: hold.length });
+        const written = terms
+          .map((x, j) => ({ column: x.name, coef: coef[j], at: cands.indexOf(x) }))
+          .sort((a, b) => Number(a.coef < 0) - Number(b.coef < 0) || a.at - b.at);
+        found.push({
+          target: t.name,
+          terms: written.map(({ column, coef }) => ({ column, coef })),
+          intercept,
+          decimals: t.decimals,
+          rows: rows.length,
+          holds: hold.length,
+        });
         sets.push(new Set(names));
         done = true;
         break;
@@ -287,7 +334,9 @@ export function findRelations(table: Table, columns: readonly string[] = table.c
 
 const colOf = (t: Table, name: string): Column | undefined => t.columns.find((c) => c.name === name);
 
-/** The relation's value on row r of the columns given (NaN when a cell is missing), rounded to the target's decimals. */
+/**
+ * The relation's value on row r of the columns given (NaN when a cell is missing), rounded to the target's decimals.
+ */
 function derivedValue(r: Relation, xs: Float64Array[], row: number): number {
   let f = r.intercept;
   for (let j = 0; j < xs.length; j++) f += r.terms[j].coef * xs[j][row];
@@ -322,8 +371,10 @@ export function relationBreaks(r: Relation, t: Table): { rows: number; breaks: n
 /** One way a generated column is written from others: an exact dependency or an arithmetic relation. */
 export type Derivation = { kind: 'dependency'; dependency: Dependency } | { kind: 'relation'; relation: Relation };
 
-export const derivationTarget = (d: Derivation): string => (d.kind === 'dependency' ? d.dependency.to : d.relation.target);
-export const derivationInputs = (d: Derivation): string[] => (d.kind === 'dependency' ? [d.dependency.from] : d.relation.terms.map((t) => t.column));
+export const derivationTarget = (d: Derivation): string =>
+  d.kind === 'dependency' ? d.dependency.to : d.relation.target;
+export const derivationInputs = (d: Derivation): string[] =>
+  d.kind === 'dependency' ? [d.dependency.from] : d.relation.terms.map((t) => t.column);
 
 /**
  * Which dependencies and relations generated rows are written by, in order: a column is derived at
@@ -334,11 +385,23 @@ export const derivationInputs = (d: Derivation): string[] => (d.kind === 'depend
  * whose target is not `protectedCols` (the generator conditions on those). What is left is kept by
  * rejection.
  */
-export function planDerivations(deps: readonly Dependency[], rels: readonly Relation[], table: Table, fixed: ReadonlySet<string> = new Set(), protectedCols: ReadonlySet<string> = new Set()): Derivation[] {
+export function planDerivations(
+  deps: readonly Dependency[],
+  rels: readonly Relation[],
+  table: Table,
+  fixed: ReadonlySet<string> = new Set(),
+  protectedCols: ReadonlySet<string> = new Set(),
+): Derivation[] {
   const kindOf = (name: string) => colOf(table, name)?.kind;
   const cands: { d: Derivation; rank: number; at: number }[] = [];
   rels.forEach((r, at) => cands.push({ d: { kind: 'relation', relation: r }, rank: 0, at }));
-  deps.forEach((dep, at) => cands.push({ d: { kind: 'dependency', dependency: dep }, rank: 1 + (kindOf(dep.from) === 'categorical' ? 0 : 2) + (protectedCols.has(dep.to) ? 1 : 0), at }));
+  deps.forEach((dep, at) =>
+    cands.push({
+      d: { kind: 'dependency', dependency: dep },
+      rank: 1 + (kindOf(dep.from) === 'categorical' ? 0 : 2) + (protectedCols.has(dep.to) ? 1 : 0),
+      at,
+    }),
+  );
   cands.sort((a, b) => a.rank - b.rank || a.at - b.at);
   const derived = new Set<string>();
   const read = new Set<string>();
@@ -360,7 +423,11 @@ export function planDerivations(deps: readonly Dependency[], rels: readonly Rela
  * counterpart; the caller rejects it). A row whose inputs are missing, or whose dependency input is a
  * value the real rows did not tie down, keeps the generated cell.
  */
-export function derive(plan: readonly Derivation[], t: Table, range: Record<string, readonly [number, number]> = {}): { table: Table; outOfRange: Uint8Array } {
+export function derive(
+  plan: readonly Derivation[],
+  t: Table,
+  range: Record<string, readonly [number, number]> = {},
+): { table: Table; outOfRange: Uint8Array } {
   const outOfRange = new Uint8Array(t.rows);
   if (plan.length === 0) return { table: t, outOfRange };
   const columns = t.columns.slice();
@@ -387,7 +454,14 @@ export function derive(plan: readonly Derivation[], t: Table, range: Record<stri
     const a = columns[at(d.dependency.from)];
     if (!a) continue;
     const map = d.dependency.map;
-    const labelOf = (i: number): string => (a.kind === 'categorical' ? (a.codes[i] < 0 ? '' : a.categories[a.codes[i]]) : Number.isFinite(a.values[i]) ? String(a.values[i]) : '');
+    const labelOf = (i: number): string =>
+      a.kind === 'categorical'
+        ? a.codes[i] < 0
+          ? ''
+          : a.categories[a.codes[i]]
+        : Number.isFinite(a.values[i])
+          ? String(a.values[i])
+          : '';
     if (target.kind === 'categorical') {
       const codeOf = new Map(target.categories.map((l, k) => [l, k]));
       const codes = target.codes.slice();
@@ -435,20 +509,56 @@ export const dependencyText = (d: Pick<Dependency, 'from' | 'to'>): string => `$
  * Every dependency and relation of the data, how generated rows keep it (`plan`: derived; else by
  * rejection) and the rows breaking it among `real` and each of `sets`.
  */
-export function checkRelations(deps: readonly Dependency[], rels: readonly Relation[], plan: readonly Derivation[], real: Table, sets: { positive: Table; negative: Table }): RelationCheck[] {
-  const planned = (d: Dependency | Relation) => plan.some((p) => (p.kind === 'dependency' ? p.dependency : p.relation) === d);
+export function checkRelations(
+  deps: readonly Dependency[],
+  rels: readonly Relation[],
+  plan: readonly Derivation[],
+  real: Table,
+  sets: { positive: Table; negative: Table },
+): RelationCheck[] {
+  const planned = (d: Dependency | Relation) =>
+    plan.some((p) => (p.kind === 'dependency' ? p.dependency : p.relation) === d);
   const depBreaks = (d: Dependency, t: Table) => {
     const a = colOf(t, d.from);
     const b = colOf(t, d.to);
     if (!a || !b) return { rows: 0, breaks: 0 };
-    const labelAt = (c: Column, i: number) => (c.kind === 'categorical' ? (c.codes[i] < 0 ? '' : c.categories[c.codes[i]]) : Number.isFinite(c.values[i]) ? String(c.values[i]) : '');
+    const labelAt = (c: Column, i: number) =>
+      c.kind === 'categorical'
+        ? c.codes[i] < 0
+          ? ''
+          : c.categories[c.codes[i]]
+        : Number.isFinite(c.values[i])
+          ? String(c.values[i])
+          : '';
     // rows whose determinant is a value the real rows tie down: the rows the dependency speaks of
     let rows = 0;
     for (let i = 0; i < t.rows; i++) if (d.map.has(labelAt(a, i))) rows++;
     return { rows, breaks: contradictions([d], t).perDependency[0] };
   };
   return [
-    ...rels.map((r): RelationCheck => ({ kind: 'arithmetic', text: relationText(r), target: r.target, inputs: r.terms.map((t) => t.column), kept: planned(r) ? 'derived' : 'rejection', real: relationBreaks(r, real), positive: relationBreaks(r, sets.positive), negative: relationBreaks(r, sets.negative) })),
-    ...deps.map((d): RelationCheck => ({ kind: 'dependency', text: dependencyText(d), target: d.to, inputs: [d.from], kept: planned(d) ? 'derived' : 'rejection', real: depBreaks(d, real), positive: depBreaks(d, sets.positive), negative: depBreaks(d, sets.negative) })),
+    ...rels.map(
+      (r): RelationCheck => ({
+        kind: 'arithmetic',
+        text: relationText(r),
+        target: r.target,
+        inputs: r.terms.map((t) => t.column),
+        kept: planned(r) ? 'derived' : 'rejection',
+        real: relationBreaks(r, real),
+        positive: relationBreaks(r, sets.positive),
+        negative: relationBreaks(r, sets.negative),
+      }),
+    ),
+    ...deps.map(
+      (d): RelationCheck => ({
+        kind: 'dependency',
+        text: dependencyText(d),
+        target: d.to,
+        inputs: [d.from],
+        kept: planned(d) ? 'derived' : 'rejection',
+        real: depBreaks(d, real),
+        positive: depBreaks(d, sets.positive),
+        negative: depBreaks(d, sets.negative),
+      }),
+    ),
   ];
 }

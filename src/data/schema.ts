@@ -22,15 +22,20 @@ import type { FormatName } from './format-name.js';
 import { isMissingTrimmed, parseCommaNumber, parseNumber, type DecimalMark } from './cells.js';
 
 export type ColumnKind = 'numeric' | 'categorical';
-/** What a data position is called in messages and reports: a line (CSV, JSON Lines: the file's line) or a row (Parquet, Arrow: the 1-based data row). */
+/**
+ * What a data position is called in messages and reports: a line (CSV, JSON Lines: the file's line) or a row (Parquet,
+ * Arrow: the 1-based data row).
+ */
 export type RowUnit = 'line' | 'row';
 export type MissingPolicy = 'keep' | 'drop' | 'error';
-
 
 export const DEFAULT_MAX_CATEGORIES = 1000;
 /** The longest category label accepted (`--max-label-length`): a longer one is refused, naming the line and column. */
 export const DEFAULT_MAX_LABEL_LENGTH = 256;
-/** A text column with distinct values on at least this share of its non-missing rows (and at least IDENTIFIER_MIN_ROWS of them) is an identifier. */
+/**
+ * A text column with distinct values on at least this share of its non-missing rows (and at least IDENTIFIER_MIN_ROWS
+ * of them) is an identifier.
+ */
 export const IDENTIFIER_SHARE = 0.95;
 export const IDENTIFIER_MIN_ROWS = 20;
 
@@ -41,7 +46,10 @@ export interface SchemaOptions {
   categorical?: readonly string[];
   /** columns to leave out */
   drop?: readonly string[];
-  /** the only columns to read (all when absent), less any named by `drop`: a caller that needs a few columns of a wide or long file reads only those */
+  /**
+   * the only columns to read (all when absent), less any named by `drop`: a caller that needs a few columns of a wide
+   * or long file reads only those
+   */
   keep?: readonly string[];
   missing?: MissingPolicy;
   /** most distinct labels a categorical column may have (default 1000) */
@@ -84,9 +92,15 @@ export interface ReadReport {
   file: string;
   /** the file's format (src/data/formats.ts FORMATS); absent in older reports */
   format?: FormatName;
-  /** what firstLine, firstDroppedLines and messages count: 'line' (CSV, JSON Lines) or 'row' (Parquet, Arrow: 1-based data rows) */
+  /**
+   * what firstLine, firstDroppedLines and messages count: 'line' (CSV, JSON Lines) or 'row' (Parquet, Arrow: 1-based
+   * data rows)
+   */
   unit?: RowUnit;
-  /** SHA-256 of the file's bytes as read (src/data/sha256.ts) and their number; absent when the reader did not see a file */
+  /**
+   * SHA-256 of the file's bytes as read (src/data/sha256.ts) and their number; absent when the reader did not see a
+   * file
+   */
   sha256?: string;
   bytes?: number;
   delimiter: Delimiter;
@@ -131,7 +145,16 @@ export interface BuildResult {
 }
 
 const quote = (s: string) => JSON.stringify(s);
-const ordinal = (n: number) => `${n}${n % 10 === 1 && n % 100 !== 11 ? 'st' : n % 10 === 2 && n % 100 !== 12 ? 'nd' : n % 10 === 3 && n % 100 !== 13 ? 'rd' : 'th'}`;
+const ordinal = (n: number) =>
+  `${n}${
+    n % 10 === 1 && n % 100 !== 11
+      ? 'st'
+      : n % 10 === 2 && n % 100 !== 12
+        ? 'nd'
+        : n % 10 === 3 && n % 100 !== 13
+          ? 'rd'
+          : 'th'
+  }`;
 
 // A column's cells are stored in chunks (1024 rows, doubling up to CHUNK_ROWS, then CHUNK_ROWS
 // each): no copy while the file grows, nothing allocated beyond one chunk, and the final column is
@@ -341,7 +364,10 @@ class ColumnBuilder {
     decimal: DecimalMark = '.',
     /** what a position is called in messages: 'line' (CSV, JSON Lines) or 'row' (Parquet, Arrow) */
     readonly unit: RowUnit = 'line',
-    /** the file's column is typed numeric (Parquet, Arrow): every cell is a number or missing, so no labels are kept unless --categorical */
+    /**
+     * the file's column is typed numeric (Parquet, Arrow): every cell is a number or missing, so no labels are kept
+     * unless --categorical
+     */
     readonly typedNumber = false,
   ) {
     this.parse = decimal === ',' ? parseCommaNumber : parseNumber;
@@ -402,21 +428,30 @@ class ColumnBuilder {
 
   private becomeCategorical(cell: string, line: number): void {
     if (this.forced === 'numeric') {
-      throw inputError(`${this.file}: ${this.unit} ${line}, column ${quote(this.name)}: ${quote(cell)} is not a number, but --numeric names this column`);
+      throw inputError(
+        `${this.file}: ${this.unit} ${line}, column ${quote(this.name)}: ${quote(cell)} is not a number, but ` +
+          `--numeric names this column`,
+      );
     }
     this.values = null;
     this.firstText = { line, value: cell };
-    if (!this.dict && !this.comma) throw this.tooMany(`it is categorical because ${this.unit} ${line} holds ${quote(cell)}, not a number`);
+    if (!this.dict && !this.comma)
+      throw this.tooMany(`it is categorical because ${this.unit} ${line} holds ${quote(cell)}, not a number`);
   }
 
   private addLabel(cell: string, missing: boolean, line: number): number {
     const dict = this.dict!;
     // a size cap, said as one (a number of any length is a number, not a label)
     if (cell.length > this.maxLabelLength && (this.forced === 'categorical' || Number.isNaN(parseNumber(cell)))) {
-      throw inputError(`${this.file}: ${this.unit} ${line}, column ${quote(this.name)}: a category label of ${cell.length.toLocaleString('en-US')} characters, more than the ${this.maxLabelLength} allowed (a size cap; raise --max-label-length, or --drop ${this.name} if it is free text)`);
+      throw inputError(
+        `${this.file}: ${this.unit} ${line}, column ${quote(this.name)}: a category label of ` +
+          `${cell.length.toLocaleString('en-US')} characters, more than the ${this.maxLabelLength} allowed (a ` +
+          `size cap; raise --max-label-length, or --drop ${this.name} if it is free text)`,
+      );
     }
     if (dict.size === this.maxCategories && !this.idLike()) {
-      if (!this.values && !this.comma) throw this.tooMany(`the ${ordinal(this.maxCategories + 1)}, ${quote(cell)}, is on ${this.unit} ${line}`);
+      if (!this.values && !this.comma)
+        throw this.tooMany(`the ${ordinal(this.maxCategories + 1)}, ${quote(cell)}, is on ${this.unit} ${line}`);
       // still possibly numeric: forget the labels; a later non-number makes this an error
       this.dict = null;
       this.codes = null;
@@ -431,17 +466,27 @@ class ColumnBuilder {
     return code;
   }
 
-  /** Text distinct on (nearly) every non-missing row so far, not forced categorical: an identifier, kept past maxCategories. */
+  /**
+   * Text distinct on (nearly) every non-missing row so far, not forced categorical: an identifier, kept past
+   * maxCategories.
+   */
   idLike(): boolean {
     const filled = this.n - this.missingCells;
     // text, not numbers: a column mostly of numbers is numeric with a few bad cells, never an identifier
-    return this.forced !== 'categorical' && this.dict !== null && filled >= IDENTIFIER_MIN_ROWS && this.numbers < 0.5 * filled && this.dict.size >= IDENTIFIER_SHARE * filled;
+    return (
+      this.forced !== 'categorical' &&
+      this.dict !== null &&
+      filled >= IDENTIFIER_MIN_ROWS &&
+      this.numbers < 0.5 * filled &&
+      this.dict.size >= IDENTIFIER_SHARE * filled
+    );
   }
 
   private tooMany(why: string): EngineError {
     return inputError(
-      `${this.file}: column ${quote(this.name)} has more than ${this.maxCategories} distinct values (${why}); ` +
-        `an identifier or free text cannot be a category: remove it with --drop ${this.name}, group its values into fewer categories, or raise --max-categories`,
+      `${this.file}: column ${quote(this.name)} has more than ${this.maxCategories} distinct values (${why}); an ` +
+        `identifier or free text cannot be a category: remove it with --drop ${this.name}, group its values into ` +
+        `fewer categories, or raise --max-categories`,
     );
   }
 
@@ -466,7 +511,11 @@ class ColumnBuilder {
     const kind = this.forced ?? (this.values && this.numbers > 0 ? 'numeric' : 'categorical');
     if (kind === 'categorical' && !this.dict) throw this.tooMany('it holds no numbers');
     // kept past maxCategories as an identifier, but not one in the end: the usual error
-    if (kind === 'categorical' && this.dict!.size > this.maxCategories && !this.idLike()) throw this.tooMany(`${this.dict!.size} distinct values in ${this.n - this.missingCells} rows, too many for a category and too few for an identifier`);
+    if (kind === 'categorical' && this.dict!.size > this.maxCategories && !this.idLike())
+      throw this.tooMany(
+        `${this.dict!.size} distinct values in ${this.n - this.missingCells} rows, too many for a category and too ` +
+          `few for an identifier`,
+      );
     return kind;
   }
 
@@ -481,10 +530,17 @@ class ColumnBuilder {
  * field; `emptyHint` is appended), a repeated name renamed name.1, name.2, … (each rename reported
  * through `renamed`, with the 0-based fields of the first and the repeated name).
  */
-export function headerNames(file: string, fields: readonly string[], line: number, renamed: (name: string, to: string, first: number, second: number) => void, emptyHint = ''): string[] {
+export function headerNames(
+  file: string,
+  fields: readonly string[],
+  line: number,
+  renamed: (name: string, to: string, first: number, second: number) => void,
+  emptyHint = '',
+): string[] {
   const names = fields.map((f) => f.trim());
   const empty = names.indexOf('');
-  if (empty >= 0) throw new EngineError('E_INPUT', `${file}: line ${line}: field ${empty + 1} has no column name${emptyHint}`);
+  if (empty >= 0)
+    throw new EngineError('E_INPUT', `${file}: line ${line}: field ${empty + 1} has no column name${emptyHint}`);
   const taken = new Set(names);
   const firstAt = new Map<string, number>();
   return names.map((n, j) => {
@@ -502,7 +558,10 @@ export function headerNames(file: string, fields: readonly string[], line: numbe
   });
 }
 
-/** One cell from a typed source: null or undefined is a missing cell; a number is finite (or NaN: missing); booleans are the labels "true" and "false". */
+/**
+ * One cell from a typed source: null or undefined is a missing cell; a number is finite (or NaN: missing); booleans are
+ * the labels "true" and "false".
+ */
 export type Cell = string | number | boolean | null | undefined;
 
 /**
@@ -564,17 +623,34 @@ export class TableBuilder {
     const drop = this.namedSet(opts.drop, '--drop');
     const keep = opts.keep ? this.namedSet(opts.keep, 'keep') : null;
     for (const n of numeric) {
-      if (categorical.has(n)) throw inputError(`${file}: column ${quote(n)} is named by both --numeric and --categorical`);
+      if (categorical.has(n))
+        throw inputError(`${file}: column ${quote(n)} is named by both --numeric and --categorical`);
     }
     this.columns = [];
     this.fieldOf = [];
     names.forEach((name, i) => {
       if (drop.has(name) || (keep && !keep.has(name))) return;
       const forced = numeric.has(name) ? 'numeric' : categorical.has(name) ? 'categorical' : undefined;
-      this.columns.push(new ColumnBuilder(file, name, forced, maxCategories, maxLabelLength, opts.decimalOf?.[name] ?? opts.decimal ?? '.', this.unit, shape.numberFields?.[i] ?? false));
+      this.columns.push(
+        new ColumnBuilder(
+          file,
+          name,
+          forced,
+          maxCategories,
+          maxLabelLength,
+          opts.decimalOf?.[name] ?? opts.decimal ?? '.',
+          this.unit,
+          shape.numberFields?.[i] ?? false,
+        ),
+      );
       this.fieldOf.push(i);
     });
-    if (this.columns.length === 0) throw inputError(keep ? `${file}: keep names no column that --drop leaves (${names.join(', ')})` : `${file}: --drop removes every column (${names.join(', ')})`);
+    if (this.columns.length === 0)
+      throw inputError(
+        keep
+          ? `${file}: keep names no column that --drop leaves (${names.join(', ')})`
+          : `${file}: --drop removes every column (${names.join(', ')})`,
+      );
   }
 
   private namedSet(list: readonly string[] | undefined, option: string): Set<string> {
@@ -592,8 +668,8 @@ export class TableBuilder {
   addRow(fields: readonly string[], line: number): void {
     if (fields.length !== this.names.length) {
       throw inputError(
-        `${this.file}: line ${line} has ${fields.length} field${fields.length === 1 ? '' : 's'}, expected ${this.names.length}; ` +
-          `a value holding the delimiter must be quoted`,
+        `${this.file}: line ${line} has ${fields.length} field${fields.length === 1 ? '' : 's'}, expected ` +
+          `${this.names.length}; a value holding the delimiter must be quoted`,
       );
     }
     this.lineAt(this.rows++, line);
@@ -602,7 +678,9 @@ export class TableBuilder {
       const cell = fields[this.fieldOf[j]].trim();
       const missing = isMissingTrimmed(cell);
       if (missing && this.policy === 'error') {
-        throw inputError(`${this.file}: line ${line}, column ${quote(col.name)}: missing value ${quote(cell)} (--missing error)`);
+        throw inputError(
+          `${this.file}: line ${line}, column ${quote(col.name)}: missing value ${quote(cell)} (--missing error)`,
+        );
       }
       col.push(cell, missing, line);
     }
@@ -628,14 +706,19 @@ export class TableBuilder {
    * data would report.
    */
   addBatch(fields: readonly FieldBatch[], rows: number, first: number): void {
-    if (fields.length !== this.names.length) throw new EngineError('E_ARG', `addBatch: ${fields.length} fields for ${this.names.length} columns`);
+    if (fields.length !== this.names.length)
+      throw new EngineError('E_ARG', `addBatch: ${fields.length} fields for ${this.names.length} columns`);
     // rows r0 … r0 + rows − 1 are lines first … first + rows − 1: one run
     this.lineAt(this.rows, first);
     this.rows += rows;
     const cols = this.columns;
     const batches = this.fieldOf.map((f) => fields[f]);
     // dictionary labels trimmed and checked for missing tokens once per batch, not once per cell
-    const dicts = batches.map((b) => (b.type === 'dict' ? { cells: b.labels.map((l) => l.trim()), missing: b.labels.map((l) => isMissingTrimmed(l.trim())) } : null));
+    const dicts = batches.map((b) =>
+      b.type === 'dict'
+        ? { cells: b.labels.map((l) => l.trim()), missing: b.labels.map((l) => isMissingTrimmed(l.trim())) }
+        : null,
+    );
     for (let i = 0; i < rows; i++) {
       const line = first + i;
       for (let j = 0; j < cols.length; j++) {
@@ -658,7 +741,9 @@ export class TableBuilder {
 
   private pushText(col: ColumnBuilder, cell: string, missing: boolean, line: number): void {
     if (missing && this.policy === 'error') {
-      throw inputError(`${this.file}: ${this.unit} ${line}, column ${quote(col.name)}: missing value ${quote(cell)} (--missing error)`);
+      throw inputError(
+        `${this.file}: ${this.unit} ${line}, column ${quote(col.name)}: missing value ${quote(cell)} (--missing error)`,
+      );
     }
     col.push(cell, missing, line);
   }
@@ -666,11 +751,16 @@ export class TableBuilder {
   /** One typed cell, read as a CSV cell holding its text would be. */
   private pushCell(col: ColumnBuilder, v: Cell, line: number): void {
     if (v === null || v === undefined || (typeof v === 'number' && Number.isNaN(v))) {
-      if (this.policy === 'error') throw inputError(`${this.file}: ${this.unit} ${line}, column ${quote(col.name)}: missing value (${v === null || v === undefined ? 'null' : 'NaN'}) (--missing error)`);
+      if (this.policy === 'error')
+        throw inputError(
+          `${this.file}: ${this.unit} ${line}, column ${quote(col.name)}: missing value ` +
+            `(${v === null || v === undefined ? 'null' : 'NaN'}) (--missing error)`,
+        );
       col.push('', true, line);
     } else if (typeof v === 'number') {
       if (Number.isFinite(v)) col.pushNumber(v, line);
-      else if (col.typedNumber) throw inputError(`${this.file}: ${this.unit} ${line}, column ${quote(col.name)}: ${v} is not a finite number`);
+      else if (col.typedNumber)
+        throw inputError(`${this.file}: ${this.unit} ${line}, column ${quote(col.name)}: ${v} is not a finite number`);
       else this.pushText(col, String(v), false, line);
     } else if (typeof v === 'boolean') {
       this.pushText(col, v ? 'true' : 'false', false, line);
@@ -678,7 +768,10 @@ export class TableBuilder {
       const cell = v.trim();
       this.pushText(col, cell, isMissingTrimmed(cell), line);
     } else {
-      throw inputError(`${this.file}: ${this.unit} ${line}, column ${quote(col.name)}: a ${typeof v === 'object' ? 'nested value' : typeof v}, not a number, text or boolean`);
+      throw inputError(
+        `${this.file}: ${this.unit} ${line}, column ${quote(col.name)}: a ` +
+          `${typeof v === 'object' ? 'nested value' : typeof v}, not a number, text or boolean`,
+      );
     }
   }
 
@@ -724,19 +817,41 @@ export class TableBuilder {
     const kept = n - rowsDropped;
     const missing = this.missingReport(kinds, dropped, rowsDropped, firstDroppedLines);
     if (kept === 0) throw this.nothingLeft(kinds, dropped);
-    const columns = this.columns.map((c, j) => (kinds[j] === 'numeric' ? numericColumn(c, drop, kept) : categoricalColumn(c, drop, kept, c.idLike())));
+    const columns = this.columns.map((c, j) =>
+      kinds[j] === 'numeric' ? numericColumn(c, drop, kept) : categoricalColumn(c, drop, kept, c.idLike()),
+    );
     const table: Table = { rows: kept, columns };
-    return { table, rowsRead: n, missing, warnings: this.warnings(table), mostlyNumeric: this.mostlyNumeric(), commaColumns: this.columns.filter((c) => c.usedComma).map((c) => c.name) };
+    return {
+      table,
+      rowsRead: n,
+      missing,
+      warnings: this.warnings(table),
+      mostlyNumeric: this.mostlyNumeric(),
+      commaColumns: this.columns.filter((c) => c.usedComma).map((c) => c.name),
+    };
   }
 
-  private missingReport(kinds: ColumnKind[], dropped: Int32Array, rowsDropped: number, firstDroppedLines: number[]): MissingReport {
+  private missingReport(
+    kinds: ColumnKind[],
+    dropped: Int32Array,
+    rowsDropped: number,
+    firstDroppedLines: number[],
+  ): MissingReport {
     const columns: ColumnMissing[] = [];
     let cells = 0;
     this.columns.forEach((c, j) => {
       if (c.missingCells === 0) return;
       cells += c.missingCells;
-      const keptAs = this.policy === 'keep' && kinds[j] === 'categorical' ? c.labels.filter((_, k) => c.missingLabel[k]) : [];
-      columns.push({ name: c.name, kind: kinds[j], cells: c.missingCells, firstLine: c.firstMissingLine, rowsDropped: dropped[j], keptAs });
+      const keptAs =
+        this.policy === 'keep' && kinds[j] === 'categorical' ? c.labels.filter((_, k) => c.missingLabel[k]) : [];
+      columns.push({
+        name: c.name,
+        kind: kinds[j],
+        cells: c.missingCells,
+        firstLine: c.firstMissingLine,
+        rowsDropped: dropped[j],
+        keptAs,
+      });
     });
     return { policy: this.policy, cells, rowsDropped, firstDroppedLines, columns };
   }
@@ -747,15 +862,29 @@ export class TableBuilder {
       .filter(({ j }) => dropped[j] > 0)
       .map(({ c, j }) => `${c.name} (${kinds[j]}): ${dropped[j]}`)
       .join(', ');
-    const fix = this.policy === 'drop' ? 'use --missing keep, or --drop the emptiest columns' : '--drop those columns, or fill the gaps';
-    return inputError(`${this.file}: no rows left: the missing-value policy "${this.policy}" drops all ${this.rows} data rows (rows with missing cells: ${culprits}); ${fix}`);
+    const fix =
+      this.policy === 'drop'
+        ? 'use --missing keep, or --drop the emptiest columns'
+        : '--drop those columns, or fill the gaps';
+    return inputError(
+      `${this.file}: no rows left: the missing-value policy "${this.policy}" drops all ${this.rows} data rows (rows ` +
+        `with missing cells: ${culprits}); ${fix}`,
+    );
   }
 
   /** Categorical columns most of whose values are numbers: a few text cells turned a numeric column into categories. */
   mostlyNumeric(): MostlyNumeric[] {
     return this.columns
-      .filter((b) => b.firstText && b.numbers >= 0.5 * (b.n - b.missingCells) && b.forced !== 'categorical' && !b.values)
-      .map((b) => ({ column: b.name, textCells: b.textCells, numbers: b.numbers, firstLines: b.textLines.slice(), first: b.firstText!.value }));
+      .filter(
+        (b) => b.firstText && b.numbers >= 0.5 * (b.n - b.missingCells) && b.forced !== 'categorical' && !b.values,
+      )
+      .map((b) => ({
+        column: b.name,
+        textCells: b.textCells,
+        numbers: b.numbers,
+        firstLines: b.textLines.slice(),
+        first: b.firstText!.value,
+      }));
   }
 
   private warnings(table: Table): string[] {
@@ -764,19 +893,33 @@ export class TableBuilder {
       const b = this.columns[j];
       if (col.kind === 'categorical' && b.firstText && b.numbers >= 0.5 * (b.n - b.missingCells)) {
         out.push(
-          `${this.file}: column ${quote(col.name)} is categorical because ${b.textCells} of its ${b.n - b.missingCells} values are not numbers (the first on ${this.unit}${b.textLines.length > 1 ? 's' : ''} ${b.textLines.join(', ')}: ${quote(b.firstText.value)}), ` +
-            `though ${b.numbers} are; fix or blank those values if it should be numeric (--numeric ${col.name} makes them an error)`,
+          `${this.file}: column ${quote(col.name)} is categorical because ${b.textCells} of its ` +
+            `${b.n - b.missingCells} values are not numbers (the first on ` +
+            `${this.unit}${b.textLines.length > 1 ? 's' : ''} ${b.textLines.join(', ')}: ` +
+            `${quote(b.firstText.value)}), though ${b.numbers} are; fix or blank those values if it should be ` +
+            `numeric (--numeric ${col.name} makes them an error)`,
         );
       }
       if (b.usedComma && b.firstComma) {
-        out.push(`${this.file}: column ${quote(col.name)} is read with decimal commas (line ${b.firstComma.line}: ${quote(b.firstComma.value)} is ${parseCommaNumber(b.firstComma.value)}); give --decimal . to keep such cells as text`);
+        out.push(
+          `${this.file}: column ${quote(col.name)} is read with decimal commas (line ${b.firstComma.line}: ` +
+            `${quote(b.firstComma.value)} is ${parseCommaNumber(b.firstComma.value)}); give --decimal . to keep ` +
+            `such cells as text`,
+        );
       }
       if (col.kind === 'categorical' && col.identifier) {
-        out.push(`${this.file}: column ${quote(col.name)} looks like an identifier (${col.categories.length} distinct values in ${col.codes.length} rows): the GAN and the built-in model leave it out (a model you call still gets it); give --categorical ${col.name} to keep it as a category, or --drop ${col.name}`);
+        out.push(
+          `${this.file}: column ${quote(col.name)} looks like an identifier (${col.categories.length} distinct ` +
+            `values in ${col.codes.length} rows): the GAN and the built-in model leave it out (a model you call ` +
+            `still gets it); give --categorical ${col.name} to keep it as a category, or --drop ${col.name}`,
+        );
       }
       const single = singleValue(col);
       if (single !== null) {
-        out.push(`${this.file}: column ${quote(col.name)} has the single value ${quote(single)} in every row; the GAN will exclude it (it carries no information)`);
+        out.push(
+          `${this.file}: column ${quote(col.name)} has the single value ${quote(single)} in every row; the GAN will ` +
+            `exclude it (it carries no information)`,
+        );
       }
     });
     return out;
@@ -788,7 +931,12 @@ function numericColumn(c: ColumnBuilder, drop: Uint8Array | null, kept: number):
 }
 
 /** Codes of the kept rows, renumbered so categories seen only in dropped rows disappear (first-seen order stays). */
-function categoricalColumn(c: ColumnBuilder, drop: Uint8Array | null, kept: number, identifier: boolean): CategoricalColumn {
+function categoricalColumn(
+  c: ColumnBuilder,
+  drop: Uint8Array | null,
+  kept: number,
+  identifier: boolean,
+): CategoricalColumn {
   const src = c.codes!;
   let categories: string[];
   let remap: Int32Array | null = null;
@@ -806,7 +954,9 @@ function categoricalColumn(c: ColumnBuilder, drop: Uint8Array | null, kept: numb
     });
   }
   const codes = src.take(drop, kept, remap);
-  return identifier ? { kind: 'categorical', name: c.name, codes, categories, identifier: true } : { kind: 'categorical', name: c.name, codes, categories };
+  return identifier
+    ? { kind: 'categorical', name: c.name, codes, categories, identifier: true }
+    : { kind: 'categorical', name: c.name, codes, categories };
 }
 
 /** The one value a column holds in every row, or null. */

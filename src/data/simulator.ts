@@ -57,7 +57,7 @@
 // Philox uniforms are exact, and everything transformed is computed here in JS, not in wasm.
 import { check } from '../engine/errors.js';
 import type { Rng } from '../engine/rng.js';
-import { CategoricalColumn, getColumn, NumericColumn, Table } from './table.js';
+import { type CategoricalColumn, getColumn, type NumericColumn, type Table } from './table.js';
 import { log as fdlog, exp as fdexp } from '../engine/fdlibm.js';
 
 export type BiasKind = 'fair' | 'direct' | 'proxy' | 'intersectional';
@@ -121,7 +121,13 @@ export const SIM_NEIGHBOURHOOD = ['Eastfield', 'Hillcrest', 'Northgate', 'Rivers
 export const SIM_REDLINED = ['Eastfield', 'Southport'];
 export const SIM_EDUCATION = ['Bachelor', 'Doctorate', 'Master', 'Secondary', 'Vocational'];
 /** ordinal level of each SIM_EDUCATION entry */
-export const SIM_EDUCATION_LEVEL: Readonly<Record<string, number>> = { Secondary: 0, Vocational: 1, Bachelor: 2, Master: 3, Doctorate: 4 };
+export const SIM_EDUCATION_LEVEL: Readonly<Record<string, number>> = {
+  Secondary: 0,
+  Vocational: 1,
+  Bachelor: 2,
+  Master: 3,
+  Doctorate: 4,
+};
 export const SIM_APPROVED = ['no', 'yes'];
 
 const P_FEMALE = 0.5;
@@ -145,8 +151,16 @@ const MAX_ROWS = 50_000_000;
 // Neighbourhood probabilities per group, aligned with SIM_NEIGHBOURHOOD: the redlined share split
 // evenly over the redlined zones, the rest evenly over the others.
 const HOOD_P = {
-  A: SIM_NEIGHBOURHOOD.map((h) => (SIM_REDLINED.includes(h) ? P_REDLINED.A / SIM_REDLINED.length : (1 - P_REDLINED.A) / (SIM_NEIGHBOURHOOD.length - SIM_REDLINED.length))),
-  B: SIM_NEIGHBOURHOOD.map((h) => (SIM_REDLINED.includes(h) ? P_REDLINED.B / SIM_REDLINED.length : (1 - P_REDLINED.B) / (SIM_NEIGHBOURHOOD.length - SIM_REDLINED.length))),
+  A: SIM_NEIGHBOURHOOD.map((h) =>
+    SIM_REDLINED.includes(h)
+      ? P_REDLINED.A / SIM_REDLINED.length
+      : (1 - P_REDLINED.A) / (SIM_NEIGHBOURHOOD.length - SIM_REDLINED.length),
+  ),
+  B: SIM_NEIGHBOURHOOD.map((h) =>
+    SIM_REDLINED.includes(h)
+      ? P_REDLINED.B / SIM_REDLINED.length
+      : (1 - P_REDLINED.B) / (SIM_NEIGHBOURHOOD.length - SIM_REDLINED.length),
+  ),
 };
 
 /** Index k drawn with probabilities p (inverse CDF of one uniform); the last index absorbs rounding. */
@@ -168,15 +182,27 @@ function normal(u1: number, u2: number): number {
 
 const clamp = (x: number, lo: number, hi: number): number => (x < lo ? lo : x > hi ? hi : x);
 
-function penaltyFor(bias: BiasKind): { penalised: Condition[]; disadvantaged: Record<string, string>[]; reads: string[] } {
+function penaltyFor(bias: BiasKind): {
+  penalised: Condition[];
+  disadvantaged: Record<string, string>[];
+  reads: string[];
+} {
   const legit = ['income', 'education', 'debt_ratio'];
   switch (bias) {
     case 'fair':
       return { penalised: [], disadvantaged: [], reads: legit };
     case 'direct':
-      return { penalised: [{ column: 'group', values: ['B'] }], disadvantaged: [{ group: 'B' }], reads: [...legit, 'group'] };
+      return {
+        penalised: [{ column: 'group', values: ['B'] }],
+        disadvantaged: [{ group: 'B' }],
+        reads: [...legit, 'group'],
+      };
     case 'proxy':
-      return { penalised: [{ column: 'neighbourhood', values: SIM_REDLINED.slice() }], disadvantaged: [{ group: 'B' }], reads: [...legit, 'neighbourhood'] };
+      return {
+        penalised: [{ column: 'neighbourhood', values: SIM_REDLINED.slice() }],
+        disadvantaged: [{ group: 'B' }],
+        reads: [...legit, 'neighbourhood'],
+      };
     case 'intersectional':
       return {
         penalised: [
@@ -190,8 +216,16 @@ function penaltyFor(bias: BiasKind): { penalised: Condition[]; disadvantaged: Re
 }
 
 function checkOptions(bias: unknown, strength: unknown, where: string): asserts bias is BiasKind {
-  check(BIAS_KINDS.includes(bias as BiasKind), 'E_ARG', () => `${where}: bias must be one of ${BIAS_KINDS.join(', ')}, got ${String(bias)}`);
-  check(typeof strength === 'number' && Number.isFinite(strength) && strength >= 0, 'E_ARG', () => `${where}: strength must be a finite number ≥ 0 (logits), got ${String(strength)}`);
+  check(
+    BIAS_KINDS.includes(bias as BiasKind),
+    'E_ARG',
+    () => `${where}: bias must be one of ${BIAS_KINDS.join(', ')}, got ${String(bias)}`,
+  );
+  check(
+    typeof strength === 'number' && Number.isFinite(strength) && strength >= 0,
+    'E_ARG',
+    () => `${where}: strength must be a finite number ≥ 0 (logits), got ${String(strength)}`,
+  );
 }
 
 /**
@@ -199,7 +233,10 @@ function checkOptions(bias: unknown, strength: unknown, where: string): asserts 
  * only those in `reads` for the chosen bias, so a test can swap a protected column and see whether
  * the scores move. Throws E_INPUT when a needed column is absent or of the wrong kind.
  */
-export function simulatorScores(table: Table, opts: { bias: BiasKind; strength?: number }): { legitimate: Float64Array; score: Float64Array } {
+export function simulatorScores(
+  table: Table,
+  opts: { bias: BiasKind; strength?: number },
+): { legitimate: Float64Array; score: Float64Array } {
   const strength = opts.strength ?? 1.5;
   checkOptions(opts.bias, strength, 'simulatorScores');
   const where = 'simulatorScores';
@@ -218,7 +255,11 @@ export function simulatorScores(table: Table, opts: { bias: BiasKind; strength?:
   const edu = cat('education');
   const levelOfCode = edu.categories.map((label) => {
     const l = SIM_EDUCATION_LEVEL[label];
-    check(l !== undefined, 'E_INPUT', () => `${where}: education has an unknown category "${label}"; expected ${SIM_EDUCATION.join(', ')}`);
+    check(
+      l !== undefined,
+      'E_INPUT',
+      () => `${where}: education has an unknown category "${label}"; expected ${SIM_EDUCATION.join(', ')}`,
+    );
     return l;
   });
   const { penalised } = penaltyFor(opts.bias);
@@ -250,9 +291,17 @@ export function simulate(rng: Rng, opts: SimulateOptions): Simulation {
   const { n } = opts;
   const strength = opts.strength ?? 1.5;
   const decision = opts.decision ?? 'sample';
-  check(Number.isInteger(n) && n >= 1 && n <= MAX_ROWS, 'E_ARG', () => `${where}: n must be an integer in [1, ${MAX_ROWS}], got ${n}`);
+  check(
+    Number.isInteger(n) && n >= 1 && n <= MAX_ROWS,
+    'E_ARG',
+    () => `${where}: n must be an integer in [1, ${MAX_ROWS}], got ${n}`,
+  );
   checkOptions(opts.bias, strength, where);
-  check(decision === 'sample' || decision === 'threshold', 'E_ARG', () => `${where}: decision must be 'sample' or 'threshold', got ${String(decision)}`);
+  check(
+    decision === 'sample' || decision === 'threshold',
+    'E_ARG',
+    () => `${where}: decision must be 'sample' or 'threshold', got ${String(decision)}`,
+  );
 
   const age = new Float64Array(n);
   const sex = new Int32Array(n);
@@ -290,7 +339,13 @@ export function simulate(rng: Rng, opts: SimulateOptions): Simulation {
       hours[i] = clamp(Math.round(partTime ? 20 + 3 * zh : 41 + 4 * zh), 4, 80);
 
       const a = age[i] - 18;
-      const lnInc = 3.0 + 0.18 * level + 0.035 * a - 0.0005 * a * a + 0.8 * fdlog(hours[i] / 40) + 0.45 * normal(U[u + 10], U[u + 11]);
+      const lnInc =
+        3.0 +
+        0.18 * level +
+        0.035 * a -
+        0.0005 * a * a +
+        0.8 * fdlog(hours[i] / 40) +
+        0.45 * normal(U[u + 10], U[u + 11]);
       income[i] = Math.max(0.1, Math.round(fdexp(lnInc) * 10) / 10);
       debt[i] = Math.min(2, Math.round(fdexp(-1.4 + 0.5 * normal(U[u + 12], U[u + 13])) * 1000) / 1000);
       decisionU[i] = U[u + 14];
@@ -298,7 +353,12 @@ export function simulate(rng: Rng, opts: SimulateOptions): Simulation {
   }
 
   const num = (name: string, values: Float64Array): NumericColumn => ({ kind: 'numeric', name, values });
-  const cat = (name: string, codes: Int32Array, categories: string[]): CategoricalColumn => ({ kind: 'categorical', name, codes, categories: categories.slice() });
+  const cat = (name: string, codes: Int32Array, categories: string[]): CategoricalColumn => ({
+    kind: 'categorical',
+    name,
+    codes,
+    categories: categories.slice(),
+  });
   const features: Table = {
     rows: n,
     columns: [
@@ -324,7 +384,9 @@ export function simulate(rng: Rng, opts: SimulateOptions): Simulation {
 
   const p = penaltyFor(opts.bias);
   const penaltyText =
-    p.penalised.length === 0 ? '' : ` − ${strength}·[${p.penalised.map((c) => `${c.column} ∈ {${c.values.join(', ')}}`).join(' and ')}]`;
+    p.penalised.length === 0
+      ? ''
+      : ` − ${strength}·[${p.penalised.map((c) => `${c.column} ∈ {${c.values.join(', ')}}`).join(' and ')}]`;
   return {
     table: features,
     label: 'approved',
@@ -336,7 +398,8 @@ export function simulate(rng: Rng, opts: SimulateOptions): Simulation {
       strength,
       decision,
       rule:
-        `S = ${COEF.intercept} + ${COEF.logIncome}·ln(income/${INCOME_REF}) + ${COEF.educationLevel}·level(education) ${COEF.debtRatio < 0 ? '−' : '+'} ` +
+        `S = ${COEF.intercept} + ${COEF.logIncome}·ln(income/${INCOME_REF}) + ` +
+        `${COEF.educationLevel}·level(education) ${COEF.debtRatio < 0 ? '−' : '+'} ` +
         `${Math.abs(COEF.debtRatio)}·(debt_ratio − ${DEBT_REF})${penaltyText}; approved = ` +
         (decision === 'sample' ? 'yes with probability σ(S)' : 'yes when S > 0'),
       reads: p.reads,

@@ -51,15 +51,23 @@ function editDistance(a: string, b: string, cap: number): number {
   return prev[b.length];
 }
 
-/** The available names close to `name`: the same once folded (case, spaces, dashes), else a few edits away; closest first. */
+/**
+ * The available names close to `name`: the same once folded (case, spaces, dashes), else a few edits away; closest
+ * first.
+ */
 export function closeColumns(name: string, available: readonly string[]): string[] {
   const f = fold(name);
   // edits allowed: none for names of one or two characters (every short name is close to every other)
   const cap = f.length < 3 ? 0 : Math.max(1, Math.floor(f.length / 4));
-  const near = available.map((a) => ({ a, d: fold(a) === f ? 0 : editDistance(fold(a), f, cap) })).filter((x) => x.d <= cap && x.a !== name);
+  const near = available
+    .map((a) => ({ a, d: fold(a) === f ? 0 : editDistance(fold(a), f, cap) }))
+    .filter((x) => x.d <= cap && x.a !== name);
   // the same name but for case or punctuation, when there is one, is the answer
   const best = near.some((x) => x.d === 0) ? near.filter((x) => x.d === 0) : near;
-  return best.sort((x, y) => x.d - y.d).slice(0, 3).map((x) => x.a);
+  return best
+    .sort((x, y) => x.d - y.d)
+    .slice(0, 3)
+    .map((x) => x.a);
 }
 
 /**
@@ -67,17 +75,32 @@ export function closeColumns(name: string, available: readonly string[]): string
  * exit 2): `where` (the file, or the file and option), what was asked for ("--label", "protected
  * column"), the name, the close names ("did you mean …") and every column there is.
  */
-export function unknownColumn(name: string, available: readonly string[], where: string, what = 'column'): UnknownColumnError {
+export function unknownColumn(
+  name: string,
+  available: readonly string[],
+  where: string,
+  what = 'column',
+): UnknownColumnError {
   const close = closeColumns(name, available);
   const hint = close.length ? ` (did you mean ${close.map((c) => JSON.stringify(c)).join(' or ')}?)` : '';
   const list = available.length ? `the columns are: ${available.join(', ')}` : 'there are no columns';
-  return new UnknownColumnError(`${where}: ${what} ${JSON.stringify(name)} is not a column${hint}; ${list}`, name, available);
+  return new UnknownColumnError(
+    `${where}: ${what} ${JSON.stringify(name)} is not a column${hint}; ${list}`,
+    name,
+    available,
+  );
 }
 
 /** The column called `name`, or an UnknownColumnError naming `where` and listing the columns that exist. */
 export function getColumn(table: Table, name: string, where = 'table', what = 'column'): Column {
   const c = table.columns.find((col) => col.name === name);
-  if (!c) throw unknownColumn(name, table.columns.map((x) => x.name), where, what);
+  if (!c)
+    throw unknownColumn(
+      name,
+      table.columns.map((x) => x.name),
+      where,
+      what,
+    );
   return c;
 }
 
@@ -85,10 +108,14 @@ export function getColumn(table: Table, name: string, where = 'table', what = 'c
  * Checks at the edge that every name given for an option is a column of `table` (read from `where`,
  * a file): `{ '--label': 'y', '--group': ['sex', 'race'] }`; undefined values are skipped.
  */
-export function requireColumns(table: Table, where: string, wanted: Record<string, string | readonly (string | undefined)[] | undefined>): void {
+export function requireColumns(
+  table: Table,
+  where: string,
+  wanted: Record<string, string | readonly (string | undefined)[] | undefined>,
+): void {
   const names = table.columns.map((c) => c.name);
   for (const [option, value] of Object.entries(wanted)) {
-    for (const n of typeof value === 'string' ? [value] : value ?? []) {
+    for (const n of typeof value === 'string' ? [value] : (value ?? [])) {
       if (n !== undefined && !names.includes(n)) throw unknownColumn(n, names, where, option);
     }
   }
@@ -133,7 +160,11 @@ export function concatRows(tables: readonly Table[], where = 'concatRows'): Tabl
   const columns = first.columns.map((c0): Column => {
     const parts = tables.map((t) => {
       const c = t.columns.find((x) => x.name === c0.name);
-      check(c !== undefined && c.kind === c0.kind, 'E_ARG', () => `${where}: every table needs the ${c0.kind} column "${c0.name}"`);
+      check(
+        c !== undefined && c.kind === c0.kind,
+        'E_ARG',
+        () => `${where}: every table needs the ${c0.kind} column "${c0.name}"`,
+      );
       return c!;
     });
     if (c0.kind === 'numeric') {
@@ -187,8 +218,14 @@ export function concatFloat64(parts: readonly Float64Array[]): Float64Array {
 /** The table without its identifier-like columns (`CategoricalColumn.identifier`), and their names. */
 export function withoutIdentifiers(table: Table): { table: Table; left: string[] } {
   const left = table.columns.filter((c) => c.kind === 'categorical' && c.identifier).map((c) => c.name);
-  return left.length ? { table: { rows: table.rows, columns: table.columns.filter((c) => !left.includes(c.name)) }, left } : { table, left };
+  return left.length
+    ? { table: { rows: table.rows, columns: table.columns.filter((c) => !left.includes(c.name)) }, left }
+    : { table, left };
 }
 
-/** A typed array that is its buffer's only view as it is; otherwise a compact copy (structured-cloning a view copies its whole buffer: what a table sent to a worker uses). */
-export const compact = <T extends Float64Array | Int32Array>(a: T): T => (a.buffer instanceof ArrayBuffer && a.byteOffset === 0 && a.byteLength === a.buffer.byteLength ? a : (a.slice() as T));
+/**
+ * A typed array that is its buffer's only view as it is; otherwise a compact copy (structured-cloning a view copies its
+ * whole buffer: what a table sent to a worker uses).
+ */
+export const compact = <T extends Float64Array | Int32Array>(a: T): T =>
+  a.buffer instanceof ArrayBuffer && a.byteOffset === 0 && a.byteLength === a.buffer.byteLength ? a : (a.slice() as T);

@@ -4,7 +4,10 @@
 // layer that needs them (category order), so that models/, methods/, audit/, report/, cli/ and the
 // page import one definition. Core code: no Node imports, no DOM.
 
-/** What a missing (or not finite) figure reads as: the HTML report's dash, the CLI's summaries' words, the aligned text tables' hyphen. */
+/**
+ * What a missing (or not finite) figure reads as: the HTML report's dash, the CLI's summaries' words, the aligned text
+ * tables' hyphen.
+ */
 export const MISSING = { report: '—', text: 'n/a', table: '-' } as const;
 
 /** Whether `v` is a finite number. */
@@ -14,7 +17,12 @@ export const finite = (v: unknown): v is number => typeof v === 'number' && Numb
 export const byCodeUnit = (a: string, b: string): number => (a < b ? -1 : a > b ? 1 : 0);
 
 /** A fraction as a percentage, e.g. 0.4567 → "45.7%" (`unit` '' for a table's bare number); `missing` when missing. */
-export function fmtPct(v: number | null | undefined, decimals = 1, missing: string = MISSING.report, unit = '%'): string {
+export function fmtPct(
+  v: number | null | undefined,
+  decimals = 1,
+  missing: string = MISSING.report,
+  unit = '%',
+): string {
   return finite(v) ? `${(v * 100).toFixed(decimals)}${unit}` : missing;
 }
 
@@ -31,7 +39,12 @@ export function fmtPp(v: number | null | undefined, decimals = 1, missing: strin
  * minus, "±" only for exactly 0 (not rounded first, unlike fmtPp), e.g. "+3.2 pp", "−0.5 pp"; without
  * `signed`, the size alone ("0.50 pp", a margin).
  */
-export function fmtPpSigned(v: number | null | undefined, decimals = 1, missing: string = MISSING.text, signed = true): string {
+export function fmtPpSigned(
+  v: number | null | undefined,
+  decimals = 1,
+  missing: string = MISSING.text,
+  signed = true,
+): string {
   if (!finite(v)) return missing;
   return `${signed ? (v > 0 ? '+' : v < 0 ? '−' : '±') : ''}${Math.abs(100 * v).toFixed(decimals)} pp`;
 }
@@ -42,7 +55,8 @@ export function fmtRatio(v: number | null | undefined, missing: string = MISSING
 }
 
 /** A JS distance, 3 decimals. */
-export const fmtJs = (v: number | null | undefined, missing: string = MISSING.report): string => (finite(v) ? v.toFixed(3) : missing);
+export const fmtJs = (v: number | null | undefined, missing: string = MISSING.report): string =>
+  finite(v) ? v.toFixed(3) : missing;
 
 /** A number with about 4 significant digits, without trailing zeros; the report's dash when missing or not finite. */
 export function fmtNum(v: number | null | undefined, digits = 4): string {

@@ -1,6 +1,6 @@
 // What the typed-format readers (Parquet, Arrow IPC, JSON Lines) share: their byte source, report and
 // messages. Core code: no Node imports.
-import { EngineError, inputError } from '../engine/errors.js';
+import { type EngineError, inputError } from '../engine/errors.js';
 import type { FormatName } from './format-name.js';
 import type { BuildResult, ReadReport, SchemaOptions, TableBuilder } from './schema.js';
 import type { Table } from './table.js';
@@ -38,7 +38,13 @@ export function messageOf(e: unknown): string {
 }
 
 /** The ReadReport of a non-CSV reader (the CSV-only settings get neutral values: no delimiter, header, BOM). */
-export function typedReport(file: string, format: FormatName, builder: TableBuilder, built: BuildResult, extra: Partial<ReadReport> = {}): ReadReport {
+export function typedReport(
+  file: string,
+  format: FormatName,
+  builder: TableBuilder,
+  built: BuildResult,
+  extra: Partial<ReadReport> = {},
+): ReadReport {
   const kept = new Set(built.table.columns.map((c) => c.name));
   return {
     file,
@@ -73,7 +79,10 @@ export function checkNames(file: string, names: readonly string[]): void {
 
 /** The E_INPUT error for a 64-bit integer beyond ±(2^53 − 1), naming the file, row and column. */
 export function unsafeInteger(b: bigint, file: string, row: number, column: string): EngineError {
-  return inputError(`${file}: row ${row}, column ${JSON.stringify(column)}: the integer ${b} is beyond ±9007199254740991 (2^53 − 1), the range lucid holds exactly as a number; divide it down or --drop ${column} if it is an identifier`);
+  return inputError(
+    `${file}: row ${row}, column ${JSON.stringify(column)}: the integer ${b} is beyond ±9007199254740991 (2^53 − 1), ` +
+      `the range lucid holds exactly as a number; divide it down or --drop ${column} if it is an identifier`,
+  );
 }
 
 /**
@@ -91,7 +100,14 @@ export function safeNumber(b: bigint, file: string, row: number, column: string)
  * bigint per value: hi·2^32 + lo is exact within the safe range and rounds past it. NaN where `valid`
  * says a cell is null. An integer beyond ±(2^53 − 1) is unsafeInteger's error.
  */
-export function int64ToNumbers(src: BigInt64Array | BigUint64Array, n: number, valid: ((i: number) => boolean) | null, file: string, firstRow: number, column: string): Float64Array {
+export function int64ToNumbers(
+  src: BigInt64Array | BigUint64Array,
+  n: number,
+  valid: ((i: number) => boolean) | null,
+  file: string,
+  firstRow: number,
+  column: string,
+): Float64Array {
   const words = new Int32Array(src.buffer, src.byteOffset, 2 * n);
   const unsigned = src instanceof BigUint64Array;
   const out = new Float64Array(n);
@@ -102,7 +118,8 @@ export function int64ToNumbers(src: BigInt64Array | BigUint64Array, n: number, v
     }
     const hi = words[2 * i + 1];
     const v = (unsigned ? hi >>> 0 : hi) * 4294967296 + (words[2 * i] >>> 0);
-    if (v > Number.MAX_SAFE_INTEGER || v < -Number.MAX_SAFE_INTEGER) throw unsafeInteger(src[i], file, firstRow + i, column);
+    if (v > Number.MAX_SAFE_INTEGER || v < -Number.MAX_SAFE_INTEGER)
+      throw unsafeInteger(src[i], file, firstRow + i, column);
     out[i] = v;
   }
   return out;

@@ -48,18 +48,27 @@ const VERSION = 20;
  * offsets, is an E_ARG error.
  */
 export function zipStored(entries: readonly ZipEntry[], modified: Date = new Date(Date.UTC(1980, 0, 1))): Uint8Array {
-  if (entries.length > 0xffff) throw new EngineError('E_ARG', `zip: ${entries.length} files; at most 65535 fit an archive without Zip64`);
+  if (entries.length > 0xffff)
+    throw new EngineError('E_ARG', `zip: ${entries.length} files; at most 65535 fit an archive without Zip64`);
   const enc = new TextEncoder();
   const seen = new Set<string>();
   const files = entries.map((e) => {
-    if (e.name === '' || seen.has(e.name)) throw new EngineError('E_ARG', `zip: ${e.name === '' ? 'a file has no name' : `the name ${JSON.stringify(e.name)} is given twice`}`);
+    if (e.name === '' || seen.has(e.name))
+      throw new EngineError(
+        'E_ARG',
+        `zip: ${e.name === '' ? 'a file has no name' : `the name ${JSON.stringify(e.name)} is given twice`}`,
+      );
     seen.add(e.name);
     const data = typeof e.data === 'string' ? enc.encode(e.data) : e.data;
     return { name: enc.encode(e.name), data, crc: crc32(data) };
   });
   const localSize = files.reduce((s, f) => s + 30 + f.name.length + f.data.length, 0);
   const centralSize = files.reduce((s, f) => s + 46 + f.name.length, 0);
-  if (localSize + centralSize + 22 > MAX_U32) throw new EngineError('E_ARG', `zip: ${localSize + centralSize + 22} bytes; at most 4 GiB fit an archive without Zip64`);
+  if (localSize + centralSize + 22 > MAX_U32)
+    throw new EngineError(
+      'E_ARG',
+      `zip: ${localSize + centralSize + 22} bytes; at most 4 GiB fit an archive without Zip64`,
+    );
   const out = new Uint8Array(localSize + centralSize + 22);
   const view = new DataView(out.buffer);
   const { time, date } = dosTime(modified);

@@ -5,9 +5,16 @@
 // created outside every scope is a heap block owned by the caller (`dispose()`). Parameters live in
 // persistent `Block`s (see nn/module.ts), one contiguous block per model, as in llm.c.
 import { check, EngineError } from './errors.js';
-import { Arena, Heap, Scope } from './memory.js';
-import { Kernels, LoadOptions, loadKernels, sharedMemorySupported, Variant } from './wasm.js';
-import { isThreadCount, MAX_THREADS, PARTIALS_BYTES, SpawnThread, threadedKernels, ThreadPool } from './threads.js';
+import { Arena, Heap, type Scope } from './memory.js';
+import { type Kernels, type LoadOptions, loadKernels, sharedMemorySupported, type Variant } from './wasm.js';
+import {
+  isThreadCount,
+  MAX_THREADS,
+  PARTIALS_BYTES,
+  type SpawnThread,
+  threadedKernels,
+  ThreadPool,
+} from './threads.js';
 
 export type Shape = readonly number[];
 
@@ -16,7 +23,11 @@ export const sizeOf = (shape: Shape): number => shape.reduce((a, b) => a * b, 1)
 /** A contiguous persistent region holding several tensors (parameters, their gradients, Adam moments). */
 export class Block {
   alive = true;
-  constructor(readonly engine: Engine, readonly ptr: number, readonly bytes: number) {}
+  constructor(
+    readonly engine: Engine,
+    readonly ptr: number,
+    readonly bytes: number,
+  ) {}
   dispose(): void {
     if (!this.alive) throw new EngineError('E_LIFETIME', 'block: disposed twice');
     this.alive = false;
@@ -61,7 +72,10 @@ export class Tensor {
   /** A fresh Float32Array view over this tensor's memory (never cache it across allocations). */
   get data(): Float32Array {
     if (!this.owner.alive) {
-      throw new EngineError('E_LIFETIME', `tensor of shape [${this.shape}] used after its scope ended or it was disposed`);
+      throw new EngineError(
+        'E_LIFETIME',
+        `tensor of shape [${this.shape}] used after its scope ended or it was disposed`,
+      );
     }
     return this.engine.view(this.ptr, this.size);
   }
@@ -93,7 +107,10 @@ export class Tensor {
       o.alive = false;
       this.engine.heap.release(this.ptr);
     } else {
-      throw new EngineError('E_LIFETIME', 'tensor: only tensors created outside every scope can be disposed; scope tensors die with their scope');
+      throw new EngineError(
+        'E_LIFETIME',
+        'tensor: only tensors created outside every scope can be disposed; scope tensors die with their scope',
+      );
     }
   }
 
@@ -115,7 +132,10 @@ export class Engine {
   readonly kernels1: Kernels;
   private pool: ThreadPool | null = null;
 
-  constructor(k: Kernels, readonly variant: Variant) {
+  constructor(
+    k: Kernels,
+    readonly variant: Variant,
+  ) {
     this.k = k;
     this.kernels1 = k;
     this.heap = new Heap(k.memory, k.heap_base());
@@ -188,7 +208,8 @@ export class Engine {
     const sh = shape ?? [values.length];
     check(sizeOf(sh) === values.length, 'E_SHAPE', () => `tensor: ${values.length} values do not fill shape [${sh}]`);
     for (let i = 0; i < values.length; i++) {
-      if (!Number.isFinite(values[i])) throw new EngineError('E_VALUE', `tensor: value ${i} is ${values[i]}, not a finite number`);
+      if (!Number.isFinite(values[i]))
+        throw new EngineError('E_VALUE', `tensor: value ${i} is ${values[i]}, not a finite number`);
     }
     const t = this.empty(sh);
     t.data.set(values);
@@ -200,7 +221,8 @@ export class Engine {
     const s = this.arena.open();
     try {
       const r = fn();
-      if (r instanceof Promise) throw new EngineError('E_ARG', 'scope: fn must be synchronous (await outside the scope)');
+      if (r instanceof Promise)
+        throw new EngineError('E_ARG', 'scope: fn must be synchronous (await outside the scope)');
       return r;
     } finally {
       this.arena.close(s);
@@ -238,7 +260,11 @@ export interface EngineOptions extends LoadOptions {
 
 export async function initEngine(opts: EngineOptions = {}): Promise<Engine> {
   const threads = opts.threads ?? 1;
-  check(isThreadCount(threads), 'E_ARG', () => `engine: threads must be an integer in 1..${MAX_THREADS}, got ${threads}`);
+  check(
+    isThreadCount(threads),
+    'E_ARG',
+    () => `engine: threads must be an integer in 1..${MAX_THREADS}, got ${threads}`,
+  );
   const wantThreads = threads > 1 && opts.spawn !== undefined && !opts.bytes && !opts.module && sharedMemorySupported();
   const { kernels, variant, shared } = await loadKernels({ ...opts, shared: wantThreads });
   const engine = new Engine(kernels, variant);
@@ -249,7 +275,10 @@ export async function initEngine(opts: EngineOptions = {}): Promise<Engine> {
       engine.attachPool(pool);
     } catch (e) {
       pool.close();
-      throw new EngineError('E_WASM', `engine: could not start ${threads - 1} worker threads: ${e instanceof Error ? e.message : String(e)}`);
+      throw new EngineError(
+        'E_WASM',
+        `engine: could not start ${threads - 1} worker threads: ${e instanceof Error ? e.message : String(e)}`,
+      );
     }
   }
   return engine;

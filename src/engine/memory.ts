@@ -35,7 +35,10 @@ export class Heap {
       if (b.size >= size) {
         const ptr = b.ptr;
         if (b.size === size) this.free.splice(i, 1);
-        else { b.ptr += size; b.size -= size; }
+        else {
+          b.ptr += size;
+          b.size -= size;
+        }
         this.sizes.set(ptr, size);
         this.liveBytes += size;
         return ptr;
@@ -65,7 +68,8 @@ export class Heap {
 
   release(ptr: number): void {
     const size = this.sizes.get(ptr);
-    if (size === undefined) throw new EngineError('E_LIFETIME', `heap: release of a pointer that is not a live block (${ptr})`);
+    if (size === undefined)
+      throw new EngineError('E_LIFETIME', `heap: release of a pointer that is not a live block (${ptr})`);
     this.sizes.delete(ptr);
     this.liveBytes -= size;
     // insert sorted, then coalesce with neighbours
@@ -101,7 +105,10 @@ export class Arena {
   private highWater = 0;
   private readonly scopes: Scope[] = [];
 
-  constructor(private readonly heap: Heap, private readonly minChunk = 1 << 20) {}
+  constructor(
+    private readonly heap: Heap,
+    private readonly minChunk = 1 << 20,
+  ) {}
 
   alloc(bytes: number): number {
     const size = alignUp(Math.max(bytes, 1), ALIGN);

@@ -13,9 +13,16 @@ export class Rng {
   /** Philox blocks consumed so far (each gives 4 values). */
   private counter = 0;
 
-  constructor(readonly engine: Engine, readonly seed: number) {
-    check(Number.isSafeInteger(seed) && seed >= 0, 'E_ARG', () => `rng: seed must be a non-negative integer, got ${seed}`);
-    this.key0 = seed % TWO32 | 0;
+  constructor(
+    readonly engine: Engine,
+    readonly seed: number,
+  ) {
+    check(
+      Number.isSafeInteger(seed) && seed >= 0,
+      'E_ARG',
+      () => `rng: seed must be a non-negative integer, got ${seed}`,
+    );
+    this.key0 = (seed % TWO32) | 0;
     this.key1 = Math.floor(seed / TWO32) | 0;
   }
 
@@ -28,7 +35,7 @@ export class Rng {
   /** Fills t in place (used for parameter initialisation in persistent blocks). */
   fill(kind: 'rng_uniform' | 'rng_normal' | 'rng_gumbel', t: Tensor): void {
     const c = this.counter;
-    this.engine.k[kind](t.ptr, t.size, this.key0, this.key1, c % TWO32 | 0, Math.floor(c / TWO32) | 0);
+    this.engine.k[kind](t.ptr, t.size, this.key0, this.key1, (c % TWO32) | 0, Math.floor(c / TWO32) | 0);
     this.counter += Math.ceil(t.size / 4);
   }
 
@@ -88,7 +95,11 @@ export class Rng {
   }
 
   set state(s: { seed: number; counter: number }) {
-    check(s.seed === this.seed, 'E_ARG', () => `rng: state is for seed ${s.seed}, this generator has seed ${this.seed}`);
+    check(
+      s.seed === this.seed,
+      'E_ARG',
+      () => `rng: state is for seed ${s.seed}, this generator has seed ${this.seed}`,
+    );
     this.counter = s.counter;
   }
 }

@@ -40,18 +40,36 @@ export interface ThreadHandle {
  */
 export type SpawnThread = (init: ThreadInit, onError: (e: unknown) => void) => ThreadHandle;
 
-/** Kernels a worker can run, by id. Order is the wire format between main thread and workers (test/engine/kernel-abi.test.ts checks each against the module). */
+/**
+ * Kernels a worker can run, by id. Order is the wire format between main thread and workers
+ * (test/engine/kernel-abi.test.ts checks each against the module).
+ */
 export const KERNEL_NAMES = [
   'f32_gemm',
-  'f32_binary', 'f32_binary_scalar', 'f32_binary_rows', 'f32_binary_cols', 'f32_axpy', 'f32_scale',
-  'f32_unary', 'f32_leaky_relu', 'f32_leaky_relu_bwd', 'f32_copy', 'f32_fill',
+  'f32_binary',
+  'f32_binary_scalar',
+  'f32_binary_rows',
+  'f32_binary_cols',
+  'f32_axpy',
+  'f32_scale',
+  'f32_unary',
+  'f32_leaky_relu',
+  'f32_leaky_relu_bwd',
+  'f32_copy',
+  'f32_fill',
   'f32_adam',
-  'f32_copy2d', 'f32_softmax_rows', 'f32_log_softmax_rows',
-  'rng_uniform', 'rng_normal', 'rng_gumbel',
-  'f32_bn_stats_ld', 'f32_bn_fwd_ld', 'f32_bn_bwd_ld',
+  'f32_copy2d',
+  'f32_softmax_rows',
+  'f32_log_softmax_rows',
+  'rng_uniform',
+  'rng_normal',
+  'rng_gumbel',
+  'f32_bn_stats_ld',
+  'f32_bn_fwd_ld',
+  'f32_bn_bwd_ld',
   'f32_vgm_estep_blocks',
 ] as const;
-type KernelName = typeof KERNEL_NAMES[number];
+type KernelName = (typeof KERNEL_NAMES)[number];
 const KID = Object.fromEntries(KERNEL_NAMES.map((n, i) => [n, i])) as Record<KernelName, number>;
 
 // Control block layout (Int32 indices). A job is a list of parts (same kernel, own arguments).
@@ -101,7 +119,15 @@ type Fn = (...a: number[]) => unknown;
  * (`work`: this thread's GEMM packing buffer). Each part runs exactly once: claims are
  * compare-exchanges on the part's (tag) word.
  */
-function runParts(ctl: Int32Array, slots: Float64Array, fns: readonly Fn[], gen: number, work: number, self: number, T: number): void {
+function runParts(
+  ctl: Int32Array,
+  slots: Float64Array,
+  fns: readonly Fn[],
+  gen: number,
+  work: number,
+  self: number,
+  T: number,
+): void {
   const tag = gen & TAG_MASK;
   const n = Atomics.load(ctl, NPARTS);
   for (let pass = 0; pass < 2; pass++) {
@@ -114,8 +140,24 @@ function runParts(ctl: Int32Array, slots: Float64Array, fns: readonly Fn[], gen:
       const o = i * SLOT_F64;
       if (WORK_ARG[kid] >= 0) slots[o + WORK_ARG[kid]] = work; // the part is this thread's alone now
       try {
-        fn(slots[o], slots[o + 1], slots[o + 2], slots[o + 3], slots[o + 4], slots[o + 5], slots[o + 6], slots[o + 7],
-          slots[o + 8], slots[o + 9], slots[o + 10], slots[o + 11], slots[o + 12], slots[o + 13], slots[o + 14], slots[o + 15]);
+        fn(
+          slots[o],
+          slots[o + 1],
+          slots[o + 2],
+          slots[o + 3],
+          slots[o + 4],
+          slots[o + 5],
+          slots[o + 6],
+          slots[o + 7],
+          slots[o + 8],
+          slots[o + 9],
+          slots[o + 10],
+          slots[o + 11],
+          slots[o + 12],
+          slots[o + 13],
+          slots[o + 14],
+          slots[o + 15],
+        );
       } catch {
         Atomics.store(ctl, FAILED, 1);
       }
@@ -157,7 +199,15 @@ export async function threadWorkerLoop(init: ThreadInit): Promise<void> {
     }
     seen = gen;
     if (Atomics.load(ctl, STOP) !== 0) return;
-    runParts(ctl, slots, fns, gen, Atomics.load(ctl, WORK_BASE + init.index) >>> 0, init.index, Atomics.load(ctl, THREADS_AT));
+    runParts(
+      ctl,
+      slots,
+      fns,
+      gen,
+      Atomics.load(ctl, WORK_BASE + init.index) >>> 0,
+      init.index,
+      Atomics.load(ctl, THREADS_AT),
+    );
   }
 }
 
@@ -173,7 +223,12 @@ export class ThreadPool {
   /** Atomics.wait is not allowed on a browser's main thread; there the pool spins. */
   private readonly canBlock: boolean;
 
-  constructor(readonly threads: number, module: WebAssembly.Module, memory: WebAssembly.Memory, spawn: SpawnThread) {
+  constructor(
+    readonly threads: number,
+    module: WebAssembly.Module,
+    memory: WebAssembly.Memory,
+    spawn: SpawnThread,
+  ) {
     this.control = new SharedArrayBuffer(CONTROL_BYTES);
     this.ctl = new Int32Array(this.control);
     this.slots = new Float64Array(this.control, SLOT_BASE, MAX_PARTS * SLOT_F64);
@@ -187,7 +242,12 @@ export class ThreadPool {
     Atomics.store(this.ctl, SPIN_AT, SPIN);
     Atomics.store(this.ctl, THREADS_AT, threads);
     try {
-      for (let t = 1; t < threads; t++) this.handles.push(spawn({ module, memory, control: this.control, index: t }, (e) => { this.error ??= e; }));
+      for (let t = 1; t < threads; t++)
+        this.handles.push(
+          spawn({ module, memory, control: this.control, index: t }, (e) => {
+            this.error ??= e;
+          }),
+        );
     } catch (e) {
       this.close();
       throw e;
@@ -203,7 +263,8 @@ export class ThreadPool {
     const t0 = Date.now();
     while (this.readyCount < this.threads - 1) {
       if (this.error !== null) throw this.error instanceof Error ? this.error : new Error(String(this.error));
-      if (Date.now() - t0 > timeoutMs) throw new Error(`threads: ${this.readyCount} of ${this.threads - 1} workers started within ${timeoutMs} ms`);
+      if (Date.now() - t0 > timeoutMs)
+        throw new Error(`threads: ${this.readyCount} of ${this.threads - 1} workers started within ${timeoutMs} ms`);
       await new Promise((r) => setTimeout(r, 2));
     }
   }
@@ -316,7 +377,21 @@ export function threadedKernels(k: Kernels, pool: ThreadPool, partials: number):
   const base = k as unknown as Record<KernelName, (...a: number[]) => unknown>;
   const over = t as unknown as Record<string, unknown>;
 
-  over.f32_gemm = (tA: number, tB: number, M: number, N: number, K: number, A: number, lda: number, B: number, ldb: number, beta: number, C: number, ldc: number, w: number): void => {
+  over.f32_gemm = (
+    tA: number,
+    tB: number,
+    M: number,
+    N: number,
+    K: number,
+    A: number,
+    lda: number,
+    B: number,
+    ldb: number,
+    beta: number,
+    C: number,
+    ldc: number,
+    w: number,
+  ): void => {
     if (M * N * K < THREAD_MIN.gemmMacs) {
       k.f32_gemm(tA, tB, M, N, K, A, lda, B, ldb, beta, C, ldc, w);
       return;
@@ -345,7 +420,15 @@ export function threadedKernels(k: Kernels, pool: ThreadPool, partials: number):
    * 4·start·(a[strideAt], or 1 when strideAt < 0) bytes, and kernel `run` runs the parts (with a[ldAt]
    * appended when ldAt ≥ 0: the `_ld` forms' full row stride).
    */
-  const split = (name: string, ptrs: [number, number][], lenAt: number, align: number, small: (a: number[]) => boolean, run = name as KernelName, ldAt = -1) => {
+  const split = (
+    name: string,
+    ptrs: [number, number][],
+    lenAt: number,
+    align: number,
+    small: (a: number[]) => boolean,
+    run = name as KernelName,
+    ldAt = -1,
+  ) => {
     const fn = (k as unknown as Record<string, Fn>)[name];
     const fnRun = base[run];
     over[name] = (...a: number[]): void => {
@@ -367,7 +450,13 @@ export function threadedKernels(k: Kernels, pool: ThreadPool, partials: number):
 
   // Elementwise kernels over n contiguous elements: split the range (pointer arguments offset).
   const elementwise = (name: KernelName, ptrs: number[], nAt: number) =>
-    split(name, ptrs.map((i): [number, number] => [i, -1]), nAt, CHUNK, (a) => a[nAt] < THREAD_MIN.elements);
+    split(
+      name,
+      ptrs.map((i): [number, number] => [i, -1]),
+      nAt,
+      CHUNK,
+      (a) => a[nAt] < THREAD_MIN.elements,
+    );
   elementwise('f32_binary', [1, 2, 3], 4); // (op, out, a, b, n)
   elementwise('f32_binary_scalar', [2, 3], 5); // (op, swap, out, x, s, n)
   elementwise('f32_axpy', [0, 1], 3); // (y, x, alpha, n)
@@ -381,12 +470,41 @@ export function threadedKernels(k: Kernels, pool: ThreadPool, partials: number):
 
   // Row-broadcast kernels (op, swap, out, x, v, N, D): split the rows (x, out advance by whole rows).
   // f32_binary_rows: v has D entries (one per column), shared by every row.
-  split('f32_binary_rows', [[2, 6], [3, 6]], 5, 1, (a) => a[5] * a[6] < THREAD_MIN.elements);
+  split(
+    'f32_binary_rows',
+    [
+      [2, 6],
+      [3, 6],
+    ],
+    5,
+    1,
+    (a) => a[5] * a[6] < THREAD_MIN.elements,
+  );
   // f32_binary_cols: v has N entries (one per row).
-  split('f32_binary_cols', [[2, 6], [3, 6], [4, -1]], 5, 1, (a) => a[5] * a[6] < THREAD_MIN.elements);
+  split(
+    'f32_binary_cols',
+    [
+      [2, 6],
+      [3, 6],
+      [4, -1],
+    ],
+    5,
+    1,
+    (a) => a[5] * a[6] < THREAD_MIN.elements,
+  );
 
   // Strided row kernels (out, ldo, x, ldx, N, D): split the rows.
-  const strided = (name: KernelName) => split(name, [[0, 1], [2, 3]], 4, 1, (a) => a[4] * a[5] < THREAD_MIN.elements);
+  const strided = (name: KernelName) =>
+    split(
+      name,
+      [
+        [0, 1],
+        [2, 3],
+      ],
+      4,
+      1,
+      (a) => a[4] * a[5] < THREAD_MIN.elements,
+    );
   strided('f32_copy2d');
   strided('f32_softmax_rows');
   strided('f32_log_softmax_rows');
@@ -417,10 +535,25 @@ export function threadedKernels(k: Kernels, pool: ThreadPool, partials: number):
   // Batch norm over (N, D): split the columns (each column's sums are one thread's, in row order,
   // as on one thread); the parts run the `_ld` forms with the full row stride D.
   const COLS = 16; // one cache line of a row, so no two threads write the same line
-  const bn = (name: 'f32_bn_stats' | 'f32_bn_fwd' | 'f32_bn_bwd', ld: KernelName, colPtrs: number[], NAt: number, DAt: number) =>
-    split(name, colPtrs.map((i): [number, number] => [i, -1]), DAt, COLS, (a) => a[NAt] * a[DAt] < THREAD_MIN.elements || a[DAt] < 2 * COLS, ld, DAt);
+  const bn = (
+    name: 'f32_bn_stats' | 'f32_bn_fwd' | 'f32_bn_bwd',
+    ld: KernelName,
+    colPtrs: number[],
+    NAt: number,
+    DAt: number,
+  ) =>
+    split(
+      name,
+      colPtrs.map((i): [number, number] => [i, -1]),
+      DAt,
+      COLS,
+      (a) => a[NAt] * a[DAt] < THREAD_MIN.elements || a[DAt] < 2 * COLS,
+      ld,
+      DAt,
+    );
   bn('f32_bn_stats', 'f32_bn_stats_ld', [0, 1, 2], 3, 4); // (mean, var, x, N, D)
-  bn('f32_bn_fwd', 'f32_bn_fwd_ld', [0, 1, 2, 3, 4, 5, 6, 7], 9, 10); // (y, xhat, invstd, x, mean, variance, gamma, beta, eps, N, D)
+  // (y, xhat, invstd, x, mean, variance, gamma, beta, eps, N, D)
+  bn('f32_bn_fwd', 'f32_bn_fwd_ld', [0, 1, 2, 3, 4, 5, 6, 7], 9, 10);
   bn('f32_bn_bwd', 'f32_bn_bwd_ld', [0, 1, 2, 3, 4, 5, 6], 7, 8); // (dx, dgamma, dbeta, dy, xhat, invstd, gamma, N, D)
 
   // VGM E-step (K×N responsibilities, component-major): split the samples on block boundaries; each
@@ -429,7 +562,18 @@ export function threadedKernels(k: Kernels, pool: ThreadPool, partials: number):
   const estepBlocks = base.f32_vgm_estep_blocks;
   // the kernel's block size (assembly/kernels/mixture.ts exports it): parts must start on its boundaries
   const VGM_BLOCK = (k as unknown as { VGM_BLOCK: WebAssembly.Global }).VGM_BLOCK.value as number;
-  over.f32_vgm_estep = (resp: number, logResp: number, logNorm: number, sums: number, x: number, N: number, K: number, means: number, halfPrec: number, consts: number): void => {
+  over.f32_vgm_estep = (
+    resp: number,
+    logResp: number,
+    logNorm: number,
+    sums: number,
+    x: number,
+    N: number,
+    K: number,
+    means: number,
+    halfPrec: number,
+    consts: number,
+  ): void => {
     const blocks = Math.ceil(N / VGM_BLOCK);
     if (N * K < THREAD_MIN.elements || blocks < 2 || blocks * 16 > PARTIALS_BYTES) {
       k.f32_vgm_estep(resp, logResp, logNorm, sums, x, N, K, means, halfPrec, consts);
@@ -437,7 +581,19 @@ export function threadedKernels(k: Kernels, pool: ThreadPool, partials: number):
     }
     const parts: number[][] = [];
     for (const [i0, n] of splitRange(N, P(), VGM_BLOCK)) {
-      parts.push([resp + 4 * i0, logResp ? logResp + 4 * i0 : 0, logNorm ? logNorm + 4 * i0 : 0, partials + 16 * (i0 / VGM_BLOCK), x + 4 * i0, n, K, means, halfPrec, consts, N]);
+      parts.push([
+        resp + 4 * i0,
+        logResp ? logResp + 4 * i0 : 0,
+        logNorm ? logNorm + 4 * i0 : 0,
+        partials + 16 * (i0 / VGM_BLOCK),
+        x + 4 * i0,
+        n,
+        K,
+        means,
+        halfPrec,
+        consts,
+        N,
+      ]);
     }
     pool.run('f32_vgm_estep_blocks', estepBlocks, parts);
     const buf = k.memory.buffer;
@@ -455,7 +611,8 @@ export function threadedKernels(k: Kernels, pool: ThreadPool, partials: number):
 
   for (const n of KERNEL_NAMES) {
     if (typeof base[n] !== 'function') throw new Error(`threads: the kernels have no ${n}`);
-    if (!n.endsWith('_ld') && !n.endsWith('_blocks') && over[n] === base[n]) throw new Error(`threads: no threaded form for ${n}`);
+    if (!n.endsWith('_ld') && !n.endsWith('_blocks') && over[n] === base[n])
+      throw new Error(`threads: no threaded form for ${n}`);
   }
   return t;
 }

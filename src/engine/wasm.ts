@@ -11,8 +11,36 @@ export interface Kernels {
   heap_base(): Ptr;
   // gemm.ts
   f32_gemm_work_bytes(): number;
-  f32_gemm(tA: number, tB: number, M: number, N: number, K: number, A: Ptr, lda: number, B: Ptr, ldb: number, beta: number, C: Ptr, ldc: number, work: Ptr): void;
-  ref_gemm(tA: number, tB: number, M: number, N: number, K: number, A: Ptr, lda: number, B: Ptr, ldb: number, beta: number, C: Ptr, ldc: number, work: Ptr): void;
+  f32_gemm(
+    tA: number,
+    tB: number,
+    M: number,
+    N: number,
+    K: number,
+    A: Ptr,
+    lda: number,
+    B: Ptr,
+    ldb: number,
+    beta: number,
+    C: Ptr,
+    ldc: number,
+    work: Ptr,
+  ): void;
+  ref_gemm(
+    tA: number,
+    tB: number,
+    M: number,
+    N: number,
+    K: number,
+    A: Ptr,
+    lda: number,
+    B: Ptr,
+    ldb: number,
+    beta: number,
+    C: Ptr,
+    ldc: number,
+    work: Ptr,
+  ): void;
   // layout.ts
   f32_copy2d(out: Ptr, ldo: number, x: Ptr, ldx: number, N: number, D: number): void;
   // elementwise.ts
@@ -35,22 +63,106 @@ export interface Kernels {
   f32_sum_cols(out: Ptr, x: Ptr, N: number, D: number): void;
   // batchnorm.ts
   f32_bn_stats(mean: Ptr, variance: Ptr, x: Ptr, N: number, D: number): void;
-  f32_bn_fwd(y: Ptr, xhat: Ptr, invstd: Ptr, x: Ptr, mean: Ptr, variance: Ptr, gamma: Ptr, beta: Ptr, eps: number, N: number, D: number): void;
+  f32_bn_fwd(
+    y: Ptr,
+    xhat: Ptr,
+    invstd: Ptr,
+    x: Ptr,
+    mean: Ptr,
+    variance: Ptr,
+    gamma: Ptr,
+    beta: Ptr,
+    eps: number,
+    N: number,
+    D: number,
+  ): void;
   f32_bn_bwd(dx: Ptr, dgamma: Ptr, dbeta: Ptr, dy: Ptr, xhat: Ptr, invstd: Ptr, gamma: Ptr, N: number, D: number): void;
   // the same over D columns of matrices with row stride ld (column blocks, for threads)
   f32_bn_stats_ld(mean: Ptr, variance: Ptr, x: Ptr, N: number, D: number, ld: number): void;
-  f32_bn_fwd_ld(y: Ptr, xhat: Ptr, invstd: Ptr, x: Ptr, mean: Ptr, variance: Ptr, gamma: Ptr, beta: Ptr, eps: number, N: number, D: number, ld: number): void;
-  f32_bn_bwd_ld(dx: Ptr, dgamma: Ptr, dbeta: Ptr, dy: Ptr, xhat: Ptr, invstd: Ptr, gamma: Ptr, N: number, D: number, ld: number): void;
+  f32_bn_fwd_ld(
+    y: Ptr,
+    xhat: Ptr,
+    invstd: Ptr,
+    x: Ptr,
+    mean: Ptr,
+    variance: Ptr,
+    gamma: Ptr,
+    beta: Ptr,
+    eps: number,
+    N: number,
+    D: number,
+    ld: number,
+  ): void;
+  f32_bn_bwd_ld(
+    dx: Ptr,
+    dgamma: Ptr,
+    dbeta: Ptr,
+    dy: Ptr,
+    xhat: Ptr,
+    invstd: Ptr,
+    gamma: Ptr,
+    N: number,
+    D: number,
+    ld: number,
+  ): void;
   // softmax.ts
   f32_softmax_rows(out: Ptr, ldo: number, x: Ptr, ldx: number, N: number, D: number): void;
   f32_log_softmax_rows(out: Ptr, ldo: number, x: Ptr, ldx: number, N: number, D: number): void;
   // optim.ts
-  f32_adam(p: Ptr, g: Ptr, m: Ptr, v: Ptr, n: number, stepSize: number, beta1: number, beta2: number, eps: number, weightDecay: number, bc2sqrt: number): void;
+  f32_adam(
+    p: Ptr,
+    g: Ptr,
+    m: Ptr,
+    v: Ptr,
+    n: number,
+    stepSize: number,
+    beta1: number,
+    beta2: number,
+    eps: number,
+    weightDecay: number,
+    bc2sqrt: number,
+  ): void;
   // mixture.ts (resp/logResp: (K×N) component-major; sums/stats: f64)
-  f32_vgm_estep(resp: Ptr, logResp: Ptr, logNorm: Ptr, sums: Ptr, x: Ptr, N: number, K: number, means: Ptr, halfPrec: Ptr, consts: Ptr): void;
-  /** f32_vgm_estep over a block-aligned sample range (resp row stride ldr); per-block sums (2 f64 each) into partials. */
-  f32_vgm_estep_blocks(resp: Ptr, logResp: Ptr, logNorm: Ptr, partials: Ptr, x: Ptr, N: number, K: number, means: Ptr, halfPrec: Ptr, consts: Ptr, ldr: number): void;
-  ref_vgm_estep(resp: Ptr, logResp: Ptr, logNorm: Ptr, sums: Ptr, x: Ptr, N: number, K: number, means: Ptr, halfPrec: Ptr, consts: Ptr): void;
+  f32_vgm_estep(
+    resp: Ptr,
+    logResp: Ptr,
+    logNorm: Ptr,
+    sums: Ptr,
+    x: Ptr,
+    N: number,
+    K: number,
+    means: Ptr,
+    halfPrec: Ptr,
+    consts: Ptr,
+  ): void;
+  /**
+   * f32_vgm_estep over a block-aligned sample range (resp row stride ldr); per-block sums (2 f64 each) into partials.
+   */
+  f32_vgm_estep_blocks(
+    resp: Ptr,
+    logResp: Ptr,
+    logNorm: Ptr,
+    partials: Ptr,
+    x: Ptr,
+    N: number,
+    K: number,
+    means: Ptr,
+    halfPrec: Ptr,
+    consts: Ptr,
+    ldr: number,
+  ): void;
+  ref_vgm_estep(
+    resp: Ptr,
+    logResp: Ptr,
+    logNorm: Ptr,
+    sums: Ptr,
+    x: Ptr,
+    N: number,
+    K: number,
+    means: Ptr,
+    halfPrec: Ptr,
+    consts: Ptr,
+  ): void;
   f32_vgm_mstep(stats: Ptr, resp: Ptr, x: Ptr, N: number, K: number, shift: Ptr): void;
   ref_vgm_mstep(stats: Ptr, resp: Ptr, x: Ptr, N: number, K: number, shift: Ptr): void;
   f32_kmeans_assign(labels: Ptr, sums: Ptr, x: Ptr, N: number, centers: Ptr, K: number): number;
@@ -65,7 +177,18 @@ export interface Kernels {
 export const BinOp = { add: 0, sub: 1, mul: 2, div: 3, max: 4, min: 5 } as const;
 /** Unary opcodes of f32_unary (kernels/elementwise.ts UnaryOp). */
 export const UnOp = {
-  neg: 0, relu: 1, tanh: 2, sigmoid: 3, exp: 4, log: 5, square: 6, sqrt: 7, abs: 8, softplus: 9, reciprocal: 10, sign: 11,
+  neg: 0,
+  relu: 1,
+  tanh: 2,
+  sigmoid: 3,
+  exp: 4,
+  log: 5,
+  square: 6,
+  sqrt: 7,
+  abs: 8,
+  softplus: 9,
+  reciprocal: 10,
+  sign: 11,
 } as const;
 
 export type Variant = 'simd' | 'relaxed' | 'custom';
@@ -143,13 +266,28 @@ export async function loadKernels(opts: LoadOptions = {}): Promise<LoadedKernels
     const want = opts.variant ?? 'auto';
     const relaxed = want === 'relaxed' || (want === 'auto' && relaxedSimdSupported());
     if (want === 'relaxed' && !relaxedSimdSupported()) {
-      throw new EngineError('E_WASM', 'engine: variant "relaxed" requested but this runtime does not support relaxed SIMD (Node 20 needs --experimental-wasm-relaxed-simd)');
+      throw new EngineError(
+        'E_WASM',
+        'engine: variant "relaxed" requested but this runtime does not support relaxed SIMD (Node 20 needs ' +
+          '--experimental-wasm-relaxed-simd)',
+      );
     }
-    bytes = fromBase64(relaxed ? (shared ? RELAXED_MT_WASM_BASE64 : RELAXED_WASM_BASE64) : (shared ? SIMD_MT_WASM_BASE64 : SIMD_WASM_BASE64));
+    bytes = fromBase64(
+      relaxed
+        ? shared
+          ? RELAXED_MT_WASM_BASE64
+          : RELAXED_WASM_BASE64
+        : shared
+          ? SIMD_MT_WASM_BASE64
+          : SIMD_WASM_BASE64,
+    );
     variant = relaxed ? 'relaxed' : 'simd';
   }
   if (bytes && !WebAssembly.validate(bytes)) {
-    throw new EngineError('E_WASM', 'engine: this runtime cannot validate the wasm kernels (WebAssembly SIMD128 is required)');
+    throw new EngineError(
+      'E_WASM',
+      'engine: this runtime cannot validate the wasm kernels (WebAssembly SIMD128 is required)',
+    );
   }
   let memory: WebAssembly.Memory | null = null;
   // AssemblyScript passes its static strings as pointers to UTF-16 data with the byte length at ptr − 4.
@@ -158,7 +296,9 @@ export async function loadKernels(opts: LoadOptions = {}): Promise<LoadedKernels
     const bytes = new Uint32Array(memory.buffer, ptr - 4, 1)[0];
     return String.fromCharCode(...new Uint16Array(memory.buffer, ptr, Math.min(bytes >>> 1, 1024)));
   };
-  const sharedMemory = shared ? new WebAssembly.Memory({ initial: SHARED_INITIAL_PAGES, maximum: SHARED_MAX_PAGES, shared: true }) : null;
+  const sharedMemory = shared
+    ? new WebAssembly.Memory({ initial: SHARED_INITIAL_PAGES, maximum: SHARED_MAX_PAGES, shared: true })
+    : null;
   const imports = {
     env: {
       ...(sharedMemory ? { memory: sharedMemory } : {}),
@@ -167,10 +307,12 @@ export async function loadKernels(opts: LoadOptions = {}): Promise<LoadedKernels
       },
     },
   };
-  const module = opts.module ?? await WebAssembly.compile(bytes as BufferSource);
+  const module = opts.module ?? (await WebAssembly.compile(bytes as BufferSource));
   const instance = await WebAssembly.instantiate(module, imports);
   // The shared build imports its memory instead of exporting it; the ABI keeps `memory` on the kernels.
-  const kernels = (sharedMemory ? { ...instance.exports, memory: sharedMemory } : instance.exports) as unknown as Kernels;
+  const kernels = (sharedMemory
+    ? { ...instance.exports, memory: sharedMemory }
+    : instance.exports) as unknown as Kernels;
   memory = kernels.memory;
   return { kernels, variant, ...(sharedMemory ? { shared: { module, memory: sharedMemory } } : {}) };
 }

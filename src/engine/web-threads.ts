@@ -26,7 +26,8 @@ export function webSpawn(url: string | URL): SpawnThread {
       ev.preventDefault();
       onError(new Error(`thread worker ${init.index}: ${ev.message || `could not load ${String(url)}`}`));
     };
-    worker.onmessageerror = () => onError(new Error(`thread worker ${init.index}: a message could not be deserialized`));
+    worker.onmessageerror = () =>
+      onError(new Error(`thread worker ${init.index}: a message could not be deserialized`));
     worker.onmessage = (ev: MessageEvent<ThreadFailure>) => {
       if (ev.data?.type === 'thread-error') onError(new Error(`thread worker ${init.index}: ${ev.data.message}`));
     };

@@ -20,7 +20,14 @@ export interface ModelAdapter {
 }
 
 export const MODEL_ADAPTERS = [
-  { kind: 'builtin', label: 'model file', kindName: 'built-in', describe: 'model.json', expects: 'a built-in model', extensions: ['.json'] },
+  {
+    kind: 'builtin',
+    label: 'model file',
+    kindName: 'built-in',
+    describe: 'model.json',
+    expects: 'a built-in model',
+    extensions: ['.json'],
+  },
   {
     kind: 'module',
     label: 'model module',
@@ -30,7 +37,14 @@ export const MODEL_ADAPTERS = [
     // .ts, .mts and .cts load only when Node runs under a TypeScript loader (e.g. tsx)
     extensions: ['.mjs', '.js', '.cjs', '.ts', '.mts', '.cts'],
   },
-  { kind: 'onnx', label: 'ONNX model', kindName: 'ONNX', describe: 'an .onnx file', expects: 'an ONNX model', extensions: ['.onnx'] },
+  {
+    kind: 'onnx',
+    label: 'ONNX model',
+    kindName: 'ONNX',
+    describe: 'an .onnx file',
+    expects: 'an ONNX model',
+    extensions: ['.onnx'],
+  },
   // a column of the data holding P(positive) per row: given with --pred, so no file and no extension
   { kind: 'column', label: 'predictions column', kindName: 'predictions-column', extensions: [] },
 ] as const satisfies readonly ModelAdapter[];
@@ -83,10 +97,16 @@ function joinList(items: readonly string[], last: string): string {
 
 /** The files --model takes, for the help and messages: "model.json, a .mjs module or an .onnx file". */
 export function modelFilePhrase(): string {
-  return joinList(MODEL_FILE_ADAPTERS.map((a) => a.describe), 'or');
+  return joinList(
+    MODEL_FILE_ADAPTERS.map((a) => a.describe),
+    'or',
+  );
 }
 
 /** What the message for a file of no known kind offers: every file kind with its extensions. */
 export function expectedModelFiles(): string {
-  return joinList(MODEL_FILE_ADAPTERS.map((a) => `${a.expects} (${a.extensions.join(', ')})`), ', or');
+  return joinList(
+    MODEL_FILE_ADAPTERS.map((a) => `${a.expects} (${a.extensions.join(', ')})`),
+    ', or',
+  );
 }

@@ -14,7 +14,10 @@ export type { BlackBoxKind } from './adapters.js';
 export { checkModelClasses, checkPredictions, type BlackBox, type ModelClasses } from './contract.js';
 export * from './onnx.js';
 
-/** The longest wait, in seconds, for one call of a JS-module model's predict (or its import): --model-timeout's default, and the browser page's. */
+/**
+ * The longest wait, in seconds, for one call of a JS-module model's predict (or its import): --model-timeout's default,
+ * and the browser page's.
+ */
 export const MODEL_TIMEOUT_SECONDS = 60;
 
 // ---------------------------------------------------------------------------------------------
@@ -27,7 +30,12 @@ export function builtinBlackBox(engine: Engine, model: Classifier, source: strin
     source,
     features: model.preprocessor.features.slice(),
     differentiable: model,
-    classes: { positive: model.positive, values: model.classes.slice(), label: model.label, recordedIn: 'the model file records' },
+    classes: {
+      positive: model.positive,
+      values: model.classes.slice(),
+      label: model.label,
+      recordedIn: 'the model file records',
+    },
     predict: async (table) => checkPredictions(model.predictProba(engine, table, source), table.rows, source),
   };
 }
@@ -45,10 +53,22 @@ export function columnBlackBox(table: Table, name: string): BlackBox {
   const source = `predictions column "${name}"`;
   const read = (t: Table): Float64Array => {
     const col = t.columns.find((c) => c.name === name);
-    if (!col) throw unknownColumn(name, t.columns.map((c) => c.name), 'the data', '--pred');
+    if (!col)
+      throw unknownColumn(
+        name,
+        t.columns.map((c) => c.name),
+        'the data',
+        '--pred',
+      );
     if (col.kind === 'categorical') {
-      const labels = col.categories.slice(0, 4).map((c) => JSON.stringify(c)).join(', ');
-      throw inputError(`${source}: holds labels (${labels}${col.categories.length > 4 ? ', …' : ''}), not numbers; it must hold each row's probability of the positive class in [0, 1]`);
+      const labels = col.categories
+        .slice(0, 4)
+        .map((c) => JSON.stringify(c))
+        .join(', ');
+      throw inputError(
+        `${source}: holds labels (${labels}${col.categories.length > 4 ? ', …' : ''}), not numbers; it must hold ` +
+          `each row's probability of the positive class in [0, 1]`,
+      );
     }
     return checkPredictions(col.values, t.rows, source);
   };
@@ -67,7 +87,10 @@ export function columnBlackBox(table: Table, name: string): BlackBox {
 /** A row as a JS model sees it: numbers for numeric columns, labels for categorical ones (null when missing). */
 export type Row = Record<string, number | string | null>;
 
-/** What a model module must export (`predict`), and may (`features`: the columns its rows need; `positive`: the class whose probability predict returns, checked against the audit's --positive). */
+/**
+ * What a model module must export (`predict`), and may (`features`: the columns its rows need; `positive`: the class
+ * whose probability predict returns, checked against the audit's --positive).
+ */
 export interface ModelModule {
   predict(rows: Row[]): ArrayLike<number> | Promise<ArrayLike<number>>;
   features?: readonly string[];
@@ -75,11 +98,23 @@ export interface ModelModule {
 }
 
 /** Plain objects keyed by column name for rows [start, end) of `table`, with only `columns` (all when absent). */
-export function tableRows(table: Table, columns?: readonly string[], start = 0, end = table.rows, where = 'rows'): Row[] {
+export function tableRows(
+  table: Table,
+  columns?: readonly string[],
+  start = 0,
+  end = table.rows,
+  where = 'rows',
+): Row[] {
   const cols: Column[] = columns
     ? columns.map((name) => {
         const c = table.columns.find((x) => x.name === name);
-        check(c, 'E_INPUT', () => `${where}: the data lacks the column "${name}"; the columns are: ${table.columns.map((x) => x.name).join(', ')}`);
+        check(
+          c,
+          'E_INPUT',
+          () =>
+            `${where}: the data lacks the column "${name}"; the columns are: ` +
+            `${table.columns.map((x) => x.name).join(', ')}`,
+        );
         return c;
       })
     : table.columns;
@@ -95,23 +130,47 @@ export function tableRows(table: Table, columns?: readonly string[], start = 0, 
   return out;
 }
 
-/** The exports of a loaded module, checked: `predict` (or `default.predict`, for CommonJS) and an optional `features`. */
+/**
+ * The exports of a loaded module, checked: `predict` (or `default.predict`, for CommonJS) and an optional `features`.
+ */
 export function asModelModule(ns: unknown, source: string): ModelModule {
   const o = ns as Record<string, unknown> | null;
   const def = o?.default as Record<string, unknown> | undefined;
-  const host = typeof o?.predict === 'function' ? o : def && typeof def === 'object' && typeof def.predict === 'function' ? def : null;
+  const host =
+    typeof o?.predict === 'function'
+      ? o
+      : def && typeof def === 'object' && typeof def.predict === 'function'
+        ? def
+        : null;
   if (!host) {
     const names = o ? Object.keys(o).filter((k) => k !== 'default') : [];
-    throw inputError(`${source}: the module does not export a function "predict" (its exports: ${names.length ? names.join(', ') : 'none'}); write \`export function predict(rows) { … }\` returning one probability per row`);
+    throw inputError(
+      `${source}: the module does not export a function "predict" (its exports: ` +
+        `${names.length ? names.join(', ') : 'none'}); write \`export function predict(rows) { … }\` returning ` +
+        `one probability per row`,
+    );
   }
   const features = host.features ?? o?.features;
   if (features !== undefined) {
-    check(Array.isArray(features) && features.length > 0 && features.every((f) => typeof f === 'string'), 'E_INPUT', () => `${source}: the export "features" must be a non-empty array of column names`);
+    check(
+      Array.isArray(features) && features.length > 0 && features.every((f) => typeof f === 'string'),
+      'E_INPUT',
+      () => `${source}: the export "features" must be a non-empty array of column names`,
+    );
   }
   const positive = host.positive ?? o?.positive;
-  check(positive === undefined || (typeof positive === 'string' && positive !== ''), 'E_INPUT', () => `${source}: the export "positive" must be the label value whose probability predict returns (a non-empty string)`);
+  check(
+    positive === undefined || (typeof positive === 'string' && positive !== ''),
+    'E_INPUT',
+    () =>
+      `${source}: the export "positive" must be the label value whose probability predict returns (a non-empty string)`,
+  );
   const fn = host.predict as ModelModule['predict'];
-  return { predict: (rows) => fn.call(host, rows), features: features as string[] | undefined, positive: positive as string | undefined };
+  return {
+    predict: (rows) => fn.call(host, rows),
+    features: features as string[] | undefined,
+    positive: positive as string | undefined,
+  };
 }
 
 /** A module's classes from its `positive` export. */
@@ -130,7 +189,11 @@ export interface ModuleOptions {
  */
 export function moduleBlackBox(mod: ModelModule, source: string, opts: ModuleOptions = {}): BlackBox {
   const batch = opts.batchSize ?? 8192;
-  check(Number.isInteger(batch) && batch > 0, 'E_ARG', () => `moduleBlackBox: batchSize must be a positive integer, got ${batch}`);
+  check(
+    Number.isInteger(batch) && batch > 0,
+    'E_ARG',
+    () => `moduleBlackBox: batchSize must be a positive integer, got ${batch}`,
+  );
   return {
     kind: 'module',
     source,

@@ -20,11 +20,17 @@ export interface BlackBox {
   predict(table: Table): Promise<Float64Array>;
   /** set when the model is the built-in classifier, whose logit the engine can differentiate (LUCID) */
   readonly differentiable?: Classifier;
-  /** what the model says of its classes, when it can (the built-in model, an ONNX sidecar, a module exporting `positive`): checked against the data before it is called (checkModelClasses) */
+  /**
+   * what the model says of its classes, when it can (the built-in model, an ONNX sidecar, a module exporting
+   * `positive`): checked against the data before it is called (checkModelClasses)
+   */
   readonly classes?: ModelClasses;
 }
 
-/** The classes a model records: the one whose probability it gives, and where it can say, all of them and the label they came from. */
+/**
+ * The classes a model records: the one whose probability it gives, and where it can say, all of them and the label they
+ * came from.
+ */
 export interface ModelClasses {
   /** the class whose probability predict returns */
   readonly positive: string;
@@ -43,27 +49,77 @@ export interface ModelClasses {
  * that do not exist is one too. A model that says nothing of its classes passes (its scores are checked
  * after scoring instead: fit.ts).
  */
-export function checkModelClasses(model: Pick<BlackBox, 'source' | 'classes'>, data: { label: string; values: readonly string[]; positive: string; positiveGiven: boolean; classMap?: Readonly<Record<string, string>> }): void {
+export function checkModelClasses(
+  model: Pick<BlackBox, 'source' | 'classes'>,
+  data: {
+    label: string;
+    values: readonly string[];
+    positive: string;
+    positiveGiven: boolean;
+    classMap?: Readonly<Record<string, string>>;
+  },
+): void {
   const map = data.classMap;
   const c = model.classes;
   if (map) {
-    check(c !== undefined, 'E_ARG', () => `--model-classes: ${model.source} records no classes to map (only a built-in model, an ONNX sidecar's "positive" or a module exporting \`positive\` does)`);
+    check(
+      c !== undefined,
+      'E_ARG',
+      () =>
+        `--model-classes: ${model.source} records no classes to map (only a built-in model, an ONNX sidecar's ` +
+        `"positive" or a module exporting \`positive\` does)`,
+    );
     for (const [from, to] of Object.entries(map)) {
-      check(!c!.values || c!.values.includes(from) || from === c!.positive, 'E_ARG', () => `--model-classes ${from}=${to}: "${from}" is not a class of ${model.source} (its classes: ${(c!.values ?? [c!.positive]).join(', ')})`);
-      check(data.values.includes(to), 'E_ARG', () => `--model-classes ${from}=${to}: "${to}" is not a value of the label "${data.label}" (its values: ${data.values.join(', ')})`);
+      check(
+        !c!.values || c!.values.includes(from) || from === c!.positive,
+        'E_ARG',
+        () =>
+          `--model-classes ${from}=${to}: "${from}" is not a class of ${model.source} (its classes: ` +
+          `${(c!.values ?? [c!.positive]).join(', ')})`,
+      );
+      check(
+        data.values.includes(to),
+        'E_ARG',
+        () =>
+          `--model-classes ${from}=${to}: "${to}" is not a value of the label "${data.label}" (its values: ` +
+          `${data.values.join(', ')})`,
+      );
     }
     const targets = Object.values(map);
-    check(new Set(targets).size === targets.length, 'E_ARG', () => `--model-classes: two of the model's classes map to the same value (${Object.entries(map).map(([a, b]) => `${a}=${b}`).join(',')})`);
+    check(
+      new Set(targets).size === targets.length,
+      'E_ARG',
+      () =>
+        `--model-classes: two of the model's classes map to the same value (${Object.entries(map)
+          .map(([a, b]) => `${a}=${b}`)
+          .join(',')})`,
+    );
   }
   if (!c) return;
   const mapped = map?.[c.positive] ?? c.positive;
   const via = map?.[c.positive] !== undefined ? ` (mapped to "${mapped}" by --model-classes)` : '';
   if (!data.values.includes(mapped)) {
-    const example = c.values && c.values.length === data.values.length ? c.values.map((v, i) => `${v}=${data.values[i]}`).join(',') : `${c.positive}=<value>`;
-    throw new EngineError('E_ARG', `${model.source}: ${c.recordedIn} the positive class "${c.positive}"${via}, which is not a value of the label "${data.label}" (its values: ${data.values.join(', ')}); if the data codes the model's classes otherwise, map them with --model-classes (e.g. ${example}, model class = data value)`);
+    const example =
+      c.values && c.values.length === data.values.length
+        ? c.values.map((v, i) => `${v}=${data.values[i]}`).join(',')
+        : `${c.positive}=<value>`;
+    throw new EngineError(
+      'E_ARG',
+      `${model.source}: ${c.recordedIn} the positive class "${c.positive}"${via}, which is not a value of the label ` +
+        `"${data.label}" (its values: ${data.values.join(', ')}); if the data codes the model's classes ` +
+        `otherwise, map them with --model-classes (e.g. ${example}, model class = data value)`,
+    );
   }
   if (mapped !== data.positive) {
-    throw new EngineError('E_ARG', `${model.source}: ${c.recordedIn} the positive class "${c.positive}"${via}: it gives the probability of "${mapped}", but the positive class here is "${data.positive}"${data.positiveGiven ? '' : ' (the default: the second of the label’s two values)'}; its scores would be read as the probability of "${data.positive}" and every direction would reverse. Audit with --positive ${JSON.stringify(mapped)} (and --favourable negative if "${mapped}" is the unfavourable outcome), or use a model trained with "${data.positive}" as its positive class`);
+    throw new EngineError(
+      'E_ARG',
+      `${model.source}: ${c.recordedIn} the positive class "${c.positive}"${via}: it gives the probability of ` +
+        `"${mapped}", but the positive class here is "${data.positive}"` +
+        `${data.positiveGiven ? '' : ' (the default: the second of the label’s two values)'}; its scores would ` +
+        `be read as the probability of "${data.positive}" and every direction would reverse. Audit with ` +
+        `--positive ${JSON.stringify(mapped)} (and --favourable negative if "${mapped}" is the unfavourable ` +
+        `outcome), or use a model trained with "${data.positive}" as its positive class`,
+    );
   }
 }
 
@@ -99,7 +155,11 @@ export function checkPredictions(p: ArrayLike<number>, n: number, source: string
     throw inputError(`${source}: expected an array of ${n} probabilities, got ${describe(p)}${hint}`);
   }
   const span = offset > 0 ? ` (rows ${offset + 1}–${offset + n})` : '';
-  check(p.length === n, 'E_INPUT', () => `${source}: returned ${p.length} predictions for ${n} rows${span}; expected one probability per row`);
+  check(
+    p.length === n,
+    'E_INPUT',
+    () => `${source}: returned ${p.length} predictions for ${n} rows${span}; expected one probability per row`,
+  );
   const out = new Float64Array(n);
   const nonNumber: number[] = [];
   const nan: number[] = [];
@@ -127,12 +187,18 @@ export function checkPredictions(p: ArrayLike<number>, n: number, source: string
     const hint = Array.isArray(first)
       ? '; return one probability of the positive class per row (for [p0, p1] pairs: rows.map(r => r[1]))'
       : '';
-    throw inputError(`${source}: predictions must be numbers, but ${rowList(nonNumber, nonNumbers, offset)} ${nonNumbers === 1 ? 'is' : 'are'} not (row ${nonNumber[0] + offset + 1} is ${describe(first)})${hint}`);
+    throw inputError(
+      `${source}: predictions must be numbers, but ${rowList(nonNumber, nonNumbers, offset)} ` +
+        `${nonNumbers === 1 ? 'is' : 'are'} not (row ${nonNumber[0] + offset + 1} is ${describe(first)})${hint}`,
+    );
   }
   if (nans > 0) throw inputError(`${source}: the prediction is NaN at ${rowList(nan, nans, offset)}`);
   if (outsides > 0) {
     const hint = negative ? '; these look like scores or logits: apply a sigmoid' : '';
-    throw inputError(`${source}: predictions must be probabilities in [0, 1], but ${rowList(outside, outsides, offset)} ${outsides === 1 ? 'is' : 'are'} outside (row ${outside[0] + offset + 1} is ${out[outside[0]]})${hint}`);
+    throw inputError(
+      `${source}: predictions must be probabilities in [0, 1], but ${rowList(outside, outsides, offset)} ` +
+        `${outsides === 1 ? 'is' : 'are'} outside (row ${outside[0] + offset + 1} is ${out[outside[0]]})${hint}`,
+    );
   }
   return out;
 }

@@ -2,7 +2,7 @@
 // runtime-independent adapter over an inference session. The runtime itself (onnxruntime-node or
 // onnxruntime-web) is the caller's: src/node/blackbox.ts imports and hands it in, so this file is
 // core code (no Node imports) and a browser can pass its own.
-import { check, EngineError, inputError } from '../engine/errors.js';
+import { check, type EngineError, inputError } from '../engine/errors.js';
 import type { Table } from '../data/table.js';
 import { checkPredictions, type BlackBox } from './contract.js';
 
@@ -24,7 +24,10 @@ export interface OnnxSidecar {
   outputColumn?: number;
   /** element type of the input tensor (default float32) */
   dtype: 'float32' | 'float64';
-  /** the label column (informational) and the positive class whose probability the output gives (checked against the audit's --positive before the model is called) */
+  /**
+   * the label column (informational) and the positive class whose probability the output gives (checked against the
+   * audit's --positive before the model is called)
+   */
   label?: string;
   positive?: string;
   columns: OnnxColumn[];
@@ -48,7 +51,8 @@ export function parseOnnxSidecar(obj: unknown, where: string): OnnxSidecar {
   for (const f of ['input', 'output', 'label', 'positive'] as const) {
     if (o[f] !== undefined && (typeof o[f] !== 'string' || o[f] === '')) bad(f, 'must be a non-empty string');
   }
-  if (o.outputColumn !== undefined && !(Number.isInteger(o.outputColumn) && (o.outputColumn as number) >= 0)) bad('outputColumn', 'must be a non-negative integer');
+  if (o.outputColumn !== undefined && !(Number.isInteger(o.outputColumn) && (o.outputColumn as number) >= 0))
+    bad('outputColumn', 'must be a non-negative integer');
   const dtype = o.dtype ?? 'float32';
   if (dtype !== 'float32' && dtype !== 'float64') bad('dtype', 'must be "float32" or "float64"');
   if (!Array.isArray(o.columns) || o.columns.length === 0) bad('columns', 'must be a non-empty array');
@@ -72,7 +76,8 @@ export function parseOnnxSidecar(obj: unknown, where: string): OnnxSidecar {
       width += 1;
     } else if (c.type === 'onehot' || c.type === 'ordinal') {
       const cats = c.categories;
-      if (!Array.isArray(cats) || cats.length === 0 || !cats.every((x) => typeof x === 'string')) bad(`${f}.categories`, 'must be a non-empty array of labels');
+      if (!Array.isArray(cats) || cats.length === 0 || !cats.every((x) => typeof x === 'string'))
+        bad(`${f}.categories`, 'must be a non-empty array of labels');
       if (new Set(cats as string[]).size !== (cats as string[]).length) bad(`${f}.categories`, 'repeats a label');
       columns.push({ name, type: c.type, categories: (cats as string[]).slice() });
       width += c.type === 'onehot' ? (cats as string[]).length : 1;
@@ -102,8 +107,15 @@ export function encodeForOnnx(table: Table, sc: OnnxSidecar, where: string): Flo
   let at = 0;
   for (const spec of sc.columns) {
     const col = table.columns.find((c) => c.name === spec.name);
-    check(col, 'E_INPUT', () => `${where}: the data lacks the column "${spec.name}" the sidecar maps; the columns are: ${table.columns.map((c) => c.name).join(', ')}`);
-    const missing = (i: number): EngineError => inputError(`${where}: column "${spec.name}", row ${i + 1}: missing value`);
+    check(
+      col,
+      'E_INPUT',
+      () =>
+        `${where}: the data lacks the column "${spec.name}" the sidecar maps; the columns are: ` +
+        `${table.columns.map((c) => c.name).join(', ')}`,
+    );
+    const missing = (i: number): EngineError =>
+      inputError(`${where}: column "${spec.name}", row ${i + 1}: missing value`);
     if (spec.type === 'numeric') {
       let values: ArrayLike<number>;
       if (col.kind === 'numeric') values = col.values;
@@ -113,7 +125,11 @@ export function encodeForOnnx(table: Table, sc: OnnxSidecar, where: string): Flo
         for (let i = 0; i < n; i++) {
           const k = col.codes[i];
           if (k < 0) throw missing(i);
-          if (Number.isNaN(parsed[k])) throw inputError(`${where}: column "${spec.name}", row ${i + 1}: "${col.categories[k]}" is not a number, and the sidecar maps this column as numeric`);
+          if (Number.isNaN(parsed[k]))
+            throw inputError(
+              `${where}: column "${spec.name}", row ${i + 1}: "${col.categories[k]}" is not a number, and the ` +
+                `sidecar maps this column as numeric`,
+            );
           v[i] = parsed[k];
         }
         values = v;
@@ -135,7 +151,11 @@ export function encodeForOnnx(table: Table, sc: OnnxSidecar, where: string): Flo
       const label = labelAt(i);
       if (label === null) throw missing(i);
       const k = index.get(label);
-      if (k === undefined) throw inputError(`${where}: column "${spec.name}", row ${i + 1}: category "${label}" is not in the sidecar's categories (${spec.categories.join(', ')})`);
+      if (k === undefined)
+        throw inputError(
+          `${where}: column "${spec.name}", row ${i + 1}: category "${label}" is not in the sidecar's categories ` +
+            `(${spec.categories.join(', ')})`,
+        );
       if (spec.type === 'onehot') out[i * D + at + k] = 1;
       else out[i * D + at] = k;
     }
@@ -166,25 +186,49 @@ export interface OrtLike {
  * says, runs the session in batches, and takes P(positive) from the output: shape (N), (N, 1), or
  * (N, K) with the sidecar's `outputColumn`.
  */
-export function onnxBlackBox(ort: OrtLike, session: OrtSessionLike, sc: OnnxSidecar, source: string, opts: { batchSize?: number } = {}): BlackBox {
+export function onnxBlackBox(
+  ort: OrtLike,
+  session: OrtSessionLike,
+  sc: OnnxSidecar,
+  source: string,
+  opts: { batchSize?: number } = {},
+): BlackBox {
   const inputs = session.inputNames;
   const outputs = session.outputNames;
   let input = sc.input;
   if (input === undefined) {
-    check(inputs.length === 1, 'E_INPUT', () => `${source}: the model has ${inputs.length} inputs (${inputs.join(', ')}); the sidecar must name one in "input"`);
+    check(
+      inputs.length === 1,
+      'E_INPUT',
+      () =>
+        `${source}: the model has ${inputs.length} inputs (${inputs.join(', ')}); the sidecar must name one in "input"`,
+    );
     input = inputs[0];
   }
   const inputName = input;
-  check(inputs.includes(inputName), 'E_INPUT', () => `${source}: the sidecar's input "${inputName}" is not an input of the model (its inputs: ${inputs.join(', ')})`);
+  check(
+    inputs.includes(inputName),
+    'E_INPUT',
+    () =>
+      `${source}: the sidecar's input "${inputName}" is not an input of the model (its inputs: ${inputs.join(', ')})`,
+  );
   const outputName = sc.output ?? outputs[0];
-  check(outputName !== undefined && outputs.includes(outputName), 'E_INPUT', () => `${source}: the sidecar's output "${String(outputName)}" is not an output of the model (its outputs: ${outputs.join(', ')})`);
+  check(
+    outputName !== undefined && outputs.includes(outputName),
+    'E_INPUT',
+    () =>
+      `${source}: the sidecar's output "${String(outputName)}" is not an output of the model (its outputs: ` +
+      `${outputs.join(', ')})`,
+  );
   const batch = opts.batchSize ?? 65536;
   const D = sc.width;
   return {
     kind: 'onnx',
     source,
     features: sc.columns.map((c) => c.name),
-    ...(sc.positive !== undefined ? { classes: { positive: sc.positive, label: sc.label, recordedIn: 'its sidecar records' } } : {}),
+    ...(sc.positive !== undefined
+      ? { classes: { positive: sc.positive, label: sc.label, recordedIn: 'its sidecar records' } }
+      : {}),
     predict: async (table) => {
       const n = table.rows;
       const x = encodeForOnnx(table, sc, source);
@@ -199,20 +243,45 @@ export function onnxBlackBox(ort: OrtLike, session: OrtSessionLike, sc: OnnxSide
           result = await session.run({ [inputName]: new ort.Tensor(sc.dtype, data, [m, D]) });
         } catch (e) {
           const msg = e instanceof Error ? e.message : String(e);
-          throw inputError(`${source}: onnxruntime failed to run the model on ${m} rows of ${D} inputs (is the sidecar's mapping the model's input?): ${msg.split('\n')[0]}`);
+          throw inputError(
+            `${source}: onnxruntime failed to run the model on ${m} rows of ${D} inputs (is the sidecar's mapping ` +
+              `the model's input?): ${msg.split('\n')[0]}`,
+          );
         }
         const t = result[outputName];
         check(t, 'E_INPUT', () => `${source}: the model returned no output "${outputName}"`);
         const dims = t.dims;
         const values = t.data;
-        check(ArrayBuffer.isView(values), 'E_INPUT', () => `${source}: output "${outputName}" is not a numeric tensor (${t.type ?? typeof values}); export the model with plain tensor outputs (for skl2onnx: zipmap=False)`);
+        check(
+          ArrayBuffer.isView(values),
+          'E_INPUT',
+          () =>
+            `${source}: output "${outputName}" is not a numeric tensor (${t.type ?? typeof values}); export the ` +
+            `model with plain tensor outputs (for skl2onnx: zipmap=False)`,
+        );
         const k = dims.length === 1 ? 1 : dims.length === 2 ? dims[1] : -1;
-        check(k >= 1 && dims[0] === m, 'E_INPUT', () => `${source}: output "${outputName}" has shape [${dims.join(', ')}]; expected [${m}], [${m}, 1] or [${m}, K]`);
+        check(
+          k >= 1 && dims[0] === m,
+          'E_INPUT',
+          () =>
+            `${source}: output "${outputName}" has shape [${dims.join(', ')}]; expected [${m}], [${m}, 1] or [${m}, K]`,
+        );
         let col = 0;
         if (k > 1) {
-          check(sc.outputColumn !== undefined, 'E_INPUT', () => `${source}: output "${outputName}" has ${k} columns; the sidecar must say which holds P(positive) in "outputColumn"`);
+          check(
+            sc.outputColumn !== undefined,
+            'E_INPUT',
+            () =>
+              `${source}: output "${outputName}" has ${k} columns; the sidecar must say which holds P(positive) in ` +
+              `"outputColumn"`,
+          );
           col = sc.outputColumn;
-          check(col < k, 'E_INPUT', () => `${source}: the sidecar's outputColumn ${col} is not a column of output "${outputName}" (it has ${k})`);
+          check(
+            col < k,
+            'E_INPUT',
+            () =>
+              `${source}: the sidecar's outputColumn ${col} is not a column of output "${outputName}" (it has ${k})`,
+          );
         }
         const v = values as unknown as ArrayLike<number>;
         const p = new Float64Array(m);

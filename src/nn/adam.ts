@@ -23,13 +23,20 @@ export class Adam {
   private readonly v: Tensor[];
   private readonly blocks: Block[];
 
-  constructor(readonly params: Tensor[], opts: AdamOptions = {}) {
+  constructor(
+    readonly params: Tensor[],
+    opts: AdamOptions = {},
+  ) {
     this.lr = opts.lr ?? 1e-3;
     [this.beta1, this.beta2] = opts.betas ?? [0.9, 0.999];
     this.eps = opts.eps ?? 1e-8;
     this.weightDecay = opts.weightDecay ?? 0;
     check(this.lr > 0, 'E_ARG', () => `Adam: lr must be > 0, got ${this.lr}`);
-    check(this.beta1 >= 0 && this.beta1 < 1 && this.beta2 >= 0 && this.beta2 < 1, 'E_ARG', () => `Adam: betas must be in [0, 1), got ${this.beta1}, ${this.beta2}`);
+    check(
+      this.beta1 >= 0 && this.beta1 < 1 && this.beta2 >= 0 && this.beta2 < 1,
+      'E_ARG',
+      () => `Adam: betas must be in [0, 1), got ${this.beta1}, ${this.beta2}`,
+    );
     check(this.eps >= 0 && this.weightDecay >= 0, 'E_ARG', () => 'Adam: eps and weightDecay must be ≥ 0');
     check(params.length > 0, 'E_ARG', () => 'Adam: no parameters');
     const e = params[0].engine;
@@ -51,7 +58,11 @@ export class Adam {
 
   /** One update of every parameter with its gradient (same order and shapes as `params`). */
   step(grads: Tensor[]): void {
-    check(grads.length === this.params.length, 'E_ARG', () => `Adam.step: ${grads.length} gradients for ${this.params.length} parameters`);
+    check(
+      grads.length === this.params.length,
+      'E_ARG',
+      () => `Adam.step: ${grads.length} gradients for ${this.params.length} parameters`,
+    );
     this.t++;
     const bc1 = 1 - this.beta1 ** this.t;
     const bc2 = 1 - this.beta2 ** this.t;
@@ -59,8 +70,24 @@ export class Adam {
     const bc2sqrt = Math.sqrt(bc2);
     this.params.forEach((p, i) => {
       const g = grads[i];
-      check(g.size === p.size, 'E_SHAPE', () => `Adam.step: gradient ${i} has shape [${g.shape}], parameter has [${p.shape}]`);
-      p.engine.k.f32_adam(p.ptr, g.ptr, this.m[i].ptr, this.v[i].ptr, p.size, stepSize, this.beta1, this.beta2, this.eps, this.weightDecay, bc2sqrt);
+      check(
+        g.size === p.size,
+        'E_SHAPE',
+        () => `Adam.step: gradient ${i} has shape [${g.shape}], parameter has [${p.shape}]`,
+      );
+      p.engine.k.f32_adam(
+        p.ptr,
+        g.ptr,
+        this.m[i].ptr,
+        this.v[i].ptr,
+        p.size,
+        stepSize,
+        this.beta1,
+        this.beta2,
+        this.eps,
+        this.weightDecay,
+        bc2sqrt,
+      );
     });
   }
 

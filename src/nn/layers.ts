@@ -2,17 +2,33 @@
 import type { Tensor } from '../engine/engine.js';
 import { check } from '../engine/errors.js';
 import type { Rng } from '../engine/rng.js';
-import { batchNormEval, batchNormTrain, concat, dropout, leakyRelu, linear, relu, tanh } from '../autograd/ops/index.js';
-import { Module, Param } from './module.js';
+import {
+  batchNormEval,
+  batchNormTrain,
+  concat,
+  dropout,
+  leakyRelu,
+  linear,
+  relu,
+  tanh,
+} from '../autograd/ops/index.js';
+import { Module, type Param } from './module.js';
 
 /** y = x·Wᵀ + b; torch's layout and default initialisation U(±1/√in). x: (N, in) → (N, out). */
 export class Linear extends Module {
   readonly W: Param;
   readonly b: Param | null;
-  constructor(readonly inFeatures: number, readonly outFeatures: number, bias = true) {
+  constructor(
+    readonly inFeatures: number,
+    readonly outFeatures: number,
+    bias = true,
+  ) {
     super();
-    check(Number.isInteger(inFeatures) && inFeatures > 0 && Number.isInteger(outFeatures) && outFeatures > 0, 'E_ARG',
-      () => `Linear: feature counts must be positive integers, got ${inFeatures} → ${outFeatures}`);
+    check(
+      Number.isInteger(inFeatures) && inFeatures > 0 && Number.isInteger(outFeatures) && outFeatures > 0,
+      'E_ARG',
+      () => `Linear: feature counts must be positive integers, got ${inFeatures} → ${outFeatures}`,
+    );
     const bound = 1 / Math.sqrt(inFeatures);
     this.W = this.param('weight', [outFeatures, inFeatures], { kind: 'uniform', bound });
     this.b = bias ? this.param('bias', [outFeatures], { kind: 'uniform', bound }) : null;
@@ -31,7 +47,11 @@ export class BatchNorm1d extends Module {
   readonly beta: Param;
   readonly runningMean: Param;
   readonly runningVar: Param;
-  constructor(readonly features: number, readonly eps = 1e-5, readonly momentum = 0.1) {
+  constructor(
+    readonly features: number,
+    readonly eps = 1e-5,
+    readonly momentum = 0.1,
+  ) {
     super();
     this.gamma = this.param('weight', [features], { kind: 'const', value: 1 });
     this.beta = this.param('bias', [features], { kind: 'const', value: 0 });
@@ -40,7 +60,14 @@ export class BatchNorm1d extends Module {
   }
   forward(x: Tensor): Tensor {
     if (!this.training) {
-      return batchNormEval(x, this.gamma.tensor, this.beta.tensor, this.runningMean.tensor, this.runningVar.tensor, this.eps);
+      return batchNormEval(
+        x,
+        this.gamma.tensor,
+        this.beta.tensor,
+        this.runningMean.tensor,
+        this.runningVar.tensor,
+        this.eps,
+      );
     }
     const { y, mean, variance } = batchNormTrain(x, this.gamma.tensor, this.beta.tensor, this.eps);
     const k = x.engine.k;
@@ -72,7 +99,10 @@ export class Dropout extends Module {
 export class Residual extends Module {
   readonly fc: Linear;
   readonly bn: BatchNorm1d;
-  constructor(readonly inFeatures: number, readonly outFeatures: number) {
+  constructor(
+    readonly inFeatures: number,
+    readonly outFeatures: number,
+  ) {
     super();
     this.fc = this.child('fc', new Linear(inFeatures, outFeatures));
     this.bn = this.child('bn', new BatchNorm1d(outFeatures));

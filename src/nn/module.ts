@@ -1,7 +1,7 @@
 // Modules own parameters; a ParamSet puts all of a model's parameters (and buffers such as
 // batch-norm running statistics) in ONE persistent block, llm.c style: saving, loading and
 // zeroing are single copies, and the optimizer can later treat the block as one vector.
-import { Block, Engine, Shape, sizeOf, Tensor } from '../engine/engine.js';
+import { type Block, type Engine, type Shape, sizeOf, type Tensor } from '../engine/engine.js';
 import { check, EngineError } from '../engine/errors.js';
 import type { Rng } from '../engine/rng.js';
 import { BinOp } from '../engine/wasm.js';
@@ -13,10 +13,19 @@ export type Init =
 
 export class Param {
   private t: Tensor | null = null;
-  constructor(readonly name: string, readonly shape: Shape, readonly init: Init, readonly trainable: boolean) {}
+  constructor(
+    readonly name: string,
+    readonly shape: Shape,
+    readonly init: Init,
+    readonly trainable: boolean,
+  ) {}
 
   get tensor(): Tensor {
-    if (!this.t) throw new EngineError('E_LIFETIME', `parameter ${this.name}: not allocated yet (call buildParams on the model first)`);
+    if (!this.t)
+      throw new EngineError(
+        'E_LIFETIME',
+        `parameter ${this.name}: not allocated yet (call buildParams on the model first)`,
+      );
     return this.t;
   }
 
@@ -96,7 +105,11 @@ export class ParamSet {
   }
 
   restore(values: Float32Array): void {
-    check(values.length === this.floatCount, 'E_SHAPE', () => `params: snapshot has ${values.length} floats, model has ${this.floatCount}`);
+    check(
+      values.length === this.floatCount,
+      'E_SHAPE',
+      () => `params: snapshot has ${values.length} floats, model has ${this.floatCount}`,
+    );
     this.engine.view(this.block.ptr, this.floatCount).set(values);
   }
 

@@ -36,11 +36,16 @@ export async function prepareOutDir(dir: string, flag = '--out'): Promise<void> 
   for (;;) {
     const st = await stat(at).catch((e: NodeJS.ErrnoException) => {
       if (e.code === 'ENOENT') return null;
-      if (e.code === 'ENOTDIR') throw new EngineError('E_ARG', `${flag} ${dir}: a part of the path is a file; ${expected}`);
+      if (e.code === 'ENOTDIR')
+        throw new EngineError('E_ARG', `${flag} ${dir}: a part of the path is a file; ${expected}`);
       throw new EngineError('E_ARG', `${flag} ${dir}: cannot be read (${e.code ?? e.message}); ${expected}`);
     });
     if (st) {
-      if (!st.isDirectory()) throw new EngineError('E_ARG', at === dir ? `${flag} ${dir}: is a file; ${expected}` : `${flag} ${dir}: ${at} is a file; ${expected}`);
+      if (!st.isDirectory())
+        throw new EngineError(
+          'E_ARG',
+          at === dir ? `${flag} ${dir}: is a file; ${expected}` : `${flag} ${dir}: ${at} is a file; ${expected}`,
+        );
       break;
     }
     const up = dirname(at);
@@ -50,7 +55,11 @@ export async function prepareOutDir(dir: string, flag = '--out'): Promise<void> 
   try {
     await access(at, constants.W_OK | constants.X_OK);
   } catch {
-    throw new EngineError('E_ARG', `${flag} ${dir}: ${at === dir ? 'the folder' : `the folder ${at}`} cannot be written (permission denied); ${expected}`);
+    throw new EngineError(
+      'E_ARG',
+      `${flag} ${dir}: ${at === dir ? 'the folder' : `the folder ${at}`} cannot be written (permission denied); ` +
+        `${expected}`,
+    );
   }
 }
 
@@ -66,7 +75,8 @@ export async function requireWritableFile(file: string, flag: string): Promise<v
   for (;;) {
     const d = await stat(dir).catch(() => null);
     if (d) {
-      if (!d.isDirectory()) throw new EngineError('E_ARG', `${flag} ${file}: ${dir} is a file, not a folder; expected a file path`);
+      if (!d.isDirectory())
+        throw new EngineError('E_ARG', `${flag} ${file}: ${dir} is a file, not a folder; expected a file path`);
       break;
     }
     const up = dirname(dir);
@@ -85,7 +95,10 @@ export async function requireWritableFile(file: string, flag: string): Promise<v
 export async function fileSha256(file: string): Promise<{ sha256: string; bytes: number }> {
   const h = new Sha256();
   try {
-    for await (const chunk of createReadStream(file)) { const b = chunk as Buffer; h.update(new Uint8Array(b.buffer, b.byteOffset, b.byteLength)); }
+    for await (const chunk of createReadStream(file)) {
+      const b = chunk as Buffer;
+      h.update(new Uint8Array(b.buffer, b.byteOffset, b.byteLength));
+    }
   } catch (e) {
     throw fileError(e, file, 'read');
   }
@@ -119,8 +132,12 @@ export async function writeAudit(dir: string, result: AuditResult): Promise<Writ
   return { dir, report: join(dir, REPORT_FILE), files };
 }
 
-export interface AuditFileOptions extends Omit<AuditOptions, 'model' | 'source' | 'ganCache' | 'ganSet' | 'ganWorkers'> {
-  /** train the GAN seeds side by side in workers when the engine has 2 or more threads (default SIDE_BY_SIDE_DEFAULT; `--gan-side-by-side`) */
+export interface AuditFileOptions
+  extends Omit<AuditOptions, 'model' | 'source' | 'ganCache' | 'ganSet' | 'ganWorkers'> {
+  /**
+   * train the GAN seeds side by side in workers when the engine has 2 or more threads (default SIDE_BY_SIDE_DEFAULT;
+   * `--gan-side-by-side`)
+   */
   ganSideBySide?: boolean;
   /** the audit data (CSV) */
   data: string;
@@ -138,38 +155,84 @@ export interface AuditFileOptions extends Omit<AuditOptions, 'model' | 'source' 
 }
 
 /** Reads the CSV, loads the model (or checks the predictions column) and runs the audit. */
-export async function auditFile(engine: Engine, opts: AuditFileOptions): Promise<{ result: AuditResult; read: ReadReport }> {
-  const { data, model: modelFile, modelTimeout, read, ganCacheDir, gan: ganFile, ganSave, ganSideBySide, ...rest } = opts;
+export async function auditFile(
+  engine: Engine,
+  opts: AuditFileOptions,
+): Promise<{ result: AuditResult; read: ReadReport }> {
+  const {
+    data,
+    model: modelFile,
+    modelTimeout,
+    read,
+    ganCacheDir,
+    gan: ganFile,
+    ganSave,
+    ganSideBySide,
+    ...rest
+  } = opts;
   const exactlyOne = 'give exactly one of --model (a model to call) and --pred (a column of predictions)';
   modelOrPred({ model: modelFile, pred: rest.pred }, { none: exactlyOne, both: exactlyOne });
   if (ganSave) await requireWritableFile(ganSave, '--gan-save');
   const ganSet = ganFile !== undefined ? await readGanHandover(ganFile) : undefined;
   const { table, report } = await readTable(data, read ?? {});
   requireClean(report, [rest.label, rest.pred, ...rest.protected], 'the label, predictions or protected');
-  requireColumns(table, data, { '--label': rest.label, '--protected': rest.protected, '--pred': rest.pred, '--legitimate': rest.legitimate, '--reference': Object.keys(rest.reference ?? {}) });
+  requireColumns(table, data, {
+    '--label': rest.label,
+    '--protected': rest.protected,
+    '--pred': rest.pred,
+    '--legitimate': rest.legitimate,
+    '--reference': Object.keys(rest.reference ?? {}),
+  });
   for (const c of Object.keys(rest.protectedEdges ?? {})) {
-    if (!rest.protected.includes(c)) throw new EngineError('E_ARG', `--protected-edges names "${c}", which is not among --protected (${rest.protected.join(', ')})`);
+    if (!rest.protected.includes(c))
+      throw new EngineError(
+        'E_ARG',
+        `--protected-edges names "${c}", which is not among --protected (${rest.protected.join(', ')})`,
+      );
   }
-  const model = modelFile !== undefined ? await resolveBlackBox(engine, { model: modelFile }, table, { modelTimeout }) : undefined;
+  const model =
+    modelFile !== undefined ? await resolveBlackBox(engine, { model: modelFile }, table, { modelTimeout }) : undefined;
   // provenance: the data file's hash over the bytes the reader parsed, the model file's over its bytes
   const modelHash = modelFile !== undefined ? await fileSha256(modelFile) : undefined;
-  const provenance = { ...rest.provenance, ...(report.sha256 ? { dataSha256: report.sha256, dataBytes: report.bytes } : {}), ...(modelHash ? { modelSha256: modelHash.sha256 } : {}) };
-  // trained generators: a file handed over (read before any work), else the cache (a store without a folder when only --gan-save asks for the set)
+  const provenance = {
+    ...rest.provenance,
+    ...(report.sha256 ? { dataSha256: report.sha256, dataBytes: report.bytes } : {}),
+    ...(modelHash ? { modelSha256: modelHash.sha256 } : {}),
+  };
+  // trained generators: a file handed over (read before any work), else the cache (a store without a folder when only
+  // --gan-save asks for the set)
   const store = ganSet === undefined && (ganCacheDir || ganSave) ? new DirGanStore(ganCacheDir ?? null) : undefined;
-  const result = await withGanWorkers(engine, ganSideBySide, (ganWorkers) => runAudit(engine, table, { ...rest, model, source: data, provenance, ...(ganSet ? { ganSet } : {}), ...(store ? { ganCache: store } : {}), ...(ganWorkers ? { ganWorkers } : {}) }));
+  const result = await withGanWorkers(engine, ganSideBySide, (ganWorkers) =>
+    runAudit(engine, table, {
+      ...rest,
+      model,
+      source: data,
+      provenance,
+      ...(ganSet ? { ganSet } : {}),
+      ...(store ? { ganCache: store } : {}),
+      ...(ganWorkers ? { ganWorkers } : {}),
+    }),
+  );
   if (ganSave) {
     const text = ganSet ? JSON.stringify(ganSet.json) : store?.last;
     if (text) {
       await mkdir(dirname(ganSave), { recursive: true });
       await writeTextFile(ganSave, text, 0o600);
-    }
-    else result.warnings.push(`--gan-save ${ganSave}: no complete set of generators to write (training was cut short)`);
+    } else
+      result.warnings.push(`--gan-save ${ganSave}: no complete set of generators to write (training was cut short)`);
   }
   // rows the reader's missing-value policy left out: said in the report, not only on the terminal
   const m = report.missing;
   if (m.rowsDropped > 0) {
-    const cols = m.columns.filter((c) => c.rowsDropped > 0).map((c) => `"${c.name}"`).join(', ');
-    result.warnings.push(`${data}: ${m.rowsDropped} row${m.rowsDropped === 1 ? '' : 's'} with a missing value (in ${cols}; first on ${report.unit ?? 'line'} ${m.firstDroppedLines[0]}) left out by --missing ${m.policy}: the audit covers ${table.rows} of ${table.rows + m.rowsDropped} rows`);
+    const cols = m.columns
+      .filter((c) => c.rowsDropped > 0)
+      .map((c) => `"${c.name}"`)
+      .join(', ');
+    result.warnings.push(
+      `${data}: ${m.rowsDropped} row${m.rowsDropped === 1 ? '' : 's'} with a missing value (in ${cols}; first on ` +
+        `${report.unit ?? 'line'} ${m.firstDroppedLines[0]}) left out by --missing ${m.policy}: the audit covers ` +
+        `${table.rows} of ${table.rows + m.rowsDropped} rows`,
+    );
   }
   return { result, read: report };
 }

@@ -3,9 +3,11 @@
 // loaded is LOADERS below:
 //
 //   model.json            the built-in classifier (loadModel)
-//   *.mjs, *.js, *.cjs    a JS module exporting predict(rows), run in a worker thread (model-host.ts) so a hang is stopped
+//   *.mjs, *.js, *.cjs    a JS module exporting predict(rows), run in a worker thread (model-host.ts) so a hang is
+//     stopped
 //   *.ts, *.mts, *.cts    the same, when Node runs under a TypeScript loader (e.g. tsx)
-//   *.onnx                onnxruntime-node, else onnxruntime-web (optional packages, imported only here) + the sidecar F.json
+//   *.onnx                onnxruntime-node, else onnxruntime-web (optional packages, imported only here) + the sidecar
+//     F.json
 //   --pred COL            a column of the data holding P(positive) per row
 //
 // Every failure is one E_INPUT line naming the file (E_ARG for a wrong combination of options).
@@ -16,7 +18,13 @@ import { EngineError, inputError } from '../engine/errors.js';
 import type { Table } from '../data/table.js';
 import { builtinBlackBox, columnBlackBox, type BlackBox } from '../models/blackbox.js';
 import { onnxBlackBox, parseOnnxSidecar, type OrtLike } from '../models/onnx.js';
-import { adapterForExtension, expectedModelFiles, modelAdapter, modelFilePhrase, type ModelFileKind } from '../models/adapters.js';
+import {
+  adapterForExtension,
+  expectedModelFiles,
+  modelAdapter,
+  modelFilePhrase,
+  type ModelFileKind,
+} from '../models/adapters.js';
 import { loadModel } from './model-file.js';
 import { loadModuleInWorker, MODEL_TIMEOUT_SECONDS } from './model-host.js';
 
@@ -59,7 +67,9 @@ async function requireFile(file: string, what = 'file'): Promise<void> {
   } catch (e) {
     if (e instanceof EngineError) throw e;
     const code = (e as NodeJS.ErrnoException).code;
-    throw inputError(code === 'ENOENT' ? `${file}: ${what} not found` : `${file}: cannot read the ${what} (${code ?? firstLine(e)})`);
+    throw inputError(
+      code === 'ENOENT' ? `${file}: ${what} not found` : `${file}: cannot read the ${what} (${code ?? firstLine(e)})`,
+    );
   }
 }
 
@@ -97,10 +107,20 @@ async function loadBuiltinBlackBox(engine: Engine, file: string): Promise<BlackB
  * The black box the options name: exactly one of `model` (a file) and `pred` (a column of `data`).
  * For `pred`, the predictions are checked now, so a bad value is reported before any work.
  */
-export async function resolveBlackBox(engine: Engine, opts: { model?: string; pred?: string }, data: Table, load: LoadBlackBoxOptions = {}): Promise<BlackBox> {
-  if (opts.model !== undefined && opts.pred !== undefined) throw new EngineError('E_ARG', 'give either --model (a model to call) or --pred (a column of predictions), not both');
+export async function resolveBlackBox(
+  engine: Engine,
+  opts: { model?: string; pred?: string },
+  data: Table,
+  load: LoadBlackBoxOptions = {},
+): Promise<BlackBox> {
+  if (opts.model !== undefined && opts.pred !== undefined)
+    throw new EngineError(
+      'E_ARG',
+      'give either --model (a model to call) or --pred (a column of predictions), not both',
+    );
   if (opts.pred !== undefined) return columnBlackBox(data, opts.pred);
-  if (opts.model === undefined) throw new EngineError('E_ARG', `no model: give --model FILE (${modelFilePhrase()}) or --pred COLUMN`);
+  if (opts.model === undefined)
+    throw new EngineError('E_ARG', `no model: give --model FILE (${modelFilePhrase()}) or --pred COLUMN`);
   return loadBlackBox(engine, opts.model, load);
 }
 
@@ -115,7 +135,9 @@ async function loadModuleBlackBox(file: string, opts: LoadBlackBoxOptions): Prom
 /** True when `e` says that the package `name` itself (not something it needs) could not be found. */
 function isMissingPackage(e: unknown, name: string): boolean {
   const code = (e as NodeJS.ErrnoException | null)?.code;
-  return (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && new RegExp(`['"]${name}['"]`).test(firstLine(e));
+  return (
+    (code === 'ERR_MODULE_NOT_FOUND' || code === 'MODULE_NOT_FOUND') && new RegExp(`['"]${name}['"]`).test(firstLine(e))
+  );
 }
 
 /** onnxruntime's API from its module namespace (ESM or CommonJS interop), or null. */
@@ -135,7 +157,8 @@ function ortFrom(ns: unknown): OrtLike | null {
 export async function importOnnxRuntime(model: string, importer?: () => Promise<unknown>): Promise<OrtLike> {
   const candidates: [string, () => Promise<unknown>][] = importer
     ? [[ONNX_RUNTIME_PACKAGE, importer]]
-    : [ONNX_RUNTIME_PACKAGE, ONNX_RUNTIME_WEB_PACKAGE].map((pkg) => [pkg, () => import(pkg)]); // variable specifiers: both are optional
+    : // variable specifiers: both are optional
+      [ONNX_RUNTIME_PACKAGE, ONNX_RUNTIME_WEB_PACKAGE].map((pkg) => [pkg, () => import(pkg)]);
   for (const [pkg, load] of candidates) {
     let ns: unknown;
     try {
@@ -145,7 +168,10 @@ export async function importOnnxRuntime(model: string, importer?: () => Promise<
       throw inputError(`${model}: the package ${pkg} is installed but failed to load: ${firstLine(e)}`);
     }
     const ort = ortFrom(ns);
-    if (!ort) throw inputError(`${model}: the package ${pkg} loaded but does not provide InferenceSession and Tensor; reinstall it`);
+    if (!ort)
+      throw inputError(
+        `${model}: the package ${pkg} loaded but does not provide InferenceSession and Tensor; reinstall it`,
+      );
     if (pkg === ONNX_RUNTIME_WEB_PACKAGE) {
       // one thread: no worker files to locate, and results do not depend on the machine
       const env = (ort as unknown as { env?: { wasm?: { numThreads?: number } } }).env;
@@ -153,7 +179,11 @@ export async function importOnnxRuntime(model: string, importer?: () => Promise<
     }
     return ort;
   }
-  throw inputError(`${model}: ONNX models run on the optional package ${ONNX_RUNTIME_PACKAGE} (or ${ONNX_RUNTIME_WEB_PACKAGE}), and neither is installed; install one with "npm install ${ONNX_RUNTIME_WEB_PACKAGE}" or "npm install ${ONNX_RUNTIME_PACKAGE}" (ONNXRUNTIME_NODE_INSTALL=skip avoids its optional CUDA download)`);
+  throw inputError(
+    `${model}: ONNX models run on the optional package ${ONNX_RUNTIME_PACKAGE} (or ${ONNX_RUNTIME_WEB_PACKAGE}), and ` +
+      `neither is installed; install one with "npm install ${ONNX_RUNTIME_WEB_PACKAGE}" or "npm install ` +
+      `${ONNX_RUNTIME_PACKAGE}" (ONNXRUNTIME_NODE_INSTALL=skip avoids its optional CUDA download)`,
+  );
 }
 
 /** Reads and validates an ONNX model's sidecar. */
@@ -163,7 +193,11 @@ export async function readOnnxSidecar(file: string): Promise<ReturnType<typeof p
     text = await readFile(file, 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') throw inputError(`${file}: sidecar not found; an ONNX model needs a JSON file next to it that maps the data's columns to the model's input (see "Models to audit" in docs/models.md)`);
+    if (code === 'ENOENT')
+      throw inputError(
+        `${file}: sidecar not found; an ONNX model needs a JSON file next to it that maps the data's columns to the ` +
+          `model's input (see "Models to audit" in docs/models.md)`,
+      );
     throw inputError(`${file}: cannot read the sidecar (${code ?? firstLine(e)})`);
   }
   let obj: unknown;

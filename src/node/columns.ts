@@ -15,7 +15,11 @@ type Wanted = Record<string, string | readonly (string | undefined)[] | undefine
 
 /** The names of a file's columns checked against the options that name them, "did you mean" included. */
 const checkNames = (path: string, wanted: Wanted) => (names: readonly string[]) =>
-  requireColumns({ rows: 0, columns: names.map((name) => ({ kind: 'numeric', name, values: new Float64Array(0) })) }, path, wanted);
+  requireColumns(
+    { rows: 0, columns: names.map((name) => ({ kind: 'numeric', name, values: new Float64Array(0) })) },
+    path,
+    wanted,
+  );
 
 /** The file's format as readTable would choose it (its extension, else its first bytes). */
 async function formatOf(path: string, given: TableReadOptions['format']): Promise<string> {
@@ -41,8 +45,19 @@ async function formatOf(path: string, given: TableReadOptions['format']): Promis
  * the file lacks is a usage error naming the option, with "did you mean", before any row is read)
  * into one compact Table: typed arrays sized once from a bound on the file's rows.
  */
-export async function readColumns(path: string, opts: TableReadOptions, wanted: Wanted, chunkRows: number = CHUNK_ROWS): Promise<{ table: Table; report: ReadReport }> {
-  const keep = [...new Set(Object.values(wanted).flatMap((v) => (v === undefined ? [] : typeof v === 'string' ? [v] : v.filter((x): x is string => x !== undefined))))];
+export async function readColumns(
+  path: string,
+  opts: TableReadOptions,
+  wanted: Wanted,
+  chunkRows: number = CHUNK_ROWS,
+): Promise<{ table: Table; report: ReadReport }> {
+  const keep = [
+    ...new Set(
+      Object.values(wanted).flatMap((v) =>
+        v === undefined ? [] : typeof v === 'string' ? [v] : v.filter((x): x is string => x !== undefined),
+      ),
+    ),
+  ];
   const { format, ...read } = opts;
   if ((await formatOf(path, format)) !== 'csv') {
     // the reader checks `keep` before any row; a name it lacks is reported with the option that named it
@@ -57,12 +72,18 @@ export async function readColumns(path: string, opts: TableReadOptions, wanted: 
     path,
     { ...read, keep, onColumns: checkNames(path, wanted) },
     (chunk) => {
-      appender ??= new TableAppender(chunk.columns.map((c) => c.name), bound);
+      appender ??= new TableAppender(
+        chunk.columns.map((c) => c.name),
+        bound,
+      );
       appender.add(chunk);
     },
     chunkRows,
   );
-  return { table: (appender as TableAppender | null)?.table() ?? { rows: 0, columns: [] }, report: { ...report, format: 'csv', unit: 'line' } };
+  return {
+    table: (appender as TableAppender | null)?.table() ?? { rows: 0, columns: [] },
+    report: { ...report, format: 'csv', unit: 'line' },
+  };
 }
 
 /**
@@ -71,7 +92,12 @@ export async function readColumns(path: string, opts: TableReadOptions, wanted: 
  * first read, `validate` sees its report (to refuse a label of "numbers with a few text cells", say)
  * before any later pass.
  */
-export function fileSource(path: string, opts: TableReadOptions & { onColumns?: (names: readonly string[]) => void }, validate?: (report: ReadReport) => void, chunkRows: number = CHUNK_ROWS): ChunkSource & { report: ReadReport | null } {
+export function fileSource(
+  path: string,
+  opts: TableReadOptions & { onColumns?: (names: readonly string[]) => void },
+  validate?: (report: ReadReport) => void,
+  chunkRows: number = CHUNK_ROWS,
+): ChunkSource & { report: ReadReport | null } {
   let whole: Table | null = null;
   const source = {
     report: null as ReadReport | null,

@@ -31,7 +31,13 @@ export type { ReadReport } from '../data/schema.js';
 export function requireClean(report: ReadReport, columns: readonly (string | undefined)[], what: string): void {
   for (const m of report.mostlyNumeric ?? []) {
     if (!columns.includes(m.column)) continue;
-    throw inputError(`${report.file}: ${what} column "${m.column}" holds numbers, but ${m.textCells} of its values are not numbers (${report.unit ?? 'line'}${m.firstLines.length > 1 ? 's' : ''} ${m.firstLines.join(', ')}${m.textCells > m.firstLines.length ? ', …' : ''}: ${JSON.stringify(m.first)}); fix or blank them, or give --categorical ${m.column} if it really is a category`);
+    throw inputError(
+      `${report.file}: ${what} column "${m.column}" holds numbers, but ${m.textCells} of its values are not numbers ` +
+        `(${report.unit ?? 'line'}${m.firstLines.length > 1 ? 's' : ''} ` +
+        `${m.firstLines.join(', ')}${m.textCells > m.firstLines.length ? ', …' : ''}: ` +
+        `${JSON.stringify(m.first)}); fix or blank them, or give --categorical ${m.column} if it really is a ` +
+        `category`,
+    );
   }
 }
 
@@ -171,13 +177,32 @@ function breaksIn(fields: readonly string[]): number {
  * A header that repeats a name (ProPublica's COMPAS file does) keeps the first and renames the
  * later ones name.1, name.2, … as pandas does, with a warning; names given by --columns must be distinct.
  */
-function columnNames(file: string, first: readonly string[], line: number, header: boolean, given: readonly string[] | undefined, warnings: string[]): string[] {
+function columnNames(
+  file: string,
+  first: readonly string[],
+  line: number,
+  header: boolean,
+  given: readonly string[] | undefined,
+  warnings: string[],
+): string[] {
   if (header && !given) {
-    return headerNames(file, first, line, (n, renamed, i, j) => warnings.push(duplicateNameWarning(file, line, n, renamed, i, j, ' (name the columns with --columns to choose)')), '; name every column with --columns');
+    return headerNames(
+      file,
+      first,
+      line,
+      (n, renamed, i, j) =>
+        warnings.push(
+          duplicateNameWarning(file, line, n, renamed, i, j, ' (name the columns with --columns to choose)'),
+        ),
+      '; name every column with --columns',
+    );
   }
   if (!given) return first.map((_, i) => `c${i + 1}`);
   if (given.length !== first.length) {
-    throw inputError(`${file}: --columns gives ${given.length} name${given.length === 1 ? '' : 's'} but line ${line} has ${first.length} fields`);
+    throw inputError(
+      `${file}: --columns gives ${given.length} name${given.length === 1 ? '' : 's'} but line ${line} has ` +
+        `${first.length} fields`,
+    );
   }
   const names = given.map((n) => n.trim());
   if (names.includes('')) throw inputError(`${file}: --columns has an empty name`);
@@ -194,7 +219,10 @@ function checkDistinct(names: readonly string[], msg: (name: string, first: numb
   });
 }
 
-/** Receives fast-csv's rows: skips blank lines, takes the header, feeds the TableBuilder (or, read in chunks, the ChunkedTableBuilder, awaiting each chunk's consumer: backpressure). */
+/**
+ * Receives fast-csv's rows: skips blank lines, takes the header, feeds the TableBuilder (or, read in chunks, the
+ * ChunkedTableBuilder, awaiting each chunk's consumer: backpressure).
+ */
 class RowSink extends Writable {
   /** line of the next row fast-csv delivers */
   line = 1;
@@ -219,7 +247,10 @@ class RowSink extends Writable {
     try {
       this.take(fields);
       if (this.pending.length) {
-        this.drain().then(() => done(), (e: Error) => done(e));
+        this.drain().then(
+          () => done(),
+          (e: Error) => done(e),
+        );
         return;
       }
       done();
@@ -295,7 +326,10 @@ class FastSplit extends Transform {
       const rest = this.splitter.push(bytes(chunk));
       const out = rest && rest.length > 0 ? Buffer.from(rest.buffer, rest.byteOffset, rest.length) : undefined;
       // read in chunks: a table chunk this completed goes to its consumer before more bytes are read
-      this.sink.drain().then(() => done(null, out), (e: Error) => done(e));
+      this.sink.drain().then(
+        () => done(null, out),
+        (e: Error) => done(e),
+      );
     } catch (e) {
       done(e as Error);
     }
@@ -304,7 +338,10 @@ class FastSplit extends Transform {
   override _flush(done: TransformCallback): void {
     try {
       this.splitter.end();
-      this.sink.drain().then(() => done(), (e: Error) => done(e));
+      this.sink.drain().then(
+        () => done(),
+        (e: Error) => done(e),
+      );
     } catch (e) {
       done(e as Error);
     }
@@ -316,9 +353,12 @@ function checkOptions(file: string, opts: ReadOptions): void {
     throw inputError(`${file}: parser must be 'auto' or 'fast-csv', got ${JSON.stringify(opts.parser)}`);
   }
   const skip = opts.skipLines ?? 0;
-  if (!Number.isSafeInteger(skip) || skip < 0) throw inputError(`${file}: skipLines must be a non-negative integer, got ${skip}`);
+  if (!Number.isSafeInteger(skip) || skip < 0)
+    throw inputError(`${file}: skipLines must be a non-negative integer, got ${skip}`);
   if (opts.delimiter !== undefined && !DELIMITERS.includes(opts.delimiter)) {
-    throw inputError(`${file}: --delimiter must be one of comma, semicolon, tab, whitespace; got ${JSON.stringify(opts.delimiter)}`);
+    throw inputError(
+      `${file}: --delimiter must be one of comma, semicolon, tab, whitespace; got ${JSON.stringify(opts.delimiter)}`,
+    );
   }
 }
 
@@ -348,7 +388,12 @@ async function parseCsv(path: string, opts: ReadOptions, chunks?: RowSink['chunk
   const sink = new RowSink(file, header, { ...opts, decimal }, chunks);
   const parser = parse({ delimiter: delimiter === 'whitespace' ? '\t' : delimiter, headers: false, quote: '"' });
   const general = (opts.parser ?? (process.env.LUCID_CSV_PARSER === 'fast-csv' ? 'fast-csv' : 'auto')) === 'fast-csv';
-  const stages: NodeJS.ReadWriteStream[] = delimiter === 'whitespace' ? [guard, new CollapseWhitespace(), parser] : general ? [guard, parser] : [guard, new FastSplit(delimiter, sink), parser];
+  const stages: NodeJS.ReadWriteStream[] =
+    delimiter === 'whitespace'
+      ? [guard, new CollapseWhitespace(), parser]
+      : general
+        ? [guard, parser]
+        : [guard, new FastSplit(delimiter, sink), parser];
   // the provenance hash, over exactly the bytes parsed (AuditResult.meta.data.sha256)
   // (node:crypto's SHA-256: the same digest as src/data/sha256.ts, several times faster)
   const hasher = createHash('sha256');
@@ -373,7 +418,17 @@ async function parseCsv(path: string, opts: ReadOptions, chunks?: RowSink['chunk
         (detection.detected.header ? '; if it is data, read it with --no-header' : ''),
     );
   }
-  const base = { file, delimiter, header, bom, lineEnding: detection.lineEnding, detected: detection.detected, decimal, sha256: hasher.digest('hex'), bytes: hashed };
+  const base = {
+    file,
+    delimiter,
+    header,
+    bom,
+    lineEnding: detection.lineEnding,
+    detected: detection.detected,
+    decimal,
+    sha256: hasher.digest('hex'),
+    bytes: hashed,
+  };
   return { sink, base };
 }
 
@@ -404,7 +459,12 @@ export async function readCsv(path: string, opts: ReadOptions = {}): Promise<{ t
  * column kinds, global category codes), awaiting `onChunk` for each before reading on. Only a chunk is
  * in memory at a time. The report is that of readCsv, its warnings those of the first chunk.
  */
-export async function readCsvChunks(path: string, opts: ReadOptions, onChunk: (chunk: Table) => void | Promise<void>, chunkRows: number = CHUNK_ROWS): Promise<ReadReport> {
+export async function readCsvChunks(
+  path: string,
+  opts: ReadOptions,
+  onChunk: (chunk: Table) => void | Promise<void>,
+  chunkRows: number = CHUNK_ROWS,
+): Promise<ReadReport> {
   const { sink, base } = await parseCsv(path, opts, { rows: chunkRows, onChunk });
   const chunked = sink.chunked!;
   const { last, build } = chunked.finish();
@@ -422,7 +482,9 @@ export async function readCsvChunks(path: string, opts: ReadOptions, onChunk: (c
   };
 }
 
-/** An upper bound of a text file's rows: its line breaks plus one (a quick pass over the bytes, for sizing arrays once). */
+/**
+ * An upper bound of a text file's rows: its line breaks plus one (a quick pass over the bytes, for sizing arrays once).
+ */
 export async function lineBound(path: string): Promise<number> {
   let n = 1;
   try {
@@ -457,13 +519,22 @@ function* rowsOf(table: Table): Generator<string[]> {
  * leading ' (escapeFormula, src/data/csv-write.ts), quoted when they hold the delimiter, a quote or a
  * line break. A stream given as `dest` is left open.
  */
-export async function writeCsv(dest: string | NodeJS.WritableStream, table: Table, opts: WriteOptions = {}): Promise<void> {
+export async function writeCsv(
+  dest: string | NodeJS.WritableStream,
+  table: Table,
+  opts: WriteOptions = {},
+): Promise<void> {
   const delimiter = opts.delimiter ?? ',';
   if (![',', ';', '\t'].includes(delimiter)) {
     throw new EngineError('E_ARG', `writeCsv: delimiter must be ',', ';' or a tab, got ${JSON.stringify(delimiter)}`);
   }
   const names = table.columns.map((c) => escapeFormula(c.name));
-  const formatter = format<string[], string[]>({ delimiter, headers: names, writeHeaders: opts.header ?? true, includeEndRowDelimiter: true });
+  const formatter = format<string[], string[]>({
+    delimiter,
+    headers: names,
+    writeHeaders: opts.header ?? true,
+    includeEndRowDelimiter: true,
+  });
   const source = Readable.from(rowsOf(table));
   if (typeof dest === 'string') {
     try {

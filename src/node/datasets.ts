@@ -20,21 +20,21 @@ import { check, EngineError } from '../engine/errors.js';
 import {
   ADULT_COLUMNS,
   adultDataset,
-  AdultNaming,
+  type AdultNaming,
   COMPAS_COLUMNS_READ,
   compasDataset,
-  Dataset,
+  type Dataset,
   parseSplitIndices,
   prepareAdult,
   prepareCompas,
-  PreparedAdult,
-  PreparedCompas,
+  type PreparedAdult,
+  type PreparedCompas,
   adultNotReference,
   compasNotReference,
   recomputedAdultSplit,
   recomputedCompasSplit,
-  SplitIndices,
-  SplitProvenance,
+  type SplitIndices,
+  type SplitProvenance,
 } from '../data/datasets.js';
 import { REFERENCE_SPLIT } from '../data/reference-split.js';
 import { TableBuilder } from '../data/schema.js';
@@ -63,7 +63,10 @@ const FILES: Record<DatasetName, Record<string, string>> = {
   adult: { train: 'adult/adult.data', test: 'adult/adult.test' },
   compas: { data: 'compas/compas-scores-two-years.csv' },
 };
-/** The reference splits: optional; without the file they are recomputed (data/reference-split.ts), and the report says which. */
+/**
+ * The reference splits: optional; without the file they are recomputed (data/reference-split.ts), and the report says
+ * which.
+ */
 const SPLITS_FILE = 'split_indices.json';
 
 /** Candidate paths of one file: in its data-set folder, then at the top of the data folder. */
@@ -107,7 +110,8 @@ export function datasetAvailability(name: DatasetName, opts: DataDirOptions = {}
       ? ''
       : `${name}: ${missing.join('; ')} not found in the data folder ${dir}, chosen by ${from}` +
         (existsSync(dir) ? '' : ' (the folder does not exist)') +
-        `; set LUCID_DATA_DIR to the folder holding adult/ and compas/ (where to get them: docs/data.md, "Get the data")`;
+        `; set LUCID_DATA_DIR to the folder holding adult/ and compas/ (where to get them: docs/data.md, "Get the ` +
+        `data")`;
   return { available: missing.length === 0, dir, files, reason };
 }
 
@@ -122,10 +126,19 @@ function requireFiles(name: DatasetName, opts: DataDirOptions): Record<string, s
  * else the same positions recomputed (data/reference-split.ts), which are the reference's only on its
  * rows: `notReference` says why the rows are not (then the split is said to be a seeded one).
  */
-function splitsFor<K extends DatasetName>(name: K, files: Record<string, string>, ref: SplitIndices | null, recompute: () => SplitIndices[K], notReference: string | null): { splits: SplitIndices[K]; split: SplitProvenance } {
+function splitsFor<K extends DatasetName>(
+  name: K,
+  files: Record<string, string>,
+  ref: SplitIndices | null,
+  recompute: () => SplitIndices[K],
+  notReference: string | null,
+): { splits: SplitIndices[K]; split: SplitProvenance } {
   if (ref) return { splits: ref[name], split: { kind: 'file', file: files.splits } };
   const seed = REFERENCE_SPLIT.seed;
-  return { splits: recompute(), split: notReference ? { kind: 'seeded', seed, why: notReference } : { kind: 'recomputed', seed } };
+  return {
+    splits: recompute(),
+    split: notReference ? { kind: 'seeded', seed, why: notReference } : { kind: 'recomputed', seed },
+  };
 }
 
 /** The reference splits, validated. */
@@ -148,11 +161,17 @@ function leadingLines(file: string): [string, string] {
     fd = openSync(file, 'r');
     const buf = new Uint8Array(16384);
     const n = readSync(fd, buf, 0, buf.length, 0);
-    const lines = new TextDecoder().decode(buf.subarray(0, n)).replace(/^\uFEFF/, '').split(/\r?\n/, 2);
+    const lines = new TextDecoder()
+      .decode(buf.subarray(0, n))
+      .replace(/^\uFEFF/, '')
+      .split(/\r?\n/, 2);
     return [lines[0] ?? '', lines[1] ?? ''];
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new EngineError('E_INPUT', `${file}: cannot read: ${code === 'ENOENT' ? 'file not found' : code ?? (e as Error).message}`);
+    throw new EngineError(
+      'E_INPUT',
+      `${file}: cannot read: ${code === 'ENOENT' ? 'file not found' : (code ?? (e as Error).message)}`,
+    );
   } finally {
     if (fd !== undefined) closeSync(fd);
   }
@@ -161,13 +180,20 @@ function leadingLines(file: string): [string, string] {
 /** What precedes the data in an Adult file: UCI's '|…' comment line, a header line, both or neither. */
 export function adultPreamble(file: string): { comment: boolean; header: boolean } {
   const [first, second] = leadingLines(file);
-  check(first.trim() !== '', 'E_INPUT', () => `${file}: the first line is empty; expected a data row, a header, or UCI's "|1x3 Cross validator" line`);
+  check(
+    first.trim() !== '',
+    'E_INPUT',
+    () => `${file}: the first line is empty; expected a data row, a header, or UCI's "|1x3 Cross validator" line`,
+  );
   const comment = first.startsWith('|');
   const field = (comment ? second : first).split(',')[0].trim();
   return { comment, header: field !== '' && !Number.isFinite(Number(field)) };
 }
 
-/** How the reader sees an Adult file: 15 positional columns, kinds fixed, rows with a missing cell dropped (the reference's dropna). */
+/**
+ * How the reader sees an Adult file: 15 positional columns, kinds fixed, rows with a missing cell dropped (the
+ * reference's dropna).
+ */
 const ADULT_SCHEMA = {
   numeric: ADULT_COLUMNS.filter((c) => c.kind === 'numeric').map((c) => c.uci),
   categorical: ADULT_COLUMNS.filter((c) => c.kind === 'categorical').map((c) => c.uci),
@@ -197,20 +223,36 @@ async function readAdultFile(file: string): Promise<{ table: Table; dropped: num
         if (text.trim() !== '') skip--;
         continue;
       }
-      check(!text.includes('"'), 'E_INPUT', () => `${file}: line ${line} holds a quote; the UCI Adult format has none (read a quoted file without the "|" line)`);
+      check(
+        !text.includes('"'),
+        'E_INPUT',
+        () =>
+          `${file}: line ${line} holds a quote; the UCI Adult format has none (read a quoted file without the "|" ` +
+          `line)`,
+      );
       builder.addRow(text.split(','), line);
     }
   } catch (e) {
     if (e instanceof EngineError) throw e;
-    throw new EngineError('E_INPUT', `${file}: cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`);
+    throw new EngineError(
+      'E_INPUT',
+      `${file}: cannot read: ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
   }
-  check(builder.rowsRead > 0, 'E_INPUT', () => `${file}: no data rows after the "|" line${pre.header ? ' and the header' : ''}`);
+  check(
+    builder.rowsRead > 0,
+    'E_INPUT',
+    () => `${file}: no data rows after the "|" line${pre.header ? ' and the header' : ''}`,
+  );
   const built = builder.finish();
   return { table: built.table, dropped: built.missing.rowsDropped };
 }
 
 /** adult.data and adult.test (any of the variants above) read and preprocessed, without splitting. */
-export async function readAdultFiles(files: { train: string; test: string }, opts: { naming?: AdultNaming } = {}): Promise<PreparedAdult> {
+export async function readAdultFiles(
+  files: { train: string; test: string },
+  opts: { naming?: AdultNaming } = {},
+): Promise<PreparedAdult> {
   const [train, test] = await Promise.all([readAdultFile(files.train), readAdultFile(files.test)]);
   const prepared = prepareAdult({ train: train.table, test: test.table }, { naming: opts.naming, where: files });
   // the reader already dropped the rows with a missing cell; count them with any the core dropped
@@ -228,7 +270,13 @@ export async function loadAdult(opts: DataDirOptions & { naming?: AdultNaming } 
   // the small split file first: a broken one fails before 5 MB are parsed
   const ref = files.splits ? await readSplitIndices(files.splits) : null;
   const prepared = await readAdultFiles({ train: files.train, test: files.test }, opts);
-  const { splits, split } = splitsFor('adult', files, ref, () => recomputedAdultSplit(prepared.train.rows), adultNotReference(prepared, `${files.train} and ${files.test}`));
+  const { splits, split } = splitsFor(
+    'adult',
+    files,
+    ref,
+    () => recomputedAdultSplit(prepared.train.rows),
+    adultNotReference(prepared, `${files.train} and ${files.test}`),
+  );
   return adultDataset(prepared, splits, opts.naming, files.train, split);
 }
 
@@ -271,6 +319,12 @@ export async function loadCompas(opts: DataDirOptions = {}): Promise<Dataset> {
   const files = requireFiles('compas', opts);
   const ref = files.splits ? await readSplitIndices(files.splits) : null;
   const prepared = await readCompasFile(files.data);
-  const { splits, split } = splitsFor('compas', files, ref, () => recomputedCompasSplit(prepared.ids), compasNotReference(prepared, files.data));
+  const { splits, split } = splitsFor(
+    'compas',
+    files,
+    ref,
+    () => recomputedCompasSplit(prepared.ids),
+    compasNotReference(prepared, files.data),
+  );
   return compasDataset(prepared, splits, files.data, split);
 }

@@ -36,7 +36,10 @@ export const DEMO_SIM = {
  * short and of a known length, so they are not estimated beforehand (the probe would cost about 5%
  * of the demo; the README states its length).
  */
-export type DemoProgress = (label?: string) => { onProgress: (stage: string, f: number, eta?: StageEta) => void; end: () => void };
+export type DemoProgress = (label?: string) => {
+  onProgress: (stage: string, f: number, eta?: StageEta) => void;
+  end: () => void;
+};
 
 export interface DemoOptions {
   out: string;
@@ -50,7 +53,14 @@ export interface DemoOptions {
   progress?: DemoProgress;
 }
 
-function trainLogistic(engine: Engine, table: Table, label: string, positive: string, drop: string[], seed: number): Classifier {
+function trainLogistic(
+  engine: Engine,
+  table: Table,
+  label: string,
+  positive: string,
+  drop: string[],
+  seed: number,
+): Classifier {
   return Classifier.train(engine, table, { label, positive, drop, hidden: [], epochs: 40, valFraction: 0, seed }).model;
 }
 
@@ -78,22 +88,33 @@ async function simDemo(engine: Engine, opts: DemoOptions): Promise<DemoSummary> 
     let result: AuditResult;
     const bar = opts.progress?.(`demo ${DEMO_SIM.kinds.indexOf(kind) + 1}/${DEMO_SIM.kinds.length} (${kind} bias)`);
     try {
-      result = await withGanWorkers(engine, undefined, (ganWorkers) => runAudit(engine, audit.table, {
-        ...(ganWorkers ? { ganWorkers } : {}),
-        label: audit.label,
-        positive: audit.favourable,
-        protected: audit.protected,
-        model: builtinBlackBox(engine, clf, `built-in logistic model (${kind} bias${drop.length ? `, trained without ${drop.join(', ')}` : ''})`),
-        source: `simulated loan decisions, ${kind} bias (simulator seed ${opts.seed + 1})`,
-        seed: opts.seed,
-        ganEpochs: opts.ganEpochs ?? DEMO_SIM.ganEpochs,
-        n: DEMO_SIM.n,
-        intersectionRows: DEMO_SIM.intersectionRows,
-        faleBootstrap: DEMO_SIM.faleBootstrap,
-        // the data and the model are made here, not read from files: there is nothing to hash
-        provenance: { command: { via: 'cli', argv: opts.argv }, dataNote: `simulated by lucid demo in memory (simulator seed ${opts.seed + 1}; the model's training rows: simulator seed ${opts.seed}): no file to hash` },
-        onProgress: bar?.onProgress,
-      }));
+      result = await withGanWorkers(engine, undefined, (ganWorkers) =>
+        runAudit(engine, audit.table, {
+          ...(ganWorkers ? { ganWorkers } : {}),
+          label: audit.label,
+          positive: audit.favourable,
+          protected: audit.protected,
+          model: builtinBlackBox(
+            engine,
+            clf,
+            `built-in logistic model (${kind} bias${drop.length ? `, trained without ${drop.join(', ')}` : ''})`,
+          ),
+          source: `simulated loan decisions, ${kind} bias (simulator seed ${opts.seed + 1})`,
+          seed: opts.seed,
+          ganEpochs: opts.ganEpochs ?? DEMO_SIM.ganEpochs,
+          n: DEMO_SIM.n,
+          intersectionRows: DEMO_SIM.intersectionRows,
+          faleBootstrap: DEMO_SIM.faleBootstrap,
+          // the data and the model are made here, not read from files: there is nothing to hash
+          provenance: {
+            command: { via: 'cli', argv: opts.argv },
+            dataNote:
+              `simulated by lucid demo in memory (simulator seed ${opts.seed + 1}; the model's training rows: ` +
+              `simulator seed ${opts.seed}): no file to hash`,
+          },
+          onProgress: bar?.onProgress,
+        }),
+      );
     } finally {
       bar?.end();
       clf.dispose();
@@ -116,30 +137,43 @@ async function datasetDemo(engine: Engine, opts: DemoOptions): Promise<DemoSumma
   const log = opts.log;
   const name = opts.dataset as 'adult' | 'compas';
   const a = datasetAvailability(name);
-  if (!a.available) throw new EngineError('E_INPUT', `lucid demo --dataset ${name}: the data is not available: ${a.reason}`);
+  if (!a.available)
+    throw new EngineError('E_INPUT', `lucid demo --dataset ${name}: the data is not available: ${a.reason}`);
   const t0 = performance.now();
   log(`loading ${name} from ${a.dir}\n`);
   const ds = name === 'adult' ? await loadAdult() : await loadCompas();
   const protectedCols = ds.protected.filter((p) => /^(sex|race)$/i.test(p));
   log(`training the built-in classifier on the train split (${ds.splits.train.rows} rows)\n`);
   // the audit's reading of the label (COMPAS: positive = reoffended, the unfavourable outcome)
-  const { model } = Classifier.train(engine, ds.splits.train, { label: ds.label, positive: ds.audit.positive, validation: ds.splits.val, seed: opts.seed });
+  const { model } = Classifier.train(engine, ds.splits.train, {
+    label: ds.label,
+    positive: ds.audit.positive,
+    validation: ds.splits.val,
+    seed: opts.seed,
+  });
   const bar = opts.progress?.();
   let result: AuditResult;
   try {
-    result = await withGanWorkers(engine, undefined, (ganWorkers) => runAudit(engine, ds.splits.test, {
-      ...(ganWorkers ? { ganWorkers } : {}),
-      label: ds.label,
-      positive: ds.audit.positive,
-      favourable: ds.audit.favourable,
-      protected: protectedCols,
-      model: builtinBlackBox(engine, model, `built-in classifier trained on the ${name} train split`),
-      source: `${name} test split (${a.dir})`,
-      seed: opts.seed,
-      ganEpochs: opts.ganEpochs,
-      provenance: { command: { via: 'cli', argv: opts.argv }, dataNote: `the ${name} test split of ${splitText(ds.split)}, parsed by lucid demo from the dataset's files: no single file to hash` },
-      onProgress: bar?.onProgress,
-    }));
+    result = await withGanWorkers(engine, undefined, (ganWorkers) =>
+      runAudit(engine, ds.splits.test, {
+        ...(ganWorkers ? { ganWorkers } : {}),
+        label: ds.label,
+        positive: ds.audit.positive,
+        favourable: ds.audit.favourable,
+        protected: protectedCols,
+        model: builtinBlackBox(engine, model, `built-in classifier trained on the ${name} train split`),
+        source: `${name} test split (${a.dir})`,
+        seed: opts.seed,
+        ganEpochs: opts.ganEpochs,
+        provenance: {
+          command: { via: 'cli', argv: opts.argv },
+          dataNote:
+            `the ${name} test split of ${splitText(ds.split)}, parsed by lucid demo from the dataset's files: no ` +
+            `single file to hash`,
+        },
+        onProgress: bar?.onProgress,
+      }),
+    );
   } finally {
     bar?.end();
     model.dispose();
@@ -147,7 +181,13 @@ async function datasetDemo(engine: Engine, opts: DemoOptions): Promise<DemoSumma
   const w = await writeAudit(opts.out, result);
   const seconds = (performance.now() - t0) / 1000;
   log(datasetDemoText(name, w.report, seconds, protectedCols, splitText(ds.split)));
-  return { dataset: name, out: opts.out, index: null, reports: [{ title: name, report: w.report, planted: null, found: null }], seconds };
+  return {
+    dataset: name,
+    out: opts.out,
+    index: null,
+    reports: [{ title: name, report: w.report, planted: null, found: null }],
+    seconds,
+  };
 }
 
 /** Runs the demo `opts.dataset` names. */

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import os from 'node:os';
 import v8 from 'node:v8';
-import { Engine, initEngine } from '../engine/engine.js';
+import { type Engine, initEngine } from '../engine/engine.js';
 import { EngineError } from '../engine/errors.js';
 import { spawnNodeThread } from './threads.js';
 import { isThreadCount, MAX_THREADS } from '../engine/threads.js';
@@ -34,7 +34,8 @@ export function setDefaultThreads(threads: number | null): void {
 
 function parseThreads(v: string, what: string): number {
   const n = Number(v);
-  if (!isThreadCount(n)) throw new EngineError('E_ARG', `${what}: expected an integer thread count in 1..${MAX_THREADS}, got "${v}"`);
+  if (!isThreadCount(n))
+    throw new EngineError('E_ARG', `${what}: expected an integer thread count in 1..${MAX_THREADS}, got "${v}"`);
   return n;
 }
 

@@ -11,13 +11,20 @@ import type { GanHandover, GanStore } from '../audit/gan-reuse.js';
 import { readJsonFile, writeTextFile } from './json-file.js';
 
 /** The help text of the cache's folder (--help and the README say the same). */
-export const GAN_CACHE_HELP = 'the folder of trained generators reused by later audits of the same data, model and GAN options (default: $LUCID_GAN_CACHE, else the per-user cache folder, e.g. ~/.cache/lucid-wasm/gan; an entry holds a model of the data: keep it as you keep the data)';
+export const GAN_CACHE_HELP =
+  'the folder of trained generators reused by later audits of the same data, model and GAN options (default: ' +
+  '$LUCID_GAN_CACHE, else the per-user cache folder, e.g. ~/.cache/lucid-wasm/gan; an entry holds a model of ' +
+  'the data: keep it as you keep the data)';
 
 /** The per-user folder, or null when $LUCID_GAN_CACHE is "off". */
-export function defaultGanCacheDir(env: NodeJS.ProcessEnv = process.env, platform: NodeJS.Platform = process.platform): string | null {
+export function defaultGanCacheDir(
+  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform = process.platform,
+): string | null {
   const set = env.LUCID_GAN_CACHE;
   if (set !== undefined && set !== '') return set === 'off' ? null : set;
-  if (platform === 'win32') return join(env.LOCALAPPDATA ?? join(os.homedir(), 'AppData', 'Local'), 'lucid-wasm', 'gan');
+  if (platform === 'win32')
+    return join(env.LOCALAPPDATA ?? join(os.homedir(), 'AppData', 'Local'), 'lucid-wasm', 'gan');
   if (platform === 'darwin') return join(os.homedir(), 'Library', 'Caches', 'lucid-wasm', 'gan');
   return join(env.XDG_CACHE_HOME || join(os.homedir(), '.cache'), 'lucid-wasm', 'gan');
 }
@@ -53,6 +60,11 @@ export class DirGanStore implements GanStore {
 
 /** A set of generators handed over (`--gan FILE`), read; a missing or non-JSON file is one E_INPUT line naming it. */
 export async function readGanHandover(file: string): Promise<GanHandover> {
-  const json = await readJsonFile(file, (msg, truncated) => `${file}: not a LUCID-GAN model file: ${truncated ? 'the JSON ends early (truncated file?)' : `not JSON (${msg})`}`);
+  const json = await readJsonFile(
+    file,
+    (msg, truncated) =>
+      `${file}: not a LUCID-GAN model file: ` +
+      `${truncated ? 'the JSON ends early (truncated file?)' : `not JSON (${msg})`}`,
+  );
   return { json, where: file };
 }

@@ -5,4 +5,10 @@ import { ganWorkerBody, type ToGanHost } from '../audit/gan-workers.js';
 import { initNodeEngine } from './engine.js';
 
 const port = parentPort!;
-port.on('message', ganWorkerBody(() => initNodeEngine({ threads: 1 }), (m: ToGanHost) => port.postMessage(m)));
+port.on(
+  'message',
+  ganWorkerBody(
+    () => initNodeEngine({ threads: 1 }),
+    (m: ToGanHost) => port.postMessage(m),
+  ),
+);

@@ -3,7 +3,14 @@
 // when idle, so a pool that is never closed does not keep the process alive.
 import { Worker } from 'node:worker_threads';
 import type { Engine } from '../engine/engine.js';
-import { GanWorkerPool, SIDE_BY_SIDE_DEFAULT, type GanWorkerEndpoint, type GanWorkers, type ToGanHost, type ToGanWorker } from '../audit/gan-workers.js';
+import {
+  GanWorkerPool,
+  SIDE_BY_SIDE_DEFAULT,
+  type GanWorkerEndpoint,
+  type GanWorkers,
+  type ToGanHost,
+  type ToGanWorker,
+} from '../audit/gan-workers.js';
 
 function spawnNodeGanWorker(): GanWorkerEndpoint {
   const worker = new Worker(new URL('./gan-worker.js', import.meta.url));
@@ -35,7 +42,11 @@ export class NodeGanWorkers extends GanWorkerPool {
  * Runs `run` with GAN workers when side by side is on (`on`, default SIDE_BY_SIDE_DEFAULT) and the
  * engine has 2 or more threads (one worker per thread), closing them however it ends.
  */
-export async function withGanWorkers<T>(engine: Engine, on: boolean | undefined, run: (w: GanWorkers | undefined) => Promise<T>): Promise<T> {
+export async function withGanWorkers<T>(
+  engine: Engine,
+  on: boolean | undefined,
+  run: (w: GanWorkers | undefined) => Promise<T>,
+): Promise<T> {
   const workers = (on ?? SIDE_BY_SIDE_DEFAULT) && engine.threads >= 2 ? new NodeGanWorkers(engine.threads) : undefined;
   try {
     return await run(workers);

@@ -19,7 +19,10 @@ export async function writeJsonFile(file: string, obj: unknown): Promise<void> {
   await writeTextFile(file, `${JSON.stringify(obj)}\n`);
 }
 
-/** Writes `text` through a temporary file and a rename (a crash or a concurrent reader never sees half a file); `mode`: the new file's permissions. */
+/**
+ * Writes `text` through a temporary file and a rename (a crash or a concurrent reader never sees half a file); `mode`:
+ * the new file's permissions.
+ */
 export async function writeTextFile(file: string, text: string, mode?: number): Promise<void> {
   const tmp = `${file}.tmp-${process.pid}`;
   try {
@@ -34,7 +37,10 @@ export async function writeTextFile(file: string, text: string, mode?: number): 
  * Reads and parses a JSON file. `notJson` words the error for text that is not JSON; `truncated`
  * tells whether the text looks cut short (it parses up to its very end).
  */
-export async function readJsonFile(file: string, notJson: (message: string, truncated: boolean) => string): Promise<unknown> {
+export async function readJsonFile(
+  file: string,
+  notJson: (message: string, truncated: boolean) => string,
+): Promise<unknown> {
   let text: string;
   try {
     text = await readFile(file, 'utf8');
@@ -46,7 +52,9 @@ export async function readJsonFile(file: string, notJson: (message: string, trun
   } catch (e) {
     const msg = (e as Error).message;
     const at = /position (\d+)/.exec(msg);
-    const truncated = text.trim() !== '' && (/end of (JSON )?input|Unterminated/i.test(msg) || (at !== null && Number(at[1]) >= text.trimEnd().length));
+    const truncated =
+      text.trim() !== '' &&
+      (/end of (JSON )?input|Unterminated/i.test(msg) || (at !== null && Number(at[1]) >= text.trimEnd().length));
     throw new EngineError('E_INPUT', notJson(msg, truncated));
   }
 }

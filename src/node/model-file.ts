@@ -29,7 +29,10 @@ const stderrWarning = (message: string) => {
  * model files had one) loads, with a warning that it cannot be verified.
  */
 export async function loadModel(engine: Engine, file: string, opts: LoadModelOptions = {}): Promise<Classifier> {
-  const json = await readJsonFile(file, (msg) => `${file}: not a JSON file (${msg}); a model file is what "lucid model train" writes`);
+  const json = await readJsonFile(
+    file,
+    (msg) => `${file}: not a JSON file (${msg}); a model file is what "lucid model train" writes`,
+  );
   return Classifier.fromJSON(engine, json, file, { unverified: opts.warn ?? stderrWarning });
 }
 
@@ -90,10 +93,17 @@ export async function predictModelFile(engine: Engine, opts: PredictFileOptions)
   try {
     // The model's categorical features are read as labels even when they look like numbers.
     const categorical = model.preprocessor.groups.filter((g) => g.kind === 'categorical').map((g) => g.name);
-    const read: ReadOptions = { ...opts.read, categorical: [...(opts.read?.categorical ?? []), ...categorical.filter((c) => !(opts.read?.drop ?? []).includes(c))] };
+    const read: ReadOptions = {
+      ...opts.read,
+      categorical: [
+        ...(opts.read?.categorical ?? []),
+        ...categorical.filter((c) => !(opts.read?.drop ?? []).includes(c)),
+      ],
+    };
     const { table, report } = await readTable(opts.data, read).catch((e: unknown) => {
       // a model column the file lacks is reported as the model's need, not as a bad --categorical
-      if (e instanceof UnknownColumnError && categorical.includes(e.column)) return readTable(opts.data, opts.read ?? {});
+      if (e instanceof UnknownColumnError && categorical.includes(e.column))
+        return readTable(opts.data, opts.read ?? {});
       throw e;
     });
     // Under 'keep' (the default) the reader drops a row with a missing number; here that would leave the
@@ -101,10 +111,18 @@ export async function predictModelFile(engine: Engine, opts: PredictFileOptions)
     if (report.missing.policy === 'keep' && report.missing.rowsDropped > 0) {
       const c = report.missing.columns.find((x) => x.rowsDropped > 0)!;
       const n = report.missing.rowsDropped;
-      throw new EngineError('E_INPUT', `${opts.data}: ${report.unit ?? 'line'} ${c.firstLine}, column "${c.name}": missing value (${n} row${n === 1 ? '' : 's'} with a missing number); predict writes one prediction per input row: fill the values, or pass --missing drop to leave such rows out`);
+      throw new EngineError(
+        'E_INPUT',
+        `${opts.data}: ${report.unit ?? 'line'} ${c.firstLine}, column "${c.name}": missing value (${n} ` +
+          `row${n === 1 ? '' : 's'} with a missing number); predict writes one prediction per input row: fill ` +
+          `the values, or pass --missing drop to leave such rows out`,
+      );
     }
     if (table.columns.some((c) => c.name === column)) {
-      throw new EngineError('E_ARG', `${opts.data}: already has a column "${column}"; name the predictions column with --column`);
+      throw new EngineError(
+        'E_ARG',
+        `${opts.data}: already has a column "${column}"; name the predictions column with --column`,
+      );
     }
     const p = model.predictProba(engine, table, opts.data);
     const col: Column = { kind: 'numeric', name: column, values: p };

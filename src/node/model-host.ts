@@ -50,7 +50,8 @@ export interface ModuleWorkerOptions {
   timeout?: number;
 }
 
-const toError = (f: Failure): Error => (f.internal ? new Error(f.message) : new EngineError(f.code as ErrorCode, f.message));
+const toError = (f: Failure): Error =>
+  f.internal ? new Error(f.message) : new EngineError(f.code as ErrorCode, f.message);
 
 /**
  * What the worker needs of `t`: the columns the module reads (all when it does not say, or when
@@ -58,10 +59,15 @@ const toError = (f: Failure): Error => (f.internal ? new Error(f.message) : new 
  */
 const plainTable = (t: Table, features: readonly string[] | undefined): Table => ({
   rows: t.rows,
-  columns: (features?.every((f) => t.columns.some((c) => c.name === f)) ? t.columns.filter((c) => features.includes(c.name)) : t.columns).map((c): Column =>
-    c.kind === 'numeric'
-      ? { kind: 'numeric', name: c.name, values: compact(c.values) }
-      : { kind: 'categorical', name: c.name, codes: compact(c.codes), categories: c.categories.slice() }),
+  columns: (features?.every((f) => t.columns.some((c) => c.name === f))
+    ? t.columns.filter((c) => features.includes(c.name))
+    : t.columns
+  ).map(
+    (c): Column =>
+      c.kind === 'numeric'
+        ? { kind: 'numeric', name: c.name, values: compact(c.values) }
+        : { kind: 'categorical', name: c.name, codes: compact(c.codes), categories: c.categories.slice() },
+  ),
 });
 
 /** Terminates the worker of a black box that was garbage-collected (never while a call is pending: `holding`). */
@@ -70,7 +76,8 @@ const workers = new FinalizationRegistry<Worker>((w) => void w.terminate());
 /** Loads the JS module `file` in a worker thread and returns it as a black box (kind "module"). */
 export function loadModuleInWorker(file: string, opts: ModuleWorkerOptions = {}): Promise<BlackBox> {
   const seconds = opts.timeout ?? MODEL_TIMEOUT_SECONDS;
-  if (!(seconds > 0)) throw new EngineError('E_ARG', `the model timeout must be a positive number of seconds, got ${seconds}`);
+  if (!(seconds > 0))
+    throw new EngineError('E_ARG', `the model timeout must be a positive number of seconds, got ${seconds}`);
   const delay = Math.min(MAX_DELAY_MS, Math.ceil(seconds * 1000));
   const { port1: port, port2 } = new MessageChannel();
   const data: ModelWorkerData = { file, batchSize: opts.batchSize, port: port2 };
@@ -116,7 +123,13 @@ export function loadModuleInWorker(file: string, opts: ModuleWorkerOptions = {})
     const what = !loading
       ? `did not answer within ${seconds} s (${doing})`
       : `did not load within ${seconds} s (its top-level code did not finish)`;
-    fail(new EngineError('E_INPUT', `${file}: the model ${what} and was stopped; it may be stuck in an endless loop or waiting on a promise that never settles; if it is only slow, raise the limit with --model-timeout <seconds>`));
+    fail(
+      new EngineError(
+        'E_INPUT',
+        `${file}: the model ${what} and was stopped; it may be stuck in an endless loop or waiting on a promise that ` +
+          `never settles; if it is only slow, raise the limit with --model-timeout <seconds>`,
+      ),
+    );
   };
   /** The worker is gone (or being stopped): everything pending, and every later call, fails with `e`. */
   const fail = (e: Error) => {
@@ -164,7 +177,10 @@ export function loadModuleInWorker(file: string, opts: ModuleWorkerOptions = {})
         return;
       case 'call': {
         const rows = pending.get(m.id)?.rows ?? m.end;
-        doing = m.start === 0 && m.end === rows ? `predict on ${rows} rows` : `predict on rows ${m.start + 1}–${m.end} of ${rows}`;
+        doing =
+          m.start === 0 && m.end === rows
+            ? `predict on ${rows} rows`
+            : `predict on rows ${m.start + 1}–${m.end} of ${rows}`;
         watch();
         return;
       }
@@ -181,13 +197,27 @@ export function loadModuleInWorker(file: string, opts: ModuleWorkerOptions = {})
   };
   port.on('message', onMessage);
   worker.on('error', (e) => {
-    const msg = (e instanceof Error ? `${e.name && e.name !== 'Error' ? `${e.name}: ` : ''}${e.message}` : String(e)).split('\n')[0];
+    const msg = (
+      e instanceof Error ? `${e.name && e.name !== 'Error' ? `${e.name}: ` : ''}${e.message}` : String(e)
+    ).split('\n')[0];
     fail(new EngineError('E_INPUT', `${file}: the model crashed its worker thread ${during()}: uncaught ${msg}`));
   });
   worker.on('exit', (code) => {
     // 13: the thread's event loop emptied under an unsettled top-level await (the module's)
-    if (loading && code === 13) fail(new EngineError('E_INPUT', `${file}: cannot load the module: its top-level code awaits a promise that never settles`));
-    fail(new EngineError('E_INPUT', `${file}: the model ended its worker thread (exit code ${code}) ${during()}; predict must return its predictions, not exit`));
+    if (loading && code === 13)
+      fail(
+        new EngineError(
+          'E_INPUT',
+          `${file}: cannot load the module: its top-level code awaits a promise that never settles`,
+        ),
+      );
+    fail(
+      new EngineError(
+        'E_INPUT',
+        `${file}: the model ended its worker thread (exit code ${code}) ${during()}; predict must return its ` +
+          `predictions, not exit`,
+      ),
+    );
   });
 
   return new Promise<BlackBox>((resolve, reject) => {

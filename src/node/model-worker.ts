@@ -1,6 +1,6 @@
 // Entry point of the worker thread that runs a JS-module model (spawned by src/node/model-host.ts;
-// the two talk over workerData.port), so that a model which never answers (a promise that never settles, a synchronous endless loop)
-// can be stopped. It imports the module, checks its exports (asModelModule) and answers each
+// the two talk over workerData.port), so that a model which never answers (a promise that never settles, a synchronous
+// endless loop) can be stopped. It imports the module, checks its exports (asModelModule) and answers each
 // `predict` request with moduleBlackBox, exactly as in-process: same rows, same batches, same
 // checks, same messages. Before each call of the module's predict it tells the host which rows
 // the call covers, so the host's timeout is per call.
@@ -27,7 +27,10 @@ function failure(e: unknown): { code: string; message: string; internal: boolean
 function importFailure(e: unknown): string {
   const code = (e as NodeJS.ErrnoException | null)?.code;
   if (code === 'ERR_UNKNOWN_FILE_EXTENSION') {
-    return `${file}: Node cannot import TypeScript directly; compile the model to .mjs (or run lucid under a TypeScript loader such as tsx)`;
+    return (
+      `${file}: Node cannot import TypeScript directly; compile the model to .mjs (or run lucid under a TypeScript ` +
+      `loader such as tsx)`
+    );
   }
   const kind = e instanceof SyntaxError ? 'SyntaxError: ' : '';
   return `${file}: cannot load the module: ${kind}${firstLine(e)}`;

@@ -20,14 +20,21 @@ export async function readPolicyFile(file: string): Promise<Policy> {
   return parsePolicyText(text, file);
 }
 
-/** Reads a baseline: a `lucid check --format json` result or an audit.json (a data error, exit 1, when it is neither). */
+/**
+ * Reads a baseline: a `lucid check --format json` result or an audit.json (a data error, exit 1, when it is neither).
+ */
 export async function readBaselineFile(file: string, policy: Policy, s: CheckSettings): Promise<Baseline> {
   return readBaseline(await readBaselineJson(file), file, policy, s);
 }
 
 /** A baseline file's JSON, parsed (read before an audit runs; readBaseline checks it against the policy after). */
 export async function readBaselineJson(file: string): Promise<unknown> {
-  return readJsonFile(file, (msg, truncated) => `${file}: not a JSON file${truncated ? ' (it looks cut short)' : ''} (${msg.split('\n')[0]}); a baseline is the JSON of lucid check --format json or an audit.json`);
+  return readJsonFile(
+    file,
+    (msg, truncated) =>
+      `${file}: not a JSON file${truncated ? ' (it looks cut short)' : ''} (${msg.split('\n')[0]}); a baseline is ` +
+      `the JSON of lucid check --format json or an audit.json`,
+  );
 }
 
 /** Writes `text` to `file` (its folder made if needed) through a temporary file and a rename. */

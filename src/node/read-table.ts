@@ -64,14 +64,19 @@ async function hashFile(path: string): Promise<{ sha256: string; bytes: number }
 /** The format of `path`: `given`, else its extension, else its first bytes, else CSV. */
 export function chooseFormat(path: string, head: Uint8Array, given?: FormatName): FormatName {
   if (given !== undefined) {
-    if (!FORMAT_NAMES.includes(given)) throw new EngineError('E_ARG', `${path}: the input format must be one of ${FORMAT_NAMES.join(', ')}; got ${JSON.stringify(given)}`);
+    if (!FORMAT_NAMES.includes(given))
+      throw new EngineError(
+        'E_ARG',
+        `${path}: the input format must be one of ${FORMAT_NAMES.join(', ')}; got ${JSON.stringify(given)}`,
+      );
     return given;
   }
   const byName = formatOfName(path);
   if (byName) return byName;
   const ascii = String.fromCharCode(...head.subarray(0, 6));
   if (ascii.startsWith('PAR1')) return 'parquet';
-  if (ascii === 'ARROW1' || (head[0] === 0xff && head[1] === 0xff && head[2] === 0xff && head[3] === 0xff)) return 'arrow';
+  if (ascii === 'ARROW1' || (head[0] === 0xff && head[1] === 0xff && head[2] === 0xff && head[3] === 0xff))
+    return 'arrow';
   return 'csv';
 }
 
@@ -102,7 +107,12 @@ export async function readTable(path: string, opts: TableReadOptions = {}): Prom
     }
     const csvOnly = CSV_ONLY.filter(([k]) => read[k] !== undefined).map(([, flag]) => flag);
     if (csvOnly.length) {
-      throw new EngineError('E_ARG', `${path}: ${csvOnly.join(', ')} ${csvOnly.length === 1 ? 'is a CSV option' : 'are CSV options'}, but the file is read as ${formatByName(format).label.split(' (')[0]}; leave ${csvOnly.length === 1 ? 'it' : 'them'} out`);
+      throw new EngineError(
+        'E_ARG',
+        `${path}: ${csvOnly.join(', ')} ${csvOnly.length === 1 ? 'is a CSV option' : 'are CSV options'}, but the ` +
+          `file is read as ${formatByName(format).label.split(' (')[0]}; leave ` +
+          `${csvOnly.length === 1 ? 'it' : 'them'} out`,
+      );
     }
     const reader = formatByName(format).read!;
     const [r, hash] = await Promise.all([reader(fileSource(path, fh, st.size), path, read), hashFile(path)]);

@@ -1,5 +1,5 @@
 // Entry point of one kernel worker thread (spawned by src/node/threads.ts).
 import { workerData } from 'node:worker_threads';
-import { threadWorkerLoop, ThreadInit } from '../engine/threads.js';
+import { threadWorkerLoop, type ThreadInit } from '../engine/threads.js';
 
 await threadWorkerLoop(workerData as ThreadInit);

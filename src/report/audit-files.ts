@@ -11,7 +11,10 @@ export interface AuditFile {
   text: string;
 }
 
-/** The files of the audit folder, one at a time (a caller writing them holds one file's text at a time), audit.json last. */
+/**
+ * The files of the audit folder, one at a time (a caller writing them holds one file's text at a time), audit.json
+ * last.
+ */
 export function* auditFiles(result: AuditResult): Generator<AuditFile> {
   const { files, summary } = auditFolder(result);
   const names: string[] = [];

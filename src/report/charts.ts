@@ -33,13 +33,16 @@ export interface ChartOptions {
 
 export type ChartKind = 'histogram-pair' | 'grouped-bars' | 'heatmap' | 'line' | 'fale' | 'js-ranking' | 'group-rates';
 
-const FONT = 'system-ui, -apple-system, \'Segoe UI\', Helvetica, Arial, sans-serif';
+const FONT = "system-ui, -apple-system, 'Segoe UI', Helvetica, Arial, sans-serif";
 const AXIS = '#444444';
 const GRID = '#e4e4e4';
 const TEXT = '#222222';
 /** rough width of one character at font size 11 */
 const CH = 6.2;
-/** a generous estimate of the drawn width of `text` at `size` px (wide sans fonts such as DejaVu Sans), for fitting text into a chart */
+/**
+ * a generous estimate of the drawn width of `text` at `size` px (wide sans fonts such as DejaVu Sans), for fitting text
+ * into a chart
+ */
 const charW = (size: number, bold = false): number => size * (bold ? 0.66 : 0.6);
 const textW = (text: string, size: number, bold = false): number => text.length * charW(size, bold);
 /** sin and cos of the -35° rotation of x tick labels */
@@ -62,9 +65,10 @@ export function svgWidth(svg: string): number {
 
 function open(kind: ChartKind, w: number, h: number, label: string): string {
   return (
-    `<svg xmlns="http://www.w3.org/2000/svg" class="chart" data-chart="${kind}" role="img" aria-label="${esc(label)}" ` +
-    `width="${px(w)}" height="${px(h)}" viewBox="0 0 ${px(w)} ${px(h)}" font-family="${esc(FONT)}" font-size="11" fill="${TEXT}">` +
-    `<title>${esc(label)}</title><rect width="${px(w)}" height="${px(h)}" fill="#ffffff"/>`
+    `<svg xmlns="http://www.w3.org/2000/svg" class="chart" data-chart="${kind}" role="img" ` +
+    `aria-label="${esc(label)}" width="${px(w)}" height="${px(h)}" viewBox="0 0 ${px(w)} ${px(h)}" ` +
+    `font-family="${esc(FONT)}" font-size="11" fill="${TEXT}"><title>${esc(label)}</title><rect width="${px(w)}" ` +
+    `height="${px(h)}" fill="#ffffff"/>`
   );
 }
 
@@ -83,15 +87,21 @@ const SUBTITLE_LINE = 13;
  */
 function heading(title: string, subtitle: string | undefined, left: number, w?: number): Heading {
   const room = w === undefined ? Infinity : w - left - 6;
-  const lines = (text: string, size: number, bold = false) => (room === Infinity ? [text] : wrapLine(text, Math.max(8, Math.floor(room / charW(size, bold))), 0));
+  const lines = (text: string, size: number, bold = false) =>
+    room === Infinity ? [text] : wrapLine(text, Math.max(8, Math.floor(room / charW(size, bold))), 0);
   const tl = lines(title, 13, true);
-  const tspans = (ls: string[], step: number) => ls.map((l, i) => (i === 0 ? esc(l) : `<tspan x="${px(left)}" dy="${step}">${esc(l)}</tspan>`)).join('');
-  let s = `<text class="chart-title" x="${px(left)}" y="17" font-size="13" font-weight="600">${tspans(tl, TITLE_LINE)}</text>`;
+  const tspans = (ls: string[], step: number) =>
+    ls.map((l, i) => (i === 0 ? esc(l) : `<tspan x="${px(left)}" dy="${step}">${esc(l)}</tspan>`)).join('');
+  let s =
+    `<text class="chart-title" x="${px(left)}" y="17" font-size="13" font-weight="600">` +
+    `${tspans(tl, TITLE_LINE)}</text>`;
   const titleExtra = (tl.length - 1) * TITLE_LINE;
   let extra = titleExtra;
   if (subtitle) {
     const sl = lines(subtitle, 11);
-    s += `<text class="chart-subtitle" x="${px(left)}" y="${px(32 + titleExtra)}" font-size="11" fill="#555555">${tspans(sl, SUBTITLE_LINE)}</text>`;
+    s +=
+      `<text class="chart-subtitle" x="${px(left)}" y="${px(32 + titleExtra)}" font-size="11" fill="#555555">` +
+      `${tspans(sl, SUBTITLE_LINE)}</text>`;
     extra += (sl.length - 1) * SUBTITLE_LINE;
   }
   return { svg: s, extra };
@@ -112,11 +122,16 @@ function close(out: string[], head: Heading): string {
 }
 
 function axisLabelX(text: string, cx: number, y: number): string {
-  return `<text class="axis-label" x="${px(cx)}" y="${px(y)}" text-anchor="middle" font-size="11.5">${esc(text)}</text>`;
+  return (
+    `<text class="axis-label" x="${px(cx)}" y="${px(y)}" text-anchor="middle" font-size="11.5">` + `${esc(text)}</text>`
+  );
 }
 
 function axisLabelY(text: string, x: number, cy: number): string {
-  return `<text class="axis-label" x="${px(x)}" y="${px(cy)}" text-anchor="middle" font-size="11.5" transform="rotate(-90 ${px(x)} ${px(cy)})">${esc(text)}</text>`;
+  return (
+    `<text class="axis-label" x="${px(x)}" y="${px(cy)}" text-anchor="middle" font-size="11.5" ` +
+    `transform="rotate(-90 ${px(x)} ${px(cy)})">${esc(text)}</text>`
+  );
 }
 
 interface LegendItem {
@@ -125,7 +140,9 @@ interface LegendItem {
   style: 'fill' | 'line' | 'dash' | 'band' | 'hatch';
 }
 
-/** A one-row legend starting at (x, y); wraps onto further rows when wider than `maxW`. Returns markup and height used. */
+/**
+ * A one-row legend starting at (x, y); wraps onto further rows when wider than `maxW`. Returns markup and height used.
+ */
 function legend(items: LegendItem[], x: number, y: number, maxW: number): { svg: string; height: number } {
   const out: string[] = ['<g class="legend">'];
   let cx = x;
@@ -137,10 +154,23 @@ function legend(items: LegendItem[], x: number, y: number, maxW: number): { svg:
       cx = x;
       cy += 16;
     }
-    if (it.style === 'fill') out.push(`<rect x="${px(cx)}" y="${px(cy - 9)}" width="12" height="10" fill="${it.color}"/>`);
-    else if (it.style === 'band') out.push(`<rect x="${px(cx)}" y="${px(cy - 9)}" width="12" height="10" fill="${it.color}" fill-opacity="0.2" stroke="${it.color}" stroke-opacity="0.4"/>`);
-    else if (it.style === 'hatch') out.push(`<rect x="${px(cx)}" y="${px(cy - 9)}" width="12" height="10" fill="#ffffff" stroke="#555555"/>${hatchLines(cx, cy - 9, 12, 10, 4)}`);
-    else out.push(`<line x1="${px(cx)}" x2="${px(cx + 14)}" y1="${px(cy - 4)}" y2="${px(cy - 4)}" stroke="${it.color}" stroke-width="2"${it.style === 'dash' ? ' stroke-dasharray="4 2"' : ''}/>`);
+    if (it.style === 'fill')
+      out.push(`<rect x="${px(cx)}" y="${px(cy - 9)}" width="12" height="10" fill="${it.color}"/>`);
+    else if (it.style === 'band')
+      out.push(
+        `<rect x="${px(cx)}" y="${px(cy - 9)}" width="12" height="10" fill="${it.color}" fill-opacity="0.2" ` +
+          `stroke="${it.color}" stroke-opacity="0.4"/>`,
+      );
+    else if (it.style === 'hatch')
+      out.push(
+        `<rect x="${px(cx)}" y="${px(cy - 9)}" width="12" height="10" fill="#ffffff" stroke="#555555"/>` +
+          `${hatchLines(cx, cy - 9, 12, 10, 4)}`,
+      );
+    else
+      out.push(
+        `<line x1="${px(cx)}" x2="${px(cx + 14)}" y1="${px(cy - 4)}" y2="${px(cy - 4)}" stroke="${it.color}" ` +
+          `stroke-width="2"${it.style === 'dash' ? ' stroke-dasharray="4 2"' : ''}/>`,
+      );
     out.push(`<text x="${px(cx + 18)}" y="${px(cy)}">${esc(label)}</text>`);
     cx += w;
   }
@@ -159,7 +189,10 @@ function hatchLines(x: number, y: number, w: number, h: number, step = 7, color 
     const y2 = t - x2;
     segs.push(`M${px(x + x1)},${px(y + y1)}L${px(x + x2)},${px(y + y2)}`);
   }
-  return `<path class="hatch" d="${segs.join('')}" stroke="${color}" stroke-width="0.8" stroke-opacity="0.7" fill="none"/>`;
+  return (
+    `<path class="hatch" d="${segs.join('')}" stroke="${color}" stroke-width="0.8" stroke-opacity="0.7" ` +
+    `fill="none"/>`
+  );
 }
 
 /** About `count` round tick values covering [lo, hi]. */
@@ -178,14 +211,25 @@ export function niceTicks(lo: number, hi: number, count = 5): number[] {
   const start = Math.floor(lo / step + 1e-9) * step;
   const end = Math.ceil(hi / step - 1e-9) * step;
   const ticks: number[] = [];
-  for (let i = 0, v = start; v <= end + step * 1e-6 && i < 50; i++, v = start + i * step) ticks.push(Number(v.toPrecision(12)));
+  for (let i = 0, v = start; v <= end + step * 1e-6 && i < 50; i++, v = start + i * step)
+    ticks.push(Number(v.toPrecision(12)));
   return ticks;
 }
 
 /** Horizontal grid lines and left tick labels for a y scale. */
-function yGrid(ticks: number[], y: (v: number) => number, x0: number, x1: number, label: (v: number) => string): string {
+function yGrid(
+  ticks: number[],
+  y: (v: number) => number,
+  x0: number,
+  x1: number,
+  label: (v: number) => string,
+): string {
   return ticks
-    .map((t) => `<line x1="${px(x0)}" x2="${px(x1)}" y1="${px(y(t))}" y2="${px(y(t))}" stroke="${GRID}"/><text class="tick" x="${px(x0 - 5)}" y="${px(y(t) + 3.5)}" text-anchor="end" font-size="10">${esc(label(t))}</text>`)
+    .map(
+      (t) =>
+        `<line x1="${px(x0)}" x2="${px(x1)}" y1="${px(y(t))}" y2="${px(y(t))}" stroke="${GRID}"/><text class="tick" ` +
+        `x="${px(x0 - 5)}" y="${px(y(t) + 3.5)}" text-anchor="end" font-size="10">${esc(label(t))}</text>`,
+    )
     .join('');
 }
 
@@ -197,7 +241,8 @@ function frame(x0: number, y0: number, w: number, h: number): string {
 function xTick(text: string, x: number, y: number, rotate: boolean, full?: string): string {
   const t = full && full !== text ? `<title>${esc(full)}</title>` : '';
   return rotate
-    ? `<text class="tick" x="${px(x)}" y="${px(y)}" text-anchor="end" font-size="10" transform="rotate(-35 ${px(x)} ${px(y)})">${t}${esc(text)}</text>`
+    ? `<text class="tick" x="${px(x)}" y="${px(y)}" text-anchor="end" font-size="10" transform="rotate(-35 ${px(x)} ` +
+        `${px(y)})">${t}${esc(text)}</text>`
     : `<text class="tick" x="${px(x)}" y="${px(y)}" text-anchor="middle" font-size="10">${t}${esc(text)}</text>`;
 }
 
@@ -210,13 +255,20 @@ function jsSubtitle(d: Distribution): string {
 /** The dark shade a real counterpart of series 0 or 1 is drawn in (see Distribution.series `of`). */
 const COUNTERPART_COLORS = ['#003f63', '#8a5200'];
 
-/** A thin vertical line over bar `b` of series `s` from its lowest to its highest share over the GAN seeds ('' without a range). */
+/**
+ * A thin vertical line over bar `b` of series `s` from its lowest to its highest share over the GAN seeds ('' without a
+ * range).
+ */
 function seedWhisker(d: Distribution, s: number, b: number, cx: number, y: (v: number) => number): string {
   const r = d.series[s]?.range;
   if (!r || !finite(r.lo[b]) || !finite(r.hi[b])) return '';
   const lo = 100 * r.lo[b];
   const hi = 100 * r.hi[b];
-  return `<line class="seed-range" x1="${px(cx)}" x2="${px(cx)}" y1="${px(y(lo))}" y2="${px(y(hi))}" stroke="#222222" stroke-width="1.2"><title>${esc(d.series[s].name)}: ${fmtNum(lo, 3)}–${fmtNum(hi, 3)}% over the GAN seeds</title></line>`;
+  return (
+    `<line class="seed-range" x1="${px(cx)}" x2="${px(cx)}" y1="${px(y(lo))}" y2="${px(y(hi))}" stroke="#222222" ` +
+    `stroke-width="1.2"><title>${esc(d.series[s].name)}: ${fmtNum(lo, 3)}–${fmtNum(hi, 3)}% over the GAN ` +
+    `seeds</title></line>`
+  );
 }
 
 /** Colour and dash of reference series s: its counterpart's shade, or grey (dashed after the first grey one). */
@@ -231,7 +283,11 @@ function seriesLegend(d: Distribution): LegendItem[] {
   return d.series.map((s, i) => {
     if (i < 2) return { name: `${s.name} (n=${fmtNum(s.n)})`, color: SERIES_COLORS[i], style: 'fill' as const };
     const r = referenceStyle(d, i);
-    return { name: `${s.name} (n=${fmtNum(s.n)})`, color: r.color, style: r.dash ? ('dash' as const) : ('line' as const) };
+    return {
+      name: `${s.name} (n=${fmtNum(s.n)})`,
+      color: r.color,
+      style: r.dash ? ('dash' as const) : ('line' as const),
+    };
   });
 }
 
@@ -249,13 +305,20 @@ export function histogramPair(d: Distribution, opts: ChartOptions = {}): string 
   const lg = legend(seriesLegend(d), 56, 50, W - 70);
   // the last edge's label is centred on the frame's right edge: room for its half (a "100000" is wider than 14 px)
   const lastEdge = edges.length ? fmtNum(edges[edges.length - 1], 3) : '';
-  const M = { left: 56, right: Math.max(14, Math.ceil(textW(lastEdge, 10) / 2) + 2), top: 50 + lg.height + 4, bottom: 56 };
+  const M = {
+    left: 56,
+    right: Math.max(14, Math.ceil(textW(lastEdge, 10) / 2) + 2),
+    top: 50 + lg.height + 4,
+    bottom: 56,
+  };
   const H = opts.height ?? 250 + lg.height;
   const iw = W - M.left - M.right;
   const ih = H - M.top - M.bottom;
   const share = (s: number, b: number) => num(d.series[s]?.share[b]) * 100;
   let max = 0;
-  d.series.forEach((x, s) => { for (let b = 0; b < k; b++) max = Math.max(max, share(s, b), 100 * num(x.range?.hi[b])); });
+  d.series.forEach((x, s) => {
+    for (let b = 0; b < k; b++) max = Math.max(max, share(s, b), 100 * num(x.range?.hi[b]));
+  });
   const ticks = niceTicks(0, Math.max(max, 1));
   const top = ticks[ticks.length - 1];
   const y = (v: number) => M.top + ih - (v / top) * ih;
@@ -271,7 +334,11 @@ export function histogramPair(d: Distribution, opts: ChartOptions = {}): string 
       const v = share(s, b);
       const x = M.left + b * bw + bw * 0.1 + s * barW;
       const lab = edges.length > b + 1 ? binLabel(edges, b) : `bin ${b + 1}`;
-      out.push(`<rect x="${px(x)}" y="${px(y(v))}" width="${px(Math.max(0.5, barW - 0.5))}" height="${px(M.top + ih - y(v))}" fill="${SERIES_COLORS[s]}" fill-opacity="0.85"><title>${esc(d.series[s].name)}, ${esc(lab)}: ${fmtNum(v, 3)}%</title></rect>`);
+      out.push(
+        `<rect x="${px(x)}" y="${px(y(v))}" width="${px(Math.max(0.5, barW - 0.5))}" ` +
+          `height="${px(M.top + ih - y(v))}" fill="${SERIES_COLORS[s]}" fill-opacity="0.85"><title>` +
+          `${esc(d.series[s].name)}, ${esc(lab)}: ${fmtNum(v, 3)}%</title></rect>`,
+      );
       out.push(seedWhisker(d, s, b, x + (barW - 0.5) / 2, y));
     }
   }
@@ -285,7 +352,10 @@ export function histogramPair(d: Distribution, opts: ChartOptions = {}): string 
         const x = M.left + b * bw + bw * 0.1 + of * barW;
         p += `M${px(x - 1)},${px(y(share(s, b)))}H${px(x + barW + 0.5)}`;
       }
-      out.push(`<path class="reference counterpart" d="${p}" fill="none" stroke="${r.color}" stroke-width="2"><title>${esc(d.series[s].name)}</title></path>`);
+      out.push(
+        `<path class="reference counterpart" d="${p}" fill="none" stroke="${r.color}" stroke-width="2"><title>` +
+          `${esc(d.series[s].name)}</title></path>`,
+      );
       continue;
     }
     let p = '';
@@ -293,7 +363,11 @@ export function histogramPair(d: Distribution, opts: ChartOptions = {}): string 
       const yy = px(y(share(s, b)));
       p += `${b === 0 ? 'M' : 'L'}${px(M.left + b * bw)},${yy}H${px(M.left + (b + 1) * bw)}`;
     }
-    out.push(`<path class="reference" d="${p}" fill="none" stroke="${r.color}" stroke-width="1.6"${r.dash ? ' stroke-dasharray="4 2"' : ''}><title>${esc(d.series[s].name)}</title></path>`);
+    out.push(
+      `<path class="reference" d="${p}" fill="none" stroke="${r.color}" ` +
+        `stroke-width="1.6"${r.dash ? ' stroke-dasharray="4 2"' : ''}><title>${esc(d.series[s].name)}</title>` +
+        `</path>`,
+    );
   }
   out.push(frame(M.left, M.top, iw, ih));
   // edge labels, thinned to about 8
@@ -326,7 +400,11 @@ export function groupedBars(d: Distribution, opts: ChartOptions = {}): string {
   let hidden = 0;
   if (m0 > MAX_CATEGORIES) {
     const peak = (c: number) => Math.max(share(0, c), share(1, c));
-    idx = idx.slice().sort((a, b) => peak(b) - peak(a) || a - b).slice(0, MAX_CATEGORIES).sort((a, b) => a - b);
+    idx = idx
+      .slice()
+      .sort((a, b) => peak(b) - peak(a) || a - b)
+      .slice(0, MAX_CATEGORIES)
+      .sort((a, b) => a - b);
     hidden = m0 - MAX_CATEGORIES;
   }
   const m = Math.max(1, idx.length);
@@ -335,7 +413,8 @@ export function groupedBars(d: Distribution, opts: ChartOptions = {}): string {
   const groupW = Math.max(28, pairs * 13 + 12);
   const title = opts.title ?? d.feature;
   const subtitle = opts.subtitle ?? jsSubtitle(d) + (hidden ? ` · ${hidden} smaller categories not shown` : '');
-  // category names up to 40 characters whole (rotated when they do not fit their group); longer ones shortened, whole in the tooltip
+  // category names up to 40 characters whole (rotated when they do not fit their group); longer ones shortened, whole
+  // in the tooltip
   const short = names.map((n) => truncate(n, LABEL_MAX));
   const W = opts.width ?? Math.max(530, Math.min(1100, 70 + m * groupW));
   const rotate = short.some((l) => l.length * CH > ((W - 70) / m) * 0.95);
@@ -369,7 +448,11 @@ export function groupedBars(d: Distribution, opts: ChartOptions = {}): string {
     const x0 = cx - (pairs * barW) / 2;
     for (let s = 0; s < pairs; s++) {
       const v = share(s, c);
-      out.push(`<rect x="${px(x0 + s * barW)}" y="${px(y(v))}" width="${px(Math.max(0.5, barW - 1))}" height="${px(M.top + ih - y(v))}" fill="${SERIES_COLORS[s]}" fill-opacity="0.85"><title>${esc(d.series[s].name)}, ${esc(names[j])}: ${fmtNum(v, 3)}%</title></rect>`);
+      out.push(
+        `<rect x="${px(x0 + s * barW)}" y="${px(y(v))}" width="${px(Math.max(0.5, barW - 1))}" ` +
+          `height="${px(M.top + ih - y(v))}" fill="${SERIES_COLORS[s]}" fill-opacity="0.85"><title>` +
+          `${esc(d.series[s].name)}, ${esc(names[j])}: ${fmtNum(v, 3)}%</title></rect>`,
+      );
       out.push(seedWhisker(d, s, c, x0 + s * barW + (barW - 1) / 2, y));
     }
     for (let s = 2; s < d.series.length; s++) {
@@ -377,8 +460,15 @@ export function groupedBars(d: Distribution, opts: ChartOptions = {}): string {
       const r = referenceStyle(d, s);
       const of = d.series[s].of;
       // a real counterpart: a tick across its own bar; other references: a line across the group
-      const [xa, xb] = (of === 0 || of === 1) && of < pairs ? [x0 + of * barW - 1.5, x0 + (of + 1) * barW + 0.5] : [x0 - 3, x0 + pairs * barW + 2];
-      out.push(`<line class="reference${of === 0 || of === 1 ? ' counterpart' : ''}" x1="${px(xa)}" x2="${px(xb)}" y1="${yy}" y2="${yy}" stroke="${r.color}" stroke-width="2"${r.dash ? ' stroke-dasharray="4 2"' : ''}><title>${esc(d.series[s].name)}, ${esc(names[j])}: ${fmtNum(share(s, c), 3)}%</title></line>`);
+      const [xa, xb] =
+        (of === 0 || of === 1) && of < pairs
+          ? [x0 + of * barW - 1.5, x0 + (of + 1) * barW + 0.5]
+          : [x0 - 3, x0 + pairs * barW + 2];
+      out.push(
+        `<line class="reference${of === 0 || of === 1 ? ' counterpart' : ''}" x1="${px(xa)}" x2="${px(xb)}" ` +
+          `y1="${yy}" y2="${yy}" stroke="${r.color}" stroke-width="2"${r.dash ? ' stroke-dasharray="4 2"' : ''}>` +
+          `<title>${esc(d.series[s].name)}, ${esc(names[j])}: ${fmtNum(share(s, c), 3)}%</title></line>`,
+      );
     }
     out.push(xTick(short[j], cx, M.top + ih + 14, rotate, names[j]));
   });
@@ -402,30 +492,69 @@ export function jsRanking(dists: readonly Distribution[], opts: ChartOptions & {
   const W = opts.width ?? 620;
   const roleColor = { feature: OKABE_ITO.blue, protected: OKABE_ITO.vermillion, proxy: OKABE_ITO.purple } as const;
   const roles = (['feature', 'protected', 'proxy'] as const).filter((r) => shown.some((d) => d.role === r));
-  const lg = legend(roles.map((r) => ({ name: r === 'feature' ? 'feature' : r === 'protected' ? 'protected (model reads it)' : 'proxy (model does not read it)', color: roleColor[r], style: 'fill' as const })), left, 50, W - left - 10);
+  const lg = legend(
+    roles.map((r) => ({
+      name:
+        r === 'feature'
+          ? 'feature'
+          : r === 'protected'
+            ? 'protected (model reads it)'
+            : 'proxy (model does not read it)',
+      color: roleColor[r],
+      style: 'fill' as const,
+    })),
+    left,
+    50,
+    W - left - 10,
+  );
   const M = { left, right: 40, top: 50 + lg.height + 4, bottom: 40 };
   const rowH = 18;
   const H = opts.height ?? M.top + M.bottom + Math.max(1, shown.length) * rowH;
   const iw = W - M.left - M.right;
   const ih = H - M.top - M.bottom;
-  const ticks = niceTicks(0, Math.max(0.05, ...shown.map((d) => Math.max(num(d.js), ...(d.jsSeeds ?? []).filter(finite)))), 5);
+  const ticks = niceTicks(
+    0,
+    Math.max(0.05, ...shown.map((d) => Math.max(num(d.js), ...(d.jsSeeds ?? []).filter(finite)))),
+    5,
+  );
   const top = ticks[ticks.length - 1];
   const x = (v: number) => M.left + (v / top) * iw;
   const title = opts.title ?? 'Features ranked by Jensen–Shannon distance';
-  const subtitle = opts.subtitle ?? (all.length > shown.length ? `top ${shown.length} of ${all.length} features` : `${all.length} features`);
+  const subtitle =
+    opts.subtitle ??
+    (all.length > shown.length ? `top ${shown.length} of ${all.length} features` : `${all.length} features`);
   const out: string[] = [open('js-ranking', W, H, `${title}; ${subtitle}`)];
   const head = heading(title, subtitle, 14, W);
   out.push(head.svg, lg.svg);
-  for (const t of ticks) out.push(`<line x1="${px(x(t))}" x2="${px(x(t))}" y1="${px(M.top)}" y2="${px(M.top + ih)}" stroke="${GRID}"/><text class="tick" x="${px(x(t))}" y="${px(M.top + ih + 13)}" text-anchor="middle" font-size="10">${fmtNum(t)}</text>`);
+  for (const t of ticks)
+    out.push(
+      `<line x1="${px(x(t))}" x2="${px(x(t))}" y1="${px(M.top)}" y2="${px(M.top + ih)}" stroke="${GRID}"/><text ` +
+        `class="tick" x="${px(x(t))}" y="${px(M.top + ih + 13)}" text-anchor="middle" font-size="10">` +
+        `${fmtNum(t)}</text>`,
+    );
   const rh = ih / Math.max(1, shown.length);
   shown.forEach((d, i) => {
     const yy = M.top + i * rh;
     const v = num(d.js);
-    out.push(`<text class="tick" x="${px(M.left - 5)}" y="${px(yy + rh / 2 + 3.5)}" text-anchor="end" font-size="10.5">${d.feature.length > 24 ? `<title>${esc(d.feature)}</title>` : ''}${esc(names[i])}</text>`);
-    out.push(`<rect x="${px(M.left)}" y="${px(yy + rh * 0.15)}" width="${px(x(v) - M.left)}" height="${px(rh * 0.7)}" fill="${roleColor[d.role] ?? OKABE_ITO.blue}"><title>${esc(d.feature)}: ${fmtJs(d.js)}</title></rect>`);
+    out.push(
+      `<text class="tick" x="${px(M.left - 5)}" y="${px(yy + rh / 2 + 3.5)}" text-anchor="end" font-size="10.5">` +
+        `${d.feature.length > 24 ? `<title>${esc(d.feature)}</title>` : ''}${esc(names[i])}</text>`,
+    );
+    out.push(
+      `<rect x="${px(M.left)}" y="${px(yy + rh * 0.15)}" width="${px(x(v) - M.left)}" height="${px(rh * 0.7)}" ` +
+        `fill="${roleColor[d.role] ?? OKABE_ITO.blue}"><title>${esc(d.feature)}: ${fmtJs(d.js)}</title></rect>`,
+    );
     const seeds = d.jsSeeds?.filter(finite) ?? [];
-    if (seeds.length > 1) out.push(`<line class="seed-range" x1="${px(x(Math.min(...seeds)))}" x2="${px(x(Math.max(...seeds)))}" y1="${px(yy + rh / 2)}" y2="${px(yy + rh / 2)}" stroke="#222222" stroke-width="1.2"><title>${esc(d.feature)}: ${fmtJs(Math.min(...seeds))}–${fmtJs(Math.max(...seeds))} over the GAN seeds</title></line>`);
-    out.push(`<text x="${px(x(Math.max(v, ...seeds)) + 4)}" y="${px(yy + rh / 2 + 3.5)}" font-size="10">${fmtJs(d.js)}</text>`);
+    if (seeds.length > 1)
+      out.push(
+        `<line class="seed-range" x1="${px(x(Math.min(...seeds)))}" x2="${px(x(Math.max(...seeds)))}" ` +
+          `y1="${px(yy + rh / 2)}" y2="${px(yy + rh / 2)}" stroke="#222222" stroke-width="1.2"><title>` +
+          `${esc(d.feature)}: ${fmtJs(Math.min(...seeds))}–${fmtJs(Math.max(...seeds))} over the GAN ` +
+          `seeds</title></line>`,
+      );
+    out.push(
+      `<text x="${px(x(Math.max(v, ...seeds)) + 4)}" y="${px(yy + rh / 2 + 3.5)}" font-size="10">${fmtJs(d.js)}</text>`,
+    );
   });
   out.push(frame(M.left, M.top, iw, ih));
   out.push(axisLabelX('Jensen–Shannon distance (positive vs negative set)', M.left + iw / 2, H - 8));
@@ -433,7 +562,10 @@ export function jsRanking(dists: readonly Distribution[], opts: ChartOptions & {
   return close(out, head);
 }
 
-/** A comparison's mark on a group's bar: a flag (with its direction) or an inconclusive result; text, never colour alone. */
+/**
+ * A comparison's mark on a group's bar: a flag (with its direction) or an inconclusive result; text, never colour
+ * alone.
+ */
 export type RateMark = 'disadvantaged' | 'advantaged' | 'differs' | 'inconclusive' | 'too little data' | null;
 
 export interface RateGroup {
@@ -464,7 +596,13 @@ export interface GroupRatesData {
 
 /** vermillion darkened for text on white (contrast ≥ 4.5) */
 const FLAG_TEXT = '#a03d00';
-const MARK_TEXT: Record<Exclude<RateMark, null>, string> = { disadvantaged: `⚑${DIRECTION_ARROW.disadvantaged}`, advantaged: `⚑${DIRECTION_ARROW.advantaged}`, differs: `⚑${DIRECTION_ARROW.differs}`, inconclusive: '?', 'too little data': '–' };
+const MARK_TEXT: Record<Exclude<RateMark, null>, string> = {
+  disadvantaged: `⚑${DIRECTION_ARROW.disadvantaged}`,
+  advantaged: `⚑${DIRECTION_ARROW.advantaged}`,
+  differs: `⚑${DIRECTION_ARROW.differs}`,
+  inconclusive: '?',
+  'too little data': '–',
+};
 const isFlag = (m: RateMark): boolean => m === 'disadvantaged' || m === 'advantaged' || m === 'differs';
 
 /**
@@ -477,31 +615,45 @@ const isFlag = (m: RateMark): boolean => m === 'disadvantaged' || m === 'advanta
 export function groupRates(d: GroupRatesData, opts: ChartOptions = {}): string {
   const G = d.groups.length;
   const P = Math.max(1, d.panels.length);
-  // group names up to about 40 characters whole (an intersection's "Asian-Pac-Islander, (28, 37]"); longer ones shortened, whole in the tooltip
+  // group names up to about 40 characters whole (an intersection's "Asian-Pac-Islander, (28, 37]"); longer ones
+  // shortened, whole in the tooltip
   const names = d.groups.map((g) => fitText(`${g.reference ? '★ ' : ''}${g.value}`, 260, 10.5));
   const counts = d.groups.map((g) => `n ${fmtNum(g.n)}`);
-  const left = 14 + Math.max(40, ...names.map((n) => textW(n, 10.5))) + 8 + Math.max(30, ...counts.map((c) => textW(c, 9))) + 8;
+  const left =
+    14 + Math.max(40, ...names.map((n) => textW(n, 10.5))) + 8 + Math.max(30, ...counts.map((c) => textW(c, 9))) + 8;
   const pw = opts.width ? Math.max(110, (opts.width - left - 10) / P - 14) : 120;
   const gap = 14;
   const W = opts.width ?? Math.ceil(left + P * (pw + gap) + 6);
   const rowH = 19;
   const title = opts.title ?? `${d.attribute}: rates per group`;
-  const subtitle = opts.subtitle ?? `bar: the rate; whisker: the group's own ${Math.round(d.confidence * 100)}% ${d.intervalName} interval (not the test); dashed: the reference ★`;
+  const subtitle =
+    opts.subtitle ??
+    `bar: the rate; whisker: the group's own ${Math.round(d.confidence * 100)}% ${d.intervalName} interval (not the ` +
+      `test); dashed: the reference ★`;
   // the flags in words for screen readers, which get no colour, position or symbol key
-  const flags = d.groups.flatMap((g) => g.marks.map((m, p) => (isFlag(m) ? `${g.value} ${d.panels[p]} ${m}` : null)).filter((x): x is string => x !== null));
-  const spoken = flags.length ? `; flagged: ${flags.slice(0, 8).join(', ')}${flags.length > 8 ? ` and ${flags.length - 8} more` : ''}` : '; nothing flagged';
+  const flags = d.groups.flatMap((g) =>
+    g.marks.map((m, p) => (isFlag(m) ? `${g.value} ${d.panels[p]} ${m}` : null)).filter((x): x is string => x !== null),
+  );
+  const spoken = flags.length
+    ? `; flagged: ${flags.slice(0, 8).join(', ')}${flags.length > 8 ? ` and ${flags.length - 8} more` : ''}`
+    : '; nothing flagged';
   const items: LegendItem[] = [
     { name: 'rate', color: OKABE_ITO.blue, style: 'fill' },
     { name: 'reference ★', color: OKABE_ITO.skyBlue, style: 'fill' },
     { name: `${Math.round(d.confidence * 100)}% interval`, color: '#222222', style: 'line' },
     { name: 'reference rate', color: '#222222', style: 'dash' },
   ];
-  if (d.groups.some((g) => g.marks.includes('disadvantaged'))) items.push({ name: 'flagged: disadvantaged', color: OKABE_ITO.vermillion, style: 'fill' });
+  if (d.groups.some((g) => g.marks.includes('disadvantaged')))
+    items.push({ name: 'flagged: disadvantaged', color: OKABE_ITO.vermillion, style: 'fill' });
   if (d.groups.some((g) => g.small)) items.push({ name: 'small group', color: '#555555', style: 'hatch' });
   const lg = legend(items, 14, 50, W - 28);
   const top = 50 + lg.height + 18;
   // the key of the marks, on one line or two where the chart is narrow
-  const keyParts = [`marks: ${MARK_TEXT.disadvantaged} ${MARK_TEXT.advantaged} ${MARK_TEXT.differs} flagged (disadvantaged, advantaged, differs)`, `? inconclusive · – too little data · none: pass · › cut at the scale's end`];
+  const keyParts = [
+    `marks: ${MARK_TEXT.disadvantaged} ${MARK_TEXT.advantaged} ${MARK_TEXT.differs} flagged (disadvantaged, ` +
+      `advantaged, differs)`,
+    `? inconclusive · – too little data · none: pass · › cut at the scale's end`,
+  ];
   const keyLines = textW(keyParts.join(' · '), 10) <= W - 28 ? [keyParts.join(' · ')] : keyParts;
   const bottom = 28 + 13 * keyLines.length;
   const H = opts.height ?? top + Math.max(1, G) * rowH + bottom;
@@ -512,51 +664,89 @@ export function groupRates(d: GroupRatesData, opts: ChartOptions = {}): string {
   d.groups.forEach((g, i) => {
     const yy = top + i * rowH + rowH / 2 + 3.5;
     const full = `${g.reference ? '★ ' : ''}${g.value}`;
-    out.push(`<text class="tick" x="${px(14)}" y="${px(yy)}" font-size="10.5"${g.reference ? ' font-weight="600"' : ''}>${names[i] !== full ? `<title>${esc(full)}</title>` : ''}${esc(names[i])}</text>`);
-    out.push(`<text class="tick" x="${px(left - 8)}" y="${px(yy)}" text-anchor="end" font-size="9" fill="#555555">${esc(counts[i])}${g.small ? ' ⚠' : ''}</text>`);
+    out.push(
+      `<text class="tick" x="${px(14)}" y="${px(yy)}" font-size="10.5"${g.reference ? ' font-weight="600"' : ''}>` +
+        `${names[i] !== full ? `<title>${esc(full)}</title>` : ''}${esc(names[i])}</text>`,
+    );
+    out.push(
+      `<text class="tick" x="${px(left - 8)}" y="${px(yy)}" text-anchor="end" font-size="9" fill="#555555">` +
+        `${esc(counts[i])}${g.small ? ' ⚠' : ''}</text>`,
+    );
   });
   const valueRoom = 46;
   d.panels.forEach((name, p) => {
     const x0 = left + p * (pw + gap);
     const hiOf = (g: RateGroup) => Math.max(num(g.rates[p]), num(g.intervals[p]?.hi));
-    // the scale follows the groups that are not small: a small group's wide interval would squash the rest (its bar is cut at the end, its value written)
+    // the scale follows the groups that are not small: a small group's wide interval would squash the rest (its bar is
+    // cut at the end, its value written)
     const scaled = d.groups.some((g) => !g.small) ? d.groups.filter((g) => !g.small) : d.groups;
     const ticks = niceTicks(0, Math.max(0.01, ...scaled.map(hiOf)), 3);
     const tmax = ticks[ticks.length - 1];
     const iw = pw - valueRoom;
     const x = (v: number) => x0 + (Math.max(0, Math.min(tmax, v)) / tmax) * iw;
-    out.push(`<text class="panel-title" x="${px(x0)}" y="${px(top - 8)}" font-size="11" font-weight="600">${esc(fitText(name, pw, 11, true))}</text>`);
-    for (const t of ticks) out.push(`<line x1="${px(x(t))}" x2="${px(x(t))}" y1="${px(top)}" y2="${px(top + ih)}" stroke="${GRID}"/><text class="tick" x="${px(x(t))}" y="${px(top + ih + 12)}" text-anchor="middle" font-size="9.5">${esc(fmtPct(t, Number.isInteger(Math.round(t * 1e6) / 1e4) ? 0 : 1))}</text>`);
+    out.push(
+      `<text class="panel-title" x="${px(x0)}" y="${px(top - 8)}" font-size="11" font-weight="600">` +
+        `${esc(fitText(name, pw, 11, true))}</text>`,
+    );
+    for (const t of ticks)
+      out.push(
+        `<line x1="${px(x(t))}" x2="${px(x(t))}" y1="${px(top)}" y2="${px(top + ih)}" stroke="${GRID}"/><text ` +
+          `class="tick" x="${px(x(t))}" y="${px(top + ih + 12)}" text-anchor="middle" font-size="9.5">` +
+          `${esc(fmtPct(t, Number.isInteger(Math.round(t * 1e6) / 1e4) ? 0 : 1))}</text>`,
+      );
     d.groups.forEach((g, i) => {
       const yy = top + i * rowH;
       const v = g.rates[p];
       const ci = g.intervals[p];
       const mark = g.marks[p];
-      const tip = `${d.attribute} = ${g.value}: ${name} ${fmtPct(v)}${ci ? ` [${fmtPct(ci.lo)}, ${fmtPct(ci.hi)}]` : ''}, n = ${fmtNum(g.n)}${g.reference ? ' (reference)' : ''}${g.small ? ' (small group)' : ''}${mark ? ` — ${isFlag(mark) ? `flagged: ${mark}` : mark}` : ''}`;
+      const tip =
+        `${d.attribute} = ${g.value}: ${name} ${fmtPct(v)}${ci ? ` [${fmtPct(ci.lo)}, ${fmtPct(ci.hi)}]` : ''}, n ` +
+        `= ${fmtNum(g.n)}${g.reference ? ' (reference)' : ''}${g.small ? ' (small group)' : ''}` +
+        `${mark ? ` — ${isFlag(mark) ? `flagged: ${mark}` : mark}` : ''}`;
       out.push(`<g class="rate${g.small ? ' small' : ''}${mark ? ` ${mark}` : ''}"><title>${esc(tip)}</title>`);
       if (finite(v)) {
         const fill = g.reference ? OKABE_ITO.skyBlue : mark === 'disadvantaged' ? OKABE_ITO.vermillion : OKABE_ITO.blue;
         const bw = Math.max(0.5, x(v) - x0);
-        out.push(`<rect x="${px(x0)}" y="${px(yy + 4)}" width="${px(bw)}" height="${px(rowH - 8)}" fill="${g.small ? '#ffffff' : fill}"${g.small ? ` stroke="${fill}"` : ''}/>`);
+        out.push(
+          `<rect x="${px(x0)}" y="${px(yy + 4)}" width="${px(bw)}" height="${px(rowH - 8)}" ` +
+            `fill="${g.small ? '#ffffff' : fill}"${g.small ? ` stroke="${fill}"` : ''}/>`,
+        );
         if (g.small) out.push(hatchLines(x0, yy + 4, bw, rowH - 8, 4, fill));
       }
       if (ci) {
         const cy = yy + rowH / 2;
-        out.push(`<path class="interval" d="M${px(x(ci.lo))},${px(cy)}H${px(x(ci.hi))}M${px(x(ci.lo))},${px(cy - 4)}V${px(cy + 4)}M${px(x(ci.hi))},${px(cy - 4)}V${px(cy + 4)}" stroke="#222222" stroke-width="1.1" fill="none"/>`);
+        out.push(
+          `<path class="interval" d="M${px(x(ci.lo))},${px(cy)}H${px(x(ci.hi))}M${px(x(ci.lo))},${px(cy - 4)}V` +
+            `${px(cy + 4)}M${px(x(ci.hi))},${px(cy - 4)}V${px(cy + 4)}" stroke="#222222" stroke-width="1.1" ` +
+            `fill="none"/>`,
+        );
       }
       // a bar or whisker past the panel's scale (a small group's) is cut at its end: "›" says so
       const cut = hiOf(g) > tmax * (1 + 1e-9);
-      const label = `${cut ? '› ' : ''}${finite(v) ? fmtPct(v, v < 0.1 ? 1 : 0) : g.note ?? '—'}${mark ? ` ${MARK_TEXT[mark]}` : ''}`;
-      out.push(`<text x="${px(Math.min(x0 + iw, x(hiOf(g))) + 4)}" y="${px(yy + rowH / 2 + 3.5)}" font-size="9.5"${isFlag(mark) ? ` font-weight="600" fill="${FLAG_TEXT}"` : ''}>${esc(label)}</text></g>`);
+      const label =
+        `${cut ? '› ' : ''}${finite(v) ? fmtPct(v, v < 0.1 ? 1 : 0) : (g.note ?? '—')}` +
+        `${mark ? ` ${MARK_TEXT[mark]}` : ''}`;
+      out.push(
+        `<text x="${px(Math.min(x0 + iw, x(hiOf(g))) + 4)}" y="${px(yy + rowH / 2 + 3.5)}" ` +
+          `font-size="9.5"${isFlag(mark) ? ` font-weight="600" fill="${FLAG_TEXT}"` : ''}>${esc(label)}</text>` +
+          `</g>`,
+      );
     });
     const ref = d.groups.find((g) => g.reference);
     const rv = ref?.rates[p];
-    if (finite(rv)) out.push(`<line class="reference" x1="${px(x(rv))}" x2="${px(x(rv))}" y1="${px(top - 2)}" y2="${px(top + ih + 2)}" stroke="#222222" stroke-dasharray="3 2"/>`);
+    if (finite(rv))
+      out.push(
+        `<line class="reference" x1="${px(x(rv))}" x2="${px(x(rv))}" y1="${px(top - 2)}" y2="${px(top + ih + 2)}" ` +
+          `stroke="#222222" stroke-dasharray="3 2"/>`,
+      );
     out.push(frame(x0, top, iw, ih));
   });
   keyLines.forEach((k, i) => {
     const shown = fitText(k, W - 28, 10);
-    out.push(`<text class="axis-label" x="${px(14)}" y="${px(H - 8 - 13 * (keyLines.length - 1 - i))}" font-size="10" fill="#555555">${shown !== k ? `<title>${esc(k)}</title>` : ''}${esc(shown)}</text>`);
+    out.push(
+      `<text class="axis-label" x="${px(14)}" y="${px(H - 8 - 13 * (keyLines.length - 1 - i))}" font-size="10" ` +
+        `fill="#555555">${shown !== k ? `<title>${esc(k)}</title>` : ''}${esc(shown)}</text>`,
+    );
   });
   return close(out, head);
 }
@@ -584,11 +774,23 @@ function gappedPath(values: readonly (number | null)[], x: (i: number) => number
 }
 
 /** A small line chart (e.g. a loss curve) over x = 1..n. */
-export function lineChart(series: readonly LineSeries[], opts: ChartOptions & { xLabel: string; yLabel: string }): string {
+export function lineChart(
+  series: readonly LineSeries[],
+  opts: ChartOptions & { xLabel: string; yLabel: string },
+): string {
   const W = opts.width ?? 520;
   const H = opts.height ?? 240;
   const title = opts.title ?? opts.yLabel;
-  const lg = legend(series.map((s, i) => ({ name: s.name, color: s.color ?? SERIES_COLORS[i % SERIES_COLORS.length], style: 'line' as const })), 60, 50, W - 70);
+  const lg = legend(
+    series.map((s, i) => ({
+      name: s.name,
+      color: s.color ?? SERIES_COLORS[i % SERIES_COLORS.length],
+      style: 'line' as const,
+    })),
+    60,
+    50,
+    W - 70,
+  );
   const M = { left: 60, right: 16, top: 50 + lg.height + 2, bottom: 42 };
   const iw = W - M.left - M.right;
   const ih = H - M.top - M.bottom;
@@ -606,11 +808,16 @@ export function lineChart(series: readonly LineSeries[], opts: ChartOptions & { 
   out.push(head.svg, lg.svg);
   out.push(yGrid(yt, y, M.left, M.left + iw, (t) => fmtNum(t)));
   const xt = niceTicks(1, Math.max(2, n), 6).filter((t) => t >= 1 && t <= n && Number.isInteger(t));
-  for (const t of xt) out.push(`<text class="tick" x="${px(x(t - 1))}" y="${px(M.top + ih + 13)}" text-anchor="middle" font-size="10">${fmtNum(t)}</text>`);
+  for (const t of xt)
+    out.push(
+      `<text class="tick" x="${px(x(t - 1))}" y="${px(M.top + ih + 13)}" text-anchor="middle" font-size="10">` +
+        `${fmtNum(t)}</text>`,
+    );
   series.forEach((s, si) => {
     const color = s.color ?? SERIES_COLORS[si % SERIES_COLORS.length];
     const d = gappedPath(s.values, x, y);
-    if (d) out.push(`<path d="${d}" fill="none" stroke="${color}" stroke-width="1.8"><title>${esc(s.name)}</title></path>`);
+    if (d)
+      out.push(`<path d="${d}" fill="none" stroke="${color}" stroke-width="1.8"><title>${esc(s.name)}</title></path>`);
     if (s.values.filter(finite).length === 1) {
       const i = s.values.findIndex(finite);
       out.push(`<circle cx="${px(x(i))}" cy="${px(y(s.values[i] as number))}" r="2.5" fill="${color}"/>`);
@@ -626,7 +833,13 @@ function mix(a: string, b: string, t: number): string {
   const pa = [1, 3, 5].map((i) => parseInt(a.slice(i, i + 2), 16));
   const pb = [1, 3, 5].map((i) => parseInt(b.slice(i, i + 2), 16));
   const u = Math.min(1, Math.max(0, finite(t) ? t : 0));
-  return `#${pa.map((v, i) => Math.round(v + (pb[i] - v) * u).toString(16).padStart(2, '0')).join('')}`;
+  return `#${pa
+    .map((v, i) =>
+      Math.round(v + (pb[i] - v) * u)
+        .toString(16)
+        .padStart(2, '0'),
+    )
+    .join('')}`;
 }
 
 /** Sequential (light → dark blue) colour for t in [0, 1]. */
@@ -668,18 +881,32 @@ export function selectionScale(max: number): number {
   return [0.1, 0.2, 0.25, 0.5, 0.75, 1].find((t) => m <= t + 1e-12) ?? 1;
 }
 
-/** The symbol of a heat-map cell's check against the real rows (beside its n): the status is never shown by colour alone. */
-export const SHIFT_MARK: Record<ShiftStatus, string> = { agrees: '✓', overstates: '↑?', understates: '↓?', disagrees: '✗', unsettled: '±', 'within noise': '~' };
+/**
+ * The symbol of a heat-map cell's check against the real rows (beside its n): the status is never shown by colour
+ * alone.
+ */
+export const SHIFT_MARK: Record<ShiftStatus, string> = {
+  agrees: '✓',
+  overstates: '↑?',
+  understates: '↓?',
+  disagrees: '✗',
+  unsettled: '±',
+  'within noise': '~',
+};
 
 export interface HeatmapOptions extends ChartOptions {
-  /** which value fills the cells: the model's selection rate in the data, or the canonical shift (favourable set − unfavourable set) */
+  /**
+   * which value fills the cells: the model's selection rate in the data, or the canonical shift (favourable set −
+   * unfavourable set)
+   */
   value?: 'selection' | 'shift';
 }
 
 /**
  * A grid of a pair of protected attributes: each cell shows its value and its data rows (n); cells with
  * fewer than minGroupSize rows are hatched, empty cells grey. The selection rate uses a sequential scale from 0
- * to selectionScale(largest rate), the canonical shift a diverging scale symmetric around 0; a colour legend sits on the right.
+ * to selectionScale(largest rate), the canonical shift a diverging scale symmetric around 0; a colour legend sits on
+ * the right.
  */
 export function heatmap(h0: IntersectionHeatmap, opts: HeatmapOptions = {}): string {
   // the attribute with more values runs down the rows: rows cost height, columns cost width, which pages lack
@@ -713,8 +940,13 @@ export function heatmap(h0: IntersectionHeatmap, opts: HeatmapOptions = {}): str
   const TICK_LINE = 12;
   const colExtra = (Math.max(1, ...colLines.map((l) => l.length)) - 1) * TICK_LINE;
   const H = opts.height ?? top + Math.max(1, R) * ch + bottom + 18 + colExtra;
-  const lines = (ls: string[], x: number) => ls.map((l, i) => (i === 0 ? esc(l) : `<tspan x="${px(x)}" dy="${TICK_LINE}">${esc(l)}</tspan>`)).join('');
-  const title = opts.title ?? (which === 'shift' ? `Canonical shift: ${h.rowAttribute} × ${h.colAttribute}` : `Selection rate: ${h.rowAttribute} × ${h.colAttribute}`);
+  const lines = (ls: string[], x: number) =>
+    ls.map((l, i) => (i === 0 ? esc(l) : `<tspan x="${px(x)}" dy="${TICK_LINE}">${esc(l)}</tspan>`)).join('');
+  const title =
+    opts.title ??
+    (which === 'shift'
+      ? `Canonical shift: ${h.rowAttribute} × ${h.colAttribute}`
+      : `Selection rate: ${h.rowAttribute} × ${h.colAttribute}`);
   const subtitle =
     opts.subtitle ??
     (which === 'shift'
@@ -727,7 +959,10 @@ export function heatmap(h0: IntersectionHeatmap, opts: HeatmapOptions = {}): str
   out.push(head.svg);
   for (let r = 0; r < R; r++) {
     const yy = top + r * ch;
-    out.push(`<text class="tick" x="${px(left - 6)}" y="${px(yy + ch / 2 + 4 - ((rowLines[r].length - 1) * TICK_LINE) / 2)}" text-anchor="end" font-size="10.5">${lines(rowLines[r], left - 6)}</text>`);
+    out.push(
+      `<text class="tick" x="${px(left - 6)}" y="${px(yy + ch / 2 + 4 - ((rowLines[r].length - 1) * TICK_LINE) / 2)}` +
+        `" text-anchor="end" font-size="10.5">${lines(rowLines[r], left - 6)}</text>`,
+    );
     for (let c = 0; c < C; c++) {
       const xx = left + c * cw;
       const v = cell(r, c);
@@ -736,24 +971,47 @@ export function heatmap(h0: IntersectionHeatmap, opts: HeatmapOptions = {}): str
       const tc = v !== null && isDark(fill) ? '#ffffff' : TEXT;
       const isSmall = small.has(`${r},${c}`);
       // the shift map marks cells whose shift the real rows contradict
-      const status = which === 'shift' ? h.shiftStatus?.[r]?.[c] ?? null : null;
+      const status = which === 'shift' ? (h.shiftStatus?.[r]?.[c] ?? null) : null;
       const disagrees = status === 'disagrees';
       // the check's status as a symbol, never by the outline's colour alone
       const mark = status ? ` ${SHIFT_MARK[status]}` : '';
       const supp = which === 'selection' && suppressed.has(`${r},${c}`);
-      const tip = `${h.rowAttribute} = ${h.rowValues[r]}, ${h.colAttribute} = ${h.colValues[c]}: ${supp ? 'suppressed (fewer people than the suppression threshold)' : v === null ? 'no value' : label(v)}, n = ${fmtNum(n)}${isSmall ? ' (small group)' : ''}${status ? `; the real rows: ${status}` : ''}${disagrees ? ' (every GAN seed shifts against the real rows: not a finding)' : status === 'unsettled' ? ' (the GAN seeds do not share a sign: not a finding)' : status === 'overstates' || status === 'understates' ? ` (the direction agrees; the shift ${status} the real rows' size)` : ''}`;
+      const tip = `${h.rowAttribute} = ${h.rowValues[r]}, ${h.colAttribute} = ${h.colValues[c]}: ${
+        supp ? 'suppressed (fewer people than the suppression threshold)' : v === null ? 'no value' : label(v)
+      }, n = ${fmtNum(n)}${isSmall ? ' (small group)' : ''}${status ? `; the real rows: ${status}` : ''}${
+        disagrees
+          ? ' (every GAN seed shifts against the real rows: not a finding)'
+          : status === 'unsettled'
+            ? ' (the GAN seeds do not share a sign: not a finding)'
+            : status === 'overstates' || status === 'understates'
+              ? ` (the direction agrees; the shift ${status} the real rows' size)`
+              : ''
+      }`;
       out.push(`<g class="cell${isSmall ? ' small' : ''}${v === null ? ' empty' : ''}"><title>${esc(tip)}</title>`);
       out.push(`<rect x="${px(xx)}" y="${px(yy)}" width="${px(cw - 2)}" height="${px(ch - 2)}" fill="${fill}"/>`);
       if (isSmall) out.push(hatchLines(xx, yy, cw - 2, ch - 2, 7, tc === '#ffffff' ? '#ffffff' : '#555555'));
-      out.push(`<text x="${px(xx + (cw - 2) / 2)}" y="${px(yy + 16)}" text-anchor="middle" font-size="11.5" font-weight="600" fill="${tc}">${supp ? 'suppressed' : v === null ? '—' : esc(label(v))}</text>`);
-      out.push(`<text x="${px(xx + (cw - 2) / 2)}" y="${px(yy + 29)}" text-anchor="middle" font-size="9.5" fill="${tc}">n=${fmtNum(n)}${isSmall ? ' ⚠' : ''}${mark}</text>`);
-      if (disagrees) out.push(`<rect class="disagrees" x="${px(xx + 1.5)}" y="${px(yy + 1.5)}" width="${px(cw - 5)}" height="${px(ch - 5)}" fill="none" stroke="#b3261e" stroke-width="2.5" stroke-dasharray="5 3"/>`);
+      out.push(
+        `<text x="${px(xx + (cw - 2) / 2)}" y="${px(yy + 16)}" text-anchor="middle" font-size="11.5" ` +
+          `font-weight="600" fill="${tc}">${supp ? 'suppressed' : v === null ? '—' : esc(label(v))}</text>`,
+      );
+      out.push(
+        `<text x="${px(xx + (cw - 2) / 2)}" y="${px(yy + 29)}" text-anchor="middle" font-size="9.5" fill="${tc}">` +
+          `n=${fmtNum(n)}${isSmall ? ' ⚠' : ''}${mark}</text>`,
+      );
+      if (disagrees)
+        out.push(
+          `<rect class="disagrees" x="${px(xx + 1.5)}" y="${px(yy + 1.5)}" width="${px(cw - 5)}" ` +
+            `height="${px(ch - 5)}" fill="none" stroke="#b3261e" stroke-width="2.5" stroke-dasharray="5 3"/>`,
+        );
       out.push('</g>');
     }
   }
   for (let c = 0; c < C; c++) {
     const cx = left + c * cw + (cw - 2) / 2;
-    out.push(`<text class="tick" x="${px(cx)}" y="${px(top + R * ch + 12)}" text-anchor="middle" font-size="10">${lines(colLines[c], cx)}</text>`);
+    out.push(
+      `<text class="tick" x="${px(cx)}" y="${px(top + R * ch + 12)}" text-anchor="middle" font-size="10">` +
+        `${lines(colLines[c], cx)}</text>`,
+    );
   }
   out.push(axisLabelX(h.colAttribute, left + (C * cw) / 2, top + R * ch + 30 + colExtra));
   out.push(axisLabelY(h.rowAttribute, 14, top + (R * ch) / 2));
@@ -762,7 +1020,10 @@ export function heatmap(h0: IntersectionHeatmap, opts: HeatmapOptions = {}): str
   const steps = 10;
   const lh = Math.max(80, Math.min(160, R * ch));
   const sh = lh / steps;
-  out.push(`<g class="legend"><text x="${px(lx)}" y="${px(top - 6)}" font-size="10">${which === 'shift' ? 'shift (pp)' : 'selection'}</text>`);
+  out.push(
+    `<g class="legend"><text x="${px(lx)}" y="${px(top - 6)}" font-size="10">` +
+      `${which === 'shift' ? 'shift (pp)' : 'selection'}</text>`,
+  );
   for (let i = 0; i < steps; i++) {
     // top = high
     const t = 1 - (i + 0.5) / steps;
@@ -770,17 +1031,31 @@ export function heatmap(h0: IntersectionHeatmap, opts: HeatmapOptions = {}): str
     out.push(`<rect x="${px(lx)}" y="${px(top + i * sh)}" width="14" height="${px(sh + 0.3)}" fill="${color(v)}"/>`);
   }
   const ends = which === 'shift' ? [span, 0, -span] : [span, span / 2, 0];
-  ends.forEach((v, i) => out.push(`<text x="${px(lx + 18)}" y="${px(top + (i * lh) / 2 + 4)}" font-size="10">${esc(which === 'shift' ? fmtPp(v) : fmtPct(v, Number.isInteger(Math.round(v * 1e6) / 1e4) ? 0 : 1))}</text>`));
+  ends.forEach((v, i) =>
+    out.push(
+      `<text x="${px(lx + 18)}" y="${px(top + (i * lh) / 2 + 4)}" font-size="10">` +
+        `${esc(which === 'shift' ? fmtPp(v) : fmtPct(v, Number.isInteger(Math.round(v * 1e6) / 1e4) ? 0 : 1))}` +
+        `</text>`,
+    ),
+  );
   if (which === 'shift') {
     out.push(`<text x="${px(lx)}" y="${px(top + lh + 14)}" font-size="9.5">↑ more in favourable set</text>`);
     out.push(`<text x="${px(lx)}" y="${px(top + lh + 26)}" font-size="9.5">↓ more in unfavourable set</text>`);
   }
   const hy = top + lh + (which === 'shift' ? 36 : 14);
   if (hy + 12 < H) {
-    out.push(`<rect x="${px(lx)}" y="${px(hy)}" width="14" height="10" fill="#ffffff" stroke="#555555"/>${hatchLines(lx, hy, 14, 10, 4)}<text x="${px(lx + 18)}" y="${px(hy + 9)}" font-size="9.5">small group</text>`);
+    out.push(
+      `<rect x="${px(lx)}" y="${px(hy)}" width="14" height="10" fill="#ffffff" stroke="#555555"/>` +
+        `${hatchLines(lx, hy, 14, 10, 4)}<text x="${px(lx + 18)}" y="${px(hy + 9)}" font-size="9.5">small ` +
+        `group</text>`,
+    );
   }
   if (which === 'shift' && h.shiftStatus?.some((row) => row.includes('disagrees')) && hy + 28 < H) {
-    out.push(`<rect x="${px(lx)}" y="${px(hy + 16)}" width="14" height="10" fill="none" stroke="#b3261e" stroke-width="2" stroke-dasharray="4 2"/><text x="${px(lx + 18)}" y="${px(hy + 25)}" font-size="9.5">${SHIFT_MARK.disagrees} data disagrees</text>`);
+    out.push(
+      `<rect x="${px(lx)}" y="${px(hy + 16)}" width="14" height="10" fill="none" stroke="#b3261e" stroke-width="2" ` +
+        `stroke-dasharray="4 2"/><text x="${px(lx + 18)}" y="${px(hy + 25)}" font-size="9.5">` +
+        `${SHIFT_MARK.disagrees} data disagrees</text>`,
+    );
   }
   out.push('</g>');
   return close(out, head);
@@ -808,7 +1083,8 @@ export function faleChart(f: FaleFeature, opts: FaleChartOptions = {}): string {
   // three charts of up to eight points fit beside each other on a report page
   const W = opts.width ?? Math.max(380, Math.min(1000, 90 + P * 40));
   const items: LegendItem[] = [{ name: `FALE of ${metric}`, color: OKABE_ITO.black, style: 'line' }];
-  if (f.ci) items.push({ name: `${Math.round(f.ci.level * 100)}% bootstrap band`, color: OKABE_ITO.black, style: 'band' });
+  if (f.ci)
+    items.push({ name: `${Math.round(f.ci.level * 100)}% bootstrap band`, color: OKABE_ITO.black, style: 'band' });
   items.push({ name: opts.unprivileged ?? 'unprivileged rows', color: OKABE_ITO.orange, style: 'fill' });
   items.push({ name: opts.privileged ?? 'privileged rows', color: OKABE_ITO.blue, style: 'fill' });
   if (f.undefined.length) items.push({ name: 'undefined bin', color: '#999999', style: 'hatch' });
@@ -818,7 +1094,12 @@ export function faleChart(f: FaleFeature, opts: FaleChartOptions = {}): string {
   // on the right for half the last label when it stands upright under the panel's right end
   const longest = Math.max(1, ...labels.map((l) => textW(l, 10)));
   const lastHalf = labels.length ? textW(labels[labels.length - 1], 10) / 2 + 4 : 0;
-  const M = { left: 64, right: rotate || !cont ? 16 : Math.max(16, Math.ceil(lastHalf)), top: 50 + lg.height + 4, bottom: rotate ? Math.max(70, Math.ceil(14 + longest * SIN35 + 30)) : 44 };
+  const M = {
+    left: 64,
+    right: rotate || !cont ? 16 : Math.max(16, Math.ceil(lastHalf)),
+    top: 50 + lg.height + 4,
+    bottom: rotate ? Math.max(70, Math.ceil(14 + longest * SIN35 + 30)) : 44,
+  };
   const ihTop = 150;
   const gap = 14;
   const ihBar = 70;
@@ -838,7 +1119,10 @@ export function faleChart(f: FaleFeature, opts: FaleChartOptions = {}): string {
   const head = heading(title, opts.subtitle, M.left, W);
   out.push(head.svg, lg.svg);
   out.push(yGrid(yt, y, M.left, M.left + iw, (t) => fmtNum(t)));
-  out.push(`<line class="zero" x1="${px(M.left)}" x2="${px(M.left + iw)}" y1="${px(y(0))}" y2="${px(y(0))}" stroke="#888888" stroke-dasharray="4 3"/>`);
+  out.push(
+    `<line class="zero" x1="${px(M.left)}" x2="${px(M.left + iw)}" y1="${px(y(0))}" y2="${px(y(0))}" ` +
+      `stroke="#888888" stroke-dasharray="4 3"/>`,
+  );
   // undefined bins
   const nb = f.counts.n.length;
   for (const b of f.undefined) {
@@ -852,8 +1136,15 @@ export function faleChart(f: FaleFeature, opts: FaleChartOptions = {}): string {
       w = Math.min(36, iw / P);
       a = x(b) - w / 2;
     }
-    out.push(`<g class="undefined-bin"><title>${esc(cont ? `bin ${full[b] ?? ''}–${full[b + 1] ?? ''}` : full[b] ?? '')}: undefined (too few rows in a group)</title><rect x="${px(a)}" y="${px(M.top)}" width="${px(w)}" height="${ihTop}" fill="#f0f0f0"/>${hatchLines(a, M.top, w, ihTop, 9, '#bbbbbb')}`);
-    out.push(`<text x="${px(a + w / 2)}" y="${px(M.top + 12)}" text-anchor="middle" font-size="11" fill="#777777">×</text></g>`);
+    out.push(
+      `<g class="undefined-bin"><title>${esc(cont ? `bin ${full[b] ?? ''}–${full[b + 1] ?? ''}` : (full[b] ?? ''))}: ` +
+        `undefined (too few rows in a group)</title><rect x="${px(a)}" y="${px(M.top)}" width="${px(w)}" ` +
+        `height="${ihTop}" fill="#f0f0f0"/>${hatchLines(a, M.top, w, ihTop, 9, '#bbbbbb')}`,
+    );
+    out.push(
+      `<text x="${px(a + w / 2)}" y="${px(M.top + 12)}" text-anchor="middle" font-size="11" fill="#777777">×</text>` +
+        `</g>`,
+    );
   }
   // the band, in runs of defined points
   if (f.ci) {
@@ -864,9 +1155,23 @@ export function faleChart(f: FaleFeature, opts: FaleChartOptions = {}): string {
       if (run.length >= 1) {
         const pts =
           run.length === 1
-            ? [`${px(x(run[0]) - 3)},${px(y(hi[run[0]] as number))}`, `${px(x(run[0]) + 3)},${px(y(hi[run[0]] as number))}`, `${px(x(run[0]) + 3)},${px(y(lo[run[0]] as number))}`, `${px(x(run[0]) - 3)},${px(y(lo[run[0]] as number))}`]
-            : [...run.map((k) => `${px(x(k))},${px(y(hi[k] as number))}`), ...run.slice().reverse().map((k) => `${px(x(k))},${px(y(lo[k] as number))}`)];
-        out.push(`<polygon class="band" points="${pts.join(' ')}" fill="${OKABE_ITO.black}" fill-opacity="0.13" stroke="none"/>`);
+            ? [
+                `${px(x(run[0]) - 3)},${px(y(hi[run[0]] as number))}`,
+                `${px(x(run[0]) + 3)},${px(y(hi[run[0]] as number))}`,
+                `${px(x(run[0]) + 3)},${px(y(lo[run[0]] as number))}`,
+                `${px(x(run[0]) - 3)},${px(y(lo[run[0]] as number))}`,
+              ]
+            : [
+                ...run.map((k) => `${px(x(k))},${px(y(hi[k] as number))}`),
+                ...run
+                  .slice()
+                  .reverse()
+                  .map((k) => `${px(x(k))},${px(y(lo[k] as number))}`),
+              ];
+        out.push(
+          `<polygon class="band" points="${pts.join(' ')}" fill="${OKABE_ITO.black}" fill-opacity="0.13" ` +
+            `stroke="none"/>`,
+        );
       }
       run = [];
     };
@@ -880,8 +1185,14 @@ export function faleChart(f: FaleFeature, opts: FaleChartOptions = {}): string {
   if (d) out.push(`<path class="fale-line" d="${d}" fill="none" stroke="${OKABE_ITO.black}" stroke-width="2"/>`);
   f.values.forEach((v, k) => {
     if (!finite(v)) return;
-    const ci = f.ci && finite(f.ci.lower[k]) && finite(f.ci.upper[k]) ? ` [${fmtNum(f.ci.lower[k])}, ${fmtNum(f.ci.upper[k])}]` : '';
-    out.push(`<circle cx="${px(x(k))}" cy="${px(y(v))}" r="3" fill="${OKABE_ITO.black}"><title>${esc(full[k] ?? String(k))}: ${fmtNum(v)}${ci}</title></circle>`);
+    const ci =
+      f.ci && finite(f.ci.lower[k]) && finite(f.ci.upper[k])
+        ? ` [${fmtNum(f.ci.lower[k])}, ${fmtNum(f.ci.upper[k])}]`
+        : '';
+    out.push(
+      `<circle cx="${px(x(k))}" cy="${px(y(v))}" r="3" fill="${OKABE_ITO.black}"><title>` +
+        `${esc(full[k] ?? String(k))}: ${fmtNum(v)}${ci}</title></circle>`,
+    );
   });
   out.push(frame(M.left, M.top, iw, ihTop));
   out.push(axisLabelY(`FALE of ${metric}`, 14, M.top + ihTop / 2));
@@ -889,16 +1200,29 @@ export function faleChart(f: FaleFeature, opts: FaleChartOptions = {}): string {
   const by = M.top + ihTop + gap;
   const maxC = Math.max(1, ...f.counts.unprivileged.map(num), ...f.counts.privileged.map(num));
   const yc = (c: number) => by + ihBar - (c / maxC) * ihBar;
-  out.push(`<line x1="${px(M.left)}" x2="${px(M.left + iw)}" y1="${px(by)}" y2="${px(by)}" stroke="${GRID}"/><text class="tick" x="${px(M.left - 5)}" y="${px(by + 4)}" text-anchor="end" font-size="10">${fmtNum(maxC)}</text><text class="tick" x="${px(M.left - 5)}" y="${px(by + ihBar + 3)}" text-anchor="end" font-size="10">0</text>`);
+  out.push(
+    `<line x1="${px(M.left)}" x2="${px(M.left + iw)}" y1="${px(by)}" y2="${px(by)}" stroke="${GRID}"/><text ` +
+      `class="tick" x="${px(M.left - 5)}" y="${px(by + 4)}" text-anchor="end" font-size="10">` +
+      `${fmtNum(maxC)}</text><text class="tick" x="${px(M.left - 5)}" y="${px(by + ihBar + 3)}" ` +
+      `text-anchor="end" font-size="10">0</text>`,
+  );
   for (let b = 0; b < nb; b++) {
     const cx = cont ? (x(b) + x(b + 1)) / 2 : x(b);
     const slot = cont ? x(b + 1) - x(b) : (iw - 2 * pad) / Math.max(1, P - 1) || iw / 2;
     const bw = Math.max(2, Math.min(16, slot * 0.35));
     const u = num(f.counts.unprivileged[b]);
     const p = num(f.counts.privileged[b]);
-    const lab = cont ? `${full[b] ?? ''}–${full[b + 1] ?? ''}` : full[b] ?? '';
-    out.push(`<rect x="${px(cx - bw)}" y="${px(yc(u))}" width="${px(bw)}" height="${px(by + ihBar - yc(u))}" fill="${OKABE_ITO.orange}"><title>${esc(lab)}: ${esc(opts.unprivileged ?? 'unprivileged')} ${fmtNum(u)} rows</title></rect>`);
-    out.push(`<rect x="${px(cx)}" y="${px(yc(p))}" width="${px(bw)}" height="${px(by + ihBar - yc(p))}" fill="${OKABE_ITO.blue}"><title>${esc(lab)}: ${esc(opts.privileged ?? 'privileged')} ${fmtNum(p)} rows</title></rect>`);
+    const lab = cont ? `${full[b] ?? ''}–${full[b + 1] ?? ''}` : (full[b] ?? '');
+    out.push(
+      `<rect x="${px(cx - bw)}" y="${px(yc(u))}" width="${px(bw)}" height="${px(by + ihBar - yc(u))}" ` +
+        `fill="${OKABE_ITO.orange}"><title>${esc(lab)}: ${esc(opts.unprivileged ?? 'unprivileged')} ${fmtNum(u)} ` +
+        `rows</title></rect>`,
+    );
+    out.push(
+      `<rect x="${px(cx)}" y="${px(yc(p))}" width="${px(bw)}" height="${px(by + ihBar - yc(p))}" ` +
+        `fill="${OKABE_ITO.blue}"><title>${esc(lab)}: ${esc(opts.privileged ?? 'privileged')} ${fmtNum(p)} ` +
+        `rows</title></rect>`,
+    );
   }
   out.push(frame(M.left, by, iw, ihBar));
   out.push(axisLabelY('rows', 30, by + ihBar / 2));

@@ -19,7 +19,12 @@ export const RESULT_FILE = 'audit.json';
 
 /** JSON with typed arrays as plain arrays. */
 const toJson = (obj: unknown, pretty = true): string =>
-  JSON.stringify(obj, (_k, v: unknown) => (ArrayBuffer.isView(v) && !(v instanceof DataView) ? Array.from(v as unknown as ArrayLike<number>) : v), pretty ? 2 : undefined) + '\n';
+  JSON.stringify(
+    obj,
+    (_k, v: unknown) =>
+      ArrayBuffer.isView(v) && !(v instanceof DataView) ? Array.from(v as unknown as ArrayLike<number>) : v,
+    pretty ? 2 : undefined,
+  ) + '\n';
 
 interface TableRef {
   file: string;
@@ -35,13 +40,20 @@ function distributionsCsv(sets: { set: string; distributions: Distribution[] }[]
   for (const s of sets) {
     s.distributions.forEach((d, i) => {
       const bins = d.kind === 'numeric' ? (d.edges?.length ?? 1) - 1 : (d.categories?.length ?? 0);
-      lines.push([s.set, i + 1, d.feature, d.role, d.kind, d.js, bins, d.series.map((x) => `${x.name} (n=${x.n})`).join('; ')].map(csvField).join(','));
+      lines.push(
+        [s.set, i + 1, d.feature, d.role, d.kind, d.js, bins, d.series.map((x) => `${x.name} (n=${x.n})`).join('; ')]
+          .map(csvField)
+          .join(','),
+      );
     });
   }
   return lines.join('\n') + '\n';
 }
 
-/** What each kind of file holds: the report's Files section says it once per kind present. Their order is the folder's: a section's files take their kind's place. */
+/**
+ * What each kind of file holds: the report's Files section says it once per kind present. Their order is the folder's:
+ * a section's files take their kind's place.
+ */
 export const FILE_KINDS = {
   metrics: 'the group metrics tables, per attribute (metrics-intersection: their intersection)',
   canonical: 'the positive and negative canonical sets (with gan_seed, the GAN each row came from)',
@@ -83,10 +95,15 @@ export function metricsFiles(r: AuditResult): SectionFiles {
 }
 
 /** The CSV file of one side of a pair of sets: "canonical-positive.csv", "intersection-sex=F-group=B-negative.csv". */
-export const setFileName = (c: { name: string }, side: 'positive' | 'negative'): string => `${safeFileName(c.name)}-${side}.csv`;
+export const setFileName = (c: { name: string }, side: 'positive' | 'negative'): string =>
+  `${safeFileName(c.name)}-${side}.csv`;
 
 /** The CSV of each side of a pair of sets (with gan_seed), and what audit.json says of them instead of their rows. */
-function setFiles(c: CanonicalComparison, kind: FileKind, files: PlannedFile[]): { positive: TableRef; negative: TableRef } {
+function setFiles(
+  c: CanonicalComparison,
+  kind: FileKind,
+  files: PlannedFile[],
+): { positive: TableRef; negative: TableRef } {
   const refs = {} as { positive: TableRef; negative: TableRef };
   for (const side of ['positive', 'negative'] as const) {
     const t = withSeedColumn(c, side);
@@ -109,7 +126,10 @@ export function canonicalFiles(result: AuditResult): SectionFiles {
     { set: 'canonical', distributions: result.canonical.distributions },
     ...result.intersections.flatMap((it) => it.sets.map((s) => ({ set: s.name, distributions: s.distributions }))),
     // the paper's protocol: one protected category fixed (set "conditional-<A>=<a>"; shares in distributions.json)
-    ...(result.conditional ?? []).map((c) => ({ set: `conditional-${c.fixed[0]}=${c.fixed[1]}`, distributions: c.distributions })),
+    ...(result.conditional ?? []).map((c) => ({
+      set: `conditional-${c.fixed[0]}=${c.fixed[1]}`,
+      distributions: c.distributions,
+    })),
     ...(result.lucid.distributions ? [{ set: 'lucid', distributions: result.lucid.distributions }] : []),
   ];
   files.push({ name: 'distributions.csv', kind: 'distributions', text: () => distributionsCsv(distSets) });
@@ -120,7 +140,10 @@ export function canonicalFiles(result: AuditResult): SectionFiles {
 /** One pair of CSVs per set with a combination of protected values fixed. */
 export function intersectionFiles(result: AuditResult): SectionFiles {
   const files: PlannedFile[] = [];
-  const intersections = result.intersections.map((it) => ({ ...it, sets: it.sets.map((s) => ({ ...s, ...setFiles(s, 'intersection', files) })) }));
+  const intersections = result.intersections.map((it) => ({
+    ...it,
+    sets: it.sets.map((s) => ({ ...s, ...setFiles(s, 'intersection', files) })),
+  }));
   return { files, result: { intersections } };
 }
 
@@ -128,7 +151,10 @@ export function intersectionFiles(result: AuditResult): SectionFiles {
 export function lucidFiles(result: AuditResult): SectionFiles {
   const files: PlannedFile[] = [];
   const lucid: Record<string, unknown> = { ...result.lucid };
-  for (const [key, t] of [['canonical', result.lucid.canonical], ['start', result.lucid.start]] as const) {
+  for (const [key, t] of [
+    ['canonical', result.lucid.canonical],
+    ['start', result.lucid.start],
+  ] as const) {
     if (!t) continue;
     lucid[key] = ref(`lucid-${key}.csv`, t);
     files.push({ name: `lucid-${key}.csv`, kind: 'lucid', text: () => tableToCsv(t) });
@@ -150,7 +176,16 @@ export function faleFiles(result: AuditResult): SectionFiles {
 
 /** protected-bins.json: how each protected attribute was grouped. */
 export function binsFiles(result: AuditResult): SectionFiles {
-  const text = () => toJson(result.protected.map((p) => ({ column: p.column, groupColumn: p.groupColumn, kind: p.kind, inModel: p.inModel, bins: p.bins ?? null })));
+  const text = () =>
+    toJson(
+      result.protected.map((p) => ({
+        column: p.column,
+        groupColumn: p.groupColumn,
+        kind: p.kind,
+        inModel: p.inModel,
+        bins: p.bins ?? null,
+      })),
+    );
   return { files: [{ name: 'protected-bins.json', kind: 'bins', text }] };
 }
 

@@ -1,6 +1,9 @@
 // Formatting helpers shared by the report and its charts. Core code: no Node imports, no DOM.
 
-/** A file name from any text: letters, digits, ".", "_", "-" and "=" kept, anything else "_" (the audit folder's names, src/report/files.ts). */
+/**
+ * A file name from any text: letters, digits, ".", "_", "-" and "=" kept, anything else "_" (the audit folder's names,
+ * src/report/files.ts).
+ */
 export function safeFileName(s: string): string {
   const t = s.replace(/[^A-Za-z0-9._=-]+/g, '_').replace(/^[.]+/, '_');
   return t.slice(0, 150) || '_';
@@ -50,7 +53,14 @@ export const OKABE_ITO = {
 } as const;
 
 /** Series colours: the compared pair first (positive, negative), then further series. */
-export const SERIES_COLORS = [OKABE_ITO.blue, OKABE_ITO.orange, OKABE_ITO.green, OKABE_ITO.purple, OKABE_ITO.skyBlue, OKABE_ITO.vermillion];
+export const SERIES_COLORS = [
+  OKABE_ITO.blue,
+  OKABE_ITO.orange,
+  OKABE_ITO.green,
+  OKABE_ITO.purple,
+  OKABE_ITO.skyBlue,
+  OKABE_ITO.vermillion,
+];
 export const REFERENCE_COLOR = '#6b6b6b';
 
 /** Seconds as "45 s", "3 min 05 s" (the CLI's and the page's estimates of an audit's time). */
@@ -59,17 +69,32 @@ export function fmtDuration(seconds: number): string {
   return s < 60 ? `${s} s` : `${Math.floor(s / 60)} min ${String(s % 60).padStart(2, '0')} s`;
 }
 
-/** Whether a stage's pace has been timed long enough to estimate from (a second: an earlier pace is mostly start-up). */
+/**
+ * Whether a stage's pace has been timed long enough to estimate from (a second: an earlier pace is mostly start-up).
+ */
 export const paceTimed = (eta: { left: number; total: number }): boolean => eta.total - eta.left >= 1;
 
-/** The estimate of a stage's length (the GANs' training), in words: "training 3 LUCID-GANs × 50 epochs: about 1 min 35 s, from the pace of the first 5 s". */
+/**
+ * The estimate of a stage's length (the GANs' training), in words: "training 3 LUCID-GANs × 50 epochs: about 1 min 35
+ * s, from the pace of the first 5 s".
+ */
 export function estimateText(eta: { left: number; total: number; ceiling: boolean; what: string }): string {
-  return `training ${eta.what}: about ${fmtDuration(eta.total)}${eta.ceiling ? ' at most (the stopping rule may end it sooner)' : ''}, from the pace of the first ${fmtDuration(eta.total - eta.left)}`;
+  return (
+    `training ${eta.what}: about ` +
+    `${fmtDuration(eta.total)}${eta.ceiling ? ' at most (the stopping rule may end it sooner)' : ''}, from the ` +
+    `pace of the first ${fmtDuration(eta.total - eta.left)}`
+  );
 }
 
-/** The estimate made before the GANs train (audit/estimate.ts), in words: "about 2 min 05 s, 1 min 58 s of it training 3 LUCID-GANs × 50 epochs of 32 steps (timed on a few of its steps)". */
+/**
+ * The estimate made before the GANs train (audit/estimate.ts), in words: "about 2 min 05 s, 1 min 58 s of it training 3
+ * LUCID-GANs × 50 epochs of 32 steps (timed on a few of its steps)".
+ */
 export function auditEstimateText(e: { seconds: number; ganSeconds: number; ceiling: boolean; what: string }): string {
-  return `about ${fmtDuration(e.seconds)}${e.ceiling ? ' at most' : ''}, ${fmtDuration(e.ganSeconds)} of it training ${e.what} (timed on a few of its steps)`;
+  return (
+    `about ${fmtDuration(e.seconds)}${e.ceiling ? ' at most' : ''}, ${fmtDuration(e.ganSeconds)} of it training ` +
+    `${e.what} (timed on a few of its steps)`
+  );
 }
 
 /** The width the CLI's text summaries keep to, in characters (a terminal or a log shows them whole). */
@@ -115,7 +140,8 @@ export function wrapLine(line: string, width = TEXT_WIDTH, hang = 4): string[] {
   const words: string[] = [];
   for (const word of line.slice(lead.length).split(' ')) {
     if (word === '') continue;
-    if (words.length && /^(pp|s)(\W|$)/.test(word) && /\d$/.test(words[words.length - 1])) words[words.length - 1] += ` ${word}`;
+    if (words.length && /^(pp|s)(\W|$)/.test(word) && /\d$/.test(words[words.length - 1]))
+      words[words.length - 1] += ` ${word}`;
     else words.push(word);
   }
   for (const word of words) place(word);
@@ -126,6 +152,9 @@ export function wrapLine(line: string, width = TEXT_WIDTH, hang = 4): string[] {
 /** Every line of `text` wrapped by wrapLine (the trailing newline, if any, kept). */
 export function wrapText(text: string, width = TEXT_WIDTH, hang = 4): string {
   const nl = text.endsWith('\n');
-  const body = (nl ? text.slice(0, -1) : text).split('\n').flatMap((l) => wrapLine(l, width, hang)).join('\n');
+  const body = (nl ? text.slice(0, -1) : text)
+    .split('\n')
+    .flatMap((l) => wrapLine(l, width, hang))
+    .join('\n');
   return nl ? `${body}\n` : body;
 }

@@ -5,7 +5,15 @@ export { FILE_KINDS, REPORT_FILE, RESULT_FILE, type FileKind } from './files.js'
 export { auditFiles, type AuditFile } from './audit-files.js';
 // the report's sections, one table: the HTML, the folder's files and audit.json derive from it
 export { auditFileNames, renderReport, SECTIONS, type ReportSection } from './sections.js';
-export { findings as findingsSection, headlines, nextSteps, setsStanding, faleSpread, canonicalSection, CSS as REPORT_CSS } from './render.js';
+export {
+  findings as findingsSection,
+  headlines,
+  nextSteps,
+  setsStanding,
+  faleSpread,
+  canonicalSection,
+  CSS as REPORT_CSS,
+} from './render.js';
 // what lucid audit prints and the page shows, from the same result
 export { auditJson, auditSummary, policyLine, type WrittenAudit } from './summary.js';
 export { demoIndexHtml, type DemoIndexEntry } from './demo-index.js';
@@ -24,5 +32,14 @@ export {
   sequentialColor,
   divergingColor,
 } from './charts.js';
-export type { ChartOptions, ChartKind, HeatmapOptions, FaleChartOptions, LineSeries, GroupRatesData, RateGroup, RateMark } from './charts.js';
+export type {
+  ChartOptions,
+  ChartKind,
+  HeatmapOptions,
+  FaleChartOptions,
+  LineSeries,
+  GroupRatesData,
+  RateGroup,
+  RateMark,
+} from './charts.js';
 export { escapeHtml, fmtNum, fmtPct, fmtPp, fmtJs, OKABE_ITO } from './format.js';

@@ -23,19 +23,49 @@ export function pageView(r: AuditResult, seconds: number): PageView {
   const g = r.meta.gan;
   const cancelled = r.warnings.some((w) => /stopped early/.test(w));
   const interrupted = cancelled ? ' (cancelled: the sets come from the GANs trained so far)' : '';
-  const summary = `Audited ${r.meta.data.rows} rows in ${seconds.toFixed(1)} s${interrupted}: LUCID-GAN ${g.epochs} epochs × ${g.seeds.length} seed${g.seeds.length === 1 ? '' : 's'}${g.sample ? ` on a stratified sample of ${g.sample.rows.toLocaleString('en-US')} of ${g.sample.of.toLocaleString('en-US')} rows` : ''}; ${r.canonical.positive.rows} positive and ${r.canonical.negative.rows} negative rows.`;
+  const summary =
+    `Audited ${r.meta.data.rows} rows in ${seconds.toFixed(1)} s${interrupted}: LUCID-GAN ${g.epochs} epochs × ` +
+    `${g.seeds.length} seed${g.seeds.length === 1 ? '' : 's'}${
+      g.sample
+        ? ` on a stratified sample of ${g.sample.rows.toLocaleString('en-US')} of ` +
+          `${g.sample.of.toLocaleString('en-US')} rows`
+        : ''
+    }; ${r.canonical.positive.rows} positive and ${r.canonical.negative.rows} negative rows.`;
   const dis = r.checks.shifts.filter((c) => c.status === 'disagrees');
   const misstated = r.checks.shifts.filter((c) => c.status === 'overstates' || c.status === 'understates');
   const prot = new Set(r.protected.map((p) => p.column));
   const unfaithful = r.checks.fidelity.filter((f) => !f.faithful).map((f) => f.feature);
   const parts: string[] = [];
-  if (dis.length) parts.push(`The canonical sets shift the other way from the data on ${dis.length} value${dis.length === 1 ? '' : 's'} (${dis.slice(0, 6).map((c) => `${c.feature} = ${c.value}`).join(', ')}${dis.length > 6 ? ', …' : ''}): those are not findings.`);
-  if (misstated.length) parts.push(`They misstate the size of ${misstated.length} value${misstated.length === 1 ? '' : 's'} (${misstated.slice(0, 6).map((c) => `${c.feature} = ${c.value}: ${c.status}`).join(', ')}${misstated.length > 6 ? ', …' : ''}): the report gives the real rows' size.`);
-  if (unfaithful.length) parts.push(`They misrepresent ${unfaithful.length} of ${r.checks.fidelity.length} features against the real rows (${unfaithful.join(', ')}); ${unfaithful.some((f) => prot.has(f)) ? 'the features among them are not named, the protected attributes are stated from the real rows' : 'those are not named as findings'}.`);
+  if (dis.length)
+    parts.push(
+      `The canonical sets shift the other way from the data on ${dis.length} value${dis.length === 1 ? '' : 's'} (${dis
+        .slice(0, 6)
+        .map((c) => `${c.feature} = ${c.value}`)
+        .join(', ')}${dis.length > 6 ? ', …' : ''}): those are not findings.`,
+    );
+  if (misstated.length)
+    parts.push(
+      `They misstate the size of ${misstated.length} value${misstated.length === 1 ? '' : 's'} (${misstated
+        .slice(0, 6)
+        .map((c) => `${c.feature} = ${c.value}: ${c.status}`)
+        .join(', ')}${misstated.length > 6 ? ', …' : ''}): the report gives the real rows' size.`,
+    );
+  if (unfaithful.length)
+    parts.push(
+      `They misrepresent ${unfaithful.length} of ${r.checks.fidelity.length} features against the real rows ` +
+        `(${unfaithful.join(', ')}); ${
+          unfaithful.some((f) => prot.has(f))
+            ? 'the features among them are not named, the protected attributes are stated from the real rows'
+            : 'those are not named as findings'
+        }.`,
+    );
   return {
     cancelled,
     summary,
-    checks: parts.length ? parts.join(' ') : 'Every checked figure agrees with the real rows or the real rows cannot tell; the sets generate every feature faithfully.',
+    checks: parts.length
+      ? parts.join(' ')
+      : 'Every checked figure agrees with the real rows or the real rows cannot tell; the sets generate every ' +
+        'feature faithfully.',
     checksOk: parts.length === 0,
     disagreements: dis.length,
     unfaithful: unfaithful.length,

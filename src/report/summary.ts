@@ -8,7 +8,15 @@ import type { ValueFinding } from '../audit/findings.js';
 import { statedFrom, statedPreferences } from '../audit/findings.js';
 import { describeGanTraining } from '../audit/schedule.js';
 import { attributionText } from '../audit/attribution.js';
-import { attributeHeadline, attributeHeadlineText, familyCounts, fitLine, formatVerdictTable, fourFifthsText, impactText } from '../methods/metrics/index.js';
+import {
+  attributeHeadline,
+  attributeHeadlineText,
+  familyCounts,
+  fitLine,
+  formatVerdictTable,
+  fourFifthsText,
+  impactText,
+} from '../methods/metrics/index.js';
 import { fmtPpSigned, jsText, pctText as pct } from '../data/text.js';
 import { TEXT_WIDTH, wrapText } from './format.js';
 import { SECTIONS, type ReportSection } from './sections.js';
@@ -21,7 +29,9 @@ export interface WrittenAudit {
 }
 
 /** The sections that state a stage in brief, in the report's order (the LUCID and FALE stages). */
-const BRIEFED = SECTIONS.filter((s): s is ReportSection & Required<Pick<ReportSection, 'brief'>> => s.brief !== undefined);
+const BRIEFED = SECTIONS.filter(
+  (s): s is ReportSection & Required<Pick<ReportSection, 'brief'>> => s.brief !== undefined,
+);
 
 /**
  * One value's direction as text, its figure from where statedFrom says: the canonical sets when they
@@ -30,17 +40,28 @@ const BRIEFED = SECTIONS.filter((s): s is ReportSection & Required<Pick<ReportSe
  * rows; the canonical sets overstate it: +45.9 pp, seeds …)").
  */
 function valueLine(v: ValueFinding, faithful: boolean, inList = true): string {
-  const f = (x: number | null) => (v.kind === 'median' ? (x === null ? 'n/a' : `${x > 0 ? '+' : ''}${Number(x.toPrecision(4))}`) : fmtPpSigned(x));
+  const f = (x: number | null) =>
+    v.kind === 'median' ? (x === null ? 'n/a' : `${x > 0 ? '+' : ''}${Number(x.toPrecision(4))}`) : fmtPpSigned(x);
   const seeds = v.canonical.seeds.length > 1 ? `, seeds ${f(v.canonical.min)}…${f(v.canonical.max)}` : '';
   // in a favour/disfavour list a median shift stands for higher values (as the report words it)
   const name = v.kind === 'median' ? (inList ? 'higher values: median shift' : 'the median shift') : v.value;
   const real = `${f(v.real.shift)} [${f(v.real.lo)}, ${f(v.real.hi)}]`;
   if (statedFrom(v, faithful) === 'canonical') return `${name} ${f(v.canonical.pooled)} (real ${real}${seeds})`;
-  const ctx = v.status === 'overstates' ? 'the canonical sets overstate it' : v.status === 'understates' ? 'the canonical sets understate it' : v.status === 'agrees' ? 'the canonical sets, which misrepresent the feature' : `the canonical sets (${v.status})`;
+  const ctx =
+    v.status === 'overstates'
+      ? 'the canonical sets overstate it'
+      : v.status === 'understates'
+        ? 'the canonical sets understate it'
+        : v.status === 'agrees'
+          ? 'the canonical sets, which misrepresent the feature'
+          : `the canonical sets (${v.status})`;
   return `${name} ${real} (the real rows; ${ctx}: ${f(v.canonical.pooled)}${seeds})`;
 }
 
-/** The short text summary: where the report is, the named features, each protected attribute's checked directions, validity, caveats. */
+/**
+ * The short text summary: where the report is, the named features, each protected attribute's checked directions,
+ * validity, caveats.
+ */
 export function auditSummary(r: AuditResult, w: WrittenAudit, top = 5): string {
   const lines: string[] = [];
   const f = r.findings;
@@ -49,39 +70,119 @@ export function auditSummary(r: AuditResult, w: WrittenAudit, top = 5): string {
   const stop = r.meta.interrupted;
   if (stop) lines.push(`lucid: ${stop.signal ? `${stop.signal}: ` : ''}${stop.text}`);
   for (const x of fit.weak) lines.push(`lucid: WEAK MODEL: ${x}`);
-  lines.push(`lucid: wrote ${w.report} (and ${w.files.length - 1} CSV/JSON files in ${w.dir})${stop ? ', marked interrupted' : ''}`);
-  lines.push(`  data: ${r.meta.data.rows} rows; model: ${r.meta.model.source}; ${describeGanTraining(r.meta.gan)}; ${(r.meta.timings.total / 1000).toFixed(1)} s`);
+  lines.push(
+    `lucid: wrote ${w.report} (and ${w.files.length - 1} CSV/JSON files in ` +
+      `${w.dir})${stop ? ', marked interrupted' : ''}`,
+  );
+  lines.push(
+    `  data: ${r.meta.data.rows} rows; model: ${r.meta.model.source}; ${describeGanTraining(r.meta.gan)}; ` +
+      `${(r.meta.timings.total / 1000).toFixed(1)} s`,
+  );
   lines.push(`  model fit: ${fitLine(fit)}`);
-  lines.push('  features that separate the two sides of the decision most, by the real rows (Jensen–Shannon distance [interval], chance level; the canonical sets\' JS, seeds), named when beyond chance and faithfully generated:');
+  lines.push(
+    '  features that separate the two sides of the decision most, by the real rows (Jensen–Shannon distance ' +
+      "[interval], chance level; the canonical sets' JS, seeds), named when beyond chance and faithfully " +
+      'generated:',
+  );
   for (const x of f.named.slice(0, top)) {
     const sep = x.separation;
-    lines.push(`    ${x.feature.padEnd(24)} real ${jsText(sep ? sep.js : x.js.real)}${sep ? ` [${jsText(sep.lo)}, ${jsText(sep.hi)}], chance ${jsText(sep.chance)}` : ''}; sets ${jsText(x.js.pooled)} (${jsText(x.js.min)}–${jsText(x.js.max)}${x.js.outsideSeeds ? '; pooled outside the seeds\' range: their sets differ' : ''})`);
+    lines.push(
+      `    ${x.feature.padEnd(24)} real ${jsText(sep ? sep.js : x.js.real)}` +
+        `${sep ? ` [${jsText(sep.lo)}, ${jsText(sep.hi)}], chance ${jsText(sep.chance)}` : ''}; sets ` +
+        `${jsText(x.js.pooled)} (${jsText(x.js.min)}–${jsText(x.js.max)}` +
+        `${x.js.outsideSeeds ? "; pooled outside the seeds' range: their sets differ" : ''})`,
+    );
   }
-  if (f.named.length === 0) lines.push('    none: no feature the real rows rank high is both beyond chance and generated faithfully (see the report)');
+  if (f.named.length === 0)
+    lines.push(
+      '    none: no feature the real rows rank high is both beyond chance and generated faithfully (see the report)',
+    );
   const notNamed = f.ranking.filter((x) => x.why !== null);
-  if (notNamed.length) lines.push(`  not named: ${notNamed.map((x) => `${x.feature} (real rank ${x.realRank}: ${x.why})`).join(', ')}`);
-  if (f.favourable === 'negative') lines.push('  (the favourable decision is the negative one: "favours" means more often among the negative decisions; shifts are negative side − positive side, the favourable side first)');
+  if (notNamed.length)
+    lines.push(`  not named: ${notNamed.map((x) => `${x.feature} (real rank ${x.realRank}: ${x.why})`).join(', ')}`);
+  if (f.favourable === 'negative')
+    lines.push(
+      '  (the favourable decision is the negative one: "favours" means more often among the negative decisions; ' +
+        'shifts are negative side − positive side, the favourable side first)',
+    );
   for (const x of f.protected) {
     const parts: string[] = [];
-    if (x.favoured.length) parts.push(`favours ${x.favoured.slice(0, 3).map((v) => valueLine(v, x.faithful)).join('; ')}`);
-    if (x.disfavoured.length) parts.push(`disfavours ${x.disfavoured.slice(0, 3).map((v) => valueLine(v, x.faithful)).join('; ')}`);
-    const head = x.faithful ? 'the sets and the data agree in direction' : 'the real rows (the sets misrepresent this attribute)';
-    lines.push(`  ${x.feature}${x.role === 'proxy' ? ' (proxy)' : ''}: ${parts.length ? `${head}: ${parts.join('; ')}` : 'no direction confirmed by the data and the sets together'}`);
-    if (x.disagreements.length) lines.push(`    the sets shift the other way from the data (not findings): ${x.disagreements.slice(0, 4).map((v) => valueLine(v, false, false)).join('; ')}`);
-    if (x.unsettled.length) lines.push(`    the GAN seeds do not share a sign (not findings of the sets): ${x.unsettled.slice(0, 4).map((v) => valueLine(v, false, false)).join('; ')}`);
+    if (x.favoured.length)
+      parts.push(
+        `favours ${x.favoured
+          .slice(0, 3)
+          .map((v) => valueLine(v, x.faithful))
+          .join('; ')}`,
+      );
+    if (x.disfavoured.length)
+      parts.push(
+        `disfavours ${x.disfavoured
+          .slice(0, 3)
+          .map((v) => valueLine(v, x.faithful))
+          .join('; ')}`,
+      );
+    const head = x.faithful
+      ? 'the sets and the data agree in direction'
+      : 'the real rows (the sets misrepresent this attribute)';
+    lines.push(
+      `  ${x.feature}${x.role === 'proxy' ? ' (proxy)' : ''}: ${
+        parts.length ? `${head}: ${parts.join('; ')}` : 'no direction confirmed by the data and the sets together'
+      }`,
+    );
+    if (x.disagreements.length)
+      lines.push(
+        `    the sets shift the other way from the data (not findings): ${x.disagreements
+          .slice(0, 4)
+          .map((v) => valueLine(v, false, false))
+          .join('; ')}`,
+      );
+    if (x.unsettled.length)
+      lines.push(
+        `    the GAN seeds do not share a sign (not findings of the sets): ${x.unsettled
+          .slice(0, 4)
+          .map((v) => valueLine(v, false, false))
+          .join('; ')}`,
+      );
   }
   const v = r.canonical.validity;
   const d = r.canonical.draws;
-  const acc = d && d.every((x) => x.positive.acceptance !== null) ? (k: 'positive' | 'negative') => d.reduce((s, x) => s + (x[k].acceptance ?? 0) * x[k].drawn, 0) / Math.max(1, d.reduce((s, x) => s + x[k].drawn, 0)) : null;
+  const acc = d?.every((x) => x.positive.acceptance !== null)
+    ? (k: 'positive' | 'negative') =>
+        d.reduce((s, x) => s + (x[k].acceptance ?? 0) * x[k].drawn, 0) /
+        Math.max(
+          1,
+          d.reduce((s, x) => s + x[k].drawn, 0),
+        )
+    : null;
   // drawn by rejection, the kept rows are valid by construction: the acceptance is the informative figure
-  lines.push(v ? (acc ? `  drawn by rejection: the ${r.canonical.validityScorer} accepted ${pct(acc('positive'))} of the rows drawn for the positive set and ${pct(acc('negative'))} for the negative (the kept rows are on their side by construction)` : `  validity (${r.canonical.validityScorer}, every generated row kept): positive set ${pct(v.positive.rate)}, negative set ${pct(v.negative.rate)}`) : '  validity: unknown (nothing can score the generated rows)');
+  lines.push(
+    v
+      ? acc
+        ? `  drawn by rejection: the ${r.canonical.validityScorer} accepted ${pct(acc('positive'))} of the rows ` +
+          `drawn for the positive set and ${pct(acc('negative'))} for the negative (the kept rows are on their ` +
+          `side by construction)`
+        : `  validity (${r.canonical.validityScorer}, every generated row kept): positive set ` +
+          `${pct(v.positive.rate)}, negative set ${pct(v.negative.rate)}`
+      : '  validity: unknown (nothing can score the generated rows)',
+  );
   const mv = r.metrics.attributes.verdicts;
   const mc = familyCounts([r.metrics.attributes, r.metrics.intersection]);
-  lines.push(`  group metrics: ${mc.flagged} flagged, ${mc.inconclusive} inconclusive, ${mc.pass} pass, ${mc['too little data']} with too little data (band [${mv.band[0].toFixed(2)}, ${mv.band[1].toFixed(2)}]; ${mv.correction.split(' (')[0]}, family-wise error ${Math.round(100 * mv.alpha)}%)`);
+  lines.push(
+    `  group metrics: ${mc.flagged} flagged, ${mc.inconclusive} inconclusive, ${mc.pass} pass, ` +
+      `${mc['too little data']} with too little data (band [${mv.band[0].toFixed(2)}, ${mv.band[1].toFixed(2)}]; ` +
+      `${mv.correction.split(' (')[0]}, family-wise error ${Math.round(100 * mv.alpha)}%)`,
+  );
   lines.push(formatVerdictTable([r.metrics.attributes, r.metrics.intersection], '    ', TEXT_WIDTH).replace(/\n$/, ''));
   if (r.meta.suppressBelow !== null) {
-    const sup = [r.metrics.attributes, r.metrics.intersection].flatMap((rep) => (rep?.attributes ?? []).flatMap((a) => a.groups.filter((g) => g.suppressed).map((g) => `${a.column} = ${g.value}`)));
-    lines.push(`  suppressed (fewer than ${r.meta.suppressBelow} people; no figure shown): ${sup.length ? sup.join('; ') : 'none'}`);
+    const sup = [r.metrics.attributes, r.metrics.intersection].flatMap((rep) =>
+      (rep?.attributes ?? []).flatMap((a) =>
+        a.groups.filter((g) => g.suppressed).map((g) => `${a.column} = ${g.value}`),
+      ),
+    );
+    lines.push(
+      `  suppressed (fewer than ${r.meta.suppressBelow} people; no figure shown): ` +
+        `${sup.length ? sup.join('; ') : 'none'}`,
+    );
   }
   for (const rep of [r.metrics.attributes, r.metrics.intersection]) {
     for (const a of rep?.attributes ?? []) {
@@ -109,30 +210,81 @@ export function auditSummary(r: AuditResult, w: WrittenAudit, top = 5): string {
 
 /** `--format json`: the audit's outcome in brief, the written folder, and the policy's result when one was checked. */
 export function auditJson(r: AuditResult, written: WrittenAudit, check: CheckResult | null): string {
-  return JSON.stringify({
-    interrupted: r.meta.interrupted,
-    fit: r.metrics.attributes.fit,
-    report: written.report,
-    files: written.files,
-    top: r.canonical.distributions.slice(0, 5).map((d) => ({ feature: d.feature, role: d.role, js: d.js, jsSeeds: d.jsSeeds ?? [d.js], jsReal: d.jsReal ?? null })),
-    named: r.findings.named.map((x) => x.feature),
-    unfaithful: r.findings.unfaithful.map((x) => x.feature),
-    preferences: statedPreferences(r.findings),
-    disagreements: r.checks.shifts.filter((c) => c.status === 'disagrees').map((c) => ({ feature: c.feature, value: c.value })),
-    validity: r.canonical.validity ? { scorer: r.canonical.validityScorer, positive: r.canonical.validity.positive.rate, negative: r.canonical.validity.negative.rate } : null,
-    draws: r.canonical.draws ?? null,
-    proxy: r.proxy.columns,
-    verdicts: { counts: familyCounts([r.metrics.attributes, r.metrics.intersection]), comparisons: r.metrics.attributes.verdicts.comparisons, correction: r.metrics.attributes.verdicts.correction },
-    flagged: [r.metrics.attributes, r.metrics.intersection].flatMap((rep) => (rep?.attributes ?? []).flatMap((a) => a.comparisons.filter((c) => c.verdict === 'flagged').map((c) => ({ attribute: a.column, reference: c.reference, group: c.group, metric: c.metric, ratio: c.ratio, interval: c.interval, level: c.level, direction: c.direction, fourFifths: c.fourFifths ?? null })))),
-    attribution: r.attribution.map((a) => ({ attribute: a.attribute, path: a.path, readByModel: a.readByModel, flipShare: a.flipShare, carriers: a.carriers.map((c) => c.feature) })),
-    ...Object.fromEntries(BRIEFED.map((s) => [s.id, s.brief.json(r)])),
-    caveats: r.caveats,
-    timings: r.meta.timings,
-    ...(check ? { policy: check } : {}),
-  }, null, 2) + '\n';
+  return (
+    JSON.stringify(
+      {
+        interrupted: r.meta.interrupted,
+        fit: r.metrics.attributes.fit,
+        report: written.report,
+        files: written.files,
+        top: r.canonical.distributions.slice(0, 5).map((d) => ({
+          feature: d.feature,
+          role: d.role,
+          js: d.js,
+          jsSeeds: d.jsSeeds ?? [d.js],
+          jsReal: d.jsReal ?? null,
+        })),
+        named: r.findings.named.map((x) => x.feature),
+        unfaithful: r.findings.unfaithful.map((x) => x.feature),
+        preferences: statedPreferences(r.findings),
+        disagreements: r.checks.shifts
+          .filter((c) => c.status === 'disagrees')
+          .map((c) => ({ feature: c.feature, value: c.value })),
+        validity: r.canonical.validity
+          ? {
+              scorer: r.canonical.validityScorer,
+              positive: r.canonical.validity.positive.rate,
+              negative: r.canonical.validity.negative.rate,
+            }
+          : null,
+        draws: r.canonical.draws ?? null,
+        proxy: r.proxy.columns,
+        verdicts: {
+          counts: familyCounts([r.metrics.attributes, r.metrics.intersection]),
+          comparisons: r.metrics.attributes.verdicts.comparisons,
+          correction: r.metrics.attributes.verdicts.correction,
+        },
+        flagged: [r.metrics.attributes, r.metrics.intersection].flatMap((rep) =>
+          (rep?.attributes ?? []).flatMap((a) =>
+            a.comparisons
+              .filter((c) => c.verdict === 'flagged')
+              .map((c) => ({
+                attribute: a.column,
+                reference: c.reference,
+                group: c.group,
+                metric: c.metric,
+                ratio: c.ratio,
+                interval: c.interval,
+                level: c.level,
+                direction: c.direction,
+                fourFifths: c.fourFifths ?? null,
+              })),
+          ),
+        ),
+        attribution: r.attribution.map((a) => ({
+          attribute: a.attribute,
+          path: a.path,
+          readByModel: a.readByModel,
+          flipShare: a.flipShare,
+          carriers: a.carriers.map((c) => c.feature),
+        })),
+        ...Object.fromEntries(BRIEFED.map((s) => [s.id, s.brief.json(r)])),
+        caveats: r.caveats,
+        timings: r.meta.timings,
+        ...(check ? { policy: check } : {}),
+      },
+      null,
+      2,
+    ) + '\n'
+  );
 }
 
 /** The policy's line under the text summary (`markdown`: where its Markdown summary was written, if anywhere). */
 export function policyLine(check: CheckResult, markdown?: string): string {
-  return wrapText(`  policy ${check.policy.file}: ${check.passed ? 'passed' : 'FAILED'}: ${check.counts.pass} pass, ${check.counts.fail} fail, ${check.counts.insufficient} with insufficient data${check.baseline ? `, ${check.counts.regressed} regressed` : ''} of ${check.counts.checks} checks${markdown ? ` (summary: ${markdown})` : ''}\n`);
+  return wrapText(
+    `  policy ${check.policy.file}: ${check.passed ? 'passed' : 'FAILED'}: ${check.counts.pass} pass, ` +
+      `${check.counts.fail} fail, ${check.counts.insufficient} with insufficient ` +
+      `data${check.baseline ? `, ${check.counts.regressed} regressed` : ''} of ${check.counts.checks} ` +
+      `checks${markdown ? ` (summary: ${markdown})` : ''}\n`,
+  );
 }

@@ -1,10 +1,18 @@
 // Why a group is flagged: Cramér's V, separation, the carriers' ranking and the path.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { attributionText, carriersOf, codesOf, cramersV, pathOf, separation, type Attribution } from '../../src/audit/attribution.js';
+import {
+  attributionText,
+  carriersOf,
+  codesOf,
+  cramersV,
+  pathOf,
+  separation,
+  type Attribution,
+} from '../../src/audit/attribution.js';
 import { cat, num, table } from '../helpers/tables.js';
 
-test('Cramér\'s V: 1 for a copy, 0 for independence; separation: TV between the decided sides', () => {
+test("Cramér's V: 1 for a copy, 0 for independence; separation: TV between the decided sides", () => {
   const a = Int32Array.from([0, 0, 1, 1, 0, 1, 0, 1]);
   assert.ok(Math.abs(cramersV(a, 2, a, 2) - 1) < 1e-12);
   const b = Int32Array.from([1, 1, 1, 1, 0, 0, 0, 0]); // independent of a by construction (each cell 2)
@@ -17,7 +25,8 @@ test('Cramér\'s V: 1 for a copy, 0 for independence; separation: TV between the
 });
 
 test('carriersOf: the feature that differs by group AND drives the decision ranks first', () => {
-  // group B is mostly "low" on x; decisions follow x; z differs by group but decisions ignore it; w drives decisions but not group
+  // group B is mostly "low" on x; decisions follow x; z differs by group but decisions ignore it; w drives decisions
+  // but not group
   const n = 400;
   const g: string[] = [];
   const x: number[] = [];
@@ -40,17 +49,33 @@ test('carriersOf: the feature that differs by group AND drives the decision rank
   assert.ok(carriers.find((c) => c.feature === 'w')!.carried < 0.05);
 });
 
-test('pathOf and attributionText: not read → correlated features; little effect → correlated features; read → direct', () => {
-  assert.equal(pathOf(false, null), 'correlated features');
-  assert.equal(pathOf(true, 0.004), 'correlated features');
-  assert.equal(pathOf(true, 0.2), 'direct');
-  assert.equal(pathOf(true, null), 'direct');
-  assert.equal(pathOf(null, null), 'unknown');
-  const at: Attribution[] = [
-    { attribute: 'sex', groupColumn: 'sex', readByModel: false, flipShare: null, carriers: [{ feature: 'hours', association: 0.3, separation: 0.4, carried: 0.12 }], path: 'correlated features' },
-    { attribute: 'group', groupColumn: 'group', readByModel: true, flipShare: 0.15, carriers: [], path: 'direct' },
-  ];
-  assert.match(attributionText(at, 'sex'), /^The model does not read sex: the disparity runs through correlated features; the features that carry most of it: hours \(association 0\.30 × separation 0\.40\)\.$/);
-  assert.match(attributionText(at, 'group'), /^The model reads group: setting it to the reference changes 15\.0% of the decisions\.$/);
-  assert.equal(attributionText(at, 'sex × group'), '');
-});
+test(
+  'pathOf and attributionText: not read → correlated ' + 'features; little effect → correlated features; read → direct',
+  () => {
+    assert.equal(pathOf(false, null), 'correlated features');
+    assert.equal(pathOf(true, 0.004), 'correlated features');
+    assert.equal(pathOf(true, 0.2), 'direct');
+    assert.equal(pathOf(true, null), 'direct');
+    assert.equal(pathOf(null, null), 'unknown');
+    const at: Attribution[] = [
+      {
+        attribute: 'sex',
+        groupColumn: 'sex',
+        readByModel: false,
+        flipShare: null,
+        carriers: [{ feature: 'hours', association: 0.3, separation: 0.4, carried: 0.12 }],
+        path: 'correlated features',
+      },
+      { attribute: 'group', groupColumn: 'group', readByModel: true, flipShare: 0.15, carriers: [], path: 'direct' },
+    ];
+    assert.match(
+      attributionText(at, 'sex'),
+      /^The model does not read sex: the disparity runs through correlated features; the features that carry most of it: hours \(association 0\.30 × separation 0\.40\)\.$/,
+    );
+    assert.match(
+      attributionText(at, 'group'),
+      /^The model reads group: setting it to the reference changes 15\.0% of the decisions\.$/,
+    );
+    assert.equal(attributionText(at, 'sex × group'), '');
+  },
+);

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { assignBin, binValues, explicitBins, quantileBins } from '../../src/audit/bins.js';
 
 describe('protected bins', () => {
-  it('quantile edges (linear interpolation, numpy\'s default) and labels', () => {
+  it("quantile edges (linear interpolation, numpy's default) and labels", () => {
     const b = quantileBins([8, 1, 2, 3, 4, 5, 6, 7], 4);
     assert.equal(b.method, 'quantile');
     assert.deepEqual(b.edges, [1, 2.75, 4.5, 6.25, 8]);
@@ -26,7 +26,10 @@ describe('protected bins', () => {
     assert.deepEqual(b.edges, [1, 1.5, 2]);
     assert.deepEqual(b.labels, ['1', '2']);
     // a generated value between two codes goes to the nearer one
-    assert.deepEqual([0.3, 1.2, 1.6, 2].map((x) => assignBin(x, b.edges, true)), [0, 0, 1, 1]);
+    assert.deepEqual(
+      [0.3, 1.2, 1.6, 2].map((x) => assignBin(x, b.edges, true)),
+      [0, 0, 1, 1],
+    );
     assert.deepEqual(binValues(sex, b.edges).counts, [5, 4]);
     assert.deepEqual(Array.from(binValues(sex, b.edges).codes), [1, 0, 0, 1, 1, 0, 1, 0, 0]);
     const three = quantileBins([0, 5, 0, 9.5, 5], 3);

@@ -74,11 +74,21 @@ describe('classifierWeights', () => {
     assert.ok(Math.max(...weights) <= CORRECTION_DEFAULTS.cap * mean * (1 + 1e-12));
     assert.ok(meanReal < 0.5, `the candidates look generated: ${meanReal}`);
     const pick = weightedSample(engine, weights, 1000, 3);
-    const kept: Table = { rows: 1000, columns: cand.columns.map((c) => (c.kind === 'numeric' ? { ...c, values: Float64Array.from(pick, (i) => c.values[i]) } : { ...c, codes: Int32Array.from(pick, (i) => c.codes[i]) })) };
+    const kept: Table = {
+      rows: 1000,
+      columns: cand.columns.map((c) =>
+        c.kind === 'numeric'
+          ? { ...c, values: Float64Array.from(pick, (i) => c.values[i]) }
+          : { ...c, codes: Int32Array.from(pick, (i) => c.codes[i]) },
+      ),
+    };
     const before = tvLabels(labels(cand, 'kind'), labels(real, 'kind'));
     const after = tvLabels(labels(kept, 'kind'), labels(real, 'kind'));
     assert.ok(after < before / 2, `TV of kind ${before} → ${after}`);
-    assert.ok(Math.abs(zeroShare(kept) - 0.6) < Math.abs(zeroShare(cand) - 0.6) / 2, `zeros ${zeroShare(cand)} → ${zeroShare(kept)} (real 0.6)`);
+    assert.ok(
+      Math.abs(zeroShare(kept) - 0.6) < Math.abs(zeroShare(cand) - 0.6) / 2,
+      `zeros ${zeroShare(cand)} → ${zeroShare(kept)} (real 0.6)`,
+    );
     // deterministic for the seed
     assert.deepEqual(classifierWeights(engine, real, cand, ['kind', 'amount'], 11).weights, weights);
   });
@@ -87,9 +97,21 @@ describe('classifierWeights', () => {
     const cand = rows(4000, 0.5, 0.2, 2);
     const { weights } = classifierWeights(engine, real, cand, ['kind', 'amount'], 11, { hidden: [] });
     const pick = weightedSample(engine, weights, 1000, 3);
-    const kept: Table = { rows: 1000, columns: cand.columns.map((c) => (c.kind === 'numeric' ? { ...c, values: Float64Array.from(pick, (i) => c.values[i]) } : { ...c, codes: Int32Array.from(pick, (i) => c.codes[i]) })) };
-    assert.ok(tvLabels(labels(kept, 'kind'), labels(real, 'kind')) < tvLabels(labels(cand, 'kind'), labels(real, 'kind')) / 2);
-    assert.ok(Math.abs(zeroShare(kept) - 0.6) < Math.abs(zeroShare(cand) - 0.6) / 2, `zeros ${zeroShare(cand)} → ${zeroShare(kept)}`);
+    const kept: Table = {
+      rows: 1000,
+      columns: cand.columns.map((c) =>
+        c.kind === 'numeric'
+          ? { ...c, values: Float64Array.from(pick, (i) => c.values[i]) }
+          : { ...c, codes: Int32Array.from(pick, (i) => c.codes[i]) },
+      ),
+    };
+    assert.ok(
+      tvLabels(labels(kept, 'kind'), labels(real, 'kind')) < tvLabels(labels(cand, 'kind'), labels(real, 'kind')) / 2,
+    );
+    assert.ok(
+      Math.abs(zeroShare(kept) - 0.6) < Math.abs(zeroShare(cand) - 0.6) / 2,
+      `zeros ${zeroShare(cand)} → ${zeroShare(kept)}`,
+    );
     assert.notDeepEqual(weights, classifierWeights(engine, real, cand, ['kind', 'amount'], 11).weights, 'not the MLP');
   });
   it('leaves a generator the classifier cannot tell from the real rows close to unweighted', () => {
@@ -107,33 +129,68 @@ describe('classifierWeights', () => {
 });
 
 describe('drawCanonical with the classifier correction', () => {
-  it('draws factor × rows candidates, keeps rows of them, reports the correction, and skips it with too few real rows', async () => {
-    const rnd = hostRng(9);
-    const n = 400;
-    const data = rows(n, 0.3, 0.5, 6);
-    const p = Float64Array.from({ length: n }, () => rnd());
-    const gan = (await LucidGan.fit(engine, { rows: n, columns: [...data.columns, { kind: 'numeric', name: 'preds', values: p }] }, { conditions: ['preds'], epochs: 3, batch: 100, seed: 1, paper: true })).model;
-    try {
-      const sideRows = Int32Array.from({ length: n }, (_, i) => i).filter((i) => p[i] > 0.5);
-      const real: Table = { rows: sideRows.length, columns: data.columns.map((c) => (c.kind === 'numeric' ? { ...c, values: Float64Array.from(sideRows, (i) => c.values[i]) } : { ...c, codes: Int32Array.from(sideRows, (i) => c.codes[i]) })) };
-      const o = { side: 1 as const, condition: 'observed' as const, sideRows, predName: 'preds', fix: [], rows: 150, seedOf: (r: number) => drawSeed(1, 0, r), scorer: null, threshold: 0.5, range: observedRanges(data), dependencies: [] };
-      const d = await drawCanonical(gan, { ...o, correct: { real, features: ['kind', 'amount'], seed: 21 } });
-      assert.equal(d.table.rows, 150);
-      assert.equal(d.stats.kept, 150);
-      assert.equal(d.stats.correction!.candidates, 150 * CORRECTION_DEFAULTS.factor);
-      assert.equal(d.stats.correction!.skipped, undefined);
-      assert.ok(d.stats.correction!.ess > 0 && d.stats.correction!.ess <= 1);
-      // the kept rows are candidates: the uncorrected draw of factor × rows holds them
-      const all = await drawCanonical(gan, { ...o, rows: 150 * CORRECTION_DEFAULTS.factor });
-      const key = (t: Table, i: number) => t.columns.map((c) => (c.kind === 'numeric' ? c.values[i] : c.categories[c.codes[i]])).join('|');
-      const pool = new Set(Array.from({ length: all.table.rows }, (_, i) => key(all.table, i)));
-      for (let i = 0; i < d.table.rows; i++) assert.ok(pool.has(key(d.table, i)));
-      const few: Table = { rows: 20, columns: real.columns.map((c) => (c.kind === 'numeric' ? { ...c, values: c.values.slice(0, 20) } : { ...c, codes: c.codes.slice(0, 20) })) };
-      const s = await drawCanonical(gan, { ...o, correct: { real: few, features: ['kind', 'amount'], seed: 21 } });
-      assert.equal(s.table.rows, 150);
-      assert.match(s.stats.correction!.skipped!, /20 real rows/);
-    } finally {
-      gan.dispose();
-    }
-  });
+  it(
+    'draws factor × rows candidates, keeps rows of them, ' +
+      'reports the correction, and skips it with too few real rows',
+    async () => {
+      const rnd = hostRng(9);
+      const n = 400;
+      const data = rows(n, 0.3, 0.5, 6);
+      const p = Float64Array.from({ length: n }, () => rnd());
+      const gan = (
+        await LucidGan.fit(
+          engine,
+          { rows: n, columns: [...data.columns, { kind: 'numeric', name: 'preds', values: p }] },
+          { conditions: ['preds'], epochs: 3, batch: 100, seed: 1, paper: true },
+        )
+      ).model;
+      try {
+        const sideRows = Int32Array.from({ length: n }, (_, i) => i).filter((i) => p[i] > 0.5);
+        const real: Table = {
+          rows: sideRows.length,
+          columns: data.columns.map((c) =>
+            c.kind === 'numeric'
+              ? { ...c, values: Float64Array.from(sideRows, (i) => c.values[i]) }
+              : { ...c, codes: Int32Array.from(sideRows, (i) => c.codes[i]) },
+          ),
+        };
+        const o = {
+          side: 1 as const,
+          condition: 'observed' as const,
+          sideRows,
+          predName: 'preds',
+          fix: [],
+          rows: 150,
+          seedOf: (r: number) => drawSeed(1, 0, r),
+          scorer: null,
+          threshold: 0.5,
+          range: observedRanges(data),
+          dependencies: [],
+        };
+        const d = await drawCanonical(gan, { ...o, correct: { real, features: ['kind', 'amount'], seed: 21 } });
+        assert.equal(d.table.rows, 150);
+        assert.equal(d.stats.kept, 150);
+        assert.equal(d.stats.correction!.candidates, 150 * CORRECTION_DEFAULTS.factor);
+        assert.equal(d.stats.correction!.skipped, undefined);
+        assert.ok(d.stats.correction!.ess > 0 && d.stats.correction!.ess <= 1);
+        // the kept rows are candidates: the uncorrected draw of factor × rows holds them
+        const all = await drawCanonical(gan, { ...o, rows: 150 * CORRECTION_DEFAULTS.factor });
+        const key = (t: Table, i: number) =>
+          t.columns.map((c) => (c.kind === 'numeric' ? c.values[i] : c.categories[c.codes[i]])).join('|');
+        const pool = new Set(Array.from({ length: all.table.rows }, (_, i) => key(all.table, i)));
+        for (let i = 0; i < d.table.rows; i++) assert.ok(pool.has(key(d.table, i)));
+        const few: Table = {
+          rows: 20,
+          columns: real.columns.map((c) =>
+            c.kind === 'numeric' ? { ...c, values: c.values.slice(0, 20) } : { ...c, codes: c.codes.slice(0, 20) },
+          ),
+        };
+        const s = await drawCanonical(gan, { ...o, correct: { real: few, features: ['kind', 'amount'], seed: 21 } });
+        assert.equal(s.table.rows, 150);
+        assert.match(s.stats.correction!.skipped!, /20 real rows/);
+      } finally {
+        gan.dispose();
+      }
+    },
+  );
 });

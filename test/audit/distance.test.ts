@@ -27,10 +27,14 @@ describe('jsDistance (base 2)', () => {
 
 describe('distribution', () => {
   it('categorical: shares per category over the union of the series, in dictionary order', () => {
-    const d = distribution('sex', [
-      { name: 'pos', column: cat('sex', ['M', 'M', 'M', 'F']) },
-      { name: 'neg', column: cat('sex', ['F', 'F', 'X', 'F']) },
-    ], 'protected');
+    const d = distribution(
+      'sex',
+      [
+        { name: 'pos', column: cat('sex', ['M', 'M', 'M', 'F']) },
+        { name: 'neg', column: cat('sex', ['F', 'F', 'X', 'F']) },
+      ],
+      'protected',
+    );
     assert.deepEqual(d.categories, ['M', 'F', 'X']);
     assert.deepEqual(d.series[0].share, [0.75, 0.25, 0]);
     assert.deepEqual(d.series[1].share, [0, 0.75, 0.25]);
@@ -40,27 +44,57 @@ describe('distribution', () => {
   });
 
   it('numeric: common equal-width edges, shares sum to 1 per series, given edges are used as they are', () => {
-    const a = num('x', Array.from({ length: 200 }, (_, i) => i / 10));
-    const b = num('x', Array.from({ length: 200 }, (_, i) => 30 + i / 10));
-    const d = distribution('x', [{ name: 'a', column: a }, { name: 'b', column: b }], 'feature');
+    const a = num(
+      'x',
+      Array.from({ length: 200 }, (_, i) => i / 10),
+    );
+    const b = num(
+      'x',
+      Array.from({ length: 200 }, (_, i) => 30 + i / 10),
+    );
+    const d = distribution(
+      'x',
+      [
+        { name: 'a', column: a },
+        { name: 'b', column: b },
+      ],
+      'feature',
+    );
     assert.equal(d.edges!.length, 21);
     for (const s of d.series) assert.ok(Math.abs(s.share.reduce((x, y) => x + y, 0) - 1) < 1e-12);
     assert.equal(d.js, 1);
-    const e = distribution('x', [{ name: 'a', column: a }, { name: 'b', column: b }], 'feature', { edges: [0, 20, 50] });
+    const e = distribution(
+      'x',
+      [
+        { name: 'a', column: a },
+        { name: 'b', column: b },
+      ],
+      'feature',
+      { edges: [0, 20, 50] },
+    );
     assert.deepEqual(e.edges, [0, 20, 50]);
     assert.deepEqual(e.series[0].share, [1, 0]);
     assert.equal(e.series[1].share[1], 1);
     assert.equal(e.js, 1);
   });
 
-  it('commonEdges spans the series\' 1st–99th percentiles; a constant gets one unit-wide bin', () => {
+  it("commonEdges spans the series' 1st–99th percentiles; a constant gets one unit-wide bin", () => {
     const e = commonEdges([Float64Array.from({ length: 101 }, (_, i) => i)], 4);
     assert.deepEqual(e, [1, 25.5, 50, 74.5, 99]);
     assert.deepEqual(commonEdges([[3, 3, 3]]), [2.5, 3.5]);
   });
 
   it('rankDistributions: largest js first, ties by name', () => {
-    const mk = (feature: string, js: number) => ({ feature, js, kind: 'numeric' as const, series: [], role: 'feature' as const });
-    assert.deepEqual(rankDistributions([mk('b', 0.1), mk('a', 0.5), mk('c', 0.1)]).map((d) => d.feature), ['a', 'b', 'c']);
+    const mk = (feature: string, js: number) => ({
+      feature,
+      js,
+      kind: 'numeric' as const,
+      series: [],
+      role: 'feature' as const,
+    });
+    assert.deepEqual(
+      rankDistributions([mk('b', 0.1), mk('a', 0.5), mk('c', 0.1)]).map((d) => d.feature),
+      ['a', 'b', 'c'],
+    );
   });
 });

@@ -7,13 +7,28 @@ import { Command } from 'commander';
 import { EngineError } from '../../src/engine/errors.js';
 import type { Table } from '../../src/data/table.js';
 import { auditPlan } from '../../src/audit/plan.js';
-import { AUDIT_DEFAULTS, DERIVED_SEEDS, ganBatchFor, ganEpochsFor, type AuditOptions } from '../../src/audit/options.js';
+import {
+  AUDIT_DEFAULTS,
+  DERIVED_SEEDS,
+  ganBatchFor,
+  ganEpochsFor,
+  type AuditOptions,
+} from '../../src/audit/options.js';
 import { CANONICAL_DEFAULTS, surrogateSplitSeed } from '../../src/audit/canonical.js';
 import { CORRECTION_DEFAULTS } from '../../src/audit/correct.js';
 import { GAN_SCHEDULES } from '../../src/audit/schedule.js';
 import { FALE_DEFAULTS } from '../../src/methods/fale/index.js';
 import { LUCID_DEFAULTS } from '../../src/methods/lucid/index.js';
-import { decide, decideOne, decisionRule, defaultPositive, METRICS_DEFAULTS, modelOrPred, positiveOf, type DecisionRule } from '../../src/methods/metrics/index.js';
+import {
+  decide,
+  decideOne,
+  decisionRule,
+  defaultPositive,
+  METRICS_DEFAULTS,
+  modelOrPred,
+  positiveOf,
+  type DecisionRule,
+} from '../../src/methods/metrics/index.js';
 import { AUDIT_RUN_OPTIONS, auditRunValues, withAuditRunOptions } from '../../src/cli/audit-options.js';
 import type { BlackBox } from '../../src/models/blackbox.js';
 import { defaultGanCacheDir } from '../../src/node/gan-cache.js';
@@ -23,8 +38,18 @@ function table(rows = 120): Table {
   return {
     rows,
     columns: [
-      { kind: 'categorical', name: 'y', codes: Int32Array.from({ length: rows }, (_, i) => i % 2), categories: ['no', 'yes'] },
-      { kind: 'categorical', name: 'sex', codes: Int32Array.from({ length: rows }, (_, i) => (i >> 1) % 2), categories: ['F', 'M'] },
+      {
+        kind: 'categorical',
+        name: 'y',
+        codes: Int32Array.from({ length: rows }, (_, i) => i % 2),
+        categories: ['no', 'yes'],
+      },
+      {
+        kind: 'categorical',
+        name: 'sex',
+        codes: Int32Array.from({ length: rows }, (_, i) => (i >> 1) % 2),
+        categories: ['F', 'M'],
+      },
       { kind: 'numeric', name: 'p', values: Float64Array.from({ length: rows }, (_, i) => (i % 10) / 10) },
       { kind: 'numeric', name: 'x', values: Float64Array.from({ length: rows }, (_, i) => i) },
     ],
@@ -75,7 +100,23 @@ describe('auditPlan: every default applied', () => {
   });
 
   it('keeps what the caller gave', () => {
-    const p = auditPlan(table(), { ...base, seed: 5, threshold: 0.3, positive: 'no', favourable: 'negative', ganEpochs: 7, ganBatch: 20, ganSeeds: 2, rejection: false, ganCorrect: 'none', ganCandidates: 4, faleBins: 5, faleBootstrap: 0, lucidEpochs: 3, source: 'loans.csv' });
+    const p = auditPlan(table(), {
+      ...base,
+      seed: 5,
+      threshold: 0.3,
+      positive: 'no',
+      favourable: 'negative',
+      ganEpochs: 7,
+      ganBatch: 20,
+      ganSeeds: 2,
+      rejection: false,
+      ganCorrect: 'none',
+      ganCandidates: 4,
+      faleBins: 5,
+      faleBootstrap: 0,
+      lucidEpochs: 3,
+      source: 'loans.csv',
+    });
     assert.deepEqual(p.decision, { kind: 'probability', threshold: 0.3 });
     assert.equal(p.positive, 'no');
     assert.equal(p.positiveGiven, true);
@@ -90,7 +131,7 @@ describe('auditPlan: every default applied', () => {
     assert.equal(p.source, 'loans.csv');
   });
 
-  it('derives every seed from the audit\'s seed as DERIVED_SEEDS says (the fingerprint\'s seeds)', () => {
+  it("derives every seed from the audit's seed as DERIVED_SEEDS says (the fingerprint's seeds)", () => {
     const s = 42;
     const p = auditPlan(table(), { ...base, seed: s, ganSeeds: 3 });
     const gans = [0, 1, 2].map((k) => s + k * CANONICAL_DEFAULTS.seedStride);
@@ -112,7 +153,10 @@ describe('auditPlan: every default applied', () => {
   });
 
   it('a model of kind "column" is no model; a model resolves the positive class against its classes', () => {
-    assert.throws(() => auditPlan(table(), { label: 'y', protected: ['sex'], model: { ...model, kind: 'column' } }), /give a model to call or the name of a predictions column/);
+    assert.throws(
+      () => auditPlan(table(), { label: 'y', protected: ['sex'], model: { ...model, kind: 'column' } }),
+      /give a model to call or the name of a predictions column/,
+    );
     const p = auditPlan(table(), { label: 'y', protected: ['sex'], model });
     assert.equal(p.model, model);
     assert.equal(p.pred, undefined);
@@ -124,30 +168,96 @@ describe('auditPlan: every check with its error', () => {
   const cases: [string, AuditOptions, 'E_ARG' | 'E_INPUT', RegExp, Table?][] = [
     ['seed', { ...base, seed: -1 }, 'E_ARG', /^audit: seed must be a non-negative integer, got -1$/],
     ['n', { ...base, n: 0 }, 'E_ARG', /^audit: n must be a positive integer, got 0$/],
-    ['intersectionRows', { ...base, intersectionRows: 1.5 }, 'E_ARG', /^audit: intersectionRows must be a non-negative integer, got 1.5$/],
+    [
+      'intersectionRows',
+      { ...base, intersectionRows: 1.5 },
+      'E_ARG',
+      /^audit: intersectionRows must be a non-negative integer, got 1.5$/,
+    ],
     ['ganRows', { ...base, ganRows: 0 }, 'E_ARG', /^audit: ganRows must be a positive integer, got 0$/],
     ['no rows', base, 'E_INPUT', /^audit: the data has no rows$/, table(0)],
     ['no protected column', { ...base, protected: [] }, 'E_ARG', /^audit: name at least one protected column$/],
-    ['a protected column twice', { ...base, protected: ['sex', 'sex'] }, 'E_ARG', /^audit: a protected column is named twice \(sex, sex\)$/],
-    ['neither model nor pred', { label: 'y', protected: ['sex'] }, 'E_ARG', /^audit: give a model to call or the name of a predictions column \(pred\)$/],
-    ['both model and pred', { ...base, model }, 'E_ARG', /^audit: give either a model or a predictions column, not both$/],
+    [
+      'a protected column twice',
+      { ...base, protected: ['sex', 'sex'] },
+      'E_ARG',
+      /^audit: a protected column is named twice \(sex, sex\)$/,
+    ],
+    [
+      'neither model nor pred',
+      { label: 'y', protected: ['sex'] },
+      'E_ARG',
+      /^audit: give a model to call or the name of a predictions column \(pred\)$/,
+    ],
+    [
+      'both model and pred',
+      { ...base, model },
+      'E_ARG',
+      /^audit: give either a model or a predictions column, not both$/,
+    ],
     ['an unknown label', { ...base, label: 'z' }, 'E_ARG', /z/],
     ['an unknown protected column', { ...base, protected: ['race'] }, 'E_ARG', /race/],
-    ['the label as protected', { ...base, protected: ['y'] }, 'E_ARG', /^audit: "y" is the label or the predictions column; name protected columns$/],
+    [
+      'the label as protected',
+      { ...base, protected: ['y'] },
+      'E_ARG',
+      /^audit: "y" is the label or the predictions column; name protected columns$/,
+    ],
     ['an unknown predictions column', { ...base, pred: 'q' }, 'E_ARG', /q/],
-    ['edges of a column not protected', { ...base, protectedEdges: { x: [0, 1] } }, 'E_ARG', /^audit: protected edges name "x", which is not among the protected columns \(sex\)$/],
-    ['model classes with a predictions column', { ...base, modelClasses: { a: 'yes' } }, 'E_ARG', /^audit: --model-classes maps the classes of a model; a predictions column has none/],
+    [
+      'edges of a column not protected',
+      { ...base, protectedEdges: { x: [0, 1] } },
+      'E_ARG',
+      /^audit: protected edges name "x", which is not among the protected columns \(sex\)$/,
+    ],
+    [
+      'model classes with a predictions column',
+      { ...base, modelClasses: { a: 'yes' } },
+      'E_ARG',
+      /^audit: --model-classes maps the classes of a model; a predictions column has none/,
+    ],
     ['too few rows', base, 'E_INPUT', /^audit: the data has 50 rows; an audit needs at least 100/, table(50)],
     ['the threshold', { ...base, threshold: 1.5 }, 'E_ARG', /^audit: threshold must be in \[0, 1\], got 1.5$/],
-    ['a reference of a column not protected', { ...base, reference: { x: '1' } }, 'E_ARG', /^audit: the reference names "x", which is not among the protected columns \(sex\)$/],
-    ['a legitimate column that is protected', { ...base, legitimate: ['sex'] }, 'E_ARG', /^audit: the legitimate column "sex" is a protected, label or predictions column$/],
-    ['a positive class that is no label value (predictions column: read as the metrics read it)', { ...base, positive: 'maybe' }, 'E_ARG', /^metrics: --positive "maybe" is not a value of the label "y"/],
-    ['a positive class that is no label value (model)', { label: 'y', protected: ['sex'], model, positive: 'maybe' }, 'E_ARG', /^audit: --positive "maybe" is not a value of the label "y"/],
-    ['the schedule', { ...base, ganSchedule: 'slow' as never }, 'E_ARG', /^audit: ganSchedule must be one of paper, fast, plateau, got slow$/],
+    [
+      'a reference of a column not protected',
+      { ...base, reference: { x: '1' } },
+      'E_ARG',
+      /^audit: the reference names "x", which is not among the protected columns \(sex\)$/,
+    ],
+    [
+      'a legitimate column that is protected',
+      { ...base, legitimate: ['sex'] },
+      'E_ARG',
+      /^audit: the legitimate column "sex" is a protected, label or predictions column$/,
+    ],
+    [
+      'a positive class that is no label value (predictions column: read as the metrics read it)',
+      { ...base, positive: 'maybe' },
+      'E_ARG',
+      /^metrics: --positive "maybe" is not a value of the label "y"/,
+    ],
+    [
+      'a positive class that is no label value (model)',
+      { label: 'y', protected: ['sex'], model, positive: 'maybe' },
+      'E_ARG',
+      /^audit: --positive "maybe" is not a value of the label "y"/,
+    ],
+    [
+      'the schedule',
+      { ...base, ganSchedule: 'slow' as never },
+      'E_ARG',
+      /^audit: ganSchedule must be one of paper, fast, plateau, got slow$/,
+    ],
     ['the GAN seeds', { ...base, ganSeeds: 0 }, 'E_ARG', /^audit: ganSeeds must be a positive integer, got 0$/],
-    ['the candidates', { ...base, ganCandidates: 1 }, 'E_ARG', /^audit: ganCandidates must be an integer of at least 2, got 1$/],
+    [
+      'the candidates',
+      { ...base, ganCandidates: 1 },
+      'E_ARG',
+      /^audit: ganCandidates must be an integer of at least 2, got 1$/,
+    ],
   ];
-  for (const [what, opts, code, re, t] of cases) it(what, () => throwsCode(() => auditPlan(t ?? table(), opts), code, re));
+  for (const [what, opts, code, re, t] of cases)
+    it(what, () => throwsCode(() => auditPlan(t ?? table(), opts), code, re));
 
   it('--allow-small runs on few rows', () => {
     assert.equal(auditPlan(table(50), { ...base, allowSmall: true }).allowSmall, true);
@@ -165,10 +275,14 @@ describe('the decision rule', () => {
     assert.deepEqual([...decide({ kind: 'probability', threshold: 1 }, [1])], [0]);
   });
 
-  it('the default threshold, and the one check with the caller\'s name', () => {
+  it("the default threshold, and the one check with the caller's name", () => {
     assert.equal(decisionRule(undefined, 'x').threshold, METRICS_DEFAULTS.threshold);
     for (const bad of [-0.1, 1.1, NaN, Infinity]) {
-      throwsCode(() => decisionRule(bad, 'fale'), 'E_ARG', new RegExp(`^fale: threshold must be in \\[0, 1\\], got ${bad}$`));
+      throwsCode(
+        () => decisionRule(bad, 'fale'),
+        'E_ARG',
+        new RegExp(`^fale: threshold must be in \\[0, 1\\], got ${bad}$`),
+      );
     }
   });
 
@@ -183,10 +297,14 @@ describe('the positive class and the model-or-predictions rule', () => {
     assert.equal(defaultPositive(['0', '1']), '1');
     assert.equal(defaultPositive(['a', 'b', 'c']), undefined);
     assert.equal(positiveOf(['no', 'yes'], undefined, 'y'), 'yes');
-    throwsCode(() => positiveOf(['a', 'b', 'c'], undefined, 'y', 'fale'), 'E_ARG', /^fale: the label "y" has 3 values \(a, b, c\); name the positive one with --positive$/);
+    throwsCode(
+      () => positiveOf(['a', 'b', 'c'], undefined, 'y', 'fale'),
+      'E_ARG',
+      /^fale: the label "y" has 3 values \(a, b, c\); name the positive one with --positive$/,
+    );
   });
 
-  it('exactly one of a model and a predictions column, in the caller\'s words', () => {
+  it("exactly one of a model and a predictions column, in the caller's words", () => {
     const words = { none: 'none given', both: 'both given' };
     assert.equal(modelOrPred({ model: 'm.json' }, words), 'model');
     assert.equal(modelOrPred({ pred: 'p' }, words), 'pred');
@@ -201,9 +319,29 @@ describe('the audit-run option table', () => {
     const cmd = withAuditRunOptions(new Command('t').exitOverride());
     const rows = AUDIT_RUN_OPTIONS.map((r) => r.option());
     // no option of the command is without a row
-    assert.deepEqual(cmd.options.map((o) => o.flags), rows.map((o) => o.flags));
+    assert.deepEqual(
+      cmd.options.map((o) => o.flags),
+      rows.map((o) => o.flags),
+    );
     for (const r of AUDIT_RUN_OPTIONS) assert.ok(typeof r.key === 'string' && r.key.length > 0, r.option().flags);
-    cmd.parse(['--gan-epochs', '3', '-n', '50', '--allow-small', '--no-rejection', '--gan-side-by-side', 'off', '--no-gan-cache', '--gan-seeds', '2', '--protected-edges', 'age=1,2,3'], { from: 'user' });
+    cmd.parse(
+      [
+        '--gan-epochs',
+        '3',
+        '-n',
+        '50',
+        '--allow-small',
+        '--no-rejection',
+        '--gan-side-by-side',
+        'off',
+        '--no-gan-cache',
+        '--gan-seeds',
+        '2',
+        '--protected-edges',
+        'age=1,2,3',
+      ],
+      { from: 'user' },
+    );
     const v = auditRunValues(cmd.opts());
     assert.equal(v.ganEpochs, 3);
     assert.equal(v.n, 50);
@@ -217,13 +355,17 @@ describe('the audit-run option table', () => {
     assert.deepEqual(Object.keys(v).sort(), [...new Set(AUDIT_RUN_OPTIONS.map((r) => r.key))].sort());
   });
 
-  it('defaults: the GAN seeds from AUDIT_DEFAULTS, the default cache folder when neither --gan-cache nor --no-gan-cache', () => {
-    const cmd = withAuditRunOptions(new Command('t').exitOverride());
-    cmd.parse([], { from: 'user' });
-    const v = auditRunValues(cmd.opts());
-    assert.equal(v.ganSeeds, AUDIT_DEFAULTS.ganSeeds);
-    assert.equal(v.allowSmall, false);
-    assert.equal(v.rejection, true);
-    assert.equal(v.ganCacheDir, defaultGanCacheDir());
-  });
+  it(
+    'defaults: the GAN seeds from AUDIT_DEFAULTS, the default cache folder when neither --gan-cache nor ' +
+      '--no-gan-cache',
+    () => {
+      const cmd = withAuditRunOptions(new Command('t').exitOverride());
+      cmd.parse([], { from: 'user' });
+      const v = auditRunValues(cmd.opts());
+      assert.equal(v.ganSeeds, AUDIT_DEFAULTS.ganSeeds);
+      assert.equal(v.allowSmall, false);
+      assert.equal(v.rejection, true);
+      assert.equal(v.ganCacheDir, defaultGanCacheDir());
+    },
+  );
 });

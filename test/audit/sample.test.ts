@@ -29,7 +29,14 @@ let clf: Classifier;
 before(async () => {
   engine = await getEngine();
   data = simulate(new Rng(engine, 31), { n: 3000, bias: 'direct' }).table;
-  clf = Classifier.train(engine, simulate(new Rng(engine, 30), { n: 1200, bias: 'direct' }).table, { label: 'approved', positive: 'yes', hidden: [], epochs: 20, valFraction: 0, seed: 1 }).model;
+  clf = Classifier.train(engine, simulate(new Rng(engine, 30), { n: 1200, bias: 'direct' }).table, {
+    label: 'approved',
+    positive: 'yes',
+    hidden: [],
+    epochs: 20,
+    valFraction: 0,
+    seed: 1,
+  }).model;
 });
 
 describe('allocate', () => {
@@ -38,14 +45,22 @@ describe('allocate', () => {
     const N = sizes.reduce((s, x) => s + x, 0);
     for (const total of [7, 50, 333, 1000, 4002, N]) {
       const a = allocate(sizes, total);
-      assert.equal(a.reduce((s, x) => s + x, 0), total, `total ${total}`);
+      assert.equal(
+        a.reduce((s, x) => s + x, 0),
+        total,
+        `total ${total}`,
+      );
       sizes.forEach((n, i) => assert.ok(a[i] <= n, `stratum ${i} of ${n} rows gets ${a[i]}`));
       assert.equal(a[5], 0, 'an empty stratum gets none');
-      sizes.forEach((n, i) => { if (n > 0) assert.ok(a[i] >= 1, `non-empty stratum ${i} is represented at total ${total}`); });
+      sizes.forEach((n, i) => {
+        if (n > 0) assert.ok(a[i] >= 1, `non-empty stratum ${i} is represented at total ${total}`);
+      });
     }
     // without the one-row floor in play, every stratum is within 1 of its proportional share
     const a = allocate(sizes, 1000);
-    sizes.forEach((n, i) => assert.ok(Math.abs(a[i] - (1000 * n) / N) < 1, `stratum ${i}: ${a[i]} vs ${(1000 * n) / N}`));
+    sizes.forEach((n, i) =>
+      assert.ok(Math.abs(a[i] - (1000 * n) / N) < 1, `stratum ${i}: ${a[i]} vs ${(1000 * n) / N}`),
+    );
     assert.deepEqual(allocate([5, 5, 5], 4), [2, 1, 1], 'largest remainder, ties to the earlier stratum');
   });
 
@@ -54,7 +69,10 @@ describe('allocate', () => {
     assert.deepEqual(allocate([1, 1, 98], 10), [1, 1, 8]);
     // fewer rows than strata: proportional only, some strata without a row
     assert.deepEqual(allocate([1, 1, 1, 97], 2), [0, 0, 0, 2]);
-    assert.throws(() => allocate([3, 4], 8), (e: unknown) => e instanceof EngineError && /cannot draw 8 rows from 7/.test(e.message));
+    assert.throws(
+      () => allocate([3, 4], 8),
+      (e: unknown) => e instanceof EngineError && /cannot draw 8 rows from 7/.test(e.message),
+    );
   });
 });
 
@@ -67,26 +85,52 @@ describe('stratifiedSample', () => {
     const label = data.columns.find((c) => c.name === 'approved')!;
     assert.ok(sex.kind === 'categorical' && group.kind === 'categorical' && label.kind === 'categorical');
     const G = group.categories.length;
-    const stratum = Int32Array.from({ length: n }, (_, i) => (label.codes[i] * sex.categories.length + sex.codes[i]) * G + group.codes[i]);
+    const stratum = Int32Array.from(
+      { length: n },
+      (_, i) => (label.codes[i] * sex.categories.length + sex.codes[i]) * G + group.codes[i],
+    );
     const strata = 2 * sex.categories.length * G;
     const s = stratifiedSample(engine, stratum, strata, 1000, 7);
     assert.equal(s.rows.length, 1000);
     assert.equal(new Set(s.rows).size, 1000, 'no row twice');
-    assert.ok(s.rows.every((r, i) => i === 0 || r > s.rows[i - 1]), 'in the data\'s row order');
+    assert.ok(
+      s.rows.every((r, i) => i === 0 || r > s.rows[i - 1]),
+      "in the data's row order",
+    );
     const got = new Array<number>(strata).fill(0);
     for (const r of s.rows) got[stratum[r]]++;
     assert.deepEqual(got, s.taken);
     s.sizes.forEach((m, k) => {
-      assert.ok(Math.abs(s.taken[k] - (1000 * m) / n) < 1 || (m > 0 && s.taken[k] === 1), `stratum ${k}: ${s.taken[k]} of ${m}`);
+      assert.ok(
+        Math.abs(s.taken[k] - (1000 * m) / n) < 1 || (m > 0 && s.taken[k] === 1),
+        `stratum ${k}: ${s.taken[k]} of ${m}`,
+      );
       if (m > 0) assert.ok(s.taken[k] >= 1);
     });
     assert.deepEqual(stratifiedSample(engine, stratum, strata, 1000, 7), s, 'same seed, same sample');
-    assert.notDeepEqual(stratifiedSample(engine, stratum, strata, 1000, 8).rows, s.rows, 'another seed, another sample');
+    assert.notDeepEqual(
+      stratifiedSample(engine, stratum, strata, 1000, 8).rows,
+      s.rows,
+      'another seed, another sample',
+    );
   });
 });
 
 describe('the audit with --gan-rows', () => {
-  const base = (): AuditOptions => ({ label: 'approved', positive: 'yes', protected: ['sex', 'group', 'age'], protectedEdges: { age: [18, 35, 50, 80] }, model: builtinBlackBox(engine, clf, 'm'), n: 100, intersectionRows: 20, faleBootstrap: 0, lucidEpochs: 1, ganSeeds: 1, ganEpochs: 2, seed: 4 });
+  const base = (): AuditOptions => ({
+    label: 'approved',
+    positive: 'yes',
+    protected: ['sex', 'group', 'age'],
+    protectedEdges: { age: [18, 35, 50, 80] },
+    model: builtinBlackBox(engine, clf, 'm'),
+    n: 100,
+    intersectionRows: 20,
+    faleBootstrap: 0,
+    lucidEpochs: 1,
+    ganSeeds: 1,
+    ganEpochs: 2,
+    seed: 4,
+  });
   /** audit.json as written, without the run's timings and date */
   async function auditJson(r: AuditResult): Promise<string> {
     const dir = mkdtempSync(join(tmpdir(), 'lucid-ganrows-'));
@@ -117,40 +161,86 @@ describe('the audit with --gan-rows', () => {
     assert.doesNotMatch(renderReport(plain), /stratified sample/);
   });
 
-  it('more rows than ganRows: the GANs train on the sample, everything else on every row; same seed, same bytes', async () => {
-    const r = await runAudit(engine, data, { ...base(), ganRows: 1000 });
-    const g = r.meta.gan;
-    assert.equal(g.rows, 1000);
-    assert.deepEqual(g.sample, { rows: 1000, of: 3000, strata: ['decision', 'sex', 'group', 'age (binned)'], strataCount: g.sample!.strataCount, represented: g.sample!.strataCount });
-    assert.ok(g.sample!.strataCount > 8, `${g.sample!.strataCount} strata`);
-    assert.ok(Object.keys(r.meta.seeds).includes("the GANs' stratified sample of the rows"));
-    // the metrics and the checks count every row
-    assert.equal(r.meta.data.rows, 3000);
-    assert.equal(r.metrics.attributes.attributes[0].groups.reduce((s, x) => s + x.n, 0), 3000);
-    const side = r.checks.fidelity[0].positive!.realRows + r.checks.fidelity[0].negative!.realRows;
-    assert.equal(side, 3000, 'fidelity against every real row of each side');
-    const text = describeGanTraining(g);
-    assert.equal(text, 'LUCID-GAN (paper loss) × 1 seed on a stratified sample of 1,000 of 3,000 rows (strata: decision × sex × group × age (binned)), 2 epochs (the published schedule); ' + describeSampling(g.sampling!));
-    assert.deepEqual(g.sampling, { condition: AUDIT_DEFAULTS.ganCondition, pointShare: AUDIT_DEFAULTS.ganPointShare, correct: AUDIT_DEFAULTS.ganCorrect, ...(AUDIT_DEFAULTS.ganCorrect !== 'none' ? { candidates: CORRECTION_DEFAULTS.factor } : {}) });
-    assert.equal(describeSampling({ condition: 'matched', pointShare: 0.05, correct: 'classifier', candidates: 4 }), 'sets: matched condition, point masses ≥ 5%, classifier correction from 4× candidates');
-    const html = renderReport(r);
-    assert.ok(html.includes(text), 'the settings state it');
-    assert.ok(html.includes('Each GAN trained on a stratified sample of 1,000 of 3,000 rows (strata: decision × sex × group × age (binned)), drawn with its own seed (<code>--gan-rows</code> 1,000); the real-row ticks, the checks against the data, the metrics, the intersections and FALE use all 3,000 rows.'));
-    const again = await runAudit(engine, data, { ...base(), ganRows: 1000 });
-    assert.equal(await auditJson(again), await auditJson(r), 'same seed, same audit.json');
-    const other = await runAudit(engine, data, { ...base(), ganRows: 1000, seed: 5 });
-    assert.notEqual(other.meta.seeds["the GANs' stratified sample of the rows"], r.meta.seeds["the GANs' stratified sample of the rows"]);
-  });
+  it(
+    'more rows than ganRows: the GANs train on the sample, ' + 'everything else on every row; same seed, same bytes',
+    async () => {
+      const r = await runAudit(engine, data, { ...base(), ganRows: 1000 });
+      const g = r.meta.gan;
+      assert.equal(g.rows, 1000);
+      assert.deepEqual(g.sample, {
+        rows: 1000,
+        of: 3000,
+        strata: ['decision', 'sex', 'group', 'age (binned)'],
+        strataCount: g.sample!.strataCount,
+        represented: g.sample!.strataCount,
+      });
+      assert.ok(g.sample!.strataCount > 8, `${g.sample!.strataCount} strata`);
+      assert.ok(Object.keys(r.meta.seeds).includes("the GANs' stratified sample of the rows"));
+      // the metrics and the checks count every row
+      assert.equal(r.meta.data.rows, 3000);
+      assert.equal(
+        r.metrics.attributes.attributes[0].groups.reduce((s, x) => s + x.n, 0),
+        3000,
+      );
+      const side = r.checks.fidelity[0].positive!.realRows + r.checks.fidelity[0].negative!.realRows;
+      assert.equal(side, 3000, 'fidelity against every real row of each side');
+      const text = describeGanTraining(g);
+      assert.equal(
+        text,
+        'LUCID-GAN (paper loss) × 1 seed on a stratified sample of 1,000 of 3,000 rows (strata: decision × sex × ' +
+          'group × age (binned)), 2 epochs (the published schedule); ' +
+          describeSampling(g.sampling!),
+      );
+      assert.deepEqual(g.sampling, {
+        condition: AUDIT_DEFAULTS.ganCondition,
+        pointShare: AUDIT_DEFAULTS.ganPointShare,
+        correct: AUDIT_DEFAULTS.ganCorrect,
+        ...(AUDIT_DEFAULTS.ganCorrect !== 'none' ? { candidates: CORRECTION_DEFAULTS.factor } : {}),
+      });
+      assert.equal(
+        describeSampling({ condition: 'matched', pointShare: 0.05, correct: 'classifier', candidates: 4 }),
+        'sets: matched condition, point masses ≥ 5%, classifier correction from 4× candidates',
+      );
+      const html = renderReport(r);
+      assert.ok(html.includes(text), 'the settings state it');
+      assert.ok(
+        html.includes(
+          'Each GAN trained on a stratified sample of 1,000 of 3,000 rows (strata: decision × sex × group × age ' +
+            '(binned)), drawn with its own seed (<code>--gan-rows</code> 1,000); the real-row ticks, the checks ' +
+            'against the data, the metrics, the intersections and FALE use all 3,000 rows.',
+        ),
+      );
+      const again = await runAudit(engine, data, { ...base(), ganRows: 1000 });
+      assert.equal(await auditJson(again), await auditJson(r), 'same seed, same audit.json');
+      const other = await runAudit(engine, data, { ...base(), ganRows: 1000, seed: 5 });
+      assert.notEqual(
+        other.meta.seeds["the GANs' stratified sample of the rows"],
+        r.meta.seeds["the GANs' stratified sample of the rows"],
+      );
+    },
+  );
 
   it('the fast schedule holds its rows out of the sample', async () => {
     const r = await runAudit(engine, data, { ...base(), ganRows: 1000, ganSchedule: 'fast', ganEpochs: 2 });
     const g = r.meta.gan;
     assert.ok(g.heldOut > 0);
     assert.equal(g.rows + g.heldOut, 1000);
-    assert.match(describeGanTraining(g), new RegExp(`^LUCID-GAN \\(paper loss\\) × 1 seed on ${g.rows} rows of a stratified sample of 1,000 of 3,000 rows \\(strata: decision × sex × group × age \\(binned\\)\\), checked every 150 steps on the fidelity to ${g.heldOut} held-out rows`));
+    assert.match(
+      describeGanTraining(g),
+      new RegExp(
+        `^LUCID-GAN \\(paper loss\\) × 1 seed on ${g.rows} rows of a stratified sample of 1,000 of 3,000 rows ` +
+          `\\(strata: decision × sex × group × age \\(binned\\)\\), checked every 150 steps on the fidelity to ` +
+          `${g.heldOut} held-out rows`,
+      ),
+    );
   });
 
   it('refuses a ganRows that is not a positive integer', async () => {
-    for (const v of [0, -1, 1.5, NaN]) await assert.rejects(runAudit(engine, data, { ...base(), ganRows: v }), (e: unknown) => e instanceof EngineError && /ganRows must be a positive integer/.test(e.message), String(v));
+    for (const v of [0, -1, 1.5, NaN])
+      await assert.rejects(
+        runAudit(engine, data, { ...base(), ganRows: v }),
+        (e: unknown) => e instanceof EngineError && /ganRows must be a positive integer/.test(e.message),
+        String(v),
+      );
   });
 });

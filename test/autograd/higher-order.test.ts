@@ -29,7 +29,11 @@ describe('higher-order gradients', async () => {
       const y = o.sum(o.square(o.batchNormTrain(x, g, b).y));
       const [dx] = grad(y, [x], { createGraph: true });
       assert.ok(dx.data.every(Number.isFinite), 'the first derivative is still available');
-      assert.throws(() => grad(o.sum(o.square(dx)), [x]), (err: Error & { code?: string }) => err.code === 'E_GRAD' && /batchNorm: not twice-differentiable/.test(err.message));
+      assert.throws(
+        () => grad(o.sum(o.square(dx)), [x]),
+        (err: Error & { code?: string }) =>
+          err.code === 'E_GRAD' && /batchNorm: not twice-differentiable/.test(err.message),
+      );
     });
   });
 

@@ -34,7 +34,8 @@ describe('op table', async () => {
       e.scope(() => {
         const xs = xs64.map((x) => requireGrad(e.tensor(x.data, x.shape)));
         const out = row.op(e, xs);
-        const shape = out.shape.length === 0 && expected.shape.length === 0 ? true : out.shape.join() === expected.shape.join();
+        const shape =
+          out.shape.length === 0 && expected.shape.length === 0 ? true : out.shape.join() === expected.shape.join();
         if (!shape) throw new Error(`${row.name}: shape [${out.shape}], reference [${expected.shape}]`);
         assertClose(out.data, expected.data, 1e-5, 1e-4, `${row.name} forward`);
         if (row.grad === false) return;

@@ -35,10 +35,54 @@ describe('the Adult report in chromium', { skip, timeout: 180_000 }, () => {
     const data = path.join(dir, 'adult.csv');
     const model = path.join(dir, 'model.json');
     lucid(['dataset', 'export', 'adult', '--split', 'test', '--out', data]);
-    lucid(['model', 'train', '--data', data, '--label', 'Income', '--positive', '>50K', '--hidden', 'none', '--epochs', '3', '--val-fraction', '0', '--quiet', '--out', model]);
     lucid([
-      'audit', '--data', data, '--label', 'Income', '--positive', '>50K', '--protected', 'Sex,Race,Age', '--protected-edges', 'Age=16,30,50,90',
-      '--model', model, '--gan-epochs', '1', '--gan-seeds', '1', '-n', '300', '--intersection-rows', '0', '--fale-bootstrap', '0', '--seed', '1', '--quiet', '--out', path.join(dir, 'out'),
+      'model',
+      'train',
+      '--data',
+      data,
+      '--label',
+      'Income',
+      '--positive',
+      '>50K',
+      '--hidden',
+      'none',
+      '--epochs',
+      '3',
+      '--val-fraction',
+      '0',
+      '--quiet',
+      '--out',
+      model,
+    ]);
+    lucid([
+      'audit',
+      '--data',
+      data,
+      '--label',
+      'Income',
+      '--positive',
+      '>50K',
+      '--protected',
+      'Sex,Race,Age',
+      '--protected-edges',
+      'Age=16,30,50,90',
+      '--model',
+      model,
+      '--gan-epochs',
+      '1',
+      '--gan-seeds',
+      '1',
+      '-n',
+      '300',
+      '--intersection-rows',
+      '0',
+      '--fale-bootstrap',
+      '0',
+      '--seed',
+      '1',
+      '--quiet',
+      '--out',
+      path.join(dir, 'out'),
     ]);
     report = path.join(dir, 'out', 'report.html');
     copyFileSync(report, artifact('adult-report.html'));
@@ -61,11 +105,21 @@ describe('the Adult report in chromium', { skip, timeout: 180_000 }, () => {
       assert.ok(await table.isVisible(), 'the verdict table is visible');
       const box = await table.boundingBox();
       assert.ok(box && box.width > 0 && box.height > 0, `the verdict table has a box: ${JSON.stringify(box)}`);
-      t.diagnostic(`verdict table: top ${box.y.toFixed(0)} px, bottom ${(box.y + box.height).toFixed(0)} px of the 900 px first screen`);
+      t.diagnostic(
+        `verdict table: top ${box.y.toFixed(0)} px, bottom ${(box.y + box.height).toFixed(0)} px of the 900 px first ` +
+          `screen`,
+      );
       const scrollY = await page.evaluate(() => window.scrollY);
       assert.equal(scrollY, 0);
-      assert.ok(box.y >= 0 && box.y + box.height <= 900, `the verdict table lies within the first screen: top ${box.y.toFixed(0)} px, bottom ${(box.y + box.height).toFixed(0)} px > 900`);
-      assert.ok(await page.locator('#verdict table.verdict-table tbody tr').count() >= 3, 'a row per protected attribute (Sex, Race, Age)');
+      assert.ok(
+        box.y >= 0 && box.y + box.height <= 900,
+        `the verdict table lies within the first screen: top ${box.y.toFixed(0)} px, bottom ` +
+          `${(box.y + box.height).toFixed(0)} px > 900`,
+      );
+      assert.ok(
+        (await page.locator('#verdict table.verdict-table tbody tr').count()) >= 3,
+        'a row per protected attribute (Sex, Race, Age)',
+      );
       // every judged metric's column is on screen: the table does not scroll sideways at 1400 px
       const sideways = await page.$eval('#verdict .scroll', (e) => e.scrollWidth - e.clientWidth);
       assert.ok(sideways <= 1, `the verdict table scrolls sideways by ${sideways} px`);
@@ -76,24 +130,31 @@ describe('the Adult report in chromium', { skip, timeout: 180_000 }, () => {
   });
 
   for (const width of [1400, 800]) {
-    it(`at ${width} px no text sticks out of its chart or its box; full-page screenshot adult-${width}.png`, async (t) => {
-      const page = await browser.newPage({ viewport: { width, height: 900 } });
-      try {
-        await page.goto(pathToFileURL(report).href, { waitUntil: 'load' });
-        const size = pngSize(await page.screenshot({ path: artifact(`adult-${width}.png`), fullPage: true }));
-        t.diagnostic(`adult-${width}.png: ${size.width} × ${size.height} px (${(size.height / 900).toFixed(1)} screens of 900 px)`);
-        assert.deepEqual(await textOverflow(page), [], `text that does not fit at ${width} px`);
-        // the main sections in about 8 screens at 1400 px, details folded (measured 8.6 for
-        // this audit, 8.2 for the README's); the bound catches a section that stops folding
-        if (width === 1400) assert.ok(size.height <= 10 * 900, `the folded report is ${size.height} px, over 10 screens`);
-        // and a reader who opens every <details> still gets no text out of its box
-        if (width === 1400) {
-          await page.$$eval('details', (d) => d.forEach((x) => ((x as HTMLDetailsElement).open = true)));
-          assert.deepEqual(await textOverflow(page), [], 'text that does not fit with every <details> open');
+    it(
+      `at ${width} px no text sticks out of its chart or ` + `its box; full-page screenshot adult-${width}.png`,
+      async (t) => {
+        const page = await browser.newPage({ viewport: { width, height: 900 } });
+        try {
+          await page.goto(pathToFileURL(report).href, { waitUntil: 'load' });
+          const size = pngSize(await page.screenshot({ path: artifact(`adult-${width}.png`), fullPage: true }));
+          t.diagnostic(
+            `adult-${width}.png: ${size.width} × ${size.height} px (${(size.height / 900).toFixed(1)} screens of 900 ` +
+              `px)`,
+          );
+          assert.deepEqual(await textOverflow(page), [], `text that does not fit at ${width} px`);
+          // the main sections in about 8 screens at 1400 px, details folded (measured 8.6 for
+          // this audit, 8.2 for the README's); the bound catches a section that stops folding
+          if (width === 1400)
+            assert.ok(size.height <= 10 * 900, `the folded report is ${size.height} px, over 10 screens`);
+          // and a reader who opens every <details> still gets no text out of its box
+          if (width === 1400) {
+            await page.$$eval('details', (d) => d.forEach((x) => ((x as HTMLDetailsElement).open = true)));
+            assert.deepEqual(await textOverflow(page), [], 'text that does not fit with every <details> open');
+          }
+        } finally {
+          await page.close();
         }
-      } finally {
-        await page.close();
-      }
-    });
+      },
+    );
   }
 });

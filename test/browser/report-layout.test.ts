@@ -18,7 +18,7 @@ const BIN = path.join(ROOT, 'bin/lucid.js');
 const PAGES = ['direct/report.html', 'proxy/report.html', 'intersectional/report.html', 'index.html'];
 const WIDTHS = [390, 800, 1400];
 
-describe('the demo\'s reports at 390, 800 and 1400 px', { skip: skip ?? false, timeout: 600_000 }, () => {
+describe("the demo's reports at 390, 800 and 1400 px", { skip: skip ?? false, timeout: 600_000 }, () => {
   let browser: Browser;
   let dir: string;
 
@@ -26,7 +26,9 @@ describe('the demo\'s reports at 390, 800 and 1400 px', { skip: skip ?? false, t
     dir = mkdtempSync(path.join(tmpdir(), 'lucid-layout-'));
     // the demo as a newcomer runs it, with no data folder (few GAN epochs: the layout, not the sets, is tested)
     const r = spawnSync(process.execPath, [BIN, 'demo', '--out', dir, '--gan-epochs', '3', '--quiet'], {
-      encoding: 'utf8', timeout: 300_000, env: { ...process.env, LUCID_DATA_DIR: path.join(dir, 'no-data-here') },
+      encoding: 'utf8',
+      timeout: 300_000,
+      env: { ...process.env, LUCID_DATA_DIR: path.join(dir, 'no-data-here') },
     });
     assert.equal(r.status, 0, `lucid demo failed (status ${r.status}):\n${r.stdout}\n${r.stderr}`);
     for (const p of PAGES) assert.ok(existsSync(path.join(dir, p)), `the demo wrote ${p}`);
@@ -49,7 +51,10 @@ describe('the demo\'s reports at 390, 800 and 1400 px', { skip: skip ?? false, t
           await page.evaluate(() => document.querySelectorAll('details').forEach((d) => d.setAttribute('open', '')));
           for (const x of await clippedText(page)) problems.push(`${p}: ${x}`);
           problems.push(...errors.map((e) => `${p}: ${e}`));
-          await page.screenshot({ path: artifact(`layout-${p.replace(/\/.*$|\.html$/g, '')}-${width}.png`), fullPage: width === 390 });
+          await page.screenshot({
+            path: artifact(`layout-${p.replace(/\/.*$|\.html$/g, '')}-${width}.png`),
+            fullPage: width === 390,
+          });
         } finally {
           await page.close();
         }

@@ -24,7 +24,10 @@ interface Run {
   errors: string[];
 }
 
-describe('browser page: threads when cross-origin isolated, one thread otherwise', { skip: skip ?? false, timeout: 120_000 }, () => {
+describe('browser page: threads when cross-origin isolated, one thread otherwise', {
+  skip: skip ?? false,
+  timeout: 120_000,
+}, () => {
   let browser: Browser;
   let isolated: Awaited<ReturnType<typeof serve>>;
   let plain: Awaited<ReturnType<typeof serve>>;
@@ -57,7 +60,8 @@ describe('browser page: threads when cross-origin isolated, one thread otherwise
       await page.waitForFunction(() => document.body.dataset.state === 'loaded');
       await page.selectOption('#pred', 'preds');
       await auditInPage(page, { epochs: '2', rows: '200', seed: '7' }, 60_000);
-      const csv = (id: string) => page.evaluate(async (a) => (await fetch((document.getElementById(a) as HTMLAnchorElement).href)).text(), id);
+      const csv = (id: string) =>
+        page.evaluate(async (a) => (await fetch((document.getElementById(a) as HTMLAnchorElement).href)).text(), id);
       return {
         isolated: await page.evaluate(() => globalThis.crossOriginIsolated),
         threads: await page.evaluate(() => document.body.dataset.threads),
@@ -84,7 +88,11 @@ describe('browser page: threads when cross-origin isolated, one thread otherwise
     assert.equal(single.threads, '1', single.engine);
     assert.match(single.engine, /1 thread \(the page is not cross-origin isolated\)/);
     // GAN seeds side by side on both: Web Workers need no shared memory, so the fallback trains on 2 cores too
-    assert.match(single.before, /^Engine: .*1 thread \(the page is not cross-origin isolated\); GAN seeds side by side, 2 at once\./, 'said before the run');
+    assert.match(
+      single.before,
+      /^Engine: .*1 thread \(the page is not cross-origin isolated\); GAN seeds side by side, 2 at once\./,
+      'said before the run',
+    );
     assert.match(threaded.before, /^Engine: .*2 threads; GAN seeds side by side, 2 at once\./, 'said before the run');
     assert.deepEqual(single.errors, [], 'no console errors (fallback)');
 

@@ -11,7 +11,17 @@ import { join } from 'node:path';
 import { EXIT } from '../../src/cli/handle-error.js';
 import type { Option } from 'commander';
 import { requiredOptions } from '../../src/cli/program.js';
-import { cliFixtures, formatChoices, inputFileOptions, lucid, misspeltOption, programCommands, STACK, takesColumns, writeFixtureFiles } from '../helpers/cli-fixtures.js';
+import {
+  cliFixtures,
+  formatChoices,
+  inputFileOptions,
+  lucid,
+  misspeltOption,
+  programCommands,
+  STACK,
+  takesColumns,
+  writeFixtureFiles,
+} from '../helpers/cli-fixtures.js';
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 
@@ -80,17 +90,29 @@ describe('CLI conventions, every command', () => {
 
         const typo = required.find((o) => o.long && !command.options.some((x) => x.long === o.long!.slice(0, -1)));
         if (typo) {
-          it(`a typo of a required option (${typo.long!.slice(0, -1)}) is an unknown option, not a missing ${typo.long}`, () => {
-            const args = fx.args.map((a) => (a === typo.long ? a.slice(0, -1) : a));
-            usageLine(lucid(...args), new RegExp(`unknown option '${escapeRegExp(typo.long!.slice(0, -1))}'`));
-          });
+          it(
+            `a typo of a required option (${typo.long!.slice(0, -1)}) is an unknown option, not a missing ` +
+              `${typo.long}`,
+            () => {
+              const args = fx.args.map((a) => (a === typo.long ? a.slice(0, -1) : a));
+              usageLine(lucid(...args), new RegExp(`unknown option '${escapeRegExp(typo.long!.slice(0, -1))}'`));
+            },
+          );
         }
       }
 
-      const choice = command.options.find((o) => !o.hidden && o.argChoices && o.long !== '--format') ?? command.options.find((o) => o.long === '--format');
+      const choice =
+        command.options.find((o) => !o.hidden && o.argChoices && o.long !== '--format') ??
+        command.options.find((o) => o.long === '--format');
       if (choice) {
         it(`a value not among ${choice.long}'s choices exits 2 naming them, with a pointer to --help`, () => {
-          usageLine(lucid(...fx.args, choice.long!, 'zzz'), new RegExp(`option '${escapeRegExp(choice.flags)}' argument 'zzz' is invalid\\. Allowed choices are ${escapeRegExp(choice.argChoices!.join(', '))}`));
+          usageLine(
+            lucid(...fx.args, choice.long!, 'zzz'),
+            new RegExp(
+              `option '${escapeRegExp(choice.flags)}' argument 'zzz' is invalid\\. Allowed choices are ` +
+                `${escapeRegExp(choice.argChoices!.join(', '))}`,
+            ),
+          );
         });
       }
 
@@ -128,7 +150,9 @@ describe('CLI conventions, every command', () => {
         });
       }
 
-      it('--format json prints one JSON object on stdout', { skip: fx.slow ? `slow (${fx.slow}): in test/full/conventions.test.ts` : false }, () => {
+      it('--format json prints one JSON object on stdout', {
+        skip: fx.slow ? `slow (${fx.slow}): in test/full/conventions.test.ts` : false,
+      }, () => {
         const r = lucid(...fx.args, '--format', 'json');
         assert.equal(r.status, 0, r.stderr);
         const j = JSON.parse(r.stdout) as unknown;
@@ -138,20 +162,50 @@ describe('CLI conventions, every command', () => {
     });
   }
 
-  it('dataset export sim writes the simulator\'s table, the same for the same seed; an unknown data set is a usage error', () => {
-    const out = join(dir, 'sim.csv');
-    const r = lucid('dataset', 'export', 'sim', '--bias', 'proxy', '--rows', '200', '--seed', '4', '--format', 'json', '--out', out);
-    assert.equal(r.status, 0, r.stderr);
-    const j = JSON.parse(r.stdout);
-    assert.equal(j.rows, 200);
-    assert.ok(j.columns.includes('neighbourhood') && j.columns.includes('approved'));
-    const again = lucid('dataset', 'export', 'sim', '--bias', 'proxy', '--rows', '200', '--seed', '4', '--out', join(dir, 'sim2.csv'));
-    assert.equal(again.status, 0);
-    assert.equal(readFileSync(out, 'utf8'), readFileSync(join(dir, 'sim2.csv'), 'utf8'));
-    const bad = lucid('dataset', 'export', 'iris', '--out', join(dir, 'x.csv'));
-    assert.equal(bad.status, 2);
-    assert.match(bad.stderr, /unknown data set "iris"/);
-  });
+  it(
+    "dataset export sim writes the simulator's table, the same for the same seed; an unknown data set is a usage " +
+      'error',
+    () => {
+      const out = join(dir, 'sim.csv');
+      const r = lucid(
+        'dataset',
+        'export',
+        'sim',
+        '--bias',
+        'proxy',
+        '--rows',
+        '200',
+        '--seed',
+        '4',
+        '--format',
+        'json',
+        '--out',
+        out,
+      );
+      assert.equal(r.status, 0, r.stderr);
+      const j = JSON.parse(r.stdout);
+      assert.equal(j.rows, 200);
+      assert.ok(j.columns.includes('neighbourhood') && j.columns.includes('approved'));
+      const again = lucid(
+        'dataset',
+        'export',
+        'sim',
+        '--bias',
+        'proxy',
+        '--rows',
+        '200',
+        '--seed',
+        '4',
+        '--out',
+        join(dir, 'sim2.csv'),
+      );
+      assert.equal(again.status, 0);
+      assert.equal(readFileSync(out, 'utf8'), readFileSync(join(dir, 'sim2.csv'), 'utf8'));
+      const bad = lucid('dataset', 'export', 'iris', '--out', join(dir, 'x.csv'));
+      assert.equal(bad.status, 2);
+      assert.match(bad.stderr, /unknown data set "iris"/);
+    },
+  );
 
   it('--format json results: model train, model predict, invert', () => {
     const t = JSON.parse(lucid(...fixtures['model train'].args, '--format', 'json').stdout);
@@ -160,21 +214,43 @@ describe('CLI conventions, every command', () => {
     assert.equal(JSON.parse(lucid(...fixtures.invert.args, '--format', 'json').stdout).samples, 20);
   });
 
-  it("the program's own errors: an unknown command, a bad --threads, no command at all: lucid: error: and a pointer to lucid --help, exit 2", () => {
-    for (const [args, what] of [[['frob'], /unknown command 'frob'/], [['--threads', '0', 'selfcheck'], /option '--threads <n>' argument '0' is invalid/], [[], /lucid needs one of the commands listed above/], [['help', 'frob'], /unknown command 'frob'/], [['--threads', '1', 'help', 'frob'], /unknown command 'frob'/]] as const) {
-      const r = lucid(...args);
-      assert.equal(r.status, EXIT.usage, r.stderr);
-      assert.match(r.stderr, new RegExp(`(^|\\n)lucid: error: ${what.source}.*; see lucid --help\\n$`), r.stderr);
-    }
-    const typo = lucid('audit', '--protect', 'sex');
-    assert.equal(typo.stderr, "lucid: error: unknown option '--protect' (did you mean --protected?); see lucid audit --help\n");
-  });
+  it(
+    "the program's own errors: an unknown command, a bad --threads, no command at all: lucid: error: and a pointer " +
+      'to lucid --help, exit 2',
+    () => {
+      for (const [args, what] of [
+        [['frob'], /unknown command 'frob'/],
+        [['--threads', '0', 'selfcheck'], /option '--threads <n>' argument '0' is invalid/],
+        [[], /lucid needs one of the commands listed above/],
+        [['help', 'frob'], /unknown command 'frob'/],
+        [['--threads', '1', 'help', 'frob'], /unknown command 'frob'/],
+      ] as const) {
+        const r = lucid(...args);
+        assert.equal(r.status, EXIT.usage, r.stderr);
+        assert.match(r.stderr, new RegExp(`(^|\\n)lucid: error: ${what.source}.*; see lucid --help\\n$`), r.stderr);
+      }
+      const typo = lucid('audit', '--protect', 'sex');
+      assert.equal(
+        typo.stderr,
+        "lucid: error: unknown option '--protect' (did you mean --protected?); see lucid audit --help\n",
+      );
+    },
+  );
 
   it('a missing required option exits 2; a missing model file exits 1 naming it', () => {
     const usage = lucid('model', 'train', '--data', join(dir, 'd.csv'));
     assert.equal(usage.status, 2);
     assert.doesNotMatch(usage.stderr, STACK);
-    const runtime = lucid('model', 'predict', '--model', join(dir, 'missing.json'), '--data', join(dir, 'd.csv'), '--out', join(dir, 'x.csv'));
+    const runtime = lucid(
+      'model',
+      'predict',
+      '--model',
+      join(dir, 'missing.json'),
+      '--data',
+      join(dir, 'd.csv'),
+      '--out',
+      join(dir, 'x.csv'),
+    );
     assert.equal(runtime.status, 1, runtime.stderr);
     assert.match(runtime.stderr, /missing\.json/);
     assert.doesNotMatch(runtime.stderr, STACK);
@@ -183,6 +259,10 @@ describe('CLI conventions, every command', () => {
   it('a misspelt column names the file and the close columns', () => {
     const r = lucid('metrics', '--data', join(dir, 'd.csv'), '--label', 'Y', '--pred', 'y', '--group', 'g');
     assert.equal(r.status, 2);
-    assert.equal(r.stderr, `lucid: error: ${join(dir, 'd.csv')}: --label "Y" is not a column (did you mean "y"?); the columns are: x, g, y\n`);
+    assert.equal(
+      r.stderr,
+      `lucid: error: ${join(dir, 'd.csv')}: --label "Y" is not a column (did you mean "y"?); the columns are: x, g, ` +
+        `y\n`,
+    );
   });
 });

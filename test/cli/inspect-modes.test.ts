@@ -17,10 +17,15 @@ describe('lucid inspect --modes', () => {
       const rnd = hostRng(3);
       const normal = () => Math.sqrt(-2 * Math.log(1 - rnd())) * Math.cos(2 * Math.PI * rnd());
       const lines = ['hours,site,version'];
-      for (let i = 0; i < 2000; i++) lines.push(`${(rnd() < 0.4 ? 20 + normal() : 40 + 2 * normal()).toFixed(3)},${rnd() < 0.5 ? 'north' : 'south'},7`);
+      for (let i = 0; i < 2000; i++)
+        lines.push(
+          `${(rnd() < 0.4 ? 20 + normal() : 40 + 2 * normal()).toFixed(3)},${rnd() < 0.5 ? 'north' : 'south'},7`,
+        );
       const file = join(dir, 'shifts.csv');
       writeFileSync(file, lines.join('\n') + '\n');
-      const r = spawnSync(process.execPath, [bin, 'inspect', '--data', file, '--modes', '--format', 'json'], { encoding: 'utf8' });
+      const r = spawnSync(process.execPath, [bin, 'inspect', '--data', file, '--modes', '--format', 'json'], {
+        encoding: 'utf8',
+      });
       assert.equal(r.status, 0, r.stderr);
       const s = JSON.parse(r.stdout);
       const hours = s.columns.find((c: { name: string }) => c.name === 'hours');

@@ -67,7 +67,11 @@ describe('BOM, line ends, cut samples', () => {
     assert.equal(detect('a,b\n1,2\n').lineEnding, 'LF');
     assert.equal(detect('a,b\r\n1,2\r\n').lineEnding, 'CRLF');
     assert.equal(detect('a,b\r1,2\r').lineEnding, 'CR');
-    assert.deepEqual(detectCsv('a,b\r\n1,2\r\n3,4').sample, [['a', 'b'], ['1', '2'], ['3', '4']]);
+    assert.deepEqual(detectCsv('a,b\r\n1,2\r\n3,4').sample, [
+      ['a', 'b'],
+      ['1', '2'],
+      ['3', '4'],
+    ]);
   });
 
   it('drops the last line of an incomplete sample, which may be cut', () => {
@@ -77,8 +81,14 @@ describe('BOM, line ends, cut samples', () => {
   });
 
   it('blank lines give no records', () => {
-    assert.deepEqual(splitRecords('\na,b\n\n  \n1,2\n\n', ','), [['a', 'b'], ['1', '2']]);
-    assert.deepEqual(splitRecords('a,\n,b\n', ','), [['a', ''], ['', 'b']]);
+    assert.deepEqual(splitRecords('\na,b\n\n  \n1,2\n\n', ','), [
+      ['a', 'b'],
+      ['1', '2'],
+    ]);
+    assert.deepEqual(splitRecords('a,\n,b\n', ','), [
+      ['a', ''],
+      ['', 'b'],
+    ]);
   });
 });
 
@@ -96,7 +106,13 @@ describe('header detection', () => {
   it('all-text files: distinct names that never reappear below are a header', () => {
     assert.equal(detect('color,size\nred,big\nblue,small\nred,small\n').header, true);
     assert.equal(detect('red,big\nblue,small\nred,small\n').header, false);
-    assert.equal(looksLikeHeader([['a', 'a'], ['x', 'y']]), false);
+    assert.equal(
+      looksLikeHeader([
+        ['a', 'a'],
+        ['x', 'y'],
+      ]),
+      false,
+    );
   });
 
   it('a given header setting wins', () => {
@@ -127,21 +143,36 @@ describe('byte-level checks', () => {
     assert.equal(s.line, 5);
   });
 
-  it('QuoteScanner: a value over 1 MiB is refused as a size cap; a quoted one that swallowed lines as a missing closing quote', () => {
-    // one huge quoted value on one line, properly closed later: a size cap, not a syntax error
-    const s = new QuoteScanner('f', ',');
-    const big = new Uint8Array((1 << 20) + 10).fill(0x61);
-    big[0] = 0x22;
-    assert.throws(() => s.feed(big), (e: Error) => /f: line 1: a value longer than 1 MiB, the most a cell may hold \(a size cap\)/.test(e.message) && !/closing quote/.test(e.message));
-    // the same size reached across many lines: a closing quote is probably missing
-    const lines = new Uint8Array((1 << 20) + 10).fill(0x61);
-    lines[0] = 0x22;
-    for (let i = 100; i < lines.length; i += 100) lines[i] = 0x0a;
-    assert.throws(() => new QuoteScanner('f', ',').feed(lines), /f: line 1: the quoted value that opens here runs on over \d+ line breaks and is a value longer than 1 MiB.*a closing quote is probably missing/);
-    // an unquoted 5 MB field: the same cap (it used to pass and flood the output)
-    const plain = new Uint8Array(5 << 20).fill(0x62);
-    assert.throws(() => new QuoteScanner('f', ',').feed(plain), /f: line 1: a value longer than 1 MiB, the most a cell may hold \(a size cap\)/);
-  });
+  it(
+    'QuoteScanner: a value over 1 MiB is refused as a size cap; a quoted one that swallowed lines as a missing ' +
+      'closing quote',
+    () => {
+      // one huge quoted value on one line, properly closed later: a size cap, not a syntax error
+      const s = new QuoteScanner('f', ',');
+      const big = new Uint8Array((1 << 20) + 10).fill(0x61);
+      big[0] = 0x22;
+      assert.throws(
+        () => s.feed(big),
+        (e: Error) =>
+          /f: line 1: a value longer than 1 MiB, the most a cell may hold \(a size cap\)/.test(e.message) &&
+          !/closing quote/.test(e.message),
+      );
+      // the same size reached across many lines: a closing quote is probably missing
+      const lines = new Uint8Array((1 << 20) + 10).fill(0x61);
+      lines[0] = 0x22;
+      for (let i = 100; i < lines.length; i += 100) lines[i] = 0x0a;
+      assert.throws(
+        () => new QuoteScanner('f', ',').feed(lines),
+        /f: line 1: the quoted value that opens here runs on over \d+ line breaks and is a value longer than 1 MiB.*a closing quote is probably missing/,
+      );
+      // an unquoted 5 MB field: the same cap (it used to pass and flood the output)
+      const plain = new Uint8Array(5 << 20).fill(0x62);
+      assert.throws(
+        () => new QuoteScanner('f', ',').feed(plain),
+        /f: line 1: a value longer than 1 MiB, the most a cell may hold \(a size cap\)/,
+      );
+    },
+  );
 
   it('WhitespaceCollapser turns runs of blanks into one tab, keeping quoted blanks', () => {
     const c = new WhitespaceCollapser();

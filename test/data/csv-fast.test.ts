@@ -44,7 +44,29 @@ function rng(seed: number): () => number {
   };
 }
 
-const WORDS = ['a', 'b', 'yes', 'no', 'Ünïcødé', '東京', '😀x', ' pad ', '?', 'NA', '', '1,5', '0,25', '1.234,5', '-3.5', '1e3', '12', '7', '0.125', '\u00a0x', 'x y'];
+const WORDS = [
+  'a',
+  'b',
+  'yes',
+  'no',
+  'Ünïcødé',
+  '東京',
+  '😀x',
+  ' pad ',
+  '?',
+  'NA',
+  '',
+  '1,5',
+  '0,25',
+  '1.234,5',
+  '-3.5',
+  '1e3',
+  '12',
+  '7',
+  '0.125',
+  '\u00a0x',
+  'x y',
+];
 
 /** A random CSV: mostly well formed, with some of everything the reader must agree on. */
 function randomCsv(r: () => number, rows: number): Uint8Array {
@@ -69,7 +91,8 @@ function randomCsv(r: () => number, rows: number): Uint8Array {
   if (r() < 0.7) text += Array.from({ length: cols }, (_, j) => `col${j}`).join(d) + lineEnd();
   for (let i = 0; i < rows; i++) {
     const u = r();
-    if (u < 0.01) text += lineEnd(); // blank line
+    if (u < 0.01)
+      text += lineEnd(); // blank line
     else if (u < 0.015) text += '   ' + lineEnd(); // whitespace line
     let n = cols;
     if (r() < 0.002) n = cols + (r() < 0.5 ? -1 : 1); // ragged
@@ -108,7 +131,8 @@ describe('CSV fast path', () => {
       const rows = k % 10 === 0 ? 4000 + Math.floor(r() * 4000) : 1 + Math.floor(r() * 60);
       const file = join(dir, `r${k}.csv`);
       writeFileSync(file, randomCsv(r, rows));
-      const opts: ReadOptions = k % 7 === 3 ? { missing: 'drop' } : k % 11 === 5 ? { header: false } : k % 13 === 4 ? { skipLines: 1 } : {};
+      const opts: ReadOptions =
+        k % 7 === 3 ? { missing: 'drop' } : k % 11 === 5 ? { header: false } : k % 13 === 4 ? { skipLines: 1 } : {};
       await same(file, opts, `random file ${k} (${rows} rows, ${JSON.stringify(opts)})`);
     }
   });
@@ -134,7 +158,11 @@ describe('CSV fast path', () => {
     assert.equal(s.push(enc.encode('a,b\r')), null);
     assert.equal(s.push(enc.encode('\nc,d\re,')), null);
     s.end();
-    assert.deepEqual(rows, [['a', 'b'], ['c', 'd'], ['e', '']]);
+    assert.deepEqual(rows, [
+      ['a', 'b'],
+      ['c', 'd'],
+      ['e', ''],
+    ]);
     const rest = new FastSplitter(';', () => {}).push(enc.encode('x;1\ny;"2"\n'));
     assert.equal(new TextDecoder().decode(rest!), 'y;"2"\n');
   });

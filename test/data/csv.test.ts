@@ -19,21 +19,34 @@ const file = (content: string | Uint8Array) => {
   return p;
 };
 const read = (content: string | Uint8Array, opts?: ReadOptions) => readCsv(file(content), opts);
-const values = (t: Table) => t.columns.map((c) => (c.kind === 'numeric' ? Array.from(c.values) : Array.from(c.codes, (k) => c.categories[k])));
+const values = (t: Table) =>
+  t.columns.map((c) => (c.kind === 'numeric' ? Array.from(c.values) : Array.from(c.codes, (k) => c.categories[k])));
 
 /** Same columns, kinds, and values bit for bit (so −0 and 0 differ). */
 function assertSameTable(a: Table, b: Table) {
   assert.equal(b.rows, a.rows);
-  assert.deepEqual(b.columns.map((c) => [c.name, c.kind]), a.columns.map((c) => [c.name, c.kind]));
+  assert.deepEqual(
+    b.columns.map((c) => [c.name, c.kind]),
+    a.columns.map((c) => [c.name, c.kind]),
+  );
   a.columns.forEach((c, j) => {
     const d = b.columns[j];
-    if (c.kind === 'numeric') assert.deepEqual(new Uint8Array((d as NumericColumn).values.buffer), new Uint8Array(c.values.buffer), `${c.name}: numbers differ`);
+    if (c.kind === 'numeric')
+      assert.deepEqual(
+        new Uint8Array((d as NumericColumn).values.buffer),
+        new Uint8Array(c.values.buffer),
+        `${c.name}: numbers differ`,
+      );
     else assert.deepEqual(values({ rows: b.rows, columns: [d] }), values({ rows: a.rows, columns: [c] }), c.name);
   });
 }
 
 describe('readCsv: dialects', () => {
-  const expected = [[39, 41], ['Male', 'Female'], [1.5, 2.5]];
+  const expected = [
+    [39, 41],
+    ['Male', 'Female'],
+    [1.5, 2.5],
+  ];
 
   for (const [what, content] of [
     ['comma', 'age,sex,income\n39,Male,1.5\n41,Female,2.5\n'],
@@ -46,7 +59,10 @@ describe('readCsv: dialects', () => {
   ] as const) {
     it(what, async () => {
       const { table, report } = await read(content);
-      assert.deepEqual(table.columns.map((c) => c.name), ['age', 'sex', 'income']);
+      assert.deepEqual(
+        table.columns.map((c) => c.name),
+        ['age', 'sex', 'income'],
+      );
       assert.deepEqual(values(table), expected);
       assert.equal(report.header, true);
     });
@@ -54,7 +70,10 @@ describe('readCsv: dialects', () => {
 
   it('reports the settings it used', async () => {
     const { report } = await read('\uFEFFa;b\r\n1;x\r\n2;y\r\n');
-    assert.deepEqual([report.delimiter, report.header, report.bom, report.lineEnding, report.rowsRead, report.rowsKept], [';', true, true, 'CRLF', 2, 2]);
+    assert.deepEqual(
+      [report.delimiter, report.header, report.bom, report.lineEnding, report.rowsRead, report.rowsKept],
+      [';', true, true, 'CRLF', 2, 2],
+    );
   });
 
   it('quoted fields with delimiters, quotes and newlines; line numbers count the spanned lines', async () => {
@@ -67,18 +86,31 @@ describe('readCsv: dialects', () => {
     const a = await read('39,Male\n41,Female\n', { header: false, columns: ['age', 'sex'] });
     assert.deepEqual([a.table.rows, a.table.columns.map((c) => c.name)], [2, ['age', 'sex']]);
     const b = await read('39,Male\n41,Female\n');
-    assert.deepEqual(b.table.columns.map((c) => c.name), ['c1', 'c2']);
+    assert.deepEqual(
+      b.table.columns.map((c) => c.name),
+      ['c1', 'c2'],
+    );
     const c = await read('x,y\n1,2\n', { columns: ['p', 'q'] });
     assert.deepEqual([c.table.rows, c.table.columns.map((k) => k.name)], [1, ['p', 'q']]);
     const d = await read('a,b;c\n1,2;3\n', { delimiter: ';' });
-    assert.deepEqual(d.table.columns.map((k) => k.name), ['a,b', 'c']);
+    assert.deepEqual(
+      d.table.columns.map((k) => k.name),
+      ['a,b', 'c'],
+    );
     const e = await read('age,sex\n39,Male\n', { header: false });
     assert.equal(e.table.rows, 2);
   });
 
   it('skipLines ignores a preamble', async () => {
-    const { table } = await read('|1x3 Cross validator\n39, Male\n41, Female\n', { skipLines: 1, header: false, delimiter: ',' });
-    assert.deepEqual(values(table), [[39, 41], ['Male', 'Female']]);
+    const { table } = await read('|1x3 Cross validator\n39, Male\n41, Female\n', {
+      skipLines: 1,
+      header: false,
+      delimiter: ',',
+    });
+    assert.deepEqual(values(table), [
+      [39, 41],
+      ['Male', 'Female'],
+    ]);
   });
 });
 
@@ -98,15 +130,21 @@ describe('readCsv: streaming past the 64 KiB sample', () => {
     const bytes = new Uint8Array(head.length + 6);
     bytes.set(head);
     bytes.set([0x37, 0x2c, 0xff, 0x2c, 0x31, 0x0a], head.length);
-    await assert.rejects(readCsv(file(bytes)), { message: new RegExp(`not valid UTF-8 at byte offset ${head.length + 2} \\(line ${rows + 2}\\)`) });
+    await assert.rejects(readCsv(file(bytes)), {
+      message: new RegExp(`not valid UTF-8 at byte offset ${head.length + 2} \\(line ${rows + 2}\\)`),
+    });
   });
 
   it('an unclosed quote far into the file names the line where it opens', async () => {
-    await assert.rejects(read(`id,label,x\n${body}\n9,"open,1\n10,b,2\n`), { message: new RegExp(`line ${rows + 2}: the quoted value that opens here is never closed`) });
+    await assert.rejects(read(`id,label,x\n${body}\n9,"open,1\n10,b,2\n`), {
+      message: new RegExp(`line ${rows + 2}: the quoted value that opens here is never closed`),
+    });
   });
 
   it('a ragged row far into the file names its line', async () => {
-    await assert.rejects(read(`id,label,x\n${body}\n9,b\n`), { message: new RegExp(`line ${rows + 2} has 2 fields, expected 3`) });
+    await assert.rejects(read(`id,label,x\n${body}\n9,b\n`), {
+      message: new RegExp(`line ${rows + 2} has 2 fields, expected 3`),
+    });
   });
 });
 
@@ -114,10 +152,34 @@ describe('writeCsv: round trip', () => {
   function trickyTable(): Table {
     const rnd = hostRng(7);
     const m = 400;
-    const specials = [0.1 + 0.2, 1 / 3, -0, 0, 5e-324, 2.2250738585072014e-308, 1.7976931348623157e308, -1e21, 123456789012345680000, 1e-7, 100, -2.5];
+    const specials = [
+      0.1 + 0.2,
+      1 / 3,
+      -0,
+      0,
+      5e-324,
+      2.2250738585072014e-308,
+      1.7976931348623157e308,
+      -1e21,
+      123456789012345680000,
+      1e-7,
+      100,
+      -2.5,
+    ];
     const x = new Float64Array(m);
-    for (let i = 0; i < m; i++) x[i] = i < specials.length ? specials[i] : (rnd() - 0.5) * 10 ** Math.floor(rnd() * 40 - 20);
-    const labels = ['plain', 'with, comma', 'with "quotes"', 'two\nlines', 'semi;colon', 'tab\there', 'ünï€ødé 𝄞', '?', 'x'];
+    for (let i = 0; i < m; i++)
+      x[i] = i < specials.length ? specials[i] : (rnd() - 0.5) * 10 ** Math.floor(rnd() * 40 - 20);
+    const labels = [
+      'plain',
+      'with, comma',
+      'with "quotes"',
+      'two\nlines',
+      'semi;colon',
+      'tab\there',
+      'ünï€ødé 𝄞',
+      '?',
+      'x',
+    ];
     const codes = new Int32Array(m);
     for (let i = 0; i < m; i++) codes[i] = i % labels.length;
     return {
@@ -160,7 +222,10 @@ describe('writeCsv: round trip', () => {
 
   it('numbers are written in their shortest round-trip form', async () => {
     const p = join(dir, `rt${n++}.csv`);
-    await writeCsv(p, { rows: 3, columns: [{ kind: 'numeric', name: 'v', values: new Float64Array([0.1 + 0.2, 1e21, 0.1]) }] });
+    await writeCsv(p, {
+      rows: 3,
+      columns: [{ kind: 'numeric', name: 'v', values: new Float64Array([0.1 + 0.2, 1e21, 0.1]) }],
+    });
     assert.equal(readFileSync(p, 'utf8'), 'v\n0.30000000000000004\n1e+21\n0.1\n');
   });
 });
@@ -171,7 +236,12 @@ describe('tableToCsv (core: the browser page and the edge worker) writes what wr
       rows: 4,
       columns: [
         { kind: 'numeric', name: 'x, with comma', values: Float64Array.from([-0, NaN, 0.1 + 0.2, 1e21]) },
-        { kind: 'categorical', name: 'label', categories: ['a "quoted" one', 'line\nbreak', 'plain'], codes: Int32Array.from([0, 1, -1, 2]) },
+        {
+          kind: 'categorical',
+          name: 'label',
+          categories: ['a "quoted" one', 'line\nbreak', 'plain'],
+          codes: Int32Array.from([0, 1, -1, 2]),
+        },
       ],
     };
     const out = new PassThrough();

@@ -19,18 +19,39 @@ const GROUP_HINT = 'an identifier or free text cannot be a category';
 export const MALFORMED: readonly MalformedCase[] = [
   { file: 'does-not-exist.csv', kind: 'error', exit: 1, message: '{file}: file not found' },
   { file: 'empty.csv', kind: 'error', exit: 1, message: '{file}: the file is empty' },
-  { file: 'bom-only.csv', kind: 'error', exit: 1, message: '{file}: the file is empty (it holds only a UTF-8 byte-order mark)' },
+  {
+    file: 'bom-only.csv',
+    kind: 'error',
+    exit: 1,
+    message: '{file}: the file is empty (it holds only a UTF-8 byte-order mark)',
+  },
   { file: 'blank-lines.csv', kind: 'error', exit: 1, message: '{file}: the file holds only blank lines' },
   {
     file: 'header-only.csv',
     kind: 'error',
     exit: 1,
-    message: '{file}: line 1 is a header (age, sex, income) but no data rows follow; if it is data, read it with --no-header',
+    message:
+      '{file}: line 1 is a header (age, sex, income) but no data rows follow; if it is data, read it with --no-header',
   },
-  { file: 'ragged-long.csv', kind: 'error', exit: 1, message: `{file}: line 4 has 4 fields, expected 3; ${QUOTE_HINT}` },
-  { file: 'ragged-short.csv', kind: 'error', exit: 1, message: `{file}: line 3 has 2 fields, expected 3; ${QUOTE_HINT}` },
+  {
+    file: 'ragged-long.csv',
+    kind: 'error',
+    exit: 1,
+    message: `{file}: line 4 has 4 fields, expected 3; ${QUOTE_HINT}`,
+  },
+  {
+    file: 'ragged-short.csv',
+    kind: 'error',
+    exit: 1,
+    message: `{file}: line 3 has 2 fields, expected 3; ${QUOTE_HINT}`,
+  },
   // line numbers count the lines a quoted value spans
-  { file: 'ragged-after-multiline.csv', kind: 'error', exit: 1, message: `{file}: line 6 has 2 fields, expected 3; ${QUOTE_HINT}` },
+  {
+    file: 'ragged-after-multiline.csv',
+    kind: 'error',
+    exit: 1,
+    message: `{file}: line 6 has 2 fields, expected 3; ${QUOTE_HINT}`,
+  },
   {
     file: 'not-a-number.csv',
     opts: { numeric: ['income'] },
@@ -56,10 +77,23 @@ export const MALFORMED: readonly MalformedCase[] = [
     file: 'duplicate-header.csv',
     kind: 'warning',
     exit: 0,
-    message: '{file}: line 1: column name "age" appears twice (fields 1 and 3); the second is called "age.1" (name the columns with --columns to choose)',
+    message:
+      '{file}: line 1: column name "age" appears twice (fields 1 and 3); the second is called "age.1" (name the ' +
+      'columns with --columns to choose)',
   },
-  { file: 'empty-header-name.csv', kind: 'error', exit: 1, message: '{file}: line 1: field 1 has no column name; name every column with --columns' },
-  { file: 'columns-count.csv', opts: { columns: ['age', 'sex'] }, kind: 'error', exit: 1, message: '{file}: --columns gives 2 names but line 1 has 3 fields' },
+  {
+    file: 'empty-header-name.csv',
+    kind: 'error',
+    exit: 1,
+    message: '{file}: line 1: field 1 has no column name; name every column with --columns',
+  },
+  {
+    file: 'columns-count.csv',
+    opts: { columns: ['age', 'sex'] },
+    kind: 'error',
+    exit: 1,
+    message: '{file}: --columns gives 2 names but line 1 has 3 fields',
+  },
   {
     file: 'conflicting-kinds.csv',
     opts: { numeric: ['age'], categorical: ['age'] },
@@ -67,64 +101,117 @@ export const MALFORMED: readonly MalformedCase[] = [
     exit: 1,
     message: '{file}: column "age" is named by both --numeric and --categorical',
   },
-  { file: 'drop-every-column.csv', opts: { drop: ['a', 'b'] }, kind: 'error', exit: 1, message: '{file}: --drop removes every column (a, b)' },
+  {
+    file: 'drop-every-column.csv',
+    opts: { drop: ['a', 'b'] },
+    kind: 'error',
+    exit: 1,
+    message: '{file}: --drop removes every column (a, b)',
+  },
   {
     file: 'too-many-categories.csv',
     opts: { maxCategories: 3 },
     kind: 'error',
     exit: 1,
-    message: `{file}: column "city" has more than 3 distinct values (the 4th, "Delft", is on line 5); ${GROUP_HINT}: remove it with --drop city, group its values into fewer categories, or raise --max-categories`,
+    message:
+      `{file}: column "city" has more than 3 distinct values (the 4th, "Delft", is on line 5); ${GROUP_HINT}: ` +
+      `remove it with --drop city, group its values into fewer categories, or raise --max-categories`,
   },
   {
     file: 'too-many-late-text.csv',
     opts: { maxCategories: 3 },
     kind: 'error',
     exit: 1,
-    message: `{file}: column "id" has more than 3 distinct values (it is categorical because line 6 holds "x17", not a number); ${GROUP_HINT}: remove it with --drop id, group its values into fewer categories, or raise --max-categories`,
+    message:
+      `{file}: column "id" has more than 3 distinct values (it is categorical because line 6 holds "x17", not a ` +
+      `number); ${GROUP_HINT}: remove it with --drop id, group its values into fewer categories, or raise ` +
+      `--max-categories`,
   },
   {
     file: 'single-value.csv',
     kind: 'warning',
     exit: 0,
-    message: '{file}: column "country" has the single value "NL" in every row; the GAN will exclude it (it carries no information)',
+    message:
+      '{file}: column "country" has the single value "NL" in every row; the GAN will exclude it (it carries no ' +
+      'information)',
   },
   {
     file: 'mostly-numeric.csv',
     kind: 'warning',
     exit: 0,
     message:
-      '{file}: column "age" is categorical because 1 of its 20 values are not numbers (the first on line 11: "forty"), though 19 are; fix or blank those values if it should be numeric (--numeric age makes them an error)',
+      '{file}: column "age" is categorical because 1 of its 20 values are not numbers (the first on line 11: ' +
+      '"forty"), though 19 are; fix or blank those values if it should be numeric (--numeric age makes them an ' +
+      'error)',
   },
-  { file: 'latin1.csv', kind: 'error', exit: 1, message: `{file}: not valid UTF-8 at byte offset 24 (line 3); ${UTF8_HINT}` },
-  { file: 'truncated-utf8.csv', kind: 'error', exit: 1, message: `{file}: not valid UTF-8 at byte offset 22 (line 3); ${UTF8_HINT}` },
-  { file: 'utf16.csv', kind: 'error', exit: 1, message: '{file}: the file is UTF-16 text (it starts with a UTF-16 byte-order mark); save it as UTF-8' },
+  {
+    file: 'latin1.csv',
+    kind: 'error',
+    exit: 1,
+    message: `{file}: not valid UTF-8 at byte offset 24 (line 3); ${UTF8_HINT}`,
+  },
+  {
+    file: 'truncated-utf8.csv',
+    kind: 'error',
+    exit: 1,
+    message: `{file}: not valid UTF-8 at byte offset 22 (line 3); ${UTF8_HINT}`,
+  },
+  {
+    file: 'utf16.csv',
+    kind: 'error',
+    exit: 1,
+    message: '{file}: the file is UTF-16 text (it starts with a UTF-16 byte-order mark); save it as UTF-8',
+  },
   {
     file: 'nul-bytes.csv',
     kind: 'error',
     exit: 1,
-    message: '{file}: NUL byte at byte offset 1 (line 1): this is binary data, not CSV text (UTF-16 text must be saved as UTF-8)',
+    message:
+      '{file}: NUL byte at byte offset 1 (line 1): this is binary data, not CSV text (UTF-16 text must be saved as ' +
+      'UTF-8)',
   },
-  { file: 'gzipped.csv', kind: 'error', exit: 1, message: '{file}: the file is gzip-compressed; decompress it first (gunzip)' },
-  { file: 'spreadsheet.xlsx', kind: 'error', exit: 1, message: '{file}: the file is a zip archive (an Excel .xlsx workbook is one); export the sheet as CSV' },
+  {
+    file: 'gzipped.csv',
+    kind: 'error',
+    exit: 1,
+    message: '{file}: the file is gzip-compressed; decompress it first (gunzip)',
+  },
+  {
+    file: 'spreadsheet.xlsx',
+    kind: 'error',
+    exit: 1,
+    message: '{file}: the file is a zip archive (an Excel .xlsx workbook is one); export the sheet as CSV',
+  },
   {
     file: 'unclosed-quote.csv',
     kind: 'error',
     exit: 1,
-    message: '{file}: line 3: the quoted value that opens here is never closed; add the closing quote (") or double a quote inside the value ("")',
+    message:
+      '{file}: line 3: the quoted value that opens here is never closed; add the closing quote (") or double a quote ' +
+      'inside the value ("")',
   },
   {
     file: 'text-after-quote.csv',
     kind: 'error',
     exit: 1,
-    message: '{file}: line 2: "def" follows the closing quote of a quoted value; quote the whole value and write a quote inside it as ""',
+    message:
+      '{file}: line 2: "def" follows the closing quote of a quoted value; quote the whole value and write a quote ' +
+      'inside it as ""',
   },
-  { file: 'missing-error.csv', opts: { missing: 'error' }, kind: 'error', exit: 1, message: '{file}: line 3, column "age": missing value "?" (--missing error)' },
+  {
+    file: 'missing-error.csv',
+    opts: { missing: 'error' },
+    kind: 'error',
+    exit: 1,
+    message: '{file}: line 3, column "age": missing value "?" (--missing error)',
+  },
   {
     file: 'all-rows-dropped.csv',
     kind: 'error',
     exit: 1,
     message:
-      '{file}: no rows left: the missing-value policy "keep" drops all 3 data rows (rows with missing cells: age (numeric): 1, income (numeric): 2); --drop those columns, or fill the gaps',
+      '{file}: no rows left: the missing-value policy "keep" drops all 3 data rows (rows with missing cells: age ' +
+      '(numeric): 1, income (numeric): 2); --drop those columns, or fill the gaps',
   },
 ];
 

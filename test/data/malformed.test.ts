@@ -45,7 +45,9 @@ describe('malformed-file corpus', () => {
     const queue = [...MALFORMED];
     const worker = async () => {
       for (let c = queue.shift(); c; c = queue.shift()) {
-        const r = await run(process.execPath, [bin, 'inspect', '--data', pathOf(c), ...cliArgs(c.opts)], { encoding: 'utf8' }).then(
+        const r = await run(process.execPath, [bin, 'inspect', '--data', pathOf(c), ...cliArgs(c.opts)], {
+          encoding: 'utf8',
+        }).then(
           (ok) => ({ code: 0, stderr: ok.stderr }),
           (e: { code: number; stderr: string }) => ({ code: e.code, stderr: e.stderr }),
         );
@@ -63,7 +65,9 @@ describe('malformed-file corpus', () => {
 
   it('--debug adds the stack trace after the message', async () => {
     const c = MALFORMED.find((x) => x.file === 'ragged-long.csv')!;
-    const r = await promisify(execFile)(process.execPath, [bin, 'inspect', '--debug', '--data', pathOf(c)]).catch((e: { code: number; stderr: string }) => e);
+    const r = await promisify(execFile)(process.execPath, [bin, 'inspect', '--debug', '--data', pathOf(c)]).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
     assert.equal((r as { code: number }).code, 1);
     const lines = String(r.stderr).trimEnd().split('\n');
     assert.equal(lines[0], `lucid: error: ${expected(c)}`);

@@ -2,7 +2,16 @@
 // them, not found where they do not hold, and written into generated rows with the exact dependencies.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
-import { checkRelations, derive, findRelations, planDerivations, relationBreaks, relationText, RELATION_LIMITS, type Relation } from '../../src/data/relations.js';
+import {
+  checkRelations,
+  derive,
+  findRelations,
+  planDerivations,
+  relationBreaks,
+  relationText,
+  RELATION_LIMITS,
+  type Relation,
+} from '../../src/data/relations.js';
 import { findDependencies } from '../../src/data/dependencies.js';
 import type { NumericColumn, Table } from '../../src/data/table.js';
 import { hostRng } from '../helpers/engine.js';
@@ -48,11 +57,20 @@ describe('findRelations', () => {
   it('finds a scaled column rounded to its decimals, and a difference', () => {
     const t = wages(0);
     const w = col(t, 'wage').values;
-    const half = num('half', Array.from(w, (x) => Math.round(x * 50) / 100));
-    const gap = num('gap', Array.from(col(t, 'experience').values, (x, i) => x - col(t, 'noise').values[i] - 2));
+    const half = num(
+      'half',
+      Array.from(w, (x) => Math.round(x * 50) / 100),
+    );
+    const gap = num(
+      'gap',
+      Array.from(col(t, 'experience').values, (x, i) => x - col(t, 'noise').values[i] - 2),
+    );
     const rs = findRelations(table(...t.columns, half, gap)).map(relationText);
     assert.ok(rs.includes('half = 0.5 × wage'), rs.join('; '));
-    assert.ok(rs.some((x) => /gap|experience|noise/.test(x) && /− 2|\+ 2/.test(x)), rs.join('; '));
+    assert.ok(
+      rs.some((x) => /gap|experience|noise/.test(x) && /− 2|\+ 2/.test(x)),
+      rs.join('; '),
+    );
     assert.ok(rs.includes('age = education + experience + 6'), rs.join('; '));
   });
 
@@ -69,16 +87,41 @@ describe('findRelations', () => {
     const t = wages(0);
     const ages = col(t, 'age').values;
     for (let i = 0; i < 40; i++) ages[i * 7] = NaN;
-    const rs = findRelations(table(...t.columns, cat('group', Array.from({ length: t.rows }, (_, i) => (i % 2 ? 'x' : 'y')))));
-    assert.deepEqual(rs.map((r) => [relationText(r), r.rows, r.holds]), [['age = education + experience + 6', 494, 494]]);
+    const rs = findRelations(
+      table(
+        ...t.columns,
+        cat(
+          'group',
+          Array.from({ length: t.rows }, (_, i) => (i % 2 ? 'x' : 'y')),
+        ),
+      ),
+    );
+    assert.deepEqual(
+      rs.map((r) => [relationText(r), r.rows, r.holds]),
+      [['age = education + experience + 6', 494, 494]],
+    );
   });
 });
 
 describe('derivations', () => {
-  const rel: Relation = { target: 'age', terms: [{ column: 'education', coef: 1 }, { column: 'experience', coef: 1 }], intercept: 6, decimals: 0, rows: 10, holds: 10 };
+  const rel: Relation = {
+    target: 'age',
+    terms: [
+      { column: 'education', coef: 1 },
+      { column: 'experience', coef: 1 },
+    ],
+    intercept: 6,
+    decimals: 0,
+    rows: 10,
+    holds: 10,
+  };
 
   it('writes the target from its terms, rounded to its decimals, and flags values outside the range', () => {
-    const g = table(num('education', [10, 12, 20, NaN]), num('experience', [5, 30.4, 45, 1]), num('age', [99, 99, 99, 41]));
+    const g = table(
+      num('education', [10, 12, 20, NaN]),
+      num('experience', [5, 30.4, 45, 1]),
+      num('age', [99, 99, 99, 41]),
+    );
     const { table: d, outOfRange } = derive([{ kind: 'relation', relation: rel }], g, { age: [18, 65] });
     assert.deepEqual(Array.from(col(d, 'age').values), [21, 48, 71, 41], 'a missing input keeps the generated cell');
     assert.deepEqual(Array.from(outOfRange), [0, 0, 1, 0]);
@@ -86,35 +129,95 @@ describe('derivations', () => {
     assert.deepEqual(relationBreaks(rel, d), { rows: 3, breaks: 0 }, 'a row with a missing cell is not counted');
   });
 
-  it('writes a dependency\'s column from its determinant; plans each column once, never a fixed one', () => {
+  it("writes a dependency's column from its determinant; plans each column once, never a fixed one", () => {
     const edu = Array.from({ length: 60 }, (_, i) => 'abc'[i % 3]);
-    const real = table(cat('edu', edu), num('years', edu.map((e) => ({ a: 10, b: 13, c: 16 })[e]!)), num('x', edu.map((_, i) => i)));
+    const real = table(
+      cat('edu', edu),
+      num(
+        'years',
+        edu.map((e) => ({ a: 10, b: 13, c: 16 })[e]!),
+      ),
+      num(
+        'x',
+        edu.map((_, i) => i),
+      ),
+    );
     const deps = findDependencies(real);
     assert.deepEqual(deps.map((d) => `${d.from}>${d.to}`).sort(), ['edu>years', 'years>edu']);
     const plan = planDerivations(deps, [], real);
-    assert.deepEqual(plan.map((p) => (p.kind === 'dependency' ? `${p.dependency.from}>${p.dependency.to}` : '')), ['edu>years'], 'read from the categorical column; the reverse is not also derived');
+    assert.deepEqual(
+      plan.map((p) => (p.kind === 'dependency' ? `${p.dependency.from}>${p.dependency.to}` : '')),
+      ['edu>years'],
+      'read from the categorical column; the reverse is not also derived',
+    );
     const g = table(cat('edu', ['c', 'a', 'b'], ['a', 'b', 'c']), num('years', [10, 10, 10]), num('x', [1, 2, 3]));
     const { table: d } = derive(plan, g);
     assert.deepEqual(Array.from(col(d, 'years').values), [16, 10, 13]);
-    assert.deepEqual(checkRelations(deps, [], plan, real, { positive: d, negative: g }).map((c) => [c.text, c.kept, c.positive.breaks, c.negative.breaks]), [
-      ['years follows from edu', 'derived', 0, 2],
-      ['edu follows from years', 'rejection', 0, 2],
-    ]);
+    assert.deepEqual(
+      checkRelations(deps, [], plan, real, { positive: d, negative: g }).map((c) => [
+        c.text,
+        c.kept,
+        c.positive.breaks,
+        c.negative.breaks,
+      ]),
+      [
+        ['years follows from edu', 'derived', 0, 2],
+        ['edu follows from years', 'rejection', 0, 2],
+      ],
+    );
     // a fixed column is never written over: the other direction is derived instead
     const fixed = planDerivations(deps, [], real, new Set(['years']));
-    assert.deepEqual(fixed.map((p) => (p.kind === 'dependency' ? `${p.dependency.from}>${p.dependency.to}` : '')), ['years>edu']);
+    assert.deepEqual(
+      fixed.map((p) => (p.kind === 'dependency' ? `${p.dependency.from}>${p.dependency.to}` : '')),
+      ['years>edu'],
+    );
     // a protected column is written only when nothing else keeps the dependency
     const prot = planDerivations(deps, [], real, new Set(), new Set(['years']));
-    assert.deepEqual(prot.map((p) => (p.kind === 'dependency' ? p.dependency.to : '')), ['years'], 'a categorical determinant still wins');
+    assert.deepEqual(
+      prot.map((p) => (p.kind === 'dependency' ? p.dependency.to : '')),
+      ['years'],
+      'a categorical determinant still wins',
+    );
   });
 
   it('never derives a column from a derived one, nor into a column another derivation reads', () => {
-    const r2: Relation = { target: 'total', terms: [{ column: 'age', coef: 1 }, { column: 'x', coef: 1 }], intercept: 0, decimals: 0, rows: 10, holds: 10 };
-    const r3: Relation = { target: 'experience', terms: [{ column: 'x', coef: 2 }], intercept: 0, decimals: 0, rows: 10, holds: 10 };
+    const r2: Relation = {
+      target: 'total',
+      terms: [
+        { column: 'age', coef: 1 },
+        { column: 'x', coef: 1 },
+      ],
+      intercept: 0,
+      decimals: 0,
+      rows: 10,
+      holds: 10,
+    };
+    const r3: Relation = {
+      target: 'experience',
+      terms: [{ column: 'x', coef: 2 }],
+      intercept: 0,
+      decimals: 0,
+      rows: 10,
+      holds: 10,
+    };
     const t = table(num('education', [1]), num('experience', [1]), num('age', [1]), num('x', [1]), num('total', [1]));
     const plan = planDerivations([], [rel, r2, r3], t);
-    assert.deepEqual(plan.map((p) => (p.kind === 'relation' ? p.relation.target : '')), ['age'], 'total reads the derived age; experience is read by age');
+    assert.deepEqual(
+      plan.map((p) => (p.kind === 'relation' ? p.relation.target : '')),
+      ['age'],
+      'total reads the derived age; experience is read by age',
+    );
     assert.equal(relationText(r3), 'experience = 2 × x');
-    assert.equal(relationText({ target: 'y', terms: [{ column: 'a', coef: -1 }, { column: 'b', coef: 0.5 }], intercept: -3 }), 'y = − a + 0.5 × b − 3');
+    assert.equal(
+      relationText({
+        target: 'y',
+        terms: [
+          { column: 'a', coef: -1 },
+          { column: 'b', coef: 0.5 },
+        ],
+        intercept: -3,
+      }),
+      'y = − a + 0.5 × b − 3',
+    );
   });
 });

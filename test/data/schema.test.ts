@@ -29,8 +29,18 @@ describe('cells', () => {
   });
 
   it('numbers are finite decimals only', () => {
-    for (const [s, v] of [['1', 1], ['-0.5', -0.5], ['+2', 2], ['.5', 0.5], ['5.', 5], ['1e3', 1000], ['1.5E-3', 0.0015]] as const) assert.equal(parseNumber(s), v, s);
-    for (const s of ['0x10', 'Infinity', '1,5', '1 000', '1e999', '5%', 'one', '']) assert.ok(Number.isNaN(parseNumber(s)), s);
+    for (const [s, v] of [
+      ['1', 1],
+      ['-0.5', -0.5],
+      ['+2', 2],
+      ['.5', 0.5],
+      ['5.', 5],
+      ['1e3', 1000],
+      ['1.5E-3', 0.0015],
+    ] as const)
+      assert.equal(parseNumber(s), v, s);
+    for (const s of ['0x10', 'Infinity', '1,5', '1 000', '1e999', '5%', 'one', ''])
+      assert.ok(Number.isNaN(parseNumber(s)), s);
   });
 });
 
@@ -45,7 +55,10 @@ describe('kind inference and overrides', () => {
   it('--categorical keeps numbers as labels; --numeric makes a non-number an error naming line, column, value', () => {
     const r = build('code,v\n01,1\n1,2\n01,3\n', { categorical: ['code'] });
     assert.deepEqual(cat(r, 0).categories, ['01', '1']);
-    fails(() => build('a,v\n1,2\n3,x\n', { numeric: ['v'] }), 't.csv: line 3, column "v": "x" is not a number, but --numeric names this column');
+    fails(
+      () => build('a,v\n1,2\n3,x\n', { numeric: ['v'] }),
+      't.csv: line 3, column "v": "x" is not a number, but --numeric names this column',
+    );
   });
 
   it('an all-missing column is categorical', () => {
@@ -55,20 +68,44 @@ describe('kind inference and overrides', () => {
 
   it('--drop removes columns; options naming absent columns list the columns that exist', () => {
     const r = build('a,b,c\n1,2,3\n4,5,6\n', { drop: ['b'] });
-    assert.deepEqual(r.table.columns.map((c) => c.name), ['a', 'c']);
-    assert.throws(() => build('a,b\n1,2\n', { categorical: ['z'] }), (e: Error & { code?: string }) => e.code === 'E_ARG' && e.message === 't.csv: --categorical "z" is not a column; the columns are: a, b');
+    assert.deepEqual(
+      r.table.columns.map((c) => c.name),
+      ['a', 'c'],
+    );
+    assert.throws(
+      () => build('a,b\n1,2\n', { categorical: ['z'] }),
+      (e: Error & { code?: string }) =>
+        e.code === 'E_ARG' && e.message === 't.csv: --categorical "z" is not a column; the columns are: a, b',
+    );
   });
 
   it('keep reads only the columns it names (less --drop); an unknown name gets the did-you-mean error', () => {
     const r = build('age,sex,income\n1,M,3\n4,F,6\n', { keep: ['income', 'age'] });
-    assert.deepEqual(r.table.columns.map((c) => c.name), ['age', 'income']);
-    assert.deepEqual(build('a,b,c\n1,2,3\n', { keep: ['a', 'b'], drop: ['b'] }).table.columns.map((c) => c.name), ['a']);
-    assert.throws(() => build('age,sex\n1,M\n', { keep: ['agee'] }), (e: Error & { code?: string }) => e.code === 'E_ARG' && e.message === 't.csv: keep "agee" is not a column (did you mean "age"?); the columns are: age, sex');
-    fails(() => build('a,b\n1,2\n', { keep: ['a'], drop: ['a'] }), 't.csv: keep names no column that --drop leaves (a, b)');
+    assert.deepEqual(
+      r.table.columns.map((c) => c.name),
+      ['age', 'income'],
+    );
+    assert.deepEqual(
+      build('a,b,c\n1,2,3\n', { keep: ['a', 'b'], drop: ['b'] }).table.columns.map((c) => c.name),
+      ['a'],
+    );
+    assert.throws(
+      () => build('age,sex\n1,M\n', { keep: ['agee'] }),
+      (e: Error & { code?: string }) =>
+        e.code === 'E_ARG' &&
+        e.message === 't.csv: keep "agee" is not a column (did you mean "age"?); the columns are: age, sex',
+    );
+    fails(
+      () => build('a,b\n1,2\n', { keep: ['a'], drop: ['a'] }),
+      't.csv: keep names no column that --drop leaves (a, b)',
+    );
   });
 
   it('a ragged row names its line and both field counts', () => {
-    fails(() => build('a,b\n1,2\n3\n'), 't.csv: line 3 has 1 field, expected 2; a value holding the delimiter must be quoted');
+    fails(
+      () => build('a,b\n1,2\n3\n'),
+      't.csv: line 3 has 1 field, expected 2; a value holding the delimiter must be quoted',
+    );
   });
 });
 
@@ -100,12 +137,22 @@ describe('missing-value policies', () => {
     assert.deepEqual(Array.from(num(r, 0).values), [39, 43]);
     assert.equal(r.missing.rowsDropped, 3);
     assert.deepEqual(r.missing.firstDroppedLines, [3, 4, 5]);
-    assert.deepEqual(r.missing.columns.map((c) => [c.name, c.cells, c.rowsDropped]), [['age', 1, 1], ['sex', 2, 2], ['income', 1, 1]]);
+    assert.deepEqual(
+      r.missing.columns.map((c) => [c.name, c.cells, c.rowsDropped]),
+      [
+        ['age', 1, 1],
+        ['sex', 2, 2],
+        ['income', 1, 1],
+      ],
+    );
   });
 
   it('error: stops at the first missing cell', () => {
     fails(() => build(text, { missing: 'error' }), 't.csv: line 3, column "age": missing value "?" (--missing error)');
-    fails(() => build('a,b\n1,\n', { missing: 'error' }), 't.csv: line 2, column "b": missing value "" (--missing error)');
+    fails(
+      () => build('a,b\n1,\n', { missing: 'error' }),
+      't.csv: line 2, column "b": missing value "" (--missing error)',
+    );
   });
 });
 
@@ -113,7 +160,9 @@ describe('category limits and warnings', () => {
   it('a categorical column over maxCategories is an error that suggests --drop or grouping', () => {
     fails(
       () => build('id,v\na,1\nb,2\nc,3\n', { maxCategories: 2 }),
-      't.csv: column "id" has more than 2 distinct values (the 3rd, "c", is on line 4); an identifier or free text cannot be a category: remove it with --drop id, group its values into fewer categories, or raise --max-categories',
+      't.csv: column "id" has more than 2 distinct values (the 3rd, "c", is on line 4); an identifier or free text ' +
+        'cannot be a category: remove it with --drop id, group its values into fewer categories, or raise ' +
+        '--max-categories',
     );
   });
 
@@ -127,6 +176,8 @@ describe('category limits and warnings', () => {
 
   it('a single-valued column is a warning saying the GAN excludes it', () => {
     const r = build('a,b\n1,x\n2,x\n');
-    assert.deepEqual(r.warnings, ['t.csv: column "b" has the single value "x" in every row; the GAN will exclude it (it carries no information)']);
+    assert.deepEqual(r.warnings, [
+      't.csv: column "b" has the single value "x" in every row; the GAN will exclude it (it carries no information)',
+    ]);
   });
 });

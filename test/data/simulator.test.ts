@@ -7,8 +7,8 @@ import assert from 'node:assert/strict';
 import type { Engine } from '../../src/engine/engine.js';
 import { Rng } from '../../src/engine/rng.js';
 import { EngineError } from '../../src/engine/errors.js';
-import { BiasKind, simulate, simulatorScores, Simulation } from '../../src/data/simulator.js';
-import { CategoricalColumn, Column, getColumn, NumericColumn } from '../../src/data/table.js';
+import { type BiasKind, simulate, simulatorScores, type Simulation } from '../../src/data/simulator.js';
+import { type CategoricalColumn, type Column, getColumn, type NumericColumn } from '../../src/data/table.js';
 import { getEngine } from '../helpers/engine.js';
 
 const N = 40_000;
@@ -34,7 +34,10 @@ const is = (s: Simulation, name: string, label: string) => {
   assert.ok(k >= 0, `${name} has no category ${label}`);
   return (i: number) => c.codes[i] === k;
 };
-const and = (...ps: ((i: number) => boolean)[]) => (i: number) => ps.every((p) => p(i));
+const and =
+  (...ps: ((i: number) => boolean)[]) =>
+  (i: number) =>
+    ps.every((p) => p(i));
 
 function rates(s: Simulation, pred: (i: number) => boolean): { n: number; rate: number; residual: number } {
   const y = cat(s, 'approved');
@@ -52,8 +55,10 @@ function rates(s: Simulation, pred: (i: number) => boolean): { n: number; rate: 
   return { n, rate: pos / n, residual: (pos - expected) / n };
 }
 
-const near0 = (r: { residual: number }, what: string) => assert.ok(Math.abs(r.residual) < NULL_TOL, `${what}: residual ${r.residual.toFixed(3)} should be ≈ 0`);
-const depressed = (r: { residual: number }, what: string) => assert.ok(r.residual < -EFFECT, `${what}: residual ${r.residual.toFixed(3)} should be < −${EFFECT}`);
+const near0 = (r: { residual: number }, what: string) =>
+  assert.ok(Math.abs(r.residual) < NULL_TOL, `${what}: residual ${r.residual.toFixed(3)} should be ≈ 0`);
+const depressed = (r: { residual: number }, what: string) =>
+  assert.ok(r.residual < -EFFECT, `${what}: residual ${r.residual.toFixed(3)} should be < −${EFFECT}`);
 
 /** bit-for-bit equality of two typed arrays (NaN payloads and −0 included) */
 function sameBits(x: Float64Array | Int32Array, y: Float64Array | Int32Array): boolean {
@@ -65,7 +70,10 @@ function sameBits(x: Float64Array | Int32Array, y: Float64Array | Int32Array): b
 function sameColumn(a: Column, b: Column): boolean {
   if (a.kind !== b.kind || a.name !== b.name) return false;
   if (a.kind === 'numeric') return sameBits(a.values, (b as NumericColumn).values);
-  return a.categories.join('\u0000') === (b as CategoricalColumn).categories.join('\u0000') && sameBits(a.codes, (b as CategoricalColumn).codes);
+  return (
+    a.categories.join('\u0000') === (b as CategoricalColumn).categories.join('\u0000') &&
+    sameBits(a.codes, (b as CategoricalColumn).codes)
+  );
 }
 
 describe('bias simulator', () => {
@@ -78,7 +86,17 @@ describe('bias simulator', () => {
     assert.equal(s.table.rows, N);
     assert.deepEqual(
       s.table.columns.map((c) => `${c.name}:${c.kind}`),
-      ['age:numeric', 'sex:categorical', 'group:categorical', 'neighbourhood:categorical', 'education:categorical', 'hours_per_week:numeric', 'income:numeric', 'debt_ratio:numeric', 'approved:categorical'],
+      [
+        'age:numeric',
+        'sex:categorical',
+        'group:categorical',
+        'neighbourhood:categorical',
+        'education:categorical',
+        'hours_per_week:numeric',
+        'income:numeric',
+        'debt_ratio:numeric',
+        'approved:categorical',
+      ],
     );
     assert.equal(s.label, 'approved');
     assert.equal(s.favourable, 'yes');
@@ -86,26 +104,42 @@ describe('bias simulator', () => {
     for (const c of s.table.columns) {
       if (c.kind === 'categorical') {
         assert.deepEqual(c.categories, c.categories.slice().sort(), `${c.name} categories sorted`);
-        assert.ok(c.codes.every((k) => k >= 0 && k < c.categories.length), `${c.name} codes in range`);
+        assert.ok(
+          c.codes.every((k) => k >= 0 && k < c.categories.length),
+          `${c.name} codes in range`,
+        );
       } else {
         assert.ok(c.values.every(Number.isFinite), `${c.name} finite`);
       }
     }
-    assert.deepEqual(cat(s, 'neighbourhood').categories, ['Eastfield', 'Hillcrest', 'Northgate', 'Riverside', 'Southport', 'Westbrook']);
+    assert.deepEqual(cat(s, 'neighbourhood').categories, [
+      'Eastfield',
+      'Hillcrest',
+      'Northgate',
+      'Riverside',
+      'Southport',
+      'Westbrook',
+    ]);
     assert.deepEqual(cat(s, 'education').categories, ['Bachelor', 'Doctorate', 'Master', 'Secondary', 'Vocational']);
   });
 
-  it('the same seed gives a bit-identical table; another seed does not; features do not depend on the bias kind', () => {
-    const a = simulate(new Rng(engine, 11), { n: 5000, bias: 'proxy' });
-    const b = simulate(new Rng(engine, 11), { n: 5000, bias: 'proxy' });
-    const c = simulate(new Rng(engine, 12), { n: 5000, bias: 'proxy' });
-    const d = simulate(new Rng(engine, 11), { n: 5000, bias: 'direct' });
-    assert.ok(a.table.columns.every((col, j) => sameColumn(col, b.table.columns[j])), 'same seed, same table');
-    assert.ok(!sameColumn(a.table.columns[6], c.table.columns[6]), 'another seed, another income column');
-    // the same people under another rule: every feature identical, only the decisions differ
-    assert.ok(a.table.columns.slice(0, -1).every((col, j) => sameColumn(col, d.table.columns[j])));
-    assert.ok(!sameColumn(a.table.columns.at(-1)!, d.table.columns.at(-1)!));
-  });
+  it(
+    'the same seed gives a bit-identical table; another ' + 'seed does not; features do not depend on the bias kind',
+    () => {
+      const a = simulate(new Rng(engine, 11), { n: 5000, bias: 'proxy' });
+      const b = simulate(new Rng(engine, 11), { n: 5000, bias: 'proxy' });
+      const c = simulate(new Rng(engine, 12), { n: 5000, bias: 'proxy' });
+      const d = simulate(new Rng(engine, 11), { n: 5000, bias: 'direct' });
+      assert.ok(
+        a.table.columns.every((col, j) => sameColumn(col, b.table.columns[j])),
+        'same seed, same table',
+      );
+      assert.ok(!sameColumn(a.table.columns[6], c.table.columns[6]), 'another seed, another income column');
+      // the same people under another rule: every feature identical, only the decisions differ
+      assert.ok(a.table.columns.slice(0, -1).every((col, j) => sameColumn(col, d.table.columns[j])));
+      assert.ok(!sameColumn(a.table.columns.at(-1)!, d.table.columns.at(-1)!));
+    },
+  );
 
   it('drawing in blocks does not change the stream: the first rows of a longer run equal a shorter run', () => {
     const short = simulate(new Rng(engine, 5), { n: 100, bias: 'fair' });
@@ -154,7 +188,10 @@ describe('bias simulator', () => {
       }
       const skew = m3 / m2 ** 1.5;
       assert.ok(skew > 1, `${name}: skewness ${skew.toFixed(2)} should be > 1`);
-      assert.ok(v.every((x) => x > 0), `${name} positive`);
+      assert.ok(
+        v.every((x) => x > 0),
+        `${name} positive`,
+      );
     }
   });
 
@@ -197,20 +234,36 @@ describe('bias simulator', () => {
     // within the same neighbourhoods too: the rule reads group itself
     const red = (i: number) => is(s, 'neighbourhood', 'Eastfield')(i) || is(s, 'neighbourhood', 'Southport')(i);
     near0(rates(s, and(red, is(s, 'group', 'A'))), 'A in redlined zones');
-    depressed(rates(s, and((i) => !red(i), is(s, 'group', 'B'))), 'B elsewhere');
+    depressed(
+      rates(
+        s,
+        and((i) => !red(i), is(s, 'group', 'B')),
+      ),
+      'B elsewhere',
+    );
   });
 
   it('proxy: the rule never reads group or sex, yet group B is hurt, through neighbourhood only', () => {
     const s = sim('proxy');
-    assert.ok(!s.truth.reads.includes('group') && !s.truth.reads.includes('sex') && s.truth.reads.includes('neighbourhood'));
+    assert.ok(
+      !s.truth.reads.includes('group') && !s.truth.reads.includes('sex') && s.truth.reads.includes('neighbourhood'),
+    );
     // Swap both protected columns for their opposites: the scores must not move by a single bit.
-    const flipped = { rows: s.table.rows, columns: s.table.columns.map((c) => (c.name === 'group' || c.name === 'sex' ? { ...c, codes: (c as CategoricalColumn).codes.map((k) => 1 - k) } : c)) };
+    const flipped = {
+      rows: s.table.rows,
+      columns: s.table.columns.map((c) =>
+        c.name === 'group' || c.name === 'sex' ? { ...c, codes: (c as CategoricalColumn).codes.map((k) => 1 - k) } : c,
+      ),
+    };
     const before = simulatorScores(s.table, { bias: 'proxy' });
     const after = simulatorScores(flipped, { bias: 'proxy' });
     assert.deepEqual(after.score, before.score);
     assert.deepEqual(before.score, s.truth.score);
     // …whereas the direct rule does move
-    assert.notDeepEqual(simulatorScores(flipped, { bias: 'direct' }).score, simulatorScores(s.table, { bias: 'direct' }).score);
+    assert.notDeepEqual(
+      simulatorScores(flipped, { bias: 'direct' }).score,
+      simulatorScores(s.table, { bias: 'direct' }).score,
+    );
 
     depressed(rates(s, is(s, 'group', 'B')), 'B overall');
     const red = (i: number) => is(s, 'neighbourhood', 'Eastfield')(i) || is(s, 'neighbourhood', 'Southport')(i);
@@ -218,9 +271,24 @@ describe('bias simulator', () => {
     const redA = rates(s, and(red, is(s, 'group', 'A')));
     const redB = rates(s, and(red, is(s, 'group', 'B')));
     depressed(redA, 'A in redlined zones');
-    assert.ok(Math.abs(redA.residual - redB.residual) < NULL_TOL, `redlined zones: A ${redA.residual} vs B ${redB.residual}`);
-    near0(rates(s, and((i) => !red(i), is(s, 'group', 'B'))), 'B elsewhere');
-    near0(rates(s, and((i) => !red(i), is(s, 'group', 'A'))), 'A elsewhere');
+    assert.ok(
+      Math.abs(redA.residual - redB.residual) < NULL_TOL,
+      `redlined zones: A ${redA.residual} vs B ${redB.residual}`,
+    );
+    near0(
+      rates(
+        s,
+        and((i) => !red(i), is(s, 'group', 'B')),
+      ),
+      'B elsewhere',
+    );
+    near0(
+      rates(
+        s,
+        and((i) => !red(i), is(s, 'group', 'A')),
+      ),
+      'A elsewhere',
+    );
   });
 
   it('intersectional: only women of group B are depressed', () => {
@@ -244,7 +312,10 @@ describe('bias simulator', () => {
 
   it('rejects bad options with E_ARG naming the argument', () => {
     const bad = (opts: object, re: RegExp) =>
-      assert.throws(() => simulate(new Rng(engine, 1), opts as never), (e: unknown) => e instanceof EngineError && e.code === 'E_ARG' && re.test(e.message));
+      assert.throws(
+        () => simulate(new Rng(engine, 1), opts as never),
+        (e: unknown) => e instanceof EngineError && e.code === 'E_ARG' && re.test(e.message),
+      );
     bad({ n: 0, bias: 'fair' }, /simulate: n must be an integer/);
     bad({ n: 2.5, bias: 'fair' }, /n must be an integer/);
     bad({ n: 10, bias: 'racist' }, /bias must be one of fair, direct, proxy, intersectional, got racist/);

@@ -40,9 +40,15 @@ describe('zipStored', () => {
   it('every file stored with its name (UTF-8), bytes and CRC; the same files give the same archive', () => {
     const zip = zipStored(entries);
     const read = readZip(zip);
-    assert.deepEqual(read.map((e) => e.name), entries.map((e) => e.name));
+    assert.deepEqual(
+      read.map((e) => e.name),
+      entries.map((e) => e.name),
+    );
     read.forEach((e, i) => {
-      const want = typeof entries[i].data === 'string' ? new TextEncoder().encode(entries[i].data as string) : (entries[i].data as Uint8Array);
+      const want =
+        typeof entries[i].data === 'string'
+          ? new TextEncoder().encode(entries[i].data as string)
+          : (entries[i].data as Uint8Array);
       assert.deepEqual(e.data, want, e.name);
       assert.equal(e.crc, crcBitwise(want), `${e.name}: CRC`);
       assert.equal(e.method, 0, 'stored');
@@ -51,22 +57,38 @@ describe('zipStored', () => {
     assert.deepEqual(zipStored(entries), zip);
   });
 
-  it('Python\'s zipfile reads it: names, sizes, dates, CRCs tested', (t) => {
+  it("Python's zipfile reads it: names, sizes, dates, CRCs tested", (t) => {
     if (spawnSync('python3', ['--version']).status !== 0) return t.skip('python3 is not installed');
     const file = join(dir, 'a.zip');
     writeFileSync(file, zipStored(entries, new Date(Date.UTC(2026, 11, 5, 14, 30, 58))));
-    const py = 'import zipfile,sys,json\nz=zipfile.ZipFile(sys.argv[1])\nassert z.testzip() is None\nprint(json.dumps([[i.filename,i.file_size,list(i.date_time),z.read(i).decode("latin-1")[:12]] for i in z.infolist()]))';
+    const py =
+      'import zipfile,sys,json\nz=zipfile.ZipFile(sys.argv[1])\nassert z.testzip() is ' +
+      'None\nprint(json.dumps([[i.filename,i.file_size,list(i.date_time),z.read(i).decode("latin-1")[:12]] for ' +
+      'i in z.infolist()]))';
     const r = spawnSync('python3', ['-c', py, file], { encoding: 'utf8' });
     assert.equal(r.status, 0, r.stderr);
     const got = JSON.parse(r.stdout) as [string, number, number[], string][];
-    assert.deepEqual(got.map((g) => g[0]), entries.map((e) => e.name));
-    assert.deepEqual(got.map((g) => g[1]), [new TextEncoder().encode(entries[0].data as string).length, 8, 0, 70_000]);
+    assert.deepEqual(
+      got.map((g) => g[0]),
+      entries.map((e) => e.name),
+    );
+    assert.deepEqual(
+      got.map((g) => g[1]),
+      [new TextEncoder().encode(entries[0].data as string).length, 8, 0, 70_000],
+    );
     assert.deepEqual(got[0][2], [2026, 12, 5, 14, 30, 58]);
     assert.equal(got[1][3], 'a,b\n1,2\n');
   });
 
   it('a repeated or empty name is an error', () => {
-    assert.throws(() => zipStored([{ name: 'a', data: '' }, { name: 'a', data: 'x' }]), /the name "a" is given twice/);
+    assert.throws(
+      () =>
+        zipStored([
+          { name: 'a', data: '' },
+          { name: 'a', data: 'x' },
+        ]),
+      /the name "a" is given twice/,
+    );
     assert.throws(() => zipStored([{ name: '', data: '' }]), /a file has no name/);
   });
 });

@@ -31,7 +31,8 @@ describe('line width', () => {
       `const x = 7, y = 'ab', z = [1, 2];`,
       `export const a = '${words(40)} \\'q\\' \\u00e9 \\x41 \\u{1F600} 😀 ${words(20)}';`,
       `export const b = "${words(30)} it's \\"quoted\\" ${words(20)}";`,
-      `export const c = \`${words(20)} \${x} ${words(10)} \${y.length > 1 ? \`nested \${y} ${words(25)}\` : ''} ${words(20)}\`;`,
+      `export const c = \`${words(20)} \${x} ${words(10)} \${y.length > 1 ? \`nested \${y} ${words(25)}\` : ''} ` +
+        `${words(20)}\`;`,
       `export const d = \`\n${words(40)}\n\${z.map((v) => \`<b>\${v}</b>\`).join('')} ${words(40)};{}\n\`;`,
       `export const e = 3 * '${words(40)}'.length - 1;`,
       `export const f = ['${words(40)}'.toUpperCase(), typeof '${words(40)}'];`,

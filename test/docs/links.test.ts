@@ -15,7 +15,6 @@ import { docFiles } from '../helpers/docs.js';
 
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 
-
 /** The text with fenced code blocks and inline code spans blanked (same length, line breaks kept). */
 export function blankCode(text: string): string {
   const blank = (s: string) => s.replace(/[^\n]/g, ' ');
@@ -23,7 +22,11 @@ export function blankCode(text: string): string {
   let fence: string | null = null;
   for (let i = 0; i < lines.length; i++) {
     const m = /^ {0,3}(`{3,}|~{3,})/.exec(lines[i]);
-    if (fence === null && m) { fence = m[1]; lines[i] = blank(lines[i]); continue; }
+    if (fence === null && m) {
+      fence = m[1];
+      lines[i] = blank(lines[i]);
+      continue;
+    }
     if (fence !== null) {
       if (m && m[1][0] === fence[0] && m[1].length >= fence.length) fence = null;
       lines[i] = blank(lines[i]);
@@ -63,7 +66,12 @@ export function anchors(text: string): Set<string> {
   return out;
 }
 
-export interface Link { file: string; line: number; text: string; target: string }
+export interface Link {
+  file: string;
+  line: number;
+  text: string;
+  target: string;
+}
 
 /** The links of one markdown file (`file` is its path from the root, for messages). */
 export function linksOf(file: string, text: string): Link[] {
@@ -71,7 +79,8 @@ export function linksOf(file: string, text: string): Link[] {
   const lineAt = (offset: number) => src.slice(0, offset).split('\n').length;
   const out: Link[] = [];
   // [text](target "title"), ![alt](target); the text may hold one level of brackets and line breaks
-  const inline = /!?\[((?:[^[\]]|\[[^[\]]*\])*)\]\(\s*(<[^>]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*\)/g;
+  const inline =
+    /!?\[((?:[^[\]]|\[[^[\]]*\])*)\]\(\s*(<[^>]*>|[^\s()]*(?:\([^\s()]*\)[^\s()]*)*)(?:\s+(?:"[^"]*"|'[^']*'|\([^)]*\)))?\s*\)/g;
   for (const m of src.matchAll(inline)) {
     out.push({ file, line: lineAt(m.index!), text: m[0].replace(/\s+/g, ' '), target: m[2].replace(/^<|>$/g, '') });
   }
@@ -96,37 +105,70 @@ export function checkLinks(root: string, files: string[]): { links: number; prob
       count++;
       const where = `${link.file}:${link.line}: ${link.text}`;
       const t = link.target;
-      if (t === '') { problems.push(`${where}: empty link target`); continue; }
+      if (t === '') {
+        problems.push(`${where}: empty link target`);
+        continue;
+      }
       const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(t);
       if (scheme) {
         const s = scheme[1].toLowerCase();
         if (s === 'http' || s === 'https') {
           let ok = false;
-          try { ok = new URL(t).hostname.includes('.') || new URL(t).hostname === 'localhost' || /^\d+(\.\d+){3}$/.test(new URL(t).hostname); } catch { ok = false; }
+          try {
+            ok =
+              new URL(t).hostname.includes('.') ||
+              new URL(t).hostname === 'localhost' ||
+              /^\d+(\.\d+){3}$/.test(new URL(t).hostname);
+          } catch {
+            ok = false;
+          }
           if (!ok || /\s/.test(t)) problems.push(`${where}: not a well-formed ${s} URL`);
         } else if (s !== 'mailto') {
           problems.push(`${where}: scheme "${s}:" is neither a relative path nor http(s)/mailto`);
         }
         continue;
       }
-      if (t.startsWith('/')) { problems.push(`${where}: absolute path; write it relative to ${link.file}`); continue; }
+      if (t.startsWith('/')) {
+        problems.push(`${where}: absolute path; write it relative to ${link.file}`);
+        continue;
+      }
       const hash = t.indexOf('#');
       const rel = hash < 0 ? t : t.slice(0, hash);
       const anchor = hash < 0 ? '' : t.slice(hash + 1);
       let decoded: string;
-      try { decoded = decodeURIComponent(rel); } catch { problems.push(`${where}: bad %-encoding`); continue; }
+      try {
+        decoded = decodeURIComponent(rel);
+      } catch {
+        problems.push(`${where}: bad %-encoding`);
+        continue;
+      }
       const targetAbs = rel === '' ? abs : path.resolve(path.dirname(abs), decoded);
       const shown = path.relative(root, targetAbs) || '.';
-      if (!existsSync(targetAbs)) { problems.push(`${where}: ${shown} does not exist`); continue; }
+      if (!existsSync(targetAbs)) {
+        problems.push(`${where}: ${shown} does not exist`);
+        continue;
+      }
       if (hash < 0) continue;
-      if (anchor === '') { problems.push(`${where}: empty anchor`); continue; }
-      if (!targetAbs.endsWith('.md') || !statSync(targetAbs).isFile()) continue; // anchors into other files are not checked
+      if (anchor === '') {
+        problems.push(`${where}: empty anchor`);
+        continue;
+      }
+      // anchors into other files are not checked
+      if (!targetAbs.endsWith('.md') || !statSync(targetAbs).isFile()) continue;
       const known = anchorsOf(targetAbs);
       let a: string;
-      try { a = decodeURIComponent(anchor); } catch { problems.push(`${where}: bad %-encoding in the anchor`); continue; }
+      try {
+        a = decodeURIComponent(anchor);
+      } catch {
+        problems.push(`${where}: bad %-encoding in the anchor`);
+        continue;
+      }
       if (!known.has(a)) {
         const near = [...known].filter((k) => k.includes(a.slice(0, 6)) || a.includes(k)).slice(0, 3);
-        problems.push(`${where}: ${shown} has no heading with the slug "${a}"${near.length ? ` (did you mean ${near.map((n) => `"${n}"`).join(', ')}?)` : ''}`);
+        problems.push(
+          `${where}: ${shown} has no heading with the slug "${a}"` +
+            `${near.length ? ` (did you mean ${near.map((n) => `"${n}"`).join(', ')}?)` : ''}`,
+        );
       }
     }
   }
@@ -146,14 +188,29 @@ describe('documentation links (README.md, docs/**/*.md)', () => {
     const dir = mkdtempSync(path.join(tmpdir(), 'lucid-links-'));
     try {
       mkdirSync(path.join(dir, 'docs'));
-      writeFileSync(path.join(dir, 'README.md'), [
-        '# Top', '', '## What it is, and what it is not', '',
-        '[ok](docs/a.md#the-a-heading) [ok too](#what-it-is-and-what-it-is-not) ![pic](docs/a.md)',
-        '[gone](docs/missing.md) [no heading](docs/a.md#nothing-here) [web](https://example.org/x) [bad web](https://)',
-        '`[in code](nowhere.md)`', '```', '[in a fence](nowhere.md)', '# not a heading', '```',
-        '[spans', 'lines](docs/a.md#dup-1) [self](#top)', '',
-      ].join('\n'));
-      writeFileSync(path.join(dir, 'docs/a.md'), '# The A heading\n\n## Dup\n\n## Dup\n\n[back](../README.md#not-a-heading)\n');
+      writeFileSync(
+        path.join(dir, 'README.md'),
+        [
+          '# Top',
+          '',
+          '## What it is, and what it is not',
+          '',
+          '[ok](docs/a.md#the-a-heading) [ok too](#what-it-is-and-what-it-is-not) ![pic](docs/a.md)',
+          '[gone](docs/missing.md) [no heading](docs/a.md#nothing-here) [web](https://example.org/x) [bad web](https://)',
+          '`[in code](nowhere.md)`',
+          '```',
+          '[in a fence](nowhere.md)',
+          '# not a heading',
+          '```',
+          '[spans',
+          'lines](docs/a.md#dup-1) [self](#top)',
+          '',
+        ].join('\n'),
+      );
+      writeFileSync(
+        path.join(dir, 'docs/a.md'),
+        '# The A heading\n\n## Dup\n\n## Dup\n\n[back](../README.md#not-a-heading)\n',
+      );
       const { links, problems } = checkLinks(dir, docFiles(dir));
       assert.equal(links, 10);
       assert.deepEqual(problems, [
@@ -182,9 +239,14 @@ describe('documentation links (README.md, docs/**/*.md)', () => {
     assert.ok(first, 'README.md opens with a sh block of its commands');
     const test = first[1].split('\n').find((l) => /#\s*check it/.test(l));
     assert.ok(test, `the README's commands include the test command ("# check it"):\n${first[1]}`);
-    const steps = test.replace(/#.*$/, '').trim().split(/\s*&&\s*/);
+    const steps = test
+      .replace(/#.*$/, '')
+      .trim()
+      .split(/\s*&&\s*/);
     assert.deepEqual(steps, ['npm ci', 'npm test']);
-    const ci = readFileSync(path.join(ROOT, '.ci/run'), 'utf8').split('\n').map((l) => l.trim());
+    const ci = readFileSync(path.join(ROOT, '.ci/run'), 'utf8')
+      .split('\n')
+      .map((l) => l.trim());
     let at = -1;
     for (const s of steps) {
       const i = ci.indexOf(s, at + 1);

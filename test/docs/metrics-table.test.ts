@@ -12,9 +12,16 @@ const CI = readFileSync(fileURLToPath(new URL('../../../docs/ci.md', import.meta
 it('docs/ci.md names every metric and maps each under recoding as METRIC_DEFS does', () => {
   const list = /The metric names come from the table of metrics[\s\S]*?each of ([^.]*?) as a \*\*rate\*\*/.exec(CI);
   assert.ok(list, 'the list of metric names');
-  assert.deepEqual([...list[1].matchAll(/`(\w+)`/g)].map((m) => m[1]), METRICS);
+  assert.deepEqual(
+    [...list[1].matchAll(/`(\w+)`/g)].map((m) => m[1]),
+    METRICS,
+  );
   const section = CI.slice(CI.indexOf('### The same policy, the label coded the other way'));
-  const rows = [...section.matchAll(/^\| `(\w+)` \| `(\w+)` \| ([^|]+) \|$/gm)].map((m) => ({ from: m[1], to: m[2], bounds: m[3].trim() }));
+  const rows = [...section.matchAll(/^\| `(\w+)` \| `(\w+)` \| ([^|]+) \|$/gm)].map((m) => ({
+    from: m[1],
+    to: m[2],
+    bounds: m[3].trim(),
+  }));
   assert.deepEqual(rows.map((r) => r.from).sort(), [...METRICS].sort(), 'one row per metric');
   for (const r of rows) {
     const img = recodedMetric(r.from as (typeof METRICS)[number]);

@@ -34,9 +34,17 @@ const bindingNames = (list: string) =>
     .split(',')
     .map((s) => s.trim())
     .filter(Boolean)
-    .map((s) => s.split(/\s+as\s+/)[0].split(':')[0].trim());
+    .map((s) =>
+      s
+        .split(/\s+as\s+/)[0]
+        .split(':')[0]
+        .trim(),
+    );
 
-/** The imports of a script's source: `import {…} from`, `import * as`, default imports and `const {…} = await import(…)`. */
+/**
+ * The imports of a script's source: `import {…} from`, `import * as`, default imports and `const {…} = await
+ * import(…)`.
+ */
 function parseImports(src: string): ScriptImport[] {
   const out: ScriptImport[] = [];
   const code = src.replace(/^\s*\/\/.*$/gm, '');
@@ -50,15 +58,26 @@ function parseImports(src: string): ScriptImport[] {
     out.push({ specifier: m[2], names });
   }
   for (const m of code.matchAll(/^import\s+['"]([^'"]+)['"]/gm)) out.push({ specifier: m[1], names: [] });
-  for (const m of code.matchAll(/\{([^{}]*)\}\s*=\s*await\s+import\(\s*['"]([^'"]+)['"]\s*\)/g)) out.push({ specifier: m[2], names: bindingNames(m[1]) });
+  for (const m of code.matchAll(/\{([^{}]*)\}\s*=\s*await\s+import\(\s*['"]([^'"]+)['"]\s*\)/g))
+    out.push({ specifier: m[2], names: bindingNames(m[1]) });
   return out;
 }
 
 /** The names a script module declares with `export const|let|function|class NAME` or `export { … }`. */
 function declaredExports(src: string): Set<string> {
   const names = new Set<string>();
-  for (const m of src.matchAll(/^export\s+(?:async\s+)?(?:const|let|var|function\*?|class)\s+([A-Za-z_$][\w$]*)/gm)) names.add(m[1]);
-  for (const m of src.matchAll(/^export\s*\{([^}]*)\}/gm)) for (const s of m[1].split(',')) if (s.trim()) names.add(s.trim().split(/\s+as\s+/).pop()!.trim());
+  for (const m of src.matchAll(/^export\s+(?:async\s+)?(?:const|let|var|function\*?|class)\s+([A-Za-z_$][\w$]*)/gm))
+    names.add(m[1]);
+  for (const m of src.matchAll(/^export\s*\{([^}]*)\}/gm))
+    for (const s of m[1].split(','))
+      if (s.trim())
+        names.add(
+          s
+            .trim()
+            .split(/\s+as\s+/)
+            .pop()!
+            .trim(),
+        );
   return names;
 }
 
@@ -67,12 +86,17 @@ const scripts = SCRIPT_DIRS.flatMap((d) => scriptFiles(join(ROOT, d))).sort();
 describe("the scripts' imports of the library exist", () => {
   it('finds the scripts and their internal imports', () => {
     assert.ok(scripts.length >= 17, `only ${scripts.length} scripts under ${SCRIPT_DIRS.join(', ')}`);
-    const internal = scripts.flatMap((s) => parseImports(readFileSync(s, 'utf8')).filter((i) => i.specifier.startsWith('.')));
+    const internal = scripts.flatMap((s) =>
+      parseImports(readFileSync(s, 'utf8')).filter((i) => i.specifier.startsWith('.')),
+    );
     assert.ok(internal.length >= 30, `only ${internal.length} internal imports: the parser misses some`);
   });
 
   it('parses the import forms the scripts use', () => {
-    const src = "import { a, b as c } from '../dist/x.js';\nimport * as ns from '../dist/y.js';\nimport d, { e } from './z.mjs';\nimport {\n  f,\n  g,\n} from '../dist/w.js';\nconst { h } = await import('../dist/v.js');\n// import { no } from '../dist/comment.js';";
+    const src =
+      "import { a, b as c } from '../dist/x.js';\nimport * as ns from '../dist/y.js';\nimport d, { e } from " +
+      "'./z.mjs';\nimport {\n  f,\n  g,\n} from '../dist/w.js';\nconst { h } = await import('../dist/v.js');" +
+      "\n// import { no } from '../dist/comment.js';";
     assert.deepEqual(parseImports(src), [
       { specifier: '../dist/x.js', names: ['a', 'b'] },
       { specifier: '../dist/y.js', names: ['*'] },

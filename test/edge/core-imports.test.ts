@@ -17,7 +17,8 @@ const src = join(root, 'src');
 const EXEMPT = ['node', 'cli'].map((d) => join(src, d));
 
 const BUILTINS = new Set(builtinModules.flatMap((m) => [m, m.split('/')[0]]));
-const isNodeBuiltin = (spec: string) => spec.startsWith('node:') || BUILTINS.has(spec) || BUILTINS.has(spec.split('/')[0]);
+const isNodeBuiltin = (spec: string) =>
+  spec.startsWith('node:') || BUILTINS.has(spec) || BUILTINS.has(spec.split('/')[0]);
 
 const NODE_GLOBALS: [RegExp, string][] = [
   [/(?<![.\w$])process\s*(?:\.|\[|\?\.)/, 'process (Node global)'],
@@ -68,7 +69,8 @@ export function blank(text: string): { code: string; strings: { at: number; valu
     } else if (c === '`' || (c === '}' && braces.length && braces[braces.length - 1] === depth)) {
       if (c === '}') braces.pop();
       let j = i + 1;
-      while (j < text.length && text[j] !== '`' && !(text[j] === '$' && text[j + 1] === '{')) j += text[j] === '\\' ? 2 : 1;
+      while (j < text.length && text[j] !== '`' && !(text[j] === '$' && text[j + 1] === '{'))
+        j += text[j] === '\\' ? 2 : 1;
       wipe(i + 1, j);
       if (text[j] === '$') {
         braces.push(depth);
@@ -78,7 +80,12 @@ export function blank(text: string): { code: string; strings: { at: number; valu
         i = j + 1;
         lastSig = '`';
       }
-    } else if (c === '/' && (lastSig === '' || '(,=:[!&|?{};+-*%<>~^'.includes(lastSig) || ['return', 'typeof', 'case', 'of', 'in'].includes(lastWord))) {
+    } else if (
+      c === '/' &&
+      (lastSig === '' ||
+        '(,=:[!&|?{};+-*%<>~^'.includes(lastSig) ||
+        ['return', 'typeof', 'case', 'of', 'in'].includes(lastWord))
+    ) {
       // a regex literal
       let j = i + 1;
       let cls = false;
@@ -154,7 +161,10 @@ describe('the core has no Node-only imports', () => {
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the source of a template, as the scan reads it
     assert.deepEqual(lines('x = `${process.argv[2]}`;'), [1]);
     // not violations: comments, messages, other modules, lookalikes
-    assert.deepEqual(lines("// import fs from 'fs'; process.exit()\n/* Buffer */ const s = 'process.env and Buffer';"), []);
+    assert.deepEqual(
+      lines("// import fs from 'fs'; process.exit()\n/* Buffer */ const s = 'process.env and Buffer';"),
+      [],
+    );
     assert.deepEqual(lines("import { check } from './errors.js';\nimport { x } from './path.js';"), []);
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the source of a template, as the scan reads it
     assert.deepEqual(lines('const r = /"process\\./; const t = `the process. ${a / b} Buffer`;'), []);
@@ -164,7 +174,9 @@ describe('the core has no Node-only imports', () => {
   it('no file under src/ outside src/node and src/cli imports a Node built-in or uses a Node global', () => {
     const files = coreFiles(src);
     assert.ok(files.length > 20, `found only ${files.length} core files under ${src}`);
-    const violations = files.flatMap((f) => scan(readFileSync(f, 'utf8')).map(([line, what]) => `${relative(root, f)}:${line}: ${what}`));
+    const violations = files.flatMap((f) =>
+      scan(readFileSync(f, 'utf8')).map(([line, what]) => `${relative(root, f)}:${line}: ${what}`),
+    );
     assert.deepEqual(violations, [], `Node-only code in the core (move it to src/node):\n${violations.join('\n')}`);
   });
 });
@@ -175,7 +187,19 @@ describe('the core has no Node-only imports', () => {
 // engine's users: it needs the engine (errors, rng, fdlibm) and nothing above it, and models read
 // tables. src/index.ts and src/selfcheck.ts are the library's face ('api'): above everything core,
 // below the Node layer that re-exports and runs them.
-export const LAYERS = ['engine', 'autograd', 'nn', 'data', 'models', 'methods', 'audit', 'report', 'api', 'node', 'cli'] as const;
+export const LAYERS = [
+  'engine',
+  'autograd',
+  'nn',
+  'data',
+  'models',
+  'methods',
+  'audit',
+  'report',
+  'api',
+  'node',
+  'cli',
+] as const;
 
 /** The layer of a path relative to src/ ('engine/wasm.ts' → 'engine'; a file at the top → 'api'). */
 export function layerOf(rel: string): string {
@@ -189,7 +213,8 @@ export function importSpecifiers(text: string): { line: number; spec: string }[]
   const out: { line: number; spec: string }[] = [];
   for (const { at, value } of strings) {
     const before = code.slice(Math.max(0, at - 40), at);
-    if (value.startsWith('.') && /(?:\bfrom|\bimport|\bimport\s*\()\s*$/.test(before)) out.push({ line: text.slice(0, at).split('\n').length, spec: value });
+    if (value.startsWith('.') && /(?:\bfrom|\bimport|\bimport\s*\()\s*$/.test(before))
+      out.push({ line: text.slice(0, at).split('\n').length, spec: value });
   }
   return out;
 }
@@ -209,12 +234,16 @@ export function layerViolations(edges: readonly ImportEdge[], layers: readonly s
     const b = rank(e.to);
     if (a < 0) bad.push(`${e.from}: in no layer (${layers.join(' → ')})`);
     else if (b < 0) bad.push(`${e.from}:${e.line} imports ${e.to}, which is in no layer`);
-    else if (b > a) bad.push(`${e.from}:${e.line} (${layerOf(e.from)}) imports ${e.to} (${layerOf(e.to)}), a layer above it`);
+    else if (b > a)
+      bad.push(`${e.from}:${e.line} (${layerOf(e.from)}) imports ${e.to} (${layerOf(e.to)}), a layer above it`);
   }
   return [...new Set(bad)];
 }
 
-/** The import cycles among files (Tarjan's strongly connected components of more than one file, or a file importing itself). */
+/**
+ * The import cycles among files (Tarjan's strongly connected components of more than one file, or a file importing
+ * itself).
+ */
 export function importCycles(edges: readonly ImportEdge[]): string[][] {
   const next = new Map<string, string[]>();
   for (const e of edges) {
@@ -280,21 +309,34 @@ export function sourceEdges(): ImportEdge[] {
 /** Imports from one CLI command to another: a command is wiring only, what two share lives in cli/ or below. */
 export function commandCrossImports(edges: readonly ImportEdge[]): string[] {
   const isCommand = (rel: string) => rel.startsWith('cli/commands/');
-  return edges.filter((e) => isCommand(e.from) && isCommand(e.to) && e.from !== e.to).map((e) => `${e.from}:${e.line} imports the command ${e.to}`);
+  return edges
+    .filter((e) => isCommand(e.from) && isCommand(e.to) && e.from !== e.to)
+    .map((e) => `${e.from}:${e.line} imports the command ${e.to}`);
 }
 
 describe('layer order', () => {
   const e = (from: string, to: string, line = 1): ImportEdge => ({ from, to, line });
 
   it('the checker finds back-edges, unknown layers and cycles, and passes a clean graph', () => {
-    assert.deepEqual(layerViolations([e('nn/module.ts', 'engine/engine.ts'), e('cli/main.ts', 'node/csv.ts'), e('report/render.ts', 'audit/types.ts')]), []);
-    assert.deepEqual(layerViolations([e('engine/engine.ts', 'autograd/tape.ts', 11)]), ['engine/engine.ts:11 (engine) imports autograd/tape.ts (autograd), a layer above it']);
+    assert.deepEqual(
+      layerViolations([
+        e('nn/module.ts', 'engine/engine.ts'),
+        e('cli/main.ts', 'node/csv.ts'),
+        e('report/render.ts', 'audit/types.ts'),
+      ]),
+      [],
+    );
+    assert.deepEqual(layerViolations([e('engine/engine.ts', 'autograd/tape.ts', 11)]), [
+      'engine/engine.ts:11 (engine) imports autograd/tape.ts (autograd), a layer above it',
+    ]);
     assert.equal(layerViolations([e('data/transformer.ts', 'models/ctgan/networks.ts')]).length, 1);
     assert.equal(layerViolations([e('audit/run.ts', 'node/csv.ts')]).length, 1);
     assert.equal(layerViolations([e('index.ts', 'cli/main.ts')]).length, 1);
     assert.equal(layerViolations([e('widgets/x.ts', 'engine/engine.ts')]).length, 1);
     assert.deepEqual(importCycles([e('a.ts', 'b.ts'), e('b.ts', 'c.ts')]), []);
-    assert.deepEqual(importCycles([e('a.ts', 'b.ts'), e('b.ts', 'c.ts'), e('c.ts', 'a.ts'), e('c.ts', 'd.ts')]), [['a.ts', 'b.ts', 'c.ts']]);
+    assert.deepEqual(importCycles([e('a.ts', 'b.ts'), e('b.ts', 'c.ts'), e('c.ts', 'a.ts'), e('c.ts', 'd.ts')]), [
+      ['a.ts', 'b.ts', 'c.ts'],
+    ]);
     assert.deepEqual(importCycles([e('a.ts', 'a.ts')]), [['a.ts']]);
     assert.equal(layerOf('index.ts'), 'api');
     assert.equal(layerOf('methods/metrics/index.ts'), 'methods');
@@ -310,7 +352,10 @@ describe('layer order', () => {
       "const msg = 'from ./y.js';",
       "import { readFileSync } from 'node:fs';",
     ].join('\n');
-    assert.deepEqual(importSpecifiers(text).map((s) => `${s.line}:${s.spec}`), ['1:./a.js', '2:../b.js', '3:./c.js', '4:./d.js']);
+    assert.deepEqual(
+      importSpecifiers(text).map((s) => `${s.line}:${s.spec}`),
+      ['1:./a.js', '2:../b.js', '3:./c.js', '4:./d.js'],
+    );
   });
 
   it(`every import in src/ goes down or sideways (${LAYERS.join(' → ')})`, () => {
@@ -321,8 +366,13 @@ describe('layer order', () => {
   });
 
   it('no command imports another command (cli/commands/ is wiring only)', () => {
-    assert.deepEqual(commandCrossImports([e('cli/commands/demo.ts', 'cli/commands/audit.ts', 18)]), ['cli/commands/demo.ts:18 imports the command cli/commands/audit.ts']);
-    assert.deepEqual(commandCrossImports([e('cli/commands/demo.ts', 'cli/progress.ts'), e('cli/program.ts', 'cli/commands/demo.ts')]), []);
+    assert.deepEqual(commandCrossImports([e('cli/commands/demo.ts', 'cli/commands/audit.ts', 18)]), [
+      'cli/commands/demo.ts:18 imports the command cli/commands/audit.ts',
+    ]);
+    assert.deepEqual(
+      commandCrossImports([e('cli/commands/demo.ts', 'cli/progress.ts'), e('cli/program.ts', 'cli/commands/demo.ts')]),
+      [],
+    );
     const bad = commandCrossImports(sourceEdges());
     assert.deepEqual(bad, [], bad.join('\n'));
   });

@@ -56,7 +56,7 @@ function freePort(): Promise<number> {
   });
 }
 
-describe('workerd: the core samples canonical sets in Cloudflare\'s runtime', { skip }, () => {
+describe("workerd: the core samples canonical sets in Cloudflare's runtime", { skip }, () => {
   let dir: string;
   let engine: Engine;
   let server: ChildProcess | null = null;
@@ -70,9 +70,21 @@ describe('workerd: the core samples canonical sets in Cloudflare\'s runtime', { 
     engine = await initEngine({ variant: 'simd' });
     const t0 = performance.now();
     const sim = simulate(new Rng(engine, 1), { n: 300, bias: 'proxy' });
-    const table: Table = { rows: sim.table.rows, columns: [...sim.table.columns, { kind: 'numeric', name: 'preds', values: sim.truth.probability }] };
+    const table: Table = {
+      rows: sim.table.rows,
+      columns: [...sim.table.columns, { kind: 'numeric', name: 'preds', values: sim.truth.probability }],
+    };
     columns = table.columns.map((c) => c.name);
-    const fit = await LucidGan.fit(engine, table, { embedding: 16, generatorDims: [32, 32], discriminatorDims: [32, 32], batch: 50, pac: 10, conditions: ['preds'], epochs: 2, seed: 7 });
+    const fit = await LucidGan.fit(engine, table, {
+      embedding: 16,
+      generatorDims: [32, 32],
+      discriminatorDims: [32, 32],
+      batch: 50,
+      pac: 10,
+      conditions: ['preds'],
+      epochs: 2,
+      seed: 7,
+    });
     const modelFile = join(dir, 'trained.lgan');
     await saveGan(modelFile, fit.model, fit.status);
     fit.model.dispose();
@@ -85,7 +97,10 @@ describe('workerd: the core samples canonical sets in Cloudflare\'s runtime', { 
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     const { bin } = found as { bin: string };
-    server = spawn(bin, ['serve', bundle.config, '--socket-addr', `http=127.0.0.1:${port}`], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });
+    server = spawn(bin, ['serve', bundle.config, '--socket-addr', `http=127.0.0.1:${port}`], {
+      cwd: dir,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     server.stdout!.on('data', (d) => (log += d));
     server.stderr!.on('data', (d) => (log += d));
     let exited: string | null = null;
@@ -104,7 +119,11 @@ describe('workerd: the core samples canonical sets in Cloudflare\'s runtime', { 
       }
     }
     const t3 = performance.now();
-    console.log(`${found && 'version' in found ? found.version : ''}: train+save ${(t1 - t0).toFixed(0)} ms, bundle ${(bundle.bytes / 1024).toFixed(0)} KiB in ${(t2 - t1).toFixed(0)} ms, serve+first answer ${(t3 - t2).toFixed(0)} ms`);
+    console.log(
+      `${found && 'version' in found ? found.version : ''}: train+save ${(t1 - t0).toFixed(0)} ms, bundle ` +
+        `${(bundle.bytes / 1024).toFixed(0)} KiB in ${(t2 - t1).toFixed(0)} ms, serve+first answer ` +
+        `${(t3 - t2).toFixed(0)} ms`,
+    );
   });
 
   after(async () => {
@@ -119,9 +138,16 @@ describe('workerd: the core samples canonical sets in Cloudflare\'s runtime', { 
   });
 
   it('reports the model and that the kernels came in as a precompiled module', async () => {
-    const info = (await (await fetch(`${base}/info`)).json()) as { columns: string[]; conditions: string[]; variant: string };
+    const info = (await (await fetch(`${base}/info`)).json()) as {
+      columns: string[];
+      conditions: string[];
+      variant: string;
+    };
     assert.deepEqual(info.conditions, ['preds']);
-    assert.deepEqual(info.columns, columns.filter((c) => c !== 'preds'));
+    assert.deepEqual(
+      info.columns,
+      columns.filter((c) => c !== 'preds'),
+    );
     assert.equal(info.variant, 'custom');
   });
 
@@ -149,7 +175,10 @@ describe('workerd: the core samples canonical sets in Cloudflare\'s runtime', { 
       } finally {
         model.dispose();
       }
-      console.log(`pred=${pred}: ${N} rows in ${ms.toFixed(0)} ms over HTTP (worker: ${r.headers.get('x-lucid-sample-ms')} ms sampling)`);
+      console.log(
+        `pred=${pred}: ${N} rows in ${ms.toFixed(0)} ms over HTTP (worker: ${r.headers.get('x-lucid-sample-ms')} ms ` +
+          `sampling)`,
+      );
     });
   }
 

@@ -29,7 +29,11 @@ describe('argument errors', async () => {
       fails(() => o.leakyRelu(a, NaN), 'E_ARG', /^leakyRelu: alpha is NaN/);
       fails(() => o.mul(a, Infinity), 'E_VALUE', /^mul: scalar operand is Infinity/);
       fails(() => o.gumbelSoftmax(a, 0, a), 'E_ARG', /^gumbelSoftmax: tau must be > 0/);
-      fails(() => o.batchNormTrain(e.zeros([1, 4]), e.ones([4]), e.zeros([4])), 'E_SHAPE', /^batchNorm: training mode needs more than one row/);
+      fails(
+        () => o.batchNormTrain(e.zeros([1, 4]), e.ones([4]), e.zeros([4])),
+        'E_SHAPE',
+        /^batchNorm: training mode needs more than one row/,
+      );
       fails(() => o.mse(a, e.zeros([4, 3])), 'E_SHAPE', /^mse: input \[3,4\] and target \[4,3\] differ/);
     });
     fails(() => new Linear(0, 3), 'E_ARG', /^Linear: feature counts must be positive integers/);

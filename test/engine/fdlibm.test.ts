@@ -21,7 +21,20 @@ function args(n: number): { logs: Float64Array; exps: Float64Array } {
   };
   const dv = new DataView(new ArrayBuffer(8));
   const logs: number[] = [0, -0, -1, NaN, Infinity, -Infinity, 1, Number.MIN_VALUE, Number.MAX_VALUE, 2 ** -1022];
-  const exps: number[] = [0, -0, NaN, Infinity, -Infinity, 709.78, 709.7827128933841, -745.1332191019411, -745.14, 1e-300, 0.5 * Math.LN2, 1.5 * Math.LN2];
+  const exps: number[] = [
+    0,
+    -0,
+    NaN,
+    Infinity,
+    -Infinity,
+    709.78,
+    709.7827128933841,
+    -745.1332191019411,
+    -745.14,
+    1e-300,
+    0.5 * Math.LN2,
+    1.5 * Math.LN2,
+  ];
   for (let i = 0; i < n; i++) {
     dv.setBigUint64(0, next());
     const bits = dv.getFloat64(0);
@@ -35,10 +48,14 @@ function args(n: number): { logs: Float64Array; exps: Float64Array } {
 describe('fdlibm log and exp (the host math every runtime shares)', () => {
   const { logs, exps } = args(100_000);
 
-  it(`equal Node 20's Math.log and Math.exp on ${logs.length + exps.length} arguments`, { skip: NODE20 ? false : `Node ${process.versions.node}: the comparison with Math.* holds for Node 20's V8` }, () => {
+  it(`equal Node 20's Math.log and Math.exp on ${logs.length + exps.length} arguments`, {
+    skip: NODE20 ? false : `Node ${process.versions.node}: the comparison with Math.* holds for Node 20's V8`,
+  }, () => {
     const bad: string[] = [];
-    for (const x of logs) if (!Object.is(log(x), Math.log(x)) && bad.length < 5) bad.push(`log(${x}) = ${log(x)}, Math.log ${Math.log(x)}`);
-    for (const x of exps) if (!Object.is(exp(x), Math.exp(x)) && bad.length < 5) bad.push(`exp(${x}) = ${exp(x)}, Math.exp ${Math.exp(x)}`);
+    for (const x of logs)
+      if (!Object.is(log(x), Math.log(x)) && bad.length < 5) bad.push(`log(${x}) = ${log(x)}, Math.log ${Math.log(x)}`);
+    for (const x of exps)
+      if (!Object.is(exp(x), Math.exp(x)) && bad.length < 5) bad.push(`exp(${x}) = ${exp(x)}, Math.exp ${Math.exp(x)}`);
     assert.deepEqual(bad, []);
   });
 

@@ -13,7 +13,12 @@ const SIZES = [0, 1, 3, 4, 5, 7, 8, 9, 31, 33, 257];
 function sweep(e: Engine): void {
   const rnd = hostRng(11);
   const k = e.k;
-  for (const [M, N, K] of [...SIZES.map((s) => [s, 9, 33]), ...SIZES.map((s) => [5, s, 17]), ...SIZES.map((s) => [7, 31, s]), [127, 1031, 300]]) {
+  for (const [M, N, K] of [
+    ...SIZES.map((s) => [s, 9, 33]),
+    ...SIZES.map((s) => [5, s, 17]),
+    ...SIZES.map((s) => [7, 31, s]),
+    [127, 1031, 300],
+  ]) {
     for (let layout = 0; layout < 4; layout++) {
       const tA = layout & 1;
       const tB = (layout >> 1) & 1;
@@ -26,7 +31,13 @@ function sweep(e: Engine): void {
           const r = e.tensor(c0, [M * N]);
           k.f32_gemm(tA, tB, M, N, K, a.ptr, tA ? M : K, b.ptr, tB ? K : N, beta, c.ptr, N, e.gemmWork);
           k.ref_gemm(tA, tB, M, N, K, a.ptr, tA ? M : K, b.ptr, tB ? K : N, beta, r.ptr, N, e.gemmWork);
-          assertClose(c.data, r.data, 1e-5 * (K + 1), 1e-5, `${e.variant} gemm ${M}x${N}x${K} tA=${tA} tB=${tB} beta=${beta}`);
+          assertClose(
+            c.data,
+            r.data,
+            1e-5 * (K + 1),
+            1e-5,
+            `${e.variant} gemm ${M}x${N}x${K} tA=${tA} tB=${tB} beta=${beta}`,
+          );
         });
       }
     }

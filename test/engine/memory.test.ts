@@ -44,7 +44,10 @@ describe('engine memory', async () => {
     e.scope(() => {
       leaked = e.tensor([1, 2]);
     });
-    assert.throws(() => leaked!.data, (err: Error & { code?: string }) => err.code === 'E_LIFETIME' && /after its scope ended/.test(err.message));
+    assert.throws(
+      () => leaked!.data,
+      (err: Error & { code?: string }) => err.code === 'E_LIFETIME' && /after its scope ended/.test(err.message),
+    );
   });
 
   it('scope tensors cannot be disposed, heap tensors only once', () => {

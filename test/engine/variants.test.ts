@@ -38,7 +38,8 @@ describe('debug build', () => {
     assert.equal(e.variant, 'custom');
     assert.throws(
       () => e.k.f32_gemm(0, 0, 2, 2, 2, 0, 2, 0, 2, 0.5, 0, 2, e.gemmWork), // beta must be 0 or 1
-      (err: Error & { code?: string }) => err.code === 'E_WASM' && /kernel assertion failed: .* at assembly\/kernels\/gemm\.ts:\d+:\d+/.test(err.message),
+      (err: Error & { code?: string }) =>
+        err.code === 'E_WASM' && /kernel assertion failed: .* at assembly\/kernels\/gemm\.ts:\d+:\d+/.test(err.message),
     );
   });
 });

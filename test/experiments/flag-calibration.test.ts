@@ -14,9 +14,30 @@ const script = fileURLToPath(new URL('../../../experiments/flag-calibration.mjs'
 test('flag calibration (EXPERIMENTS.md §8): fair seeds 0–1 without false alarms, direct bias found', () => {
   const out = mkdtempSync(join(tmpdir(), 'lucid-flags-'));
   try {
-    const run = spawnSync(process.execPath, [script, 'run', '--kinds', 'fair,direct', '--seeds', '0-1', '--population', '20000', '--out', out], { encoding: 'utf8' });
+    const run = spawnSync(
+      process.execPath,
+      [script, 'run', '--kinds', 'fair,direct', '--seeds', '0-1', '--population', '20000', '--out', out],
+      { encoding: 'utf8' },
+    );
     assert.equal(run.status, 0, run.stderr);
-    const other = spawnSync(process.execPath, [script, 'run', '--kinds', 'fair,direct', '--seeds', '0-1', '--population', '20000', '--coding', 'recoded', '--out', out], { encoding: 'utf8' });
+    const other = spawnSync(
+      process.execPath,
+      [
+        script,
+        'run',
+        '--kinds',
+        'fair,direct',
+        '--seeds',
+        '0-1',
+        '--population',
+        '20000',
+        '--coding',
+        'recoded',
+        '--out',
+        out,
+      ],
+      { encoding: 'utf8' },
+    );
     assert.equal(other.status, 0, other.stderr);
     const an = spawnSync(process.execPath, [script, 'analyse', '--out', out], { encoding: 'utf8' });
     assert.equal(an.status, 0, an.stderr);

@@ -36,8 +36,8 @@ const band = (key: string, mean: number, sd: number): [string, Band] => [key, { 
 const CANONICAL_BANDS_PAPER = new Map<string, Band>([
   band('sex=Female', -0.0948, 0.0824),
   band('sex=Male', 0.0948, 0.0824),
-  band('group=A', 0.0890, 0.0412),
-  band('group=B', -0.0890, 0.0412),
+  band('group=A', 0.089, 0.0412),
+  band('group=B', -0.089, 0.0412),
 ]);
 /** fair-mode bands of the statistical-parity difference: out/experiments/ground-truth/bands.json (5 fair runs) */
 const PARITY_BANDS = new Map<string, Band>([
@@ -50,7 +50,14 @@ const PARITY_BANDS = new Map<string, Band>([
 async function audit(engine: Engine, kind: BiasKind): Promise<AuditResult> {
   const train = simulate(new Rng(engine, SETTINGS.trainSeed), { n: SETTINGS.rows, bias: kind });
   const data = simulate(new Rng(engine, SETTINGS.auditSeed), { n: SETTINGS.rows, bias: kind });
-  const { model } = Classifier.train(engine, train.table, { label: train.label, positive: train.favourable, hidden: [], epochs: 40, valFraction: 0, seed: SETTINGS.seed });
+  const { model } = Classifier.train(engine, train.table, {
+    label: train.label,
+    positive: train.favourable,
+    hidden: [],
+    epochs: 40,
+    valFraction: 0,
+    seed: SETTINGS.seed,
+  });
   try {
     return await runAudit(engine, data.table, {
       label: data.label,
@@ -84,26 +91,42 @@ describe('ground truth (bias simulator, reduced)', { timeout: 180_000 }, () => {
     const d = decideAll(canonicalGaps(direct), CANONICAL_BANDS_PAPER);
     const b = d.find((x) => x.key === 'group=B')!;
     assert.ok(b.flagged, `group=B: d = ${b.d.toFixed(3)}, band lower edge ${b.lower.toFixed(3)}`);
-    assert.deepEqual(d.filter((x) => x.flagged).map((x) => x.key), ['group=B']);
+    assert.deepEqual(
+      d.filter((x) => x.flagged).map((x) => x.key),
+      ['group=B'],
+    );
   });
 
   it('canonical sets: the fair model raises no flag', () => {
     const d = decideAll(canonicalGaps(fair), CANONICAL_BANDS_PAPER);
-    assert.deepEqual(d.filter((x) => x.flagged).map((x) => `${x.key} (d ${x.d.toFixed(3)} < ${x.lower.toFixed(3)})`), []);
+    assert.deepEqual(
+      d.filter((x) => x.flagged).map((x) => `${x.key} (d ${x.d.toFixed(3)} < ${x.lower.toFixed(3)})`),
+      [],
+    );
   });
 
   it('group metrics (statistical-parity difference): direct bias flagged, the fair model not', () => {
     const dd = decideAll(parityGaps(direct), PARITY_BANDS);
     assert.ok(dd.find((x) => x.key === 'group=B')!.flagged);
-    assert.deepEqual(dd.filter((x) => x.flagged).map((x) => x.key), ['group=B']);
+    assert.deepEqual(
+      dd.filter((x) => x.flagged).map((x) => x.key),
+      ['group=B'],
+    );
     const df = decideAll(parityGaps(fair), PARITY_BANDS);
-    assert.deepEqual(df.filter((x) => x.flagged).map((x) => x.key), []);
+    assert.deepEqual(
+      df.filter((x) => x.flagged).map((x) => x.key),
+      [],
+    );
   });
 });
 
 describe('flag rule (src/audit/flags.ts) by hand', () => {
   it('band from fair runs: mean, sample sd; flagged below m − max(3s, 3σ_bin), favoured above m + h', () => {
-    const bands = fairBands([[{ key: 'g=B', d: -0.1, sdBinomial: 0 }], [{ key: 'g=B', d: -0.2, sdBinomial: 0 }], [{ key: 'g=B', d: -0.3, sdBinomial: 0 }]]);
+    const bands = fairBands([
+      [{ key: 'g=B', d: -0.1, sdBinomial: 0 }],
+      [{ key: 'g=B', d: -0.2, sdBinomial: 0 }],
+      [{ key: 'g=B', d: -0.3, sdBinomial: 0 }],
+    ]);
     const b = bands.get('g=B')!;
     assert.ok(Math.abs(b.mean + 0.2) < 1e-12);
     assert.ok(Math.abs(b.sd - 0.1) < 1e-12);
@@ -114,7 +137,9 @@ describe('flag rule (src/audit/flags.ts) by hand', () => {
     assert.equal(decide({ key: 'g=B', d: -0.49, sdBinomial: 0.02 }, b)!.flagged, false);
     assert.equal(decide({ key: 'g=B', d: 0.11, sdBinomial: 0.02 }, b)!.favoured, true);
     // the binomial floor wins when the fair runs agree: h = 3·0.2 = 0.6
-    const tight = fairBands([[{ key: 'g=B', d: -0.2, sdBinomial: 0 }], [{ key: 'g=B', d: -0.2, sdBinomial: 0 }]]).get('g=B')!;
+    const tight = fairBands([[{ key: 'g=B', d: -0.2, sdBinomial: 0 }], [{ key: 'g=B', d: -0.2, sdBinomial: 0 }]]).get(
+      'g=B',
+    )!;
     assert.equal(decide({ key: 'g=B', d: -0.7, sdBinomial: 0.2 }, tight)!.flagged, false);
     assert.equal(decide({ key: 'g=B', d: -0.81, sdBinomial: 0.2 }, tight)!.flagged, true);
     assert.equal(decide({ key: 'other', d: -1, sdBinomial: 0 }, undefined), null);

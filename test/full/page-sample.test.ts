@@ -21,8 +21,15 @@ describe('browser page: the default length on the sample data', { skip, timeout:
       await page.click('#sample');
       await page.waitForFunction(() => document.body.dataset.state === 'loaded', undefined, { timeout: 120_000 });
       await page.click('#train');
-      await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.state ?? ''), undefined, { timeout: 1_500_000, polling: 1000 });
-      assert.equal(await page.evaluate(() => document.body.dataset.state), 'done', (await page.textContent('#error')) ?? '');
+      await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.state ?? ''), undefined, {
+        timeout: 1_500_000,
+        polling: 1000,
+      });
+      assert.equal(
+        await page.evaluate(() => document.body.dataset.state),
+        'done',
+        (await page.textContent('#error')) ?? '',
+      );
       // the page shows the whole report in a frame (#report); its Findings section is the report's
       const findings = await page.frameLocator('#report').locator('#findings').innerHTML();
       const attr = (name: string) => {
@@ -31,8 +38,13 @@ describe('browser page: the default length on the sample data', { skip, timeout:
         return m[0];
       };
       const group = attr('group');
-      assert.match(group, /✓ the sets agree with the data<\/span> the model's positive decisions .*disfavour <strong>B<\/strong>/s, group);
-      for (const a of ['group', 'sex']) assert.doesNotMatch(attr(a), /the sets shift the other way from the data/, `${a}: ${attr(a)}`);
+      assert.match(
+        group,
+        /✓ the sets agree with the data<\/span> the model's positive decisions .*disfavour <strong>B<\/strong>/s,
+        group,
+      );
+      for (const a of ['group', 'sex'])
+        assert.doesNotMatch(attr(a), /the sets shift the other way from the data/, `${a}: ${attr(a)}`);
       await page.screenshot({ path: artifact('page-sample-default.png'), fullPage: true });
       assert.deepEqual(errors, []);
     } finally {

@@ -4,8 +4,8 @@
 // as a SHA-256 over exact float bits) in Node, Deno and Bun (devDependencies), on 1 and 2 kernel
 // threads, and in workerd and Chromium (the same probe, bundled from the installed package). Every
 // digest must equal Node's single-threaded one, stage by stage (the host's log and exp are
-// src/engine/fdlibm.ts, not the engine's Math.log and Math.exp, which differ). A slow suite (packing, installing and the
-// runtimes take 16–60 s): it runs in `npm run test:full`.
+// src/engine/fdlibm.ts, not the engine's Math.log and Math.exp, which differ). A slow suite (packing, installing and
+// the runtimes take 16–60 s): it runs in `npm run test:full`.
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
@@ -19,7 +19,13 @@ import { browserSkip, IN_CI, launch, ROOT, serve } from '../helpers/browser.js';
 const PROBE = join(ROOT, 'test', 'fixtures', 'runtimes', 'probe.mjs');
 const BIN = join(ROOT, 'node_modules', '.bin');
 
-interface ProbeOut { runtime: string; digest: string; stages: Record<string, string>; threads: number; ms: number }
+interface ProbeOut {
+  runtime: string;
+  digest: string;
+  stages: Record<string, string>;
+  threads: number;
+  ms: number;
+}
 
 /**
  * The npm that runs this suite (npm_execpath, under `npm run test:full`), not the first `npm` on the
@@ -28,7 +34,9 @@ interface ProbeOut { runtime: string; digest: string; stages: Record<string, str
  */
 function npm(args: string[], cwd: string) {
   const cli = process.env.npm_execpath;
-  return cli && /npm-cli\.js$/.test(cli) ? spawnSync(process.execPath, [cli, ...args], { cwd, encoding: 'utf8' }) : spawnSync('npm', args, { cwd, encoding: 'utf8' });
+  return cli && /npm-cli\.js$/.test(cli)
+    ? spawnSync(process.execPath, [cli, ...args], { cwd, encoding: 'utf8' })
+    : spawnSync('npm', args, { cwd, encoding: 'utf8' });
 }
 
 /** How each runtime runs the probe from the project directory (npm dependencies resolve from its node_modules). */
@@ -43,7 +51,9 @@ function runtimeSkip(name: string): string | false {
   if (name === 'node') return false;
   const v = existsSync(r.cmd) ? spawnSync(r.cmd, ['--version'], { encoding: 'utf8', timeout: 30_000 }) : null;
   if (v && v.status === 0) return false;
-  const msg = `${name} unavailable (${r.cmd}: ${v ? v.error?.message ?? v.stderr.trim() : 'missing'}; it is a devDependency)`;
+  const msg =
+    `${name} unavailable (${r.cmd}: ${v ? (v.error?.message ?? v.stderr.trim()) : 'missing'}; it is a ` +
+    `devDependency)`;
   if (IN_CI) throw new Error(`${msg} (CI=true: the runtime tests must run in CI)`);
   return msg;
 }
@@ -56,7 +66,10 @@ function stageDiff(a: ProbeOut, b: ProbeOut): string {
 
 const skip = fullSkip();
 
-describe('the packed library in Node, Deno, Bun, workerd and Chromium gives byte-identical results (issue #20)', { skip, timeout: 900_000 }, () => {
+describe('the packed library in Node, Deno, Bun, workerd and Chromium gives byte-identical results (issue #20)', {
+  skip,
+  timeout: 900_000,
+}, () => {
   let dir: string;
   let project: string;
   const results: Record<string, ProbeOut> = {};
@@ -70,7 +83,10 @@ describe('the packed library in Node, Deno, Bun, workerd and Chromium gives byte
     const pack = npm(['pack', '--ignore-scripts', '--pack-destination', dir, '--json'], ROOT);
     assert.equal(pack.status, 0, pack.stderr);
     const tarball = join(dir, (JSON.parse(pack.stdout) as { filename: string }[])[0].filename);
-    writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'lucid-runtimes-probe', private: true, type: 'module' }));
+    writeFileSync(
+      join(project, 'package.json'),
+      JSON.stringify({ name: 'lucid-runtimes-probe', private: true, type: 'module' }),
+    );
     const inst = npm(['install', '--no-audit', '--no-fund', '--prefer-offline', tarball], project);
     assert.equal(inst.status, 0, `npm install ${tarball}:\n${inst.stdout}${inst.stderr}`);
     copyFileSync(PROBE, join(project, 'probe.mjs'));
@@ -86,16 +102,29 @@ describe('the packed library in Node, Deno, Bun, workerd and Chromium gives byte
     const args = threads > 1 ? [...r.args, '--threads', String(threads)] : r.args;
     const t0 = performance.now();
     // LUCID_SIMD=plain: the threaded engine through lucid-wasm/node takes the plain SIMD build too
-    const p = spawnSync(r.cmd, args, { cwd: project, encoding: 'utf8', timeout: 120_000, env: { ...process.env, LUCID_SIMD: 'plain', NO_COLOR: '1' } });
+    const p = spawnSync(r.cmd, args, {
+      cwd: project,
+      encoding: 'utf8',
+      timeout: 120_000,
+      env: { ...process.env, LUCID_SIMD: 'plain', NO_COLOR: '1' },
+    });
     assert.equal(p.status, 0, `${name} ${args.join(' ')}: ${p.error?.message ?? ''}\n${p.stdout}\n${p.stderr}`);
     const out = JSON.parse(p.stdout.trim().split('\n').pop()!) as ProbeOut;
-    console.log(`${out.runtime}, ${threads} thread(s): ${out.digest} (probe ${out.ms} ms, process ${(performance.now() - t0).toFixed(0)} ms)`);
+    console.log(
+      `${out.runtime}, ${threads} thread(s): ${out.digest} (probe ${out.ms} ms, process ` +
+        `${(performance.now() - t0).toFixed(0)} ms)`,
+    );
     return out;
   }
 
   for (const name of Object.keys(RUNTIMES)) {
     for (const threads of [1, 2]) {
-      const what = threads > 1 ? `${name}, ${threads} threads: the digest of ${name} on 1 thread` : name === 'node' ? 'node, 1 thread: the reference digest' : `${name}, 1 thread: every stage as in Node`;
+      const what =
+        threads > 1
+          ? `${name}, ${threads} threads: the digest of ${name} on 1 thread`
+          : name === 'node'
+            ? 'node, 1 thread: the reference digest'
+            : `${name}, 1 thread: every stage as in Node`;
       it(what, { skip: runtimeSkip(name) }, () => {
         const out = probe(name, threads);
         results[`${name}/${threads}`] = out;
@@ -122,7 +151,20 @@ describe('the packed library in Node, Deno, Bun, workerd and Chromium gives byte
   /** The probe bundled from the installed package (esbuild), for the runtimes without npm resolution. */
   async function bundle(entry: string, outfile: string, platform: 'browser' | 'neutral'): Promise<void> {
     const esbuild = (await import('esbuild')) as typeof import('esbuild');
-    await esbuild.build({ entryPoints: [entry], outfile, bundle: true, format: 'esm', platform, target: 'es2022', absWorkingDir: project, nodePaths: [join(project, 'node_modules')], conditions: ['workerd', 'worker', 'browser'], mainFields: ['module', 'main'], external: ['lucid-wasm/node', './kernels.wasm'], logLevel: 'warning' });
+    await esbuild.build({
+      entryPoints: [entry],
+      outfile,
+      bundle: true,
+      format: 'esm',
+      platform,
+      target: 'es2022',
+      absWorkingDir: project,
+      nodePaths: [join(project, 'node_modules')],
+      conditions: ['workerd', 'worker', 'browser'],
+      mainFields: ['module', 'main'],
+      external: ['lucid-wasm/node', './kernels.wasm'],
+      logLevel: 'warning',
+    });
   }
 
   const workerdBin = ((): string | null => {
@@ -135,21 +177,36 @@ describe('the packed library in Node, Deno, Bun, workerd and Chromium gives byte
     }
   })();
 
-  it('workerd: the probe (kernels as a precompiled module) gives the same digest', { skip: workerdBin ? false : IN_CI ? false : 'workerd unavailable' }, async () => {
+  it('workerd: the probe (kernels as a precompiled module) gives the same digest', {
+    skip: workerdBin ? false : IN_CI ? false : 'workerd unavailable',
+  }, async () => {
     assert.ok(workerdBin, 'workerd must run in CI');
     const w = join(dir, 'workerd');
     mkdirSync(w);
-    writeFileSync(join(project, 'edge-entry.mjs'), `import { runProbe } from './probe.mjs';\nimport kernels from './kernels.wasm';\nexport default { async fetch() { return Response.json({ runtime: 'workerd', ...(await runProbe({ init: { module: kernels } })) }); } };\n`);
+    writeFileSync(
+      join(project, 'edge-entry.mjs'),
+      `import { runProbe } from './probe.mjs';\nimport kernels from './kernels.wasm';\nexport default { async ` +
+        `fetch() { return Response.json({ runtime: 'workerd', ...(await runProbe({ init: { module: kernels } })) ` +
+        `}); } };\n`,
+    );
     await bundle(join(project, 'edge-entry.mjs'), join(w, 'worker.js'), 'neutral');
     // the plain SIMD kernels as the installed package embeds them
-    const gen = readFileSync(join(project, 'node_modules', 'lucid-wasm', 'dist', 'src', 'engine', 'binaries.gen.js'), 'utf8');
+    const gen = readFileSync(
+      join(project, 'node_modules', 'lucid-wasm', 'dist', 'src', 'engine', 'binaries.gen.js'),
+      'utf8',
+    );
     const m = /SIMD_WASM_BASE64 = "([A-Za-z0-9+/=]+)"/.exec(gen);
     assert.ok(m, 'SIMD_WASM_BASE64 in the installed package');
     writeFileSync(join(w, 'kernels.wasm'), new Uint8Array(Buffer.from(m[1], 'base64')));
-    writeFileSync(join(w, 'config.capnp'), `using Workerd = import "/workerd/workerd.capnp";
-const config :Workerd.Config = ( services = [ (name = "probe", worker = .w) ], sockets = [ (name = "http", address = "127.0.0.1:0", http = (), service = "probe") ] );
-const w :Workerd.Worker = ( modules = [ (name = "worker.js", esModule = embed "worker.js"), (name = "kernels.wasm", wasm = embed "kernels.wasm") ], compatibilityDate = "2025-01-01" );
-`);
+    writeFileSync(
+      join(w, 'config.capnp'),
+      `using Workerd = import "/workerd/workerd.capnp";
+const config :Workerd.Config = ( services = [ (name = "probe", worker = .w) ], sockets = [ (name = "http", address = ` +
+        `"127.0.0.1:0", http = (), service = "probe") ] );
+const w :Workerd.Worker = ( modules = [ (name = "worker.js", esModule = embed "worker.js"), (name = "kernels.wasm", ` +
+        `wasm = embed "kernels.wasm") ], compatibilityDate = "2025-01-01" );
+`,
+    );
     const { createServer } = await import('node:net');
     const port = await new Promise<number>((resolve) => {
       const s = createServer().listen(0, '127.0.0.1', () => {
@@ -159,7 +216,11 @@ const w :Workerd.Worker = ( modules = [ (name = "worker.js", esModule = embed "w
       });
     });
     let log = '';
-    const server: ChildProcess = spawn(workerdBin!, ['serve', join(w, 'config.capnp'), '--socket-addr', `http=127.0.0.1:${port}`], { cwd: w, stdio: ['ignore', 'pipe', 'pipe'] });
+    const server: ChildProcess = spawn(
+      workerdBin!,
+      ['serve', join(w, 'config.capnp'), '--socket-addr', `http=127.0.0.1:${port}`],
+      { cwd: w, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     server.stdout!.on('data', (d) => (log += d));
     server.stderr!.on('data', (d) => (log += d));
     try {
@@ -185,7 +246,9 @@ const w :Workerd.Worker = ( modules = [ (name = "worker.js", esModule = embed "w
   });
 
   const chromium = browserSkip();
-  it('Chromium: the probe, bundled for the browser, gives the same digest on the page', { skip: chromium ?? false }, async () => {
+  it('Chromium: the probe, bundled for the browser, gives the same digest on the page', {
+    skip: chromium ?? false,
+  }, async () => {
     const web = join(dir, 'web');
     mkdirSync(web);
     await bundle(join(project, 'probe.mjs'), join(web, 'probe.js'), 'browser');
@@ -197,7 +260,10 @@ const w :Workerd.Worker = ( modules = [ (name = "worker.js", esModule = embed "w
       await page.goto(`${server.url}index.html`);
       const out = (await page.evaluate(async () => {
         const m = (await import('/probe.js' as string)) as { runProbe(): Promise<object> };
-        return { runtime: `chromium ${navigator.userAgent.match(/Chrome\/([\d.]+)/)?.[1] ?? ''}`, ...(await m.runProbe()) };
+        return {
+          runtime: `chromium ${navigator.userAgent.match(/Chrome\/([\d.]+)/)?.[1] ?? ''}`,
+          ...(await m.runProbe()),
+        };
       })) as ProbeOut;
       console.log(`${out.runtime}: ${out.digest} (probe ${out.ms} ms)`);
       checkAgainstReferences(out);

@@ -11,7 +11,10 @@ export interface ZipFile {
   flags: number;
 }
 
-/** The files of a zip archive, from its central directory (and each one's local header); an assertion fails on any inconsistency. */
+/**
+ * The files of a zip archive, from its central directory (and each one's local header); an assertion fails on any
+ * inconsistency.
+ */
 export function readZip(zip: Uint8Array): ZipFile[] {
   const v = new DataView(zip.buffer, zip.byteOffset, zip.byteLength);
   const eocd = zip.length - 22;
@@ -53,7 +56,13 @@ export function readZip(zip: Uint8Array): ZipFile[] {
 export function filesSection(html: string): { patterns: RegExp[]; count: number } {
   const section = /<section id="files">([\s\S]*?)<\/section>/.exec(html);
   assert.ok(section, 'the report has a Files section');
-  const unescapeHtml = (s: string) => s.replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&');
+  const unescapeHtml = (s: string) =>
+    s
+      .replace(/&lt;/g, '<')
+      .replace(/&gt;/g, '>')
+      .replace(/&quot;/g, '"')
+      .replace(/&#39;/g, "'")
+      .replace(/&amp;/g, '&');
   const codes = [...section[1].matchAll(/<code>([^<]*)<\/code>/g)].map((m) => unescapeHtml(m[1]));
   assert.ok(codes.length > 0, 'the Files section names files');
   const pattern = (n: string) => new RegExp(`^${n.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}$`);
@@ -72,10 +81,18 @@ export function filesSectionPatterns(html: string): RegExp[] {
   return filesSection(html).patterns;
 }
 
-/** A comma CSV as a spreadsheet in a decimal-comma locale writes it: semicolons, decimal commas (no quoted cells in the input). */
+/**
+ * A comma CSV as a spreadsheet in a decimal-comma locale writes it: semicolons, decimal commas (no quoted cells in the
+ * input).
+ */
 export function semicolonDecimalComma(csv: string): string {
   return csv
     .split('\n')
-    .map((line) => line.split(',').map((f) => f.replace('.', ',')).join(';'))
+    .map((line) =>
+      line
+        .split(',')
+        .map((f) => f.replace('.', ','))
+        .join(';'),
+    )
     .join('\n');
 }

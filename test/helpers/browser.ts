@@ -42,13 +42,16 @@ export async function launch(): Promise<Browser> {
 export function watchErrors(page: Page): string[] {
   const errors: string[] = [];
   page.on('console', (m: ConsoleMessage) => {
-    if (m.type() === 'error') errors.push(`console.error: ${m.text()} (${m.location().url}:${m.location().lineNumber})`);
+    if (m.type() === 'error')
+      errors.push(`console.error: ${m.text()} (${m.location().url}:${m.location().lineNumber})`);
   });
   page.on('pageerror', (e: Error) => errors.push(`pageerror: ${e.message}`));
   page.on('requestfailed', (r) => errors.push(`request failed: ${r.url()} (${r.failure()?.errorText ?? '?'})`));
-  page.on('worker', (w) => w.on('console', (m: ConsoleMessage) => {
-    if (m.type() === 'error') errors.push(`worker console.error: ${m.text()}`);
-  }));
+  page.on('worker', (w) =>
+    w.on('console', (m: ConsoleMessage) => {
+      if (m.type() === 'error') errors.push(`worker console.error: ${m.text()}`);
+    }),
+  );
   return errors;
 }
 
@@ -71,24 +74,35 @@ const TYPES: Record<string, string> = {
 };
 
 /** The headers that make a page cross-origin isolated (SharedArrayBuffer, so the engine can run threads). */
-export const ISOLATION_HEADERS = { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' };
+export const ISOLATION_HEADERS = {
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-embedder-policy': 'require-corp',
+};
 
 /**
  * Serves `dir` on 127.0.0.1 at a random port (GET only, no directory listings, no path escapes),
  * cross-origin isolated as `node tools/build-web.mjs --serve` is; `crossOriginIsolated: false`
  * serves without COOP/COEP (no SharedArrayBuffer: the single-threaded fallback).
  */
-export async function serve(dir: string, opts: { crossOriginIsolated?: boolean } = {}): Promise<{ url: string; close: () => Promise<void> }> {
+export async function serve(
+  dir: string,
+  opts: { crossOriginIsolated?: boolean } = {},
+): Promise<{ url: string; close: () => Promise<void> }> {
   const base = path.resolve(dir);
   const isolation = opts.crossOriginIsolated === false ? {} : ISOLATION_HEADERS;
   const server = http.createServer(async (req, res) => {
     try {
       const u = new URL(req.url ?? '/', 'http://localhost');
       let file = path.resolve(base, `.${decodeURIComponent(u.pathname)}`);
-      if (file !== base && !file.startsWith(base + path.sep)) throw Object.assign(new Error('outside'), { status: 403 });
+      if (file !== base && !file.startsWith(base + path.sep))
+        throw Object.assign(new Error('outside'), { status: 403 });
       if ((await stat(file)).isDirectory()) file = path.join(file, 'index.html');
       const body = await readFile(file);
-      res.writeHead(200, { 'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-store', ...isolation });
+      res.writeHead(200, {
+        'content-type': TYPES[path.extname(file)] ?? 'application/octet-stream',
+        'cache-control': 'no-store',
+        ...isolation,
+      });
       res.end(body);
     } catch (e) {
       const status = (e as { status?: number }).status ?? 404;
@@ -100,10 +114,11 @@ export async function serve(dir: string, opts: { crossOriginIsolated?: boolean }
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}/`,
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -115,8 +130,11 @@ export async function chartProblems(page: Page | Frame): Promise<{ count: number
     svgs.forEach((svg, i) => {
       const name = svg.getAttribute('data-chart') ?? `chart ${i + 1}`;
       const box = svg.getBoundingClientRect();
-      if (!(box.width > 0 && box.height > 0)) problems.push(`${name} #${i + 1}: empty bounding box (${box.width}×${box.height})`);
-      const labels = Array.from(svg.querySelectorAll('text.axis-label')).filter((t) => (t.textContent ?? '').trim() !== '');
+      if (!(box.width > 0 && box.height > 0))
+        problems.push(`${name} #${i + 1}: empty bounding box (${box.width}×${box.height})`);
+      const labels = Array.from(svg.querySelectorAll('text.axis-label')).filter(
+        (t) => (t.textContent ?? '').trim() !== '',
+      );
       if (labels.length === 0) problems.push(`${name} #${i + 1}: no axis label`);
       if (svg.getAttribute('role') !== 'img') problems.push(`${name} #${i + 1}: role is not img`);
       if (svg.childElementCount < 3) problems.push(`${name} #${i + 1}: hardly anything drawn`);
@@ -164,7 +182,10 @@ export async function textOverflow(page: Page | Frame): Promise<string[]> {
       const name = svg.getAttribute('data-chart') ?? svg.getAttribute('class') ?? 'svg';
       for (const t of Array.from(svg.querySelectorAll('text'))) {
         // the drawn text: without the <title> tooltip a shortened label carries
-        const drawn = Array.from(t.childNodes).filter((c) => c.nodeName.toLowerCase() !== 'title').map((c) => c.textContent ?? '').join('');
+        const drawn = Array.from(t.childNodes)
+          .filter((c) => c.nodeName.toLowerCase() !== 'title')
+          .map((c) => c.textContent ?? '')
+          .join('');
         if (!drawn.trim()) continue;
         const r = t.getBoundingClientRect();
         const out: string[] = [];
@@ -172,16 +193,22 @@ export async function textOverflow(page: Page | Frame): Promise<string[]> {
         if (r.right > box.right + 1) out.push(`${(r.right - box.right).toFixed(1)} px past the right`);
         if (r.top < box.top - 1) out.push(`${(box.top - r.top).toFixed(1)} px past the top`);
         if (r.bottom > box.bottom + 1) out.push(`${(r.bottom - box.bottom).toFixed(1)} px past the bottom`);
-        if (out.length) problems.push(`svg ${name} #${i + 1}: text ${short(drawn)} sticks out of its svg (${out.join(', ')})`);
+        if (out.length)
+          problems.push(`svg ${name} #${i + 1}: text ${short(drawn)} sticks out of its svg (${out.join(', ')})`);
       }
     });
     const html = 'h1, h2, h3, h4, p, li, figcaption, caption, summary, th, td, dt, dd, label, .callout';
     for (const e of Array.from(document.querySelectorAll<HTMLElement>(html))) {
       if (!visible(e) || e.closest('svg')) continue;
-      if (e.scrollWidth > e.clientWidth + 1) problems.push(`<${e.tagName.toLowerCase()}${e.id ? ` id=${e.id}` : ''}> ${short(e.textContent)} overflows its box horizontally (scrollWidth ${e.scrollWidth} > clientWidth ${e.clientWidth})`);
+      if (e.scrollWidth > e.clientWidth + 1)
+        problems.push(
+          `<${e.tagName.toLowerCase()}${e.id ? ` id=${e.id}` : ''}> ${short(e.textContent)} overflows its box ` +
+            `horizontally (scrollWidth ${e.scrollWidth} > clientWidth ${e.clientWidth})`,
+        );
     }
     const doc = document.documentElement;
-    if (doc.scrollWidth > doc.clientWidth + 1) problems.push(`the page is wider than the window (scrollWidth ${doc.scrollWidth} > ${doc.clientWidth})`);
+    if (doc.scrollWidth > doc.clientWidth + 1)
+      problems.push(`the page is wider than the window (scrollWidth ${doc.scrollWidth} > ${doc.clientWidth})`);
     return problems;
   });
 }
@@ -196,32 +223,49 @@ export async function textOverflow(page: Page | Frame): Promise<string[]> {
  */
 export async function clippedText(page: Page | Frame): Promise<string[]> {
   const problems = await textOverflow(page);
-  problems.push(...(await page.evaluate(() => {
-    const out: string[] = [];
-    const short = (s: string | null) => {
-      const t = (s ?? '').replace(/\s+/g, ' ').trim();
-      return JSON.stringify(t.length > 80 ? `${t.slice(0, 80)}…` : t);
-    };
-    const visible = (e: Element) => (e as HTMLElement).getClientRects().length > 0;
-    for (const e of Array.from(document.body.querySelectorAll<HTMLElement>('*'))) {
-      if (!visible(e) || e.closest('svg')) continue;
-      const st = getComputedStyle(e);
-      const hides = ['hidden', 'clip'].includes(st.overflowX) || st.textOverflow === 'ellipsis';
-      if (hides && e.scrollWidth > e.clientWidth + 1) out.push(`<${e.tagName.toLowerCase()}${e.className ? ` class=${e.className}` : ''}> ${short(e.textContent)} is clipped (scrollWidth ${e.scrollWidth} > clientWidth ${e.clientWidth}, overflow ${st.overflowX}, text-overflow ${st.textOverflow})`);
-    }
-    for (const t of Array.from(document.querySelectorAll('svg text'))) {
-      if (!visible(t)) continue;
-      const title = Array.from(t.children).find((c) => c.nodeName.toLowerCase() === 'title');
-      const drawn = Array.from(t.childNodes).filter((c) => c !== title).map((c) => c.textContent ?? '').join('').trim();
-      if (drawn.endsWith('…')) out.push(`svg text ${short(drawn)} is shortened${title ? ` (the whole text, ${short(title.textContent)}, only in its tooltip)` : ''}`);
-    }
-    for (const t of Array.from(document.querySelectorAll('time'))) {
-      if (visible(t) && t.getClientRects().length > 1) out.push(`<time> ${short(t.textContent)} is broken across ${t.getClientRects().length} lines`);
-    }
-    const root = document.scrollingElement ?? document.documentElement;
-    if (root.scrollWidth > window.innerWidth) out.push(`the page scrolls sideways (scrollWidth ${root.scrollWidth} > window ${window.innerWidth})`);
-    return out;
-  })));
+  problems.push(
+    ...(await page.evaluate(() => {
+      const out: string[] = [];
+      const short = (s: string | null) => {
+        const t = (s ?? '').replace(/\s+/g, ' ').trim();
+        return JSON.stringify(t.length > 80 ? `${t.slice(0, 80)}…` : t);
+      };
+      const visible = (e: Element) => (e as HTMLElement).getClientRects().length > 0;
+      for (const e of Array.from(document.body.querySelectorAll<HTMLElement>('*'))) {
+        if (!visible(e) || e.closest('svg')) continue;
+        const st = getComputedStyle(e);
+        const hides = ['hidden', 'clip'].includes(st.overflowX) || st.textOverflow === 'ellipsis';
+        if (hides && e.scrollWidth > e.clientWidth + 1)
+          out.push(
+            `<${e.tagName.toLowerCase()}${e.className ? ` class=${e.className}` : ''}> ${short(e.textContent)} is ` +
+              `clipped (scrollWidth ${e.scrollWidth} > clientWidth ${e.clientWidth}, overflow ${st.overflowX}, ` +
+              `text-overflow ${st.textOverflow})`,
+          );
+      }
+      for (const t of Array.from(document.querySelectorAll('svg text'))) {
+        if (!visible(t)) continue;
+        const title = Array.from(t.children).find((c) => c.nodeName.toLowerCase() === 'title');
+        const drawn = Array.from(t.childNodes)
+          .filter((c) => c !== title)
+          .map((c) => c.textContent ?? '')
+          .join('')
+          .trim();
+        if (drawn.endsWith('…'))
+          out.push(
+            `svg text ${short(drawn)} is ` +
+              `shortened${title ? ` (the whole text, ${short(title.textContent)}, only in its tooltip)` : ''}`,
+          );
+      }
+      for (const t of Array.from(document.querySelectorAll('time'))) {
+        if (visible(t) && t.getClientRects().length > 1)
+          out.push(`<time> ${short(t.textContent)} is broken across ${t.getClientRects().length} lines`);
+      }
+      const root = document.scrollingElement ?? document.documentElement;
+      if (root.scrollWidth > window.innerWidth)
+        out.push(`the page scrolls sideways (scrollWidth ${root.scrollWidth} > window ${window.innerWidth})`);
+      return out;
+    })),
+  );
   return problems;
 }
 
@@ -245,11 +289,20 @@ export async function reportFrame(page: Page): Promise<Frame> {
 export async function auditInPage(page: Page, fields: Record<string, string>, timeout: number): Promise<void> {
   for (const [id, value] of Object.entries(fields)) await page.fill(`#${id}`, value);
   await page.click('#train');
-  await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.state ?? ''), undefined, { timeout });
-  assert.equal(await page.evaluate(() => document.body.dataset.state), 'done', `the audit failed: ${await page.textContent('#error')}`);
+  await page.waitForFunction(() => ['done', 'error'].includes(document.body.dataset.state ?? ''), undefined, {
+    timeout,
+  });
+  assert.equal(
+    await page.evaluate(() => document.body.dataset.state),
+    'done',
+    `the audit failed: ${await page.textContent('#error')}`,
+  );
 }
 
-/** Records every request of a page that goes anywhere but `origin` (blob: and data: URLs stay in the page), and every non-GET request. */
+/**
+ * Records every request of a page that goes anywhere but `origin` (blob: and data: URLs stay in the page), and every
+ * non-GET request.
+ */
 export function watchOutside(page: Page, origin: string): string[] {
   const outside: string[] = [];
   page.on('request', (r) => {

@@ -28,11 +28,29 @@ export function gateRows(blocks = BLOCKS): string[][] {
   return rows;
 }
 
-export const gateCsv = (blocks = BLOCKS): string => ['sex,race,y,pred', ...gateRows(blocks).map((r) => r.join(','))].join('\n') + '\n';
+export const gateCsv = (blocks = BLOCKS): string =>
+  ['sex,race,y,pred', ...gateRows(blocks).map((r) => r.join(','))].join('\n') + '\n';
 
 export function gateTable(blocks = BLOCKS): Table {
   const rows = gateRows(blocks);
-  return table(cat('sex', rows.map((r) => r[0])), cat('race', rows.map((r) => r[1])), cat('y', rows.map((r) => r[2])), cat('pred', rows.map((r) => r[3])));
+  return table(
+    cat(
+      'sex',
+      rows.map((r) => r[0]),
+    ),
+    cat(
+      'race',
+      rows.map((r) => r[1]),
+    ),
+    cat(
+      'y',
+      rows.map((r) => r[2]),
+    ),
+    cat(
+      'pred',
+      rows.map((r) => r[3]),
+    ),
+  );
 }
 
 /** F's outcomes made worse: tp 40 (TPR 50%), selection 25%. */

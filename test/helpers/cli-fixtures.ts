@@ -19,7 +19,10 @@ export interface CliFixture {
   badColumn?: string[];
   /** why its --format json run is too slow for test/cli: it runs in test/full (LUCID_TEST_FULL=1) */
   slow?: string;
-  /** for an input-file option `args` cannot give (it would make the run slow, or needs another option): an invocation that gives it */
+  /**
+   * for an input-file option `args` cannot give (it would make the run slow, or needs another option): an invocation
+   * that gives it
+   */
   withFile?: Record<string, string[]>;
 }
 
@@ -40,10 +43,37 @@ export function writeFixtureFiles(dir: string): void {
     const r = lucid(...args);
     if (r.status !== 0) throw new Error(`fixture: lucid ${args.join(' ')} exited ${r.status}: ${r.stderr}`);
   };
-  run('model', 'train', '--data', join(dir, 'd.csv'), '--label', 'y', '--hidden', 'none', '--epochs', '300', '--val-fraction', '0', '--quiet', '--out', join(dir, 'm.json'));
+  run(
+    'model',
+    'train',
+    '--data',
+    join(dir, 'd.csv'),
+    '--label',
+    'y',
+    '--hidden',
+    'none',
+    '--epochs',
+    '300',
+    '--val-fraction',
+    '0',
+    '--quiet',
+    '--out',
+    join(dir, 'm.json'),
+  );
   run('gan', 'fit', '--data', join(dir, 'd.csv'), '--epochs', '1', '--quiet', '--out', join(dir, 'g.lgan'));
-  // lucid check: a policy that passes on d.csv with y as its own prediction (g = a has 20 rows: insufficient data), and its result as a baseline
-  writeFileSync(join(dir, 'policy.json'), JSON.stringify({ version: 1, inputs: { label: 'y', pred: 'y' }, rules: [{ metric: 'tpr', attribute: 'g', min: 0.5 }, { metric: 'four_fifths', attribute: 'g', min: 0.8 }] }));
+  // lucid check: a policy that passes on d.csv with y as its own prediction (g = a has 20 rows: insufficient data), and
+  // its result as a baseline
+  writeFileSync(
+    join(dir, 'policy.json'),
+    JSON.stringify({
+      version: 1,
+      inputs: { label: 'y', pred: 'y' },
+      rules: [
+        { metric: 'tpr', attribute: 'g', min: 0.5 },
+        { metric: 'four_fifths', attribute: 'g', min: 0.8 },
+      ],
+    }),
+  );
   const base = lucid('check', '--data', join(dir, 'd.csv'), '--policy', join(dir, 'policy.json'), '--format', 'json');
   if (base.status !== 0) throw new Error(`fixture: lucid check exited ${base.status}: ${base.stderr}`);
   writeFileSync(join(dir, 'baseline.json'), base.stdout);
@@ -54,26 +84,98 @@ export function cliFixtures(dir: string): Record<string, CliFixture> {
   const d = join(dir, 'd.csv');
   const m = join(dir, 'm.json');
   const out = (name: string) => join(dir, name);
-  const audit = ['audit', '--data', d, '--label', 'y', '--model', m, '--allow-small', '--gan-epochs', '1', '-n', '20', '--intersection-rows', '0', '--fale-bootstrap', '0', '--gan-seeds', '1', '--quiet', '--out', out('audit')];
+  const audit = [
+    'audit',
+    '--data',
+    d,
+    '--label',
+    'y',
+    '--model',
+    m,
+    '--allow-small',
+    '--gan-epochs',
+    '1',
+    '-n',
+    '20',
+    '--intersection-rows',
+    '0',
+    '--fale-bootstrap',
+    '0',
+    '--gan-seeds',
+    '1',
+    '--quiet',
+    '--out',
+    out('audit'),
+  ];
   return {
-    audit: { args: [...audit, '--protected', 'g'], badColumn: [...audit, '--protected', 'gg'], withFile: { '--baseline': [...audit, '--protected', 'g', '--policy', join(dir, 'policy.json'), '--baseline', join(dir, 'baseline.json')], '--gan': [...audit, '--protected', 'g', '--gan', join(dir, 'g.lgan')] } },
+    audit: {
+      args: [...audit, '--protected', 'g'],
+      badColumn: [...audit, '--protected', 'gg'],
+      withFile: {
+        '--baseline': [
+          ...audit,
+          '--protected',
+          'g',
+          '--policy',
+          join(dir, 'policy.json'),
+          '--baseline',
+          join(dir, 'baseline.json'),
+        ],
+        '--gan': [...audit, '--protected', 'g', '--gan', join(dir, 'g.lgan')],
+      },
+    },
     check: {
       args: ['check', '--data', d, '--policy', join(dir, 'policy.json'), '--baseline', join(dir, 'baseline.json')],
       badColumn: ['check', '--data', d, '--policy', join(dir, 'policy.json'), '--label', 'gg'],
       // with --model the check runs the audit (a GAN): only the malformed-model case, which fails before it
-      withFile: { '--model': ['check', '--data', d, '--policy', join(dir, 'policy.json'), '--model', m], '--gan': ['check', '--data', d, '--policy', join(dir, 'policy.json'), '--model', m, '--gan', join(dir, 'g.lgan')] },
+      withFile: {
+        '--model': ['check', '--data', d, '--policy', join(dir, 'policy.json'), '--model', m],
+        '--gan': [
+          'check',
+          '--data',
+          d,
+          '--policy',
+          join(dir, 'policy.json'),
+          '--model',
+          m,
+          '--gan',
+          join(dir, 'g.lgan'),
+        ],
+      },
     },
     'dataset export': { args: ['dataset', 'export', 'sim', '--rows', '200', '--out', out('sim.csv')] },
     demo: { args: ['demo', '--gan-epochs', '1', '--quiet', '--out', out('demo')], slow: 'three audits of 2000 rows' },
-    fale: { args: ['fale', '--model', m, '--data', d, '--label', 'y', '--protected', 'g=a'], badColumn: ['fale', '--model', m, '--data', d, '--label', 'y', '--protected', 'gg=a'] },
-    'gan fit': { args: ['gan', 'fit', '--data', d, '--epochs', '1', '--quiet', '--out', out('g2.lgan')], badColumn: ['gan', 'fit', '--data', d, '--condition', 'xx', '--epochs', '1', '--quiet', '--out', out('g3.lgan')] },
-    'gan sample': { args: ['gan', 'sample', '--model', join(dir, 'g.lgan'), '-n', '10', '--out', out('s.csv')], badColumn: ['gan', 'sample', '--model', join(dir, 'g.lgan'), '-n', '10', '--fix', 'gg=a', '--out', out('s.csv')] },
+    fale: {
+      args: ['fale', '--model', m, '--data', d, '--label', 'y', '--protected', 'g=a'],
+      badColumn: ['fale', '--model', m, '--data', d, '--label', 'y', '--protected', 'gg=a'],
+    },
+    'gan fit': {
+      args: ['gan', 'fit', '--data', d, '--epochs', '1', '--quiet', '--out', out('g2.lgan')],
+      badColumn: ['gan', 'fit', '--data', d, '--condition', 'xx', '--epochs', '1', '--quiet', '--out', out('g3.lgan')],
+    },
+    'gan sample': {
+      args: ['gan', 'sample', '--model', join(dir, 'g.lgan'), '-n', '10', '--out', out('s.csv')],
+      badColumn: ['gan', 'sample', '--model', join(dir, 'g.lgan'), '-n', '10', '--fix', 'gg=a', '--out', out('s.csv')],
+    },
     inspect: { args: ['inspect', '--data', d], badColumn: ['inspect', '--data', d, '--numeric', 'xx'] },
     invert: { args: ['invert', '--model', m, '--prefer', 'yes', '-n', '20', '--epochs', '10', '--out', out('c.csv')] },
-    metrics: { args: ['metrics', '--data', d, '--label', 'y', '--pred', 'y', '--group', 'g'], badColumn: ['metrics', '--data', d, '--label', 'y', '--pred', 'y', '--group', 'gg'] },
-    'model train': { args: ['model', 'train', '--data', d, '--label', 'y', '--epochs', '5', '--quiet', '--out', out('m2.json')], badColumn: ['model', 'train', '--data', d, '--label', 'yy', '--epochs', '5', '--quiet', '--out', out('m2.json')] },
-    'model predict': { args: ['model', 'predict', '--model', m, '--data', d, '--out', out('p.csv')], badColumn: ['model', 'predict', '--model', m, '--data', d, '--drop', 'zz', '--out', out('p.csv')] },
-    quality: { args: ['quality', '--real', d, '--synthetic', d, '--model', m, '--condition', 'preds=1'], badColumn: ['quality', '--real', d, '--synthetic', d, '--ignore', 'xx'], withFile: { '--held-out': ['quality', '--real', d, '--synthetic', d, '--held-out', d] } },
+    metrics: {
+      args: ['metrics', '--data', d, '--label', 'y', '--pred', 'y', '--group', 'g'],
+      badColumn: ['metrics', '--data', d, '--label', 'y', '--pred', 'y', '--group', 'gg'],
+    },
+    'model train': {
+      args: ['model', 'train', '--data', d, '--label', 'y', '--epochs', '5', '--quiet', '--out', out('m2.json')],
+      badColumn: ['model', 'train', '--data', d, '--label', 'yy', '--epochs', '5', '--quiet', '--out', out('m2.json')],
+    },
+    'model predict': {
+      args: ['model', 'predict', '--model', m, '--data', d, '--out', out('p.csv')],
+      badColumn: ['model', 'predict', '--model', m, '--data', d, '--drop', 'zz', '--out', out('p.csv')],
+    },
+    quality: {
+      args: ['quality', '--real', d, '--synthetic', d, '--model', m, '--condition', 'preds=1'],
+      badColumn: ['quality', '--real', d, '--synthetic', d, '--ignore', 'xx'],
+      withFile: { '--held-out': ['quality', '--real', d, '--synthetic', d, '--held-out', d] },
+    },
     selfcheck: { args: ['selfcheck', '--steps', '50'] },
   };
 }
@@ -86,15 +188,22 @@ export interface ProgramCommand {
 }
 
 /** Every runnable command of the program (from the program object, not a list kept here). */
-export const programCommands = (): ProgramCommand[] => leafCommands().map((c) => ({ name: c.path.join(' '), path: c.path, command: c.command }));
+export const programCommands = (): ProgramCommand[] =>
+  leafCommands().map((c) => ({ name: c.path.join(' '), path: c.path, command: c.command }));
 
 const visible = (c: Command): Option[] => c.options.filter((o) => !o.hidden);
 
-/** Whether a command takes column names: an option whose value names columns (--label <column>, --protected <names>, --fix <col=category>, every data option). */
+/**
+ * Whether a command takes column names: an option whose value names columns (--label <column>, --protected <names>,
+ * --fix <col=category>, every data option).
+ */
 export const takesColumns = (c: Command) => visible(c).some((o) => /<(column|names|col)\b/.test(o.flags));
 
 /** The command's options that read an input file (<file> values but --out): a malformed file there must exit 1. */
-export const inputFileOptions = (c: Command) => visible(c).filter((o) => /<file>/.test(o.flags) && o.long !== '--out').map((o) => o.long!);
+export const inputFileOptions = (c: Command) =>
+  visible(c)
+    .filter((o) => /<file>/.test(o.flags) && o.long !== '--out')
+    .map((o) => o.long!);
 
 /** A misspelling of one of the command's own optional options (its last letter doubled), e.g. --seedd. */
 export function misspeltOption(c: Command): string {
@@ -105,4 +214,5 @@ export function misspeltOption(c: Command): string {
 }
 
 /** The choices of the command's --format, or null when it has none. */
-export const formatChoices = (c: Command): readonly string[] | null => c.options.find((o) => o.long === '--format')?.argChoices ?? null;
+export const formatChoices = (c: Command): readonly string[] | null =>
+  c.options.find((o) => o.long === '--format')?.argChoices ?? null;

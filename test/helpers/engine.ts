@@ -48,7 +48,13 @@ export function closeness(actual: ArrayLike<number>, expected: ArrayLike<number>
   return { worst, at };
 }
 
-export function assertClose(actual: ArrayLike<number>, expected: ArrayLike<number>, atol: number, rtol: number, what: string): void {
+export function assertClose(
+  actual: ArrayLike<number>,
+  expected: ArrayLike<number>,
+  atol: number,
+  rtol: number,
+  what: string,
+): void {
   const { worst, at } = closeness(actual, expected, atol, rtol);
   if (worst > 0) {
     assert.fail(`${what}: element ${at} is ${actual[at]}, expected ${expected[at]} (atol ${atol}, rtol ${rtol})`);

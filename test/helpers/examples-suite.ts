@@ -6,15 +6,36 @@ import { describe, it, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, rmSync } from 'node:fs';
 import { TEXT_WIDTH } from '../../src/report/format.js';
-import { copyOf, DATA_HEADING, dataSkip, ExampleBlock, exampleBlocks, exampleShell, expectedExit, NO_DATA_DIR, prepareReadmeFiles, readmeBlocks, slowReason } from './examples.js';
+import {
+  copyOf,
+  DATA_HEADING,
+  dataSkip,
+  type ExampleBlock,
+  exampleBlocks,
+  exampleShell,
+  expectedExit,
+  NO_DATA_DIR,
+  prepareReadmeFiles,
+  readmeBlocks,
+  slowReason,
+} from './examples.js';
 
-function runBlocks(side: 'cheap' | 'slow', blocks: ExampleBlock[], withData: boolean, dir: () => string, made: string[]): void {
+function runBlocks(
+  side: 'cheap' | 'slow',
+  blocks: ExampleBlock[],
+  withData: boolean,
+  dir: () => string,
+  made: string[],
+): void {
   const sh = exampleShell(withData);
   made.push(sh.dir);
   for (const b of blocks) {
     const slow = slowReason(b);
     const here = side === 'slow' ? slow !== false : slow === false;
-    const elsewhere = side === 'slow' ? 'cheap: in test/cli/examples.test.ts' : `slow (${slow}): in test/full/examples.test.ts (npm run test:full)`;
+    const elsewhere =
+      side === 'slow'
+        ? 'cheap: in test/cli/examples.test.ts'
+        : `slow (${slow}): in test/full/examples.test.ts (npm run test:full)`;
     it(`${b.command}: ${b.lines.length} example line(s)`, { skip: here ? false : elsewhere }, () => {
       const cwd = copyOf(dir(), b.command);
       made.push(cwd);
@@ -35,7 +56,12 @@ function runBlocks(side: 'cheap' | 'slow', blocks: ExampleBlock[], withData: boo
 export function examplesSuite(side: 'cheap' | 'slow', skipAll: string | false): void {
   const readme = readmeBlocks();
   const blocks = [...exampleBlocks().map((b) => ({ ...b, command: `lucid ${b.command}` })), ...readme.noData];
-  const dataBlocks = [...exampleBlocks(DATA_HEADING).filter((b) => b.lines.length > 0).map((b) => ({ ...b, command: `lucid ${b.command}` })), ...readme.data];
+  const dataBlocks = [
+    ...exampleBlocks(DATA_HEADING)
+      .filter((b) => b.lines.length > 0)
+      .map((b) => ({ ...b, command: `lucid ${b.command}` })),
+    ...readme.data,
+  ];
   let dir = '';
   const made: string[] = [];
   before(() => {
@@ -46,7 +72,10 @@ export function examplesSuite(side: 'cheap' | 'slow', skipAll: string | false): 
     for (const d of made) if (d) rmSync(d, { recursive: true, force: true });
   });
 
-  describe(`the --help examples and the README's commands (${side}), run as written with no data folder`, { skip: skipAll, timeout: 3_600_000 }, () => {
+  describe(`the --help examples and the README's commands (${side}), run as written with no data folder`, {
+    skip: skipAll,
+    timeout: 3_600_000,
+  }, () => {
     it('every command has examples, and no data folder is there to lean on', () => {
       assert.equal(existsSync(NO_DATA_DIR), false, NO_DATA_DIR);
       assert.ok(blocks.length >= 15);
@@ -56,7 +85,10 @@ export function examplesSuite(side: 'cheap' | 'slow', skipAll: string | false): 
   });
 
   // the lines under "With the Adult and COMPAS files …:" and the README's Adult section, where the data is
-  describe(`the examples that need the Adult and COMPAS files (${side})`, { skip: skipAll || dataSkip(), timeout: 3_600_000 }, () => {
+  describe(`the examples that need the Adult and COMPAS files (${side})`, {
+    skip: skipAll || dataSkip(),
+    timeout: 3_600_000,
+  }, () => {
     it('name the data they need', () => {
       for (const b of dataBlocks) for (const l of b.lines) assert.match(l, /\b(adult|compas)\b/i, l);
     });

@@ -23,7 +23,10 @@ export interface ExampleBlock {
 /** The heading of the example lines that need the Adult and COMPAS files (run only where they are). */
 export const DATA_HEADING = /^With the Adult and COMPAS files\b.*:$/;
 
-/** The example lines of a --help text: the indented `lucid …` lines under a heading "Example:" / "Examples (…):" (or `heading`). */
+/**
+ * The example lines of a --help text: the indented `lucid …` lines under a heading "Example:" / "Examples (…):" (or
+ * `heading`).
+ */
 export function examplesOf(help: string, heading: RegExp = /^Examples?\b.*:$/): string[] {
   const out: string[] = [];
   const lines = help.split('\n');
@@ -38,7 +41,10 @@ export function examplesOf(help: string, heading: RegExp = /^Examples?\b.*:$/): 
   return out;
 }
 
-/** Every command's examples, from the program's commands and their --help as a user sees it (`heading`: DATA_HEADING for the data ones). */
+/**
+ * Every command's examples, from the program's commands and their --help as a user sees it (`heading`: DATA_HEADING for
+ * the data ones).
+ */
 export function exampleBlocks(heading?: RegExp): ExampleBlock[] {
   return programCommands().map(({ name, path }) => {
     const r = lucid(...path, '--help');
@@ -49,11 +55,14 @@ export function exampleBlocks(heading?: RegExp): ExampleBlock[] {
 
 /**
  * Why a block is too slow for `npm test` (it runs in test/full), or false: the one predicate of the split.
- * Slow: a whole audit (lucid audit, lucid check --model), the demo, and LUCID-GAN training (tens of seconds to minutes each).
+ * Slow: a whole audit (lucid audit, lucid check --model), the demo, and LUCID-GAN training (tens of seconds to minutes
+ * each).
  */
 export function slowReason(block: ExampleBlock): string | false {
   // lucid check --model runs an audit (its GAN) for rules on canonical sets
-  const slow = block.lines.find((l) => /^lucid (audit|demo|gan fit)\b/.test(l) || /^lucid check\b.*\s--model\s/.test(l));
+  const slow = block.lines.find(
+    (l) => /^lucid (audit|demo|gan fit)\b/.test(l) || /^lucid check\b.*\s--model\s/.test(l),
+  );
   return slow ? `runs ${slow.split(' ').slice(0, 3).join(' ')}…: trains LUCID-GANs` : false;
 }
 
@@ -69,11 +78,21 @@ const EXAMPLES_DIR = fileURLToPath(new URL('../../../examples/', import.meta.url
 
 const README = fileURLToPath(new URL('../../../README.md', import.meta.url));
 
-/** The README walkthrough's lines that make the files the examples read (export sim, train loans.json), without `npx `. */
+/**
+ * The README walkthrough's lines that make the files the examples read (export sim, train loans.json), without `npx `.
+ */
 export function readmeSetup(): string[] {
-  const lines = readFileSync(README, 'utf8').split('\n').map((l) => l.trim());
-  const setup = lines.filter((l) => /^npx lucid (dataset export sim\b.*--out loans-|model train --data loans-)/.test(l)).map((l) => l.slice('npx '.length).replace(/\s+#.*$/, ''));
-  if (setup.length !== 3) throw new Error(`README.md: expected the walkthrough's two dataset export sim lines and its model train line, found ${JSON.stringify(setup)}`);
+  const lines = readFileSync(README, 'utf8')
+    .split('\n')
+    .map((l) => l.trim());
+  const setup = lines
+    .filter((l) => /^npx lucid (dataset export sim\b.*--out loans-|model train --data loans-)/.test(l))
+    .map((l) => l.slice('npx '.length).replace(/\s+#.*$/, ''));
+  if (setup.length !== 3)
+    throw new Error(
+      `README.md: expected the walkthrough's two dataset export sim lines and its model train line, found ` +
+        `${JSON.stringify(setup)}`,
+    );
   return setup;
 }
 
@@ -93,12 +112,15 @@ export function readmeBlocks(): { noData: ExampleBlock[]; data: ExampleBlock[] }
     for (let i = 0; i < raw.length; i++) {
       let line = raw[i].trim();
       if (!line.startsWith('npx lucid ')) continue;
-      while (/\\(\s+#.*)?$/.test(line) && i + 1 < raw.length) line = `${line.replace(/\\(\s+#.*)?$/, '').trimEnd()} ${raw[++i].trim()}`;
+      while (/\\(\s+#.*)?$/.test(line) && i + 1 < raw.length)
+        line = `${line.replace(/\\(\s+#.*)?$/, '').trimEnd()} ${raw[++i].trim()}`;
       lines.push(line.slice('npx '.length));
     }
     const isData = (l: string) => /\b(adult|compas)\b/i.test(l);
-    if (lines.some((l) => !isData(l))) out.noData.push({ command: `README.md sh block ${k}`, lines: lines.filter((l) => !isData(l)) });
-    if (lines.some(isData)) out.data.push({ command: `README.md sh block ${k} (Adult, COMPAS)`, lines: lines.filter(isData) });
+    if (lines.some((l) => !isData(l)))
+      out.noData.push({ command: `README.md sh block ${k}`, lines: lines.filter((l) => !isData(l)) });
+    if (lines.some(isData))
+      out.data.push({ command: `README.md sh block ${k} (Adult, COMPAS)`, lines: lines.filter(isData) });
   }
   return out;
 }
@@ -107,7 +129,9 @@ export function readmeBlocks(): { noData: ExampleBlock[]; data: ExampleBlock[] }
 export function dataSkip(): string | false {
   const a = datasetAvailability('adult');
   const c = datasetAvailability('compas');
-  return a.available && c.available ? false : `Adult or COMPAS data absent (docs/data.md "Get the data"): ${a.reason || c.reason}`;
+  return a.available && c.available
+    ? false
+    : `Adult or COMPAS data absent (docs/data.md "Get the data"): ${a.reason || c.reason}`;
 }
 
 /** A data folder that does not exist: the examples outside DATA_HEADING must run without one. */
@@ -117,14 +141,24 @@ export const NO_DATA_DIR = join(tmpdir(), 'lucid-no-data-folder');
  * A folder with a `lucid` on PATH running this checkout's bin/lucid.js, and a shell that runs a line in a
  * folder. `withData`: LUCID_DATA_DIR is the data folder this process resolves; otherwise NO_DATA_DIR.
  */
-export function exampleShell(withData = false): { dir: string; run: (line: string, cwd: string) => { status: number | null; stdout: string; stderr: string } } {
+export function exampleShell(withData = false): {
+  dir: string;
+  run: (line: string, cwd: string) => { status: number | null; stdout: string; stderr: string };
+} {
   const bin = mkdtempSync(join(tmpdir(), 'lucid-bin-'));
   const shim = join(bin, 'lucid');
   writeFileSync(shim, `#!/bin/sh\nexec ${JSON.stringify(process.execPath)} ${JSON.stringify(LUCID_BIN)} "$@"\n`);
   chmodSync(shim, 0o755);
   // the data folder as this process resolves it (a relative LUCID_DATA_DIR would not hold in the examples' folders)
-  const env = { ...process.env, PATH: `${bin}:${process.env.PATH ?? ''}`, LUCID_DATA_DIR: withData ? resolveDataDir().dir : NO_DATA_DIR };
-  return { dir: bin, run: (line, cwd) => spawnSync('/bin/sh', ['-c', line], { cwd, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }) };
+  const env = {
+    ...process.env,
+    PATH: `${bin}:${process.env.PATH ?? ''}`,
+    LUCID_DATA_DIR: withData ? resolveDataDir().dir : NO_DATA_DIR,
+  };
+  return {
+    dir: bin,
+    run: (line, cwd) => spawnSync('/bin/sh', ['-c', line], { cwd, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 }),
+  };
 }
 
 /** Makes the README's files in a new folder (runs readmeSetup's lines); returns the folder. */

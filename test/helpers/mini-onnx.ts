@@ -41,7 +41,8 @@ function fields(buf: Uint8Array): Field[] {
 }
 
 const text = (b: Uint8Array): string => new TextDecoder().decode(b);
-const bytesOf = (fs: Field[], no: number): Uint8Array[] => fs.filter((f) => f.no === no).map((f) => f.value as Uint8Array);
+const bytesOf = (fs: Field[], no: number): Uint8Array[] =>
+  fs.filter((f) => f.no === no).map((f) => f.value as Uint8Array);
 const strings = (fs: Field[], no: number): string[] => bytesOf(fs, no).map(text);
 
 /** int64 values of a repeated field, packed or not. */
@@ -96,11 +97,12 @@ function matmul(a: Mat, b: Mat): Mat {
   const [k2, m] = b.dims;
   if (k !== k2) throw new Error(`mini-onnx: MatMul [${a.dims}]·[${b.dims}]`);
   const out = new Float64Array(n * m);
-  for (let i = 0; i < n; i++) for (let j = 0; j < m; j++) {
-    let s = 0;
-    for (let t = 0; t < k; t++) s += a.data[i * k + t] * b.data[t * m + j];
-    out[i * m + j] = s;
-  }
+  for (let i = 0; i < n; i++)
+    for (let j = 0; j < m; j++) {
+      let s = 0;
+      for (let t = 0; t < k; t++) s += a.data[i * k + t] * b.data[t * m + j];
+      out[i * m + j] = s;
+    }
   return { dims: [n, m], data: out };
 }
 

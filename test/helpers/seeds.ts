@@ -6,5 +6,8 @@ export function namedSeeds(html: string): [string, number][] {
   const header = html.slice(html.indexOf('<header>'), html.indexOf('</header>')).replace(/<[^>]*>/g, ' ');
   const text = flat(header);
   // the qualifier is the word just before "seed": "(seed 6)" or "file, seed 0" has none
-  return [...text.matchAll(/\bseed (\d+)/gi)].map((m) => [(/(\w+) $/.exec(text.slice(0, m.index))?.[1] ?? '').toLowerCase(), Number(m[1])]);
+  return [...text.matchAll(/\bseed (\d+)/gi)].map((m) => [
+    (/(\w+) $/.exec(text.slice(0, m.index))?.[1] ?? '').toLowerCase(),
+    Number(m[1]),
+  ]);
 }

@@ -20,7 +20,14 @@ export async function writeSimModel(dir: string): Promise<{ data: string; modelF
   const modelFile = join(dir, 'model.json');
   const table = simulate(new Rng(engine, 11), { n: 1200, bias: 'proxy' }).table;
   await writeCsv(data, table);
-  const { model } = Classifier.train(engine, table, { label: 'approved', positive: 'yes', hidden: [], epochs: 5, valFraction: 0, seed: 1 });
+  const { model } = Classifier.train(engine, table, {
+    label: 'approved',
+    positive: 'yes',
+    hidden: [],
+    epochs: 5,
+    valFraction: 0,
+    seed: 1,
+  });
   await saveModel(modelFile, model);
   model.dispose();
   return { data, modelFile, table };
@@ -28,7 +35,10 @@ export async function writeSimModel(dir: string): Promise<{ data: string; modelF
 
 /** The `lucid` CLI as a user runs it: `lucidCli('fale')('--model', …)` spawns `node bin/lucid.js fale --model …`. */
 export const LUCID_BIN = fileURLToPath(new URL('../../../bin/lucid.js', import.meta.url));
-export const lucidCli = (...pre: string[]) => (...args: string[]) => spawnSync(process.execPath, [LUCID_BIN, ...pre, ...args], { encoding: 'utf8' });
+export const lucidCli =
+  (...pre: string[]) =>
+  (...args: string[]) =>
+    spawnSync(process.execPath, [LUCID_BIN, ...pre, ...args], { encoding: 'utf8' });
 
 /**
  * A temporary folder holding `writeSimModel`'s CSV and model, made before the suite's first test and
@@ -44,13 +54,29 @@ export function simModelDir(prefix: string): { dir: string; data: string; modelF
 }
 
 /** The FALE commands' common arguments on `simModelDir`'s files (`--protected sex=Female` last). */
-export const simFaleArgs = (f: { data: string; modelFile: string }) => ['--model', f.modelFile, '--data', f.data, '--label', 'approved', '--positive', 'yes', '--protected', 'sex=Female'];
+export const simFaleArgs = (f: { data: string; modelFile: string }) => [
+  '--model',
+  f.modelFile,
+  '--data',
+  f.data,
+  '--label',
+  'approved',
+  '--positive',
+  'yes',
+  '--protected',
+  'sex=Female',
+];
 
 /**
  * Runs `lucid …args` and sends `signal` once, `delayMs` after its stderr first matches `when` (one
  * signal only: a second would quit at once); resolves with the exit code and the output.
  */
-export function lucidSignalled(args: string[], when: (stderr: string) => boolean, signal: NodeJS.Signals, delayMs = 0): Promise<{ code: number | null; stdout: string; stderr: string }> {
+export function lucidSignalled(
+  args: string[],
+  when: (stderr: string) => boolean,
+  signal: NodeJS.Signals,
+  delayMs = 0,
+): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const child = spawn(process.execPath, [LUCID_BIN, ...args]);
   let stderr = '';
   let stdout = '';

@@ -5,7 +5,8 @@ export function unwrapSummary(text: string): string {
   const lines: string[] = [];
   const lead = (l: string) => /^ */.exec(l)![0].length;
   for (const l of text.split('\n')) {
-    if (lines.length && l.trim() && lines[lines.length - 1].trim() && lead(l) === lead(lines[lines.length - 1]) + 4) lines[lines.length - 1] += ` ${l.trim()}`;
+    if (lines.length && l.trim() && lines[lines.length - 1].trim() && lead(l) === lead(lines[lines.length - 1]) + 4)
+      lines[lines.length - 1] += ` ${l.trim()}`;
     else lines.push(l);
   }
   return lines.join('\n');

@@ -27,7 +27,7 @@ after(() => rmSync(dir, { recursive: true, force: true }));
 /** A small seeded generator (the corpus must be the same every run). */
 function lcg(seed: number) {
   let s = (seed * 2654435761) >>> 0 || 1;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296;
 }
 
 const KINDS = ['truncate', 'flip', 'delimiter', 'quote', 'huge', 'latin1', 'nan-inf', 'ragged'] as const;
@@ -108,7 +108,9 @@ interface Outcome {
 /** Runs `f`; an error becomes what the CLI prints (describeError) and must be one clear line. */
 async function outcome(f: () => Promise<unknown>, limitMs: number): Promise<Outcome> {
   let timer: NodeJS.Timeout | undefined;
-  const hang = new Promise<never>((_, rej) => (timer = setTimeout(() => rej(new Error(`no answer within ${limitMs} ms`)), limitMs)));
+  const hang = new Promise<never>(
+    (_, rej) => (timer = setTimeout(() => rej(new Error(`no answer within ${limitMs} ms`)), limitMs)),
+  );
   try {
     const v = await Promise.race([f(), hang]);
     assert.ok(v !== undefined && v !== null, 'a result');
@@ -128,61 +130,109 @@ function checkError(o: Outcome, what: string): void {
   assert.ok(o.text.length < 2000, `${what}: an error of ${o.text.length} characters`);
 }
 
-test('fuzzed corpus: 200 broken inputs through inspect, metrics and audit (in-process), 20 through the CLI', async (t) => {
-  const engine = await getEngine();
-  const sim = simulate(new Rng(engine, 5), { n: 150, bias: 'direct' });
-  const p = simulate(new Rng(engine, 6), { n: 150, bias: 'direct' }).truth.probability;
-  const base = tableToCsv({ rows: sim.table.rows, columns: [...sim.table.columns, { kind: 'numeric', name: 'score', values: p.map((x) => Math.round(x * 1000) / 1000) }] });
-  const files: string[] = [];
-  for (const kind of KINDS) {
-    for (let seed = 0; seed < 25; seed++) {
-      const f = join(dir, `${kind}-${seed}.csv`);
-      writeFileSync(f, mutate(base, kind, seed));
-      files.push(f);
+test(
+  'fuzzed corpus: 200 broken inputs through inspect, ' + 'metrics and audit (in-process), 20 through the CLI',
+  async (t) => {
+    const engine = await getEngine();
+    const sim = simulate(new Rng(engine, 5), { n: 150, bias: 'direct' });
+    const p = simulate(new Rng(engine, 6), { n: 150, bias: 'direct' }).truth.probability;
+    const base = tableToCsv({
+      rows: sim.table.rows,
+      columns: [
+        ...sim.table.columns,
+        { kind: 'numeric', name: 'score', values: p.map((x) => Math.round(x * 1000) / 1000) },
+      ],
+    });
+    const files: string[] = [];
+    for (const kind of KINDS) {
+      for (let seed = 0; seed < 25; seed++) {
+        const f = join(dir, `${kind}-${seed}.csv`);
+        writeFileSync(f, mutate(base, kind, seed));
+        files.push(f);
+      }
     }
-  }
-  assert.equal(files.length, 200);
-  const counts = { inspect: { result: 0, error: 0 }, metrics: { result: 0, error: 0 }, audit: { result: 0, error: 0 } };
-  const t0 = Date.now();
-  for (const f of files) {
-    const ins = await outcome(async () => {
-      const { table, report } = await readCsv(f);
-      return inspectTable(table, report);
-    }, 20_000);
-    checkError(ins, `inspect ${f}`);
-    counts.inspect[ins.kind]++;
-    const met = await outcome(async () => {
-      const { table, report } = await readCsv(f);
-      requireClean(report, ['approved', 'score', 'sex', 'group'], 'the label, prediction or --group');
-      return groupMetrics(table, { label: 'approved', positive: 'yes', pred: 'score', groups: ['sex', 'group'] });
-    }, 20_000);
-    checkError(met, `metrics ${f}`);
-    counts.metrics[met.kind]++;
-    // the audit only where the metrics ran (a file the reader refuses is refused the same way there)
-    if (met.kind === 'result') {
-      const aud = await outcome(() => auditFile(engine, { data: f, label: 'approved', positive: 'yes', protected: ['sex', 'group'], pred: 'score', ganEpochs: 1, ganSeeds: 1, n: 30, intersectionRows: 0, faleBootstrap: 0, seed: 0 }), 30_000);
-      checkError(aud, `audit ${f}`);
-      counts.audit[aud.kind]++;
-    } else {
-      counts.audit.error++;
+    assert.equal(files.length, 200);
+    const counts = {
+      inspect: { result: 0, error: 0 },
+      metrics: { result: 0, error: 0 },
+      audit: { result: 0, error: 0 },
+    };
+    const t0 = Date.now();
+    for (const f of files) {
+      const ins = await outcome(async () => {
+        const { table, report } = await readCsv(f);
+        return inspectTable(table, report);
+      }, 20_000);
+      checkError(ins, `inspect ${f}`);
+      counts.inspect[ins.kind]++;
+      const met = await outcome(async () => {
+        const { table, report } = await readCsv(f);
+        requireClean(report, ['approved', 'score', 'sex', 'group'], 'the label, prediction or --group');
+        return groupMetrics(table, { label: 'approved', positive: 'yes', pred: 'score', groups: ['sex', 'group'] });
+      }, 20_000);
+      checkError(met, `metrics ${f}`);
+      counts.metrics[met.kind]++;
+      // the audit only where the metrics ran (a file the reader refuses is refused the same way there)
+      if (met.kind === 'result') {
+        const aud = await outcome(
+          () =>
+            auditFile(engine, {
+              data: f,
+              label: 'approved',
+              positive: 'yes',
+              protected: ['sex', 'group'],
+              pred: 'score',
+              ganEpochs: 1,
+              ganSeeds: 1,
+              n: 30,
+              intersectionRows: 0,
+              faleBootstrap: 0,
+              seed: 0,
+            }),
+          30_000,
+        );
+        checkError(aud, `audit ${f}`);
+        counts.audit[aud.kind]++;
+      } else {
+        counts.audit.error++;
+      }
     }
-  }
-  const seconds = (Date.now() - t0) / 1000;
-  t.diagnostic(`fuzz corpus (${files.length} files, ${seconds.toFixed(1)} s): ${JSON.stringify(counts)}`);
-  assert.ok(seconds < 90, `the corpus took ${seconds} s`);
-  // both endings occur: the corpus is neither all clean nor all refused
-  assert.ok(counts.inspect.error > 20 && counts.inspect.result > 20, JSON.stringify(counts));
+    const seconds = (Date.now() - t0) / 1000;
+    t.diagnostic(`fuzz corpus (${files.length} files, ${seconds.toFixed(1)} s): ${JSON.stringify(counts)}`);
+    assert.ok(seconds < 90, `the corpus took ${seconds} s`);
+    // both endings occur: the corpus is neither all clean nor all refused
+    assert.ok(counts.inspect.error > 20 && counts.inspect.result > 20, JSON.stringify(counts));
 
-  // 20 of them through the real CLI: the exit code, one stderr line, no stack trace, output on success
-  for (const f of files.filter((_, i) => i % 10 === 0)) {
-    const r = spawnSync(process.execPath, [LUCID_BIN, 'metrics', '--data', f, '--label', 'approved', '--positive', 'yes', '--pred', 'score', '--group', 'sex', '--format', 'json'], { encoding: 'utf8', timeout: 30_000 });
-    assert.notEqual(r.status, null, `${f}: the CLI did not end`);
-    if (r.status === 0) assert.ok(JSON.parse(r.stdout).attributes.length > 0, `${f}: exit 0 without a result`);
-    else {
-      const errs = r.stderr.split('\n').filter((l) => l.startsWith('lucid: error: '));
-      assert.equal(errs.length, 1, `${f}: ${r.stderr.slice(0, 300)}`);
-      assert.doesNotMatch(r.stderr, /\n\s+at |internal error/, `${f}: ${r.stderr.slice(0, 300)}`);
-      assert.equal(r.stdout, '');
+    // 20 of them through the real CLI: the exit code, one stderr line, no stack trace, output on success
+    for (const f of files.filter((_, i) => i % 10 === 0)) {
+      const r = spawnSync(
+        process.execPath,
+        [
+          LUCID_BIN,
+          'metrics',
+          '--data',
+          f,
+          '--label',
+          'approved',
+          '--positive',
+          'yes',
+          '--pred',
+          'score',
+          '--group',
+          'sex',
+          '--format',
+          'json',
+        ],
+        { encoding: 'utf8', timeout: 30_000 },
+      );
+      assert.notEqual(r.status, null, `${f}: the CLI did not end`);
+      if (r.status === 0) assert.ok(JSON.parse(r.stdout).attributes.length > 0, `${f}: exit 0 without a result`);
+      else {
+        const errs = r.stderr.split('\n').filter((l) => l.startsWith('lucid: error: '));
+        assert.equal(errs.length, 1, `${f}: ${r.stderr.slice(0, 300)}`);
+        assert.doesNotMatch(r.stderr, /\n\s+at |internal error/, `${f}: ${r.stderr.slice(0, 300)}`);
+        assert.equal(r.stdout, '');
+      }
     }
-  }
-});
+  },
+);

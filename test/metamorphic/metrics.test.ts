@@ -11,33 +11,74 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { Dictionary, Float64, Int32, Table as ArrowTable, Utf8, tableToIPC, vectorFromArray, type Vector } from 'apache-arrow';
+import {
+  Dictionary,
+  Float64,
+  Int32,
+  Table as ArrowTable,
+  Utf8,
+  tableToIPC,
+  vectorFromArray,
+  type Vector,
+} from 'apache-arrow';
 import type { Table } from '../../src/data/table.js';
-import { groupMetrics, METRICS, recodedMetric, type GroupMetricsOptions, type MetricName, type MetricsReport } from '../../src/methods/metrics/index.js';
+import {
+  groupMetrics,
+  METRICS,
+  recodedMetric,
+  type GroupMetricsOptions,
+  type MetricName,
+  type MetricsReport,
+} from '../../src/methods/metrics/index.js';
 import { checkPolicy, parsePolicyText, type CheckResult, type CheckSettings } from '../../src/audit/policy.js';
 import { readTable } from '../../src/node/read-table.js';
 import { getEngine } from '../helpers/engine.js';
 import { LUCID_BIN } from '../helpers/sim-model.js';
-import { assertSameMetrics, csvText, jsonLinesText, metamorphicTable, permuteRows, recode, renameColumns, reorderCategories, type Correspondence } from '../helpers/metamorphic.js';
+import {
+  assertSameMetrics,
+  csvText,
+  jsonLinesText,
+  metamorphicTable,
+  permuteRows,
+  recode,
+  renameColumns,
+  reorderCategories,
+  type Correspondence,
+} from '../helpers/metamorphic.js';
 
 const PARQUET = fileURLToPath(new URL('../../../test/fixtures/metamorphic/loans.parquet', import.meta.url));
 
 /** Per attribute and for their intersection, one family each, as `lucid metrics` runs them. */
 function metricsOf(t: Table, o: Coding): MetricsReport[] {
-  const base: GroupMetricsOptions = { label: o.label, positive: o.positive, favourable: o.favourable, pred: o.pred, groups: o.groups };
+  const base: GroupMetricsOptions = {
+    label: o.label,
+    positive: o.positive,
+    favourable: o.favourable,
+    pred: o.pred,
+    groups: o.groups,
+  };
   return [groupMetrics(t, base), groupMetrics(t, { ...base, intersect: true })];
 }
 
 type Coding = { label: string; positive: string; favourable: 'positive' | 'negative'; pred: string; groups: string[] };
 const A: Coding = { label: 'approved', positive: 'yes', favourable: 'positive', pred: 'p', groups: ['sex', 'group'] };
 // the same decisions coded the other way: "denied", yes = denied, the unfavourable outcome, P(denied) = 1 − p
-const B: Coding = { label: 'denied', positive: 'yes', favourable: 'negative', pred: 'p_deny', groups: ['sex', 'group'] };
+const B: Coding = {
+  label: 'denied',
+  positive: 'yes',
+  favourable: 'negative',
+  pred: 'p_deny',
+  groups: ['sex', 'group'],
+};
 
 function assertSameReports(a: MetricsReport[], b: MetricsReport[], k: Correspondence, where: string): void {
   a.forEach((r, i) => assertSameMetrics(r, b[i], k, `${where} (${i === 0 ? 'attributes' : 'intersection'})`));
 }
 
-/** A policy written for coding A, in the other coding by the metrics' own map (docs/ci.md "The same policy, the label coded the other way"). */
+/**
+ * A policy written for coding A, in the other coding by the metrics' own map (docs/ci.md "The same policy, the label
+ * coded the other way").
+ */
 const POLICY_A = {
   version: 1,
   rules: [
@@ -81,16 +122,42 @@ function recodeRule(r: Rule): Rule {
 
 function checkOf(t: Table, rules: Rule[], o: Coding): CheckResult {
   const policy = parsePolicyText(JSON.stringify({ ...POLICY_A, rules }), 'policy.json');
-  const s: CheckSettings = { label: o.label, positive: o.positive, favourable: o.favourable, pred: o.pred, threshold: 0.5, minGroup: 30, onInsufficient: 'skip', margin: 0.02, bootstrap: 0 };
+  const s: CheckSettings = {
+    label: o.label,
+    positive: o.positive,
+    favourable: o.favourable,
+    pred: o.pred,
+    threshold: 0.5,
+    minGroup: 30,
+    onInsufficient: 'skip',
+    margin: 0.02,
+    bootstrap: 0,
+  };
   return checkPolicy(t, policy, s, 'data');
 }
 
-/** The check's outcome, rule by rule and group by group, with the value each compared (to 12 decimals: a complement's 1 − v is the one figure not bit for bit). */
+/**
+ * The check's outcome, rule by rule and group by group, with the value each compared (to 12 decimals: a complement's 1
+ * − v is the one figure not bit for bit).
+ */
 function outcome(r: CheckResult, complementOf: (rule: string) => boolean) {
   return {
     passed: r.passed,
     counts: r.counts,
-    checks: r.checks.map((c) => ({ rule: c.rule, group: c.group, status: c.status, reference: c.reference, n: c.n, value: c.value === null ? null : complementOf(c.rule) ? Number((c.kind === 'rate' ? 1 - c.value : -c.value).toFixed(12)) : Number(c.value.toFixed(12)), verdict: c.verdict })),
+    checks: r.checks.map((c) => ({
+      rule: c.rule,
+      group: c.group,
+      status: c.status,
+      reference: c.reference,
+      n: c.n,
+      value:
+        c.value === null
+          ? null
+          : complementOf(c.rule)
+            ? Number((c.kind === 'rate' ? 1 - c.value : -c.value).toFixed(12))
+            : Number(c.value.toFixed(12)),
+      verdict: c.verdict,
+    })),
   };
 }
 
@@ -105,89 +172,175 @@ describe('metamorphic: the same decisions get the same verdicts', () => {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('the base rows flag something, so that every comparison below tests verdicts that exist', () => {
-    const flagged = base.flatMap((r) => r.attributes.flatMap((a) => a.comparisons.filter((c) => c.verdict === 'flagged')));
+    const flagged = base.flatMap((r) =>
+      r.attributes.flatMap((a) => a.comparisons.filter((c) => c.verdict === 'flagged')),
+    );
     assert.ok(flagged.length >= 3, `${flagged.length} flags`);
-    assert.ok(base[1].attributes[0].comparisons.some((c) => c.group === 'Female, B' && c.metric === 'selection_rate' && c.verdict === 'flagged' && c.direction === 'disadvantaged'), 'the planted cell');
-    assert.ok(base[0].attributes.some((a) => a.fourFifths.below.length > 0), 'a four-fifths failure');
+    assert.ok(
+      base[1].attributes[0].comparisons.some(
+        (c) =>
+          c.group === 'Female, B' &&
+          c.metric === 'selection_rate' &&
+          c.verdict === 'flagged' &&
+          c.direction === 'disadvantaged',
+      ),
+      'the planted cell',
+    );
+    assert.ok(
+      base[0].attributes.some((a) => a.fourFifths.below.length > 0),
+      'a four-fifths failure',
+    );
   });
 
-  it('the label coded the other way (the other value positive, --favourable flipped, scores 1 − p): the same verdicts, references, directions and yardsticks', () => {
-    const r = recode(t, 'approved', 'p', 'denied', 'p_deny');
-    assertSameReports(base, metricsOf(r, B), { recoded: true }, 'recoded');
-    // and back: recoding twice is the identity
-    assertSameReports(base, metricsOf(recode(r, 'denied', 'p_deny', 'approved', 'p'), A), {}, 'recoded twice');
-  });
+  it(
+    'the label coded the other way (the other value positive, --favourable flipped, scores 1 − p): the same ' +
+      'verdicts, references, directions and yardsticks',
+    () => {
+      const r = recode(t, 'approved', 'p', 'denied', 'p_deny');
+      assertSameReports(base, metricsOf(r, B), { recoded: true }, 'recoded');
+      // and back: recoding twice is the identity
+      assertSameReports(base, metricsOf(recode(r, 'denied', 'p_deny', 'approved', 'p'), A), {}, 'recoded twice');
+    },
+  );
 
   it('the rows permuted', () => {
     assertSameReports(base, metricsOf(permuteRows(t, 3).table, A), { reordered: true }, 'permuted');
   });
 
   it('the columns renamed (odd names: spaces, punctuation, non-ASCII)', () => {
-    const names: Record<string, string> = { sex: 'Sex (self-reported)', group: 'grp/ethnicité', approved: 'Approved?', p: 'score %' };
+    const names: Record<string, string> = {
+      sex: 'Sex (self-reported)',
+      group: 'grp/ethnicité',
+      approved: 'Approved?',
+      p: 'score %',
+    };
     const r = renameColumns(t, names);
-    assertSameReports(base, metricsOf(r, { label: names.approved, positive: 'yes', favourable: 'positive', pred: names.p, groups: [names.sex, names.group] }), { column: (c) => names[c] ?? c }, 'renamed');
+    assertSameReports(
+      base,
+      metricsOf(r, {
+        label: names.approved,
+        positive: 'yes',
+        favourable: 'positive',
+        pred: names.p,
+        groups: [names.sex, names.group],
+      }),
+      { column: (c) => names[c] ?? c },
+      'renamed',
+    );
   });
 
   it('the categories reordered in every dictionary', () => {
     assertSameReports(base, metricsOf(reorderCategories(t), A), {}, 'reordered categories');
   });
 
-  it('CSV, Parquet (DuckDB), Arrow IPC (apache-arrow) and JSON Lines, and a semicolon CSV with decimal commas: the same table, the same verdicts', async () => {
-    const csv = join(dir, 'loans.csv');
-    writeFileSync(csv, csvText(t, ',', false));
-    const semi = join(dir, 'loans-eu.csv');
-    writeFileSync(semi, csvText(t, ';', true));
-    assert.match(readFileSync(semi, 'utf8').split('\n')[1], /;\d+,\d+;/, 'decimal commas written');
-    const jsonl = join(dir, 'loans.jsonl');
-    writeFileSync(jsonl, jsonLinesText(t));
-    const arrow = join(dir, 'loans.arrow');
-    const cols: Record<string, Vector<Float64> | Vector<Dictionary<Utf8, Int32>>> = {};
-    for (const c of t.columns) cols[c.name] = c.kind === 'numeric' ? vectorFromArray(Array.from(c.values), new Float64()) : vectorFromArray(Array.from(c.codes, (k) => c.categories[k]), new Dictionary(new Utf8(), new Int32()));
-    writeFileSync(arrow, tableToIPC(new ArrowTable(cols), 'file'));
-    const fromCsv = (await readTable(csv)).table;
-    for (const file of [PARQUET, arrow, jsonl, semi]) {
-      const read = (await readTable(file)).table;
-      // the same cells: the Parquet fixture is the base rows (else run tools/make-metamorphic-fixtures.mjs)
-      for (const c of fromCsv.columns) {
-        const d = read.columns.find((x) => x.name === c.name)!;
-        assert.ok(d, `${file}: column ${c.name}`);
-        const cells = (x: typeof c) => (x.kind === 'numeric' ? Array.from(x.values) : Array.from(x.codes, (k) => x.categories[k]));
-        assert.deepEqual(cells(d), cells(c), `${file}: the cells of ${c.name} (for the Parquet fixture: node tools/make-metamorphic-fixtures.mjs)`);
+  it(
+    'CSV, Parquet (DuckDB), Arrow IPC (apache-arrow) and JSON Lines, and a semicolon CSV with decimal commas: the ' +
+      'same table, the same verdicts',
+    async () => {
+      const csv = join(dir, 'loans.csv');
+      writeFileSync(csv, csvText(t, ',', false));
+      const semi = join(dir, 'loans-eu.csv');
+      writeFileSync(semi, csvText(t, ';', true));
+      assert.match(readFileSync(semi, 'utf8').split('\n')[1], /;\d+,\d+;/, 'decimal commas written');
+      const jsonl = join(dir, 'loans.jsonl');
+      writeFileSync(jsonl, jsonLinesText(t));
+      const arrow = join(dir, 'loans.arrow');
+      const cols: Record<string, Vector<Float64> | Vector<Dictionary<Utf8, Int32>>> = {};
+      for (const c of t.columns)
+        cols[c.name] =
+          c.kind === 'numeric'
+            ? vectorFromArray(Array.from(c.values), new Float64())
+            : vectorFromArray(
+                Array.from(c.codes, (k) => c.categories[k]),
+                new Dictionary(new Utf8(), new Int32()),
+              );
+      writeFileSync(arrow, tableToIPC(new ArrowTable(cols), 'file'));
+      const fromCsv = (await readTable(csv)).table;
+      for (const file of [PARQUET, arrow, jsonl, semi]) {
+        const read = (await readTable(file)).table;
+        // the same cells: the Parquet fixture is the base rows (else run tools/make-metamorphic-fixtures.mjs)
+        for (const c of fromCsv.columns) {
+          const d = read.columns.find((x) => x.name === c.name)!;
+          assert.ok(d, `${file}: column ${c.name}`);
+          const cells = (x: typeof c) =>
+            x.kind === 'numeric' ? Array.from(x.values) : Array.from(x.codes, (k) => x.categories[k]);
+          assert.deepEqual(
+            cells(d),
+            cells(c),
+            `${file}: the cells of ${c.name} (for the Parquet fixture: node tools/make-metamorphic-fixtures.mjs)`,
+          );
+        }
+        assertSameReports(base, metricsOf(read, A), {}, file);
       }
-      assertSameReports(base, metricsOf(read, A), {}, file);
-    }
-  });
+    },
+  );
 
-  it('lucid check: a policy and its counterpart in the other coding give the same outcome, rule by rule and group by group', () => {
-    const rulesB = POLICY_A.rules.map(recodeRule);
-    // the map is not the identity: the error rates and the complement's bounds change names and sides
-    assert.deepEqual(rulesB.map((r) => r.metric), ['four_fifths', 'impact_ratio', 'selection_rate_ratio', 'tnr_diff', 'fnr_ratio', 'fdr_diff', 'npv', 'positivity_rate', 'positivity_rate_diff']);
-    assert.deepEqual([rulesB[7].max, rulesB[7].min, rulesB[8].max], [0.85, undefined, 0.1]);
-    const a = checkOf(t, POLICY_A.rules, A);
-    const b = checkOf(recode(t, 'approved', 'p', 'denied', 'p_deny'), rulesB, B);
-    const complement = (id: string) => /positivity/.test(id);
-    assert.deepEqual(outcome(b, complement), outcome(a, () => false));
-    assert.equal(a.passed, false, 'the base policy fails somewhere, so the outcome tests a failure too');
-    assert.ok(a.counts.pass > 0, 'and passes somewhere');
-  });
+  it(
+    'lucid check: a policy and its counterpart in the other coding give the same outcome, rule by rule and group by ' +
+      'group',
+    () => {
+      const rulesB = POLICY_A.rules.map(recodeRule);
+      // the map is not the identity: the error rates and the complement's bounds change names and sides
+      assert.deepEqual(
+        rulesB.map((r) => r.metric),
+        [
+          'four_fifths',
+          'impact_ratio',
+          'selection_rate_ratio',
+          'tnr_diff',
+          'fnr_ratio',
+          'fdr_diff',
+          'npv',
+          'positivity_rate',
+          'positivity_rate_diff',
+        ],
+      );
+      assert.deepEqual([rulesB[7].max, rulesB[7].min, rulesB[8].max], [0.85, undefined, 0.1]);
+      const a = checkOf(t, POLICY_A.rules, A);
+      const b = checkOf(recode(t, 'approved', 'p', 'denied', 'p_deny'), rulesB, B);
+      const complement = (id: string) => /positivity/.test(id);
+      assert.deepEqual(
+        outcome(b, complement),
+        outcome(a, () => false),
+      );
+      assert.equal(a.passed, false, 'the base policy fails somewhere, so the outcome tests a failure too');
+      assert.ok(a.counts.pass > 0, 'and passes somewhere');
+    },
+  );
 
-  it('lucid check as a user runs it: the two codings exit alike, and the four-fifths and LL144 tables are the same', () => {
-    const fa = join(dir, 'a.csv');
-    const fb = join(dir, 'b.csv');
-    writeFileSync(fa, csvText(t, ',', false));
-    writeFileSync(fb, csvText(recode(t, 'approved', 'p', 'denied', 'p_deny'), ',', false));
-    const pa = join(dir, 'pa.json');
-    const pb = join(dir, 'pb.json');
-    writeFileSync(pa, JSON.stringify({ ...POLICY_A, inputs: { label: 'approved', positive: 'yes', pred: 'p' } }));
-    writeFileSync(pb, JSON.stringify({ ...POLICY_A, inputs: { label: 'denied', positive: 'yes', favourable: 'negative', pred: 'p_deny' }, rules: POLICY_A.rules.map(recodeRule) }));
-    const run = (data: string, policy: string) => spawnSync(process.execPath, [LUCID_BIN, 'check', '--data', data, '--policy', policy, '--format', 'json'], { encoding: 'utf8' });
-    const ra = run(fa, pa);
-    const rb = run(fb, pb);
-    assert.equal(ra.status, 3, ra.stderr);
-    assert.equal(rb.status, ra.status, rb.stderr);
-    const ja = JSON.parse(ra.stdout) as CheckResult;
-    const jb = JSON.parse(rb.stdout) as CheckResult;
-    assert.deepEqual(jb.counts, ja.counts);
-    assert.deepEqual(jb.checks.filter((c) => /four|impact|selection/.test(c.rule)), ja.checks.filter((c) => /four|impact|selection/.test(c.rule)));
-  });
+  it(
+    'lucid check as a user runs it: the two codings exit ' + 'alike, and the four-fifths and LL144 tables are the same',
+    () => {
+      const fa = join(dir, 'a.csv');
+      const fb = join(dir, 'b.csv');
+      writeFileSync(fa, csvText(t, ',', false));
+      writeFileSync(fb, csvText(recode(t, 'approved', 'p', 'denied', 'p_deny'), ',', false));
+      const pa = join(dir, 'pa.json');
+      const pb = join(dir, 'pb.json');
+      writeFileSync(pa, JSON.stringify({ ...POLICY_A, inputs: { label: 'approved', positive: 'yes', pred: 'p' } }));
+      writeFileSync(
+        pb,
+        JSON.stringify({
+          ...POLICY_A,
+          inputs: { label: 'denied', positive: 'yes', favourable: 'negative', pred: 'p_deny' },
+          rules: POLICY_A.rules.map(recodeRule),
+        }),
+      );
+      const run = (data: string, policy: string) =>
+        spawnSync(process.execPath, [LUCID_BIN, 'check', '--data', data, '--policy', policy, '--format', 'json'], {
+          encoding: 'utf8',
+        });
+      const ra = run(fa, pa);
+      const rb = run(fb, pb);
+      assert.equal(ra.status, 3, ra.stderr);
+      assert.equal(rb.status, ra.status, rb.stderr);
+      const ja = JSON.parse(ra.stdout) as CheckResult;
+      const jb = JSON.parse(rb.stdout) as CheckResult;
+      assert.deepEqual(jb.counts, ja.counts);
+      assert.deepEqual(
+        jb.checks.filter((c) => /four|impact|selection/.test(c.rule)),
+        ja.checks.filter((c) => /four|impact|selection/.test(c.rule)),
+      );
+    },
+  );
 });

@@ -54,6 +54,9 @@ describe('ECE interval by cells (groups over BIG_GROUP rows)', () => {
     const lo = quantileSorted(stats, 0.025);
     const hi = quantileSorted(stats, 0.975);
     const width = hi - lo;
-    assert.ok(Math.abs(a.ci.lo! - lo) < 0.5 * width && Math.abs(a.ci.hi! - hi) < 0.5 * width, `cells [${a.ci.lo}, ${a.ci.hi}] vs rows [${lo}, ${hi}]`);
+    assert.ok(
+      Math.abs(a.ci.lo! - lo) < 0.5 * width && Math.abs(a.ci.hi! - hi) < 0.5 * width,
+      `cells [${a.ci.lo}, ${a.ci.hi}] vs rows [${lo}, ${hi}]`,
+    );
   });
 });

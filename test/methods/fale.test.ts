@@ -27,9 +27,11 @@ import { lucidCli, simFaleArgs, simModelDir } from '../helpers/sim-model.js';
 
 const closeAll = (a: ArrayLike<number | null>, b: number[], what: string, tol = 1e-12) => {
   assert.equal(a.length, b.length, `${what}: length`);
-  for (let i = 0; i < b.length; i++) assert.ok(a[i] !== null && Math.abs((a[i] as number) - b[i]) <= tol, `${what}[${i}]: ${a[i]}, expected ${b[i]}`);
+  for (let i = 0; i < b.length; i++)
+    assert.ok(a[i] !== null && Math.abs((a[i] as number) - b[i]) <= tol, `${what}[${i}]: ${a[i]}, expected ${b[i]}`);
 };
-const jsModel = (features: string[], f: (r: Row) => number): BlackBox => moduleBlackBox({ features, predict: (rows) => rows.map(f) }, 'test model');
+const jsModel = (features: string[], f: (r: Row) => number): BlackBox =>
+  moduleBlackBox({ features, predict: (rows) => rows.map(f) }, 'test model');
 
 interface NumpyFixture {
   levels: number[];
@@ -50,10 +52,15 @@ describe('percentile edges (numpy.percentile, linear)', () => {
     assert.deepEqual(percentileEdges(np.ties.x), np.ties.unique);
   });
   it('right-closed bins with the lowest edge included', () => {
-    assert.deepEqual(Array.from(assignBins([1, 1.5, 2, 2.01, 3, 0.99, 3.01, NaN], [1, 2, 3])), [0, 0, 0, 1, 1, -1, -1, -1]);
+    assert.deepEqual(
+      Array.from(assignBins([1, 1.5, 2, 2.01, 3, 0.99, 3.01, NaN], [1, 2, 3])),
+      [0, 0, 0, 1, 1, -1, -1, -1],
+    );
   });
   const adult = datasetAvailability('adult');
-  it('Adult test set: age, hours per week, education-num equal numpy (golden values committed)', { skip: !adult.available && `Adult data absent: ${adult.reason}` }, async () => {
+  it('Adult test set: age, hours per week, education-num equal numpy (golden values committed)', {
+    skip: !adult.available && `Adult data absent: ${adult.reason}`,
+  }, async () => {
     const ds = await loadAdult();
     const t = ds.splits.test;
     assert.equal(t.rows, 15060);
@@ -71,7 +78,7 @@ describe('metrics: the aif360 sign (unprivileged − privileged)', () => {
   it('spd, eod, aod by hand', () => {
     assert.equal(FALE_METRIC_FNS.spd(u, p), 0.5 - 0.75);
     assert.equal(FALE_METRIC_FNS.eod(u, p), 0.5 - 1);
-    assert.equal(FALE_METRIC_FNS.aod(u, p), 0.5 * ((0.5 - 0.5) + (0.5 - 1)));
+    assert.equal(FALE_METRIC_FNS.aod(u, p), 0.5 * (0.5 - 0.5 + (0.5 - 1)));
   });
   it('undefined, not 0: a group absent, or no positives for TPR, or no negatives for FPR', () => {
     const none = { n: 0, pos: 0, predPos: 0, tp: 0, fp: 0 };
@@ -80,12 +87,24 @@ describe('metrics: the aif360 sign (unprivileged − privileged)', () => {
     assert.equal(FALE_METRIC_FNS.aod({ ...u, pos: 4, tp: 2, fp: 0 }, p), null);
   });
   it('overall SPD is negative when the unprivileged group is favoured less', async () => {
-    const t = table(cat('sex', ['Female', 'Female', 'Female', 'Female', 'Male', 'Male', 'Male', 'Male']), num('x', [0, 0, 0, 1, 0, 1, 1, 1]), cat('y', ['0', '1', '0', '1', '0', '1', '0', '1']));
-    const r = await fale(t, jsModel(['sex', 'x'], (row) => row.x as number), { label: 'y', protected: [{ column: 'sex', value: 'Female' }], features: ['x'], edges: { x: [0, 1] } });
+    const t = table(
+      cat('sex', ['Female', 'Female', 'Female', 'Female', 'Male', 'Male', 'Male', 'Male']),
+      num('x', [0, 0, 0, 1, 0, 1, 1, 1]),
+      cat('y', ['0', '1', '0', '1', '0', '1', '0', '1']),
+    );
+    const r = await fale(
+      t,
+      jsModel(['sex', 'x'], (row) => row.x as number),
+      { label: 'y', protected: [{ column: 'sex', value: 'Female' }], features: ['x'], edges: { x: [0, 1] } },
+    );
     assert.equal(r.overall, 0.25 - 0.75);
     assert.equal(r.positive, '1');
     // swapping which group is unprivileged flips the sign
-    const s = await fale(t, jsModel(['sex', 'x'], (row) => row.x as number), { label: 'y', protected: [{ column: 'sex', value: 'Male' }], features: ['x'], edges: { x: [0, 1] } });
+    const s = await fale(
+      t,
+      jsModel(['sex', 'x'], (row) => row.x as number),
+      { label: 'y', protected: [{ column: 'sex', value: 'Male' }], features: ['x'], edges: { x: [0, 1] } },
+    );
     assert.equal(s.overall, 0.75 - 0.25);
   });
 });
@@ -101,8 +120,16 @@ describe('continuous FALE, by hand', () => {
     cat('sex', ['Female', 'Female', 'Female', 'Female', 'Male', 'Male', 'Male', 'Male']),
     cat('y', ['no', 'yes', 'no', 'yes', 'yes', 'no', 'yes', 'no']),
   );
-  const model = jsModel(['x', 'sex'], (r) => ((r.sex === 'Female' ? (r.x as number) >= 4 : (r.x as number) >= 2.5) ? 1 : 0));
-  const opts = { label: 'y', positive: 'yes', protected: [{ column: 'sex', value: 'Female' }], features: ['x'], edges: { x: [1, 2.5, 4] } };
+  const model = jsModel(['x', 'sex'], (r) =>
+    (r.sex === 'Female' ? (r.x as number) >= 4 : (r.x as number) >= 2.5) ? 1 : 0,
+  );
+  const opts = {
+    label: 'y',
+    positive: 'yes',
+    protected: [{ column: 'sex', value: 'Female' }],
+    features: ['x'],
+    edges: { x: [1, 2.5, 4] },
+  };
   it('deltas, accumulated centred values, counts by group', async () => {
     const r = await fale(t, model, opts);
     const f = r.features[0];
@@ -123,7 +150,10 @@ describe('continuous FALE, by hand', () => {
     // besides the small groups and a weak model (the hand table's model barely predicts its labels): the undefined bins
     assert.equal(r.warnings.filter((w) => !/\(small\)|, small\)|^a weak model: /.test(w)).length, 1);
     // the hand table's groups are under the one small-group threshold (30 rows): said, not fatal
-    assert.ok(r.warnings.some((w) => /the unprivileged group has \d+ rows \(< 30, small\)/.test(w)), r.warnings.join('; '));
+    assert.ok(
+      r.warnings.some((w) => /the unprivileged group has \d+ rows \(< 30, small\)/.test(w)),
+      r.warnings.join('; '),
+    );
   });
   it('a bin lacking a group is undefined; the others still count', async () => {
     // edges 1, 2.5, 4 but the women of bin 2 removed: bin 2 has only men
@@ -150,13 +180,20 @@ describe('the reference label-misalignment bug (EOD), fixed', () => {
     cat('y', ['0', '1', '1', '0', '1', '0', '0', '1']),
   );
   const model = jsModel(['x', 'sex', 'w'], (r) => (r.w === 1 && (r.x as number) > 0.5 ? 1 : 0));
-  const opts = { label: 'y', positive: '1', protected: [{ column: 'sex', value: 'Female' }], metric: 'eod' as const, features: ['x'], edges: { x: [0, 1, 2] } };
-  it('ours keeps each row\'s own label: Δ = +1, 0', async () => {
+  const opts = {
+    label: 'y',
+    positive: '1',
+    protected: [{ column: 'sex', value: 'Female' }],
+    metric: 'eod' as const,
+    features: ['x'],
+    edges: { x: [0, 1, 2] },
+  };
+  it("ours keeps each row's own label: Δ = +1, 0", async () => {
     const f = (await fale(t, model, opts)).features[0];
     closeAll(f.deltas, [1, 0], 'deltas');
     closeAll(f.values, [-0.75, 0.25, 0.25], 'values');
   });
-  it('the reference\'s scrambled labels would give Δ₁ = −1', async () => {
+  it("the reference's scrambled labels would give Δ₁ = −1", async () => {
     const order = [4, 5, 6, 7, 0, 1, 2, 3]; // rows sorted by bin (stable)
     const sorted = selectRows(t, order);
     const y = t.columns[3] as CategoricalColumn;
@@ -177,18 +214,52 @@ describe('categorical FALE, by hand', () => {
   // simple: A = 0, −¾, ¼; mean (8·0 + 4·−¾ + 4·¼)/16 = −⅛ → ⅛, −⅝, ⅜
   // weighted: A = 0, −⅔, ⅓; mean −1/12 → 1/12, −7/12, 5/12
   const rows: [string, string, number][] = [
-    ['b', 'Female', 1], ['b', 'Female', 2], ['b', 'Male', 1], ['b', 'Male', 2],
-    ['a', 'Female', 0], ['a', 'Female', 0], ['a', 'Female', 1], ['a', 'Female', 1],
-    ['a', 'Male', 0], ['a', 'Male', 0], ['a', 'Male', 1], ['a', 'Male', 1],
-    ['c', 'Female', 2], ['c', 'Female', 3], ['c', 'Male', 2], ['c', 'Male', 3],
+    ['b', 'Female', 1],
+    ['b', 'Female', 2],
+    ['b', 'Male', 1],
+    ['b', 'Male', 2],
+    ['a', 'Female', 0],
+    ['a', 'Female', 0],
+    ['a', 'Female', 1],
+    ['a', 'Female', 1],
+    ['a', 'Male', 0],
+    ['a', 'Male', 0],
+    ['a', 'Male', 1],
+    ['a', 'Male', 1],
+    ['c', 'Female', 2],
+    ['c', 'Female', 3],
+    ['c', 'Male', 2],
+    ['c', 'Male', 3],
   ];
-  const t = table(cat('cat', rows.map((r) => r[0])), cat('sex', rows.map((r) => r[1])), num('z', rows.map((r) => r[2])), cat('y', rows.map((_, i) => (i % 2 ? 'yes' : 'no'))));
-  const model = jsModel(['cat', 'sex', 'z'], (r) => (r.cat === 'b' && r.sex === 'Male' && (r.z as number) >= 1 ? 1 : 0));
+  const t = table(
+    cat(
+      'cat',
+      rows.map((r) => r[0]),
+    ),
+    cat(
+      'sex',
+      rows.map((r) => r[1]),
+    ),
+    num(
+      'z',
+      rows.map((r) => r[2]),
+    ),
+    cat(
+      'y',
+      rows.map((_, i) => (i % 2 ? 'yes' : 'no')),
+    ),
+  );
+  const model = jsModel(['cat', 'sex', 'z'], (r) =>
+    r.cat === 'b' && r.sex === 'Male' && (r.z as number) >= 1 ? 1 : 0,
+  );
   const opts = { label: 'y', protected: [{ column: 'sex', value: 'Female' }], features: ['cat'] };
   it('MDS order on the KS / TV distances', () => {
     const col = t.columns[0] as CategoricalColumn;
     const { order, distances } = categoricalOrder(t, col, [0, 1, 2], [t.columns[1], t.columns[2]]);
-    assert.deepEqual(order.map((k) => col.categories[k]), ['a', 'b', 'c']);
+    assert.deepEqual(
+      order.map((k) => col.categories[k]),
+      ['a', 'b', 'c'],
+    );
     closeAll(distances[0], [0, 0.5, 0.5], 'd(b, ·)'); // codes: b, a, c
     closeAll(distances[1], [0.5, 0, 1], 'd(a, ·)');
   });
@@ -203,9 +274,20 @@ describe('categorical FALE, by hand', () => {
   it('subgroup ranking: |f| / max|f| · b + s / N · (10 − b)', async () => {
     const r = await fale(t, model, opts); // values ⅛, −⅝, ⅜; sizes 8, 4, 4 of 16
     const b4 = rankSubgroups(r, 4); // a: 0.2·4 + 0.5·6 = 3.8; b: 4 + 1.5 = 5.5; c: 0.6·4 + 1.5 = 3.9
-    assert.deepEqual(b4.map((x) => x.subgroup), ['b', 'c', 'a']);
-    closeAll(b4.map((x) => x.score), [5.5, 3.9, 3.8], 'scores', 1e-12);
-    assert.deepEqual(rankSubgroups(r, 0).map((x) => x.subgroup), ['a', 'b', 'c']);
+    assert.deepEqual(
+      b4.map((x) => x.subgroup),
+      ['b', 'c', 'a'],
+    );
+    closeAll(
+      b4.map((x) => x.score),
+      [5.5, 3.9, 3.8],
+      'scores',
+      1e-12,
+    );
+    assert.deepEqual(
+      rankSubgroups(r, 0).map((x) => x.subgroup),
+      ['a', 'b', 'c'],
+    );
     assert.throws(() => rankSubgroups(r, 11), /trade-off b/);
   });
   it('count-weighted (--weighted, ALEPlot)', async () => {
@@ -221,14 +303,36 @@ describe('intersectional protected group and the bootstrap', () => {
     engine = await getEngine();
   });
   it('sex=Female,race=Black: the unprivileged group meets both conditions', () => {
-    const t = table(cat('sex', ['Female', 'Female', 'Male', 'Male']), cat('race', ['Black', 'White', 'Black', 'White']));
-    assert.deepEqual(Array.from(unprivilegedMask(t, [{ column: 'sex', value: 'Female' }, { column: 'race', value: 'Black' }])), [1, 0, 0, 0]);
+    const t = table(
+      cat('sex', ['Female', 'Female', 'Male', 'Male']),
+      cat('race', ['Black', 'White', 'Black', 'White']),
+    );
+    assert.deepEqual(
+      Array.from(
+        unprivilegedMask(t, [
+          { column: 'sex', value: 'Female' },
+          { column: 'race', value: 'Black' },
+        ]),
+      ),
+      [1, 0, 0, 0],
+    );
     assert.throws(() => unprivilegedMask(t, [{ column: 'sex', value: 'female' }]), /no row has that value/);
   });
   it('seeded percentile bands, the same for the same seed', async () => {
     const sim = simulate(new Rng(engine, 3), { n: 600, bias: 'direct' }).table;
-    const model = jsModel(['income', 'sex'], (r) => 1 / (1 + Math.exp(-((Math.log(r.income as number) - 10.5) * 2 - (r.sex === 'Female' ? 0.5 : 0)))));
-    const run = (seed: number) => fale(sim, model, { label: 'approved', positive: 'yes', protected: [{ column: 'sex', value: 'Female' }], features: ['income'], bootstrap: 20, rng: new Rng(engine, seed) });
+    const model = jsModel(
+      ['income', 'sex'],
+      (r) => 1 / (1 + Math.exp(-((Math.log(r.income as number) - 10.5) * 2 - (r.sex === 'Female' ? 0.5 : 0)))),
+    );
+    const run = (seed: number) =>
+      fale(sim, model, {
+        label: 'approved',
+        positive: 'yes',
+        protected: [{ column: 'sex', value: 'Female' }],
+        features: ['income'],
+        bootstrap: 20,
+        rng: new Rng(engine, seed),
+      });
     const a = await run(7);
     const b = await run(7);
     const ci = a.features[0].ci!;
@@ -254,25 +358,45 @@ describe('lucid fale (CLI)', () => {
     const ageCol = fx.table.columns.find((c) => c.name === 'age') as NumericColumn;
     assert.deepEqual(age.edges, percentileEdges(ageCol.values));
     assert.equal(age.values.length, age.edges!.length);
-    assert.equal(age.counts.n.reduce((s, x) => s + x, 0), 1200);
+    assert.equal(
+      age.counts.n.reduce((s, x) => s + x, 0),
+      1200,
+    );
     assert.equal(hood.kind, 'categorical');
     assert.equal(hood.categories!.length, 6);
-    assert.equal(hood.counts.unprivileged.reduce((s, x) => s + x, 0), out.counts.unprivileged);
+    assert.equal(
+      hood.counts.unprivileged.reduce((s, x) => s + x, 0),
+      out.counts.unprivileged,
+    );
     const wsum = hood.values.reduce((s, v, k) => s + v * hood.counts.n[k], 0);
     assert.ok(Math.abs(wsum) < 1e-9, `categorical values are centred: ${wsum}`);
   });
   it('--format csv, --edges, intersectional --protected', () => {
-    const r = lucid(...base().slice(0, -1), 'sex=Female,group=B', '--feature', 'age', '--edges', '30,45,60', '--format', 'csv');
+    const r = lucid(
+      ...base().slice(0, -1),
+      'sex=Female,group=B',
+      '--feature',
+      'age',
+      '--edges',
+      '30,45,60',
+      '--format',
+      'csv',
+    );
     assert.equal(r.status, 0, r.stderr);
     const lines = r.stdout.trim().split('\n');
-    assert.equal(lines[0], 'feature,kind,point,x,value,delta,n,n_unprivileged,n_privileged,undefined,ci_lower,ci_upper');
+    assert.equal(
+      lines[0],
+      'feature,kind,point,x,value,delta,n,n_unprivileged,n_privileged,undefined,ci_lower,ci_upper',
+    );
     assert.equal(lines.length, 1 + 3);
     assert.match(lines[1], /^age,continuous,0,30,/);
   });
   it('--rank adds the subgroup ranking to the JSON', () => {
     const r = lucid(...base(), '--feature', 'age', '--rank', '10');
     assert.equal(r.status, 0, r.stderr);
-    const out = JSON.parse(r.stdout) as FaleResult & { ranking: { b: number; subgroups: { feature: string; subgroup: string; value: number; score: number }[] } };
+    const out = JSON.parse(r.stdout) as FaleResult & {
+      ranking: { b: number; subgroups: { feature: string; subgroup: string; value: number; score: number }[] };
+    };
     assert.equal(out.ranking.b, 10);
     const top = out.ranking.subgroups[0];
     assert.equal(top.score, 10);
@@ -289,7 +413,11 @@ describe('lucid fale (CLI)', () => {
     assert.ok(!r.stdout.includes('NaN'), 'no NaN coordinates');
   });
   it('usage errors: empty items in --edges and an empty --threshold are errors, not 0', () => {
-    for (const [opt, v, msg] of [['--edges', '0,,5', /expected at least two comma-separated numbers/], ['--edges', ',17,30', /expected at least two comma-separated numbers/], ['--threshold', '', /expected a number in \[0, 1\]/]] as const) {
+    for (const [opt, v, msg] of [
+      ['--edges', '0,,5', /expected at least two comma-separated numbers/],
+      ['--edges', ',17,30', /expected at least two comma-separated numbers/],
+      ['--threshold', '', /expected a number in \[0, 1\]/],
+    ] as const) {
       const r = lucid(...base(), '--feature', 'age', opt, v);
       assert.equal(r.status, 2, `${opt} "${v}": ${r.stderr}`);
       assert.match(r.stderr, msg);

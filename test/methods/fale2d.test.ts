@@ -9,10 +9,18 @@ import { fale2d, percentileEdges, type Fale2dResult } from '../../src/methods/fa
 import { cat, num, table } from '../helpers/tables.js';
 import { lucidCli, simFaleArgs, simModelDir } from '../helpers/sim-model.js';
 
-const jsModel = (features: string[], f: (r: Row) => number): BlackBox => moduleBlackBox({ features, predict: (rows) => rows.map(f) }, 'test model');
+const jsModel = (features: string[], f: (r: Row) => number): BlackBox =>
+  moduleBlackBox({ features, predict: (rows) => rows.map(f) }, 'test model');
 const closeGrid = (a: (number | null)[][], b: number[][], what: string, tol = 1e-12) => {
   assert.equal(a.length, b.length, `${what}: rows`);
-  b.forEach((row, i) => row.forEach((v, j) => assert.ok(a[i][j] !== null && Math.abs((a[i][j] as number) - v) <= tol, `${what}[${i}][${j}]: ${a[i][j]}, expected ${v}`)));
+  b.forEach((row, i) =>
+    row.forEach((v, j) =>
+      assert.ok(
+        a[i][j] !== null && Math.abs((a[i][j] as number) - v) <= tol,
+        `${what}[${i}][${j}]: ${a[i][j]}, expected ${v}`,
+      ),
+    ),
+  );
 };
 const sex = { label: 'y', protected: [{ column: 'sex', value: 'F' }] };
 
@@ -33,12 +41,37 @@ describe('2-D FALE, by hand (2×2)', () => {
   // 4-corner means: (0,0) −5/12 ×2, (0,1) −5/12 ×4, (1,0) −11/24 ×3, (1,1) −11/24 ×3:
   //   Σ = −10/12 − 20/12 − 33/24 − 33/24 = −21/4, over 12 rows: −7/16. Add 7/16.
   const cells: [number, number, string][] = [
-    [0.5, 0.5, 'F'], [0.5, 0.5, 'M'],
-    [0.5, 1.5, 'F'], [0.5, 1.5, 'F'], [0.5, 1.5, 'M'], [0.5, 1.5, 'M'],
-    [1.5, 0.5, 'F'], [1.5, 0.5, 'M'], [1.5, 0.5, 'M'],
-    [1.5, 1.5, 'F'], [1.5, 1.5, 'F'], [1.5, 1.5, 'M'],
+    [0.5, 0.5, 'F'],
+    [0.5, 0.5, 'M'],
+    [0.5, 1.5, 'F'],
+    [0.5, 1.5, 'F'],
+    [0.5, 1.5, 'M'],
+    [0.5, 1.5, 'M'],
+    [1.5, 0.5, 'F'],
+    [1.5, 0.5, 'M'],
+    [1.5, 0.5, 'M'],
+    [1.5, 1.5, 'F'],
+    [1.5, 1.5, 'F'],
+    [1.5, 1.5, 'M'],
   ];
-  const t = table(num('x1', cells.map((c) => c[0])), num('x2', cells.map((c) => c[1])), cat('sex', cells.map((c) => c[2])), cat('y', cells.map((_, i) => (i % 2 ? 'yes' : 'no'))));
+  const t = table(
+    num(
+      'x1',
+      cells.map((c) => c[0]),
+    ),
+    num(
+      'x2',
+      cells.map((c) => c[1]),
+    ),
+    cat(
+      'sex',
+      cells.map((c) => c[2]),
+    ),
+    cat(
+      'y',
+      cells.map((_, i) => (i % 2 ? 'yes' : 'no')),
+    ),
+  );
   const model = jsModel(['x1', 'x2', 'sex'], (r) => {
     const x1 = r.x1 as number;
     const x2 = r.x2 as number;
@@ -47,16 +80,46 @@ describe('2-D FALE, by hand (2×2)', () => {
   it('cell effects, counts, and the centred grid', async () => {
     const r = await fale2d(t, model, { ...sex, pair: ['x1', 'x2'], edges: { x1: [0, 1, 2], x2: [0, 1, 2] } });
     assert.deepEqual(r.features, ['x1', 'x2']);
-    assert.deepEqual(r.edges, [[0, 1, 2], [0, 1, 2]]);
-    assert.deepEqual(r.deltas, [[1, 0], [-1, 0]]);
-    assert.deepEqual(r.cells, { n: [[2, 4], [3, 3]], unprivileged: [[1, 2], [1, 2]], privileged: [[1, 2], [2, 1]] });
+    assert.deepEqual(r.edges, [
+      [0, 1, 2],
+      [0, 1, 2],
+    ]);
+    assert.deepEqual(r.deltas, [
+      [1, 0],
+      [-1, 0],
+    ]);
+    assert.deepEqual(r.cells, {
+      n: [
+        [2, 4],
+        [3, 3],
+      ],
+      unprivileged: [
+        [1, 2],
+        [1, 2],
+      ],
+      privileged: [
+        [1, 2],
+        [2, 1],
+      ],
+    });
     assert.deepEqual(r.filled, []);
     const c = 7 / 16;
-    closeGrid(r.values, [[0, -1 / 2, -1 / 2], [-5 / 6, -1 / 3, -1 / 3], [-1 / 12, -7 / 12, -7 / 12]].map((row) => row.map((v) => v + c)), 'values');
+    closeGrid(
+      r.values,
+      [
+        [0, -1 / 2, -1 / 2],
+        [-5 / 6, -1 / 3, -1 / 3],
+        [-1 / 12, -7 / 12, -7 / 12],
+      ].map((row) => row.map((v) => v + c)),
+      'values',
+    );
   });
   it('swapping the pair transposes the cell effects', async () => {
     const r = await fale2d(t, model, { ...sex, pair: ['x2', 'x1'], edges: { x1: [0, 1, 2], x2: [0, 1, 2] } });
-    assert.deepEqual(r.deltas, [[1, -1], [0, 0]]);
+    assert.deepEqual(r.deltas, [
+      [1, -1],
+      [0, 0],
+    ]);
   });
 });
 
@@ -77,39 +140,93 @@ describe('2-D FALE: empty and undefined cells (3×3)', () => {
       rows.push([x1, x2, 'M']);
     }
   }
-  const t = table(num('x1', rows.map((r) => r[0])), num('x2', rows.map((r) => r[1])), cat('sex', rows.map((r) => r[2])), cat('y', rows.map((_, i) => (i % 2 ? 'yes' : 'no'))));
-  const model = jsModel(['x1', 'x2', 'sex'], (r) => (r.sex === 'F' && (r.x1 as number) >= 1 && (r.x2 as number) >= 1 ? 1 : 0));
+  const t = table(
+    num(
+      'x1',
+      rows.map((r) => r[0]),
+    ),
+    num(
+      'x2',
+      rows.map((r) => r[1]),
+    ),
+    cat(
+      'sex',
+      rows.map((r) => r[2]),
+    ),
+    cat(
+      'y',
+      rows.map((_, i) => (i % 2 ? 'yes' : 'no')),
+    ),
+  );
+  const model = jsModel(['x1', 'x2', 'sex'], (r) =>
+    r.sex === 'F' && (r.x1 as number) >= 1 && (r.x2 as number) >= 1 ? 1 : 0,
+  );
   const opts = { ...sex, pair: ['x1', 'x2'] as [string, string], edges: { x1: [0, 1, 2, 3], x2: [0, 1, 2, 6] } };
   let r: Fale2dResult;
   before(async () => {
     r = await fale2d(t, model, opts);
   });
   it('the undefined and the empty cell are null and filled from their nearest defined cell', () => {
-    assert.deepEqual(r.deltas, [[null, 0, 0], [0, 0, 0], [0, 0, null]]);
+    assert.deepEqual(r.deltas, [
+      [null, 0, 0],
+      [0, 0, 0],
+      [0, 0, null],
+    ]);
     assert.deepEqual(r.filled, [
       { cell: [0, 0], from: [0, 1], reason: 'undefined' },
       { cell: [2, 2], from: [1, 2], reason: 'empty' },
     ]);
-    assert.deepEqual(r.cells.n, [[1, 2, 2], [2, 2, 2], [2, 2, 0]]);
+    assert.deepEqual(r.cells.n, [
+      [1, 2, 2],
+      [2, 2, 2],
+      [2, 2, 0],
+    ]);
     assert.equal(r.warnings.length, 1);
     assert.match(r.warnings[0], /1 empty and 1 undefined cell/);
   });
-  it('a filled cell takes its source\'s effect', async () => {
+  it("a filled cell takes its source's effect", async () => {
     // a woman is positive only at the corner (x1, x2) = (2, 6): the (hi, hi) corner of cell (1,2), so
     // its effect is +1 and every other defined cell's 0; the empty (2,2) copies (1,2)'s +1.
-    const m2 = jsModel(['x1', 'x2', 'sex'], (r) => (r.sex === 'F' && (r.x1 as number) === 2 && (r.x2 as number) === 6 ? 1 : 0));
+    const m2 = jsModel(['x1', 'x2', 'sex'], (r) =>
+      r.sex === 'F' && (r.x1 as number) === 2 && (r.x2 as number) === 6 ? 1 : 0,
+    );
     const r2 = await fale2d(t, m2, opts);
-    assert.deepEqual(r2.deltas, [[null, 0, 0], [0, 0, 1], [0, 0, null]]);
-    assert.deepEqual(r2.filledDeltas, [[0, 0, 0], [0, 0, 1], [0, 0, 1]]);
+    assert.deepEqual(r2.deltas, [
+      [null, 0, 0],
+      [0, 0, 1],
+      [0, 0, null],
+    ]);
+    assert.deepEqual(r2.filledDeltas, [
+      [0, 0, 0],
+      [0, 0, 1],
+      [0, 0, 1],
+    ]);
     // centred: the size-weighted 4-corner mean of the grid is 0
     let s = 0;
-    for (let i = 0; i < 3; i++) for (let j = 0; j < 3; j++) s += r2.cells.n[i][j] * (r2.values[i][j] + r2.values[i + 1][j] + r2.values[i][j + 1] + r2.values[i + 1][j + 1]) / 4;
+    for (let i = 0; i < 3; i++)
+      for (let j = 0; j < 3; j++)
+        s +=
+          (r2.cells.n[i][j] * (r2.values[i][j] + r2.values[i + 1][j] + r2.values[i][j + 1] + r2.values[i + 1][j + 1])) /
+          4;
     assert.ok(Math.abs(s) < 1e-12, `centred: ${s}`);
     assert.ok(r2.values.flat().every(Number.isFinite));
   });
   it('with all effects 0 after filling, the grid is 0', () => {
-    assert.deepEqual(r.filledDeltas, [[0, 0, 0], [0, 0, 0], [0, 0, 0]]);
-    closeGrid(r.values, [[0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0], [0, 0, 0, 0]], 'values');
+    assert.deepEqual(r.filledDeltas, [
+      [0, 0, 0],
+      [0, 0, 0],
+      [0, 0, 0],
+    ]);
+    closeGrid(
+      r.values,
+      [
+        [0, 0, 0, 0],
+        [0, 0, 0, 0],
+        [0, 0, 0, 0],
+        [0, 0, 0, 0],
+      ],
+      'values',
+    );
   });
   it('a categorical feature is refused', async () => {
     await assert.rejects(fale2d(t, model, { ...sex, pair: ['x1', 'sex'] }), /categorical/);
@@ -127,11 +244,17 @@ describe('lucid fale --pair (CLI)', () => {
     assert.deepEqual(out.features, ['age', 'hours_per_week']);
     const [e1, e2] = out.edges;
     assert.deepEqual(e1, percentileEdges((fx.table.columns.find((c) => c.name === 'age') as NumericColumn).values));
-    assert.deepEqual(e2, percentileEdges((fx.table.columns.find((c) => c.name === 'hours_per_week') as NumericColumn).values));
+    assert.deepEqual(
+      e2,
+      percentileEdges((fx.table.columns.find((c) => c.name === 'hours_per_week') as NumericColumn).values),
+    );
     assert.equal(out.values.length, e1.length);
     assert.ok(out.values.every((row) => row.length === e2.length && row.every(Number.isFinite)));
     assert.equal(out.cells.n.length, e1.length - 1);
-    assert.equal(out.cells.n.flat().reduce((s, x) => s + x, 0), 1200);
+    assert.equal(
+      out.cells.n.flat().reduce((s, x) => s + x, 0),
+      1200,
+    );
     assert.ok(Array.isArray(out.filled));
     for (const f of out.filled) assert.equal(out.deltas[f.cell[0]][f.cell[1]], null);
     assert.equal(out.deltas.flat().filter((d) => d === null).length, out.filled.length);

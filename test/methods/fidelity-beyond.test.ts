@@ -7,7 +7,16 @@ import assert from 'node:assert/strict';
 import { Rng } from '../../src/engine/rng.js';
 import type { Engine } from '../../src/engine/engine.js';
 import { concatRows, selectRows, type Table } from '../../src/data/table.js';
-import { aucByRanks, copyShareSe, detectionScore, pairTrendsWithFloor, privacyDcr, privacyHolds, PRIVACY_RULE, type BeyondFeature } from '../../src/methods/quality/beyond.js';
+import {
+  aucByRanks,
+  copyShareSe,
+  detectionScore,
+  pairTrendsWithFloor,
+  privacyDcr,
+  privacyHolds,
+  PRIVACY_RULE,
+  type BeyondFeature,
+} from '../../src/methods/quality/beyond.js';
 import { pairTrend } from '../../src/methods/quality/report.js';
 import { getEngine, rejectsEngineError } from '../helpers/engine.js';
 import { cat, num, table } from '../helpers/tables.js';
@@ -17,7 +26,8 @@ before(async () => {
   engine = await getEngine();
 });
 
-const close = (a: number, b: number, what: string, tol = 1e-12) => assert.ok(Math.abs(a - b) <= tol, `${what}: ${a}, expected ${b}`);
+const close = (a: number, b: number, what: string, tol = 1e-12) =>
+  assert.ok(Math.abs(a - b) <= tol, `${what}: ${a}, expected ${b}`);
 
 interface Draw {
   /** added to v */
@@ -58,7 +68,15 @@ function draw(rng: Rng, n: number, o: Draw = {}): Table {
     c2.push(o.cIndependent ? abc[Math.min(2, Math.floor(u[2 * n + i] * 3))] : c1[i]);
     g.push(base > 0 ? 'hi' : 'lo');
   }
-  return table(num('x', x), num('y', y), num('v', v), num('w', w), cat('c1', c1, abc), cat('c2', c2, abc), cat('g', g, ['lo', 'hi']));
+  return table(
+    num('x', x),
+    num('y', y),
+    num('v', v),
+    num('w', w),
+    cat('c1', c1, abc),
+    cat('c2', c2, abc),
+    cat('g', g, ['lo', 'hi']),
+  );
 }
 
 const FEATURES: BeyondFeature[] = [
@@ -99,7 +117,10 @@ describe('detectionScore', () => {
     const shifted = draw(new Rng(engine, 3), 3000, { shift: 2 });
     const m = detectionScore(real, same, FEATURES, new Rng(engine, 10));
     assert.ok(m.score >= 0.7, `matched: score ${m.score} (AUC ${m.auc})`);
-    assert.ok(m.floor >= 0.6 && m.floor <= 1 && m.floorMedian >= m.floor, `matched: floor ${m.floor}, median ${m.floorMedian}`);
+    assert.ok(
+      m.floor >= 0.6 && m.floor <= 1 && m.floorMedian >= m.floor,
+      `matched: floor ${m.floor}, median ${m.floorMedian}`,
+    );
     assert.ok(Math.abs(m.score - m.floorMedian) < 0.25, `matched: score ${m.score} vs floor median ${m.floorMedian}`);
     assert.equal(m.rowsReal, 2000);
     assert.equal(m.rowsGenerated, 2000);
@@ -148,7 +169,8 @@ describe('detectionScore', () => {
     const real = draw(new Rng(engine, 1), 400);
     const gen = draw(new Rng(engine, 7), 400);
     const gx = gen.columns.find((c) => c.name === 'x')!;
-    if (gx.kind === 'numeric') for (let i = 0; i < 400; i += 2) gx.values[i] = NaN; // half of x missing in generated only
+    // half of x missing in generated only
+    if (gx.kind === 'numeric') for (let i = 0; i < 400; i += 2) gx.values[i] = NaN;
     const r = detectionScore(real, gen, FEATURES, new Rng(engine, 1), { replicates: 1 });
     // the missing indicator alone separates half the generated rows: AUC ≥ ~0.75
     assert.ok(r.auc > 0.7, `missing: AUC ${r.auc}`);
@@ -164,9 +186,18 @@ describe('detectionScore', () => {
   it('a feature missing from a table, or of another kind, is an E_ARG error naming both', async () => {
     const real = draw(new Rng(engine, 1), 50);
     const gen: Table = { rows: 50, columns: real.columns.filter((c) => c.name !== 'w') };
-    await rejectsEngineError(() => detectionScore(real, gen, FEATURES, new Rng(engine, 1)), 'E_ARG', [/generated table/, /"w"/]);
-    await rejectsEngineError(() => detectionScore(real, real, [{ name: 'x', kind: 'categorical' }], new Rng(engine, 1)), 'E_ARG', [/"x"/, /real table is numeric/]);
-    await rejectsEngineError(() => detectionScore(real, real, FEATURES, new Rng(engine, 1), { folds: 1 }), 'E_ARG', [/folds/]);
+    await rejectsEngineError(() => detectionScore(real, gen, FEATURES, new Rng(engine, 1)), 'E_ARG', [
+      /generated table/,
+      /"w"/,
+    ]);
+    await rejectsEngineError(
+      () => detectionScore(real, real, [{ name: 'x', kind: 'categorical' }], new Rng(engine, 1)),
+      'E_ARG',
+      [/"x"/, /real table is numeric/],
+    );
+    await rejectsEngineError(() => detectionScore(real, real, FEATURES, new Rng(engine, 1), { folds: 1 }), 'E_ARG', [
+      /folds/,
+    ]);
   });
 });
 
@@ -177,7 +208,10 @@ describe('pairTrendsWithFloor', () => {
     const r = pairTrendsWithFloor(real, same, FEATURES, new Rng(engine, 20));
     assert.ok(r.score >= 0.95, `score ${r.score} (floor ${r.floor}, median ${r.floorMedian})`);
     assert.ok(r.score >= r.floor, `score ${r.score} below floor ${r.floor}`);
-    assert.ok(r.floor <= r.floorMedian && r.floorMedian <= 1 && r.floor > 0.9, `floor ${r.floor}, median ${r.floorMedian}`);
+    assert.ok(
+      r.floor <= r.floorMedian && r.floorMedian <= 1 && r.floor > 0.9,
+      `floor ${r.floor}, median ${r.floorMedian}`,
+    );
     assert.equal(r.pairs, 21);
     assert.equal(r.pairsTotal, 21);
     // the same figure as the quality report's pair trends, pair by pair
@@ -203,8 +237,12 @@ describe('pairTrendsWithFloor', () => {
     assert.deepEqual([w.a, w.b], ['x', 'y']);
     // 1 − |0.995 − 0| / 2 ≈ 0.50
     assert.ok(Math.abs(w.similarity - 0.5) < 0.05, `similarity ${w.similarity}`);
-    assert.ok(w.realCorrelation! > 0.99 && Math.abs(w.generatedCorrelation!) < 0.1, `${w.realCorrelation} ${w.generatedCorrelation}`);
-    for (let k = 1; k < r.worst.length; k++) assert.ok(r.worst[k].similarity >= r.worst[k - 1].similarity, 'worst: lowest first');
+    assert.ok(
+      w.realCorrelation! > 0.99 && Math.abs(w.generatedCorrelation!) < 0.1,
+      `${w.realCorrelation} ${w.generatedCorrelation}`,
+    );
+    for (let k = 1; k < r.worst.length; k++)
+      assert.ok(r.worst[k].similarity >= r.worst[k - 1].similarity, 'worst: lowest first');
   });
 
   it('maxPairs: a seeded subset of the pairs, the same for the same seed', () => {
@@ -220,8 +258,12 @@ describe('pairTrendsWithFloor', () => {
   it('bad arguments are E_ARG errors naming the table and feature', async () => {
     const real = draw(new Rng(engine, 1), 50);
     const gen: Table = { rows: 50, columns: real.columns.filter((c) => c.name !== 'g') };
-    await rejectsEngineError(() => pairTrendsWithFloor(real, gen, FEATURES, new Rng(engine, 1)), 'E_ARG', [/generated table has no column "g"/]);
-    await rejectsEngineError(() => pairTrendsWithFloor(real, real, FEATURES.slice(0, 1), new Rng(engine, 1)), 'E_ARG', [/at least 2 features/]);
+    await rejectsEngineError(() => pairTrendsWithFloor(real, gen, FEATURES, new Rng(engine, 1)), 'E_ARG', [
+      /generated table has no column "g"/,
+    ]);
+    await rejectsEngineError(() => pairTrendsWithFloor(real, real, FEATURES.slice(0, 1), new Rng(engine, 1)), 'E_ARG', [
+      /at least 2 features/,
+    ]);
   });
 });
 
@@ -256,7 +298,10 @@ describe('privacyDcr', () => {
     const train = draw(new Rng(engine, 1), 4000);
     const heldOut = draw(new Rng(engine, 2), 1500);
     const rng = new Rng(engine, 30);
-    const copies = selectRows(train, Int32Array.from(rng.uniformHost(1000), (u) => Math.floor(u * 4000)));
+    const copies = selectRows(
+      train,
+      Int32Array.from(rng.uniformHost(1000), (u) => Math.floor(u * 4000)),
+    );
     const c = privacyDcr(train, heldOut, copies, FEATURES, new Rng(engine, 31));
     assert.equal(c.generated.exactShare, 1);
     assert.equal(c.generated.p5, 0);
@@ -271,18 +316,41 @@ describe('privacyDcr', () => {
     assert.ok(f.heldOut.p5 > 0 && f.heldOut.median >= f.heldOut.p5 && f.generated.exactShare === 0);
     assert.equal(f.rows.generated, 2000, 'generated rows cut to maxRows');
     // half copies, half fresh: the exact share and the ratio say so
-    const half = privacyDcr(train, heldOut, concatRows([copies, selectRows(fresh, Int32Array.from({ length: 1000 }, (_, i) => i))]), FEATURES);
+    const half = privacyDcr(
+      train,
+      heldOut,
+      concatRows([
+        copies,
+        selectRows(
+          fresh,
+          Int32Array.from({ length: 1000 }, (_, i) => i),
+        ),
+      ]),
+      FEATURES,
+    );
     assert.ok(Math.abs(half.generated.exactShare - 0.5) < 1e-12, `half: ${half.generated.exactShare}`);
     assert.equal(half.generated.p5, 0);
   });
 
-  it('privacyHolds: copies beyond the margin and the two shares\' noise, or a small p5 ratio, fail (§11.4)', () => {
+  it("privacyHolds: copies beyond the margin and the two shares' noise, or a small p5 ratio, fail (§11.4)", () => {
     const s = (exactShare: number, p5 = 0.1) => ({ p5, median: 0.2, exactShare });
     // continuous data: no copies held out, 3% generated at 2,000 rows: beyond 1 point + 1.645 se (se 0.38 points)
-    assert.equal(privacyHolds({ generated: s(0.03), heldOut: s(0), ratioP5: 1, rows: { generated: 2000, heldOut: 2000 } }), false);
-    assert.equal(privacyHolds({ generated: s(0.012), heldOut: s(0), ratioP5: 1, rows: { generated: 2000, heldOut: 2000 } }), true);
-    // discrete data (EXPERIMENTS.md §11.4's COMPAS audit): 94.9% against 93.5% at 2,000 rows each is within noise of the margin
-    const compas = { generated: s(0.949, 0), heldOut: s(0.935, 0), ratioP5: 1, rows: { generated: 2000, heldOut: 2000 } };
+    assert.equal(
+      privacyHolds({ generated: s(0.03), heldOut: s(0), ratioP5: 1, rows: { generated: 2000, heldOut: 2000 } }),
+      false,
+    );
+    assert.equal(
+      privacyHolds({ generated: s(0.012), heldOut: s(0), ratioP5: 1, rows: { generated: 2000, heldOut: 2000 } }),
+      true,
+    );
+    // discrete data (EXPERIMENTS.md §11.4's COMPAS audit): 94.9% against 93.5% at 2,000 rows each is within noise of
+    // the margin
+    const compas = {
+      generated: s(0.949, 0),
+      heldOut: s(0.935, 0),
+      ratioP5: 1,
+      rows: { generated: 2000, heldOut: 2000 },
+    };
     assert.ok(Math.abs(copyShareSe(compas) - Math.sqrt((0.949 * 0.051 + 0.935 * 0.065) / 2000)) < 1e-15);
     assert.equal(privacyHolds(compas), true);
     // … but not 98% against 93.5%
@@ -290,7 +358,15 @@ describe('privacyDcr', () => {
     // without counts the margin alone decides (no noise allowance)
     assert.equal(privacyHolds({ generated: s(0.949, 0), heldOut: s(0.935, 0), ratioP5: 1 }), false);
     // the p5 ratio
-    assert.equal(privacyHolds({ generated: s(0, 0.05), heldOut: s(0, 0.1), ratioP5: PRIVACY_RULE.p5Ratio - 0.01, rows: { generated: 2000, heldOut: 2000 } }), false);
+    assert.equal(
+      privacyHolds({
+        generated: s(0, 0.05),
+        heldOut: s(0, 0.1),
+        ratioP5: PRIVACY_RULE.p5Ratio - 0.01,
+        rows: { generated: 2000, heldOut: 2000 },
+      }),
+      false,
+    );
     assert.equal(privacyHolds(null), true);
   });
 

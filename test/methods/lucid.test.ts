@@ -35,12 +35,20 @@ const preprocessorJson = {
   ],
 };
 
-interface Layer { weight: number[]; bias: number[] }
+interface Layer {
+  weight: number[];
+  bias: number[];
+}
 
 function modelJson(hidden: number[], layers: Layer[]) {
   const sizes = [D, ...hidden, 1];
   return {
-    format: 'lucid-wasm/classifier', version: 1, label: 'outcome', positive: 'good', classes: ['bad', 'good'], hidden,
+    format: 'lucid-wasm/classifier',
+    version: 1,
+    label: 'outcome',
+    positive: 'good',
+    classes: ['bad', 'good'],
+    hidden,
     preprocessor: preprocessorJson,
     layers: layers.map((l, i) => ({ in: sizes[i], out: sizes[i + 1], weight: l.weight, bias: l.bias })),
   };
@@ -54,11 +62,7 @@ const LOGISTIC_UP: Layer[] = [{ weight: LOGISTIC[0].weight, bias: [8] }];
 // ReLU MLP, hidden [3]: unit 0 reads the colour (biased to stay active), unit 1 age, unit 2 hours and sex.
 const MLP: Layer[] = [
   {
-    weight: [
-      0, 0, -2, 2, -2, -2, 0, 0,
-      0.8, 0, 0, 0, 0, 0, 0, 0,
-      0, -0.6, 0, 0, 0, 0, 0.3, -0.3,
-    ],
+    weight: [0, 0, -2, 2, -2, -2, 0, 0, 0.8, 0, 0, 0, 0, 0, 0, 0, 0, -0.6, 0, 0, 0, 0, 0.3, -0.3],
     bias: [8.5, 0.5, 0.5],
   },
   { weight: [1, 0.4, 0.3], bias: [-16.5] },
@@ -94,7 +98,8 @@ const codesOf = (t: Table, name: string) => {
   assert.ok(c && c.kind === 'categorical', `column ${name}`);
   return c;
 };
-const share = (values: ArrayLike<number>, f: (v: number) => boolean) => Array.from(values).filter(f).length / values.length;
+const share = (values: ArrayLike<number>, f: (v: number) => boolean) =>
+  Array.from(values).filter(f).length / values.length;
 
 let engine: Engine;
 let logistic: Classifier;
@@ -113,7 +118,10 @@ after(() => {
 });
 
 describe('LUCID: planted preference', () => {
-  for (const [name, get] of [['logistic', () => logistic], ['ReLU MLP', () => mlp]] as const) {
+  for (const [name, get] of [
+    ['logistic', () => logistic],
+    ['ReLU MLP', () => mlp],
+  ] as const) {
     it(`${name}, logit-ce: the preferred category in ≥ 95% of canonical rows, P(prefer) ≥ 0.99 on ≥ 95%`, () => {
       const r = invert(engine, get(), { prefer: 'good', n: 1000, loss: 'logit-ce', seed: 3 });
       const colour = codesOf(r.table, 'colour');
@@ -123,7 +131,10 @@ describe('LUCID: planted preference', () => {
       const high = share(r.pred, (p) => p >= 0.99);
       assert.ok(high >= 0.95, `P ≥ 0.99 in ${(100 * high).toFixed(1)}% of rows`);
       // the table: decoded features in feature order, then pred and pred_snapped
-      assert.deepEqual(r.table.columns.map((c) => c.name), ['age', 'colour', 'hours', 'sex', 'pred', 'pred_snapped']);
+      assert.deepEqual(
+        r.table.columns.map((c) => c.name),
+        ['age', 'colour', 'hours', 'sex', 'pred', 'pred_snapped'],
+      );
       assert.equal(r.table.rows, 1000);
       // the uniform start covers every colour about equally: the method moved them
       const start = invert(engine, get(), { prefer: 'good', n: 1000, seed: 3, epochs: 1, lr: 1e-9 });
@@ -131,26 +142,34 @@ describe('LUCID: planted preference', () => {
     });
   }
 
-  it('prob-ce (the reference\'s double softmax) reaches the preferred class too, but stalls where the model is saturated', () => {
-    // From a moderate start (bias −2) it finds green almost everywhere ...
-    const mild = Classifier.fromJSON(engine, modelJson([], [{ weight: LOGISTIC[0].weight, bias: [-2] }]), 'logistic (bias −2)');
-    try {
-      const r = invert(engine, mild, { prefer: 'good', n: 1000, loss: 'prob-ce', seed: 3 });
-      const green = share(codesOf(r.table, 'colour').codes, (c) => c === 1);
-      assert.ok(green >= 0.9, `green in ${(100 * green).toFixed(1)}% of rows`);
-      assert.ok(share(r.pred, (p) => p >= 0.5) >= 0.95);
-      const l = invert(engine, mild, { prefer: 'good', n: 1000, loss: 'logit-ce', seed: 3 });
-      assert.ok(share(codesOf(l.table, 'colour').codes, (c) => c === 1) >= 0.95);
-    } finally {
-      mild.dispose();
-    }
-    // ... but its gradient carries p(1 − p): a start deep in the other class (bias −8) barely moves,
-    // where logit-ce (previous tests) reaches P ≥ 0.99 from the same starts.
-    const r = invert(engine, logistic, { prefer: 'good', n: 1000, loss: 'prob-ce', seed: 3 });
-    assert.ok(share(codesOf(r.table, 'colour').codes, (c) => c === 1) < 0.6);
-    // the loss never falls below softplus(−1) ≈ 0.3133 (its minimum at p = 1)
-    assert.ok(r.loss.every((v) => v > 0.3132));
-  });
+  it(
+    "prob-ce (the reference's double softmax) reaches the preferred class too, but stalls where the model is " +
+      'saturated',
+    () => {
+      // From a moderate start (bias −2) it finds green almost everywhere ...
+      const mild = Classifier.fromJSON(
+        engine,
+        modelJson([], [{ weight: LOGISTIC[0].weight, bias: [-2] }]),
+        'logistic (bias −2)',
+      );
+      try {
+        const r = invert(engine, mild, { prefer: 'good', n: 1000, loss: 'prob-ce', seed: 3 });
+        const green = share(codesOf(r.table, 'colour').codes, (c) => c === 1);
+        assert.ok(green >= 0.9, `green in ${(100 * green).toFixed(1)}% of rows`);
+        assert.ok(share(r.pred, (p) => p >= 0.5) >= 0.95);
+        const l = invert(engine, mild, { prefer: 'good', n: 1000, loss: 'logit-ce', seed: 3 });
+        assert.ok(share(codesOf(l.table, 'colour').codes, (c) => c === 1) >= 0.95);
+      } finally {
+        mild.dispose();
+      }
+      // ... but its gradient carries p(1 − p): a start deep in the other class (bias −8) barely moves,
+      // where logit-ce (previous tests) reaches P ≥ 0.99 from the same starts.
+      const r = invert(engine, logistic, { prefer: 'good', n: 1000, loss: 'prob-ce', seed: 3 });
+      assert.ok(share(codesOf(r.table, 'colour').codes, (c) => c === 1) < 0.6);
+      // the loss never falls below softplus(−1) ≈ 0.3133 (its minimum at p = 1)
+      assert.ok(r.loss.every((v) => v > 0.3132));
+    },
+  );
 
   it('preferring the other class moves away from the planted category', () => {
     const r = invert(engine, logisticUp, { prefer: 'bad', n: 400, loss: 'logit-ce', seed: 4 });
@@ -180,7 +199,10 @@ describe('LUCID: planted preference', () => {
 });
 
 describe('LUCID: gradients and the update rule', () => {
-  for (const [name, layers, get] of [['logistic', LOGISTIC, () => logistic], ['ReLU MLP', MLP, () => mlp]] as const) {
+  for (const [name, layers, get] of [
+    ['logistic', LOGISTIC, () => logistic],
+    ['ReLU MLP', MLP, () => mlp],
+  ] as const) {
     for (const loss of ['prob-ce', 'logit-ce'] as const) {
       for (const prefer of ['good', 'bad']) {
         it(`${name}, ${loss}, prefer ${prefer}: input gradient = float64 central differences`, () => {
@@ -199,9 +221,15 @@ describe('LUCID: gradients and the update rule', () => {
               const minus = row.slice();
               plus[j] += h;
               minus[j] -= h;
-              const fd = (hostLoss(hostLogit(layers, plus), positive, loss) - hostLoss(hostLogit(layers, minus), positive, loss)) / (2 * h);
+              const fd =
+                (hostLoss(hostLogit(layers, plus), positive, loss) -
+                  hostLoss(hostLogit(layers, minus), positive, loss)) /
+                (2 * h);
               const g = grad[i * D + j];
-              assert.ok(Math.abs(g - fd) <= 1e-5 + 1e-3 * Math.abs(fd), `row ${i}, input ${j}: autodiff ${g}, central difference ${fd}`);
+              assert.ok(
+                Math.abs(g - fd) <= 1e-5 + 1e-3 * Math.abs(fd),
+                `row ${i}, input ${j}: autodiff ${g}, central difference ${fd}`,
+              );
             }
           }
           assert.ok(Math.abs(total - hostTotal) < 1e-4 * Math.max(1, hostTotal), `loss ${total} vs ${hostTotal}`);
@@ -237,7 +265,8 @@ describe('LUCID: gradients and the update rule', () => {
       });
       for (let j = 0; j < D; j++) x[j] -= lr * g[j];
     }
-    for (let j = 0; j < D; j++) assert.ok(Math.abs(one.encoded[j] - x[j]) < 1e-4, `input ${j}: ${one.encoded[j]} vs float64 SGD ${x[j]}`);
+    for (let j = 0; j < D; j++)
+      assert.ok(Math.abs(one.encoded[j] - x[j]) < 1e-4, `input ${j}: ${one.encoded[j]} vs float64 SGD ${x[j]}`);
   });
 
   it('the same seed gives the same canonical set bit for bit; another seed another one', () => {
@@ -249,22 +278,30 @@ describe('LUCID: gradients and the update rule', () => {
   });
 
   it('starts uniformly in [low, high) and the loss curve falls', () => {
-    const r = invert(engine, mlp, { prefer: 'good', n: 500, epochs: 50, init: { low: -3, high: 2 }, seed: 0, traceEvery: 0 });
+    const r = invert(engine, mlp, {
+      prefer: 'good',
+      n: 500,
+      epochs: 50,
+      init: { low: -3, high: 2 },
+      seed: 0,
+      traceEvery: 0,
+    });
     const x0 = r.trace!.encoded;
     let lo = Infinity;
     let hi = -Infinity;
-    for (let i = 0; i < r.n; i++) for (let j = 0; j < D; j++) {
-      const v = x0[i * 3 * D + j];
-      lo = Math.min(lo, v);
-      hi = Math.max(hi, v);
-    }
+    for (let i = 0; i < r.n; i++)
+      for (let j = 0; j < D; j++) {
+        const v = x0[i * 3 * D + j];
+        lo = Math.min(lo, v);
+        hi = Math.max(hi, v);
+      }
     assert.ok(lo >= -3 && lo < -2.9 && hi < 2 && hi > 1.9, `start range [${lo}, ${hi}]`);
     assert.equal(r.loss.length, 50);
     assert.ok(r.loss[49] < r.loss[0]);
   });
 });
 
-describe('LUCID: the trace (the reference\'s logging semantics)', () => {
+describe("LUCID: the trace (the reference's logging semantics)", () => {
   it('epoch e holds the input before update e; epoch E + 1 is the last logged row snapped', () => {
     const E = 10;
     const r = invert(engine, mlp, { prefer: 'good', n: 6, epochs: E, seed: 7, traceEvery: 1 });
@@ -273,14 +310,19 @@ describe('LUCID: the trace (the reference\'s logging semantics)', () => {
     const L = t.epochs.length;
     // epoch 1 = the initial draw
     const x0 = new Rng(engine, 7).uniformHost(6 * D);
-    for (let i = 0; i < 6; i++) for (let j = 0; j < D; j++) {
-      assert.ok(Math.abs(t.encoded[i * L * D + j] - (2 * x0[i * D + j] - 1)) < 1e-6);
-    }
+    for (let i = 0; i < 6; i++)
+      for (let j = 0; j < D; j++) {
+        assert.ok(Math.abs(t.encoded[i * L * D + j] - (2 * x0[i * D + j] - 1)) < 1e-6);
+      }
     // epoch e = the result of e − 1 updates
     for (const e of [2, 5, 10]) {
       const shorter = invert(engine, mlp, { prefer: 'good', n: 6, epochs: e - 1, seed: 7 });
       for (let i = 0; i < 6; i++) {
-        assert.deepEqual(t.encoded.subarray((i * L + e - 1) * D, (i * L + e) * D), shorter.encoded.subarray(i * D, (i + 1) * D), `epoch ${e}, sample ${i}`);
+        assert.deepEqual(
+          t.encoded.subarray((i * L + e - 1) * D, (i * L + e) * D),
+          shorter.encoded.subarray(i * D, (i + 1) * D),
+          `epoch ${e}, sample ${i}`,
+        );
       }
     }
     // the final result has E updates, one more than the epoch-E row (never logged, as in the reference)
@@ -296,7 +338,10 @@ describe('LUCID: the trace (the reference\'s logging semantics)', () => {
     const p = preferProbability(engine, mlp, t.encoded, 6 * L, resolvePreference(mlp, 'good'));
     for (let k = 0; k < p.length; k++) assert.ok(Math.abs(p[k] - t.pred[k]) < 1e-6);
     // the decoded table: sample, epoch, the features, pred; sample-major
-    assert.deepEqual(t.table.columns.map((c) => c.name), ['sample', 'epoch', 'age', 'colour', 'hours', 'sex', 'pred']);
+    assert.deepEqual(
+      t.table.columns.map((c) => c.name),
+      ['sample', 'epoch', 'age', 'colour', 'hours', 'sex', 'pred'],
+    );
     assert.equal(t.table.rows, 6 * L);
     const [s, ep] = t.table.columns;
     assert.ok(s.kind === 'numeric' && ep.kind === 'numeric');
@@ -325,9 +370,15 @@ describe('LUCID: snapping, clipping and the simplex projection', () => {
     const p = preferProbability(engine, mlp, r.snapped, r.n, r.preference);
     assert.deepEqual(Array.from(r.predSnapped), Array.from(p));
     for (let i = 0; i < r.n; i++) {
-      for (const [s, w] of [[2, 4], [6, 2]]) {
+      for (const [s, w] of [
+        [2, 4],
+        [6, 2],
+      ]) {
         const g = Array.from(r.snapped.subarray(i * D + s, i * D + s + w));
-        assert.equal(g.reduce((a, b) => a + b, 0), 1);
+        assert.equal(
+          g.reduce((a, b) => a + b, 0),
+          1,
+        );
         assert.ok(g.every((v) => v === 0 || v === 1));
       }
       assert.equal(r.snapped[i * D], r.encoded[i * D], 'numerics are not snapped');
@@ -336,8 +387,18 @@ describe('LUCID: snapping, clipping and the simplex projection', () => {
 
   it('clip keeps numerics in [−1, 1] and one-hot inputs in [0, 1] at every logged row', () => {
     const plain = invert(engine, logistic, { prefer: 'good', n: 100, loss: 'logit-ce', seed: 3 });
-    assert.ok(plain.encoded.some((v) => v > 1.5 || v < -1.5), 'without --clip inputs leave the box');
-    const r = invert(engine, logistic, { prefer: 'good', n: 100, loss: 'logit-ce', seed: 3, clip: true, traceEvery: 1 });
+    assert.ok(
+      plain.encoded.some((v) => v > 1.5 || v < -1.5),
+      'without --clip inputs leave the box',
+    );
+    const r = invert(engine, logistic, {
+      prefer: 'good',
+      n: 100,
+      loss: 'logit-ce',
+      seed: 3,
+      clip: true,
+      traceEvery: 1,
+    });
     for (const x of [r.encoded, r.trace!.encoded]) {
       for (let k = 0; k < x.length; k++) {
         const j = k % D;
@@ -360,14 +421,19 @@ describe('LUCID: snapping, clipping and the simplex projection', () => {
     projectSimplex(y, n, D, groups);
     for (let i = 0; i < n; i++) {
       assert.equal(y[i * D], x[i * D]);
-      for (const [s, w] of [[2, 4], [6, 2]]) {
+      for (const [s, w] of [
+        [2, 4],
+        [6, 2],
+      ]) {
         const g = Array.from(y.subarray(i * D + s, i * D + s + w));
         assert.ok(Math.abs(g.reduce((a, b) => a + b, 0) - 1) < 1e-5 && g.every((v) => v >= 0));
         // KKT: y = max(x − θ, 0) for one θ, so the positive entries share x − y
         const diffs = g.map((v, k) => (v > 0 ? x[i * D + s + k] - v : NaN)).filter((v) => !Number.isNaN(v));
         for (const dd of diffs) assert.ok(Math.abs(dd - diffs[0]) < 1e-5);
         // zeros only where x is at most θ
-        g.forEach((v, k) => { if (v === 0) assert.ok(x[i * D + s + k] <= diffs[0] + 1e-5); });
+        g.forEach((v, k) => {
+          if (v === 0) assert.ok(x[i * D + s + k] <= diffs[0] + 1e-5);
+        });
       }
     }
     // a point already on the simplex stays put
@@ -380,11 +446,21 @@ describe('LUCID: snapping, clipping and the simplex projection', () => {
   });
 
   it('--project-onehot keeps every group on the simplex (start included) and still finds the category', () => {
-    const r = invert(engine, mlp, { prefer: 'good', n: 200, loss: 'logit-ce', seed: 6, projectOneHot: true, traceEvery: 0 });
+    const r = invert(engine, mlp, {
+      prefer: 'good',
+      n: 200,
+      loss: 'logit-ce',
+      seed: 6,
+      projectOneHot: true,
+      traceEvery: 0,
+    });
     for (const x of [r.encoded, r.trace!.encoded]) {
       const rows = x.length / D;
       for (let i = 0; i < rows; i++) {
-        for (const [s, w] of [[2, 4], [6, 2]]) {
+        for (const [s, w] of [
+          [2, 4],
+          [6, 2],
+        ]) {
           const g = Array.from(x.subarray(i * D + s, i * D + s + w));
           assert.ok(Math.abs(g.reduce((a, b) => a + b, 0) - 1) < 1e-5 && g.every((v) => v >= 0), `row ${i}: ${g}`);
         }
@@ -396,8 +472,14 @@ describe('LUCID: snapping, clipping and the simplex projection', () => {
 
 describe('LUCID: errors', () => {
   it('--prefer must be one of the two classes; the message lists them', () => {
-    assert.throws(() => invert(engine, mlp, { prefer: 'great', n: 2 }), (e: unknown) => e instanceof EngineError && e.code === 'E_ARG' &&
-      e.message === 'invert: --prefer "great" is not a class of the model\'s label "outcome"; its classes are "bad" and "good"');
+    assert.throws(
+      () => invert(engine, mlp, { prefer: 'great', n: 2 }),
+      (e: unknown) =>
+        e instanceof EngineError &&
+        e.code === 'E_ARG' &&
+        e.message ===
+          'invert: --prefer "great" is not a class of the model\'s label "outcome"; its classes are "bad" and "good"',
+    );
     assert.equal(resolvePreference(mlp, 'positive').label, 'good');
     assert.equal(resolvePreference(mlp, 'negative').label, 'bad');
     assert.deepEqual(resolvePreference(mlp, 'bad'), { label: 'bad', positive: false });
@@ -414,14 +496,23 @@ describe('LUCID: errors', () => {
       [{ traceEvery: 0.5 }, /traceEvery must be a non-negative integer/],
     ];
     for (const [o, re] of bad) {
-      assert.throws(() => invert(engine, mlp, { prefer: 'good', ...o }), (e: unknown) => e instanceof EngineError && e.code === 'E_ARG' && re.test(e.message));
+      assert.throws(
+        () => invert(engine, mlp, { prefer: 'good', ...o }),
+        (e: unknown) => e instanceof EngineError && e.code === 'E_ARG' && re.test(e.message),
+      );
     }
   });
 
   it('a black box without gradients is refused with a pointer to LUCID-GAN', () => {
     assert.equal(requireDifferentiable({ kind: 'built-in', differentiable: mlp }), mlp);
-    assert.throws(() => requireDifferentiable({ kind: 'ONNX', source: 'model.onnx' }), (e: unknown) => e instanceof EngineError && e.code === 'E_ARG' &&
-      e.message === 'LUCID needs gradients; model.onnx is an ONNX model; use LUCID-GAN (lucid gan fit/sample) instead');
+    assert.throws(
+      () => requireDifferentiable({ kind: 'ONNX', source: 'model.onnx' }),
+      (e: unknown) =>
+        e instanceof EngineError &&
+        e.code === 'E_ARG' &&
+        e.message ===
+          'LUCID needs gradients; model.onnx is an ONNX model; use LUCID-GAN (lucid gan fit/sample) instead',
+    );
   });
 
   it('memory does not grow across steps (each step runs in a scope)', () => {
@@ -446,44 +537,105 @@ describe('lucid invert', () => {
 
   it('writes the canonical set: decoded features, pred and pred_snapped', () => {
     const out = join(dir, 'canonical.csv');
-    const r = lucid('invert', '--model', planted, '--prefer', 'good', '-n', '300', '--loss', 'logit-ce', '--seed', '4', '--out', out);
+    const r = lucid(
+      'invert',
+      '--model',
+      planted,
+      '--prefer',
+      'good',
+      '-n',
+      '300',
+      '--loss',
+      'logit-ce',
+      '--seed',
+      '4',
+      '--out',
+      out,
+    );
     assert.equal(r.status, 0, r.stderr);
     const lines = readFileSync(out, 'utf8').trim().split('\n');
     assert.equal(lines[0], 'age,colour,hours,sex,pred,pred_snapped');
     assert.equal(lines.length, 301);
     const rows = lines.slice(1).map((l) => l.split(','));
-    assert.ok(share(rows.map((f) => (f[1] === 'green' ? 1 : 0)), (v) => v === 1) >= 0.95);
-    assert.ok(share(rows.map((f) => Number(f[4])), (p) => p >= 0.99) >= 0.95);
+    assert.ok(
+      share(
+        rows.map((f) => (f[1] === 'green' ? 1 : 0)),
+        (v) => v === 1,
+      ) >= 0.95,
+    );
+    assert.ok(
+      share(
+        rows.map((f) => Number(f[4])),
+        (p) => p >= 0.99,
+      ) >= 0.95,
+    );
     assert.match(r.stdout, /300 canonical rows for outcome = "good"/);
   });
 
-  it('--trace writes sample and epoch columns with the reference\'s epochs', () => {
+  it("--trace writes sample and epoch columns with the reference's epochs", () => {
     const out = join(dir, 'trace.csv');
-    const r = lucid('invert', '--model', planted, '--prefer', 'good', '-n', '4', '--epochs', '20', '--trace-every', '10', '--out', out);
+    const r = lucid(
+      'invert',
+      '--model',
+      planted,
+      '--prefer',
+      'good',
+      '-n',
+      '4',
+      '--epochs',
+      '20',
+      '--trace-every',
+      '10',
+      '--out',
+      out,
+    );
     assert.equal(r.status, 0, r.stderr);
     const lines = readFileSync(out, 'utf8').trim().split('\n');
     assert.equal(lines[0], 'sample,epoch,age,colour,hours,sex,pred');
-    assert.deepEqual(lines.slice(1, 5).map((l) => l.split(',').slice(0, 2).join(',')), ['0,1', '0,10', '0,20', '0,21']);
+    assert.deepEqual(
+      lines.slice(1, 5).map((l) => l.split(',').slice(0, 2).join(',')),
+      ['0,1', '0,10', '0,20', '0,21'],
+    );
     assert.equal(lines.length, 1 + 4 * 4);
     const t = lucid('invert', '--model', planted, '--prefer', 'good', '-n', '2', '--trace', '--out', out);
     assert.equal(t.status, 0, t.stderr);
-    assert.deepEqual(readFileSync(out, 'utf8').trim().split('\n').slice(1).map((l) => l.split(',')[1]), ['1', '200', '201', '1', '200', '201']);
+    assert.deepEqual(
+      readFileSync(out, 'utf8')
+        .trim()
+        .split('\n')
+        .slice(1)
+        .map((l) => l.split(',')[1]),
+      ['1', '200', '201', '1', '200', '201'],
+    );
   });
 
   it('argument errors: --prefer, the init range, a model without gradients', () => {
     const out = join(dir, 'x.csv');
     const a = lucid('invert', '--model', planted, '--prefer', '>50K', '--out', out);
     assert.equal(a.status, 2);
-    assert.equal(a.stderr, 'lucid: error: invert: --prefer ">50K" is not a class of the model\'s label "outcome"; its classes are "bad" and "good"\n');
+    assert.equal(
+      a.stderr,
+      'lucid: error: invert: --prefer ">50K" is not a class of the model\'s label "outcome"; its classes are "bad" ' +
+        'and "good"\n',
+    );
     const b = lucid('invert', '--model', planted, '--prefer', 'good', '--init', 'normal:0,1', '--out', out);
     assert.equal(b.status, 2);
-    assert.match(b.stderr, /--init <range>' argument 'normal:0,1' is invalid\. expected uniform:LOW,HIGH with LOW < HIGH/);
-    for (const [file, kind] of [['m.onnx', 'an ONNX'], ['m.mjs', 'a JS module']]) {
+    assert.match(
+      b.stderr,
+      /--init <range>' argument 'normal:0,1' is invalid\. expected uniform:LOW,HIGH with LOW < HIGH/,
+    );
+    for (const [file, kind] of [
+      ['m.onnx', 'an ONNX'],
+      ['m.mjs', 'a JS module'],
+    ]) {
       const p = join(dir, file);
       writeFileSync(p, '');
       const c = lucid('invert', '--model', p, '--prefer', 'good', '--out', out);
       assert.equal(c.status, 2, c.stderr);
-      assert.equal(c.stderr, `lucid: error: LUCID needs gradients; ${p} is ${kind} model; use LUCID-GAN (lucid gan fit/sample) instead\n`);
+      assert.equal(
+        c.stderr,
+        `lucid: error: LUCID needs gradients; ${p} is ${kind} model; use LUCID-GAN (lucid gan fit/sample) instead\n`,
+      );
     }
     const h = lucid('invert', '--help');
     assert.match(h.stdout, /prob-ce/);
@@ -492,7 +644,13 @@ describe('lucid invert', () => {
 
   it('end to end on a model trained on simulated data: the canonical set avoids the penalised group', async () => {
     const sim = simulate(new Rng(engine, 1), { n: 4000, bias: 'direct', strength: 3 });
-    const { model } = Classifier.train(engine, sim.table, { label: 'approved', positive: 'yes', hidden: [16], epochs: 40, seed: 0 });
+    const { model } = Classifier.train(engine, sim.table, {
+      label: 'approved',
+      positive: 'yes',
+      hidden: [16],
+      epochs: 40,
+      seed: 0,
+    });
     const file = join(dir, 'sim.json');
     writeFileSync(file, JSON.stringify(model.toJSON()));
     model.dispose();
@@ -503,7 +661,10 @@ describe('lucid invert', () => {
     const header = lines[0].split(',');
     const g = header.indexOf('group');
     assert.ok(g >= 0, header.join(','));
-    const groupA = share(lines.slice(1).map((l) => (l.split(',')[g] === 'A' ? 1 : 0)), (v) => v === 1);
+    const groupA = share(
+      lines.slice(1).map((l) => (l.split(',')[g] === 'A' ? 1 : 0)),
+      (v) => v === 1,
+    );
     assert.ok(groupA >= 0.9, `group A (not penalised) in ${(100 * groupA).toFixed(1)}% of the canonical rows`);
     // and the same data written as CSV is no model: a clear input error
     const csv = join(dir, 'sim.csv');

@@ -36,7 +36,8 @@ import { getEngine, rejectsEngineError } from '../helpers/engine.js';
 import { cat, num, table } from '../helpers/tables.js';
 import { unwrapSummary } from '../helpers/unwrap.js';
 
-const close = (a: number | null | undefined, b: number, what: string, tol = 1e-12) => assert.ok(a !== null && a !== undefined && Math.abs(a - b) <= tol, `${what}: ${a}, expected ${b}`);
+const close = (a: number | null | undefined, b: number, what: string, tol = 1e-12) =>
+  assert.ok(a !== null && a !== undefined && Math.abs(a - b) <= tol, `${what}: ${a}, expected ${b}`);
 
 const rejects = (fn: () => unknown, code: string, pattern: RegExp) => rejectsEngineError(fn, code, [pattern]);
 
@@ -82,27 +83,38 @@ describe('metrics against hand-computed values', () => {
     const partial = x.map((v, i) => v + z[i]);
     const rho = correlation(x, partial);
     assert.ok(rho > 0.5 && rho < 0.9, `ρ ${rho}`);
-    close(correlationSimilarity({ x, y: up }, { x, y: partial }).score, 1 - Math.abs(1 - rho) / 2, 'correlated vs partial');
-    close(correlationSimilarity({ x, y: down }, { x, y: partial }).score, 1 - Math.abs(-1 - rho) / 2, 'anticorrelated vs partial');
+    close(
+      correlationSimilarity({ x, y: up }, { x, y: partial }).score,
+      1 - Math.abs(1 - rho) / 2,
+      'correlated vs partial',
+    );
+    close(
+      correlationSimilarity({ x, y: down }, { x, y: partial }).score,
+      1 - Math.abs(-1 - rho) / 2,
+      'anticorrelated vs partial',
+    );
     assert.ok(Number.isNaN(correlation([1, 1, 1], [1, 2, 3])), 'constant column: undefined');
     close(correlation([1, 2, 3, 4], [1, 3, 2, 4], 'spearman'), 0.8, 'Spearman');
   });
 
-  it('contingency similarity: 1 − TVD of the joint tables; numeric columns in equal-width bins of the real range', () => {
-    // real xu xv yu yu: xu .25 xv .25 yu .5; synthetic xu xu yv yu: xu .5 yu .25 yv .25 → Σ = 1 → .5
-    const a = encodeCategorical(cat('a', ['x', 'x', 'y', 'y']), cat('a', ['x', 'x', 'y', 'y']));
-    const b = encodeCategorical(cat('b', ['u', 'v', 'u', 'u']), cat('b', ['u', 'u', 'v', 'u']));
-    close(contingencySimilarity(a, b), 0.5, 'contingency');
-    close(contingencySimilarity(a, a), 1, 'self');
-    // numpy.histogram_bin_edges(0..10, 10) → inner edges 1..9; right-closed bins, outer ones open
-    assert.deepEqual([...binEdges([0, 10, 5])], [1, 2, 3, 4, 5, 6, 7, 8, 9]);
-    assert.deepEqual([...binEdges([3, 3], 2)], [3]);
-    const e = encodeNumeric(num('n', [0, 10]), num('n', [-5, 1, 1.5, 100, NaN]));
-    assert.deepEqual([...e.real], [0, 9]);
-    assert.deepEqual([...e.synthetic], [0, 0, 1, 9, 10]);
-    assert.equal(e.labels[0], '(-inf, 1]');
-    assert.equal(e.labels[9], '(9, inf]');
-  });
+  it(
+    'contingency similarity: 1 − TVD of the joint tables; ' + 'numeric columns in equal-width bins of the real range',
+    () => {
+      // real xu xv yu yu: xu .25 xv .25 yu .5; synthetic xu xu yv yu: xu .5 yu .25 yv .25 → Σ = 1 → .5
+      const a = encodeCategorical(cat('a', ['x', 'x', 'y', 'y']), cat('a', ['x', 'x', 'y', 'y']));
+      const b = encodeCategorical(cat('b', ['u', 'v', 'u', 'u']), cat('b', ['u', 'u', 'v', 'u']));
+      close(contingencySimilarity(a, b), 0.5, 'contingency');
+      close(contingencySimilarity(a, a), 1, 'self');
+      // numpy.histogram_bin_edges(0..10, 10) → inner edges 1..9; right-closed bins, outer ones open
+      assert.deepEqual([...binEdges([0, 10, 5])], [1, 2, 3, 4, 5, 6, 7, 8, 9]);
+      assert.deepEqual([...binEdges([3, 3], 2)], [3]);
+      const e = encodeNumeric(num('n', [0, 10]), num('n', [-5, 1, 1.5, 100, NaN]));
+      assert.deepEqual([...e.real], [0, 9]);
+      assert.deepEqual([...e.synthetic], [0, 0, 1, 9, 10]);
+      assert.equal(e.labels[0], '(-inf, 1]');
+      assert.equal(e.labels[9], '(9, inf]');
+    },
+  );
 });
 
 describe('qualityReport', () => {
@@ -112,13 +124,32 @@ describe('qualityReport', () => {
     assert.equal(r.columnPairTrends.pairs.length, (sim.columns.length * (sim.columns.length - 1)) / 2);
     for (const c of r.columnShapes.columns) close(c.score, 1, c.column);
     for (const p of r.columnPairTrends.pairs) close(p.score, 1, p.columns.join(' × '));
-    for (const s of [r.overall, r.columnShapes.score, r.columnShapes.ksComplement, r.columnShapes.tvComplement, r.columnPairTrends.score, r.columnPairTrends.correlationSimilarity, r.columnPairTrends.contingencySimilarity]) close(s, 1, 'mean');
+    for (const s of [
+      r.overall,
+      r.columnShapes.score,
+      r.columnShapes.ksComplement,
+      r.columnShapes.tvComplement,
+      r.columnPairTrends.score,
+      r.columnPairTrends.correlationSimilarity,
+      r.columnPairTrends.contingencySimilarity,
+    ])
+      close(s, 1, 'mean');
     assert.equal(r.validity, null);
   });
 
   it('known shifts lower the right scores and only those', async () => {
     // age + 15 years: its KS drops; correlations ignore a shift; contingency pairs with age drop
-    const shifted: Table = { rows: sim.rows, columns: sim.columns.map((c) => (c.name === 'age' && c.kind === 'numeric' ? num('age', [...c.values].map((v) => v + 15)) : c)) };
+    const shifted: Table = {
+      rows: sim.rows,
+      columns: sim.columns.map((c) =>
+        c.name === 'age' && c.kind === 'numeric'
+          ? num(
+              'age',
+              [...c.values].map((v) => v + 15),
+            )
+          : c,
+      ),
+    };
     const r = await qualityReport(sim, shifted);
     for (const c of r.columnShapes.columns) {
       if (c.column === 'age') assert.ok(c.score! < 0.7, `age KS-complement ${c.score}`);
@@ -134,7 +165,10 @@ describe('qualityReport', () => {
     // sex labels swapped in a third of the rows: TV of sex drops, numeric columns untouched
     const sex = sim.columns.find((c) => c.name === 'sex') as CategoricalColumn;
     const codes = sex.codes.map((k, i) => (i % 3 === 0 ? 1 - k : k));
-    const flipped: Table = { rows: sim.rows, columns: sim.columns.map((c) => (c.name === 'sex' ? { ...sex, codes } : c)) };
+    const flipped: Table = {
+      rows: sim.rows,
+      columns: sim.columns.map((c) => (c.name === 'sex' ? { ...sex, codes } : c)),
+    };
     const s = await qualityReport(sim, flipped);
     const shape = (n: string) => s.columnShapes.columns.find((c) => c.column === n)!.score!;
     assert.ok(shape('sex') < 1 && shape('sex') > 0.8, `sex ${shape('sex')}`);
@@ -149,12 +183,28 @@ describe('qualityReport', () => {
     const r = await qualityReport(a, b);
     assert.deepEqual(r.columns, ['x', 'c']);
     close(r.columnShapes.columns[1].score, 1, 'c by label');
-    await rejects(() => qualityReport(a, table(num('x', [1, 2, 3]))), 'E_INPUT', /^synthetic: no column "c", which real has/);
-    await rejects(() => qualityReport(table(num('x', [1, 2, 3])), b, { realName: 'A.csv', syntheticName: 'B.csv' }), 'E_INPUT', /^A\.csv: no column "c", which B\.csv has/);
-    await rejects(() => qualityReport(a, table(cat('x', ['1', '2', 'x']), cat('c', ['a', 'b', 'a']))), 'E_INPUT', /column "x" is numeric in real but categorical in synthetic/);
+    await rejects(
+      () => qualityReport(a, table(num('x', [1, 2, 3]))),
+      'E_INPUT',
+      /^synthetic: no column "c", which real has/,
+    );
+    await rejects(
+      () => qualityReport(table(num('x', [1, 2, 3])), b, { realName: 'A.csv', syntheticName: 'B.csv' }),
+      'E_INPUT',
+      /^A\.csv: no column "c", which B\.csv has/,
+    );
+    await rejects(
+      () => qualityReport(a, table(cat('x', ['1', '2', 'x']), cat('c', ['a', 'b', 'a']))),
+      'E_INPUT',
+      /column "x" is numeric in real but categorical in synthetic/,
+    );
     const ok = await qualityReport(a, table(num('x', [1, 2, 3])), { ignore: ['c'] });
     assert.deepEqual(ok.excluded, [{ column: 'c', reason: 'ignored' }]);
-    await rejects(() => qualityReport(a, b, { ignore: ['nope'] }), 'E_ARG', /--ignore "nope" is not a column; the columns are: x, c/);
+    await rejects(
+      () => qualityReport(a, b, { ignore: ['nope'] }),
+      'E_ARG',
+      /--ignore "nope" is not a column; the columns are: x, c/,
+    );
   });
 
   it('a constant numeric column: correlation undefined (null), left out of the means', async () => {
@@ -172,7 +222,10 @@ describe('validity', () => {
     const real = table(num('x', [1, 2, 3, 5]), num('preds', [0.2, 0.9, 0.1, 0.7]));
     const r = await qualityReport(real, syn, { model: columnBlackBox(syn, 'score'), ignore: ['score'] });
     const v = r.validity!;
-    assert.deepEqual(r.excluded, [{ column: 'score', reason: 'ignored' }, { column: 'preds', reason: 'condition' }]);
+    assert.deepEqual(r.excluded, [
+      { column: 'score', reason: 'ignored' },
+      { column: 'preds', reason: 'condition' },
+    ]);
     assert.deepEqual(r.columns, ['x']);
     assert.equal(v.positive.valid, 3);
     close(v.rate, 0.75, 'rate');
@@ -180,7 +233,10 @@ describe('validity', () => {
     assert.equal(v.negative.rows, 0);
     // given value, and per-row conditions on both sides
     const w = validity([0.9, 0.2, 0.1, 0.7, 0.3], [1, 1, 0, 0, 0.5], { model: 'm', column: 'c', source: 'column' });
-    assert.deepEqual([w.positive.valid, w.positive.rows, w.negative.valid, w.negative.rows, w.onThreshold], [1, 2, 1, 2, 1]);
+    assert.deepEqual(
+      [w.positive.valid, w.positive.rows, w.negative.valid, w.negative.rows, w.onThreshold],
+      [1, 2, 1, 2, 1],
+    );
     close(w.rate, 0.5, 'rate');
     close(w.meanAbsError, (0.1 + 0.8 + 0.1 + 0.7 + 0.2) / 5, 'mean |score − condition|', 1e-12);
     const g = await qualityReport(real, table(num('x', [1, 2, 3, 4]), num('score', [0.1, 0.2, 0.7, 0.4])), {
@@ -191,28 +247,60 @@ describe('validity', () => {
     close(g.validity!.negative.rate, 0.75, 'given preds=0');
     assert.deepEqual(g.validity!.condition, { column: 'preds', value: 0, source: 'given' });
     // the given value must agree with the file's column; a model needs a condition
-    await rejects(() => qualityReport(real, syn, { condition: { column: 'preds', value: 0 } }), 'E_INPUT', /holds 1 at row 1, but --condition says every row was generated at 0/);
-    await rejects(() => qualityReport(real, table(num('x', [1, 2, 3, 4]), num('score', [0.9, 0.8, 0.3, 0.6])), { model: columnBlackBox(syn, 'score'), ignore: ['score'] }), 'E_ARG', /--condition preds=1/);
+    await rejects(
+      () => qualityReport(real, syn, { condition: { column: 'preds', value: 0 } }),
+      'E_INPUT',
+      /holds 1 at row 1, but --condition says every row was generated at 0/,
+    );
+    await rejects(
+      () =>
+        qualityReport(real, table(num('x', [1, 2, 3, 4]), num('score', [0.9, 0.8, 0.3, 0.6])), {
+          model: columnBlackBox(syn, 'score'),
+          ignore: ['score'],
+        }),
+      'E_ARG',
+      /--condition preds=1/,
+    );
   });
 
   it('with the built-in model: rows it scores above 0.5 are valid at preds=1, the others at preds=0', async () => {
     const train = simulate(new Rng(engine, 21), { n: 2000, bias: 'fair' }).table;
-    const { model } = Classifier.train(engine, train, { label: 'approved', positive: 'yes', hidden: [], epochs: 15, valFraction: 0, seed: 1 });
+    const { model } = Classifier.train(engine, train, {
+      label: 'approved',
+      positive: 'yes',
+      hidden: [],
+      epochs: 15,
+      valFraction: 0,
+      seed: 1,
+    });
     const bb = builtinBlackBox(engine, model, 'tiny.json');
     const p = model.predictProba(engine, sim);
     const above: number[] = [];
     const below: number[] = [];
     p.forEach((v, i) => (v > 0.5 ? above : below).push(i));
     assert.ok(above.length > 100 && below.length > 100, `${above.length} above, ${below.length} below`);
-    const pos = await qualityReport(sim, selectRows(sim, above), { model: bb, condition: { column: 'preds', value: 1 } });
+    const pos = await qualityReport(sim, selectRows(sim, above), {
+      model: bb,
+      condition: { column: 'preds', value: 1 },
+    });
     close(pos.validity!.rate, 1, 'positive set');
-    const neg = await qualityReport(sim, selectRows(sim, below), { model: bb, condition: { column: 'preds', value: 0 } });
+    const neg = await qualityReport(sim, selectRows(sim, below), {
+      model: bb,
+      condition: { column: 'preds', value: 0 },
+    });
     close(neg.validity!.rate, 1, 'negative set');
     const all = await qualityReport(sim, sim, { model: bb, condition: { column: 'preds', value: 1 } });
     close(all.validity!.rate, above.length / sim.rows, 'all rows at preds=1');
-    assert.match(formatQuality(all), /validity \d+\.\d%: tiny\.json on 1500 synthetic rows generated at preds = 1 \(given\)/);
+    assert.match(
+      formatQuality(all),
+      /validity \d+\.\d%: tiny\.json on 1500 synthetic rows generated at preds = 1 \(given\)/,
+    );
     // fidelity as lucid audit measures it: the real rows the model scores positive are exactly `above`
-    const fp = await qualityReport(sim, selectRows(sim, above), { model: bb, condition: { column: 'preds', value: 1 }, rng: new Rng(engine, 1) });
+    const fp = await qualityReport(sim, selectRows(sim, above), {
+      model: bb,
+      condition: { column: 'preds', value: 1 },
+      rng: new Rng(engine, 1),
+    });
     assert.equal(fp.fidelity!.against, 'real rows on the side of their condition');
     for (const c of fp.fidelity!.columns) {
       assert.equal(c.positive!.distance, 0, c.feature);
@@ -221,19 +309,40 @@ describe('validity', () => {
     }
     assert.equal(fp.fidelity!.faithful, fp.fidelity!.columns.length);
     // every row at preds = 1: far from the positive real rows on what the model reads (it rewards income)
-    const fa = await qualityReport(sim, sim, { model: bb, condition: { column: 'preds', value: 1 }, rng: new Rng(engine, 1) });
-    assert.ok(fa.fidelity!.columns.find((c) => c.feature === 'income')!.positive!.distance > fp.fidelity!.columns.find((c) => c.feature === 'income')!.positive!.floor);
-    assert.match(formatQuality(fa), /fidelity against real rows on the side of their condition .*\n {2}column +metric +positive side +negative side\n/);
+    const fa = await qualityReport(sim, sim, {
+      model: bb,
+      condition: { column: 'preds', value: 1 },
+      rng: new Rng(engine, 1),
+    });
+    assert.ok(
+      fa.fidelity!.columns.find((c) => c.feature === 'income')!.positive!.distance >
+        fp.fidelity!.columns.find((c) => c.feature === 'income')!.positive!.floor,
+    );
+    assert.match(
+      formatQuality(fa),
+      /fidelity against real rows on the side of their condition .*\n {2}column +metric +positive side +negative side\n/,
+    );
     model.dispose();
   });
 
   it('without a model, fidelity compares every synthetic row with every real row, with a noise floor', async () => {
-    const half = (k: number) => selectRows(sim, Array.from({ length: 750 }, (_, i) => 2 * i + k));
+    const half = (k: number) =>
+      selectRows(
+        sim,
+        Array.from({ length: 750 }, (_, i) => 2 * i + k),
+      );
     const same = await qualityReport(half(0), half(1), { rng: new Rng(engine, 2) });
     assert.equal(same.fidelity!.against, 'every real row');
     // two halves of one sample: every distance within its floor or the tolerance
-    assert.equal(same.fidelity!.faithful, same.fidelity!.columns.length, JSON.stringify(same.fidelity!.columns.map((c) => [c.feature, c.positive!.distance, c.positive!.floor])));
-    const shifted = selectRows(sim, Array.from({ length: 750 }, (_, i) => 2 * i + 1));
+    assert.equal(
+      same.fidelity!.faithful,
+      same.fidelity!.columns.length,
+      JSON.stringify(same.fidelity!.columns.map((c) => [c.feature, c.positive!.distance, c.positive!.floor])),
+    );
+    const shifted = selectRows(
+      sim,
+      Array.from({ length: 750 }, (_, i) => 2 * i + 1),
+    );
     const inc = shifted.columns.find((c) => c.name === 'income')!;
     if (inc.kind === 'numeric') inc.values = inc.values.map((v) => v * 1.5);
     const off = await qualityReport(half(0), shifted, { rng: new Rng(engine, 2) });
@@ -244,7 +353,10 @@ describe('validity', () => {
     assert.equal((await qualityReport(half(0), half(1))).fidelity, null);
     // an audit's canonical set carries the GAN seed of each row: not compared
     const seeded = half(1);
-    const withSeed = await qualityReport(half(0), { rows: seeded.rows, columns: [...seeded.columns, num('gan_seed', new Array(seeded.rows).fill(0))] });
+    const withSeed = await qualityReport(half(0), {
+      rows: seeded.rows,
+      columns: [...seeded.columns, num('gan_seed', new Array(seeded.rows).fill(0))],
+    });
     assert.deepEqual(withSeed.excluded, [{ column: 'gan_seed', reason: 'GAN seed' }]);
   });
 });
@@ -259,14 +371,29 @@ describe('lucid quality (CLI)', () => {
   const noSex = join(dir, 'nosex.csv');
   const modelFile = join(dir, 'model.json');
   before(async () => {
-    const small = selectRows(sim, Array.from({ length: 300 }, (_, i) => i));
+    const small = selectRows(
+      sim,
+      Array.from({ length: 300 }, (_, i) => i),
+    );
     await writeCsv(real, small);
-    const gen = selectRows(sim, Array.from({ length: 200 }, (_, i) => 300 + i));
+    const gen = selectRows(
+      sim,
+      Array.from({ length: 200 }, (_, i) => 300 + i),
+    );
     const preds = num('preds', new Array(200).fill(1));
-    const score = num('score', Array.from({ length: 200 }, (_, i) => (i % 4 === 0 ? 0.2 : 0.8)));
+    const score = num(
+      'score',
+      Array.from({ length: 200 }, (_, i) => (i % 4 === 0 ? 0.2 : 0.8)),
+    );
     await writeCsv(synth, { rows: 200, columns: [...gen.columns, preds, score] });
     await writeCsv(noSex, { rows: 200, columns: gen.columns.filter((c) => c.name !== 'sex') });
-    const { model } = Classifier.train(engine, sim, { label: 'approved', positive: 'yes', hidden: [], epochs: 5, valFraction: 0 });
+    const { model } = Classifier.train(engine, sim, {
+      label: 'approved',
+      positive: 'yes',
+      hidden: [],
+      epochs: 5,
+      valFraction: 0,
+    });
     await saveModel(modelFile, model);
     model.dispose();
   });
@@ -286,23 +413,59 @@ describe('lucid quality (CLI)', () => {
   });
 
   it('the table form: per-column scores, the worst pairs, validity from --model', () => {
-    const r = lucid('--real', real, '--synthetic', synth, '--model', modelFile, '--condition', 'preds=1', '--ignore', 'score', '--top', '3');
+    const r = lucid(
+      '--real',
+      real,
+      '--synthetic',
+      synth,
+      '--model',
+      modelFile,
+      '--condition',
+      'preds=1',
+      '--ignore',
+      'score',
+      '--top',
+      '3',
+    );
     assert.equal(r.stderr, '');
     assert.equal(r.status, 0, r.stderr);
-    assert.match(unwrapSummary(r.stdout), /200 rows\) against .*300 rows\): 9 columns compared; not compared: score \(ignored\), preds \(condition\)\n/);
+    assert.match(
+      unwrapSummary(r.stdout),
+      /200 rows\) against .*300 rows\): 9 columns compared; not compared: score \(ignored\), preds \(condition\)\n/,
+    );
     assert.match(r.stdout, /\n {2}age +numeric +KSComplement +0\.\d{4}\n/);
     assert.match(r.stdout, /\n {2}sex +categorical +TVComplement +0\.\d{4}\n/);
     assert.match(r.stdout, /the 3 worst pairs:/);
     assert.match(r.stdout, /validity \d+\.\d%: .*model\.json on 200 synthetic rows generated at preds = 1 \(given\)/);
   });
 
-  it('relations and fidelity beyond single columns: --held-out as the privacy check\'s reference, else halves', () => {
+  it("relations and fidelity beyond single columns: --held-out as the privacy check's reference, else halves", () => {
     const heldOut = join(dir, 'held.csv');
     const bad = join(dir, 'held-bad.csv');
     return (async () => {
-      await writeCsv(heldOut, selectRows(sim, Array.from({ length: 300 }, (_, i) => 600 + i)));
-      await writeCsv(bad, { rows: 5, columns: selectRows(sim, [0, 1, 2, 3, 4]).columns.filter((c) => c.name !== 'age') });
-      const j = lucid('--real', real, '--synthetic', synth, '--ignore', 'preds,score', '--held-out', heldOut, '--format', 'json');
+      await writeCsv(
+        heldOut,
+        selectRows(
+          sim,
+          Array.from({ length: 300 }, (_, i) => 600 + i),
+        ),
+      );
+      await writeCsv(bad, {
+        rows: 5,
+        columns: selectRows(sim, [0, 1, 2, 3, 4]).columns.filter((c) => c.name !== 'age'),
+      });
+      const j = lucid(
+        '--real',
+        real,
+        '--synthetic',
+        synth,
+        '--ignore',
+        'preds,score',
+        '--held-out',
+        heldOut,
+        '--format',
+        'json',
+      );
       assert.equal(j.status, 0, j.stderr);
       const q = JSON.parse(j.stdout) as QualityReport;
       assert.ok(Array.isArray(q.relations));
@@ -310,15 +473,27 @@ describe('lucid quality (CLI)', () => {
       assert.equal(b.privacy.against, 'held-out rows');
       assert.equal(b.privacy.rows.heldOut, 300);
       assert.equal(b.privacy.rows.train, 300);
-      assert.ok(b.pairTrends.score > 0.5 && b.pairTrends.score <= 1 && b.pairTrends.floor > 0.5, JSON.stringify(b.pairTrends));
-      assert.ok(b.detection.score >= 0 && b.detection.score <= 1 && b.detection.auc > 0.2 && b.detection.auc < 0.8, JSON.stringify(b.detection));
+      assert.ok(
+        b.pairTrends.score > 0.5 && b.pairTrends.score <= 1 && b.pairTrends.floor > 0.5,
+        JSON.stringify(b.pairTrends),
+      );
+      assert.ok(
+        b.detection.score >= 0 && b.detection.score <= 1 && b.detection.auc > 0.2 && b.detection.auc < 0.8,
+        JSON.stringify(b.detection),
+      );
       // other rows of the same simulator: no copies beyond what held-out rows have
       assert.ok(b.privacy.generated.exactShare <= b.privacy.heldOut.exactShare + 0.01, JSON.stringify(b.privacy));
       const t = lucid('--real', real, '--synthetic', synth, '--ignore', 'preds,score');
       assert.equal(t.status, 0, t.stderr);
-      assert.match(t.stdout, /\nbeyond single columns \(each beside its noise floor[^\n]*\n {2}pair trends 0\.\d{4} over 36 pairs \(noise floor 0\.\d{4}\)/);
+      assert.match(
+        t.stdout,
+        /\nbeyond single columns \(each beside its noise floor[^\n]*\n {2}pair trends 0\.\d{4} over 36 pairs \(noise floor 0\.\d{4}\)/,
+      );
       assert.match(t.stdout, /\n {2}detection [01]\.\d{4} \(1 − \(2·AUC − 1\); AUC 0\.\d{4}/);
-      assert.match(t.stdout, /\n {2}privacy against half of the real rows \(the other half as the training rows; give --held-out/);
+      assert.match(
+        t.stdout,
+        /\n {2}privacy against half of the real rows \(the other half as the training rows; give --held-out/,
+      );
       const w = lucid('--real', real, '--synthetic', synth, '--ignore', 'preds,score', '--held-out', bad);
       assert.equal(w.status, 1, w.stderr);
       assert.match(w.stderr, /held-bad\.csv: no column "age", which .*real\.csv has/);

@@ -3,8 +3,20 @@
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { Rng } from '../../src/engine/rng.js';
-import { chooseReference, correctTogether, groupMetrics, type GroupMetricsOptions } from '../../src/methods/metrics/index.js';
-import { compare, correct, normalCdf, normalQuantile, type Comparison, type VerdictSettings } from '../../src/methods/metrics/verdicts.js';
+import {
+  chooseReference,
+  correctTogether,
+  groupMetrics,
+  type GroupMetricsOptions,
+} from '../../src/methods/metrics/index.js';
+import {
+  compare,
+  correct,
+  normalCdf,
+  normalQuantile,
+  type Comparison,
+  type VerdictSettings,
+} from '../../src/methods/metrics/verdicts.js';
 import { getEngine } from '../helpers/engine.js';
 import { cat, num, table } from '../helpers/tables.js';
 
@@ -15,13 +27,13 @@ const counts = (x: number, n: number) => ({ tp: x, fp: 0, tn: n - x, fn: 0 });
 /** A small LCG so these tests need no engine. */
 function lcg(seed: number) {
   let s = seed >>> 0;
-  return () => ((s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296);
+  return () => (s = (Math.imul(s, 1664525) + 1013904223) >>> 0) / 4294967296;
 }
 
 describe('normal distribution helpers', () => {
   it('Φ and Φ⁻¹ match tabulated values', () => {
     assert.ok(Math.abs(normalCdf(1.959963985) - 0.975) < 2e-7);
-    assert.ok(Math.abs(normalCdf(-3) - 0.0013498980) < 2e-7);
+    assert.ok(Math.abs(normalCdf(-3) - 0.001349898) < 2e-7);
     assert.ok(Math.abs(normalQuantile(0.975) - 1.959963985) < 1e-6);
     assert.ok(Math.abs(normalQuantile(1e-6) + 4.753424309) < 1e-5);
     assert.ok(Math.abs(normalQuantile(0.5)) < 1e-6);
@@ -29,19 +41,23 @@ describe('normal distribution helpers', () => {
 });
 
 describe('compare and correct: the band test', () => {
-  it('inside the band passes with p = 1; far outside with many rows is flagged; outside with few rows is inconclusive', () => {
-    const inside = compare('positivity_rate', 'B', counts(90, 200), 'A', counts(100, 200), S);
-    assert.equal(inside.p, 1);
-    assert.equal(inside.verdict, 'pass');
-    const far = compare('positivity_rate', 'B', counts(200, 1000), 'A', counts(500, 1000), S);
-    const few = compare('positivity_rate', 'B', counts(12, 40), 'A', counts(20, 40), S);
-    correct([far, few], 0.05);
-    assert.equal(far.verdict, 'flagged');
-    assert.equal(far.direction, 'disadvantaged');
-    assert.ok(far.interval!.hi < 0.8, 'the interval at the corrected level lies outside the band');
-    assert.equal(few.verdict, 'inconclusive');
-    assert.ok(few.interval!.hi >= 0.8);
-  });
+  it(
+    'inside the band passes with p = 1; far outside with many ' +
+      'rows is flagged; outside with few rows is inconclusive',
+    () => {
+      const inside = compare('positivity_rate', 'B', counts(90, 200), 'A', counts(100, 200), S);
+      assert.equal(inside.p, 1);
+      assert.equal(inside.verdict, 'pass');
+      const far = compare('positivity_rate', 'B', counts(200, 1000), 'A', counts(500, 1000), S);
+      const few = compare('positivity_rate', 'B', counts(12, 40), 'A', counts(20, 40), S);
+      correct([far, few], 0.05);
+      assert.equal(far.verdict, 'flagged');
+      assert.equal(far.direction, 'disadvantaged');
+      assert.ok(far.interval!.hi < 0.8, 'the interval at the corrected level lies outside the band');
+      assert.equal(few.verdict, 'inconclusive');
+      assert.ok(few.interval!.hi >= 0.8);
+    },
+  );
 
   it('small groups and undefined rates get "too little data" with the reason', () => {
     const small = compare('positivity_rate', 'B', counts(1, 20), 'A', counts(100, 200), S);
@@ -56,7 +72,10 @@ describe('compare and correct: the band test', () => {
 
   it('a higher ratio is flagged too (both directions), and the direction follows --favourable', () => {
     const hi = compare('positivity_rate', 'B', counts(600, 1000), 'A', counts(200, 1000), S);
-    const hiNeg = compare('positivity_rate', 'B', counts(600, 1000), 'A', counts(200, 1000), { ...S, favourable: 'negative' });
+    const hiNeg = compare('positivity_rate', 'B', counts(600, 1000), 'A', counts(200, 1000), {
+      ...S,
+      favourable: 'negative',
+    });
     const fpr = compare('fpr', 'B', { tp: 0, fp: 100, tn: 900, fn: 0 }, 'A', { tp: 0, fp: 300, tn: 700, fn: 0 }, S);
     const fnr = compare('fnr', 'B', { tp: 700, fp: 0, tn: 0, fn: 300 }, 'A', { tp: 900, fp: 0, tn: 0, fn: 100 }, S);
     const ppv = compare('ppv', 'B', { tp: 200, fp: 800, tn: 0, fn: 0 }, 'A', { tp: 600, fp: 400, tn: 0, fn: 0 }, S);
@@ -71,11 +90,16 @@ describe('compare and correct: the band test', () => {
   });
 
   it('Holm: adjusted p-values, and the interval at the corrected level agrees with the verdict', () => {
-    const cs = [0.01, 0.04, 0.03, 0.005].map((p) => ({ p, logRatio: -1, se: 0.3, verdict: 'inconclusive' }) as unknown as Comparison);
+    const cs = [0.01, 0.04, 0.03, 0.005].map(
+      (p) => ({ p, logRatio: -1, se: 0.3, verdict: 'inconclusive' }) as unknown as Comparison,
+    );
     correct(cs, 0.05);
     const adj = cs.map((c) => c.pAdjusted!);
     [0.03, 0.06, 0.06, 0.02].forEach((v, i) => assert.ok(Math.abs(adj[i] - v) < 1e-12, `${adj[i]} vs ${v}`));
-    assert.deepEqual(cs.map((c) => c.verdict), ['flagged', 'inconclusive', 'inconclusive', 'flagged']);
+    assert.deepEqual(
+      cs.map((c) => c.verdict),
+      ['flagged', 'inconclusive', 'inconclusive', 'flagged'],
+    );
     // the corrected level is α·p/p̃
     assert.ok(Math.abs(cs[0].level! - (0.05 * 0.01) / 0.03) < 1e-12);
     const rnd = lcg(3);
@@ -89,7 +113,11 @@ describe('compare and correct: the band test', () => {
     for (const c of many) {
       if (c.verdict === 'pass') continue;
       const outside = c.interval!.hi < 0.8 || c.interval!.lo > 1.25;
-      assert.equal(c.verdict === 'flagged', outside, `${c.group}: ${c.verdict} with interval [${c.interval!.lo}, ${c.interval!.hi}]`);
+      assert.equal(
+        c.verdict === 'flagged',
+        outside,
+        `${c.group}: ${c.verdict} with interval [${c.interval!.lo}, ${c.interval!.hi}]`,
+      );
     }
   });
 
@@ -125,61 +153,79 @@ describe('references', () => {
     assert.equal(chooseReference(['a', 'b'], [3, 500], 30, 'a').value, 'a');
   });
 
-  it('groupMetrics: the reference, the four-fifths rule among groups that are not small, unknown values counted', () => {
-    // 'tiny': 2 rows, both positive; 'big': 400 rows at 50%; 'mid': 300 rows at 20%; 4 rows with no group
-    const g: (string | null)[] = [];
-    const p: number[] = [];
-    const y: number[] = [];
-    const add = (v: string | null, n: number, pos: number) => {
-      for (let i = 0; i < n; i++) {
-        g.push(v);
-        p.push(i < pos ? 0.9 : 0.1);
-        y.push(i % 2);
-      }
-    };
-    add('tiny', 2, 2);
-    add('big', 400, 200);
-    add('mid', 300, 60);
-    add(null, 4, 4);
-    const cats = ['tiny', 'big', 'mid'];
-    const t = table(num('y', y), num('p', p), { kind: 'categorical', name: 'grp', codes: Int32Array.from(g, (v) => (v === null ? -1 : cats.indexOf(v))), categories: cats });
-    const r = groupMetrics(t, { label: 'y', pred: 'p', groups: ['grp'] });
-    const a = r.attributes[0];
-    assert.equal(a.reference.value, 'big');
-    assert.equal(a.unknown, 4);
-    assert.equal(a.fourFifths.reference, 'big');
-    assert.deepEqual(a.fourFifths.below, ['mid']);
-    assert.equal(a.fourFifths.ratio.tiny, null);
-    assert.ok(a.comparisons.filter((c) => c.group === 'tiny').every((c) => c.verdict === 'too little data'));
-    const mid = a.comparisons.find((c) => c.group === 'mid' && c.metric === 'selection_rate')!;
-    assert.equal(mid.verdict, 'flagged');
-    assert.equal(mid.direction, 'disadvantaged');
-    // LL144: 'tiny' holds 2 of 702 known rows (< 2%): shown, excluded from impact ratios
-    const tiny = a.impact.rows.find((x) => x.category === 'tiny')!;
-    assert.equal(tiny.excluded, true);
-    assert.equal(tiny.impactRatio, null);
-    assert.equal(a.impact.highest, 'big');
-    assert.equal(a.impact.unknown, 4);
-    assert.ok(Math.abs(a.impact.rows.find((x) => x.category === 'mid')!.impactRatio! - 0.4) < 1e-12);
-    // favourable negative: the selection rate is the negative decision's rate
-    const n = groupMetrics(t, { label: 'y', pred: 'p', groups: ['grp'], favourable: 'negative' });
-    assert.equal(n.attributes[0].fourFifths.reference, 'mid');
-    assert.deepEqual(n.attributes[0].fourFifths.below, ['big']);
-    assert.equal(n.attributes[0].comparisons.find((c) => c.group === 'mid' && c.metric === 'selection_rate')!.direction, 'advantaged');
-    // one family across reports: the count of comparisons is the sum
-    const r2 = groupMetrics(t, { label: 'y', pred: 'p', groups: ['grp'] });
-    const before = r.verdicts.comparisons;
-    correctTogether([r, r2]);
-    assert.equal(r.verdicts.comparisons, 2 * before);
-    assert.match(r.verdicts.correction, /Holm over the \d+ comparisons of 2 tables together/);
-  });
+  it(
+    'groupMetrics: the reference, the four-fifths rule ' + 'among groups that are not small, unknown values counted',
+    () => {
+      // 'tiny': 2 rows, both positive; 'big': 400 rows at 50%; 'mid': 300 rows at 20%; 4 rows with no group
+      const g: (string | null)[] = [];
+      const p: number[] = [];
+      const y: number[] = [];
+      const add = (v: string | null, n: number, pos: number) => {
+        for (let i = 0; i < n; i++) {
+          g.push(v);
+          p.push(i < pos ? 0.9 : 0.1);
+          y.push(i % 2);
+        }
+      };
+      add('tiny', 2, 2);
+      add('big', 400, 200);
+      add('mid', 300, 60);
+      add(null, 4, 4);
+      const cats = ['tiny', 'big', 'mid'];
+      const t = table(num('y', y), num('p', p), {
+        kind: 'categorical',
+        name: 'grp',
+        codes: Int32Array.from(g, (v) => (v === null ? -1 : cats.indexOf(v))),
+        categories: cats,
+      });
+      const r = groupMetrics(t, { label: 'y', pred: 'p', groups: ['grp'] });
+      const a = r.attributes[0];
+      assert.equal(a.reference.value, 'big');
+      assert.equal(a.unknown, 4);
+      assert.equal(a.fourFifths.reference, 'big');
+      assert.deepEqual(a.fourFifths.below, ['mid']);
+      assert.equal(a.fourFifths.ratio.tiny, null);
+      assert.ok(a.comparisons.filter((c) => c.group === 'tiny').every((c) => c.verdict === 'too little data'));
+      const mid = a.comparisons.find((c) => c.group === 'mid' && c.metric === 'selection_rate')!;
+      assert.equal(mid.verdict, 'flagged');
+      assert.equal(mid.direction, 'disadvantaged');
+      // LL144: 'tiny' holds 2 of 702 known rows (< 2%): shown, excluded from impact ratios
+      const tiny = a.impact.rows.find((x) => x.category === 'tiny')!;
+      assert.equal(tiny.excluded, true);
+      assert.equal(tiny.impactRatio, null);
+      assert.equal(a.impact.highest, 'big');
+      assert.equal(a.impact.unknown, 4);
+      assert.ok(Math.abs(a.impact.rows.find((x) => x.category === 'mid')!.impactRatio! - 0.4) < 1e-12);
+      // favourable negative: the selection rate is the negative decision's rate
+      const n = groupMetrics(t, { label: 'y', pred: 'p', groups: ['grp'], favourable: 'negative' });
+      assert.equal(n.attributes[0].fourFifths.reference, 'mid');
+      assert.deepEqual(n.attributes[0].fourFifths.below, ['big']);
+      assert.equal(
+        n.attributes[0].comparisons.find((c) => c.group === 'mid' && c.metric === 'selection_rate')!.direction,
+        'advantaged',
+      );
+      // one family across reports: the count of comparisons is the sum
+      const r2 = groupMetrics(t, { label: 'y', pred: 'p', groups: ['grp'] });
+      const before = r.verdicts.comparisons;
+      correctTogether([r, r2]);
+      assert.equal(r.verdicts.comparisons, 2 * before);
+      assert.match(r.verdicts.correction, /Holm over the \d+ comparisons of 2 tables together/);
+    },
+  );
 });
 
 describe('unknown protected values', () => {
   it('a group written as a missing token (kept by the reader as a category) is unknown: left out and counted', () => {
-    const t = table(num('y', [1, 0, 1, 0, 1, 0]), num('p', [0.9, 0.1, 0.9, 0.1, 0.9, 0.1]), cat('g', ['a', 'a', '', 'b', 'NA', 'b']));
+    const t = table(
+      num('y', [1, 0, 1, 0, 1, 0]),
+      num('p', [0.9, 0.1, 0.9, 0.1, 0.9, 0.1]),
+      cat('g', ['a', 'a', '', 'b', 'NA', 'b']),
+    );
     const r = groupMetrics(t, { label: 'y', pred: 'p', groups: ['g'], minGroupSize: 1 });
-    assert.deepEqual(r.attributes[0].groups.map((g) => g.value), ['a', 'b']);
+    assert.deepEqual(
+      r.attributes[0].groups.map((g) => g.value),
+      ['a', 'b'],
+    );
     assert.equal(r.attributes[0].unknown, 2);
     assert.equal(r.attributes[0].impact.unknown, 2);
   });
@@ -187,10 +233,21 @@ describe('unknown protected values', () => {
 
 describe('numeric bins in numeric order (#18 item 5)', () => {
   it('bin labels sort by their lower edge, not as text; plain text still sorts as text', () => {
-    const t = table(num('y', [1, 0, 1, 0, 1, 0]), num('p', [0.9, 0.1, 0.9, 0.1, 0.9, 0.1]), cat('age', ['(30, 50]', '(50, 90]', '[16, 30]', '(30, 50]', '(50, 90]', '[16, 30]']), cat('c', ['b', 'a', 'c', 'b', 'a', 'c']));
+    const t = table(
+      num('y', [1, 0, 1, 0, 1, 0]),
+      num('p', [0.9, 0.1, 0.9, 0.1, 0.9, 0.1]),
+      cat('age', ['(30, 50]', '(50, 90]', '[16, 30]', '(30, 50]', '(50, 90]', '[16, 30]']),
+      cat('c', ['b', 'a', 'c', 'b', 'a', 'c']),
+    );
     const r = groupMetrics(t, { label: 'y', pred: 'p', groups: ['age', 'c'], minGroupSize: 0 });
-    assert.deepEqual(r.attributes[0].groups.map((g) => g.value), ['[16, 30]', '(30, 50]', '(50, 90]']);
-    assert.deepEqual(r.attributes[1].groups.map((g) => g.value), ['a', 'b', 'c']);
+    assert.deepEqual(
+      r.attributes[0].groups.map((g) => g.value),
+      ['[16, 30]', '(30, 50]', '(50, 90]'],
+    );
+    assert.deepEqual(
+      r.attributes[1].groups.map((g) => g.value),
+      ['a', 'b', 'c'],
+    );
     const x = groupMetrics(t, { label: 'y', pred: 'p', groups: ['age', 'c'], intersect: true, minGroupSize: 0 });
     assert.equal(x.attributes[0].groups[0].value.startsWith('[16, 30]'), true);
   });
@@ -244,7 +301,13 @@ describe('calibration and the conditional disparity', () => {
     add('B', 'high', 100, 60);
     add('B', 'low', 400, 80);
     const t = table(num('y', y), num('p', p), cat('g', g), cat('stratum', s));
-    const opts: GroupMetricsOptions = { label: 'y', pred: 'p', groups: ['g'], legitimate: ['stratum'], reference: { g: 'A' } };
+    const opts: GroupMetricsOptions = {
+      label: 'y',
+      pred: 'p',
+      groups: ['g'],
+      legitimate: ['stratum'],
+      reference: { g: 'A' },
+    };
     const r = groupMetrics(t, opts);
     const row = r.attributes[0].conditional!.rows[0];
     assert.ok(Math.abs(row.crude! - 140 / 260) < 1e-12);

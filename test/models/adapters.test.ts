@@ -9,7 +9,14 @@ import { join } from 'node:path';
 import type { Command } from 'commander';
 import type { Engine } from '../../src/engine/engine.js';
 import { EngineError } from '../../src/engine/errors.js';
-import { adapterForExtension, expectedModelFiles, MODEL_ADAPTERS, MODEL_FILE_ADAPTERS, modelAdapter, modelFilePhrase } from '../../src/models/adapters.js';
+import {
+  adapterForExtension,
+  expectedModelFiles,
+  MODEL_ADAPTERS,
+  MODEL_FILE_ADAPTERS,
+  modelAdapter,
+  modelFilePhrase,
+} from '../../src/models/adapters.js';
 import { LOADERS, loadBlackBox, modelFileKind } from '../../src/node/blackbox.js';
 import { notDifferentiableMessage } from '../../src/methods/lucid/model.js';
 import { auditCommand } from '../../src/cli/commands/audit.js';
@@ -31,7 +38,10 @@ test('the registry: kinds are unique, extensions are lower case, start with a do
       owner.set(ext, a.kind);
     }
   }
-  assert.deepEqual(MODEL_FILE_ADAPTERS.map((a) => a.kind), fileKinds);
+  assert.deepEqual(
+    MODEL_FILE_ADAPTERS.map((a) => a.kind),
+    fileKinds,
+  );
   // the predictions column is given with --pred: no file, so no extension
   assert.deepEqual(modelAdapter('column').extensions, []);
 });
@@ -59,7 +69,12 @@ test('a file of no known kind is one E_INPUT line that offers every file kind wi
       () => modelFileKind(file),
       (e: unknown) => {
         assert.ok(e instanceof EngineError && e.code === 'E_INPUT', String(e));
-        assert.ok(e.message.startsWith(`${file}: unknown kind of model (extension "${file === 'model' ? 'none' : '.pkl'}"); expected `), e.message);
+        assert.ok(
+          e.message.startsWith(
+            `${file}: unknown kind of model (extension "${file === 'model' ? 'none' : '.pkl'}"); expected `,
+          ),
+          e.message,
+        );
         assert.ok(!e.message.includes('\n'), e.message);
         for (const a of MODEL_FILE_ADAPTERS) {
           assert.ok(e.message.includes(a.expects), `${a.kind} (${a.expects}) is not offered: ${e.message}`);
@@ -71,11 +86,12 @@ test('a file of no known kind is one E_INPUT line that offers every file kind wi
   }
   assert.equal(
     expectedModelFiles(),
-    'a built-in model (.json), a JS module exporting predict(rows) (.mjs, .js, .cjs, .ts, .mts, .cts), or an ONNX model (.onnx)',
+    'a built-in model (.json), a JS module exporting predict(rows) (.mjs, .js, .cjs, .ts, .mts, .cts), or an ONNX ' +
+      'model (.onnx)',
   );
 });
 
-test('a missing model file is named by its kind\'s label', async () => {
+test("a missing model file is named by its kind's label", async () => {
   const dir = mkdtempSync(join(tmpdir(), 'lucid-adapters-'));
   const engine = null as unknown as Engine; // the file check comes before anything needs the engine
   for (const a of MODEL_FILE_ADAPTERS) {
@@ -86,14 +102,22 @@ test('a missing model file is named by its kind\'s label', async () => {
       return true;
     });
   }
-  assert.deepEqual(MODEL_FILE_ADAPTERS.map((a) => a.label), ['model file', 'model module', 'ONNX model']);
+  assert.deepEqual(
+    MODEL_FILE_ADAPTERS.map((a) => a.label),
+    ['model file', 'model module', 'ONNX model'],
+  );
 });
 
-test('the help phrase is the registry\'s, and every command that takes --model uses it', () => {
+test("the help phrase is the registry's, and every command that takes --model uses it", () => {
   // the --help text of lucid audit, check, fale and quality depends on these exact words
   assert.equal(modelFilePhrase(), 'model.json, a .mjs module or an .onnx file');
   for (const a of MODEL_FILE_ADAPTERS) assert.ok(modelFilePhrase().includes(a.describe), a.kind);
-  const commands: [string, Command][] = [['audit', auditCommand], ['check', check], ['fale', faleCommand], ['quality', quality]];
+  const commands: [string, Command][] = [
+    ['audit', auditCommand],
+    ['check', check],
+    ['fale', faleCommand],
+    ['quality', quality],
+  ];
   for (const [name, cmd] of commands) {
     const option = cmd.options.find((o) => o.long === '--model');
     assert.ok(option, `lucid ${name} has no --model option`);
@@ -101,8 +125,11 @@ test('the help phrase is the registry\'s, and every command that takes --model u
   }
 });
 
-test('the not-differentiable message names each kind by the registry\'s word for it', () => {
-  assert.equal(notDifferentiableMessage('m.onnx', 'onnx'), 'LUCID needs gradients; m.onnx is an ONNX model; use LUCID-GAN (lucid gan fit/sample) instead');
+test("the not-differentiable message names each kind by the registry's word for it", () => {
+  assert.equal(
+    notDifferentiableMessage('m.onnx', 'onnx'),
+    'LUCID needs gradients; m.onnx is an ONNX model; use LUCID-GAN (lucid gan fit/sample) instead',
+  );
   assert.match(notDifferentiableMessage('m.mjs', 'module'), /m\.mjs is a JS module model;/);
   assert.match(notDifferentiableMessage('predictions column "p"', 'column'), /is a predictions-column model;/);
   // a kind outside the registry (a caller's own adapter) reads as itself

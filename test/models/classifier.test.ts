@@ -31,7 +31,9 @@ before(async () => {
   const approved = testSet.columns.find((c) => c.name === 'approved')!;
   assert.ok(approved.kind === 'categorical');
   let ok = 0;
-  test.truth.probability.forEach((p, i) => (ok += (p > 0.5 ? 1 : 0) === (approved.categories[approved.codes[i]] === 'yes' ? 1 : 0) ? 1 : 0));
+  test.truth.probability.forEach(
+    (p, i) => (ok += (p > 0.5 ? 1 : 0) === (approved.categories[approved.codes[i]] === 'yes' ? 1 : 0) ? 1 : 0),
+  );
   bayes = ok / testSet.rows;
 });
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -44,16 +46,25 @@ const expectInput = (msg: string) => (e: unknown) => {
 };
 
 describe('Classifier.train', () => {
-  it('learns the simulator: within 1.5 points of the true rule\'s accuracy on fresh rows (MLP and logistic)', () => {
+  it("learns the simulator: within 1.5 points of the true rule's accuracy on fresh rows (MLP and logistic)", () => {
     for (const hidden of [[64, 32], []]) {
       const t0 = performance.now();
-      const { model, history, bestEpoch, trainRows, valRows } = Classifier.train(engine, trainSet, { label: 'approved', positive: 'yes', hidden, epochs: 60, seed: 0 });
+      const { model, history, bestEpoch, trainRows, valRows } = Classifier.train(engine, trainSet, {
+        label: 'approved',
+        positive: 'yes',
+        hidden,
+        epochs: 60,
+        seed: 0,
+      });
       const ms = performance.now() - t0;
       const { accuracy } = model.evaluate(engine, testSet);
       assert.equal(trainRows, 3200);
       assert.equal(valRows, 800);
       assert.ok(bestEpoch >= 1 && bestEpoch <= history.length);
-      assert.ok(accuracy >= bayes - 0.015 && accuracy >= 0.74, `hidden [${hidden}]: accuracy ${accuracy.toFixed(4)}, true rule ${bayes.toFixed(4)}`);
+      assert.ok(
+        accuracy >= bayes - 0.015 && accuracy >= 0.74,
+        `hidden [${hidden}]: accuracy ${accuracy.toFixed(4)}, true rule ${bayes.toFixed(4)}`,
+      );
       assert.ok(ms < 5000, `${ms} ms`);
       assert.deepEqual([model.label, model.positive, model.classes], ['approved', 'yes', ['no', 'yes']]);
       assert.equal(model.preprocessor.features.includes('approved'), false);
@@ -81,10 +92,20 @@ describe('Classifier.train', () => {
     for (const r of [a, b, c]) r.model.dispose();
   });
 
-  it('early stopping keeps the best epoch\'s weights; without validation every epoch runs', () => {
+  it("early stopping keeps the best epoch's weights; without validation every epoch runs", () => {
     const epochs: number[] = [];
-    const { model, history, bestEpoch } = Classifier.train(engine, trainSet, { label: 'approved', hidden: [64], lr: 0.05, epochs: 200, patience: 3, onEpoch: (e) => epochs.push(e.epoch) });
-    assert.deepEqual(epochs, history.map((h) => h.epoch));
+    const { model, history, bestEpoch } = Classifier.train(engine, trainSet, {
+      label: 'approved',
+      hidden: [64],
+      lr: 0.05,
+      epochs: 200,
+      patience: 3,
+      onEpoch: (e) => epochs.push(e.epoch),
+    });
+    assert.deepEqual(
+      epochs,
+      history.map((h) => h.epoch),
+    );
     assert.ok(history.length < 200, 'stopped early');
     assert.equal(history.length, bestEpoch + 3);
     const best = Math.min(...history.map((h) => h.valLoss));
@@ -106,14 +127,22 @@ describe('Classifier.train', () => {
     age.values[0] = 500;
     const trainAge = trainSet.columns.find((c) => c.name === 'age')!;
     assert.ok(trainAge.kind === 'numeric');
-    const { model, valRows } = Classifier.train(engine, trainSet, { label: 'approved', hidden: [], epochs: 1, validation: val });
+    const { model, valRows } = Classifier.train(engine, trainSet, {
+      label: 'approved',
+      hidden: [],
+      epochs: 1,
+      validation: val,
+    });
     assert.equal(valRows, 3);
     const g = model.preprocessor.groups.find((x) => x.name === 'age')!;
     assert.equal(g.max, Math.max(...trainAge.values));
     assert.equal(g.min, Math.min(...trainAge.values));
     model.dispose();
     // the internal split too: a 500-year-old in the table sets the maximum only when it is a training row
-    const small = selectRows(trainSet, Array.from({ length: 200 }, (_, i) => i));
+    const small = selectRows(
+      trainSet,
+      Array.from({ length: 200 }, (_, i) => i),
+    );
     const a = small.columns.find((c) => c.name === 'age')!;
     assert.ok(a.kind === 'numeric');
     a.values[17] = 500;
@@ -138,24 +167,50 @@ describe('Classifier.train', () => {
       const [g] = grad(sum(z), [xt]);
       assert.deepEqual(g.shape, [5, model.dim]);
       assert.ok(g.data.some((v) => v !== 0));
-      assert.ok(model.params.trainable.every((t) => !t.requiresGrad), 'parameters are frozen after training');
+      assert.ok(
+        model.params.trainable.every((t) => !t.requiresGrad),
+        'parameters are frozen after training',
+      );
       assert.throws(() => grad(sum(z), [model.params.trainable[0]]), /does not require a gradient/);
     });
     model.dispose();
   });
 
   it('argument and data errors', () => {
-    const args = (opts: object, msg: RegExp) => assert.throws(() => Classifier.train(engine, trainSet, { label: 'approved', ...opts }), (e: unknown) => e instanceof EngineError && e.code === 'E_ARG' && msg.test(e.message));
+    const args = (opts: object, msg: RegExp) =>
+      assert.throws(
+        () => Classifier.train(engine, trainSet, { label: 'approved', ...opts }),
+        (e: unknown) => e instanceof EngineError && e.code === 'E_ARG' && msg.test(e.message),
+      );
     args({ hidden: [0] }, /hidden sizes must be positive integers/);
     args({ epochs: 0 }, /epochs must be a positive integer/);
     args({ lr: -1 }, /lr must be a positive number/);
     args({ valFraction: 1 }, /valFraction must be in \[0, 1\)/);
     args({ positive: 'maybe' }, /positive value "maybe" does not occur in label column "approved" \(values: no, yes\)/);
-    args({ label: 'neighbourhood' }, /label column "neighbourhood" has 6 values \(Eastfield, .*Westbrook\); say which is positive/);
-    assert.throws(() => Classifier.train(engine, trainSet, { label: 'approve' }), (e: EngineError) => e.code === 'E_ARG' && e.message === 'train: label "approve" is not a column (did you mean "approved"?); the columns are: age, sex, group, neighbourhood, education, hours_per_week, income, debt_ratio, approved');
-    assert.throws(() => Classifier.train(engine, trainSet, { label: 'approved', drop: ['nope'] }), /train: drop "nope" is not a column/);
+    args(
+      { label: 'neighbourhood' },
+      /label column "neighbourhood" has 6 values \(Eastfield, .*Westbrook\); say which is positive/,
+    );
+    assert.throws(
+      () => Classifier.train(engine, trainSet, { label: 'approve' }),
+      (e: EngineError) =>
+        e.code === 'E_ARG' &&
+        e.message ===
+          'train: label "approve" is not a column (did you mean "approved"?); the columns are: age, sex, group, ' +
+            'neighbourhood, education, hours_per_week, income, debt_ratio, approved',
+    );
+    assert.throws(
+      () => Classifier.train(engine, trainSet, { label: 'approved', drop: ['nope'] }),
+      /train: drop "nope" is not a column/,
+    );
     // one-vs-rest with --positive on a many-valued label works
-    const { model } = Classifier.train(engine, trainSet, { label: 'neighbourhood', positive: 'Eastfield', hidden: [], epochs: 1, drop: ['approved'] });
+    const { model } = Classifier.train(engine, trainSet, {
+      label: 'neighbourhood',
+      positive: 'Eastfield',
+      hidden: [],
+      epochs: 1,
+      drop: ['approved'],
+    });
     assert.equal(model.classes.length, 6);
     assert.equal(model.preprocessor.features.includes('approved'), false);
     model.dispose();
@@ -177,7 +232,10 @@ describe('model files', () => {
     const back = await loadModel(engine, file);
     assert.deepEqual(back.params.snapshot(), model.params.snapshot());
     assert.deepEqual(back.predictProba(engine, testSet), model.predictProba(engine, testSet));
-    assert.deepEqual([back.label, back.positive, back.hidden, back.classes], [model.label, model.positive, model.hidden, model.classes]);
+    assert.deepEqual(
+      [back.label, back.positive, back.hidden, back.classes],
+      [model.label, model.positive, model.hidden, model.classes],
+    );
     assert.deepEqual(back.preprocessor.groups, model.preprocessor.groups);
     back.dispose();
   });
@@ -196,19 +254,64 @@ describe('model files', () => {
     };
     const cases: [string, string, string][] = [
       ['missing.json', '', 'missing.json: file not found'],
-      ['notjson.json', '{"format": ', 'notjson.json: not a JSON file (Unexpected end of JSON input); a model file is what "lucid model train" writes'],
+      [
+        'notjson.json',
+        '{"format": ',
+        'notjson.json: not a JSON file (Unexpected end of JSON input); a model file is what "lucid model train" writes',
+      ],
       ['array.json', '[1, 2]', 'array.json: not a lucid-wasm model (expected a JSON object)'],
-      ['format.json', variant((o) => (o.format = 'ctgan')), 'format.json: not a lucid-wasm model (format is "ctgan", expected "lucid-wasm/classifier")'],
-      ['noformat.json', variant((o) => delete o.format), 'noformat.json: not a lucid-wasm model (format is missing, expected "lucid-wasm/classifier")'],
-      ['version.json', variant((o) => (o.version = 2)), 'version.json: model format version 2 is not supported (this lucid-wasm reads version 1)'],
-      ['positive.json', variant((o) => (o.positive = 'maybe')), 'positive.json: field "positive" must be one of the classes'],
-      ['hidden.json', variant((o) => (o.hidden = [8, -4])), 'hidden.json: field "hidden" must be an array of positive integers'],
-      ['layers.json', variant((o) => o.layers.pop()), 'layers.json: field "layers" must be an array of 3 layers (hidden sizes [8,4] and one output)'],
-      ['noweights.json', variant((o) => delete o.layers[1].weight), 'noweights.json: field "layers[1].weight" must be an array of 32 finite numbers (4×8), got nothing'],
-      ['short.json', variant((o) => o.layers[0].weight.pop()), `short.json: field "layers[0].weight" must be an array of ${8 * model.dim} finite numbers (8×${model.dim}), got ${8 * model.dim - 1} numbers`],
-      ['nan.json', variant((o) => (o.layers[2].bias = [null])), 'nan.json: field "layers[2].bias" must be an array of 1 finite numbers, got null at position 0'],
+      [
+        'format.json',
+        variant((o) => (o.format = 'ctgan')),
+        'format.json: not a lucid-wasm model (format is "ctgan", expected "lucid-wasm/classifier")',
+      ],
+      [
+        'noformat.json',
+        variant((o) => delete o.format),
+        'noformat.json: not a lucid-wasm model (format is missing, expected "lucid-wasm/classifier")',
+      ],
+      [
+        'version.json',
+        variant((o) => (o.version = 2)),
+        'version.json: model format version 2 is not supported (this lucid-wasm reads version 1)',
+      ],
+      [
+        'positive.json',
+        variant((o) => (o.positive = 'maybe')),
+        'positive.json: field "positive" must be one of the classes',
+      ],
+      [
+        'hidden.json',
+        variant((o) => (o.hidden = [8, -4])),
+        'hidden.json: field "hidden" must be an array of positive integers',
+      ],
+      [
+        'layers.json',
+        variant((o) => o.layers.pop()),
+        'layers.json: field "layers" must be an array of 3 layers (hidden sizes [8,4] and one output)',
+      ],
+      [
+        'noweights.json',
+        variant((o) => delete o.layers[1].weight),
+        'noweights.json: field "layers[1].weight" must be an array of 32 finite numbers (4×8), got nothing',
+      ],
+      [
+        'short.json',
+        variant((o) => o.layers[0].weight.pop()),
+        `short.json: field "layers[0].weight" must be an array of ${8 * model.dim} finite numbers (8×${model.dim}), ` +
+          `got ${8 * model.dim - 1} numbers`,
+      ],
+      [
+        'nan.json',
+        variant((o) => (o.layers[2].bias = [null])),
+        'nan.json: field "layers[2].bias" must be an array of 1 finite numbers, got null at position 0',
+      ],
       ['in.json', variant((o) => (o.layers[1].in = 9)), 'in.json: field "layers[1].in" must be 8'],
-      ['groups.json', variant((o) => (o.preprocessor.groups[0].min = 'young')), 'groups.json: field "preprocessor.groups[0].min" must be a finite number'],
+      [
+        'groups.json',
+        variant((o) => (o.preprocessor.groups[0].min = 'young')),
+        'groups.json: field "preprocessor.groups[0].min" must be a finite number',
+      ],
     ];
     for (const [name, text, msg] of cases) {
       const file = name === 'missing.json' ? join(dir, name) : write(name, text);

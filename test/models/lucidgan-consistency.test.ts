@@ -10,10 +10,22 @@ import { Rng } from '../../src/engine/rng.js';
 import { simulate } from '../../src/data/simulator.js';
 import type { Table } from '../../src/data/table.js';
 import { Classifier } from '../../src/models/classifier/classifier.js';
-import { CONSISTENCY_WEIGHT, ganFromJSON, ganToJSON, LucidGan, type FitOptions } from '../../src/models/lucidgan/index.js';
+import {
+  CONSISTENCY_WEIGHT,
+  ganFromJSON,
+  ganToJSON,
+  LucidGan,
+  type FitOptions,
+} from '../../src/models/lucidgan/index.js';
 import { getEngine } from '../helpers/engine.js';
 
-const SMALL: Partial<FitOptions> = { embedding: 16, generatorDims: [32, 32], discriminatorDims: [32, 32], batch: 50, pac: 10 };
+const SMALL: Partial<FitOptions> = {
+  embedding: 16,
+  generatorDims: [32, 32],
+  discriminatorDims: [32, 32],
+  batch: 50,
+  pac: 10,
+};
 let engine: Engine;
 let table: Table;
 let clf: Classifier;
@@ -23,7 +35,13 @@ before(async () => {
   const sim = simulate(new Rng(engine, 3), { n: 600, bias: 'proxy' });
   clf = Classifier.train(engine, sim.table, { label: 'approved', positive: 'yes', hidden: [], seed: 0 }).model;
   const preds = clf.predictProba(engine, sim.table);
-  table = { rows: sim.table.rows, columns: [...sim.table.columns.filter((c) => c.name !== 'approved'), { kind: 'numeric', name: 'preds', values: preds }] };
+  table = {
+    rows: sim.table.rows,
+    columns: [
+      ...sim.table.columns.filter((c) => c.name !== 'approved'),
+      { kind: 'numeric', name: 'preds', values: preds },
+    ],
+  };
 });
 
 /** Share of rows generated at preds = c that the classifier scores on c's side of 0.5. */
@@ -37,7 +55,9 @@ function validity(m: LucidGan, c: 0 | 1): number {
 
 describe('LUCID-GAN prediction consistency', () => {
   it('raises validity over --paper; --paper files hold no surrogate; the mode round-trips', async (t) => {
-    const paper = (await LucidGan.fit(engine, table, { ...SMALL, conditions: ['preds'], epochs: 60, seed: 1, paper: true })).model;
+    const paper = (
+      await LucidGan.fit(engine, table, { ...SMALL, conditions: ['preds'], epochs: 60, seed: 1, paper: true })
+    ).model;
     const cons = (await LucidGan.fit(engine, table, { ...SMALL, conditions: ['preds'], epochs: 60, seed: 1 })).model;
     try {
       const vp = [validity(paper, 1), validity(paper, 0)];
@@ -57,7 +77,10 @@ describe('LUCID-GAN prediction consistency', () => {
       assert.equal(cons.consistency.condition, 'preds');
       assert.equal(cons.consistency.weight, CONSISTENCY_WEIGHT);
       const fit = cons.history.surrogate!;
-      assert.ok(fit.bce >= fit.bceFloor - 1e-9 && fit.bce < fit.bceFloor + 0.1 && fit.mse < 0.05 && fit.agreement > 0.8, JSON.stringify(fit));
+      assert.ok(
+        fit.bce >= fit.bceFloor - 1e-9 && fit.bce < fit.bceFloor + 0.1 && fit.mse < 0.05 && fit.agreement > 0.8,
+        JSON.stringify(fit),
+      );
       assert.equal(cons.history.lossConsistency!.length, 60);
       const cj = ganToJSON(cons);
       const back = ganFromJSON(engine, JSON.parse(JSON.stringify(cj)));
@@ -83,9 +106,18 @@ describe('LUCID-GAN prediction consistency', () => {
   });
 
   it('validates the consistency condition and weight', async () => {
-    const scaled: Table = { rows: table.rows, columns: [...table.columns, { kind: 'numeric', name: 'score', values: Float64Array.from({ length: table.rows }, (_, i) => i) }] };
+    const scaled: Table = {
+      rows: table.rows,
+      columns: [
+        ...table.columns,
+        { kind: 'numeric', name: 'score', values: Float64Array.from({ length: table.rows }, (_, i) => i) },
+      ],
+    };
     const rejects = (opts: Partial<FitOptions>, re: RegExp) =>
-      assert.rejects(LucidGan.fit(engine, scaled, { ...SMALL, conditions: ['score', 'preds'], epochs: 1, ...opts }), (e: unknown) => e instanceof EngineError && e.code === 'E_ARG' && re.test(e.message));
+      assert.rejects(
+        LucidGan.fit(engine, scaled, { ...SMALL, conditions: ['score', 'preds'], epochs: 1, ...opts }),
+        (e: unknown) => e instanceof EngineError && e.code === 'E_ARG' && re.test(e.message),
+      );
     await rejects({ consistency: 'score' }, /outside \[0, 1\]/);
     await rejects({ consistency: 'nope' }, /not a condition/);
     await rejects({ consistencyWeight: -1 }, /≥ 0/);

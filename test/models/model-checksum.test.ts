@@ -25,8 +25,12 @@ const lucid = (...args: string[]) => spawnSync(process.execPath, [bin, ...args],
 const dir = mkdtempSync(join(tmpdir(), 'lucid-model-checksum-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-const changed = (file: string) => `${file}: checksum mismatch: the model file was changed or damaged after it was written; train the model again (lucid model train)`;
-const unverified = (file: string) => `${file}: the model file has no checksum (written by an older lucid-wasm), so a change or damage cannot be detected; train it again (lucid model train) to add one`;
+const changed = (file: string) =>
+  `${file}: checksum mismatch: the model file was changed or damaged after it was written; train the model again ` +
+  `(lucid model train)`;
+const unverified = (file: string) =>
+  `${file}: the model file has no checksum (written by an older lucid-wasm), so a change or damage cannot be ` +
+  `detected; train it again (lucid model train) to add one`;
 
 const expectInput = (msg: string) => (e: unknown) => {
   assert.ok(e instanceof EngineError, String(e));
@@ -35,7 +39,9 @@ const expectInput = (msg: string) => (e: unknown) => {
   return true;
 };
 
-/** The text with the first digit after the decimal point of the first weight changed (5 ↔ 6): valid JSON, another model. */
+/**
+ * The text with the first digit after the decimal point of the first weight changed (5 ↔ 6): valid JSON, another model.
+ */
 function flipWeightDigit(text: string): string {
   const m = /"weight":\[-?\d+\.(\d)/.exec(text);
   assert.ok(m, 'a weight with a decimal point');
@@ -54,7 +60,13 @@ before(async () => {
   engine = await getEngine();
   const train = simulate(new Rng(engine, 11), { n: 1500, bias: 'proxy' }).table;
   fresh = simulate(new Rng(engine, 12), { n: 1000, bias: 'proxy' }).table;
-  model = Classifier.train(engine, train, { label: 'approved', positive: 'yes', hidden: [8], epochs: 5, seed: 1 }).model;
+  model = Classifier.train(engine, train, {
+    label: 'approved',
+    positive: 'yes',
+    hidden: [8],
+    epochs: 5,
+    seed: 1,
+  }).model;
   await saveModel(file, model);
   await writeCsv(data, fresh);
 });
@@ -93,12 +105,18 @@ describe('model.json checksum', () => {
     const other = Classifier.fromJSON(engine, parsed, 'flipped');
     const p0 = model.predictProba(engine, fresh);
     const p1 = other.predictProba(engine, fresh);
-    assert.ok(p1.some((p, i) => p !== p0[i]), 'the flipped digit changes predictions');
+    assert.ok(
+      p1.some((p, i) => p !== p0[i]),
+      'the flipped digit changes predictions',
+    );
     other.dispose();
 
     const bad = join(dir, 'flipped.json');
     writeFileSync(bad, flipped);
-    await assert.rejects(loadModel(engine, bad, { warn: () => assert.fail('no warning for a file with a checksum') }), expectInput(changed(bad)));
+    await assert.rejects(
+      loadModel(engine, bad, { warn: () => assert.fail('no warning for a file with a checksum') }),
+      expectInput(changed(bad)),
+    );
     // a digit of the preprocessing, and the checksum itself, likewise
     const scaled = join(dir, 'scaled.json');
     const min = /"min":(\d)/.exec(text)!;
@@ -112,22 +130,25 @@ describe('model.json checksum', () => {
     (await loadModel(engine, file)).dispose();
   });
 
-  it('a model.json without a checksum (older lucid-wasm) loads, with a warning that it cannot be verified', async () => {
-    const json = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
-    delete json.checksum;
-    const old = join(dir, 'old.json');
-    writeFileSync(old, JSON.stringify(json));
-    const warnings: string[] = [];
-    const back = await loadModel(engine, old, { warn: (w) => warnings.push(w) });
-    assert.deepEqual(warnings, [unverified(old)]);
-    assert.deepEqual(back.predictProba(engine, fresh), model.predictProba(engine, fresh));
-    back.dispose();
-    // the CLI: the warning on stderr, the predictions written
-    const out = join(dir, 'old-scored.csv');
-    const r = lucid('model', 'predict', '--model', old, '--data', data, '--out', out);
-    assert.equal(r.status, 0, r.stderr);
-    assert.equal(r.stderr, `lucid: warning: ${unverified(old)}\n`);
-  });
+  it(
+    'a model.json without a checksum (older lucid-wasm) ' + 'loads, with a warning that it cannot be verified',
+    async () => {
+      const json = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>;
+      delete json.checksum;
+      const old = join(dir, 'old.json');
+      writeFileSync(old, JSON.stringify(json));
+      const warnings: string[] = [];
+      const back = await loadModel(engine, old, { warn: (w) => warnings.push(w) });
+      assert.deepEqual(warnings, [unverified(old)]);
+      assert.deepEqual(back.predictProba(engine, fresh), model.predictProba(engine, fresh));
+      back.dispose();
+      // the CLI: the warning on stderr, the predictions written
+      const out = join(dir, 'old-scored.csv');
+      const r = lucid('model', 'predict', '--model', old, '--data', data, '--out', out);
+      assert.equal(r.status, 0, r.stderr);
+      assert.equal(r.stderr, `lucid: warning: ${unverified(old)}\n`);
+    },
+  );
 
   it('lucid model predict: a changed model file exits 1 with one line; the untouched one predicts', () => {
     const bad = join(dir, 'flipped-cli.json');

@@ -29,13 +29,42 @@ before(async () => {
 
 describe('lucid model train / predict', () => {
   it('train: progress on stderr, the chosen positive class, validation accuracy and the file written', () => {
-    const r = lucid('model', 'train', '--data', data, '--label', 'approved', '--hidden', '16', '--epochs', '15', '--seed', '2', '--out', modelFile);
+    const r = lucid(
+      'model',
+      'train',
+      '--data',
+      data,
+      '--label',
+      'approved',
+      '--hidden',
+      '16',
+      '--epochs',
+      '15',
+      '--seed',
+      '2',
+      '--out',
+      modelFile,
+    );
     assert.equal(r.status, 0, r.stderr);
     assert.match(r.stderr, /^ {2}epoch {4}1 {2}train loss \d\.\d{4} {2}val loss \d\.\d{4} {2}val accuracy \d+\.\d%$/m);
-    assert.match(r.stderr, /lucid: note: positive class "yes" \(the second of the label's values "no", "yes" in sorted order; choose with --positive\)/);
-    assert.match(unwrapSummary(r.stdout), /^lucid: trained MLP 19 → 16 → 1 for "approved" = "yes" on 1200 rows in \d+\.\d s$/m);
-    assert.match(unwrapSummary(r.stdout), /kept epoch \d+ of \d+ \(lowest validation loss\): validation accuracy \d+\.\d%, loss \d\.\d{4} on 300 held-out rows/);
-    assert.ok(unwrapSummary(r.stdout).includes(`lucid: wrote ${modelFile} (features: age, sex, group, neighbourhood, education, hours_per_week, income, debt_ratio)`));
+    assert.match(
+      r.stderr,
+      /lucid: note: positive class "yes" \(the second of the label's values "no", "yes" in sorted order; choose with --positive\)/,
+    );
+    assert.match(
+      unwrapSummary(r.stdout),
+      /^lucid: trained MLP 19 → 16 → 1 for "approved" = "yes" on 1200 rows in \d+\.\d s$/m,
+    );
+    assert.match(
+      unwrapSummary(r.stdout),
+      /kept epoch \d+ of \d+ \(lowest validation loss\): validation accuracy \d+\.\d%, loss \d\.\d{4} on 300 held-out rows/,
+    );
+    assert.ok(
+      unwrapSummary(r.stdout).includes(
+        `lucid: wrote ${modelFile} (features: age, sex, group, neighbourhood, education, hours_per_week, income, ` +
+          `debt_ratio)`,
+      ),
+    );
     const json = JSON.parse(readFileSync(modelFile, 'utf8'));
     assert.equal(json.format, 'lucid-wasm/classifier');
     assert.deepEqual(json.hidden, [16]);
@@ -43,13 +72,43 @@ describe('lucid model train / predict', () => {
 
   it('train options reach the library: --hidden none, --positive, --drop, --val-fraction 0, --quiet', () => {
     const out = join(dir, 'logistic.json');
-    const r = lucid('model', 'train', '--data', data, '--label', 'approved', '--positive', 'no', '--drop', 'group,sex', '--hidden', 'none', '--epochs', '3', '--val-fraction', '0', '--quiet', '--out', out);
+    const r = lucid(
+      'model',
+      'train',
+      '--data',
+      data,
+      '--label',
+      'approved',
+      '--positive',
+      'no',
+      '--drop',
+      'group,sex',
+      '--hidden',
+      'none',
+      '--epochs',
+      '3',
+      '--val-fraction',
+      '0',
+      '--quiet',
+      '--out',
+      out,
+    );
     assert.equal(r.status, 0, r.stderr);
     assert.equal(r.stderr, '');
-    assert.match(unwrapSummary(r.stdout), /trained logistic regression on 15 inputs for "approved" = "no" on 1500 rows/);
+    assert.match(
+      unwrapSummary(r.stdout),
+      /trained logistic regression on 15 inputs for "approved" = "no" on 1500 rows/,
+    );
     assert.match(unwrapSummary(r.stdout), /3 epochs, no validation split; final training loss \d\.\d{4}/);
     const json = JSON.parse(readFileSync(out, 'utf8'));
-    assert.deepEqual(json.preprocessor.features, ['age', 'neighbourhood', 'education', 'hours_per_week', 'income', 'debt_ratio']);
+    assert.deepEqual(json.preprocessor.features, [
+      'age',
+      'neighbourhood',
+      'education',
+      'hours_per_week',
+      'income',
+      'debt_ratio',
+    ]);
     assert.equal(json.positive, 'no');
   });
 
@@ -57,9 +116,17 @@ describe('lucid model train / predict', () => {
     const out = join(dir, 'scored.csv');
     const r = lucid('model', 'predict', '--model', modelFile, '--data', semi, '--column', 'p_yes', '--out', out);
     assert.equal(r.status, 0, r.stderr);
-    assert.match(unwrapSummary(r.stdout), new RegExp(`lucid: wrote ${out.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: 300 rows with column "p_yes" = P\\(approved = "yes"\\); \\d+\\.\\d% above 0\\.5`));
+    assert.match(
+      unwrapSummary(r.stdout),
+      new RegExp(
+        `lucid: wrote ${out.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&')}: 300 rows with column "p_yes" = P\\(approved = ` +
+          `"yes"\\); \\d+\\.\\d% above 0\\.5`,
+      ),
+    );
     const text = readFileSync(out, 'utf8');
-    assert.ok(text.startsWith('age;sex;group;neighbourhood;education;hours_per_week;income;debt_ratio;approved;p_yes\n'));
+    assert.ok(
+      text.startsWith('age;sex;group;neighbourhood;education;hours_per_week;income;debt_ratio;approved;p_yes\n'),
+    );
     const engine = await getEngine();
     const scored = (await readCsv(out)).table;
     const original = (await readCsv(semi)).table;
@@ -73,13 +140,31 @@ describe('lucid model train / predict', () => {
 
   it('bad arguments exit 2 with one message', () => {
     const cases: [string[], RegExp][] = [
-      [['model', 'train', '--data', data, '--label', 'approved', '--hidden', '64,x', '--out', modelFile], /option '--hidden <sizes>' argument '64,x' is invalid\. expected layer sizes such as 64,32/],
-      [['model', 'train', '--data', data, '--label', 'approved', '--val-fraction', '1', '--out', modelFile], /argument '1' is invalid\. expected a share in \[0, 1\)/],
-      [['model', 'train', '--data', data, '--label', 'approved', '--epochs', '0', '--out', modelFile], /argument '0' is invalid\. expected a positive integer/],
+      [
+        ['model', 'train', '--data', data, '--label', 'approved', '--hidden', '64,x', '--out', modelFile],
+        /option '--hidden <sizes>' argument '64,x' is invalid\. expected layer sizes such as 64,32/,
+      ],
+      [
+        ['model', 'train', '--data', data, '--label', 'approved', '--val-fraction', '1', '--out', modelFile],
+        /argument '1' is invalid\. expected a share in \[0, 1\)/,
+      ],
+      [
+        ['model', 'train', '--data', data, '--label', 'approved', '--epochs', '0', '--out', modelFile],
+        /argument '0' is invalid\. expected a positive integer/,
+      ],
       [['model', 'train', '--data', data, '--out', modelFile], /required option '--label <column>' not specified/],
-      [['model', 'train', '--data', data, '--label', 'neighbourhood', '--out', join(dir, 'x.json')], /^lucid: error: .*loans\.csv: label column "neighbourhood" has 6 values \(Eastfield, Hillcrest, Northgate, Riverside, Southport, Westbrook\); say which is positive \(--positive\)\n$/],
-      [['model', 'predict', '--model', modelFile, '--data', data, '--column', 'approved', '--out', join(dir, 'y.csv')], /^lucid: error: .*loans\.csv: already has a column "approved"; name the predictions column with --column\n$/],
-      [['model', 'predict', '--data', data, '--out', join(dir, 'y.csv')], /required option '--model <file>' not specified/],
+      [
+        ['model', 'train', '--data', data, '--label', 'neighbourhood', '--out', join(dir, 'x.json')],
+        /^lucid: error: .*loans\.csv: label column "neighbourhood" has 6 values \(Eastfield, Hillcrest, Northgate, Riverside, Southport, Westbrook\); say which is positive \(--positive\)\n$/,
+      ],
+      [
+        ['model', 'predict', '--model', modelFile, '--data', data, '--column', 'approved', '--out', join(dir, 'y.csv')],
+        /^lucid: error: .*loans\.csv: already has a column "approved"; name the predictions column with --column\n$/,
+      ],
+      [
+        ['model', 'predict', '--data', data, '--out', join(dir, 'y.csv')],
+        /required option '--model <file>' not specified/,
+      ],
       [['model', 'fit'], /unknown command 'fit'/],
     ];
     for (const [args, msg] of cases) {
@@ -89,34 +174,78 @@ describe('lucid model train / predict', () => {
     }
   });
 
-  it('a misspelt --label is a usage error (exit 2, one line); input errors exit 1 with one line: missing model file, corrupt model, missing feature column', () => {
-    const one = (args: string[], expected: string, status = 1) => {
-      const r = lucid(...args);
-      assert.equal(r.status, status, r.stderr);
-      assert.equal(r.stderr, `lucid: error: ${expected}\n`);
-    };
-    one(['model', 'train', '--data', data, '--label', 'decision', '--out', join(dir, 'z.json')],
-      `${data}: --label "decision" is not a column; the columns are: age, sex, group, neighbourhood, education, hours_per_week, income, debt_ratio, approved`, 2);
-    one(['model', 'predict', '--model', join(dir, 'none.json'), '--data', data, '--out', join(dir, 'y.csv')], `${join(dir, 'none.json')}: file not found`);
-    const corrupt = join(dir, 'corrupt.json');
-    writeFileSync(corrupt, JSON.stringify({ format: 'lucid-wasm/classifier', version: 1 }));
-    one(['model', 'predict', '--model', corrupt, '--data', data, '--out', join(dir, 'y.csv')], `${corrupt}: field "label" must be a column name`);
-    const partial = join(dir, 'partial.csv');
-    writeFileSync(partial, 'age,sex,income\n30,Male,40\n');
-    one(['model', 'predict', '--model', modelFile, '--data', partial, '--out', join(dir, 'y.csv')],
-      `${partial}: the data lacks the columns "group", "neighbourhood", "education", "hours_per_week", "debt_ratio"; the columns are: age, sex, income`);
-    const unseen = join(dir, 'unseen.csv');
-    writeFileSync(unseen, 'age,sex,group,neighbourhood,education,hours_per_week,income,debt_ratio\n30,Male,A,Atlantis,Master,40,50,0.2\n');
-    one(['model', 'predict', '--model', modelFile, '--data', unseen, '--out', join(dir, 'y.csv')],
-      `${unseen}: column "neighbourhood", row 1: category "Atlantis" was not seen in training (known: Eastfield, Hillcrest, Northgate, Riverside, Southport, Westbrook)`);
-    // a missing number: an error naming line and column (the default), or a left-out row on request
-    const holes = join(dir, 'holes.csv');
-    writeFileSync(holes, 'age,sex,group,neighbourhood,education,hours_per_week,income,debt_ratio\n30,Male,A,Northgate,Master,40,50,0.2\n31,Female,B,Northgate,Master,,50,0.2\n32,Male,A,Northgate,Master,NaN,50,0.2\n');
-    one(['model', 'predict', '--model', modelFile, '--data', holes, '--out', join(dir, 'y.csv')],
-      `${holes}: line 3, column "hours_per_week": missing value (2 rows with a missing number); predict writes one prediction per input row: fill the values, or pass --missing drop to leave such rows out`);
-    const r = lucid('model', 'predict', '--model', modelFile, '--data', holes, '--missing', 'drop', '--out', join(dir, 'y.csv'));
-    assert.equal(r.status, 0, r.stderr);
-    assert.match(r.stderr, /lucid: warning: 2 rows with missing values left out \(--missing drop\): the output has 1 row, not 3/);
-    assert.equal(readFileSync(join(dir, 'y.csv'), 'utf8').trim().split('\n').length, 2);
-  });
+  it(
+    'a misspelt --label is a usage error (exit 2, one line); input errors exit 1 with one line: missing model file, ' +
+      'corrupt model, missing feature column',
+    () => {
+      const one = (args: string[], expected: string, status = 1) => {
+        const r = lucid(...args);
+        assert.equal(r.status, status, r.stderr);
+        assert.equal(r.stderr, `lucid: error: ${expected}\n`);
+      };
+      one(
+        ['model', 'train', '--data', data, '--label', 'decision', '--out', join(dir, 'z.json')],
+        `${data}: --label "decision" is not a column; the columns are: age, sex, group, neighbourhood, education, ` +
+          `hours_per_week, income, debt_ratio, approved`,
+        2,
+      );
+      one(
+        ['model', 'predict', '--model', join(dir, 'none.json'), '--data', data, '--out', join(dir, 'y.csv')],
+        `${join(dir, 'none.json')}: file not found`,
+      );
+      const corrupt = join(dir, 'corrupt.json');
+      writeFileSync(corrupt, JSON.stringify({ format: 'lucid-wasm/classifier', version: 1 }));
+      one(
+        ['model', 'predict', '--model', corrupt, '--data', data, '--out', join(dir, 'y.csv')],
+        `${corrupt}: field "label" must be a column name`,
+      );
+      const partial = join(dir, 'partial.csv');
+      writeFileSync(partial, 'age,sex,income\n30,Male,40\n');
+      one(
+        ['model', 'predict', '--model', modelFile, '--data', partial, '--out', join(dir, 'y.csv')],
+        `${partial}: the data lacks the columns "group", "neighbourhood", "education", "hours_per_week", ` +
+          `"debt_ratio"; the columns are: age, sex, income`,
+      );
+      const unseen = join(dir, 'unseen.csv');
+      writeFileSync(
+        unseen,
+        'age,sex,group,neighbourhood,education,hours_per_week,income,debt_ratio\n30,Male,A,Atlantis,Master,40,50,0.2\n',
+      );
+      one(
+        ['model', 'predict', '--model', modelFile, '--data', unseen, '--out', join(dir, 'y.csv')],
+        `${unseen}: column "neighbourhood", row 1: category "Atlantis" was not seen in training (known: Eastfield, ` +
+          `Hillcrest, Northgate, Riverside, Southport, Westbrook)`,
+      );
+      // a missing number: an error naming line and column (the default), or a left-out row on request
+      const holes = join(dir, 'holes.csv');
+      writeFileSync(
+        holes,
+        'age,sex,group,neighbourhood,education,hours_per_week,income,debt_ratio\n30,Male,A,Northgate,Master,40,50,' +
+          '0.2\n31,Female,B,Northgate,Master,,50,0.2\n32,Male,A,Northgate,Master,NaN,50,0.2\n',
+      );
+      one(
+        ['model', 'predict', '--model', modelFile, '--data', holes, '--out', join(dir, 'y.csv')],
+        `${holes}: line 3, column "hours_per_week": missing value (2 rows with a missing number); predict writes one ` +
+          `prediction per input row: fill the values, or pass --missing drop to leave such rows out`,
+      );
+      const r = lucid(
+        'model',
+        'predict',
+        '--model',
+        modelFile,
+        '--data',
+        holes,
+        '--missing',
+        'drop',
+        '--out',
+        join(dir, 'y.csv'),
+      );
+      assert.equal(r.status, 0, r.stderr);
+      assert.match(
+        r.stderr,
+        /lucid: warning: 2 rows with missing values left out \(--missing drop\): the output has 1 row, not 3/,
+      );
+      assert.equal(readFileSync(join(dir, 'y.csv'), 'utf8').trim().split('\n').length, 2);
+    },
+  );
 });

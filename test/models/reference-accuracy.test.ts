@@ -18,7 +18,13 @@ import type { Dataset } from '../../src/data/datasets.js';
 async function score(d: Dataset, hidden?: number[]) {
   const engine = await getEngine();
   const t0 = performance.now();
-  const { model, bestEpoch, trainRows } = Classifier.train(engine, d.splits.train, { label: d.label, positive: d.favourable, hidden, seed: 0, validation: d.splits.val });
+  const { model, bestEpoch, trainRows } = Classifier.train(engine, d.splits.train, {
+    label: d.label,
+    positive: d.favourable,
+    hidden,
+    seed: 0,
+    validation: d.splits.val,
+  });
   const seconds = (performance.now() - t0) / 1000;
   const val = model.evaluate(engine, d.splits.val).accuracy;
   const test = model.evaluate(engine, d.splits.test);
@@ -33,8 +39,14 @@ describe('reference accuracy (default settings, seed 0)', () => {
     const adult = await loadAdult();
     const mlp = await score(adult);
     const logistic = await score(adult, []);
-    t.diagnostic(`Adult MLP: test ${(100 * mlp.test).toFixed(2)}% (val ${(100 * mlp.val).toFixed(2)}%), epoch ${mlp.bestEpoch}, ${mlp.seconds.toFixed(1)} s`);
-    t.diagnostic(`Adult logistic: test ${(100 * logistic.test).toFixed(2)}% (val ${(100 * logistic.val).toFixed(2)}%), epoch ${logistic.bestEpoch}, ${logistic.seconds.toFixed(1)} s`);
+    t.diagnostic(
+      `Adult MLP: test ${(100 * mlp.test).toFixed(2)}% (val ${(100 * mlp.val).toFixed(2)}%), epoch ${mlp.bestEpoch}, ` +
+        `${mlp.seconds.toFixed(1)} s`,
+    );
+    t.diagnostic(
+      `Adult logistic: test ${(100 * logistic.test).toFixed(2)}% (val ${(100 * logistic.val).toFixed(2)}%), epoch ` +
+        `${logistic.bestEpoch}, ${logistic.seconds.toFixed(1)} s`,
+    );
     assert.equal(mlp.trainRows, 24129);
     assert.equal(mlp.testRows, 15060);
     assert.ok(mlp.test >= 0.845, `MLP test accuracy ${mlp.test}`);
@@ -48,8 +60,13 @@ describe('reference accuracy (default settings, seed 0)', () => {
     const compas = await loadCompas();
     const mlp = await score(compas);
     const logistic = await score(compas, []);
-    t.diagnostic(`COMPAS MLP: test ${(100 * mlp.test).toFixed(2)}% (val ${(100 * mlp.val).toFixed(2)}%), epoch ${mlp.bestEpoch}, ${mlp.seconds.toFixed(1)} s`);
-    t.diagnostic(`COMPAS logistic: test ${(100 * logistic.test).toFixed(2)}% (val ${(100 * logistic.val).toFixed(2)}%)`);
+    t.diagnostic(
+      `COMPAS MLP: test ${(100 * mlp.test).toFixed(2)}% (val ${(100 * mlp.val).toFixed(2)}%), epoch ` +
+        `${mlp.bestEpoch}, ${mlp.seconds.toFixed(1)} s`,
+    );
+    t.diagnostic(
+      `COMPAS logistic: test ${(100 * logistic.test).toFixed(2)}% (val ${(100 * logistic.val).toFixed(2)}%)`,
+    );
     assert.equal(mlp.trainRows, 3949);
     assert.equal(mlp.testRows, 1235);
     assert.ok(mlp.test >= 0.66, `MLP test accuracy ${mlp.test}`);

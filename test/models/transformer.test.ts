@@ -51,8 +51,15 @@ describe('data transformer', async () => {
     assert.ok(Math.abs(low - 0.3) < 0.03 && Math.abs(high - 0.7) < 0.03, `peak weights ${low}, ${high}`);
     assert.deepEqual(tr.constantColumns, ['country']);
     const spans = tr.spans;
-    assert.deepEqual(spans.slice(0, 3), [{ kind: 'tanh', width: 1 }, { kind: 'softmax', width: hours.modes.length }, { kind: 'softmax', width: 3 }]);
-    assert.equal(tr.outputDim, spans.reduce((a, s) => a + s.width, 0));
+    assert.deepEqual(spans.slice(0, 3), [
+      { kind: 'tanh', width: 1 },
+      { kind: 'softmax', width: hours.modes.length },
+      { kind: 'softmax', width: 3 },
+    ]);
+    assert.equal(
+      tr.outputDim,
+      spans.reduce((a, s) => a + s.width, 0),
+    );
   });
 
   it('round-trips: numerics within 1e-4 relative (unclipped values), categoricals exactly', () => {
@@ -79,10 +86,22 @@ describe('data transformer', async () => {
     const rnd = hostRng(9);
     const n = 2000;
     const age = Float64Array.from({ length: n }, () => 18 + Math.floor(rnd() * 60));
-    const price = Float64Array.from({ length: n }, () => Math.round((rnd() < 0.5 ? 9.99 : 24.5) * 100 + rnd() * 300) / 100);
-    const t2: Table = { rows: n, columns: [{ kind: 'numeric', name: 'age', values: age }, { kind: 'numeric', name: 'price', values: price }] };
+    const price = Float64Array.from(
+      { length: n },
+      () => Math.round((rnd() < 0.5 ? 9.99 : 24.5) * 100 + rnd() * 300) / 100,
+    );
+    const t2: Table = {
+      rows: n,
+      columns: [
+        { kind: 'numeric', name: 'age', values: age },
+        { kind: 'numeric', name: 'price', values: price },
+      ],
+    };
     const tr2 = DataTransformer.fit(e, t2, { seed: 1 });
-    assert.deepEqual(tr2.columns.map((c) => (c.kind === 'numeric' ? c.decimals : -1)), [0, 2]);
+    assert.deepEqual(
+      tr2.columns.map((c) => (c.kind === 'numeric' ? c.decimals : -1)),
+      [0, 2],
+    );
     const { data, report } = tr2.transform(e, t2, new Rng(e, 2));
     const back = tr2.inverse(data, n);
     for (const [j, name] of ['age', 'price'].entries()) {
@@ -95,7 +114,10 @@ describe('data transformer', async () => {
     const gen = new Float32Array(data.length);
     for (let i = 0; i < gen.length; i++) gen[i] = data[i] + (i % 7 === 0 ? 0.0123 : 0);
     const ages = (tr2.inverse(gen, n).columns[0] as { values: Float64Array }).values;
-    assert.ok(ages.every((v) => Number.isInteger(v)), 'generated ages are whole years');
+    assert.ok(
+      ages.every((v) => Number.isInteger(v)),
+      'generated ages are whole years',
+    );
   });
 
   it('keeps generated numbers inside the observed range (or a given one) and counts what it clipped', () => {
@@ -104,10 +126,19 @@ describe('data transformer', async () => {
     // a skewed amount of money: mostly 0, some large, never negative; an age in [19, 75]
     const money = Float64Array.from({ length: n }, () => (rnd() < 0.85 ? 0 : Math.round(500 + 20000 * rnd() ** 3)));
     const age = Float64Array.from({ length: n }, () => 19 + Math.floor(rnd() * 57));
-    const t3: Table = { rows: n, columns: [{ kind: 'numeric', name: 'money', values: money }, { kind: 'numeric', name: 'age', values: age }] };
+    const t3: Table = {
+      rows: n,
+      columns: [
+        { kind: 'numeric', name: 'money', values: money },
+        { kind: 'numeric', name: 'age', values: age },
+      ],
+    };
     const tr3 = DataTransformer.fit(e, t3, { seed: 3 });
     const ranges = tr3.columns.map((c) => (c.kind === 'numeric' ? c.range : null));
-    assert.deepEqual(ranges, [[0, Math.max(...money)], [Math.min(...age), Math.max(...age)]]);
+    assert.deepEqual(ranges, [
+      [0, Math.max(...money)],
+      [Math.min(...age), Math.max(...age)],
+    ]);
     // rows far outside the training distribution: scalars at ±1 in every mode
     const d = tr3.outputDim;
     const gen = new Float32Array(n * d);
@@ -117,20 +148,35 @@ describe('data transformer', async () => {
     const back = tr3.inverse(gen, n, { report });
     const m = (back.columns[0] as { values: Float64Array }).values;
     const a = (back.columns[1] as { values: Float64Array }).values;
-    assert.ok(m.every((v) => v >= 0 && v <= Math.max(...money)), 'no negative money');
-    assert.ok(a.every((v) => v >= Math.min(...age) && v <= Math.max(...age) && Number.isInteger(v)), 'ages inside the data and whole');
+    assert.ok(
+      m.every((v) => v >= 0 && v <= Math.max(...money)),
+      'no negative money',
+    );
+    assert.ok(
+      a.every((v) => v >= Math.min(...age) && v <= Math.max(...age) && Number.isInteger(v)),
+      'ages inside the data and whole',
+    );
     const outside = (vals: Float64Array, lo: number, hi: number) => vals.filter((v) => v <= lo || v >= hi).length;
     assert.ok(report.clipped.money > 0 && report.clipped.age > 0, JSON.stringify(report));
     assert.ok(report.clipped.money <= outside(m, 0, Math.max(...money)), 'a clipped value sits at a range end');
-    assert.ok(report.rowsClipped >= Math.max(report.clipped.money, report.clipped.age) && report.rowsClipped <= report.clipped.money + report.clipped.age);
+    assert.ok(
+      report.rowsClipped >= Math.max(report.clipped.money, report.clipped.age) &&
+        report.rowsClipped <= report.clipped.money + report.clipped.age,
+    );
     // a given range wins (an audit gives the range of all its rows)
     const wide = tr3.inverse(gen, n, { range: { age: [10, 90] } });
-    assert.ok((wide.columns[1] as { values: Float64Array }).values.some((v) => v < 19), 'the wider range lets lower ages through');
+    assert.ok(
+      (wide.columns[1] as { values: Float64Array }).values.some((v) => v < 19),
+      'the wider range lets lower ages through',
+    );
     // the range is saved and read back; a corrupt one is refused
     const json = JSON.parse(JSON.stringify(tr3.toJSON()));
     assert.deepEqual((DataTransformer.fromJSON(json).columns[1] as { range?: number[] }).range, ranges[1]);
     json.columns[1].range = [5, 1];
-    assert.throws(() => DataTransformer.fromJSON(json, 'm.lgan'), /m\.lgan: the data transformer is corrupt \(column "age" has an invalid range\)/);
+    assert.throws(
+      () => DataTransformer.fromJSON(json, 'm.lgan'),
+      /m\.lgan: the data transformer is corrupt \(column "age" has an invalid range\)/,
+    );
     // a file written before ranges existed still loads, and clips nothing
     delete json.columns[1].range;
     const old = DataTransformer.fromJSON(json);
@@ -145,7 +191,13 @@ describe('data transformer', async () => {
     // 90% zeros and a long tail (money), and hours heaped on 40
     const money = Float64Array.from({ length: n }, () => (rnd() < 0.9 ? 0 : Math.round(1000 + 9000 * rnd())));
     const hours = Float64Array.from({ length: n }, () => (rnd() < 0.45 ? 40 : 10 + Math.floor(60 * rnd())));
-    const t4: Table = { rows: n, columns: [{ kind: 'numeric', name: 'money', values: money }, { kind: 'numeric', name: 'hours', values: hours }] };
+    const t4: Table = {
+      rows: n,
+      columns: [
+        { kind: 'numeric', name: 'money', values: money },
+        { kind: 'numeric', name: 'hours', values: hours },
+      ],
+    };
     const tr4 = DataTransformer.fit(e, t4, { seed: 4, pointShare: 0.05 });
     const [m, h] = tr4.columns as NumericInfo[];
     assert.deepEqual(m.points, [0]);
@@ -159,7 +211,11 @@ describe('data transformer', async () => {
       assert.equal(data[i * d + 1], 1, 'one-hot on the point slot');
     }
     const back = tr4.inverse(data, n);
-    assert.deepEqual(Array.from((back.columns[0] as { values: Float64Array }).values).filter((v) => v === 0).length, Array.from(money).filter((v) => v === 0).length, 'every zero comes back exactly');
+    assert.deepEqual(
+      Array.from((back.columns[0] as { values: Float64Array }).values).filter((v) => v === 0).length,
+      Array.from(money).filter((v) => v === 0).length,
+      'every zero comes back exactly',
+    );
     // generated rows whose slot is the point give the point, whatever their scalar
     const gen = data.slice();
     for (let i = 0; i < n; i++) gen[i * d] = 0.7;
@@ -173,12 +229,22 @@ describe('data transformer', async () => {
     assert.throws(() => DataTransformer.fit(e, t4, { pointShare: 1 }), /pointShare must be in \[0, 1\)/);
     const json = JSON.parse(JSON.stringify(tr4.toJSON()));
     json.columns[0].points = ['x'];
-    assert.throws(() => DataTransformer.fromJSON(json, 'p.lgan'), /p\.lgan: the data transformer is corrupt \(column "money" has invalid point masses\)/);
+    assert.throws(
+      () => DataTransformer.fromJSON(json, 'p.lgan'),
+      /p\.lgan: the data transformer is corrupt \(column "money" has invalid point masses\)/,
+    );
     // a column of few values, each frequent: all points, no mixture modes
     const few = Float64Array.from({ length: n }, (_, i) => [1, 2, 3][i % 3]);
-    const tr5 = DataTransformer.fit(e, { rows: n, columns: [{ kind: 'numeric', name: 'k', values: few }] }, { seed: 1, pointShare: 0.05 });
+    const tr5 = DataTransformer.fit(
+      e,
+      { rows: n, columns: [{ kind: 'numeric', name: 'k', values: few }] },
+      { seed: 1, pointShare: 0.05 },
+    );
     assert.deepEqual([(tr5.columns[0] as NumericInfo).points, (tr5.columns[0] as NumericInfo).modes], [[1, 2, 3], []]);
-    const r5 = tr5.inverse(tr5.transform(e, { rows: n, columns: [{ kind: 'numeric', name: 'k', values: few }] }, new Rng(e, 1)).data, n);
+    const r5 = tr5.inverse(
+      tr5.transform(e, { rows: n, columns: [{ kind: 'numeric', name: 'k', values: few }] }, new Rng(e, 1)).data,
+      n,
+    );
     assert.deepEqual(Array.from((r5.columns[0] as { values: Float64Array }).values), Array.from(few));
   });
 
@@ -190,7 +256,11 @@ describe('data transformer', async () => {
       for (const s of tr.spans) {
         const span = data.subarray(at, at + s.width);
         if (s.kind === 'tanh') assert.ok(Math.abs(span[0]) <= 0.99);
-        else assert.ok(span.every((v) => v === 0 || v === 1) && span.reduce((a, v) => a + v, 0) === 1, `row ${i}: not one-hot`);
+        else
+          assert.ok(
+            span.every((v) => v === 0 || v === 1) && span.reduce((a, v) => a + v, 0) === 1,
+            `row ${i}: not one-hot`,
+          );
         at += s.width;
       }
     }
@@ -204,12 +274,31 @@ describe('data transformer', async () => {
   });
 
   it('rejects unseen categories, missing columns and corrupt model files with clear messages', () => {
-    const other: Table = { ...t, columns: t.columns.map((c) => (c.name === 'job' ? { kind: 'categorical', name: 'job', codes: new Int32Array(t.rows).fill(0), categories: ['pilot'] } : c)) };
-    assert.throws(() => tr.transform(e, other, new Rng(e, 1)), /column "job", row 1: category "pilot" was not seen when the transformer was fitted/);
-    assert.throws(() => tr.transform(e, { rows: t.rows, columns: t.columns.slice(1) }, new Rng(e, 1)), /no column "hours" \(it has: job, income, country\)/);
-    assert.throws(() => DataTransformer.fromJSON({ format: 'something else' }), /the data transformer is corrupt \(not a lucid-wasm data transformer\)/);
+    const other: Table = {
+      ...t,
+      columns: t.columns.map((c) =>
+        c.name === 'job'
+          ? { kind: 'categorical', name: 'job', codes: new Int32Array(t.rows).fill(0), categories: ['pilot'] }
+          : c,
+      ),
+    };
+    assert.throws(
+      () => tr.transform(e, other, new Rng(e, 1)),
+      /column "job", row 1: category "pilot" was not seen when the transformer was fitted/,
+    );
+    assert.throws(
+      () => tr.transform(e, { rows: t.rows, columns: t.columns.slice(1) }, new Rng(e, 1)),
+      /no column "hours" \(it has: job, income, country\)/,
+    );
+    assert.throws(
+      () => DataTransformer.fromJSON({ format: 'something else' }),
+      /the data transformer is corrupt \(not a lucid-wasm data transformer\)/,
+    );
     const json = JSON.parse(JSON.stringify(tr.toJSON()));
     json.columns[0].modes = [99];
-    assert.throws(() => DataTransformer.fromJSON(json, 'model.lgan'), /model\.lgan: the data transformer is corrupt \(column "hours" has invalid modes\)/);
+    assert.throws(
+      () => DataTransformer.fromJSON(json, 'model.lgan'),
+      /model\.lgan: the data transformer is corrupt \(column "hours" has invalid modes\)/,
+    );
   });
 });

@@ -9,7 +9,17 @@ import { join, resolve } from 'node:path';
 import { Rng } from '../../src/engine/rng.js';
 import type { Engine } from '../../src/engine/engine.js';
 import {
-  activeModes, betaln, digamma, fitVgm, fitVgmFromLabels, lgamma, vgmFromJSON, vgmPredict, vgmPredictProba, vgmScore, vgmToJSON,
+  activeModes,
+  betaln,
+  digamma,
+  fitVgm,
+  fitVgmFromLabels,
+  lgamma,
+  vgmFromJSON,
+  vgmPredict,
+  vgmPredictProba,
+  vgmScore,
+  vgmToJSON,
   type VgmModel,
 } from '../../src/models/ctgan/vgm.js';
 import { fixture, getEngine } from '../helpers/engine.js';
@@ -31,7 +41,9 @@ function plant(e: Engine, seed: number, n: number, w: number[], mu: number[], sd
 
 /** Active modes sorted by mean. */
 function modes(m: VgmModel): { w: number; mu: number; sd: number }[] {
-  return activeModes(m).map((k) => ({ w: m.weights[k], mu: m.means[k], sd: m.stds[k] })).sort((a, b) => a.mu - b.mu);
+  return activeModes(m)
+    .map((k) => ({ w: m.weights[k], mu: m.means[k], sd: m.stds[k] }))
+    .sort((a, b) => a.mu - b.mu);
 }
 
 const codeOf = (code: string, re: RegExp) => (err: unknown) => {
@@ -53,8 +65,14 @@ describe('vgm: special functions', () => {
       [15061.000000000002, 9.61983070151767, 129819.87921320683],
     ];
     for (const [x, dg, lg] of cases) {
-      assert.ok(Math.abs(digamma(x) - dg) <= 1e-12 * Math.max(1, Math.abs(dg)), `digamma(${x}) = ${digamma(x)}, scipy ${dg}`);
-      assert.ok(Math.abs(lgamma(x) - lg) <= 1e-12 * Math.max(1, Math.abs(lg)), `lgamma(${x}) = ${lgamma(x)}, scipy ${lg}`);
+      assert.ok(
+        Math.abs(digamma(x) - dg) <= 1e-12 * Math.max(1, Math.abs(dg)),
+        `digamma(${x}) = ${digamma(x)}, scipy ${dg}`,
+      );
+      assert.ok(
+        Math.abs(lgamma(x) - lg) <= 1e-12 * Math.max(1, Math.abs(lg)),
+        `lgamma(${x}) = ${lgamma(x)}, scipy ${lg}`,
+      );
     }
     assert.ok(Math.abs(betaln(2, 3) - Math.log(1 / 12)) < 1e-14);
   });
@@ -74,8 +92,22 @@ describe('vgm: planted mixtures', async () => {
 
   const cases = [
     { name: '2 components, weights 0.3/0.7', w: [0.3, 0.7], mu: [-2, 3], sd: [0.5, 1.0], n: 12000, seed: 11 },
-    { name: '3 components, weights 0.2/0.5/0.3, different scales', w: [0.2, 0.5, 0.3], mu: [0, 10, 25], sd: [1, 2, 1.5], n: 20000, seed: 12 },
-    { name: '3 components in the units of fnlwgt (offset 2e5, σ 1e4)', w: [0.25, 0.45, 0.3], mu: [100e3, 200e3, 300e3], sd: [8e3, 12e3, 10e3], n: 20000, seed: 13 },
+    {
+      name: '3 components, weights 0.2/0.5/0.3, different scales',
+      w: [0.2, 0.5, 0.3],
+      mu: [0, 10, 25],
+      sd: [1, 2, 1.5],
+      n: 20000,
+      seed: 12,
+    },
+    {
+      name: '3 components in the units of fnlwgt (offset 2e5, σ 1e4)',
+      w: [0.25, 0.45, 0.3],
+      mu: [100e3, 200e3, 300e3],
+      sd: [8e3, 12e3, 10e3],
+      n: 20000,
+      seed: 13,
+    },
     { name: '1 Gaussian', w: [1], mu: [5], sd: [2], n: 5000, seed: 14 },
   ];
   for (const c of cases) {
@@ -86,8 +118,12 @@ describe('vgm: planted mixtures', async () => {
         const groups = c.w.map(() => ({ w: 0, m1: 0, m2: 0 }));
         for (const g of got) {
           let j = 0;
-          for (let t = 1; t < c.w.length; t++) if (Math.abs(g.mu - c.mu[t]) / c.sd[t] < Math.abs(g.mu - c.mu[j]) / c.sd[j]) j = t;
-          assert.ok(Math.abs(g.mu - c.mu[j]) <= 3 * c.sd[j], `mode at ${g.mu} is more than 3σ from every planted component`);
+          for (let t = 1; t < c.w.length; t++)
+            if (Math.abs(g.mu - c.mu[t]) / c.sd[t] < Math.abs(g.mu - c.mu[j]) / c.sd[j]) j = t;
+          assert.ok(
+            Math.abs(g.mu - c.mu[j]) <= 3 * c.sd[j],
+            `mode at ${g.mu} is more than 3σ from every planted component`,
+          );
           groups[j].w += g.w;
           groups[j].m1 += g.w * g.mu;
           groups[j].m2 += g.w * (g.sd * g.sd + g.mu * g.mu);
@@ -162,8 +198,14 @@ describe('vgm: determinism, memory, use', async () => {
         acc += digamma(b) - digamma(a + b);
         const nu = m.degreesOfFreedom[k];
         const d = v - m.means[k];
-        terms.push(lw - 0.5 * Math.log(2 * Math.PI) - 0.5 * Math.log(m.covariances[k]) - 0.5 * Math.log(nu)
-          - 0.5 * d * d / m.covariances[k] + 0.5 * (Math.LN2 + digamma(nu / 2) - 1 / m.meanPrecision[k]));
+        terms.push(
+          lw -
+            0.5 * Math.log(2 * Math.PI) -
+            0.5 * Math.log(m.covariances[k]) -
+            0.5 * Math.log(nu) -
+            (0.5 * d * d) / m.covariances[k] +
+            0.5 * (Math.LN2 + digamma(nu / 2) - 1 / m.meanPrecision[k]),
+        );
       }
       const mx = Math.max(...terms);
       ll += mx + Math.log(terms.reduce((s, t) => s + Math.exp(t - mx), 0));
@@ -182,7 +224,10 @@ describe('vgm: determinism, memory, use', async () => {
 
   it('handles a constant column and a column with fewer distinct values than components', () => {
     const c = fitVgm(e, new Float64Array(50).fill(3.5));
-    assert.ok(c.weights.every(Number.isFinite) && c.means.every((v) => Math.abs(v - 3.5) < 1e-9), JSON.stringify(vgmToJSON(c)));
+    assert.ok(
+      c.weights.every(Number.isFinite) && c.means.every((v) => Math.abs(v - 3.5) < 1e-9),
+      JSON.stringify(vgmToJSON(c)),
+    );
     const two = Float64Array.from({ length: 300 }, (_, i) => (i % 3 === 0 ? 1 : 40));
     const m = fitVgm(e, two);
     const got = modes(m);
@@ -203,7 +248,10 @@ describe('vgm: argument and model-file errors', async () => {
     bad[7] = -Infinity;
     assert.throws(() => fitVgm(e, bad), codeOf('E_VALUE', /fitVgm: x\[7\] is -Infinity/));
     const m = fitVgm(e, x, { nComponents: 3 });
-    assert.throws(() => vgmPredictProba(e, m, Float64Array.from([1, Infinity])), codeOf('E_VALUE', /vgmPredictProba: x\[1\] is Infinity/));
+    assert.throws(
+      () => vgmPredictProba(e, m, Float64Array.from([1, Infinity])),
+      codeOf('E_VALUE', /vgmPredictProba: x\[1\] is Infinity/),
+    );
     assert.throws(() => vgmScore(e, m, Float64Array.from([NaN])), codeOf('E_VALUE', /vgmScore: x\[0\] is NaN/));
   });
 
@@ -231,14 +279,29 @@ describe('vgm: argument and model-file errors', async () => {
     assert.throws(() => vgmFromJSON(with_({ format: 'x' })), codeOf('E_INPUT', /"format" must be "lucid-vgm"/));
     assert.throws(() => vgmFromJSON(with_({ version: 2 })), codeOf('E_INPUT', /unsupported "version" 2/));
     assert.throws(() => vgmFromJSON(with_({ nComponents: 0 })), codeOf('E_INPUT', /"nComponents"/));
-    assert.throws(() => vgmFromJSON(with_({ means: [1, 2] })), codeOf('E_INPUT', /"means" must be an array of 3 numbers/));
-    assert.throws(() => vgmFromJSON(with_({ means: [1, 'a', 2] })), codeOf('E_INPUT', /"means"\[1\] is "a", not a finite number/));
-    assert.throws(() => vgmFromJSON(with_({ covariances: [1, -1, 2] })), codeOf('E_INPUT', /"covariances"\[1\] is -1, must be > 0/));
+    assert.throws(
+      () => vgmFromJSON(with_({ means: [1, 2] })),
+      codeOf('E_INPUT', /"means" must be an array of 3 numbers/),
+    );
+    assert.throws(
+      () => vgmFromJSON(with_({ means: [1, 'a', 2] })),
+      codeOf('E_INPUT', /"means"\[1\] is "a", not a finite number/),
+    );
+    assert.throws(
+      () => vgmFromJSON(with_({ covariances: [1, -1, 2] })),
+      codeOf('E_INPUT', /"covariances"\[1\] is -1, must be > 0/),
+    );
     assert.throws(() => vgmFromJSON(with_({ weights: [0.5, 0.5, 0.5] })), codeOf('E_INPUT', /"weights" sum to 1.5/));
-    assert.throws(() => vgmFromJSON(with_({ stds: [1, 1, 1] })), codeOf('E_INPUT', /"stds"\[\d\] = 1 is not the square root/));
+    assert.throws(
+      () => vgmFromJSON(with_({ stds: [1, 1, 1] })),
+      codeOf('E_INPUT', /"stds"\[\d\] = 1 is not the square root/),
+    );
     assert.throws(() => vgmFromJSON(with_({ converged: 'yes' })), codeOf('E_INPUT', /"converged"/));
     assert.throws(() => vgmFromJSON(with_({ nIter: 1.5 })), codeOf('E_INPUT', /"nIter"/));
-    assert.throws(() => vgmFromJSON(with_({ meanPrior: null })), codeOf('E_INPUT', /"meanPrior" must be a finite number/));
+    assert.throws(
+      () => vgmFromJSON(with_({ meanPrior: null })),
+      codeOf('E_INPUT', /"meanPrior" must be a finite number/),
+    );
     const { degreesOfFreedom: _, ...missing } = good;
     assert.throws(() => vgmFromJSON(missing), codeOf('E_INPUT', /"degreesOfFreedom" must be an array/));
   });
@@ -248,18 +311,40 @@ describe('vgm: argument and model-file errors', async () => {
 // Adult vs scikit-learn.
 
 interface GoldFit {
-  seed: number; n_modes: number; weights: number[]; means: number[]; stds: number[]; score: number; n_iter: number;
+  seed: number;
+  n_modes: number;
+  weights: number[];
+  means: number[];
+  stds: number[];
+  score: number;
+  n_iter: number;
 }
 interface GoldFixed {
-  weights: number[]; means: number[]; covariances: number[]; lower_bound: number; lb_trace: number[]; n_iter: number;
-  converged: boolean; score: number; probe_x: number[]; probe_proba: number[][]; probe_score_samples: number[];
+  weights: number[];
+  means: number[];
+  covariances: number[];
+  lower_bound: number;
+  lb_trace: number[];
+  n_iter: number;
+  converged: boolean;
+  score: number;
+  probe_x: number[];
+  probe_proba: number[][];
+  probe_score_samples: number[];
 }
 interface Gold {
   rows: number;
   columns: Record<string, { fits: GoldFit[]; fixed_init: GoldFixed }>;
 }
 
-const ADULT_POS: Record<string, number> = { age: 0, fnlwgt: 2, 'education-num': 4, 'capital-gain': 10, 'capital-loss': 11, 'hours-per-week': 12 };
+const ADULT_POS: Record<string, number> = {
+  age: 0,
+  fnlwgt: 2,
+  'education-num': 4,
+  'capital-gain': 10,
+  'capital-loss': 11,
+  'hours-per-week': 12,
+};
 
 /** The Adult test file's numeric columns, rows with '?' dropped; null when the data is absent. */
 function adultColumns(): Record<string, Float64Array> | null {
@@ -320,16 +405,30 @@ describe('vgm vs scikit-learn 1.2 on Adult (test file, 15060 rows)', async () =>
       for (let k = 0; k < 10; k++) {
         const sd = Math.sqrt(g.covariances[k]);
         assert.ok(Math.abs(m.weights[k] - g.weights[k]) <= 1e-4, `weight ${k}: ${m.weights[k]} vs ${g.weights[k]}`);
-        assert.ok(Math.abs(m.means[k] - g.means[k]) <= 0.005 * sd, `mean ${k}: ${m.means[k]} vs ${g.means[k]} (σ ${sd})`);
-        assert.ok(Math.abs(m.covariances[k] / g.covariances[k] - 1) <= 0.005, `covariance ${k}: ${m.covariances[k]} vs ${g.covariances[k]}`);
+        assert.ok(
+          Math.abs(m.means[k] - g.means[k]) <= 0.005 * sd,
+          `mean ${k}: ${m.means[k]} vs ${g.means[k]} (σ ${sd})`,
+        );
+        assert.ok(
+          Math.abs(m.covariances[k] / g.covariances[k] - 1) <= 0.005,
+          `covariance ${k}: ${m.covariances[k]} vs ${g.covariances[k]}`,
+        );
       }
       // per-sample allowance as above, plus tol for each iteration the stopping point may move by
-      assert.ok(Math.abs(m.lowerBound - g.lower_bound) <= 1e-6 * x.length + 5e-3, `lower bound ${m.lowerBound} vs ${g.lower_bound}`);
+      assert.ok(
+        Math.abs(m.lowerBound - g.lower_bound) <= 1e-6 * x.length + 5e-3,
+        `lower bound ${m.lowerBound} vs ${g.lower_bound}`,
+      );
       assert.ok(Math.abs(vgmScore(e, m, x) - g.score) <= 1e-4, `score ${vgmScore(e, m, x)} vs ${g.score}`);
       const p = vgmPredictProba(e, m, Float64Array.from(g.probe_x));
-      g.probe_proba.forEach((row, i) => row.forEach((v, k) => {
-        assert.ok(Math.abs(p[i * 10 + k] - v) <= 0.01, `predict_proba(${g.probe_x[i]})[${k}] = ${p[i * 10 + k]}, sklearn ${v}`);
-      }));
+      g.probe_proba.forEach((row, i) =>
+        row.forEach((v, k) => {
+          assert.ok(
+            Math.abs(p[i * 10 + k] - v) <= 0.01,
+            `predict_proba(${g.probe_x[i]})[${k}] = ${p[i * 10 + k]}, sklearn ${v}`,
+          );
+        }),
+      );
       g.probe_score_samples.forEach((v, i) => {
         const s = vgmScore(e, m, Float64Array.of(g.probe_x[i]));
         // in the tails the log density is dominated by ½(x − m)²/σ², so it inherits the covariance tolerance (0.5%)
@@ -363,7 +462,10 @@ describe('vgm vs scikit-learn 1.2 on Adult (test file, 15060 rows)', async () =>
         const n = activeModes(m).length;
         const s = vgmScore(e, m, x);
         assert.ok(n >= lo && n <= hi, `seed ${seed}: ${n} active modes, sklearn ${lo}..${hi}`);
-        assert.ok(s >= worst - 0.01 && s <= best + 0.02, `seed ${seed}: mean log-likelihood ${s}, sklearn ${worst}..${best}`);
+        assert.ok(
+          s >= worst - 0.01 && s <= best + 0.02,
+          `seed ${seed}: mean log-likelihood ${s}, sklearn ${worst}..${best}`,
+        );
       }
     });
   }

@@ -9,9 +9,20 @@ import { Rng } from '../../src/engine/rng.js';
 import { initNodeEngine } from '../../src/node/engine.js';
 import { Adam } from '../../src/nn/adam.js';
 import { buildParams } from '../../src/nn/module.js';
-import { applyActivation, Discriminator, Generator, gradientPenalty, OutputSpan } from '../../src/models/ctgan/networks.js';
+import {
+  applyActivation,
+  Discriminator,
+  Generator,
+  gradientPenalty,
+  type OutputSpan,
+} from '../../src/models/ctgan/networks.js';
 
-const SPANS: OutputSpan[] = [{ kind: 'tanh', width: 1 }, { kind: 'softmax', width: 3 }, { kind: 'tanh', width: 1 }, { kind: 'softmax', width: 2 }];
+const SPANS: OutputSpan[] = [
+  { kind: 'tanh', width: 1 },
+  { kind: 'softmax', width: 3 },
+  { kind: 'tanh', width: 1 },
+  { kind: 'softmax', width: 2 },
+];
 const D = 7;
 const Z = 8;
 const BATCH = 20;
@@ -29,7 +40,10 @@ function trainGan(e: Engine, seed: number, steps: number): Float32Array[] {
     e.scope(() => {
       const real = applyActivation(o.mul(rng.normal([BATCH, D]), 3), SPANS, rng);
       const fake = applyActivation(G.forward(rng.normal([BATCH, Z])), SPANS, rng);
-      const lossC = o.add(o.neg(o.sub(o.mean(C.forward(real, rng)), o.mean(C.forward(fake.detach(), rng)))), gradientPenalty(C, real, fake, rng));
+      const lossC = o.add(
+        o.neg(o.sub(o.mean(C.forward(real, rng)), o.mean(C.forward(fake.detach(), rng)))),
+        gradientPenalty(C, real, fake, rng),
+      );
       cOpt.step(grad(lossC, cp.trainable));
     });
     e.scope(() => {

@@ -7,11 +7,16 @@ import type { BeyondSide, AuditResult, CanonicalComparison, Distribution } from 
 import { shiftStatus, type FeatureFidelity, type ShiftCheck } from '../../src/audit/checks.js';
 import type { DrawStats } from '../../src/audit/canonical.js';
 import { buildFindings } from '../../src/audit/findings.js';
-import { correctTogether, groupMetrics, METRICS, type GroupResult, type MetricsReport } from '../../src/methods/metrics/index.js';
+import {
+  correctTogether,
+  groupMetrics,
+  METRICS,
+  type GroupResult,
+  type MetricsReport,
+} from '../../src/methods/metrics/index.js';
 import type { FaleFeature } from '../../src/methods/fale/index.js';
 import type { Validity } from '../../src/methods/quality/index.js';
 import { cat, num, table } from '../helpers/tables.js';
-
 
 const norm = (xs: number[]): number[] => {
   const s = xs.reduce((a, b) => a + b, 0);
@@ -22,19 +27,36 @@ const norm = (xs: number[]): number[] => {
  * A distribution of the positive and negative sets; with `real`, the real rows on each side as their
  * counterparts (`of`), made by mixing each set with `real`, and per-seed JS around the pooled one.
  */
-export function dist(feature: string, role: Distribution['role'], spec: { edges?: number[]; categories?: string[] }, pos: number[], neg: number[], real?: number[]): Distribution {
+export function dist(
+  feature: string,
+  role: Distribution['role'],
+  spec: { edges?: number[]; categories?: string[] },
+  pos: number[],
+  neg: number[],
+  real?: number[],
+): Distribution {
   const p = norm(pos);
   const q = norm(neg);
   const series: Distribution['series'] = [
     { name: 'positive canonical', share: p, n: 3000 },
     { name: 'negative canonical', share: q, n: 3000 },
   ];
-  const d: Distribution = { feature, kind: spec.edges ? 'numeric' : 'categorical', ...spec, series, js: jsDistance(p, q), role };
+  const d: Distribution = {
+    feature,
+    kind: spec.edges ? 'numeric' : 'categorical',
+    ...spec,
+    series,
+    js: jsDistance(p, q),
+    role,
+  };
   if (real) {
     const r = norm(real);
     const rp = norm(p.map((x, i) => x + r[i]));
     const rn = norm(q.map((x, i) => x + r[i]));
-    series.push({ name: 'real rows predicted positive', share: rp, n: 900, of: 0 }, { name: 'real rows predicted negative', share: rn, n: 2100, of: 1 });
+    series.push(
+      { name: 'real rows predicted positive', share: rp, n: 900, of: 0 },
+      { name: 'real rows predicted negative', share: rn, n: 2100, of: 1 },
+    );
     d.jsReal = jsDistance(rp, rn);
     d.jsSeeds = [d.js * 0.94, d.js, d.js * 1.05];
   }
@@ -43,25 +65,70 @@ export function dist(feature: string, role: Distribution['role'], spec: { edges?
 
 /** A hand-made fidelity entry: KS for numeric features, TV for categorical ones. */
 function fid(feature: string, kind: 'numeric' | 'categorical', pos: number, neg: number): FeatureFidelity {
-  const side = (x: number, realRows: number): FeatureFidelity['positive'] => ({ distance: x, perSeed: [x * 1.1, x * 0.9, x], floor: 0.04, floorMedian: 0.025, rows: 3000, realRows });
-  return { feature, metric: kind === 'numeric' ? 'KS' : 'TV', positive: side(pos, 900), negative: side(neg, 2100), faithful: Math.max(pos, neg) <= 0.1 };
+  const side = (x: number, realRows: number): FeatureFidelity['positive'] => ({
+    distance: x,
+    perSeed: [x * 1.1, x * 0.9, x],
+    floor: 0.04,
+    floorMedian: 0.025,
+    rows: 3000,
+    realRows,
+  });
+  return {
+    feature,
+    metric: kind === 'numeric' ? 'KS' : 'TV',
+    positive: side(pos, 900),
+    negative: side(neg, 2100),
+    faithful: Math.max(pos, neg) <= 0.1,
+  };
 }
 
 /** A hand-made direction check. */
-function shift(feature: string, role: Distribution['role'], value: string, seeds: number[], real: number, half: number): ShiftCheck {
+function shift(
+  feature: string,
+  role: Distribution['role'],
+  value: string,
+  seeds: number[],
+  real: number,
+  half: number,
+): ShiftCheck {
   const pooled = seeds.reduce((a, b) => a + b, 0) / seeds.length;
   const lo = real - half;
   const hi = real + half;
   const s = lo > 0 ? 1 : hi < 0 ? -1 : 0;
   const withSign = s === 0 ? 0 : seeds.filter((x) => Math.sign(x) === s).length;
   return {
-    feature, role, value, kind: value === 'median' ? 'median' : 'share', canonical: seeds, pooled, positive: 0.5 + pooled / 2, negative: 0.5 - pooled / 2, canonicalSe: 0.015,
-    real: { shift: real, lo, hi, positiveRows: 900, negativeRows: 2100, positive: 0.5 + real / 2, negative: 0.5 - real / 2 },
-    ...shiftStatus(seeds, pooled, 0.015, { lo, hi }, s, 1.96), seedsWithDataSign: withSign,
+    feature,
+    role,
+    value,
+    kind: value === 'median' ? 'median' : 'share',
+    canonical: seeds,
+    pooled,
+    positive: 0.5 + pooled / 2,
+    negative: 0.5 - pooled / 2,
+    canonicalSe: 0.015,
+    real: {
+      shift: real,
+      lo,
+      hi,
+      positiveRows: 900,
+      negativeRows: 2100,
+      positive: 0.5 + real / 2,
+      negative: 0.5 - real / 2,
+    },
+    ...shiftStatus(seeds, pooled, 0.015, { lo, hi }, s, 1.96),
+    seedsWithDataSign: withSign,
   };
 }
 
-const stats = (wanted: number, acceptance: number): DrawStats => ({ wanted, kept: wanted, drawn: Math.round(wanted / acceptance), acceptance, contradicting: 12, clippedRows: 30, capped: false });
+const stats = (wanted: number, acceptance: number): DrawStats => ({
+  wanted,
+  kept: wanted,
+  drawn: Math.round(wanted / acceptance),
+  acceptance,
+  contradicting: 12,
+  clippedRows: 30,
+  capped: false,
+});
 
 function validity(pos: number, neg: number): Validity {
   return {
@@ -85,7 +152,12 @@ type GroupCounts = [string, number, number, number, number];
  * sample's verdicts, references and tables are what the code would produce), with made-up bootstrap
  * intervals when `withCi`.
  */
-function attributeReport(column: string, groups: GroupCounts[], withCi: boolean, warnings: string[] = []): MetricsReport {
+function attributeReport(
+  column: string,
+  groups: GroupCounts[],
+  withCi: boolean,
+  warnings: string[] = [],
+): MetricsReport {
   const g: string[] = [];
   const y: string[] = [];
   const p: number[] = [];
@@ -102,7 +174,15 @@ function attributeReport(column: string, groups: GroupCounts[], withCi: boolean,
     push(tn, '<=50K', 0.1);
     push(fn, '>50K', 0.1);
   }
-  const t = table(cat('income', y, ['<=50K', '>50K']), num('pred', p), cat(column, g, groups.map((x) => x[0])));
+  const t = table(
+    cat('income', y, ['<=50K', '>50K']),
+    num('pred', p),
+    cat(
+      column,
+      g,
+      groups.map((x) => x[0]),
+    ),
+  );
   const r = groupMetrics(t, { label: 'income', positive: '>50K', pred: 'pred', groups: [column] });
   if (withCi) {
     for (const a of r.attributes) {
@@ -114,7 +194,12 @@ function attributeReport(column: string, groups: GroupCounts[], withCi: boolean,
         }
       }
     }
-    r.bootstrap = { resamples: 200, seed: 7, confidence: 0.95, method: 'percentile, rows resampled with replacement, reference group fixed' };
+    r.bootstrap = {
+      resamples: 200,
+      seed: 7,
+      confidence: 0.95,
+      method: 'percentile, rows resampled with replacement, reference group fixed',
+    };
   }
   r.warnings.push(...warnings);
   return r;
@@ -122,7 +207,13 @@ function attributeReport(column: string, groups: GroupCounts[], withCi: boolean,
 
 /** Several attributes' reports as one (as the audit's per-attribute report). */
 function mergeReports(parts: MetricsReport[]): MetricsReport {
-  return { ...parts[0], rows: parts[0].rows, attributes: parts.flatMap((x) => x.attributes), warnings: parts.flatMap((x) => x.warnings), bootstrap: parts.find((x) => x.bootstrap)?.bootstrap ?? null };
+  return {
+    ...parts[0],
+    rows: parts[0].rows,
+    attributes: parts.flatMap((x) => x.attributes),
+    warnings: parts.flatMap((x) => x.warnings),
+    bootstrap: parts.find((x) => x.bootstrap)?.bootstrap ?? null,
+  };
 }
 
 const AGE_EDGES = [17, 28, 37, 48, 90];
@@ -134,15 +225,34 @@ function canonicalTables() {
   const n = 1000;
   const mk = (shift: number) =>
     table(
-      num('age', Array.from({ length: n }, (_, i) => 17 + ((i * 7 + shift) % 73))),
-      cat('sex', Array.from({ length: n }, (_, i) => ((i + shift) % 3 === 0 ? 'Female' : 'Male')), ['Female', 'Male']),
-      cat('education', Array.from({ length: n }, (_, i) => EDU[(i + shift) % EDU.length]), EDU),
-      num('hours-per-week', Array.from({ length: n }, (_, i) => 20 + ((i * 3 + shift) % 50))),
+      num(
+        'age',
+        Array.from({ length: n }, (_, i) => 17 + ((i * 7 + shift) % 73)),
+      ),
+      cat(
+        'sex',
+        Array.from({ length: n }, (_, i) => ((i + shift) % 3 === 0 ? 'Female' : 'Male')),
+        ['Female', 'Male'],
+      ),
+      cat(
+        'education',
+        Array.from({ length: n }, (_, i) => EDU[(i + shift) % EDU.length]),
+        EDU,
+      ),
+      num(
+        'hours-per-week',
+        Array.from({ length: n }, (_, i) => 20 + ((i * 3 + shift) % 50)),
+      ),
     );
   return { positive: mk(5), negative: mk(0) };
 }
 
-function comparison(name: string, fix: [string, string][], distributions: Distribution[], extra: Partial<CanonicalComparison> = {}): CanonicalComparison {
+function comparison(
+  name: string,
+  fix: [string, string][],
+  distributions: Distribution[],
+  extra: Partial<CanonicalComparison> = {},
+): CanonicalComparison {
   const { positive, negative } = canonicalTables();
   return {
     fix,
@@ -164,7 +274,11 @@ function faleFeatures(): FaleFeature[] {
     edges: [1, 25, 38, 40, 45, 50, 99],
     values: [-0.06, -0.04, -0.01, 0.0, 0.02, 0.05, 0.05],
     deltas: [0.02, 0.03, 0.01, 0.02, 0.03, null],
-    counts: { n: [310, 420, 1200, 380, 450, 240], unprivileged: [160, 190, 350, 90, 70, 25], privileged: [150, 230, 850, 290, 380, 215] },
+    counts: {
+      n: [310, 420, 1200, 380, 450, 240],
+      unprivileged: [160, 190, 350, 90, 70, 25],
+      privileged: [150, 230, 850, 290, 380, 215],
+    },
     undefined: [5],
     ci: {
       level: 0.95,
@@ -179,7 +293,11 @@ function faleFeatures(): FaleFeature[] {
     categories: ['HS-grad', 'Some-college', 'Bachelors', 'Masters', 'Doctorate'],
     values: [-0.05, -0.03, 0.02, 0.04, 0.06],
     deltas: [0, 0.02, 0.05, 0.02, null],
-    counts: { n: [1000, 800, 700, 350, 150], unprivileged: [350, 300, 220, 90, 12], privileged: [650, 500, 480, 260, 138] },
+    counts: {
+      n: [1000, 800, 700, 350, 150],
+      unprivileged: [350, 300, 220, 90, 12],
+      privileged: [650, 500, 480, 260, 138],
+    },
     undefined: [4],
   };
   return [hours, edu];
@@ -189,14 +307,66 @@ function faleFeatures(): FaleFeature[] {
 export function sampleAuditResult(): AuditResult {
   const age = dist('age', 'proxy', { edges: AGE_EDGES }, [10, 25, 38, 27], [38, 27, 20, 15], [28, 25, 25, 22]);
   const sex = dist('sex', 'protected', { categories: ['Female', 'Male'] }, [18, 82], [42, 58], [33, 67]);
-  const hours = dist('hours-per-week', 'feature', { edges: [1, 20, 30, 40, 45, 50, 60, 99] }, [2, 4, 30, 14, 25, 15, 10], [9, 12, 52, 9, 10, 5, 3], [6, 9, 45, 11, 15, 8, 6]);
-  const edu = dist('education', 'feature', { categories: EDU }, [15, 18, 35, 22, 10], [45, 30, 17, 6, 2], [33, 26, 25, 12, 4]);
-  const occ = dist('occupation', 'feature', { categories: OCC }, [35, 30, 12, 18, 5], [12, 14, 30, 25, 19], [20, 20, 24, 22, 14]);
-  const gain = dist('capital-gain', 'feature', { edges: [0, 1, 5000, 10000, 100000] }, [80, 5, 8, 7], [96, 3, 1, 0], [91, 4, 3, 2]);
-  const marital = dist('marital-status', 'feature', { categories: ['Married-civ-spouse', 'Never-married', 'Divorced', 'Widowed'] }, [70, 15, 12, 3], [30, 45, 18, 7], [46, 33, 15, 6]);
+  const hours = dist(
+    'hours-per-week',
+    'feature',
+    { edges: [1, 20, 30, 40, 45, 50, 60, 99] },
+    [2, 4, 30, 14, 25, 15, 10],
+    [9, 12, 52, 9, 10, 5, 3],
+    [6, 9, 45, 11, 15, 8, 6],
+  );
+  const edu = dist(
+    'education',
+    'feature',
+    { categories: EDU },
+    [15, 18, 35, 22, 10],
+    [45, 30, 17, 6, 2],
+    [33, 26, 25, 12, 4],
+  );
+  const occ = dist(
+    'occupation',
+    'feature',
+    { categories: OCC },
+    [35, 30, 12, 18, 5],
+    [12, 14, 30, 25, 19],
+    [20, 20, 24, 22, 14],
+  );
+  const gain = dist(
+    'capital-gain',
+    'feature',
+    { edges: [0, 1, 5000, 10000, 100000] },
+    [80, 5, 8, 7],
+    [96, 3, 1, 0],
+    [91, 4, 3, 2],
+  );
+  const marital = dist(
+    'marital-status',
+    'feature',
+    { categories: ['Married-civ-spouse', 'Never-married', 'Divorced', 'Widowed'] },
+    [70, 15, 12, 3],
+    [30, 45, 18, 7],
+    [46, 33, 15, 6],
+  );
 
-  const sexAttr = attributeReport('sex', [['Female', 80, 40, 820, 60], ['Male', 420, 160, 1200, 220]], true);
-  const ageAttr = attributeReport('age (binned)', [['[17, 28]', 20, 15, 700, 25], ['(28, 37]', 110, 50, 520, 60], ['(37, 48]', 200, 80, 420, 80], ['(48, 90]', 170, 55, 440, 55]], false, ['age (binned) = (48, 90]: example warning']);
+  const sexAttr = attributeReport(
+    'sex',
+    [
+      ['Female', 80, 40, 820, 60],
+      ['Male', 420, 160, 1200, 220],
+    ],
+    true,
+  );
+  const ageAttr = attributeReport(
+    'age (binned)',
+    [
+      ['[17, 28]', 20, 15, 700, 25],
+      ['(28, 37]', 110, 50, 520, 60],
+      ['(37, 48]', 200, 80, 420, 80],
+      ['(48, 90]', 170, 55, 440, 55],
+    ],
+    false,
+    ['age (binned) = (48, 90]: example warning'],
+  );
   const inter = attributeReport(
     'sex × age (binned)',
     [
@@ -230,37 +400,95 @@ export function sampleAuditResult(): AuditResult {
       [-0.12, -0.03, 0.01, null],
       [-0.15, 0.02, 0.16, 0.11],
     ],
-    small: [[0, 2], [0, 3]] as [number, number][],
+    small: [
+      [0, 2],
+      [0, 3],
+    ] as [number, number][],
     shiftStatus: [
       ['agrees', 'disagrees', 'within noise', null],
       ['agrees', 'within noise', 'agrees', 'agrees'],
     ] as (ShiftCheck['status'] | null)[][],
   };
   const sets = [
-    comparison('intersection-sex=Female-age=(28, 37]', [['sex', 'Female'], ['age', '(28, 37]']], [
-      dist('education', 'feature', { categories: EDU }, [12, 20, 38, 20, 10], [40, 32, 20, 6, 2]),
-      dist('hours-per-week', 'feature', { edges: [1, 30, 40, 50, 99] }, [10, 40, 35, 15], [25, 55, 15, 5]),
-      dist('occupation', 'feature', { categories: OCC }, [30, 30, 10, 20, 10], [15, 15, 30, 25, 15]),
-      dist('marital-status', 'feature', { categories: ['Married-civ-spouse', 'Never-married', 'Divorced', 'Widowed'] }, [50, 30, 15, 5], [35, 40, 18, 7]),
-    ], { fixTraining: { rows: 250, share: 250 / 3000, rare: false }, fixSatisfied: 0.91 }),
-    comparison('intersection-sex=Female-age=(37, 48]', [['sex', 'Female'], ['age', '(37, 48]']], [
-      dist('education', 'feature', { categories: EDU }, [20, 20, 30, 20, 10], [35, 30, 25, 8, 2]),
-      dist('hours-per-week', 'feature', { edges: [1, 30, 40, 50, 99] }, [15, 40, 30, 15], [20, 50, 20, 10]),
-    ], { fixTraining: { rows: 26, share: 26 / 3000, rare: true }, fixSatisfied: 0.42, validity: null, validityScorer: null }),
-    comparison('intersection-sex=Male-age=(37, 48]', [['sex', 'Male'], ['age', '(37, 48]']], [
-      dist('education', 'feature', { categories: EDU }, [14, 18, 36, 22, 10], [44, 30, 18, 6, 2]),
-    ], { fixTraining: { rows: 754, share: 754 / 3000, rare: false }, fixSatisfied: 0.97 }),
+    comparison(
+      'intersection-sex=Female-age=(28, 37]',
+      [
+        ['sex', 'Female'],
+        ['age', '(28, 37]'],
+      ],
+      [
+        dist('education', 'feature', { categories: EDU }, [12, 20, 38, 20, 10], [40, 32, 20, 6, 2]),
+        dist('hours-per-week', 'feature', { edges: [1, 30, 40, 50, 99] }, [10, 40, 35, 15], [25, 55, 15, 5]),
+        dist('occupation', 'feature', { categories: OCC }, [30, 30, 10, 20, 10], [15, 15, 30, 25, 15]),
+        dist(
+          'marital-status',
+          'feature',
+          { categories: ['Married-civ-spouse', 'Never-married', 'Divorced', 'Widowed'] },
+          [50, 30, 15, 5],
+          [35, 40, 18, 7],
+        ),
+      ],
+      { fixTraining: { rows: 250, share: 250 / 3000, rare: false }, fixSatisfied: 0.91 },
+    ),
+    comparison(
+      'intersection-sex=Female-age=(37, 48]',
+      [
+        ['sex', 'Female'],
+        ['age', '(37, 48]'],
+      ],
+      [
+        dist('education', 'feature', { categories: EDU }, [20, 20, 30, 20, 10], [35, 30, 25, 8, 2]),
+        dist('hours-per-week', 'feature', { edges: [1, 30, 40, 50, 99] }, [15, 40, 30, 15], [20, 50, 20, 10]),
+      ],
+      {
+        fixTraining: { rows: 26, share: 26 / 3000, rare: true },
+        fixSatisfied: 0.42,
+        validity: null,
+        validityScorer: null,
+      },
+    ),
+    comparison(
+      'intersection-sex=Male-age=(37, 48]',
+      [
+        ['sex', 'Male'],
+        ['age', '(37, 48]'],
+      ],
+      [dist('education', 'feature', { categories: EDU }, [14, 18, 36, 22, 10], [44, 30, 18, 6, 2])],
+      { fixTraining: { rows: 754, share: 754 / 3000, rare: false }, fixSatisfied: 0.97 },
+    ),
   ];
 
   const lucidDists = [
-    { ...dist('hours-per-week', 'feature', { edges: [1, 20, 40, 60, 80, 99] }, [2, 8, 40, 35, 15], [20, 20, 20, 20, 20]) },
+    {
+      ...dist(
+        'hours-per-week',
+        'feature',
+        { edges: [1, 20, 40, 60, 80, 99] },
+        [2, 8, 40, 35, 15],
+        [20, 20, 20, 20, 20],
+      ),
+    },
     { ...dist('education', 'feature', { categories: EDU }, [5, 5, 20, 35, 35], [20, 20, 20, 20, 20]) },
     { ...dist('sex', 'protected', { categories: ['Female', 'Male'] }, [30, 70], [50, 50]) },
-  ].map((d) => ({ ...d, series: [{ ...d.series[0], name: 'LUCID canonical set' }, { ...d.series[1], name: 'uniform start' }] }));
+  ].map((d) => ({
+    ...d,
+    series: [
+      { ...d.series[0], name: 'LUCID canonical set' },
+      { ...d.series[1], name: 'uniform start' },
+    ],
+  }));
 
   const { positive, negative } = canonicalTables();
   const ranked = [age, sex, hours, edu, occ, gain, marital].sort((a, b) => b.js - a.js);
-  const fidelity = [fid('age', 'numeric', 0.07, 0.05), fid('sex', 'categorical', 0.03, 0.02), fid('hours-per-week', 'numeric', 0.08, 0.06), fid('education', 'categorical', 0.06, 0.04), fid('occupation', 'categorical', 0.05, 0.09), fid('capital-gain', 'numeric', 0.31, 0.12), fid('marital-status', 'categorical', 0.04, 0.05)];
+  const fidelity = [
+    fid('age', 'numeric', 0.07, 0.05),
+    fid('sex', 'categorical', 0.03, 0.02),
+    fid('hours-per-week', 'numeric', 0.08, 0.06),
+    fid('education', 'categorical', 0.06, 0.04),
+    fid('occupation', 'categorical', 0.05, 0.09),
+    fid('capital-gain', 'numeric', 0.31, 0.12),
+    fid('marital-status', 'categorical', 0.04, 0.05),
+  ];
   const shifts = [
     shift('sex', 'protected', 'Female', [-0.26, -0.22, -0.24], -0.21, 0.03),
     shift('sex', 'protected', 'Male', [0.26, 0.22, 0.24], 0.21, 0.03),
@@ -274,12 +502,47 @@ export function sampleAuditResult(): AuditResult {
     shift('education', 'feature', 'Doctorate', [0.07, 0.08, 0.09], 0.05, 0.02),
     shift('occupation', 'feature', 'Craft-repair', [-0.17, -0.19, -0.18], 0.02, 0.03),
   ];
-  const beyondSide = (pt: number, ptFloor: number, det: number, detFloor: number, p: { generated: { p5: number; median: number; exactShare: number }; heldOut: { p5: number; median: number; exactShare: number }; ratioP5: number }): BeyondSide => ({
+  const beyondSide = (
+    pt: number,
+    ptFloor: number,
+    det: number,
+    detFloor: number,
+    p: {
+      generated: { p5: number; median: number; exactShare: number };
+      heldOut: { p5: number; median: number; exactShare: number };
+      ratioP5: number;
+    },
+  ): BeyondSide => ({
     realRows: 1000,
     generatedRows: 3000,
-    pairTrends: { score: pt, floor: ptFloor, floorMedian: ptFloor + 0.01, pairs: 91, pairsTotal: 91, worst: [{ a: 'age', b: 'marital-status', similarity: 0.71 }, { a: 'sex', b: 'relationship', similarity: 0.78 }] },
-    detection: { auc: 1 - det / 2, score: det, floor: detFloor, floorMedian: detFloor + 0.05, floorRows: 500, rowsReal: 1000, rowsGenerated: 1000, heldOut: 2000 },
-    privacy: { ...p, rows: { train: 500, heldOut: 500, generated: 2000 }, trainTotal: 500, trainSubsampled: false, against: 'halves' },
+    pairTrends: {
+      score: pt,
+      floor: ptFloor,
+      floorMedian: ptFloor + 0.01,
+      pairs: 91,
+      pairsTotal: 91,
+      worst: [
+        { a: 'age', b: 'marital-status', similarity: 0.71 },
+        { a: 'sex', b: 'relationship', similarity: 0.78 },
+      ],
+    },
+    detection: {
+      auc: 1 - det / 2,
+      score: det,
+      floor: detFloor,
+      floorMedian: detFloor + 0.05,
+      floorRows: 500,
+      rowsReal: 1000,
+      rowsGenerated: 1000,
+      heldOut: 2000,
+    },
+    privacy: {
+      ...p,
+      rows: { train: 500, heldOut: 500, generated: 2000 },
+      trainTotal: 500,
+      trainSubsampled: false,
+      against: 'halves',
+    },
   });
   const checks: AuditResult['checks'] = {
     seeds: [42, 1000045, 2000048],
@@ -288,12 +551,38 @@ export function sampleAuditResult(): AuditResult {
     cells: [shift('sex × age', 'protected', 'Female & (28, 37]', [-0.03, -0.02, -0.04], 0.02, 0.015)],
     dependencies: [{ from: 'education', to: 'education-num' }],
     relations: [
-      { kind: 'arithmetic', text: 'age = education-num + experience + 6', target: 'age', inputs: ['education-num', 'experience'], kept: 'derived', real: { rows: 1000, breaks: 2 }, positive: { rows: 1000, breaks: 0 }, negative: { rows: 1000, breaks: 0 } },
-      { kind: 'dependency', text: 'education-num follows from education', target: 'education-num', inputs: ['education'], kept: 'derived', real: { rows: 998, breaks: 0 }, positive: { rows: 1000, breaks: 0 }, negative: { rows: 999, breaks: 0 } },
+      {
+        kind: 'arithmetic',
+        text: 'age = education-num + experience + 6',
+        target: 'age',
+        inputs: ['education-num', 'experience'],
+        kept: 'derived',
+        real: { rows: 1000, breaks: 2 },
+        positive: { rows: 1000, breaks: 0 },
+        negative: { rows: 1000, breaks: 0 },
+      },
+      {
+        kind: 'dependency',
+        text: 'education-num follows from education',
+        target: 'education-num',
+        inputs: ['education'],
+        kept: 'derived',
+        real: { rows: 998, breaks: 0 },
+        positive: { rows: 1000, breaks: 0 },
+        negative: { rows: 999, breaks: 0 },
+      },
     ],
     beyond: {
-      positive: beyondSide(0.912, 0.951, 0.41, 0.83, { generated: { p5: 0.031, median: 0.09, exactShare: 0 }, heldOut: { p5: 0.03, median: 0.085, exactShare: 0.002 }, ratioP5: 1.03 }),
-      negative: beyondSide(0.955, 0.948, 0.9, 0.86, { generated: { p5: 0.01, median: 0.05, exactShare: 0.04 }, heldOut: { p5: 0.028, median: 0.08, exactShare: 0.001 }, ratioP5: 0.36 }),
+      positive: beyondSide(0.912, 0.951, 0.41, 0.83, {
+        generated: { p5: 0.031, median: 0.09, exactShare: 0 },
+        heldOut: { p5: 0.03, median: 0.085, exactShare: 0.002 },
+        ratioP5: 1.03,
+      }),
+      negative: beyondSide(0.955, 0.948, 0.9, 0.86, {
+        generated: { p5: 0.01, median: 0.05, exactShare: 0.04 },
+        heldOut: { p5: 0.028, median: 0.08, exactShare: 0.001 },
+        ratioP5: 0.36,
+      }),
     },
     ranges: { age: [17, 90], 'hours-per-week': [1, 99], 'capital-gain': [0, 99999] },
   };
@@ -304,30 +593,107 @@ export function sampleAuditResult(): AuditResult {
       variant: 'simd',
       created: '2026-11-29T12:00:00.000Z',
       seed: 42,
-      data: { source: 'adult-sample.csv', rows: 3000, columns: ['age', 'sex', 'education', 'occupation', 'marital-status', 'hours-per-week', 'capital-gain', 'income'], sha256: 'a3f1c09e5b7d2e4f6a8b0c1d2e3f405162738495a6b7c8d9e0f1a2b3c4d5e6f7', bytes: 312456 },
+      data: {
+        source: 'adult-sample.csv',
+        rows: 3000,
+        columns: [
+          'age',
+          'sex',
+          'education',
+          'occupation',
+          'marital-status',
+          'hours-per-week',
+          'capital-gain',
+          'income',
+        ],
+        sha256: 'a3f1c09e5b7d2e4f6a8b0c1d2e3f405162738495a6b7c8d9e0f1a2b3c4d5e6f7',
+        bytes: 312456,
+      },
       label: 'income',
       positive: '>50K',
       favourable: 'positive',
       threshold: 0.5,
-      model: { kind: 'builtin', source: 'mlp (trained on adult-sample.csv)', features: ['sex', 'education', 'occupation', 'marital-status', 'hours-per-week', 'capital-gain'], differentiable: true, sha256: '0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e' },
-      gan: { epochs: 300, mode: 'paper', rows: 3000, seeds: checks.seeds, epochsDone: [300, 300, 300], rejection: true, schedule: 'paper', heldOut: 0, batch: 500, stops: [null, null, null], ganRows: 50000, sample: null },
+      model: {
+        kind: 'builtin',
+        source: 'mlp (trained on adult-sample.csv)',
+        features: ['sex', 'education', 'occupation', 'marital-status', 'hours-per-week', 'capital-gain'],
+        differentiable: true,
+        sha256: '0b1c2d3e4f5a6b7c8d9e0f1a2b3c4d5e6f708192a3b4c5d6e7f8091a2b3c4d5e',
+      },
+      gan: {
+        epochs: 300,
+        mode: 'paper',
+        rows: 3000,
+        seeds: checks.seeds,
+        epochsDone: [300, 300, 300],
+        rejection: true,
+        schedule: 'paper',
+        heldOut: 0,
+        batch: 500,
+        stops: [null, null, null],
+        ganRows: 50000,
+        sample: null,
+      },
       timings: { load: 12.5, gan: 84210, lucid: 3150, metrics: 40.2, fale: 920, report: 15 },
-      command: { via: 'cli', argv: ['audit', '--data', 'adult-sample.csv', '--label', 'income', '--positive', '>50K', '--protected', 'sex,age', '--model', 'adult.json', '--out', 'out/adult'] },
-      seeds: { audit: 42, 'LUCID-GAN 1 of 3 (training)': checks.seeds[0], 'LUCID-GAN 2 of 3 (training)': checks.seeds[1], 'LUCID-GAN 3 of 3 (training)': checks.seeds[2], 'main canonical sets, positive set, GAN 1, draw round 1': 2718281 },
+      command: {
+        via: 'cli',
+        argv: [
+          'audit',
+          '--data',
+          'adult-sample.csv',
+          '--label',
+          'income',
+          '--positive',
+          '>50K',
+          '--protected',
+          'sex,age',
+          '--model',
+          'adult.json',
+          '--out',
+          'out/adult',
+        ],
+      },
+      seeds: {
+        audit: 42,
+        'LUCID-GAN 1 of 3 (training)': checks.seeds[0],
+        'LUCID-GAN 2 of 3 (training)': checks.seeds[1],
+        'LUCID-GAN 3 of 3 (training)': checks.seeds[2],
+        'main canonical sets, positive set, GAN 1, draw round 1': 2718281,
+      },
       suppressBelow: null,
       interrupted: null,
     },
     protected: [
       { column: 'sex', groupColumn: 'sex', kind: 'categorical', inModel: true },
-      { column: 'age', groupColumn: 'age (binned)', kind: 'numeric', inModel: false, bins: { method: 'quantile', edges: AGE_EDGES, labels: AGE_LABELS, counts: [760, 740, 780, 720] } },
+      {
+        column: 'age',
+        groupColumn: 'age (binned)',
+        kind: 'numeric',
+        inModel: false,
+        bins: { method: 'quantile', edges: AGE_EDGES, labels: AGE_LABELS, counts: [760, 740, 780, 720] },
+      },
     ],
     metrics: {
       attributes: perAttribute,
       intersection: inter,
     },
     attribution: [
-      { attribute: 'sex', groupColumn: 'sex', readByModel: true, flipShare: 0.004, carriers: [{ feature: 'hours-per-week', association: 0.31, separation: 0.22, carried: 0.0682 }], path: 'correlated features' },
-      { attribute: 'age', groupColumn: 'age (binned)', readByModel: false, flipShare: null, carriers: [{ feature: 'marital-status', association: 0.4, separation: 0.35, carried: 0.14 }], path: 'correlated features' },
+      {
+        attribute: 'sex',
+        groupColumn: 'sex',
+        readByModel: true,
+        flipShare: 0.004,
+        carriers: [{ feature: 'hours-per-week', association: 0.31, separation: 0.22, carried: 0.0682 }],
+        path: 'correlated features',
+      },
+      {
+        attribute: 'age',
+        groupColumn: 'age (binned)',
+        readByModel: false,
+        flipShare: null,
+        carriers: [{ feature: 'marital-status', association: 0.4, separation: 0.35, carried: 0.14 }],
+        path: 'correlated features',
+      },
     ],
     canonical: {
       fix: [],
@@ -375,13 +741,26 @@ export function sampleAuditResult(): AuditResult {
     ],
     caveats: [
       { topic: 'validity', text: 'Only 71% of the negative canonical set is scored negative by the model.' },
-      { topic: 'rare-intersection', text: 'sex = Female and age = (37, 48] has 26 training rows: its canonical sets are unreliable.' },
-      { topic: 'power', text: '3000 rows: a planted intersection was located in 0 of 5 simulator audits with 2000 rows.' },
+      {
+        topic: 'rare-intersection',
+        text: 'sex = Female and age = (37, 48] has 26 training rows: its canonical sets are unreliable.',
+      },
+      {
+        topic: 'power',
+        text: '3000 rows: a planted intersection was located in 0 of 5 simulator audits with 2000 rows.',
+      },
       { topic: 'small-group', text: 'sex × age (binned) = Female, (37, 48] has fewer than 30 rows.' },
       { topic: 'model', text: 'The model does not read age; its differences come through proxies.' },
     ],
     warnings: ['capital-gain has 91% zeros; its histogram is dominated by the first bin.'],
-    planted: [{ kind: 'direct', rule: 'P(income = >50K) lowered by 0.15 for sex = Female', disadvantaged: [{ sex: 'Female' }], reads: ['sex'] }],
+    planted: [
+      {
+        kind: 'direct',
+        rule: 'P(income = >50K) lowered by 0.15 for sex = Female',
+        disadvantaged: [{ sex: 'Female' }],
+        reads: ['sex'],
+      },
+    ],
   };
 }
 
@@ -401,8 +780,28 @@ export function expectedChartCount(r: AuditResult): number {
 /** The sample with degenerate parts: all-zero shares, null rates, empty heat-map cells, no LUCID, no FALE. */
 export function degenerateAuditResult(): AuditResult {
   const r = sampleAuditResult();
-  const zero: Distribution = { feature: 'empty-feature', kind: 'numeric', edges: [0, 0], series: [{ name: 'positive set', share: [0], n: 0 }, { name: 'negative set', share: [0], n: 0 }], js: NaN, role: 'feature' };
-  const zeroCat: Distribution = { feature: 'empty-cat', kind: 'categorical', categories: [], series: [{ name: 'positive set', share: [], n: 0 }, { name: 'negative set', share: [], n: 0 }], js: 0, role: 'feature' };
+  const zero: Distribution = {
+    feature: 'empty-feature',
+    kind: 'numeric',
+    edges: [0, 0],
+    series: [
+      { name: 'positive set', share: [0], n: 0 },
+      { name: 'negative set', share: [0], n: 0 },
+    ],
+    js: NaN,
+    role: 'feature',
+  };
+  const zeroCat: Distribution = {
+    feature: 'empty-cat',
+    kind: 'categorical',
+    categories: [],
+    series: [
+      { name: 'positive set', share: [], n: 0 },
+      { name: 'negative set', share: [], n: 0 },
+    ],
+    js: 0,
+    role: 'feature',
+  };
   r.canonical.distributions.push(zero, zeroCat);
   r.canonical.validity = null;
   r.canonical.validityScorer = null;
@@ -451,7 +850,15 @@ export function decisions(groups: [string, number, number][], flipped: boolean):
     }
   }
   const t = table(cat('g', g, [...new Set(g)]), cat('y', y, ['no', 'yes']), cat('p', p, ['no', 'yes']));
-  return { report: groupMetrics(t, { label: 'y', positive: 'yes', favourable: flipped ? 'negative' : 'positive', pred: 'p', groups: ['g'] }) };
+  return {
+    report: groupMetrics(t, {
+      label: 'y',
+      positive: 'yes',
+      favourable: flipped ? 'negative' : 'positive',
+      pred: 'p',
+      groups: ['g'],
+    }),
+  };
 }
 
 /** The sample audit with `report` as its per-attribute metrics (no intersection, nothing planted). */

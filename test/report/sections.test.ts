@@ -15,15 +15,22 @@ describe('the report sections table', () => {
   result.lucid.start = result.canonical.negative;
   const html = renderReport(result);
 
-  it('the contents list every row in order, and the body holds each row\'s section once, in the same order', () => {
+  it("the contents list every row in order, and the body holds each row's section once, in the same order", () => {
     const toc = /<nav class="toc"><ol>(.*?)<\/ol><\/nav>/.exec(html)![1];
-    assert.deepEqual([...toc.matchAll(/href="#([^"]+)"/g)].map((m) => m[1]), SECTIONS.map((s) => s.id));
+    assert.deepEqual(
+      [...toc.matchAll(/href="#([^"]+)"/g)].map((m) => m[1]),
+      SECTIONS.map((s) => s.id),
+    );
     const at = SECTIONS.map((s) => {
       const found = [...html.matchAll(new RegExp(`<section[^>]* id="${s.id}"`, 'g'))];
       assert.equal(found.length, 1, s.id);
       return found[0].index!;
     });
-    assert.deepEqual(at, at.slice().sort((a, b) => a - b), 'the sections in the rows\' order');
+    assert.deepEqual(
+      at,
+      at.slice().sort((a, b) => a - b),
+      "the sections in the rows' order",
+    );
   });
 
   it("the folder's files are the rows' files in FILE_KINDS' order, report.html and audit.json last", () => {
@@ -31,10 +38,22 @@ describe('the report sections table', () => {
     const names = auditFileNames(result);
     const order = names.map((f) => kinds.indexOf(f.kind));
     assert.ok(order.every((k) => k >= 0));
-    assert.deepEqual(order, order.slice().sort((a, b) => a - b));
-    assert.deepEqual(names.slice(-2).map((f) => f.name), [REPORT_FILE, RESULT_FILE]);
+    assert.deepEqual(
+      order,
+      order.slice().sort((a, b) => a - b),
+    );
+    assert.deepEqual(
+      names.slice(-2).map((f) => f.name),
+      [REPORT_FILE, RESULT_FILE],
+    );
     const fromRows = SECTIONS.flatMap((s) => s.files?.(result).files.map((f) => f.name) ?? []);
-    assert.deepEqual(names.slice(0, -2).map((f) => f.name).sort(), fromRows.sort());
+    assert.deepEqual(
+      names
+        .slice(0, -2)
+        .map((f) => f.name)
+        .sort(),
+      fromRows.sort(),
+    );
   });
 
   it("audit.json keeps the result's keys in their places, the rows' references in place of their tables", () => {

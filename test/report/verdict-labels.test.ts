@@ -1,9 +1,16 @@
-// No verdict by colour alone (a reader who cannot tell the colours apart): every verdict kind renders a word and a symbol in the
-// verdict table and in the metrics tables (a pass too, not an uncoloured cell), and every status of a
+// No verdict by colour alone (a reader who cannot tell the colours apart): every verdict kind renders a word and a
+// symbol in the verdict table and in the metrics tables (a pass too, not an uncoloured cell), and every status of a
 // heat-map cell's check against the real rows carries its symbol.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { groupMetrics, verdictCellText, verdictTable, VERDICTS, type MetricsReport, type Verdict } from '../../src/methods/metrics/index.js';
+import {
+  groupMetrics,
+  verdictCellText,
+  verdictTable,
+  VERDICTS,
+  type MetricsReport,
+  type Verdict,
+} from '../../src/methods/metrics/index.js';
 import { metricsTable, verdictTableHtml } from '../../src/report/metrics-html.js';
 import { heatmap, SHIFT_MARK } from '../../src/report/charts.js';
 import type { ShiftStatus } from '../../src/audit/checks.js';
@@ -11,14 +18,30 @@ import { cat, table } from '../helpers/tables.js';
 import { sampleAuditResult } from './sample-audit.js';
 
 /** What each verdict must say, in the verdict table and in the metrics tables. */
-const VERDICT_TABLE_LABEL: Record<Verdict, string> = { flagged: '⚑ flagged', inconclusive: '? inconclusive', pass: '✓ pass', 'too little data': '– too little data' };
-const METRICS_TABLE_LABEL: Record<Verdict, string> = { flagged: '⚑ disadvantaged', inconclusive: '? inconclusive', pass: '✓ pass', 'too little data': '– too little data' };
+const VERDICT_TABLE_LABEL: Record<Verdict, string> = {
+  flagged: '⚑ flagged',
+  inconclusive: '? inconclusive',
+  pass: '✓ pass',
+  'too little data': '– too little data',
+};
+const METRICS_TABLE_LABEL: Record<Verdict, string> = {
+  flagged: '⚑ disadvantaged',
+  inconclusive: '? inconclusive',
+  pass: '✓ pass',
+  'too little data': '– too little data',
+};
 
 function report(): MetricsReport {
   const g = [...new Array<string>(100).fill('A'), ...new Array<string>(100).fill('B')];
   const y = g.map((_, i) => (i % 3 === 0 ? 'yes' : 'no'));
   const p = g.map((_, i) => (i % 4 === 0 ? 'yes' : 'no'));
-  return groupMetrics(table(cat('g', g), cat('y', y, ['no', 'yes']), cat('p', p, ['no', 'yes'])), { label: 'y', positive: 'yes', pred: 'p', groups: ['g'], minGroupSize: 10 });
+  return groupMetrics(table(cat('g', g), cat('y', y, ['no', 'yes']), cat('p', p, ['no', 'yes'])), {
+    label: 'y',
+    positive: 'yes',
+    pred: 'p',
+    groups: ['g'],
+    minGroupSize: 10,
+  });
 }
 
 /** The report with every comparison given verdict `v` (a flagged one disadvantaged, with an interval). */
@@ -35,7 +58,8 @@ function withVerdict(v: Verdict): MetricsReport {
 const cellsOf = (html: string, tableClass: string): string[] => {
   const t = html.slice(html.indexOf(`class="${tableClass}`));
   const body = t.slice(t.indexOf('<tbody>'), t.indexOf('</tbody>'));
-  // the first cell of a row names the group or attribute; the rest are verdict cells (the metrics table's last: four-fifths)
+  // the first cell of a row names the group or attribute; the rest are verdict cells (the metrics table's last:
+  // four-fifths)
   return (body.match(/<tr>[\s\S]*?<\/tr>/g) ?? []).flatMap((row) => (row.match(/<td[\s\S]*?<\/td>/g) ?? []).slice(1));
 };
 
@@ -50,15 +74,20 @@ test('every verdict kind has its word and symbol in the verdict table, the metri
     assert.ok(mt.length >= 6, `metrics table cells for ${v}`);
     for (const c of mt) assert.ok(c.includes(METRICS_TABLE_LABEL[v]), `${v}: ${c}`);
     // the text form (CLI): a word for every verdict
-    for (const row of verdictTable([r])) for (const cell of Object.values(row.cells)) if (cell) assert.match(verdictCellText(cell), v === 'flagged' ? /^FLAGGED / : new RegExp(`^${v}$`));
+    for (const row of verdictTable([r]))
+      for (const cell of Object.values(row.cells))
+        if (cell) assert.match(verdictCellText(cell), v === 'flagged' ? /^FLAGGED / : new RegExp(`^${v}$`));
   }
 });
 
-test('a heat-map cell\'s check against the real rows is a symbol beside its n, not only an outline', () => {
+test("a heat-map cell's check against the real rows is a symbol beside its n, not only an outline", () => {
   const h = sampleAuditResult().intersections[0].heatmap;
   const statuses: ShiftStatus[] = ['agrees', 'overstates', 'understates', 'disagrees', 'unsettled', 'within noise'];
   for (const st of statuses) {
-    const svg = heatmap({ ...h, shiftStatus: h.n.map((row) => row.map((n) => (n > 0 ? st : null))) }, { value: 'shift' });
+    const svg = heatmap(
+      { ...h, shiftStatus: h.n.map((row) => row.map((n) => (n > 0 ? st : null))) },
+      { value: 'shift' },
+    );
     const nLines = (svg.match(/>n=[^<]*</g) ?? []).filter((l) => !l.startsWith('>n=0 ') && l !== '>n=0<');
     assert.ok(nLines.length > 0);
     for (const l of nLines) assert.ok(l.includes(SHIFT_MARK[st]), `${st}: ${l}`);

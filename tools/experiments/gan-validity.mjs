@@ -52,19 +52,33 @@ if (existsSync(values.model)) {
   console.error(`classifier: loaded ${values.model}`);
 } else {
   const t0 = performance.now();
-  const r = Classifier.train(engine, ds.splits.train, { label: 'Income', positive: '>50K', validation: ds.splits.val, seed: 0 });
+  const r = Classifier.train(engine, ds.splits.train, {
+    label: 'Income',
+    positive: '>50K',
+    validation: ds.splits.val,
+    seed: 0,
+  });
   clf = r.model;
   mkdirSync(dirname(values.model), { recursive: true });
   writeFileSync(values.model, JSON.stringify(clf.toJSON()));
-  console.error(`classifier: trained (best epoch ${r.bestEpoch}) in ${((performance.now() - t0) / 1000).toFixed(1)} s; saved ${values.model}`);
+  console.error(
+    `classifier: trained (best epoch ${r.bestEpoch}) in ${((performance.now() - t0) / 1000).toFixed(1)} s; saved ` +
+      `${values.model}`,
+  );
 }
 const preds = clf.predictProba(engine, test);
 let acc = 0;
 const lab = test.columns.find((c) => c.name === 'Income');
 if (lab?.kind !== 'categorical') throw new Error('Adult: Income is a categorical column');
-for (let i = 0; i < test.rows; i++) acc += (preds[i] > 0.5) === (lab.categories[lab.codes[i]] === '>50K') ? 1 : 0;
-console.error(`classifier: test accuracy ${(acc / test.rows).toFixed(4)}, mean preds ${(preds.reduce((a, b) => a + b, 0) / test.rows).toFixed(4)}`);
-const table = { rows: test.rows, columns: [...test.columns, { kind: /** @type {const} */ ('numeric'), name: 'preds', values: preds }] };
+for (let i = 0; i < test.rows; i++) acc += preds[i] > 0.5 === (lab.categories[lab.codes[i]] === '>50K') ? 1 : 0;
+console.error(
+  `classifier: test accuracy ${(acc / test.rows).toFixed(4)}, mean preds ` +
+    `${(preds.reduce((a, b) => a + b, 0) / test.rows).toFixed(4)}`,
+);
+const table = {
+  rows: test.rows,
+  columns: [...test.columns, { kind: /** @type {const} */ ('numeric'), name: 'preds', values: preds }],
+};
 
 const results = [];
 for (const epochs of epochsList) {
@@ -99,11 +113,21 @@ for (const epochs of epochsList) {
     const pos = vp.positive.rate;
     const neg = vn.negative.rate;
     const r = {
-      epochs, mode, status, seconds: Number(fitS.toFixed(1)),
+      epochs,
+      mode,
+      status,
+      seconds: Number(fitS.toFixed(1)),
       weight: model.consistency?.weight ?? 0,
       surrogate: h.surrogate ?? null,
-      lossCond, ksMean: mean(ks), ksStatMean: 1 - mean(ks), tvMean: mean(tv), tvdMean: 1 - mean(tv), columnShape: mean([...ks, ...tv]),
-      validityPos: pos, validityNeg: neg, validityReport: { pos: vp, neg: vn },
+      lossCond,
+      ksMean: mean(ks),
+      ksStatMean: 1 - mean(ks),
+      tvMean: mean(tv),
+      tvdMean: 1 - mean(tv),
+      columnShape: mean([...ks, ...tv]),
+      validityPos: pos,
+      validityNeg: neg,
+      validityReport: { pos: vp, neg: vn },
     };
     results.push(r);
     console.error(JSON.stringify({ epochs, mode, seconds: r.seconds, lossCond, columnShape: r.columnShape, pos, neg }));
@@ -112,12 +136,29 @@ for (const epochs of epochsList) {
 }
 /** @param {number | null} x */
 const pct = (x) => `${(100 * Number(x)).toFixed(1)}%`;
-console.log(`Adult test set (${test.rows} rows), preds of the default MLP (test accuracy ${(acc / test.rows).toFixed(4)}), seed 0; shape on ${shapeRows} sampled rows, validity on ${validRows} rows per side`);
-console.log('| epochs | mode | cond loss | mean KS stat | mean TVD | KS-compl. | TV-compl. | column shape | valid pos | valid neg | fit s |');
+console.log(
+  `Adult test set (${test.rows} rows), preds of the default MLP (test accuracy ${(acc / test.rows).toFixed(4)}), ` +
+    `seed 0; shape on ${shapeRows} sampled rows, validity on ${validRows} rows per side`,
+);
+console.log(
+  '| epochs | mode | cond loss | mean KS stat | mean TVD | KS-compl. | TV-compl. | column shape | valid pos | valid ' +
+    'neg | fit s |',
+);
 console.log('|---|---|---|---|---|---|---|---|---|---|---|');
 for (const r of results) {
-  console.log(`| ${r.epochs} | ${r.mode}${r.mode === 'consistency' ? ` (λ=${r.weight})` : ''} | ${r.lossCond.toFixed(4)} | ${r.ksStatMean.toFixed(3)} | ${r.tvdMean.toFixed(3)} | ${r.ksMean.toFixed(3)} | ${r.tvMean.toFixed(3)} | ${r.columnShape.toFixed(3)} | ${pct(r.validityPos)} | ${pct(r.validityNeg)} | ${r.seconds} |`);
+  console.log(
+    `| ${r.epochs} | ${r.mode}${r.mode === 'consistency' ? ` (λ=${r.weight})` : ''} | ${r.lossCond.toFixed(4)} | ` +
+      `${r.ksStatMean.toFixed(3)} | ${r.tvdMean.toFixed(3)} | ${r.ksMean.toFixed(3)} | ${r.tvMean.toFixed(3)} | ` +
+      `${r.columnShape.toFixed(3)} | ${pct(r.validityPos)} | ${pct(r.validityNeg)} | ${r.seconds} |`,
+  );
 }
 mkdirSync(dirname(values.out), { recursive: true });
-writeFileSync(values.out, JSON.stringify({ data: 'adult test', rows: test.rows, shapeRows, validRows, classifierTestAccuracy: acc / test.rows, results }, null, 2));
+writeFileSync(
+  values.out,
+  JSON.stringify(
+    { data: 'adult test', rows: test.rows, shapeRows, validRows, classifierTestAccuracy: acc / test.rows, results },
+    null,
+    2,
+  ),
+);
 console.error(`wrote ${values.out}`);

@@ -33,29 +33,43 @@ const models = {
 };
 /**
  * The parts of a model file (Classifier.toJSON) this script reads.
- * @typedef {{ label: string, positive: string, layers: { weight: number[], bias: number[] }[], preprocessor: { groups: ({ kind: 'numeric', name: string, start: number, min: number, max: number } | { kind: 'categorical', name: string, start: number, categories: string[] })[] } }} ModelFile
+ * @typedef {{ label: string, positive: string, layers: { weight: number[], bias: number[] }[], preprocessor: { groups:
+ * ({ kind: 'numeric', name: string, start: number, min: number, max: number } | { kind: 'categorical', name: string,
+ * start: number, categories: string[] })[] } }} ModelFile
  */
 /** @type {Record<string, ModelFile>} */
 const saved = {};
 for (const [name, opts] of Object.entries(models)) {
-  const { model, history } = Classifier.train(engine, sim.table, { label: sim.label, positive: sim.favourable, seed: 0, ...opts });
+  const { model, history } = Classifier.train(engine, sim.table, {
+    label: sim.label,
+    positive: sim.favourable,
+    seed: 0,
+    ...opts,
+  });
   const json = model.toJSON();
   saved[name] = /** @type {ModelFile} */ (json);
   writeFileSync(`${out}${name}.model.json`, `${JSON.stringify(json)}\n`);
   const last = history[history.length - 1];
   console.log(`${name}: ${history.length} epochs, val accuracy ${last.valAccuracy.toFixed(3)}`);
-  execFileSync(python, [`${root}tools/onnx/make_model.py`, `${out}${name}.model.json`, `${out}${name}.onnx`], { stdio: 'inherit' });
+  execFileSync(python, [`${root}tools/onnx/make_model.py`, `${out}${name}.model.json`, `${out}${name}.onnx`], {
+    stdio: 'inherit',
+  });
 }
 
 // The logistic model's coefficients, per column, for the JS example.
 const m = saved.logistic;
 const w = m.layers[0].weight;
 const example = {
-  about: 'A logistic regression over the bias simulator\'s columns, exported from test/fixtures/onnx/logistic.model.json by tools/onnx/make-fixtures.mjs. z = intercept + Σ weight·(2(x − min)/(max − min) − 1) over the numeric columns + the weight of each categorical column\'s label; P(approved = yes) = 1/(1 + e^−z).',
+  about:
+    "A logistic regression over the bias simulator's columns, exported from test/fixtures/onnx/logistic.model.json " +
+    'by tools/onnx/make-fixtures.mjs. z = intercept + Σ weight·(2(x − min)/(max − min) − 1) over the numeric ' +
+    "columns + the weight of each categorical column's label; P(approved = yes) = 1/(1 + e^−z).",
   label: m.label,
   positive: m.positive,
   intercept: m.layers[0].bias[0],
-  numeric: m.preprocessor.groups.filter((g) => g.kind === 'numeric').map((g) => ({ name: g.name, min: g.min, max: g.max, weight: w[g.start] })),
+  numeric: m.preprocessor.groups
+    .filter((g) => g.kind === 'numeric')
+    .map((g) => ({ name: g.name, min: g.min, max: g.max, weight: w[g.start] })),
   categorical: m.preprocessor.groups
     .filter((g) => g.kind === 'categorical')
     .map((g) => ({ name: g.name, weights: Object.fromEntries(g.categories.map((c, k) => [c, w[g.start + k]])) })),

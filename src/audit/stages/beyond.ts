@@ -14,7 +14,13 @@
 // Core code: no Node imports.
 import { Rng } from '../../engine/rng.js';
 import { selectRows, type Table } from '../../data/table.js';
-import { detectionScore, pairTrendsWithFloor, privacyCheck, privacyHolds, type BeyondFeature } from '../../methods/quality/beyond.js';
+import {
+  detectionScore,
+  pairTrendsWithFloor,
+  privacyCheck,
+  privacyHolds,
+  type BeyondFeature,
+} from '../../methods/quality/beyond.js';
 import type { AuditResult, BeyondCheck, BeyondSide } from '../types.js';
 
 export { privacyHolds };
@@ -30,11 +36,21 @@ export const BEYOND_AUDIT = {
  * The three figures on each side: `generated` the pooled sets, `yhat` the model's decision on every row
  * of `table`, `ganRows` the rows the GANs trained on.
  */
-export function beyondMarginals(table: Table, features: readonly BeyondFeature[], yhat: Uint8Array, generated: { positive: Table; negative: Table }, ganRows: Int32Array, rng: Rng): BeyondCheck {
+export function beyondMarginals(
+  table: Table,
+  features: readonly BeyondFeature[],
+  yhat: Uint8Array,
+  generated: { positive: Table; negative: Table },
+  ganRows: Int32Array,
+  rng: Rng,
+): BeyondCheck {
   const trained = new Uint8Array(table.rows);
   for (const i of ganRows) trained[i] = 1;
   const cols = features.map((f) => f.name);
-  const only = (t: Table): Table => ({ rows: t.rows, columns: cols.map((n) => t.columns.find((c) => c.name === n)!).filter((c) => c !== undefined) });
+  const only = (t: Table): Table => ({
+    rows: t.rows,
+    columns: cols.map((n) => t.columns.find((c) => c.name === n)!).filter((c) => c !== undefined),
+  });
   const side = (s: 0 | 1): BeyondSide | null => {
     const gen = only(s === 1 ? generated.positive : generated.negative);
     const rows: number[] = [];
@@ -47,7 +63,18 @@ export function beyondMarginals(table: Table, features: readonly BeyondFeature[]
     const halves = held.length < BEYOND_AUDIT.minHeldOut;
     const check = halves
       ? privacyCheck(real, null, gen, features, rng)
-      : privacyCheck(only(selectRows(table, rows.filter((i) => trained[i] === 1))), only(selectRows(table, held)), gen, features, rng);
+      : privacyCheck(
+          only(
+            selectRows(
+              table,
+              rows.filter((i) => trained[i] === 1),
+            ),
+          ),
+          only(selectRows(table, held)),
+          gen,
+          features,
+          rng,
+        );
     const { halves: _, ...rest } = check;
     const privacy = { ...rest, against: halves ? ('halves' as const) : ('held out of training' as const) };
     return { realRows: rows.length, generatedRows: gen.rows, pairTrends, detection, privacy };
@@ -56,7 +83,16 @@ export function beyondMarginals(table: Table, features: readonly BeyondFeature[]
 }
 
 /** The stage's entry: its own random stream (`seed`: the plan's seeds.beyond), logged. */
-export function beyondStage(engine: Rng['engine'], seed: number, seedLog: Record<string, number>, table: Table, features: readonly BeyondFeature[], yhat: Uint8Array, generated: { positive: Table; negative: Table }, ganRows: Int32Array): BeyondCheck {
+export function beyondStage(
+  engine: Rng['engine'],
+  seed: number,
+  seedLog: Record<string, number>,
+  table: Table,
+  features: readonly BeyondFeature[],
+  yhat: Uint8Array,
+  generated: { positive: Table; negative: Table },
+  ganRows: Int32Array,
+): BeyondCheck {
   seedLog['fidelity beyond single columns (pair-trend floors, detection folds, privacy halves)'] = seed;
   return beyondMarginals(table, features, yhat, generated, ganRows, new Rng(engine, seed));
 }
@@ -70,13 +106,35 @@ export function beyondCaveats(caveats: AuditResult['caveats'], b: BeyondCheck): 
     const pt = s.pairTrends;
     if (pt.score < pt.floor) {
       const w = pt.worst[0];
-      caveats.push({ topic: 'fidelity', text: `the ${name} canonical set's pair trends score ${f3(pt.score)}, below their noise floor ${f3(pt.floor)} (two samples of the real rows): how columns vary together is not reproduced${w ? ` (worst: ${w.a} × ${w.b}, ${f3(w.similarity)})` : ''}` });
+      caveats.push({
+        topic: 'fidelity',
+        text:
+          `the ${name} canonical set's pair trends score ${f3(pt.score)}, below their noise floor ${f3(pt.floor)} ` +
+          `(two samples of the real rows): how columns vary together is not ` +
+          `reproduced${w ? ` (worst: ${w.a} × ${w.b}, ${f3(w.similarity)})` : ''}`,
+      });
     }
     const d = s.detection;
-    if (d.score < d.floor) caveats.push({ topic: 'fidelity', text: `a classifier tells the ${name} canonical set from the real rows on that side (detection score ${f3(d.score)}, AUC ${f3(d.auc)}, on rows it did not train on; two halves of the real rows score ${f3(d.floor)} or more)` });
+    if (d.score < d.floor)
+      caveats.push({
+        topic: 'fidelity',
+        text:
+          `a classifier tells the ${name} canonical set from the real rows on that side (detection score ` +
+          `${f3(d.score)}, AUC ${f3(d.auc)}, on rows it did not train on; two halves of the real rows score ` +
+          `${f3(d.floor)} or more)`,
+      });
     const p = s.privacy;
     if (p && !privacyHolds(p)) {
-      caveats.push({ topic: 'privacy', text: `the ${name} canonical set's rows are closer to the real rows the GANs trained on than real rows ${p.against === 'halves' ? 'of the other half' : 'held out of training'} are: ${(100 * p.generated.exactShare).toFixed(1)}% exact copies (held-out rows ${(100 * p.heldOut.exactShare).toFixed(1)}%), 5th percentile of the distance ${p.ratioP5 === null ? 'n/a' : `${p.ratioP5.toFixed(2)}×`} the held-out rows'; rows may be memorised: do not publish the sets` });
+      caveats.push({
+        topic: 'privacy',
+        text:
+          `the ${name} canonical set's rows are closer to the real rows the GANs trained on than real rows ` +
+          `${p.against === 'halves' ? 'of the other half' : 'held out of training'} are: ` +
+          `${(100 * p.generated.exactShare).toFixed(1)}% exact copies (held-out rows ` +
+          `${(100 * p.heldOut.exactShare).toFixed(1)}%), 5th percentile of the distance ` +
+          `${p.ratioP5 === null ? 'n/a' : `${p.ratioP5.toFixed(2)}×`} the held-out rows'; rows may be memorised: ` +
+          `do not publish the sets`,
+      });
     }
   }
 }

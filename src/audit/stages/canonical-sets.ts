@@ -15,7 +15,6 @@ import { drawSide } from './draw-plan.js';
 export { CORRECTION_ROUND } from './draw-plan.js';
 import type { MetricsStage, Suppression } from './metrics.js';
 
-
 /** One draw of both sides from every GAN seed, pooled; the validity of the pooled pair by the scorer. */
 export interface PairDraw {
   perSeed: { positive: CanonicalDraw; negative: CanonicalDraw }[];
@@ -28,7 +27,12 @@ export interface PairDraw {
 export interface Sets {
   /** both sides for every seed, `fix`ed categories held; every round's sampling seed is logged under `what` */
   /** rows per side and GAN seed: one number for both sides, or [negative, positive] */
-  drawPair(fix: [string, string][], rows: number | readonly [number, number], purpose: number, what: string): Promise<PairDraw>;
+  drawPair(
+    fix: [string, string][],
+    rows: number | readonly [number, number],
+    purpose: number,
+    what: string,
+  ): Promise<PairDraw>;
   /** pooled sets against the real rows `realRows` on each side, with per-seed JS on the same bins */
   compare(pos: Table, neg: Table, realRows: number[], perSeed: PairDraw['perSeed'], withReal?: boolean): Distribution[];
   /** a column's role in the report: protected, proxy (protected, not read by the model) or feature */
@@ -49,20 +53,58 @@ export function sets(ctx: AuditContext, ms: MetricsStage, gs: GanStage, supp: Su
   const { dependencies, relations, protectedColumns, condition } = plan;
   const derivations = planDerivations(dependencies, relations, ganFeatureTable, new Set(), protectedColumns);
   if (condition !== 'extreme') {
-    for (const [rows, side] of [[posRows, 'positive'], [negRows, 'negative']] as const) {
-      if (rows.length === 0) warnings.push(`the model scores no row ${side}: the ${side} canonical set is conditioned as in the paper (prediction exactly ${side === 'positive' ? 1 : 0}), and nothing about it can be checked against real rows`);
+    for (const [rows, side] of [
+      [posRows, 'positive'],
+      [negRows, 'negative'],
+    ] as const) {
+      if (rows.length === 0)
+        warnings.push(
+          `the model scores no row ${side}: the ${side} canonical set is conditioned as in the paper (prediction ` +
+            `exactly ${side === 'positive' ? 1 : 0}), and nothing about it can be checked against real rows`,
+        );
     }
   }
   /** one side's draw from GAN k; every round's sampling seed is logged under `what` */
-  const draw = (k: number, side: 0 | 1, fix: [string, string][], rows: number, purpose: number, what: string): Promise<CanonicalDraw> =>
-    drawSide(plan, gans[k], seeds[k], side, fix, rows, purpose, (name, s) => (seedLog[`${what}, ${side === 1 ? 'positive' : 'negative'} set, GAN ${k + 1}, ${name}`] = s));
+  const draw = (
+    k: number,
+    side: 0 | 1,
+    fix: [string, string][],
+    rows: number,
+    purpose: number,
+    what: string,
+  ): Promise<CanonicalDraw> =>
+    drawSide(
+      plan,
+      gans[k],
+      seeds[k],
+      side,
+      fix,
+      rows,
+      purpose,
+      (name, s) => (seedLog[`${what}, ${side === 1 ? 'positive' : 'negative'} set, GAN ${k + 1}, ${name}`] = s),
+    );
   /** both sides for every seed; their scores by the scorer (the filter's, or scored now without rejection) */
-  const drawPair = async (fix: [string, string][], rows: number | readonly [number, number], purpose: number, what: string) => {
+  const drawPair = async (
+    fix: [string, string][],
+    rows: number | readonly [number, number],
+    purpose: number,
+    what: string,
+  ) => {
     const [negRowsWanted, posRowsWanted] = typeof rows === 'number' ? [rows, rows] : rows;
     const perSeed: { positive: CanonicalDraw; negative: CanonicalDraw }[] = [];
-    for (let k = 0; k < gans.length; k++) perSeed.push({ positive: await draw(k, 1, fix, posRowsWanted, purpose, what), negative: await draw(k, 0, fix, negRowsWanted, purpose + 1, what) });
-    const positive = concatRows(perSeed.map((d) => d.positive.table), 'canonical set');
-    const negative = concatRows(perSeed.map((d) => d.negative.table), 'canonical set');
+    for (let k = 0; k < gans.length; k++)
+      perSeed.push({
+        positive: await draw(k, 1, fix, posRowsWanted, purpose, what),
+        negative: await draw(k, 0, fix, negRowsWanted, purpose + 1, what),
+      });
+    const positive = concatRows(
+      perSeed.map((d) => d.positive.table),
+      'canonical set',
+    );
+    const negative = concatRows(
+      perSeed.map((d) => d.negative.table),
+      'canonical set',
+    );
     let v: Validity | null = null;
     if (scorer) {
       const sp = rejection ? concatScores(perSeed.map((d) => d.positive.scores!)) : await scorer.score(positive);
@@ -72,7 +114,16 @@ export function sets(ctx: AuditContext, ms: MetricsStage, gs: GanStage, supp: Su
       scores.set(sn, sp.length);
       const cond = new Float64Array(scores.length);
       cond.fill(1, 0, sp.length);
-      v = validity(scores, cond, { model: scorer.kind === 'model' ? scorer.source : 'the surrogate of the predictions column', column: predName, source: 'given' }, scorer.threshold);
+      v = validity(
+        scores,
+        cond,
+        {
+          model: scorer.kind === 'model' ? scorer.source : 'the surrogate of the predictions column',
+          column: predName,
+          source: 'given',
+        },
+        scorer.threshold,
+      );
     }
     return { perSeed, positive, negative, validity: v };
   };
@@ -87,7 +138,13 @@ export function sets(ctx: AuditContext, ms: MetricsStage, gs: GanStage, supp: Su
    * suppressed cell's sets (withReal false), nor for a protected attribute with a suppressed value
    * (its shares among the real rows on a side would give that group's count back)
    */
-  const compare = (pos: Table, neg: Table, realRows: number[], perSeed: { positive: CanonicalDraw; negative: CanonicalDraw }[], withReal = true): Distribution[] => {
+  const compare = (
+    pos: Table,
+    neg: Table,
+    realRows: number[],
+    perSeed: { positive: CanonicalDraw; negative: CanonicalDraw }[],
+    withReal = true,
+  ): Distribution[] => {
     const realPos = selectRows(table, onSide(realRows, 1));
     const realNeg = selectRows(table, onSide(realRows, 0));
     const out: Distribution[] = [];
@@ -95,10 +152,17 @@ export function sets(ctx: AuditContext, ms: MetricsStage, gs: GanStage, supp: Su
       if (c.name === predName) continue;
       const nc = neg.columns.find((x) => x.name === c.name);
       if (!nc) continue;
-      const series: SeriesInput[] = [{ name: 'positive canonical', column: c }, { name: 'negative canonical', column: nc }];
+      const series: SeriesInput[] = [
+        { name: 'positive canonical', column: c },
+        { name: 'negative canonical', column: nc },
+      ];
       const rp = realPos.columns.find((x) => x.name === c.name);
       const rn = realNeg.columns.find((x) => x.name === c.name);
-      if (rp && rn && withReal && !suppressedValues.has(c.name)) series.push({ name: 'real rows predicted positive', column: rp, of: 0 }, { name: 'real rows predicted negative', column: rn, of: 1 });
+      if (rp && rn && withReal && !suppressedValues.has(c.name))
+        series.push(
+          { name: 'real rows predicted positive', column: rp, of: 0 },
+          { name: 'real rows predicted negative', column: rn, of: 1 },
+        );
       const v = views.find((x) => x.attr.column === c.name);
       const edges = v?.attr.bins?.edges;
       const o = edges ? { edges, kind: 'numeric' as const } : {};
@@ -106,14 +170,20 @@ export function sets(ctx: AuditContext, ms: MetricsStage, gs: GanStage, supp: Su
       if (series.length === 4) d.jsReal = jsDistance(d.series[2].share, d.series[3].share);
       if (perSeed.length > 1) {
         // each seed's pair on the pooled bins: its JS, and each bar's range over the seeds
-        const seedShares = perSeed.map((s) => (['positive', 'negative'] as const).map((k) => {
-          const col = s[k].table.columns.find((x) => x.name === c.name);
-          return col && s[k].table.rows > 0 ? sharesOn(d, col) : null;
-        }));
+        const seedShares = perSeed.map((s) =>
+          (['positive', 'negative'] as const).map((k) => {
+            const col = s[k].table.columns.find((x) => x.name === c.name);
+            return col && s[k].table.rows > 0 ? sharesOn(d, col) : null;
+          }),
+        );
         d.jsSeeds = seedShares.map(([a, b]) => (a && b ? jsDistance(a, b) : NaN));
         for (const j of [0, 1]) {
           const rows = seedShares.map((x) => x[j]).filter((x): x is number[] => x !== null);
-          if (rows.length) d.series[j].range = { lo: d.series[j].share.map((_, b) => Math.min(...rows.map((r) => r[b]))), hi: d.series[j].share.map((_, b) => Math.max(...rows.map((r) => r[b]))) };
+          if (rows.length)
+            d.series[j].range = {
+              lo: d.series[j].share.map((_, b) => Math.min(...rows.map((r) => r[b]))),
+              hi: d.series[j].share.map((_, b) => Math.max(...rows.map((r) => r[b]))),
+            };
         }
       }
       out.push(d);
@@ -130,7 +200,12 @@ export interface CanonicalStage {
   proxy: AuditResult['proxy'];
 }
 
-export async function canonicalStage(ctx: AuditContext, ms: MetricsStage, gs: GanStage, s: Sets): Promise<CanonicalStage> {
+export async function canonicalStage(
+  ctx: AuditContext,
+  ms: MetricsStage,
+  gs: GanStage,
+  s: Sets,
+): Promise<CanonicalStage> {
   const { table, caveats } = ctx;
   const { n } = ctx.plan;
   const { views } = ms;
@@ -152,15 +227,35 @@ export async function canonicalStage(ctx: AuditContext, ms: MetricsStage, gs: Ga
     draws: main.perSeed.map((d, k) => ({ seed: seeds[k], positive: d.positive.stats, negative: d.negative.stats })),
   };
   drawCaveats(caveats, 'the main canonical sets', canonical.draws!, rejection, scorer !== null);
-  if (!scorer) caveats.push({ topic: 'validity', text: 'nothing can score the canonical sets: their validity is unknown' });
-  else if (scorer.kind === 'surrogate') caveats.push({ topic: 'validity', text: `the generated rows are scored by a surrogate of the predictions column (the built-in classifier fitted to it), not by the model itself; it gives the column's decision on ${(100 * scorer.agreement!.rate).toFixed(1)}% of ${scorer.agreement!.rows} held-out rows` });
+  if (!scorer)
+    caveats.push({ topic: 'validity', text: 'nothing can score the canonical sets: their validity is unknown' });
+  else if (scorer.kind === 'surrogate')
+    caveats.push({
+      topic: 'validity',
+      text:
+        `the generated rows are scored by a surrogate of the predictions column (the built-in classifier fitted to ` +
+        `it), not by the model itself; it gives the column's decision on ` +
+        `${(100 * scorer.agreement!.rate).toFixed(1)}% of ${scorer.agreement!.rows} held-out rows`,
+    });
   const proxyColumns = views.filter((v) => v.attr.inModel === false).map((v) => v.attr.column);
-  const proxy = { columns: proxyColumns, distributions: canonical.distributions.filter((d) => proxyColumns.includes(d.feature)) };
+  const proxy = {
+    columns: proxyColumns,
+    distributions: canonical.distributions.filter((d) => proxyColumns.includes(d.feature)),
+  };
   return { main, canonical, proxy };
 }
 
-/** Caveats on how a pair of sets was drawn: low acceptance, the draw cap, clipped, contradicting and derived-out-of-range rows. */
-export function drawCaveats(caveats: AuditResult['caveats'], what: string, draws: NonNullable<CanonicalComparison['draws']>, rejection: boolean, scored: boolean): void {
+/**
+ * Caveats on how a pair of sets was drawn: low acceptance, the draw cap, clipped, contradicting and
+ * derived-out-of-range rows.
+ */
+export function drawCaveats(
+  caveats: AuditResult['caveats'],
+  what: string,
+  draws: NonNullable<CanonicalComparison['draws']>,
+  rejection: boolean,
+  scored: boolean,
+): void {
   const floor = AUDIT_DEFAULTS.validityFloor;
   for (const side of ['positive', 'negative'] as const) {
     const st = draws.map((d) => d[side]);
@@ -172,16 +267,43 @@ export function drawCaveats(caveats: AuditResult['caveats'], what: string, draws
       caveats.push({
         topic: 'validity',
         text: rejection
-          ? `${what}: only ${(100 * acc).toFixed(1)}% of the rows drawn for the ${side} set were scored ${side} (the generator is weakly conditioned); the set keeps only those`
-          : `${what}: only ${(100 * acc).toFixed(1)}% of the ${side} rows are scored ${side} (< ${100 * floor}%); read their distributions with care`,
+          ? `${what}: only ${(100 * acc).toFixed(1)}% of the rows drawn for the ${side} set were scored ${side} (the ` +
+            `generator is weakly conditioned); the set keeps only those`
+          : `${what}: only ${(100 * acc).toFixed(1)}% of the ${side} rows are scored ${side} (< ${100 * floor}%); ` +
+            `read their distributions with care`,
       });
     }
-    if (kept < wanted) caveats.push({ topic: 'validity', text: `${what}: the ${side} set holds ${kept} of the ${wanted} rows asked for: the draw cap (${CANONICAL_DEFAULTS.drawCap} rows drawn per row wanted) was reached; it is not padded with rows scored on the other side` });
+    if (kept < wanted)
+      caveats.push({
+        topic: 'validity',
+        text:
+          `${what}: the ${side} set holds ${kept} of the ${wanted} rows asked for: the draw cap ` +
+          `(${CANONICAL_DEFAULTS.drawCap} rows drawn per row wanted) was reached; it is not padded with rows ` +
+          `scored on the other side`,
+      });
     const contra = st.reduce((s, x) => s + x.contradicting, 0);
-    if (drawn > 0 && contra / drawn >= 0.01) caveats.push({ topic: 'fidelity', text: `${what}: ${(100 * contra / drawn).toFixed(1)}% of the rows drawn for the ${side} set contradicted an exact dependency of the data (e.g. two columns that always agree) and were rejected` });
+    if (drawn > 0 && contra / drawn >= 0.01)
+      caveats.push({
+        topic: 'fidelity',
+        text:
+          `${what}: ${((100 * contra) / drawn).toFixed(1)}% of the rows drawn for the ${side} set contradicted an ` +
+          `exact dependency of the data (e.g. two columns that always agree) and were rejected`,
+      });
     const outside = st.reduce((s, x) => s + (x.derivedOutOfRange ?? 0), 0);
-    if (drawn > 0 && outside / drawn >= 0.01) caveats.push({ topic: 'fidelity', text: `${what}: ${(100 * outside / drawn).toFixed(1)}% of the rows drawn for the ${side} set had a column derived from others (a relation of the data) outside its observed range, and were rejected` });
+    if (drawn > 0 && outside / drawn >= 0.01)
+      caveats.push({
+        topic: 'fidelity',
+        text:
+          `${what}: ${((100 * outside) / drawn).toFixed(1)}% of the rows drawn for the ${side} set had a column ` +
+          `derived from others (a relation of the data) outside its observed range, and were rejected`,
+      });
     const clipped = st.reduce((s, x) => s + x.clippedRows, 0);
-    if (drawn > 0 && clipped / drawn >= 0.01) caveats.push({ topic: 'fidelity', text: `${what}: ${(100 * clipped / drawn).toFixed(1)}% of the rows drawn for the ${side} set had a number outside its column's observed range, clipped into it` });
+    if (drawn > 0 && clipped / drawn >= 0.01)
+      caveats.push({
+        topic: 'fidelity',
+        text:
+          `${what}: ${((100 * clipped) / drawn).toFixed(1)}% of the rows drawn for the ${side} set had a number ` +
+          `outside its column's observed range, clipped into it`,
+      });
   }
 }

@@ -10,7 +10,12 @@ import { fixableColumns } from './intersections.js';
 import type { MetricsStage } from './metrics.js';
 
 /** undefined when fewer than two protected attributes are categories the GAN can fix (or nInter is 0). */
-export async function conditionalStage(ctx: AuditContext, ms: MetricsStage, gs: GanStage, s: Sets): Promise<ConditionalComparison[] | undefined> {
+export async function conditionalStage(
+  ctx: AuditContext,
+  ms: MetricsStage,
+  gs: GanStage,
+  s: Sets,
+): Promise<ConditionalComparison[] | undefined> {
   const { nInter } = ctx.plan;
   const { views } = ms;
   const { drawPair, roleOf } = s;
@@ -30,13 +35,32 @@ export async function conditionalStage(ctx: AuditContext, ms: MetricsStage, gs: 
           const pc = pair.positive.columns.find((c) => c.name === B.attr.column);
           const nc = pair.negative.columns.find((c) => c.name === B.attr.column);
           if (!pc || !nc) continue;
-          distributions.push(distribution(B.attr.column, [{ name: 'positive canonical', column: pc }, { name: 'negative canonical', column: nc }], roleOf(B.attr.column)));
+          distributions.push(
+            distribution(
+              B.attr.column,
+              [
+                { name: 'positive canonical', column: pc },
+                { name: 'negative canonical', column: nc },
+              ],
+              roleOf(B.attr.column),
+            ),
+          );
         }
-        const c: ConditionalComparison = { fixed: [A.attr.column, a], rows: Math.min(pair.positive.rows, pair.negative.rows), distributions };
+        const c: ConditionalComparison = {
+          fixed: [A.attr.column, a],
+          rows: Math.min(pair.positive.rows, pair.negative.rows),
+          distributions,
+        };
         const ft = pair.perSeed[0].positive.fixTraining;
         if (ft) c.fixTraining = ft;
         const kept = pair.positive.rows + pair.negative.rows;
-        const held = pair.perSeed.reduce((s, d) => s + (d.positive.fixSatisfied ?? 0) * d.positive.table.rows + (d.negative.fixSatisfied ?? 0) * d.negative.table.rows, 0);
+        const held = pair.perSeed.reduce(
+          (s, d) =>
+            s +
+            (d.positive.fixSatisfied ?? 0) * d.positive.table.rows +
+            (d.negative.fixSatisfied ?? 0) * d.negative.table.rows,
+          0,
+        );
         c.fixSatisfied = kept > 0 ? held / kept : 0;
         conditional.push(c);
       }

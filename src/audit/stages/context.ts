@@ -29,7 +29,9 @@ export interface AuditContext {
   progress(stage: string, fraction: number, eta?: StageEta): void;
   /** what the audit disposes of however it ends (the GAN stage fills it as it goes) */
   owned: { gans: LucidGan[]; scorer: Scorer | null };
-  /** the stage during which plan.shouldStop() was first seen true (null: never): the audit is then marked interrupted */
+  /**
+   * the stage during which plan.shouldStop() was first seen true (null: never): the audit is then marked interrupted
+   */
   stoppedIn: () => string | null;
 }
 
@@ -42,9 +44,20 @@ export const now = (): number => (typeof performance !== 'undefined' ? performan
  * text cells, which the CLI refuses as a protected column: src/node/csv.ts requireClean). The browser
  * page offers only these.
  */
-export function protectedCandidates(table: Table, roles: { label: string; pred?: string | null; mostlyNumeric?: readonly string[] }): string[] {
+export function protectedCandidates(
+  table: Table,
+  roles: { label: string; pred?: string | null; mostlyNumeric?: readonly string[] },
+): string[] {
   const refused = new Set(roles.mostlyNumeric ?? []);
-  return table.columns.filter((c) => c.name !== roles.label && c.name !== roles.pred && !(c.kind === 'categorical' && c.identifier) && !refused.has(c.name)).map((c) => c.name);
+  return table.columns
+    .filter(
+      (c) =>
+        c.name !== roles.label &&
+        c.name !== roles.pred &&
+        !(c.kind === 'categorical' && c.identifier) &&
+        !refused.has(c.name),
+    )
+    .map((c) => c.name);
 }
 
 /** The column `name`, or the one unknown-column error (exit 2) naming it and listing those that exist. */
@@ -52,7 +65,9 @@ export function requireColumn(table: Table, name: string, what: string): Column 
   return getColumn(table, name, 'audit', what);
 }
 
-/** Settles the call into its plan (every check before any work) and makes the audit's context; the clock starts here. */
+/**
+ * Settles the call into its plan (every check before any work) and makes the audit's context; the clock starts here.
+ */
 export function auditContext(engine: Engine, table: Table, opts: AuditOptions): AuditContext {
   const tStart = now();
   const timings: Record<string, number> = {};
@@ -67,7 +82,9 @@ export function auditContext(engine: Engine, table: Table, opts: AuditOptions): 
     lastStage = stage;
   };
   return {
-    engine, table, plan,
+    engine,
+    table,
+    plan,
     warnings: [],
     caveats: [],
     seedLog: { audit: plan.seed },

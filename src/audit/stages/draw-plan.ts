@@ -36,11 +36,34 @@ export interface DrawPlan {
   range: Record<string, [number, number]>;
 }
 
-export function drawPlan(plan: AuditPlan, o: { views: readonly GroupView[]; predName: string; threshold: number; ganFeatureTable: Table; ganTable: Table; ganColumns: readonly Column[]; negRows: Int32Array; posRows: Int32Array; scorer: Scorer | null; rejection: boolean; range: Record<string, [number, number]> }): DrawPlan {
+export function drawPlan(
+  plan: AuditPlan,
+  o: {
+    views: readonly GroupView[];
+    predName: string;
+    threshold: number;
+    ganFeatureTable: Table;
+    ganTable: Table;
+    ganColumns: readonly Column[];
+    negRows: Int32Array;
+    posRows: Int32Array;
+    scorer: Scorer | null;
+    rejection: boolean;
+    range: Record<string, [number, number]>;
+  },
+): DrawPlan {
   const { correct: correction, candidates: factor } = plan.gan;
   const features = o.ganColumns.map((c) => c.name);
   // the classifier correction (correct.ts) of the main sets: it reads the GAN's columns of the real rows of each side
-  const realSide = correction !== 'none' ? ([o.negRows, o.posRows].map((r) => selectRows({ rows: o.ganTable.rows, columns: o.ganTable.columns.filter((c) => features.includes(c.name)) }, r)) as [Table, Table]) : null;
+  const realSide =
+    correction !== 'none'
+      ? ([o.negRows, o.posRows].map((r) =>
+          selectRows(
+            { rows: o.ganTable.rows, columns: o.ganTable.columns.filter((c) => features.includes(c.name)) },
+            r,
+          ),
+        ) as [Table, Table])
+      : null;
   return {
     dependencies: findDependencies(o.ganFeatureTable),
     relations: findRelations(o.ganFeatureTable),
@@ -59,20 +82,49 @@ export function drawPlan(plan: AuditPlan, o: { views: readonly GroupView[]; pred
 }
 
 /** One side's draw from `gan` (GAN seed `ganSeed`); `log(name, seed)` hears every seed used. */
-export function drawSide(plan: DrawPlan, gan: LucidGan, ganSeed: number, side: 0 | 1, fix: [string, string][], rows: number, purpose: number, log: (what: string, seed: number) => void): Promise<CanonicalDraw> {
-  let correct: { real: Table; features: readonly string[]; seed: number; factor: number; hidden?: number[] } | undefined;
+export function drawSide(
+  plan: DrawPlan,
+  gan: LucidGan,
+  ganSeed: number,
+  side: 0 | 1,
+  fix: [string, string][],
+  rows: number,
+  purpose: number,
+  log: (what: string, seed: number) => void,
+): Promise<CanonicalDraw> {
+  let correct:
+    | { real: Table; features: readonly string[]; seed: number; factor: number; hidden?: number[] }
+    | undefined;
   if (plan.realSide && fix.length === 0) {
-    correct = { real: plan.realSide[side], features: plan.features, seed: drawSeed(ganSeed, purpose, CORRECTION_ROUND), factor: plan.factor, ...(plan.correction !== 'none' && CORRECTION_HIDDEN[plan.correction] ? { hidden: CORRECTION_HIDDEN[plan.correction] } : {}) };
+    correct = {
+      real: plan.realSide[side],
+      features: plan.features,
+      seed: drawSeed(ganSeed, purpose, CORRECTION_ROUND),
+      factor: plan.factor,
+      ...(plan.correction !== 'none' && CORRECTION_HIDDEN[plan.correction]
+        ? { hidden: CORRECTION_HIDDEN[plan.correction] }
+        : {}),
+    };
     log('classifier correction', correct.seed);
   }
   return drawCanonical(gan, {
-    side, condition: plan.condition, sideRows: plan.sideRows[side], predName: plan.predName, fix, rows,
+    side,
+    condition: plan.condition,
+    sideRows: plan.sideRows[side],
+    predName: plan.predName,
+    fix,
+    rows,
     seedOf: (round) => {
       const s = drawSeed(ganSeed, purpose, round);
       log(`draw round ${round + 1}`, s);
       return s;
     },
-    scorer: plan.scorer, threshold: plan.threshold, range: plan.range, dependencies: plan.dependencies, relations: plan.relations, protectedColumns: plan.protectedColumns,
+    scorer: plan.scorer,
+    threshold: plan.threshold,
+    range: plan.range,
+    dependencies: plan.dependencies,
+    relations: plan.relations,
+    protectedColumns: plan.protectedColumns,
     ...(correct ? { correct } : {}),
   });
 }

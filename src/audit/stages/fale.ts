@@ -22,11 +22,21 @@ export async function faleStage(ctx: AuditContext, ms: MetricsStage, gs: GanStag
   const faleSections: FaleSection[] = [];
   let faleSkipped: string | undefined;
   if (!model) {
-    faleSkipped = 'the model is a predictions column; FALE calls the model on modified rows, so it needs a callable model';
-    caveats.push({ topic: 'model', text: `predictions column: no FALE and no LUCID (both need the model itself); ${scorer ? 'generated rows are scored by a surrogate of the predictions' : 'the validity of the generated rows is unknown'}` });
+    faleSkipped =
+      'the model is a predictions column; FALE calls the model on modified rows, so it needs a callable model';
+    caveats.push({
+      topic: 'model',
+      text: `predictions column: no FALE and no LUCID (both need the model itself); ${
+        scorer
+          ? 'generated rows are scored by a surrogate of the predictions'
+          : 'the validity of the generated rows is unknown'
+      }`,
+    });
   } else {
     const protectedSet = new Set(plan.protected);
-    const feats = (features ?? table.columns.map((c) => c.name).filter((c) => c !== plan.label)).filter((f) => !protectedSet.has(f) && f !== predName && !extra.some((e) => e.name === f));
+    const feats = (features ?? table.columns.map((c) => c.name).filter((c) => c !== plan.label)).filter(
+      (f) => !protectedSet.has(f) && f !== predName && !extra.some((e) => e.name === f),
+    );
     if (feats.length === 0) faleSkipped = 'the model reads no feature besides the protected ones';
     else {
       const rng = new Rng(engine, plan.seeds.fale);
@@ -57,8 +67,17 @@ export async function faleStage(ctx: AuditContext, ms: MetricsStage, gs: GanStag
           // the metrics stage has checked these scores against the label, and the report says it first
           checkFit: false,
         });
-        const rate = sel[low.value] === null || sel[low.value] === undefined ? '?' : `${(100 * sel[low.value]!).toFixed(1)}%`;
-        faleSections.push({ attribute: v.attr.column, unprivileged, chosen: `lowest selection rate (the ${favourable === 'positive' ? 'positive' : 'negative'} decision's rate) among groups that are not small (${v.attr.groupColumn} = ${low.value}: ${rate}); everyone else is privileged`, result });
+        const rate =
+          sel[low.value] === null || sel[low.value] === undefined ? '?' : `${(100 * sel[low.value]!).toFixed(1)}%`;
+        faleSections.push({
+          attribute: v.attr.column,
+          unprivileged,
+          chosen:
+            `lowest selection rate (the ${favourable === 'positive' ? 'positive' : 'negative'} decision's rate) ` +
+            `among groups that are not small (${v.attr.groupColumn} = ${low.value}: ${rate}); everyone else is ` +
+            `privileged`,
+          result,
+        });
       }
     }
   }

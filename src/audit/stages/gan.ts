@@ -67,9 +67,14 @@ export async function ganStage(ctx: AuditContext, ms: MetricsStage): Promise<Gan
   const { predName, views, yhat, pScore } = ms;
   const { threshold } = plan.decision;
   // identifier-like columns (the reader marks them) carry no pattern a GAN can learn: left out, as the reader warned
-  const ganColumns: Column[] = table.columns.filter((c) => c.name !== plan.label && c.name !== predName && !(c.kind === 'categorical' && c.identifier));
+  const ganColumns: Column[] = table.columns.filter(
+    (c) => c.name !== plan.label && c.name !== predName && !(c.kind === 'categorical' && c.identifier),
+  );
   const ganFeatureTable: Table = { rows: table.rows, columns: ganColumns.slice() };
-  const allGanRows: Table = { rows: table.rows, columns: [...ganColumns, { kind: 'numeric', name: predName, values: pScore }] };
+  const allGanRows: Table = {
+    rows: table.rows,
+    columns: [...ganColumns, { kind: 'numeric', name: predName, values: pScore }],
+  };
   // the fast schedule holds real rows out of the GANs' training to stop on (schedule.ts)
   const { schedule, scheduleDef } = gan;
   // more rows than ganRows: the GANs get a stratified sample (decision × protected groups; sample.ts)
@@ -78,17 +83,26 @@ export async function ganStage(ctx: AuditContext, ms: MetricsStage): Promise<Gan
   if (table.rows > ganRowsMax) {
     const { codes, strata } = strataOf(yhat, views);
     const s = stratifiedSample(engine, codes, strata, ganRowsMax, seedsOf.ganSample);
-    seedLog['the GANs\' stratified sample of the rows'] = seedsOf.ganSample;
+    seedLog["the GANs' stratified sample of the rows"] = seedsOf.ganSample;
     const represented = s.taken.filter((x) => x > 0).length;
     sample = { rows: s.rows, represented, nonEmpty: strata };
-    if (represented < strata) warnings.push(`the GANs' sample of ${ganRowsMax} rows cannot hold a row of each of the ${strata} non-empty strata (${strataNames.join(' × ')}): ${strata - represented} have none; give a larger --gan-rows`);
+    if (represented < strata)
+      warnings.push(
+        `the GANs' sample of ${ganRowsMax} rows cannot hold a row of each of the ${strata} non-empty strata ` +
+          `(${strataNames.join(' × ')}): ${strata - represented} have none; give a larger --gan-rows`,
+      );
   }
   /** the rows the GANs see (the sample, or every row), as indices into the table; schedule.ts works inside them */
   const ganData: Int32Array | null = sample ? sample.rows : null;
-  const train = trainingRows(engine, ganData ? Uint8Array.from(ganData, (i) => yhat[i]) : yhat, scheduleDef, seedsOf.holdout);
+  const train = trainingRows(
+    engine,
+    ganData ? Uint8Array.from(ganData, (i) => yhat[i]) : yhat,
+    scheduleDef,
+    seedsOf.holdout,
+  );
   const toTable = (rows: Int32Array): Int32Array => (ganData ? Int32Array.from(rows, (i) => ganData[i]) : rows);
   const held = train.held ? toTable(train.held) : null;
-  if (held) seedLog['rows held out from the GANs\' training (the stopping rule)'] = seedsOf.holdout;
+  if (held) seedLog["rows held out from the GANs' training (the stopping rule)"] = seedsOf.holdout;
   /** the GANs' training rows: indices into the table */
   const ganRows: Int32Array = toTable(train.rows);
   const ganTable: Table = held || ganData ? selectRows(allGanRows, ganRows) : allGanRows;
@@ -101,12 +115,24 @@ export async function ganStage(ctx: AuditContext, ms: MetricsStage): Promise<Gan
   if (model) scorer = modelScorer(model, threshold);
   else {
     progress('surrogate', 0);
-    scorer = surrogateScorer(engine, table, ganColumns.map((c) => c.name), yhat, seedsOf.audit);
+    scorer = surrogateScorer(
+      engine,
+      table,
+      ganColumns.map((c) => c.name),
+      yhat,
+      seedsOf.audit,
+    );
     if (scorer) {
       seedLog['surrogate of the predictions (hold-out split)'] = seedsOf.surrogateSplit;
       seedLog['surrogate of the predictions (training)'] = seedsOf.audit;
     }
-    if (!scorer) caveats.push({ topic: 'validity', text: 'the predictions are all one class (or there are fewer than 20 rows): no surrogate of them could be fitted, so nothing scores the generated rows and their validity is unknown' });
+    if (!scorer)
+      caveats.push({
+        topic: 'validity',
+        text:
+          'the predictions are all one class (or there are fewer than 20 rows): no surrogate of them could be ' +
+          'fitted, so nothing scores the generated rows and their validity is unknown',
+      });
     lap('surrogate');
   }
   ctx.owned.scorer = scorer;
@@ -114,7 +140,19 @@ export async function ganStage(ctx: AuditContext, ms: MetricsStage): Promise<Gan
   // the GANs' training rows on each side (indices into ganTable): the observed condition's pools
   const [negRows, posRows] = train.side;
   // how every set is drawn: the stopping checks of the plateau schedule draw the main sets as the audit will
-  const draws = drawPlan(plan, { views, predName, threshold, ganFeatureTable, ganTable, ganColumns, negRows, posRows, scorer, rejection, range });
+  const draws = drawPlan(plan, {
+    views,
+    predName,
+    threshold,
+    ganFeatureTable,
+    ganTable,
+    ganColumns,
+    negRows,
+    posRows,
+    scorer,
+    rejection,
+    range,
+  });
   const setsScore = scheduleDef.stop === 'sets' ? plateauScorer(draws, ganTable, ganColumns, negRows, posRows) : null;
   const heldTable = held ? selectRows(table, held) : null;
   const heldYhat = held ? Uint8Array.from(held, (i) => yhat[i]) : null;
@@ -125,18 +163,48 @@ export async function ganStage(ctx: AuditContext, ms: MetricsStage): Promise<Gan
   const { mode, pointShare } = gan;
   // everything that shapes the GANs besides their rows and condition (gan-reuse.ts: the cache key)
   // (the plateau schedule's checks draw the main sets: how they are drawn and scored shapes where training stops)
-  const drawing = { condition: draws.condition, correct: draws.correction, candidates: draws.factor, rejection: draws.scorer !== null, threshold: draws.threshold, checkRows: SCHEDULE_DEFAULTS.checkRows };
-  const shaping = { epochs, batch, seeds: ganSeeds, mode, schedule: { name: schedule, ...scheduleDef }, pointShare, held: held ? sha256Hex(new Uint8Array(held.buffer, held.byteOffset, held.byteLength)) : null, condition: predName, gan: GAN_DEFAULTS, ...(scheduleDef.stop === 'sets' ? { drawing } : {}) };
-  const key = plan.ganCache || plan.ganSet ? ganKey({ ganTable, options: shaping, modelFile: plan.provenance?.modelSha256 ?? null, lucid: AUDIT_VERSION }) : null;
+  const drawing = {
+    condition: draws.condition,
+    correct: draws.correction,
+    candidates: draws.factor,
+    rejection: draws.scorer !== null,
+    threshold: draws.threshold,
+    checkRows: SCHEDULE_DEFAULTS.checkRows,
+  };
+  const shaping = {
+    epochs,
+    batch,
+    seeds: ganSeeds,
+    mode,
+    schedule: { name: schedule, ...scheduleDef },
+    pointShare,
+    held: held ? sha256Hex(new Uint8Array(held.buffer, held.byteOffset, held.byteLength)) : null,
+    condition: predName,
+    gan: GAN_DEFAULTS,
+    ...(scheduleDef.stop === 'sets' ? { drawing } : {}),
+  };
+  const key =
+    plan.ganCache || plan.ganSet
+      ? ganKey({ ganTable, options: shaping, modelFile: plan.provenance?.modelSha256 ?? null, lucid: AUDIT_VERSION })
+      : null;
   let reused: GanReuse | null = null;
   const warn = (text: string) => warnings.push(text);
-  const got = key && plan.ganSet ? handedOver(engine, plan.ganSet, key, ganSeeds) : key && plan.ganCache ? await fromCache(engine, plan.ganCache, key, ganSeeds, warn) : null;
+  const got =
+    key && plan.ganSet
+      ? handedOver(engine, plan.ganSet, key, ganSeeds)
+      : key && plan.ganCache
+        ? await fromCache(engine, plan.ganCache, key, ganSeeds, warn)
+        : null;
   if (got && key) {
     gans.push(...got.gans);
     reused = { from: plan.ganSet ? 'file' : 'cache', key };
     got.statuses.forEach((st, k) => {
       seedLog[`LUCID-GAN ${k + 1} of ${ganSeeds.length} (training)`] = ganSeeds[k];
-      if (st === 'diverged') warnings.push(`LUCID-GAN training${ganSeeds.length > 1 ? ` (GAN seed ${ganSeeds[k]})` : ''} diverged when it was trained; its sets come from the last good epoch`);
+      if (st === 'diverged')
+        warnings.push(
+          `LUCID-GAN training${ganSeeds.length > 1 ? ` (GAN seed ${ganSeeds[k]})` : ''} diverged when it was trained;` +
+            ` its sets come from the last good epoch`,
+        );
     });
     progress('gan', 1);
   }
@@ -163,21 +231,53 @@ export async function ganStage(ctx: AuditContext, ms: MetricsStage): Promise<Gan
     progress('gan', done / Math.max(1, totalEpochs), eta(done));
   };
   /** what shapes every GAN's fit but its seed, rows and length */
-  const ganFit = { ...(scheduleDef.dims ? { generatorDims: scheduleDef.dims, discriminatorDims: scheduleDef.dims } : {}), paper: mode === 'paper', where: plan.source, pointShare };
+  const ganFit = {
+    ...(scheduleDef.dims ? { generatorDims: scheduleDef.dims, discriminatorDims: scheduleDef.dims } : {}),
+    paper: mode === 'paper',
+    where: plan.source,
+    pointShare,
+  };
   const fitOptions = (k: number) => ({ ...ganFit, conditions: [predName], epochs, batch, seed: ganSeeds[k] });
   /** keeps GAN seed k's fit; true when a stop request cut it short (the audit trains no more) */
-  const keep = (k: number, model: LucidGan, status: FitStatus, message: string | undefined, from = k + 1, how = 'the last one trained that far'): boolean => {
+  const keep = (
+    k: number,
+    model: LucidGan,
+    status: FitStatus,
+    message: string | undefined,
+    from = k + 1,
+    how = 'the last one trained that far',
+  ): boolean => {
     gans.push(model);
     statuses.push(status);
     seedLog[`LUCID-GAN ${k + 1} of ${ganSeeds.length} (training)`] = ganSeeds[k];
     const which = ganSeeds.length > 1 ? ` (GAN seed ${ganSeeds[k]})` : '';
-    if (status === 'diverged') warnings.push(`LUCID-GAN training${which} diverged (${message ?? 'a non-finite loss'}); its sets come from the last good epoch`);
-    if (status === 'interrupted') warnings.push(`LUCID-GAN training${which} stopped early after ${model.epochsDone} of ${epochs} epochs; the canonical sets come from ${from} of ${ganSeeds.length} GAN seeds, ${how}`);
+    if (status === 'diverged')
+      warnings.push(
+        `LUCID-GAN training${which} diverged (${message ?? 'a non-finite loss'}); its sets come from the last good ` +
+          `epoch`,
+      );
+    if (status === 'interrupted')
+      warnings.push(
+        `LUCID-GAN training${which} stopped early after ${model.epochsDone} of ${epochs} epochs; the canonical sets ` +
+          `come from ${from} of ${ganSeeds.length} GAN seeds, ${how}`,
+      );
     return status === 'interrupted';
   };
   if (!reused && plan.onEstimate) {
     // an estimate that cannot be made is not shown: nothing of the audit depends on it
-    const e = await estimateGans(engine, { ganTable, condition: predName, seeds: ganSeeds.length, epochs, batch, fit: ganFit, ceiling: scheduleDef.stop !== undefined }, scheduleDef.stop ? undefined : plan.ganWorkers).catch(() => null);
+    const e = await estimateGans(
+      engine,
+      {
+        ganTable,
+        condition: predName,
+        seeds: ganSeeds.length,
+        epochs,
+        batch,
+        fit: ganFit,
+        ceiling: scheduleDef.stop !== undefined,
+      },
+      scheduleDef.stop ? undefined : plan.ganWorkers,
+    ).catch(() => null);
     if (e) plan.onEstimate(e);
   }
   // seeds side by side (gan-workers.ts): whole waves in workers, one core each; only a fixed budget
@@ -193,22 +293,74 @@ export async function ganStage(ctx: AuditContext, ms: MetricsStage): Promise<Gan
     const where = plan.source;
     wave.forEach((j, w) => {
       const model = jobModel(engine, results[w], `${where}: LUCID-GAN trained side by side (GAN seed ${ganSeeds[j]})`);
-      interrupted = keep(j, model, results[w].status, results[w].message, k + wave.length, 'those of the last wave (trained side by side) as far as the stop') || interrupted;
+      interrupted =
+        keep(
+          j,
+          model,
+          results[w].status,
+          results[w].message,
+          k + wave.length,
+          'those of the last wave (trained side by side) as far as the stop',
+        ) || interrupted;
     });
     k += wave.length;
     if (interrupted) break;
   }
   for (; k < ganSeeds.length && !reused && !interrupted; k++) {
-    const score = setsScore ? setsScore(seedsOf.stopping[k]) : heldTable ? heldOutScorer({ features: ganColumns.map((c) => ({ name: c.name, kind: c.kind })), held: heldTable, heldYhat: heldYhat!, trainSide: [negRows, posRows], range, seed: seedsOf.stopping[k] }) : null;
+    const score = setsScore
+      ? setsScore(seedsOf.stopping[k])
+      : heldTable
+        ? heldOutScorer({
+            features: ganColumns.map((c) => ({ name: c.name, kind: c.kind })),
+            held: heldTable,
+            heldYhat: heldYhat!,
+            trainSide: [negRows, posRows],
+            range,
+            seed: seedsOf.stopping[k],
+          })
+        : null;
     const cp = checkpointing(scheduleDef, score);
     if (cp) seedLog[`LUCID-GAN ${k + 1} of ${ganSeeds.length} (stopping rule's rows)`] = seedsOf.stopping[k];
-    const fit = await LucidGan.fit(engine, ganTable, { ...fitOptions(k), ...(cp ? { checkpoint: cp } : {}), onEpoch: onEpoch(k), shouldStop: plan.shouldStop });
+    const fit = await LucidGan.fit(engine, ganTable, {
+      ...fitOptions(k),
+      ...(cp ? { checkpoint: cp } : {}),
+      onEpoch: onEpoch(k),
+      shouldStop: plan.shouldStop,
+    });
     interrupted = keep(k, fit.model, fit.status, fit.message);
   }
   // a complete set is kept for the next audit of the same inputs (a cut-short one never is)
-  if (key && plan.ganCache && !reused && !interrupted) await toCache(plan.ganCache, key, gans.map((model, k) => ({ model, status: statuses[k] })), warn);
+  if (key && plan.ganCache && !reused && !interrupted)
+    await toCache(
+      plan.ganCache,
+      key,
+      gans.map((model, k) => ({ model, status: statuses[k] })),
+      warn,
+    );
   const seeds = ganSeeds.slice(0, gans.length);
-  return { gans, seedsAsked: ganSeeds.length, interrupted, seeds, ganColumns, ganFeatureTable, ganTable, epochs, batch, schedule, held, ganRows, sample, strataNames, range, negRows, posRows, scorer, rejection, reused, plan: draws };
+  return {
+    gans,
+    seedsAsked: ganSeeds.length,
+    interrupted,
+    seeds,
+    ganColumns,
+    ganFeatureTable,
+    ganTable,
+    epochs,
+    batch,
+    schedule,
+    held,
+    ganRows,
+    sample,
+    strataNames,
+    range,
+    negRows,
+    posRows,
+    scorer,
+    rejection,
+    reused,
+    plan: draws,
+  };
 }
 
 /**
@@ -216,16 +368,29 @@ export async function ganStage(ctx: AuditContext, ms: MetricsStage): Promise<Gan
  * draws them (SCHEDULE_DEFAULTS.checkRows per side, from the stopping rule's own seed stream), their mean
  * KS/TV against the GAN's training rows of each side, and the mean acceptance of the two sides' draws.
  */
-function plateauScorer(plan: DrawPlan, ganTable: Table, ganColumns: readonly Column[], negRows: Int32Array, posRows: Int32Array): (stoppingSeed: number) => (gan: LucidGan) => Promise<CheckScore> {
+function plateauScorer(
+  plan: DrawPlan,
+  ganTable: Table,
+  ganColumns: readonly Column[],
+  negRows: Int32Array,
+  posRows: Int32Array,
+): (stoppingSeed: number) => (gan: LucidGan) => Promise<CheckScore> {
   const features = ganColumns.map((c) => ({ name: c.name, kind: c.kind }));
   const decision = new Uint8Array(ganTable.rows);
   for (const i of posRows) decision[i] = 1;
   const sides = [negRows.length, posRows.length];
   return (seed) => async (gan) => {
     const drawn = [];
-    for (const side of [0, 1] as const) drawn.push(sides[side] > 0 ? await drawSide(plan, gan, seed, side, [], SCHEDULE_DEFAULTS.checkRows, 1 - side, () => {}) : null);
+    for (const side of [0, 1] as const)
+      drawn.push(
+        sides[side] > 0
+          ? await drawSide(plan, gan, seed, side, [], SCHEDULE_DEFAULTS.checkRows, 1 - side, () => {})
+          : null,
+      );
     const empty = selectRows(ganTable, []);
-    const score = meanFidelity(features, ganTable, decision, [{ negative: drawn[0]?.table ?? empty, positive: drawn[1]?.table ?? empty }]);
+    const score = meanFidelity(features, ganTable, decision, [
+      { negative: drawn[0]?.table ?? empty, positive: drawn[1]?.table ?? empty },
+    ]);
     const acc = drawn.map((d) => d?.stats.acceptance ?? NaN).filter(Number.isFinite);
     return { score, acceptance: acc.length ? acc.reduce((a, b) => a + b, 0) / acc.length : NaN };
   };
@@ -246,7 +411,11 @@ function strataOf(yhat: Uint8Array, views: readonly GroupView[]): { codes: Int32
     for (let i = 0; i < key.length; i++) key[i] = key[i] * radix + (index.get(v.dataLabels[i]) ?? v.values.length);
     span *= radix;
   }
-  check(span <= Number.MAX_SAFE_INTEGER, 'E_ARG', () => 'audit: too many combinations of the decision and the protected groups to stratify the GANs\' sample on');
+  check(
+    span <= Number.MAX_SAFE_INTEGER,
+    'E_ARG',
+    () => "audit: too many combinations of the decision and the protected groups to stratify the GANs' sample on",
+  );
   const distinct = [...new Set(key)].sort((x, y) => x - y);
   const dense = new Map(distinct.map((k, i) => [k, i]));
   return { codes: Int32Array.from(key, (k) => dense.get(k)!), strata: distinct.length };

@@ -11,7 +11,15 @@ import type { AuditContext } from './context.js';
 import type { GanStage } from './gan.js';
 import type { GroupView, MetricsStage, Suppression } from './metrics.js';
 
-export async function intersectionsStage(ctx: AuditContext, ms: MetricsStage, gs: GanStage, cs: CanonicalStage, ch: ChecksStage, s: Sets, supp: Suppression): Promise<AuditResult['intersections']> {
+export async function intersectionsStage(
+  ctx: AuditContext,
+  ms: MetricsStage,
+  gs: GanStage,
+  cs: CanonicalStage,
+  ch: ChecksStage,
+  s: Sets,
+  supp: Suppression,
+): Promise<AuditResult['intersections']> {
   const { table, warnings, caveats, progress } = ctx;
   const { nInter } = ctx.plan;
   const { views, yhat, minGroupSize, favourable } = ms;
@@ -33,14 +41,38 @@ export async function intersectionsStage(ctx: AuditContext, ms: MetricsStage, gs
   for (const [A, B] of pairs) {
     const ia = views.indexOf(A);
     const ib = views.indexOf(B);
-    const heatmap = buildHeatmap(A, B, yhat, minGroupSize, favourable, posLabels[ia], posLabels[ib], negLabels[ia], negLabels[ib], k);
+    const heatmap = buildHeatmap(
+      A,
+      B,
+      yhat,
+      minGroupSize,
+      favourable,
+      posLabels[ia],
+      posLabels[ib],
+      negLabels[ia],
+      negLabels[ib],
+      k,
+    );
     const cellFeature = `${A.attr.column} × ${B.attr.column}`;
-    heatmap.shiftStatus = heatmap.rowValues.map((a, r) => heatmap.colValues.map((b, c) => (heatmap.n[r][c] > 0 ? cells.find((x) => x.feature === cellFeature && x.value === `${a} & ${b}`)?.status ?? null : null)));
+    heatmap.shiftStatus = heatmap.rowValues.map((a, r) =>
+      heatmap.colValues.map((b, c) =>
+        heatmap.n[r][c] > 0
+          ? (cells.find((x) => x.feature === cellFeature && x.value === `${a} & ${b}`)?.status ?? null)
+          : null,
+      ),
+    );
     const sets: CanonicalComparison[] = [];
-    const fixable = A.attr.kind === 'categorical' && B.attr.kind === 'categorical' && discrete.has(A.attr.column) && discrete.has(B.attr.column);
+    const fixable =
+      A.attr.kind === 'categorical' &&
+      B.attr.kind === 'categorical' &&
+      discrete.has(A.attr.column) &&
+      discrete.has(B.attr.column);
     if (!fixable && nInter > 0) {
       const which = [A, B].filter((v) => v.attr.kind === 'numeric').map((v) => v.attr.column);
-      warnings.push(`${A.attr.column} × ${B.attr.column}: no intersectional canonical sets (${which.join(' and ')} ${which.length === 1 ? 'is' : 'are'} numeric; the GAN can fix only categories); the heatmap is shown`);
+      warnings.push(
+        `${A.attr.column} × ${B.attr.column}: no intersectional canonical sets (${which.join(' and ')} ` +
+          `${which.length === 1 ? 'is' : 'are'} numeric; the GAN can fix only categories); the heatmap is shown`,
+      );
     }
     if (fixable && nInter > 0) {
       // the data rows of each cell, found once: A's value and B's value joined by a NUL
@@ -54,14 +86,20 @@ export async function intersectionsStage(ctx: AuditContext, ms: MetricsStage, gs
       for (let r = 0; r < A.values.length; r++) {
         for (let c = 0; c < B.values.length; c++) {
           if (heatmap.n[r][c] === 0) continue;
-          const fix: [string, string][] = [[A.attr.column, A.values[r]], [B.attr.column, B.values[c]]];
+          const fix: [string, string][] = [
+            [A.attr.column, A.values[r]],
+            [B.attr.column, B.values[c]],
+          ];
           const name = `intersection-${A.attr.column}=${A.values[r]}-${B.attr.column}=${B.values[c]}`;
           const real = cellRows.get(`${A.values[r]}\u0000${B.values[c]}`) ?? [];
           const onPositive = real.reduce((n, i) => n + yhat[i], 0);
-          const budget = [real.length - onPositive, onPositive].map((x) => intersectionBudget(x, seeds.length, nInter)) as [number, number];
+          const budget = [real.length - onPositive, onPositive].map((x) =>
+            intersectionBudget(x, seeds.length, nInter),
+          ) as [number, number];
           const pair = await drawPair(fix, budget, 2 + 2 * setIndex, name);
           const kept = pair.positive.rows + pair.negative.rows;
-          const held = (key: 'positive' | 'negative') => pair.perSeed.reduce((s, d) => s + (d[key].fixSatisfied ?? 0) * d[key].table.rows, 0);
+          const held = (key: 'positive' | 'negative') =>
+            pair.perSeed.reduce((s, d) => s + (d[key].fixSatisfied ?? 0) * d[key].table.rows, 0);
           const set: CanonicalComparison = {
             fix,
             name,
@@ -72,11 +110,22 @@ export async function intersectionsStage(ctx: AuditContext, ms: MetricsStage, gs
             fixSatisfied: kept > 0 ? (held('positive') + held('negative')) / kept : 0,
             validity: pair.validity,
             validityScorer: scorer ? scorer.kind : null,
-            draws: pair.perSeed.map((d, k) => ({ seed: seeds[k], positive: d.positive.stats, negative: d.negative.stats })),
+            draws: pair.perSeed.map((d, k) => ({
+              seed: seeds[k],
+              positive: d.positive.stats,
+              negative: d.negative.stats,
+            })),
           };
           sets.push(set);
           const combo = fix.map(([k, x]) => `${k}=${x}`).join(', ');
-          if (set.fixTraining?.rare) caveats.push({ topic: 'rare-intersection', text: `${combo}: only ${set.fixTraining.rows} training rows (${(100 * set.fixTraining.share).toFixed(1)}%); its canonical sets are an extrapolation (${(100 * set.fixSatisfied!).toFixed(0)}% of generated rows hold both values)` });
+          if (set.fixTraining?.rare)
+            caveats.push({
+              topic: 'rare-intersection',
+              text:
+                `${combo}: only ${set.fixTraining.rows} training rows ` +
+                `(${(100 * set.fixTraining.share).toFixed(1)}%); its canonical sets are an extrapolation ` +
+                `(${(100 * set.fixSatisfied!).toFixed(0)}% of generated rows hold both values)`,
+            });
           drawCaveats(caveats, `the sets of ${combo}`, set.draws!, rejection, scorer !== null);
           setIndex++;
           progress('intersections', setIndex / Math.max(1, totalSets));
@@ -105,7 +154,18 @@ export function fixableColumns(gs: GanStage): Set<string> {
   return new Set(gs.gans[0].sampler.columns.map((c) => c.name));
 }
 
-function buildHeatmap(A: GroupView, B: GroupView, yhat: Uint8Array, minGroupSize: number, favourable: Favourable, posA: string[], posB: string[], negA: string[], negB: string[], suppressBelow = 0): IntersectionHeatmap {
+function buildHeatmap(
+  A: GroupView,
+  B: GroupView,
+  yhat: Uint8Array,
+  minGroupSize: number,
+  favourable: Favourable,
+  posA: string[],
+  posB: string[],
+  negA: string[],
+  negB: string[],
+  suppressBelow = 0,
+): IntersectionHeatmap {
   const R = A.values.length;
   const C = B.values.length;
   const ra = new Map(A.values.map((v, i) => [v, i]));
@@ -132,12 +192,16 @@ function buildHeatmap(A: GroupView, B: GroupView, yhat: Uint8Array, minGroupSize
     return g.map((row) => row.map((x) => (la.length > 0 ? x / la.length : 0)));
   };
   // the favourable set's shares and the unfavourable set's (one coding convention: checks.ts)
-  const [sf, su] = favourable === 'positive' ? [share(posA, posB), share(negA, negB)] : [share(negA, negB), share(posA, posB)];
+  const [sf, su] =
+    favourable === 'positive' ? [share(posA, posB), share(negA, negB)] : [share(negA, negB), share(posA, posB)];
   const small: [number, number][] = [];
   for (let r = 0; r < R; r++) for (let c = 0; c < C; c++) if (n[r][c] < minGroupSize) small.push([r, c]);
-  // --suppress-below: a non-empty cell with fewer people has no rate (the canonical shift is generated data, not people)
+  // --suppress-below: a non-empty cell with fewer people has no rate (the canonical shift is generated data, not
+  // people)
   const suppressed: [number, number][] = [];
-  if (suppressBelow > 0) for (let r = 0; r < R; r++) for (let c = 0; c < C; c++) if (n[r][c] > 0 && n[r][c] < suppressBelow) suppressed.push([r, c]);
+  if (suppressBelow > 0)
+    for (let r = 0; r < R; r++)
+      for (let c = 0; c < C; c++) if (n[r][c] > 0 && n[r][c] < suppressBelow) suppressed.push([r, c]);
   const isSup = (r: number, c: number) => suppressed.some(([a, b]) => a === r && b === c);
   return {
     rowAttribute: A.attr.column,
@@ -160,5 +224,10 @@ function buildHeatmap(A: GroupView, B: GroupView, yhat: Uint8Array, minGroupSize
  * with 10,000; the positivity per cell against the rest (§2.9): 1–2 of 5 and 5 of 5.
  */
 export function intersectionPowerCaveat(rows: number): string {
-  return `${rows} rows: on simulated data with a penalty planted on one intersection holding 15% of the rows, the heat map's canonical shift located it in 0 of 5 audits with 2000 rows and 3 of 5 with 10,000, the model's positivity per cell (the intersection metrics) in 1–2 of 5 and 5 of 5 (EXPERIMENTS.md §2.8, §2.9); a cell that does not stand out here is not evidence that the model treats it like the others`;
+  return (
+    `${rows} rows: on simulated data with a penalty planted on one intersection holding 15% of the rows, the heat ` +
+    `map's canonical shift located it in 0 of 5 audits with 2000 rows and 3 of 5 with 10,000, the model's ` +
+    `positivity per cell (the intersection metrics) in 1–2 of 5 and 5 of 5 (EXPERIMENTS.md §2.8, §2.9); a cell ` +
+    `that does not stand out here is not evidence that the model treats it like the others`
+  );
 }

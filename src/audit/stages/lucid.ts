@@ -19,18 +19,50 @@ export function lucidStage(ctx: AuditContext, ms: MetricsStage, gs: GanStage): L
   const { range } = gs;
   progress('lucid', 0);
   // towards the favourable decision, whichever value is named positive (one coding convention)
-  const lucid = runLucid(engine, model, favourable, n, seed, lucidEpochs, (c) => (views.some((v) => v.attr.column === c) ? 'protected' : 'feature'), range);
+  const lucid = runLucid(
+    engine,
+    model,
+    favourable,
+    n,
+    seed,
+    lucidEpochs,
+    (c) => (views.some((v) => v.attr.column === c) ? 'protected' : 'feature'),
+    range,
+  );
   if (lucid.ran) seedLog['LUCID (uniform start and descent)'] = seed;
   if (!lucid.ran) caveats.push({ topic: 'model', text: `LUCID did not run: ${lucid.reason}` });
   return lucid;
 }
 
-function runLucid(engine: Engine, model: BlackBox | undefined, favourable: 'positive' | 'negative', n: number, seed: number, epochs: number, role: (c: string) => Distribution['role'], range: Record<string, readonly [number, number]>): LucidSection {
+function runLucid(
+  engine: Engine,
+  model: BlackBox | undefined,
+  favourable: 'positive' | 'negative',
+  n: number,
+  seed: number,
+  epochs: number,
+  role: (c: string) => Distribution['role'],
+  range: Record<string, readonly [number, number]>,
+): LucidSection {
   if (!model) return { ran: false, reason: 'the model is a predictions column; LUCID needs a differentiable model' };
   const clf = model.differentiable;
-  if (!clf) return { ran: false, reason: `the model (${model.kind}: ${model.source}) gives no gradients; LUCID needs the built-in classifier` };
-  // projected onto the data: numbers inside the audited rows' range, one-hot groups on the simplex, numbers rounded to their decimals
-  const r = invert(engine, clf, { prefer: favourable, n, epochs, seed, clip: true, bounds: range, projectOneHot: true, round: true });
+  if (!clf)
+    return {
+      ran: false,
+      reason: `the model (${model.kind}: ${model.source}) gives no gradients; LUCID needs the built-in classifier`,
+    };
+  // projected onto the data: numbers inside the audited rows' range, one-hot groups on the simplex, numbers rounded to
+  // their decimals
+  const r = invert(engine, clf, {
+    prefer: favourable,
+    n,
+    epochs,
+    seed,
+    clip: true,
+    bounds: range,
+    projectOneHot: true,
+    round: true,
+  });
   const start = lucidStart(engine, clf.preprocessor, n, seed);
   let ok = 0;
   for (const p of r.predSnapped) if (p >= 0.5) ok++;
@@ -38,7 +70,14 @@ function runLucid(engine: Engine, model: BlackBox | undefined, favourable: 'posi
     clf.preprocessor.groups.map((g) => {
       const a = r.table.columns.find((c) => c.name === g.name)!;
       const b = start.columns.find((c) => c.name === g.name)!;
-      return distribution(g.name, [{ name: 'LUCID canonical', column: a }, { name: 'uniform start', column: b }], role(g.name));
+      return distribution(
+        g.name,
+        [
+          { name: 'LUCID canonical', column: a },
+          { name: 'uniform start', column: b },
+        ],
+        role(g.name),
+      );
     }),
   );
   return {
@@ -55,8 +94,16 @@ function runLucid(engine: Engine, model: BlackBox | undefined, favourable: 'posi
   };
 }
 
-/** LUCID's starting points, decoded: the same U[low, high) draw invert makes from `seed` (default init, no clip/projection). */
-export function lucidStart(engine: Engine, pre: { dim: number; decode(x: Float32Array, n: number): Table }, n: number, seed: number): Table {
+/**
+ * LUCID's starting points, decoded: the same U[low, high) draw invert makes from `seed` (default init, no
+ * clip/projection).
+ */
+export function lucidStart(
+  engine: Engine,
+  pre: { dim: number; decode(x: Float32Array, n: number): Table },
+  n: number,
+  seed: number,
+): Table {
   const { low, high } = LUCID_DEFAULTS.init;
   const x = engine.empty([n, pre.dim]);
   let a: Float32Array;

@@ -5,7 +5,13 @@
 import { check, EngineError } from '../../engine/errors.js';
 import { Rng } from '../../engine/rng.js';
 import type { CategoricalColumn, Column, Table } from '../../data/table.js';
-import { correctTogether, decide, groupMetrics, type Favourable, type MetricsReport } from '../../methods/metrics/index.js';
+import {
+  correctTogether,
+  decide,
+  groupMetrics,
+  type Favourable,
+  type MetricsReport,
+} from '../../methods/metrics/index.js';
 import { carriersOf, codesOf, pathOf, type Attribution } from '../attribution.js';
 import { binValues, explicitBins, quantileBins } from '../bins.js';
 import { cellLabels } from '../distance.js';
@@ -33,13 +39,21 @@ export interface GroupView {
   values: string[];
 }
 
-function groupViews(table: Table, plan: AuditPlan, inModel: (c: string) => boolean | null): { views: GroupView[]; extra: Column[]; warnings: string[] } {
+function groupViews(
+  table: Table,
+  plan: AuditPlan,
+  inModel: (c: string) => boolean | null,
+): { views: GroupView[]; extra: Column[]; warnings: string[] } {
   const views: GroupView[] = [];
   const extra: Column[] = [];
   const warnings: string[] = [];
   for (const name of plan.protected) {
     const col = requireColumn(table, name, 'protected column');
-    check(!(col.kind === 'categorical' && plan.protectedEdges[name]), 'E_ARG', () => `audit: edges given for "${name}", which is categorical; edges apply to numeric protected columns`);
+    check(
+      !(col.kind === 'categorical' && plan.protectedEdges[name]),
+      'E_ARG',
+      () => `audit: edges given for "${name}", which is categorical; edges apply to numeric protected columns`,
+    );
     if (col.kind === 'categorical') {
       const present = new Set(col.codes);
       views.push({
@@ -54,16 +68,30 @@ function groupViews(table: Table, plan: AuditPlan, inModel: (c: string) => boole
       continue;
     }
     const given = plan.protectedEdges[name];
-    const bins = given ? explicitBins(given, `protected edges of "${name}"`) : quantileBins(col.values, plan.protectedBins);
+    const bins = given
+      ? explicitBins(given, `protected edges of "${name}"`)
+      : quantileBins(col.values, plan.protectedBins);
     const { codes, counts, outside } = binValues(col.values, bins.edges);
-    check(outside === 0, 'E_ARG', () => `audit: ${outside} values of "${name}" lie outside the edges [${bins.edges[0]}, ${bins.edges[bins.edges.length - 1]}]; widen the edges`);
+    check(
+      outside === 0,
+      'E_ARG',
+      () =>
+        `audit: ${outside} values of "${name}" lie outside the edges [${bins.edges[0]}, ` +
+        `${bins.edges[bins.edges.length - 1]}]; widen the edges`,
+    );
     const groupColumn = freeName({ rows: table.rows, columns: [...table.columns, ...extra] }, `${name} (binned)`);
     extra.push(categorical(groupColumn, codes, bins.labels.slice()));
     const empty = bins.labels.filter((_, i) => counts[i] === 0);
     if (empty.length) warnings.push(`${name}: no data rows in bin(s) ${empty.join(', ')}`);
     const edges = bins.edges;
     views.push({
-      attr: { column: name, groupColumn, kind: 'numeric', bins: { method: bins.method, edges: edges.slice(), labels: bins.labels.slice(), counts }, inModel: inModel(name) },
+      attr: {
+        column: name,
+        groupColumn,
+        kind: 'numeric',
+        bins: { method: bins.method, edges: edges.slice(), labels: bins.labels.slice(), counts },
+        inModel: inModel(name),
+      },
       dataLabels: Array.from(codes, (k) => bins.labels[k]),
       values: bins.labels.filter((_, i) => counts[i] > 0),
       labelsOf: (t) => {
@@ -130,7 +158,8 @@ export async function metricsStage(ctx: AuditContext): Promise<MetricsStage> {
     try {
       return f();
     } catch (e) {
-      if (e instanceof EngineError && e.code === 'E_INPUT') throw new EngineError('E_INPUT', `${plan.source}: ${e.message}`);
+      if (e instanceof EngineError && e.code === 'E_INPUT')
+        throw new EngineError('E_INPUT', `${plan.source}: ${e.message}`);
       throw e;
     }
   };
@@ -138,10 +167,37 @@ export async function metricsStage(ctx: AuditContext): Promise<MetricsStage> {
   const predAs = model ? ('scores' as const) : ('auto' as const);
   // keyed by the metrics' group column (a numeric attribute's binned column)
   const reference: Record<string, string> = {};
-  for (const v of views) if (plan.reference?.[v.attr.column] !== undefined) reference[v.attr.groupColumn] = plan.reference[v.attr.column];
-  const mopts = { label: plan.label, positive: plan.positive, favourable: plan.favourable, pred: predName, predAs, threshold, groups: groupCols, reference, tolerance: plan.tolerance, minGroupSize: plan.minGroupSize, confidence: plan.confidence, legitimate: plan.legitimate, suppressBelow: plan.suppressBelow, allowInvertedScores: plan.allowInvertedScores, ...(model ? { predWhat: `the scores of ${model.source}` } : {}), rng: new Rng(ctx.engine, plan.seeds.metrics) };
+  for (const v of views)
+    if (plan.reference?.[v.attr.column] !== undefined) reference[v.attr.groupColumn] = plan.reference[v.attr.column];
+  const mopts = {
+    label: plan.label,
+    positive: plan.positive,
+    favourable: plan.favourable,
+    pred: predName,
+    predAs,
+    threshold,
+    groups: groupCols,
+    reference,
+    tolerance: plan.tolerance,
+    minGroupSize: plan.minGroupSize,
+    confidence: plan.confidence,
+    legitimate: plan.legitimate,
+    suppressBelow: plan.suppressBelow,
+    allowInvertedScores: plan.allowInvertedScores,
+    ...(model ? { predWhat: `the scores of ${model.source}` } : {}),
+    rng: new Rng(ctx.engine, plan.seeds.metrics),
+  };
   const attributes = inData(() => groupMetrics(mtable, mopts));
-  const intersection: MetricsReport | null = groupCols.length >= 2 ? inData(() => groupMetrics(mtable, { ...mopts, intersect: true, reference: Object.keys(reference).length === groupCols.length ? reference : undefined })) : null;
+  const intersection: MetricsReport | null =
+    groupCols.length >= 2
+      ? inData(() =>
+          groupMetrics(mtable, {
+            ...mopts,
+            intersect: true,
+            reference: Object.keys(reference).length === groupCols.length ? reference : undefined,
+          }),
+        )
+      : null;
   // one family: every attribute, group, metric and the intersection (verdicts.ts)
   correctTogether(intersection ? [attributes, intersection] : [attributes]);
   const positive = attributes.positive;
@@ -151,19 +207,34 @@ export async function metricsStage(ctx: AuditContext): Promise<MetricsStage> {
     if (!r) continue;
     for (const a of r.attributes) {
       const small = a.groups.filter((g) => g.small);
-      if (small.length) caveats.push({ topic: 'small-group', text: `${a.column}: ${small.length === 1 ? `${small[0].value} has` : `${small.length} groups have`} fewer than ${minGroupSize} rows (${small.slice(0, 5).map((g) => `${g.value}: ${g.n}`).join(', ')}${small.length > 5 ? ', …' : ''}); small groups get no verdict` });
+      if (small.length)
+        caveats.push({
+          topic: 'small-group',
+          text:
+            `${a.column}: ${small.length === 1 ? `${small[0].value} has` : `${small.length} groups have`} fewer ` +
+            `than ${minGroupSize} rows (${small
+              .slice(0, 5)
+              .map((g) => `${g.value}: ${g.n}`)
+              .join(', ')}${small.length > 5 ? ', …' : ''}); small groups get no verdict`,
+        });
     }
   }
   // P(positive) per row as a number in [0, 1], the GAN's condition: the scores, or, where the metrics read
   // the column as predicted labels (0/1 included, whichever of them is positive), 1 for the positive label
-  const pScore: Float64Array = attributes.predKind === 'scores' && predCol.kind === 'numeric' ? predCol.values : Float64Array.from(cellLabels(predCol), (l) => (l === positive ? 1 : 0));
+  const pScore: Float64Array =
+    attributes.predKind === 'scores' && predCol.kind === 'numeric'
+      ? predCol.values
+      : Float64Array.from(cellLabels(predCol), (l) => (l === positive ? 1 : 0));
   const yhat = decide(decision, pScore);
 
   // why an attribute's groups differ: the features carrying it, and whether the model reads it (attribution.ts)
   const attribution: Attribution[] = [];
   {
     const protectedSet = new Set(plan.protected);
-    const carriersFrom = table.columns.filter((c) => !(c.kind === 'categorical' && c.identifier)).map((c) => c.name).filter((c) => c !== plan.label && c !== predName && !protectedSet.has(c));
+    const carriersFrom = table.columns
+      .filter((c) => !(c.kind === 'categorical' && c.identifier))
+      .map((c) => c.name)
+      .filter((c) => c !== plan.label && c !== predName && !protectedSet.has(c));
     for (const v of views) {
       const gcol = mtable.columns.find((c) => c.name === v.attr.groupColumn)!;
       const readByModel = v.attr.inModel;
@@ -173,18 +244,44 @@ export async function metricsStage(ctx: AuditContext): Promise<MetricsStage> {
       if (model && readByModel === true && col?.kind === 'categorical' && ref !== undefined) {
         const k = col.categories.indexOf(ref);
         if (k >= 0) {
-          const flipped: Table = { rows: table.rows, columns: table.columns.map((c) => (c === col ? { ...col, codes: new Int32Array(table.rows).fill(k) } : c)) };
+          const flipped: Table = {
+            rows: table.rows,
+            columns: table.columns.map((c) => (c === col ? { ...col, codes: new Int32Array(table.rows).fill(k) } : c)),
+          };
           const flippedYhat = decide(decision, await model.predict(flipped));
           let changed = 0;
           for (let i = 0; i < table.rows; i++) if (flippedYhat[i] !== yhat[i]) changed++;
           flipShare = changed / table.rows;
         }
       }
-      attribution.push({ attribute: v.attr.column, groupColumn: v.attr.groupColumn, readByModel, flipShare, carriers: carriersOf(table, codesOf(gcol, 10), yhat, carriersFrom), path: pathOf(readByModel, flipShare) });
+      attribution.push({
+        attribute: v.attr.column,
+        groupColumn: v.attr.groupColumn,
+        readByModel,
+        flipShare,
+        carriers: carriersOf(table, codesOf(gcol, 10), yhat, carriersFrom),
+        path: pathOf(readByModel, flipShare),
+      });
     }
   }
 
-  return { predName, predCol, features, views, extra, mtable, groupCols, attributes, intersection, positive, favourable, minGroupSize, pScore, yhat, attribution };
+  return {
+    predName,
+    predCol,
+    features,
+    views,
+    extra,
+    mtable,
+    groupCols,
+    attributes,
+    intersection,
+    positive,
+    favourable,
+    minGroupSize,
+    pScore,
+    yhat,
+    attribution,
+  };
 }
 
 /** What --suppress-below hides from the sets' comparisons with the real rows. */
@@ -219,20 +316,44 @@ export function suppression(table: Table, ms: MetricsStage): Suppression {
           const key = `${views[i].dataLabels[r]} & ${views[j].dataLabels[r]}`;
           count.set(key, (count.get(key) ?? 0) + 1);
         }
-        suppressedCells.set(`${views[i].attr.column} × ${views[j].attr.column}`, new Set([...count].filter(([, c]) => c < k).map(([key]) => key)));
+        suppressedCells.set(
+          `${views[i].attr.column} × ${views[j].attr.column}`,
+          new Set([...count].filter(([, c]) => c < k).map(([key]) => key)),
+        );
       }
     }
   }
   return { k, values: suppressedValues, cells: suppressedCells };
 }
 
-/** Refuses inputs that leave nothing to compare (docs/models.md "Refused audits"): one decision for every row, or only small groups. */
+/**
+ * Refuses inputs that leave nothing to compare (docs/models.md "Refused audits"): one decision for every row, or only
+ * small groups.
+ */
 export function refuseDegenerate(plan: AuditPlan, ms: MetricsStage): void {
   const { yhat, attributes, minGroupSize } = ms;
   let decidedPositive = 0;
   for (let i = 0; i < yhat.length; i++) decidedPositive += yhat[i];
-  check(decidedPositive > 0 && decidedPositive < yhat.length, 'E_INPUT', () => `audit: the model decides all ${yhat.length} rows ${decidedPositive > 0 ? 'positive' : 'negative'}: there is no ${decidedPositive > 0 ? 'negative' : 'positive'} canonical set to draw and no decision to compare between groups (a constant model, or a threshold that every score is on one side of)`);
+  check(
+    decidedPositive > 0 && decidedPositive < yhat.length,
+    'E_INPUT',
+    () =>
+      `audit: the model decides all ${yhat.length} rows ${decidedPositive > 0 ? 'positive' : 'negative'}: there is ` +
+      `no ${decidedPositive > 0 ? 'negative' : 'positive'} canonical set to draw and no decision to compare ` +
+      `between groups (a constant model, or a threshold that every score is on one side of)`,
+  );
   for (const a of attributes.attributes) {
-    check(plan.allowSmall || a.groups.some((g) => !g.small), 'E_INPUT', () => `audit: every group of ${a.column} has fewer than ${minGroupSize} rows (${a.groups.slice(0, 4).map((g) => `${g.value}: ${g.n}`).join(', ')}${a.groups.length > 4 ? ', …' : ''}): no comparison can get a verdict; give fewer bins, --min-group, or --allow-small`);
+    check(
+      plan.allowSmall || a.groups.some((g) => !g.small),
+      'E_INPUT',
+      () =>
+        `audit: every group of ${a.column} has fewer than ${minGroupSize} rows (${a.groups
+          .slice(0, 4)
+          .map((g) => `${g.value}: ${g.n}`)
+          .join(
+            ', ',
+          )}${a.groups.length > 4 ? ', …' : ''}): no comparison can get a verdict; give fewer bins, --min-group, or ` +
+        `--allow-small`,
+    );
   }
 }

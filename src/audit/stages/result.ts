@@ -29,26 +29,66 @@ export interface StageResults {
  */
 /** The stages as the interruption's sentence names them (the stage names of AuditOptions.onProgress). */
 const STAGE_WORDS: Record<string, string> = {
-  start: 'the start', score: 'the scoring', metrics: 'the group metrics', surrogate: 'the surrogate\'s training', gan: 'the LUCID-GAN training',
-  canonical: 'the drawing of the canonical sets', checks: 'the checks against the real rows', intersections: 'the intersections',
-  conditional: 'the conditional sets', lucid: 'LUCID', fale: 'FALE', done: 'the end',
+  start: 'the start',
+  score: 'the scoring',
+  metrics: 'the group metrics',
+  surrogate: "the surrogate's training",
+  gan: 'the LUCID-GAN training',
+  canonical: 'the drawing of the canonical sets',
+  checks: 'the checks against the real rows',
+  intersections: 'the intersections',
+  conditional: 'the conditional sets',
+  lucid: 'LUCID',
+  fale: 'FALE',
+  done: 'the end',
 };
 
-export function interruption(stage0: string | null, epochsDone: number[], seedsAsked: number, epochsAsked: number, cut: boolean): AuditInterruption | null {
+export function interruption(
+  stage0: string | null,
+  epochsDone: number[],
+  seedsAsked: number,
+  epochsAsked: number,
+  cut: boolean,
+): AuditInterruption | null {
   if (stage0 === null) return null;
   const stage = STAGE_WORDS[stage0] ?? stage0;
-  const gan = `${epochsDone.length} of ${seedsAsked} LUCID-GAN${seedsAsked === 1 ? '' : 's'} trained (epochs ${epochsDone.join(', ')} of ${epochsAsked})`;
+  const gan =
+    `${epochsDone.length} of ${seedsAsked} LUCID-GAN${seedsAsked === 1 ? '' : 's'} trained (epochs ` +
+    `${epochsDone.join(', ')} of ${epochsAsked})`;
   const text = cut
-    ? `INTERRUPTED during ${stage}: the audit was finished early with ${gan}; its canonical sets, their checks, the intersections and LUCID come from under-trained generators and are not the audit asked for (the group metrics are complete). Run it again to completion before relying on it.`
-    : `INTERRUPTED during ${stage}, after the GANs had finished (${gan}): the audit ran to the end, but it was asked to stop; run it again if any doubt remains.`;
-  return { stage: stage0, signal: null, gan: { seedsAsked, seedsTrained: epochsDone.length, epochsAsked, epochsDone }, cutShort: cut, text };
+    ? `INTERRUPTED during ${stage}: the audit was finished early with ${gan}; its canonical sets, their checks, the ` +
+      `intersections and LUCID come from under-trained generators and are not the audit asked for (the group ` +
+      `metrics are complete). Run it again to completion before relying on it.`
+    : `INTERRUPTED during ${stage}, after the GANs had finished (${gan}): the audit ran to the end, but it was asked ` +
+      `to stop; run it again if any doubt remains.`;
+  return {
+    stage: stage0,
+    signal: null,
+    gan: { seedsAsked, seedsTrained: epochsDone.length, epochsAsked, epochsDone },
+    cutShort: cut,
+    text,
+  };
 }
 
 export function auditResult(ctx: AuditContext, r: StageResults): AuditResult {
   const { engine, table, plan, timings, seedLog, caveats, warnings } = ctx;
   const { seed, model, provenance } = plan;
   const { views, features, predName, positive, favourable, attributes, intersection, attribution } = r.ms;
-  const { gans, seedsAsked, seeds, epochs, batch, ganTable, schedule, held, sample, strataNames, scorer, rejection, range } = r.gs;
+  const {
+    gans,
+    seedsAsked,
+    seeds,
+    epochs,
+    batch,
+    ganTable,
+    schedule,
+    held,
+    sample,
+    strataNames,
+    scorer,
+    rejection,
+    range,
+  } = r.gs;
   const { dependencies, relations, derivations } = r.sets;
   const { canonical, proxy } = r.cs;
   const { fid, shifts, cells, findings, beyond } = r.ch;
@@ -66,7 +106,9 @@ export function auditResult(ctx: AuditContext, r: StageResults): AuditResult {
         columns: table.columns.map((c) => c.name),
         sha256: provenance?.dataSha256 ?? null,
         bytes: provenance?.dataBytes ?? null,
-        ...(provenance?.dataSha256 ? {} : { note: provenance?.dataNote ?? 'no file hash: the caller gave the table, not the file it was read from' }),
+        ...(provenance?.dataSha256
+          ? {}
+          : { note: provenance?.dataNote ?? 'no file hash: the caller gave the table, not the file it was read from' }),
       },
       label: plan.label,
       positive,
@@ -77,29 +119,69 @@ export function auditResult(ctx: AuditContext, r: StageResults): AuditResult {
         source: model ? model.source : `predictions column "${predName}"`,
         features,
         differentiable: model?.differentiable !== undefined,
-        sha256: model ? provenance?.modelSha256 ?? null : null,
-        ...(model ? (provenance?.modelSha256 ? {} : { note: 'no file hash: the caller gave the model, not its file' }) : { note: 'a predictions column: there is no model file to hash (the column is part of the data file)' }),
+        sha256: model ? (provenance?.modelSha256 ?? null) : null,
+        ...(model
+          ? provenance?.modelSha256
+            ? {}
+            : { note: 'no file hash: the caller gave the model, not its file' }
+          : { note: 'a predictions column: there is no model file to hash (the column is part of the data file)' }),
       },
       gan: {
-        epochs, mode: gans[0].consistency.mode, rows: ganTable.rows, seeds, epochsDone: gans.map((g) => g.epochsDone), rejection: rejection && scorer !== null,
-        schedule, heldOut: held ? held.length : 0, batch,
+        epochs,
+        mode: gans[0].consistency.mode,
+        rows: ganTable.rows,
+        seeds,
+        epochsDone: gans.map((g) => g.epochsDone),
+        rejection: rejection && scorer !== null,
+        schedule,
+        heldOut: held ? held.length : 0,
+        batch,
         stops: gans.map((g) => g.history.stop ?? null),
         ganRows: plan.gan.rowsMax,
-        sample: sample ? { rows: sample.rows.length, of: table.rows, strata: strataNames, strataCount: sample.nonEmpty, represented: sample.represented } : null,
+        sample: sample
+          ? {
+              rows: sample.rows.length,
+              of: table.rows,
+              strata: strataNames,
+              strataCount: sample.nonEmpty,
+              represented: sample.represented,
+            }
+          : null,
         reused: r.gs.reused,
-        sampling: { condition: plan.gan.condition, pointShare: plan.gan.pointShare, correct: plan.gan.correct, ...(plan.gan.correct !== 'none' ? { candidates: plan.gan.candidates } : {}) },
+        sampling: {
+          condition: plan.gan.condition,
+          pointShare: plan.gan.pointShare,
+          correct: plan.gan.correct,
+          ...(plan.gan.correct !== 'none' ? { candidates: plan.gan.candidates } : {}),
+        },
       },
       timings,
       command: provenance?.command ?? { via: 'api' },
       seeds: seedLog,
       suppressBelow: attributes.suppressBelow,
-      interrupted: interruption(ctx.stoppedIn(), gans.map((g) => g.epochsDone), seedsAsked, epochs, r.gs.interrupted),
+      interrupted: interruption(
+        ctx.stoppedIn(),
+        gans.map((g) => g.epochsDone),
+        seedsAsked,
+        epochs,
+        r.gs.interrupted,
+      ),
     },
     protected: views.map((v) => v.attr),
     metrics: { attributes, intersection },
     attribution,
     canonical,
-    checks: { seeds, fidelity: fid, shifts, cells, dependencies: dependencies.map((d) => ({ from: d.from, to: d.to })), relations: checkRelations(dependencies, relations, derivations, r.gs.ganFeatureTable, canonical), beyond, ranges: range, ...(scorer?.agreement ? { surrogate: scorer.agreement } : {}) },
+    checks: {
+      seeds,
+      fidelity: fid,
+      shifts,
+      cells,
+      dependencies: dependencies.map((d) => ({ from: d.from, to: d.to })),
+      relations: checkRelations(dependencies, relations, derivations, r.gs.ganFeatureTable, canonical),
+      beyond,
+      ranges: range,
+      ...(scorer?.agreement ? { surrogate: scorer.agreement } : {}),
+    },
     findings,
     proxy,
     intersections,

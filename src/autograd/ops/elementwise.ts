@@ -6,7 +6,7 @@
 import { check } from '../../engine/errors.js';
 import type { Shape, Tensor } from '../../engine/engine.js';
 import { BinOp, UnOp } from '../../engine/wasm.js';
-import { defineOp, Op } from '../tape.js';
+import { defineOp, type Op } from '../tape.js';
 import { sumTo } from './reduce.js';
 
 export type Operand = Tensor | number;
@@ -15,7 +15,11 @@ const as2d = (s: Shape): [number, number] => (s.length === 0 ? [1, 1] : s.length
 
 /** The broadcast shape of a and b, or an E_SHAPE error naming the op. */
 export function broadcastShape(op: string, a: Shape, b: Shape): Shape {
-  check(a.length <= 2 && b.length <= 2, 'E_SHAPE', () => `${op}: tensors of rank > 2 are not supported ([${a}] and [${b}])`);
+  check(
+    a.length <= 2 && b.length <= 2,
+    'E_SHAPE',
+    () => `${op}: tensors of rank > 2 are not supported ([${a}] and [${b}])`,
+  );
   const r = Math.max(a.length, b.length);
   const out: number[] = [];
   for (let i = 0; i < r; i++) {
@@ -88,11 +92,16 @@ const BinaryScalar = defineOp<ScalarAttrs>({
   backward(ctx, dy) {
     const { code, s, swap } = ctx.attrs;
     switch (code) {
-      case BinOp.add: return [dy];
-      case BinOp.sub: return [swap ? neg(dy) : dy];
-      case BinOp.mul: return [mul(dy, s)];
-      case BinOp.div: return [swap ? neg(div(mul(dy, ctx.out), ctx.inputs[0])) : div(dy, s)];
-      default: throw new Error(`binaryScalar: no gradient for opcode ${code}`);
+      case BinOp.add:
+        return [dy];
+      case BinOp.sub:
+        return [swap ? neg(dy) : dy];
+      case BinOp.mul:
+        return [mul(dy, s)];
+      case BinOp.div:
+        return [swap ? neg(div(mul(dy, ctx.out), ctx.inputs[0])) : div(dy, s)];
+      default:
+        throw new Error(`binaryScalar: no gradient for opcode ${code}`);
     }
   },
 });
@@ -147,7 +156,9 @@ export const sqrt: (x: Tensor) => Tensor = unaryOp('sqrt', UnOp.sqrt, (dy, _x, y
 /** tanh x */
 export const tanh: (x: Tensor) => Tensor = unaryOp('tanh', UnOp.tanh, (dy, _x, y) => mul(dy, sub(1, square(y))));
 /** 1 / (1 + e⁻ˣ) */
-export const sigmoid: (x: Tensor) => Tensor = unaryOp('sigmoid', UnOp.sigmoid, (dy, _x, y) => mul(dy, mul(y, sub(1, y))));
+export const sigmoid: (x: Tensor) => Tensor = unaryOp('sigmoid', UnOp.sigmoid, (dy, _x, y) =>
+  mul(dy, mul(y, sub(1, y))),
+);
 /** log(1 + eˣ), computed stably */
 export const softplus: (x: Tensor) => Tensor = unaryOp('softplus', UnOp.softplus, (dy, x) => mul(dy, sigmoid(x)));
 /** |x| (gradient sign(x), 0 at 0) */

@@ -20,13 +20,21 @@ function targetMatrix(op: string, target: Target, n: number, c: number, like: Te
     const v = t.data;
     for (let i = 0; i < n; i++) {
       const k = idx[i];
-      check(Number.isInteger(k) && k >= 0 && k < c, 'E_ARG', () => `${op}: target ${i} is ${k}, not a class index in [0, ${c})`);
+      check(
+        Number.isInteger(k) && k >= 0 && k < c,
+        'E_ARG',
+        () => `${op}: target ${i} is ${k}, not a class index in [0, ${c})`,
+      );
       v[i * c + k] = 1;
     }
     return t;
   }
   const t = target as Tensor;
-  check(t.rank === 2 && t.shape[0] === n && t.shape[1] === c, 'E_SHAPE', () => `${op}: target [${t.shape}] does not match input [${n},${c}]`);
+  check(
+    t.rank === 2 && t.shape[0] === n && t.shape[1] === c,
+    'E_SHAPE',
+    () => `${op}: target [${t.shape}] does not match input [${n},${c}]`,
+  );
   return t;
 }
 
@@ -51,7 +59,11 @@ export function crossEntropyProbs(probs: Tensor, target: Target, reduction: Redu
 }
 
 const sameShape = (op: string, a: Tensor, b: Tensor) =>
-  check(a.shape.length === b.shape.length && a.shape.every((d, i) => d === b.shape[i]), 'E_SHAPE', () => `${op}: input [${a.shape}] and target [${b.shape}] differ`);
+  check(
+    a.shape.length === b.shape.length && a.shape.every((d, i) => d === b.shape[i]),
+    'E_SHAPE',
+    () => `${op}: input [${a.shape}] and target [${b.shape}] differ`,
+  );
 
 /** Binary cross-entropy on logits: softplus(x) − x·y, stable for any x. */
 export function bceWithLogits(logits: Tensor, target: Tensor, reduction: Reduction = 'mean'): Tensor {

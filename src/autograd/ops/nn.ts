@@ -49,7 +49,11 @@ export function batchNormTrain(x: Tensor, gamma: Tensor, beta: Tensor, eps = 1e-
   check(x.rank === 2, 'E_SHAPE', () => `batchNorm: x must be (N, D), got [${x.shape}]`);
   const [n, d] = x.shape;
   check(n > 1, 'E_SHAPE', () => `batchNorm: training mode needs more than one row per batch, got ${n}`);
-  check(gamma.size === d && beta.size === d, 'E_SHAPE', () => `batchNorm: gamma/beta must have ${d} elements, got ${gamma.size}/${beta.size}`);
+  check(
+    gamma.size === d && beta.size === d,
+    'E_SHAPE',
+    () => `batchNorm: gamma/beta must have ${d} elements, got ${gamma.size}/${beta.size}`,
+  );
   const e = x.engine;
   const mean = e.empty([d]);
   const variance = e.empty([d]);
@@ -59,8 +63,19 @@ export function batchNormTrain(x: Tensor, gamma: Tensor, beta: Tensor, eps = 1e-
 }
 
 /** Batch norm with fixed (running) statistics; composed of ops, so differentiable to any order. */
-export function batchNormEval(x: Tensor, gamma: Tensor, beta: Tensor, runningMean: Tensor, runningVar: Tensor, eps = 1e-5): Tensor {
-  check(x.rank === 2 && gamma.size === x.shape[1], 'E_SHAPE', () => `batchNorm: x [${x.shape}] does not match ${gamma.size} features`);
+export function batchNormEval(
+  x: Tensor,
+  gamma: Tensor,
+  beta: Tensor,
+  runningMean: Tensor,
+  runningVar: Tensor,
+  eps = 1e-5,
+): Tensor {
+  check(
+    x.rank === 2 && gamma.size === x.shape[1],
+    'E_SHAPE',
+    () => `batchNorm: x [${x.shape}] does not match ${gamma.size} features`,
+  );
   const e = x.engine;
   const invstd = e.empty([x.shape[1]]);
   e.k.f32_binary_scalar(BinOp.add, 0, invstd.ptr, runningVar.ptr, eps, invstd.size);

@@ -57,7 +57,11 @@ export function expand(x: Tensor, shape: Shape): Tensor {
   if (same(x.shape, shape)) return x;
   const [n, d] = as2d(shape);
   const [xn, xd] = as2d(x.shape);
-  check(shape.length <= 2 && (xn === n || xn === 1) && (xd === d || xd === 1), 'E_SHAPE', () => `expand: [${x.shape}] does not broadcast to [${shape}]`);
+  check(
+    shape.length <= 2 && (xn === n || xn === 1) && (xd === d || xd === 1),
+    'E_SHAPE',
+    () => `expand: [${x.shape}] does not broadcast to [${shape}]`,
+  );
   return Expand([x], { shape });
 }
 
@@ -86,7 +90,11 @@ const Reshape = defineOp<ShapeAttrs>({
 
 /** x with another shape of the same size (shares memory; the data is row-major contiguous). */
 export function reshapeKeep(x: Tensor, shape: Shape): Tensor {
-  check(shape.reduce((a, b) => a * b, 1) === x.size, 'E_SHAPE', () => `reshape: cannot view [${x.shape}] as [${shape}]`);
+  check(
+    shape.reduce((a, b) => a * b, 1) === x.size,
+    'E_SHAPE',
+    () => `reshape: cannot view [${x.shape}] as [${shape}]`,
+  );
   if (same(x.shape, shape)) return x;
   return Reshape([x], { shape });
 }

@@ -2,7 +2,7 @@
 // concatenates along columns; PacGAN's grouping is a reshape.
 import { check } from '../../engine/errors.js';
 import type { Tensor } from '../../engine/engine.js';
-import { defineOp, Op } from '../tape.js';
+import { defineOp, type Op } from '../tape.js';
 import { reshapeKeep } from './reduce.js';
 
 /** x viewed with another shape of the same size (no copy). One dimension may be −1. */
@@ -46,8 +46,11 @@ const PadCols: Op<PadAttrs> = defineOp<PadAttrs>({
 /** Columns start..end−1 of a (N, D) tensor. */
 export function sliceCols(x: Tensor, start: number, end: number): Tensor {
   check(x.rank === 2, 'E_SHAPE', () => `sliceCols: x must be (N, D), got [${x.shape}]`);
-  check(Number.isInteger(start) && Number.isInteger(end) && 0 <= start && start <= end && end <= x.shape[1], 'E_ARG',
-    () => `sliceCols: columns ${start}..${end} out of range for [${x.shape}]`);
+  check(
+    Number.isInteger(start) && Number.isInteger(end) && 0 <= start && start <= end && end <= x.shape[1],
+    'E_ARG',
+    () => `sliceCols: columns ${start}..${end} out of range for [${x.shape}]`,
+  );
   return SliceCols([x], { start, end });
 }
 
@@ -124,8 +127,11 @@ const SliceRows: Op<SliceAttrs> = defineOp<SliceAttrs>({
 /** Rows start..end−1 of a (N, D) tensor. */
 export function sliceRows(x: Tensor, start: number, end: number): Tensor {
   check(x.rank === 2, 'E_SHAPE', () => `sliceRows: x must be (N, D), got [${x.shape}]`);
-  check(Number.isInteger(start) && Number.isInteger(end) && 0 <= start && start <= end && end <= x.shape[0], 'E_ARG',
-    () => `sliceRows: rows ${start}..${end} out of range for [${x.shape}]`);
+  check(
+    Number.isInteger(start) && Number.isInteger(end) && 0 <= start && start <= end && end <= x.shape[0],
+    'E_ARG',
+    () => `sliceRows: rows ${start}..${end} out of range for [${x.shape}]`,
+  );
   return SliceRows([x], { start, end });
 }
 
@@ -135,8 +141,11 @@ export function concat(xs: Tensor[], axis: 0 | 1 = 1): Tensor {
   for (const [i, x] of xs.entries()) {
     check(x.rank === 2, 'E_SHAPE', () => `concat: tensor ${i} must be 2-D, got [${x.shape}]`);
     const other = 1 - axis;
-    check(x.shape[other] === xs[0].shape[other], 'E_SHAPE',
-      () => `concat: tensor ${i} has shape [${x.shape}], incompatible with [${xs[0].shape}] along axis ${axis}`);
+    check(
+      x.shape[other] === xs[0].shape[other],
+      'E_SHAPE',
+      () => `concat: tensor ${i} has shape [${x.shape}], incompatible with [${xs[0].shape}] along axis ${axis}`,
+    );
   }
   return axis === 1 ? ConcatCols(xs, undefined) : ConcatRows(xs, undefined);
 }

@@ -50,6 +50,10 @@ export function logSoftmax(x: Tensor): Tensor {
  */
 export function gumbelSoftmax(logits: Tensor, tau: number, gumbel: Tensor): Tensor {
   check(tau > 0 && Number.isFinite(tau), 'E_ARG', () => `gumbelSoftmax: tau must be > 0, got ${tau}`);
-  check(gumbel.size === logits.size, 'E_SHAPE', () => `gumbelSoftmax: noise [${gumbel.shape}] does not match logits [${logits.shape}]`);
+  check(
+    gumbel.size === logits.size,
+    'E_SHAPE',
+    () => `gumbelSoftmax: noise [${gumbel.shape}] does not match logits [${logits.shape}]`,
+  );
   return softmax(div(add(logits, gumbel), tau));
 }

@@ -3,10 +3,23 @@
 // Markdown, JUnit and JSON outputs, and only then raise PolicyFailure, which the one error handler
 // turns into exit 3 (EXIT.policy).
 import { Command, Option } from 'commander';
-import { checkPolicy, POLICY_DEFAULTS, requireNoCanonical, ruleMetricList, type CheckSettings, type Policy } from '../../audit/policy.js';
+import {
+  checkPolicy,
+  POLICY_DEFAULTS,
+  requireNoCanonical,
+  ruleMetricList,
+  type CheckSettings,
+  type Policy,
+} from '../../audit/policy.js';
 import { checkPolicyOnAudit, policyProtected, policyReferences } from '../../audit/policy-audit.js';
 import { auditRunValues, withAuditRunOptions } from '../audit-options.js';
-import { finishPolicy, POLICY_OPTIONS, preparePolicyFiles, raiseIfFailed, type PolicyCliOptions } from '../policy-options.js';
+import {
+  finishPolicy,
+  POLICY_OPTIONS,
+  preparePolicyFiles,
+  raiseIfFailed,
+  type PolicyCliOptions,
+} from '../policy-options.js';
 import { auditWithProgress } from '../run-audit.js';
 import { prepareOutDir, writeAudit } from '../../node/audit.js';
 import { readColumns } from '../../node/columns.js';
@@ -16,7 +29,17 @@ import { METRICS_DEFAULTS, SUPPRESSION_OPTION } from '../../methods/metrics/inde
 import { requireClean } from '../../node/csv.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { readPolicyFile } from '../../node/policy.js';
-import { FAIRNESS_OPTIONS, formatOption, nonNegativeInt, positiveInt, readOptionsOf, THRESHOLD_OPTION, unitInterval, withDataOptions, type DataCliOptions } from '../options.js';
+import {
+  FAIRNESS_OPTIONS,
+  formatOption,
+  nonNegativeInt,
+  positiveInt,
+  readOptionsOf,
+  THRESHOLD_OPTION,
+  unitInterval,
+  withDataOptions,
+  type DataCliOptions,
+} from '../options.js';
 import { modelFilePhrase } from '../../models/adapters.js';
 
 interface CheckCliOptions extends DataCliOptions, PolicyCliOptions {
@@ -39,17 +62,20 @@ interface CheckCliOptions extends DataCliOptions, PolicyCliOptions {
   allowInvertedScores?: boolean;
 }
 
-const HELP_AFTER = `
+const HELP_AFTER =
+  `
 The policy (JSON; docs/ci.md has the whole format) lists rules, each a metric of an attribute (a column,
 or an intersection "Sex×Race") with a threshold: {"metric": "four_fifths", "attribute": "Sex", "min": 0.8},
 {"metric": "tpr_diff", "attribute": "Race", "maxAbs": 0.05} (differences are fractions: 0.05 = 5 pp).
 The metrics: ${ruleMetricList()}.
 Its "inputs" name the label, positive class and prediction column; --label, --positive, --pred and
 --threshold override them. A rule is checked per group on the point value; the interval and the metrics
-verdict are shown beside it. A group with fewer than --min-group rows (default ${METRICS_DEFAULTS.minGroupSize}), a small reference or an
+verdict are shown beside it. A group with fewer than --min-group rows (default ${METRICS_DEFAULTS.minGroupSize}), a ` +
+  `small reference or an
 undefined rate is "insufficient data": reported and skipped, a failure only with onInsufficient "fail".
 --baseline (the JSON of an earlier lucid check --format json, or an audit.json): a value that moved
-toward its threshold by more than --margin (default ${POLICY_DEFAULTS.margin}, or the rule's "margin") is a regression and fails.
+toward its threshold by more than --margin (default ${POLICY_DEFAULTS.margin}, or the rule's "margin") is a ` +
+  `regression and fails.
 Exit codes: 0 every check passes; 3 a check crosses its threshold or regressed (the outputs are written
 first); 1 a data error; 2 a usage error (a malformed policy names the file and the JSON path).
 Rules on canonical sets (canonical_shift of a protected value, canonical_validity of the two sets,
@@ -58,105 +84,191 @@ canonical_fidelity of a feature; docs/ci.md) need --model: lucid check then runs
 it; a canonical shift the audit's check finds contradicted by the real rows is insufficient data, never a
 pass or a fail. Without a canonical rule it needs no model and runs no GAN.
 
-Examples (loans.json and loans-test.csv from the README's walkthrough, simulated: no data folder needed; fairness.json and fairness-canonical.json are in examples/):
+Examples (loans.json and loans-test.csv from the README's walkthrough, simulated: no data folder needed; ` +
+  `fairness.json and fairness-canonical.json are in examples/):
   lucid model predict --model loans.json --data loans-test.csv --out scored.csv
-  lucid check --data scored.csv --policy fairness.json --junit report.xml --markdown summary.md   # exits 3: the model fails the four-fifths rule for sex and group
-  lucid check --data scored.csv --policy fairness.json --format json > check.json   # exits 3; check.json is a baseline
-  lucid check --data scored.csv --policy fairness.json --baseline check.json --margin 0.01   # exits 3, the same failures, no regression
-  lucid check --data loans-test.csv --policy fairness-canonical.json --model loans.json --gan-schedule fast --out loans-audit   # exits 3: a canonical-set policy runs the audit; group fails the four-fifths rule
+  lucid check --data scored.csv --policy fairness.json --junit report.xml --markdown summary.md   # exits 3: the ` +
+  `model fails the four-fifths rule for sex and group
+  lucid check --data scored.csv --policy fairness.json --format json > check.json   # exits 3; check.json is a ` +
+  `baseline
+  lucid check --data scored.csv --policy fairness.json --baseline check.json --margin 0.01   # exits 3, the same ` +
+  `failures, no regression
+  lucid check --data loans-test.csv --policy fairness-canonical.json --model loans.json --gan-schedule fast --out ` +
+  `loans-audit   # exits 3: a canonical-set policy runs the audit; group fails the four-fifths rule
 `;
 
-export const check = withAuditRunOptions(withDataOptions(new Command('check')
-  .description('a fairness gate for CI: check a policy of thresholds per metric and attribute on a predictions column (no model, no GAN), optionally against a baseline; exit 3 when a check fails; Markdown and JUnit XML outputs')
-  .requiredOption('--data <file>', 'the data (CSV) with the label, the predictions and the attribute columns'))
-  .addOption(POLICY_OPTIONS.policy().makeOptionMandatory())
-  .option('--label <column>', 'the true label (default: the policy\'s inputs.label)')
-  .option('--positive <value>', 'the label value that is the positive class (default: the policy\'s inputs.positive, else the second of exactly two values)')
-  .addOption(new Option('--favourable <which>', 'whether the positive class is the outcome people want (default: the policy\'s inputs.favourable, else positive)').choices(['positive', 'negative']))
-  .option('--pred <column>', 'the predictions: predicted labels, 0/1, or P(positive) in [0, 1] (default: the policy\'s inputs.pred)')
-  .addOption(new Option(`${THRESHOLD_OPTION.flag} <p>`, `${THRESHOLD_OPTION.help} (default: the policy's inputs.threshold, else ${METRICS_DEFAULTS.threshold})`).argParser(unitInterval))
-  .addOption(new Option('--min-group <n>', `groups with fewer rows are small: insufficient data (default: the policy's minGroup, else ${METRICS_DEFAULTS.minGroupSize})`).argParser(nonNegativeInt))
-  .addOption(new Option(`${SUPPRESSION_OPTION.flag} <k>`, `${SUPPRESSION_OPTION.help}; such groups are insufficient data`).argParser(positiveInt))
-  .addOption(POLICY_OPTIONS.baseline())
-  .addOption(POLICY_OPTIONS.margin())
-  .addOption(POLICY_OPTIONS.markdown())
-  .addOption(POLICY_OPTIONS.junit())
-  .option('--model <file>', `the model (${modelFilePhrase()}): required by rules on canonical sets; lucid check then runs the audit of lucid audit (its GAN options below) and checks every rule on it`)
-  .addOption(FAIRNESS_OPTIONS.modelClasses())
-  .addOption(FAIRNESS_OPTIONS.allowInvertedScores())
-  .option('--out <dir>', 'with --model: also write the audit\'s report folder there')
-  .option('--quiet', 'with --model: no progress on stderr')
-  .option('--bootstrap <n>', 'bootstrap resamples for intervals of differences (0: none; ratios of judged metrics have a Katz interval without it)', nonNegativeInt, 0)
-  .option('--seed <n>', 'seed of the bootstrap resamples (with --model: of every draw of the audit)', nonNegativeInt, 0)
-  .addOption(formatOption(['markdown'], 'markdown', 'what stdout shows: the Markdown summary, or json (the result, which --baseline reads)'))
-  .addHelpText('after', HELP_AFTER))
-  .action(async (opts: CheckCliOptions) => {
-    const started = Date.now();
-    const policy = await readPolicyFile(opts.policy);
-    const label = opts.label ?? policy.inputs.label;
-    const pred = opts.pred ?? policy.inputs.pred;
-    if (label === undefined) throw new EngineError('E_ARG', `give --label, or "inputs": {"label": …} in ${policy.file}`);
-    if (pred === undefined && opts.model === undefined) throw new EngineError('E_ARG', `give --pred, or "inputs": {"pred": …} in ${policy.file}`);
-    const settings: CheckSettings = {
-      label,
-      positive: opts.positive ?? policy.inputs.positive,
-      favourable: opts.favourable ?? policy.inputs.favourable ?? METRICS_DEFAULTS.favourable,
-      pred: pred ?? `the model's predictions (${opts.model})`,
-      threshold: opts.threshold ?? policy.inputs.threshold ?? METRICS_DEFAULTS.threshold,
-      minGroup: opts.minGroup ?? policy.minGroup ?? METRICS_DEFAULTS.minGroupSize,
-      suppressBelow: opts.suppressBelow ?? policy.suppressBelow,
-      onInsufficient: policy.onInsufficient ?? POLICY_DEFAULTS.onInsufficient,
-      margin: opts.margin ?? policy.margin ?? POLICY_DEFAULTS.margin,
-      bootstrap: opts.bootstrap,
-      allowInvertedScores: opts.allowInvertedScores === true,
-    };
-    // every path before any work (an audit, with --model): the baseline, the Markdown and JUnit files, the report folder
-    const early = await preparePolicyFiles(opts);
-    if (opts.model !== undefined && opts.out !== undefined) await prepareOutDir(opts.out);
-    if (opts.model !== undefined) return checkWithModel(opts, policy, settings, started, early);
-    requireNoCanonical(policy, 'lucid check without --model');
-    if (opts.modelClasses !== undefined) throw new EngineError('E_ARG', '--model-classes belongs to --model (it maps the classes a model file records)');
-    for (const k of ['out', 'quiet'] as const) if (opts[k] !== undefined) throw new EngineError('E_ARG', `--${k} belongs to --model (an audit)`);
-    // only the columns checked, read in chunks into typed arrays (ten million rows fit in memory this way)
-    const { table, report: read } = await readColumns(opts.data, readOptionsOf(opts), { [opts.label ? '--label' : `${policy.file} inputs.label`]: label, [opts.pred ? '--pred' : `${policy.file} inputs.pred`]: pred, ...Object.fromEntries(policy.rules.map((r) => [`${policy.file}: ${r.path}.attribute`, r.columns])) });
-    requireClean(read, [label, pred, ...policy.rules.flatMap((r) => r.columns)], 'the label, prediction or attribute');
-    for (const w of read.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
-    if (settings.bootstrap > 0) settings.rng = new Rng(await initNodeEngine(), opts.seed);
-    const result = checkPolicy(table, policy, settings, opts.data);
-    const markdown = await finishPolicy(result, policy, settings, opts, started, early);
-    process.stdout.write(opts.format === 'json' ? JSON.stringify(result, null, 2) + '\n' : markdown);
-    raiseIfFailed(result);
+export const check = withAuditRunOptions(
+  withDataOptions(
+    new Command('check')
+      .description(
+        'a fairness gate for CI: check a policy of thresholds per metric and attribute on a predictions column (no ' +
+          'model, no GAN), optionally against a baseline; exit 3 when a check fails; Markdown and JUnit XML ' +
+          'outputs',
+      )
+      .requiredOption('--data <file>', 'the data (CSV) with the label, the predictions and the attribute columns'),
+  )
+    .addOption(POLICY_OPTIONS.policy().makeOptionMandatory())
+    .option('--label <column>', "the true label (default: the policy's inputs.label)")
+    .option(
+      '--positive <value>',
+      "the label value that is the positive class (default: the policy's inputs.positive, else the second of exactly " +
+        'two values)',
+    )
+    .addOption(
+      new Option(
+        '--favourable <which>',
+        "whether the positive class is the outcome people want (default: the policy's inputs.favourable, else " +
+          'positive)',
+      ).choices(['positive', 'negative']),
+    )
+    .option(
+      '--pred <column>',
+      "the predictions: predicted labels, 0/1, or P(positive) in [0, 1] (default: the policy's inputs.pred)",
+    )
+    .addOption(
+      new Option(
+        `${THRESHOLD_OPTION.flag} <p>`,
+        `${THRESHOLD_OPTION.help} (default: the policy's inputs.threshold, else ${METRICS_DEFAULTS.threshold})`,
+      ).argParser(unitInterval),
+    )
+    .addOption(
+      new Option(
+        '--min-group <n>',
+        `groups with fewer rows are small: insufficient data (default: the policy's minGroup, else ` +
+          `${METRICS_DEFAULTS.minGroupSize})`,
+      ).argParser(nonNegativeInt),
+    )
+    .addOption(
+      new Option(
+        `${SUPPRESSION_OPTION.flag} <k>`,
+        `${SUPPRESSION_OPTION.help}; such groups are insufficient data`,
+      ).argParser(positiveInt),
+    )
+    .addOption(POLICY_OPTIONS.baseline())
+    .addOption(POLICY_OPTIONS.margin())
+    .addOption(POLICY_OPTIONS.markdown())
+    .addOption(POLICY_OPTIONS.junit())
+    .option(
+      '--model <file>',
+      `the model (${modelFilePhrase()}): required by rules on canonical sets; lucid check then runs the audit of ` +
+        `lucid audit (its GAN options below) and checks every rule on it`,
+    )
+    .addOption(FAIRNESS_OPTIONS.modelClasses())
+    .addOption(FAIRNESS_OPTIONS.allowInvertedScores())
+    .option('--out <dir>', "with --model: also write the audit's report folder there")
+    .option('--quiet', 'with --model: no progress on stderr')
+    .option(
+      '--bootstrap <n>',
+      'bootstrap resamples for intervals of differences (0: none; ratios of judged metrics have a Katz interval ' +
+        'without it)',
+      nonNegativeInt,
+      0,
+    )
+    .option(
+      '--seed <n>',
+      'seed of the bootstrap resamples (with --model: of every draw of the audit)',
+      nonNegativeInt,
+      0,
+    )
+    .addOption(
+      formatOption(
+        ['markdown'],
+        'markdown',
+        'what stdout shows: the Markdown summary, or json (the result, which --baseline reads)',
+      ),
+    )
+    .addHelpText('after', HELP_AFTER),
+).action(async (opts: CheckCliOptions) => {
+  const started = Date.now();
+  const policy = await readPolicyFile(opts.policy);
+  const label = opts.label ?? policy.inputs.label;
+  const pred = opts.pred ?? policy.inputs.pred;
+  if (label === undefined) throw new EngineError('E_ARG', `give --label, or "inputs": {"label": …} in ${policy.file}`);
+  if (pred === undefined && opts.model === undefined)
+    throw new EngineError('E_ARG', `give --pred, or "inputs": {"pred": …} in ${policy.file}`);
+  const settings: CheckSettings = {
+    label,
+    positive: opts.positive ?? policy.inputs.positive,
+    favourable: opts.favourable ?? policy.inputs.favourable ?? METRICS_DEFAULTS.favourable,
+    pred: pred ?? `the model's predictions (${opts.model})`,
+    threshold: opts.threshold ?? policy.inputs.threshold ?? METRICS_DEFAULTS.threshold,
+    minGroup: opts.minGroup ?? policy.minGroup ?? METRICS_DEFAULTS.minGroupSize,
+    suppressBelow: opts.suppressBelow ?? policy.suppressBelow,
+    onInsufficient: policy.onInsufficient ?? POLICY_DEFAULTS.onInsufficient,
+    margin: opts.margin ?? policy.margin ?? POLICY_DEFAULTS.margin,
+    bootstrap: opts.bootstrap,
+    allowInvertedScores: opts.allowInvertedScores === true,
+  };
+  // every path before any work (an audit, with --model): the baseline, the Markdown and JUnit files, the report folder
+  const early = await preparePolicyFiles(opts);
+  if (opts.model !== undefined && opts.out !== undefined) await prepareOutDir(opts.out);
+  if (opts.model !== undefined) return checkWithModel(opts, policy, settings, started, early);
+  requireNoCanonical(policy, 'lucid check without --model');
+  if (opts.modelClasses !== undefined)
+    throw new EngineError('E_ARG', '--model-classes belongs to --model (it maps the classes a model file records)');
+  for (const k of ['out', 'quiet'] as const)
+    if (opts[k] !== undefined) throw new EngineError('E_ARG', `--${k} belongs to --model (an audit)`);
+  // only the columns checked, read in chunks into typed arrays (ten million rows fit in memory this way)
+  const { table, report: read } = await readColumns(opts.data, readOptionsOf(opts), {
+    [opts.label ? '--label' : `${policy.file} inputs.label`]: label,
+    [opts.pred ? '--pred' : `${policy.file} inputs.pred`]: pred,
+    ...Object.fromEntries(policy.rules.map((r) => [`${policy.file}: ${r.path}.attribute`, r.columns])),
   });
+  requireClean(read, [label, pred, ...policy.rules.flatMap((r) => r.columns)], 'the label, prediction or attribute');
+  for (const w of read.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
+  if (settings.bootstrap > 0) settings.rng = new Rng(await initNodeEngine(), opts.seed);
+  const result = checkPolicy(table, policy, settings, opts.data);
+  const markdown = await finishPolicy(result, policy, settings, opts, started, early);
+  process.stdout.write(opts.format === 'json' ? JSON.stringify(result, null, 2) + '\n' : markdown);
+  raiseIfFailed(result);
+});
 
 /** lucid check --model: the audit of lucid audit (its options, the policy's inputs), then every rule checked on it. */
-async function checkWithModel(opts: CheckCliOptions, policy: Policy, settings: CheckSettings, started: number, early: { baseline?: unknown }): Promise<void> {
-  if (opts.pred !== undefined) throw new EngineError('E_ARG', 'give --model (the audit scores the data with it) or --pred, not both');
+async function checkWithModel(
+  opts: CheckCliOptions,
+  policy: Policy,
+  settings: CheckSettings,
+  started: number,
+  early: { baseline?: unknown },
+): Promise<void> {
+  if (opts.pred !== undefined)
+    throw new EngineError('E_ARG', 'give --model (the audit scores the data with it) or --pred, not both');
   const protectedColumns = policyProtected(policy);
-  if (!protectedColumns.length) throw new EngineError('E_ARG', `${policy.file}: no rule names a protected attribute; an audit needs one (a canonical_shift or output rule on a column)`);
+  if (!protectedColumns.length)
+    throw new EngineError(
+      'E_ARG',
+      `${policy.file}: no rule names a protected attribute; an audit needs one (a canonical_shift or output rule on ` +
+        `a column)`,
+    );
   const engine = await initNodeEngine();
-  const result = await auditWithProgress(engine, {
-    data: opts.data,
-    read: readOptionsOf(opts),
-    label: settings.label,
-    positive: settings.positive,
-    favourable: settings.favourable,
-    threshold: settings.threshold,
-    minGroupSize: settings.minGroup,
-    suppressBelow: settings.suppressBelow,
-    reference: policyReferences(policy),
-    protected: protectedColumns,
-    model: opts.model,
-    modelClasses: opts.modelClasses,
-    allowInvertedScores: settings.allowInvertedScores,
-    ...auditRunValues(opts),
-    seed: opts.seed,
-  }, { label: 'check', quiet: opts.quiet }, async (out) => {
-    const written = opts.out ? await writeAudit(opts.out, out.result) : null;
-    const result = checkPolicyOnAudit(out.result, policy, settings, opts.data);
-    if (written) result.audit!.out = written.report;
-    const markdown = await finishPolicy(result, policy, settings, opts, started, early);
-    process.stdout.write(opts.format === 'json' ? JSON.stringify(result, null, 2) + '\n' : markdown);
-    return result;
-  });
+  const result = await auditWithProgress(
+    engine,
+    {
+      data: opts.data,
+      read: readOptionsOf(opts),
+      label: settings.label,
+      positive: settings.positive,
+      favourable: settings.favourable,
+      threshold: settings.threshold,
+      minGroupSize: settings.minGroup,
+      suppressBelow: settings.suppressBelow,
+      reference: policyReferences(policy),
+      protected: protectedColumns,
+      model: opts.model,
+      modelClasses: opts.modelClasses,
+      allowInvertedScores: settings.allowInvertedScores,
+      ...auditRunValues(opts),
+      seed: opts.seed,
+    },
+    { label: 'check', quiet: opts.quiet },
+    async (out) => {
+      const written = opts.out ? await writeAudit(opts.out, out.result) : null;
+      const result = checkPolicyOnAudit(out.result, policy, settings, opts.data);
+      if (written) result.audit!.out = written.report;
+      const markdown = await finishPolicy(result, policy, settings, opts, started, early);
+      process.stdout.write(opts.format === 'json' ? JSON.stringify(result, null, 2) + '\n' : markdown);
+      return result;
+    },
+  );
   raiseIfFailed(result);
 }

@@ -19,14 +19,33 @@ interface DemoCliOptions {
 }
 
 export const demo = new Command('demo')
-  .description('the fairness demo: audit models trained on data with planted direct, proxy and intersectional bias (or on Adult / COMPAS) and write HTML reports')
+  .description(
+    'the fairness demo: audit models trained on data with planted direct, proxy and intersectional bias (or on Adult ' +
+      '/ COMPAS) and write HTML reports',
+  )
   .option('--out <dir>', 'the folder to write the reports to', './lucid-demo')
-  .addOption(new Option('--dataset <name>', 'sim: the embedded bias simulator; adult, compas: from LUCID_DATA_DIR').choices(['sim', 'adult', 'compas']).default('sim'))
-  .option('--seed <n>', `${AUDIT_SEED_HELP}. The demo also trains its model with s, and sim simulates the training rows with seed s and the audited rows with s + 1`, nonNegativeInt, 0)
-  .option('--gan-epochs <n>', `LUCID-GAN epochs (default: ${DEMO_SIM.ganEpochs} for sim; the audit's default for adult/compas)`, positiveInt)
+  .addOption(
+    new Option('--dataset <name>', 'sim: the embedded bias simulator; adult, compas: from LUCID_DATA_DIR')
+      .choices(['sim', 'adult', 'compas'])
+      .default('sim'),
+  )
+  .option(
+    '--seed <n>',
+    `${AUDIT_SEED_HELP}. The demo also trains its model with s, and sim simulates the training rows with seed s and ` +
+      `the audited rows with s + 1`,
+    nonNegativeInt,
+    0,
+  )
+  .option(
+    '--gan-epochs <n>',
+    `LUCID-GAN epochs (default: ${DEMO_SIM.ganEpochs} for sim; the audit's default for adult/compas)`,
+    positiveInt,
+  )
   .option('--quiet', 'no progress on stderr')
   .addOption(summaryFormat())
-  .addHelpText('after', `
+  .addHelpText(
+    'after',
+    `
 sim (the default): three audits of a logistic model, each trained on ${DEMO_SIM.rows} simulated loan decisions
 and audited on ${DEMO_SIM.rows} more, with protected columns sex and group:
   direct          the decision rule penalises group = B
@@ -40,13 +59,22 @@ adult/ and compas/ (docs/data.md "Get the data").
 The engine self-check that used to be the demo is now \`lucid selfcheck\`.
 
 Example:
-  lucid demo --out lucid-demo        # then open lucid-demo/index.html in a browser`)
+  lucid demo --out lucid-demo        # then open lucid-demo/index.html in a browser`,
+  )
   .action(async (opts: DemoCliOptions) => {
     const engine = await initNodeEngine();
     const json = opts.format === 'json';
     const log = (s: string) => {
       if (!json) process.stdout.write(wrapText(s));
     };
-    const summary = await runDemo(engine, { out: opts.out, dataset: opts.dataset, seed: opts.seed, ganEpochs: opts.ganEpochs, argv: process.argv.slice(2), log, progress: opts.quiet ? undefined : progressLine });
+    const summary = await runDemo(engine, {
+      out: opts.out,
+      dataset: opts.dataset,
+      seed: opts.seed,
+      ganEpochs: opts.ganEpochs,
+      argv: process.argv.slice(2),
+      log,
+      progress: opts.quiet ? undefined : progressLine,
+    });
     if (json) process.stdout.write(JSON.stringify(summary, null, 2) + '\n');
   });

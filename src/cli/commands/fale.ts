@@ -2,7 +2,20 @@
 import { Command, InvalidArgumentError, Option } from 'commander';
 import { Rng } from '../../engine/rng.js';
 import { EngineError } from '../../engine/errors.js';
-import { fale, fale2d, faleCsv, faleStream, faleSvg, FALE_DEFAULTS, FALE_METRIC_DEFS, FALE_METRICS, rankSubgroups, type FaleResult, type FaleMetric, type ProtectedCondition } from '../../methods/fale/index.js';
+import {
+  fale,
+  fale2d,
+  faleCsv,
+  faleStream,
+  faleSvg,
+  FALE_DEFAULTS,
+  FALE_METRIC_DEFS,
+  FALE_METRICS,
+  rankSubgroups,
+  type FaleResult,
+  type FaleMetric,
+  type ProtectedCondition,
+} from '../../methods/fale/index.js';
 import { fileSource } from '../../node/columns.js';
 import { resolveBlackBox } from '../../node/blackbox.js';
 import { requireClean, type ReadReport } from '../../node/csv.js';
@@ -11,7 +24,18 @@ import { requireColumns } from '../../data/table.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { modelTimeoutOption } from '../model-timeout.js';
 import { METRICS_DEFAULTS } from '../../methods/metrics/index.js';
-import { FAIRNESS_OPTIONS as F, readOptionsOf, withDataOptions, type DataCliOptions, formatOption, intAtLeast2, names, nonNegativeInt, numberList, DATA_FILE } from '../options.js';
+import {
+  FAIRNESS_OPTIONS as F,
+  readOptionsOf,
+  withDataOptions,
+  type DataCliOptions,
+  formatOption,
+  intAtLeast2,
+  names,
+  nonNegativeInt,
+  numberList,
+  DATA_FILE,
+} from '../options.js';
 import { modelFilePhrase } from '../../models/adapters.js';
 
 /** --protected sex=Female or sex=Female,race=Black (every condition must hold for the unprivileged group). */
@@ -19,14 +43,18 @@ function protectedArg(value: string): ProtectedCondition[] {
   const parts = value.split(',').map((s) => s.trim());
   return parts.map((p) => {
     const m = /^([^=]+?)\s*=\s*(.+)$/.exec(p);
-    if (!m) throw new InvalidArgumentError(`expected COLUMN=VALUE[,COLUMN=VALUE…] naming the unprivileged group, e.g. sex=Female, got "${value}"`);
+    if (!m)
+      throw new InvalidArgumentError(
+        `expected COLUMN=VALUE[,COLUMN=VALUE…] naming the unprivileged group, e.g. sex=Female, got "${value}"`,
+      );
     return { column: m[1], value: m[2] };
   });
 }
 
 function edgesArg(value: string): number[] {
   const v = numberList(value);
-  if (!v) throw new InvalidArgumentError(`expected at least two comma-separated numbers, e.g. 17,30,50,90, got "${value}"`);
+  if (!v)
+    throw new InvalidArgumentError(`expected at least two comma-separated numbers, e.g. 17,30,50,90, got "${value}"`);
   return v;
 }
 
@@ -57,7 +85,8 @@ interface FaleCliOptions extends DataCliOptions {
   allowInvertedScores?: boolean;
 }
 
-const HELP_AFTER = `
+const HELP_AFTER =
+  `
 For each feature, FALE shows how a group-fairness statistic changes with the feature's value
 (Giannopoulos et al.; reference behaviour of the athenarc implementation, with its EOD/AOD label
 misalignment fixed). Metrics use aif360's sign, unprivileged - privileged:
@@ -84,8 +113,10 @@ cell's effect (normalised cell centres; listed in "filled"); double cumulative s
 main effects, centred by the size-weighted 4-corner mean.
 
 Examples (loans.json and loans-test.csv from the README's walkthrough, simulated: no data folder needed):
-  lucid fale --model loans.json --data loans-test.csv --label approved --positive yes --protected sex=Female --feature income
-  lucid fale --model loans.json --data loans-test.csv --label approved --positive yes --protected sex=Female,group=B --metric eod --format csv
+  lucid fale --model loans.json --data loans-test.csv --label approved --positive yes --protected sex=Female ` +
+  `--feature income
+  lucid fale --model loans.json --data loans-test.csv --label approved --positive yes --protected sex=Female,group=B ` +
+  `--metric eod --format csv
 `;
 
 /** The options fale() and faleStream() share, from the command line. */
@@ -108,47 +139,96 @@ function faleOptions(opts: FaleCliOptions) {
   };
 }
 
-export const faleCommand = withDataOptions(new Command('fale')
-  .description('fairness-aware ALE: how a fairness metric (unprivileged − privileged) changes along each feature, by calling the model on modified rows')
-  .requiredOption('--model <file>', `the audited model (${modelFilePhrase()}); FALE calls it on modified rows`)
-  .requiredOption('--data <file>', `the audit data (${DATA_FILE})`))
+export const faleCommand = withDataOptions(
+  new Command('fale')
+    .description(
+      'fairness-aware ALE: how a fairness metric (unprivileged − privileged) changes along each feature, by calling ' +
+        'the model on modified rows',
+    )
+    .requiredOption('--model <file>', `the audited model (${modelFilePhrase()}); FALE calls it on modified rows`)
+    .requiredOption('--data <file>', `the audit data (${DATA_FILE})`),
+)
   .requiredOption('--label <column>', 'the true label column')
   .addOption(F.positive())
   .addOption(F.favourable())
   .addOption(F.modelClasses())
   .addOption(F.allowInvertedScores())
   .addOption(F.minGroup(METRICS_DEFAULTS.minGroupSize))
-  .requiredOption('--protected <spec>', 'the unprivileged group, COLUMN=VALUE[,COLUMN=VALUE…] (all must hold); everyone else is privileged', protectedArg)
+  .requiredOption(
+    '--protected <spec>',
+    'the unprivileged group, COLUMN=VALUE[,COLUMN=VALUE…] (all must hold); everyone else is privileged',
+    protectedArg,
+  )
   .addOption(new Option('--metric <m>', 'fairness metric').choices(FALE_METRICS).default(FALE_DEFAULTS.metric))
-  .option('--feature <names>', 'features to explain (repeatable or comma-separated; default: every model input but the label and protected columns)', collect)
-  .option('--bins <n>', 'percentile levels linspace(0, 100, n) for numeric features (at most n - 1 bins)', intAtLeast2, FALE_DEFAULTS.bins)
-  .option('--pair <a,b>', '2-D FALE of two numeric features, e.g. --pair Age,"Hours per week" (JSON only; instead of --feature)', (v: string) => {
-    const p = names(v);
-    if (p.length !== 2) throw new InvalidArgumentError(`expected two comma-separated feature names, got "${v}"`);
-    return p;
-  })
-  .option('--edges <list>', 'explicit bin edges for the one numeric --feature, e.g. 17,30,50,90 (rows outside are left out)', edgesArg)
-  .option('--min-bin <n>', 'bins (categories) with fewer rows are reported undefined', nonNegativeInt, FALE_DEFAULTS.minBin)
-  .option('--weighted', 'categorical: average the up and down moves count-weighted (ALEPlot) instead of the simple mean')
+  .option(
+    '--feature <names>',
+    'features to explain (repeatable or comma-separated; default: every model input but the label and protected ' +
+      'columns)',
+    collect,
+  )
+  .option(
+    '--bins <n>',
+    'percentile levels linspace(0, 100, n) for numeric features (at most n - 1 bins)',
+    intAtLeast2,
+    FALE_DEFAULTS.bins,
+  )
+  .option(
+    '--pair <a,b>',
+    '2-D FALE of two numeric features, e.g. --pair Age,"Hours per week" (JSON only; instead of --feature)',
+    (v: string) => {
+      const p = names(v);
+      if (p.length !== 2) throw new InvalidArgumentError(`expected two comma-separated feature names, got "${v}"`);
+      return p;
+    },
+  )
+  .option(
+    '--edges <list>',
+    'explicit bin edges for the one numeric --feature, e.g. 17,30,50,90 (rows outside are left out)',
+    edgesArg,
+  )
+  .option(
+    '--min-bin <n>',
+    'bins (categories) with fewer rows are reported undefined',
+    nonNegativeInt,
+    FALE_DEFAULTS.minBin,
+  )
+  .option(
+    '--weighted',
+    'categorical: average the up and down moves count-weighted (ALEPlot) instead of the simple mean',
+  )
   .addOption(F.threshold(FALE_DEFAULTS.threshold))
   .option('--bootstrap <n>', 'bootstrap replicates for 95% percentile bands (0 = none)', nonNegativeInt, 0)
   .option('--seed <n>', 'seed of the bootstrap', nonNegativeInt, 0)
   .addOption(modelTimeoutOption())
-  .option('--rank <b>', 'add the reference\'s subgroup ranking with trade-off b in [0, 10] (score = |FALE| / max|FALE| * b + size / N * (10 - b))', (v: string) => {
-    const x = Number(v);
-    if (v.trim() === '' || !Number.isFinite(x) || x < 0 || x > 10) throw new InvalidArgumentError(`expected a number in [0, 10], got "${v}"`);
-    return x;
-  })
+  .option(
+    '--rank <b>',
+    "add the reference's subgroup ranking with trade-off b in [0, 10] (score = |FALE| / max|FALE| * b + size / N * " +
+      '(10 - b))',
+    (v: string) => {
+      const x = Number(v);
+      if (v.trim() === '' || !Number.isFinite(x) || x < 0 || x > 10)
+        throw new InvalidArgumentError(`expected a number in [0, 10], got "${v}"`);
+      return x;
+    },
+  )
   .addOption(formatOption(['json', 'csv', 'svg'], 'json', 'output format (--rank: JSON only)'))
   .addHelpText('after', HELP_AFTER)
   .action(async (opts: FaleCliOptions) => {
-    if (opts.rank !== undefined && opts.format !== 'json') throw new EngineError('E_ARG', '--rank adds a ranking to the JSON output; use --format json');
-    if (opts.edges && (opts.feature?.length ?? 0) !== 1) throw new EngineError('E_ARG', '--edges needs exactly one --feature (the numeric feature they cut)');
+    if (opts.rank !== undefined && opts.format !== 'json')
+      throw new EngineError('E_ARG', '--rank adds a ranking to the JSON output; use --format json');
+    if (opts.edges && (opts.feature?.length ?? 0) !== 1)
+      throw new EngineError('E_ARG', '--edges needs exactly one --feature (the numeric feature they cut)');
     if (opts.pair) {
-      if (opts.feature || opts.edges || opts.rank !== undefined || opts.bootstrap > 0 || opts.weighted) throw new EngineError('E_ARG', '--pair takes none of --feature, --edges, --rank, --bootstrap, --weighted');
+      if (opts.feature || opts.edges || opts.rank !== undefined || opts.bootstrap > 0 || opts.weighted)
+        throw new EngineError('E_ARG', '--pair takes none of --feature, --edges, --rank, --bootstrap, --weighted');
       if (opts.format !== 'json') throw new EngineError('E_ARG', '--pair writes JSON only; use --format json');
     }
-    const wanted = { '--label': opts.label, '--protected': opts.protected.map((c) => c.column), '--feature': opts.feature, '--pair': opts.pair };
+    const wanted = {
+      '--label': opts.label,
+      '--protected': opts.protected.map((c) => c.column),
+      '--feature': opts.feature,
+      '--pair': opts.pair,
+    };
     const engine = await initNodeEngine();
     const clean = (report: ReadReport) => {
       requireClean(report, [opts.label, ...opts.protected.map((c) => c.column)], 'the label or --protected');
@@ -168,16 +248,48 @@ export const faleCommand = withDataOptions(new Command('fale')
         process.stdout.write(JSON.stringify(r2, null, 2) + '\n');
         return;
       }
-      result = await fale(table, model, { ...faleOptions(opts), bootstrap: opts.bootstrap, rng: new Rng(engine, opts.seed) });
+      result = await fale(table, model, {
+        ...faleOptions(opts),
+        bootstrap: opts.bootstrap,
+        rng: new Rng(engine, opts.seed),
+      });
     } else {
-      // streamed: the file is read in chunks, in a few passes (src/methods/fale/stream.ts): memory is bounded by a chunk, not the file
-      const model = await resolveBlackBox(engine, { model: opts.model }, { rows: 0, columns: [] }, { modelTimeout: opts.modelTimeout });
-      const source = fileSource(opts.data, { ...readOptionsOf(opts), onColumns: (names) => requireColumns({ rows: 0, columns: names.map((name) => ({ kind: 'numeric', name, values: new Float64Array(0) })) }, opts.data, wanted) }, clean);
-      // the same JSON as fale() on the whole table: how it was read is no part of the result (a sampled order is a warning)
+      // streamed: the file is read in chunks, in a few passes (src/methods/fale/stream.ts): memory is bounded by a
+      // chunk, not the file
+      const model = await resolveBlackBox(
+        engine,
+        { model: opts.model },
+        { rows: 0, columns: [] },
+        { modelTimeout: opts.modelTimeout },
+      );
+      const source = fileSource(
+        opts.data,
+        {
+          ...readOptionsOf(opts),
+          onColumns: (names) =>
+            requireColumns(
+              { rows: 0, columns: names.map((name) => ({ kind: 'numeric', name, values: new Float64Array(0) })) },
+              opts.data,
+              wanted,
+            ),
+        },
+        clean,
+      );
+      // the same JSON as fale() on the whole table: how it was read is no part of the result (a sampled order is a
+      // warning)
       const { stream: _read, ...rest } = await faleStream(source, model, faleOptions(opts));
       result = rest;
     }
     for (const w of result.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
-    const json = opts.rank !== undefined ? { ...result, ranking: { b: opts.rank, subgroups: rankSubgroups(result, opts.rank) } } : result;
-    process.stdout.write(opts.format === 'csv' ? faleCsv(result) : opts.format === 'svg' ? faleSvg(result) : JSON.stringify(json, null, 2) + '\n');
+    const json =
+      opts.rank !== undefined
+        ? { ...result, ranking: { b: opts.rank, subgroups: rankSubgroups(result, opts.rank) } }
+        : result;
+    process.stdout.write(
+      opts.format === 'csv'
+        ? faleCsv(result)
+        : opts.format === 'svg'
+          ? faleSvg(result)
+          : JSON.stringify(json, null, 2) + '\n',
+    );
   });

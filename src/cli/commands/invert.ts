@@ -12,7 +12,8 @@ import { nonNegativeInt, positiveInt, printSummary, summaryFormat } from '../opt
 
 function positiveNumber(value: string): number {
   const v = Number(value);
-  if (value.trim() === '' || !Number.isFinite(v) || v <= 0) throw new InvalidArgumentError(`expected a positive number, got "${value}"`);
+  if (value.trim() === '' || !Number.isFinite(v) || v <= 0)
+    throw new InvalidArgumentError(`expected a positive number, got "${value}"`);
   return v;
 }
 
@@ -20,7 +21,14 @@ function initRange(value: string): { low: number; high: number } {
   const m = /^uniform:([^,]+),([^,]+)$/.exec(value.trim());
   const low = m ? Number(m[1]) : NaN;
   const high = m ? Number(m[2]) : NaN;
-  if (!m || m[1].trim() === '' || m[2].trim() === '' || !Number.isFinite(low) || !Number.isFinite(high) || !(low < high)) {
+  if (
+    !m ||
+    m[1].trim() === '' ||
+    m[2].trim() === '' ||
+    !Number.isFinite(low) ||
+    !Number.isFinite(high) ||
+    !(low < high)
+  ) {
     throw new InvalidArgumentError('expected uniform:LOW,HIGH with LOW < HIGH, e.g. uniform:-1,1');
   }
   return { low, high };
@@ -69,19 +77,57 @@ Example (loans.json from the README's walkthrough, simulated: no data folder nee
 `;
 
 export const invertCommand = new Command('invert')
-  .description('LUCID: gradient descent on a differentiable model\'s input (from uniform random starts) until it predicts the preferred class; writes the canonical set')
-  .requiredOption('--model <file>', 'a built-in model file (model.json from lucid model train); ONNX and JS-module models have no gradients: use LUCID-GAN')
-  .requiredOption('--prefer <label>', 'the preferred class: the model\'s positive label or its other one (or the words positive / negative)')
+  .description(
+    "LUCID: gradient descent on a differentiable model's input (from uniform random starts) until it predicts the " +
+      'preferred class; writes the canonical set',
+  )
+  .requiredOption(
+    '--model <file>',
+    'a built-in model file (model.json from lucid model train); ONNX and JS-module models have no gradients: use ' +
+      'LUCID-GAN',
+  )
+  .requiredOption(
+    '--prefer <label>',
+    "the preferred class: the model's positive label or its other one (or the words positive / negative)",
+  )
   .option('-n, --samples <n>', 'canonical rows to generate (all run as one batch)', positiveInt, LUCID_DEFAULTS.n)
   .option('--epochs <n>', 'SGD steps per sample', positiveInt, LUCID_DEFAULTS.epochs)
-  .option('--lr <x>', 'SGD learning rate (per sample: the loss is summed over the batch, so N does not change a sample\'s path)', positiveNumber, LUCID_DEFAULTS.lr)
-  .addOption(new Option('--init <range>', 'starting points, uniform:LOW,HIGH per encoded input (numerics are scaled to [-1, 1], one-hot inputs are 0/1)').argParser(initRange).default(LUCID_DEFAULTS.init, 'uniform:-1,1'))
-  .addOption(new Option('--loss <mode>', 'prob-ce (the reference\'s double softmax) or logit-ce (the clean variant); see below').choices(['prob-ce', 'logit-ce']).default(LUCID_DEFAULTS.loss))
-  .option('--clip', 'after each step (and at the start) clamp numeric inputs to [-1, 1], the training range, and one-hot inputs to [0, 1]')
-  .option('--project-onehot', 'after each step (and at the start) project each categorical group onto the probability simplex (>= 0, sums to 1; the nearest such point)')
+  .option(
+    '--lr <x>',
+    "SGD learning rate (per sample: the loss is summed over the batch, so N does not change a sample's path)",
+    positiveNumber,
+    LUCID_DEFAULTS.lr,
+  )
+  .addOption(
+    new Option(
+      '--init <range>',
+      'starting points, uniform:LOW,HIGH per encoded input (numerics are scaled to [-1, 1], one-hot inputs are 0/1)',
+    )
+      .argParser(initRange)
+      .default(LUCID_DEFAULTS.init, 'uniform:-1,1'),
+  )
+  .addOption(
+    new Option('--loss <mode>', "prob-ce (the reference's double softmax) or logit-ce (the clean variant); see below")
+      .choices(['prob-ce', 'logit-ce'])
+      .default(LUCID_DEFAULTS.loss),
+  )
+  .option(
+    '--clip',
+    'after each step (and at the start) clamp numeric inputs to [-1, 1], the training range, and one-hot inputs to ' +
+      '[0, 1]',
+  )
+  .option(
+    '--project-onehot',
+    'after each step (and at the start) project each categorical group onto the probability simplex (>= 0, sums to 1;' +
+      ' the nearest such point)',
+  )
   .option('--seed <n>', 'seed of the starting points (same seed, same output)', nonNegativeInt, LUCID_DEFAULTS.seed)
-  .option('--trace', 'write the reference\'s log instead of the canonical set (see below)')
-  .option('--trace-every <k>', 'log epoch 1 and every k-th epoch (implies --trace; rows = samples x (epochs/k + 2))', positiveInt)
+  .option('--trace', "write the reference's log instead of the canonical set (see below)")
+  .option(
+    '--trace-every <k>',
+    'log epoch 1 and every k-th epoch (implies --trace; rows = samples x (epochs/k + 2))',
+    positiveInt,
+  )
   .requiredOption('--out <file>', 'the CSV to write: the canonical set (or the trace)')
   .addOption(summaryFormat())
   .addHelpText('after', HELP_AFTER)
@@ -109,11 +155,27 @@ export const invertCommand = new Command('invert')
     const what = r.trace
       ? `the trace of ${r.n} samples (epochs ${r.trace.epochs.join(', ')}; ${r.trace.table.rows} rows)`
       : `${r.n} canonical rows for ${model.label} = "${r.preference.label}"`;
-    printSummary(opts.format, [
-      `lucid: wrote ${what} to ${opts.out}`,
-      `  P(${r.preference.label}) >= 0.5 in ${shareAbove(r.pred, 0.5)}, >= 0.99 in ${shareAbove(r.pred, 0.99)}; with one-hot groups snapped: >= 0.5 in ${shareAbove(r.predSnapped, 0.5)}  (${opts.epochs} steps, ${(r.ms / 1000).toFixed(2)} s)`,
-    ], {
-      out: opts.out, prefer: r.preference.label, samples: r.n, epochs: opts.epochs, loss: opts.loss, rows: r.trace ? r.trace.table.rows : r.n, trace: r.trace ? r.trace.epochs : null,
-      shareAbove05: share(r.pred, 0.5), shareAbove099: share(r.pred, 0.99), snappedShareAbove05: share(r.predSnapped, 0.5), finalLoss: r.loss[r.loss.length - 1], seconds: r.ms / 1000,
-    });
+    printSummary(
+      opts.format,
+      [
+        `lucid: wrote ${what} to ${opts.out}`,
+        `  P(${r.preference.label}) >= 0.5 in ${shareAbove(r.pred, 0.5)}, >= 0.99 in ${shareAbove(r.pred, 0.99)}; ` +
+          `with one-hot groups snapped: >= 0.5 in ${shareAbove(r.predSnapped, 0.5)}  (${opts.epochs} steps, ` +
+          `${(r.ms / 1000).toFixed(2)} s)`,
+      ],
+      {
+        out: opts.out,
+        prefer: r.preference.label,
+        samples: r.n,
+        epochs: opts.epochs,
+        loss: opts.loss,
+        rows: r.trace ? r.trace.table.rows : r.n,
+        trace: r.trace ? r.trace.epochs : null,
+        shareAbove05: share(r.pred, 0.5),
+        shareAbove099: share(r.pred, 0.99),
+        snappedShareAbove05: share(r.predSnapped, 0.5),
+        finalLoss: r.loss[r.loss.length - 1],
+        seconds: r.ms / 1000,
+      },
+    );
   });

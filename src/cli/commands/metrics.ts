@@ -2,11 +2,31 @@
 import { Command } from 'commander';
 import { EngineError } from '../../engine/errors.js';
 import { Rng } from '../../engine/rng.js';
-import { directionsPhrase, formatMetricsCsv, formatMetricsTable, groupMetrics, judgedPhrase, METRIC_DEFS, METRICS, METRICS_DEFAULTS } from '../../methods/metrics/index.js';
+import {
+  directionsPhrase,
+  formatMetricsCsv,
+  formatMetricsTable,
+  groupMetrics,
+  judgedPhrase,
+  METRIC_DEFS,
+  METRICS,
+  METRICS_DEFAULTS,
+} from '../../methods/metrics/index.js';
 import { requireClean } from '../../node/csv.js';
 import { readColumns } from '../../node/columns.js';
 import { initNodeEngine } from '../../node/engine.js';
-import { FAIRNESS_OPTIONS as F, withGroupComparisonOptions, readOptionsOf, withDataOptions, type DataCliOptions, type FairnessCliOptions, fairnessValues, formatOption, nonNegativeInt, DATA_FILE } from '../options.js';
+import {
+  FAIRNESS_OPTIONS as F,
+  withGroupComparisonOptions,
+  readOptionsOf,
+  withDataOptions,
+  type DataCliOptions,
+  type FairnessCliOptions,
+  fairnessValues,
+  formatOption,
+  nonNegativeInt,
+  DATA_FILE,
+} from '../options.js';
 import { TEXT_WIDTH, wrapText } from '../../report/format.js';
 
 const collect = (value: string, prev: string[] = []) => [...prev, value];
@@ -24,16 +44,23 @@ interface MetricsCliOptions extends FairnessCliOptions, DataCliOptions {
   format: 'table' | 'json' | 'csv';
 }
 
-const HELP_AFTER = `
-Per group: n, ${METRICS.map((m) => METRIC_DEFS[m].short === METRIC_DEFS[m].label ? METRIC_DEFS[m].label : `${METRIC_DEFS[m].label} (${METRIC_DEFS[m].short})`).join(', ')}, as fractions
+const HELP_AFTER =
+  `
+Per group: n, ${METRICS.map((m) =>
+    METRIC_DEFS[m].short === METRIC_DEFS[m].label
+      ? METRIC_DEFS[m].label
+      : `${METRIC_DEFS[m].label} (${METRIC_DEFS[m].short})`,
+  ).join(', ')}, as fractions
 (JSON, CSV) or percentages (table). The selection rate is the favourable decision's rate (the positive
 prediction, or with --favourable negative the negative one). A rate whose denominator is empty (no
 positive labels, no predicted positives) is undefined: null, never 0.
 The reference: --reference, else the largest group that is not small (fewer than --min-group rows, default
-${METRICS_DEFAULTS.minGroupSize}); the output says which and why. Differences are group - reference (aif360's sign), ratios
+${METRICS_DEFAULTS.minGroupSize}); the output says which and why. Differences are group - reference (aif360's sign), ` +
+  `ratios
 group / reference.
 Verdicts, for every group, reference and judged metric (${judgedPhrase()}): pass when
-the ratio is inside [t, 1/t] (--tolerance t, default ${METRICS_DEFAULTS.tolerance}); outside, flagged when a log-ratio test of "the
+the ratio is inside [t, 1/t] (--tolerance t, default ${METRICS_DEFAULTS.tolerance}); outside, flagged when a ` +
+  `log-ratio test of "the
 ratio is inside the band" rejects after Holm's correction over every comparison of the output
 (family-wise error 1 - confidence = 5%), else inconclusive; too little data for a small group or an
 undefined rate. ${directionsPhrase()}
@@ -43,7 +70,8 @@ verdict becoming TNR's, FNR's FPR's, PPV's NPV's and FDR's FOR's (docs/methods.m
 on the threshold is the one exception: p > t and 1 - p > 1 - t both leave it out.)
 Also: the four-fifths rule (selection rate over the most selected group that is not small; the legal
 yardstick), the NYC Local Law 144 impact table (categories under 2% of rows left out; for scores the
-scoring rate on the favourable side of the median), calibration by group for scores (ECE with a bootstrap interval), and
+scoring rate on the favourable side of the median), calibration by group for scores (ECE with a bootstrap interval), ` +
+  `and
 with --legitimate the selection-rate ratio within strata of those columns (Mantel-Haenszel).
 --pred: when every value is a value of the label, the column holds predicted labels (positive = the
 --positive value); otherwise it must be numeric in [0, 1] and is a score, positive when > --threshold.
@@ -52,31 +80,48 @@ Rows with no value in a --group column are left out of that column's tables and 
 Examples (loans.json and loans-test.csv from the README's walkthrough, simulated: no data folder needed):
   lucid model predict --model loans.json --data loans-test.csv --out scored.csv
   lucid metrics --data scored.csv --label approved --positive yes --pred preds --group sex --reference sex=Male
-  lucid metrics --data scored.csv --label approved --positive yes --pred preds --group sex --group group --intersect --bootstrap 1000 --format json
+  lucid metrics --data scored.csv --label approved --positive yes --pred preds --group sex --group group --intersect ` +
+  `--bootstrap 1000 --format json
 `;
 
-export const metrics = withGroupComparisonOptions(withDataOptions(new Command('metrics')
-  .description('output-based group fairness metrics of a model\'s predictions: per-group rates, ratios to a reference with verdicts (a stated family-wise error), the four-fifths rule, LL144 impact ratios, calibration by group, bootstrap intervals')
-  .requiredOption('--data <file>', `the data (${DATA_FILE}) with the label, the predictions and the group columns`))
-  .requiredOption('--label <column>', 'the true label')
-  .addOption(F.positive())
-  .addOption(F.favourable())
-  .requiredOption('--pred <column>', 'the predictions: predicted labels, 0/1, or P(positive) in [0, 1]')
-  .addOption(F.threshold(METRICS_DEFAULTS.threshold))
-  .requiredOption('--group <column>', 'a protected column (repeat for several)', collect)
-  .option('--intersect', 'one attribute: the Cartesian product of the --group columns')
-  .addOption(F.allowInvertedScores())
+export const metrics = withGroupComparisonOptions(
+  withDataOptions(
+    new Command('metrics')
+      .description(
+        "output-based group fairness metrics of a model's predictions: per-group rates, ratios to a reference with " +
+          'verdicts (a stated family-wise error), the four-fifths rule, LL144 impact ratios, calibration by ' +
+          'group, bootstrap intervals',
+      )
+      .requiredOption('--data <file>', `the data (${DATA_FILE}) with the label, the predictions and the group columns`),
   )
+    .requiredOption('--label <column>', 'the true label')
+    .addOption(F.positive())
+    .addOption(F.favourable())
+    .requiredOption('--pred <column>', 'the predictions: predicted labels, 0/1, or P(positive) in [0, 1]')
+    .addOption(F.threshold(METRICS_DEFAULTS.threshold))
+    .requiredOption('--group <column>', 'a protected column (repeat for several)', collect)
+    .option('--intersect', 'one attribute: the Cartesian product of the --group columns')
+    .addOption(F.allowInvertedScores()),
+)
   .option('--bootstrap <n>', 'bootstrap resamples for 95% percentile intervals (0: none)', nonNegativeInt, 0)
   .option('--seed <n>', 'seed of the bootstrap resamples (same seed, same intervals)', nonNegativeInt, 0)
   .addOption(formatOption(['table', 'json', 'csv'], 'table'))
   .addHelpText('after', HELP_AFTER)
   .action(async (opts: MetricsCliOptions) => {
     if (opts.group.includes(opts.label) || opts.group.includes(opts.pred)) {
-      throw new EngineError('E_ARG', `--group ${opts.group.join(', ')} names the label or prediction column; give protected columns`);
+      throw new EngineError(
+        'E_ARG',
+        `--group ${opts.group.join(', ')} names the label or prediction column; give protected columns`,
+      );
     }
     // streamed: only these columns are kept, as typed arrays (ten million rows fit; docs/data.md "Large files")
-    const { table, report: read } = await readColumns(opts.data, readOptionsOf(opts), { '--label': opts.label, '--pred': opts.pred, '--group': opts.group, '--legitimate': opts.legitimate, '--reference': Object.keys(fairnessValues(opts).reference ?? {}) });
+    const { table, report: read } = await readColumns(opts.data, readOptionsOf(opts), {
+      '--label': opts.label,
+      '--pred': opts.pred,
+      '--group': opts.group,
+      '--legitimate': opts.legitimate,
+      '--reference': Object.keys(fairnessValues(opts).reference ?? {}),
+    });
     requireClean(read, [opts.label, opts.pred, ...opts.group], 'the label, prediction or --group');
     for (const w of read.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
     // the seeded generator: bootstrap intervals, and the ECE intervals of score predictions
@@ -93,6 +138,11 @@ export const metrics = withGroupComparisonOptions(withDataOptions(new Command('m
       rng,
     });
     for (const w of report.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
-    const out = opts.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : opts.format === 'csv' ? formatMetricsCsv(report) : wrapText(formatMetricsTable(report, TEXT_WIDTH));
+    const out =
+      opts.format === 'json'
+        ? JSON.stringify(report, null, 2) + '\n'
+        : opts.format === 'csv'
+          ? formatMetricsCsv(report)
+          : wrapText(formatMetricsTable(report, TEXT_WIDTH));
     process.stdout.write(out);
   });

@@ -9,7 +9,17 @@ import { readTable, type TableReadOptions as ReadOptions } from '../../node/read
 import { requireColumns } from '../../data/table.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { modelTimeoutOption } from '../model-timeout.js';
-import { formatOption, intAtLeast2, names, nonNegativeInt, positiveInt, readOptionsOf, withDataOptions, type DataCliOptions, DATA_FILE } from '../options.js';
+import {
+  formatOption,
+  intAtLeast2,
+  names,
+  nonNegativeInt,
+  positiveInt,
+  readOptionsOf,
+  withDataOptions,
+  type DataCliOptions,
+  DATA_FILE,
+} from '../options.js';
 import { Rng } from '../../engine/rng.js';
 import { modelFilePhrase } from '../../models/adapters.js';
 import { wrapText } from '../../report/format.js';
@@ -17,11 +27,18 @@ import { wrapText } from '../../report/format.js';
 /** --condition NAME or NAME=VALUE with VALUE a prediction in [0, 1], not 0.5. */
 function conditionArg(value: string): QualityCondition {
   const m = /^([^=]+?)\s*(?:=\s*(.*))?$/.exec(value.trim());
-  if (!m || m[1].trim() === '') throw new InvalidArgumentError(`expected COLUMN or COLUMN=VALUE, e.g. preds=1, got "${value}"`);
+  if (!m || m[1].trim() === '')
+    throw new InvalidArgumentError(`expected COLUMN or COLUMN=VALUE, e.g. preds=1, got "${value}"`);
   if (m[2] === undefined) return { column: m[1] };
   const v = Number(m[2]);
-  if (m[2].trim() === '' || !Number.isFinite(v) || v < 0 || v > 1) throw new InvalidArgumentError(`expected COLUMN=VALUE with VALUE a prediction in [0, 1], e.g. preds=1, got "${value}"`);
-  if (v === 0.5) throw new InvalidArgumentError(`${m[1]}=0.5 is on the threshold: validity needs rows generated above 0.5 (e.g. =1) or below (e.g. =0)`);
+  if (m[2].trim() === '' || !Number.isFinite(v) || v < 0 || v > 1)
+    throw new InvalidArgumentError(
+      `expected COLUMN=VALUE with VALUE a prediction in [0, 1], e.g. preds=1, got "${value}"`,
+    );
+  if (v === 0.5)
+    throw new InvalidArgumentError(
+      `${m[1]}=0.5 is on the threshold: validity needs rows generated above 0.5 (e.g. =1) or below (e.g. =0)`,
+    );
   return { column: m[1], value: v };
 }
 
@@ -44,7 +61,8 @@ interface QualityCliOptions extends DataCliOptions {
   heldOut?: string;
 }
 
-const HELP_AFTER = `
+const HELP_AFTER =
+  `
 Scores (SDMetrics' conventions; each in [0, 1], 1 = the synthetic data looks like the real data):
   column shapes       per column: KS-complement (1 - the two-sample Kolmogorov-Smirnov statistic) for a
                       numeric column, TV-complement (1 - total variation distance of the category
@@ -85,7 +103,8 @@ from a column of the synthetic file (e.g. written by lucid model predict). The c
 when the file has a "preds" column, as lucid gan sample writes). The condition and --pred columns are
 not compared.
 
-Examples (loans.json and loans-test.csv from the README's walkthrough, simulated: no data folder needed; positive.csv a canonical set):
+Examples (loans.json and loans-test.csv from the README's walkthrough, simulated: no data folder needed; ` +
+  `positive.csv a canonical set):
   lucid model predict --model loans.json --data loans-test.csv --out scored.csv
   lucid gan fit --data scored.csv --condition preds --epochs 50 --out loans.lgan
   lucid gan sample --model loans.lgan -n 1000 --condition preds=1 --out positive.csv
@@ -93,26 +112,52 @@ Examples (loans.json and loans-test.csv from the README's walkthrough, simulated
   lucid quality --real loans-test.csv --synthetic positive.csv --ignore approved,preds --format json
 `;
 
-export const quality = withDataOptions(new Command('quality')
-  .description('how closely synthetic rows (e.g. a LUCID-GAN canonical set) follow the real data, column by column and pair by pair, and how many the audited model scores as conditioned (validity)')
-  .requiredOption('--real <file>', `the real data (${DATA_FILE})`)
-  .requiredOption('--synthetic <file>', `the synthetic data (${DATA_FILE}) with the same columns (the data options apply to both files)`))
+export const quality = withDataOptions(
+  new Command('quality')
+    .description(
+      'how closely synthetic rows (e.g. a LUCID-GAN canonical set) follow the real data, column by column and pair ' +
+        'by pair, and how many the audited model scores as conditioned (validity)',
+    )
+    .requiredOption('--real <file>', `the real data (${DATA_FILE})`)
+    .requiredOption(
+      '--synthetic <file>',
+      `the synthetic data (${DATA_FILE}) with the same columns (the data options apply to both files)`,
+    ),
+)
   .option('--model <file>', `the audited model (${modelFilePhrase()}): scores the synthetic rows for validity`)
-  .option('--pred <column>', 'instead of --model: the synthetic file\'s column holding the model\'s P(positive) per row')
-  .option('--condition <spec>', `what the synthetic rows were generated at: COLUMN=VALUE (e.g. ${QUALITY_DEFAULTS.conditionColumn}=1), or COLUMN to read it per row (default: the column "${QUALITY_DEFAULTS.conditionColumn}" when the synthetic file has it)`, conditionArg)
+  .option('--pred <column>', "instead of --model: the synthetic file's column holding the model's P(positive) per row")
+  .option(
+    '--condition <spec>',
+    `what the synthetic rows were generated at: COLUMN=VALUE (e.g. ${QUALITY_DEFAULTS.conditionColumn}=1), or COLUMN ` +
+      `to read it per row (default: the column "${QUALITY_DEFAULTS.conditionColumn}" when the synthetic file has ` +
+      `it)`,
+    conditionArg,
+  )
   .option('--ignore <names>', 'columns to leave out of the comparison, comma-separated', names)
   .option('--bins <n>', 'equal-width bins of a numeric column in a mixed pair', intAtLeast2, QUALITY_DEFAULTS.bins)
-  .addOption(new Option('--correlation <method>', 'correlation of numeric pairs').choices(['pearson', 'spearman']).default(QUALITY_DEFAULTS.correlation))
+  .addOption(
+    new Option('--correlation <method>', 'correlation of numeric pairs')
+      .choices(['pearson', 'spearman'])
+      .default(QUALITY_DEFAULTS.correlation),
+  )
   .option('--top <n>', 'worst pairs to list in the table form', positiveInt, 10)
   .addOption(modelTimeoutOption())
   .addOption(formatOption(['table', 'json'], 'table'))
-  .option('--held-out <file>', `real rows the generator did not train on (${DATA_FILE}, the real data's columns): the privacy check's reference (default: half of --real against the other half)`)
-  .option('--seed <n>', 'seed of the noise floors\' bootstrap draws', nonNegativeInt, 0)
+  .option(
+    '--held-out <file>',
+    `real rows the generator did not train on (${DATA_FILE}, the real data's columns): the privacy check's reference ` +
+      `(default: half of --real against the other half)`,
+  )
+  .option('--seed <n>', "seed of the noise floors' bootstrap draws", nonNegativeInt, 0)
   .addHelpText('after', HELP_AFTER)
   .action(async (opts: QualityCliOptions) => {
     const condColumn = opts.condition?.column ?? QUALITY_DEFAULTS.conditionColumn;
     if (opts.pred !== undefined && opts.pred === condColumn) {
-      throw new EngineError('E_ARG', `--pred ${opts.pred} names the condition column (the prediction each row was generated at); give the column holding the model's scores of the synthetic rows, or --model`);
+      throw new EngineError(
+        'E_ARG',
+        `--pred ${opts.pred} names the condition column (the prediction each row was generated at); give the column ` +
+          `holding the model's scores of the synthetic rows, or --model`,
+      );
     }
     const read: ReadOptions = readOptionsOf(opts);
     const real = await readTable(opts.real, read);
@@ -120,12 +165,23 @@ export const quality = withDataOptions(new Command('quality')
     const heldOut = opts.heldOut !== undefined ? await readTable(opts.heldOut, read) : undefined;
     // a constant condition column is expected in a synthetic file (lucid gan sample at preds=1): no warning for it
     const expected = (w: string) => w.includes(`column ${JSON.stringify(condColumn)} has the single value`);
-    for (const w of [...real.report.warnings, ...synthetic.report.warnings.filter((x) => !expected(x))]) process.stderr.write(`lucid: warning: ${w}\n`);
-    requireColumns(synthetic.table, opts.synthetic, { '--pred': opts.pred, '--condition': opts.condition?.value === undefined ? opts.condition?.column : undefined });
+    for (const w of [...real.report.warnings, ...synthetic.report.warnings.filter((x) => !expected(x))])
+      process.stderr.write(`lucid: warning: ${w}\n`);
+    requireColumns(synthetic.table, opts.synthetic, {
+      '--pred': opts.pred,
+      '--condition': opts.condition?.value === undefined ? opts.condition?.column : undefined,
+    });
     const wantsModel = opts.model !== undefined || opts.pred !== undefined;
     const engine = await initNodeEngine();
-    const model = wantsModel ? await resolveBlackBox(engine, { model: opts.model, pred: opts.pred }, synthetic.table, { modelTimeout: opts.modelTimeout }) : undefined;
-    const ignore = [...(opts.ignore ?? []), ...(opts.pred !== undefined && !(opts.ignore ?? []).includes(opts.pred) ? [opts.pred] : [])];
+    const model = wantsModel
+      ? await resolveBlackBox(engine, { model: opts.model, pred: opts.pred }, synthetic.table, {
+          modelTimeout: opts.modelTimeout,
+        })
+      : undefined;
+    const ignore = [
+      ...(opts.ignore ?? []),
+      ...(opts.pred !== undefined && !(opts.ignore ?? []).includes(opts.pred) ? [opts.pred] : []),
+    ];
     const report = await qualityReport(real.table, synthetic.table, {
       model,
       condition: opts.condition,
@@ -137,5 +193,7 @@ export const quality = withDataOptions(new Command('quality')
       rng: new Rng(engine, opts.seed),
       ...(heldOut ? { heldOut: heldOut.table, heldOutName: opts.heldOut } : {}),
     });
-    process.stdout.write(opts.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : wrapText(formatQuality(report, opts.top)));
+    process.stdout.write(
+      opts.format === 'json' ? JSON.stringify(report, null, 2) + '\n' : wrapText(formatQuality(report, opts.top)),
+    );
   });

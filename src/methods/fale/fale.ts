@@ -9,7 +9,14 @@ import type { Rng } from '../../engine/rng.js';
 import type { BlackBox } from '../../models/blackbox.js';
 import { labelOf } from '../../models/classifier/preprocess.js';
 import { csvField } from '../../data/csv-write.js';
-import { getColumn, selectRows, type CategoricalColumn, type Column, type NumericColumn, type Table } from '../../data/table.js';
+import {
+  getColumn,
+  selectRows,
+  type CategoricalColumn,
+  type Column,
+  type NumericColumn,
+  type Table,
+} from '../../data/table.js';
 import { categoricalOrder, linspace, percentilesSorted } from './order.js';
 import type { Favourable } from '../metrics/definitions.js';
 import { modelFit } from '../metrics/fit.js';
@@ -85,7 +92,9 @@ export type FaleMetric = keyof typeof FALE_METRIC_DEFS;
 /** The built-in metrics' names, in the table's order (the CLI's --metric choices). */
 export const FALE_METRICS = Object.keys(FALE_METRIC_DEFS) as FaleMetric[];
 /** Each built-in metric's function, by name. */
-export const FALE_METRIC_FNS: Readonly<Record<FaleMetric, FairnessMetric>> = Object.fromEntries(FALE_METRICS.map((m) => [m, FALE_METRIC_DEFS[m].compute])) as Record<FaleMetric, FairnessMetric>;
+export const FALE_METRIC_FNS: Readonly<Record<FaleMetric, FairnessMetric>> = Object.fromEntries(
+  FALE_METRICS.map((m) => [m, FALE_METRIC_DEFS[m].compute]),
+) as Record<FaleMetric, FairnessMetric>;
 
 /** One `column=value` condition; the unprivileged group is the rows meeting all of them. */
 export interface ProtectedCondition {
@@ -135,11 +144,16 @@ export interface FaleOptions {
    * disadvantaged whichever value is named positive; a custom metric gets the counts as coded
    */
   favourable?: Favourable;
-  /** `--model-classes`: the model's classes as the data codes them (model class → label value); see checkModelClasses */
+  /**
+   * `--model-classes`: the model's classes as the data codes them (model class → label value); see checkModelClasses
+   */
   modelClasses?: Record<string, string>;
   /** `--allow-inverted-scores`: scores that rank the label worse than chance are explained as given (metrics/fit.ts) */
   allowInvertedScores?: boolean;
-  /** check the model's scores on the rows as they are against the label first (default true; an audit has done it in its metrics stage) */
+  /**
+   * check the model's scores on the rows as they are against the label first (default true; an audit has done it in its
+   * metrics stage)
+   */
   checkFit?: boolean;
   /** bootstrap replicates of the rows for percentile bands (default 0 = none); needs `rng` */
   bootstrap?: number;
@@ -156,7 +170,9 @@ export interface FaleFeature {
   categories?: string[];
   /** accumulated, centred FALE at each edge / category */
   values: number[];
-  /** per bin (continuous: F_hi − F_lo; categorical: the move from the previous category, first = 0); null when undefined */
+  /**
+   * per bin (continuous: F_hi − F_lo; categorical: the move from the previous category, first = 0); null when undefined
+   */
   deltas: (number | null)[];
   /** per bin (continuous) or category: rows in all, unprivileged and privileged */
   counts: { n: number[]; unprivileged: number[]; privileged: number[] };
@@ -195,15 +211,24 @@ function argError(msg: string): EngineError {
 
 /** Per-row binary label (1 = positive) and the positive value used. */
 /** What a 1-D or 2-D FALE result says about its run; `u` marks the unprivileged rows. */
-export function runInfo(table: Table, u: Uint8Array, opts: { protected: readonly ProtectedCondition[]; label: string; favourable?: Favourable }, metric: FaleMetric | FairnessMetric, positive: string, threshold: number, overall: number | null): FaleRunInfo {
+export function runInfo(
+  table: Table,
+  u: Uint8Array,
+  opts: { protected: readonly ProtectedCondition[]; label: string; favourable?: Favourable },
+  metric: FaleMetric | FairnessMetric,
+  positive: string,
+  threshold: number,
+  overall: number | null,
+): FaleRunInfo {
   const favourable = opts.favourable ?? 'positive';
   // spd, eod and aod (unprivileged − privileged) are taken on the favourable decision (faleSettings),
   // so they rise with the unprivileged group's favourable decisions whichever value is named positive
-  const reading = typeof metric === 'function'
-    ? 'a custom metric: read it as it was defined'
-    : favourable === 'positive'
-      ? 'taken on the favourable (positive) decision: below 0 the unprivileged group is disadvantaged'
-      : 'taken on the favourable (negative) decision: below 0 the unprivileged group is disadvantaged';
+  const reading =
+    typeof metric === 'function'
+      ? 'a custom metric: read it as it was defined'
+      : favourable === 'positive'
+        ? 'taken on the favourable (positive) decision: below 0 the unprivileged group is disadvantaged'
+        : 'taken on the favourable (negative) decision: below 0 the unprivileged group is disadvantaged';
   let nu = 0;
   for (let i = 0; i < table.rows; i++) nu += u[i];
   return {
@@ -220,7 +245,11 @@ export function runInfo(table: Table, u: Uint8Array, opts: { protected: readonly
   };
 }
 
-export function binaryLabels(table: Table, label: string, positive?: string): { y: Uint8Array; positive: string; values: string[] } {
+export function binaryLabels(
+  table: Table,
+  label: string,
+  positive?: string,
+): { y: Uint8Array; positive: string; values: string[] } {
   const col = getColumn(table, label, 'fale', '--label');
   const rows: string[] = new Array(table.rows);
   const seen = new Set<string>();
@@ -242,19 +271,45 @@ export function binaryLabels(table: Table, label: string, positive?: string): { 
  * The model's classes against the data's before FALE calls it (metrics' one check; a mismatch would
  * reverse every curve): its recorded positive class, mapped by `modelClasses`, must be `positive`.
  */
-export function checkFaleClasses(model: BlackBox, opts: Pick<FaleOptions, 'label' | 'positive' | 'modelClasses'>, values: readonly string[], positive: string): void {
-  checkModelClasses(model, { label: opts.label, values, positive, positiveGiven: opts.positive !== undefined, classMap: opts.modelClasses });
+export function checkFaleClasses(
+  model: BlackBox,
+  opts: Pick<FaleOptions, 'label' | 'positive' | 'modelClasses'>,
+  values: readonly string[],
+  positive: string,
+): void {
+  checkModelClasses(model, {
+    label: opts.label,
+    values,
+    positive,
+    positiveGiven: opts.positive !== undefined,
+    classMap: opts.modelClasses,
+  });
 }
 
 /**
  * The model's scores on every row as it is, against the label (metrics/fit.ts): scores that rank it
  * worse than chance stop FALE (unless allowInvertedScores); a weak model is a warning.
  */
-export function faleFitWarnings(y: Uint8Array, p: ArrayLike<number>, threshold: number, values: readonly string[], positive: string, opts: Pick<FaleOptions, 'label' | 'favourable' | 'allowInvertedScores' | 'checkFit'>, source: string): string[] {
+export function faleFitWarnings(
+  y: Uint8Array,
+  p: ArrayLike<number>,
+  threshold: number,
+  values: readonly string[],
+  positive: string,
+  opts: Pick<FaleOptions, 'label' | 'favourable' | 'allowInvertedScores' | 'checkFit'>,
+  source: string,
+): string[] {
   if (opts.checkFit === false) return [];
   const yhat = decide({ kind: 'probability', threshold }, p);
   const negative = values.length === 2 ? values.find((v) => v !== positive)! : null;
-  const fit = modelFit(y, yhat, p, { positive, negative, favourable: opts.favourable ?? 'positive', label: opts.label, what: `the scores of ${source}`, allowInverted: opts.allowInvertedScores });
+  const fit = modelFit(y, yhat, p, {
+    positive,
+    negative,
+    favourable: opts.favourable ?? 'positive',
+    label: opts.label,
+    what: `the scores of ${source}`,
+    allowInverted: opts.allowInvertedScores,
+  });
   return fit.weak.map((w) => `a weak model: ${w}`);
 }
 
@@ -331,7 +386,9 @@ export function assignBins(values: ArrayLike<number>, edges: readonly number[]):
   return out;
 }
 
-/** A copy of `table` restricted to `rows`, with `feature` replaced by `newValue(row)` (numeric value or category code). */
+/**
+ * A copy of `table` restricted to `rows`, with `feature` replaced by `newValue(row)` (numeric value or category code).
+ */
 export function modifiedTable(table: Table, rows: Int32Array, feature: string, newValue: (j: number) => number): Table {
   const t = selectRows(table, rows);
   const c = t.columns.find((col) => col.name === feature);
@@ -404,7 +461,7 @@ export function centreContinuous(acc: number[], n: number[]): number[] {
   let num = 0;
   let den = 0;
   for (let k = 0; k < n.length; k++) {
-    num += n[k] * (acc[k] + acc[k + 1]) / 2;
+    num += (n[k] * (acc[k] + acc[k + 1])) / 2;
     den += n[k];
   }
   const c = den > 0 ? num / den : 0;
@@ -439,7 +496,11 @@ function quantile(sorted: number[], q: number): number {
 }
 
 /** Percentile band over replicate value vectors (null where under half of them were fully defined). */
-function band(reps: (number[] | null)[], level: number, points: number): { lower: (number | null)[]; upper: (number | null)[] } {
+function band(
+  reps: (number[] | null)[],
+  level: number,
+  points: number,
+): { lower: (number | null)[]; upper: (number | null)[] } {
   const lower: (number | null)[] = [];
   const upper: (number | null)[] = [];
   const ok = reps.filter((r): r is number[] => r !== null);
@@ -540,7 +601,12 @@ async function continuousFale(ctx: Ctx, col: NumericColumn, explicit?: number[])
  * move (`fMoved`: 2j up from category j, 2j + 1 down from it): the first is 0; then the move up
  * into j and the move down out of it, averaged (count-weighted with `weighted`), or the one defined.
  */
-export function categoricalDeltas(fOrig: (number | null)[], fMoved: (number | null)[], n: readonly number[], weighted: boolean): (number | null)[] {
+export function categoricalDeltas(
+  fOrig: (number | null)[],
+  fMoved: (number | null)[],
+  n: readonly number[],
+  weighted: boolean,
+): (number | null)[] {
   const d: (number | null)[] = [0];
   for (let j = 1; j < fOrig.length; j++) {
     const upMoved = fMoved[2 * (j - 1)];
@@ -564,7 +630,12 @@ async function categoricalFale(ctx: Ctx, col: CategoricalColumn): Promise<FaleFe
   present.forEach((c, k) => {
     if (c > 0) cats.push(k);
   });
-  const { order } = categoricalOrder(table, col, cats, ctx.others.filter((c) => c.name !== col.name));
+  const { order } = categoricalOrder(
+    table,
+    col,
+    cats,
+    ctx.others.filter((c) => c.name !== col.name),
+  );
   const K = order.length;
   const rank = new Int32Array(col.categories.length).fill(-1);
   order.forEach((c, j) => (rank[c] = j));
@@ -588,7 +659,10 @@ async function categoricalFale(ctx: Ctx, col: CategoricalColumn): Promise<FaleFe
   }
   const rows = Int32Array.from(mv);
   const pop = Int32Array.from(mvPop);
-  const yhat = rows.length > 0 ? hard(await ctx.model.predict(modifiedTable(table, rows, col.name, (j) => mvTo[j])), ctx.threshold) : new Uint8Array(0);
+  const yhat =
+    rows.length > 0
+      ? hard(await ctx.model.predict(modifiedTable(table, rows, col.name, (j) => mvTo[j])), ctx.threshold)
+      : new Uint8Array(0);
   // the original predictions, per category
   const allRows = new Int32Array(table.rows);
   const catPop = new Int32Array(table.rows);
@@ -633,12 +707,25 @@ async function categoricalFale(ctx: Ctx, col: CategoricalColumn): Promise<FaleFe
 }
 
 /** The metric, threshold and minimum bin of fale() and faleStream(), checked. */
-export function faleSettings(opts: Pick<FaleOptions, 'metric' | 'threshold' | 'minBin' | 'favourable'>): { metricOpt: FaleMetric | FairnessMetric; metric: FairnessMetric; threshold: number; minBin: number } {
+export function faleSettings(opts: Pick<FaleOptions, 'metric' | 'threshold' | 'minBin' | 'favourable'>): {
+  metricOpt: FaleMetric | FairnessMetric;
+  metric: FairnessMetric;
+  threshold: number;
+  minBin: number;
+} {
   const metricOpt = opts.metric ?? FALE_DEFAULTS.metric;
   const builtin = typeof metricOpt === 'function' ? null : FALE_METRIC_FNS[metricOpt];
-  check(typeof metricOpt === 'function' || builtin, 'E_ARG', () => `fale: unknown metric "${String(metricOpt)}"; expected ${FALE_METRICS.join(', ')}`);
+  check(
+    typeof metricOpt === 'function' || builtin,
+    'E_ARG',
+    () => `fale: unknown metric "${String(metricOpt)}"; expected ${FALE_METRICS.join(', ')}`,
+  );
   const favourable = opts.favourable ?? 'positive';
-  check(favourable === 'positive' || favourable === 'negative', 'E_ARG', () => `fale: favourable must be positive or negative, got ${String(favourable)}`);
+  check(
+    favourable === 'positive' || favourable === 'negative',
+    'E_ARG',
+    () => `fale: favourable must be positive or negative, got ${String(favourable)}`,
+  );
   // a built-in metric is taken on the favourable decision (one coding convention: the same decisions
   // coded the other way give the same curve); a custom one gets the counts as the label is coded
   const metric = builtin ? onFavourable(builtin, favourable) : (metricOpt as FairnessMetric);
@@ -655,7 +742,10 @@ export function favourableStats(s: GroupStats): GroupStats {
   return { n: s.n, pos: s.n - s.pos, predPos: s.n - s.predPos, tp: s.n - s.pos - s.fp, fp: s.pos - s.tp };
 }
 
-/** `metric` computed on the favourable decision: as it is with --favourable positive, on the swapped counts with negative. */
+/**
+ * `metric` computed on the favourable decision: as it is with --favourable positive, on the swapped counts with
+ * negative.
+ */
 export function onFavourable(metric: FairnessMetric, favourable: Favourable): FairnessMetric {
   return favourable === 'positive' ? metric : (u, p) => metric(favourableStats(u), favourableStats(p));
 }
@@ -665,7 +755,11 @@ export function onFavourable(metric: FairnessMetric, favourable: Favourable): Fa
  * excluded columns) and the columns the categorical order reads (`candidates`), checked against the
  * table's columns (for data read in chunks: its first chunk).
  */
-export function featurePlan(table: Table, model: BlackBox, opts: Pick<FaleOptions, 'label' | 'protected' | 'exclude' | 'features' | 'edges'>): { candidates: Column[]; features: string[] } {
+export function featurePlan(
+  table: Table,
+  model: BlackBox,
+  opts: Pick<FaleOptions, 'label' | 'protected' | 'exclude' | 'features' | 'edges'>,
+): { candidates: Column[]; features: string[] } {
   const protectedCols = new Set(opts.protected.map((c) => c.column));
   const exclude = new Set([opts.label, ...(opts.exclude ?? [])]);
   const modelCols = model.features ? new Set(model.features) : null;
@@ -706,22 +800,43 @@ export async function fale(table: Table, model: BlackBox, opts: FaleOptions): Pr
   const overall = metricPerPopulation(metric, 1, all, new Int32Array(table.rows), base, y, u, null, 1)[0];
   const replicates = Array.from({ length: B }, () => bootstrapWeights(opts.rng as Rng, table.rows));
   const ctx: Ctx = {
-    table, model, metric, y, u, threshold, minBin, replicates, level, base,
-    others: candidates, weighted: opts.weighted ?? false, bins: opts.bins ?? FALE_DEFAULTS.bins,
+    table,
+    model,
+    metric,
+    y,
+    u,
+    threshold,
+    minBin,
+    replicates,
+    level,
+    base,
+    others: candidates,
+    weighted: opts.weighted ?? false,
+    bins: opts.bins ?? FALE_DEFAULTS.bins,
   };
   const warnings: string[] = fitWarnings;
   // the one definition of a small group (metrics' --min-group): FALE still runs, and says so
   const minGroup = opts.minGroupSize ?? 30;
   let nu = 0;
   for (let i = 0; i < u.length; i++) nu += u[i];
-  if (nu < minGroup) warnings.push(`the unprivileged group has ${nu} rows (< ${minGroup}, small): its FALE curves are unreliable`);
-  if (u.length - nu < minGroup) warnings.push(`everyone else is ${u.length - nu} rows (< ${minGroup}, small): the FALE curves are unreliable`);
+  if (nu < minGroup)
+    warnings.push(`the unprivileged group has ${nu} rows (< ${minGroup}, small): its FALE curves are unreliable`);
+  if (u.length - nu < minGroup)
+    warnings.push(`everyone else is ${u.length - nu} rows (< ${minGroup}, small): the FALE curves are unreliable`);
   const out: FaleFeature[] = [];
   for (const f of features) {
     const col = getColumn(table, f);
-    const r = col.kind === 'numeric' ? await continuousFale(ctx, col, opts.edges?.[f]) : await categoricalFale(ctx, col);
-    if (r.undefined.length > 0) warnings.push(`${f}: the metric is undefined in ${r.undefined.length} ${r.kind === 'continuous' ? 'bin' : 'move'}(s) (a group absent, no positives for TPR/FPR, or under --min-bin rows); they add 0`);
-    if (r.kind === 'continuous' && (r.edges as number[]).length <= 2) warnings.push(`${f}: the percentiles collapse to ${(r.edges as number[]).length} edge(s); the reference skips such features`);
+    const r =
+      col.kind === 'numeric' ? await continuousFale(ctx, col, opts.edges?.[f]) : await categoricalFale(ctx, col);
+    if (r.undefined.length > 0)
+      warnings.push(
+        `${f}: the metric is undefined in ${r.undefined.length} ${r.kind === 'continuous' ? 'bin' : 'move'}(s) (a ` +
+          `group absent, no positives for TPR/FPR, or under --min-bin rows); they add 0`,
+      );
+    if (r.kind === 'continuous' && (r.edges as number[]).length <= 2)
+      warnings.push(
+        `${f}: the percentiles collapse to ${(r.edges as number[]).length} edge(s); the reference skips such features`,
+      );
     out.push(r);
   }
   return {
@@ -736,19 +851,44 @@ export async function fale(table: Table, model: BlackBox, opts: FaleOptions): Pr
  * empty); point k ≥ 1 is bin k, at its upper edge. Categorical point k is category k.
  */
 export function faleCsv(r: FaleResult): string {
-  const head = ['feature', 'kind', 'point', 'x', 'value', 'delta', 'n', 'n_unprivileged', 'n_privileged', 'undefined', 'ci_lower', 'ci_upper'];
+  const head = [
+    'feature',
+    'kind',
+    'point',
+    'x',
+    'value',
+    'delta',
+    'n',
+    'n_unprivileged',
+    'n_privileged',
+    'undefined',
+    'ci_lower',
+    'ci_upper',
+  ];
   const lines = [head.join(',')];
   for (const f of r.features) {
     const cont = f.kind === 'continuous';
     f.values.forEach((v, k) => {
       const b = cont ? k - 1 : k; // index into deltas / counts
       const has = b >= 0;
-      lines.push([
-        f.feature, f.kind, k, cont ? (f.edges as number[])[k] : (f.categories as string[])[k], v,
-        has ? f.deltas[b] : null, has ? f.counts.n[b] : null, has ? f.counts.unprivileged[b] : null,
-        has ? f.counts.privileged[b] : null, has ? (f.deltas[b] === null ? 'true' : 'false') : null,
-        f.ci?.lower[k], f.ci?.upper[k],
-      ].map(csvField).join(','));
+      lines.push(
+        [
+          f.feature,
+          f.kind,
+          k,
+          cont ? (f.edges as number[])[k] : (f.categories as string[])[k],
+          v,
+          has ? f.deltas[b] : null,
+          has ? f.counts.n[b] : null,
+          has ? f.counts.unprivileged[b] : null,
+          has ? f.counts.privileged[b] : null,
+          has ? (f.deltas[b] === null ? 'true' : 'false') : null,
+          f.ci?.lower[k],
+          f.ci?.upper[k],
+        ]
+          .map(csvField)
+          .join(','),
+      );
     });
   }
   return lines.join('\n') + '\n';
@@ -779,7 +919,13 @@ export function rankSubgroups(r: FaleResult, b = 5): RankedSubgroup[] {
     f.counts.n.forEach((size, k) => {
       if (f.kind === 'continuous') {
         const e = f.edges as number[];
-        out.push({ feature: f.feature, subgroup: `${k === 0 ? '[' : '('}${e[k]}, ${e[k + 1]}]`, value: f.values[k + 1], size, score: 0 });
+        out.push({
+          feature: f.feature,
+          subgroup: `${k === 0 ? '[' : '('}${e[k]}, ${e[k + 1]}]`,
+          value: f.values[k + 1],
+          size,
+          score: 0,
+        });
       } else {
         out.push({ feature: f.feature, subgroup: (f.categories as string[])[k], value: f.values[k], size, score: 0 });
       }
@@ -787,5 +933,8 @@ export function rankSubgroups(r: FaleResult, b = 5): RankedSubgroup[] {
   }
   const maxAbs = out.reduce((m, x) => Math.max(m, Math.abs(x.value)), 0);
   for (const x of out) x.score = (maxAbs > 0 ? Math.abs(x.value) / maxAbs : 0) * b + (x.size / r.rows) * (10 - b);
-  return out.map((x, i) => ({ x, i })).sort((p, q) => q.x.score - p.x.score || p.i - q.i).map((p) => p.x);
+  return out
+    .map((x, i) => ({ x, i }))
+    .sort((p, q) => q.x.score - p.x.score || p.i - q.i)
+    .map((p) => p.x);
 }

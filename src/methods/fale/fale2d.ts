@@ -25,7 +25,8 @@ import {
   type FaleRunInfo,
 } from './fale.js';
 
-export interface Fale2dOptions extends Omit<FaleOptions, 'features' | 'exclude' | 'weighted' | 'bootstrap' | 'confidence' | 'rng'> {
+export interface Fale2dOptions
+  extends Omit<FaleOptions, 'features' | 'exclude' | 'weighted' | 'bootstrap' | 'confidence' | 'rng'> {
   /** the two numeric features: rows of the grid are the first, columns the second */
   pair: [string, string];
 }
@@ -63,7 +64,11 @@ const grid = <T>(a: number, b: number, v: T): T[][] => Array.from({ length: a },
  * Fill null cells from the nearest non-null cell, on cell centres normalised by each feature's
  * edge range (Euclidean; ties go to the first in row-major order). All null: zeros.
  */
-export function fillNearest(d: (number | null)[][], e1: readonly number[], e2: readonly number[]): { out: number[][]; from: ([number, number] | null)[][] } {
+export function fillNearest(
+  d: (number | null)[][],
+  e1: readonly number[],
+  e2: readonly number[],
+): { out: number[][]; from: ([number, number] | null)[][] } {
   const K1 = e1.length - 1;
   const K2 = e2.length - 1;
   const r1 = e1[K1] - e1[0] || 1;
@@ -107,14 +112,15 @@ export function accumulate2d(delta: number[][], n: number[][]): number[][] {
   const K1 = delta.length;
   const K2 = K1 > 0 ? delta[0].length : 0;
   const A = grid(K1 + 1, K2 + 1, 0);
-  for (let i = 1; i <= K1; i++) for (let j = 1; j <= K2; j++) A[i][j] = delta[i - 1][j - 1] + A[i - 1][j] + A[i][j - 1] - A[i - 1][j - 1];
+  for (let i = 1; i <= K1; i++)
+    for (let j = 1; j <= K2; j++) A[i][j] = delta[i - 1][j - 1] + A[i - 1][j] + A[i][j - 1] - A[i - 1][j - 1];
   // main effect of feature 1: per bin i, the row difference averaged over adjacent grid columns, weighted by n[i][j]
   const f1 = new Array<number>(K1 + 1).fill(0);
   for (let i = 0; i < K1; i++) {
     let num = 0;
     let den = 0;
     for (let j = 0; j < K2; j++) {
-      const avg = ((A[i + 1][j] - A[i][j]) + (A[i + 1][j + 1] - A[i][j + 1])) / 2;
+      const avg = (A[i + 1][j] - A[i][j] + (A[i + 1][j + 1] - A[i][j + 1])) / 2;
       num += n[i][j] * avg;
       den += n[i][j];
     }
@@ -126,7 +132,7 @@ export function accumulate2d(delta: number[][], n: number[][]): number[][] {
     let num = 0;
     let den = 0;
     for (let i = 0; i < K1; i++) {
-      const avg = ((A[i][j + 1] - A[i][j]) + (A[i + 1][j + 1] - A[i + 1][j])) / 2;
+      const avg = (A[i][j + 1] - A[i][j] + (A[i + 1][j + 1] - A[i + 1][j])) / 2;
       num += n[i][j] * avg;
       den += n[i][j];
     }
@@ -137,7 +143,7 @@ export function accumulate2d(delta: number[][], n: number[][]): number[][] {
   let den = 0;
   for (let i = 0; i < K1; i++) {
     for (let j = 0; j < K2; j++) {
-      num += n[i][j] * (F[i][j] + F[i + 1][j] + F[i][j + 1] + F[i + 1][j + 1]) / 4;
+      num += (n[i][j] * (F[i][j] + F[i + 1][j] + F[i][j + 1] + F[i + 1][j + 1])) / 4;
       den += n[i][j];
     }
   }
@@ -148,15 +154,24 @@ export function accumulate2d(delta: number[][], n: number[][]): number[][] {
 /** 2-D FALE of two numeric features of `table` for `model` (called on the rows at each cell corner). */
 export async function fale2d(table: Table, model: BlackBox, opts: Fale2dOptions): Promise<Fale2dResult> {
   const { metricOpt, metric, threshold, minBin } = faleSettings(opts);
-  check(Array.isArray(opts.pair) && opts.pair.length === 2 && opts.pair[0] !== opts.pair[1], 'E_ARG', () => 'fale: --pair needs two different features, e.g. --pair age,hours-per-week');
+  check(
+    Array.isArray(opts.pair) && opts.pair.length === 2 && opts.pair[0] !== opts.pair[1],
+    'E_ARG',
+    () => 'fale: --pair needs two different features, e.g. --pair age,hours-per-week',
+  );
   const [n1, n2] = opts.pair;
   const cols = opts.pair.map((f) => {
     const c = getColumn(table, f, 'fale', '--pair');
-    check(c.kind === 'numeric', 'E_ARG', () => `fale: --pair: "${f}" is categorical; 2-D FALE needs two numeric features`);
+    check(
+      c.kind === 'numeric',
+      'E_ARG',
+      () => `fale: --pair: "${f}" is categorical; 2-D FALE needs two numeric features`,
+    );
     check(f !== opts.label, 'E_ARG', () => `fale: --pair: "${f}" is the label`);
     return c as NumericColumn;
   });
-  for (const f of Object.keys(opts.edges ?? {})) check(opts.pair.includes(f), 'E_ARG', () => `fale: edges given for "${f}", which is not in the pair`);
+  for (const f of Object.keys(opts.edges ?? {}))
+    check(opts.pair.includes(f), 'E_ARG', () => `fale: edges given for "${f}", which is not in the pair`);
   const { y, positive, values } = binaryLabels(table, opts.label, opts.positive);
   checkFaleClasses(model, opts, values, positive);
   // every row as it is, scored first: scores that rank the label worse than chance stop here (metrics/fit.ts)
@@ -175,7 +190,13 @@ export async function fale2d(table: Table, model: BlackBox, opts: Fale2dOptions)
   const K1 = e1.length - 1;
   const K2 = e2.length - 1;
   const warnings: string[] = fitWarnings;
-  check(K1 >= 1 && K2 >= 1, 'E_ARG', () => `fale: --pair: the percentiles of ${K1 < 1 ? n1 : n2} collapse to one value; 2-D FALE needs at least two edges per feature`);
+  check(
+    K1 >= 1 && K2 >= 1,
+    'E_ARG',
+    () =>
+      `fale: --pair: the percentiles of ${K1 < 1 ? n1 : n2} collapse to one value; 2-D FALE needs at least two edges ` +
+      `per feature`,
+  );
   const b1 = assignBins(cols[0].values, e1);
   const b2 = assignBins(cols[1].values, e2);
   const members: number[] = [];
@@ -199,7 +220,19 @@ export async function fale2d(table: Table, model: BlackBox, opts: Fale2dOptions)
     for (let j = 0; j < 4 * m; j++) v2[j] = e2[b2[rows[j]] + (corner(j) >> 1)];
     yhat = hard(await model.predict(mod), threshold);
   }
-  const F = [0, 1, 2, 3].map((c) => metricPerPopulation(metric, K1 * K2, rows.subarray(c * m, (c + 1) * m), pop.subarray(c * m, (c + 1) * m), yhat.subarray(c * m, (c + 1) * m), y, u, null, minBin));
+  const F = [0, 1, 2, 3].map((c) =>
+    metricPerPopulation(
+      metric,
+      K1 * K2,
+      rows.subarray(c * m, (c + 1) * m),
+      pop.subarray(c * m, (c + 1) * m),
+      yhat.subarray(c * m, (c + 1) * m),
+      y,
+      u,
+      null,
+      minBin,
+    ),
+  );
   const n = grid(K1, K2, 0);
   const nu = grid(K1, K2, 0);
   for (const r of members) {
@@ -211,7 +244,7 @@ export async function fale2d(table: Table, model: BlackBox, opts: Fale2dOptions)
     for (let j = 0; j < K2; j++) {
       const k = i * K2 + j;
       const [f11, f21, f12, f22] = F.map((f) => f[k]);
-      deltas[i][j] = f11 === null || f21 === null || f12 === null || f22 === null ? null : (f22 - f12) - (f21 - f11);
+      deltas[i][j] = f11 === null || f21 === null || f12 === null || f22 === null ? null : f22 - f12 - (f21 - f11);
     }
   }
   const { out: filledDeltas, from } = fillNearest(deltas, e1, e2);
@@ -224,10 +257,25 @@ export async function fale2d(table: Table, model: BlackBox, opts: Fale2dOptions)
     }
   }
   const empty = filled.filter((f) => f.reason === 'empty').length;
-  if (filled.length > 0) warnings.push(`${n1} × ${n2}: ${empty} empty and ${filled.length - empty} undefined cell(s) (a group absent, no positives for TPR/FPR, or under --min-bin rows) filled from the nearest defined cell`);
-  if (filled.length === 0 && deltas.some((row) => row.some((d) => d === null))) warnings.push(`${n1} × ${n2}: no cell has a defined metric; every effect is 0`);
+  if (filled.length > 0)
+    warnings.push(
+      `${n1} × ${n2}: ${empty} empty and ${filled.length - empty} undefined cell(s) (a group absent, no positives ` +
+        `for TPR/FPR, or under --min-bin rows) filled from the nearest defined cell`,
+    );
+  if (filled.length === 0 && deltas.some((row) => row.some((d) => d === null)))
+    warnings.push(`${n1} × ${n2}: no cell has a defined metric; every effect is 0`);
   const all = Int32Array.from({ length: table.rows }, (_, i) => i);
-  const overall = metricPerPopulation(metric, 1, all, new Int32Array(table.rows), hard(scores, threshold), y, u, null, 1)[0];
+  const overall = metricPerPopulation(
+    metric,
+    1,
+    all,
+    new Int32Array(table.rows),
+    hard(scores, threshold),
+    y,
+    u,
+    null,
+    1,
+  )[0];
   return {
     ...runInfo(table, u, opts, metricOpt, positive, threshold, overall),
     features: [n1, n2],

@@ -12,9 +12,26 @@ export {
   rankSubgroups,
   unprivilegedMask,
 } from './fale.js';
-export type { FairnessMetric, FaleFeature, FaleMetricDef, FaleOptions, FaleResult, FaleRunInfo, GroupStats, FaleMetric, ProtectedCondition, RankedSubgroup } from './fale.js';
+export type {
+  FairnessMetric,
+  FaleFeature,
+  FaleMetricDef,
+  FaleOptions,
+  FaleResult,
+  FaleRunInfo,
+  GroupStats,
+  FaleMetric,
+  ProtectedCondition,
+  RankedSubgroup,
+} from './fale.js';
 export { categoricalOrder, classicalMds1, linspace, percentiles, percentilesSorted, symmetricEigen } from './order.js';
 export { faleSvg } from './svg.js';
 export { accumulate2d, fale2d, fillNearest } from './fale2d.js';
-export { faleStream, FALE_STREAM_DEFAULTS, type ChunkSource, type FaleStreamOptions, type FaleStreamResult } from './stream.js';
+export {
+  faleStream,
+  FALE_STREAM_DEFAULTS,
+  type ChunkSource,
+  type FaleStreamOptions,
+  type FaleStreamResult,
+} from './stream.js';
 export type { Fale2dOptions, Fale2dResult, FilledCell } from './fale2d.js';

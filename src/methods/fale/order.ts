@@ -106,7 +106,12 @@ export function classicalMds1(d: number[][]): number[] {
  * distance ½·Σ|p − q| of the two categories' frequency tables (categorical column); then classical
  * MDS to 1-D and a stable sort by the coordinate. Returns the codes in order and the distance matrix.
  */
-export function categoricalOrder(table: Table, feature: Column & { kind: 'categorical' }, cats: number[], others: readonly Column[]): { order: number[]; distances: number[][] } {
+export function categoricalOrder(
+  table: Table,
+  feature: Column & { kind: 'categorical' },
+  cats: number[],
+  others: readonly Column[],
+): { order: number[]; distances: number[][] } {
   const K = cats.length;
   const pos = new Map<number, number>();
   cats.forEach((c, i) => pos.set(c, i));

@@ -22,11 +22,35 @@ import { labelOf } from '../../models/classifier/preprocess.js';
 import { getColumn, type CategoricalColumn, type Column, type Table } from '../../data/table.js';
 import { categoricalOrder } from './order.js';
 import {
-  accumulate, assignBins, binaryLabels, categoricalDeltas, centreCategorical, centreContinuous, checkFaleClasses, emptyStats, FALE_DEFAULTS, faleFitWarnings, faleSettings, featurePlan, hard, modifiedTable, noRowHas, percentileEdges, runInfo, unprivilegedMask,
-  type FairnessMetric, type FaleFeature, type FaleOptions, type FaleResult, type GroupStats,
+  accumulate,
+  assignBins,
+  binaryLabels,
+  categoricalDeltas,
+  centreCategorical,
+  centreContinuous,
+  checkFaleClasses,
+  emptyStats,
+  FALE_DEFAULTS,
+  faleFitWarnings,
+  faleSettings,
+  featurePlan,
+  hard,
+  modifiedTable,
+  noRowHas,
+  percentileEdges,
+  runInfo,
+  unprivilegedMask,
+  type FairnessMetric,
+  type FaleFeature,
+  type FaleOptions,
+  type FaleResult,
+  type GroupStats,
 } from './fale.js';
 
-/** Data that can be read from the start as often as needed, a chunk at a time (chunks share column kinds and category codes; src/data/chunks.ts). */
+/**
+ * Data that can be read from the start as often as needed, a chunk at a time (chunks share column kinds and category
+ * codes; src/data/chunks.ts).
+ */
 export interface ChunkSource {
   read(onChunk: (chunk: Table) => void | Promise<void>): Promise<void>;
 }
@@ -110,7 +134,12 @@ function concat(parts: Table[]): Table | null {
       codes.set((t.columns[j] as CategoricalColumn).codes, o);
       o += t.rows;
     }
-    return { kind: 'categorical', name: c.name, codes, categories: (parts[parts.length - 1].columns[j] as CategoricalColumn).categories };
+    return {
+      kind: 'categorical',
+      name: c.name,
+      codes,
+      categories: (parts[parts.length - 1].columns[j] as CategoricalColumn).categories,
+    };
   });
   return { rows, columns };
 }
@@ -119,11 +148,23 @@ function concat(parts: Table[]): Table | null {
  * FALE of each feature, reading `source` in passes (see the top of the file). The options and the
  * result are fale()'s, without the bootstrap; `stream` says how it was read.
  */
-export async function faleStream(source: ChunkSource, model: BlackBox, opts: FaleStreamOptions): Promise<FaleStreamResult> {
-  if ((opts as FaleOptions).bootstrap) throw new EngineError('E_ARG', 'fale: bootstrap bands need the rows in memory; they are not computed on data read in chunks');
+export async function faleStream(
+  source: ChunkSource,
+  model: BlackBox,
+  opts: FaleStreamOptions,
+): Promise<FaleStreamResult> {
+  if ((opts as FaleOptions).bootstrap)
+    throw new EngineError(
+      'E_ARG',
+      'fale: bootstrap bands need the rows in memory; they are not computed on data read in chunks',
+    );
   const { metricOpt, metric, threshold, minBin } = faleSettings(opts);
   const orderRows = opts.orderRows ?? FALE_STREAM_DEFAULTS.orderRows;
-  check(Number.isSafeInteger(orderRows) && orderRows >= 1, 'E_ARG', () => `fale: the order sample must be a positive number of rows, got ${orderRows}`);
+  check(
+    Number.isSafeInteger(orderRows) && orderRows >= 1,
+    'E_ARG',
+    () => `fale: the order sample must be a positive number of rows, got ${orderRows}`,
+  );
 
   // pass 1: rows, label values, group sizes, the columns
   let N = 0;
@@ -139,7 +180,11 @@ export async function faleStream(source: ChunkSource, model: BlackBox, opts: Fal
     const col = getColumn(t, opts.label, 'fale', '--label');
     for (let i = 0; i < t.rows; i++) {
       const l = labelOf(col, i);
-      if (l === null) throw new EngineError('E_INPUT', `fale: label column "${opts.label}", row ${N - t.rows + i + 1}: missing value`);
+      if (l === null)
+        throw new EngineError(
+          'E_INPUT',
+          `fale: label column "${opts.label}", row ${N - t.rows + i + 1}: missing value`,
+        );
       labelValues.add(l);
     }
     const u = unprivilegedMask(t, opts.protected, hits);
@@ -154,7 +199,14 @@ export async function faleStream(source: ChunkSource, model: BlackBox, opts: Fal
   // the positive label as binaryLabels decides it, on a table holding each value once
   const lc = getColumn(head, opts.label);
   const values = [...labelValues];
-  const probe: Table = { rows: values.length, columns: [lc.kind === 'numeric' ? { kind: 'numeric', name: opts.label, values: Float64Array.from(values.map(Number)) } : { kind: 'categorical', name: opts.label, codes: iota(values.length), categories: values }] };
+  const probe: Table = {
+    rows: values.length,
+    columns: [
+      lc.kind === 'numeric'
+        ? { kind: 'numeric', name: opts.label, values: Float64Array.from(values.map(Number)) }
+        : { kind: 'categorical', name: opts.label, codes: iota(values.length), categories: values },
+    ],
+  };
   const { positive, values: classes } = binaryLabels(probe, opts.label, opts.positive);
   checkFaleClasses(model, opts, classes, positive);
 
@@ -208,14 +260,32 @@ export async function faleStream(source: ChunkSource, model: BlackBox, opts: Fal
     present.forEach((c, k) => {
       if (c > 0) cats.push(k);
     });
-    orders.set(f, categoricalOrder(sample!, col, cats, candidates.map((c) => getColumn(sample!, c.name)).filter((c) => c.name !== f)).order);
+    orders.set(
+      f,
+      categoricalOrder(
+        sample!,
+        col,
+        cats,
+        candidates.map((c) => getColumn(sample!, c.name)).filter((c) => c.name !== f),
+      ).order,
+    );
   }
 
   // the final dictionaries (first-seen order over the file, so every pass's codes agree): a chunk's own
   // dictionary holds only the categories seen so far, and a row may be moved to one seen later
   const finalCats = new Map<string, string[]>();
   if (sample) for (const c of sample.columns) if (c.kind === 'categorical') finalCats.set(c.name, c.categories);
-  const withFinalCats = (chunk: Table): Table => (finalCats.size === 0 ? chunk : { rows: chunk.rows, columns: chunk.columns.map((c) => (c.kind === 'categorical' && finalCats.has(c.name) && !c.identifier ? { ...c, categories: finalCats.get(c.name)! } : c)) });
+  const withFinalCats = (chunk: Table): Table =>
+    finalCats.size === 0
+      ? chunk
+      : {
+          rows: chunk.rows,
+          columns: chunk.columns.map((c) =>
+            c.kind === 'categorical' && finalCats.has(c.name) && !c.identifier
+              ? { ...c, categories: finalCats.get(c.name)! }
+              : c,
+          ),
+        };
 
   // pass 3: the model on every row as it is: its scores against the label before any row is moved
   // (scores that rank it worse than chance stop here: metrics/fit.ts), and the decisions pass 4 reuses
@@ -240,24 +310,49 @@ export async function faleStream(source: ChunkSource, model: BlackBox, opts: Fal
 
   // pass 4: the model on each chunk with every feature moved
   const overall = new PopStats(1);
-  const cont = new Map<string, { K: number; lo: PopStats; hi: PopStats; n: number[]; nu: number[]; excluded: number }>();
+  const cont = new Map<
+    string,
+    { K: number; lo: PopStats; hi: PopStats; n: number[]; nu: number[]; excluded: number }
+  >();
   for (const f of continuous) {
     const K = edgesOf.get(f)!.length - 1;
-    cont.set(f, { K, lo: new PopStats(K), hi: new PopStats(K), n: new Array<number>(K).fill(0), nu: new Array<number>(K).fill(0), excluded: 0 });
+    cont.set(f, {
+      K,
+      lo: new PopStats(K),
+      hi: new PopStats(K),
+      n: new Array<number>(K).fill(0),
+      nu: new Array<number>(K).fill(0),
+      excluded: 0,
+    });
   }
-  const cat = new Map<string, { order: number[]; orig: PopStats; moved: PopStats; n: number[]; nu: number[]; seen: Set<number> }>();
+  const cat = new Map<
+    string,
+    { order: number[]; orig: PopStats; moved: PopStats; n: number[]; nu: number[]; seen: Set<number> }
+  >();
   for (const f of categorical) {
     const order = orders.get(f)!;
-    cat.set(f, { order, orig: new PopStats(order.length), moved: new PopStats(2 * order.length), n: new Array<number>(order.length).fill(0), nu: new Array<number>(order.length).fill(0), seen: new Set() });
+    cat.set(f, {
+      order,
+      orig: new PopStats(order.length),
+      moved: new PopStats(2 * order.length),
+      n: new Array<number>(order.length).fill(0),
+      nu: new Array<number>(order.length).fill(0),
+      seen: new Set(),
+    });
   }
   let offset = 0;
   await source.read(async (chunk) => {
     const t = withFinalCats(chunk);
-    // y and the decisions per chunk, from pass 3 (against the positive label of the whole file: a chunk may hold no positive row)
+    // y and the decisions per chunk, from pass 3 (against the positive label of the whole file: a chunk may hold no
+    // positive row)
     const y = yAll.subarray(offset, offset + t.rows);
     const base = baseAll.subarray(offset, offset + t.rows);
     offset += t.rows;
-    const u = unprivilegedMask(t, opts.protected, opts.protected.map(() => 0));
+    const u = unprivilegedMask(
+      t,
+      opts.protected,
+      opts.protected.map(() => 0),
+    );
     const all = iota(t.rows);
     overall.add(all, new Int32Array(t.rows), base, y, u);
     for (const f of continuous) {
@@ -280,7 +375,10 @@ export async function faleStream(source: ChunkSource, model: BlackBox, opts: Fal
         rows[j] = rows[m + j] = members[j];
         pop[j] = pop[m + j] = bin[members[j]];
       }
-      const yhat = hard(await model.predict(modifiedTable(t, rows, f, (j) => (j < m ? edges[pop[j]] : edges[pop[j] + 1]))), threshold);
+      const yhat = hard(
+        await model.predict(modifiedTable(t, rows, f, (j) => (j < m ? edges[pop[j]] : edges[pop[j] + 1]))),
+        threshold,
+      );
       s.lo.add(rows.subarray(0, m), pop.subarray(0, m), yhat.subarray(0, m), y, u);
       s.hi.add(rows.subarray(m), pop.subarray(m), yhat.subarray(m), y, u);
     }
@@ -324,8 +422,10 @@ export async function faleStream(source: ChunkSource, model: BlackBox, opts: Fal
 
   const warnings: string[] = fitWarnings;
   const minGroup = opts.minGroupSize ?? 30;
-  if (nu < minGroup) warnings.push(`the unprivileged group has ${nu} rows (< ${minGroup}, small): its FALE curves are unreliable`);
-  if (N - nu < minGroup) warnings.push(`everyone else is ${N - nu} rows (< ${minGroup}, small): the FALE curves are unreliable`);
+  if (nu < minGroup)
+    warnings.push(`the unprivileged group has ${nu} rows (< ${minGroup}, small): its FALE curves are unreliable`);
+  if (N - nu < minGroup)
+    warnings.push(`everyone else is ${N - nu} rows (< ${minGroup}, small): the FALE curves are unreliable`);
   const out: FaleFeature[] = [];
   for (const f of features) {
     let r: FaleFeature;
@@ -359,15 +459,38 @@ export async function faleStream(source: ChunkSource, model: BlackBox, opts: Fal
         counts: { n: s.n, unprivileged: s.nu, privileged: s.n.map((x, k) => x - s.nu[k]) },
         undefined: deltas.flatMap((d, k) => (d === null ? [k] : [])),
       };
-      if (sample!.rows < N) warnings.push(`${f}: the categories are ordered on an evenly spaced sample of ${sample!.rows.toLocaleString('en-US')} of the ${N.toLocaleString('en-US')} rows (the counts and moves use every row)`);
-      if (s.seen.size > 0) warnings.push(`${f}: ${s.seen.size} categor${s.seen.size === 1 ? 'y' : 'ies'} outside the order sample (${orderRows.toLocaleString('en-US')} rows) are left out of its FALE`);
+      if (sample!.rows < N)
+        warnings.push(
+          `${f}: the categories are ordered on an evenly spaced sample of ${sample!.rows.toLocaleString('en-US')} of ` +
+            `the ${N.toLocaleString('en-US')} rows (the counts and moves use every row)`,
+        );
+      if (s.seen.size > 0)
+        warnings.push(
+          `${f}: ${s.seen.size} categor${s.seen.size === 1 ? 'y' : 'ies'} outside the order sample ` +
+            `(${orderRows.toLocaleString('en-US')} rows) are left out of its FALE`,
+        );
     }
-    if (r.undefined.length > 0) warnings.push(`${f}: the metric is undefined in ${r.undefined.length} ${r.kind === 'continuous' ? 'bin' : 'move'}(s) (a group absent, no positives for TPR/FPR, or under --min-bin rows); they add 0`);
-    if (r.kind === 'continuous' && (r.edges as number[]).length <= 2) warnings.push(`${f}: the percentiles collapse to ${(r.edges as number[]).length} edge(s); the reference skips such features`);
+    if (r.undefined.length > 0)
+      warnings.push(
+        `${f}: the metric is undefined in ${r.undefined.length} ${r.kind === 'continuous' ? 'bin' : 'move'}(s) (a ` +
+          `group absent, no positives for TPR/FPR, or under --min-bin rows); they add 0`,
+      );
+    if (r.kind === 'continuous' && (r.edges as number[]).length <= 2)
+      warnings.push(
+        `${f}: the percentiles collapse to ${(r.edges as number[]).length} edge(s); the reference skips such features`,
+      );
     out.push(r);
   }
   // runInfo reads the row count and the unprivileged mask's size: give it the totals
-  const info = runInfo({ rows: N, columns: [] }, countMask(N, nu), opts, metricOpt, positive, threshold, overall.metric(metric, 1)[0]);
+  const info = runInfo(
+    { rows: N, columns: [] },
+    countMask(N, nu),
+    opts,
+    metricOpt,
+    positive,
+    threshold,
+    overall.metric(metric, 1)[0],
+  );
   return {
     ...info,
     features: out,
@@ -382,4 +505,3 @@ function countMask(n: number, ones: number): Uint8Array {
   m.fill(1, 0, ones);
   return m;
 }
-

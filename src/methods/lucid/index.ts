@@ -1,6 +1,12 @@
 // LUCID: canonical sets by gradient inversion of a differentiable classifier.
 export { invert, inputGradient, lucidLoss, preferProbability, LUCID_DEFAULTS } from './invert.js';
 export type { InvertOptions, InvertResult, LucidLoss, LucidTrace } from './invert.js';
-export { negativeLabel, resolvePreference, requireDifferentiable, notDifferentiableMessage, checkGroups } from './model.js';
+export {
+  negativeLabel,
+  resolvePreference,
+  requireDifferentiable,
+  notDifferentiableMessage,
+  checkGroups,
+} from './model.js';
 export type { LucidFeatureGroup, LucidModel, LucidPreprocessor, MaybeDifferentiable, Preference } from './model.js';
 export { projectSimplex, snapOneHot, argmax } from './project.js';

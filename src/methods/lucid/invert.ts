@@ -14,7 +14,7 @@ import { check } from '../../engine/errors.js';
 import { Rng } from '../../engine/rng.js';
 import { BinOp } from '../../engine/wasm.js';
 import type { Column, Table } from '../../data/table.js';
-import { checkGroups, LucidFeatureGroup, LucidModel, Preference, resolvePreference } from './model.js';
+import { checkGroups, type LucidFeatureGroup, type LucidModel, type Preference, resolvePreference } from './model.js';
 import { projectSimplex, snapOneHot } from './project.js';
 import { exp as fdexp } from '../../engine/fdlibm.js';
 
@@ -39,7 +39,10 @@ export interface InvertOptions {
    * toward the preferred class; also what the reference's Keras variant computes).
    */
   loss?: LucidLoss;
-  /** After every update (and at the start), numeric inputs are clamped to [−1, 1] (or `bounds`) and one-hot inputs to [0, 1]. */
+  /**
+   * After every update (and at the start), numeric inputs are clamped to [−1, 1] (or `bounds`) and one-hot inputs to
+   * [0, 1].
+   */
   clip?: boolean;
   /**
    * With `clip`: per numeric feature, the range (original units) to clamp it to instead of the
@@ -93,7 +96,14 @@ export interface InvertResult {
   ms: number;
 }
 
-export const LUCID_DEFAULTS = { n: 1000, epochs: 200, lr: 0.1, init: { low: -1, high: 1 }, loss: 'prob-ce' as LucidLoss, seed: 0 };
+export const LUCID_DEFAULTS = {
+  n: 1000,
+  epochs: 200,
+  lr: 0.1,
+  init: { low: -1, high: 1 },
+  loss: 'prob-ce' as LucidLoss,
+  seed: 0,
+};
 
 const RESERVED = ['pred', 'pred_snapped', 'sample', 'epoch'];
 
@@ -108,15 +118,23 @@ export function lucidLoss(z: Tensor, preference: Preference, loss: LucidLoss): T
 const sigmoid = (z: number) => 1 / (1 + fdexp(-z));
 
 /** P(prefer) of n encoded rows through the model (one batch, no graph). */
-export function preferProbability(engine: Engine, model: LucidModel, x: Float32Array, n: number, preference: Preference): Float64Array {
+export function preferProbability(
+  engine: Engine,
+  model: LucidModel,
+  x: Float32Array,
+  n: number,
+  preference: Preference,
+): Float64Array {
   const d = model.preprocessor.dim;
   check(x.length === n * d, 'E_SHAPE', () => `invert: ${x.length} values are not ${n} rows of ${d} inputs`);
   const out = new Float64Array(n);
   if (n === 0) return out;
-  engine.scope(() => engine.noGrad(() => {
-    const z = model.logits(engine.tensor(x, [n, d])).data;
-    for (let i = 0; i < n; i++) out[i] = sigmoid(preference.positive ? z[i] : -z[i]);
-  }));
+  engine.scope(() =>
+    engine.noGrad(() => {
+      const z = model.logits(engine.tensor(x, [n, d])).data;
+      for (let i = 0; i < n; i++) out[i] = sigmoid(preference.positive ? z[i] : -z[i]);
+    }),
+  );
   return out;
 }
 
@@ -124,7 +142,14 @@ export function preferProbability(engine: Engine, model: LucidModel, x: Float32A
  * The loss of each sample and its gradient with respect to the input (for checks and tools):
  * one forward and one backward of the batch.
  */
-export function inputGradient(engine: Engine, model: LucidModel, x: Float32Array, n: number, prefer: string, loss: LucidLoss = 'prob-ce'): { loss: number; grad: Float32Array } {
+export function inputGradient(
+  engine: Engine,
+  model: LucidModel,
+  x: Float32Array,
+  n: number,
+  prefer: string,
+  loss: LucidLoss = 'prob-ce',
+): { loss: number; grad: Float32Array } {
   const preference = resolvePreference(model, prefer);
   const d = model.preprocessor.dim;
   return engine.scope(() => {
@@ -144,14 +169,33 @@ function validate(opts: InvertOptions) {
   const loss = opts.loss ?? LUCID_DEFAULTS.loss;
   const seed = opts.seed ?? LUCID_DEFAULTS.seed;
   check(Number.isSafeInteger(n) && n > 0, 'E_ARG', () => `invert: n must be a positive integer, got ${n}`);
-  check(Number.isSafeInteger(epochs) && epochs > 0, 'E_ARG', () => `invert: epochs must be a positive integer, got ${epochs}`);
+  check(
+    Number.isSafeInteger(epochs) && epochs > 0,
+    'E_ARG',
+    () => `invert: epochs must be a positive integer, got ${epochs}`,
+  );
   check(Number.isFinite(lr) && lr > 0, 'E_ARG', () => `invert: lr must be a positive number, got ${lr}`);
-  check(Number.isFinite(init.low) && Number.isFinite(init.high) && init.low < init.high, 'E_ARG',
-    () => `invert: init range must be finite with low < high, got [${init.low}, ${init.high}]`);
-  check(loss === 'prob-ce' || loss === 'logit-ce', 'E_ARG', () => `invert: loss must be prob-ce or logit-ce, got ${String(loss)}`);
-  check(Number.isSafeInteger(seed) && seed >= 0, 'E_ARG', () => `invert: seed must be a non-negative integer, got ${seed}`);
+  check(
+    Number.isFinite(init.low) && Number.isFinite(init.high) && init.low < init.high,
+    'E_ARG',
+    () => `invert: init range must be finite with low < high, got [${init.low}, ${init.high}]`,
+  );
+  check(
+    loss === 'prob-ce' || loss === 'logit-ce',
+    'E_ARG',
+    () => `invert: loss must be prob-ce or logit-ce, got ${String(loss)}`,
+  );
+  check(
+    Number.isSafeInteger(seed) && seed >= 0,
+    'E_ARG',
+    () => `invert: seed must be a non-negative integer, got ${seed}`,
+  );
   const te = opts.traceEvery;
-  check(te === undefined || (Number.isSafeInteger(te) && te >= 0), 'E_ARG', () => `invert: traceEvery must be a non-negative integer, got ${te}`);
+  check(
+    te === undefined || (Number.isSafeInteger(te) && te >= 0),
+    'E_ARG',
+    () => `invert: traceEvery must be a non-negative integer, got ${te}`,
+  );
   return { n, epochs, lr, init, loss, seed, traceEvery: te === undefined ? undefined : te === 0 ? epochs : te };
 }
 
@@ -167,7 +211,11 @@ export function invert(engine: Engine, model: LucidModel, opts: InvertOptions): 
   const d = pre.dim;
   const featureNames = pre.groups.map((g) => g.name);
   for (const r of RESERVED) {
-    check(!featureNames.includes(r), 'E_INPUT', () => `invert: the model has a feature named "${r}", which the output needs for its own column`);
+    check(
+      !featureNames.includes(r),
+      'E_INPUT',
+      () => `invert: the model has a feature named "${r}", which the output needs for its own column`,
+    );
   }
   const groups = pre.groups;
   const hasCategorical = groups.some((g) => g.kind === 'categorical');
@@ -219,7 +267,11 @@ export function invert(engine: Engine, model: LucidModel, opts: InvertOptions): 
     }
     const ms = now() - t0;
     const encoded = x.toArray();
-    check(encoded.every(Number.isFinite), 'E_VALUE', () => 'invert: the inputs diverged to a non-finite value; lower --lr or use --clip');
+    check(
+      encoded.every(Number.isFinite),
+      'E_VALUE',
+      () => 'invert: the inputs diverged to a non-finite value; lower --lr or use --clip',
+    );
     const snapped = encoded.slice();
     snapOneHot(snapped, n, d, groups);
     const pred = preferProbability(engine, model, encoded, n, preference);
@@ -229,8 +281,20 @@ export function invert(engine: Engine, model: LucidModel, opts: InvertOptions): 
       rows: n,
       columns: [...decoded.columns, num('pred', pred), num('pred_snapped', predSnapped)],
     };
-    const result: InvertResult = { preference, n, dim: d, encoded, snapped, pred, predSnapped, table, loss: lossCurve, ms };
-    if (traceEvery !== undefined) result.trace = buildTrace(engine, model, preference, n, d, traceEpochs, traceX, tracePred, epochs);
+    const result: InvertResult = {
+      preference,
+      n,
+      dim: d,
+      encoded,
+      snapped,
+      pred,
+      predSnapped,
+      table,
+      loss: lossCurve,
+      ms,
+    };
+    if (traceEvery !== undefined)
+      result.trace = buildTrace(engine, model, preference, n, d, traceEpochs, traceX, tracePred, epochs);
     return result;
   } finally {
     x.dispose();
@@ -239,7 +303,12 @@ export function invert(engine: Engine, model: LucidModel, opts: InvertOptions): 
   }
 }
 
-function clipBounds(engine: Engine, groups: readonly LucidFeatureGroup[], d: number, given?: Record<string, readonly [number, number]>): { lo: Tensor; hi: Tensor } {
+function clipBounds(
+  engine: Engine,
+  groups: readonly LucidFeatureGroup[],
+  d: number,
+  given?: Record<string, readonly [number, number]>,
+): { lo: Tensor; hi: Tensor } {
   const lo = new Float32Array(d);
   const hi = new Float32Array(d);
   for (const g of groups) {
@@ -249,7 +318,11 @@ function clipBounds(engine: Engine, groups: readonly LucidFeatureGroup[], d: num
     }
     const b = given?.[g.name];
     if (g.kind === 'numeric' && b) {
-      check(g.min !== undefined && g.max !== undefined, 'E_ARG', () => `invert: bounds for "${g.name}" need the encoding's min and max, which the model does not give`);
+      check(
+        g.min !== undefined && g.max !== undefined,
+        'E_ARG',
+        () => `invert: bounds for "${g.name}" need the encoding's min and max, which the model does not give`,
+      );
       // x ↦ 2(x − min)/(max − min) − 1, as the encoding (a constant feature maps to −1)
       const span = g.max! - g.min! || 1;
       lo[g.start] = Math.fround((2 * (b[0] - g.min!)) / span - 1);
@@ -260,8 +333,15 @@ function clipBounds(engine: Engine, groups: readonly LucidFeatureGroup[], d: num
 }
 
 function buildTrace(
-  engine: Engine, model: LucidModel, preference: Preference, n: number, d: number,
-  epochs: number[], xs: Float32Array[], preds: Float64Array[], total: number,
+  engine: Engine,
+  model: LucidModel,
+  preference: Preference,
+  n: number,
+  d: number,
+  epochs: number[],
+  xs: Float32Array[],
+  preds: Float64Array[],
+  total: number,
 ): LucidTrace {
   // The reference's extra epoch: the last LOGGED row, snapped to one-hot and evaluated again.
   const extra = xs[xs.length - 1].slice();
@@ -294,4 +374,3 @@ function buildTrace(
 const num = (name: string, values: Float64Array): Column => ({ kind: 'numeric', name, values });
 
 const now = (): number => (typeof performance !== 'undefined' ? performance.now() : Date.now());
-

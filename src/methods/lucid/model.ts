@@ -17,7 +17,10 @@ export type LucidFeatureGroup = Omit<FeatureGroup, 'decimals'>;
 export interface LucidPreprocessor {
   readonly groups: readonly LucidFeatureGroup[];
   readonly dim: number;
-  /** Encoded rows (n × dim, row-major) back to a table: numerics inverse-scaled (rounded to their decimals with `round`), categoricals arg-max. */
+  /**
+   * Encoded rows (n × dim, row-major) back to a table: numerics inverse-scaled (rounded to their decimals with
+   * `round`), categoricals arg-max.
+   */
   decode(x: Float32Array, n: number, opts?: { round?: boolean }): Table;
 }
 
@@ -61,19 +64,37 @@ export function resolvePreference(model: LucidModel, prefer: string, where = 'in
   if (neg !== null && prefer === neg) return { label: neg, positive: false };
   if (prefer === 'positive') return { label: model.positive, positive: true };
   if (prefer === 'negative') return { label: neg ?? `not ${model.positive}`, positive: false };
-  const classes = neg === null ? `"${model.positive}" and "negative" (every other class)` : `"${neg}" and "${model.positive}"`;
-  throw new EngineError('E_ARG', `${where}: --prefer "${prefer}" is not a class of the model's label "${model.label}"; its classes are ${classes}`);
+  const classes =
+    neg === null ? `"${model.positive}" and "negative" (every other class)` : `"${neg}" and "${model.positive}"`;
+  throw new EngineError(
+    'E_ARG',
+    `${where}: --prefer "${prefer}" is not a class of the model's label "${model.label}"; its classes are ${classes}`,
+  );
 }
 
 /** Checks that the groups tile [0, dim) and that categorical groups name their categories. */
 export function checkGroups(pre: LucidPreprocessor, where = 'invert'): void {
   let next = 0;
   for (const g of pre.groups) {
-    check(g.start === next && g.width >= 1, 'E_INPUT', () => `${where}: the model's feature groups do not tile its input (group "${g.name}" starts at ${g.start}, expected ${next})`);
-    check(g.kind === 'numeric' ? g.width === 1 : true, 'E_INPUT', () => `${where}: numeric feature "${g.name}" has width ${g.width}, expected 1`);
+    check(
+      g.start === next && g.width >= 1,
+      'E_INPUT',
+      () =>
+        `${where}: the model's feature groups do not tile its input (group "${g.name}" starts at ${g.start}, ` +
+        `expected ${next})`,
+    );
+    check(
+      g.kind === 'numeric' ? g.width === 1 : true,
+      'E_INPUT',
+      () => `${where}: numeric feature "${g.name}" has width ${g.width}, expected 1`,
+    );
     next += g.width;
   }
-  check(next === pre.dim, 'E_INPUT', () => `${where}: the model's feature groups cover ${next} inputs, its input has ${pre.dim}`);
+  check(
+    next === pre.dim,
+    'E_INPUT',
+    () => `${where}: the model's feature groups cover ${next} inputs, its input has ${pre.dim}`,
+  );
 }
 
 /** A black box as the adapters describe it: LUCID can use it only when it exposes a differentiable classifier. */

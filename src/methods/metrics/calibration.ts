@@ -65,7 +65,9 @@ interface Cells {
   scores: (Float64Array | null)[];
 }
 
-/** Per (bin, label) cell of a group (cell 2·bin + label): rows, mean score, the scores' SD, and a small cell's scores. */
+/**
+ * Per (bin, label) cell of a group (cell 2·bin + label): rows, mean score, the scores' SD, and a small cell's scores.
+ */
 function cellsOf(score: Float64Array, y: Uint8Array, rows: ArrayLike<number>, bins: number): Cells {
   const C = 2 * bins;
   const cellOf = (i: number) => 2 * Math.min(bins - 1, Math.floor(score[i] * bins)) + y[i];
@@ -141,7 +143,16 @@ function cellEce(cells: Cells, rng: Rng, bins: number): number {
 }
 
 /** Per group: the reliability bins and ECE of `score` (P(positive) in [0, 1]) against `y`. */
-export function calibrationByGroup(values: readonly string[], gid: GroupIds, score: Float64Array, y: Uint8Array, bins: number, resamples: number, rng: Rng | undefined, confidence: number): GroupCalibration[] {
+export function calibrationByGroup(
+  values: readonly string[],
+  gid: GroupIds,
+  score: Float64Array,
+  y: Uint8Array,
+  bins: number,
+  resamples: number,
+  rng: Rng | undefined,
+  confidence: number,
+): GroupCalibration[] {
   // each group's rows, as typed arrays (ten million rows: no JS array of numbers)
   const sizes = new Int32Array(values.length);
   for (let i = 0; i < gid.length; i++) if (gid[i] >= 0) sizes[gid[i]]++;
@@ -151,7 +162,8 @@ export function calibrationByGroup(values: readonly string[], gid: GroupIds, sco
   return values.map((v, g) => {
     const rows = members[g];
     const out: ReliabilityBin[] = [];
-    for (let b = 0; b < bins; b++) out.push({ lo: b / bins, hi: (b + 1) / bins, n: 0, meanScore: null, positiveShare: null });
+    for (let b = 0; b < bins; b++)
+      out.push({ lo: b / bins, hi: (b + 1) / bins, n: 0, meanScore: null, positiveShare: null });
     for (const i of rows) {
       const bin = out[Math.min(bins - 1, Math.floor(score[i] * bins))];
       bin.n++;
@@ -176,7 +188,8 @@ export function calibrationByGroup(values: readonly string[], gid: GroupIds, sco
       const stats: number[] = [];
       for (let r = 0; r < resamples; r++) {
         const u = rng.uniformHost(rows.length);
-        for (let k = 0; k < rows.length; k++) sample[k] = rows[Math.min(rows.length - 1, Math.floor(u[k] * rows.length))];
+        for (let k = 0; k < rows.length; k++)
+          sample[k] = rows[Math.min(rows.length - 1, Math.floor(u[k] * rows.length))];
         stats.push(ece(score, y, sample, bins)!);
       }
       stats.sort((a, b) => a - b);

@@ -38,7 +38,10 @@ export interface ConditionalDisparity {
   rows: ConditionalRow[];
 }
 
-/** Per row, the stratum index of the legitimate columns (numeric ones in quintiles; a missing value is a stratum of its own). */
+/**
+ * Per row, the stratum index of the legitimate columns (numeric ones in quintiles; a missing value is a stratum of its
+ * own).
+ */
 export function strataOf(table: Table, columns: readonly string[], where: string): { id: Int32Array; count: number } {
   check(columns.length > 0, 'E_ARG', () => `${where}: --legitimate needs at least one column`);
   const keys: string[][] = [];
@@ -46,7 +49,9 @@ export function strataOf(table: Table, columns: readonly string[], where: string
     const c = getColumn(table, name, where, '--legitimate');
     const k: string[] = new Array(table.rows);
     if (c.kind === 'numeric') {
-      const finite = Array.from(c.values).filter((v) => !Number.isNaN(v)).sort((a, b) => a - b);
+      const finite = Array.from(c.values)
+        .filter((v) => !Number.isNaN(v))
+        .sort((a, b) => a - b);
       const edges = [1, 2, 3, 4].map((q) => (finite.length ? quantileSorted(finite, q / CONDITIONAL_QUANTILES) : 0));
       for (let i = 0; i < table.rows; i++) {
         const v = c.values[i];
@@ -69,7 +74,15 @@ export function strataOf(table: Table, columns: readonly string[], where: string
 }
 
 /** The Mantel–Haenszel selection-rate ratio of every group against `ref`, within `strata`. */
-export function conditionalDisparity(values: readonly string[], gid: GroupIds, hit: Uint8Array, ref: number, strata: { id: Int32Array; count: number }, columns: string[], confidence: number): ConditionalDisparity {
+export function conditionalDisparity(
+  values: readonly string[],
+  gid: GroupIds,
+  hit: Uint8Array,
+  ref: number,
+  strata: { id: Int32Array; count: number },
+  columns: string[],
+  confidence: number,
+): ConditionalDisparity {
   const S = strata.count;
   const G = values.length;
   // n[g*S+s], a[g*S+s]: rows and selected rows of group g in stratum s
@@ -107,8 +120,12 @@ export function conditionalDisparity(values: readonly string[], gid: GroupIds, h
     }
     const conditional = num > 0 && den > 0 ? num / den : null;
     const se = conditional !== null ? Math.sqrt(Math.max(0, v) / (num * den)) : null;
-    const ci = conditional !== null && se !== null ? { lo: fdexp(fdlog(conditional) - z * se), hi: fdexp(fdlog(conditional) + z * se) } : null;
-    const explainedShare = crude !== null && conditional !== null && crude !== 1 ? 1 - fdlog(conditional) / fdlog(crude) : null;
+    const ci =
+      conditional !== null && se !== null
+        ? { lo: fdexp(fdlog(conditional) - z * se), hi: fdexp(fdlog(conditional) + z * se) }
+        : null;
+    const explainedShare =
+      crude !== null && conditional !== null && crude !== 1 ? 1 - fdlog(conditional) / fdlog(crude) : null;
     rows.push({ group: values[g], crude, conditional, ci, explainedShare, comparedRows: compared });
   }
   return { columns, strata: S, reference: values[ref], confidence, rows };

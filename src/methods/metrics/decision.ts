@@ -15,12 +15,13 @@ export type DecisionRule = { kind: 'probability'; threshold: number };
 export type DecisionKind = DecisionRule['kind'];
 
 /** Each output kind's decision for one score; decide() and decideOne() dispatch on `rule.kind`. */
-const DECISION_KINDS: { [K in DecisionKind]: (rule: Extract<DecisionRule, { kind: K }>) => (score: number) => 0 | 1 } = {
-  probability: (rule) => {
-    const t = rule.threshold;
-    return (p) => (p > t ? 1 : 0);
-  },
-};
+const DECISION_KINDS: { [K in DecisionKind]: (rule: Extract<DecisionRule, { kind: K }>) => (score: number) => 0 | 1 } =
+  {
+    probability: (rule) => {
+      const t = rule.threshold;
+      return (p) => (p > t ? 1 : 0);
+    },
+  };
 
 export const DECISION_DEFAULTS = {
   /** P(positive) above which a row is decided positive */
@@ -62,13 +63,29 @@ export function defaultPositive(values: readonly string[]): string | undefined {
  * The one rule for the positive class (every command): the value given, which must occur in the label;
  * else, with exactly two values, the second in reading order.
  */
-export function positiveOf(values: readonly string[], given: string | undefined, label: string, where = 'metrics'): string {
+export function positiveOf(
+  values: readonly string[],
+  given: string | undefined,
+  label: string,
+  where = 'metrics',
+): string {
   if (given === undefined) {
     const d = defaultPositive(values);
-    check(d !== undefined, 'E_ARG', () => `${where}: the label "${label}" has ${values.length} values (${values.slice(0, 8).join(', ')}); name the positive one with --positive`);
+    check(
+      d !== undefined,
+      'E_ARG',
+      () =>
+        `${where}: the label "${label}" has ${values.length} values (${values.slice(0, 8).join(', ')}); name the ` +
+        `positive one with --positive`,
+    );
     return d!;
   }
-  check(values.includes(given), 'E_ARG', () => `${where}: --positive "${given}" is not a value of the label "${label}"; its values are: ${values.join(', ')}`);
+  check(
+    values.includes(given),
+    'E_ARG',
+    () =>
+      `${where}: --positive "${given}" is not a value of the label "${label}"; its values are: ${values.join(', ')}`,
+  );
   return given;
 }
 
@@ -91,7 +108,10 @@ export interface ModelOrPredWords {
  * The model-or-predictions rule: exactly one of a model to call and a column of its predictions.
  * Returns which was given; an E_ARG error in the caller's words otherwise.
  */
-export function modelOrPred(given: { model?: unknown; pred?: string | null }, words: ModelOrPredWords): 'model' | 'pred' {
+export function modelOrPred(
+  given: { model?: unknown; pred?: string | null },
+  words: ModelOrPredWords,
+): 'model' | 'pred' {
   const hasModel = given.model !== undefined && given.model !== null;
   const hasPred = given.pred !== undefined && given.pred !== null;
   check(hasModel || hasPred, 'E_ARG', () => words.none);

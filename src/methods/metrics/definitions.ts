@@ -51,7 +51,10 @@ export interface MetricDef {
   label: string;
   /** one line of help */
   help: string;
-  /** numerator and denominator of the rate from the group's confusion matrix (the positive class as named); `fav` for the metrics taken on the favourable decision */
+  /**
+   * numerator and denominator of the rate from the group's confusion matrix (the positive class as named); `fav` for
+   * the metrics taken on the favourable decision
+   */
   num: (c: Counts, fav: Favourable) => number;
   den: (c: Counts, fav: Favourable) => number;
   better: Better;
@@ -74,18 +77,133 @@ const predNeg = (c: Counts) => c.tn + c.fn;
 const predFav = (c: Counts, fav: Favourable) => (fav === 'positive' ? predPos(c) : predNeg(c));
 
 export const METRIC_DEFS = {
-  base_rate: { short: 'base', label: 'base rate', help: 'share of rows whose label is positive (a property of the labels, not of the model)', num: labelPos, den: all, better: null, judged: false, recoded: { metric: 'base_rate', complement: true } },
-  selection_rate: { short: 'sel', label: 'selection rate', help: 'share of rows given the favourable decision (the positive prediction, or with --favourable negative the negative one): the rate the selection verdict, the four-fifths rule and LL144 judge, whichever value is named positive', num: predFav, den: all, better: 'higher', oriented: true, judged: true, chart: true, recoded: { metric: 'selection_rate' } },
-  positivity_rate: { short: 'pos', label: 'positivity rate', help: 'share of rows the model predicts positive (shown; the verdict is on the selection rate)', num: predPos, den: all, better: 'higher', judged: false, recoded: { metric: 'positivity_rate', complement: true } },
-  tpr: { short: 'TPR', label: 'TPR', help: 'true positive rate (recall): predicted positive among label-positive rows', num: (c) => c.tp, den: labelPos, better: 'higher', judged: true, chart: true, recoded: { metric: 'tnr' } },
-  tnr: { short: 'TNR', label: 'TNR', help: 'true negative rate (specificity): predicted negative among label-negative rows (1 − FPR)', num: (c) => c.tn, den: labelNeg, better: 'lower', judged: true, recoded: { metric: 'tpr' } },
-  fnr: { short: 'FNR', label: 'FNR', help: 'false negative rate: predicted negative among label-positive rows (1 − TPR)', num: (c) => c.fn, den: labelPos, better: 'lower', judged: true, recoded: { metric: 'fpr' } },
-  fpr: { short: 'FPR', label: 'FPR', help: 'false positive rate: predicted positive among label-negative rows', num: (c) => c.fp, den: labelNeg, better: 'higher', judged: true, chart: true, recoded: { metric: 'fnr' } },
-  ppv: { short: 'PPV', label: 'PPV', help: 'precision: label positive among predicted-positive rows', num: (c) => c.tp, den: predPos, better: null, judged: true, recoded: { metric: 'npv' } },
-  fdr: { short: 'FDR', label: 'FDR', help: 'false discovery rate: label negative among predicted-positive rows (1 − PPV)', num: (c) => c.fp, den: predPos, better: 'higher', judged: true, recoded: { metric: 'for' } },
-  npv: { short: 'NPV', label: 'NPV', help: 'negative predictive value: label negative among predicted-negative rows', num: (c) => c.tn, den: predNeg, better: null, judged: true, recoded: { metric: 'ppv' } },
-  for: { short: 'FOR', label: 'FOR', help: 'false omission rate: label positive among predicted-negative rows (1 − NPV)', num: (c) => c.fn, den: predNeg, better: 'lower', judged: true, recoded: { metric: 'fdr' } },
-  accuracy: { short: 'acc', label: 'accuracy', help: 'share of rows predicted correctly (describes the fit, not the treatment)', num: (c) => c.tp + c.tn, den: all, better: null, judged: false, recoded: { metric: 'accuracy' } },
+  base_rate: {
+    short: 'base',
+    label: 'base rate',
+    help: 'share of rows whose label is positive (a property of the labels, not of the model)',
+    num: labelPos,
+    den: all,
+    better: null,
+    judged: false,
+    recoded: { metric: 'base_rate', complement: true },
+  },
+  selection_rate: {
+    short: 'sel',
+    label: 'selection rate',
+    help:
+      'share of rows given the favourable decision (the positive prediction, or with --favourable negative the ' +
+      'negative one): the rate the selection verdict, the four-fifths rule and LL144 judge, whichever value is ' +
+      'named positive',
+    num: predFav,
+    den: all,
+    better: 'higher',
+    oriented: true,
+    judged: true,
+    chart: true,
+    recoded: { metric: 'selection_rate' },
+  },
+  positivity_rate: {
+    short: 'pos',
+    label: 'positivity rate',
+    help: 'share of rows the model predicts positive (shown; the verdict is on the selection rate)',
+    num: predPos,
+    den: all,
+    better: 'higher',
+    judged: false,
+    recoded: { metric: 'positivity_rate', complement: true },
+  },
+  tpr: {
+    short: 'TPR',
+    label: 'TPR',
+    help: 'true positive rate (recall): predicted positive among label-positive rows',
+    num: (c) => c.tp,
+    den: labelPos,
+    better: 'higher',
+    judged: true,
+    chart: true,
+    recoded: { metric: 'tnr' },
+  },
+  tnr: {
+    short: 'TNR',
+    label: 'TNR',
+    help: 'true negative rate (specificity): predicted negative among label-negative rows (1 − FPR)',
+    num: (c) => c.tn,
+    den: labelNeg,
+    better: 'lower',
+    judged: true,
+    recoded: { metric: 'tpr' },
+  },
+  fnr: {
+    short: 'FNR',
+    label: 'FNR',
+    help: 'false negative rate: predicted negative among label-positive rows (1 − TPR)',
+    num: (c) => c.fn,
+    den: labelPos,
+    better: 'lower',
+    judged: true,
+    recoded: { metric: 'fpr' },
+  },
+  fpr: {
+    short: 'FPR',
+    label: 'FPR',
+    help: 'false positive rate: predicted positive among label-negative rows',
+    num: (c) => c.fp,
+    den: labelNeg,
+    better: 'higher',
+    judged: true,
+    chart: true,
+    recoded: { metric: 'fnr' },
+  },
+  ppv: {
+    short: 'PPV',
+    label: 'PPV',
+    help: 'precision: label positive among predicted-positive rows',
+    num: (c) => c.tp,
+    den: predPos,
+    better: null,
+    judged: true,
+    recoded: { metric: 'npv' },
+  },
+  fdr: {
+    short: 'FDR',
+    label: 'FDR',
+    help: 'false discovery rate: label negative among predicted-positive rows (1 − PPV)',
+    num: (c) => c.fp,
+    den: predPos,
+    better: 'higher',
+    judged: true,
+    recoded: { metric: 'for' },
+  },
+  npv: {
+    short: 'NPV',
+    label: 'NPV',
+    help: 'negative predictive value: label negative among predicted-negative rows',
+    num: (c) => c.tn,
+    den: predNeg,
+    better: null,
+    judged: true,
+    recoded: { metric: 'ppv' },
+  },
+  for: {
+    short: 'FOR',
+    label: 'FOR',
+    help: 'false omission rate: label positive among predicted-negative rows (1 − NPV)',
+    num: (c) => c.fn,
+    den: predNeg,
+    better: 'lower',
+    judged: true,
+    recoded: { metric: 'fdr' },
+  },
+  accuracy: {
+    short: 'acc',
+    label: 'accuracy',
+    help: 'share of rows predicted correctly (describes the fit, not the treatment)',
+    num: (c) => c.tp + c.tn,
+    den: all,
+    better: null,
+    judged: false,
+    recoded: { metric: 'accuracy' },
+  },
 } as const satisfies Record<string, MetricDef>;
 
 export type MetricName = keyof typeof METRIC_DEFS;
@@ -116,8 +234,15 @@ export function betterOf(m: MetricName, favourable: Favourable): Better {
 export function guidance(m: MetricName, favourable: Favourable): string {
   const b = betterOf(m, favourable);
   const L = metricDef(m).label;
-  if (b === null) return m === 'base_rate' ? 'the base rate describes the labels, not the model: shown, not judged' : m === 'accuracy' ? 'accuracy describes the fit, not who is favoured: shown, not judged' : `a different ${L} means the model's decisions mean something different for the group (calibration); neither direction is favourable`;
-  if (!metricDef(m).judged) return `the ${L} is shown, not judged: the verdict is on the selection rate (the favourable decision's rate)`;
+  if (b === null)
+    return m === 'base_rate'
+      ? 'the base rate describes the labels, not the model: shown, not judged'
+      : m === 'accuracy'
+        ? 'accuracy describes the fit, not who is favoured: shown, not judged'
+        : `a different ${L} means the model's decisions mean something different for the group (calibration); ` +
+          `neither direction is favourable`;
+  if (!metricDef(m).judged)
+    return `the ${L} is shown, not judged: the verdict is on the selection rate (the favourable decision's rate)`;
   return b === 'higher' ? `a lower ${L} disadvantages the group` : `a higher ${L} disadvantages the group`;
 }
 
@@ -136,12 +261,18 @@ export function rates(tp: number, fp: number, tn: number, fn: number, fav: Favou
 }
 
 /** "a, b and c" */
-const andList = (xs: readonly string[]): string => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`);
-const orList = (xs: readonly string[]): string => (xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} or ${xs[xs.length - 1]}`);
+const andList = (xs: readonly string[]): string =>
+  xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} and ${xs[xs.length - 1]}`;
+const orList = (xs: readonly string[]): string =>
+  xs.length <= 1 ? xs.join('') : `${xs.slice(0, -1).join(', ')} or ${xs[xs.length - 1]}`;
 
 /** The judged metrics in prose, from the table: "the selection rate, TPR, TNR, … and FOR". */
 export function judgedPhrase(): string {
-  return andList(JUDGED_METRICS.map((m) => (metricDef(m).label === metricDef(m).label.toLowerCase() ? `the ${metricDef(m).label}` : metricDef(m).label)));
+  return andList(
+    JUDGED_METRICS.map((m) =>
+      metricDef(m).label === metricDef(m).label.toLowerCase() ? `the ${metricDef(m).label}` : metricDef(m).label,
+    ),
+  );
 }
 
 /**
@@ -154,6 +285,10 @@ export function directionsPhrase(): string {
   const lower = judged.filter((d) => !d.oriented && d.better === 'higher').map((d) => d.label);
   const higher = judged.filter((d) => !d.oriented && d.better === 'lower').map((d) => d.label);
   const none = judged.filter((d) => d.better === null).map((d) => d.label);
-  return `${andList(oriented)} ${oriented.length > 1 ? 'are' : 'is'} taken on the favourable decision whatever value is named positive: a lower one disadvantages a group. With --favourable positive (the default) a lower ${orList(lower)} and a higher ${orList(higher)} disadvantage a group; with negative the reverse. ${andList(none)} have no favourable direction ("differs").`;
+  return (
+    `${andList(oriented)} ${oriented.length > 1 ? 'are' : 'is'} taken on the favourable decision whatever value is ` +
+    `named positive: a lower one disadvantages a group. With --favourable positive (the default) a lower ` +
+    `${orList(lower)} and a higher ${orList(higher)} disadvantage a group; with negative the reverse. ` +
+    `${andList(none)} have no favourable direction ("differs").`
+  );
 }
-

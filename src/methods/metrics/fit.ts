@@ -1,6 +1,6 @@
 // How well the audited model's output fits the label, said before any group figure (a weak model's
-// group figures say little): the AUC of its scores with an interval, its accuracy against the label's majority share, and the
-// share of rows it gives one decision. Two things follow from them:
+// group figures say little): the AUC of its scores with an interval, its accuracy against the label's majority share,
+// and the share of rows it gives one decision. Two things follow from them:
 //   - a score that ranks the label worse than chance beyond noise (AUC ≤ 0.45 with its 99% interval
 //     below 0.5) probably gives the probability of the other class: the metrics stop with an error
 //     that says so (`allowInvertedScores` audits it as given), because every direction would reverse;
@@ -16,7 +16,10 @@ export const FIT_DEFAULTS = {
   /** an AUC at most this, with its `invertedConfidence` interval below 0.5, is inverted */
   invertedAuc: 0.45,
   invertedConfidence: 0.99,
-  /** the stop needs at least this many rows of each class (fewer: DeLong's interval is not to be trusted, e.g. AUC 0 on 2 + 2 rows happens by chance 1 time in 6); below, a warning */
+  /**
+   * the stop needs at least this many rows of each class (fewer: DeLong's interval is not to be trusted, e.g. AUC 0 on
+   * 2 + 2 rows happens by chance 1 time in 6); below, a warning
+   */
   invertedMinPerClass: 10,
   /** weak: at least this share of the decisions one way … */
   oneWayShare: 0.95,
@@ -38,7 +41,10 @@ export interface Auc {
   negatives: number;
 }
 
-/** Mean and sample variance of values in ascending order (`step` −1 reads `v` backwards): the same sums whichever class is named positive. */
+/**
+ * Mean and sample variance of values in ascending order (`step` −1 reads `v` backwards): the same sums whichever class
+ * is named positive.
+ */
 function meanVar(v: Float64Array, step: 1 | -1): { mean: number; variance: number } {
   const n = v.length;
   let sum = 0;
@@ -115,7 +121,10 @@ export interface ModelFit {
   majority: { value: string; share: number };
   /** the share of rows given the favourable decision */
   favourableShare: number;
-  /** the AUC of the scores, or for predicted labels of the decisions (their balanced accuracy); null when the label has one value */
+  /**
+   * the AUC of the scores, or for predicted labels of the decisions (their balanced accuracy); null when the label has
+   * one value
+   */
   auc: Auc | null;
   /** what `auc` ranks: the scores, or the decisions (predicted labels) */
   aucOf: 'scores' | 'decisions';
@@ -131,7 +140,19 @@ const f3 = (x: number) => x.toFixed(3);
  * The model's fit on `y` (1 = positive) with decisions `yhat` and, for scores, `score`. Throws when the
  * scores look inverted, unless `allowInverted`; `what` names the predictions in messages.
  */
-export function modelFit(y: Uint8Array, yhat: Uint8Array, score: ArrayLike<number> | null, o: { positive: string; negative: string | null; favourable: 'positive' | 'negative'; what: string; label: string; allowInverted?: boolean }): ModelFit {
+export function modelFit(
+  y: Uint8Array,
+  yhat: Uint8Array,
+  score: ArrayLike<number> | null,
+  o: {
+    positive: string;
+    negative: string | null;
+    favourable: 'positive' | 'negative';
+    what: string;
+    label: string;
+    allowInverted?: boolean;
+  },
+): ModelFit {
   const n = y.length;
   let correct = 0;
   let decidedPos = 0;
@@ -143,7 +164,8 @@ export function modelFit(y: Uint8Array, yhat: Uint8Array, score: ArrayLike<numbe
   }
   const auc = aucOf(y, score ?? yhat);
   const negName = o.negative ?? `not ${o.positive}`;
-  const majority = 2 * pos >= n ? { value: o.positive, share: n > 0 ? pos / n : 0 } : { value: negName, share: (n - pos) / n };
+  const majority =
+    2 * pos >= n ? { value: o.positive, share: n > 0 ? pos / n : 0 } : { value: negName, share: (n - pos) / n };
   const decidedShare = n > 0 ? decidedPos / n : 0;
   // from the count, not 1 − a share: the same bits whichever value is named positive
   const favourableShare = n > 0 ? (o.favourable === 'positive' ? decidedPos : n - decidedPos) / n : 0;
@@ -152,29 +174,73 @@ export function modelFit(y: Uint8Array, yhat: Uint8Array, score: ArrayLike<numbe
   const weak: string[] = [];
   const enough = auc !== null && Math.min(auc.positives, auc.negatives) >= d.invertedMinPerClass;
   if (auc && auc.value <= d.invertedAuc && auc.ci99[1] < 0.5 && !enough) {
-    weak.push(`${o.what} rank${score ? '' : 's'} the label "${o.label}" worse than chance (AUC ${f3(auc.value)}), but on too few rows of a class (${Math.min(auc.positives, auc.negatives)}, under ${d.invertedMinPerClass}) to tell it from chance: check which class the ${score ? 'scores give the probability of' : 'predictions name'}`);
+    weak.push(
+      `${o.what} rank${score ? '' : 's'} the label "${o.label}" worse than chance (AUC ${f3(auc.value)}), but on too ` +
+        `few rows of a class (${Math.min(auc.positives, auc.negatives)}, under ${d.invertedMinPerClass}) to tell ` +
+        `it from chance: check which class the ${score ? 'scores give the probability of' : 'predictions name'}`,
+    );
   } else if (auc && auc.value <= d.invertedAuc && auc.ci99[1] < 0.5) {
-    const text = `${o.what} rank${score ? '' : 's'} the label "${o.label}" worse than chance (AUC ${f3(auc.value)}, 99% interval [${f3(auc.ci99[0])}, ${f3(auc.ci99[1])}], over ${n} rows)`;
+    const text =
+      `${o.what} rank${score ? '' : 's'} the label "${o.label}" worse than chance (AUC ${f3(auc.value)}, 99% ` +
+      `interval [${f3(auc.ci99[0])}, ${f3(auc.ci99[1])}], over ${n} rows)`;
     if (score && !o.allowInverted) {
-      const fix = `${o.negative !== null ? `name "${o.negative}" positive (--positive ${JSON.stringify(o.negative)}, with --favourable flipped), or ` : ''}give the probability of "${o.positive}" (1 − the score)`;
-      throw new EngineError('E_ARG', `${text}: the scores probably give the probability of ${o.negative !== null ? `"${o.negative}"` : 'another class'}, not of the positive class "${o.positive}". If so, ${fix}; if the scores are right as they are, --allow-inverted-scores audits them as given`);
+      const fix = `${
+        o.negative !== null
+          ? `name "${o.negative}" positive (--positive ${JSON.stringify(o.negative)}, ` +
+            `with --favourable flipped), or `
+          : ''
+      }give the probability of "${o.positive}" (1 − the score)`;
+      throw new EngineError(
+        'E_ARG',
+        `${text}: the scores probably give the probability of ` +
+          `${o.negative !== null ? `"${o.negative}"` : 'another class'}, not of the positive class ` +
+          `"${o.positive}". If so, ${fix}; if the scores are right as they are, --allow-inverted-scores audits ` +
+          `them as given`,
+      );
     }
     inverted = true;
-    weak.push(`${text}: ${score ? 'the scores may give the probability of the other class (kept as given: --allow-inverted-scores)' : 'its decisions agree with the label less often than chance would'}; every direction below may be reversed`);
+    weak.push(
+      `${text}: ${
+        score
+          ? 'the scores may give the probability of the other class (kept as given: ' + '--allow-inverted-scores)'
+          : 'its decisions agree with the label less often than chance would'
+      }; every direction below may be reversed`,
+    );
   }
   const oneWay = n > 0 ? Math.max(decidedPos, n - decidedPos) / n : 0;
   if (oneWay >= d.oneWayShare && majority.share < d.majorityBelow) {
     const side = decidedShare >= 0.5 ? o.positive : negName;
-    weak.push(`${oneWay === 1 ? 'a constant model: it decides every row' : `it decides ${pct(oneWay)} of the rows`} "${side}", while the label's majority ("${majority.value}") is only ${pct(majority.share)}: its decisions follow the label little (accuracy ${pct(n > 0 ? correct / n : 0)}), so the group figures below describe who falls in the ${pct(1 - oneWay)} it decides otherwise`);
+    weak.push(
+      `${oneWay === 1 ? 'a constant model: it decides every row' : `it decides ${pct(oneWay)} of the rows`} ` +
+        `"${side}", while the label's majority ("${majority.value}") is only ${pct(majority.share)}: its ` +
+        `decisions follow the label little (accuracy ${pct(n > 0 ? correct / n : 0)}), so the group figures ` +
+        `below describe who falls in the ${pct(1 - oneWay)} it decides otherwise`,
+    );
   }
   if (auc && !inverted && auc.ci95[0] <= 0.5 && auc.ci95[1] >= 0.5) {
-    weak.push(`its ${score ? 'scores rank' : 'decisions separate'} the label no better than chance within noise (AUC ${f3(auc.value)}, 95% interval [${f3(auc.ci95[0])}, ${f3(auc.ci95[1])}]): a disparity below is a disparity of a model that barely predicts the label`);
+    weak.push(
+      `its ${score ? 'scores rank' : 'decisions separate'} the label no better than chance within noise (AUC ` +
+        `${f3(auc.value)}, 95% interval [${f3(auc.ci95[0])}, ${f3(auc.ci95[1])}]): a disparity below is a ` +
+        `disparity of a model that barely predicts the label`,
+    );
   }
-  return { rows: n, accuracy: n > 0 ? correct / n : 0, majority, favourableShare, auc, aucOf: score ? 'scores' : 'decisions', weak, inverted };
+  return {
+    rows: n,
+    accuracy: n > 0 ? correct / n : 0,
+    majority,
+    favourableShare,
+    auc,
+    aucOf: score ? 'scores' : 'decisions',
+    weak,
+    inverted,
+  };
 }
 
 /** The fit in one line for a summary: "model fit: accuracy 84.9% (majority 75.4%), AUC 0.91 [0.90, 0.92]". */
 export function fitLine(f: ModelFit): string {
   const auc = f.auc ? `, AUC of the ${f.aucOf} ${f3(f.auc.value)} [${f3(f.auc.ci95[0])}, ${f3(f.auc.ci95[1])}]` : '';
-  return `accuracy ${pct(f.accuracy)} (the label's majority "${f.majority.value}": ${pct(f.majority.share)})${auc}; favourable decision for ${pct(f.favourableShare)} of the rows`;
+  return (
+    `accuracy ${pct(f.accuracy)} (the label's majority "${f.majority.value}": ${pct(f.majority.share)})${auc}; ` +
+    `favourable decision for ${pct(f.favourableShare)} of the rows`
+  );
 }

@@ -28,7 +28,12 @@ function comparisonCell(c: Comparison | undefined): string {
 function flaggedLines(a: AttributeResult): string[] {
   return a.comparisons
     .filter((c) => c.verdict === 'flagged')
-    .map((c) => `  FLAGGED ${a.column} = ${c.group}: ${METRIC_DEFS[c.metric].label} ${pct(c.rate)}% vs ${pct(c.referenceRate)}% (x${ratio(c.ratio)}, ${(100 * (1 - c.level!)).toFixed(2)}% interval [${ratio(c.interval!.lo)}, ${ratio(c.interval!.hi)}]): ${c.direction}`);
+    .map(
+      (c) =>
+        `  FLAGGED ${a.column} = ${c.group}: ${METRIC_DEFS[c.metric].label} ${pct(c.rate)}% vs ` +
+        `${pct(c.referenceRate)}% (x${ratio(c.ratio)}, ${(100 * (1 - c.level!)).toFixed(2)}% interval ` +
+        `[${ratio(c.interval!.lo)}, ${ratio(c.interval!.hi)}]): ${c.direction}`,
+    );
 }
 
 /**
@@ -40,7 +45,8 @@ export function formatVerdictTable(reports: readonly (MetricsReport | null)[], i
   const rows = verdictTable(reports);
   if (!rows.length) return '';
   const table = [['attribute (reference)', ...JUDGED_METRICS.map((m) => METRIC_DEFS[m].short)]];
-  for (const row of rows) table.push([`${row.attribute} (${row.reference})`, ...JUDGED_METRICS.map((m) => verdictCellText(row.cells[m], 1))]);
+  for (const row of rows)
+    table.push([`${row.attribute} (${row.reference})`, ...JUDGED_METRICS.map((m) => verdictCellText(row.cells[m], 1))]);
   const w = table[0].map((_, j) => Math.max(...table.map((r) => [...r[j]].length)));
   const blockWidth = (cols: number[]) => [...indent].length + w[0] + cols.reduce((sum, j) => sum + 2 + w[j], 0);
   const blocks: number[][] = [];
@@ -49,15 +55,31 @@ export function formatVerdictTable(reports: readonly (MetricsReport | null)[], i
     if (last && blockWidth([...last, j]) <= width) last.push(j);
     else blocks.push([j]);
   }
-  const lines = (text: string) => text.split('\n').filter((l) => l).map((l) => indent + l);
+  const lines = (text: string) =>
+    text
+      .split('\n')
+      .filter((l) => l)
+      .map((l) => indent + l);
   if (blocks.some((b) => blockWidth(b) > width)) {
-    return table.slice(1).map((r) => `${indent}${r[0]}: ${r.slice(1).map((cell, j) => `${table[0][j + 1]} ${cell}`).join('; ')}`).join('\n') + '\n';
+    return (
+      table
+        .slice(1)
+        .map(
+          (r) =>
+            `${indent}${r[0]}: ${r
+              .slice(1)
+              .map((cell, j) => `${table[0][j + 1]} ${cell}`)
+              .join('; ')}`,
+        )
+        .join('\n') + '\n'
+    );
   }
   return blocks.flatMap((b) => lines(align(table.map((r) => [r[0], ...b.map((j) => r[j])])))).join('\n') + '\n';
 }
 
 /** "a, b, c and 4 more" of at most `max` items (all when max is undefined). */
-const some = (xs: string[], max?: number) => (max === undefined || xs.length <= max ? xs.join(', ') : `${xs.slice(0, max).join(', ')} and ${xs.length - max} more`);
+const some = (xs: string[], max?: number) =>
+  max === undefined || xs.length <= max ? xs.join(', ') : `${xs.slice(0, max).join(', ')} and ${xs.length - max} more`;
 
 /**
  * The four-fifths rule of one attribute in a line: the most selected group and every group below 0.8
@@ -65,57 +87,145 @@ const some = (xs: string[], max?: number) => (max === undefined || xs.length <= 
  */
 export function fourFifthsText(a: AttributeResult, max?: number): string {
   const ff = a.fourFifths;
-  const below = ff.below.slice().sort((x, y) => (ff.ratio[x] ?? 0) - (ff.ratio[y] ?? 0)).map((g) => `${g} ${ratio(ff.ratio[g])}`);
-  return `four-fifths rule (the legal yardstick, not a verdict): selection rate against the most selected group that is not small${ff.reference ? ` (${ff.reference})` : ' (none: every group is small)'}; below 0.8: ${below.length ? some(below, max) : 'none'}`;
+  const below = ff.below
+    .slice()
+    .sort((x, y) => (ff.ratio[x] ?? 0) - (ff.ratio[y] ?? 0))
+    .map((g) => `${g} ${ratio(ff.ratio[g])}`);
+  return (
+    `four-fifths rule (the legal yardstick, not a verdict): selection rate against the most selected group that is ` +
+    `not small${ff.reference ? ` (${ff.reference})` : ' (none: every group is small)'}; below 0.8: ` +
+    `${below.length ? some(below, max) : 'none'}`
+  );
 }
 
-/** The LL144 impact table of one attribute in a line (with `max`: the lowest `max` impact ratios, and how many categories more and excluded). */
+/**
+ * The LL144 impact table of one attribute in a line (with `max`: the lowest `max` impact ratios, and how many
+ * categories more and excluded).
+ */
 export function impactText(a: AttributeResult, max?: number): string {
   const imp = a.impact;
-  const head = `impact ratios (NYC LL144, ${imp.kind}${imp.median !== null ? ` on the favourable side of the median score ${imp.median.toFixed(3)}` : ''}; categories under ${(100 * imp.minShare).toFixed(0)}% of rows excluded${imp.unknown ? `; ${imp.unknown} rows with an unknown value left out` : ''})`;
-  if (max === undefined) return `${head}: ${imp.rows.map((x) => (x.suppressed ? `${x.category} suppressed` : `${x.category} ${pct(x.rate)}% ${x.excluded ? '(excluded)' : `x${ratio(x.impactRatio)}`}`)).join('; ')}`;
-  const rated = imp.rows.filter((x) => !x.excluded && !x.suppressed && x.impactRatio !== null).sort((x, y) => x.impactRatio! - y.impactRatio!);
+  const head =
+    `impact ratios (NYC LL144, ` +
+    `${imp.kind}` +
+    `${imp.median !== null ? ` on the favourable side of the median score ${imp.median.toFixed(3)}` : ''}; ` +
+    `categories under ${(100 * imp.minShare).toFixed(0)}% of rows ` +
+    `excluded${imp.unknown ? `; ${imp.unknown} rows with an unknown value left out` : ''})`;
+  if (max === undefined)
+    return `${head}: ${imp.rows
+      .map((x) =>
+        x.suppressed
+          ? `${x.category} suppressed`
+          : `${x.category} ${pct(x.rate)}% ${x.excluded ? '(excluded)' : `x${ratio(x.impactRatio)}`}`,
+      )
+      .join('; ')}`;
+  const rated = imp.rows
+    .filter((x) => !x.excluded && !x.suppressed && x.impactRatio !== null)
+    .sort((x, y) => x.impactRatio! - y.impactRatio!);
   const left = imp.rows.length - rated.length;
-  return `${head}: ${rated.length ? `${imp.highest ? `against ${imp.highest}; ` : ''}lowest ${some(rated.map((x) => `${x.category} ${ratio(x.impactRatio)}`), max)}` : 'none rated'}${left ? `; ${left} categor${left === 1 ? 'y' : 'ies'} excluded or suppressed` : ''}`;
+  return `${head}: ${
+    rated.length
+      ? `${imp.highest ? `against ${imp.highest}; ` : ''}lowest ${some(
+          rated.map((x) => `${x.category} ${ratio(x.impactRatio)}`),
+          max,
+        )}`
+      : 'none rated'
+  }${left ? `; ${left} categor${left === 1 ? 'y' : 'ies'} excluded or suppressed` : ''}`;
 }
 
-/** The text report of `lucid metrics`; `width`: the verdict table's width (formatVerdictTable), Infinity for one line per attribute. */
+/**
+ * The text report of `lucid metrics`; `width`: the verdict table's width (formatVerdictTable), Infinity for one line
+ * per attribute.
+ */
 export function formatMetricsTable(r: MetricsReport, width = Infinity): string {
   // a weak, constant or inverted model is said first: every figure below describes it (fit.ts)
   let s = r.fit.weak.map((w) => `WEAK MODEL: ${w}\n`).join('');
   s += `model fit: ${fitLine(r.fit)}\n`;
-  s += `${r.rows} rows; label ${r.label} (positive "${r.positive}", ${r.favourable === 'positive' ? 'the favourable outcome' : 'the unfavourable outcome'}); predictions ${r.pred} read as ${r.predKind === 'labels' ? 'predicted labels' : `scores, positive when > ${r.threshold}`}\n`;
+  s +=
+    `${r.rows} rows; label ${r.label} (positive "${r.positive}", ` +
+    `${r.favourable === 'positive' ? 'the favourable outcome' : 'the unfavourable outcome'}); predictions ` +
+    `${r.pred} read as ${r.predKind === 'labels' ? 'predicted labels' : `scores, positive when > ${r.threshold}`}` +
+    `\n`;
   s += 'rates in %; - = undefined (empty denominator)\n';
-  if (r.suppressBelow !== null) s += `groups with fewer than ${r.suppressBelow} rows are suppressed (supp.): no rate, count of positives, interval or verdict is shown for them\n`;
+  if (r.suppressBelow !== null)
+    s +=
+      `groups with fewer than ${r.suppressBelow} rows are suppressed (supp.): no rate, count of positives, ` +
+      `interval or verdict is shown for them\n`;
   const v = r.verdicts;
-  s += `verdicts: ratios inside [${ratio(v.band[0])}, ${ratio(v.band[1])}] pass; outside: flagged (!) when significant at the corrected level, else inconclusive (?); ~ too little data (a group under ${r.minGroupSize} rows or an undefined rate). ${v.correction}, family-wise error ${(100 * v.alpha).toFixed(0)}%.\n`;
-  s += `verdict counts: ${Object.entries(v.counts).map(([k, n]) => `${n} ${k}`).join(', ')}\n\n`;
+  s +=
+    `verdicts: ratios inside [${ratio(v.band[0])}, ${ratio(v.band[1])}] pass; outside: flagged (!) when ` +
+    `significant at the corrected level, else inconclusive (?); ~ too little data (a group under ` +
+    `${r.minGroupSize} rows or an undefined rate). ${v.correction}, family-wise error ` +
+    `${(100 * v.alpha).toFixed(0)}%.\n`;
+  s += `verdict counts: ${Object.entries(v.counts)
+    .map(([k, n]) => `${n} ${k}`)
+    .join(', ')}\n\n`;
   s += formatVerdictTable([r], '', width);
   for (const a of r.attributes) {
-    s += `\n${a.column}: reference ${a.reference.value} (${a.reference.reason})${a.unknown ? `; ${a.unknown} rows with no value left out` : ''}\n`;
+    s +=
+      `\n${a.column}: reference ${a.reference.value} (${a.reference.reason})` +
+      `${a.unknown ? `; ${a.unknown} rows with no value left out` : ''}\n`;
     const rows = [['group', 'n', ...METRICS.map((m) => METRIC_DEFS[m].short)]];
-    for (const g of a.groups) rows.push([g.value + (g.reference ? ' *' : '') + (g.suppressed ? ` (${suppressedText(r.suppressBelow!)})` : g.small ? ' (small)' : ''), String(g.n), ...METRICS.map((m) => (g.suppressed ? 'supp.' : pct(g[m]) + ci(g.ci?.[m], pct)))]);
+    for (const g of a.groups)
+      rows.push([
+        g.value +
+          (g.reference ? ' *' : '') +
+          (g.suppressed ? ` (${suppressedText(r.suppressBelow!)})` : g.small ? ' (small)' : ''),
+        String(g.n),
+        ...METRICS.map((m) => (g.suppressed ? 'supp.' : pct(g[m]) + ci(g.ci?.[m], pct))),
+      ]);
     s += align(rows);
     const others = a.groups.filter((g) => !g.reference);
     if (others.length) {
       s += `ratios to ${a.reference.value} and verdicts:\n`;
       const drows = [['group', ...JUDGED_METRICS.map((m) => METRIC_DEFS[m].short), '4/5']];
       for (const g of others) {
-        drows.push([g.value, ...JUDGED_METRICS.map((m) => comparisonCell(a.comparisons.find((c) => c.group === g.value && c.metric === m))), fourFifthsCell(a, g.value)]);
+        drows.push([
+          g.value,
+          ...JUDGED_METRICS.map((m) =>
+            comparisonCell(a.comparisons.find((c) => c.group === g.value && c.metric === m)),
+          ),
+          fourFifthsCell(a, g.value),
+        ]);
       }
       s += align(drows);
       for (const l of flaggedLines(a)) s += l + '\n';
     }
     s += `${fourFifthsText(a)}\n`;
     s += `${impactText(a)}\n`;
-    if (a.calibration) s += `calibration (ECE by group${r.bootstrap || a.calibration.some((c) => c.ci) ? ', 95% bootstrap interval' : ''}): ${a.calibration.map((c) => `${c.group} ${c.suppressed ? 'suppressed' : ratio(c.ece)}${c.ci ? ` [${ratio(c.ci.lo)}, ${ratio(c.ci.hi)}]` : ''}`).join('; ')}\n`;
+    if (a.calibration)
+      s +=
+        `calibration (ECE by ` +
+        `group${r.bootstrap || a.calibration.some((c) => c.ci) ? ', 95% bootstrap interval' : ''}): ${a.calibration
+          .map(
+            (c) =>
+              `${c.group} ${c.suppressed ? 'suppressed' : ratio(c.ece)}` +
+              `${c.ci ? ` [${ratio(c.ci.lo)}, ${ratio(c.ci.hi)}]` : ''}`,
+          )
+          .join('; ')}\n`;
     if (a.conditional) {
       const cd = a.conditional;
-      s += `selection-rate ratio to ${cd.reference} within ${cd.strata} strata of ${cd.columns.join(', ')} (Mantel-Haenszel): ${cd.rows.map((x) => `${x.group} crude x${ratio(x.crude)}, conditional x${ratio(x.conditional)}${x.ci ? ` [${ratio(x.ci.lo)}, ${ratio(x.ci.hi)}]` : ''}${x.explainedShare !== null ? `, ${(100 * x.explainedShare).toFixed(0)}% explained` : ''}`).join('; ')}\n`;
+      s +=
+        `selection-rate ratio to ${cd.reference} within ${cd.strata} strata of ${cd.columns.join(', ')} ` +
+        `(Mantel-Haenszel): ${cd.rows
+          .map(
+            (x) =>
+              `${x.group} crude x${ratio(x.crude)}, conditional x${ratio(x.conditional)}` +
+              `${x.ci ? ` [${ratio(x.ci.lo)}, ${ratio(x.ci.hi)}]` : ''}` +
+              `${x.explainedShare !== null ? `, ${(100 * x.explainedShare).toFixed(0)}% explained` : ''}`,
+          )
+          .join('; ')}\n`;
     }
   }
-  s += '\nhow to read: ' + JUDGED_METRICS.filter((m) => METRIC_DEFS[m].better !== null).map((m) => guidance(m, r.favourable)).join('; ') + '.\n';
-  if (r.bootstrap) s += `intervals of the rates: ${Math.round(r.bootstrap.confidence * 100)}% bootstrap (${r.bootstrap.resamples} resamples, seed ${r.bootstrap.seed}; ${r.bootstrap.method})\n`;
+  s +=
+    '\nhow to read: ' +
+    JUDGED_METRICS.filter((m) => METRIC_DEFS[m].better !== null)
+      .map((m) => guidance(m, r.favourable))
+      .join('; ') +
+    '.\n';
+  if (r.bootstrap)
+    s +=
+      `intervals of the rates: ${Math.round(r.bootstrap.confidence * 100)}% bootstrap (${r.bootstrap.resamples} ` +
+      `resamples, seed ${r.bootstrap.seed}; ${r.bootstrap.method})\n`;
   return s;
 }
 
@@ -124,7 +234,10 @@ function fourFifthsCell(a: AttributeResult, value: string): string {
   return q === null || q === undefined ? '-' : `${ratio(q)}${a.fourFifths.below.includes(value) ? ' below' : ''}`;
 }
 
-/** One row per group: counts, rates, then per judged metric the difference, ratio and verdict against the reference (and CIs with bootstrap). */
+/**
+ * One row per group: counts, rates, then per judged metric the difference, ratio and verdict against the reference (and
+ * CIs with bootstrap).
+ */
 export function formatMetricsCsv(r: MetricsReport): string {
   const boot = r.bootstrap !== null;
   const supp = r.suppressBelow !== null;
@@ -138,8 +251,23 @@ export function formatMetricsCsv(r: MetricsReport): string {
   const lines = [head.join(',')];
   for (const a of r.attributes) {
     for (const g of a.groups) {
-      const row: (string | number | boolean | null | undefined)[] = [a.column, g.value, g.n, g.reference, g.small, g.tp, g.fp, g.tn, g.fn, ...METRICS.map((m: MetricName) => g[m])];
-      for (const m of METRICS) row.push(g.reference ? null : a.disparities[m].difference[g.value], g.reference ? null : a.disparities[m].ratio[g.value]);
+      const row: (string | number | boolean | null | undefined)[] = [
+        a.column,
+        g.value,
+        g.n,
+        g.reference,
+        g.small,
+        g.tp,
+        g.fp,
+        g.tn,
+        g.fn,
+        ...METRICS.map((m: MetricName) => g[m]),
+      ];
+      for (const m of METRICS)
+        row.push(
+          g.reference ? null : a.disparities[m].difference[g.value],
+          g.reference ? null : a.disparities[m].ratio[g.value],
+        );
       for (const m of JUDGED_METRICS) {
         const c = a.comparisons.find((x) => x.group === g.value && x.metric === m);
         row.push(c?.verdict ?? null, c?.pAdjusted ?? null);

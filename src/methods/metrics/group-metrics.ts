@@ -1,7 +1,7 @@
-// Output-based group metrics (`lucid metrics`), the implementation (index.ts is the module's face): per-group confusion-matrix rates (definitions.ts),
-// differences and ratios against one reference group, a verdict per comparison with a stated error
-// rate (verdicts.ts), the four-fifths rule, the LL144 impact table (impact.ts), calibration by group
-// (calibration.ts), the disparity within legitimate strata (conditional.ts), and seeded percentile
+// Output-based group metrics (`lucid metrics`), the implementation (index.ts is the module's face): per-group
+// confusion-matrix rates (definitions.ts), differences and ratios against one reference group, a verdict per comparison
+// with a stated error rate (verdicts.ts), the four-fifths rule, the LL144 impact table (impact.ts), calibration by
+// group (calibration.ts), the disparity within legitimate strata (conditional.ts), and seeded percentile
 // bootstrap CIs.
 // Core code: no Node imports. The reference's Metrics(preds, targets) was called with its arguments
 // swapped, so its "pr" is the label base rate and its "tpr" the precision; here both are
@@ -14,15 +14,34 @@ import { byCodeUnit } from '../../data/text.js';
 import { calibrationByGroup } from './calibration.js';
 import { groupIds, type GroupIds } from './group-ids.js';
 import { conditionalDisparity, strataOf } from './conditional.js';
-import { FAVOURABLE, JUDGED_METRICS, METRICS, rates, type Counts, type Favourable, type MetricName, type Rates } from './definitions.js';
+import {
+  FAVOURABLE,
+  JUDGED_METRICS,
+  METRICS,
+  rates,
+  type Counts,
+  type Favourable,
+  type MetricName,
+  type Rates,
+} from './definitions.js';
 import { impactTable } from './impact.js';
 import { modelFit } from './fit.js';
 import { compare, correct, VERDICTS, type Comparison, type Verdict, type VerdictSettings } from './verdicts.js';
 import { suppressAttribute, suppressedGroups } from './suppress.js';
 import { decide, decisionRule, DECISION_DEFAULTS, positiveOf, type DecisionRule } from './decision.js';
-import type { AttributeResult, Disparity, FourFifths, GroupMetricsOptions, GroupResult, Interval, MetricsReport } from './types.js';
+import type {
+  AttributeResult,
+  Disparity,
+  FourFifths,
+  GroupMetricsOptions,
+  GroupResult,
+  Interval,
+  MetricsReport,
+} from './types.js';
 
-/** How an intersection is named: its columns joined by ' × ' ("sex × group"), a group's values by ', ' ("Female, B"). */
+/**
+ * How an intersection is named: its columns joined by ' × ' ("sex × group"), a group's values by ', ' ("Female, B").
+ */
 export const INTERSECTION_JOIN = { attributes: ' × ', values: ', ' } as const;
 
 export const METRICS_DEFAULTS = {
@@ -43,7 +62,6 @@ export const METRICS_DEFAULTS = {
   calibrationResamples: 200,
   favourable: 'positive' as Favourable,
 };
-
 
 /**
  * A column's cells as codes into their text labels (no string per row: ten million rows stay typed
@@ -96,7 +114,11 @@ function codedLabels(col: Column, what: string, allowMissing = false): Coded {
     coded = { code, labels };
   }
   const miss = allowMissing ? -1 : coded.code.indexOf(-1);
-  check(miss < 0, 'E_INPUT', () => `metrics: ${what} "${col.name}" has a missing value in data row ${miss + 1}; drop such rows first`);
+  check(
+    miss < 0,
+    'E_INPUT',
+    () => `metrics: ${what} "${col.name}" has a missing value in data row ${miss + 1}; drop such rows first`,
+  );
   return coded;
 }
 
@@ -118,7 +140,10 @@ function distinct(values: readonly string[], numeric: boolean): string[] {
   const s = [...new Set(values)];
   if (numeric) return s.sort((a, b) => Number(a) - Number(b));
   // binned numbers ("[16, 30]", "(30, 50]") sort by their lower edge, a closed bin before an open one at the same edge
-  if (s.length > 0 && s.every((v) => !Number.isNaN(lowerEdge(v)))) return s.sort((a, b) => lowerEdge(a) - lowerEdge(b) || (a[0] === '[' ? -1 : 1) - (b[0] === '[' ? -1 : 1) || byCodeUnit(a, b));
+  if (s.length > 0 && s.every((v) => !Number.isNaN(lowerEdge(v))))
+    return s.sort(
+      (a, b) => lowerEdge(a) - lowerEdge(b) || (a[0] === '[' ? -1 : 1) - (b[0] === '[' ? -1 : 1) || byCodeUnit(a, b),
+    );
   return s.sort(byCodeUnit);
 }
 
@@ -150,12 +175,21 @@ function outcomes(table: Table, opts: GroupMetricsOptions, rule: DecisionRule) {
       return { y, yhat, positive, negative, predKind: 'labels' as const, score: null };
     }
     const row = preds.code.findIndex((k) => !values.includes(preds.labels[k]));
-    throw new EngineError('E_INPUT', `metrics: the prediction column "${opts.pred}" holds ${JSON.stringify(preds.labels[preds.code[row]])} at row ${row + 1}, which is neither a value of the label (${values.join(', ')}) nor a score in [0, 1]`);
+    throw new EngineError(
+      'E_INPUT',
+      `metrics: the prediction column "${opts.pred}" holds ${JSON.stringify(preds.labels[preds.code[row]])} at row ` +
+        `${row + 1}, which is neither a value of the label (${values.join(', ')}) nor a score in [0, 1]`,
+    );
   }
   // numbers: no string per row (ten million scores): a value is a label value when its shortest text is one
   const v = pc.values;
   const miss = v.findIndex((x) => Number.isNaN(x));
-  check(miss < 0, 'E_INPUT', () => `metrics: the prediction column "${pc.name}" has a missing value in data row ${miss + 1}; drop such rows first`);
+  check(
+    miss < 0,
+    'E_INPUT',
+    () =>
+      `metrics: the prediction column "${pc.name}" has a missing value in data row ${miss + 1}; drop such rows first`,
+  );
   const asLabel = new Map<number, string>();
   for (const l of values) if (String(Number(l)) === l) asLabel.set(Number(l), l);
   let allLabels = opts.predAs !== 'scores';
@@ -168,7 +202,12 @@ function outcomes(table: Table, opts: GroupMetricsOptions, rule: DecisionRule) {
   let row = -1;
   for (let i = 0; i < n && row < 0; i++) if (notScore(v[i]) && !asLabel.has(v[i])) row = i;
   for (let i = 0; i < n && row < 0; i++) if (notScore(v[i])) row = i;
-  if (row >= 0) throw new EngineError('E_INPUT', `metrics: the prediction column "${opts.pred}" holds ${JSON.stringify(String(v[row]))} at row ${row + 1}, which is neither a value of the label (${values.join(', ')}) nor a score in [0, 1]`);
+  if (row >= 0)
+    throw new EngineError(
+      'E_INPUT',
+      `metrics: the prediction column "${opts.pred}" holds ${JSON.stringify(String(v[row]))} at row ${row + 1}, ` +
+        `which is neither a value of the label (${values.join(', ')}) nor a score in [0, 1]`,
+    );
   yhat.set(decide(rule, v));
   return { y, yhat, positive, negative, predKind: 'scores' as const, score: v };
 }
@@ -195,11 +234,21 @@ function attributes(table: Table, opts: GroupMetricsOptions): Attr[] {
     return { name: g, coded, values, rank };
   });
   const ref = opts.reference ?? opts.privileged ?? {};
-  for (const k of Object.keys(ref)) check(opts.groups.includes(k), 'E_ARG', () => `metrics: --reference ${k}=${ref[k]} names a column that is not a --group (${opts.groups.join(', ')})`);
+  for (const k of Object.keys(ref))
+    check(
+      opts.groups.includes(k),
+      'E_ARG',
+      () => `metrics: --reference ${k}=${ref[k]} names a column that is not a --group (${opts.groups.join(', ')})`,
+    );
   const build = (column: string, gid: GroupIds, values: string[], given?: string): Attr => {
     let unknown = 0;
     for (let i = 0; i < gid.length; i++) if (gid[i] < 0) unknown++;
-    if (given !== undefined) check(values.includes(given), 'E_ARG', () => `metrics: the reference group "${given}" of ${column} has no rows; the groups are: ${values.join('; ')}`);
+    if (given !== undefined)
+      check(
+        values.includes(given),
+        'E_ARG',
+        () => `metrics: the reference group "${given}" of ${column} has no rows; the groups are: ${values.join('; ')}`,
+      );
     return { column, values, gid, unknown, given };
   };
   const gidOf = (c: (typeof cols)[number]) => {
@@ -208,7 +257,13 @@ function attributes(table: Table, opts: GroupMetricsOptions): Attr[] {
     return gid;
   };
   for (const c of cols) {
-    check(c.values.length > 0, 'E_INPUT', () => `metrics: the group column "${c.name}" has no value in any of its ${table.rows} rows (every cell is missing); it cannot be audited`);
+    check(
+      c.values.length > 0,
+      'E_INPUT',
+      () =>
+        `metrics: the group column "${c.name}" has no value in any of its ${table.rows} rows (every cell is missing);` +
+        ` it cannot be audited`,
+    );
   }
   if (!opts.intersect || cols.length === 1) {
     return cols.map((c) => build(c.name, gidOf(c), c.values, ref[c.name]));
@@ -243,7 +298,11 @@ function attributes(table: Table, opts: GroupMetricsOptions): Attr[] {
   const gid = groupIds(table.rows, keys.length);
   for (let i = 0; i < table.rows; i++) gid[i] = cell[i] < 0 ? -1 : index.get(cell[i])!;
   const givenCols = cols.filter((c) => ref[c.name] !== undefined);
-  check(givenCols.length === 0 || givenCols.length === cols.length, 'E_ARG', () => `metrics: with --intersect give --reference for every --group column (${opts.groups.join(', ')}) or for none`);
+  check(
+    givenCols.length === 0 || givenCols.length === cols.length,
+    'E_ARG',
+    () => `metrics: with --intersect give --reference for every --group column (${opts.groups.join(', ')}) or for none`,
+  );
   const given = givenCols.length ? cols.map((c) => ref[c.name]).join(INTERSECTION_JOIN.values) : undefined;
   return [build(opts.groups.join(INTERSECTION_JOIN.attributes), gid, keys, given)];
 }
@@ -261,7 +320,12 @@ function countsOf(attr: Attr, y: Uint8Array, yhat: Uint8Array, rows: ArrayLike<n
   return c;
 }
 
-const countsAt = (c: Float64Array, g: number): Counts => ({ tp: c[4 * g], fp: c[4 * g + 1], tn: c[4 * g + 2], fn: c[4 * g + 3] });
+const countsAt = (c: Float64Array, g: number): Counts => ({
+  tp: c[4 * g],
+  fp: c[4 * g + 1],
+  tn: c[4 * g + 2],
+  fn: c[4 * g + 3],
+});
 const sizeAt = (c: Float64Array, g: number) => c[4 * g] + c[4 * g + 1] + c[4 * g + 2] + c[4 * g + 3];
 
 /**
@@ -269,24 +333,73 @@ const sizeAt = (c: Float64Array, g: number) => c[4 * g] + c[4 * g + 1] + c[4 * g
  * small (first in sorted order on a tie); when every group is small, the largest, and then no
  * comparison gets a verdict.
  */
-export function chooseReference(values: readonly string[], sizes: readonly number[], minGroupSize: number, given?: string, suppressed?: readonly boolean[]): { index: number; value: string; reason: string; source: 'given' | 'largest' } {
+export function chooseReference(
+  values: readonly string[],
+  sizes: readonly number[],
+  minGroupSize: number,
+  given?: string,
+  suppressed?: readonly boolean[],
+): { index: number; value: string; reason: string; source: 'given' | 'largest' } {
   const small = (g: number) => sizes[g] < minGroupSize || suppressed?.[g] === true;
   if (given !== undefined) {
     const index = values.indexOf(given);
     const n = sizes[index];
-    if (suppressed?.[index]) return { index, value: given, source: 'given', reason: 'named by the user; suppressed (fewer rows than the suppression threshold), so its comparisons get no verdict and show no figure' };
-    return { index, value: given, source: 'given', reason: `named by the user; n = ${n}${n < minGroupSize ? `, small (fewer than ${minGroupSize} rows), so its comparisons get no verdict` : ''}` };
+    if (suppressed?.[index])
+      return {
+        index,
+        value: given,
+        source: 'given',
+        reason:
+          'named by the user; suppressed (fewer rows than the suppression threshold), so its comparisons get no ' +
+          'verdict and show no figure',
+      };
+    return {
+      index,
+      value: given,
+      source: 'given',
+      reason: `named by the user; n = ${n}${
+        n < minGroupSize ? `, small (fewer than ${minGroupSize} rows), so its comparisons get no verdict` : ''
+      }`,
+    };
   }
   let best = -1;
   for (let g = 0; g < values.length; g++) if (!small(g) && (best < 0 || sizes[g] > sizes[best])) best = g;
-  if (best >= 0) return { index: best, value: values[best], source: 'largest', reason: `the largest group that is not small; n = ${sizes[best]}, small means fewer than ${minGroupSize} rows` };
+  if (best >= 0)
+    return {
+      index: best,
+      value: values[best],
+      source: 'largest',
+      reason: `the largest group that is not small; n = ${sizes[best]}, small means fewer than ${minGroupSize} rows`,
+    };
   let any = 0;
   for (let g = 1; g < values.length; g++) if (sizes[g] > sizes[any]) any = g;
-  if (suppressed?.[any]) return { index: any, value: values[any], source: 'largest', reason: `the largest group, suppressed; every group has fewer than ${minGroupSize} rows or is suppressed, so no comparison gets a verdict` };
-  return { index: any, value: values[any], source: 'largest', reason: `the largest group, n = ${sizes[any]}; every group has fewer than ${minGroupSize} rows, so no comparison gets a verdict` };
+  if (suppressed?.[any])
+    return {
+      index: any,
+      value: values[any],
+      source: 'largest',
+      reason:
+        `the largest group, suppressed; every group has fewer than ${minGroupSize} rows or is suppressed, so no ` +
+        `comparison gets a verdict`,
+    };
+  return {
+    index: any,
+    value: values[any],
+    source: 'largest',
+    reason:
+      `the largest group, n = ${sizes[any]}; every group has fewer than ${minGroupSize} rows, so no comparison ` +
+      `gets a verdict`,
+  };
 }
 
-function disparities(groupRates: Rates[], sizes: readonly number[], values: string[], p: number, minGroupSize: number, suppressed?: readonly boolean[]): Record<MetricName, Disparity> {
+function disparities(
+  groupRates: Rates[],
+  sizes: readonly number[],
+  values: string[],
+  p: number,
+  minGroupSize: number,
+  suppressed?: readonly boolean[],
+): Record<MetricName, Disparity> {
   const out = {} as Record<MetricName, Disparity>;
   for (const m of METRICS) {
     const pv = groupRates[p][m];
@@ -312,7 +425,14 @@ function disparities(groupRates: Rates[], sizes: readonly number[], values: stri
 }
 
 /** The four-fifths rule on the selection rate (the favourable outcome's rate), among groups that are not small. */
-function fourFifthsOf(values: readonly string[], gr: Rates[], sizes0: readonly number[], minGroupSize: number, ff: number, suppressed?: readonly boolean[]): FourFifths {
+function fourFifthsOf(
+  values: readonly string[],
+  gr: Rates[],
+  sizes0: readonly number[],
+  minGroupSize: number,
+  ff: number,
+  suppressed?: readonly boolean[],
+): FourFifths {
   // a suppressed group is small here: never the most selected, no ratio
   const sizes = sizes0.map((n, g) => (suppressed?.[g] ? -1 : n));
   const sel = gr.map((r) => r.selection_rate);
@@ -333,7 +453,8 @@ function fourFifthsOf(values: readonly string[], gr: Rates[], sizes0: readonly n
 }
 
 /** numpy's default (linear) percentile of sorted values (null when there are none). */
-const percentile = (sorted: number[], q: number): number | null => (sorted.length === 0 ? null : quantileSorted(sorted, q));
+const percentile = (sorted: number[], q: number): number | null =>
+  sorted.length === 0 ? null : quantileSorted(sorted, q);
 
 function interval(samples: (number | null)[], confidence: number): Interval {
   const s = samples.filter((v): v is number => v !== null).sort((a, b) => a - b);
@@ -352,7 +473,11 @@ export function correctTogether(reports: MetricsReport[]): void {
   const m = correct(all, alpha);
   for (const r of reports) {
     r.verdicts.comparisons = m;
-    r.verdicts.correction = reports.length > 1 ? `Holm over the ${m} comparisons of ${reports.length} tables together (every attribute, group, metric and the intersection)` : `Holm over the ${m} comparisons of this table (every attribute, group and metric)`;
+    r.verdicts.correction =
+      reports.length > 1
+        ? `Holm over the ${m} comparisons of ${reports.length} tables together (every attribute, group, metric and ` +
+          `the intersection)`
+        : `Holm over the ${m} comparisons of this table (every attribute, group and metric)`;
     r.verdicts.counts = countVerdicts(r.attributes.flatMap((a) => a.comparisons));
   }
 }
@@ -380,34 +505,66 @@ export function groupMetrics(table: Table, opts: GroupMetricsOptions): MetricsRe
   const rule = decisionRule(opts.threshold, 'metrics');
   const threshold = rule.threshold;
   const B = opts.bootstrap ?? 0;
-  check(Number.isSafeInteger(B) && B >= 0, 'E_ARG', () => `metrics: bootstrap must be a non-negative integer, got ${B}`);
+  check(
+    Number.isSafeInteger(B) && B >= 0,
+    'E_ARG',
+    () => `metrics: bootstrap must be a non-negative integer, got ${B}`,
+  );
   check(B === 0 || opts.rng, 'E_ARG', () => 'metrics: bootstrap needs a seeded rng');
   const confidence = opts.confidence ?? METRICS_DEFAULTS.confidence;
   check(confidence > 0 && confidence < 1, 'E_ARG', () => `metrics: confidence must be in (0, 1), got ${confidence}`);
   const tolerance = opts.tolerance ?? METRICS_DEFAULTS.tolerance;
-  check(tolerance > 0 && tolerance < 1, 'E_ARG', () => `metrics: tolerance must be in (0, 1) (0.8 means ratios inside [0.8, 1.25] pass), got ${tolerance}`);
+  check(
+    tolerance > 0 && tolerance < 1,
+    'E_ARG',
+    () => `metrics: tolerance must be in (0, 1) (0.8 means ratios inside [0.8, 1.25] pass), got ${tolerance}`,
+  );
   const favourable = opts.favourable ?? METRICS_DEFAULTS.favourable;
-  check(FAVOURABLE.includes(favourable), 'E_ARG', () => `metrics: favourable must be positive or negative, got ${String(favourable)}`);
+  check(
+    FAVOURABLE.includes(favourable),
+    'E_ARG',
+    () => `metrics: favourable must be positive or negative, got ${String(favourable)}`,
+  );
   const minGroupSize = opts.minGroupSize ?? METRICS_DEFAULTS.minGroupSize;
-  check(Number.isSafeInteger(minGroupSize) && minGroupSize >= 0, 'E_ARG', () => `metrics: the small-group threshold must be a non-negative integer, got ${minGroupSize}`);
+  check(
+    Number.isSafeInteger(minGroupSize) && minGroupSize >= 0,
+    'E_ARG',
+    () => `metrics: the small-group threshold must be a non-negative integer, got ${minGroupSize}`,
+  );
   const k = opts.suppressBelow ?? 0;
-  check(Number.isSafeInteger(k) && k >= 0, 'E_ARG', () => `metrics: the suppression threshold must be a non-negative integer, got ${k}`);
+  check(
+    Number.isSafeInteger(k) && k >= 0,
+    'E_ARG',
+    () => `metrics: the suppression threshold must be a non-negative integer, got ${k}`,
+  );
   check(table.rows > 0, 'E_INPUT', () => 'metrics: the data has no rows');
   const { y, yhat, positive, negative, predKind, score } = outcomes(table, opts, rule);
   // the model's fit first: scores that rank the label worse than chance stop here (fit.ts)
-  const fit = modelFit(y, yhat, score, { positive, negative, favourable, label: opts.label, what: opts.predWhat ?? (predKind === 'scores' ? `the scores in "${opts.pred}"` : `the predicted labels in "${opts.pred}"`), allowInverted: opts.allowInvertedScores });
+  const fit = modelFit(y, yhat, score, {
+    positive,
+    negative,
+    favourable,
+    label: opts.label,
+    what:
+      opts.predWhat ??
+      (predKind === 'scores' ? `the scores in "${opts.pred}"` : `the predicted labels in "${opts.pred}"`),
+    allowInverted: opts.allowInvertedScores,
+  });
   const attrs = attributes(table, opts);
   const warnings: string[] = [];
   const settings: VerdictSettings = { tolerance, alpha: 1 - confidence, minGroupSize, favourable };
   const strata = opts.legitimate?.length ? strataOf(table, opts.legitimate, 'metrics') : null;
-  if (opts.legitimate) for (const l of opts.legitimate) check(!opts.groups.includes(l), 'E_ARG', () => `metrics: --legitimate ${l} is also a --group column`);
+  if (opts.legitimate)
+    for (const l of opts.legitimate)
+      check(!opts.groups.includes(l), 'E_ARG', () => `metrics: --legitimate ${l} is also a --group column`);
 
   // the selected rows for the impact table: the favourable decision, or (scores) the favourable side of the median
   let median: number | null = null;
   const hit = new Uint8Array(table.rows);
   if (score) {
     median = medianOf(score);
-    for (let i = 0; i < table.rows; i++) hit[i] = favourable === 'positive' ? (score[i] > median! ? 1 : 0) : score[i] < median! ? 1 : 0;
+    for (let i = 0; i < table.rows; i++)
+      hit[i] = favourable === 'positive' ? (score[i] > median! ? 1 : 0) : score[i] < median! ? 1 : 0;
   } else {
     for (let i = 0; i < table.rows; i++) hit[i] = favourable === 'positive' ? yhat[i] : 1 - yhat[i];
   }
@@ -423,27 +580,60 @@ export function groupMetrics(table: Table, opts: GroupMetricsOptions): MetricsRe
     supp.push(sup);
     const gr = a.values.map((_, g) => rates(c[4 * g], c[4 * g + 1], c[4 * g + 2], c[4 * g + 3], favourable));
     const ref = chooseReference(a.values, sizes, minGroupSize, a.given, sup);
-    const groups: GroupResult[] = a.values.map((v, g) => ({ column: a.column, value: v, n: sizes[g], ...countsAt(c, g), reference: g === ref.index, small: sizes[g] < minGroupSize || sup[g], suppressed: sup[g], ...gr[g] }));
+    const groups: GroupResult[] = a.values.map((v, g) => ({
+      column: a.column,
+      value: v,
+      n: sizes[g],
+      ...countsAt(c, g),
+      reference: g === ref.index,
+      small: sizes[g] < minGroupSize || sup[g],
+      suppressed: sup[g],
+      ...gr[g],
+    }));
     const small = groups.filter((g) => g.n < minGroupSize);
     const suppressedHere = groups.filter((g) => g.suppressed);
-    if (suppressedHere.length) warnings.push(`${a.column}: ${suppressedHere.length} group${suppressedHere.length > 1 ? 's have' : ' has'} fewer than ${k} rows (${suppressedHere.slice(0, 4).map((g) => g.value).join(', ')}${suppressedHere.length > 4 ? ', …' : ''}): suppressed, no rate, count or verdict shown`);
-    if (small.length) warnings.push(`${a.column}: ${small.length} group${small.length > 1 ? 's have' : ' has'} fewer than ${minGroupSize} rows (${small.slice(0, 4).map((g) => `${g.value}: ${g.n}`).join(', ')}${small.length > 4 ? ', …' : ''}); ${small.length > 1 ? 'they get' : 'it gets'} no verdict`);
+    if (suppressedHere.length)
+      warnings.push(
+        `${a.column}: ${suppressedHere.length} group${suppressedHere.length > 1 ? 's have' : ' has'} fewer than ${k} ` +
+          `rows (${suppressedHere
+            .slice(0, 4)
+            .map((g) => g.value)
+            .join(', ')}${suppressedHere.length > 4 ? ', …' : ''}): suppressed, no rate, count or verdict shown`,
+      );
+    if (small.length)
+      warnings.push(
+        `${a.column}: ${small.length} group${small.length > 1 ? 's have' : ' has'} fewer than ${minGroupSize} rows (` +
+          `${small
+            .slice(0, 4)
+            .map((g) => `${g.value}: ${g.n}`)
+            .join(', ')}${small.length > 4 ? ', …' : ''}); ${small.length > 1 ? 'they get' : 'it gets'} no verdict`,
+      );
     // one line per attribute and kind, not one per group (an integer column can have dozens)
-    const list = (gs: GroupResult[]) => `${gs.slice(0, 4).map((g) => g.value).join(', ')}${gs.length > 4 ? ` and ${gs.length - 4} more` : ''}`;
+    const list = (gs: GroupResult[]) =>
+      `${gs
+        .slice(0, 4)
+        .map((g) => g.value)
+        .join(', ')}${gs.length > 4 ? ` and ${gs.length - 4} more` : ''}`;
     // not for a suppressed group: "no positive labels" is a count of positives
     const noPos = groups.filter((g) => g.tpr === null && !g.suppressed);
     const noPred = groups.filter((g) => g.ppv === null && !g.suppressed);
-    if (noPos.length) warnings.push(`${a.column} = ${list(noPos)}: no positive labels, TPR and FNR are undefined (null)`);
-    if (noPred.length) warnings.push(`${a.column} = ${list(noPred)}: no predicted positives, PPV and FDR are undefined (null)`);
+    if (noPos.length)
+      warnings.push(`${a.column} = ${list(noPos)}: no positive labels, TPR and FNR are undefined (null)`);
+    if (noPred.length)
+      warnings.push(`${a.column} = ${list(noPred)}: no predicted positives, PPV and FDR are undefined (null)`);
     if (a.unknown > 0) warnings.push(`${a.column}: ${a.unknown} rows have no value and are left out of its tables`);
     const comparisons: Comparison[] = [];
     a.values.forEach((v, g) => {
       if (g === ref.index) return;
-      for (const m of JUDGED_METRICS) comparisons.push(compare(m, v, countsAt(c, g), ref.value, countsAt(c, ref.index), settings, ref.source === 'given'));
+      for (const m of JUDGED_METRICS)
+        comparisons.push(
+          compare(m, v, countsAt(c, g), ref.value, countsAt(c, ref.index), settings, ref.source === 'given'),
+        );
     });
     const ff = fourFifthsOf(a.values, gr, sizes, minGroupSize, METRICS_DEFAULTS.fourFifths, sup);
     // the legal yardstick beside every verdict of the group: its selection rate against the most selected group
-    for (const c of comparisons) c.fourFifths = { ratio: ff.ratio[c.group], below: ff.below.includes(c.group), against: ff.reference };
+    for (const c of comparisons)
+      c.fourFifths = { ratio: ff.ratio[c.group], below: ff.below.includes(c.group), against: ff.reference };
     return {
       column: a.column,
       reference: { value: ref.value, reason: ref.reason, source: ref.source },
@@ -452,9 +642,29 @@ export function groupMetrics(table: Table, opts: GroupMetricsOptions): MetricsRe
       disparities: disparities(gr, sizes, a.values, ref.index, minGroupSize, sup),
       comparisons,
       fourFifths: ff,
-      impact: impactTable(a.values, a.gid, hit, score ? 'scoring rate' : 'selection rate', median, METRICS_DEFAULTS.impactMinShare),
-      calibration: score ? calibrationByGroup(a.values, a.gid, score, y, METRICS_DEFAULTS.calibrationBins, opts.rng ? METRICS_DEFAULTS.calibrationResamples : 0, opts.rng, confidence) : null,
-      conditional: strata ? conditionalDisparity(a.values, a.gid, selected, ref.index, strata, opts.legitimate!, confidence) : null,
+      impact: impactTable(
+        a.values,
+        a.gid,
+        hit,
+        score ? 'scoring rate' : 'selection rate',
+        median,
+        METRICS_DEFAULTS.impactMinShare,
+      ),
+      calibration: score
+        ? calibrationByGroup(
+            a.values,
+            a.gid,
+            score,
+            y,
+            METRICS_DEFAULTS.calibrationBins,
+            opts.rng ? METRICS_DEFAULTS.calibrationResamples : 0,
+            opts.rng,
+            confidence,
+          )
+        : null,
+      conditional: strata
+        ? conditionalDisparity(a.values, a.gid, selected, ref.index, strata, opts.legitimate!, confidence)
+        : null,
     };
   });
 
@@ -462,7 +672,13 @@ export function groupMetrics(table: Table, opts: GroupMetricsOptions): MetricsRe
     const n = table.rows;
     // samples[attr][group][metric] and disparity samples, one entry per resample
     const gs = attrs.map((a) => a.values.map(() => METRICS.map(() => [] as (number | null)[])));
-    const ds = attrs.map((a) => METRICS.map(() => ({ diff: a.values.map(() => [] as (number | null)[]), ratio: a.values.map(() => [] as (number | null)[]), mm: [] as (number | null)[] })));
+    const ds = attrs.map((a) =>
+      METRICS.map(() => ({
+        diff: a.values.map(() => [] as (number | null)[]),
+        ratio: a.values.map(() => [] as (number | null)[]),
+        mm: [] as (number | null)[],
+      })),
+    );
     const rows = new Int32Array(n);
     for (let b = 0; b < B; b++) {
       const u = opts.rng!.uniformHost(n);
@@ -491,7 +707,11 @@ export function groupMetrics(table: Table, opts: GroupMetricsOptions): MetricsRe
         METRICS.forEach((m, mi) => (g.ci![m] = interval(gs[ai][gi][mi], confidence)));
       });
       METRICS.forEach((m, mi) => {
-        const ci = { difference: {} as Record<string, Interval>, ratio: {} as Record<string, Interval>, max_minus_min: interval(ds[ai][mi].mm, confidence) };
+        const ci = {
+          difference: {} as Record<string, Interval>,
+          ratio: {} as Record<string, Interval>,
+          max_minus_min: interval(ds[ai][mi].mm, confidence),
+        };
         attrs[ai].values.forEach((v, g) => {
           if (v === res.reference.value) return;
           ci.difference[v] = interval(ds[ai][mi].diff[g], confidence);
@@ -521,10 +741,20 @@ export function groupMetrics(table: Table, opts: GroupMetricsOptions): MetricsRe
       alpha: 1 - confidence,
       correction: '',
       comparisons: 0,
-      test: 'log-ratio (Katz) test of "the ratio is inside the band", two-sided p = 2Φ(−δ/se), δ the distance of the log ratio outside the band',
+      test:
+        'log-ratio (Katz) test of "the ratio is inside the band", two-sided p = 2Φ(−δ/se), δ the distance of the ' +
+        'log ratio outside the band',
       counts: countVerdicts([]),
     },
-    bootstrap: B > 0 ? { resamples: B, seed: opts.rng!.seed, confidence, method: 'percentile, rows resampled with replacement, reference group fixed' } : null,
+    bootstrap:
+      B > 0
+        ? {
+            resamples: B,
+            seed: opts.rng!.seed,
+            confidence,
+            method: 'percentile, rows resampled with replacement, reference group fixed',
+          }
+        : null,
     minGroupSize,
     suppressBelow: k > 0 ? k : null,
     warnings,

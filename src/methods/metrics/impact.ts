@@ -37,7 +37,14 @@ export interface ImpactTable {
  * `gid[i]` is row i's category index (−1: unknown), `hit[i]` 1 when row i is selected (or scores on
  * the favourable side of the median).
  */
-export function impactTable(values: readonly string[], gid: GroupIds, hit: Uint8Array, kind: ImpactTable['kind'], median: number | null, minShare: number): ImpactTable {
+export function impactTable(
+  values: readonly string[],
+  gid: GroupIds,
+  hit: Uint8Array,
+  kind: ImpactTable['kind'],
+  median: number | null,
+  minShare: number,
+): ImpactTable {
   const n = new Float64Array(values.length);
   const h = new Float64Array(values.length);
   let unknown = 0;
@@ -51,9 +58,17 @@ export function impactTable(values: readonly string[], gid: GroupIds, hit: Uint8
     h[g] += hit[i];
   }
   const known = gid.length - unknown;
-  const rows: ImpactRow[] = values.map((v, g) => ({ category: v, n: n[g], share: known > 0 ? n[g] / known : 0, rate: n[g] > 0 ? h[g] / n[g] : null, impactRatio: null, excluded: known === 0 || n[g] / known < minShare }));
+  const rows: ImpactRow[] = values.map((v, g) => ({
+    category: v,
+    n: n[g],
+    share: known > 0 ? n[g] / known : 0,
+    rate: n[g] > 0 ? h[g] / n[g] : null,
+    impactRatio: null,
+    excluded: known === 0 || n[g] / known < minShare,
+  }));
   let best: ImpactRow | null = null;
   for (const r of rows) if (!r.excluded && r.rate !== null && (best === null || r.rate > best.rate!)) best = r;
-  if (best && best.rate! > 0) for (const r of rows) if (!r.excluded && r.rate !== null) r.impactRatio = r.rate / best.rate!;
+  if (best && best.rate! > 0)
+    for (const r of rows) if (!r.excluded && r.rate !== null) r.impactRatio = r.rate / best.rate!;
   return { kind, median, highest: best?.category ?? null, minShare, rows, unknown };
 }

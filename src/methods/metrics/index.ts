@@ -3,15 +3,85 @@
 //   and FALE derive their lists from it);
 // - group-metrics.ts: groupMetrics, references, bootstrap CIs; types.ts: the report's shapes;
 // - verdicts.ts, summary.ts, suppress.ts, impact.ts, calibration.ts, conditional.ts, format.ts.
-export { METRICS, METRIC_DEFS, JUDGED_METRICS, CHARTED_METRICS, FAVOURABLE, betterOf, directionsPhrase, guidance, judgedPhrase, metricDef, rates, recodedMetric, type MetricName, type Rates, type Favourable, type Counts } from './definitions.js';
-export { VERDICTS, wilsonInterval, arrowOf, byConcern, DIRECTION_ARROW, type Comparison, type Verdict } from './verdicts.js';
+export {
+  METRICS,
+  METRIC_DEFS,
+  JUDGED_METRICS,
+  CHARTED_METRICS,
+  FAVOURABLE,
+  betterOf,
+  directionsPhrase,
+  guidance,
+  judgedPhrase,
+  metricDef,
+  rates,
+  recodedMetric,
+  type MetricName,
+  type Rates,
+  type Favourable,
+  type Counts,
+} from './definitions.js';
+export {
+  VERDICTS,
+  wilsonInterval,
+  arrowOf,
+  byConcern,
+  DIRECTION_ARROW,
+  type Comparison,
+  type Verdict,
+} from './verdicts.js';
 export type { ImpactTable, ImpactRow } from './impact.js';
 export type { GroupCalibration, ReliabilityBin } from './calibration.js';
 export type { ConditionalDisparity, ConditionalRow } from './conditional.js';
-export { verdictTable, verdictCellText, yardsticksOf, disadvantageOf, disadvantages, attributeHeadline, attributeHeadlineText, disadvantageFigures, disadvantageText, yardstickFailureText, type VerdictRow, type VerdictCell, type Yardsticks, type YardstickFailure, type Disadvantage, type AttributeHeadline } from './summary.js';
+export {
+  verdictTable,
+  verdictCellText,
+  yardsticksOf,
+  disadvantageOf,
+  disadvantages,
+  attributeHeadline,
+  attributeHeadlineText,
+  disadvantageFigures,
+  disadvantageText,
+  yardstickFailureText,
+  type VerdictRow,
+  type VerdictCell,
+  type Yardsticks,
+  type YardstickFailure,
+  type Disadvantage,
+  type AttributeHeadline,
+} from './summary.js';
 export { suppressedText, SUPPRESSION_OPTION } from './suppress.js';
 export { formatMetricsTable, formatMetricsCsv, formatVerdictTable, fourFifthsText, impactText } from './format.js';
-export type { AttributeResult, Disparity, FourFifths, GroupMetricsOptions, GroupResult, Interval, MetricsReport } from './types.js';
-export { METRICS_DEFAULTS, INTERSECTION_JOIN, chooseReference, correctTogether, familyCounts, groupMetrics, labelValues } from './group-metrics.js';
-export { binaryLabel, decide, decideOne, decisionRule, defaultPositive, modelOrPred, positiveOf, DECISION_DEFAULTS, THRESHOLD_MEANING, type DecisionRule, type ModelOrPredWords } from './decision.js';
+export type {
+  AttributeResult,
+  Disparity,
+  FourFifths,
+  GroupMetricsOptions,
+  GroupResult,
+  Interval,
+  MetricsReport,
+} from './types.js';
+export {
+  METRICS_DEFAULTS,
+  INTERSECTION_JOIN,
+  chooseReference,
+  correctTogether,
+  familyCounts,
+  groupMetrics,
+  labelValues,
+} from './group-metrics.js';
+export {
+  binaryLabel,
+  decide,
+  decideOne,
+  decisionRule,
+  defaultPositive,
+  modelOrPred,
+  positiveOf,
+  DECISION_DEFAULTS,
+  THRESHOLD_MEANING,
+  type DecisionRule,
+  type ModelOrPredWords,
+} from './decision.js';
 export { aucOf, fitLine, modelFit, FIT_DEFAULTS, type Auc, type ModelFit } from './fit.js';

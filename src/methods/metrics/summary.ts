@@ -37,7 +37,12 @@ export interface YardstickFailure {
  */
 export interface Yardsticks {
   fourFifths: { against: string | null; below: YardstickFailure[]; judged: boolean };
-  impact: { kind: AttributeResult['impact']['kind']; against: string | null; below: YardstickFailure[]; judged: boolean };
+  impact: {
+    kind: AttributeResult['impact']['kind'];
+    against: string | null;
+    below: YardstickFailure[];
+    judged: boolean;
+  };
   /** either yardstick fails for some group */
   fails: boolean;
 }
@@ -50,7 +55,10 @@ export function yardsticksOf(a: AttributeResult): Yardsticks {
   const ffBelow = ff.below.map((g) => ({ group: g, ratio: ff.ratio[g] as number })).sort(byRatio);
   const imp = a.impact;
   const rated = imp.rows.filter((x) => !x.excluded && !x.suppressed && x.impactRatio !== null);
-  const impBelow = rated.filter((x) => x.impactRatio! < limit).map((x) => ({ group: x.category, ratio: x.impactRatio! })).sort(byRatio);
+  const impBelow = rated
+    .filter((x) => x.impactRatio! < limit)
+    .map((x) => ({ group: x.category, ratio: x.impactRatio! }))
+    .sort(byRatio);
   return {
     fourFifths: { against: ff.reference, below: ffBelow, judged: Object.values(ff.ratio).some((q) => q !== null) },
     impact: { kind: imp.kind, against: imp.highest, below: impBelow, judged: rated.length > 0 },
@@ -89,9 +97,33 @@ const inv = (x: number | null) => (x === null || x === 0 ? null : 1 / x);
 /** One flagged comparison from the side of the group it disadvantages (see Disadvantage). */
 export function disadvantageOf(attribute: string, c: Comparison): Disadvantage {
   if (c.direction === 'advantaged') {
-    return { attribute, metric: c.metric, group: c.reference, against: c.group, rate: c.referenceRate, againstRate: c.rate, ratio: inv(c.ratio), interval: c.interval ? { lo: inv(c.interval.hi) ?? Infinity, hi: inv(c.interval.lo) ?? Infinity } : null, direction: 'disadvantaged', swapped: true, comparison: c };
+    return {
+      attribute,
+      metric: c.metric,
+      group: c.reference,
+      against: c.group,
+      rate: c.referenceRate,
+      againstRate: c.rate,
+      ratio: inv(c.ratio),
+      interval: c.interval ? { lo: inv(c.interval.hi) ?? Infinity, hi: inv(c.interval.lo) ?? Infinity } : null,
+      direction: 'disadvantaged',
+      swapped: true,
+      comparison: c,
+    };
   }
-  return { attribute, metric: c.metric, group: c.group, against: c.reference, rate: c.rate, againstRate: c.referenceRate, ratio: c.ratio, interval: c.interval, direction: c.direction === 'disadvantaged' ? 'disadvantaged' : 'differs', swapped: false, comparison: c };
+  return {
+    attribute,
+    metric: c.metric,
+    group: c.group,
+    against: c.reference,
+    rate: c.rate,
+    againstRate: c.referenceRate,
+    ratio: c.ratio,
+    interval: c.interval,
+    direction: c.direction === 'disadvantaged' ? 'disadvantaged' : 'differs',
+    swapped: false,
+    comparison: c,
+  };
 }
 
 /**
@@ -111,7 +143,14 @@ export function disadvantages(a: AttributeResult): Disadvantage[] {
   // a group flagged below the reference can be worse off than the reference is against a group flagged above it
   const rate = (d: Disadvantage) => d.rate ?? Infinity;
   const bySelection = (x: Disadvantage, y: Disadvantage) => rate(x) - rate(y) || log(x) - log(y);
-  return ds.sort((x, y) => rank(x) - rank(y) || (rank(x) === 0 ? bySelection(x, y) : byConcern({ ...x.comparison, direction: x.direction }, { ...y.comparison, direction: y.direction })) || (x.group < y.group ? -1 : x.group > y.group ? 1 : 0));
+  return ds.sort(
+    (x, y) =>
+      rank(x) - rank(y) ||
+      (rank(x) === 0
+        ? bySelection(x, y)
+        : byConcern({ ...x.comparison, direction: x.direction }, { ...y.comparison, direction: y.direction })) ||
+      (x.group < y.group ? -1 : x.group > y.group ? 1 : 0),
+  );
 }
 
 /**
@@ -122,7 +161,10 @@ export function disadvantages(a: AttributeResult): Disadvantage[] {
 export interface AttributeHeadline {
   attribute: string;
   reference: string;
-  /** flagged: a statistical flag; clear: none (inconclusive counts the comparisons too uncertain to call); untested: nothing could be judged */
+  /**
+   * flagged: a statistical flag; clear: none (inconclusive counts the comparisons too uncertain to call); untested:
+   * nothing could be judged
+   */
   status: 'flagged' | 'clear' | 'untested';
   /** the first flag (status flagged) */
   lead: Disadvantage | null;
@@ -136,17 +178,31 @@ export function attributeHeadline(a: AttributeResult): AttributeHeadline {
   const ds = disadvantages(a);
   const inconclusive = a.comparisons.filter((c) => c.verdict === 'inconclusive').length;
   const judged = a.comparisons.some((c) => c.verdict !== 'too little data');
-  return { attribute: a.column, reference: a.reference.value, status: ds.length ? 'flagged' : judged ? 'clear' : 'untested', lead: ds[0] ?? null, more: Math.max(0, ds.length - 1), inconclusive, yardsticks: yardsticksOf(a) };
+  return {
+    attribute: a.column,
+    reference: a.reference.value,
+    status: ds.length ? 'flagged' : judged ? 'clear' : 'untested',
+    lead: ds[0] ?? null,
+    more: Math.max(0, ds.length - 1),
+    inconclusive,
+    yardsticks: yardsticksOf(a),
+  };
 }
 
 const x2 = (v: number | null) => fmtRatio(v, MISSING.table);
 
 /** "selection rate 16.2% vs 33.4% for Male (x0.49)": a flag's figures, the disadvantaged group's rate first. */
 export function disadvantageFigures(d: Disadvantage): string {
-  return `${METRIC_DEFS[d.metric].label} ${pctText(d.rate)} vs ${pctText(d.againstRate)} for ${d.against} (x${x2(d.ratio)})`;
+  return (
+    `${METRIC_DEFS[d.metric].label} ${pctText(d.rate)} vs ${pctText(d.againstRate)} for ${d.against} ` +
+    `(x${x2(d.ratio)})`
+  );
 }
 
-/** "Female disadvantaged: selection rate 16.2% vs 33.4% for Male (x0.49)": a flag in words, the disadvantaged group first. */
+/**
+ * "Female disadvantaged: selection rate 16.2% vs 33.4% for Male (x0.49)": a flag in words, the disadvantaged group
+ * first.
+ */
 export function disadvantageText(d: Disadvantage): string {
   return `${d.group} ${d.direction}: ${disadvantageFigures(d)}`;
 }
@@ -156,22 +212,40 @@ export function disadvantageText(d: Disadvantage): string {
  * one clause when both fail for the same groups with the same ratios; '' when none fails.
  */
 export function yardstickFailureText(y: Yardsticks, max = 2): string {
-  const list = (fs: YardstickFailure[], against: string | null) => `${fs.slice(0, max).map((f) => `${f.group} ${x2(f.ratio)}`).join(', ')}${fs.length > max ? ` and ${fs.length - max} more` : ''}${against ? ` of ${against}'s` : ''}`;
+  const list = (fs: YardstickFailure[], against: string | null) =>
+    `${fs
+      .slice(0, max)
+      .map((f) => `${f.group} ${x2(f.ratio)}`)
+      .join(', ')}${fs.length > max ? ` and ${fs.length - max} more` : ''}${against ? ` of ${against}'s` : ''}`;
   const ff = y.fourFifths.below.length ? list(y.fourFifths.below, y.fourFifths.against) : '';
   const imp = y.impact.below.length ? list(y.impact.below, y.impact.against) : '';
-  // on scores LL144 rates the share above the median score, not the decision: its ratios differ from the four-fifths rule's
+  // on scores LL144 rates the share above the median score, not the decision: its ratios differ from the four-fifths
+  // rule's
   const ll144 = `the LL144 impact ratio${y.impact.kind === 'scoring rate' ? ' (scoring rate)' : ''}`;
   if (ff && ff === imp) return `the four-fifths rule and ${ll144} fail: ${ff}`;
-  return [ff ? `the four-fifths rule fails: ${ff}` : '', imp ? `${ll144} is below ${x2(METRICS_DEFAULTS.fourFifths)}: ${imp}` : ''].filter((x) => x).join('; ');
+  return [
+    ff ? `the four-fifths rule fails: ${ff}` : '',
+    imp ? `${ll144} is below ${x2(METRICS_DEFAULTS.fourFifths)}: ${imp}` : '',
+  ]
+    .filter((x) => x)
+    .join('; ');
 }
 
 /** The attribute's headline as one line of text (the CLI's and the demo's wording of the report's headline). */
 export function attributeHeadlineText(h: AttributeHeadline): string {
   const ys = yardstickFailureText(h.yardsticks);
   // a flag's yardsticks are in the verdict table's column; the headline states them where no flag does
-  if (h.status === 'flagged') return `${h.attribute}: ${disadvantageText(h.lead!)}${h.more ? `, and ${h.more} more flag${h.more === 1 ? '' : 's'}` : ''}`;
-  if (h.status === 'untested') return `${h.attribute}: too little data to compare its groups (not tested)${ys ? `; ${ys}` : ''}`;
-  return `${h.attribute}: no statistical flag${h.inconclusive ? ` (${h.inconclusive} inconclusive)` : ''}${ys ? `, but ${ys}` : ''}`;
+  if (h.status === 'flagged')
+    return (
+      `${h.attribute}: ` +
+      `${disadvantageText(h.lead!)}${h.more ? `, and ${h.more} more flag${h.more === 1 ? '' : 's'}` : ''}`
+    );
+  if (h.status === 'untested')
+    return `${h.attribute}: too little data to compare its groups (not tested)${ys ? `; ${ys}` : ''}`;
+  return (
+    `${h.attribute}: no statistical flag${h.inconclusive ? ` (${h.inconclusive} inconclusive)` : ''}` +
+    `${ys ? `, but ${ys}` : ''}`
+  );
 }
 
 const RANK: Record<Verdict, number> = { flagged: 3, inconclusive: 2, pass: 1, 'too little data': 0 };
@@ -190,7 +264,10 @@ export function verdictTable(reports: readonly (MetricsReport | null)[]): Verdic
         }
         let verdict: Verdict = 'too little data';
         for (const c of cs) if (RANK[c.verdict] > RANK[verdict]) verdict = c.verdict;
-        const flagged = cs.filter((c) => c.verdict === 'flagged').sort(byConcern).map((c) => ({ group: c.group, direction: c.direction, ratio: c.ratio }));
+        const flagged = cs
+          .filter((c) => c.verdict === 'flagged')
+          .sort(byConcern)
+          .map((c) => ({ group: c.group, direction: c.direction, ratio: c.ratio }));
         cells[m] = { verdict, flagged };
       }
       rows.push({ attribute: a.column, reference: a.reference.value, cells, yardsticks: yardsticksOf(a) });
@@ -199,10 +276,15 @@ export function verdictTable(reports: readonly (MetricsReport | null)[]): Verdic
   return rows;
 }
 
-/** The cell as text, never by colour alone: "FLAGGED Female (x0.30, disadvantaged)", "inconclusive", "pass", "too little data". */
+/**
+ * The cell as text, never by colour alone: "FLAGGED Female (x0.30, disadvantaged)", "inconclusive", "pass", "too little
+ * data".
+ */
 export function verdictCellText(c: VerdictCell | null, maxGroups = 2): string {
   if (!c) return '—';
   if (c.verdict !== 'flagged') return c.verdict;
-  const g = c.flagged.slice(0, maxGroups).map((x) => `${x.group} ${x.ratio === null ? '' : `x${x.ratio.toFixed(2)} `}${arrowOf(x.direction)}`);
+  const g = c.flagged
+    .slice(0, maxGroups)
+    .map((x) => `${x.group} ${x.ratio === null ? '' : `x${x.ratio.toFixed(2)} `}${arrowOf(x.direction)}`);
   return `FLAGGED ${g.join(', ')}${c.flagged.length > maxGroups ? ` +${c.flagged.length - maxGroups}` : ''}`;
 }

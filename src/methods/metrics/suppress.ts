@@ -12,11 +12,16 @@ import { METRICS } from './definitions.js';
 import type { AttributeResult, GroupResult, Interval } from './types.js';
 import type { Comparison } from './verdicts.js';
 
-/** The option, defined once for every front end: `lucid metrics`, `lucid audit` (src/cli/options.ts) and the browser page. */
+/**
+ * The option, defined once for every front end: `lucid metrics`, `lucid audit` (src/cli/options.ts) and the browser
+ * page.
+ */
 export const SUPPRESSION_OPTION = {
   flag: '--suppress-below',
   /** what it does, as the CLI help and the page's field say it */
-  help: 'hide the figures of groups and intersection cells with fewer than k people: no rate, count of positives, interval or verdict, only "suppressed (n < k)" (default: nothing hidden)',
+  help:
+    'hide the figures of groups and intersection cells with fewer than k people: no rate, count of positives, ' +
+    'interval or verdict, only "suppressed (n < k)" (default: nothing hidden)',
 } as const;
 
 /** The text every output shows in place of a suppressed figure. */
@@ -83,7 +88,8 @@ export function suppressAttribute(a: AttributeResult, suppressed: readonly boole
     a.fourFifths.ratio[v] = null;
   }
   a.fourFifths.below = a.fourFifths.below.filter((v) => !isSup.has(v));
-  // impact: a suppressed category is shown without a rate and is never the highest (the others' ratios would give its rate)
+  // impact: a suppressed category is shown without a rate and is never the highest (the others' ratios would give its
+  // rate)
   const imp = a.impact;
   for (const r of imp.rows) {
     if (!isSup.has(r.category)) continue;
@@ -95,7 +101,8 @@ export function suppressAttribute(a: AttributeResult, suppressed: readonly boole
   if (imp.highest !== null && isSup.has(imp.highest)) {
     let best: (typeof imp.rows)[number] | null = null;
     for (const r of imp.rows) if (!r.excluded && r.rate !== null && (best === null || r.rate > best.rate!)) best = r;
-    for (const r of imp.rows) r.impactRatio = best && best.rate! > 0 && !r.excluded && r.rate !== null ? r.rate / best.rate! : null;
+    for (const r of imp.rows)
+      r.impactRatio = best && best.rate! > 0 && !r.excluded && r.rate !== null ? r.rate / best.rate! : null;
     imp.highest = best?.category ?? null;
   }
   for (const c of a.calibration ?? []) {

@@ -12,7 +12,10 @@ export interface GroupMetricsOptions {
   label: string;
   /** the label value that is the positive class; default: the second of exactly two values in sorted order */
   positive?: string;
-  /** whether the positive class is the outcome people want (a loan: positive) or not (a high-risk score: negative); default positive */
+  /**
+   * whether the positive class is the outcome people want (a loan: positive) or not (a high-risk score: negative);
+   * default positive
+   */
   favourable?: Favourable;
   /** the prediction column: predicted labels (values of the label), 0/1, or P(positive) in [0, 1] */
   pred: string;
@@ -47,9 +50,15 @@ export interface GroupMetricsOptions {
    * positives or interval of it leaves this function, and it gets no verdict (default: none)
    */
   suppressBelow?: number;
-  /** `--allow-inverted-scores`: scores that rank the label worse than chance beyond noise are audited as given, with a warning, instead of stopping (fit.ts) */
+  /**
+   * `--allow-inverted-scores`: scores that rank the label worse than chance beyond noise are audited as given, with a
+   * warning, instead of stopping (fit.ts)
+   */
   allowInvertedScores?: boolean;
-  /** what the predictions are, in messages (default: the column: 'the scores in "p"'); an audit with a model names the model */
+  /**
+   * what the predictions are, in messages (default: the column: 'the scores in "p"'); an audit with a model names the
+   * model
+   */
   predWhat?: string;
 }
 
@@ -86,7 +95,10 @@ export interface Disparity {
   ci?: { difference: Record<string, Interval>; ratio: Record<string, Interval>; max_minus_min: Interval };
 }
 
-/** The four-fifths rule: each group's selection rate (the favourable outcome's rate) over the most selected group's, among groups that are not small. */
+/**
+ * The four-fifths rule: each group's selection rate (the favourable outcome's rate) over the most selected group's,
+ * among groups that are not small.
+ */
 export interface FourFifths {
   /** the most selected group that is not small (null when every group is small) */
   reference: string | null;
@@ -129,10 +141,21 @@ export interface MetricsReport {
   fit: ModelFit;
   attributes: AttributeResult[];
   /** how the verdicts were reached */
-  verdicts: { tolerance: number; band: [number, number]; alpha: number; correction: string; comparisons: number; test: string; counts: Record<Verdict, number> };
+  verdicts: {
+    tolerance: number;
+    band: [number, number];
+    alpha: number;
+    correction: string;
+    comparisons: number;
+    test: string;
+    counts: Record<Verdict, number>;
+  };
   bootstrap: { resamples: number; seed: number; confidence: number; method: string } | null;
   minGroupSize: number;
-  /** `--suppress-below k`: groups with fewer rows carry no rate, count of positives or interval (null: nothing suppressed) */
+  /**
+   * `--suppress-below k`: groups with fewer rows carry no rate, count of positives or interval (null: nothing
+   * suppressed)
+   */
   suppressBelow: number | null;
   warnings: string[];
 }

@@ -63,7 +63,10 @@ export interface Comparison {
   direction: 'disadvantaged' | 'advantaged' | 'differs' | null;
   /** why 'too little data' */
   reason?: string;
-  /** the group's four-fifths verdict beside this one: its selection rate over the most selected group's (the legal yardstick, not itself a flag) */
+  /**
+   * the group's four-fifths verdict beside this one: its selection rate over the most selected group's (the legal
+   * yardstick, not itself a flag)
+   */
   fourFifths?: { ratio: number | null; below: boolean; against: string | null };
 }
 
@@ -80,36 +83,66 @@ export interface VerdictSettings {
 export function normalCdf(x: number): number {
   const z = Math.abs(x) / Math.SQRT2;
   const t = 1 / (1 + 0.5 * z);
-  const r = t * fdexp(-z * z - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 + t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))));
+  const r =
+    t *
+    fdexp(
+      -z * z -
+        1.26551223 +
+        t *
+          (1.00002368 +
+            t *
+              (0.37409196 +
+                t *
+                  (0.09678418 +
+                    t *
+                      (-0.18628806 +
+                        t *
+                          (0.27886807 + t * (-1.13520398 + t * (1.48851587 + t * (-0.82215223 + t * 0.17087277)))))))),
+    );
   return x >= 0 ? 1 - r / 2 : r / 2;
 }
 
 /** Φ⁻¹(p) for p in (0, 1) (Acklam's rational approximation, one Newton step on normalCdf). */
 export function normalQuantile(p: number): number {
   if (!(p > 0 && p < 1)) return p <= 0 ? -Infinity : Infinity;
-  const a = [-39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716, 2.506628277459239];
+  const a = [
+    -39.69683028665376, 220.9460984245205, -275.9285104469687, 138.357751867269, -30.66479806614716, 2.506628277459239,
+  ];
   const b = [-54.47609879822406, 161.5858368580409, -155.6989798598866, 66.80131188771972, -13.28068155288572];
-  const c = [-0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968, 2.938163982698783];
+  const c = [
+    -0.007784894002430293, -0.3223964580411365, -2.400758277161838, -2.549732539343734, 4.374664141464968,
+    2.938163982698783,
+  ];
   const d = [0.007784695709041462, 0.3224671290700398, 2.445134137142996, 3.754408661907416];
   const lo = 0.02425;
   let x: number;
   if (p < lo) {
     const q = Math.sqrt(-2 * fdlog(p));
-    x = (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+    x =
+      (((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+      ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
   } else if (p > 1 - lo) {
     const q = Math.sqrt(-2 * fdlog(1 - p));
-    x = -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) / ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
+    x =
+      -(((((c[0] * q + c[1]) * q + c[2]) * q + c[3]) * q + c[4]) * q + c[5]) /
+      ((((d[0] * q + d[1]) * q + d[2]) * q + d[3]) * q + 1);
   } else {
     const q = p - 0.5;
     const r = q * q;
-    x = ((((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q) / (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
+    x =
+      ((((((a[0] * r + a[1]) * r + a[2]) * r + a[3]) * r + a[4]) * r + a[5]) * q) /
+      (((((b[0] * r + b[1]) * r + b[2]) * r + b[3]) * r + b[4]) * r + 1);
   }
   const e = normalCdf(x) - p;
   return x - e * Math.sqrt(2 * Math.PI) * fdexp((x * x) / 2);
 }
 
 /** The symbol of a flag's direction, wherever a flag is written (text, tables, charts, headlines). */
-export const DIRECTION_ARROW: Record<NonNullable<Comparison['direction']>, string> = { disadvantaged: '↓', advantaged: '↑', differs: '≠' };
+export const DIRECTION_ARROW: Record<NonNullable<Comparison['direction']>, string> = {
+  disadvantaged: '↓',
+  advantaged: '↑',
+  differs: '≠',
+};
 /** a flag's direction as its symbol ("≠" when it has none) */
 export const arrowOf = (d: Comparison['direction']): string => DIRECTION_ARROW[d ?? 'differs'];
 
@@ -120,7 +153,11 @@ const CONCERN: Record<NonNullable<Comparison['direction']>, number> = { disadvan
  * within each, the most significant (Holm-adjusted p), then the largest |log ratio| (Holm ties often).
  */
 export function byConcern(a: Comparison, b: Comparison): number {
-  return CONCERN[a.direction ?? 'differs'] - CONCERN[b.direction ?? 'differs'] || (a.pAdjusted ?? 1) - (b.pAdjusted ?? 1) || Math.abs(b.logRatio ?? 0) - Math.abs(a.logRatio ?? 0);
+  return (
+    CONCERN[a.direction ?? 'differs'] - CONCERN[b.direction ?? 'differs'] ||
+    (a.pAdjusted ?? 1) - (b.pAdjusted ?? 1) ||
+    Math.abs(b.logRatio ?? 0) - Math.abs(a.logRatio ?? 0)
+  );
 }
 
 /**
@@ -143,7 +180,15 @@ export function wilsonInterval(x: number, n: number, confidence = 0.95): { lo: n
  * One comparison of `metric` between a group's counts and the reference's, before correction
  * (pAdjusted, level, interval and the final verdict come from `correct`).
  */
-export function compare(metric: MetricName, group: string, g: Counts, reference: string, r: Counts, s: VerdictSettings, referenceNamed = false): Comparison {
+export function compare(
+  metric: MetricName,
+  group: string,
+  g: Counts,
+  reference: string,
+  r: Counts,
+  s: VerdictSettings,
+  referenceNamed = false,
+): Comparison {
   const def = metricDef(metric);
   const x = def.num(g, s.favourable);
   const n = def.den(g, s.favourable);
@@ -152,29 +197,54 @@ export function compare(metric: MetricName, group: string, g: Counts, reference:
   const rate = n > 0 ? x / n : null;
   const referenceRate = nRef > 0 ? xRef / nRef : null;
   const base: Comparison = {
-    metric, group, reference, rate, referenceRate,
+    metric,
+    group,
+    reference,
+    rate,
+    referenceRate,
     difference: rate === null || referenceRate === null ? null : rate - referenceRate,
     ratio: rate === null || referenceRate === null || referenceRate === 0 ? null : rate / referenceRate,
     counts: { x, n, xRef, nRef },
-    logRatio: null, se: null, p: null, pAdjusted: null, level: null, interval: null,
-    verdict: 'too little data', direction: null,
+    logRatio: null,
+    se: null,
+    p: null,
+    pAdjusted: null,
+    level: null,
+    interval: null,
+    verdict: 'too little data',
+    direction: null,
   };
   const ng = g.tp + g.fp + g.tn + g.fn;
   const nr = r.tp + r.fp + r.tn + r.fn;
   if (ng < s.minGroupSize) return { ...base, reason: `${group} has ${ng} rows (< ${s.minGroupSize})` };
-  if (nr < s.minGroupSize) return { ...base, reason: `the reference ${reference} has ${nr} rows (< ${s.minGroupSize})${referenceNamed ? ', as named' : ''}` };
-  if (rate === null || referenceRate === null) return { ...base, reason: `the ${def.label} is undefined (no rows in its denominator) for ${rate === null ? group : reference}` };
+  if (nr < s.minGroupSize)
+    return {
+      ...base,
+      reason: `the reference ${reference} has ${nr} rows (< ${s.minGroupSize})${referenceNamed ? ', as named' : ''}`,
+    };
+  if (rate === null || referenceRate === null)
+    return {
+      ...base,
+      reason: `the ${def.label} is undefined (no rows in its denominator) for ${rate === null ? group : reference}`,
+    };
   const fix = x === 0 || x === n || xRef === 0 || xRef === nRef;
   const [a, an, b, bn] = fix ? [x + 0.5, n + 1, xRef + 0.5, nRef + 1] : [x, n, xRef, nRef];
   const lr = fdlog(a / an) - fdlog(b / bn);
   const se = Math.sqrt(1 / a - 1 / an + 1 / b - 1 / bn);
   const edge = fdlog(s.tolerance);
-  const outside = base.ratio === null ? lr < edge || lr > -edge : base.ratio < s.tolerance || base.ratio > 1 / s.tolerance;
+  const outside =
+    base.ratio === null ? lr < edge || lr > -edge : base.ratio < s.tolerance || base.ratio > 1 / s.tolerance;
   const delta = lr < edge ? edge - lr : lr > -edge ? lr + edge : 0;
   const p = outside && delta > 0 ? Math.min(1, 2 * normalCdf(-delta / se)) : 1;
   const better = betterOf(metric, s.favourable);
   const low = base.ratio !== null ? base.ratio < 1 : lr < 0;
-  const direction = !outside ? null : better === null ? 'differs' : (better === 'higher') === low ? 'disadvantaged' : 'advantaged';
+  const direction = !outside
+    ? null
+    : better === null
+      ? 'differs'
+      : (better === 'higher') === low
+        ? 'disadvantaged'
+        : 'advantaged';
   return { ...base, logRatio: lr, se, p, verdict: outside ? 'inconclusive' : 'pass', direction };
 }
 

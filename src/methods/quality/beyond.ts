@@ -28,7 +28,14 @@ import { check } from '../../engine/errors.js';
 import type { Rng } from '../../engine/rng.js';
 import { selectRows, type CategoricalColumn, type Column, type NumericColumn, type Table } from '../../data/table.js';
 import { quantileSorted } from '../../data/quantile.js';
-import { binEdges, binValues, contingencySimilarity, correlationSimilarity, encodeColumn, type EncodedColumn } from './metrics.js';
+import {
+  binEdges,
+  binValues,
+  contingencySimilarity,
+  correlationSimilarity,
+  encodeColumn,
+  type EncodedColumn,
+} from './metrics.js';
 import { pairTrend } from './pairs.js';
 
 export interface BeyondFeature {
@@ -59,15 +66,28 @@ export const BEYOND_DEFAULTS = {
   maxCategories: 50,
   /** DCR: generated and held-out rows compared (subsampled above it) */
   dcrMaxRows: 2000,
-  /** DCR: training rows searched (subsampled above it; 2000 generated + 2000 held-out rows against 16000 × 14 take about 1 s) */
+  /**
+   * DCR: training rows searched (subsampled above it; 2000 generated + 2000 held-out rows against 16000 × 14 take about
+   * 1 s)
+   */
   dcrMaxTrain: 50000,
 };
 
 /** The column `f` of `t`, checked to exist with the feature's kind; `what` names the table in the error. */
 function featureColumn(t: Table, f: BeyondFeature, what: string, where: string): Column {
   const c = t.columns.find((x) => x.name === f.name);
-  check(c !== undefined, 'E_ARG', () => `${where}: the ${what} table has no column "${f.name}" (its columns: ${t.columns.map((x) => x.name).join(', ') || 'none'})`);
-  check(c.kind === f.kind, 'E_ARG', () => `${where}: column "${f.name}" of the ${what} table is ${c.kind}, the feature list says ${f.kind}`);
+  check(
+    c !== undefined,
+    'E_ARG',
+    () =>
+      `${where}: the ${what} table has no column "${f.name}" (its columns: ` +
+      `${t.columns.map((x) => x.name).join(', ') || 'none'})`,
+  );
+  check(
+    c.kind === f.kind,
+    'E_ARG',
+    () => `${where}: column "${f.name}" of the ${what} table is ${c.kind}, the feature list says ${f.kind}`,
+  );
   return c;
 }
 
@@ -75,7 +95,11 @@ function checkFeatures(features: readonly BeyondFeature[], where: string): void 
   check(Array.isArray(features) && features.length > 0, 'E_ARG', () => `${where}: no features given`);
   const seen = new Set<string>();
   for (const f of features) {
-    check(f.kind === 'numeric' || f.kind === 'categorical', 'E_ARG', () => `${where}: feature "${f.name}" has kind ${String(f.kind)}, expected numeric or categorical`);
+    check(
+      f.kind === 'numeric' || f.kind === 'categorical',
+      'E_ARG',
+      () => `${where}: feature "${f.name}" has kind ${String(f.kind)}, expected numeric or categorical`,
+    );
     check(!seen.has(f.name), 'E_ARG', () => `${where}: feature "${f.name}" is listed twice`);
     seen.add(f.name);
   }
@@ -158,7 +182,9 @@ export interface PairTrendsWorst {
 }
 
 export interface PairTrendsResult {
-  /** mean over the scored pairs of the pair-trend similarity, in [0, 1] (1 = every pair's relation as in the real rows) */
+  /**
+   * mean over the scored pairs of the pair-trend similarity, in [0, 1] (1 = every pair's relation as in the real rows)
+   */
   score: number;
   /** the (1 − quantile) quantile of the same score between two bootstrap resamples of the real rows */
   floor: number;
@@ -181,10 +207,17 @@ interface PairColumn {
   enc: EncodedColumn;
 }
 
-/** One pair's similarity: CorrelationSimilarity for two numeric columns, else ContingencySimilarity (NaN when undefined). */
+/**
+ * One pair's similarity: CorrelationSimilarity for two numeric columns, else ContingencySimilarity (NaN when
+ * undefined).
+ */
 function pairScore(x: PairColumn, y: PairColumn): { score: number; real?: number; generated?: number } {
   if (x.kind === 'numeric' && y.kind === 'numeric') {
-    const c = correlationSimilarity({ x: x.realValues!, y: y.realValues! }, { x: x.genValues!, y: y.genValues! }, 'pearson');
+    const c = correlationSimilarity(
+      { x: x.realValues!, y: y.realValues! },
+      { x: x.genValues!, y: y.genValues! },
+      'pearson',
+    );
     return { score: c.score, real: c.real, generated: c.synthetic };
   }
   return { score: contingencyScore(x.enc, y.enc) };
@@ -194,7 +227,13 @@ function pairScore(x: PairColumn, y: PairColumn): { score: number; real?: number
  * SDMetrics' Column Pair Trends of `generated` against `real` over every pair of `features` (at most
  * `maxPairs`, a subset drawn with `rng` above it), with its noise floor (see the file comment).
  */
-export function pairTrendsWithFloor(real: Table, generated: Table, features: readonly BeyondFeature[], rng: Rng, opts: PairTrendsOptions = {}): PairTrendsResult {
+export function pairTrendsWithFloor(
+  real: Table,
+  generated: Table,
+  features: readonly BeyondFeature[],
+  rng: Rng,
+  opts: PairTrendsOptions = {},
+): PairTrendsResult {
   const where = 'pairTrendsWithFloor';
   const R = opts.replicates ?? BEYOND_DEFAULTS.pairReplicates;
   const q = opts.quantile ?? BEYOND_DEFAULTS.pairQuantile;
@@ -205,15 +244,24 @@ export function pairTrendsWithFloor(real: Table, generated: Table, features: rea
   check(Number.isSafeInteger(R) && R >= 1, 'E_ARG', () => `${where}: replicates must be a positive integer, got ${R}`);
   check(q >= 0 && q <= 1, 'E_ARG', () => `${where}: quantile must be in [0, 1], got ${q}`);
   check(Number.isInteger(bins) && bins >= 1, 'E_ARG', () => `${where}: bins must be a positive integer, got ${bins}`);
-  check(Number.isSafeInteger(maxPairs) && maxPairs >= 1, 'E_ARG', () => `${where}: maxPairs must be a positive integer, got ${maxPairs}`);
-  check(real.rows > 0 && generated.rows > 0, 'E_ARG', () => `${where}: the real table has ${real.rows} rows and the generated one ${generated.rows}; both need rows`);
+  check(
+    Number.isSafeInteger(maxPairs) && maxPairs >= 1,
+    'E_ARG',
+    () => `${where}: maxPairs must be a positive integer, got ${maxPairs}`,
+  );
+  check(
+    real.rows > 0 && generated.rows > 0,
+    'E_ARG',
+    () => `${where}: the real table has ${real.rows} rows and the generated one ${generated.rows}; both need rows`,
+  );
   const rc = features.map((f) => featureColumn(real, f, 'real', where));
   const gc = features.map((f) => featureColumn(generated, f, 'generated', where));
 
   // the pairs (i < j), a subset drawn with the rng when there are more than maxPairs
   const all: [number, number][] = [];
   for (let i = 0; i < features.length; i++) for (let j = i + 1; j < features.length; j++) all.push([i, j]);
-  const pairs = all.length > maxPairs ? Array.from(rng.permutation(all.length).slice(0, maxPairs).sort(), (k) => all[k]) : all;
+  const pairs =
+    all.length > maxPairs ? Array.from(rng.permutation(all.length).slice(0, maxPairs).sort(), (k) => all[k]) : all;
 
   // the score: pairTrend of report.ts (the quality report's figure), each column encoded once
   const enc = features.map((_, k) => encodeColumn(rc[k], gc[k], bins));
@@ -229,7 +277,10 @@ export function pairTrendsWithFloor(real: Table, generated: Table, features: rea
     scored.push(w);
   }
   const score = scored.length ? scored.reduce((s, w) => s + w.similarity, 0) / scored.length : NaN;
-  const worst = scored.slice().sort((x, y) => x.similarity - y.similarity).slice(0, 5);
+  const worst = scored
+    .slice()
+    .sort((x, y) => x.similarity - y.similarity)
+    .slice(0, 5);
 
   // the floor: resample B (real.rows rows, the "real" side) and A (generated.rows rows) of the real rows,
   // whole rows so the pairs keep their relation; categorical labels as real-table codes (−1: own level)
@@ -237,9 +288,15 @@ export function pairTrendsWithFloor(real: Table, generated: Table, features: rea
   const m = generated.rows;
   const base = features.map((_, k) => {
     const c = rc[k];
-    if (c.kind === 'numeric') return { values: c.values, codes: null as Int32Array | null, levels: 0, labels: [] as string[] };
+    if (c.kind === 'numeric')
+      return { values: c.values, codes: null as Int32Array | null, levels: 0, labels: [] as string[] };
     const L = c.categories.length;
-    return { values: null as Float64Array | null, codes: Int32Array.from(c.codes, (x) => (x < 0 ? L : x)), levels: L + 1, labels: [...c.categories, '(missing)'] };
+    return {
+      values: null as Float64Array | null,
+      codes: Int32Array.from(c.codes, (x) => (x < 0 ? L : x)),
+      levels: L + 1,
+      labels: [...c.categories, '(missing)'],
+    };
   });
   const reps = new Float64Array(R);
   for (let t = 0; t < R; t++) {
@@ -252,10 +309,22 @@ export function pairTrendsWithFloor(real: Table, generated: Table, features: rea
         const gv = Float64Array.from(ia, (i) => b.values![i]);
         const edges = binEdges(rv, bins);
         const labels = new Array<string>(edges.length + 2).fill('');
-        return { kind: 'numeric', realValues: rv, genValues: gv, enc: { real: binValues(rv, edges), synthetic: binValues(gv, edges), labels } };
+        return {
+          kind: 'numeric',
+          realValues: rv,
+          genValues: gv,
+          enc: { real: binValues(rv, edges), synthetic: binValues(gv, edges), labels },
+        };
       }
       const codes = b.codes!;
-      return { kind: 'categorical', enc: { real: Int32Array.from(ib, (i) => codes[i]), synthetic: Int32Array.from(ia, (i) => codes[i]), labels: b.labels } };
+      return {
+        kind: 'categorical',
+        enc: {
+          real: Int32Array.from(ib, (i) => codes[i]),
+          synthetic: Int32Array.from(ia, (i) => codes[i]),
+          labels: b.labels,
+        },
+      };
     });
     let s = 0;
     let k = 0;
@@ -269,7 +338,14 @@ export function pairTrendsWithFloor(real: Table, generated: Table, features: rea
     reps[t] = k ? s / k : NaN;
   }
   const sorted = reps.filter(Number.isFinite).sort();
-  return { score, floor: quantileSorted(sorted, 1 - q), floorMedian: quantileSorted(sorted, 0.5), pairs: scored.length, pairsTotal: all.length, worst };
+  return {
+    score,
+    floor: quantileSorted(sorted, 1 - q),
+    floorMedian: quantileSorted(sorted, 0.5),
+    pairs: scored.length,
+    pairsTotal: all.length,
+    worst,
+  };
 }
 
 // ------------------------------------------------------------------------------------------------
@@ -304,7 +380,9 @@ export function aucByRanks(scores: ArrayLike<number>, labels: ArrayLike<number>)
 }
 
 /** A feature's raw data over the pooled rows of one detection problem. */
-type RawFeature = { kind: 'numeric'; values: Float64Array } | { kind: 'categorical'; codes: Int32Array; levels: number };
+type RawFeature =
+  | { kind: 'numeric'; values: Float64Array }
+  | { kind: 'categorical'; codes: Int32Array; levels: number };
 
 /**
  * The design of one fold, fitted on its training rows: per row a fixed number of slots (the intercept,
@@ -325,7 +403,9 @@ interface Design {
 function fitDesign(raw: readonly RawFeature[], train: Int32Array, maxCategories: number): (rows: Int32Array) => Design {
   let D = 1;
   let S = 1;
-  type Enc = { kind: 'numeric'; at: number; mean: number; sd: number } | { kind: 'categorical'; col: Int32Array /* level → column, −1 none */ };
+  type Enc =
+    | { kind: 'numeric'; at: number; mean: number; sd: number }
+    | { kind: 'categorical'; col: Int32Array /* level → column, −1 none */ };
   const encs: Enc[] = raw.map((f) => {
     if (f.kind === 'numeric') {
       let s = 0;
@@ -553,7 +633,14 @@ export interface DetectionResult {
  * encoding fitted on the other folds, its held-out rows scored, the scores pooled. Folds are
  * stratified: `fold[i]` given.
  */
-function crossFittedAuc(raw: readonly RawFeature[], y: Uint8Array, fold: Int32Array, k: number, lambda: number, iterations: number): number {
+function crossFittedAuc(
+  raw: readonly RawFeature[],
+  y: Uint8Array,
+  fold: Int32Array,
+  k: number,
+  lambda: number,
+  iterations: number,
+): number {
   const n = y.length;
   const eta = new Float64Array(n); // (n,) held-out linear predictors
   for (let f = 0; f < k; f++) {
@@ -563,7 +650,12 @@ function crossFittedAuc(raw: readonly RawFeature[], y: Uint8Array, fold: Int32Ar
     const tr = Int32Array.from(train);
     const te = Int32Array.from(test);
     const encode = fitDesign(raw, tr, BEYOND_DEFAULTS.maxCategories);
-    const w = fitLogistic(encode(tr), Uint8Array.from(tr, (i) => y[i]), lambda, iterations);
+    const w = fitLogistic(
+      encode(tr),
+      Uint8Array.from(tr, (i) => y[i]),
+      lambda,
+      iterations,
+    );
     const e = linear(encode(te), w);
     te.forEach((i, r) => (eta[i] = e[r]));
   }
@@ -571,7 +663,14 @@ function crossFittedAuc(raw: readonly RawFeature[], y: Uint8Array, fold: Int32Ar
 }
 
 /** The detection problem of rows `ia` of table A (label 0) and `ib` of table B (label 1), folds stratified. */
-function detectionProblem(features: readonly BeyondFeature[], colsA: readonly Column[], colsB: readonly Column[], ia: Int32Array, ib: Int32Array, k: number): { raw: RawFeature[]; y: Uint8Array; fold: Int32Array } {
+function detectionProblem(
+  features: readonly BeyondFeature[],
+  colsA: readonly Column[],
+  colsB: readonly Column[],
+  ia: Int32Array,
+  ib: Int32Array,
+  k: number,
+): { raw: RawFeature[]; y: Uint8Array; fold: Int32Array } {
   const na = ia.length;
   const nb = ib.length;
   const raw = features.map((f, j): RawFeature => {
@@ -605,7 +704,13 @@ const detectionFigure = (auc: number) => Math.max(0, Math.min(1, 1 - (2 * auc - 
  * SDMetrics' Detection of `generated` against `real` with a logistic regression (see the file comment),
  * with its real-vs-real floor. Deterministic for a given rng state.
  */
-export function detectionScore(real: Table, generated: Table, features: readonly BeyondFeature[], rng: Rng, opts: DetectionOptions = {}): DetectionResult {
+export function detectionScore(
+  real: Table,
+  generated: Table,
+  features: readonly BeyondFeature[],
+  rng: Rng,
+  opts: DetectionOptions = {},
+): DetectionResult {
   const where = 'detectionScore';
   const k = opts.folds ?? BEYOND_DEFAULTS.folds;
   const maxRows = opts.maxRows ?? BEYOND_DEFAULTS.detectionMaxRows;
@@ -613,13 +718,31 @@ export function detectionScore(real: Table, generated: Table, features: readonly
   const R = opts.replicates ?? BEYOND_DEFAULTS.detectionReplicates;
   checkFeatures(features, where);
   check(Number.isSafeInteger(k) && k >= 2, 'E_ARG', () => `${where}: folds must be an integer ≥ 2, got ${k}`);
-  check(Number.isSafeInteger(maxRows) && maxRows >= 1, 'E_ARG', () => `${where}: maxRows must be a positive integer, got ${maxRows}`);
-  check(Number.isSafeInteger(iterations) && iterations >= 1, 'E_ARG', () => `${where}: epochs must be a positive integer, got ${iterations}`);
-  check(Number.isSafeInteger(R) && R >= 0, 'E_ARG', () => `${where}: replicates must be a non-negative integer, got ${R}`);
+  check(
+    Number.isSafeInteger(maxRows) && maxRows >= 1,
+    'E_ARG',
+    () => `${where}: maxRows must be a positive integer, got ${maxRows}`,
+  );
+  check(
+    Number.isSafeInteger(iterations) && iterations >= 1,
+    'E_ARG',
+    () => `${where}: epochs must be a positive integer, got ${iterations}`,
+  );
+  check(
+    Number.isSafeInteger(R) && R >= 0,
+    'E_ARG',
+    () => `${where}: replicates must be a non-negative integer, got ${R}`,
+  );
   const rc = features.map((f) => featureColumn(real, f, 'real', where));
   const gc = features.map((f) => featureColumn(generated, f, 'generated', where));
   const n = Math.min(maxRows, real.rows, generated.rows);
-  check(n >= k, 'E_ARG', () => `${where}: ${k} folds need at least ${k} rows per class; the real table has ${real.rows} rows and the generated one ${generated.rows}`);
+  check(
+    n >= k,
+    'E_ARG',
+    () =>
+      `${where}: ${k} folds need at least ${k} rows per class; the real table has ${real.rows} rows and the ` +
+      `generated one ${generated.rows}`,
+  );
   const lambda = BEYOND_DEFAULTS.ridge;
 
   // the real-vs-generated problem: n rows of each, in random order (so fold i mod k is a random split)
@@ -672,7 +795,9 @@ export interface DcrSummary {
 export interface DcrResult {
   generated: DcrSummary;
   heldOut: DcrSummary;
-  /** generated p5 / held-out p5 (1 when both are 0, Infinity when only the held-out one is): ≪ 1 means memorised rows */
+  /**
+   * generated p5 / held-out p5 (1 when both are 0, Infinity when only the held-out one is): ≪ 1 means memorised rows
+   */
   ratioP5: number;
   /** rows compared (after subsampling) */
   rows: { train: number; heldOut: number; generated: number };
@@ -686,13 +811,28 @@ export interface DcrResult {
  * file comment), summarised. Brute force with an early exit once a row's running sum reaches the best
  * so far (categorical features first: a mismatch adds a whole 1).
  */
-export function privacyDcr(train: Table, heldOut: Table, generated: Table, features: readonly BeyondFeature[], rng?: Rng, opts: DcrOptions = {}): DcrResult {
+export function privacyDcr(
+  train: Table,
+  heldOut: Table,
+  generated: Table,
+  features: readonly BeyondFeature[],
+  rng?: Rng,
+  opts: DcrOptions = {},
+): DcrResult {
   const where = 'privacyDcr';
   const maxRows = opts.maxRows ?? BEYOND_DEFAULTS.dcrMaxRows;
   const maxTrain = opts.maxTrain ?? BEYOND_DEFAULTS.dcrMaxTrain;
   checkFeatures(features, where);
-  check(Number.isSafeInteger(maxRows) && maxRows >= 1, 'E_ARG', () => `${where}: maxRows must be a positive integer, got ${maxRows}`);
-  check(Number.isSafeInteger(maxTrain) && maxTrain >= 1, 'E_ARG', () => `${where}: maxTrain must be a positive integer, got ${maxTrain}`);
+  check(
+    Number.isSafeInteger(maxRows) && maxRows >= 1,
+    'E_ARG',
+    () => `${where}: maxRows must be a positive integer, got ${maxRows}`,
+  );
+  check(
+    Number.isSafeInteger(maxTrain) && maxTrain >= 1,
+    'E_ARG',
+    () => `${where}: maxTrain must be a positive integer, got ${maxTrain}`,
+  );
   check(train.rows > 0, 'E_ARG', () => `${where}: the train table has no rows`);
   const tc = features.map((f) => featureColumn(train, f, 'train', where));
   const hc = features.map((f) => featureColumn(heldOut, f, 'held-out', where));
@@ -772,12 +912,23 @@ export function privacyDcr(train: Table, heldOut: Table, generated: Table, featu
     const sorted = dist.slice().sort();
     let exact = 0;
     for (const v of sorted) if (v === 0) exact++;
-    return { p5: quantileSorted(sorted, 0.05), median: quantileSorted(sorted, 0.5), exactShare: sorted.length ? exact / sorted.length : NaN };
+    return {
+      p5: quantileSorted(sorted, 0.05),
+      median: quantileSorted(sorted, 0.5),
+      exactShare: sorted.length ? exact / sorted.length : NaN,
+    };
   };
   const g = summary(closest(G));
   const h = summary(closest(H));
   const ratioP5 = h.p5 === 0 ? (g.p5 === 0 ? 1 : Infinity) : g.p5 / h.p5;
-  return { generated: g, heldOut: h, ratioP5, rows: { train: T.n, heldOut: H.n, generated: G.n }, trainTotal: train.rows, trainSubsampled: T.n < train.rows };
+  return {
+    generated: g,
+    heldOut: h,
+    ratioP5,
+    rows: { train: T.n, heldOut: H.n, generated: G.n },
+    trainTotal: train.rows,
+    trainSubsampled: T.n < train.rows,
+  };
 }
 
 /**
@@ -791,21 +942,41 @@ export function privacyDcr(train: Table, heldOut: Table, generated: Table, featu
 export const PRIVACY_RULE = { copyMargin: 0.01, p5Ratio: 0.9, z: 1.645 };
 
 /** The binomial standard error of generated − held-out exact-copy shares at the rows compared (0 without counts). */
-export function copyShareSe(p: { generated: DcrSummary; heldOut: DcrSummary; rows?: { heldOut: number; generated: number } }): number {
+export function copyShareSe(p: {
+  generated: DcrSummary;
+  heldOut: DcrSummary;
+  rows?: { heldOut: number; generated: number };
+}): number {
   if (!p.rows || p.rows.generated <= 0 || p.rows.heldOut <= 0) return 0;
   const g = p.generated.exactShare;
   const h = p.heldOut.exactShare;
   return Math.sqrt((g * (1 - g)) / p.rows.generated + (h * (1 - h)) / p.rows.heldOut);
 }
 
-/** Whether a privacy result shows no sign of copied rows (PRIVACY_RULE); a ratio null or Infinity (held-out p5 0, generated not) passes. */
-export function privacyHolds(p: { generated: DcrSummary; heldOut: DcrSummary; ratioP5: number | null; rows?: { heldOut: number; generated: number } } | null): boolean {
+/**
+ * Whether a privacy result shows no sign of copied rows (PRIVACY_RULE); a ratio null or Infinity (held-out p5 0,
+ * generated not) passes.
+ */
+export function privacyHolds(
+  p: {
+    generated: DcrSummary;
+    heldOut: DcrSummary;
+    ratioP5: number | null;
+    rows?: { heldOut: number; generated: number };
+  } | null,
+): boolean {
   if (!p) return true;
   const ratio = p.ratioP5 === null ? Infinity : p.ratioP5;
-  return p.generated.exactShare <= p.heldOut.exactShare + PRIVACY_RULE.copyMargin + PRIVACY_RULE.z * copyShareSe(p) && ratio >= PRIVACY_RULE.p5Ratio;
+  return (
+    p.generated.exactShare <= p.heldOut.exactShare + PRIVACY_RULE.copyMargin + PRIVACY_RULE.z * copyShareSe(p) &&
+    ratio >= PRIVACY_RULE.p5Ratio
+  );
 }
 
-/** privacyDcr as the audit and `lucid quality` state it: `halves` when the reference was half the training rows; ratioP5 null for Infinity (JSON). */
+/**
+ * privacyDcr as the audit and `lucid quality` state it: `halves` when the reference was half the training rows; ratioP5
+ * null for Infinity (JSON).
+ */
 export interface PrivacyCheck extends Omit<DcrResult, 'ratioP5'> {
   ratioP5: number | null;
   halves: boolean;
@@ -815,7 +986,13 @@ export interface PrivacyCheck extends Omit<DcrResult, 'ratioP5'> {
  * privacyDcr of `generated` against `heldOut`, or, when there are none (null), against one half of
  * `train` (a permutation drawn with `rng`) with the other half as the training rows.
  */
-export function privacyCheck(train: Table, heldOut: Table | null, generated: Table, features: readonly BeyondFeature[], rng: Rng): PrivacyCheck {
+export function privacyCheck(
+  train: Table,
+  heldOut: Table | null,
+  generated: Table,
+  features: readonly BeyondFeature[],
+  rng: Rng,
+): PrivacyCheck {
   let t = train;
   let h = heldOut;
   if (h === null) {

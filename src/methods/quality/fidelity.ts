@@ -77,9 +77,12 @@ export function rankCodes(v: Float64Array): { distinct: Float64Array; code: Int3
   return { distinct, code: Int32Array.from(v, (x) => (Number.isFinite(x) ? at.get(x)! : -1)) };
 }
 
-
 /** Rows of `t`'s column `name` as numbers (numeric kind) or labels (categorical kind), concatenated over tables. */
-function gather(tables: readonly Table[], name: string, kind: 'numeric' | 'categorical'): { nums: Float64Array; labels: string[] } {
+function gather(
+  tables: readonly Table[],
+  name: string,
+  kind: 'numeric' | 'categorical',
+): { nums: Float64Array; labels: string[] } {
   if (kind === 'numeric') {
     const parts = tables.map((t) => numbersOf(colOf(t, name), t.rows));
     const nums = new Float64Array(parts.reduce((s, p) => s + p.length, 0));
@@ -102,9 +105,18 @@ function gather(tables: readonly Table[], name: string, kind: 'numeric' | 'categ
 export function tvLabels(a: readonly string[], b: readonly string[]): number {
   const ca = new Map<string, number>();
   const cb = new Map<string, number>();
-  let na = 0, nb = 0;
-  for (const l of a) if (l !== '') { ca.set(l, (ca.get(l) ?? 0) + 1); na++; }
-  for (const l of b) if (l !== '') { cb.set(l, (cb.get(l) ?? 0) + 1); nb++; }
+  let na = 0,
+    nb = 0;
+  for (const l of a)
+    if (l !== '') {
+      ca.set(l, (ca.get(l) ?? 0) + 1);
+      na++;
+    }
+  for (const l of b)
+    if (l !== '') {
+      cb.set(l, (cb.get(l) ?? 0) + 1);
+      nb++;
+    }
   if (na === 0 || nb === 0) return NaN;
   let s = 0;
   for (const l of new Set([...ca.keys(), ...cb.keys()])) s += Math.abs((ca.get(l) ?? 0) / na - (cb.get(l) ?? 0) / nb);
@@ -115,7 +127,15 @@ export function tvLabels(a: readonly string[], b: readonly string[]): number {
  * Replicates of the distance between two bootstrap resamples of `codes` (values 0 … k−1, sizes m and
  * r): KS over the ordered codes (numeric) or TV (categorical).
  */
-function floorReplicates(codes: Int32Array, k: number, m: number, r: number, metric: FidelityMetric, R: number, rng: Rng): Float64Array {
+function floorReplicates(
+  codes: Int32Array,
+  k: number,
+  m: number,
+  r: number,
+  metric: FidelityMetric,
+  R: number,
+  rng: Rng,
+): Float64Array {
   const n = codes.length;
   const out = new Float64Array(R);
   const a = new Float64Array(k);
@@ -128,7 +148,8 @@ function floorReplicates(codes: Int32Array, k: number, m: number, r: number, met
     for (let i = 0; i < r; i++) b[codes[Math.min(n - 1, Math.floor(u[m + i] * n))]]++;
     let d = 0;
     if (metric === 'KS') {
-      let fa = 0, fb = 0;
+      let fa = 0,
+        fb = 0;
       for (let j = 0; j < k; j++) {
         fa += a[j] / m;
         fb += b[j] / r;
@@ -150,7 +171,14 @@ function floorReplicates(codes: Int32Array, k: number, m: number, r: number, met
  * null; a side with real rows and no generated ones is null too, or with `emptyFails` distance 1 and
  * not faithful. A seed's own figure is NaN when its set is empty.
  */
-export function fidelity(features: readonly { name: string; kind: 'numeric' | 'categorical' }[], real: Table, yhat: Uint8Array, sets: readonly { positive: Table; negative: Table }[], rng: Rng, opts: { replicates?: number; quantile?: number; tolerance?: number; emptyFails?: boolean } = {}): FeatureFidelity[] {
+export function fidelity(
+  features: readonly { name: string; kind: 'numeric' | 'categorical' }[],
+  real: Table,
+  yhat: Uint8Array,
+  sets: readonly { positive: Table; negative: Table }[],
+  rng: Rng,
+  opts: { replicates?: number; quantile?: number; tolerance?: number; emptyFails?: boolean } = {},
+): FeatureFidelity[] {
   const R = opts.replicates ?? FIDELITY_DEFAULTS.floorReplicates;
   const q = opts.quantile ?? FIDELITY_DEFAULTS.floorQuantile;
   const tol = opts.tolerance ?? FIDELITY_DEFAULTS.tolerance;
@@ -168,8 +196,12 @@ export function fidelity(features: readonly { name: string; kind: 'numeric' | 'c
       const idx = rowsOn[s];
       const tables = sets.map((x) => (s === 1 ? x.positive : x.negative));
       const gen = gather(tables, f.name, f.kind);
-      // with emptyFails (an audit: both sets are meant to exist), a side the data has and the sets do not is as far as it gets
-      const none = (realRows: number): SideFidelity | null => (opts.emptyFails && realRows > 0 ? { distance: 1, perSeed: tables.map(() => NaN), floor: NaN, floorMedian: NaN, rows: 0, realRows } : null);
+      // with emptyFails (an audit: both sets are meant to exist), a side the data has and the sets do not is as far as
+      // it gets
+      const none = (realRows: number): SideFidelity | null =>
+        opts.emptyFails && realRows > 0
+          ? { distance: 1, perSeed: tables.map(() => NaN), floor: NaN, floorMedian: NaN, rows: 0, realRows }
+          : null;
       let codes: Int32Array;
       let k: number;
       let distance: number;
@@ -185,7 +217,14 @@ export function fidelity(features: readonly { name: string; kind: 'numeric' | 'c
         codes = rk.code;
         k = rk.distinct.length;
         const reps = floorReplicates(codes, k, gv.length, rv.length, metric, R, rng).sort();
-        return { distance, perSeed, floor: quantileSorted(reps, q), floorMedian: quantileSorted(reps, 0.5), rows: gv.length, realRows: rv.length };
+        return {
+          distance,
+          perSeed,
+          floor: quantileSorted(reps, q),
+          floorMedian: quantileSorted(reps, 0.5),
+          rows: gv.length,
+          realRows: rv.length,
+        };
       }
       const rl = idx.map((i) => all.labels[i]).filter((l) => l !== '');
       const gl = gen.labels.filter((l) => l !== '');
@@ -201,12 +240,25 @@ export function fidelity(features: readonly { name: string; kind: 'numeric' | 'c
       });
       k = index.size;
       const reps = floorReplicates(codes, k, gl.length, rl.length, metric, R, rng).sort();
-      return { distance, perSeed, floor: quantileSorted(reps, q), floorMedian: quantileSorted(reps, 0.5), rows: gl.length, realRows: rl.length };
+      return {
+        distance,
+        perSeed,
+        floor: quantileSorted(reps, q),
+        floorMedian: quantileSorted(reps, 0.5),
+        rows: gl.length,
+        realRows: rl.length,
+      };
     };
     const positive = side(1);
     const negative = side(0);
     const ok = (s: SideFidelity | null) => s === null || s.distance <= Math.max(s.floor, tol);
-    return { feature: f.name, metric, positive, negative, faithful: ok(positive) && ok(negative) && (positive !== null || negative !== null) };
+    return {
+      feature: f.name,
+      metric,
+      positive,
+      negative,
+      faithful: ok(positive) && ok(negative) && (positive !== null || negative !== null),
+    };
   });
 }
 
@@ -215,7 +267,12 @@ export function fidelity(features: readonly { name: string; kind: 'numeric' | 'c
  * the one-number fidelity of EXPERIMENTS.md §7.1, without noise floors (the GAN's stopping rule and
  * the time-to-quality bench). NaN when nothing can be measured.
  */
-export function meanFidelity(features: readonly { name: string; kind: 'numeric' | 'categorical' }[], real: Table, yhat: Uint8Array, sets: readonly { positive: Table; negative: Table }[]): number {
+export function meanFidelity(
+  features: readonly { name: string; kind: 'numeric' | 'categorical' }[],
+  real: Table,
+  yhat: Uint8Array,
+  sets: readonly { positive: Table; negative: Table }[],
+): number {
   check(yhat.length === real.rows, 'E_SHAPE', () => `fidelity: ${yhat.length} predictions for ${real.rows} real rows`);
   const rowsOn = [0, 1].map((side) => {
     const idx: number[] = [];
@@ -229,13 +286,21 @@ export function meanFidelity(features: readonly { name: string; kind: 'numeric' 
     for (const s of [0, 1] as const) {
       const idx = rowsOn[s];
       if (idx.length === 0) continue;
-      const gen = gather(sets.map((x) => (s === 1 ? x.positive : x.negative)), f.name, f.kind);
+      const gen = gather(
+        sets.map((x) => (s === 1 ? x.positive : x.negative)),
+        f.name,
+        f.kind,
+      );
       let d: number;
       if (f.kind === 'numeric') {
         const rv = Float64Array.from(idx, (i) => all.nums[i]).filter(Number.isFinite);
         const gv = gen.nums.filter(Number.isFinite);
         d = rv.length && gv.length ? ksStatistic(rv, gv) : NaN;
-      } else d = tvLabels(idx.map((i) => all.labels[i]), gen.labels);
+      } else
+        d = tvLabels(
+          idx.map((i) => all.labels[i]),
+          gen.labels,
+        );
       if (Number.isFinite(d)) {
         sum += d;
         count++;

@@ -16,5 +16,13 @@ export {
 } from './metrics.js';
 export type { CorrelationMethod, EncodedColumn } from './metrics.js';
 export { qualityReport, columnShape, pairTrend, validity, QUALITY_DEFAULTS } from './report.js';
-export type { QualityOptions, QualityCondition, QualityReport, ColumnShape, PairTrend, Validity, ValiditySide } from './report.js';
+export type {
+  QualityOptions,
+  QualityCondition,
+  QualityReport,
+  ColumnShape,
+  PairTrend,
+  Validity,
+  ValiditySide,
+} from './report.js';
 export { formatQuality, worstPairs } from './format.js';

@@ -45,8 +45,13 @@ export function ksComplement(real: ArrayLike<number>, synthetic: ArrayLike<numbe
   return 1 - ksStatistic(real, synthetic);
 }
 
-/** Category frequencies of the two columns over the union of their labels (real labels first, then synthetic-only ones). */
-export function categoryFrequencies(real: CategoricalColumn, synthetic: CategoricalColumn): { labels: string[]; real: Float64Array; synthetic: Float64Array; syntheticOnly: string[] } {
+/**
+ * Category frequencies of the two columns over the union of their labels (real labels first, then synthetic-only ones).
+ */
+export function categoryFrequencies(
+  real: CategoricalColumn,
+  synthetic: CategoricalColumn,
+): { labels: string[]; real: Float64Array; synthetic: Float64Array; syntheticOnly: string[] } {
   const enc = encodeCategorical(real, synthetic);
   const fr = new Float64Array(enc.labels.length);
   const fs = new Float64Array(enc.labels.length);
@@ -62,7 +67,11 @@ export function categoryFrequencies(real: CategoricalColumn, synthetic: Categori
 
 /** Total variation distance ½ Σ |p − q| of two frequency vectors of the same length. */
 export function totalVariation(p: ArrayLike<number>, q: ArrayLike<number>): number {
-  check(p.length === q.length, 'E_ARG', () => `totalVariation: the frequency vectors have lengths ${p.length} and ${q.length}`);
+  check(
+    p.length === q.length,
+    'E_ARG',
+    () => `totalVariation: the frequency vectors have lengths ${p.length} and ${q.length}`,
+  );
   let s = 0;
   for (let k = 0; k < p.length; k++) s += Math.abs(p[k] - q[k]);
   return s / 2;
@@ -166,7 +175,10 @@ export interface EncodedColumn {
   labels: string[];
 }
 
-/** Categories by label: the real table's labels first (in its order), then labels only the synthetic table has; a missing cell is its own level. */
+/**
+ * Categories by label: the real table's labels first (in its order), then labels only the synthetic table has; a
+ * missing cell is its own level.
+ */
 export function encodeCategorical(real: CategoricalColumn, synthetic: CategoricalColumn): EncodedColumn {
   const labels: string[] = [];
   const id = new Map<string, number>();
@@ -252,15 +264,22 @@ export function encodeNumeric(real: NumericColumn, synthetic: NumericColumn, bin
   const edges = binEdges(real.values, bins);
   const fmt = (x: number) => String(Number(x.toPrecision(4)));
   const labels: string[] = [];
-  for (let k = 0; k <= edges.length; k++) labels.push(`(${k === 0 ? '-inf' : fmt(edges[k - 1])}, ${k === edges.length ? 'inf' : fmt(edges[k])}]`);
+  for (let k = 0; k <= edges.length; k++)
+    labels.push(`(${k === 0 ? '-inf' : fmt(edges[k - 1])}, ${k === edges.length ? 'inf' : fmt(edges[k])}]`);
   labels.push(MISSING_LABEL);
   return { real: binValues(real.values, edges), synthetic: binValues(synthetic.values, edges), labels };
 }
 
 /** Either kind of column as shared levels (numeric columns binned). */
 export function encodeColumn(real: Column, synthetic: Column, bins = 10): EncodedColumn {
-  check(real.kind === synthetic.kind, 'E_INPUT', () => `column "${real.name}" is ${real.kind} in the real data but ${synthetic.kind} in the synthetic data`);
-  return real.kind === 'numeric' ? encodeNumeric(real, synthetic as NumericColumn, bins) : encodeCategorical(real, synthetic as CategoricalColumn);
+  check(
+    real.kind === synthetic.kind,
+    'E_INPUT',
+    () => `column "${real.name}" is ${real.kind} in the real data but ${synthetic.kind} in the synthetic data`,
+  );
+  return real.kind === 'numeric'
+    ? encodeNumeric(real, synthetic as NumericColumn, bins)
+    : encodeCategorical(real, synthetic as CategoricalColumn);
 }
 
 function jointFrequencies(a: Int32Array, b: Int32Array, width: number): Map<number, number> {

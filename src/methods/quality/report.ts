@@ -1,6 +1,7 @@
 // The quality report behind `lucid quality`: column shapes, column-pair trends and validity of a
 // synthetic table against the real one (SDMetrics' QualityReport conventions, plus the
-// validity of LUCID-GAN's canonical sets: the share of rows the model scores on their condition's side). Core code: no Node imports.
+// validity of LUCID-GAN's canonical sets: the share of rows the model scores on their condition's side). Core code: no
+// Node imports.
 import { check, EngineError, inputError } from '../../engine/errors.js';
 import { selectRows, unknownColumn, type Column, type Table } from '../../data/table.js';
 import type { Rng } from '../../engine/rng.js';
@@ -8,7 +9,14 @@ import { fidelity, FIDELITY_DEFAULTS, type FeatureFidelity } from './fidelity.js
 import type { BlackBox } from '../../models/blackbox.js';
 import { PAIR_DEFAULTS, pairTrend, type PairTrend } from './pairs.js';
 export { pairTrend, type PairTrend };
-import { detectionScore, pairTrendsWithFloor, privacyCheck, type DcrResult, type DetectionResult, type PairTrendsResult } from './beyond.js';
+import {
+  detectionScore,
+  pairTrendsWithFloor,
+  privacyCheck,
+  type DcrResult,
+  type DetectionResult,
+  type PairTrendsResult,
+} from './beyond.js';
 import { findDependencies } from '../../data/dependencies.js';
 import { checkRelations, findRelations } from '../../data/relations.js';
 import {
@@ -73,7 +81,10 @@ export interface QualityBeyond {
   privacy: Omit<DcrResult, 'ratioP5'> & { ratioP5: number | null; against: 'held-out rows' | 'halves' };
 }
 
-/** Fidelity (fidelity.ts) of the synthetic rows: against the real rows on the side of their condition when a model scores both, else against every real row. */
+/**
+ * Fidelity (fidelity.ts) of the synthetic rows: against the real rows on the side of their condition when a model
+ * scores both, else against every real row.
+ */
 export interface QualityFidelity {
   against: 'real rows on the side of their condition' | 'every real row';
   /** why the sides could not be used, when a model was given */
@@ -92,7 +103,6 @@ export interface ColumnShape {
   /** categorical columns: labels the synthetic data has and the real data lacks (they count in the TVD) */
   syntheticOnly?: string[];
 }
-
 
 export interface ValiditySide {
   /** rows generated at a condition above 0.5 (positive) or below (negative) */
@@ -169,24 +179,44 @@ const orNull = (x: number): number | null => (Number.isNaN(x) ? null : x);
 
 /** Scores of a column of one table against the same column of the other (KS- or TV-complement). */
 export function columnShape(real: Column, synthetic: Column): ColumnShape {
-  check(real.kind === synthetic.kind, 'E_INPUT', () => `column ${q(real.name)} is ${real.kind} in the real data but ${synthetic.kind} in the synthetic data`);
+  check(
+    real.kind === synthetic.kind,
+    'E_INPUT',
+    () => `column ${q(real.name)} is ${real.kind} in the real data but ${synthetic.kind} in the synthetic data`,
+  );
   if (real.kind === 'numeric') {
-    return { column: real.name, kind: 'numeric', metric: 'KSComplement', score: orNull(ksComplement(real.values, (synthetic as typeof real).values)) };
+    return {
+      column: real.name,
+      kind: 'numeric',
+      metric: 'KSComplement',
+      score: orNull(ksComplement(real.values, (synthetic as typeof real).values)),
+    };
   }
   const f = categoryFrequencies(real, synthetic as typeof real);
-  return { column: real.name, kind: 'categorical', metric: 'TVComplement', score: 1 - totalVariation(f.real, f.synthetic), syntheticOnly: f.syntheticOnly };
+  return {
+    column: real.name,
+    kind: 'categorical',
+    metric: 'TVComplement',
+    score: 1 - totalVariation(f.real, f.synthetic),
+    syntheticOnly: f.syntheticOnly,
+  };
 }
-
 
 /**
  * Threshold-side agreement of a model's scores with the conditions the rows were generated at: a row
  * generated above 0.5 is valid when its score is above `threshold` (the model's decision; default 0.5),
  * one generated below 0.5 when its score is below it.
  */
-export function validity(scores: ArrayLike<number>, condition: number | ArrayLike<number>, what: { model: string; column: string; source: 'given' | 'column' }, threshold = 0.5): Validity {
+export function validity(
+  scores: ArrayLike<number>,
+  condition: number | ArrayLike<number>,
+  what: { model: string; column: string; source: 'given' | 'column' },
+  threshold = 0.5,
+): Validity {
   const n = scores.length;
   const cond = (i: number) => (typeof condition === 'number' ? condition : condition[i]);
-  if (typeof condition !== 'number') check(condition.length === n, 'E_ARG', () => `validity: ${n} scores but ${condition.length} conditions`);
+  if (typeof condition !== 'number')
+    check(condition.length === n, 'E_ARG', () => `validity: ${n} scores but ${condition.length} conditions`);
   const side = () => ({ rows: 0, valid: 0, sum: 0 });
   const pos = side();
   const neg = side();
@@ -225,7 +255,8 @@ export function validity(scores: ArrayLike<number>, condition: number | ArrayLik
       corr = Number.isNaN(r) ? null : r;
     }
   }
-  const constant = typeof condition === 'number' ? condition : n > 0 && corr === null && isConstant(condition) ? condition[0] : null;
+  const constant =
+    typeof condition === 'number' ? condition : n > 0 && corr === null && isConstant(condition) ? condition[0] : null;
   const counted = pos.rows + neg.rows;
   return {
     model: what.model,
@@ -254,11 +285,25 @@ function labelsOf(col: Column): string {
 /** The condition column's values (numbers in [0, 1]), checked. */
 function conditionValues(table: Table, column: string, where: string): Float64Array {
   const col = table.columns.find((c) => c.name === column);
-  if (!col) throw unknownColumn(column, table.columns.map((c) => c.name), where, `--condition (or give the value the rows were generated at, e.g. --condition ${column}=1)`);
-  if (col.kind !== 'numeric') throw inputError(`${where}: condition column ${q(column)} holds ${labelsOf(col)}; it must hold the prediction each row was generated at, in [0, 1]`);
+  if (!col)
+    throw unknownColumn(
+      column,
+      table.columns.map((c) => c.name),
+      where,
+      `--condition (or give the value the rows were generated at, e.g. --condition ${column}=1)`,
+    );
+  if (col.kind !== 'numeric')
+    throw inputError(
+      `${where}: condition column ${q(column)} holds ${labelsOf(col)}; it must hold the prediction each row was ` +
+        `generated at, in [0, 1]`,
+    );
   for (let i = 0; i < table.rows; i++) {
     const v = col.values[i];
-    if (!(v >= 0 && v <= 1)) throw inputError(`${where}: condition column ${q(column)}, row ${i + 1}: ${Number.isNaN(v) ? 'missing' : v} is not a prediction in [0, 1]`);
+    if (!(v >= 0 && v <= 1))
+      throw inputError(
+        `${where}: condition column ${q(column)}, row ${i + 1}: ${Number.isNaN(v) ? 'missing' : v} is not a ` +
+          `prediction in [0, 1]`,
+      );
   }
   return col.values;
 }
@@ -282,26 +327,46 @@ export async function qualityReport(real: Table, synthetic: Table, opts: Quality
   const excluded: { column: string; reason: string }[] = [];
   const skip = new Set<string>();
   for (const n of opts.ignore ?? []) {
-    if (!has(real, n) && !has(synthetic, n)) throw unknownColumn(n, [...new Set([...real.columns, ...synthetic.columns].map((c) => c.name))], `${realName} and ${synName}`, '--ignore');
+    if (!has(real, n) && !has(synthetic, n))
+      throw unknownColumn(
+        n,
+        [...new Set([...real.columns, ...synthetic.columns].map((c) => c.name))],
+        `${realName} and ${synName}`,
+        '--ignore',
+      );
     if (!skip.has(n)) excluded.push({ column: n, reason: 'ignored' });
     skip.add(n);
   }
 
   // the condition: given, or the default column when the synthetic table has it
   let condition = opts.condition;
-  if (!condition && has(synthetic, QUALITY_DEFAULTS.conditionColumn)) condition = { column: QUALITY_DEFAULTS.conditionColumn };
+  if (!condition && has(synthetic, QUALITY_DEFAULTS.conditionColumn))
+    condition = { column: QUALITY_DEFAULTS.conditionColumn };
   if (opts.model && !condition) {
-    throw new EngineError('E_ARG', `validity needs the prediction the synthetic rows were generated at: give --condition ${QUALITY_DEFAULTS.conditionColumn}=1 (or =0), or --condition COLUMN when ${synName} holds it per row`);
+    throw new EngineError(
+      'E_ARG',
+      `validity needs the prediction the synthetic rows were generated at: give --condition ` +
+        `${QUALITY_DEFAULTS.conditionColumn}=1 (or =0), or --condition COLUMN when ${synName} holds it per row`,
+    );
   }
   let condValues: number | Float64Array | undefined;
   if (condition) {
-    check(condition.value === undefined || (condition.value >= 0 && condition.value <= 1), 'E_ARG', () => `--condition ${condition!.column}=${condition!.value}: the value must be a prediction in [0, 1]`);
+    check(
+      condition.value === undefined || (condition.value >= 0 && condition.value <= 1),
+      'E_ARG',
+      () => `--condition ${condition!.column}=${condition!.value}: the value must be a prediction in [0, 1]`,
+    );
     if (condition.value !== undefined) {
       condValues = condition.value;
       if (has(synthetic, condition.column)) {
         const v = conditionValues(synthetic, condition.column, synName);
         const bad = v.findIndex((x) => x !== condition!.value);
-        if (bad >= 0) throw inputError(`${synName}: condition column ${q(condition.column)} holds ${v[bad]} at row ${bad + 1}, but --condition says every row was generated at ${condition.value}; give --condition ${condition.column} to read it per row`);
+        if (bad >= 0)
+          throw inputError(
+            `${synName}: condition column ${q(condition.column)} holds ${v[bad]} at row ${bad + 1}, but --condition ` +
+              `says every row was generated at ${condition.value}; give --condition ${condition.column} to read ` +
+              `it per row`,
+          );
       }
     } else if (opts.model) {
       condValues = conditionValues(synthetic, condition.column, synName);
@@ -313,7 +378,11 @@ export async function qualityReport(real: Table, synthetic: Table, opts: Quality
   }
 
   // an audit's canonical sets say which GAN seed each row came from: not a column of the data
-  if (has(synthetic, QUALITY_DEFAULTS.seedColumn) && !has(real, QUALITY_DEFAULTS.seedColumn) && !skip.has(QUALITY_DEFAULTS.seedColumn)) {
+  if (
+    has(synthetic, QUALITY_DEFAULTS.seedColumn) &&
+    !has(real, QUALITY_DEFAULTS.seedColumn) &&
+    !skip.has(QUALITY_DEFAULTS.seedColumn)
+  ) {
     excluded.push({ column: QUALITY_DEFAULTS.seedColumn, reason: 'GAN seed' });
     skip.add(QUALITY_DEFAULTS.seedColumn);
   }
@@ -326,12 +395,24 @@ export async function qualityReport(real: Table, synthetic: Table, opts: Quality
   const missingInSyn = realCols.filter((c) => !synByName.has(c.name)).map((c) => c.name);
   const missingInReal = synCols.filter((c) => !realByName.has(c.name)).map((c) => c.name);
   const list = (ns: string[]) => `${ns.length === 1 ? 'column' : 'columns'} ${ns.map(q).join(', ')}`;
-  if (missingInSyn.length > 0) throw inputError(`${synName}: no ${list(missingInSyn)}, which ${realName} has; columns are matched by name (leave a column out with --ignore)`);
-  if (missingInReal.length > 0) throw inputError(`${realName}: no ${list(missingInReal)}, which ${synName} has; columns are matched by name (leave a column out with --ignore)`);
+  if (missingInSyn.length > 0)
+    throw inputError(
+      `${synName}: no ${list(missingInSyn)}, which ${realName} has; columns are matched by name (leave a column out ` +
+        `with --ignore)`,
+    );
+  if (missingInReal.length > 0)
+    throw inputError(
+      `${realName}: no ${list(missingInReal)}, which ${synName} has; columns are matched by name (leave a column out ` +
+        `with --ignore)`,
+    );
   for (const c of realCols) {
     const s = synByName.get(c.name)!;
     if (c.kind !== s.kind) {
-      throw inputError(`column ${q(c.name)} is ${c.kind} in ${realName} but ${s.kind} in ${synName} (${labelsOf(c.kind === 'numeric' ? s : c)}); read both the same way with --categorical ${c.name} or --numeric ${c.name}`);
+      throw inputError(
+        `column ${q(c.name)} is ${c.kind} in ${realName} but ${s.kind} in ${synName} ` +
+          `(${labelsOf(c.kind === 'numeric' ? s : c)}); read both the same way with --categorical ${c.name} or ` +
+          `--numeric ${c.name}`,
+      );
     }
   }
   const pairsOf = realCols.map((c) => [c, synByName.get(c.name)!] as [Column, Column]);
@@ -356,7 +437,13 @@ export async function qualityReport(real: Table, synthetic: Table, opts: Quality
       const [ra, sa] = pairsOf[i];
       const [rb, sb] = pairsOf[j];
       const numericPair = ra.kind === 'numeric' && rb.kind === 'numeric';
-      pairs.push(pairTrend([ra, rb], [sa, sb], { bins, correlation: method, encoded: numericPair ? undefined : [enc(ra, sa), enc(rb, sb)] }));
+      pairs.push(
+        pairTrend([ra, rb], [sa, sb], {
+          bins,
+          correlation: method,
+          encoded: numericPair ? undefined : [enc(ra, sa), enc(rb, sb)],
+        }),
+      );
     }
   }
   const corrScores = pairs.filter((p) => p.metric === 'CorrelationSimilarity').map((p) => p.score);
@@ -366,8 +453,16 @@ export async function qualityReport(real: Table, synthetic: Table, opts: Quality
   let valid: Validity | null = null;
   if (opts.model && condition && condValues !== undefined) {
     const scores = await opts.model.predict(synthetic);
-    check(scores.length === synthetic.rows, 'E_INPUT', () => `${opts.model!.source}: returned ${scores.length} predictions for ${synthetic.rows} rows`);
-    valid = validity(scores, condValues, { model: opts.model.source, column: condition.column, source: condition.value === undefined ? 'column' : 'given' });
+    check(
+      scores.length === synthetic.rows,
+      'E_INPUT',
+      () => `${opts.model!.source}: returned ${scores.length} predictions for ${synthetic.rows} rows`,
+    );
+    valid = validity(scores, condValues, {
+      model: opts.model.source,
+      column: condition.column,
+      source: condition.value === undefined ? 'column' : 'given',
+    });
   }
 
   // fidelity, with noise floors: on the side of each row's condition when the model scores the real rows too
@@ -381,23 +476,52 @@ export async function qualityReport(real: Table, synthetic: Table, opts: Quality
         const p = await opts.model.predict(real);
         const yhat = Uint8Array.from(p, (v) => (v > 0.5 ? 1 : 0));
         const side = (i: number) => (typeof condValues === 'number' ? condValues : condValues![i]);
-        const rows = (f: (c: number) => boolean) => Array.from({ length: synthetic.rows }, (_, i) => i).filter((i) => f(side(i)));
-        sided = { yhat, sets: { positive: selectRows(synT, rows((c) => c > 0.5)), negative: selectRows(synT, rows((c) => c < 0.5)) } };
+        const rows = (f: (c: number) => boolean) =>
+          Array.from({ length: synthetic.rows }, (_, i) => i).filter((i) => f(side(i)));
+        sided = {
+          yhat,
+          sets: {
+            positive: selectRows(
+              synT,
+              rows((c) => c > 0.5),
+            ),
+            negative: selectRows(
+              synT,
+              rows((c) => c < 0.5),
+            ),
+          },
+        };
       } catch (e) {
         if (!(e instanceof EngineError)) throw e;
-        note = `the model could not score ${realName} (${e.message}), so the synthetic rows are compared with every real row`;
+        note =
+          `the model could not score ${realName} (${e.message}), so the synthetic rows are compared with every ` +
+          `real row`;
       }
     }
     const columns = sided
       ? fidelity(features, realT, sided.yhat, [sided.sets], opts.rng)
-      : fidelity(features, realT, new Uint8Array(real.rows).fill(1), [{ positive: synT, negative: selectRows(synT, []) }], opts.rng);
-    fid = { against: sided ? 'real rows on the side of their condition' : 'every real row', columns, faithful: columns.filter((c) => c.faithful).length, tolerance: FIDELITY_DEFAULTS.tolerance, ...(note ? { note } : {}) };
+      : fidelity(
+          features,
+          realT,
+          new Uint8Array(real.rows).fill(1),
+          [{ positive: synT, negative: selectRows(synT, []) }],
+          opts.rng,
+        );
+    fid = {
+      against: sided ? 'real rows on the side of their condition' : 'every real row',
+      columns,
+      faithful: columns.filter((c) => c.faithful).length,
+      tolerance: FIDELITY_DEFAULTS.tolerance,
+      ...(note ? { note } : {}),
+    };
   }
 
   // the real rows' relations, and how often each table breaks them
   const deps = findDependencies(realT);
   const rels = findRelations(realT);
-  const relations: QualityRelation[] = checkRelations(deps, rels, [], realT, { positive: synT, negative: synT }).map((c) => ({ kind: c.kind, text: c.text, real: c.real, synthetic: c.positive }));
+  const relations: QualityRelation[] = checkRelations(deps, rels, [], realT, { positive: synT, negative: synT }).map(
+    (c) => ({ kind: c.kind, text: c.text, real: c.real, synthetic: c.positive }),
+  );
 
   // beyond single columns, with noise floors from the real rows
   let beyond: QualityBeyond | null = null;
@@ -410,8 +534,15 @@ export async function qualityReport(real: Table, synthetic: Table, opts: Quality
       const hn = opts.heldOutName ?? 'held-out';
       for (const c of realCols) {
         const h = opts.heldOut.columns.find((x) => x.name === c.name);
-        if (!h) throw inputError(`${hn}: no column ${q(c.name)}, which ${realName} has; the held-out rows must have the real data's columns`);
-        if (h.kind !== c.kind) throw inputError(`column ${q(c.name)} is ${c.kind} in ${realName} but ${h.kind} in ${hn}; read both the same way with --categorical ${c.name} or --numeric ${c.name}`);
+        if (!h)
+          throw inputError(
+            `${hn}: no column ${q(c.name)}, which ${realName} has; the held-out rows must have the real data's columns`,
+          );
+        if (h.kind !== c.kind)
+          throw inputError(
+            `column ${q(c.name)} is ${c.kind} in ${realName} but ${h.kind} in ${hn}; read both the same way with ` +
+              `--categorical ${c.name} or --numeric ${c.name}`,
+          );
       }
       check(opts.heldOut.rows > 0, 'E_INPUT', () => `${hn}: no data rows`);
       held = opts.heldOut;
@@ -429,8 +560,18 @@ export async function qualityReport(real: Table, synthetic: Table, opts: Quality
     columns: realCols.map((c) => c.name),
     excluded,
     overall: mean([shapeScore, pairScore]),
-    columnShapes: { score: shapeScore, ksComplement: mean(numericShapes), tvComplement: mean(categoricalShapes), columns: shapes },
-    columnPairTrends: { score: pairScore, correlationSimilarity: mean(corrScores), contingencySimilarity: mean(contScores), pairs },
+    columnShapes: {
+      score: shapeScore,
+      ksComplement: mean(numericShapes),
+      tvComplement: mean(categoricalShapes),
+      columns: shapes,
+    },
+    columnPairTrends: {
+      score: pairScore,
+      correlationSimilarity: mean(corrScores),
+      contingencySimilarity: mean(contScores),
+      pairs,
+    },
     validity: valid,
     fidelity: fid,
     relations,

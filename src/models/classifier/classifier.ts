@@ -15,7 +15,7 @@ import { check, EngineError } from '../../engine/errors.js';
 import { Rng } from '../../engine/rng.js';
 import { Adam } from '../../nn/adam.js';
 import { Linear } from '../../nn/layers.js';
-import { buildParams, Module, ParamSet } from '../../nn/module.js';
+import { buildParams, Module, type ParamSet } from '../../nn/module.js';
 import { getColumn, selectRows, type Table } from '../../data/table.js';
 import { labelOf, Preprocessor } from './preprocess.js';
 import { contentChecksum, verifyChecksum } from '../checksum.js';
@@ -78,7 +78,10 @@ export interface TrainOptions {
   seed?: number;
   /** share of `table` held out for early stopping (default 0.2; 0 = no validation, train every epoch) */
   valFraction?: number;
-  /** a separate validation table (e.g. a reference split); when given, valFraction is ignored and `table` is all training rows */
+  /**
+   * a separate validation table (e.g. a reference split); when given, valFraction is ignored and `table` is all
+   * training rows
+   */
   validation?: Table;
   /** stop after this many epochs without a lower validation loss (default 20) */
   patience?: number;
@@ -104,7 +107,8 @@ class Mlp extends Module {
   readonly layers: Linear[] = [];
   constructor(readonly sizes: readonly number[]) {
     super();
-    for (let i = 0; i + 1 < sizes.length; i++) this.layers.push(this.child(`l${i}`, new Linear(sizes[i], sizes[i + 1])));
+    for (let i = 0; i + 1 < sizes.length; i++)
+      this.layers.push(this.child(`l${i}`, new Linear(sizes[i], sizes[i + 1])));
   }
   forward(x: Tensor): Tensor {
     let h = x;
@@ -116,7 +120,10 @@ class Mlp extends Module {
   }
 }
 
-/** Label values present in the rows (sorted numerically for a numeric column, by code unit otherwise) and per-row labels. */
+/**
+ * Label values present in the rows (sorted numerically for a numeric column, by code unit otherwise) and per-row
+ * labels.
+ */
 function labelValues(table: Table, label: string, where: string): { values: string[]; rows: string[] } {
   const col = getColumn(table, label, where, 'label');
   const rows = new Array<string>(table.rows);
@@ -164,7 +171,15 @@ export class Classifier {
     return this.preprocessor.dim;
   }
 
-  private static build(engine: Engine, pre: Preprocessor, label: string, positive: string, classes: string[], hidden: number[], rng: Rng): Classifier {
+  private static build(
+    engine: Engine,
+    pre: Preprocessor,
+    label: string,
+    positive: string,
+    classes: string[],
+    hidden: number[],
+    rng: Rng,
+  ): Classifier {
     const net = new Mlp([pre.dim, ...hidden, 1]);
     const params = buildParams(engine, net, rng);
     const model = new Classifier(pre, label, positive, classes, hidden.slice(), net, params);
@@ -198,31 +213,72 @@ export class Classifier {
     const seed = opts.seed ?? d.seed;
     const valFraction = opts.validation ? 0 : (opts.valFraction ?? d.valFraction);
     const patience = opts.patience ?? d.patience;
-    check(Array.isArray(hidden) && hidden.every(positiveIntArg), 'E_ARG', () => `${where}: hidden sizes must be positive integers, got [${String(hidden)}]`);
+    check(
+      Array.isArray(hidden) && hidden.every(positiveIntArg),
+      'E_ARG',
+      () => `${where}: hidden sizes must be positive integers, got [${String(hidden)}]`,
+    );
     check(positiveIntArg(epochs), 'E_ARG', () => `${where}: epochs must be a positive integer, got ${epochs}`);
     check(positiveIntArg(batch), 'E_ARG', () => `${where}: batch must be a positive integer, got ${batch}`);
     check(positiveIntArg(patience), 'E_ARG', () => `${where}: patience must be a positive integer, got ${patience}`);
     check(Number.isFinite(lr) && lr > 0, 'E_ARG', () => `${where}: lr must be a positive number, got ${lr}`);
-    check(Number.isFinite(weightDecay) && weightDecay >= 0, 'E_ARG', () => `${where}: weightDecay must be ≥ 0, got ${weightDecay}`);
-    check(Number.isSafeInteger(seed) && seed >= 0, 'E_ARG', () => `${where}: seed must be a non-negative integer, got ${seed}`);
-    check(Number.isFinite(valFraction) && valFraction >= 0 && valFraction < 1, 'E_ARG', () => `${where}: valFraction must be in [0, 1), got ${valFraction}`);
+    check(
+      Number.isFinite(weightDecay) && weightDecay >= 0,
+      'E_ARG',
+      () => `${where}: weightDecay must be ≥ 0, got ${weightDecay}`,
+    );
+    check(
+      Number.isSafeInteger(seed) && seed >= 0,
+      'E_ARG',
+      () => `${where}: seed must be a non-negative integer, got ${seed}`,
+    );
+    check(
+      Number.isFinite(valFraction) && valFraction >= 0 && valFraction < 1,
+      'E_ARG',
+      () => `${where}: valFraction must be in [0, 1), got ${valFraction}`,
+    );
 
     // Label and features.
     const { values: classes, rows: labels } = labelValues(table, opts.label, where);
-    check(classes.length >= 2, 'E_INPUT', () => `${where}: label column "${opts.label}" has only one value (${classes[0]}); a classifier needs two`);
+    check(
+      classes.length >= 2,
+      'E_INPUT',
+      () => `${where}: label column "${opts.label}" has only one value (${classes[0]}); a classifier needs two`,
+    );
     let positive = opts.positive;
     const positiveDefaulted = positive === undefined;
     if (positive === undefined) {
-      check(classes.length === 2, 'E_ARG', () => `${where}: label column "${opts.label}" has ${classes.length} values (${classes.join(', ')}); say which is positive (--positive)`);
+      check(
+        classes.length === 2,
+        'E_ARG',
+        () =>
+          `${where}: label column "${opts.label}" has ${classes.length} values (${classes.join(', ')}); say which is ` +
+          `positive (--positive)`,
+      );
       positive = classes[1];
     }
     const pos = positive;
-    check(classes.includes(pos), 'E_ARG', () => `${where}: positive value "${pos}" does not occur in label column "${opts.label}" (values: ${classes.join(', ')})`);
+    check(
+      classes.includes(pos),
+      'E_ARG',
+      () =>
+        `${where}: positive value "${pos}" does not occur in label column "${opts.label}" (values: ` +
+        `${classes.join(', ')})`,
+    );
     // identifier-like columns (marked by the reader) are no features: left out, as the reader warned
-    const drop = [...(opts.drop ?? []), ...table.columns.filter((c) => c.kind === 'categorical' && c.identifier && !(opts.drop ?? []).includes(c.name)).map((c) => c.name)];
+    const drop = [
+      ...(opts.drop ?? []),
+      ...table.columns
+        .filter((c) => c.kind === 'categorical' && c.identifier && !(opts.drop ?? []).includes(c.name))
+        .map((c) => c.name),
+    ];
     for (const c of drop) getColumn(table, c, where, 'drop');
     const features = table.columns.map((c) => c.name).filter((n) => n !== opts.label && !drop.includes(n));
-    check(features.length > 0, 'E_INPUT', () => `${where}: no feature columns left (the label is "${opts.label}", dropped: ${drop.join(', ') || 'none'})`);
+    check(
+      features.length > 0,
+      'E_INPUT',
+      () => `${where}: no feature columns left (the label is "${opts.label}", dropped: ${drop.join(', ') || 'none'})`,
+    );
 
     // Split.
     const rng = new Rng(engine, seed);
@@ -231,7 +287,11 @@ export class Classifier {
     if (valFraction > 0) {
       const perm = rng.permutation(table.rows);
       const nVal = Math.round(table.rows * valFraction);
-      check(nVal >= 1 && table.rows - nVal >= 1, 'E_INPUT', () => `${where}: ${table.rows} rows are too few to hold out a validation share of ${valFraction}`);
+      check(
+        nVal >= 1 && table.rows - nVal >= 1,
+        'E_INPUT',
+        () => `${where}: ${table.rows} rows are too few to hold out a validation share of ${valFraction}`,
+      );
       valIdx = perm.slice(0, nVal).sort();
       trainIdx = perm.slice(nVal).sort();
     } else {
@@ -332,14 +392,22 @@ export class Classifier {
    * parameters do not require gradients, so grad(…, [x]) reaches x only.
    */
   logits(x: Tensor): Tensor {
-    check(x.rank === 2 && x.shape[1] === this.dim, 'E_SHAPE', () => `classifier: input must be (N, ${this.dim}), got [${x.shape}]`);
+    check(
+      x.rank === 2 && x.shape[1] === this.dim,
+      'E_SHAPE',
+      () => `classifier: input must be (N, ${this.dim}), got [${x.shape}]`,
+    );
     return this.net.forward(x);
   }
 
   /** P(positive) per row of an encoded (n, D) matrix; no graph. */
   probaEncoded(engine: Engine, x: Float32Array, n: number): Float64Array {
     const D = this.dim;
-    check(Number.isInteger(n) && n >= 0 && x.length === n * D, 'E_SHAPE', () => `classifier: ${x.length} values are not ${n} rows of ${D}`);
+    check(
+      Number.isInteger(n) && n >= 0 && x.length === n * D,
+      'E_SHAPE',
+      () => `classifier: ${x.length} values are not ${n} rows of ${D}`,
+    );
     const out = new Float64Array(n);
     engine.noGrad(() => {
       for (let s = 0; s < n; s += PREDICT_CHUNK) {
@@ -361,7 +429,11 @@ export class Classifier {
   }
 
   /** Accuracy (threshold 0.5) and mean log-loss on a table holding the label column. */
-  evaluate(engine: Engine, table: Table, where = 'evaluate'): { rows: number; accuracy: number; logLoss: number; positiveRate: number } {
+  evaluate(
+    engine: Engine,
+    table: Table,
+    where = 'evaluate',
+  ): { rows: number; accuracy: number; logLoss: number; positiveRate: number } {
     const p = this.predictProba(engine, table, where);
     const labels = labelValues(table, this.label, where).rows;
     let ok = 0;
@@ -413,25 +485,42 @@ export class Classifier {
     const bad = (field: string, what: string): never => {
       throw new EngineError('E_INPUT', `${where}: field "${field}" ${what}`);
     };
-    if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) throw new EngineError('E_INPUT', `${where}: not a lucid-wasm model (expected a JSON object)`);
+    if (typeof obj !== 'object' || obj === null || Array.isArray(obj))
+      throw new EngineError('E_INPUT', `${where}: not a lucid-wasm model (expected a JSON object)`);
     const o = obj as Record<string, unknown>;
     if (o.format !== MODEL_FORMAT) {
-      throw new EngineError('E_INPUT', `${where}: not a lucid-wasm model (format is ${o.format === undefined ? 'missing' : JSON.stringify(o.format)}, expected "${MODEL_FORMAT}")`);
+      throw new EngineError(
+        'E_INPUT',
+        `${where}: not a lucid-wasm model (format is ${o.format === undefined ? 'missing' : JSON.stringify(o.format)}` +
+          `, expected "${MODEL_FORMAT}")`,
+      );
     }
     if (o.version !== MODEL_VERSION) {
-      throw new EngineError('E_INPUT', `${where}: model format version ${JSON.stringify(o.version)} is not supported (this lucid-wasm reads version ${MODEL_VERSION})`);
+      throw new EngineError(
+        'E_INPUT',
+        `${where}: model format version ${JSON.stringify(o.version)} is not supported (this lucid-wasm reads version ` +
+          `${MODEL_VERSION})`,
+      );
     }
     if (typeof o.label !== 'string' || o.label === '') bad('label', 'must be a column name');
     const classes = o.classes;
-    if (!Array.isArray(classes) || classes.length < 2 || !classes.every((c) => typeof c === 'string') || new Set(classes).size !== classes.length) bad('classes', 'must be an array of at least two distinct labels');
-    if (typeof o.positive !== 'string' || !(classes as string[]).includes(o.positive)) bad('positive', 'must be one of the classes');
+    if (
+      !Array.isArray(classes) ||
+      classes.length < 2 ||
+      !classes.every((c) => typeof c === 'string') ||
+      new Set(classes).size !== classes.length
+    )
+      bad('classes', 'must be an array of at least two distinct labels');
+    if (typeof o.positive !== 'string' || !(classes as string[]).includes(o.positive))
+      bad('positive', 'must be one of the classes');
     const hidden = o.hidden;
     if (!Array.isArray(hidden) || !hidden.every(positiveIntArg)) bad('hidden', 'must be an array of positive integers');
     const pre = Preprocessor.fromJSON(o.preprocessor, where);
     if (pre.features.includes(o.label as string)) bad('preprocessor.features', `holds the label "${String(o.label)}"`);
     const sizes = [pre.dim, ...(hidden as number[]), 1];
     const layers = o.layers;
-    if (!Array.isArray(layers) || layers.length !== sizes.length - 1) bad('layers', `must be an array of ${sizes.length - 1} layers (hidden sizes [${String(hidden)}] and one output)`);
+    if (!Array.isArray(layers) || layers.length !== sizes.length - 1)
+      bad('layers', `must be an array of ${sizes.length - 1} layers (hidden sizes [${String(hidden)}] and one output)`);
     const values: Float32Array[] = [];
     (layers as unknown[]).forEach((l, i) => {
       const f = `layers[${i}]`;
@@ -442,17 +531,35 @@ export class Classifier {
       if (layer.out !== nOut) bad(`${f}.out`, `must be ${nOut}`);
       const w = layer.weight;
       const b = layer.bias;
-      const finite = (a: unknown, len: number) => Array.isArray(a) && a.length === len && a.every((v) => typeof v === 'number' && Number.isFinite(v));
-      if (!finite(w, nIn * nOut)) bad(`${f}.weight`, `must be an array of ${nIn * nOut} finite numbers (${nOut}×${nIn}), got ${describe(w)}`);
+      const finite = (a: unknown, len: number) =>
+        Array.isArray(a) && a.length === len && a.every((v) => typeof v === 'number' && Number.isFinite(v));
+      if (!finite(w, nIn * nOut))
+        bad(`${f}.weight`, `must be an array of ${nIn * nOut} finite numbers (${nOut}×${nIn}), got ${describe(w)}`);
       if (!finite(b, nOut)) bad(`${f}.bias`, `must be an array of ${nOut} finite numbers, got ${describe(b)}`);
       values.push(Float32Array.from(w as number[]), Float32Array.from(b as number[]));
     });
     const sum = verifyChecksum(o.checksum, contentChecksum(o));
     if (sum === 'mismatch') {
-      throw new EngineError('E_INPUT', `${where}: checksum mismatch: the model file was changed or damaged after it was written; train the model again (lucid model train)`);
+      throw new EngineError(
+        'E_INPUT',
+        `${where}: checksum mismatch: the model file was changed or damaged after it was written; train the model ` +
+          `again (lucid model train)`,
+      );
     }
-    if (sum === 'missing') opts.unverified?.(`${where}: the model file has no checksum (written by an older lucid-wasm), so a change or damage cannot be detected; train it again (lucid model train) to add one`);
-    const model = Classifier.build(engine, pre, o.label as string, o.positive as string, (classes as string[]).slice(), (hidden as number[]).slice(), new Rng(engine, 0));
+    if (sum === 'missing')
+      opts.unverified?.(
+        `${where}: the model file has no checksum (written by an older lucid-wasm), so a change or damage cannot be ` +
+          `detected; train it again (lucid model train) to add one`,
+      );
+    const model = Classifier.build(
+      engine,
+      pre,
+      o.label as string,
+      o.positive as string,
+      (classes as string[]).slice(),
+      (hidden as number[]).slice(),
+      new Rng(engine, 0),
+    );
     const all = new Float32Array(values.reduce((a, v) => a + v.length, 0));
     let off = 0;
     for (const v of values) {

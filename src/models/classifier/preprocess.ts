@@ -72,7 +72,11 @@ export class Preprocessor {
    */
   static fit(table: Table, features: string[], where = 'preprocess'): Preprocessor {
     check(features.length > 0, 'E_INPUT', () => `${where}: no feature columns to encode`);
-    check(new Set(features).size === features.length, 'E_ARG', () => `${where}: a feature is listed twice (${features.join(', ')})`);
+    check(
+      new Set(features).size === features.length,
+      'E_ARG',
+      () => `${where}: a feature is listed twice (${features.join(', ')})`,
+    );
     check(table.rows > 0, 'E_INPUT', () => `${where}: the table has no rows to fit on`);
     const cols = requireColumns(table, features, where);
     const groups: FeatureGroup[] = [];
@@ -140,11 +144,27 @@ export class Preprocessor {
       const col = byName.get(g.name)!;
       if (g.kind === 'numeric') {
         const { scale, offset } = scaling(g);
-        return { numeric: true, start: g.start, values: numericValues(col, where), scale, offset, codes: null as Int32Array | null, map: null as Int32Array | null };
+        return {
+          numeric: true,
+          start: g.start,
+          values: numericValues(col, where),
+          scale,
+          offset,
+          codes: null as Int32Array | null,
+          map: null as Int32Array | null,
+        };
       }
       if (col.kind !== 'categorical') throw new Error('labels of a numeric column: the column loop handles them');
       const index = new Map(g.categories!.map((c, k) => [c, k]));
-      return { numeric: false, start: g.start, values: null as Float64Array | null, scale: 0, offset: 0, codes: col.codes, map: Int32Array.from(col.categories, (c) => index.get(c) ?? -1) };
+      return {
+        numeric: false,
+        start: g.start,
+        values: null as Float64Array | null,
+        scale: 0,
+        offset: 0,
+        codes: col.codes,
+        map: Int32Array.from(col.categories, (c) => index.get(c) ?? -1),
+      };
     });
     for (let b0 = 0; b0 < n; b0 += ENCODE_BLOCK) {
       const b1 = Math.min(n, b0 + ENCODE_BLOCK);
@@ -204,7 +224,8 @@ export class Preprocessor {
         } else {
           for (let i = 0; i < n; i++) {
             const label = labelOf(col, i);
-            if (label === null) throw new EngineError('E_INPUT', `${where}: column "${g.name}", row ${i + 1}: missing value`);
+            if (label === null)
+              throw new EngineError('E_INPUT', `${where}: column "${g.name}", row ${i + 1}: missing value`);
             const k = index.get(label);
             if (k === undefined) throw unseen(where, g, i, label);
             out[i * D + g.start + k] = 1;
@@ -222,7 +243,11 @@ export class Preprocessor {
    */
   decode(x: Float32Array, n: number, opts: { round?: boolean } = {}): Table {
     const D = this.dim;
-    check(Number.isInteger(n) && n >= 0 && x.length === n * D, 'E_SHAPE', () => `decode: ${x.length} values are not ${n} rows of ${D}`);
+    check(
+      Number.isInteger(n) && n >= 0 && x.length === n * D,
+      'E_SHAPE',
+      () => `decode: ${x.length} values are not ${n} rows of ${D}`,
+    );
     const byName = new Map(this.groups.map((g) => [g.name, g]));
     const columns = this.features.map((name): Column => {
       const g = byName.get(name)!;
@@ -259,7 +284,15 @@ export class Preprocessor {
       features: this.features.slice(),
       groups: this.groups.map((g) =>
         g.kind === 'numeric'
-          ? { name: g.name, kind: g.kind, start: g.start, width: g.width, min: g.min, max: g.max, decimals: g.decimals ?? 0 }
+          ? {
+              name: g.name,
+              kind: g.kind,
+              start: g.start,
+              width: g.width,
+              min: g.min,
+              max: g.max,
+              decimals: g.decimals ?? 0,
+            }
           : { name: g.name, kind: g.kind, start: g.start, width: g.width, categories: g.categories!.slice() },
       ),
     };
@@ -273,11 +306,13 @@ export class Preprocessor {
     if (!isObject(obj)) bad('preprocessor', 'must be an object');
     const o = obj as Record<string, unknown>;
     const features = o.features;
-    if (!Array.isArray(features) || features.length === 0 || !features.every((f) => typeof f === 'string')) bad('preprocessor.features', 'must be a non-empty array of column names');
+    if (!Array.isArray(features) || features.length === 0 || !features.every((f) => typeof f === 'string'))
+      bad('preprocessor.features', 'must be a non-empty array of column names');
     const fs = features as string[];
     if (new Set(fs).size !== fs.length) bad('preprocessor.features', 'names a column twice');
     const groupsIn = o.groups;
-    if (!Array.isArray(groupsIn) || groupsIn.length !== fs.length) bad('preprocessor.groups', `must be an array of ${fs.length} groups (one per feature)`);
+    if (!Array.isArray(groupsIn) || groupsIn.length !== fs.length)
+      bad('preprocessor.groups', `must be an array of ${fs.length} groups (one per feature)`);
     const groups: FeatureGroup[] = [];
     let start = 0;
     let seenCategorical = false;
@@ -293,18 +328,36 @@ export class Preprocessor {
         if (seenCategorical) bad(`${f}.kind`, 'numeric groups must come before the one-hot groups');
         if (g.width !== 1) bad(`${f}.width`, 'must be 1 for a numeric feature');
         if (typeof g.min !== 'number' || !Number.isFinite(g.min)) bad(`${f}.min`, 'must be a finite number');
-        if (typeof g.max !== 'number' || !Number.isFinite(g.max) || (g.max as number) < (g.min as number)) bad(`${f}.max`, 'must be a finite number ≥ min');
+        if (typeof g.max !== 'number' || !Number.isFinite(g.max) || (g.max as number) < (g.min as number))
+          bad(`${f}.max`, 'must be a finite number ≥ min');
         const decimals = g.decimals ?? 0;
-        if (!Number.isInteger(decimals) || (decimals as number) < 0 || (decimals as number) > 12) bad(`${f}.decimals`, 'must be an integer in [0, 12]');
-        groups.push({ name, kind: 'numeric', start, width: 1, min: g.min as number, max: g.max as number, decimals: decimals as number });
+        if (!Number.isInteger(decimals) || (decimals as number) < 0 || (decimals as number) > 12)
+          bad(`${f}.decimals`, 'must be an integer in [0, 12]');
+        groups.push({
+          name,
+          kind: 'numeric',
+          start,
+          width: 1,
+          min: g.min as number,
+          max: g.max as number,
+          decimals: decimals as number,
+        });
         start += 1;
       } else if (g.kind === 'categorical') {
         seenCategorical = true;
         const cats = g.categories;
-        if (!Array.isArray(cats) || cats.length === 0 || !cats.every((c) => typeof c === 'string')) bad(`${f}.categories`, 'must be a non-empty array of labels');
+        if (!Array.isArray(cats) || cats.length === 0 || !cats.every((c) => typeof c === 'string'))
+          bad(`${f}.categories`, 'must be a non-empty array of labels');
         if (new Set(cats as string[]).size !== (cats as string[]).length) bad(`${f}.categories`, 'repeats a label');
-        if (g.width !== (cats as string[]).length) bad(`${f}.width`, `must be ${(cats as string[]).length} (the number of categories)`);
-        groups.push({ name, kind: 'categorical', start, width: (cats as string[]).length, categories: (cats as string[]).slice() });
+        if (g.width !== (cats as string[]).length)
+          bad(`${f}.width`, `must be ${(cats as string[]).length} (the number of categories)`);
+        groups.push({
+          name,
+          kind: 'categorical',
+          start,
+          width: (cats as string[]).length,
+          categories: (cats as string[]).slice(),
+        });
         start += (cats as string[]).length;
       } else bad(`${f}.kind`, 'must be "numeric" or "categorical"');
     });
@@ -326,17 +379,30 @@ function scaling(g: FeatureGroup): { scale: number; offset: number } {
 function requireColumns(table: Table, names: readonly string[], where: string): Column[] {
   const byName = new Map(table.columns.map((c) => [c.name, c]));
   const missing = names.filter((n) => !byName.has(n));
-  check(missing.length === 0, 'E_INPUT', () =>
-    `${where}: the data lacks the column${missing.length > 1 ? 's' : ''} ${missing.map((m) => `"${m}"`).join(', ')}; the columns are: ${table.columns.map((c) => c.name).join(', ')}`);
+  check(
+    missing.length === 0,
+    'E_INPUT',
+    () =>
+      `${where}: the data lacks the column${missing.length > 1 ? 's' : ''} ` +
+      `${missing.map((m) => `"${m}"`).join(', ')}; the columns are: ` +
+      `${table.columns.map((c) => c.name).join(', ')}`,
+  );
   return names.map((n) => byName.get(n)!);
 }
 
 function nanError(where: string, column: string, row: number): EngineError {
-  return new EngineError('E_INPUT', `${where}: column "${column}", row ${row + 1}: missing value (NaN); a model needs a number in every row`);
+  return new EngineError(
+    'E_INPUT',
+    `${where}: column "${column}", row ${row + 1}: missing value (NaN); a model needs a number in every row`,
+  );
 }
 
 function unseen(where: string, g: FeatureGroup, row: number, label: string): EngineError {
-  return new EngineError('E_INPUT', `${where}: column "${g.name}", row ${row + 1}: category "${label}" was not seen in training (known: ${g.categories!.join(', ')})`);
+  return new EngineError(
+    'E_INPUT',
+    `${where}: column "${g.name}", row ${row + 1}: category "${label}" was not seen in training (known: ` +
+      `${g.categories!.join(', ')})`,
+  );
 }
 
 /** Values of a column the model reads as numbers; a categorical column is accepted when every label is a number. */
@@ -346,7 +412,9 @@ const ENCODE_BLOCK = 256;
 function numericValues(col: Column, where: string): Float64Array {
   if (col.kind === 'numeric') return col.values;
   const c = col as CategoricalColumn;
-  const parsed = c.categories.map((s) => (/^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/.test(s.trim()) ? Number(s) : NaN));
+  const parsed = c.categories.map((s) =>
+    /^[+-]?(?:\d+\.?\d*|\.\d+)(?:[eE][+-]?\d+)?$/.test(s.trim()) ? Number(s) : NaN,
+  );
   const out = new Float64Array(c.codes.length);
   for (let i = 0; i < out.length; i++) {
     const k = c.codes[i];
@@ -355,7 +423,12 @@ function numericValues(col: Column, where: string): Float64Array {
       continue;
     }
     const v = parsed[k];
-    if (Number.isNaN(v)) throw new EngineError('E_INPUT', `${where}: column "${c.name}", row ${i + 1}: "${c.categories[k]}" is not a number, and the model reads this column as numbers`);
+    if (Number.isNaN(v))
+      throw new EngineError(
+        'E_INPUT',
+        `${where}: column "${c.name}", row ${i + 1}: "${c.categories[k]}" is not a number, and the model reads this ` +
+          `column as numbers`,
+      );
     out[i] = v;
   }
   return out;

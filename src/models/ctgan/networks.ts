@@ -14,7 +14,11 @@ import { Module } from '../../nn/module.js';
 export class Generator extends Module {
   readonly blocks: Residual[] = [];
   readonly out: Linear;
-  constructor(readonly inputDim: number, hidden: readonly number[], readonly dataDim: number) {
+  constructor(
+    readonly inputDim: number,
+    hidden: readonly number[],
+    readonly dataDim: number,
+  ) {
     super();
     let width = inputDim;
     hidden.forEach((h, i) => {
@@ -30,22 +34,42 @@ export class Generator extends Module {
   }
 }
 
-/** PacGAN critic: x (N, D') is grouped into (N/pac, pac·D') → [Linear → LeakyReLU(0.2) → Dropout(0.5)]* → Linear → (N/pac, 1). */
+/**
+ * PacGAN critic: x (N, D') is grouped into (N/pac, pac·D') → [Linear → LeakyReLU(0.2) → Dropout(0.5)]* → Linear →
+ * (N/pac, 1).
+ */
 export class Discriminator extends Module {
   readonly layers: { fc: Linear; drop: Dropout }[] = [];
   readonly out: Linear;
-  constructor(readonly inputDim: number, hidden: readonly number[], readonly pac = 10, readonly slope = 0.2, dropout = 0.5) {
+  constructor(
+    readonly inputDim: number,
+    hidden: readonly number[],
+    readonly pac = 10,
+    readonly slope = 0.2,
+    dropout = 0.5,
+  ) {
     super();
     let width = inputDim * pac;
     hidden.forEach((h, i) => {
-      this.layers.push({ fc: this.child(`fc${i}`, new Linear(width, h)), drop: this.child(`drop${i}`, new Dropout(dropout)) });
+      this.layers.push({
+        fc: this.child(`fc${i}`, new Linear(width, h)),
+        drop: this.child(`drop${i}`, new Dropout(dropout)),
+      });
       width = h;
     });
     this.out = this.child('out', new Linear(width, 1));
   }
   forward(x: Tensor, rng: Rng): Tensor {
-    check(x.rank === 2 && x.shape[1] === this.inputDim, 'E_SHAPE', () => `Discriminator: input [${x.shape}] must have ${this.inputDim} columns`);
-    check(x.shape[0] % this.pac === 0, 'E_SHAPE', () => `Discriminator: batch of ${x.shape[0]} rows is not a multiple of pac = ${this.pac}`);
+    check(
+      x.rank === 2 && x.shape[1] === this.inputDim,
+      'E_SHAPE',
+      () => `Discriminator: input [${x.shape}] must have ${this.inputDim} columns`,
+    );
+    check(
+      x.shape[0] % this.pac === 0,
+      'E_SHAPE',
+      () => `Discriminator: batch of ${x.shape[0]} rows is not a multiple of pac = ${this.pac}`,
+    );
     let h = o.reshape(x, [x.shape[0] / this.pac, -1]);
     for (const { fc, drop } of this.layers) h = drop.forward(o.leakyRelu(fc.forward(h), this.slope), rng);
     return this.out.forward(h);
@@ -60,7 +84,13 @@ export class Discriminator extends Module {
 export function gradientPenalty(critic: Discriminator, real: Tensor, fake: Tensor, rng: Rng, lambda = 10): Tensor {
   const n = real.shape[0];
   const packs = n / critic.pac;
-  check(Number.isInteger(packs) && fake.shape[0] === n, 'E_SHAPE', () => `gradientPenalty: real [${real.shape}] and fake [${fake.shape}] must have the same multiple of pac = ${critic.pac} rows`);
+  check(
+    Number.isInteger(packs) && fake.shape[0] === n,
+    'E_SHAPE',
+    () =>
+      `gradientPenalty: real [${real.shape}] and fake [${fake.shape}] must have the same multiple of pac = ` +
+      `${critic.pac} rows`,
+  );
   // Mix in the packed view (P, pac·D): one α per pack is then a column broadcast.
   const alpha = rng.uniform([packs, 1]);
   const realP = o.reshape(real.detach(), [packs, -1]);
@@ -81,7 +111,11 @@ export interface OutputSpan {
 /** tanh on scalar spans, Gumbel-softmax (τ) on mode/category spans, concatenated back. logits: (N, D). */
 export function applyActivation(logits: Tensor, spans: readonly OutputSpan[], rng: Rng, tau = 0.2): Tensor {
   const total = spans.reduce((a, s) => a + s.width, 0);
-  check(logits.shape[1] === total, 'E_SHAPE', () => `applyActivation: logits have ${logits.shape[1]} columns, spans cover ${total}`);
+  check(
+    logits.shape[1] === total,
+    'E_SHAPE',
+    () => `applyActivation: logits have ${logits.shape[1]} columns, spans cover ${total}`,
+  );
   let at = 0;
   const parts = spans.map((s) => {
     const x = o.sliceCols(logits, at, at + s.width);

@@ -13,10 +13,10 @@ import type { Engine } from '../../engine/engine.js';
 import { check, EngineError } from '../../engine/errors.js';
 import type { Rng } from '../../engine/rng.js';
 import type { OutputSpan } from './networks.js';
-import { Column, Table } from '../../data/table.js';
+import type { Column, Table } from '../../data/table.js';
 import { decimalPlaces, MAX_DECIMALS } from '../../data/decimals.js';
 import type { InspectSummary } from '../../data/inspect.js';
-import { activeModes, fitVgm, VgmModel, vgmFromJSON, vgmPredictProba, vgmToJSON } from './vgm.js';
+import { activeModes, fitVgm, type VgmModel, vgmFromJSON, vgmPredictProba, vgmToJSON } from './vgm.js';
 
 /** How far from a mode's mean a value may lie before its normalised scalar is clipped (CTGAN's 4σ). */
 const STD_MULTIPLIER = 4;
@@ -84,7 +84,10 @@ export const TRANSFORMER_DEFAULTS = {
 export interface TransformerOptions {
   /** mixture components per numeric column (CTGAN's max_clusters) */
   maxModes?: number;
-  /** a value held by at least this share of a numeric column's rows is a point mass (default TRANSFORMER_DEFAULTS.pointShare; 0: none) */
+  /**
+   * a value held by at least this share of a numeric column's rows is a point mass (default
+   * TRANSFORMER_DEFAULTS.pointShare; 0: none)
+   */
   pointShare?: number;
   /** modes with a weight above this are kept */
   weightThreshold?: number;
@@ -109,7 +112,8 @@ export interface InverseReport {
 const slots = (c: NumericInfo): number => (c.points?.length ?? 0) + c.modes.length;
 
 /** Width of a column in a transformed row: 1 + slots for a numeric one, one per category, 0 for a constant. */
-export const columnWidth = (c: ColumnInfo): number => (c.kind === 'numeric' ? 1 + slots(c) : c.kind === 'categorical' ? c.categories.length : 0);
+export const columnWidth = (c: ColumnInfo): number =>
+  c.kind === 'numeric' ? 1 + slots(c) : c.kind === 'categorical' ? c.categories.length : 0;
 const width = columnWidth;
 
 /** The point masses of a column: values with at least `share` of the rows (and 2 rows), at most `max`, ascending. */
@@ -118,7 +122,12 @@ function pointMasses(values: Float64Array, share: number, max: number): number[]
   const count = new Map<number, number>();
   for (const v of values) count.set(v, (count.get(v) ?? 0) + 1);
   const need = Math.max(2, share * values.length);
-  return [...count.entries()].filter(([, k]) => k >= need).sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, max).map(([v]) => v).sort((a, b) => a - b);
+  return [...count.entries()]
+    .filter(([, k]) => k >= need)
+    .sort((a, b) => b[1] - a[1] || a[0] - b[0])
+    .slice(0, max)
+    .map(([v]) => v)
+    .sort((a, b) => a - b);
 }
 
 export class DataTransformer {
@@ -129,21 +138,36 @@ export class DataTransformer {
     const maxModes = opts.maxModes ?? TRANSFORMER_DEFAULTS.maxModes;
     const threshold = opts.weightThreshold ?? TRANSFORMER_DEFAULTS.weightThreshold;
     const pointShare = opts.pointShare ?? TRANSFORMER_DEFAULTS.pointShare;
-    check(Number.isFinite(pointShare) && pointShare >= 0 && pointShare < 1, 'E_ARG', () => `transformer: pointShare must be in [0, 1), got ${pointShare}`);
+    check(
+      Number.isFinite(pointShare) && pointShare >= 0 && pointShare < 1,
+      'E_ARG',
+      () => `transformer: pointShare must be in [0, 1), got ${pointShare}`,
+    );
     check(table.rows > 0, 'E_INPUT', () => 'transformer: the table has no rows');
     const infos = table.columns.map((col, j): ColumnInfo => {
       const constant = constantValue(col);
       if (constant !== null) return { kind: 'constant', name: col.name, value: constant, of: col.kind };
       if (col.kind === 'categorical') {
         for (let i = 0; i < table.rows; i++) {
-          check(col.codes[i] >= 0, 'E_INPUT', () => `transformer: column "${col.name}" has a missing cell at row ${i + 1}; apply a missing-value policy first`);
+          check(
+            col.codes[i] >= 0,
+            'E_INPUT',
+            () =>
+              `transformer: column "${col.name}" has a missing cell at row ${i + 1}; apply a missing-value policy ` +
+              `first`,
+          );
         }
         return { kind: 'categorical', name: col.name, categories: col.categories.slice() };
       }
       for (let i = 0; i < table.rows; i++) {
-        check(Number.isFinite(col.values[i]), 'E_INPUT', () => `transformer: column "${col.name}" has a non-finite value at row ${i + 1}`);
+        check(
+          Number.isFinite(col.values[i]),
+          'E_INPUT',
+          () => `transformer: column "${col.name}" has a non-finite value at row ${i + 1}`,
+        );
       }
-      // point masses first; the mixture models the other values (when fewer than two distinct remain, they are points too)
+      // point masses first; the mixture models the other values (when fewer than two distinct remain, they are points
+      // too)
       const points = pointMasses(col.values, pointShare, TRANSFORMER_DEFAULTS.maxPoints);
       const isPoint = new Set(points);
       let rest = col.values.filter((v) => !isPoint.has(v));
@@ -161,7 +185,14 @@ export class DataTransformer {
         if (v < lo) lo = v;
         if (v > hi) hi = v;
       }
-      const info: NumericInfo = { kind: 'numeric', name: col.name, vgm, modes, decimals: decimalPlaces(col.values), range: [lo, hi] };
+      const info: NumericInfo = {
+        kind: 'numeric',
+        name: col.name,
+        vgm,
+        modes,
+        decimals: decimalPlaces(col.values),
+        range: [lo, hi],
+      };
       if (points.length) info.points = points;
       return info;
     });
@@ -205,7 +236,11 @@ export class DataTransformer {
       const col = findColumn(table, info.name);
       if (info.kind === 'constant') continue;
       if (info.kind === 'categorical') {
-        check(col.kind === 'categorical', 'E_INPUT', () => `transformer: column "${info.name}" was categorical when fitted, now numeric`);
+        check(
+          col.kind === 'categorical',
+          'E_INPUT',
+          () => `transformer: column "${info.name}" was categorical when fitted, now numeric`,
+        );
         // Map this table's codes to the fitted dictionary by label, so tables with their own
         // dictionaries (another file, another order) transform consistently.
         const lut = col.categories.map((label) => info.categories.indexOf(label));
@@ -213,17 +248,30 @@ export class DataTransformer {
           const k = col.codes[i] < 0 ? -1 : lut[col.codes[i]];
           if (k < 0) {
             const label = col.codes[i] < 0 ? '(missing)' : col.categories[col.codes[i]];
-            throw new EngineError('E_INPUT', `transformer: column "${info.name}", row ${i + 1}: category "${label}" was not seen when the transformer was fitted (known: ${info.categories.slice(0, 20).join(', ')}${info.categories.length > 20 ? ', …' : ''})`);
+            throw new EngineError(
+              'E_INPUT',
+              `transformer: column "${info.name}", row ${i + 1}: category "${label}" was not seen when the ` +
+                `transformer was fitted (known: ${info.categories.slice(0, 20).join(', ')}` +
+                `${info.categories.length > 20 ? ', …' : ''})`,
+            );
           }
           out[i * d + at + k] = 1;
         }
         at += info.categories.length;
         continue;
       }
-      check(col.kind === 'numeric', 'E_INPUT', () => `transformer: column "${info.name}" was numeric when fitted, now categorical`);
+      check(
+        col.kind === 'numeric',
+        'E_INPUT',
+        () => `transformer: column "${info.name}" was numeric when fitted, now categorical`,
+      );
       const x = col.values;
       for (let i = 0; i < n; i++) {
-        check(Number.isFinite(x[i]), 'E_INPUT', () => `transformer: column "${info.name}", row ${i + 1}: value ${x[i]} is not a finite number`);
+        check(
+          Number.isFinite(x[i]),
+          'E_INPUT',
+          () => `transformer: column "${info.name}", row ${i + 1}: value ${x[i]} is not a finite number`,
+        );
       }
       const K = info.vgm.weights.length;
       const m = info.modes.length;
@@ -241,7 +289,13 @@ export class DataTransformer {
           out[i * d + at + 1 + pk] = 1;
           continue;
         }
-        check(m > 0, 'E_INPUT', () => `transformer: column "${info.name}", row ${i + 1}: ${x[i]} is none of the values it was fitted on (${points.join(', ')})`);
+        check(
+          m > 0,
+          'E_INPUT',
+          () =>
+            `transformer: column "${info.name}", row ${i + 1}: ${x[i]} is none of the values it was fitted on ` +
+            `(${points.join(', ')})`,
+        );
         let total = 0;
         for (let j = 0; j < m; j++) {
           p[j] = proba[i * K + info.modes[j]] + 1e-6;
@@ -272,14 +326,23 @@ export class DataTransformer {
    * `opts.range[name]` when given) and rounded to its decimals; a category is the arg-max of its span.
    * `opts.report` receives the counts of clipped values (per column) and rows.
    */
-  inverse(data: Float32Array, n: number, opts: { range?: Record<string, readonly [number, number]>; report?: InverseReport } = {}): Table {
+  inverse(
+    data: Float32Array,
+    n: number,
+    opts: { range?: Record<string, readonly [number, number]>; report?: InverseReport } = {},
+  ): Table {
     const d = this.outputDim;
-    check(data.length === n * d, 'E_SHAPE', () => `transformer.inverse: ${data.length} values are not ${n} rows of ${d}`);
+    check(
+      data.length === n * d,
+      'E_SHAPE',
+      () => `transformer.inverse: ${data.length} values are not ${n} rows of ${d}`,
+    );
     let at = 0;
     const rowClipped = opts.report ? new Uint8Array(n) : null;
     const columns = this.columns.map((info): Column => {
       if (info.kind === 'constant') {
-        if (info.of === 'numeric') return { kind: 'numeric', name: info.name, values: new Float64Array(n).fill(info.value as number) };
+        if (info.of === 'numeric')
+          return { kind: 'numeric', name: info.name, values: new Float64Array(n).fill(info.value as number) };
         return { kind: 'categorical', name: info.name, codes: new Int32Array(n), categories: [String(info.value)] };
       }
       if (info.kind === 'categorical') {
@@ -343,32 +406,73 @@ export class DataTransformer {
       throw new EngineError('E_INPUT', `${where}: the data transformer is corrupt (${why})`);
     };
     const o = obj as { format?: unknown; version?: unknown; columns?: unknown };
-    if (!o || typeof o !== 'object' || o.format !== 'lucid-wasm/data-transformer') bad('not a lucid-wasm data transformer');
+    if (!o || typeof o !== 'object' || o.format !== 'lucid-wasm/data-transformer')
+      bad('not a lucid-wasm data transformer');
     if (o.version !== 1) bad(`unsupported version ${String(o.version)}`);
     if (!Array.isArray(o.columns) || o.columns.length === 0) bad('no columns');
     const columns = (o.columns as unknown[]).map((c, i): ColumnInfo => {
       const x = c as Record<string, unknown>;
       if (!x || typeof x.name !== 'string') return bad(`column ${i} has no name`);
       if (x.kind === 'categorical') {
-        if (!Array.isArray(x.categories) || x.categories.length === 0 || !x.categories.every((s) => typeof s === 'string')) bad(`column "${x.name}" has no valid categories`);
+        if (
+          !Array.isArray(x.categories) ||
+          x.categories.length === 0 ||
+          !x.categories.every((s) => typeof s === 'string')
+        )
+          bad(`column "${x.name}" has no valid categories`);
         return { kind: 'categorical', name: x.name, categories: x.categories as string[] };
       }
       if (x.kind === 'constant') {
-        if ((x.of !== 'numeric' && x.of !== 'categorical') || (typeof x.value !== 'number' && typeof x.value !== 'string')) bad(`column "${x.name}" has an invalid constant`);
-        return { kind: 'constant', name: x.name, value: x.value as number | string, of: x.of as 'numeric' | 'categorical' };
+        if (
+          (x.of !== 'numeric' && x.of !== 'categorical') ||
+          (typeof x.value !== 'number' && typeof x.value !== 'string')
+        )
+          bad(`column "${x.name}" has an invalid constant`);
+        return {
+          kind: 'constant',
+          name: x.name,
+          value: x.value as number | string,
+          of: x.of as 'numeric' | 'categorical',
+        };
       }
       if (x.kind !== 'numeric') return bad(`column "${x.name}" has unknown kind ${String(x.kind)}`);
       const vgm = vgmFromJSON(x.vgm);
       const modes = x.modes;
       const pts = x.points;
-      if (pts !== undefined && (!Array.isArray(pts) || pts.length === 0 || !pts.every((v) => typeof v === 'number' && Number.isFinite(v)))) bad(`column "${x.name}" has invalid point masses`);
-      if (!Array.isArray(modes) || (modes.length === 0 && pts === undefined) || !modes.every((k) => Number.isInteger(k) && k >= 0 && k < vgm.weights.length)) bad(`column "${x.name}" has invalid modes`);
+      if (
+        pts !== undefined &&
+        (!Array.isArray(pts) || pts.length === 0 || !pts.every((v) => typeof v === 'number' && Number.isFinite(v)))
+      )
+        bad(`column "${x.name}" has invalid point masses`);
+      if (
+        !Array.isArray(modes) ||
+        (modes.length === 0 && pts === undefined) ||
+        !modes.every((k) => Number.isInteger(k) && k >= 0 && k < vgm.weights.length)
+      )
+        bad(`column "${x.name}" has invalid modes`);
       const decimals = x.decimals;
-      if (decimals !== null && !(Number.isInteger(decimals) && (decimals as number) >= 0 && (decimals as number) <= MAX_DECIMALS)) bad(`column "${x.name}" has invalid decimals`);
-      const info: NumericInfo = { kind: 'numeric', name: x.name, vgm, modes: modes as number[], decimals: decimals as number | null };
+      if (
+        decimals !== null &&
+        !(Number.isInteger(decimals) && (decimals as number) >= 0 && (decimals as number) <= MAX_DECIMALS)
+      )
+        bad(`column "${x.name}" has invalid decimals`);
+      const info: NumericInfo = {
+        kind: 'numeric',
+        name: x.name,
+        vgm,
+        modes: modes as number[],
+        decimals: decimals as number | null,
+      };
       if (x.range !== undefined) {
         const r = x.range as unknown[];
-        const ok = Array.isArray(r) && r.length === 2 && typeof r[0] === 'number' && typeof r[1] === 'number' && Number.isFinite(r[0]) && Number.isFinite(r[1]) && r[0] <= r[1];
+        const ok =
+          Array.isArray(r) &&
+          r.length === 2 &&
+          typeof r[0] === 'number' &&
+          typeof r[1] === 'number' &&
+          Number.isFinite(r[0]) &&
+          Number.isFinite(r[1]) &&
+          r[0] <= r[1];
         if (!ok) bad(`column "${x.name}" has an invalid range`);
         info.range = [r[0] as number, r[1] as number];
       }
@@ -381,7 +485,11 @@ export class DataTransformer {
 
 function findColumn(table: Table, name: string): Column {
   const c = table.columns.find((x) => x.name === name);
-  if (!c) throw new EngineError('E_INPUT', `transformer: the table has no column "${name}" (it has: ${table.columns.map((x) => x.name).join(', ')})`);
+  if (!c)
+    throw new EngineError(
+      'E_INPUT',
+      `transformer: the table has no column "${name}" (it has: ${table.columns.map((x) => x.name).join(', ')})`,
+    );
   return c;
 }
 

@@ -87,7 +87,10 @@ const MEAN_PRECISION_PRIOR = 1;
 const DOF_PRIOR = 1; // n_features
 const LOG_2PI = fdlog(2 * Math.PI);
 const LN2 = Math.LN2;
-/** Rows per kernel call: the (K × CHUNK) f32 buffers stay in cache between E and M step (not a power of two: K rows at a 2^k-byte stride would share cache sets). */
+/**
+ * Rows per kernel call: the (K × CHUNK) f32 buffers stay in cache between E and M step (not a power of two: K rows at a
+ * 2^k-byte stride would share cache sets).
+ */
 const CHUNK = 3000;
 /** Standardised values are clamped here in predictions (a finite f32 E-step for any finite input). */
 const Z_CLAMP = 1e6;
@@ -169,11 +172,31 @@ function settings(opts: VgmOptions | undefined, op: string): Settings {
   const maxIter = o.maxIter ?? 100;
   const tol = o.tol ?? 1e-3;
   const seed = o.seed ?? 0;
-  check(Number.isInteger(K) && K >= 1 && K <= 1000, 'E_ARG', () => `${op}: nComponents must be an integer in [1, 1000], got ${K}`);
-  check(typeof alpha0 === 'number' && Number.isFinite(alpha0) && alpha0 > 0, 'E_ARG', () => `${op}: weightConcentrationPrior must be a finite number > 0, got ${alpha0}`);
-  check(Number.isInteger(maxIter) && maxIter >= 0, 'E_ARG', () => `${op}: maxIter must be a non-negative integer, got ${maxIter}`);
-  check(typeof tol === 'number' && Number.isFinite(tol) && tol >= 0, 'E_ARG', () => `${op}: tol must be a finite number >= 0, got ${tol}`);
-  check(Number.isSafeInteger(seed) && seed >= 0, 'E_ARG', () => `${op}: seed must be a non-negative integer, got ${seed}`);
+  check(
+    Number.isInteger(K) && K >= 1 && K <= 1000,
+    'E_ARG',
+    () => `${op}: nComponents must be an integer in [1, 1000], got ${K}`,
+  );
+  check(
+    typeof alpha0 === 'number' && Number.isFinite(alpha0) && alpha0 > 0,
+    'E_ARG',
+    () => `${op}: weightConcentrationPrior must be a finite number > 0, got ${alpha0}`,
+  );
+  check(
+    Number.isInteger(maxIter) && maxIter >= 0,
+    'E_ARG',
+    () => `${op}: maxIter must be a non-negative integer, got ${maxIter}`,
+  );
+  check(
+    typeof tol === 'number' && Number.isFinite(tol) && tol >= 0,
+    'E_ARG',
+    () => `${op}: tol must be a finite number >= 0, got ${tol}`,
+  );
+  check(
+    Number.isSafeInteger(seed) && seed >= 0,
+    'E_ARG',
+    () => `${op}: seed must be a non-negative integer, got ${seed}`,
+  );
   return { K, alpha0, maxIter, tol, seed };
 }
 
@@ -193,7 +216,7 @@ function moments(x: ArrayLike<number>): { mean: number; variance: number } {
   let c = 0;
   for (let i = 0; i < n; i++) {
     const t = s + x[i];
-    c += Math.abs(s) >= Math.abs(x[i]) ? (s - t) + x[i] : (x[i] - t) + s;
+    c += Math.abs(s) >= Math.abs(x[i]) ? s - t + x[i] : x[i] - t + s;
     s = t;
   }
   const mean = (s + c) / n;
@@ -203,7 +226,7 @@ function moments(x: ArrayLike<number>): { mean: number; variance: number } {
     const d = x[i] - mean;
     const y = d * d - cq;
     const t = q + y;
-    cq = (t - q) - y;
+    cq = t - q - y;
     q = t;
   }
   return { mean, variance: n > 1 ? q / (n - 1) : 0 };
@@ -281,13 +304,21 @@ function logWeights(p: Params): Float64Array {
 }
 
 /** The kernel's E-step inputs (standardised units): means, ½·precision, constants. */
-function eStepInputs(p: Params, m0: number, scale: number, means: Float32Array, halfPrec: Float32Array, consts: Float32Array): void {
+function eStepInputs(
+  p: Params,
+  m0: number,
+  scale: number,
+  means: Float32Array,
+  halfPrec: Float32Array,
+  consts: Float32Array,
+): void {
   const lw = logWeights(p);
   const logScale = fdlog(scale);
   for (let k = 0; k < p.K; k++) {
     const prec = 1 / p.cov[k]; // p_k² (sklearn's precisions_cholesky_ squared)
     const logPc = -0.5 * fdlog(p.cov[k]);
-    const c = lw[k] - 0.5 * LOG_2PI + logPc - 0.5 * fdlog(p.nu[k]) + 0.5 * (LN2 + digamma(0.5 * p.nu[k]) - 1 / p.beta[k]);
+    const c =
+      lw[k] - 0.5 * LOG_2PI + logPc - 0.5 * fdlog(p.nu[k]) + 0.5 * (LN2 + digamma(0.5 * p.nu[k]) - 1 / p.beta[k]);
     means[k] = (p.m[k] - m0) / scale;
     halfPrec[k] = 0.5 * prec * scale * scale;
     consts[k] = c + logScale; // the density of z = (x − m0)/scale
@@ -389,7 +420,17 @@ function kmeansPlusPlus(z: Float32Array, K: number, u: Float64Array): Float64Arr
  * Lloyd's k-means from the given centres; leaves the final labels in the wasm buffer `labels`.
  * zPtr/labels/sums/centresPtr are wasm buffers of N f32, N i32, 2K f64, K f32.
  */
-function lloyd(e: Engine, zPtr: number, z: Float32Array, N: number, K: number, init: Float64Array, labels: number, sums: number, centresPtr: number): void {
+function lloyd(
+  e: Engine,
+  zPtr: number,
+  z: Float32Array,
+  N: number,
+  K: number,
+  init: Float64Array,
+  labels: number,
+  sums: number,
+  centresPtr: number,
+): void {
   const variance = (() => {
     let m = 0;
     for (let i = 0; i < N; i++) m += z[i];
@@ -428,8 +469,19 @@ function lloyd(e: Engine, zPtr: number, z: Float32Array, N: number, K: number, i
   }
 }
 
-/** sklearn's _relocate_empty_clusters_dense: each empty cluster takes one of the samples farthest from their centres. */
-function relocateEmpty(e: Engine, z: Float32Array, N: number, K: number, labels: number, old: Float32Array, count: Float64Array, total: Float64Array): void {
+/**
+ * sklearn's _relocate_empty_clusters_dense: each empty cluster takes one of the samples farthest from their centres.
+ */
+function relocateEmpty(
+  e: Engine,
+  z: Float32Array,
+  N: number,
+  K: number,
+  labels: number,
+  old: Float32Array,
+  count: Float64Array,
+  total: Float64Array,
+): void {
   const empty: number[] = [];
   for (let k = 0; k < K; k++) if (count[k] === 0) empty.push(k);
   if (empty.length === 0) return;
@@ -474,31 +526,63 @@ export function fitVgm(engine: Engine, x: Float64Array, opts?: VgmOptions): VgmM
  * fitVgm with the k-means initialisation replaced by given labels (one-hot initial
  * responsibilities, label in [0, nComponents)): for comparisons with sklearn from the same start.
  */
-export function fitVgmFromLabels(engine: Engine, x: Float64Array, labels: ArrayLike<number>, opts?: VgmOptions): VgmModel {
+export function fitVgmFromLabels(
+  engine: Engine,
+  x: Float64Array,
+  labels: ArrayLike<number>,
+  opts?: VgmOptions,
+): VgmModel {
   return fit(engine, x, labels, opts, 'fitVgmFromLabels');
 }
 
-function fit(engine: Engine, x0: Float64Array, initLabels: ArrayLike<number> | null, opts: VgmOptions | undefined, op: string): VgmModel {
+function fit(
+  engine: Engine,
+  x0: Float64Array,
+  initLabels: ArrayLike<number> | null,
+  opts: VgmOptions | undefined,
+  op: string,
+): VgmModel {
   const x = checkData(x0, op);
   const st = settings(opts, op);
   const K = st.K;
   const N = x.length;
   check(N >= 2, 'E_ARG', () => `${op}: x has ${N} sample${N === 1 ? '' : 's'}; the mixture needs at least 2`);
-  check(N >= K, 'E_ARG', () => `${op}: x has ${N} samples but nComponents is ${K}; the mixture needs at least as many samples as components (sklearn raises the same error)`);
+  check(
+    N >= K,
+    'E_ARG',
+    () =>
+      `${op}: x has ${N} samples but nComponents is ${K}; the mixture needs at least as many samples as components ` +
+      `(sklearn raises the same error)`,
+  );
   if (initLabels) {
     check(initLabels.length === N, 'E_ARG', () => `${op}: labels has length ${initLabels.length}, x has ${N}`);
     for (let i = 0; i < N; i++) {
       const l = initLabels[i];
-      check(Number.isInteger(l) && l >= 0 && l < K, 'E_ARG', () => `${op}: labels[${i}] is ${l}, not an integer in [0, ${K})`);
+      check(
+        Number.isInteger(l) && l >= 0 && l < K,
+        'E_ARG',
+        () => `${op}: labels[${i}] is ${l}, not an integer in [0, ${K})`,
+      );
     }
   }
   const { mean, variance } = moments(x);
-  const pr: Priors = { alpha0: st.alpha0, beta0: MEAN_PRECISION_PRIOR, m0: mean, nu0: DOF_PRIOR, psi0: variance, reg: REG_COVAR };
+  const pr: Priors = {
+    alpha0: st.alpha0,
+    beta0: MEAN_PRECISION_PRIOR,
+    m0: mean,
+    nu0: DOF_PRIOR,
+    psi0: variance,
+    reg: REG_COVAR,
+  };
   const scale = scaleOf(variance);
   const p: Params = {
     K,
-    a: new Float64Array(K), b: new Float64Array(K), beta: new Float64Array(K), m: new Float64Array(K),
-    nu: new Float64Array(K), cov: new Float64Array(K),
+    a: new Float64Array(K),
+    b: new Float64Array(K),
+    beta: new Float64Array(K),
+    m: new Float64Array(K),
+    nu: new Float64Array(K),
+    cov: new Float64Array(K),
   };
   // k-means++ draws first (Rng allocates in its own scope), all at once.
   const uniforms = initLabels ? null : new Rng(engine, st.seed).uniformHost(1 + (K - 1) * (2 + Math.floor(fdlog(K))));
@@ -599,8 +683,12 @@ function fit(engine: Engine, x0: Float64Array, initLabels: ArrayLike<number> | n
 function paramsOf(model: VgmModel): Params {
   return {
     K: model.means.length,
-    a: model.weightConcentrationA, b: model.weightConcentrationB, beta: model.meanPrecision,
-    m: model.means, nu: model.degreesOfFreedom, cov: model.covariances,
+    a: model.weightConcentrationA,
+    b: model.weightConcentrationB,
+    beta: model.meanPrecision,
+    m: model.means,
+    nu: model.degreesOfFreedom,
+    cov: model.covariances,
   };
 }
 
@@ -608,7 +696,12 @@ function paramsOf(model: VgmModel): Params {
  * Runs the E-step over x in chunks; `onChunk(i0, n, resp)` sees each chunk's (K × n) responsibilities.
  * Returns Σ_i log p(x_i).
  */
-function eStepOver(engine: Engine, model: VgmModel, x: ArrayLike<number>, onChunk: ((i0: number, n: number, resp: Float32Array) => void) | null): number {
+function eStepOver(
+  engine: Engine,
+  model: VgmModel,
+  x: ArrayLike<number>,
+  onChunk: ((i0: number, n: number, resp: Float32Array) => void) | null,
+): number {
   const p = paramsOf(model);
   const K = p.K;
   const N = x.length;
@@ -693,7 +786,14 @@ export function activeModes(model: VgmModel, threshold = 0.005): number[] {
 const FORMAT = 'lucid-vgm';
 const VERSION = 1;
 const ARRAYS = [
-  'weights', 'means', 'stds', 'covariances', 'weightConcentrationA', 'weightConcentrationB', 'meanPrecision', 'degreesOfFreedom',
+  'weights',
+  'means',
+  'stds',
+  'covariances',
+  'weightConcentrationA',
+  'weightConcentrationB',
+  'meanPrecision',
+  'degreesOfFreedom',
 ] as const;
 
 export function vgmToJSON(model: VgmModel): object {
@@ -718,9 +818,11 @@ export function vgmFromJSON(obj: unknown): VgmModel {
   if (typeof obj !== 'object' || obj === null || Array.isArray(obj)) bad('expected a JSON object');
   const o = obj as Record<string, unknown>;
   if (o.format !== FORMAT) bad(`"format" must be "${FORMAT}", got ${JSON.stringify(o.format)}`);
-  if (o.version !== VERSION) bad(`unsupported "version" ${JSON.stringify(o.version)} (this build reads version ${VERSION})`);
+  if (o.version !== VERSION)
+    bad(`unsupported "version" ${JSON.stringify(o.version)} (this build reads version ${VERSION})`);
   const K = o.nComponents;
-  if (typeof K !== 'number' || !Number.isInteger(K) || K < 1 || K > 1000) bad(`"nComponents" must be an integer in [1, 1000], got ${JSON.stringify(K)}`);
+  if (typeof K !== 'number' || !Number.isInteger(K) || K < 1 || K > 1000)
+    bad(`"nComponents" must be an integer in [1, 1000], got ${JSON.stringify(K)}`);
   /** sign: 'any' | '>= 0' | '> 0' */
   const arr = (name: (typeof ARRAYS)[number], sign: 'any' | '>= 0' | '> 0'): Float64Array => {
     const v = o[name];
@@ -729,15 +831,18 @@ export function vgmFromJSON(obj: unknown): VgmModel {
     const out = new Float64Array(K as number);
     for (let i = 0; i < a.length; i++) {
       const e = a[i];
-      if (typeof e !== 'number' || !Number.isFinite(e)) bad(`"${name}"[${i}] is ${JSON.stringify(e)}, not a finite number`);
-      if ((sign === '> 0' && !((e as number) > 0)) || (sign === '>= 0' && (e as number) < 0)) bad(`"${name}"[${i}] is ${e}, must be ${sign}`);
+      if (typeof e !== 'number' || !Number.isFinite(e))
+        bad(`"${name}"[${i}] is ${JSON.stringify(e)}, not a finite number`);
+      if ((sign === '> 0' && !((e as number) > 0)) || (sign === '>= 0' && (e as number) < 0))
+        bad(`"${name}"[${i}] is ${e}, must be ${sign}`);
       out[i] = e as number;
     }
     return out;
   };
   const num = (name: string, positive: boolean): number => {
     const v = o[name];
-    if (typeof v !== 'number' || !Number.isFinite(v)) bad(`"${name}" must be a finite number, got ${JSON.stringify(v)}`);
+    if (typeof v !== 'number' || !Number.isFinite(v))
+      bad(`"${name}" must be a finite number, got ${JSON.stringify(v)}`);
     if (positive && !((v as number) > 0)) bad(`"${name}" must be > 0, got ${v}`);
     return v as number;
   };
@@ -754,7 +859,8 @@ export function vgmFromJSON(obj: unknown): VgmModel {
     })(),
     nIter: (() => {
       const n = o.nIter;
-      if (typeof n !== 'number' || !Number.isInteger(n) || n < 0) bad(`"nIter" must be a non-negative integer, got ${JSON.stringify(n)}`);
+      if (typeof n !== 'number' || !Number.isInteger(n) || n < 0)
+        bad(`"nIter" must be a non-negative integer, got ${JSON.stringify(n)}`);
       return n as number;
     })(),
     lowerBound: o.lowerBound === null ? -Infinity : num('lowerBound', false),
@@ -776,7 +882,8 @@ export function vgmFromJSON(obj: unknown): VgmModel {
   };
   for (let k = 0; k < model.stds.length; k++) {
     const s = Math.sqrt(model.covariances[k]);
-    if (Math.abs(model.stds[k] - s) > 1e-9 * s) bad(`"stds"[${k}] = ${model.stds[k]} is not the square root of "covariances"[${k}] = ${model.covariances[k]}`);
+    if (Math.abs(model.stds[k] - s) > 1e-9 * s)
+      bad(`"stds"[${k}] = ${model.stds[k]} is not the square root of "covariances"[${k}] = ${model.covariances[k]}`);
   }
   return model;
 }

@@ -11,7 +11,8 @@ const littleEndian = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
 function bytesOf(a: Float32Array | Float64Array | Int32Array): Uint8Array {
   const copy = a.slice();
   const bytes = new Uint8Array(copy.buffer);
-  if (!littleEndian) for (let i = 0; i < bytes.length; i += a.BYTES_PER_ELEMENT) bytes.subarray(i, i + a.BYTES_PER_ELEMENT).reverse();
+  if (!littleEndian)
+    for (let i = 0; i < bytes.length; i += a.BYTES_PER_ELEMENT) bytes.subarray(i, i + a.BYTES_PER_ELEMENT).reverse();
   return bytes;
 }
 
@@ -23,7 +24,11 @@ export function encodeBase64(bytes: Uint8Array): string {
     const b1 = i + 1 < bytes.length ? bytes[i + 1] : 0;
     const b2 = i + 2 < bytes.length ? bytes[i + 2] : 0;
     const n = (b0 << 16) | (b1 << 8) | b2;
-    chunk += ALPHABET[(n >> 18) & 63] + ALPHABET[(n >> 12) & 63] + (i + 1 < bytes.length ? ALPHABET[(n >> 6) & 63] : '=') + (i + 2 < bytes.length ? ALPHABET[n & 63] : '=');
+    chunk +=
+      ALPHABET[(n >> 18) & 63] +
+      ALPHABET[(n >> 12) & 63] +
+      (i + 1 < bytes.length ? ALPHABET[(n >> 6) & 63] : '=') +
+      (i + 2 < bytes.length ? ALPHABET[n & 63] : '=');
     if (chunk.length >= 8192) {
       parts.push(chunk);
       chunk = '';
@@ -58,7 +63,11 @@ export function decodeBase64(text: string): Uint8Array | null {
   return out;
 }
 
-function fromBytes<T extends Float32Array | Float64Array | Int32Array>(bytes: Uint8Array, make: (b: ArrayBuffer) => T, size: number): T | null {
+function fromBytes<T extends Float32Array | Float64Array | Int32Array>(
+  bytes: Uint8Array,
+  make: (b: ArrayBuffer) => T,
+  size: number,
+): T | null {
   if (bytes.length % size !== 0) return null;
   const copy = bytes.slice();
   if (!littleEndian) for (let i = 0; i < copy.length; i += size) copy.subarray(i, i + size).reverse();

@@ -87,14 +87,26 @@ export interface GanHistory {
 export interface Checkpointing<M = unknown> {
   /** generator steps between checks (rounded up to whole epochs) */
   every: number;
-  /** M: the model being trained (a LucidGan), scored as it stands; with an acceptance (a share in [0, 1]) when the rule reads one; may be async */
+  /**
+   * M: the model being trained (a LucidGan), scored as it stands; with an acceptance (a share in [0, 1]) when the rule
+   * reads one; may be async
+   */
   score: (model: M) => number | CheckScore | Promise<number | CheckScore>;
   patience: number;
-  /** a check counts as progress (resets the patience) when its score is below the reference score · (1 − minDelta); the reference: `progressFrom` */
+  /**
+   * a check counts as progress (resets the patience) when its score is below the reference score · (1 − minDelta); the
+   * reference: `progressFrom`
+   */
   minDelta: number;
-  /** the score progress is measured from: that of the last check that counted as progress (the default) or the lowest so far */
+  /**
+   * the score progress is measured from: that of the last check that counted as progress (the default) or the lowest so
+   * far
+   */
   progressFrom?: 'last progress' | 'lowest';
-  /** a check also counts as progress when its acceptance rises this much above the highest so far (EXPERIMENTS.md §12: R2) */
+  /**
+   * a check also counts as progress when its acceptance rises this much above the highest so far (EXPERIMENTS.md §12:
+   * R2)
+   */
   acceptanceRise?: number;
   /** the weights kept: the lowest score's (the default) or the stopping check's */
   keep?: 'best' | 'last';

@@ -27,12 +27,27 @@ import { unknownColumn, type Column, type Table } from '../../data/table.js';
 import { applyActivation, Generator } from '../ctgan/networks.js';
 import { CondSampler, type DiscreteColumn } from './sampler.js';
 import { buildSurrogate, fitSurrogate, freezeSurrogate, type Surrogate } from './surrogate.js';
-import type { Checkpointing as CheckpointingOf, ConsistencySpec, FitStatus, GanConfig, GanEpoch, GanHistory } from './config.js';
+import type {
+  Checkpointing as CheckpointingOf,
+  ConsistencySpec,
+  FitStatus,
+  GanConfig,
+  GanEpoch,
+  GanHistory,
+} from './config.js';
 import { CONSISTENCY_WEIGHT, GAN_DEFAULTS, PAPER_MODE } from './config.js';
 import { train } from './train.js';
 
 export { CONSISTENCY_WEIGHT, GAN_DEFAULTS, PAPER_MODE } from './config.js';
-export type { CheckpointRecord, ConsistencySpec, FitStatus, GanConfig, GanEpoch, GanHistory, StopRecord } from './config.js';
+export type {
+  CheckpointRecord,
+  ConsistencySpec,
+  FitStatus,
+  GanConfig,
+  GanEpoch,
+  GanHistory,
+  StopRecord,
+} from './config.js';
 /** Checkpointed stopping of a LucidGan fit (config.ts). */
 export type Checkpointing = CheckpointingOf<LucidGan>;
 
@@ -53,7 +68,9 @@ export interface FitOptions extends Partial<GanConfig> {
   consistency?: string;
   /** λ of the consistency term (default CONSISTENCY_WEIGHT) */
   consistencyWeight?: number;
-  /** numeric values held by at least this share of the rows become point masses (TransformerOptions.pointShare; 0: none) */
+  /**
+   * numeric values held by at least this share of the rows become point masses (TransformerOptions.pointShare; 0: none)
+   */
   pointShare?: number;
   /** stop on a quality criterion (see Checkpointing); `epochs` is then the budget */
   checkpoint?: Checkpointing;
@@ -142,7 +159,11 @@ export class LucidGan {
     this.consistency = consistency;
     if (consistency.mode === 'consistency') {
       const index = conditionNames.indexOf(consistency.condition ?? '');
-      check(index >= 0 && consistency.weights !== null, 'E_INPUT', () => `gan: the consistency condition "${String(consistency.condition)}" is not a condition of the model`);
+      check(
+        index >= 0 && consistency.weights !== null,
+        'E_INPUT',
+        () => `gan: the consistency condition "${String(consistency.condition)}" is not a condition of the model`,
+      );
       const s = buildSurrogate(engine, transformer.outputDim, consistency.hidden, consistency.weights);
       freezeSurrogate(s.net);
       this.surrogate = { ...s, index };
@@ -158,7 +179,10 @@ export class LucidGan {
     this.surrogate?.params.dispose();
   }
 
-  /** Trains a LUCID-GAN on `table` (async: when `shouldStop` is given it is read every step, and training yields to the event loop every YIELD_EVERY_MS, so signals get through). */
+  /**
+   * Trains a LUCID-GAN on `table` (async: when `shouldStop` is given it is read every step, and training yields to the
+   * event loop every YIELD_EVERY_MS, so signals get through).
+   */
   static async fit(engine: Engine, table: Table, opts: FitOptions): Promise<FitResult> {
     const { model, x, rng, clipped } = LucidGan.setup(engine, table, opts);
     try {
@@ -170,10 +194,18 @@ export class LucidGan {
     }
   }
 
-  /** Everything before the first step: the transformer fit, the transformed data, the sampler and the untrained model (for benches and custom loops with GanTrainer). */
-  static setup(engine: Engine, table: Table, opts: FitOptions): { model: LucidGan; x: Float32Array; rng: Rng; clipped: Record<string, number> } {
+  /**
+   * Everything before the first step: the transformer fit, the transformed data, the sampler and the untrained model
+   * (for benches and custom loops with GanTrainer).
+   */
+  static setup(
+    engine: Engine,
+    table: Table,
+    opts: FitOptions,
+  ): { model: LucidGan; x: Float32Array; rng: Rng; clipped: Record<string, number> } {
     const cfg: GanConfig = { ...GAN_DEFAULTS };
-    for (const k of Object.keys(GAN_DEFAULTS) as (keyof GanConfig)[]) if (opts[k] !== undefined) (cfg as unknown as Record<string, unknown>)[k] = opts[k];
+    for (const k of Object.keys(GAN_DEFAULTS) as (keyof GanConfig)[])
+      if (opts[k] !== undefined) (cfg as unknown as Record<string, unknown>)[k] = opts[k];
     validateConfig(cfg);
     const seed = opts.seed ?? 0;
     const where = opts.where ?? 'data';
@@ -197,7 +229,18 @@ export class LucidGan {
       history.lossConsistency = [];
       history.surrogate = s.fit;
     }
-    const model = new LucidGan(engine, transformer, sampler, conditions.names, conditions.values, cfg, seed, history, rng, spec);
+    const model = new LucidGan(
+      engine,
+      transformer,
+      sampler,
+      conditions.names,
+      conditions.values,
+      cfg,
+      seed,
+      history,
+      rng,
+      spec,
+    );
     return { model, x, rng, clipped: report.clipped };
   }
 
@@ -210,28 +253,70 @@ export class LucidGan {
     const nc = this.conditionNames.length;
     const given = opts.conditions ?? {};
     for (const k of Object.keys(given)) {
-      check(this.conditionNames.includes(k), 'E_ARG', () => `sample: "${k}" is not a condition of this model; ${nc ? `its conditions are: ${this.conditionNames.join(', ')}` : 'it was trained without conditions'}`);
+      check(
+        this.conditionNames.includes(k),
+        'E_ARG',
+        () =>
+          `sample: "${k}" is not a condition of this model; ${
+            nc ? `its conditions are: ${this.conditionNames.join(', ')}` : 'it was trained without conditions'
+          }`,
+      );
     }
     const condCols = this.conditionNames.map((name) => {
       const v = given[name];
       if (v === undefined) return null;
       const arr = typeof v === 'number' ? [v] : Array.from(v);
-      check(arr.length === 1 || arr.length === n, 'E_ARG', () => `sample: condition "${name}" has ${arr.length} values; give one (a constant) or one per row (${n})`);
-      arr.forEach((x, i) => check(Number.isFinite(x), 'E_ARG', () => `sample: condition "${name}" value ${i + 1} is ${x}, not a finite number`));
+      check(
+        arr.length === 1 || arr.length === n,
+        'E_ARG',
+        () => `sample: condition "${name}" has ${arr.length} values; give one (a constant) or one per row (${n})`,
+      );
+      arr.forEach((x, i) =>
+        check(
+          Number.isFinite(x),
+          'E_ARG',
+          () => `sample: condition "${name}" value ${i + 1} is ${x}, not a finite number`,
+        ),
+      );
       return arr;
     });
     const drawn = this.conditionNames.filter((_, i) => condCols[i] === null);
     const mode = opts.condVector ?? 'zero';
-    check(mode === 'zero' || mode === 'empirical' || mode === 'rows', 'E_ARG', () => `sample: condVector must be zero, empirical or rows, got ${String(mode)}`);
+    check(
+      mode === 'zero' || mode === 'empirical' || mode === 'rows',
+      'E_ARG',
+      () => `sample: condVector must be zero, empirical or rows, got ${String(mode)}`,
+    );
     const fromRows = opts.rows;
-    check(mode !== 'rows' || fromRows !== undefined, 'E_ARG', () => 'sample: condVector rows needs the training rows (rows)');
+    check(
+      mode !== 'rows' || fromRows !== undefined,
+      'E_ARG',
+      () => 'sample: condVector rows needs the training rows (rows)',
+    );
     if (fromRows !== undefined) {
-      check(fromRows.length === n, 'E_ARG', () => `sample: rows has ${fromRows.length} entries; give one training row per generated row (${n})`);
-      for (let i = 0; i < n; i++) check(Number.isInteger(fromRows[i]) && fromRows[i] >= 0 && fromRows[i] < sampler.rows, 'E_ARG', () => `sample: rows[${i}] = ${fromRows[i]} is not a training row (0 … ${sampler.rows - 1})`);
-      check(mode !== 'empirical', 'E_ARG', () => 'sample: condVector empirical draws its own rows; use rows with condVector zero or rows');
+      check(
+        fromRows.length === n,
+        'E_ARG',
+        () => `sample: rows has ${fromRows.length} entries; give one training row per generated row (${n})`,
+      );
+      for (let i = 0; i < n; i++)
+        check(
+          Number.isInteger(fromRows[i]) && fromRows[i] >= 0 && fromRows[i] < sampler.rows,
+          'E_ARG',
+          () => `sample: rows[${i}] = ${fromRows[i]} is not a training row (0 … ${sampler.rows - 1})`,
+        );
+      check(
+        mode !== 'empirical',
+        'E_ARG',
+        () => 'sample: condVector empirical draws its own rows; use rows with condVector zero or rows',
+      );
     }
     const fix = sampler.resolveFix(opts.fix ?? []);
-    check(!(fix.length > 0 && mode !== 'zero'), 'E_ARG', () => `sample: fixed categories set the cond vector; --cond-vector ${mode} applies only when nothing is fixed`);
+    check(
+      !(fix.length > 0 && mode !== 'zero'),
+      'E_ARG',
+      () => `sample: fixed categories set the cond vector; --cond-vector ${mode} applies only when nothing is fixed`,
+    );
     const fixed = fix.length ? sampler.fixedCond(fix) : null;
     const matching = fix.length ? sampler.matchingRows(fix) : null;
     const cd = sampler.condDim;
@@ -244,40 +329,46 @@ export class LucidGan {
     try {
       for (let start = 0; start < n; start += batch) {
         const b = Math.min(batch, n - start);
-        engine.scope(() => engine.noGrad(() => {
-          const z = rng.normal([b, cfg.embedding]);
-          // cond vector and, for conditions not given, the training rows they are drawn from
-          const cond = new Float32Array(b * cd);
-          let rows: Int32Array | null = fromRows ? Int32Array.from({ length: b }, (_, i) => fromRows[start + i]) : null;
-          if (fixed) {
-            for (let i = 0; i < b; i++) cond.set(fixed, i * cd);
-            if (drawn.length && !rows) {
-              const u = rng.uniformHost(b);
-              const pool = matching!.length > 0 ? matching! : null;
-              rows = pool ? Int32Array.from(u, (x) => pool[Math.min(pool.length - 1, Math.floor(x * pool.length))]) : sampler.sampleAnyRows(b, u);
+        engine.scope(() =>
+          engine.noGrad(() => {
+            const z = rng.normal([b, cfg.embedding]);
+            // cond vector and, for conditions not given, the training rows they are drawn from
+            const cond = new Float32Array(b * cd);
+            let rows: Int32Array | null = fromRows
+              ? Int32Array.from({ length: b }, (_, i) => fromRows[start + i])
+              : null;
+            if (fixed) {
+              for (let i = 0; i < b; i++) cond.set(fixed, i * cd);
+              if (drawn.length && !rows) {
+                const u = rng.uniformHost(b);
+                const pool = matching!.length > 0 ? matching! : null;
+                rows = pool
+                  ? Int32Array.from(u, (x) => pool[Math.min(pool.length - 1, Math.floor(x * pool.length))])
+                  : sampler.sampleAnyRows(b, u);
+              }
+            } else if (mode === 'empirical') {
+              const e = sampler.sampleEmpirical(b, rng.uniformHost(2 * b));
+              cond.set(e.cond);
+              rows = e.row;
+            } else if (mode === 'rows') cond.set(sampler.condOfRows(rows!, rng.uniformHost(b)).cond);
+            else if (drawn.length && !rows) rows = sampler.sampleAnyRows(b, rng.uniformHost(b));
+            const raw = new Float32Array(b * nc);
+            for (let i = 0; i < b; i++) {
+              for (let j = 0; j < nc; j++) {
+                const given = condCols[j];
+                const v = given ? given[given.length === 1 ? 0 : start + i] : this.conditionValues[rows![i] * nc + j];
+                raw[i * nc + j] = v;
+                condOut[j][start + i] = v;
+              }
             }
-          } else if (mode === 'empirical') {
-            const e = sampler.sampleEmpirical(b, rng.uniformHost(2 * b));
-            cond.set(e.cond);
-            rows = e.row;
-          } else if (mode === 'rows') cond.set(sampler.condOfRows(rows!, rng.uniformHost(b)).cond);
-          else if (drawn.length && !rows) rows = sampler.sampleAnyRows(b, rng.uniformHost(b));
-          const raw = new Float32Array(b * nc);
-          for (let i = 0; i < b; i++) {
-            for (let j = 0; j < nc; j++) {
-              const given = condCols[j];
-              const v = given ? given[given.length === 1 ? 0 : start + i] : this.conditionValues[rows![i] * nc + j];
-              raw[i * nc + j] = v;
-              condOut[j][start + i] = v;
-            }
-          }
-          const parts = [z];
-          if (cd > 0) parts.push(engine.tensor(cond, [b, cd]));
-          if (nc > 0) parts.push(engine.tensor(raw, [b, nc]));
-          const input = parts.length === 1 ? z : o.concat(parts, 1);
-          const fake = applyActivation(this.G.forward(input), spans, rng, cfg.tau);
-          out.set(fake.data, start * d);
-        }));
+            const parts = [z];
+            if (cd > 0) parts.push(engine.tensor(cond, [b, cd]));
+            if (nc > 0) parts.push(engine.tensor(raw, [b, nc]));
+            const input = parts.length === 1 ? z : o.concat(parts, 1);
+            const fake = applyActivation(this.G.forward(input), spans, rng, cfg.tau);
+            out.set(fake.data, start * d);
+          }),
+        );
       }
     } finally {
       this.G.train();
@@ -287,7 +378,12 @@ export class LucidGan {
     // Restore the discrete columns' labels (numeric columns made discrete come back as their labels).
     const columns: Column[] = [...decoded.columns];
     this.conditionNames.forEach((name, j) => columns.push({ kind: 'numeric', name, values: condOut[j] }));
-    const result: SampleResult = { table: { rows: n, columns }, drawnConditions: drawn, clipped: report.clipped, rowsClipped: report.rowsClipped };
+    const result: SampleResult = {
+      table: { rows: n, columns },
+      drawnConditions: drawn,
+      clipped: report.clipped,
+      rowsClipped: report.rowsClipped,
+    };
     if (fix.length) {
       const rowsHolding = matching!.length;
       const share = rowsHolding / sampler.rows;
@@ -297,7 +393,9 @@ export class LucidGan {
         const name = sampler.columns[f.column].name;
         const col = decoded.columns.find((x) => x.name === name)!;
         const label = sampler.columns[f.column].categories[f.category];
-        return col.kind === 'categorical' ? { codes: col.codes, code: col.categories.indexOf(label) } : { codes: new Int32Array(n), code: -1 };
+        return col.kind === 'categorical'
+          ? { codes: col.codes, code: col.categories.indexOf(label) }
+          : { codes: new Int32Array(n), code: -1 };
       });
       for (let i = 0; i < n; i++) if (cols.every((c) => c.codes[i] === c.code)) ok++;
       result.fixSatisfied = ok / n;
@@ -307,13 +405,26 @@ export class LucidGan {
 }
 
 /** The condition the consistency term uses (null: the paper's mode, or no condition in [0, 1] when none was named). */
-function chooseConsistency(opts: FitOptions, conditions: { names: string[]; values: Float64Array }, rows: number, where: string): { name: string; index: number; weight: number } | null {
+function chooseConsistency(
+  opts: FitOptions,
+  conditions: { names: string[]; values: Float64Array },
+  rows: number,
+  where: string,
+): { name: string; index: number; weight: number } | null {
   const weight = opts.consistencyWeight ?? CONSISTENCY_WEIGHT;
   if (opts.paper) {
-    check(opts.consistency === undefined && opts.consistencyWeight === undefined, 'E_ARG', () => 'gan: --paper trains without the consistency term; drop --consistency and --consistency-weight');
+    check(
+      opts.consistency === undefined && opts.consistencyWeight === undefined,
+      'E_ARG',
+      () => 'gan: --paper trains without the consistency term; drop --consistency and --consistency-weight',
+    );
     return null;
   }
-  check(Number.isFinite(weight) && weight >= 0, 'E_ARG', () => `gan: the consistency weight must be a number ≥ 0, got ${weight}`);
+  check(
+    Number.isFinite(weight) && weight >= 0,
+    'E_ARG',
+    () => `gan: the consistency weight must be a number ≥ 0, got ${weight}`,
+  );
   const nc = conditions.names.length;
   const inUnit = (j: number) => {
     for (let i = 0; i < rows; i++) {
@@ -324,8 +435,20 @@ function chooseConsistency(opts: FitOptions, conditions: { names: string[]; valu
   };
   if (opts.consistency !== undefined) {
     const j = conditions.names.indexOf(opts.consistency);
-    check(j >= 0, 'E_ARG', () => `${where}: the consistency condition "${opts.consistency}" is not a condition; the conditions are: ${conditions.names.join(', ') || 'none'}`);
-    check(inUnit(j), 'E_ARG', () => `${where}: the consistency condition "${opts.consistency}" has values outside [0, 1]; it must be a probability (e.g. the model's P(positive)), or train with --paper`);
+    check(
+      j >= 0,
+      'E_ARG',
+      () =>
+        `${where}: the consistency condition "${opts.consistency}" is not a condition; the conditions are: ` +
+        `${conditions.names.join(', ') || 'none'}`,
+    );
+    check(
+      inUnit(j),
+      'E_ARG',
+      () =>
+        `${where}: the consistency condition "${opts.consistency}" has values outside [0, 1]; it must be a ` +
+        `probability (e.g. the model's P(positive)), or train with --paper`,
+    );
     return weight > 0 ? { name: opts.consistency, index: j, weight } : null;
   }
   if (weight === 0) return null;
@@ -336,15 +459,36 @@ function chooseConsistency(opts: FitOptions, conditions: { names: string[]; valu
 function validateConfig(c: GanConfig): void {
   const posInt = (v: number) => Number.isSafeInteger(v) && v > 0;
   check(posInt(c.embedding), 'E_ARG', () => `gan: embedding must be a positive integer, got ${c.embedding}`);
-  check(c.generatorDims.every(posInt) && c.discriminatorDims.every(posInt), 'E_ARG', () => 'gan: layer sizes must be positive integers');
+  check(
+    c.generatorDims.every(posInt) && c.discriminatorDims.every(posInt),
+    'E_ARG',
+    () => 'gan: layer sizes must be positive integers',
+  );
   check(posInt(c.pac), 'E_ARG', () => `gan: pac must be a positive integer, got ${c.pac}`);
-  check(posInt(c.batch) && c.batch % c.pac === 0, 'E_ARG', () => `gan: batch must be a positive multiple of pac = ${c.pac}, got ${c.batch}`);
-  check(Number.isSafeInteger(c.epochs) && c.epochs >= 0, 'E_ARG', () => `gan: epochs must be a non-negative integer, got ${c.epochs}`);
-  check(c.lr > 0 && c.tau > 0 && c.penaltyLambda >= 0 && c.weightDecay >= 0, 'E_ARG', () => 'gan: lr and tau must be > 0, penaltyLambda and weightDecay ≥ 0');
+  check(
+    posInt(c.batch) && c.batch % c.pac === 0,
+    'E_ARG',
+    () => `gan: batch must be a positive multiple of pac = ${c.pac}, got ${c.batch}`,
+  );
+  check(
+    Number.isSafeInteger(c.epochs) && c.epochs >= 0,
+    'E_ARG',
+    () => `gan: epochs must be a non-negative integer, got ${c.epochs}`,
+  );
+  check(
+    c.lr > 0 && c.tau > 0 && c.penaltyLambda >= 0 && c.weightDecay >= 0,
+    'E_ARG',
+    () => 'gan: lr and tau must be > 0, penaltyLambda and weightDecay ≥ 0',
+  );
 }
 
 /** Splits the table into the modelled data (discrete columns made categorical) and the raw conditions. */
-function prepare(table: Table, conditionNames: string[], discreteNames: string[] | undefined, where: string): {
+function prepare(
+  table: Table,
+  conditionNames: string[],
+  discreteNames: string[] | undefined,
+  where: string,
+): {
   data: Table;
   conditions: { names: string[]; values: Float64Array };
   discrete: Set<string>;
@@ -355,11 +499,24 @@ function prepare(table: Table, conditionNames: string[], discreteNames: string[]
     if (!col) throw unknownColumn(name, names, where, what);
     return col;
   };
-  check(new Set(conditionNames).size === conditionNames.length, 'E_ARG', () => `${where}: a condition column is given twice`);
+  check(
+    new Set(conditionNames).size === conditionNames.length,
+    'E_ARG',
+    () => `${where}: a condition column is given twice`,
+  );
   const condCols = conditionNames.map((name) => {
     const col = find(name, 'condition');
-    check(col.kind === 'numeric', 'E_ARG', () => `${where}: condition "${name}" must be a numeric column (e.g. the model's P(positive)); it holds labels`);
-    for (let i = 0; i < table.rows; i++) check(Number.isFinite(col.values[i]), 'E_INPUT', () => `${where}: condition "${name}" has no number at row ${i + 1}`);
+    check(
+      col.kind === 'numeric',
+      'E_ARG',
+      () => `${where}: condition "${name}" must be a numeric column (e.g. the model's P(positive)); it holds labels`,
+    );
+    for (let i = 0; i < table.rows; i++)
+      check(
+        Number.isFinite(col.values[i]),
+        'E_INPUT',
+        () => `${where}: condition "${name}" has no number at row ${i + 1}`,
+      );
     return col;
   });
   const nc = condCols.length;
@@ -367,12 +524,21 @@ function prepare(table: Table, conditionNames: string[], discreteNames: string[]
   condCols.forEach((col, j) => {
     if (col.kind === 'numeric') for (let i = 0; i < table.rows; i++) values[i * nc + j] = col.values[i];
   });
-  const discrete = new Set(discreteNames ?? table.columns.filter((c) => c.kind === 'categorical' && !conditionNames.includes(c.name)).map((c) => c.name));
+  const discrete = new Set(
+    discreteNames ??
+      table.columns.filter((c) => c.kind === 'categorical' && !conditionNames.includes(c.name)).map((c) => c.name),
+  );
   for (const name of discrete) {
     find(name, 'discrete column');
-    check(!conditionNames.includes(name), 'E_ARG', () => `${where}: "${name}" cannot be both a condition and a discrete column`);
+    check(
+      !conditionNames.includes(name),
+      'E_ARG',
+      () => `${where}: "${name}" cannot be both a condition and a discrete column`,
+    );
   }
-  const columns = table.columns.filter((c) => !conditionNames.includes(c.name)).map((c) => (discrete.has(c.name) && c.kind === 'numeric' ? asCategorical(c) : c));
+  const columns = table.columns
+    .filter((c) => !conditionNames.includes(c.name))
+    .map((c) => (discrete.has(c.name) && c.kind === 'numeric' ? asCategorical(c) : c));
   check(columns.length > 0, 'E_INPUT', () => `${where}: no columns left to model besides the conditions`);
   return { data: { rows: table.rows, columns }, conditions: { names: conditionNames.slice(), values }, discrete };
 }
@@ -381,7 +547,12 @@ function prepare(table: Table, conditionNames: string[], discreteNames: string[]
 function asCategorical(col: Column & { kind: 'numeric' }): Column {
   const distinct = Array.from(new Set(col.values)).sort((a, b) => a - b);
   const index = new Map(distinct.map((v, i) => [v, i]));
-  return { kind: 'categorical', name: col.name, categories: distinct.map((v) => String(v)), codes: Int32Array.from(col.values, (v) => (Number.isNaN(v) ? -1 : index.get(v)!)) };
+  return {
+    kind: 'categorical',
+    name: col.name,
+    categories: distinct.map((v) => String(v)),
+    codes: Int32Array.from(col.values, (v) => (Number.isNaN(v) ? -1 : index.get(v)!)),
+  };
 }
 
 function buildSampler(transformer: DataTransformer, data: Table, discrete: Set<string>): CondSampler {
@@ -394,7 +565,12 @@ function buildSampler(transformer: DataTransformer, data: Table, discrete: Set<s
         const col = data.columns.find((c) => c.name === info.name)!;
         if (col.kind !== 'categorical') throw new EngineError('E_INPUT', `gan: column "${info.name}" changed kind`);
         const lut = col.categories.map((l) => info.categories.indexOf(l));
-        cols.push({ name: info.name, categories: info.categories.slice(), codes: Int32Array.from(col.codes, (k) => lut[k]), dataOffset: at });
+        cols.push({
+          name: info.name,
+          categories: info.categories.slice(),
+          codes: Int32Array.from(col.codes, (k) => lut[k]),
+          dataOffset: at,
+        });
       }
       at += info.categories.length;
     }

@@ -49,7 +49,11 @@ export class CondSampler {
     columns.forEach((c, j) => {
       this.condOffset[j] = at;
       at += c.categories.length;
-      check(c.codes.length === rows, 'E_SHAPE', () => `sampler: column "${c.name}" has ${c.codes.length} codes for ${rows} rows`);
+      check(
+        c.codes.length === rows,
+        'E_SHAPE',
+        () => `sampler: column "${c.name}" has ${c.codes.length} codes for ${rows} rows`,
+      );
     });
     this.condDim = at;
     this.counts = columns.map((c) => {
@@ -84,7 +88,11 @@ export class CondSampler {
 
   /** Training cond vectors: 2 uniforms per row (column, then category). Requires ≥ 1 discrete column. */
   sampleTraining(n: number, u: Float64Array): CondDraw {
-    check(this.columns.length > 0 && u.length >= 2 * n, 'E_ARG', () => 'sampler: no discrete columns, or too few uniforms');
+    check(
+      this.columns.length > 0 && u.length >= 2 * n,
+      'E_ARG',
+      () => 'sampler: no discrete columns, or too few uniforms',
+    );
     const cond = new Float32Array(n * this.condDim);
     const column = new Int32Array(n);
     const category = new Int32Array(n);
@@ -165,12 +173,23 @@ export class CondSampler {
       const j = this.columns.findIndex((c) => c.name === name);
       if (j < 0) {
         const names = this.columns.map((c) => c.name);
-        throw new EngineError('E_ARG', `fix: "${name}" is not a discrete column of this model; ${names.length ? `the discrete columns are: ${names.join(', ')}` : 'the model has no discrete columns'}`);
+        throw new EngineError(
+          'E_ARG',
+          `fix: "${name}" is not a discrete column of this model; ${
+            names.length ? `the discrete columns are: ${names.join(', ')}` : 'the model has no discrete columns'
+          }`,
+        );
       }
       check(!seen.has(j), 'E_ARG', () => `fix: column "${name}" is fixed twice`);
       seen.add(j);
       const k = this.columns[j].categories.indexOf(value);
-      check(k >= 0, 'E_ARG', () => `fix: "${value}" is not a category of "${name}"; its categories are: ${this.columns[j].categories.join(', ')}`);
+      check(
+        k >= 0,
+        'E_ARG',
+        () =>
+          `fix: "${value}" is not a category of "${name}"; its categories are: ` +
+          `${this.columns[j].categories.join(', ')}`,
+      );
       return { column: j, category: k };
     });
   }

@@ -49,7 +49,10 @@ export interface SurrogateFit {
 export class Surrogate extends Module {
   readonly l0: Linear;
   readonly l1: Linear;
-  constructor(readonly inputDim: number, readonly hidden: number) {
+  constructor(
+    readonly inputDim: number,
+    readonly hidden: number,
+  ) {
     super();
     this.l0 = this.child('l0', new Linear(inputDim, hidden));
     this.l1 = this.child('l1', new Linear(hidden, 1));
@@ -61,7 +64,13 @@ export class Surrogate extends Module {
 }
 
 /** A surrogate's network and parameters with the given weights; its parameters never require gradients. */
-export function buildSurrogate(engine: Engine, inputDim: number, hidden: number, weights: Float32Array | null, rng?: Rng): { net: Surrogate; params: ParamSet } {
+export function buildSurrogate(
+  engine: Engine,
+  inputDim: number,
+  hidden: number,
+  weights: Float32Array | null,
+  rng?: Rng,
+): { net: Surrogate; params: ParamSet } {
   const net = new Surrogate(inputDim, hidden);
   const params = buildParams(engine, net, rng ?? new Rng(engine, 0));
   if (weights) params.restore(weights);
@@ -73,7 +82,14 @@ export function freezeSurrogate(net: Surrogate): void {
 }
 
 /** Fits s on (x rows, targets in [0, 1]); returns its weights and the fit. */
-export function fitSurrogate(engine: Engine, x: Float32Array, rows: number, d: number, target: Float32Array, seed: number): { weights: Float32Array; hidden: number; fit: SurrogateFit } {
+export function fitSurrogate(
+  engine: Engine,
+  x: Float32Array,
+  rows: number,
+  d: number,
+  target: Float32Array,
+  seed: number,
+): { weights: Float32Array; hidden: number; fit: SurrogateFit } {
   const cfg = SURROGATE_DEFAULTS;
   // Its own stream (the GAN's draws stay the same in both modes).
   const rng = new Rng(engine, (seed ^ 0x5a17e) >>> 0);
@@ -94,7 +110,8 @@ export function fitSurrogate(engine: Engine, x: Float32Array, rows: number, d: n
           yb[i] = target[r];
         }
         engine.scope(() => {
-          // Gaussian input noise smooths s, so the generator cannot satisfy it with rows the audited model scores otherwise
+          // Gaussian input noise smooths s, so the generator cannot satisfy it with rows the audited model scores
+          // otherwise
           let xin = engine.tensor(xb, [batch, d]);
           if (cfg.noise > 0) xin = o.add(xin, o.mul(rng.normal([batch, d]), cfg.noise));
           const loss = o.bceWithLogits(net.forward(xin), engine.tensor(yb, [batch, 1]));
@@ -103,11 +120,16 @@ export function fitSurrogate(engine: Engine, x: Float32Array, rows: number, d: n
       }
     }
     // the fit on every training pair
-    let bce = 0, floor = 0, mse = 0, agree = 0;
+    let bce = 0,
+      floor = 0,
+      mse = 0,
+      agree = 0;
     const chunk = 4096;
     for (let start = 0; start < rows; start += chunk) {
       const b = Math.min(chunk, rows - start);
-      const logits = engine.scope(() => engine.noGrad(() => net.forward(engine.tensor(x.subarray(start * d, (start + b) * d), [b, d])).data.slice()));
+      const logits = engine.scope(() =>
+        engine.noGrad(() => net.forward(engine.tensor(x.subarray(start * d, (start + b) * d), [b, d])).data.slice()),
+      );
       for (let i = 0; i < b; i++) {
         const z = logits[i];
         const y = target[start + i];
@@ -115,13 +137,23 @@ export function fitSurrogate(engine: Engine, x: Float32Array, rows: number, d: n
         bce += Math.max(z, 0) - z * y + Math.log1p(fdexp(-Math.abs(z)));
         floor += (y > 0 ? -y * fdlog(y) : 0) + (y < 1 ? -(1 - y) * fdlog(1 - y) : 0);
         mse += (p - y) ** 2;
-        if ((p > 0.5) === (y > 0.5)) agree++;
+        if (p > 0.5 === y > 0.5) agree++;
       }
     }
-    return { weights: params.snapshot(), hidden: cfg.hidden, fit: { bce: bce / rows, bceFloor: floor / rows, mse: mse / rows, agreement: agree / rows, epochs, noise: cfg.noise } };
+    return {
+      weights: params.snapshot(),
+      hidden: cfg.hidden,
+      fit: {
+        bce: bce / rows,
+        bceFloor: floor / rows,
+        mse: mse / rows,
+        agreement: agree / rows,
+        epochs,
+        noise: cfg.noise,
+      },
+    };
   } finally {
     opt.dispose();
     params.dispose();
   }
 }
-

@@ -16,9 +16,20 @@ import type { DataTransformer } from '../ctgan/transformer.js';
 import { applyActivation, Discriminator, type Generator, gradientPenalty } from '../ctgan/networks.js';
 import type { CondSampler } from './sampler.js';
 import type { Surrogate } from './surrogate.js';
-import type { Checkpointing, ConsistencySpec, FitStatus, GanConfig, GanEpoch, GanHistory, StopRecord } from './config.js';
+import type {
+  Checkpointing,
+  ConsistencySpec,
+  FitStatus,
+  GanConfig,
+  GanEpoch,
+  GanHistory,
+  StopRecord,
+} from './config.js';
 
-/** What the trainer reads and updates of a model (a LucidGan): its generator and weights, data representation, conditions, settings and history. */
+/**
+ * What the trainer reads and updates of a model (a LucidGan): its generator and weights, data representation,
+ * conditions, settings and history.
+ */
 export interface TrainableGan {
   readonly engine: Engine;
   readonly G: Generator;
@@ -68,7 +79,11 @@ export class GanTrainer {
   private readonly optD: Adam;
   private readonly discreteCols: { data: number; cond: number; width: number }[];
 
-  constructor(readonly model: TrainableGan, readonly x: Float32Array, readonly rng: Rng) {
+  constructor(
+    readonly model: TrainableGan,
+    readonly x: Float32Array,
+    readonly rng: Rng,
+  ) {
     const { engine, sampler, config: cfg } = model;
     const d = model.transformer.outputDim;
     this.D = new Discriminator(d + sampler.condDim + model.conditionNames.length, cfg.discriminatorDims, cfg.pac);
@@ -76,7 +91,11 @@ export class GanTrainer {
     const adam = { lr: cfg.lr, betas: cfg.betas, weightDecay: cfg.weightDecay };
     this.optG = new Adam(model.params.trainable, adam);
     this.optD = new Adam(this.dParams.trainable, adam);
-    this.discreteCols = sampler.columns.map((c, j) => ({ data: c.dataOffset, cond: sampler.condOffset[j], width: c.categories.length }));
+    this.discreteCols = sampler.columns.map((c, j) => ({
+      data: c.dataOffset,
+      cond: sampler.condOffset[j],
+      width: c.categories.length,
+    }));
     this.steps = Math.max(Math.floor(sampler.rows / cfg.batch), 1);
   }
 
@@ -105,7 +124,11 @@ export class GanTrainer {
   private condLoss(raw: Tensor, cond: Tensor): Tensor {
     let total: Tensor | null = null;
     for (const c of this.discreteCols) {
-      const ce = o.crossEntropy(o.sliceCols(raw, c.data, c.data + c.width), o.sliceCols(cond, c.cond, c.cond + c.width), 'sum');
+      const ce = o.crossEntropy(
+        o.sliceCols(raw, c.data, c.data + c.width),
+        o.sliceCols(cond, c.cond, c.cond + c.width),
+        'sum',
+      );
       total = total ? o.add(total, ce) : ce;
     }
     return o.div(total!, raw.shape[0]);
@@ -128,12 +151,16 @@ export class GanTrainer {
     const z = rng.normal([n, cfg.embedding]);
     const cond = new Float32Array(n * cd);
     const half = n >> 1;
-    if (sampler.discreteCount > 0) cond.set(sampler.sampleTraining(n - half, rng.uniformHost(2 * (n - half))).cond, half * cd);
+    if (sampler.discreteCount > 0)
+      cond.set(sampler.sampleTraining(n - half, rng.uniformHost(2 * (n - half))).cond, half * cd);
     const raw = this.condsOf(sampler.sampleAnyRows(n, rng.uniformHost(n)));
     const u = rng.uniformHost(n);
     const target = new Float32Array(n);
     for (let i = 0; i < n; i++) raw[i * nc + s.index] = target[i] = u[i] < 0.5 ? 0 : 1;
-    return { input: cat(z, cd > 0 ? engine.tensor(cond, [n, cd]) : null, engine.tensor(raw, [n, nc])), target: engine.tensor(target, [n, 1]) };
+    return {
+      input: cat(z, cd > 0 ? engine.tensor(cond, [n, cd]) : null, engine.tensor(raw, [n, nc])),
+      target: engine.tensor(target, [n, 1]),
+    };
   }
 
   /** One critic step and one generator step. A non-finite loss skips the update it belongs to. */
@@ -148,7 +175,8 @@ export class GanTrainer {
     // ---- critic step
     const dLoss = engine.scope(() => {
       const z = rng.normal([B, cfg.embedding]);
-      let c1: Tensor | null = null, c2: Tensor | null = null;
+      let c1: Tensor | null = null,
+        c2: Tensor | null = null;
       let realIdx: Int32Array;
       let fakeCond: Float32Array;
       if (sampler.discreteCount > 0) {
@@ -184,7 +212,8 @@ export class GanTrainer {
       if (isFiniteAll(lossD, pen)) this.optD.step(grad(total, this.dParams.trainable));
       return { lossD, pen };
     });
-    if (!isFiniteAll(dLoss.lossD, dLoss.pen)) return { lossD: dLoss.lossD, penalty: dLoss.pen, lossG: NaN, lossCond: NaN };
+    if (!isFiniteAll(dLoss.lossD, dLoss.pen))
+      return { lossD: dLoss.lossD, penalty: dLoss.pen, lossG: NaN, lossCond: NaN };
     // ---- generator step
     const gLoss = engine.scope(() => {
       const z = rng.normal([B, cfg.embedding]);
@@ -198,7 +227,8 @@ export class GanTrainer {
       const p = nc ? engine.tensor(this.condsOf(rows), [B, nc]) : null;
       const s = model.surrogate;
       const probe = s ? this.probe() : null;
-      // consistency mode: the probe rows run through the generator with the batch, then only the consistency term sees them
+      // consistency mode: the probe rows run through the generator with the batch, then only the consistency term sees
+      // them
       const rawAll = G.forward(probe ? o.concat([cat(z, c1, p), probe.input], 0) : cat(z, c1, p));
       const fakeAll = applyActivation(rawAll, spans, rng, cfg.tau);
       const raw = probe ? o.sliceRows(rawAll, 0, B) : rawAll;
@@ -232,10 +262,18 @@ function cat(a: Tensor, cond: Tensor | null, raw: Tensor | null): Tensor {
   return parts.length === 1 ? a : o.concat(parts, 1);
 }
 
-/** The most training time (ms) between two yields to the event loop when training can be stopped: how long a stop request can wait. */
+/**
+ * The most training time (ms) between two yields to the event loop when training can be stopped: how long a stop
+ * request can wait.
+ */
 export const YIELD_EVERY_MS = 25;
 
-export async function train<M extends TrainableGan>(model: M, x: Float32Array, rng: Rng, opts: TrainOptions<M>): Promise<{ status: FitStatus; message?: string }> {
+export async function train<M extends TrainableGan>(
+  model: M,
+  x: Float32Array,
+  rng: Rng,
+  opts: TrainOptions<M>,
+): Promise<{ status: FitStatus; message?: string }> {
   const trainer = new GanTrainer(model, x, rng);
   const steps = trainer.steps;
   let good = model.params.snapshot();
@@ -249,12 +287,28 @@ export async function train<M extends TrainableGan>(model: M, x: Float32Array, r
   };
   const cp = opts.checkpoint;
   if (cp) {
-    check(Number.isSafeInteger(cp.every) && cp.every > 0, 'E_ARG', () => `gan: checkpoint.every must be a positive integer, got ${cp.every}`);
-    check(Number.isSafeInteger(cp.patience) && cp.patience > 0, 'E_ARG', () => `gan: checkpoint.patience must be a positive integer, got ${cp.patience}`);
-    check(cp.minDelta >= 0 && cp.minDelta < 1, 'E_ARG', () => `gan: checkpoint.minDelta must be in [0, 1), got ${cp.minDelta}`);
+    check(
+      Number.isSafeInteger(cp.every) && cp.every > 0,
+      'E_ARG',
+      () => `gan: checkpoint.every must be a positive integer, got ${cp.every}`,
+    );
+    check(
+      Number.isSafeInteger(cp.patience) && cp.patience > 0,
+      'E_ARG',
+      () => `gan: checkpoint.patience must be a positive integer, got ${cp.patience}`,
+    );
+    check(
+      cp.minDelta >= 0 && cp.minDelta < 1,
+      'E_ARG',
+      () => `gan: checkpoint.minDelta must be in [0, 1), got ${cp.minDelta}`,
+    );
     model.history.checkpoints = [];
   }
-  check(cp?.minSteps === undefined || cp.minSteps >= 0, 'E_ARG', () => `gan: checkpoint.minSteps must be a non-negative number, got ${cp!.minSteps}`);
+  check(
+    cp?.minSteps === undefined || cp.minSteps >= 0,
+    'E_ARG',
+    () => `gan: checkpoint.minSteps must be a non-negative number, got ${cp!.minSteps}`,
+  );
   /** the lowest finite score so far and its weights (kept at the end) */
   let best: { score: number; steps: number; weights: Float32Array } | null = null;
   /** the score progress is measured from (Checkpointing.progressFrom), and the highest acceptance so far */
@@ -271,7 +325,7 @@ export async function train<M extends TrainableGan>(model: M, x: Float32Array, r
     // a rule that keeps the stopping check's weights keeps them when it stops or reaches the budget
     const keepLast = cp.keep === 'last' && current !== null;
     if (!keepLast && best && best.steps !== stepsDone) model.params.restore(best.weights);
-    const kept = keepLast ? current : best ?? current ?? { score: NaN, steps: stepsDone };
+    const kept = keepLast ? current : (best ?? current ?? { score: NaN, steps: stepsDone });
     model.history.stop = { steps: stepsDone, keptSteps: kept.steps, keptScore: kept.score, reason };
   };
   /** the check after an epoch; true: stop */
@@ -280,13 +334,23 @@ export async function train<M extends TrainableGan>(model: M, x: Float32Array, r
     const got = await cp!.score(model);
     const { score, acceptance } = typeof got === 'number' ? { score: got, acceptance: undefined } : got;
     const checkSeconds = (performance.now() - t) / 1000;
-    model.history.checkpoints!.push({ steps: stepsDone, score, ...(acceptance !== undefined ? { acceptance } : {}), seconds: trainSeconds, checkSeconds });
+    model.history.checkpoints!.push({
+      steps: stepsDone,
+      score,
+      ...(acceptance !== undefined ? { acceptance } : {}),
+      seconds: trainSeconds,
+      checkSeconds,
+    });
     nextCheck = stepsDone + cp!.every;
     // a score that cannot be computed (NaN) is no evidence either way: it neither resets nor uses up the patience
     if (Number.isFinite(score)) {
       if (best === null || score < best.score) best = { score, steps: stepsDone, weights };
       const better = score < progressScore * (1 - cp!.minDelta);
-      const rose = cp!.acceptanceRise !== undefined && acceptance !== undefined && Number.isFinite(acceptance) && acceptance > bestAcceptance + cp!.acceptanceRise;
+      const rose =
+        cp!.acceptanceRise !== undefined &&
+        acceptance !== undefined &&
+        Number.isFinite(acceptance) &&
+        acceptance > bestAcceptance + cp!.acceptanceRise;
       if (better || rose) waits = 0;
       else waits++;
       if (cp!.progressFrom === 'lowest') progressScore = Math.min(progressScore, score);
@@ -303,11 +367,22 @@ export async function train<M extends TrainableGan>(model: M, x: Float32Array, r
       let last: StepLosses | null = null;
       for (let step = 0; step < steps; step++) {
         const l = trainer.step();
-        const bad = !isFiniteAll(l.lossD, l.penalty) ? `loss_d is ${isFiniteAll(l.lossD) ? `finite but the gradient penalty is ${l.penalty}` : l.lossD}` : !isFiniteAll(l.lossG) ? `loss_g is ${l.lossG}` : !isFiniteAll(l.lossCond) ? `loss_cond is ${l.lossCond}` : null;
+        const bad = !isFiniteAll(l.lossD, l.penalty)
+          ? `loss_d is ${isFiniteAll(l.lossD) ? `finite but the gradient penalty is ${l.penalty}` : l.lossD}`
+          : !isFiniteAll(l.lossG)
+            ? `loss_g is ${l.lossG}`
+            : !isFiniteAll(l.lossCond)
+              ? `loss_cond is ${l.lossCond}`
+              : null;
         if (bad) {
           model.params.restore(good);
           finish('diverged', null);
-          return { status: 'diverged', message: `training diverged at epoch ${epoch}, step ${step + 1}: ${bad}; kept the weights of ${bestSteps() !== null ? `the best check (step ${bestSteps()})` : `the last completed epoch (${epoch - 1})`}` };
+          return {
+            status: 'diverged',
+            message: `training diverged at epoch ${epoch}, step ${step + 1}: ${bad}; kept the weights of ${
+              bestSteps() !== null ? `the best check (step ${bestSteps()})` : `the last completed epoch (${epoch - 1})`
+            }`,
+          };
         }
         last = l;
         if (yieldNow) {
@@ -328,7 +403,12 @@ export async function train<M extends TrainableGan>(model: M, x: Float32Array, r
       if (!w.every(Number.isFinite)) {
         model.params.restore(good);
         finish('diverged', null);
-        return { status: 'diverged', message: `training diverged at epoch ${epoch}: a generator weight is not finite; kept the weights of ${bestSteps() !== null ? `the best check (step ${bestSteps()})` : `epoch ${epoch - 1}`}` };
+        return {
+          status: 'diverged',
+          message:
+            `training diverged at epoch ${epoch}: a generator weight is not finite; kept the weights of ` +
+            `${bestSteps() !== null ? `the best check (step ${bestSteps()})` : `epoch ${epoch - 1}`}`,
+        };
       }
       good = w;
       // CTGAN reports the last step's losses of each epoch.
