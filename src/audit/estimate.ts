@@ -13,8 +13,8 @@ import type { FitOptions } from '../models/lucidgan/model.js';
 import { probeGan, probeSlice, type AuditEstimate, type GanProbe } from './gan-probe.js';
 export type { AuditEstimate } from './gan-probe.js';
 import { sideBySide, type GanWorkers } from './gan-workers.js';
-import { AUDIT_DEFAULTS, ganBatchFor, ganEpochsFor, type AuditOptions } from './options.js';
-import { GAN_SCHEDULES } from './schedule.js';
+import type { AuditOptions } from './options.js';
+import { ganPlan } from './plan.js';
 
 export const ESTIMATE_DEFAULTS = {
   /** the GANs' share of a default audit's time (EXPERIMENTS.md §12.7: 0.93 Adult, 0.96 COMPAS and the simulated set) */
@@ -84,12 +84,12 @@ export async function estimateAudit(
     | 'ganWorkers'
   >,
 ): Promise<AuditEstimate> {
-  const schedule = GAN_SCHEDULES[opts.ganSchedule ?? AUDIT_DEFAULTS.ganSchedule];
+  const gan = ganPlan(opts);
+  const schedule = gan.scheduleDef;
   const cols: Column[] = table.columns.filter(
     (c) => c.name !== opts.label && c.name !== opts.pred && !(c.kind === 'categorical' && c.identifier),
   );
-  const rowsMax = opts.ganRows ?? AUDIT_DEFAULTS.ganRows;
-  const kept = Math.round(Math.min(table.rows, rowsMax) * (1 - schedule.holdout));
+  const kept = Math.round(Math.min(table.rows, gan.rowsMax) * (1 - schedule.holdout));
   const condition = '__lucid_estimate_condition__';
   const base: Table = {
     rows: table.rows,
@@ -102,18 +102,18 @@ export async function estimateAudit(
           base,
           Int32Array.from({ length: kept }, (_, i) => Math.floor((i * table.rows) / kept)),
         );
-  const batch = opts.ganBatch ?? ganBatchFor(ganTable.rows);
+  const batch = gan.batchFor(ganTable.rows);
   return estimateGans(
     engine,
     {
       ganTable,
       condition,
-      seeds: opts.ganSeeds ?? AUDIT_DEFAULTS.ganSeeds,
-      epochs: opts.ganEpochs ?? ganEpochsFor(ganTable.rows, batch),
+      seeds: gan.count,
+      epochs: gan.epochsFor(ganTable.rows, batch),
       batch,
       fit: {
-        paper: (opts.ganMode ?? AUDIT_DEFAULTS.ganMode) === 'paper',
-        pointShare: opts.ganPointShare ?? AUDIT_DEFAULTS.ganPointShare,
+        paper: gan.mode === 'paper',
+        pointShare: gan.pointShare,
         ...(schedule.dims ? { generatorDims: schedule.dims, discriminatorDims: schedule.dims } : {}),
       },
       ceiling: schedule.stop !== undefined,

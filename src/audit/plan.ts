@@ -74,6 +74,8 @@ export interface GanPlan {
   rejection: boolean;
   /** the most rows the GANs train on (a stratified sample beyond) */
   rowsMax: number;
+  /** how many GANs train (different seeds; their seeds are the plan's seeds.gans) */
+  count: number;
   /** the GAN batch for `rows` training rows: the one given, else ganBatchFor(rows) */
   batchFor(rows: number): number;
   /** the GAN epochs for `rows` training rows at `batch`: the ones given, else ganEpochsFor(rows, batch) */
@@ -131,6 +133,68 @@ export interface AuditPlan {
   ganWorkers: GanWorkers | undefined;
 }
 
+/** The GAN options an audit and its estimate read (AuditOptions' gan* fields and rejection). */
+export type GanOptions = Pick<
+  AuditOptions,
+  | 'ganRows'
+  | 'ganSchedule'
+  | 'ganSeeds'
+  | 'ganCandidates'
+  | 'ganMode'
+  | 'ganPointShare'
+  | 'ganCondition'
+  | 'ganCorrect'
+  | 'rejection'
+  | 'ganBatch'
+  | 'ganEpochs'
+>;
+
+/**
+ * The GANs' part of the plan: checks the GAN options and settles their defaults, for the audit's plan
+ * and for the estimate the browser page shows before an audit runs.
+ */
+export function ganPlan(opts: GanOptions): GanPlan {
+  const rowsMax = opts.ganRows ?? AUDIT_DEFAULTS.ganRows;
+  check(
+    Number.isSafeInteger(rowsMax) && rowsMax > 0,
+    'E_ARG',
+    () => `audit: ganRows must be a positive integer, got ${rowsMax}`,
+  );
+  const schedule = opts.ganSchedule ?? AUDIT_DEFAULTS.ganSchedule;
+  check(
+    schedule in GAN_SCHEDULES,
+    'E_ARG',
+    () => `audit: ganSchedule must be one of ${Object.keys(GAN_SCHEDULES).join(', ')}, got ${String(schedule)}`,
+  );
+  const count = opts.ganSeeds ?? AUDIT_DEFAULTS.ganSeeds;
+  check(
+    Number.isSafeInteger(count) && count >= 1,
+    'E_ARG',
+    () => `audit: ganSeeds must be a positive integer, got ${count}`,
+  );
+  const candidates = opts.ganCandidates ?? CORRECTION_DEFAULTS.factor;
+  check(
+    Number.isSafeInteger(candidates) && candidates >= 2,
+    'E_ARG',
+    () => `audit: ganCandidates must be an integer of at least 2, got ${candidates}`,
+  );
+  const { ganBatch, ganEpochs } = opts;
+  return {
+    schedule,
+    scheduleDef: GAN_SCHEDULES[schedule],
+    mode: opts.ganMode ?? AUDIT_DEFAULTS.ganMode,
+    pointShare: opts.ganPointShare ?? AUDIT_DEFAULTS.ganPointShare,
+    condition: opts.ganCondition ?? AUDIT_DEFAULTS.ganCondition,
+    correct: opts.ganCorrect ?? AUDIT_DEFAULTS.ganCorrect,
+    candidates,
+    rejection: opts.rejection ?? true,
+    rowsMax,
+    count,
+    batchFor: (rows) => ganBatch ?? ganBatchFor(rows),
+    epochsFor: (rows, batch) => ganEpochs ?? ganEpochsFor(rows, batch),
+  };
+}
+
 /** Rethrows an input error of `f` with the data's name in front (the metrics' errors on the data's columns). */
 function inData<T>(source: string, f: () => T): T {
   try {
@@ -160,12 +224,6 @@ export function auditPlan(table: Table, opts: AuditOptions): AuditPlan {
     Number.isSafeInteger(nInter) && nInter >= 0,
     'E_ARG',
     () => `audit: intersectionRows must be a non-negative integer, got ${nInter}`,
-  );
-  const rowsMax = opts.ganRows ?? AUDIT_DEFAULTS.ganRows;
-  check(
-    Number.isSafeInteger(rowsMax) && rowsMax > 0,
-    'E_ARG',
-    () => `audit: ganRows must be a positive integer, got ${rowsMax}`,
   );
   check(table.rows > 0, 'E_INPUT', () => 'audit: the data has no rows');
   check(opts.protected.length > 0, 'E_ARG', () => 'audit: name at least one protected column');
@@ -257,20 +315,8 @@ export function auditPlan(table: Table, opts: AuditOptions): AuditPlan {
     modelPositive ??
     inData(source, () => positiveOf(labelValues(table, opts.label, 'metrics'), opts.positive, opts.label, 'metrics'));
 
-  const schedule = opts.ganSchedule ?? AUDIT_DEFAULTS.ganSchedule;
-  check(
-    schedule in GAN_SCHEDULES,
-    'E_ARG',
-    () => `audit: ganSchedule must be one of ${Object.keys(GAN_SCHEDULES).join(', ')}, got ${String(schedule)}`,
-  );
-  const gans = ganSeedsFor(seed, opts.ganSeeds ?? AUDIT_DEFAULTS.ganSeeds);
-  const candidates = opts.ganCandidates ?? CORRECTION_DEFAULTS.factor;
-  check(
-    Number.isSafeInteger(candidates) && candidates >= 2,
-    'E_ARG',
-    () => `audit: ganCandidates must be an integer of at least 2, got ${candidates}`,
-  );
-  const { ganBatch, ganEpochs } = opts;
+  const gan = ganPlan(opts);
+  const gans = ganSeedsFor(seed, gan.count);
 
   return {
     label: opts.label,
@@ -310,19 +356,7 @@ export function auditPlan(table: Table, opts: AuditOptions): AuditPlan {
     },
     n,
     nInter,
-    gan: {
-      schedule,
-      scheduleDef: GAN_SCHEDULES[schedule],
-      mode: opts.ganMode ?? AUDIT_DEFAULTS.ganMode,
-      pointShare: opts.ganPointShare ?? AUDIT_DEFAULTS.ganPointShare,
-      condition: opts.ganCondition ?? AUDIT_DEFAULTS.ganCondition,
-      correct: opts.ganCorrect ?? AUDIT_DEFAULTS.ganCorrect,
-      candidates,
-      rejection: opts.rejection ?? true,
-      rowsMax,
-      batchFor: (rows) => ganBatch ?? ganBatchFor(rows),
-      epochsFor: (rows, batch) => ganEpochs ?? ganEpochsFor(rows, batch),
-    },
+    gan,
     fale: { bins: opts.faleBins ?? FALE_DEFAULTS.bins, bootstrap: opts.faleBootstrap ?? AUDIT_DEFAULTS.faleBootstrap },
     lucidEpochs: opts.lucidEpochs ?? LUCID_DEFAULTS.epochs,
     onProgress: opts.onProgress,

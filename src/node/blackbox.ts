@@ -17,6 +17,7 @@ import type { Engine } from '../engine/engine.js';
 import { EngineError, inputError } from '../engine/errors.js';
 import type { Table } from '../data/table.js';
 import { builtinBlackBox, columnBlackBox, type BlackBox } from '../models/blackbox.js';
+import { modelOrPred } from '../methods/metrics/decision.js';
 import { onnxBlackBox, parseOnnxSidecar, type OrtLike } from '../models/onnx.js';
 import {
   adapterForExtension,
@@ -113,15 +114,13 @@ export async function resolveBlackBox(
   data: Table,
   load: LoadBlackBoxOptions = {},
 ): Promise<BlackBox> {
-  if (opts.model !== undefined && opts.pred !== undefined)
-    throw new EngineError(
-      'E_ARG',
-      'give either --model (a model to call) or --pred (a column of predictions), not both',
-    );
-  if (opts.pred !== undefined) return columnBlackBox(data, opts.pred);
-  if (opts.model === undefined)
-    throw new EngineError('E_ARG', `no model: give --model FILE (${modelFilePhrase()}) or --pred COLUMN`);
-  return loadBlackBox(engine, opts.model, load);
+  const which = modelOrPred(opts, {
+    none: `no model: give --model FILE (${modelFilePhrase()}) or --pred COLUMN`,
+    both: 'give either --model (a model to call) or --pred (a column of predictions), not both',
+  });
+  return which === 'pred'
+    ? columnBlackBox(data, opts.pred as string)
+    : loadBlackBox(engine, opts.model as string, load);
 }
 
 /**
