@@ -23,6 +23,7 @@ import {
   auditTable,
   CANONICAL_SIDES,
   CHECK_RESULT_VERSION,
+  emptyRuleValue,
   formatValue,
   judge,
   policySummary,
@@ -53,19 +54,7 @@ function acceptance(a: AuditView, side: 'positive' | 'negative'): { rate: number
 export function canonicalValues(rule: PolicyRule, a: AuditView, s: Pick<CheckSettings, 'minGroup'>): RuleValue[] {
   const m = rule.metric;
   const wanted = (g: string) => !rule.groups || rule.groups.includes(g);
-  const base = (group: string, n: number): RuleValue => ({
-    rule: rule.id,
-    metric: m.name,
-    kind: m.kind,
-    attribute: rule.attribute,
-    group,
-    reference: null,
-    n,
-    referenceN: null,
-    value: null,
-    interval: null,
-    verdict: null,
-  });
+  const base = (group: string, n: number): RuleValue => emptyRuleValue(rule, group, n);
   const out: RuleValue[] = [];
   if (m.canonical === 'canonical_validity') {
     const v = a.canonical.validity;
