@@ -16,7 +16,6 @@
 //                      the noise floor beside it.
 // Core code: no Node imports.
 import { EngineError } from '../engine/errors.js';
-import { fitLine } from '../methods/metrics/index.js';
 import type { AuditResult } from './types.js';
 import { SHIFT_STATUS_WORDS } from './checks.js';
 import {
@@ -29,6 +28,7 @@ import {
   policySummary,
   recount,
   ruleValues,
+  uncounted,
   type CheckResult,
   type CheckSettings,
   type Policy,
@@ -292,12 +292,7 @@ export function checkPolicyOnAudit(a: AuditView, policy: Policy, s: CheckSetting
       alpha: first.verdicts.alpha,
       correction: `the audit's: ${first.verdicts.correction}`,
     },
-    checks,
-    baseline: null,
-    counts: { checks: 0, pass: 0, fail: 0, insufficient: 0, regressed: 0, failing: 0 },
-    passed: true,
-    warnings,
-    fit: { line: fitLine(first.fit), weak: first.fit.weak },
+    ...uncounted(checks, warnings, first.fit),
     audit: {
       ...(a.meta.interrupted
         ? {

@@ -1032,15 +1032,29 @@ export function checkPolicy(table: Table, policy: Policy, s: CheckSettings, wher
         `Holm over the ${first.verdicts.comparisons} comparisons of the ${reports.length} ` +
         `table${reports.length > 1 ? 's' : ''} checked together`,
     },
+    ...uncounted(checks, warnings, first.fit),
+  };
+  recount(result);
+  return result;
+}
+
+/**
+ * A result's closing fields as both checks build them, in the result's key order: the checks and warnings, no
+ * baseline yet, counts and verdict for recount to set, and the model's fit.
+ */
+export function uncounted(
+  checks: RuleCheck[],
+  warnings: string[],
+  fit: MetricsReport['fit'],
+): Pick<CheckResult, 'checks' | 'baseline' | 'counts' | 'passed' | 'warnings' | 'fit'> {
+  return {
     checks,
     baseline: null,
     counts: { checks: 0, pass: 0, fail: 0, insufficient: 0, regressed: 0, failing: 0 },
     passed: true,
     warnings,
-    fit: { line: fitLine(first.fit), weak: first.fit.weak },
+    fit: { line: fitLine(fit), weak: fit.weak },
   };
-  recount(result);
-  return result;
 }
 
 export function recount(r: CheckResult): void {
