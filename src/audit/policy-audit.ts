@@ -16,18 +16,19 @@
 //                      the noise floor beside it.
 // Core code: no Node imports.
 import { EngineError } from '../engine/errors.js';
-import { fitLine } from '../methods/metrics/index.js';
 import type { AuditResult } from './types.js';
 import { SHIFT_STATUS_WORDS } from './checks.js';
 import {
   auditTable,
   CANONICAL_SIDES,
   CHECK_RESULT_VERSION,
+  emptyRuleValue,
   formatValue,
   judge,
   policySummary,
   recount,
   ruleValues,
+  uncounted,
   type CheckResult,
   type CheckSettings,
   type Policy,
@@ -53,19 +54,7 @@ function acceptance(a: AuditView, side: 'positive' | 'negative'): { rate: number
 export function canonicalValues(rule: PolicyRule, a: AuditView, s: Pick<CheckSettings, 'minGroup'>): RuleValue[] {
   const m = rule.metric;
   const wanted = (g: string) => !rule.groups || rule.groups.includes(g);
-  const base = (group: string, n: number): RuleValue => ({
-    rule: rule.id,
-    metric: m.name,
-    kind: m.kind,
-    attribute: rule.attribute,
-    group,
-    reference: null,
-    n,
-    referenceN: null,
-    value: null,
-    interval: null,
-    verdict: null,
-  });
+  const base = (group: string, n: number): RuleValue => emptyRuleValue(rule, group, n);
   const out: RuleValue[] = [];
   if (m.canonical === 'canonical_validity') {
     const v = a.canonical.validity;
@@ -303,12 +292,7 @@ export function checkPolicyOnAudit(a: AuditView, policy: Policy, s: CheckSetting
       alpha: first.verdicts.alpha,
       correction: `the audit's: ${first.verdicts.correction}`,
     },
-    checks,
-    baseline: null,
-    counts: { checks: 0, pass: 0, fail: 0, insufficient: 0, regressed: 0, failing: 0 },
-    passed: true,
-    warnings,
-    fit: { line: fitLine(first.fit), weak: first.fit.weak },
+    ...uncounted(checks, warnings, first.fit),
     audit: {
       ...(a.meta.interrupted
         ? {

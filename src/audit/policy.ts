@@ -643,14 +643,8 @@ export interface CheckResult {
     }[];
   };
   data: { source: string; rows: number };
-  inputs: {
-    label: string;
-    positive: string;
-    favourable: Favourable;
-    pred: string;
-    predKind: 'labels' | 'scores';
-    threshold: number | null;
-  };
+  /** the metrics' inputs, as the metrics report states them */
+  inputs: Pick<MetricsReport, 'label' | 'positive' | 'favourable' | 'pred' | 'predKind' | 'threshold'>;
   minGroup: number;
   suppressBelow: number | null;
   /** how the metrics verdicts shown beside the values were reached (one Holm family over every table checked) */
@@ -725,15 +719,12 @@ export const attributeKey = (columns: readonly string[]) => columns.join(' × ')
  */
 export type RuleValue = Omit<RuleCheck, 'status' | 'fails' | 'threshold' | 'baseline'>;
 
-export function ruleValues(rule: PolicyRule, a: AttributeResult, report: MetricsReport): RuleValue[] {
-  const m = rule.metric;
-  const minGroup = report.minGroupSize;
-  const byValue = new Map(a.groups.map((g) => [g.value, g]));
-  const out: Omit<RuleCheck, 'status' | 'fails' | 'threshold' | 'baseline'>[] = [];
-  const base = (group: string, n: number): Omit<RuleCheck, 'status' | 'fails' | 'threshold' | 'baseline'> => ({
+/** A rule's value for one group before anything is measured: every measurement null, for the caller to fill. */
+export function emptyRuleValue(rule: PolicyRule, group: string, n: number): RuleValue {
+  return {
     rule: rule.id,
-    metric: m.name,
-    kind: m.kind,
+    metric: rule.metric.name,
+    kind: rule.metric.kind,
     attribute: rule.attribute,
     group,
     reference: null,
@@ -742,7 +733,15 @@ export function ruleValues(rule: PolicyRule, a: AttributeResult, report: Metrics
     value: null,
     interval: null,
     verdict: null,
-  });
+  };
+}
+
+export function ruleValues(rule: PolicyRule, a: AttributeResult, report: MetricsReport): RuleValue[] {
+  const m = rule.metric;
+  const minGroup = report.minGroupSize;
+  const byValue = new Map(a.groups.map((g) => [g.value, g]));
+  const out: RuleValue[] = [];
+  const base = (group: string, n: number): RuleValue => emptyRuleValue(rule, group, n);
   const smallReason = (value: string, n: number, suppressed: boolean) =>
     suppressed
       ? `${value} is suppressed (fewer than ${report.suppressBelow} rows)`
@@ -1033,15 +1032,29 @@ export function checkPolicy(table: Table, policy: Policy, s: CheckSettings, wher
         `Holm over the ${first.verdicts.comparisons} comparisons of the ${reports.length} ` +
         `table${reports.length > 1 ? 's' : ''} checked together`,
     },
+    ...uncounted(checks, warnings, first.fit),
+  };
+  recount(result);
+  return result;
+}
+
+/**
+ * A result's closing fields as both checks build them, in the result's key order: the checks and warnings, no
+ * baseline yet, counts and verdict for recount to set, and the model's fit.
+ */
+export function uncounted(
+  checks: RuleCheck[],
+  warnings: string[],
+  fit: MetricsReport['fit'],
+): Pick<CheckResult, 'checks' | 'baseline' | 'counts' | 'passed' | 'warnings' | 'fit'> {
+  return {
     checks,
     baseline: null,
     counts: { checks: 0, pass: 0, fail: 0, insufficient: 0, regressed: 0, failing: 0 },
     passed: true,
     warnings,
-    fit: { line: fitLine(first.fit), weak: first.fit.weak },
+    fit: { line: fitLine(fit), weak: fit.weak },
   };
-  recount(result);
-  return result;
 }
 
 export function recount(r: CheckResult): void {

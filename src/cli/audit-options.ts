@@ -12,7 +12,7 @@ import { SIDE_BY_SIDE_DEFAULT } from '../audit/gan-workers.js';
 import { modelTimeoutOption } from './model-timeout.js';
 import { defaultGanCacheDir, GAN_CACHE_HELP } from '../node/gan-cache.js';
 import type { AuditFileOptions } from '../node/audit.js';
-import { intAtLeast2, nonNegativeInt, numberList, positiveInt } from './options.js';
+import { intAtLeast2, nonNegativeInt, numberList, positiveInt, readOptionsOf, type DataCliOptions } from './options.js';
 
 /**
  * What an audit's --seed is, said once for every command that runs an audit (audit, check --model,
@@ -278,6 +278,24 @@ export function auditRunValues(parsed: object): Pick<AuditFileOptions, AuditRunK
     out[o.key] = o.value ? o.value(v) : v;
   }
   return out as Pick<AuditFileOptions, AuditRunKey>;
+}
+
+/**
+ * The audit's inputs that `lucid audit` and `lucid check --model` take alike from their own options: the data and how
+ * to read it, the model, the audit-run options and the seed. The label, groups and fairness settings each command
+ * takes from its own sources (the command line; the policy).
+ */
+export function auditCommonValues(
+  opts: DataCliOptions & { data: string; model?: string; modelClasses?: Record<string, string>; seed: number },
+): Pick<AuditFileOptions, 'data' | 'read' | 'model' | 'modelClasses' | 'seed' | AuditRunKey> {
+  return {
+    data: opts.data,
+    read: readOptionsOf(opts),
+    model: opts.model,
+    modelClasses: opts.modelClasses,
+    ...auditRunValues(opts),
+    seed: opts.seed,
+  };
 }
 
 /** Adds every audit-run option to `cmd`. */

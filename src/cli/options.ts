@@ -23,6 +23,20 @@ export function nonNegativeInt(value: string): number {
   return n;
 }
 
+export function positiveNumber(value: string): number {
+  const v = Number(value);
+  if (value.trim() === '' || !Number.isFinite(v) || v <= 0)
+    throw new InvalidArgumentError(`expected a positive number, got "${value}"`);
+  return v;
+}
+
+export function nonNegativeNumber(value: string): number {
+  const v = Number(value);
+  if (value.trim() === '' || !Number.isFinite(v) || v < 0)
+    throw new InvalidArgumentError(`expected a number ≥ 0, got "${value}"`);
+  return v;
+}
+
 /** An integer ≥ 2 (bins, levels). */
 export function intAtLeast2(value: string): number {
   const n = positiveInt(value);

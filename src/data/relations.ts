@@ -454,19 +454,11 @@ export function derive(
     const a = columns[at(d.dependency.from)];
     if (!a) continue;
     const map = d.dependency.map;
-    const labelOf = (i: number): string =>
-      a.kind === 'categorical'
-        ? a.codes[i] < 0
-          ? ''
-          : a.categories[a.codes[i]]
-        : Number.isFinite(a.values[i])
-          ? String(a.values[i])
-          : '';
     if (target.kind === 'categorical') {
       const codeOf = new Map(target.categories.map((l, k) => [l, k]));
       const codes = target.codes.slice();
       for (let i = 0; i < t.rows; i++) {
-        const w = map.get(labelOf(i));
+        const w = map.get(labelAt(a, i));
         if (w === undefined) continue;
         const k = codeOf.get(w);
         if (k !== undefined) codes[i] = k;
@@ -475,13 +467,27 @@ export function derive(
     } else {
       const values = target.values.slice();
       for (let i = 0; i < t.rows; i++) {
-        const w = map.get(labelOf(i));
+        const w = map.get(labelAt(a, i));
         if (w !== undefined && w !== '') values[i] = Number(w);
       }
       columns[ti] = { kind: 'numeric', name: target.name, values };
     }
   }
   return { table: { rows: t.rows, columns }, outOfRange };
+}
+
+/**
+ * Row i of c as a dependency's map reads it: the category label, or the number as String() writes it ('' when
+ * missing or not finite).
+ */
+function labelAt(c: Column, i: number): string {
+  return c.kind === 'categorical'
+    ? c.codes[i] < 0
+      ? ''
+      : c.categories[c.codes[i]]
+    : Number.isFinite(c.values[i])
+      ? String(c.values[i])
+      : '';
 }
 
 /** A relation of the data (src/data/relations.ts) checked in the generated rows. */
@@ -522,14 +528,6 @@ export function checkRelations(
     const a = colOf(t, d.from);
     const b = colOf(t, d.to);
     if (!a || !b) return { rows: 0, breaks: 0 };
-    const labelAt = (c: Column, i: number) =>
-      c.kind === 'categorical'
-        ? c.codes[i] < 0
-          ? ''
-          : c.categories[c.codes[i]]
-        : Number.isFinite(c.values[i])
-          ? String(c.values[i])
-          : '';
     // rows whose determinant is a value the real rows tie down: the rows the dependency speaks of
     let rows = 0;
     for (let i = 0; i < t.rows; i++) if (d.map.has(labelAt(a, i))) rows++;

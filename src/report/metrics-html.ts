@@ -21,6 +21,7 @@ import {
   type Favourable,
   type Interval,
   type MetricsReport,
+  type Verdict,
   type Yardsticks,
   yardstickFailureText,
   yardsticksOf,
@@ -317,6 +318,14 @@ export function yardstickCell(y: Yardsticks, link: string): string {
   return `<td><a href="${link}">✓ holds</a></td>`;
 }
 
+/** A verdict table cell's word, after a symbol, so that the verdict never rests on colour alone. */
+const VERDICT_MARK: Record<Verdict, string> = {
+  flagged: '⚑ flagged',
+  inconclusive: '? inconclusive',
+  pass: '✓ pass',
+  'too little data': '– too little data',
+};
+
 /**
  * The verdict table: one row per attribute and intersection, one column per judged metric, each cell
  * the strongest verdict of that attribute and metric, as a symbol and a word (never colour alone), linked
@@ -347,14 +356,7 @@ export function verdictTableHtml(reports: readonly (MetricsReport | null)[]): st
               : c.verdict === 'inconclusive'
                 ? 'flag-soft'
                 : '';
-          const mark =
-            c.verdict === 'flagged'
-              ? '⚑ flagged'
-              : c.verdict === 'inconclusive'
-                ? '? inconclusive'
-                : c.verdict === 'pass'
-                  ? '✓ pass'
-                  : '– too little data';
+          const mark = VERDICT_MARK[c.verdict];
           // one or two groups, short enough that nine columns fit the page; the rest as a count
           const named = c.flagged.slice(0, c.flagged.slice(0, 2).reduce((s, x) => s + x.group.length, 0) <= 24 ? 2 : 1);
           const who =

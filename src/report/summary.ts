@@ -106,20 +106,19 @@ export function auditSummary(r: AuditResult, w: WrittenAudit, top = 5): string {
         'shifts are negative side − positive side, the favourable side first)',
     );
   for (const x of f.protected) {
-    const parts: string[] = [];
-    if (x.favoured.length)
-      parts.push(
-        `favours ${x.favoured
-          .slice(0, 3)
-          .map((v) => valueLine(v, x.faithful))
-          .join('; ')}`,
-      );
-    if (x.disfavoured.length)
-      parts.push(
-        `disfavours ${x.disfavoured
-          .slice(0, 3)
-          .map((v) => valueLine(v, x.faithful))
-          .join('; ')}`,
+    const parts = (
+      [
+        ['favours', x.favoured],
+        ['disfavours', x.disfavoured],
+      ] as const
+    )
+      .filter(([, values]) => values.length)
+      .map(
+        ([verb, values]) =>
+          `${verb} ${values
+            .slice(0, 3)
+            .map((v) => valueLine(v, x.faithful))
+            .join('; ')}`,
       );
     const head = x.faithful
       ? 'the sets and the data agree in direction'

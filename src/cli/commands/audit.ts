@@ -9,7 +9,7 @@ import { EngineError } from '../../engine/errors.js';
 import { prepareOutDir, writeAudit } from '../../node/audit.js';
 import { auditWithProgress } from '../run-audit.js';
 import { initNodeEngine } from '../../node/engine.js';
-import { AUDIT_SEED_HELP, auditRunValues, withAuditRunOptions } from '../audit-options.js';
+import { AUDIT_SEED_HELP, auditCommonValues, withAuditRunOptions } from '../audit-options.js';
 import {
   finishPolicy,
   POLICY_OPTIONS,
@@ -24,7 +24,6 @@ import {
   FAIRNESS_OPTIONS as F,
   withGroupComparisonOptions,
   fairnessValues,
-  readOptionsOf,
   withDataOptions,
   type DataCliOptions,
   type FairnessCliOptions,
@@ -247,19 +246,14 @@ export const auditCommand = withGroupComparisonOptions(
     const check = await auditWithProgress(
       engine,
       {
-        data: opts.data,
-        read: readOptionsOf(opts),
+        ...auditCommonValues(opts),
         label: opts.label,
         positive: opts.positive,
         threshold: opts.threshold,
         ...fair,
         reference,
         protected: opts.protected,
-        model: opts.model,
-        modelClasses: opts.modelClasses,
         pred: opts.pred,
-        ...auditRunValues(opts),
-        seed: opts.seed,
       },
       { quiet: opts.quiet },
       async (out) => {

@@ -12,7 +12,7 @@ import {
   type Policy,
 } from '../../audit/policy.js';
 import { checkPolicyOnAudit, policyProtected, policyReferences } from '../../audit/policy-audit.js';
-import { auditRunValues, withAuditRunOptions } from '../audit-options.js';
+import { auditCommonValues, withAuditRunOptions } from '../audit-options.js';
 import {
   finishPolicy,
   POLICY_OPTIONS,
@@ -244,8 +244,7 @@ async function checkWithModel(
   const result = await auditWithProgress(
     engine,
     {
-      data: opts.data,
-      read: readOptionsOf(opts),
+      ...auditCommonValues(opts),
       label: settings.label,
       positive: settings.positive,
       favourable: settings.favourable,
@@ -254,11 +253,7 @@ async function checkWithModel(
       suppressBelow: settings.suppressBelow,
       reference: policyReferences(policy),
       protected: protectedColumns,
-      model: opts.model,
-      modelClasses: opts.modelClasses,
       allowInvertedScores: settings.allowInvertedScores,
-      ...auditRunValues(opts),
-      seed: opts.seed,
     },
     { label: 'check', quiet: opts.quiet },
     async (out) => {

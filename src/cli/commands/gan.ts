@@ -9,6 +9,7 @@ import { fitGanFile, sampleGanFile } from '../../node/gan-file.js';
 import {
   names,
   nonNegativeInt,
+  nonNegativeNumber,
   positiveInt,
   printSummary,
   readOptionsOf,
@@ -35,13 +36,6 @@ interface FitCliOptions extends CsvOptions {
   quiet?: boolean;
   out: string;
   format?: string;
-}
-
-function nonNegativeNumber(value: string): number {
-  const x = Number(value);
-  if (value.trim() === '' || !Number.isFinite(x) || x < 0)
-    throw new InvalidArgumentError(`expected a number ≥ 0, got "${value}"`);
-  return x;
 }
 
 function conditionName(value: string): string {

@@ -8,14 +8,7 @@ import { writeCsv } from '../../node/csv.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { modelFileKind } from '../../node/blackbox.js';
 import { loadModel } from '../../node/model-file.js';
-import { nonNegativeInt, positiveInt, printSummary, summaryFormat } from '../options.js';
-
-function positiveNumber(value: string): number {
-  const v = Number(value);
-  if (value.trim() === '' || !Number.isFinite(v) || v <= 0)
-    throw new InvalidArgumentError(`expected a positive number, got "${value}"`);
-  return v;
-}
+import { nonNegativeInt, positiveInt, positiveNumber, printSummary, summaryFormat } from '../options.js';
 
 function initRange(value: string): { low: number; high: number } {
   const m = /^uniform:([^,]+),([^,]+)$/.exec(value.trim());

@@ -7,7 +7,9 @@ import { pctText } from '../../data/text.js';
 import { predictModelFile, trainModelFile } from '../../node/model-file.js';
 import {
   nonNegativeInt,
+  nonNegativeNumber,
   positiveInt,
+  positiveNumber,
   printSummary,
   readOptionsOf,
   summaryFormat,
@@ -25,20 +27,6 @@ function hiddenSizes(value: string): number[] {
     );
   }
   return parts.map(Number);
-}
-
-function positiveNumber(value: string): number {
-  const v = Number(value);
-  if (value.trim() === '' || !Number.isFinite(v) || v <= 0)
-    throw new InvalidArgumentError(`expected a positive number, got "${value}"`);
-  return v;
-}
-
-function nonNegativeNumber(value: string): number {
-  const v = Number(value);
-  if (value.trim() === '' || !Number.isFinite(v) || v < 0)
-    throw new InvalidArgumentError(`expected a number ≥ 0, got "${value}"`);
-  return v;
 }
 
 function fraction(value: string): number {

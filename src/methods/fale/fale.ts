@@ -828,15 +828,7 @@ export async function fale(table: Table, model: BlackBox, opts: FaleOptions): Pr
     const col = getColumn(table, f);
     const r =
       col.kind === 'numeric' ? await continuousFale(ctx, col, opts.edges?.[f]) : await categoricalFale(ctx, col);
-    if (r.undefined.length > 0)
-      warnings.push(
-        `${f}: the metric is undefined in ${r.undefined.length} ${r.kind === 'continuous' ? 'bin' : 'move'}(s) (a ` +
-          `group absent, no positives for TPR/FPR, or under --min-bin rows); they add 0`,
-      );
-    if (r.kind === 'continuous' && (r.edges as number[]).length <= 2)
-      warnings.push(
-        `${f}: the percentiles collapse to ${(r.edges as number[]).length} edge(s); the reference skips such features`,
-      );
+    warnings.push(...featureWarnings(f, r));
     out.push(r);
   }
   return {
@@ -844,6 +836,21 @@ export async function fale(table: Table, model: BlackBox, opts: FaleOptions): Pr
     features: out,
     warnings,
   };
+}
+
+/** What one feature's FALE says of itself (undefined bins or moves, collapsed edges), for the result's warnings. */
+export function featureWarnings(f: string, r: FaleFeature): string[] {
+  const warnings: string[] = [];
+  if (r.undefined.length > 0)
+    warnings.push(
+      `${f}: the metric is undefined in ${r.undefined.length} ${r.kind === 'continuous' ? 'bin' : 'move'}(s) (a ` +
+        `group absent, no positives for TPR/FPR, or under --min-bin rows); they add 0`,
+    );
+  if (r.kind === 'continuous' && (r.edges as number[]).length <= 2)
+    warnings.push(
+      `${f}: the percentiles collapse to ${(r.edges as number[]).length} edge(s); the reference skips such features`,
+    );
+  return warnings;
 }
 
 /**

@@ -34,6 +34,7 @@ import {
   faleFitWarnings,
   faleSettings,
   featurePlan,
+  featureWarnings,
   hard,
   modifiedTable,
   noRowHas,
@@ -470,15 +471,7 @@ export async function faleStream(
             `(${orderRows.toLocaleString('en-US')} rows) are left out of its FALE`,
         );
     }
-    if (r.undefined.length > 0)
-      warnings.push(
-        `${f}: the metric is undefined in ${r.undefined.length} ${r.kind === 'continuous' ? 'bin' : 'move'}(s) (a ` +
-          `group absent, no positives for TPR/FPR, or under --min-bin rows); they add 0`,
-      );
-    if (r.kind === 'continuous' && (r.edges as number[]).length <= 2)
-      warnings.push(
-        `${f}: the percentiles collapse to ${(r.edges as number[]).length} edge(s); the reference skips such features`,
-      );
+    warnings.push(...featureWarnings(f, r));
     out.push(r);
   }
   // runInfo reads the row count and the unprivileged mask's size: give it the totals

@@ -34,6 +34,7 @@ import {
   contingencySimilarity,
   correlationSimilarity,
   encodeColumn,
+  labelSpace,
   type EncodedColumn,
 } from './metrics.js';
 import { pairTrend } from './pairs.js';
@@ -107,18 +108,9 @@ function checkFeatures(features: readonly BeyondFeature[], where: string): void 
 
 /** Categorical columns of several tables as codes in one label space (−1 stays missing). */
 function sharedCodes(cols: readonly CategoricalColumn[]): { codes: Int32Array[]; labels: string[] } {
-  const labels: string[] = [];
-  const id = new Map<string, number>();
+  const { labels, level } = labelSpace();
   const codes = cols.map((c) => {
-    const lut = c.categories.map((l) => {
-      let k = id.get(l);
-      if (k === undefined) {
-        k = labels.length;
-        id.set(l, k);
-        labels.push(l);
-      }
-      return k;
-    });
+    const lut = c.categories.map(level);
     return Int32Array.from(c.codes, (k) => (k < 0 ? -1 : lut[k]));
   });
   return { codes, labels };

@@ -206,6 +206,9 @@ export function fidelity(
       let k: number;
       let distance: number;
       let perSeed: number[];
+      // the generated rows and the real rows with a value
+      let rows: number;
+      let realRows: number;
       if (metric === 'KS') {
         const rv = Float64Array.from(idx, (i) => all.nums[i]).filter(Number.isFinite);
         const gv = gen.nums.filter(Number.isFinite);
@@ -216,37 +219,33 @@ export function fidelity(
         const rk = rankCodes(rv);
         codes = rk.code;
         k = rk.distinct.length;
-        const reps = floorReplicates(codes, k, gv.length, rv.length, metric, R, rng).sort();
-        return {
-          distance,
-          perSeed,
-          floor: quantileSorted(reps, q),
-          floorMedian: quantileSorted(reps, 0.5),
-          rows: gv.length,
-          realRows: rv.length,
-        };
+        rows = gv.length;
+        realRows = rv.length;
+      } else {
+        const rl = idx.map((i) => all.labels[i]).filter((l) => l !== '');
+        const gl = gen.labels.filter((l) => l !== '');
+        if (rl.length === 0) return null;
+        if (gl.length === 0) return none(rl.length);
+        distance = tvLabels(rl, gl);
+        perSeed = tables.map((t) => tvLabels(rl, gather([t], f.name, 'categorical').labels));
+        const index = new Map<string, number>();
+        codes = Int32Array.from(rl, (l) => {
+          let c = index.get(l);
+          if (c === undefined) index.set(l, (c = index.size));
+          return c;
+        });
+        k = index.size;
+        rows = gl.length;
+        realRows = rl.length;
       }
-      const rl = idx.map((i) => all.labels[i]).filter((l) => l !== '');
-      const gl = gen.labels.filter((l) => l !== '');
-      if (rl.length === 0) return null;
-      if (gl.length === 0) return none(rl.length);
-      distance = tvLabels(rl, gl);
-      perSeed = tables.map((t) => tvLabels(rl, gather([t], f.name, 'categorical').labels));
-      const index = new Map<string, number>();
-      codes = Int32Array.from(rl, (l) => {
-        let c = index.get(l);
-        if (c === undefined) index.set(l, (c = index.size));
-        return c;
-      });
-      k = index.size;
-      const reps = floorReplicates(codes, k, gl.length, rl.length, metric, R, rng).sort();
+      const reps = floorReplicates(codes, k, rows, realRows, metric, R, rng).sort();
       return {
         distance,
         perSeed,
         floor: quantileSorted(reps, q),
         floorMedian: quantileSorted(reps, 0.5),
-        rows: gl.length,
-        realRows: rl.length,
+        rows,
+        realRows,
       };
     };
     const positive = side(1);

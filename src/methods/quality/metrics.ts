@@ -175,11 +175,8 @@ export interface EncodedColumn {
   labels: string[];
 }
 
-/**
- * Categories by label: the real table's labels first (in its order), then labels only the synthetic table has; a
- * missing cell is its own level.
- */
-export function encodeCategorical(real: CategoricalColumn, synthetic: CategoricalColumn): EncodedColumn {
+/** A label space that grows as labels are met: `level` gives a label's code, new labels the next one, in `labels`. */
+export function labelSpace(): { labels: string[]; level: (label: string) => number } {
   const labels: string[] = [];
   const id = new Map<string, number>();
   const level = (label: string): number => {
@@ -191,6 +188,15 @@ export function encodeCategorical(real: CategoricalColumn, synthetic: Categorica
     }
     return k;
   };
+  return { labels, level };
+}
+
+/**
+ * Categories by label: the real table's labels first (in its order), then labels only the synthetic table has; a
+ * missing cell is its own level.
+ */
+export function encodeCategorical(real: CategoricalColumn, synthetic: CategoricalColumn): EncodedColumn {
+  const { labels, level } = labelSpace();
   const map = (col: CategoricalColumn): Int32Array => {
     const byCode = col.categories.map(level);
     let missing = -1;

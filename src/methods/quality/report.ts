@@ -3,7 +3,7 @@
 // validity of LUCID-GAN's canonical sets: the share of rows the model scores on their condition's side). Core code: no
 // Node imports.
 import { check, EngineError, inputError } from '../../engine/errors.js';
-import { selectRows, unknownColumn, type Column, type Table } from '../../data/table.js';
+import { getColumn, selectRows, unknownColumn, type Column, type Table } from '../../data/table.js';
 import type { Rng } from '../../engine/rng.js';
 import { fidelity, FIDELITY_DEFAULTS, type FeatureFidelity } from './fidelity.js';
 import type { BlackBox } from '../../models/blackbox.js';
@@ -284,14 +284,12 @@ function labelsOf(col: Column): string {
 
 /** The condition column's values (numbers in [0, 1]), checked. */
 function conditionValues(table: Table, column: string, where: string): Float64Array {
-  const col = table.columns.find((c) => c.name === column);
-  if (!col)
-    throw unknownColumn(
-      column,
-      table.columns.map((c) => c.name),
-      where,
-      `--condition (or give the value the rows were generated at, e.g. --condition ${column}=1)`,
-    );
+  const col = getColumn(
+    table,
+    column,
+    where,
+    `--condition (or give the value the rows were generated at, e.g. --condition ${column}=1)`,
+  );
   if (col.kind !== 'numeric')
     throw inputError(
       `${where}: condition column ${q(column)} holds ${labelsOf(col)}; it must hold the prediction each row was ` +
