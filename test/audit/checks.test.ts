@@ -375,7 +375,7 @@ describe('correctShiftChecks', () => {
 describe('realSeparation', () => {
   it(
     "the real rows' JS between the two sides, with a bootstrap interval; beyond chance for a feature that separates " +
-      'them, not for one that does not (#34)',
+      'them, not for one that does not',
     async () => {
       const engine = await getEngine();
       const { table, yhat } = realRows(3000, 1200, 0.8, 0.5, 21);

@@ -55,8 +55,7 @@ function check(
 describe('buildFindings', () => {
   it(
     "states the data's direction only when every seed shifts the same way; the size is the sets' only where it is " +
-      "consistent with the data's, else the real rows'; disagreements, unsettled and generated-only values apart " +
-      '(#34)',
+      "consistent with the data's, else the real rows'; disagreements, unsettled and generated-only values apart",
     () => {
       const checks = [
         check('age', 'young', [-0.1, -0.12, -0.09], -0.15, -0.08), // agrees in sign and size, disfavoured
@@ -163,7 +162,7 @@ describe('buildFindings', () => {
 
   it(
     "names features in the real rows' order (beyond chance, faithful sets); the canonical order is context; a real " +
-      'top-3 feature is never dropped silently (#34)',
+      'top-3 feature is never dropped silently',
     () => {
       // the canonical sets rank them a, b, c, …; the real rows rank c, b, a, …
       const ranked = [

@@ -346,7 +346,7 @@ describe('the baseline', () => {
   });
 
   it(
-    "baselines made before #33: a version-1 result's canonical shifts of a favourable-negative audit are turned " +
+    "baselines of result version 1: a version-1 result's canonical shifts of a favourable-negative audit are turned " +
       'round; an older audit.json without selection_rate gives no baseline value, never NaN',
     () => {
       const v1 = {
@@ -464,7 +464,7 @@ describe('the outputs', () => {
       assert.equal(line.replace(/\\\|/g, '').split('|').length, 11, line);
   });
 
-  it('Markdown: a weak model and an interrupted audit are said first (#33)', () => {
+  it('Markdown: a weak model and an interrupted audit are said first', () => {
     assert.doesNotMatch(checkMarkdown(r), /weak model|INTERRUPTED/);
     const w = {
       ...r,
@@ -502,7 +502,7 @@ describe('a value on the bound', () => {
   );
 });
 
-describe("canonical_shift rules read the audit's check of each value (#34)", () => {
+describe("canonical_shift rules read the audit's check of each value", () => {
   it(
     'a value whose size the sets misstate, whose seeds differ in sign or that the data contradicts is insufficient ' +
       'data, with the reason; an agreeing one is judged',

@@ -249,7 +249,7 @@ describe('runAudit (built-in model, direct bias on group)', () => {
 
   it(
     "states as a preference only what the real rows and every GAN seed agree on; the size is the sets' only where " +
-      "it is consistent with the data's (#34)",
+      "it is consistent with the data's",
     () => {
       const stated = statedPreferences(result.findings);
       for (const p of stated) {

@@ -40,7 +40,7 @@ interface Setting {
   extra: string[];
 }
 
-describe('lucid audit on real data, seeds 0–2 (issue #15 acceptance)', { skip, timeout: 3_600_000 }, () => {
+describe('lucid audit on real data, seeds 0–2', { skip, timeout: 3_600_000 }, () => {
   const dir = mkdtempSync(join(tmpdir(), 'lucid-real-'));
   const settings: Setting[] = [];
   after(() => rmSync(dir, { recursive: true, force: true }));

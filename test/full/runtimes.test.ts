@@ -66,7 +66,7 @@ function stageDiff(a: ProbeOut, b: ProbeOut): string {
 
 const skip = fullSkip();
 
-describe('the packed library in Node, Deno, Bun, workerd and Chromium gives byte-identical results (issue #20)', {
+describe('the packed library in Node, Deno, Bun, workerd and Chromium gives byte-identical results', {
   skip,
   timeout: 900_000,
 }, () => {

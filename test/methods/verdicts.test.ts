@@ -231,7 +231,7 @@ describe('unknown protected values', () => {
   });
 });
 
-describe('numeric bins in numeric order (#18 item 5)', () => {
+describe('numeric bins in numeric order', () => {
   it('bin labels sort by their lower edge, not as text; plain text still sorts as text', () => {
     const t = table(
       num('y', [1, 0, 1, 0, 1, 0]),

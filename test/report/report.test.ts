@@ -607,7 +607,7 @@ test('the header states the decision threshold; one other than 0.5 is in the sum
 });
 
 test(
-  'what every figure depends on comes first (#33): an interrupted audit on the first line, a weak model before the ' +
+  'what every figure depends on comes first: an interrupted audit on the first line, a weak model before the ' +
     'verdicts; the CLI summary the same',
   async () => {
     const { auditSummary } = await import('../../src/report/summary.js');
