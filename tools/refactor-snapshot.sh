@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # A refactor's byte check of the CLI: fixed-seed runs of `lucid audit` (with a model and with --pred), `lucid metrics`,
-# `lucid check` and `lucid fale`, and the --help of every command, written to one folder with timestamps and
-# durations masked. Run it on the build before and after a change and compare with `diff -r`.
+# `lucid check` (on a predictions column and with --model), `lucid quality`, `lucid fale` and `lucid demo` (short
+# GANs), and the --help of every command, written to one folder with timestamps, durations and the checkout's and
+# the folder's paths masked. Run it on the build before and after a change and compare with `diff -r`.
 #
 #   bash tools/refactor-snapshot.sh DIR        (after npm run build; DIR is created afresh)
 set -euo pipefail
@@ -37,6 +38,15 @@ run check lucid check --data scored.csv --policy "$root/examples/fairness.json" 
 run check-json lucid check --data scored.csv --policy "$root/examples/fairness.json" --format json
 run fale lucid fale --model m.json --data test.csv --label approved --positive yes --drop p --protected sex=Female \
   --feature income,group --bins 6 --format json
+run check-model lucid check --data test.csv --policy "$root/examples/fairness-canonical.json" --model m.json --drop p \
+  --gan-epochs 4 --gan-rows 800 --gan-schedule fast --gan-seeds 2 --seed 3 --quiet --format json
+run check-model-text lucid check --data test.csv --policy "$root/examples/fairness.json" --model m.json --drop p \
+  --gan-epochs 4 --gan-rows 800 --gan-schedule fast --gan-seeds 2 --seed 3 --quiet --markdown "$out/check-model.md"
+for f in table json; do
+  run quality-$f lucid quality --real test.csv --synthetic audit-model/canonical-positive.csv --model m.json \
+    --ignore p,approved,gan_seed --condition preds --format $f
+done
+run demo lucid demo --out demo --gan-epochs 4 --seed 3 --quiet
 # every command's --help
 lucid --help > "$out/help.txt"
 for c in $(lucid --help | sed -n '/^Commands:/,$p' | awk 'NR>1 && /^  [a-z]/ {print $1}'); do
@@ -47,12 +57,12 @@ for c in $(lucid --help | sed -n '/^Commands:/,$p' | awk 'NR>1 && /^  [a-z]/ {pr
   done
 done
 # reports and files next to the outputs; the training data and model stay in work/
-for d in audit-model audit-model-json audit-pred audit-pred-flipped; do [ -d "$d" ] && cp -r "$d" "$out/$d.dir"; done
+for d in audit-model audit-model-json audit-pred audit-pred-flipped demo; do [ -d "$d" ] && cp -r "$d" "$out/$d.dir"; done
 cp scored.csv "$out/scored.csv"
 rm -rf "$out/work"
 # mask what changes from run to run: times, durations, creation stamps
 find "$out" -type f \( -name '*.html' -o -name '*.json' -o -name '*.txt' -o -name '*.stdout' -o -name '*.stderr' -o -name '*.md' -o -name '*.xml' -o -name '*.csv' \) -print0 |
-  xargs -0 sed -i -E -e "s#$out#<out>#g" \
+  xargs -0 sed -i -E -e "s#$out#<out>#g" -e "s#$root#<root>#g" \
     -e 's/[0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9:.]+Z/<time>/g' \
     -e 's/"(ms|seconds|elapsed|wallMs|timings)":[ ]*[0-9.e+-]+/"\1":<n>/g' \
     -e 's/time="[0-9.]+"/time="<n>"/g' \
