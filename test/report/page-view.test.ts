@@ -5,7 +5,16 @@ import assert from 'node:assert/strict';
 import { pageView } from '../../src/report/page.js';
 import { policyLine } from '../../src/report/summary.js';
 import type { CheckResult } from '../../src/audit/policy.js';
+import type { AuditInterruption } from '../../src/audit/types.js';
 import { sampleAuditResult } from './sample-audit.js';
+
+const stop = (cutShort: boolean): AuditInterruption => ({
+  stage: 'gan',
+  signal: null,
+  gan: { seedsAsked: 2, seedsTrained: 1, epochsAsked: 300, epochsDone: [120] },
+  cutShort,
+  text: 'INTERRUPTED during the GAN training',
+});
 
 test('pageView: the summary line and the checks paragraph of a completed audit', () => {
   const v = pageView(sampleAuditResult(), 12.345);
@@ -35,6 +44,24 @@ test('pageView: nothing found reads as one sentence', () => {
       'faithfully.',
   );
   assert.deepEqual([v.checksOk, v.disagreements, v.unfaithful], [true, 0, 0]);
+});
+
+test('pageView: an audit whose GAN training was cut short reads as cancelled', () => {
+  const r = sampleAuditResult();
+  r.meta.interrupted = stop(true);
+  const v = pageView(r, 3);
+  assert.equal(v.cancelled, true);
+  assert.equal(
+    v.summary,
+    'Audited 3000 rows in 3.0 s (cancelled: the sets come from the GANs trained so far): LUCID-GAN 300 epochs × 3 ' +
+      'seeds; 1000 positive and 1000 negative rows.',
+  );
+});
+
+test('pageView: a stop after the GANs had finished is not a cancelled training', () => {
+  const r = sampleAuditResult();
+  r.meta.interrupted = stop(false);
+  assert.equal(pageView(r, 3).cancelled, false);
 });
 
 const check = (over: Partial<CheckResult>): CheckResult =>
