@@ -10,10 +10,18 @@
 // `features`, the columns the rows must carry (rows then hold only those).
 import { readFileSync } from 'node:fs';
 
+/**
+ * @type {{ intercept: number, numeric: { name: string, min: number, max: number, weight: number }[],
+ *   categorical: { name: string, weights: Record<string, number> }[] }}
+ */
 const m = JSON.parse(readFileSync(new URL('./logistic-model.json', import.meta.url), 'utf8'));
 
 export const features = [...m.numeric.map((c) => c.name), ...m.categorical.map((c) => c.name)];
 
+/**
+ * @param {Record<string, number | string>[]} rows
+ * @returns {number[]}
+ */
 export function predict(rows) {
   return rows.map((row, i) => {
     let z = m.intercept;

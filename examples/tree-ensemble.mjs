@@ -10,7 +10,13 @@
 /** The columns the rows must carry (other columns are left out of the rows). */
 export const features = ['income', 'debt_ratio', 'education', 'hours_per_week', 'neighbourhood'];
 
+/**
+ * @typedef {{ income: number, debt_ratio: number, education: string, hours_per_week: number, neighbourhood: string }}
+ *   LoanRow
+ */
+
 // Each tree is a function of one row returning a contribution to the log-odds.
+/** @type {((r: LoanRow) => number)[]} */
 const trees = [
   (r) => (r.income < 25 ? -1.1 : r.income < 45 ? -0.2 : r.income < 80 ? 0.5 : 1.0),
   (r) => (r.debt_ratio > 0.6 ? -0.9 : r.debt_ratio > 0.35 ? -0.3 : 0.25),
@@ -20,6 +26,10 @@ const trees = [
 ];
 const base = -0.1;
 
+/**
+ * @param {LoanRow[]} rows
+ * @returns {Promise<number[]>}
+ */
 export async function predict(rows) {
   return rows.map((r) => {
     const z = trees.reduce((s, t) => s + t(r), base);

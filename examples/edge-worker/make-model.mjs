@@ -9,12 +9,14 @@ import { initEngine, Rng, simulate, lucidgan } from '../../dist/src/index.js';
 import { saveGan } from '../../dist/src/node/gan-file.js';
 
 const args = process.argv.slice(2);
+/** @type {(name: string, dflt: string) => string} */
 const opt = (name, dflt) => (args.includes(name) ? args[args.indexOf(name) + 1] : dflt);
 const epochs = Number(opt('--epochs', '30'));
 const out = opt('--out', fileURLToPath(new URL('../../dist-edge/model.lgan', import.meta.url)));
 
 const engine = await initEngine({ variant: 'simd' });
 const sim = simulate(new Rng(engine, 1), { n: 2000, bias: 'proxy' });
+/** @type {import('../../dist/src/data/table.js').Table} */
 const table = {
   rows: sim.table.rows,
   columns: [...sim.table.columns, { kind: 'numeric', name: 'preds', values: sim.truth.probability }],

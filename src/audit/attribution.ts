@@ -16,6 +16,7 @@
 import type { Column, Table } from '../data/table.js';
 import { binValues, quantileBins } from './bins.js';
 import { totalVariation } from '../methods/quality/metrics.js';
+import { pctText } from '../data/text.js';
 
 export const ATTRIBUTION_DEFAULTS = { bins: 10, carriers: 3, littleEffect: 0.01 };
 
@@ -158,14 +159,12 @@ export function attributionText(attribution: readonly Attribution[] | undefined,
       a.readByModel === false
         ? `The model does not read ${a.attribute}`
         : `The model reads ${a.attribute} with little effect (setting it to the reference changes ` +
-          `${(100 * (a.flipShare ?? 0)).toFixed(1)}% of the decisions)`;
+          `${pctText(a.flipShare ?? 0)} of the decisions)`;
     return `${how}: the disparity runs through correlated features${via}.`;
   }
   if (a.path === 'direct')
     return `The model reads ${a.attribute}${
-      a.flipShare !== null
-        ? `: setting it to the reference changes ${(100 * a.flipShare).toFixed(1)}% of the decisions`
-        : ''
+      a.flipShare !== null ? `: setting it to the reference changes ${pctText(a.flipShare)} of the decisions` : ''
     }${named ? `; correlated features also carry it: ${named}` : ''}.`;
   return named
     ? `Whether the model reads ${a.attribute} is unknown (a predictions column); the features most associated with ` +

@@ -18,6 +18,7 @@
 import { EngineError } from '../engine/errors.js';
 import type { AuditResult } from './types.js';
 import { SHIFT_STATUS_WORDS } from './checks.js';
+import { fmtPpSigned } from '../data/text.js';
 import {
   auditTable,
   CANONICAL_SIDES,
@@ -40,7 +41,8 @@ import {
 /** What the canonical rules read of an audit (an AuditResult, or the audit.json written from one). */
 export type AuditView = Pick<AuditResult, 'checks' | 'canonical' | 'protected' | 'metrics' | 'meta'>;
 
-const pp = (v: number | null | undefined) => (v === null || v === undefined ? 'n/a' : formatValue(v, 'difference'));
+/** A shift as the policy check writes a difference (formatValue's): 2 decimals, "n/a" when missing or not finite. */
+const pp = (v: number | null | undefined) => fmtPpSigned(v, 2);
 
 /** The acceptance rate of a side of the main sets' draws (rows scored on their side before rejection), or null. */
 function acceptance(a: AuditView, side: 'positive' | 'negative'): { rate: number; drawn: number } | null {
@@ -148,7 +150,7 @@ export function canonicalValues(rule: PolicyRule, a: AuditView, s: Pick<CheckSet
       else if (k.status === 'unsettled')
         c.reason =
           `the GAN seeds do not share a sign ` +
-          `(${k.canonical.map((x) => pp(Number.isFinite(x) ? x : null)).join(', ')}); the real rows' shift is ` +
+          `(${k.canonical.map((x) => pp(x)).join(', ')}); the real rows' shift is ` +
           `${pp(k.real.shift)} [${pp(k.real.lo)}, ${pp(k.real.hi)}]`;
       else if (k.status === 'overstates' || k.status === 'understates')
         c.reason =

@@ -3,6 +3,7 @@
 // one per baseline comparison). Core code: strings only, no Node imports.
 import { formatValue, marginText, type CheckResult, type RuleCheck } from './policy.js';
 import { SHIFT_STATUS_WORDS } from './checks.js';
+import { MISSING } from '../data/text.js';
 
 const STATUS_MARK: Record<RuleCheck['status'], string> = {
   pass: '✅ pass',
@@ -97,7 +98,7 @@ export function checkMarkdown(r: CheckResult): string {
   L.push('|---|---|---|---|---|---|---|---|---|');
   for (const x of r.checks) {
     const ref = x.reference === null ? '—' : `${x.reference} (${int(x.referenceN)})`;
-    const value = x.value === null ? 'n/a' : formatValue(x.value, x.kind);
+    const value = formatValue(x.value, x.kind);
     const why = x.status === 'insufficient data' && x.reason ? `: ${x.reason}` : '';
     L.push(
       `| ${cell(statusText(x) + why)} | ${cell(x.rule)} | ${cell(x.group)} | ${int(x.n)} | ${cell(ref)} | ` +
@@ -183,7 +184,7 @@ function caseName(x: RuleCheck): string {
 }
 
 function detail(x: RuleCheck): string {
-  const ref = x.reference === null ? '' : `; reference ${x.reference} (n = ${x.referenceN ?? 'n/a'})`;
+  const ref = x.reference === null ? '' : `; reference ${x.reference} (n = ${x.referenceN ?? MISSING.text})`;
   const iv = x.interval
     ? `; interval ${formatValue(x.interval.lo, x.kind)} … ${formatValue(x.interval.hi, x.kind)} (${x.interval.method})`
     : '';

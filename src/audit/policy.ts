@@ -681,7 +681,7 @@ export function thresholdText(r: Pick<PolicyRule, 'min' | 'max' | 'maxAbs'>, kin
 
 /** A value in its unit: a rate as a percentage, a difference in percentage points, a ratio as a number. */
 export function formatValue(v: number | null, kind: RuleKind, signed = true): string {
-  if (v === null) return 'n/a';
+  if (v === null) return MISSING.text;
   if (kind === 'distance') return v.toFixed(3);
   if (kind === 'rate') return pctText(v);
   if (kind === 'difference') return fmtPpSigned(v, 2, MISSING.text, signed);
@@ -766,7 +766,7 @@ export function ruleValues(rule: PolicyRule, a: AttributeResult, report: Metrics
       if (g.small) c.reason = smallReason(g.value, g.n, g.suppressed);
       else if (row.excluded)
         c.reason =
-          `${g.value} holds ${(100 * row.share).toFixed(1)}% of the rows, under LL144's ` +
+          `${g.value} holds ${pctText(row.share)} of the rows, under LL144's ` +
           `${100 * a.impact.minShare}%: no impact ratio`;
       else if (c.value === null) c.reason = "the highest category's rate is 0";
     } else if (m.kind === 'rate') {

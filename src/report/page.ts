@@ -21,7 +21,8 @@ export interface PageView {
 /** The page's view of an audit that took `seconds` in its worker. */
 export function pageView(r: AuditResult, seconds: number): PageView {
   const g = r.meta.gan;
-  const cancelled = r.warnings.some((w) => /stopped early/.test(w));
+  // a stop that cut the GANs' training short; one after they had finished leaves the sets complete
+  const cancelled = r.meta.interrupted?.cutShort === true;
   const interrupted = cancelled ? ' (cancelled: the sets come from the GANs trained so far)' : '';
   const summary =
     `Audited ${r.meta.data.rows} rows in ${seconds.toFixed(1)} s${interrupted}: LUCID-GAN ${g.epochs} epochs × ` +

@@ -35,7 +35,7 @@ import { distributionChart, faleChart, heatmap, jsRanking, lineChart, svgWidth }
 import { provenanceBlock } from './provenance.js';
 import { escapeHtml as esc, finite, fmtInt, fmtJs, fmtNum, fmtPct, fmtPp, fmtRatio } from './format.js';
 // three decimals, "n/a" when missing, as the CLI's summary writes them
-import { jsText as score3 } from '../data/text.js';
+import { jsText as score3, MISSING } from '../data/text.js';
 import { FILE_KINDS, type FileKind } from './files.js';
 
 /** the caveats' topics as the report names them */
@@ -1104,7 +1104,7 @@ function beyondTable(r: AuditResult): string {
         return (
           `${fmtPct(p.generated.exactShare)} copies (held-out ${fmtPct(p.heldOut.exactShare)}); distance ` +
           `${score3(p.generated.p5)} (held-out ${score3(p.heldOut.p5)}, ` +
-          `${p.ratioP5 === null ? 'n/a' : `${p.ratioP5.toFixed(2)}×`})${
+          `${p.ratioP5 === null ? MISSING.text : `${p.ratioP5.toFixed(2)}×`})${
             p.against === 'halves'
               ? ' <span class="small">(every row trained the GANs: one half of the real rows against the other)</span>'
               : ''

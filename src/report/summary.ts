@@ -17,7 +17,7 @@ import {
   fourFifthsText,
   impactText,
 } from '../methods/metrics/index.js';
-import { fmtPpSigned, jsText, pctText as pct } from '../data/text.js';
+import { fmtPpSigned, jsText, MISSING, pctText as pct } from '../data/text.js';
 import { TEXT_WIDTH, wrapText } from './format.js';
 import { SECTIONS, type ReportSection } from './sections.js';
 
@@ -41,7 +41,11 @@ const BRIEFED = SECTIONS.filter(
  */
 function valueLine(v: ValueFinding, faithful: boolean, inList = true): string {
   const f = (x: number | null) =>
-    v.kind === 'median' ? (x === null ? 'n/a' : `${x > 0 ? '+' : ''}${Number(x.toPrecision(4))}`) : fmtPpSigned(x);
+    v.kind === 'median'
+      ? x === null
+        ? MISSING.text
+        : `${x > 0 ? '+' : ''}${Number(x.toPrecision(4))}`
+      : fmtPpSigned(x);
   const seeds = v.canonical.seeds.length > 1 ? `, seeds ${f(v.canonical.min)}…${f(v.canonical.max)}` : '';
   // in a favour/disfavour list a median shift stands for higher values (as the report words it)
   const name = v.kind === 'median' ? (inList ? 'higher values: median shift' : 'the median shift') : v.value;

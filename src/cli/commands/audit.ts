@@ -18,7 +18,13 @@ import {
   type PolicyCliOptions,
 } from '../policy-options.js';
 import { checkPolicyOnAudit, policyReferences, validateForAudit } from '../../audit/policy-audit.js';
-import { POLICY_DEFAULTS, requireNoCanonical, type CheckSettings, type Policy } from '../../audit/policy.js';
+import {
+  POLICY_DEFAULTS,
+  requireNoCanonical,
+  type CheckResult,
+  type CheckSettings,
+  type Policy,
+} from '../../audit/policy.js';
 import { readPolicyFile } from '../../node/policy.js';
 import {
   FAIRNESS_OPTIONS as F,
@@ -259,12 +265,12 @@ export const auditCommand = withGroupComparisonOptions(
       async (out) => {
         const written = await writeAudit(opts.out, out.result);
         // the policy after the report is written (no lost work); its failure is raised last, after stdout
-        const check = policy
-          ? checkPolicyOnAudit(out.result, policy, policySettings(policy, out.result, opts), opts.data)
-          : null;
-        if (check) {
+        let check: CheckResult | null = null;
+        if (policy) {
+          const settings = policySettings(policy, out.result, opts);
+          check = checkPolicyOnAudit(out.result, policy, settings, opts.data);
           check.audit!.out = written.report;
-          await finishPolicy(check, policy!, policySettings(policy!, out.result, opts), opts, started, early);
+          await finishPolicy(check, policy, settings, opts, started, early);
         }
         if (opts.format === 'json') process.stdout.write(auditJson(out.result, written, check));
         else process.stdout.write(auditSummary(out.result, written) + (check ? policyLine(check, opts.markdown) : ''));

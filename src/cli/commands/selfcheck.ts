@@ -2,6 +2,7 @@
 import { Command, Option } from 'commander';
 import { runSelfCheck } from '../../selfcheck.js';
 import { initNodeEngine } from '../../node/engine.js';
+import { pctText } from '../../data/text.js';
 import { nonNegativeInt, positiveInt, summaryFormat } from '../options.js';
 
 export const selfcheck = new Command('selfcheck')
@@ -47,7 +48,6 @@ Example:
       return;
     }
     process.stdout.write(
-      `accuracy: train ${(100 * r.trainAccuracy).toFixed(1)}%, held-out ${(100 * r.testAccuracy).toFixed(1)}%  ` +
-        `(${r.ms} ms)\n`,
+      `accuracy: train ${pctText(r.trainAccuracy)}, held-out ${pctText(r.testAccuracy)}  ` + `(${r.ms} ms)\n`,
     );
   });

@@ -9,6 +9,7 @@ import type { Rng } from '../../engine/rng.js';
 import type { BlackBox } from '../../models/blackbox.js';
 import { labelOf } from '../../models/classifier/preprocess.js';
 import { csvField } from '../../data/csv-write.js';
+import { byCodeUnit } from '../../data/text.js';
 import {
   getColumn,
   selectRows,
@@ -261,7 +262,7 @@ export function binaryLabels(
   }
   const values = [...seen];
   if (col.kind === 'numeric') values.sort((a, b) => Number(a) - Number(b));
-  else values.sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+  else values.sort(byCodeUnit);
   // the one rule for the positive class (metrics' positiveOf)
   const pos = positiveOf(values, positive, label, 'fale');
   return { y: binaryLabel(rows, pos), positive: pos, values };

@@ -2,10 +2,12 @@
 import type { PairTrend, QualityReport, ValiditySide } from './report.js';
 import type { FeatureFidelity } from './fidelity.js';
 import { PRIVACY_RULE, privacyHolds } from './beyond.js';
-import { pctText as pct } from '../../data/text.js';
+import { MISSING, pctText as pct } from '../../data/text.js';
 
-const f4 = (x: number | null | undefined) => (x === null || x === undefined || Number.isNaN(x) ? 'n/a' : x.toFixed(4));
-const f2 = (x: number | null | undefined) => (x === null || x === undefined || Number.isNaN(x) ? 'n/a' : x.toFixed(2));
+const f4 = (x: number | null | undefined) =>
+  x === null || x === undefined || Number.isNaN(x) ? MISSING.text : x.toFixed(4);
+const f2 = (x: number | null | undefined) =>
+  x === null || x === undefined || Number.isNaN(x) ? MISSING.text : x.toFixed(2);
 const plural = (n: number, w: string) => `${n} ${w}${n === 1 ? '' : 's'}`;
 
 function sideLine(s: ValiditySide, label: string, above: boolean): string {
@@ -88,7 +90,7 @@ export function formatQuality(r: QualityReport, top = 10): string {
         (fd.note ? `\n  note: ${fd.note}` : ''),
     );
     const w = Math.max(6, ...fd.columns.map((c) => c.feature.length));
-    const side = (x: FeatureFidelity['positive']) => (x ? `${f4(x.distance)} (noise ${f4(x.floor)})` : 'n/a');
+    const side = (x: FeatureFidelity['positive']) => (x ? `${f4(x.distance)} (noise ${f4(x.floor)})` : MISSING.text);
     const sided = fd.against !== 'every real row';
     lines.push(
       `  ${'column'.padEnd(w)}  metric  ${sided ? 'positive side'.padEnd(22) + '  negative side' : 'distance'}`,
@@ -108,7 +110,7 @@ export function formatQuality(r: QualityReport, top = 10): string {
     );
     const w = Math.max(8, ...r.relations.map((x) => x.text.length));
     const share = (x: { rows: number; breaks: number }) =>
-      x.rows > 0 ? `${pct(x.breaks / x.rows)} (${x.breaks} of ${x.rows})` : 'n/a';
+      x.rows > 0 ? `${pct(x.breaks / x.rows)} (${x.breaks} of ${x.rows})` : MISSING.text;
     lines.push(`  ${'relation'.padEnd(w)}  ${'real'.padEnd(22)}  synthetic`);
     for (const x of r.relations)
       lines.push(
@@ -133,7 +135,7 @@ export function formatQuality(r: QualityReport, top = 10): string {
           pt.worst
             .slice(0, 3)
             .map((x) => `${x.a} × ${x.b} ${f4(x.similarity)}`)
-            .join(', ') || 'n/a'
+            .join(', ') || MISSING.text
         }`,
     );
     const d = b.detection;
@@ -152,7 +154,7 @@ export function formatQuality(r: QualityReport, top = 10): string {
           : 'the held-out rows'
       }: exact copies ${pct(p.generated.exactShare)} (held-out ${pct(p.heldOut.exactShare)}); 5th percentile ` +
         `of the distance to the closest training row ${f4(p.generated.p5)} (held-out ${f4(p.heldOut.p5)}, ratio ` +
-        `${p.ratioP5 === null ? 'n/a' : f2(p.ratioP5)})${
+        `${p.ratioP5 === null ? MISSING.text : f2(p.ratioP5)})${
           ok
             ? ': no sign of copying'
             : `  ⚠ closer to the training rows than held-out rows (more than ${pct(PRIVACY_RULE.copyMargin)} extra ` +
