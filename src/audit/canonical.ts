@@ -62,10 +62,10 @@ export interface Scorer {
   kind: 'model' | 'surrogate';
   source: string;
   /**
-   * a score above this is the positive decision: the audit's threshold for the model, 0.5 for a surrogate (its score is
+   * how a score becomes the positive decision: the audit's rule for the model, 0.5 for a surrogate (its score is
    * P(decision = 1))
    */
-  threshold: number;
+  decision: DecisionRule;
   score(t: Table): Promise<Float64Array>;
   /** surrogate: share of held-out rows on which it gives the same decision as the predictions column */
   agreement?: { rate: number; rows: number };
@@ -73,8 +73,8 @@ export interface Scorer {
   dispose?: () => void;
 }
 
-export function modelScorer(model: BlackBox, threshold = 0.5): Scorer {
-  return { kind: 'model', source: model.source, threshold, score: (t) => model.predict(t) };
+export function modelScorer(model: BlackBox, decision: DecisionRule): Scorer {
+  return { kind: 'model', source: model.source, decision, score: (t) => model.predict(t) };
 }
 
 /**
@@ -131,7 +131,7 @@ export function surrogateScorer(
   return {
     kind: 'surrogate',
     source: box.source,
-    threshold: 0.5,
+    decision: { kind: 'probability', threshold: 0.5 },
     score: (x) => box.predict(x),
     agreement: { rate: agree / hold.rows, rows: hold.rows },
     dispose: () => final.dispose(),

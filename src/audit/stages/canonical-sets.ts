@@ -122,7 +122,7 @@ export function sets(ctx: AuditContext, ms: MetricsStage, gs: GanStage, supp: Su
           column: predName,
           source: 'given',
         },
-        scorer.threshold,
+        scorer.decision,
       );
     }
     return { perSeed, positive, negative, validity: v };
