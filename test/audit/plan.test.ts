@@ -255,6 +255,48 @@ describe('auditPlan: every check with its error', () => {
       'E_ARG',
       /^audit: ganCandidates must be an integer of at least 2, got 1$/,
     ],
+    // the later stages' checks, made before any work in the stages' words
+    ['the tolerance', { ...base, tolerance: 1 }, 'E_ARG', /^metrics: tolerance must be in \(0, 1\) .*, got 1$/],
+    ['the confidence', { ...base, confidence: 0 }, 'E_ARG', /^metrics: confidence must be in \(0, 1\), got 0$/],
+    [
+      'the favourable outcome',
+      { ...base, favourable: 'both' as never },
+      'E_ARG',
+      /^metrics: favourable must be positive or negative, got both$/,
+    ],
+    [
+      'the small-group size',
+      { ...base, minGroupSize: -1 },
+      'E_ARG',
+      /^metrics: the small-group threshold must be a non-negative integer, got -1$/,
+    ],
+    [
+      'the suppression threshold',
+      { ...base, suppressBelow: 1.5 },
+      'E_ARG',
+      /^metrics: the suppression threshold must be a non-negative integer, got 1.5$/,
+    ],
+    [
+      'the protected bins',
+      { ...base, protectedBins: 0 },
+      'E_ARG',
+      /^bins: the number of bins must be a positive integer, got 0$/,
+    ],
+    ['the FALE bins', { ...base, faleBins: 1 }, 'E_ARG', /^fale: bins must be an integer ≥ 2, got 1$/],
+    [
+      'the GAN point share',
+      { ...base, ganPointShare: 1 },
+      'E_ARG',
+      /^transformer: pointShare must be in \[0, 1\), got 1$/,
+    ],
+    [
+      'the GAN batch',
+      { ...base, ganBatch: 15 },
+      'E_ARG',
+      /^gan: batch must be a positive multiple of pac = 10, got 15$/,
+    ],
+    ['the GAN epochs', { ...base, ganEpochs: -1 }, 'E_ARG', /^gan: epochs must be a non-negative integer, got -1$/],
+    ['the LUCID epochs', { ...base, lucidEpochs: 0 }, 'E_ARG', /^invert: epochs must be a positive integer, got 0$/],
   ];
   for (const [what, opts, code, re, t] of cases)
     it(what, () => throwsCode(() => auditPlan(t ?? table(), opts), code, re));

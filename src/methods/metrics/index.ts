@@ -70,6 +70,7 @@ export {
   familyCounts,
   groupMetrics,
   labelValues,
+  metricsSettings,
 } from './group-metrics.js';
 export {
   binaryLabel,
