@@ -36,9 +36,14 @@ export const CANONICAL_DEFAULTS = {
   surrogateHoldout: 0.2,
 };
 
+/** The number of GANs an audit trains: a positive integer (the plan's check, and ganSeedsFor's for other callers). */
+export function checkGanSeeds(k: number): void {
+  check(Number.isSafeInteger(k) && k >= 1, 'E_ARG', () => `audit: ganSeeds must be a positive integer, got ${k}`);
+}
+
 /** The GAN seeds of an audit with seed `seed` and `k` GANs. */
 export function ganSeedsFor(seed: number, k: number): number[] {
-  check(Number.isSafeInteger(k) && k >= 1, 'E_ARG', () => `audit: ganSeeds must be a positive integer, got ${k}`);
+  checkGanSeeds(k);
   return Array.from({ length: k }, (_, i) => seed + i * CANONICAL_DEFAULTS.seedStride);
 }
 

@@ -26,7 +26,7 @@ import { checkGanBatch, checkGanEpochs } from '../models/lucidgan/model.js';
 import { GAN_DEFAULTS } from '../models/lucidgan/config.js';
 import { checkPointShare } from '../models/ctgan/transformer.js';
 import { checkBinCount } from './bins.js';
-import { ganSeedsFor, surrogateSplitSeed, type ConditionMode } from './canonical.js';
+import { checkGanSeeds, ganSeedsFor, surrogateSplitSeed, type ConditionMode } from './canonical.js';
 import { CORRECTION_DEFAULTS, type Correction } from './correct.js';
 import {
   AUDIT_DEFAULTS,
@@ -171,11 +171,7 @@ export function ganPlan(opts: GanOptions): GanPlan {
     () => `audit: ganSchedule must be one of ${Object.keys(GAN_SCHEDULES).join(', ')}, got ${String(schedule)}`,
   );
   const count = opts.ganSeeds ?? AUDIT_DEFAULTS.ganSeeds;
-  check(
-    Number.isSafeInteger(count) && count >= 1,
-    'E_ARG',
-    () => `audit: ganSeeds must be a positive integer, got ${count}`,
-  );
+  checkGanSeeds(count);
   const candidates = opts.ganCandidates ?? CORRECTION_DEFAULTS.factor;
   check(
     Number.isSafeInteger(candidates) && candidates >= 2,
@@ -203,8 +199,17 @@ export function ganPlan(opts: GanOptions): GanPlan {
   };
 }
 
+/** The protected-edges rule: edges only for protected columns; `words` is the caller's error for column `c`. */
+export function checkProtectedEdges(
+  edges: Record<string, unknown>,
+  protectedColumns: readonly string[],
+  words: (c: string) => string,
+): void {
+  for (const c of Object.keys(edges)) check(protectedColumns.includes(c), 'E_ARG', () => words(c));
+}
+
 /** Rethrows an input error of `f` with the data's name in front (the metrics' errors on the data's columns). */
-function inData<T>(source: string, f: () => T): T {
+export function inData<T>(source: string, f: () => T): T {
   try {
     return f();
   } catch (e) {
@@ -262,14 +267,12 @@ export function auditPlan(table: Table, opts: AuditOptions): AuditPlan {
   }
   if (pred !== undefined) getColumn(table, pred, 'audit', 'predictions column');
   const protectedEdges = opts.protectedEdges ?? {};
-  for (const c of Object.keys(protectedEdges)) {
-    check(
-      opts.protected.includes(c),
-      'E_ARG',
-      () =>
-        `audit: protected edges name "${c}", which is not among the protected columns (${opts.protected.join(', ')})`,
-    );
-  }
+  checkProtectedEdges(
+    protectedEdges,
+    opts.protected,
+    (c) =>
+      `audit: protected edges name "${c}", which is not among the protected columns (${opts.protected.join(', ')})`,
+  );
   const source = opts.source ?? 'data';
   // the positive class: for a model, checked against the model's classes before it is called (a
   // mismatch reverses every direction); for a predictions column, below
