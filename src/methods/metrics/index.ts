@@ -76,6 +76,7 @@ export {
   binaryLabel,
   decide,
   decideOne,
+  decisionKinds,
   decisionRule,
   defaultPositive,
   modelOrPred,
