@@ -21,7 +21,7 @@ import { concatFloat64, concatRows, selectRows, type CategoricalColumn, type Tab
 import { contradictions, type Dependency } from '../data/dependencies.js';
 import { derive, planDerivations, type Derivation, type Relation } from '../data/relations.js';
 import type { BlackBox } from '../models/blackbox.js';
-import { decide, type DecisionRule } from '../methods/metrics/index.js';
+import { DECISION_DEFAULTS, decide, type DecisionRule } from '../methods/metrics/index.js';
 import { builtinBlackBox } from '../models/blackbox.js';
 import { Classifier } from '../models/classifier/classifier.js';
 import type { LucidGan, SampleResult } from '../models/lucidgan/model.js';
@@ -78,7 +78,10 @@ export interface Scorer {
   dispose?: () => void;
 }
 
-export function modelScorer(model: BlackBox, decision: DecisionRule): Scorer {
+export function modelScorer(
+  model: BlackBox,
+  decision: DecisionRule = { kind: 'probability', threshold: DECISION_DEFAULTS.threshold },
+): Scorer {
   return { kind: 'model', source: model.source, decision, score: (t) => model.predict(t) };
 }
 
