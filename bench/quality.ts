@@ -142,7 +142,7 @@ async function prepare(s: Setting) {
     featureTable,
     ganTable,
     range: observedRanges(featureTable),
-    scorer: modelScorer(s.model, THRESHOLD),
+    scorer: modelScorer(s.model, { kind: 'probability', threshold: THRESHOLD }),
   };
 }
 type Prepared = Awaited<ReturnType<typeof prepare>>;
@@ -188,7 +188,7 @@ async function drawSets(
       rows: SET_ROWS,
       seedOf: (round) => drawSeed(seed, purpose, round),
       scorer: d.scorer,
-      threshold: d.scorer.threshold,
+      threshold: d.scorer.decision.threshold,
       range: d.range,
       dependencies: d.dependencies ?? [],
       relations: d.relations,

@@ -33,6 +33,15 @@ export function binLabels(edges: readonly number[]): string[] {
   return out;
 }
 
+/** The number of bins a numeric protected column is cut into: a positive integer. */
+export function checkBinCount(k: number): void {
+  check(
+    Number.isSafeInteger(k) && k >= 1,
+    'E_ARG',
+    () => `bins: the number of bins must be a positive integer, got ${k}`,
+  );
+}
+
 /**
  * Quantile bins: edges at the i/k quantiles (i = 0 … k) of the finite values, duplicates removed
  * (heavy ties give fewer than k bins). A column with at most k distinct values (a coded category such
@@ -42,11 +51,7 @@ export function binLabels(edges: readonly number[]): string[] {
  * own, and a generated value between two codes (0.3 between 0 and 1) goes to the nearer one.
  */
 export function quantileBins(values: ArrayLike<number>, k: number): Bins {
-  check(
-    Number.isSafeInteger(k) && k >= 1,
-    'E_ARG',
-    () => `bins: the number of bins must be a positive integer, got ${k}`,
-  );
+  checkBinCount(k);
   const s = finiteSorted(values);
   check(s.length > 0, 'E_INPUT', () => 'bins: no finite value to bin');
   const distinct: number[] = [];

@@ -21,7 +21,7 @@ import { concatFloat64, concatRows, selectRows, type CategoricalColumn, type Tab
 import { contradictions, type Dependency } from '../data/dependencies.js';
 import { derive, planDerivations, type Derivation, type Relation } from '../data/relations.js';
 import type { BlackBox } from '../models/blackbox.js';
-import { decide, type DecisionRule } from '../methods/metrics/index.js';
+import { DECISION_DEFAULTS, decide, type DecisionRule } from '../methods/metrics/index.js';
 import { builtinBlackBox } from '../models/blackbox.js';
 import { Classifier } from '../models/classifier/classifier.js';
 import type { LucidGan, SampleResult } from '../models/lucidgan/model.js';
@@ -36,9 +36,14 @@ export const CANONICAL_DEFAULTS = {
   surrogateHoldout: 0.2,
 };
 
+/** The number of GANs an audit trains: a positive integer (the plan's check, and ganSeedsFor's for other callers). */
+export function checkGanSeeds(k: number): void {
+  check(Number.isSafeInteger(k) && k >= 1, 'E_ARG', () => `audit: ganSeeds must be a positive integer, got ${k}`);
+}
+
 /** The GAN seeds of an audit with seed `seed` and `k` GANs. */
 export function ganSeedsFor(seed: number, k: number): number[] {
-  check(Number.isSafeInteger(k) && k >= 1, 'E_ARG', () => `audit: ganSeeds must be a positive integer, got ${k}`);
+  checkGanSeeds(k);
   return Array.from({ length: k }, (_, i) => seed + i * CANONICAL_DEFAULTS.seedStride);
 }
 
@@ -62,10 +67,10 @@ export interface Scorer {
   kind: 'model' | 'surrogate';
   source: string;
   /**
-   * a score above this is the positive decision: the audit's threshold for the model, 0.5 for a surrogate (its score is
+   * how a score becomes the positive decision: the audit's rule for the model, 0.5 for a surrogate (its score is
    * P(decision = 1))
    */
-  threshold: number;
+  decision: DecisionRule;
   score(t: Table): Promise<Float64Array>;
   /** surrogate: share of held-out rows on which it gives the same decision as the predictions column */
   agreement?: { rate: number; rows: number };
@@ -73,8 +78,11 @@ export interface Scorer {
   dispose?: () => void;
 }
 
-export function modelScorer(model: BlackBox, threshold = 0.5): Scorer {
-  return { kind: 'model', source: model.source, threshold, score: (t) => model.predict(t) };
+export function modelScorer(
+  model: BlackBox,
+  decision: DecisionRule = { kind: 'probability', threshold: DECISION_DEFAULTS.threshold },
+): Scorer {
+  return { kind: 'model', source: model.source, decision, score: (t) => model.predict(t) };
 }
 
 /**
@@ -131,7 +139,7 @@ export function surrogateScorer(
   return {
     kind: 'surrogate',
     source: box.source,
-    threshold: 0.5,
+    decision: { kind: 'probability', threshold: 0.5 },
     score: (x) => box.predict(x),
     agreement: { rate: agree / hold.rows, rows: hold.rows },
     dispose: () => final.dispose(),

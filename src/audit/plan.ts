@@ -14,15 +14,19 @@ import { checkModelClasses, type BlackBox } from '../models/blackbox.js';
 import {
   decisionRule,
   labelValues,
-  METRICS_DEFAULTS,
+  metricsSettings,
   modelOrPred,
   positiveOf,
   type DecisionRule,
   type Favourable,
 } from '../methods/metrics/index.js';
-import { FALE_DEFAULTS } from '../methods/fale/index.js';
-import { LUCID_DEFAULTS } from '../methods/lucid/index.js';
-import { ganSeedsFor, surrogateSplitSeed, type ConditionMode } from './canonical.js';
+import { checkFaleBins, FALE_DEFAULTS } from '../methods/fale/fale.js';
+import { checkLucidEpochs, LUCID_DEFAULTS } from '../methods/lucid/invert.js';
+import { checkGanBatch, checkGanEpochs } from '../models/lucidgan/model.js';
+import { GAN_DEFAULTS } from '../models/lucidgan/config.js';
+import { checkPointShare } from '../models/ctgan/transformer.js';
+import { checkBinCount } from './bins.js';
+import { checkGanSeeds, ganSeedsFor, surrogateSplitSeed, type ConditionMode } from './canonical.js';
 import { CORRECTION_DEFAULTS, type Correction } from './correct.js';
 import {
   AUDIT_DEFAULTS,
@@ -167,11 +171,7 @@ export function ganPlan(opts: GanOptions): GanPlan {
     () => `audit: ganSchedule must be one of ${Object.keys(GAN_SCHEDULES).join(', ')}, got ${String(schedule)}`,
   );
   const count = opts.ganSeeds ?? AUDIT_DEFAULTS.ganSeeds;
-  check(
-    Number.isSafeInteger(count) && count >= 1,
-    'E_ARG',
-    () => `audit: ganSeeds must be a positive integer, got ${count}`,
-  );
+  checkGanSeeds(count);
   const candidates = opts.ganCandidates ?? CORRECTION_DEFAULTS.factor;
   check(
     Number.isSafeInteger(candidates) && candidates >= 2,
@@ -179,11 +179,15 @@ export function ganPlan(opts: GanOptions): GanPlan {
     () => `audit: ganCandidates must be an integer of at least 2, got ${candidates}`,
   );
   const { ganBatch, ganEpochs } = opts;
+  const pointShare = opts.ganPointShare ?? AUDIT_DEFAULTS.ganPointShare;
+  checkPointShare(pointShare);
+  if (ganBatch !== undefined) checkGanBatch(ganBatch, GAN_DEFAULTS.pac);
+  if (ganEpochs !== undefined) checkGanEpochs(ganEpochs);
   return {
     schedule,
     scheduleDef: GAN_SCHEDULES[schedule],
     mode: opts.ganMode ?? AUDIT_DEFAULTS.ganMode,
-    pointShare: opts.ganPointShare ?? AUDIT_DEFAULTS.ganPointShare,
+    pointShare,
     condition: opts.ganCondition ?? AUDIT_DEFAULTS.ganCondition,
     correct: opts.ganCorrect ?? AUDIT_DEFAULTS.ganCorrect,
     candidates,
@@ -195,8 +199,17 @@ export function ganPlan(opts: GanOptions): GanPlan {
   };
 }
 
+/** The protected-edges rule: edges only for protected columns; `words` is the caller's error for column `c`. */
+export function checkProtectedEdges(
+  edges: Record<string, unknown>,
+  protectedColumns: readonly string[],
+  words: (c: string) => string,
+): void {
+  for (const c of Object.keys(edges)) check(protectedColumns.includes(c), 'E_ARG', () => words(c));
+}
+
 /** Rethrows an input error of `f` with the data's name in front (the metrics' errors on the data's columns). */
-function inData<T>(source: string, f: () => T): T {
+export function inData<T>(source: string, f: () => T): T {
   try {
     return f();
   } catch (e) {
@@ -254,14 +267,12 @@ export function auditPlan(table: Table, opts: AuditOptions): AuditPlan {
   }
   if (pred !== undefined) getColumn(table, pred, 'audit', 'predictions column');
   const protectedEdges = opts.protectedEdges ?? {};
-  for (const c of Object.keys(protectedEdges)) {
-    check(
-      opts.protected.includes(c),
-      'E_ARG',
-      () =>
-        `audit: protected edges name "${c}", which is not among the protected columns (${opts.protected.join(', ')})`,
-    );
-  }
+  checkProtectedEdges(
+    protectedEdges,
+    opts.protected,
+    (c) =>
+      `audit: protected edges name "${c}", which is not among the protected columns (${opts.protected.join(', ')})`,
+  );
   const source = opts.source ?? 'data';
   // the positive class: for a model, checked against the model's classes before it is called (a
   // mismatch reverses every direction); for a predictions column, below
@@ -294,6 +305,14 @@ export function auditPlan(table: Table, opts: AuditOptions): AuditPlan {
   );
 
   const decision = decisionRule(opts.threshold, 'audit');
+  // the later stages' own checks, made here so a bad value stops the audit before any work, in their words
+  const metrics = metricsSettings(opts);
+  const protectedBins = opts.protectedBins ?? AUDIT_DEFAULTS.protectedBins;
+  checkBinCount(protectedBins);
+  const faleBins = opts.faleBins ?? FALE_DEFAULTS.bins;
+  checkFaleBins(faleBins);
+  const lucidEpochs = opts.lucidEpochs ?? LUCID_DEFAULTS.epochs;
+  checkLucidEpochs(lucidEpochs);
   for (const c of Object.keys(opts.reference ?? {}))
     check(
       opts.protected.includes(c),
@@ -323,14 +342,14 @@ export function auditPlan(table: Table, opts: AuditOptions): AuditPlan {
     positive,
     positiveGiven: opts.positive !== undefined,
     decision,
-    favourable: opts.favourable ?? METRICS_DEFAULTS.favourable,
+    favourable: metrics.favourable,
     protected: opts.protected,
-    protectedBins: opts.protectedBins ?? AUDIT_DEFAULTS.protectedBins,
+    protectedBins,
     protectedEdges,
     reference: opts.reference,
-    tolerance: opts.tolerance ?? METRICS_DEFAULTS.tolerance,
-    minGroupSize: opts.minGroupSize ?? METRICS_DEFAULTS.minGroupSize,
-    confidence: opts.confidence ?? METRICS_DEFAULTS.confidence,
+    tolerance: metrics.tolerance,
+    minGroupSize: metrics.minGroupSize,
+    confidence: metrics.confidence,
     legitimate: opts.legitimate,
     suppressBelow: opts.suppressBelow,
     allowInvertedScores: opts.allowInvertedScores,
@@ -357,8 +376,8 @@ export function auditPlan(table: Table, opts: AuditOptions): AuditPlan {
     n,
     nInter,
     gan,
-    fale: { bins: opts.faleBins ?? FALE_DEFAULTS.bins, bootstrap: opts.faleBootstrap ?? AUDIT_DEFAULTS.faleBootstrap },
-    lucidEpochs: opts.lucidEpochs ?? LUCID_DEFAULTS.epochs,
+    fale: { bins: faleBins, bootstrap: opts.faleBootstrap ?? AUDIT_DEFAULTS.faleBootstrap },
+    lucidEpochs,
     onProgress: opts.onProgress,
     onEstimate: opts.onEstimate,
     shouldStop: opts.shouldStop,

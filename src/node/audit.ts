@@ -8,7 +8,7 @@ import type { Engine } from '../engine/engine.js';
 import { EngineError } from '../engine/errors.js';
 import { requireColumns } from '../data/table.js';
 import { runAudit, type AuditOptions } from '../audit/run.js';
-import { modelOrPred } from '../methods/metrics/index.js';
+import { checkProtectedEdges } from '../audit/plan.js';
 import type { AuditResult } from '../audit/types.js';
 import { auditFiles } from '../report/audit-files.js';
 import { REPORT_FILE } from '../report/files.js';
@@ -170,8 +170,6 @@ export async function auditFile(
     ganSideBySide,
     ...rest
   } = opts;
-  const exactlyOne = 'give exactly one of --model (a model to call) and --pred (a column of predictions)';
-  modelOrPred({ model: modelFile, pred: rest.pred }, { none: exactlyOne, both: exactlyOne });
   if (ganSave) await requireWritableFile(ganSave, '--gan-save');
   const ganSet = ganFile !== undefined ? await readGanHandover(ganFile) : undefined;
   const { table, report } = await readTable(data, read ?? {});
@@ -183,13 +181,11 @@ export async function auditFile(
     '--legitimate': rest.legitimate,
     '--reference': Object.keys(rest.reference ?? {}),
   });
-  for (const c of Object.keys(rest.protectedEdges ?? {})) {
-    if (!rest.protected.includes(c))
-      throw new EngineError(
-        'E_ARG',
-        `--protected-edges names "${c}", which is not among --protected (${rest.protected.join(', ')})`,
-      );
-  }
+  checkProtectedEdges(
+    rest.protectedEdges ?? {},
+    rest.protected,
+    (c) => `--protected-edges names "${c}", which is not among --protected (${rest.protected.join(', ')})`,
+  );
   const model =
     modelFile !== undefined ? await resolveBlackBox(engine, { model: modelFile }, table, { modelTimeout }) : undefined;
   // provenance: the data file's hash over the bytes the reader parsed, the model file's over its bytes

@@ -57,7 +57,7 @@ before(async () => {
 const scorer = (f: (t: Table, i: number) => number): Scorer => ({
   kind: 'model',
   source: 'test',
-  threshold: 0.5,
+  decision: { kind: 'probability', threshold: 0.5 },
   score: async (t) => Float64Array.from({ length: t.rows }, (_, i) => f(t, i)),
 });
 const ageOf = (t: Table, i: number) => (t.columns.find((c) => c.name === 'age') as { values: Float64Array }).values[i];

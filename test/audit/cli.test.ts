@@ -272,8 +272,8 @@ describe('lucid audit', () => {
   );
 
   it(
-    "--threshold sets the model's decision: fewer positives at 0.6 than at 0.2 (metrics, audit.json); out of [0, 1] " +
-      'or empty exits 2',
+    "--threshold sets the model's decision: fewer positives at 0.6 than at 0.2 (metrics, audit.json, LUCID's " +
+      'success); out of [0, 1] or empty exits 2',
     () => {
       const base = [
         '--data',
@@ -298,13 +298,23 @@ describe('lucid audit', () => {
         '1',
         '--quiet',
       ];
+      const lucidScores = (out: string) => {
+        const rows = readFileSync(join(out, 'lucid-canonical.csv'), 'utf8').trim().split('\n');
+        const col = rows[0].split(',').indexOf('pred_snapped');
+        return rows.slice(1).map((l) => Number(l.split(',')[col]));
+      };
       const positives = (t: string) => {
         const out = join(dir, `threshold-${t}`);
         const r = lucid('audit', ...base, '--threshold', t, '--format', 'json', '--out', out);
         assert.equal(r.status, 0, r.stderr);
         const m = JSON.parse(readFileSync(join(out, 'metrics.json'), 'utf8'));
         assert.equal(m.threshold, Number(t));
-        assert.equal(JSON.parse(readFileSync(join(out, 'audit.json'), 'utf8')).meta.threshold, Number(t));
+        const audit = JSON.parse(readFileSync(join(out, 'audit.json'), 'utf8'));
+        assert.equal(audit.meta.threshold, Number(t));
+        // LUCID's success is the model's decision at the threshold: the share of its samples scored above t
+        const scores = lucidScores(out);
+        const above = scores.filter((p) => p > Number(t)).length;
+        assert.equal(audit.lucid.success, above / scores.length, `LUCID success at ${t}`);
         const groups = m.attributes[0].groups as { tp: number; fp: number }[];
         return groups.reduce((s, g) => s + g.tp + g.fp, 0);
       };

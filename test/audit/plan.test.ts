@@ -22,6 +22,7 @@ import { LUCID_DEFAULTS } from '../../src/methods/lucid/index.js';
 import {
   decide,
   decideOne,
+  decisionKinds,
   decisionRule,
   defaultPositive,
   METRICS_DEFAULTS,
@@ -29,7 +30,14 @@ import {
   positiveOf,
   type DecisionRule,
 } from '../../src/methods/metrics/index.js';
-import { AUDIT_RUN_OPTIONS, auditRunValues, withAuditRunOptions } from '../../src/cli/audit-options.js';
+import {
+  auditCommonValues,
+  auditRunValues,
+  withAuditRunOptions,
+  type AuditRunKey,
+} from '../../src/cli/audit-options.js';
+import { auditCommand } from '../../src/cli/commands/audit.js';
+import { check as checkCommand } from '../../src/cli/commands/check.js';
 import type { BlackBox } from '../../src/models/blackbox.js';
 import { defaultGanCacheDir } from '../../src/node/gan-cache.js';
 
@@ -255,6 +263,48 @@ describe('auditPlan: every check with its error', () => {
       'E_ARG',
       /^audit: ganCandidates must be an integer of at least 2, got 1$/,
     ],
+    // the later stages' checks, made before any work in the stages' words
+    ['the tolerance', { ...base, tolerance: 1 }, 'E_ARG', /^metrics: tolerance must be in \(0, 1\) .*, got 1$/],
+    ['the confidence', { ...base, confidence: 0 }, 'E_ARG', /^metrics: confidence must be in \(0, 1\), got 0$/],
+    [
+      'the favourable outcome',
+      { ...base, favourable: 'both' as never },
+      'E_ARG',
+      /^metrics: favourable must be positive or negative, got both$/,
+    ],
+    [
+      'the small-group size',
+      { ...base, minGroupSize: -1 },
+      'E_ARG',
+      /^metrics: the small-group threshold must be a non-negative integer, got -1$/,
+    ],
+    [
+      'the suppression threshold',
+      { ...base, suppressBelow: 1.5 },
+      'E_ARG',
+      /^metrics: the suppression threshold must be a non-negative integer, got 1.5$/,
+    ],
+    [
+      'the protected bins',
+      { ...base, protectedBins: 0 },
+      'E_ARG',
+      /^bins: the number of bins must be a positive integer, got 0$/,
+    ],
+    ['the FALE bins', { ...base, faleBins: 1 }, 'E_ARG', /^fale: bins must be an integer ≥ 2, got 1$/],
+    [
+      'the GAN point share',
+      { ...base, ganPointShare: 1 },
+      'E_ARG',
+      /^transformer: pointShare must be in \[0, 1\), got 1$/,
+    ],
+    [
+      'the GAN batch',
+      { ...base, ganBatch: 15 },
+      'E_ARG',
+      /^gan: batch must be a positive multiple of pac = 10, got 15$/,
+    ],
+    ['the GAN epochs', { ...base, ganEpochs: -1 }, 'E_ARG', /^gan: epochs must be a non-negative integer, got -1$/],
+    ['the LUCID epochs', { ...base, lucidEpochs: 0 }, 'E_ARG', /^invert: epochs must be a positive integer, got 0$/],
   ];
   for (const [what, opts, code, re, t] of cases)
     it(what, () => throwsCode(() => auditPlan(t ?? table(), opts), code, re));
@@ -286,9 +336,21 @@ describe('the decision rule', () => {
     }
   });
 
-  it('every output kind decides (a new kind is a row of DECISION_KINDS)', () => {
-    const kinds: DecisionRule['kind'][] = ['probability'];
-    for (const kind of kinds) assert.equal(decide({ kind, threshold: 0.5 }, [0.9])[0], 1);
+  it("every output kind of the decision table decides its example's scores", () => {
+    // a rule and scores either side of its line per kind; typed by the kind, so a new kind needs its example here
+    const EXAMPLES: { [K in DecisionRule['kind']]: [Extract<DecisionRule, { kind: K }>, number[], number[]] } = {
+      probability: [{ kind: 'probability', threshold: 0.3 }, [0, 0.3, 0.31, 1], [0, 0, 1, 1]],
+    };
+    assert.deepEqual(decisionKinds(), Object.keys(EXAMPLES));
+    for (const kind of decisionKinds()) {
+      const [rule, scores, want] = EXAMPLES[kind];
+      assert.deepEqual([...decide(rule, scores)], want, kind);
+      assert.deepEqual(
+        scores.map((s) => decideOne(rule, s)),
+        want,
+        kind,
+      );
+    }
   });
 });
 
@@ -315,45 +377,47 @@ describe('the positive class and the model-or-predictions rule', () => {
 });
 
 describe('the audit-run option table', () => {
-  it('every option has a row naming its key, and every parsed value lands under it', () => {
-    const cmd = withAuditRunOptions(new Command('t').exitOverride());
-    const rows = AUDIT_RUN_OPTIONS.map((r) => r.option());
-    // no option of the command is without a row
-    assert.deepEqual(
-      cmd.options.map((o) => o.flags),
-      rows.map((o) => o.flags),
-    );
-    for (const r of AUDIT_RUN_OPTIONS) assert.ok(typeof r.key === 'string' && r.key.length > 0, r.option().flags);
-    cmd.parse(
-      [
-        '--gan-epochs',
-        '3',
-        '-n',
-        '50',
-        '--allow-small',
-        '--no-rejection',
-        '--gan-side-by-side',
-        'off',
-        '--no-gan-cache',
-        '--gan-seeds',
-        '2',
-        '--protected-edges',
-        'age=1,2,3',
-      ],
-      { from: 'user' },
-    );
-    const v = auditRunValues(cmd.opts());
-    assert.equal(v.ganEpochs, 3);
-    assert.equal(v.n, 50);
-    assert.equal(v.allowSmall, true);
-    assert.equal(v.rejection, false);
-    assert.equal(v.ganSideBySide, false);
-    assert.equal(v.ganCacheDir, null);
-    assert.equal(v.ganSeeds, 2);
-    assert.deepEqual(v.protectedEdges, { age: [1, 2, 3] });
-    // the values object has exactly the table's keys
-    assert.deepEqual(Object.keys(v).sort(), [...new Set(AUDIT_RUN_OPTIONS.map((r) => r.key))].sort());
-  });
+  // each key's command line and the value auditFile must get; typed by AuditRunKey, so a new row needs its line here
+  const LINES: Record<AuditRunKey, [string[], unknown]> = {
+    ganEpochs: [['--gan-epochs', '3'], 3],
+    protectedBins: [['--protected-bins', '4'], 4],
+    protectedEdges: [['--protected-edges', 'age=1,2,3'], { age: [1, 2, 3] }],
+    n: [['-n', '50'], 50],
+    intersectionRows: [['--intersection-rows', '7'], 7],
+    allowSmall: [['--allow-small'], true],
+    faleBootstrap: [['--fale-bootstrap', '0'], 0],
+    ganMode: [['--gan-mode', 'consistency'], 'consistency'],
+    ganSchedule: [['--gan-schedule', 'fast'], 'fast'],
+    ganRows: [['--gan-rows', '900'], 900],
+    ganSeeds: [['--gan-seeds', '2'], 2],
+    ganCondition: [['--gan-condition', 'extreme'], 'extreme'],
+    rejection: [['--no-rejection'], false],
+    ganPointShare: [['--gan-point-share', '0.1'], 0.1],
+    ganCorrect: [['--gan-correct', 'none'], 'none'],
+    ganCandidates: [['--gan-candidates', '5'], 5],
+    ganSideBySide: [['--gan-side-by-side', 'off'], false],
+    ganCacheDir: [['--no-gan-cache'], null],
+    gan: [['--gan', 'g.json'], 'g.json'],
+    ganSave: [['--gan-save', 's.json'], 's.json'],
+    modelTimeout: [['--model-timeout', '9'], 9],
+  };
+  for (const [name, command] of [
+    ['lucid audit', auditCommand],
+    ['lucid check', checkCommand],
+  ] as const)
+    it(`${name}: each audit-run option's parsed value reaches auditFile's options under its key`, () => {
+      for (const [key, [argv, want]] of Object.entries(LINES)) {
+        command.exitOverride();
+        // a fresh parse per line: commander keeps the values it parsed on the command
+        for (const o of command.options) command.setOptionValue(o.attributeName(), o.defaultValue);
+        command.parseOptions(argv);
+        const v = auditCommonValues({ ...(command.opts() as object), data: 'd.csv', seed: 0 } as never) as Record<
+          string,
+          unknown
+        >;
+        assert.deepEqual(v[key], want, `${name} ${argv.join(' ')}`);
+      }
+    });
 
   it(
     'defaults: the GAN seeds from AUDIT_DEFAULTS, the default cache folder when neither --gan-cache nor ' +

@@ -105,6 +105,30 @@ describe('lucid check', () => {
     assert.equal(ok.status, EXIT.ok, ok.stderr);
   });
 
+  it(
+    'exit 2: neither a predictions column nor --model; ' + '--pred with --model (a policy pred gives way to --model)',
+    () => {
+      const rules = [{ metric: 'tpr', attribute: 'sex', min: 0.5 }];
+      writeFileSync(f('nopred.json'), JSON.stringify({ version: 1, inputs: { label: 'y', positive: 'yes' }, rules }));
+      const none = lucid('check', '--data', f('d.csv'), '--policy', f('nopred.json'));
+      assert.equal(none.status, EXIT.usage, none.stderr);
+      assert.equal(none.stderr, `lucid: error: give --pred, or "inputs": {"pred": …} in ${f('nopred.json')}\n`);
+      const both = lucid(
+        'check',
+        '--data',
+        f('d.csv'),
+        '--policy',
+        policy('both.json', rules),
+        '--model',
+        'm.json',
+        '--pred',
+        'pred',
+      );
+      assert.equal(both.status, EXIT.usage, both.stderr);
+      assert.equal(both.stderr, 'lucid: error: give --model (the audit scores the data with it) or --pred, not both\n');
+    },
+  );
+
   it('exit 2: a malformed policy file names the file (and the JSON path of the bad entry)', () => {
     writeFileSync(f('broken.json'), '{ "version": 1, "rules": [ { "metric": "tpr", } ] }');
     const r = lucid('check', '--data', f('d.csv'), '--policy', f('broken.json'));

@@ -32,6 +32,7 @@ import {
   worstPairs,
   type QualityReport,
 } from '../../src/methods/quality/index.js';
+import { decide, decisionRule } from '../../src/methods/metrics/decision.js';
 import { getEngine, rejectsEngineError } from '../helpers/engine.js';
 import { cat, num, table } from '../helpers/tables.js';
 import { unwrapSummary } from '../helpers/unwrap.js';
@@ -238,6 +239,14 @@ describe('validity', () => {
       [1, 2, 1, 2, 1],
     );
     close(w.rate, 0.5, 'rate');
+    // a score exactly on the threshold is the negative decision, as decide() has it: invalid on the positive side,
+    // valid on the negative, at the default threshold and at a given one
+    for (const t of [0.5, 0.3]) {
+      const rule = decisionRule(t, 'test');
+      const e = validity([t, t, t], [1, 0, 0], { model: 'm', column: 'c', source: 'column' }, rule);
+      assert.deepEqual([e.positive.valid, e.negative.valid], [0, 2], `threshold ${t}`);
+      assert.deepEqual(e.positive.valid, decide(rule, [t])[0], `positive side agrees with decide at ${t}`);
+    }
     close(w.meanAbsError, (0.1 + 0.8 + 0.1 + 0.7 + 0.2) / 5, 'mean |score − condition|', 1e-12);
     const g = await qualityReport(real, table(num('x', [1, 2, 3, 4]), num('score', [0.1, 0.2, 0.7, 0.4])), {
       model: columnBlackBox(table(num('score', [0.1, 0.2, 0.7, 0.4])), 'score'),

@@ -14,6 +14,7 @@
 // Core code: no Node imports.
 import { Rng } from '../../engine/rng.js';
 import { selectRows, type Table } from '../../data/table.js';
+import { pctText } from '../../data/text.js';
 import {
   detectionScore,
   pairTrendsWithFloor,
@@ -130,8 +131,8 @@ export function beyondCaveats(caveats: AuditResult['caveats'], b: BeyondCheck): 
         text:
           `the ${name} canonical set's rows are closer to the real rows the GANs trained on than real rows ` +
           `${p.against === 'halves' ? 'of the other half' : 'held out of training'} are: ` +
-          `${(100 * p.generated.exactShare).toFixed(1)}% exact copies (held-out rows ` +
-          `${(100 * p.heldOut.exactShare).toFixed(1)}%), 5th percentile of the distance ` +
+          `${pctText(p.generated.exactShare)} exact copies (held-out rows ` +
+          `${pctText(p.heldOut.exactShare)}), 5th percentile of the distance ` +
           `${p.ratioP5 === null ? 'n/a' : `${p.ratioP5.toFixed(2)}×`} the held-out rows'; rows may be memorised: ` +
           `do not publish the sets`,
       });

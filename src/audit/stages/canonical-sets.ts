@@ -9,6 +9,7 @@ import { CANONICAL_DEFAULTS, concatScores, type CanonicalDraw } from '../canonic
 import { distribution, jsDistance, rankDistributions, sharesOn, type SeriesInput } from '../distance.js';
 import { AUDIT_DEFAULTS } from '../options.js';
 import type { AuditResult, CanonicalComparison, Distribution } from '../types.js';
+import { pctText } from '../../data/text.js';
 import type { AuditContext } from './context.js';
 import type { GanStage } from './gan.js';
 import { drawSide } from './draw-plan.js';
@@ -122,7 +123,7 @@ export function sets(ctx: AuditContext, ms: MetricsStage, gs: GanStage, supp: Su
           column: predName,
           source: 'given',
         },
-        scorer.threshold,
+        scorer.decision,
       );
     }
     return { perSeed, positive, negative, validity: v };
@@ -235,7 +236,7 @@ export async function canonicalStage(
       text:
         `the generated rows are scored by a surrogate of the predictions column (the built-in classifier fitted to ` +
         `it), not by the model itself; it gives the column's decision on ` +
-        `${(100 * scorer.agreement!.rate).toFixed(1)}% of ${scorer.agreement!.rows} held-out rows`,
+        `${pctText(scorer.agreement!.rate)} of ${scorer.agreement!.rows} held-out rows`,
     });
   const proxyColumns = views.filter((v) => v.attr.inModel === false).map((v) => v.attr.column);
   const proxy = {
@@ -267,9 +268,9 @@ export function drawCaveats(
       caveats.push({
         topic: 'validity',
         text: rejection
-          ? `${what}: only ${(100 * acc).toFixed(1)}% of the rows drawn for the ${side} set were scored ${side} (the ` +
+          ? `${what}: only ${pctText(acc)} of the rows drawn for the ${side} set were scored ${side} (the ` +
             `generator is weakly conditioned); the set keeps only those`
-          : `${what}: only ${(100 * acc).toFixed(1)}% of the ${side} rows are scored ${side} (< ${100 * floor}%); ` +
+          : `${what}: only ${pctText(acc)} of the ${side} rows are scored ${side} (< ${100 * floor}%); ` +
             `read their distributions with care`,
       });
     }

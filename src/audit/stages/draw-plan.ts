@@ -76,7 +76,7 @@ export function drawPlan(
     factor,
     features,
     scorer: o.rejection ? o.scorer : null,
-    threshold: o.scorer?.threshold ?? o.threshold,
+    threshold: o.scorer?.decision.threshold ?? o.threshold,
     range: o.range,
   };
 }

@@ -4,6 +4,7 @@
 import { Rng } from '../../engine/rng.js';
 import { fale, type ProtectedCondition } from '../../methods/fale/index.js';
 import type { FaleSection } from '../types.js';
+import { fmtPct } from '../../data/text.js';
 import type { AuditContext } from './context.js';
 import type { GanStage } from './gan.js';
 import type { MetricsStage } from './metrics.js';
@@ -67,8 +68,7 @@ export async function faleStage(ctx: AuditContext, ms: MetricsStage, gs: GanStag
           // the metrics stage has checked these scores against the label, and the report says it first
           checkFit: false,
         });
-        const rate =
-          sel[low.value] === null || sel[low.value] === undefined ? '?' : `${(100 * sel[low.value]!).toFixed(1)}%`;
+        const rate = fmtPct(sel[low.value], 1, '?');
         faleSections.push({
           attribute: v.attr.column,
           unprivileged,

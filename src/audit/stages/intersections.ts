@@ -7,6 +7,7 @@ import { AUDIT_DEFAULTS } from '../options.js';
 import type { AuditResult, CanonicalComparison, IntersectionHeatmap } from '../types.js';
 import { drawCaveats, type CanonicalStage, type Sets } from './canonical-sets.js';
 import type { ChecksStage } from './checks.js';
+import { fmtPct, MISSING, pctText } from '../../data/text.js';
 import type { AuditContext } from './context.js';
 import type { GanStage } from './gan.js';
 import type { GroupView, MetricsStage, Suppression } from './metrics.js';
@@ -123,8 +124,8 @@ export async function intersectionsStage(
               topic: 'rare-intersection',
               text:
                 `${combo}: only ${set.fixTraining.rows} training rows ` +
-                `(${(100 * set.fixTraining.share).toFixed(1)}%); its canonical sets are an extrapolation ` +
-                `(${(100 * set.fixSatisfied!).toFixed(0)}% of generated rows hold both values)`,
+                `(${pctText(set.fixTraining.share)}); its canonical sets are an extrapolation ` +
+                `(${fmtPct(set.fixSatisfied, 0, MISSING.text)} of generated rows hold both values)`,
             });
           drawCaveats(caveats, `the sets of ${combo}`, set.draws!, rejection, scorer !== null);
           setIndex++;

@@ -5,6 +5,7 @@ import { Rng } from '../../engine/rng.js';
 import type { Table } from '../../data/table.js';
 import type { BlackBox } from '../../models/blackbox.js';
 import { invert, LUCID_DEFAULTS } from '../../methods/lucid/index.js';
+import { decideOne, type DecisionRule } from '../../methods/metrics/index.js';
 import { distribution, rankDistributions } from '../distance.js';
 import type { Distribution, LucidSection } from '../types.js';
 import type { AuditContext } from './context.js';
@@ -28,10 +29,29 @@ export function lucidStage(ctx: AuditContext, ms: MetricsStage, gs: GanStage): L
     lucidEpochs,
     (c) => (views.some((v) => v.attr.column === c) ? 'protected' : 'feature'),
     range,
+    plan.decision,
   );
   if (lucid.ran) seedLog['LUCID (uniform start and descent)'] = seed;
   if (!lucid.ran) caveats.push({ topic: 'model', text: `LUCID did not run: ${lucid.reason}` });
   return lucid;
+}
+
+/**
+ * LUCID's success: the share of its samples the model decides to be the preferred (favourable) class, by the
+ * audit's rule on P(positive), which is 1 − P(preferred) when the favourable outcome is the negative one.
+ */
+export function lucidSuccess(
+  preferred: ArrayLike<number>,
+  favourable: 'positive' | 'negative',
+  decision: DecisionRule,
+): number {
+  const wanted = favourable === 'positive' ? 1 : 0;
+  let ok = 0;
+  for (let i = 0; i < preferred.length; i++) {
+    const p = preferred[i];
+    if (decideOne(decision, favourable === 'positive' ? p : 1 - p) === wanted) ok++;
+  }
+  return ok / preferred.length;
 }
 
 function runLucid(
@@ -43,6 +63,7 @@ function runLucid(
   epochs: number,
   role: (c: string) => Distribution['role'],
   range: Record<string, readonly [number, number]>,
+  decision: DecisionRule,
 ): LucidSection {
   if (!model) return { ran: false, reason: 'the model is a predictions column; LUCID needs a differentiable model' };
   const clf = model.differentiable;
@@ -64,8 +85,6 @@ function runLucid(
     round: true,
   });
   const start = lucidStart(engine, clf.preprocessor, n, seed);
-  let ok = 0;
-  for (const p of r.predSnapped) if (p >= 0.5) ok++;
   const distributions = rankDistributions(
     clf.preprocessor.groups.map((g) => {
       const a = r.table.columns.find((c) => c.name === g.name)!;
@@ -86,7 +105,7 @@ function runLucid(
     prefer: r.preference.label,
     n,
     epochs,
-    success: ok / n,
+    success: lucidSuccess(r.predSnapped, favourable, decision),
     canonical: r.table,
     start,
     distributions,

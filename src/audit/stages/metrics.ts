@@ -2,7 +2,7 @@
 // one binned), the group metrics with their verdicts and the attribution of each disparity; then what
 // the rest of the audit needs from them: the cells --suppress-below hides, and the refusal of inputs
 // that leave nothing to compare.
-import { check, EngineError } from '../../engine/errors.js';
+import { check } from '../../engine/errors.js';
 import { Rng } from '../../engine/rng.js';
 import type { CategoricalColumn, Column, Table } from '../../data/table.js';
 import {
@@ -15,7 +15,7 @@ import {
 import { carriersOf, codesOf, pathOf, type Attribution } from '../attribution.js';
 import { binValues, explicitBins, quantileBins } from '../bins.js';
 import { cellLabels } from '../distance.js';
-import type { AuditPlan } from '../plan.js';
+import { inData, type AuditPlan } from '../plan.js';
 import type { ProtectedAttribute } from '../types.js';
 import { requireColumn, type AuditContext } from './context.js';
 
@@ -153,16 +153,6 @@ export async function metricsStage(ctx: AuditContext): Promise<MetricsStage> {
   const base = model ? [...table.columns, predCol] : table.columns.slice();
   const mtable: Table = { rows: table.rows, columns: [...base, ...extra] };
   const groupCols = views.map((v) => v.attr.groupColumn);
-  // a bad label or predictions column is found here: name the data it came from
-  const inData = <T>(f: () => T): T => {
-    try {
-      return f();
-    } catch (e) {
-      if (e instanceof EngineError && e.code === 'E_INPUT')
-        throw new EngineError('E_INPUT', `${plan.source}: ${e.message}`);
-      throw e;
-    }
-  };
   // a model's output is P(positive) even when it is exactly 0 and 1; a given column may hold labels
   const predAs = model ? ('scores' as const) : ('auto' as const);
   // keyed by the metrics' group column (a numeric attribute's binned column)
@@ -187,10 +177,11 @@ export async function metricsStage(ctx: AuditContext): Promise<MetricsStage> {
     ...(model ? { predWhat: `the scores of ${model.source}` } : {}),
     rng: new Rng(ctx.engine, plan.seeds.metrics),
   };
-  const attributes = inData(() => groupMetrics(mtable, mopts));
+  // a bad label or predictions column is found here: name the data it came from
+  const attributes = inData(plan.source, () => groupMetrics(mtable, mopts));
   const intersection: MetricsReport | null =
     groupCols.length >= 2
-      ? inData(() =>
+      ? inData(plan.source, () =>
           groupMetrics(mtable, {
             ...mopts,
             intersect: true,

@@ -25,7 +25,7 @@ import { prepareOutDir, writeAudit } from '../../node/audit.js';
 import { readColumns } from '../../node/columns.js';
 import { EngineError } from '../../engine/errors.js';
 import { Rng } from '../../engine/rng.js';
-import { METRICS_DEFAULTS, SUPPRESSION_OPTION } from '../../methods/metrics/index.js';
+import { METRICS_DEFAULTS, modelOrPred, SUPPRESSION_OPTION } from '../../methods/metrics/index.js';
 import { requireClean } from '../../node/csv.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { readPolicyFile } from '../../node/policy.js';
@@ -184,8 +184,14 @@ export const check = withAuditRunOptions(
   const label = opts.label ?? policy.inputs.label;
   const pred = opts.pred ?? policy.inputs.pred;
   if (label === undefined) throw new EngineError('E_ARG', `give --label, or "inputs": {"label": …} in ${policy.file}`);
-  if (pred === undefined && opts.model === undefined)
-    throw new EngineError('E_ARG', `give --pred, or "inputs": {"pred": …} in ${policy.file}`);
+  // a policy's predictions column gives way to --model; --pred with --model is the error
+  modelOrPred(
+    { model: opts.model, pred: opts.model !== undefined ? opts.pred : pred },
+    {
+      none: `give --pred, or "inputs": {"pred": …} in ${policy.file}`,
+      both: 'give --model (the audit scores the data with it) or --pred, not both',
+    },
+  );
   const settings: CheckSettings = {
     label,
     positive: opts.positive ?? policy.inputs.positive,
@@ -231,8 +237,6 @@ async function checkWithModel(
   started: number,
   early: { baseline?: unknown },
 ): Promise<void> {
-  if (opts.pred !== undefined)
-    throw new EngineError('E_ARG', 'give --model (the audit scores the data with it) or --pred, not both');
   const protectedColumns = policyProtected(policy);
   if (!protectedColumns.length)
     throw new EngineError(

@@ -343,12 +343,17 @@ export function noRowHas(table: Table, c: ProtectedCondition): EngineError {
   return argError(`fale: --protected ${c.column}=${c.value}: no row has that value; the column holds ${vals}`);
 }
 
+/** FALE's number of percentile levels (at most one fewer bins): an integer of at least 2. */
+export function checkFaleBins(levels: number): void {
+  check(Number.isInteger(levels) && levels >= 2, 'E_ARG', () => `fale: bins must be an integer ≥ 2, got ${levels}`);
+}
+
 /**
  * Continuous bin edges: numpy.percentile(x, linspace(0, 100, levels)) with linear interpolation,
  * deduplicated (at most levels − 1 bins), as the reference.
  */
 export function percentileEdges(values: ArrayLike<number>, levels = FALE_DEFAULTS.bins): number[] {
-  check(Number.isInteger(levels) && levels >= 2, 'E_ARG', () => `fale: bins must be an integer ≥ 2, got ${levels}`);
+  checkFaleBins(levels);
   // the values but NaN, sorted: typed arrays only (ten million values: no JS array of them)
   let m = 0;
   for (let i = 0; i < values.length; i++) if (!Number.isNaN(values[i])) m++;

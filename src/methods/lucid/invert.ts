@@ -169,11 +169,7 @@ function validate(opts: InvertOptions) {
   const loss = opts.loss ?? LUCID_DEFAULTS.loss;
   const seed = opts.seed ?? LUCID_DEFAULTS.seed;
   check(Number.isSafeInteger(n) && n > 0, 'E_ARG', () => `invert: n must be a positive integer, got ${n}`);
-  check(
-    Number.isSafeInteger(epochs) && epochs > 0,
-    'E_ARG',
-    () => `invert: epochs must be a positive integer, got ${epochs}`,
-  );
+  checkLucidEpochs(epochs);
   check(Number.isFinite(lr) && lr > 0, 'E_ARG', () => `invert: lr must be a positive number, got ${lr}`);
   check(
     Number.isFinite(init.low) && Number.isFinite(init.high) && init.low < init.high,
@@ -197,6 +193,15 @@ function validate(opts: InvertOptions) {
     () => `invert: traceEvery must be a non-negative integer, got ${te}`,
   );
   return { n, epochs, lr, init, loss, seed, traceEvery: te === undefined ? undefined : te === 0 ? epochs : te };
+}
+
+/** LUCID's epochs of descent: a positive integer. */
+export function checkLucidEpochs(epochs: number): void {
+  check(
+    Number.isSafeInteger(epochs) && epochs > 0,
+    'E_ARG',
+    () => `invert: epochs must be a positive integer, got ${epochs}`,
+  );
 }
 
 /**

@@ -23,6 +23,9 @@ const DECISION_KINDS: { [K in DecisionKind]: (rule: Extract<DecisionRule, { kind
     },
   };
 
+/** The output kinds with a decision, in DECISION_KINDS' order. */
+export const decisionKinds = (): DecisionKind[] => Object.keys(DECISION_KINDS) as DecisionKind[];
+
 export const DECISION_DEFAULTS = {
   /** P(positive) above which a row is decided positive */
   threshold: 0.5,

@@ -493,24 +493,10 @@ function countVerdicts(cs: Comparison[]): Record<Verdict, number> {
   return out;
 }
 
-/**
- * Per-group rates and disparities for every --group attribute (or their intersection), each
- * comparison against the reference with its verdict (verdicts.ts), the four-fifths rule, the LL144
- * impact table, calibration by group (scores) and, with `legitimate`, the conditional disparity.
- * Rows whose protected value is missing are left out of that attribute and counted (`unknown`).
- * Bootstrap: `bootstrap` resamples of all rows with replacement, drawn from `rng`; the reference
- * stays fixed; percentile intervals over the resamples where the statistic is defined.
- */
-export function groupMetrics(table: Table, opts: GroupMetricsOptions): MetricsReport {
-  const rule = decisionRule(opts.threshold, 'metrics');
-  const threshold = rule.threshold;
-  const B = opts.bootstrap ?? 0;
-  check(
-    Number.isSafeInteger(B) && B >= 0,
-    'E_ARG',
-    () => `metrics: bootstrap must be a non-negative integer, got ${B}`,
-  );
-  check(B === 0 || opts.rng, 'E_ARG', () => 'metrics: bootstrap needs a seeded rng');
+/** The group metrics' settings with their defaults, each checked: the audit's plan checks them before any work. */
+export function metricsSettings(
+  opts: Pick<GroupMetricsOptions, 'confidence' | 'tolerance' | 'favourable' | 'minGroupSize' | 'suppressBelow'>,
+): { confidence: number; tolerance: number; favourable: Favourable; minGroupSize: number; suppressBelow: number } {
   const confidence = opts.confidence ?? METRICS_DEFAULTS.confidence;
   check(confidence > 0 && confidence < 1, 'E_ARG', () => `metrics: confidence must be in (0, 1), got ${confidence}`);
   const tolerance = opts.tolerance ?? METRICS_DEFAULTS.tolerance;
@@ -531,12 +517,34 @@ export function groupMetrics(table: Table, opts: GroupMetricsOptions): MetricsRe
     'E_ARG',
     () => `metrics: the small-group threshold must be a non-negative integer, got ${minGroupSize}`,
   );
-  const k = opts.suppressBelow ?? 0;
+  const suppressBelow = opts.suppressBelow ?? 0;
   check(
-    Number.isSafeInteger(k) && k >= 0,
+    Number.isSafeInteger(suppressBelow) && suppressBelow >= 0,
     'E_ARG',
-    () => `metrics: the suppression threshold must be a non-negative integer, got ${k}`,
+    () => `metrics: the suppression threshold must be a non-negative integer, got ${suppressBelow}`,
   );
+  return { confidence, tolerance, favourable, minGroupSize, suppressBelow };
+}
+
+/**
+ * Per-group rates and disparities for every --group attribute (or their intersection), each
+ * comparison against the reference with its verdict (verdicts.ts), the four-fifths rule, the LL144
+ * impact table, calibration by group (scores) and, with `legitimate`, the conditional disparity.
+ * Rows whose protected value is missing are left out of that attribute and counted (`unknown`).
+ * Bootstrap: `bootstrap` resamples of all rows with replacement, drawn from `rng`; the reference
+ * stays fixed; percentile intervals over the resamples where the statistic is defined.
+ */
+export function groupMetrics(table: Table, opts: GroupMetricsOptions): MetricsReport {
+  const rule = decisionRule(opts.threshold, 'metrics');
+  const threshold = rule.threshold;
+  const B = opts.bootstrap ?? 0;
+  check(
+    Number.isSafeInteger(B) && B >= 0,
+    'E_ARG',
+    () => `metrics: bootstrap must be a non-negative integer, got ${B}`,
+  );
+  check(B === 0 || opts.rng, 'E_ARG', () => 'metrics: bootstrap needs a seeded rng');
+  const { confidence, tolerance, favourable, minGroupSize, suppressBelow: k } = metricsSettings(opts);
   check(table.rows > 0, 'E_INPUT', () => 'metrics: the data has no rows');
   const { y, yhat, positive, negative, predKind, score } = outcomes(table, opts, rule);
   // the model's fit first: scores that rank the label worse than chance stop here (fit.ts)

@@ -70,11 +70,13 @@ export {
   familyCounts,
   groupMetrics,
   labelValues,
+  metricsSettings,
 } from './group-metrics.js';
 export {
   binaryLabel,
   decide,
   decideOne,
+  decisionKinds,
   decisionRule,
   defaultPositive,
   modelOrPred,

@@ -5,6 +5,7 @@
 import { check, EngineError, inputError } from '../../engine/errors.js';
 import { getColumn, selectRows, unknownColumn, type Column, type Table } from '../../data/table.js';
 import type { Rng } from '../../engine/rng.js';
+import { decideOne, decide, decisionRule, type DecisionRule } from '../metrics/decision.js';
 import { fidelity, FIDELITY_DEFAULTS, type FeatureFidelity } from './fidelity.js';
 import type { BlackBox } from '../../models/blackbox.js';
 import { PAIR_DEFAULTS, pairTrend, type PairTrend } from './pairs.js';
@@ -203,16 +204,17 @@ export function columnShape(real: Column, synthetic: Column): ColumnShape {
 }
 
 /**
- * Threshold-side agreement of a model's scores with the conditions the rows were generated at: a row
- * generated above 0.5 is valid when its score is above `threshold` (the model's decision; default 0.5),
- * one generated below 0.5 when its score is below it.
+ * Agreement of a model's decisions with the conditions the rows were generated at: a row generated above
+ * 0.5 is valid when `rule` decides it positive, one generated below 0.5 when it decides it negative (a
+ * score on the threshold is negative, as everywhere else). The rule defaults to DECISION_DEFAULTS'.
  */
 export function validity(
   scores: ArrayLike<number>,
   condition: number | ArrayLike<number>,
   what: { model: string; column: string; source: 'given' | 'column' },
-  threshold = 0.5,
+  rule: DecisionRule = decisionRule(undefined, 'validity'),
 ): Validity {
+  const decideRow = (p: number) => decideOne(rule, p);
   const n = scores.length;
   const cond = (i: number) => (typeof condition === 'number' ? condition : condition[i]);
   if (typeof condition !== 'number')
@@ -229,11 +231,11 @@ export function validity(
     if (c > 0.5) {
       pos.rows++;
       pos.sum += p;
-      if (p > threshold) pos.valid++;
+      if (decideRow(p) === 1) pos.valid++;
     } else if (c < 0.5) {
       neg.rows++;
       neg.sum += p;
-      if (p < threshold) neg.valid++;
+      if (decideRow(p) === 0) neg.valid++;
     } else onThreshold++;
   }
   const out = (s: ReturnType<typeof side>): ValiditySide => ({
@@ -447,6 +449,8 @@ export async function qualityReport(real: Table, synthetic: Table, opts: Quality
   const corrScores = pairs.filter((p) => p.metric === 'CorrelationSimilarity').map((p) => p.score);
   const contScores = pairs.filter((p) => p.metric === 'ContingencySimilarity').map((p) => p.score);
 
+  // the model's decision: no threshold option here, so the default rule
+  const decision = decisionRule(undefined, 'quality');
   // validity
   let valid: Validity | null = null;
   if (opts.model && condition && condValues !== undefined) {
@@ -456,11 +460,16 @@ export async function qualityReport(real: Table, synthetic: Table, opts: Quality
       'E_INPUT',
       () => `${opts.model!.source}: returned ${scores.length} predictions for ${synthetic.rows} rows`,
     );
-    valid = validity(scores, condValues, {
-      model: opts.model.source,
-      column: condition.column,
-      source: condition.value === undefined ? 'column' : 'given',
-    });
+    valid = validity(
+      scores,
+      condValues,
+      {
+        model: opts.model.source,
+        column: condition.column,
+        source: condition.value === undefined ? 'column' : 'given',
+      },
+      decision,
+    );
   }
 
   // fidelity, with noise floors: on the side of each row's condition when the model scores the real rows too
@@ -472,7 +481,7 @@ export async function qualityReport(real: Table, synthetic: Table, opts: Quality
     if (opts.model && condValues !== undefined) {
       try {
         const p = await opts.model.predict(real);
-        const yhat = Uint8Array.from(p, (v) => (v > 0.5 ? 1 : 0));
+        const yhat = decide(decision, p);
         const side = (i: number) => (typeof condValues === 'number' ? condValues : condValues![i]);
         const rows = (f: (c: number) => boolean) =>
           Array.from({ length: synthetic.rows }, (_, i) => i).filter((i) => f(side(i)));

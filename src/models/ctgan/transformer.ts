@@ -130,6 +130,15 @@ function pointMasses(values: Float64Array, share: number, max: number): number[]
     .sort((a, b) => a - b);
 }
 
+/** The share of a number column's rows a point mass needs to be modelled as one: in [0, 1). */
+export function checkPointShare(pointShare: number): void {
+  check(
+    Number.isFinite(pointShare) && pointShare >= 0 && pointShare < 1,
+    'E_ARG',
+    () => `transformer: pointShare must be in [0, 1), got ${pointShare}`,
+  );
+}
+
 export class DataTransformer {
   private constructor(readonly columns: readonly ColumnInfo[]) {}
 
@@ -138,11 +147,7 @@ export class DataTransformer {
     const maxModes = opts.maxModes ?? TRANSFORMER_DEFAULTS.maxModes;
     const threshold = opts.weightThreshold ?? TRANSFORMER_DEFAULTS.weightThreshold;
     const pointShare = opts.pointShare ?? TRANSFORMER_DEFAULTS.pointShare;
-    check(
-      Number.isFinite(pointShare) && pointShare >= 0 && pointShare < 1,
-      'E_ARG',
-      () => `transformer: pointShare must be in [0, 1), got ${pointShare}`,
-    );
+    checkPointShare(pointShare);
     check(table.rows > 0, 'E_INPUT', () => 'transformer: the table has no rows');
     const infos = table.columns.map((col, j): ColumnInfo => {
       const constant = constantValue(col);

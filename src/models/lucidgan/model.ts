@@ -456,6 +456,24 @@ function chooseConsistency(
   return null;
 }
 
+/** A GAN's batch: a positive multiple of its pac. */
+export function checkGanBatch(batch: number, pac: number): void {
+  check(
+    Number.isSafeInteger(batch) && batch > 0 && batch % pac === 0,
+    'E_ARG',
+    () => `gan: batch must be a positive multiple of pac = ${pac}, got ${batch}`,
+  );
+}
+
+/** A GAN's epochs: a non-negative integer. */
+export function checkGanEpochs(epochs: number): void {
+  check(
+    Number.isSafeInteger(epochs) && epochs >= 0,
+    'E_ARG',
+    () => `gan: epochs must be a non-negative integer, got ${epochs}`,
+  );
+}
+
 function validateConfig(c: GanConfig): void {
   const posInt = (v: number) => Number.isSafeInteger(v) && v > 0;
   check(posInt(c.embedding), 'E_ARG', () => `gan: embedding must be a positive integer, got ${c.embedding}`);
@@ -465,16 +483,8 @@ function validateConfig(c: GanConfig): void {
     () => 'gan: layer sizes must be positive integers',
   );
   check(posInt(c.pac), 'E_ARG', () => `gan: pac must be a positive integer, got ${c.pac}`);
-  check(
-    posInt(c.batch) && c.batch % c.pac === 0,
-    'E_ARG',
-    () => `gan: batch must be a positive multiple of pac = ${c.pac}, got ${c.batch}`,
-  );
-  check(
-    Number.isSafeInteger(c.epochs) && c.epochs >= 0,
-    'E_ARG',
-    () => `gan: epochs must be a non-negative integer, got ${c.epochs}`,
-  );
+  checkGanBatch(c.batch, c.pac);
+  checkGanEpochs(c.epochs);
   check(
     c.lr > 0 && c.tau > 0 && c.penaltyLambda >= 0 && c.weightDecay >= 0,
     'E_ARG',
