@@ -188,7 +188,7 @@ async function drawSets(
       rows: SET_ROWS,
       seedOf: (round) => drawSeed(seed, purpose, round),
       scorer: d.scorer,
-      threshold: d.scorer.decision.threshold,
+      decision: d.scorer.decision,
       range: d.range,
       dependencies: d.dependencies ?? [],
       relations: d.relations,

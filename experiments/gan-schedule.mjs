@@ -27,6 +27,7 @@ import {
 } from '../dist/src/audit/canonical.js';
 import { fidelity } from '../dist/src/audit/checks.js';
 import { concatRows } from '../dist/src/data/table.js';
+import { DEFAULT_DECISION } from '../dist/src/methods/metrics/decision.js';
 import { directionChecks, SETTINGS } from './canonical-settings.mjs';
 
 const { values: parsed } = parseArgs({
@@ -123,7 +124,7 @@ for (const name of values.datasets.split(',')) {
               rows: 1000,
               seedOf: (r) => drawSeed(gs, purpose, r),
               scorer,
-              threshold: 0.5,
+              decision: DEFAULT_DECISION,
               range,
               dependencies,
             });

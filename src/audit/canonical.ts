@@ -21,7 +21,7 @@ import { concatFloat64, concatRows, selectRows, type CategoricalColumn, type Tab
 import { contradictions, type Dependency } from '../data/dependencies.js';
 import { derive, planDerivations, type Derivation, type Relation } from '../data/relations.js';
 import type { BlackBox } from '../models/blackbox.js';
-import { DECISION_DEFAULTS, decide, type DecisionRule } from '../methods/metrics/index.js';
+import { DEFAULT_DECISION, decide, type DecisionRule } from '../methods/metrics/index.js';
 import { builtinBlackBox } from '../models/blackbox.js';
 import { Classifier } from '../models/classifier/classifier.js';
 import type { LucidGan, SampleResult } from '../models/lucidgan/model.js';
@@ -78,10 +78,7 @@ export interface Scorer {
   dispose?: () => void;
 }
 
-export function modelScorer(
-  model: BlackBox,
-  decision: DecisionRule = { kind: 'probability', threshold: DECISION_DEFAULTS.threshold },
-): Scorer {
+export function modelScorer(model: BlackBox, decision: DecisionRule = DEFAULT_DECISION): Scorer {
   return { kind: 'model', source: model.source, decision, score: (t) => model.predict(t) };
 }
 
@@ -139,7 +136,7 @@ export function surrogateScorer(
   return {
     kind: 'surrogate',
     source: box.source,
-    decision: { kind: 'probability', threshold: 0.5 },
+    decision: DEFAULT_DECISION,
     score: (x) => box.predict(x),
     agreement: { rate: agree / hold.rows, rows: hold.rows },
     dispose: () => final.dispose(),
@@ -210,8 +207,8 @@ export interface DrawOptions {
   /** the sampling seed of each round */
   seedOf: (round: number) => number;
   scorer: Scorer | null;
-  /** a score above this is the positive decision (the audit's threshold) */
-  threshold: number;
+  /** how a score becomes the decision: the audit's rule, or the scorer's own (a surrogate's) */
+  decision: DecisionRule;
   /** observed range per numeric column */
   range: Record<string, readonly [number, number]>;
   dependencies: readonly Dependency[];
@@ -243,9 +240,8 @@ export async function drawCanonical(gan: LucidGan, o: DrawOptions): Promise<Cano
   let contradicting = 0;
   let clippedRows = 0;
   let derivedOutOfRange = 0;
-  // the scorer gives P(positive) (the model's, or the surrogate's of the decision): a probability's rule at the draw's
-  // threshold
-  const rule: DecisionRule = { kind: 'probability', threshold: o.threshold };
+  // the scorer gives P(positive) (the model's, or the surrogate's of the decision), decided by the draw's rule
+  const rule = o.decision;
   // the columns written from others (planned on the first draw's columns; a fixed column never)
   let plan: Derivation[] | null = null;
   let fixTraining: SampleResult['fixTraining'];

@@ -73,7 +73,7 @@ function opts(o: Partial<DrawOptions>): DrawOptions {
     rows: 200,
     seedOf: (r) => drawSeed(1, 0, r),
     scorer: null,
-    threshold: 0.5,
+    decision: { kind: 'probability', threshold: 0.5 },
     range: observedRanges(data),
     dependencies: [],
     ...o,

@@ -163,7 +163,7 @@ describe('drawCanonical with the classifier correction', () => {
           rows: 150,
           seedOf: (r: number) => drawSeed(1, 0, r),
           scorer: null,
-          threshold: 0.5,
+          decision: { kind: 'probability' as const, threshold: 0.5 },
           range: observedRanges(data),
           dependencies: [],
         };

@@ -31,6 +31,20 @@ const close = (a: number | null, b: number | null, eps = 1e-12) => {
   assert.ok(Math.abs(a - b) <= eps, `${a} vs ${b}`);
 };
 
+describe('the decision rule given whole or by its threshold', () => {
+  it('groupMetrics decides the same with decision as with the threshold, and refuses both', () => {
+    const byThreshold = groupMetrics(hand, { ...base, threshold: 0.35 });
+    const byRule = groupMetrics(hand, { ...base, decision: { kind: 'probability', threshold: 0.35 } });
+    assert.deepEqual(byRule, byThreshold);
+    // 0.35 moves rows 0.4 and 0.5 of group A and B to the positive side: not the default's groups
+    assert.notDeepEqual(byThreshold.attributes[0].groups, groupMetrics(hand, base).attributes[0].groups);
+    assert.throws(
+      () => groupMetrics(hand, { ...base, threshold: 0.35, decision: { kind: 'probability', threshold: 0.35 } }),
+      (e: EngineError) => e.code === 'E_ARG' && /give a decision rule or a threshold, not both/.test(e.message),
+    );
+  });
+});
+
 describe('groupMetrics: hand-computed confusion matrices', () => {
   it('rates per group, p > 0.5 (0.5 itself is negative), undefined rates are null', () => {
     const r = groupMetrics(hand, base);

@@ -7,6 +7,7 @@ import { findRelations, type Relation } from '../../data/relations.js';
 import { drawCanonical, drawSeed, type CanonicalDraw, type ConditionMode, type Scorer } from '../canonical.js';
 import { CORRECTION_HIDDEN, type Correction } from '../correct.js';
 import type { AuditPlan } from '../plan.js';
+import type { DecisionRule } from '../../methods/metrics/index.js';
 import type { GroupView } from './metrics.js';
 import type { LucidGan } from '../../models/lucidgan/model.js';
 
@@ -32,7 +33,8 @@ export interface DrawPlan {
   factor: number;
   features: string[];
   scorer: Scorer | null;
-  threshold: number;
+  /** how a score becomes the decision: the scorer's own rule, else the audit's */
+  decision: DecisionRule;
   range: Record<string, [number, number]>;
 }
 
@@ -41,7 +43,6 @@ export function drawPlan(
   o: {
     views: readonly GroupView[];
     predName: string;
-    threshold: number;
     ganFeatureTable: Table;
     ganTable: Table;
     ganColumns: readonly Column[];
@@ -76,7 +77,7 @@ export function drawPlan(
     factor,
     features,
     scorer: o.rejection ? o.scorer : null,
-    threshold: o.scorer?.decision.threshold ?? o.threshold,
+    decision: o.scorer?.decision ?? plan.decision,
     range: o.range,
   };
 }
@@ -120,7 +121,7 @@ export function drawSide(
       return s;
     },
     scorer: plan.scorer,
-    threshold: plan.threshold,
+    decision: plan.decision,
     range: plan.range,
     dependencies: plan.dependencies,
     relations: plan.relations,

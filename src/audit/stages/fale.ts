@@ -63,7 +63,7 @@ export async function faleStage(ctx: AuditContext, ms: MetricsStage, gs: GanStag
           rng,
           favourable,
           minGroupSize,
-          threshold: plan.decision.threshold,
+          decision: plan.decision,
           modelClasses: plan.modelClasses,
           // the metrics stage has checked these scores against the label, and the report says it first
           checkFit: false,

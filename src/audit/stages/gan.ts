@@ -65,7 +65,6 @@ export async function ganStage(ctx: AuditContext, ms: MetricsStage): Promise<Gan
   const { model, seeds: seedsOf, gan } = plan;
   const ganRowsMax = gan.rowsMax;
   const { predName, views, yhat, pScore } = ms;
-  const { threshold } = plan.decision;
   // identifier-like columns (the reader marks them) carry no pattern a GAN can learn: left out, as the reader warned
   const ganColumns: Column[] = table.columns.filter(
     (c) => c.name !== plan.label && c.name !== predName && !(c.kind === 'categorical' && c.identifier),
@@ -143,7 +142,6 @@ export async function ganStage(ctx: AuditContext, ms: MetricsStage): Promise<Gan
   const draws = drawPlan(plan, {
     views,
     predName,
-    threshold,
     ganFeatureTable,
     ganTable,
     ganColumns,
@@ -168,7 +166,8 @@ export async function ganStage(ctx: AuditContext, ms: MetricsStage): Promise<Gan
     correct: draws.correction,
     candidates: draws.factor,
     rejection: draws.scorer !== null,
-    threshold: draws.threshold,
+    // the rule's threshold, as the cache key has always held it
+    threshold: draws.decision.threshold,
     checkRows: SCHEDULE_DEFAULTS.checkRows,
   };
   const shaping = {

@@ -136,7 +136,6 @@ export interface MetricsStage {
 export async function metricsStage(ctx: AuditContext): Promise<MetricsStage> {
   const { table, plan, warnings, caveats, lap } = ctx;
   const { model, pred: predGiven, decision } = plan;
-  const { threshold } = decision;
   // ── 1. predictions ──────────────────────────────────────────────────────────────────────────
   const predName = predGiven ?? freeName(table, 'preds');
   let predCol: Column;
@@ -165,7 +164,7 @@ export async function metricsStage(ctx: AuditContext): Promise<MetricsStage> {
     favourable: plan.favourable,
     pred: predName,
     predAs,
-    threshold,
+    decision,
     groups: groupCols,
     reference,
     tolerance: plan.tolerance,

@@ -21,7 +21,7 @@ import {
 import { categoricalOrder, linspace, percentilesSorted } from './order.js';
 import type { Favourable } from '../metrics/definitions.js';
 import { modelFit } from '../metrics/fit.js';
-import { binaryLabel, decide, decisionRule, DECISION_DEFAULTS, positiveOf } from '../metrics/decision.js';
+import { binaryLabel, decide, DECISION_DEFAULTS, positiveOf, ruleOf, type DecisionRule } from '../metrics/decision.js';
 import { checkModelClasses } from '../../models/contract.js';
 
 /** Confusion counts of one protected group within one population (weights are bootstrap multiplicities). */
@@ -132,6 +132,8 @@ export interface FaleOptions {
   edges?: Record<string, number[]>;
   /** a row is predicted positive when P(positive) > threshold (default 0.5, as sklearn's predict) */
   threshold?: number;
+  /** instead of `threshold`: the decision rule itself (metrics/decision.ts), as the audit's plan holds it */
+  decision?: DecisionRule;
   /** bins / categories with fewer rows are reported undefined (default 1) */
   minBin?: number;
   /** categorical moves averaged count-weighted (ALEPlot) instead of the simple mean (the reference) */
@@ -218,7 +220,7 @@ export function runInfo(
   opts: { protected: readonly ProtectedCondition[]; label: string; favourable?: Favourable },
   metric: FaleMetric | FairnessMetric,
   positive: string,
-  threshold: number,
+  decision: DecisionRule,
   overall: number | null,
 ): FaleRunInfo {
   const favourable = opts.favourable ?? 'positive';
@@ -237,7 +239,7 @@ export function runInfo(
     protected: opts.protected.map((c) => ({ ...c })),
     label: opts.label,
     positive,
-    threshold,
+    threshold: decision.threshold,
     favourable,
     reading,
     rows: table.rows,
@@ -294,14 +296,14 @@ export function checkFaleClasses(
 export function faleFitWarnings(
   y: Uint8Array,
   p: ArrayLike<number>,
-  threshold: number,
+  decision: DecisionRule,
   values: readonly string[],
   positive: string,
   opts: Pick<FaleOptions, 'label' | 'favourable' | 'allowInvertedScores' | 'checkFit'>,
   source: string,
 ): string[] {
   if (opts.checkFit === false) return [];
-  const yhat = decide({ kind: 'probability', threshold }, p);
+  const yhat = decide(decision, p);
   const negative = values.length === 2 ? values.find((v) => v !== positive)! : null;
   const fit = modelFit(y, yhat, p, {
     positive,
@@ -446,11 +448,6 @@ export function metricPerPopulation(
   });
 }
 
-/** The decisions at a threshold faleSettings has checked (the probability kind of metrics/decision.ts). */
-export function hard(p: Float64Array, threshold: number): Uint8Array {
-  return decide({ kind: 'probability', threshold }, p);
-}
-
 /** Cumulative sum from 0 (undefined deltas add 0). */
 export function accumulate(deltas: (number | null)[], withZero: boolean): number[] {
   const a: number[] = withZero ? [0] : [];
@@ -529,7 +526,7 @@ interface Ctx {
   metric: FairnessMetric;
   y: Uint8Array;
   u: Uint8Array;
-  threshold: number;
+  decision: DecisionRule;
   minBin: number;
   replicates: Float64Array[];
   level: number;
@@ -562,7 +559,7 @@ async function continuousFale(ctx: Ctx, col: NumericColumn, explicit?: number[])
     pop[j] = pop[m + j] = bin[members[j]];
   }
   const mod = modifiedTable(table, rows, col.name, (j) => (j < m ? edges[pop[j]] : edges[pop[j] + 1]));
-  const yhat = K >= 1 && m > 0 ? hard(await ctx.model.predict(mod), ctx.threshold) : new Uint8Array(0);
+  const yhat = K >= 1 && m > 0 ? decide(ctx.decision, await ctx.model.predict(mod)) : new Uint8Array(0);
   const lo = { rows: rows.subarray(0, m), pop: pop.subarray(0, m), yhat: yhat.subarray(0, m) };
   const hi = { rows: rows.subarray(m), pop: pop.subarray(m), yhat: yhat.subarray(m) };
 
@@ -667,7 +664,7 @@ async function categoricalFale(ctx: Ctx, col: CategoricalColumn): Promise<FaleFe
   const pop = Int32Array.from(mvPop);
   const yhat =
     rows.length > 0
-      ? hard(await ctx.model.predict(modifiedTable(table, rows, col.name, (j) => mvTo[j])), ctx.threshold)
+      ? decide(ctx.decision, await ctx.model.predict(modifiedTable(table, rows, col.name, (j) => mvTo[j])))
       : new Uint8Array(0);
   // the original predictions, per category
   const allRows = new Int32Array(table.rows);
@@ -712,11 +709,11 @@ async function categoricalFale(ctx: Ctx, col: CategoricalColumn): Promise<FaleFe
   return out;
 }
 
-/** The metric, threshold and minimum bin of fale() and faleStream(), checked. */
-export function faleSettings(opts: Pick<FaleOptions, 'metric' | 'threshold' | 'minBin' | 'favourable'>): {
+/** The metric, decision rule and minimum bin of fale() and faleStream(), checked. */
+export function faleSettings(opts: Pick<FaleOptions, 'metric' | 'threshold' | 'decision' | 'minBin' | 'favourable'>): {
   metricOpt: FaleMetric | FairnessMetric;
   metric: FairnessMetric;
-  threshold: number;
+  decision: DecisionRule;
   minBin: number;
 } {
   const metricOpt = opts.metric ?? FALE_DEFAULTS.metric;
@@ -735,8 +732,8 @@ export function faleSettings(opts: Pick<FaleOptions, 'metric' | 'threshold' | 'm
   // a built-in metric is taken on the favourable decision (one coding convention: the same decisions
   // coded the other way give the same curve); a custom one gets the counts as the label is coded
   const metric = builtin ? onFavourable(builtin, favourable) : (metricOpt as FairnessMetric);
-  const { threshold } = decisionRule(opts.threshold ?? FALE_DEFAULTS.threshold, 'fale');
-  return { metricOpt, metric, threshold, minBin: opts.minBin ?? FALE_DEFAULTS.minBin };
+  const decision = ruleOf(opts, 'fale');
+  return { metricOpt, metric, decision, minBin: opts.minBin ?? FALE_DEFAULTS.minBin };
 }
 
 /**
@@ -789,7 +786,7 @@ export function featurePlan(
  * positives for TPR, fewer than `minBin` rows) have a null delta and add 0 to the accumulation.
  */
 export async function fale(table: Table, model: BlackBox, opts: FaleOptions): Promise<FaleResult> {
-  const { metricOpt, metric, threshold, minBin } = faleSettings(opts);
+  const { metricOpt, metric, decision, minBin } = faleSettings(opts);
   const B = opts.bootstrap ?? 0;
   check(Number.isInteger(B) && B >= 0, 'E_ARG', () => `fale: bootstrap must be a non-negative integer, got ${B}`);
   check(B === 0 || opts.rng, 'E_ARG', () => 'fale: bootstrap needs an rng (a seeded Rng)');
@@ -800,8 +797,8 @@ export async function fale(table: Table, model: BlackBox, opts: FaleOptions): Pr
   const u = unprivilegedMask(table, opts.protected);
   const { candidates, features } = featurePlan(table, model, opts);
   const scores = await model.predict(table);
-  const fitWarnings = faleFitWarnings(y, scores, threshold, values, positive, opts, model.source);
-  const base = hard(scores, threshold);
+  const fitWarnings = faleFitWarnings(y, scores, decision, values, positive, opts, model.source);
+  const base = decide(decision, scores);
   const all = new Int32Array(table.rows).map((_, i) => i);
   const overall = metricPerPopulation(metric, 1, all, new Int32Array(table.rows), base, y, u, null, 1)[0];
   const replicates = Array.from({ length: B }, () => bootstrapWeights(opts.rng as Rng, table.rows));
@@ -811,7 +808,7 @@ export async function fale(table: Table, model: BlackBox, opts: FaleOptions): Pr
     metric,
     y,
     u,
-    threshold,
+    decision,
     minBin,
     replicates,
     level,
@@ -838,7 +835,7 @@ export async function fale(table: Table, model: BlackBox, opts: FaleOptions): Pr
     out.push(r);
   }
   return {
-    ...runInfo(table, u, opts, metricOpt, positive, threshold, overall),
+    ...runInfo(table, u, opts, metricOpt, positive, decision, overall),
     features: out,
     warnings,
   };

@@ -5,6 +5,7 @@
 // normalised cell centres); double cumulative sum; the 1-D main effects (moving-average form)
 // subtracted; centred by the size-weighted 4-corner mean. Unlike the reference, feature 2's cell
 // sizes use feature 2's own bin count. Core code: no Node imports.
+import { decide } from '../metrics/decision.js';
 import { check } from '../../engine/errors.js';
 import type { BlackBox } from '../../models/blackbox.js';
 import { getColumn, type NumericColumn, type Table } from '../../data/table.js';
@@ -16,7 +17,6 @@ import {
   faleSettings,
   runInfo,
   FALE_DEFAULTS,
-  hard,
   metricPerPopulation,
   modifiedTable,
   percentileEdges,
@@ -153,7 +153,7 @@ export function accumulate2d(delta: number[][], n: number[][]): number[][] {
 
 /** 2-D FALE of two numeric features of `table` for `model` (called on the rows at each cell corner). */
 export async function fale2d(table: Table, model: BlackBox, opts: Fale2dOptions): Promise<Fale2dResult> {
-  const { metricOpt, metric, threshold, minBin } = faleSettings(opts);
+  const { metricOpt, metric, decision, minBin } = faleSettings(opts);
   check(
     Array.isArray(opts.pair) && opts.pair.length === 2 && opts.pair[0] !== opts.pair[1],
     'E_ARG',
@@ -176,7 +176,7 @@ export async function fale2d(table: Table, model: BlackBox, opts: Fale2dOptions)
   checkFaleClasses(model, opts, values, positive);
   // every row as it is, scored first: scores that rank the label worse than chance stop here (metrics/fit.ts)
   const scores = await model.predict(table);
-  const fitWarnings = faleFitWarnings(y, scores, threshold, values, positive, opts, model.source);
+  const fitWarnings = faleFitWarnings(y, scores, decision, values, positive, opts, model.source);
   const u = unprivilegedMask(table, opts.protected);
   const bins = opts.bins ?? FALE_DEFAULTS.bins;
   const edges = cols.map((c) => {
@@ -218,7 +218,7 @@ export async function fale2d(table: Table, model: BlackBox, opts: Fale2dOptions)
     const mod = modifiedTable(table, rows, n1, (j) => e1[b1[rows[j]] + (corner(j) & 1)]);
     const v2 = (mod.columns.find((c) => c.name === n2) as NumericColumn).values;
     for (let j = 0; j < 4 * m; j++) v2[j] = e2[b2[rows[j]] + (corner(j) >> 1)];
-    yhat = hard(await model.predict(mod), threshold);
+    yhat = decide(decision, await model.predict(mod));
   }
   const F = [0, 1, 2, 3].map((c) =>
     metricPerPopulation(
@@ -270,14 +270,14 @@ export async function fale2d(table: Table, model: BlackBox, opts: Fale2dOptions)
     1,
     all,
     new Int32Array(table.rows),
-    hard(scores, threshold),
+    decide(decision, scores),
     y,
     u,
     null,
     1,
   )[0];
   return {
-    ...runInfo(table, u, opts, metricOpt, positive, threshold, overall),
+    ...runInfo(table, u, opts, metricOpt, positive, decision, overall),
     features: [n1, n2],
     edges,
     values: accumulate2d(filledDeltas, n),

@@ -16,6 +16,7 @@
 // Memory: one chunk, one feature column, the sample, the counts, and a score, label and decision per
 // row (10 bytes a row; the scores are freed after pass 3). Bootstrap bands need every row's
 // weight in each replicate: they stay with fale() on a table in memory.
+import { decide } from '../metrics/decision.js';
 import { check, EngineError } from '../../engine/errors.js';
 import type { BlackBox } from '../../models/blackbox.js';
 import { labelOf } from '../../models/classifier/preprocess.js';
@@ -35,7 +36,6 @@ import {
   faleSettings,
   featurePlan,
   featureWarnings,
-  hard,
   modifiedTable,
   noRowHas,
   percentileEdges,
@@ -159,7 +159,7 @@ export async function faleStream(
       'E_ARG',
       'fale: bootstrap bands need the rows in memory; they are not computed on data read in chunks',
     );
-  const { metricOpt, metric, threshold, minBin } = faleSettings(opts);
+  const { metricOpt, metric, decision, minBin } = faleSettings(opts);
   const orderRows = opts.orderRows ?? FALE_STREAM_DEFAULTS.orderRows;
   check(
     Number.isSafeInteger(orderRows) && orderRows >= 1,
@@ -305,8 +305,8 @@ export async function faleStream(
       o += t.rows;
     });
     passes++;
-    fitWarnings = faleFitWarnings(yAll, scores, threshold, classes, positive, opts, model.source);
-    baseAll = hard(scores, threshold);
+    fitWarnings = faleFitWarnings(yAll, scores, decision, classes, positive, opts, model.source);
+    baseAll = decide(decision, scores);
   }
 
   // pass 4: the model on each chunk with every feature moved
@@ -376,9 +376,9 @@ export async function faleStream(
         rows[j] = rows[m + j] = members[j];
         pop[j] = pop[m + j] = bin[members[j]];
       }
-      const yhat = hard(
+      const yhat = decide(
+        decision,
         await model.predict(modifiedTable(t, rows, f, (j) => (j < m ? edges[pop[j]] : edges[pop[j] + 1]))),
-        threshold,
       );
       s.lo.add(rows.subarray(0, m), pop.subarray(0, m), yhat.subarray(0, m), y, u);
       s.hi.add(rows.subarray(m), pop.subarray(m), yhat.subarray(m), y, u);
@@ -415,7 +415,7 @@ export async function faleStream(
       s.orig.add(all, catPop, base, y, u);
       if (mv.length === 0) continue;
       const rows = Int32Array.from(mv);
-      const yhat = hard(await model.predict(modifiedTable(t, rows, f, (j) => mvTo[j])), threshold);
+      const yhat = decide(decision, await model.predict(modifiedTable(t, rows, f, (j) => mvTo[j])));
       s.moved.add(rows, Int32Array.from(mvPop), yhat, y, u);
     }
   });
@@ -481,7 +481,7 @@ export async function faleStream(
     opts,
     metricOpt,
     positive,
-    threshold,
+    decision,
     overall.metric(metric, 1)[0],
   );
   return {

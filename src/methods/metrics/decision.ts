@@ -31,6 +31,9 @@ export const DECISION_DEFAULTS = {
   threshold: 0.5,
 };
 
+/** The default rule: a probability's at DECISION_DEFAULTS.threshold. */
+export const DEFAULT_DECISION: DecisionRule = { kind: 'probability', threshold: DECISION_DEFAULTS.threshold };
+
 /** What the threshold means, in the words of the CLI's --threshold help and the page's threshold field. */
 export const THRESHOLD_MEANING = "P(positive) above which a row is predicted positive (the model's decision)";
 
@@ -42,6 +45,19 @@ export function decisionRule(threshold: number | undefined, where: string): Deci
   const t = threshold ?? DECISION_DEFAULTS.threshold;
   check(Number.isFinite(t) && t >= 0 && t <= 1, 'E_ARG', () => `${where}: threshold must be in [0, 1], got ${t}`);
   return { kind: 'probability', threshold: t };
+}
+
+/**
+ * The rule of options that name it either whole (`decision`, as the audit's plan hands it on) or by a
+ * probability's threshold (`threshold`, the command line's form), checked once; not both.
+ */
+export function ruleOf(opts: { decision?: DecisionRule; threshold?: number }, where: string): DecisionRule {
+  check(
+    opts.decision === undefined || opts.threshold === undefined,
+    'E_ARG',
+    () => `${where}: give a decision rule or a threshold, not both`,
+  );
+  return opts.decision ?? decisionRule(opts.threshold, where);
 }
 
 /** The decision (0/1) for one score. */

@@ -28,7 +28,7 @@ import { impactTable } from './impact.js';
 import { modelFit } from './fit.js';
 import { compare, correct, VERDICTS, type Comparison, type Verdict, type VerdictSettings } from './verdicts.js';
 import { suppressAttribute, suppressedGroups } from './suppress.js';
-import { decide, decisionRule, DECISION_DEFAULTS, positiveOf, type DecisionRule } from './decision.js';
+import { decide, DECISION_DEFAULTS, positiveOf, ruleOf, type DecisionRule } from './decision.js';
 import type {
   AttributeResult,
   Disparity,
@@ -535,7 +535,7 @@ export function metricsSettings(
  * stays fixed; percentile intervals over the resamples where the statistic is defined.
  */
 export function groupMetrics(table: Table, opts: GroupMetricsOptions): MetricsReport {
-  const rule = decisionRule(opts.threshold, 'metrics');
+  const rule = ruleOf(opts, 'metrics');
   const threshold = rule.threshold;
   const B = opts.bootstrap ?? 0;
   check(

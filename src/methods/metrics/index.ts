@@ -82,6 +82,8 @@ export {
   modelOrPred,
   positiveOf,
   DECISION_DEFAULTS,
+  DEFAULT_DECISION,
+  ruleOf,
   THRESHOLD_MEANING,
   type DecisionRule,
   type ModelOrPredWords,

@@ -3,6 +3,7 @@
 import type { Rng } from '../../engine/rng.js';
 import type { GroupCalibration } from './calibration.js';
 import type { ConditionalDisparity } from './conditional.js';
+import type { DecisionRule } from './decision.js';
 import type { Favourable, MetricName, Rates } from './definitions.js';
 import type { ImpactTable } from './impact.js';
 import type { ModelFit } from './fit.js';
@@ -26,6 +27,8 @@ export interface GroupMetricsOptions {
   predAs?: 'auto' | 'scores';
   /** a score column is read as predicted positive when score > threshold (default 0.5) */
   threshold?: number;
+  /** instead of `threshold`: the decision rule itself (decision.ts), as the audit's plan holds it */
+  decision?: DecisionRule;
   /** the protected columns */
   groups: string[];
   /** one attribute: the Cartesian product of `groups` (non-empty cells only) */
