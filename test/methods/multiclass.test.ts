@@ -7,6 +7,8 @@ import assert from 'node:assert/strict';
 import type { EngineError } from '../../src/engine/errors.js';
 import { groupMetrics } from '../../src/methods/metrics/group-metrics.js';
 import {
+  correctMulticlassTogether,
+  multiclassFamilyCounts,
   multiclassMetrics,
   oneVsRest,
   type ClassComparison,
@@ -369,6 +371,21 @@ describe('groups: suppression, small groups, intersections, unknown values', () 
     const x = multiclassMetrics(t, { ...opts(ORDER), groups: ['sex', 'age'], intersect: true });
     assert.equal(x.attributes[0].column, 'sex × age');
     assert.ok(x.attributes[0].groups.some((g) => g.value === 'Female, old'));
+    // the attributes and the intersection as one family: Holm over all of them, so no p-value adjusts less
+    const before = r.attributes.flatMap((a) => a.comparisons.map((c) => c.pAdjusted));
+    correctMulticlassTogether([r, x]);
+    const family = tested + x.attributes[0].comparisons.filter((c) => c.p !== null).length;
+    assert.equal(r.verdicts.comparisons, family);
+    assert.equal(x.verdicts.comparisons, family);
+    assert.match(r.verdicts.correction, /Holm over the \d+ comparisons of 2 tables together/);
+    r.attributes
+      .flatMap((a) => a.comparisons.map((c) => c.pAdjusted))
+      .forEach((p, i) => assert.ok(p === null || p >= before[i]!, `${p} < ${before[i]}`));
+    const counts = multiclassFamilyCounts([r, x]);
+    assert.equal(
+      counts.flagged + counts.inconclusive + counts.pass + counts['too little data'],
+      r.attributes.concat(x.attributes).flatMap((a) => a.comparisons).length,
+    );
   });
 });
 
