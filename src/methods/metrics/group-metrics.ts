@@ -212,7 +212,7 @@ function outcomes(table: Table, opts: GroupMetricsOptions, rule: DecisionRule) {
   return { y, yhat, positive, negative, predKind: 'scores' as const, score: v };
 }
 
-interface Attr {
+export interface Attr {
   column: string;
   values: string[];
   /** per row: group index, −1 when a protected value is missing */
@@ -221,7 +221,7 @@ interface Attr {
   given?: string;
 }
 
-function attributes(table: Table, opts: GroupMetricsOptions): Attr[] {
+export function attributes(table: Table, opts: GroupMetricsOptions): Attr[] {
   check(opts.groups.length > 0, 'E_ARG', () => 'metrics: give at least one --group column');
   const cols = opts.groups.map((g) => {
     const c = getColumn(table, g, 'metrics', '--group');
