@@ -149,6 +149,11 @@ describe('lucid model train / predict', () => {
     assert.ok(Math.abs(p.reduce((a, b) => a + b) - 1) < 1e-9);
     assert.equal(cells[0], ['Bachelor', 'Doctorate', 'Master', 'Secondary', 'Vocational'][p.indexOf(Math.max(...p))]);
 
+    // LUCID inverts a binary logit: a multiclass model is refused, as a usage error naming it
+    r = lucid('invert', '--model', mc, '--prefer', 'Master', '--out', join(dir, 'inv.csv'));
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /mc\.json: is a multiclass model; LUCID inverts the logit of a binary classifier/);
+
     const rg = join(dir, 'rg.json');
     r = lucid(
       'model',

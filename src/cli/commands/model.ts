@@ -136,7 +136,8 @@ stopping keeps the epoch of lowest validation loss (BCE, cross-entropy or MSE).
 
 Example (loans-train.csv from the README's walkthrough, simulated: no data folder needed):
   lucid model train --data loans-train.csv --label approved --positive yes --out loans.json
-  lucid model train --data adult.csv --label hours-per-week --output regression --out hours.json`,
+  lucid model train --data loans-train.csv --label income --drop approved --out income.json   # inferred regression
+  lucid model train --data loans-train.csv --label education --drop approved --out edu.json   # inferred multiclass`,
   )
   .action(async (opts: TrainCliOptions) => {
     const engine = await initNodeEngine();
