@@ -61,7 +61,11 @@ export const MODEL_ADAPTERS = [
     label: 'predictions column',
     kindName: 'predictions-column',
     extensions: [],
-    output: 'inferred from the column against the label (or --output): see outputKindOf',
+    // the inference is outputKindOf's (src/methods/metrics/outputs.ts)
+    output:
+      'inferred from the column against the label (or named with --output): values of the label → binary or ' +
+      'multiclass; numbers in [0, 1] against two values → binary, other numbers → score; numbers against a ' +
+      'numeric label → regression',
   },
 ] as const satisfies readonly ModelAdapter[];
 
