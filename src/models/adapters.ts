@@ -17,6 +17,8 @@ export interface ModelAdapter {
   readonly expects?: string;
   /** the file extensions of this kind, lower case with the dot; none for a kind that is not a file */
   readonly extensions: readonly string[];
+  /** how a model of this kind says what it returns (binary, score, multiclass, regression: src/models/output.ts) */
+  readonly output: string;
 }
 
 export const MODEL_ADAPTERS = [
@@ -27,6 +29,7 @@ export const MODEL_ADAPTERS = [
     describe: 'model.json',
     expects: 'a built-in model',
     extensions: ['.json'],
+    output: 'the model file records it (lucid model train --output binary|multiclass|regression)',
   },
   {
     kind: 'module',
@@ -36,6 +39,10 @@ export const MODEL_ADAPTERS = [
     expects: 'a JS module exporting predict(rows)',
     // .ts, .mts and .cts load only when Node runs under a TypeScript loader (e.g. tsx)
     extensions: ['.mjs', '.js', '.cjs', '.ts', '.mts', '.cts'],
+    output:
+      "an export: output = 'score' or 'regression' (one number per row), or { kind: 'multiclass', classes: " +
+      "['approve', 'refer', 'decline'] } (predict returns one probability per class and row); without it binary, " +
+      'P(positive) per row',
   },
   {
     kind: 'onnx',
@@ -44,9 +51,22 @@ export const MODEL_ADAPTERS = [
     describe: 'an .onnx file',
     expects: 'an ONNX model',
     extensions: ['.onnx'],
+    output:
+      'the width of its output: K > 1 columns without "outputColumn" → multiclass, the classes named by the ' +
+      'sidecar\'s "classes" (else 0 … K−1); else the sidecar\'s "outputKind" ("score", "regression"; default binary)',
   },
   // a column of the data holding P(positive) per row: given with --pred, so no file and no extension
-  { kind: 'column', label: 'predictions column', kindName: 'predictions-column', extensions: [] },
+  {
+    kind: 'column',
+    label: 'predictions column',
+    kindName: 'predictions-column',
+    extensions: [],
+    // the inference is outputKindOf's (src/methods/metrics/outputs.ts)
+    output:
+      'inferred from the column against the label (or named with --output): values of the label → binary or ' +
+      'multiclass; numbers in [0, 1] against two values → binary, other numbers → score; numbers against a ' +
+      'numeric label → regression',
+  },
 ] as const satisfies readonly ModelAdapter[];
 
 export type ModelAdapterEntry = (typeof MODEL_ADAPTERS)[number];
@@ -109,4 +129,15 @@ export function expectedModelFiles(): string {
     MODEL_FILE_ADAPTERS.map((a) => `${a.expects} (${a.extensions.join(', ')})`),
     ', or',
   );
+}
+
+/**
+ * What each kind of model returns and how it says so, one line per adapter (the --model help of every command that
+ * calls a model): "  an .onnx file: the width of its output: …".
+ */
+export function modelOutputsHelp(): string {
+  return [
+    'What a model returns (binary, score, multiclass or regression), by kind of model:',
+    ...MODEL_ADAPTERS.map((a) => `  ${'describe' in a ? a.describe : '--pred COLUMN'}: ${a.output}`),
+  ].join('\n');
 }

@@ -9,9 +9,25 @@ import type { Engine } from '../engine/engine.js';
 import { unknownColumn, type Column, type Table } from '../data/table.js';
 import type { Classifier } from './classifier/classifier.js';
 import { checkPredictions, type BlackBox, type ModelClasses } from './contract.js';
+import { BINARY_OUTPUT, outputWidth, parseModelOutput, type ModelOutput } from './output.js';
 
 export type { BlackBoxKind } from './adapters.js';
-export { checkModelClasses, checkPredictions, type BlackBox, type ModelClasses } from './contract.js';
+export {
+  checkModelClasses,
+  checkPredictions,
+  outputOf,
+  PROBABILITY_SUM_TOLERANCE,
+  type BlackBox,
+  type ModelClasses,
+} from './contract.js';
+export {
+  BINARY_OUTPUT,
+  outputText,
+  outputWidth,
+  parseModelOutput,
+  type ModelOutput,
+  type OutputKind,
+} from './output.js';
 export * from './onnx.js';
 
 /**
@@ -23,12 +39,29 @@ export const MODEL_TIMEOUT_SECONDS = 60;
 // ---------------------------------------------------------------------------------------------
 // The built-in classifier
 
-/** The built-in classifier as a black box (differentiable, so LUCID can invert it). */
+/**
+ * The built-in model as a black box, with the output its file records. A binary classifier is differentiable (LUCID
+ * inverts its logit) and names its positive class; a multiclass one returns its class probabilities (N×k), a
+ * regressor its values in the label's units.
+ */
 export function builtinBlackBox(engine: Engine, model: Classifier, source: string): BlackBox {
+  const output = model.modelOutput;
+  const features = model.preprocessor.features.slice();
+  if (output.kind !== 'binary') {
+    return {
+      kind: 'builtin',
+      source,
+      features,
+      output,
+      predict: async (table) =>
+        checkPredictions(model.predictOutput(engine, table, source), table.rows, source, 0, output),
+    };
+  }
   return {
     kind: 'builtin',
     source,
-    features: model.preprocessor.features.slice(),
+    features,
+    output,
     differentiable: model,
     classes: {
       positive: model.positive,
@@ -44,12 +77,19 @@ export function builtinBlackBox(engine: Engine, model: Classifier, source: strin
 // A predictions column
 
 /**
- * A column of the data that already holds the model's P(positive) per row (`--pred COL`). The
+ * A column of the data that already holds the model's P(positive) per row (`--pred COL`), or, when the metrics layer
+ * has inferred another `output` for it (outputKindOf), its score or real value per row. The
  * column is checked now (so a bad value is reported at load time), and `predict(t)` reads and
  * checks the column of the same name in `t`: a predictions column can only score the rows it came
- * with. `features` are the table's other columns.
+ * with. `features` are the table's other columns. (A column of predicted classes is read by the metrics layer as
+ * labels; it is not a black box's class probabilities.)
  */
-export function columnBlackBox(table: Table, name: string): BlackBox {
+export function columnBlackBox(table: Table, name: string, output: ModelOutput = BINARY_OUTPUT): BlackBox {
+  check(
+    output.kind !== 'multiclass',
+    'E_ARG',
+    () => `predictions column "${name}": a column holds one number per row, not a multiclass model's probabilities`,
+  );
   const source = `predictions column "${name}"`;
   const read = (t: Table): Float64Array => {
     const col = t.columns.find((c) => c.name === name);
@@ -67,15 +107,18 @@ export function columnBlackBox(table: Table, name: string): BlackBox {
         .join(', ');
       throw inputError(
         `${source}: holds labels (${labels}${col.categories.length > 4 ? ', …' : ''}), not numbers; it must hold ` +
-          `each row's probability of the positive class in [0, 1]`,
+          (output.kind === 'binary'
+            ? `each row's probability of the positive class in [0, 1]`
+            : `each row's ${output.kind === 'score' ? 'score' : 'predicted value'}`),
       );
     }
-    return checkPredictions(col.values, t.rows, source);
+    return checkPredictions(col.values, t.rows, source, 0, output);
   };
   read(table);
   return {
     kind: 'column',
     source,
+    ...(output.kind !== 'binary' ? { output } : {}),
     features: table.columns.filter((c) => c.name !== name).map((c) => c.name),
     predict: async (t) => read(t),
   };
@@ -87,14 +130,19 @@ export function columnBlackBox(table: Table, name: string): BlackBox {
 /** A row as a JS model sees it: numbers for numeric columns, labels for categorical ones (null when missing). */
 export type Row = Record<string, number | string | null>;
 
+/** What a module's predict may return: one number per row, or (multiclass) one array of k probabilities per row. */
+export type ModulePredictions = ArrayLike<number> | ArrayLike<ArrayLike<number>>;
+
 /**
  * What a model module must export (`predict`), and may (`features`: the columns its rows need; `positive`: the class
- * whose probability predict returns, checked against the audit's --positive).
+ * whose probability predict returns, checked against the audit's --positive; `output`: what predict returns,
+ * parseModelOutput's forms, binary without it).
  */
 export interface ModelModule {
-  predict(rows: Row[]): ArrayLike<number> | Promise<ArrayLike<number>>;
+  predict(rows: Row[]): ModulePredictions | Promise<ModulePredictions>;
   features?: readonly string[];
   positive?: string;
+  output?: ModelOutput;
 }
 
 /** Plain objects keyed by column name for rows [start, end) of `table`, with only `columns` (all when absent). */
@@ -165,11 +213,21 @@ export function asModelModule(ns: unknown, source: string): ModelModule {
     () =>
       `${source}: the export "positive" must be the label value whose probability predict returns (a non-empty string)`,
   );
+  const declared = host.output ?? o?.output;
+  const output = declared === undefined ? undefined : parseModelOutput(declared, `${source}: the export "output"`);
+  check(
+    positive === undefined || output === undefined || output.kind === 'binary' || output.kind === 'score',
+    'E_INPUT',
+    () =>
+      `${source}: the export "positive" names the class a binary model or a score favours, but the export ` +
+      `"output" says ${output!.kind}; drop one of them`,
+  );
   const fn = host.predict as ModelModule['predict'];
   return {
     predict: (rows) => fn.call(host, rows),
     features: features as string[] | undefined,
     positive: positive as string | undefined,
+    ...(output !== undefined ? { output } : {}),
   };
 }
 
@@ -184,8 +242,8 @@ export interface ModuleOptions {
 /**
  * A JS model as a black box. `predict(rows)` gets plain objects keyed by column name (the module's
  * `features` when it exports them, else every column of the table), may be sync or async, and
- * must return one P(positive) per row as an array or typed array. A throw is rethrown as an
- * E_INPUT error naming the module and the rows of the failing call.
+ * must return what its `output` export says (without one, one P(positive) per row) as an array or typed array
+ * (checkPredictions). A throw is rethrown as an E_INPUT error naming the module and the rows of the failing call.
  */
 export function moduleBlackBox(mod: ModelModule, source: string, opts: ModuleOptions = {}): BlackBox {
   const batch = opts.batchSize ?? 8192;
@@ -199,13 +257,16 @@ export function moduleBlackBox(mod: ModelModule, source: string, opts: ModuleOpt
     source,
     features: mod.features?.slice(),
     ...(mod.positive !== undefined ? { classes: moduleClasses(mod.positive) } : {}),
+    ...(mod.output !== undefined ? { output: mod.output } : {}),
     predict: async (table) => {
       const n = table.rows;
-      const out = new Float64Array(n);
+      const output = mod.output ?? BINARY_OUTPUT;
+      const k = outputWidth(output);
+      const out = new Float64Array(n * k);
       for (let start = 0; start < n; start += batch) {
         const end = Math.min(n, start + batch);
         const rows = tableRows(table, mod.features, start, end, source);
-        let p: ArrayLike<number>;
+        let p: ModulePredictions;
         try {
           p = await mod.predict(rows);
         } catch (e) {
@@ -213,7 +274,7 @@ export function moduleBlackBox(mod: ModelModule, source: string, opts: ModuleOpt
           const span = start === 0 && end === n ? '' : ` (rows ${start + 1}–${end})`;
           throw inputError(`${source}: predict threw${span}: ${msg.split('\n')[0]}`);
         }
-        out.set(checkPredictions(p, end - start, `${source}: predict`, start), start);
+        out.set(checkPredictions(p, end - start, `${source}: predict`, start, output), start * k);
       }
       return out;
     },

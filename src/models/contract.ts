@@ -9,6 +9,7 @@ import { check, EngineError, inputError } from '../engine/errors.js';
 import type { Table } from '../data/table.js';
 import type { Classifier } from './classifier/classifier.js';
 import type { BlackBoxKind } from './adapters.js';
+import { BINARY_OUTPUT, type ModelOutput } from './output.js';
 
 export interface BlackBox {
   readonly kind: BlackBoxKind;
@@ -16,7 +17,16 @@ export interface BlackBox {
   readonly source: string;
   /** the columns the model reads, when it says so (the built-in model, ONNX sidecars, modules exporting `features`) */
   readonly features?: readonly string[];
-  /** P(positive class) per row of `table`, checked by `checkPredictions` */
+  /**
+   * What predict returns (ModelOutput: binary, score, multiclass with its classes, regression), as the model
+   * declares it (each adapter's `output` line in adapters.ts says how); absent means binary, as for every model
+   * before output kinds existed. Read it with outputOf.
+   */
+  readonly output?: ModelOutput;
+  /**
+   * Per row of `table`, checked by `checkPredictions` against `output`: P(positive class) (binary), a score or a real
+   * value (one number per row), or a multiclass model's k class probabilities, row-major (N×k)
+   */
   predict(table: Table): Promise<Float64Array>;
   /** set when the model is the built-in classifier, whose logit the engine can differentiate (LUCID) */
   readonly differentiable?: Classifier;
@@ -25,6 +35,11 @@ export interface BlackBox {
    * `positive`): checked against the data before it is called (checkModelClasses)
    */
   readonly classes?: ModelClasses;
+}
+
+/** What a black box returns: its declared output, binary when it declares none. */
+export function outputOf(box: Pick<BlackBox, 'output'>): ModelOutput {
+  return box.output ?? BINARY_OUTPUT;
 }
 
 /**
@@ -140,12 +155,30 @@ function describe(v: unknown): string {
 }
 
 /**
- * Validates a model's output: exactly `n` numbers (an Array or typed array), none NaN, every one a
- * probability in [0, 1]. Returns them as a new Float64Array. A failure is one E_INPUT line starting
- * with `source`, naming the first few offending rows (1-based) and how many there are in all.
- * `offset` shifts the row numbers (for a batch that starts at row offset + 1).
+ * Validates a model's output for `n` rows as its declared `output` says (default binary), and returns it as a new
+ * Float64Array:
+ *   binary                exactly `n` numbers (an Array or typed array), none NaN, every one a probability in [0, 1];
+ *   score, regression     exactly `n` finite numbers;
+ *   multiclass (k classes) `n` arrays of k, or one flat row-major array of n×k, each a probability in [0, 1], each
+ *                         row summing to 1 within 1e-6 (returned flat, N×k).
+ * A failure is one E_INPUT line starting with `source`, naming the first few offending rows (1-based; for multiclass
+ * the row and the class) and how many there are in all. `offset` shifts the row numbers (for a batch that starts at
+ * row offset + 1).
  */
-export function checkPredictions(p: ArrayLike<number>, n: number, source: string, offset = 0): Float64Array {
+export function checkPredictions(
+  p: ArrayLike<number> | ArrayLike<ArrayLike<number>>,
+  n: number,
+  source: string,
+  offset = 0,
+  output: ModelOutput = BINARY_OUTPUT,
+): Float64Array {
+  if (output.kind === 'multiclass') return checkClassProbabilities(p, n, source, offset, output.classes);
+  if (output.kind !== 'binary') return checkValues(p as ArrayLike<number>, n, source, offset, output.kind);
+  return checkProbabilities(p as ArrayLike<number>, n, source, offset);
+}
+
+/** The predictions of a binary model: P(positive) per row (checkPredictions). */
+function checkProbabilities(p: ArrayLike<number>, n: number, source: string, offset: number): Float64Array {
   const isTyped = ArrayBuffer.isView(p) && !(p instanceof DataView);
   if (!Array.isArray(p) && !isTyped) {
     const hint =
@@ -199,6 +232,118 @@ export function checkPredictions(p: ArrayLike<number>, n: number, source: string
       `${source}: predictions must be probabilities in [0, 1], but ${rowList(outside, outsides, offset)} ` +
         `${outsides === 1 ? 'is' : 'are'} outside (row ${outside[0] + offset + 1} is ${out[outside[0]]})${hint}`,
     );
+  }
+  return out;
+}
+
+/** The argument is an array (or typed array) at all; else one line saying what was returned instead. */
+function requireArray(p: unknown, source: string, what: string): void {
+  const isTyped = ArrayBuffer.isView(p) && !(p instanceof DataView);
+  if (Array.isArray(p) || isTyped) return;
+  throw inputError(`${source}: expected ${what}, got ${describe(p)}`);
+}
+
+/** A score or a real value per row: `n` finite numbers (checkPredictions). */
+function checkValues(
+  p: ArrayLike<number>,
+  n: number,
+  source: string,
+  offset: number,
+  kind: 'score' | 'regression',
+): Float64Array {
+  const one = kind === 'score' ? 'score' : 'value';
+  requireArray(p, source, `an array of ${n} ${one}s (a ${kind} output: one number per row)`);
+  const span = offset > 0 ? ` (rows ${offset + 1}–${offset + n})` : '';
+  check(
+    p.length === n,
+    'E_INPUT',
+    () => `${source}: returned ${p.length} predictions for ${n} rows${span}; expected one ${one} per row (${kind})`,
+  );
+  const out = new Float64Array(n);
+  const bad: number[] = [];
+  let bads = 0;
+  for (let i = 0; i < n; i++) {
+    const v = p[i] as unknown;
+    if (typeof v !== 'number' || !Number.isFinite(v)) {
+      if (bads++ < SHOW_ROWS) bad.push(i);
+      continue;
+    }
+    out[i] = v;
+  }
+  if (bads > 0) {
+    const first = (p as ArrayLike<unknown>)[bad[0]];
+    throw inputError(
+      `${source}: a ${kind} output must be one finite number per row, but ${rowList(bad, bads, offset)} ` +
+        `${bads === 1 ? 'is' : 'are'} not (row ${bad[0] + offset + 1} is ${describe(first)})`,
+    );
+  }
+  return out;
+}
+
+/** How far a row's class probabilities may sum from 1 (float32 softmax outputs are within about 1e-7). */
+export const PROBABILITY_SUM_TOLERANCE = 1e-6;
+
+/**
+ * A multiclass model's class probabilities (checkPredictions): `n` rows of k = classes.length, given as n arrays of k
+ * or one flat row-major array of n×k; returned flat.
+ */
+function checkClassProbabilities(
+  p: ArrayLike<number> | ArrayLike<ArrayLike<number>>,
+  n: number,
+  source: string,
+  offset: number,
+  classes: readonly string[],
+): Float64Array {
+  const k = classes.length;
+  const shape =
+    `${n} rows of ${k} class probabilities (${classes.join(', ')}): ${n} arrays of ${k}, or one flat array of ` +
+    `${n}×${k}`;
+  requireArray(p, source, shape);
+  const span = offset > 0 ? ` (rows ${offset + 1}–${offset + n})` : '';
+  const nested = n > 0 && p.length === n && Array.isArray(p[0]);
+  check(
+    nested || p.length === n * k,
+    'E_INPUT',
+    () => `${source}: returned ${p.length} predictions for ${n} rows${span}; expected ${shape}`,
+  );
+  const out = new Float64Array(n * k);
+  const rowAt = (i: number): string => `row ${i + offset + 1}`;
+  for (let i = 0; i < n; i++) {
+    let row: ArrayLike<unknown>;
+    let at = 0;
+    if (nested) {
+      const r = (p as ArrayLike<unknown>)[i];
+      const isRow = Array.isArray(r) || (ArrayBuffer.isView(r) && !(r instanceof DataView));
+      if (!isRow || (r as ArrayLike<unknown>).length !== k)
+        throw inputError(
+          `${source}: ${rowAt(i)} is ${describe(r)}; a multiclass output gives ${k} probabilities per row ` +
+            `(${classes.join(', ')})`,
+        );
+      row = r as ArrayLike<unknown>;
+    } else {
+      row = p as ArrayLike<unknown>;
+      at = i * k;
+    }
+    let sum = 0;
+    for (let c = 0; c < k; c++) {
+      const v = row[at + c];
+      const where = `${rowAt(i)}, class "${classes[c]}"`;
+      if (typeof v !== 'number')
+        throw inputError(`${source}: ${where}: the probability is ${describe(v)}, not a number`);
+      if (Number.isNaN(v)) throw inputError(`${source}: ${where}: the probability is NaN`);
+      if (!(v >= 0 && v <= 1))
+        throw inputError(
+          `${source}: ${where}: ${v} is not a probability in [0, ` +
+            `1]${v < 0 ? '; these look like logits: apply a softmax' : ''}`,
+        );
+      out[i * k + c] = v;
+      sum += v;
+    }
+    if (!(Math.abs(sum - 1) <= PROBABILITY_SUM_TOLERANCE))
+      throw inputError(
+        `${source}: ${rowAt(i)}: the class probabilities (${classes.join(', ')}) sum to ${sum}, not 1 (within ` +
+          `${PROBABILITY_SUM_TOLERANCE}); return each row's probabilities of every class, e.g. a softmax`,
+      );
   }
   return out;
 }

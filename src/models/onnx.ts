@@ -5,6 +5,7 @@
 import { check, type EngineError, inputError } from '../engine/errors.js';
 import type { Table } from '../data/table.js';
 import { checkPredictions, type BlackBox } from './contract.js';
+import { MODEL_OUTPUT_KINDS, outputText, type ModelOutput, type OutputKind } from './output.js';
 
 /** How one table column becomes model inputs. */
 export type OnnxColumn =
@@ -18,10 +19,17 @@ export interface OnnxSidecar {
   version: 1;
   /** the ONNX input to feed (default: the model's only input) */
   input?: string;
-  /** the ONNX output holding the probabilities (default: the model's first output) */
+  /** the ONNX output holding the predictions (default: the model's first output) */
   output?: string;
-  /** for an (N, K) output with K > 1, the column holding P(positive) (required then) */
+  /** for an (N, K) output with K > 1 read as one number per row, the column holding it (P(positive), a score, …) */
   outputColumn?: number;
+  /**
+   * what the output holds (default: binary, or multiclass for an (N, K) output with K > 1 and no outputColumn);
+   * named so because "output" already names the ONNX output
+   */
+  outputKind?: OutputKind;
+  /** a multiclass output's class names, in the order of its K columns (default: "0" … "K−1") */
+  classes?: string[];
   /** element type of the input tensor (default float32) */
   dtype: 'float32' | 'float64';
   /**
@@ -53,6 +61,29 @@ export function parseOnnxSidecar(obj: unknown, where: string): OnnxSidecar {
   }
   if (o.outputColumn !== undefined && !(Number.isInteger(o.outputColumn) && (o.outputColumn as number) >= 0))
     bad('outputColumn', 'must be a non-negative integer');
+  const kind = o.outputKind;
+  if (kind !== undefined && !(MODEL_OUTPUT_KINDS as readonly unknown[]).includes(kind))
+    bad(
+      'outputKind',
+      `must be one of ${MODEL_OUTPUT_KINDS.map((k) => `"${k}"`).join(', ')}, got ${JSON.stringify(kind)}`,
+    );
+  const cls = o.classes;
+  if (cls !== undefined) {
+    if (
+      !Array.isArray(cls) ||
+      cls.length < 2 ||
+      !cls.every((c) => typeof c === 'string' && c !== '') ||
+      new Set(cls).size !== cls.length
+    )
+      bad('classes', "must be an array of at least two distinct class names (the output's columns, in order)");
+    if (kind !== undefined && kind !== 'multiclass')
+      bad('classes', `names the classes of a multiclass output, not ${kind}`);
+    if (o.outputColumn !== undefined) bad('classes', 'and "outputColumn" exclude each other (all columns, or one)');
+  }
+  if (kind === 'multiclass' && o.outputColumn !== undefined)
+    bad('outputColumn', 'picks one column; a multiclass output reads them all');
+  if (o.positive !== undefined && (kind === 'multiclass' || kind === 'regression' || cls !== undefined))
+    bad('positive', 'names the class of a binary output or a score; this output is multiclass or regression');
   const dtype = o.dtype ?? 'float32';
   if (dtype !== 'float32' && dtype !== 'float64') bad('dtype', 'must be "float32" or "float64"');
   if (!Array.isArray(o.columns) || o.columns.length === 0) bad('columns', 'must be a non-empty array');
@@ -89,6 +120,8 @@ export function parseOnnxSidecar(obj: unknown, where: string): OnnxSidecar {
     input: o.input as string | undefined,
     output: o.output as string | undefined,
     outputColumn: o.outputColumn as number | undefined,
+    ...(kind !== undefined ? { outputKind: kind as OutputKind } : {}),
+    ...(cls !== undefined ? { classes: (cls as string[]).slice() } : {}),
     dtype: dtype as 'float32' | 'float64',
     label: o.label as string | undefined,
     positive: o.positive as string | undefined,
@@ -181,17 +214,84 @@ export interface OrtLike {
 }
 
 /**
+ * What an ONNX model returns, from its sidecar and the width K of its output (1 for a shape (N)): the sidecar's
+ * "outputKind" when given; else multiclass when the output has K > 1 columns and no "outputColumn" picks one (or the
+ * sidecar names "classes"), binary otherwise. A multiclass output's classes are the sidecar's "classes", or without
+ * them the column indices "0" … "K−1" (which match a label coded 0 … K−1, as scikit-learn's encoders code it; other
+ * labels then read as classes the model does not know). A width that does not fit is one E_INPUT line.
+ */
+export function onnxOutputOf(sc: OnnxSidecar, k: number, source: string): ModelOutput {
+  const kind: OutputKind =
+    sc.outputKind ?? (sc.outputColumn === undefined && (k > 1 || sc.classes !== undefined) ? 'multiclass' : 'binary');
+  if (kind !== 'multiclass') return { kind };
+  check(
+    k > 1,
+    'E_INPUT',
+    () => `${source}: the output has one column, but a multiclass model gives one probability per class (K > 1)`,
+  );
+  const classes = sc.classes ?? Array.from({ length: k }, (_, c) => String(c));
+  check(
+    classes.length === k,
+    'E_INPUT',
+    () =>
+      `${source}: the sidecar names ${classes.length} classes (${classes.join(', ')}), but the output has ${k} columns`,
+  );
+  return { kind, classes };
+}
+
+/** Whether the sidecar leaves the output's kind to its width (onnxOutputOf), so the width must be learnt first. */
+export function onnxWidthDecides(sc: OnnxSidecar): boolean {
+  return (
+    sc.outputColumn === undefined &&
+    sc.classes === undefined &&
+    (sc.outputKind === undefined || sc.outputKind === 'multiclass')
+  );
+}
+
+/**
+ * The width K of an ONNX model's output (1 for a shape (N)), learnt by running it on one row of zeros (the runtime's
+ * API gives no output shapes before a run); undefined when that run fails or its output is not (N) or (N, K), so that
+ * predict reports the failure on the data, with the rows, as it always has.
+ */
+export async function onnxOutputWidth(
+  ort: OrtLike,
+  session: OrtSessionLike,
+  sc: OnnxSidecar,
+): Promise<number | undefined> {
+  const inputName = sc.input ?? session.inputNames[0];
+  const outputName = sc.output ?? session.outputNames[0];
+  // a sidecar naming what the model lacks: onnxBlackBox says so, with the model's names
+  if (
+    (sc.input === undefined && session.inputNames.length !== 1) ||
+    !session.inputNames.includes(inputName) ||
+    !session.outputNames.includes(outputName)
+  )
+    return undefined;
+  const D = sc.width;
+  const data = sc.dtype === 'float32' ? new Float32Array(D) : new Float64Array(D);
+  try {
+    const dims = (await session.run({ [inputName]: new ort.Tensor(sc.dtype, data, [1, D]) }))[outputName]?.dims;
+    if (dims?.length === 1) return 1;
+    if (dims?.length === 2 && dims[1] >= 1) return dims[1];
+  } catch {
+    // the same run on the data says what is wrong, naming the rows
+  }
+  return undefined;
+}
+
+/**
  * An ONNX model (an inference session of onnxruntime) as a black box. Checks now that the
- * sidecar's input and output exist in the model; each `predict` encodes the table as the sidecar
- * says, runs the session in batches, and takes P(positive) from the output: shape (N), (N, 1), or
- * (N, K) with the sidecar's `outputColumn`.
+ * sidecar's input and output exist in the model; its output is onnxOutputOf's for `opts.width`, the output's width
+ * (onnxOutputWidth; without it, the width the sidecar implies: its classes' count, else 1). Each `predict` encodes
+ * the table as the sidecar says, runs the session in batches, and takes from the output one number per row (shape
+ * (N), (N, 1), or (N, K) with the sidecar's `outputColumn`) or, multiclass, the K class probabilities of each row.
  */
 export function onnxBlackBox(
   ort: OrtLike,
   session: OrtSessionLike,
   sc: OnnxSidecar,
   source: string,
-  opts: { batchSize?: number } = {},
+  opts: { batchSize?: number; width?: number } = {},
 ): BlackBox {
   const inputs = session.inputNames;
   const outputs = session.outputNames;
@@ -222,17 +322,20 @@ export function onnxBlackBox(
   );
   const batch = opts.batchSize ?? 65536;
   const D = sc.width;
+  const output = onnxOutputOf(sc, opts.width ?? sc.classes?.length ?? 1, source);
+  const K = output.kind === 'multiclass' ? output.classes.length : 1;
   return {
     kind: 'onnx',
     source,
     features: sc.columns.map((c) => c.name),
+    ...(output.kind !== 'binary' ? { output } : {}),
     ...(sc.positive !== undefined
       ? { classes: { positive: sc.positive, label: sc.label, recordedIn: 'its sidecar records' } }
       : {}),
     predict: async (table) => {
       const n = table.rows;
       const x = encodeForOnnx(table, sc, source);
-      const out = new Float64Array(n);
+      const out = new Float64Array(n * K);
       for (let start = 0; start < n; start += batch) {
         const end = Math.min(n, start + batch);
         const m = end - start;
@@ -266,6 +369,18 @@ export function onnxBlackBox(
           () =>
             `${source}: output "${outputName}" has shape [${dims.join(', ')}]; expected [${m}], [${m}, 1] or [${m}, K]`,
         );
+        if (output.kind === 'multiclass') {
+          check(
+            k === K,
+            'E_INPUT',
+            () => `${source}: output "${outputName}" has ${k} columns, but the model is ${outputText(output)}`,
+          );
+          const v = values as unknown as ArrayLike<number>;
+          const p = new Float64Array(m * K);
+          for (let i = 0; i < m * K; i++) p[i] = Number(v[i]);
+          out.set(checkPredictions(p, m, source, start, output), start * K);
+          continue;
+        }
         let col = 0;
         if (k > 1) {
           check(
@@ -286,7 +401,7 @@ export function onnxBlackBox(
         const v = values as unknown as ArrayLike<number>;
         const p = new Float64Array(m);
         for (let i = 0; i < m; i++) p[i] = Number(v[i * k + col]);
-        out.set(checkPredictions(p, m, source, start), start);
+        out.set(checkPredictions(p, m, source, start, output), start);
       }
       return out;
     },

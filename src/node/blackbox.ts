@@ -18,7 +18,7 @@ import { EngineError, inputError } from '../engine/errors.js';
 import type { Table } from '../data/table.js';
 import { builtinBlackBox, columnBlackBox, type BlackBox } from '../models/blackbox.js';
 import { modelOrPred } from '../methods/metrics/decision.js';
-import { onnxBlackBox, parseOnnxSidecar, type OrtLike } from '../models/onnx.js';
+import { onnxBlackBox, onnxOutputWidth, onnxWidthDecides, parseOnnxSidecar, type OrtLike } from '../models/onnx.js';
 import {
   adapterForExtension,
   expectedModelFiles,
@@ -218,5 +218,7 @@ async function loadOnnxBlackBox(file: string, opts: LoadBlackBoxOptions): Promis
   } catch (e) {
     throw inputError(`${file}: onnxruntime cannot load the model: ${firstLine(e)}`);
   }
-  return onnxBlackBox(ort, session, sidecar, file);
+  // the kind may hang on the output's width (K > 1 columns: multiclass), which only a run tells
+  const width = onnxWidthDecides(sidecar) ? await onnxOutputWidth(ort, session, sidecar) : undefined;
+  return onnxBlackBox(ort, session, sidecar, file, { width });
 }

@@ -11,7 +11,7 @@
 import { MessageChannel, receiveMessageOnPort, Worker } from 'node:worker_threads';
 import { EngineError, type ErrorCode } from '../engine/errors.js';
 import { compact, type Column, type Table } from '../data/table.js';
-import type { BlackBox } from '../models/blackbox.js';
+import type { BlackBox, ModelOutput } from '../models/blackbox.js';
 import type { MessagePort } from 'node:worker_threads';
 
 import { MODEL_TIMEOUT_SECONDS, moduleClasses } from '../models/blackbox.js';
@@ -37,7 +37,7 @@ interface Failure {
 }
 
 export type ToHost =
-  | { type: 'ready'; features?: string[]; positive?: string }
+  | { type: 'ready'; features?: string[]; positive?: string; output?: ModelOutput }
   | ({ type: 'load-error' } & Failure)
   | { type: 'call'; id: number; start: number; end: number }
   | { type: 'result'; id: number; predictions: Float64Array }
@@ -153,6 +153,7 @@ export function loadModuleInWorker(file: string, opts: ModuleWorkerOptions = {})
           source: file,
           features: m.features,
           ...(m.positive !== undefined ? { classes: moduleClasses(m.positive) } : {}),
+          ...(m.output !== undefined ? { output: m.output } : {}),
           predict: (table) => {
             if (dead) return Promise.reject(dead);
             const id = nextId++;

@@ -49,6 +49,7 @@ try {
   const counted = {
     features: mod.features,
     positive: mod.positive,
+    output: mod.output,
     predict: (rows: Row[]) => {
       post({ type: 'call', id, start, end: start + rows.length });
       start += rows.length;
@@ -70,7 +71,12 @@ try {
       }
     });
   });
-  post({ type: 'ready', features: mod.features ? [...mod.features] : undefined, positive: mod.positive });
+  post({
+    type: 'ready',
+    features: mod.features ? [...mod.features] : undefined,
+    positive: mod.positive,
+    ...(mod.output !== undefined ? { output: mod.output } : {}),
+  });
 } catch (e) {
   post({ type: 'load-error', ...failure(e) });
 }

@@ -272,8 +272,8 @@ describe('model files', () => {
       ],
       [
         'version.json',
-        variant((o) => (o.version = 2)),
-        'version.json: model format version 2 is not supported (this lucid-wasm reads version 1)',
+        variant((o) => (o.version = 3)),
+        'version.json: model format version 3 is not supported (this lucid-wasm reads versions 1 and 2)',
       ],
       [
         'positive.json',

@@ -112,6 +112,80 @@ describe('lucid model train / predict', () => {
     assert.equal(json.positive, 'no');
   });
 
+  it('multiclass and regression: the inferred kind is said, predict writes the class and its probabilities', () => {
+    const mc = join(dir, 'mc.json');
+    let r = lucid(
+      'model',
+      'train',
+      '--data',
+      data,
+      '--label',
+      'education',
+      '--hidden',
+      '8',
+      '--epochs',
+      '3',
+      '--quiet',
+      '--out',
+      mc,
+    );
+    assert.equal(r.status, 0, r.stderr);
+    assert.equal(
+      r.stderr,
+      'lucid: note: inferred multiclass: the label "education" has 5 values (choose with --output)\n',
+    );
+    assert.match(
+      unwrapSummary(r.stdout),
+      /trained MLP \d+ → 8 → 5, a multiclass model of "education" \(5 classes: Bachelor, Doctorate, Master, Secondary, Vocational\)/,
+    );
+    assert.match(unwrapSummary(r.stdout), /validation accuracy \d+\.\d%, cross-entropy \d\.\d{4} on 300 held-out rows/);
+    const out = join(dir, 'mc.csv');
+    r = lucid('model', 'predict', '--model', mc, '--data', data, '--column', 'edu', '--out', out);
+    assert.equal(r.status, 0, r.stderr);
+    const lines = readFileSync(out, 'utf8').trim().split('\n');
+    assert.ok(lines[0].endsWith(',edu,edu_Bachelor,edu_Doctorate,edu_Master,edu_Secondary,edu_Vocational'), lines[0]);
+    const cells = lines[1].split(',').slice(-6);
+    const p = cells.slice(1).map(Number);
+    assert.ok(Math.abs(p.reduce((a, b) => a + b) - 1) < 1e-9);
+    assert.equal(cells[0], ['Bachelor', 'Doctorate', 'Master', 'Secondary', 'Vocational'][p.indexOf(Math.max(...p))]);
+
+    // LUCID inverts a binary logit: a multiclass model is refused, as a usage error naming it
+    r = lucid('invert', '--model', mc, '--prefer', 'Master', '--out', join(dir, 'inv.csv'));
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /mc\.json: is a multiclass model; LUCID inverts the logit of a binary classifier/);
+
+    const rg = join(dir, 'rg.json');
+    r = lucid(
+      'model',
+      'train',
+      '--data',
+      data,
+      '--label',
+      'income',
+      '--hidden',
+      'none',
+      '--epochs',
+      '3',
+      '--quiet',
+      '--out',
+      rg,
+    );
+    assert.equal(r.status, 0, r.stderr);
+    assert.match(
+      r.stderr,
+      /^lucid: note: inferred regression: the label "income" holds \d+ distinct numbers, more than 20/,
+    );
+    assert.match(
+      unwrapSummary(r.stdout),
+      /trained linear regression on \d+ inputs, a regression model of "income"[\s\S]* validation RMSE [\d.]+ \(the label's units/,
+    );
+    r = lucid('model', 'predict', '--model', rg, '--data', data, '--out', join(dir, 'rg.csv'), '--format', 'json');
+    assert.equal(r.status, 0, r.stderr);
+    const json = JSON.parse(r.stdout);
+    assert.equal(json.output, 'regression');
+    assert.ok(json.mean > 10 && json.mean < 200, `mean income ${json.mean}`);
+  });
+
   it('predict appends P(positive), keeps the columns and the delimiter, and matches the library', async () => {
     const out = join(dir, 'scored.csv');
     const r = lucid('model', 'predict', '--model', modelFile, '--data', semi, '--column', 'p_yes', '--out', out);
@@ -154,8 +228,40 @@ describe('lucid model train / predict', () => {
       ],
       [['model', 'train', '--data', data, '--out', modelFile], /required option '--label <column>' not specified/],
       [
-        ['model', 'train', '--data', data, '--label', 'neighbourhood', '--out', join(dir, 'x.json')],
-        /^lucid: error: .*loans\.csv: label column "neighbourhood" has 6 values \(Eastfield, Hillcrest, Northgate, Riverside, Southport, Westbrook\); say which is positive \(--positive\)\n$/,
+        [
+          'model',
+          'train',
+          '--data',
+          data,
+          '--label',
+          'neighbourhood',
+          '--output',
+          'regression',
+          '--out',
+          join(dir, 'x.json'),
+        ],
+        /^lucid: error: .*loans\.csv: label column "neighbourhood" holds labels, not numbers; a regression model needs a numeric label\n$/,
+      ],
+      [
+        [
+          'model',
+          'train',
+          '--data',
+          data,
+          '--label',
+          'neighbourhood',
+          '--output',
+          'multiclass',
+          '--positive',
+          'Hillcrest',
+          '--out',
+          join(dir, 'x.json'),
+        ],
+        /^lucid: error: --positive is for a binary model; --output multiclass has no positive class\n$/,
+      ],
+      [
+        ['model', 'train', '--data', data, '--label', 'approved', '--output', 'ordinal', '--out', join(dir, 'x.json')],
+        /argument 'ordinal' is invalid\. Allowed choices are binary, multiclass, regression/,
       ],
       [
         ['model', 'predict', '--model', modelFile, '--data', data, '--column', 'approved', '--out', join(dir, 'y.csv')],

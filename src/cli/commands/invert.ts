@@ -129,6 +129,14 @@ export const invertCommand = new Command('invert')
     if (kind !== 'builtin') throw new EngineError('E_ARG', notDifferentiableMessage(opts.model, kind));
     const engine = await initNodeEngine();
     const model = await loadModel(engine, opts.model);
+    if (model.kind !== 'binary') {
+      model.dispose();
+      throw new EngineError(
+        'E_ARG',
+        `${opts.model}: is a ${model.kind} model; LUCID inverts the logit of a binary classifier (lucid model train ` +
+          `--output binary)`,
+      );
+    }
     const traced = opts.trace === true || opts.traceEvery !== undefined;
     const r = invert(engine, model, {
       prefer: opts.prefer,

@@ -1,10 +1,11 @@
 // `lucid model train` and `lucid model predict`: parse, validate, call trainModelFile /
 // predictModelFile, print.
 import { Command, InvalidArgumentError, Option } from 'commander';
-import { TRAIN_DEFAULTS } from '../../models/classifier/classifier.js';
+import { BUILTIN_OUTPUT_KINDS, TRAIN_DEFAULTS, type BuiltinOutputKind } from '../../models/classifier/classifier.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { pctText } from '../../data/text.js';
 import { predictModelFile, trainModelFile } from '../../node/model-file.js';
+import { MAX_CLASSES } from '../../methods/metrics/outputs.js';
 import {
   nonNegativeInt,
   nonNegativeNumber,
@@ -43,6 +44,7 @@ type CsvOptions = DataCliOptions;
 interface TrainCliOptions extends CsvOptions {
   data: string;
   label: string;
+  output?: BuiltinOutputKind;
   positive?: string;
   hidden?: number[];
   epochs: number;
@@ -62,17 +64,26 @@ const d = TRAIN_DEFAULTS;
 const train = csvOptions(
   new Command('train')
     .description(
-      'train the built-in classifier (an MLP, or logistic regression with --hidden none) on a CSV file and save it ' +
-        'with its preprocessing',
+      'train the built-in model (an MLP, or a linear model with --hidden none) on a CSV file and save it with its ' +
+        'preprocessing: a binary or multiclass classifier, or a regressor',
     )
     .requiredOption(
       '--data <file>',
       `the training data (${DATA_FILE}); every column but the label (and --drop) is a feature`,
     )
     .requiredOption('--label <column>', 'the column to predict')
+    .addOption(
+      new Option(
+        '--output <kind>',
+        'what to train: binary (P(positive)), multiclass (one probability per class) or regression (a real value); ' +
+          `default inferred from the label: two values → binary, more → multiclass, a numeric label with more than ` +
+          `${MAX_CLASSES} distinct values → regression (printed)`,
+      ).choices(BUILTIN_OUTPUT_KINDS),
+    )
     .option(
       '--positive <value>',
-      'the label value predicted as 1 (default with two values: the second in sorted order; required with more)',
+      'binary only: the label value predicted as 1 (default with two values: the second in sorted order; with more, ' +
+        'it trains one class against the rest)',
     ),
 )
   .addOption(
@@ -118,9 +129,15 @@ const train = csvOptions(
     `
 The model file carries the preprocessing: numeric columns min-max scaled to [-1, 1] on the training rows
 (the validation rows excluded), categorical columns one-hot (labels sorted). Numeric columns come first.
+It records what the model returns: binary (binary cross-entropy; a version 1 file, as ever), multiclass (one logit
+per class, softmax cross-entropy; the classes in sorted order) or regression (mean squared error on the label
+standardised on the training rows; its mean and sd are stored, so predictions are in the label's units). Early
+stopping keeps the epoch of lowest validation loss (BCE, cross-entropy or MSE).
 
 Example (loans-train.csv from the README's walkthrough, simulated: no data folder needed):
-  lucid model train --data loans-train.csv --label approved --positive yes --out loans.json`,
+  lucid model train --data loans-train.csv --label approved --positive yes --out loans.json
+  lucid model train --data loans-train.csv --label income --drop approved --out income.json   # inferred regression
+  lucid model train --data loans-train.csv --label education --drop approved --out edu.json   # inferred multiclass`,
   )
   .action(async (opts: TrainCliOptions) => {
     const engine = await initNodeEngine();
@@ -130,6 +147,7 @@ Example (loans-train.csv from the README's walkthrough, simulated: no data folde
       out: opts.out,
       read: readOptionsOf(opts),
       label: opts.label,
+      output: opts.output,
       positive: opts.positive,
       hidden: opts.hidden,
       epochs: opts.epochs,
@@ -146,11 +164,20 @@ Example (loans-train.csv from the README's walkthrough, simulated: no data folde
               `  epoch ${String(e.epoch).padStart(4)}  train loss ${e.trainLoss.toFixed(4)}` +
                 (Number.isNaN(e.valLoss)
                   ? '\n'
-                  : `  val loss ${e.valLoss.toFixed(4)}  val accuracy ${pctText(e.valAccuracy)}\n`),
+                  : Number.isNaN(e.valAccuracy)
+                    ? `  val loss ${e.valLoss.toFixed(4)}\n`
+                    : `  val loss ${e.valLoss.toFixed(4)}  val accuracy ${pctText(e.valAccuracy)}\n`),
             ),
     });
     const m = r.model;
     for (const w of r.report.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
+    // the kind is said when it was guessed (a --positive already chose binary)
+    if (!r.output.given && opts.positive === undefined) process.stderr.write(`lucid: note: ${r.output.reason}\n`);
+    if (m.kind !== 'binary') {
+      printTrainedOther(opts, r, (performance.now() - t0) / 1000);
+      m.dispose();
+      return;
+    }
     if (r.positiveDefaulted) {
       process.stderr.write(
         `lucid: note: positive class "${m.positive}" (the second of the label's values ` +
@@ -190,6 +217,55 @@ Example (loans-train.csv from the README's walkthrough, simulated: no data folde
     m.dispose();
   });
 
+/** The summary of a multiclass model or a regressor (a binary model's is the action's own, unchanged). */
+function printTrainedOther(opts: TrainCliOptions, r: Awaited<ReturnType<typeof trainModelFile>>, seconds: number) {
+  const m = r.model;
+  const width = m.kind === 'multiclass' ? m.classes.length : 1;
+  const arch =
+    m.hidden.length === 0
+      ? `${m.kind === 'multiclass' ? 'softmax regression' : 'linear regression'} on ${m.dim} inputs`
+      : `MLP ${[m.dim, ...m.hidden, width].join(' → ')}`;
+  const what =
+    m.kind === 'multiclass'
+      ? `a multiclass model of "${m.label}" (${width} classes: ${m.classes.join(', ')})`
+      : `a regression model of "${m.label}"`;
+  // a regressor's validation loss is the MSE of the standardised label: its root times sd is in the label's units
+  const rmse = m.target && r.valRows > 0 ? Math.sqrt(r.best.valLoss) * m.target.sd : NaN;
+  printSummary(
+    opts.format,
+    [
+      `lucid: trained ${arch}, ${what}, on ${r.trainRows} rows in ${seconds.toFixed(1)} s`,
+      r.valRows === 0
+        ? `  ${r.history.length} epochs, no validation split; final training loss ${r.best.trainLoss.toFixed(4)}`
+        : m.kind === 'multiclass'
+          ? `  kept epoch ${r.bestEpoch} of ${r.history.length} (lowest validation loss): validation accuracy ` +
+            `${pctText(r.best.valAccuracy)}, cross-entropy ${r.best.valLoss.toFixed(4)} on ${r.valRows} held-out rows`
+          : `  kept epoch ${r.bestEpoch} of ${r.history.length} (lowest validation loss): validation RMSE ` +
+            `${rmse.toPrecision(4)} (the label's units; MSE ${r.best.valLoss.toFixed(4)} of the standardised ` +
+            `label) on ${r.valRows} held-out rows`,
+      `lucid: wrote ${opts.out} (features: ${m.preprocessor.features.join(', ')})`,
+    ],
+    {
+      out: opts.out,
+      output: m.kind,
+      label: m.label,
+      ...(m.kind === 'multiclass' ? { classes: m.classes } : { target: m.target }),
+      hidden: m.hidden,
+      inputs: m.dim,
+      features: m.preprocessor.features,
+      trainRows: r.trainRows,
+      valRows: r.valRows,
+      epochs: r.history.length,
+      bestEpoch: r.bestEpoch,
+      valAccuracy: r.valRows > 0 && m.kind === 'multiclass' ? r.best.valAccuracy : null,
+      valLoss: r.valRows > 0 ? r.best.valLoss : null,
+      ...(m.kind === 'regression' ? { valRmse: r.valRows > 0 ? rmse : null } : {}),
+      trainLoss: r.best.trainLoss,
+      seconds,
+    },
+  );
+}
+
 interface PredictCliOptions extends CsvOptions {
   model: string;
   data: string;
@@ -200,14 +276,22 @@ interface PredictCliOptions extends CsvOptions {
 
 const predict = csvOptions(
   new Command('predict')
-    .description("append the model's P(positive class) to every row of a CSV file")
+    .description(
+      "append the model's predictions to every row of a CSV file: P(positive class), the predicted value, or the " +
+        'predicted class and its probabilities',
+    )
     .requiredOption('--model <file>', 'a model file written by lucid model train')
     .requiredOption(
       '--data <file>',
       `the data (${DATA_FILE}); it needs the model's feature columns (others are kept as they are)`,
     ),
 )
-  .option('--column <name>', 'name of the appended column (P(positive) per row)', 'preds')
+  .option(
+    '--column <name>',
+    'name of the appended column: P(positive) per row (binary), the value (regression), or the predicted class ' +
+      '(multiclass, followed by one probability column per class, <name>_<class>)',
+    'preds',
+  )
   .requiredOption('--out <file>', "the CSV to write: the data's columns and the predictions")
   .addOption(summaryFormat())
   .addHelpText(
@@ -217,6 +301,10 @@ Rows are read as in lucid inspect; the model's feature columns must be there (ot
 are). A category the model never saw, or a missing number, is an error naming the row and column, so
 the output has one row per input row; --missing drop leaves rows with a missing value out instead (with
 a warning).
+
+What is appended follows what the model file records (lucid model train --output): a binary model's
+P(positive); a regressor's value in the label's units; a multiclass model's most probable class (the
+first in the model's class order on a tie), then its probability of each class as <column>_<class>.
 
 Example (loans.json and loans-test.csv from the README's walkthrough, simulated: no data folder needed):
   lucid model predict --model loans.json --data loans-test.csv --out scored.csv   # appends "preds"`,
@@ -239,6 +327,28 @@ Example (loans.json and loans-test.csv from the README's walkthrough, simulated:
           `${r.rows + n}\n`,
       );
     }
+    const m = r.model;
+    if (m.kind !== 'binary') {
+      const said =
+        m.kind === 'multiclass'
+          ? `the predicted class of "${m.label}" and ${r.columns.length - 1} probability columns ` +
+            `(${r.columns.slice(1).join(', ')}); predicted shares ${m.classes
+              .map((c, j) => `${c} ${pctText(r.classShares![j])}`)
+              .join(', ')}`
+          : `the predicted "${m.label}"; mean ${r.mean!.toPrecision(4)}`;
+      printSummary(opts.format, [`lucid: wrote ${opts.out}: ${r.rows} rows with column "${r.column}" = ${said}`], {
+        out: opts.out,
+        rows: r.rows,
+        output: m.kind,
+        column: r.column,
+        columns: r.columns,
+        label: m.label,
+        ...(m.kind === 'multiclass' ? { classes: m.classes, classShares: r.classShares } : { mean: r.mean }),
+        rowsDropped: r.report.missing.rowsDropped,
+      });
+      m.dispose();
+      return;
+    }
     printSummary(
       opts.format,
       [
@@ -259,6 +369,6 @@ Example (loans.json and loans-test.csv from the README's walkthrough, simulated:
   });
 
 export const model = new Command('model')
-  .description('the built-in classifier: train one on a CSV file, or predict with one')
+  .description('the built-in model (classifier or regressor): train one on a CSV file, or predict with one')
   .addCommand(train.exitOverride())
   .addCommand(predict.exitOverride());

@@ -6,8 +6,9 @@
 import { check, EngineError } from '../../engine/errors.js';
 import type { Column } from '../../data/table.js';
 
-/** The output kinds, in the order of `--output`'s help. */
-export type OutputKind = 'binary' | 'score' | 'multiclass' | 'regression';
+// the kinds are declared where the models, a layer below, can say which they return
+import type { OutputKind } from '../../models/output.js';
+export type { OutputKind };
 
 /** Which end of a score or a real value people want: a credit score 'higher', a risk score 'lower'. */
 export type Direction = 'higher' | 'lower';
