@@ -59,13 +59,13 @@
 //                (about 33 / 34 / 33% under fair); merited: the same cut of the score without the penalty and
 //                with its own noise ε′ (what the legitimate features alone give).
 //   regression   offered_limit = round(V·(1 − share·[penalised])·(1 + 0.1·ε)), a credit-limit offer in currency
-//                units, V = 10000·exp(0.25·L) and share = 1 − exp(−0.25·strength) (0.31 at 1.5);
+//                units, V = 10000·exp(0.35·L) and share = 1 − exp(−0.35·strength) (0.41 at 1.5);
 //                merited_limit = round(V·(1 + 0.1·ε′)). The noise is a share of the value, so the offer stays > 0.
-// One logit of L is 50 score points or a factor exp(0.25) on V, so `strength` keeps its meaning: the penalised
+// One logit of L is 50 score points or a factor exp(0.35) on V, so `strength` keeps its meaning: the penalised
 // lose what `strength` logits of legitimate score are worth. Sizes at the defaults, population of 200,000 rows
 // (docs/data.md "Targets"; test/data/simulator.test.ts checks them): direct puts group B over A far outside the
 // band [0.8, 1.25] on each target's main metric (score: the selection rate at the median, 0.31; multiclass: the
-// rate of approve, 0.15; regression: the mean offer, 0.66); fair keeps them inside (0.91, 0.87, 0.96).
+// rate of receiving decline, 2.38; regression: the mean offer, 0.56); fair keeps them inside (0.91, 1.13, 0.94).
 //
 // ── Determinism ──────────────────────────────────────────────────────────────────────────────────
 // Every draw comes from the caller's seeded Rng: 16 uniforms per row, in row-major blocks of 4096
@@ -111,7 +111,7 @@ export const SIM_TARGETS = {
     help: 'approve / refer / decline cut from such a score, and merited: the class L alone gives (its own noise)',
     label: 'merited',
     prediction: 'decision',
-    main: 'the rate of receiving approve, and of receiving decline: disadvantaged over reference',
+    main: 'the rate of receiving decline, the least favourable class: disadvantaged over reference',
   },
   regression: {
     help: 'a credit-limit offer in currency units, V·(1 − penalty) plus noise, and merited_limit: V plus noise',
@@ -253,10 +253,10 @@ const DEBT_REF = 0.25;
 // Targets other than binary. The score is L on a credit scale: pointsPerLogit points per logit of L, so the
 // penalty of `strength` logits is pointsPerLogit·strength points (75 at the default 1.5). The classes are cut from
 // that score at fixed points. The credit limit is V = scale·exp(logPerLogit·L): a logit of L is a factor
-// exp(logPerLogit) on V, so the penalty takes the share 1 − exp(−logPerLogit·strength) off V (0.31 at 1.5).
+// exp(logPerLogit) on V, so the penalty takes the share 1 − exp(−logPerLogit·strength) off V (0.41 at 1.5).
 const SCORE = { centre: 680, pointsPerLogit: 50, noise: 0.8, min: 300, max: 850, repaidOffset: 1 };
 const CLASS_CUTS = { approve: 680, refer: 620 };
-const LIMIT = { scale: 10000, logPerLogit: 0.25, noise: 0.1 };
+const LIMIT = { scale: 10000, logPerLogit: 0.35, noise: 0.1 };
 
 const UNIFORMS_PER_ROW = 16;
 const BLOCK_ROWS = 4096;

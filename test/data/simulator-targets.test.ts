@@ -67,10 +67,17 @@ function groupsOf(s: Simulation): Record<'A' | 'B' | 'F' | 'M' | 'FB' | 'MA' | '
 }
 
 /**
- * The main metric of each target per group (docs/data.md "Targets"): score, the share at or above the median score
- * of all rows; multiclass, the share receiving approve; regression, the mean offer.
+ * The main metric of each target as a ratio of a group to its reference, oriented so that below 1 is a disadvantage
+ * (docs/data.md "Targets"): score, the share at or above the median score of all rows, group over reference;
+ * multiclass, the share receiving decline, reference over group; regression, the mean offer, group over reference.
  */
-function mainMetric(s: Simulation): (rows: Rows) => number {
+function mainRatio(s: Simulation): (group: Rows, reference: Rows) => number {
+  const m = rateOf(s, s.target === 'multiclass' ? 'decline' : 'approve');
+  return s.target === 'multiclass' ? (g, ref) => m(ref) / m(g) : (g, ref) => m(g) / m(ref);
+}
+
+/** The per-group value behind mainRatio; for multiclass the share receiving `cls`. */
+function rateOf(s: Simulation, cls: string): (rows: Rows) => number {
   const pred = getColumn(s.table, s.prediction!);
   const n = s.table.rows;
   if (s.target === 'score') {
@@ -80,8 +87,8 @@ function mainMetric(s: Simulation): (rows: Rows) => number {
   }
   if (s.target === 'multiclass') {
     const c = pred as CategoricalColumn;
-    const approve = c.categories.indexOf('approve');
-    return (rows) => share(n, rows, (i) => c.codes[i] === approve);
+    const k = c.categories.indexOf(cls);
+    return (rows) => share(n, rows, (i) => c.codes[i] === k);
   }
   const v = (pred as NumericColumn).values;
   return (rows) => {
@@ -108,10 +115,10 @@ function share(n: number, rows: Rows, hit: Rows): number {
 }
 
 const TARGETS = ['score', 'multiclass', 'regression'] as const;
-/** direct at the default strength: group B over A on the main metric is below this (measured 0.31, 0.15, 0.66) */
-const DIRECT_BELOW = { score: 0.45, multiclass: 0.3, regression: 0.72 } as const;
-/** intersectional: the cell (Female, B) over (Male, A) is below this (measured 0.23, 0.13, 0.63) */
-const CELL_BELOW = { score: 0.4, multiclass: 0.25, regression: 0.7 } as const;
+/** direct at the default strength: group B's main ratio is below this (measured 0.31, 1 / 2.38 = 0.42, 0.56) */
+const DIRECT_BELOW = { score: 0.45, multiclass: 0.55, regression: 0.65 } as const;
+/** intersectional: the cell (Female, B) against (Male, A) is below this (measured 0.23, 1 / 2.69 = 0.37, 0.52) */
+const CELL_BELOW = { score: 0.4, multiclass: 0.5, regression: 0.6 } as const;
 
 const inBand = (r: number, what: string) =>
   assert.ok(r >= BAND.lo && r <= BAND.hi, `${what}: ratio ${r.toFixed(3)} should be inside [0.8, 1.25]`);
@@ -182,10 +189,10 @@ describe('simulator targets', () => {
   it('fair: the main metric of every target is inside the band for group and sex', () => {
     for (const target of TARGETS) {
       const s = sim(target, 'fair');
-      const m = mainMetric(s);
+      const r = mainRatio(s);
       const g = groupsOf(s);
-      inBand(m(g.B) / m(g.A), `${target} fair B/A`);
-      inBand(m(g.F) / m(g.M), `${target} fair Female/Male`);
+      inBand(r(g.B, g.A), `${target} fair B/A`);
+      inBand(r(g.F, g.M), `${target} fair Female/Male`);
       assert.equal(s.truth.target.penalty, 0);
       assert.equal(
         s.truth.target.penalisedRows.reduce((a, x) => a + x, 0),
@@ -197,19 +204,23 @@ describe('simulator targets', () => {
   it('direct: group B far outside the band on the main metric; sex inside', () => {
     for (const target of TARGETS) {
       const s = sim(target, 'direct');
-      const m = mainMetric(s);
+      const r = mainRatio(s);
       const g = groupsOf(s);
-      below(m(g.B) / m(g.A), DIRECT_BELOW[target], `${target} direct B/A`);
-      inBand(m(g.F) / m(g.M), `${target} direct Female/Male`);
+      below(r(g.B, g.A), DIRECT_BELOW[target], `${target} direct B/A`);
+      inBand(r(g.F, g.M), `${target} direct Female/Male`);
     }
+    // the penalty moves group B down: fewer approvals too (measured 0.15)
+    const approve = rateOf(sim('multiclass', 'direct'), 'approve');
+    const g = groupsOf(sim('multiclass', 'direct'));
+    below(approve(g.B) / approve(g.A), 0.3, 'multiclass direct approve B/A');
   });
 
   it('proxy: group B outside the band, the penalty on exactly the redlined neighbourhoods', () => {
     for (const target of TARGETS) {
       const s = sim(target, 'proxy');
-      const m = mainMetric(s);
+      const r = mainRatio(s);
       const g = groupsOf(s);
-      below(m(g.B) / m(g.A), BAND.lo, `${target} proxy B/A`);
+      below(r(g.B, g.A), BAND.lo, `${target} proxy B/A`);
       const hood = getColumn(s.table, 'neighbourhood') as CategoricalColumn;
       const rows = s.truth.target.penalisedRows;
       for (let i = 0; i < s.table.rows; i++)
@@ -223,11 +234,11 @@ describe('simulator targets', () => {
     () => {
       for (const target of TARGETS) {
         const s = sim(target, 'intersectional');
-        const m = mainMetric(s);
+        const r = mainRatio(s);
         const g = groupsOf(s);
-        below(m(g.FB) / m(g.MA), CELL_BELOW[target], `${target} (Female, B) / (Male, A)`);
-        inBand(m(g.MB) / m(g.MA), `${target} (Male, B) / (Male, A)`);
-        inBand(m(g.FA) / m(g.MA), `${target} (Female, A) / (Male, A)`);
+        below(r(g.FB, g.MA), CELL_BELOW[target], `${target} (Female, B) / (Male, A)`);
+        inBand(r(g.MB, g.MA), `${target} (Male, B) / (Male, A)`);
+        inBand(r(g.FA, g.MA), `${target} (Female, A) / (Male, A)`);
         const rows = s.truth.target.penalisedRows;
         for (let i = 0; i < s.table.rows; i++) assert.equal(rows[i] === 1, g.FB(i), `${target} row ${i}`);
       }
@@ -235,14 +246,14 @@ describe('simulator targets', () => {
   );
 
   it('truth records the penalty per target; the outputs keep their ranges', () => {
-    // 50 points per logit of L on the score; the share 1 − exp(−0.25·1.5) off the value
+    // 50 points per logit of L on the score; the share 1 − exp(−0.35·1.5) off the value
     for (const t of ['score', 'multiclass'] as const) {
       assert.equal(sim(t, 'direct').truth.target.penalty, 75, t);
       assert.equal(sim(t, 'direct').truth.target.unit, 'points', t);
     }
     const share = sim('regression', 'direct').truth.target;
     assert.equal(share.unit, 'share');
-    assert.ok(Math.abs(share.penalty - (1 - Math.exp(-0.375))) < 1e-12, String(share.penalty));
+    assert.ok(Math.abs(share.penalty - (1 - Math.exp(-0.525))) < 1e-12, String(share.penalty));
     assert.deepEqual(sim('score', 'direct').truth.disadvantaged, [{ group: 'B' }]);
     const score = (getColumn(sim('score', 'direct').table, 'credit_score') as NumericColumn).values;
     assert.ok(score.every((x) => Number.isInteger(x) && x >= 300 && x <= 850));
