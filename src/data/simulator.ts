@@ -345,7 +345,8 @@ function checkOptions(bias: unknown, strength: unknown, where: string): asserts 
 /**
  * The decision rule applied to a table with the simulator's columns. It reads columns by name and
  * only those in `reads` for the chosen bias, so a test can swap a protected column and see whether
- * the scores move. Throws E_INPUT when a needed column is absent or of the wrong kind.
+ * the scores move. Returns per row L, S and whether the penalty applies (1: the bias kind's condition holds;
+ * every target penalises these rows). Throws E_INPUT when a needed column is absent or of the wrong kind.
  */
 export function simulatorScores(
   table: Table,
