@@ -84,12 +84,17 @@ import { log as fdlog, exp as fdexp } from '../engine/fdlibm.js';
 export type BiasKind = 'fair' | 'direct' | 'proxy' | 'intersectional';
 export const BIAS_KINDS: readonly BiasKind[] = ['fair', 'direct', 'proxy', 'intersectional'];
 
+/** the multiclass target's classes, sorted like every dictionary, and their order, most favourable first */
+export const SIM_DECISIONS = ['approve', 'decline', 'refer'];
+export const SIM_DECISION_ORDER = ['approve', 'refer', 'decline'];
+
 /** What the simulated model outputs: the names of the audit's output kinds. */
 export type SimTarget = 'binary' | 'score' | 'multiclass' | 'regression';
 
 /**
  * The one table of targets: the label column, the planted prediction's default name (null: binary writes one only
- * when named), and the metric whose population value the planted sizes are stated against (docs/data.md "Targets").
+ * when named), the metric whose population value the planted sizes are stated against (docs/data.md "Targets") and
+ * the flags of `lucid metrics` that audit the prediction as planted.
  * The CLI's `--target` choices and help derive from it.
  */
 export const SIM_TARGETS = {
@@ -98,6 +103,7 @@ export const SIM_TARGETS = {
     label: 'approved',
     prediction: null,
     main: "the approval rate: the disadvantaged rows' over the reference's",
+    audit: '--positive yes',
   },
   score: {
     help: 'a credit score on 300–850 from L plus noise minus the penalty, and repaid no/yes drawn from L alone',
@@ -106,20 +112,26 @@ export const SIM_TARGETS = {
     main:
       'the selection rate at the median score (credit_score ≥ the median of all rows): disadvantaged over ' +
       'reference',
+    audit: '--output score --positive yes --favourable higher',
   },
   multiclass: {
     help: 'approve / refer / decline cut from such a score, and merited: the class L alone gives (its own noise)',
     label: 'merited',
     prediction: 'decision',
     main: 'the rate of receiving decline, the least favourable class: disadvantaged over reference',
+    audit: `--output multiclass --class-order ${SIM_DECISION_ORDER.join(',')}`,
   },
   regression: {
     help: 'a credit-limit offer in currency units, V·(1 − penalty) plus noise, and merited_limit: V plus noise',
     label: 'merited_limit',
     prediction: 'offered_limit',
     main: 'the mean offer: disadvantaged over reference',
+    audit: '--output regression --favourable higher',
   },
-} as const satisfies Record<SimTarget, { help: string; label: string; prediction: string | null; main: string }>;
+} as const satisfies Record<
+  SimTarget,
+  { help: string; label: string; prediction: string | null; main: string; audit: string }
+>;
 export const SIM_TARGET_NAMES = Object.keys(SIM_TARGETS) as SimTarget[];
 
 export interface SimulateOptions {
@@ -221,9 +233,6 @@ export const SIM_EDUCATION_LEVEL: Readonly<Record<string, number>> = {
   Doctorate: 4,
 };
 export const SIM_APPROVED = ['no', 'yes'];
-/** the multiclass target's classes, sorted like every dictionary, and their order, most favourable first */
-export const SIM_DECISIONS = ['approve', 'decline', 'refer'];
-export const SIM_DECISION_ORDER = ['approve', 'refer', 'decline'];
 /** the feature columns, in table order (the label and the prediction follow) */
 export const SIM_FEATURES = [
   'age',

@@ -13,7 +13,6 @@ import {
   simulate,
   BIAS_KINDS,
   type BiasKind,
-  SIM_DECISION_ORDER,
   SIM_FEATURES,
   SIM_TARGET_NAMES,
   SIM_TARGETS,
@@ -28,14 +27,6 @@ import { initNodeEngine } from '../../node/engine.js';
 import { names, nonNegativeInt, positiveInt, printSummary, summaryFormat } from '../options.js';
 
 const TARGETS_WITH_PREDICTION = SIM_TARGET_NAMES.filter((t) => SIM_TARGETS[t].prediction !== null);
-
-/** The flags that audit a simulated target's prediction as the table plants it. */
-const SIM_AUDIT: Record<SimTarget, string> = {
-  binary: '--positive yes',
-  score: '--output score --positive yes --favourable higher',
-  multiclass: `--output multiclass --class-order ${SIM_DECISION_ORDER.join(',')}`,
-  regression: '--output regression --favourable higher',
-};
 
 /** `--target`'s value checked against the data set's targets, the valid ones named. */
 function targetOf<T extends string>(name: string, given: string | undefined, valid: readonly T[]): T | undefined {
@@ -160,7 +151,7 @@ With the Adult and COMPAS files in LUCID_DATA_DIR (where to get them: docs/data.
         s.target === 'binary'
           ? `the bias simulator (${opts.bias}: ${s.truth.rule})`
           : `the bias simulator (${opts.bias}, target ${s.target}: ${s.truth.rule}; audit it with --label ${s.label} ` +
-            `--pred ${s.prediction} ${SIM_AUDIT[s.target]})`;
+            `--pred ${s.prediction} ${SIM_TARGETS[s.target].audit})`;
     } else if (opts.score !== undefined) {
       throw new EngineError('E_ARG', '--score is for the simulator (dataset export sim)');
     } else {
