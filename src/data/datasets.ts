@@ -80,13 +80,86 @@ export function adultNames(naming: AdultNaming = 'reference'): {
   };
 }
 
+// ── Adult's derived targets ──────────────────────────────────────────────────────────────────────
+
+export type AdultTarget = 'income' | 'hours' | 'hours3';
+
+/** The hours3 classes, fewest hours first: part-time under 35 hours a week, full-time 35 to 45, long over 45. */
+export const HOURS_CLASSES = [
+  { name: 'part-time', below: 35 },
+  { name: 'full-time', below: 46 },
+  { name: 'long', below: Infinity },
+] as const;
+
+/**
+ * The one table of Adult's targets (`lucid dataset export adult --target`): the label column per naming and how an
+ * audit reads it. Every target but income takes Hours per week out of the features and writes its label last; the
+ * Income column then stays, as a feature (`--drop Income` leaves it out of a model).
+ */
+export const ADULT_TARGETS = {
+  income: {
+    help: "the reference's label, Income <=50K / >50K (a binary audit)",
+    label: { reference: 'Income', uci: 'income' },
+    audit: "--positive '>50K' --favourable positive",
+  },
+  hours: {
+    help: 'Hours per week as a number (a regression audit); the column leaves the features',
+    label: { reference: 'Hours per week', uci: 'hours-per-week' },
+    audit: '--output regression --favourable higher',
+  },
+  hours3: {
+    help:
+      'part-time (under 35 hours a week), full-time (35 to 45) or long (over 45), from Hours per week (a multiclass ' +
+      'audit); Hours per week leaves the features',
+    label: { reference: 'Hours class', uci: 'hours-class' },
+    audit: `--output multiclass --class-order ${[...HOURS_CLASSES]
+      .reverse()
+      .map((c) => c.name)
+      .join(',')}`,
+  },
+} as const satisfies Record<AdultTarget, { help: string; label: Record<AdultNaming, string>; audit: string }>;
+export const ADULT_TARGET_NAMES = Object.keys(ADULT_TARGETS) as AdultTarget[];
+
+/**
+ * An Adult table (any split, either naming) with `target` as its label: income returns it as it is; hours moves
+ * Hours per week to the end as the label; hours3 replaces it with its class (HOURS_CLASSES) at the end. The Income
+ * column stays in its place, a feature now.
+ */
+export function adultTargetTable(table: Table, target: AdultTarget, naming: AdultNaming = 'reference'): Table {
+  check(
+    ADULT_TARGET_NAMES.includes(target),
+    'E_ARG',
+    () => `adult: target must be one of ${ADULT_TARGET_NAMES.join(', ')}, got ${String(target)}`,
+  );
+  if (target === 'income') return table;
+  const hoursName = ADULT_TARGETS.hours.label[naming];
+  const hours = table.columns.find((c) => c.name === hoursName);
+  check(
+    hours !== undefined && hours.kind === 'numeric',
+    'E_INPUT',
+    () => `adult: the target ${target} needs the numeric column "${hoursName}" (naming ${naming})`,
+  );
+  const rest = table.columns.filter((c) => c !== hours);
+  if (target === 'hours') return { rows: table.rows, columns: [...rest, hours] };
+  const bad = hours.values.findIndex(Number.isNaN);
+  check(bad < 0, 'E_INPUT', () => `adult: "${hoursName}" is missing in row ${bad + 1}; the target ${target} needs it`);
+  const dictionary = HOURS_CLASSES.map((c) => c.name as string).sort(byCodeUnit);
+  const labels = Array.from(hours.values, (h) => HOURS_CLASSES.find((c) => h < c.below)!.name as string);
+  return { rows: table.rows, columns: [...rest, encode(ADULT_TARGETS.hours3.label[naming], labels, dictionary)] };
+}
+
 // ── COMPAS ───────────────────────────────────────────────────────────────────────────────────────
 
 export const COMPAS_FEATURES = ['c_charge_degree', 'race', 'age_cat', 'sex', 'priors_count'];
 export const COMPAS_LABEL = 'two_year_recid';
 export const COMPAS_PROTECTED = ['race', 'sex'];
 const COMPAS_NUMERIC = new Set(['priors_count']);
-/** Every column the preprocessing reads (the filter's and the defaults'); a reader may drop the rest. */
+/**
+ * Columns kept beside the label but never among the default features: ProPublica's decile_score (1–10, the COMPAS
+ * recidivism risk decile; the file names it twice and the first is kept, as pandas does), to audit it as a score.
+ */
+export const COMPAS_EXTRA = ['decile_score'];
+/** Every column the preprocessing reads (the filter's, the defaults' and the extras); a reader may drop the rest. */
 export const COMPAS_COLUMNS_READ = [
   'id',
   'days_b_screening_arrest',
@@ -95,6 +168,7 @@ export const COMPAS_COLUMNS_READ = [
   'score_text',
   ...COMPAS_FEATURES,
   COMPAS_LABEL,
+  ...COMPAS_EXTRA,
 ];
 
 // ── Results ──────────────────────────────────────────────────────────────────────────────────────
@@ -123,6 +197,11 @@ export interface Dataset {
   source: Table;
   /** where the reference splits came from: split_indices.json, or recomputed when that file is absent */
   split: SplitProvenance;
+  /**
+   * columns that are neither features nor the label, row-aligned with `source` and each split (COMPAS: decile_score,
+   * when the file has it); absent when there are none. Kept apart so that no model trains on them by default.
+   */
+  extra?: { source: Table; splits: Record<SplitName, Table> };
 }
 
 /**
@@ -356,6 +435,8 @@ export interface PreparedCompas {
   ids: Int32Array;
   /** rows before filtering (the reader's count when given, else the raw table's) */
   rawRows: number;
+  /** the COMPAS_EXTRA columns the raw table has, for the filtered rows (numeric); none when it has none */
+  extra: Table;
 }
 
 /**
@@ -421,10 +502,26 @@ export function prepareCompas(raw: Table, opts: { where?: string; rawRows?: numb
       `${where}: ${COMPAS_LABEL} must be 0 or 1; found ` +
       `${label.categories.filter((c) => c !== '0' && c !== '1').join(', ')}`,
   );
+  const extra: Column[] = COMPAS_EXTRA.filter((name) => raw.columns.some((x) => x.name.trim() === name)).map(
+    (name): Column => {
+      const v = rawNumbers(col(name), where);
+      const values = Float64Array.from(keep, (i) => v[i]);
+      const bad = values.findIndex(Number.isNaN);
+      check(
+        bad < 0,
+        'E_INPUT',
+        () =>
+          `${where}: column "${name}" is missing in the row with id ${id[keep[bad]]}, which the ProPublica filter ` +
+          `keeps`,
+      );
+      return { kind: 'numeric', name, values };
+    },
+  );
   return {
     table: { rows: keep.length, columns },
     ids: Int32Array.from(keep, (i) => id[i]),
     rawRows: opts.rawRows ?? raw.rows,
+    extra: { rows: keep.length, columns: extra },
   };
 }
 
@@ -557,6 +654,7 @@ export function compasDataset(
       `are not the reference's`,
   );
   const t = prepared.table;
+  const x = prepared.extra;
   return {
     name: 'compas',
     features: COMPAS_FEATURES.slice(),
@@ -567,5 +665,17 @@ export function compasDataset(
     splits: { train: selectRows(t, splits.train), val: selectRows(t, splits.val), test: selectRows(t, splits.test) },
     source: t,
     split,
+    ...(x.columns.length === 0
+      ? {}
+      : {
+          extra: {
+            source: x,
+            splits: {
+              train: selectRows(x, splits.train),
+              val: selectRows(x, splits.val),
+              test: selectRows(x, splits.test),
+            },
+          },
+        }),
   };
 }

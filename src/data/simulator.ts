@@ -48,20 +48,91 @@
 // `strength` is in logits (default 1.5: at a 50% legitimate approval chance the penalised drop to
 // 18%).
 //
+// ── Targets (`target`; docs/data.md "Targets") ───────────────────────────────────────────────────
+// The same people and the same penalised rows, with the label and the prediction of another output kind:
+//   binary       approved as above (the default; the table and its bytes as they always were). The label itself
+//                carries the bias; P(approved = yes) is written as a prediction only when named.
+//   score        credit_score = clamp(round(680 + 50·(L + 0.8·ε) − 50·strength·[penalised]), 300, 850), a credit
+//                score (higher is favourable); repaid = yes with probability σ(L + 1), from L alone, so the bias is
+//                in the score and not in the outcomes.
+//   multiclass   decision: the same score cut at fixed points, approve when ≥ 680, decline when < 620, else refer
+//                (about 33 / 34 / 33% under fair); merited: the same cut of the score without the penalty and
+//                with its own noise ε′ (what the legitimate features alone give).
+//   regression   offered_limit = round(V·(1 − share·[penalised])·(1 + 0.1·ε)), a credit-limit offer in currency
+//                units, V = 10000·exp(0.35·L) and share = 1 − exp(−0.35·strength) (0.41 at 1.5);
+//                merited_limit = round(V·(1 + 0.1·ε′)). The noise is a share of the value, so the offer stays > 0.
+// One logit of L is 50 score points or a factor exp(0.35) on V, so `strength` keeps its meaning: the penalised
+// lose what `strength` logits of legitimate score are worth. Sizes at the defaults, population of 200,000 rows
+// (docs/data.md "Targets"; test/data/simulator.test.ts checks them): direct puts group B over A far outside the
+// band [0.8, 1.25] on each target's main metric (score: the selection rate at the median, 0.31; multiclass: the
+// rate of receiving decline, 2.38; regression: the mean offer, 0.56); fair keeps them inside (0.91, 1.13, 0.94).
+//
 // ── Determinism ──────────────────────────────────────────────────────────────────────────────────
 // Every draw comes from the caller's seeded Rng: 16 uniforms per row, in row-major blocks of 4096
 // rows (a multiple of 4, so the Philox stream is the same as one large draw; memory stays bounded).
 // Normals come from Box–Muller in JS. The features depend only on the seed and n, never on `bias`,
-// `strength` or `decision`: the same seed gives the same people under every rule, and only
-// `approved` differs. The same seed and options give a bit-identical table, on every kernel build:
-// Philox uniforms are exact, and everything transformed is computed here in JS, not in wasm.
+// `strength`, `decision` or `target`: the same seed gives the same people under every rule, and only
+// the label and the prediction differ. Targets other than binary draw 4 more uniforms per row (two normals: ε for
+// the prediction, ε′ for the label) after every feature is drawn; binary draws none, so its stream is unchanged.
+// The same seed and options give a bit-identical table, on every kernel build: Philox uniforms are exact, and
+// everything transformed is computed here in JS, not in wasm.
 import { check } from '../engine/errors.js';
 import type { Rng } from '../engine/rng.js';
-import { type CategoricalColumn, getColumn, type NumericColumn, type Table } from './table.js';
+import { type CategoricalColumn, type Column, getColumn, type NumericColumn, type Table } from './table.js';
 import { log as fdlog, exp as fdexp } from '../engine/fdlibm.js';
 
 export type BiasKind = 'fair' | 'direct' | 'proxy' | 'intersectional';
 export const BIAS_KINDS: readonly BiasKind[] = ['fair', 'direct', 'proxy', 'intersectional'];
+
+/** the multiclass target's classes, sorted like every dictionary, and their order, most favourable first */
+export const SIM_DECISIONS = ['approve', 'decline', 'refer'];
+export const SIM_DECISION_ORDER = ['approve', 'refer', 'decline'];
+
+/** What the simulated model outputs: the names of the audit's output kinds. */
+export type SimTarget = 'binary' | 'score' | 'multiclass' | 'regression';
+
+/**
+ * The one table of targets: the label column, the planted prediction's default name (null: binary writes one only
+ * when named), the metric whose population value the planted sizes are stated against (docs/data.md "Targets") and
+ * the flags of `lucid metrics` that audit the prediction as planted.
+ * The CLI's `--target` choices and help derive from it.
+ */
+export const SIM_TARGETS = {
+  binary: {
+    help: 'approved no/yes drawn from σ(L − penalty): the label carries the bias (the original table)',
+    label: 'approved',
+    prediction: null,
+    main: "the approval rate: the disadvantaged rows' over the reference's",
+    audit: '--positive yes',
+  },
+  score: {
+    help: 'a credit score on 300–850 from L plus noise minus the penalty, and repaid no/yes drawn from L alone',
+    label: 'repaid',
+    prediction: 'credit_score',
+    main:
+      'the selection rate at the median score (credit_score ≥ the median of all rows): disadvantaged over ' +
+      'reference',
+    audit: '--output score --positive yes --favourable higher',
+  },
+  multiclass: {
+    help: 'approve / refer / decline cut from such a score, and merited: the class L alone gives (its own noise)',
+    label: 'merited',
+    prediction: 'decision',
+    main: 'the rate of receiving decline, the least favourable class: disadvantaged over reference',
+    audit: `--output multiclass --class-order ${SIM_DECISION_ORDER.join(',')}`,
+  },
+  regression: {
+    help: 'a credit-limit offer in currency units, V·(1 − penalty) plus noise, and merited_limit: V plus noise',
+    label: 'merited_limit',
+    prediction: 'offered_limit',
+    main: 'the mean offer: disadvantaged over reference',
+    audit: '--output regression --favourable higher',
+  },
+} as const satisfies Record<
+  SimTarget,
+  { help: string; label: string; prediction: string | null; main: string; audit: string }
+>;
+export const SIM_TARGET_NAMES = Object.keys(SIM_TARGETS) as SimTarget[];
 
 export interface SimulateOptions {
   /** number of rows */
@@ -69,8 +140,15 @@ export interface SimulateOptions {
   bias: BiasKind;
   /** penalty in logits applied to the penalised rows; default 1.5, must be ≥ 0 */
   strength?: number;
-  /** 'sample' (default): approved ~ Bernoulli(σ(S)); 'threshold': approved when S > 0 */
+  /** 'sample' (default): approved ~ Bernoulli(σ(S)); 'threshold': approved when S > 0 (binary target only) */
   decision?: 'sample' | 'threshold';
+  /** what the table's label and prediction are (SIM_TARGETS); default 'binary', the original table */
+  target?: SimTarget;
+  /**
+   * the prediction column's name: binary writes P(approved = yes) under it only when given; the other targets always
+   * write their planted prediction, under SIM_TARGETS[target].prediction unless named here
+   */
+  prediction?: string;
 }
 
 /** A conjunction of conditions `column ∈ values`; a row is penalised when all hold. */
@@ -99,14 +177,40 @@ export interface SimulationTruth {
   score: Float64Array;
   /** per row: σ(S) */
   probability: Float64Array;
+  /** what the table's target plants (for binary: the penalty on S in logits and σ(L)) */
+  target: TargetTruth;
+}
+
+/** What was planted in a target's prediction, so that a calibration can compare verdicts with it. */
+export interface TargetTruth {
+  target: SimTarget;
+  /**
+   * the penalty on a penalised row in `unit`, 0 for fair: logits on S (binary), points off the score (score and
+   * multiclass), the share taken off the value (regression)
+   */
+  penalty: number;
+  unit: 'logits' | 'points' | 'share';
+  /** the target's rule in words and symbols */
+  rule: string;
+  /**
+   * per row: the prediction the legitimate features alone give, before noise: σ(L) (binary), the score
+   * centre + pointsPerLogit·L (score, multiclass: the class is cut from it), the value V (regression)
+   */
+  legitimate: Float64Array;
+  /** per row: 1 where the penalty applies (the bias kind's condition holds and the kind is not fair) */
+  penalisedRows: Uint8Array;
 }
 
 export interface Simulation {
   table: Table;
-  /** the label column ('approved') */
+  /** the label column (SIM_TARGETS[target].label: 'approved', 'repaid', 'merited', 'merited_limit') */
   label: string;
-  /** the favourable label value ('yes') */
+  /** the favourable label value ('yes'; 'approve' for multiclass) or, for regression, 'higher' */
   favourable: string;
+  /** what the label and the prediction are */
+  target: SimTarget;
+  /** the planted prediction's column, the last of the table; null for binary without a named prediction */
+  prediction: string | null;
   /** the protected columns ('sex', 'group') */
   protected: string[];
   /** the non-protected feature that proxies group ('neighbourhood') */
@@ -129,6 +233,17 @@ export const SIM_EDUCATION_LEVEL: Readonly<Record<string, number>> = {
   Doctorate: 4,
 };
 export const SIM_APPROVED = ['no', 'yes'];
+/** the feature columns, in table order (the label and the prediction follow) */
+export const SIM_FEATURES = [
+  'age',
+  'sex',
+  'group',
+  'neighbourhood',
+  'education',
+  'hours_per_week',
+  'income',
+  'debt_ratio',
+];
 
 const P_FEMALE = 0.5;
 const P_GROUP_B = 0.3;
@@ -143,6 +258,14 @@ const EDU_CODE_OF_LEVEL = [3, 4, 0, 2, 1];
 const COEF = { intercept: -0.7, logIncome: 1.5, educationLevel: 0.3, debtRatio: -3 };
 const INCOME_REF = 40;
 const DEBT_REF = 0.25;
+
+// Targets other than binary. The score is L on a credit scale: pointsPerLogit points per logit of L, so the
+// penalty of `strength` logits is pointsPerLogit·strength points (75 at the default 1.5). The classes are cut from
+// that score at fixed points. The credit limit is V = scale·exp(logPerLogit·L): a logit of L is a factor
+// exp(logPerLogit) on V, so the penalty takes the share 1 − exp(−logPerLogit·strength) off V (0.41 at 1.5).
+const SCORE = { centre: 680, pointsPerLogit: 50, noise: 0.8, min: 300, max: 850, repaidOffset: 1 };
+const CLASS_CUTS = { approve: 680, refer: 620 };
+const LIMIT = { scale: 10000, logPerLogit: 0.35, noise: 0.1 };
 
 const UNIFORMS_PER_ROW = 16;
 const BLOCK_ROWS = 4096;
@@ -231,12 +354,13 @@ function checkOptions(bias: unknown, strength: unknown, where: string): asserts 
 /**
  * The decision rule applied to a table with the simulator's columns. It reads columns by name and
  * only those in `reads` for the chosen bias, so a test can swap a protected column and see whether
- * the scores move. Throws E_INPUT when a needed column is absent or of the wrong kind.
+ * the scores move. Returns per row L, S and whether the penalty applies (1: the bias kind's condition holds;
+ * every target penalises these rows). Throws E_INPUT when a needed column is absent or of the wrong kind.
  */
 export function simulatorScores(
   table: Table,
   opts: { bias: BiasKind; strength?: number },
-): { legitimate: Float64Array; score: Float64Array } {
+): { legitimate: Float64Array; score: Float64Array; penalised: Uint8Array } {
   const strength = opts.strength ?? 1.5;
   checkOptions(opts.bias, strength, 'simulatorScores');
   const where = 'simulatorScores';
@@ -271,6 +395,7 @@ export function simulatorScores(
   const n = table.rows;
   const legitimate = new Float64Array(n);
   const score = new Float64Array(n);
+  const penalisedRows = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     const L =
       COEF.intercept +
@@ -281,8 +406,9 @@ export function simulatorScores(
     for (const c of conds) hit &&= c.codes[i] >= 0 && c.hit[c.codes[i]];
     legitimate[i] = L;
     score[i] = hit ? L - strength : L;
+    penalisedRows[i] = hit ? 1 : 0;
   }
-  return { legitimate, score };
+  return { legitimate, score, penalised: penalisedRows };
 }
 
 /** Generates `n` loan applications and decisions with the chosen planted discrimination. */
@@ -291,6 +417,17 @@ export function simulate(rng: Rng, opts: SimulateOptions): Simulation {
   const { n } = opts;
   const strength = opts.strength ?? 1.5;
   const decision = opts.decision ?? 'sample';
+  const target = opts.target ?? 'binary';
+  check(
+    SIM_TARGET_NAMES.includes(target),
+    'E_ARG',
+    () => `${where}: target must be one of ${SIM_TARGET_NAMES.join(', ')}, got ${String(target)}`,
+  );
+  check(
+    target === 'binary' || decision === 'sample',
+    'E_ARG',
+    () => `${where}: decision 'threshold' is for the binary target; the ${target} target's label is always drawn`,
+  );
   check(
     Number.isInteger(n) && n >= 1 && n <= MAX_ROWS,
     'E_ARG',
@@ -373,35 +510,93 @@ export function simulate(rng: Rng, opts: SimulateOptions): Simulation {
     ],
   };
 
-  const { legitimate, score } = simulatorScores(features, { bias: opts.bias, strength });
+  const sim = simulatorScores(features, { bias: opts.bias, strength });
+  const { legitimate, score } = sim;
   const probability = new Float64Array(n);
   const approved = new Int32Array(n);
   for (let i = 0; i < n; i++) {
     probability[i] = sigmoid(score[i]);
     approved[i] = (decision === 'sample' ? decisionU[i] < probability[i] : score[i] > 0) ? 1 : 0;
   }
-  features.columns.push(cat('approved', approved, SIM_APPROVED));
-
   const p = penaltyFor(opts.bias);
-  const penaltyText =
-    p.penalised.length === 0
-      ? ''
-      : ` − ${strength}·[${p.penalised.map((c) => `${c.column} ∈ {${c.values.join(', ')}}`).join(' and ')}]`;
+  const row = SIM_TARGETS[target];
+  let planted: { columns: Column[]; truth: TargetTruth; favourable: string };
+  if (target === 'binary') {
+    const columns: Column[] = [cat('approved', approved, SIM_APPROVED)];
+    if (opts.prediction !== undefined) {
+      check(
+        !SIM_FEATURES.includes(opts.prediction) && opts.prediction !== 'approved',
+        'E_ARG',
+        () => `${where}: the prediction column "${opts.prediction}" is already a column of the simulator's table`,
+      );
+      columns.push(num(opts.prediction, probability));
+    }
+    planted = {
+      columns,
+      favourable: 'yes',
+      truth: {
+        target,
+        penalty: p.penalised.length === 0 ? 0 : strength,
+        unit: 'logits',
+        rule: '',
+        legitimate: legitimate.map(sigmoid),
+        penalisedRows: sim.penalised,
+      },
+    };
+  } else {
+    planted = plantTarget(target, {
+      rng,
+      legitimate,
+      penalised: sim.penalised,
+      decisionU,
+      strength: p.penalised.length === 0 ? 0 : strength,
+      prediction: opts.prediction ?? (row.prediction as string),
+    });
+  }
+  features.columns.push(...planted.columns);
+
+  const condText = p.penalised.map((c) => `${c.column} ∈ {${c.values.join(', ')}}`).join(' and ');
+  const penaltyText = (size: string): string => (p.penalised.length === 0 ? '' : ` − ${size}·[${condText}]`);
+  const binaryRule =
+    `S = ${COEF.intercept} + ${COEF.logIncome}·ln(income/${INCOME_REF}) + ` +
+    `${COEF.educationLevel}·level(education) ${COEF.debtRatio < 0 ? '−' : '+'} ` +
+    `${Math.abs(COEF.debtRatio)}·(debt_ratio − ${DEBT_REF})${penaltyText(String(strength))}; approved = ` +
+    (decision === 'sample' ? 'yes with probability σ(S)' : 'yes when S > 0');
+  const legitRule =
+    `L = ${COEF.intercept} + ${COEF.logIncome}·ln(income/${INCOME_REF}) + ` +
+    `${COEF.educationLevel}·level(education) ${COEF.debtRatio < 0 ? '−' : '+'} ` +
+    `${Math.abs(COEF.debtRatio)}·(debt_ratio − ${DEBT_REF})`;
+  const P = planted.truth.penalty;
+  const pred = planted.columns.length > 1 ? planted.columns[1].name : null;
+  const scoreText = `${SCORE.centre} + ${SCORE.pointsPerLogit}·(L + ${SCORE.noise}·ε)${penaltyText(String(P))}`;
+  const ruleOf: Record<SimTarget, string> = {
+    binary: binaryRule,
+    score:
+      `${legitRule}; ${pred} = clamp(round(${scoreText}), ${SCORE.min}, ${SCORE.max}); ${row.label} = yes with ` +
+      `probability σ(L + ${SCORE.repaidOffset})`,
+    multiclass:
+      `${legitRule}; s = clamp(round(${scoreText}), ${SCORE.min}, ${SCORE.max}); ${pred} = approve when s ≥ ` +
+      `${CLASS_CUTS.approve}, decline when s < ${CLASS_CUTS.refer}, else refer; ${row.label} = the same cut of s ` +
+      `without the penalty, with its own ε′`,
+    regression:
+      `${legitRule}; V = ${LIMIT.scale}·exp(${LIMIT.logPerLogit}·L); ${pred} = round(V` +
+      `${p.penalised.length === 0 ? '' : `·(1 − ${round4(P)}·[${condText}])`}·(1 + ${LIMIT.noise}·ε)); ` +
+      `${row.label} = round(V·(1 + ${LIMIT.noise}·ε′))`,
+  };
+  planted.truth.rule = ruleOf[target];
   return {
     table: features,
-    label: 'approved',
-    favourable: 'yes',
+    label: row.label,
+    favourable: planted.favourable,
     protected: ['sex', 'group'],
     proxy: 'neighbourhood',
+    target,
+    prediction: pred,
     truth: {
       bias: opts.bias,
       strength,
       decision,
-      rule:
-        `S = ${COEF.intercept} + ${COEF.logIncome}·ln(income/${INCOME_REF}) + ` +
-        `${COEF.educationLevel}·level(education) ${COEF.debtRatio < 0 ? '−' : '+'} ` +
-        `${Math.abs(COEF.debtRatio)}·(debt_ratio − ${DEBT_REF})${penaltyText}; approved = ` +
-        (decision === 'sample' ? 'yes with probability σ(S)' : 'yes when S > 0'),
+      rule: target === 'binary' ? binaryRule : ruleOf[target],
       reads: p.reads,
       coefficients: { ...COEF },
       penalised: p.penalised,
@@ -409,6 +604,122 @@ export function simulate(rng: Rng, opts: SimulateOptions): Simulation {
       legitimateScore: legitimate,
       score,
       probability,
+      target: planted.truth,
     },
+  };
+}
+
+const round4 = (x: number): number => Math.round(x * 1e4) / 1e4;
+
+/**
+ * The label and the planted prediction of a score, multiclass or regression target (the constants SCORE, CLASS_CUTS,
+ * LIMIT). Draws 4 uniforms per row after every feature is drawn (blocks of BLOCK_ROWS rows), so the people are the same
+ * under every target: two normals, ε for the prediction's noise and ε′ for the label's.
+ */
+function plantTarget(
+  target: Exclude<SimTarget, 'binary'>,
+  a: {
+    rng: Rng;
+    legitimate: Float64Array;
+    penalised: Uint8Array;
+    decisionU: Float64Array;
+    strength: number;
+    prediction: string;
+  },
+): { columns: Column[]; truth: TargetTruth; favourable: string } {
+  const n = a.legitimate.length;
+  const L = a.legitimate;
+  const label = SIM_TARGETS[target].label;
+  check(
+    !SIM_FEATURES.includes(a.prediction) && a.prediction !== label,
+    'E_ARG',
+    () => `simulate: the prediction column "${a.prediction}" is already a column of the simulator's table`,
+  );
+  const eps = new Float64Array(n);
+  const epsLabel = new Float64Array(n);
+  for (let start = 0; start < n; start += BLOCK_ROWS) {
+    const rows = Math.min(BLOCK_ROWS, n - start);
+    const U = a.rng.uniformHost(rows * 4);
+    for (let r = 0; r < rows; r++) {
+      eps[start + r] = normal(U[4 * r], U[4 * r + 1]);
+      epsLabel[start + r] = normal(U[4 * r + 2], U[4 * r + 3]);
+    }
+  }
+  const legit = new Float64Array(n);
+  if (target === 'regression') {
+    const share = 1 - fdexp(-LIMIT.logPerLogit * a.strength);
+    const offered = new Float64Array(n);
+    const merited = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const V = LIMIT.scale * fdexp(LIMIT.logPerLogit * L[i]);
+      legit[i] = V;
+      // the noise is a share of the value, so that no offer is ≤ 0 (|ε| < 8.6 from Box–Muller; the floor is a guard)
+      offered[i] = Math.max(1, Math.round(V * (a.penalised[i] ? 1 - share : 1) * (1 + LIMIT.noise * eps[i])));
+      merited[i] = Math.max(1, Math.round(V * (1 + LIMIT.noise * epsLabel[i])));
+    }
+    return {
+      columns: [
+        { kind: 'numeric', name: label, values: merited },
+        { kind: 'numeric', name: a.prediction, values: offered },
+      ],
+      favourable: 'higher',
+      truth: {
+        target,
+        penalty: share,
+        unit: 'share',
+        rule: '',
+        legitimate: legit,
+        penalisedRows: a.penalised,
+      },
+    };
+  }
+  const points = SCORE.pointsPerLogit * a.strength;
+  const scoreOf = (l: number, e: number, pen: boolean): number =>
+    clamp(
+      Math.round(SCORE.centre + SCORE.pointsPerLogit * (l + SCORE.noise * e) - (pen ? points : 0)),
+      SCORE.min,
+      SCORE.max,
+    );
+  for (let i = 0; i < n; i++) legit[i] = SCORE.centre + SCORE.pointsPerLogit * L[i];
+  const truth: TargetTruth = {
+    target,
+    penalty: points,
+    unit: 'points',
+    rule: '',
+    legitimate: legit,
+    penalisedRows: a.penalised,
+  };
+  if (target === 'score') {
+    const credit = new Float64Array(n);
+    const repaid = new Int32Array(n);
+    for (let i = 0; i < n; i++) {
+      credit[i] = scoreOf(L[i], eps[i], a.penalised[i] === 1);
+      // the label reads the legitimate score only: the planted bias is in the score, not in the outcomes
+      repaid[i] = a.decisionU[i] < sigmoid(L[i] + SCORE.repaidOffset) ? 1 : 0;
+    }
+    return {
+      columns: [
+        { kind: 'categorical', name: label, codes: repaid, categories: SIM_APPROVED.slice() },
+        { kind: 'numeric', name: a.prediction, values: credit },
+      ],
+      favourable: 'yes',
+      truth,
+    };
+  }
+  const code = (s: number): number =>
+    SIM_DECISIONS.indexOf(s >= CLASS_CUTS.approve ? 'approve' : s >= CLASS_CUTS.refer ? 'refer' : 'decline');
+  const decided = new Int32Array(n);
+  const merited = new Int32Array(n);
+  for (let i = 0; i < n; i++) {
+    decided[i] = code(scoreOf(L[i], eps[i], a.penalised[i] === 1));
+    merited[i] = code(scoreOf(L[i], epsLabel[i], false));
+  }
+  return {
+    columns: [
+      { kind: 'categorical', name: label, codes: merited, categories: SIM_DECISIONS.slice() },
+      { kind: 'categorical', name: a.prediction, codes: decided, categories: SIM_DECISIONS.slice() },
+    ],
+    favourable: SIM_DECISION_ORDER[0],
+    truth,
   };
 }
