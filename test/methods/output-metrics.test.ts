@@ -378,6 +378,47 @@ describe('regressionMetrics', () => {
   });
 });
 
+describe('scores in [0, 1] and the binary comparisons', () => {
+  it(
+    '--output score on P(positive): the default threshold ' + '0.5, calibration kept; binary comparisons gain no field',
+    async () => {
+      const engine = await getEngine();
+      const d = scoreData(200, 13, 0, 0);
+      const p = d.s.map((x) => 1 / (1 + Math.exp(-(x - 630) / 40)));
+      const t = table(cat('g', d.g), cat('y', d.y), num('p', p));
+      const r = outputMetrics(t, { label: 'y', pred: 'p', groups: ['g'], output: 'score', rng: new Rng(engine, 1) });
+      assert.equal(r.kind, 'score');
+      if (r.kind !== 'score') return;
+      assert.equal(r.report.threshold.value, 0.5);
+      assert.match(r.report.threshold.reason, /every score is in \[0, 1\]/);
+      assert.equal(r.report.calibrationNote, null);
+      assert.ok(r.report.thresholdView.attributes[0].calibration !== null);
+      const bin = outputMetrics(t, { label: 'y', pred: 'p', groups: ['g'], rng: new Rng(engine, 1) });
+      assert.equal(bin.kind, 'binary');
+      for (const c of bin.report.attributes[0].comparisons)
+        for (const k of ['scale', 'estimate', 'band', 'sizes']) assert.ok(!(k in c), k);
+    },
+  );
+
+  it('small and suppressed groups get no verdict and, suppressed, no figure', async () => {
+    const engine = await getEngine();
+    const d = regressionData(100, 6, -5);
+    const g = d.g.map((x, i) => (i < 12 ? 'c' : x));
+    const r = regressionMetrics(table(cat('g', g), num('y', d.y), num('p', d.p)), {
+      label: 'y',
+      pred: 'p',
+      groups: ['g'],
+      toleranceUnits: 1,
+      suppressBelow: 20,
+      rng: new Rng(engine, 1),
+    });
+    const c = r.attributes[0].groups.find((x) => x.value === 'c')!;
+    assert.deepEqual([c.suppressed, c.mean_prediction, c.mae, c.ci], [true, null, null, undefined]);
+    for (const x of r.attributes[0].comparisons.filter((x) => x.group === 'c'))
+      assert.deepEqual([x.verdict, x.rate, x.p, x.reason], ['too little data', null, null, 'suppressed (n < 20)']);
+  });
+});
+
 describe('outputMetrics and the table', () => {
   it(
     'dispatches on the inferred kind and says why; --positive ' + 'keeps the binary reading of a many-valued label',

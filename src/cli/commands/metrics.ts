@@ -92,16 +92,16 @@ Other outputs (--output, else inferred from the label and --pred; the first line
 score: a numeric score against a two-valued label, --favourable higher|lower. The binary metrics above at
 --threshold (any number; default 0.5 for scores in [0, 1], else the median score) are its threshold view
 (calibration only for scores in [0, 1]), and per group:
-${outputMetricsHelp('score')}
+${wrapText(outputMetricsHelp('score'), 104, 4)}
   and the selection-rate ratio at every distinct score (up to ${SCORE_DEFAULTS.maxDistinct}), else at the 5%, 10%, ` +
-  `..., 95% quantiles, with pointwise
-  intervals (the curve in JSON). The AUC comparisons and the threshold view are one Holm family.
+  `..., 95%
+  quantiles, with pointwise intervals (the curve in JSON). The AUC comparisons and the threshold view are
+  one Holm family.
 regression: a numeric prediction against a numeric label, --favourable higher|lower; the band a ratio
 (--tolerance) or in the output's units (--tolerance-units d). Per group:
-${outputMetricsHelp('regression')}
-Their intervals: normal for means, a seeded percentile bootstrap (--bootstrap, default ` +
-  `${SCORE_DEFAULTS.bootstrap === REGRESSION_DEFAULTS.bootstrap ? SCORE_DEFAULTS.bootstrap : ''} here) for medians ` +
-  `and distances.
+${wrapText(outputMetricsHelp('regression'), 104, 4)}
+Intervals: normal for means; a seeded percentile bootstrap for medians and distances (--bootstrap, default
+${SCORE_DEFAULTS.bootstrap} for scores, ${REGRESSION_DEFAULTS.bootstrap} for real values).
 multiclass: --class-order names the classes, most favourable first.
 
 Examples (loans.json and loans-test.csv from the README's walkthrough, simulated: no data folder needed):
@@ -197,7 +197,11 @@ export const metrics = withGroupComparisonOptions(
           ? JSON.stringify(result.report, null, 2) + '\n'
           : opts.format === 'csv'
             ? formatOutputCsv(result)
-            : wrapText(result.kind === 'score' ? formatScoreTable(result, TEXT_WIDTH) : formatRegressionTable(result));
+            : wrapText(
+                result.kind === 'score'
+                  ? formatScoreTable(result, TEXT_WIDTH)
+                  : formatRegressionTable(result, TEXT_WIDTH),
+              );
     }
     process.stdout.write(out);
   });

@@ -75,7 +75,7 @@ export function outputHeadline(r: OutputReport): string {
 }
 
 /** The verdict table: one row per attribute, one cell per judged metric, the strongest verdict and flagged groups. */
-export function outputVerdictTable(r: OutputReport): string {
+export function outputVerdictTable(r: OutputReport, width = Infinity): string {
   const metrics: string[] =
     r.kind === 'score'
       ? [...outputMetricsOf('score', true), ...JUDGED_METRICS]
@@ -101,7 +101,20 @@ export function outputVerdictTable(r: OutputReport): string {
       }),
     ]);
   }
-  return align(table);
+  return splitToWidth(table, width);
+}
+
+/** Aligned rows, their columns after the first split into blocks that fit `width`, each beside the first column. */
+function splitToWidth(table: string[][], width: number): string {
+  const w = table[0].map((_, j) => Math.max(...table.map((r) => [...r[j]].length)));
+  const blocks: number[][] = [];
+  for (let j = 1; j < w.length; j++) {
+    const last = blocks[blocks.length - 1];
+    const fits = (cols: number[]) => w[0] + cols.reduce((sum, k) => sum + 2 + w[k], 0) <= width;
+    if (last && fits([...last, j])) last.push(j);
+    else blocks.push([j]);
+  }
+  return blocks.map((b) => align(table.map((r) => [r[0], ...b.map((j) => r[j])]))).join('');
 }
 
 function flagLines(r: OutputReport): string[] {
@@ -137,7 +150,7 @@ export function formatScoreTable(o: OutputReport & { kind: 'score' }, width = In
     `verdicts (AUC ratios and the threshold view's rates inside [${ratio(r.verdicts.band[0])}, ` +
     `${ratio(r.verdicts.band[1])}] pass): `;
   s += verdictsLine(r.verdicts);
-  s += outputVerdictTable(o);
+  s += outputVerdictTable(o, width);
   for (const a of r.attributes) {
     s += `\n${a.column} (reference ${a.reference.value}: ${a.reference.reason})\n`;
     const rows = [['group', 'n', 'AUC', 'AUC ratio', 'KS', 'W1']];
@@ -176,7 +189,7 @@ export function formatScoreTable(o: OutputReport & { kind: 'score' }, width = In
 }
 
 /** The regression report as text (see the file's head). */
-export function formatRegressionTable(o: OutputReport & { kind: 'regression' }): string {
+export function formatRegressionTable(o: OutputReport & { kind: 'regression' }, width = Infinity): string {
   const r: RegressionReport = o.report;
   const v = r.verdicts;
   let s = `output: ${o.output.reason}\n`;
@@ -189,7 +202,7 @@ export function formatRegressionTable(o: OutputReport & { kind: 'regression' }):
       ? `verdicts: differences inside ±${v.toleranceUnits} (the output's units) pass; `
       : `verdicts: ratios inside [${ratio(v.band![0])}, ${ratio(v.band![1])}] pass, the bias inside ${v.biasBand}; `;
   s += verdictsLine(v);
-  s += outputVerdictTable(o);
+  s += outputVerdictTable(o, width);
   const shown = outputMetricsOf('regression');
   for (const a of r.attributes) {
     s += `\n${a.column} (reference ${a.reference.value}: ${a.reference.reason}; bias band ±${num(a.biasBand[1])})\n`;
