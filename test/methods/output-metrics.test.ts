@@ -264,7 +264,7 @@ describe('scoreMetrics', () => {
     );
     assert.throws(
       () => scoreMetrics(t, { label: 'y', pred: 'nope', groups: ['g'], rng }),
-      (e: Error & { code?: string }) => /nope/.test(e.message),
+      (e: Error & { code?: string }) => e.code === 'E_ARG' && /--pred "nope" is not a column/.test(e.message),
     );
   });
 });

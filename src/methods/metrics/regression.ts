@@ -286,7 +286,7 @@ export function regressionMetrics(table: Table, opts: RegressionMetricsOptions, 
           sizes[g],
           ref.value,
           sizes[r],
-          estimate(j.which, j.ratio, g, j.m.replace('_', ' ')),
+          estimate(j.which, j.ratio, g, outputMetricDef(j.m).label),
           {
             scale: j.ratio ? 'ratio' : 'difference',
             band: j.ratio ? ratioBand : j.m === 'mean_residual' ? biasBand : [-d!, d!],
