@@ -7,6 +7,7 @@ import type { TableReadOptions } from '../node/read-table.js';
 import { FORMATS, FORMAT_NAMES, type FormatName } from '../data/formats.js';
 import { SUPPRESSION_OPTION } from '../methods/metrics/suppress.js';
 import { FAVOURABLE, FIT_DEFAULTS, METRICS_DEFAULTS, THRESHOLD_MEANING } from '../methods/metrics/index.js';
+import { DIRECTIONS, OUTPUT_KINDS, OUTPUT_KIND_NAMES } from '../methods/metrics/outputs.js';
 import { wrapText } from '../report/format.js';
 
 export function positiveInt(value: string): number {
@@ -198,6 +199,50 @@ export const FAIRNESS_OPTIONS = {
 } as const;
 
 export type FairnessOptionName = keyof typeof FAIRNESS_OPTIONS;
+
+/** Any finite number (a score's threshold: the decision rule checks its range for the output kind). */
+export function finiteNumber(value: string): number {
+  const v = Number(value);
+  if (value.trim() === '' || !Number.isFinite(v)) throw new InvalidArgumentError(`expected a number, got "${value}"`);
+  return v;
+}
+
+/**
+ * The options of an output of any kind (`lucid metrics`), defined once: the kind, its favourable direction, the
+ * class order and the band in units; choices and help from outputs.ts's OUTPUT_KINDS.
+ */
+export const OUTPUT_OPTIONS = {
+  output: () =>
+    new Option(
+      '--output <kind>',
+      `what the predictions are (default: inferred from the label and --pred, and said): ${OUTPUT_KIND_NAMES.map(
+        (k) => `${k}: ${OUTPUT_KINDS[k].help}`,
+      ).join('; ')}`,
+    ).choices([...OUTPUT_KIND_NAMES]),
+  favourable: () =>
+    new Option(
+      '--favourable <which>',
+      `which outcome people want, by the output's kind: ${OUTPUT_KIND_NAMES.filter((k) => k !== 'multiclass')
+        .map((k) => `${k} ${OUTPUT_KINDS[k].favourable}`)
+        .join('; ')} (default positive, or higher); it sets every metric's direction`,
+    ).choices([...FAVOURABLE, ...DIRECTIONS]),
+  classOrder: () =>
+    new Option(
+      '--class-order <classes>',
+      `multiclass: ${OUTPUT_KINDS.multiclass.favourable}, comma-separated`,
+    ).argParser(names),
+  toleranceUnits: () =>
+    new Option(
+      '--tolerance-units <d>',
+      "regression: differences inside [-d, d] in the output's units pass (instead of the ratio band of --tolerance)",
+    ).argParser(positiveNumber),
+  threshold: () =>
+    new Option(
+      `${THRESHOLD_OPTION.flag} <t>`,
+      `${THRESHOLD_OPTION.help}; for a score any number, the cut of its threshold view (default ` +
+        `${METRICS_DEFAULTS.threshold}, or for a score outside [0, 1] its median)`,
+    ).argParser(finiteNumber),
+} as const;
 
 /** What commander gives for FAIRNESS_OPTIONS (threshold aside: its default makes it required where used). */
 export interface FairnessCliOptions {

@@ -340,6 +340,7 @@ describe('the decision rule', () => {
     // a rule and scores either side of its line per kind; typed by the kind, so a new kind needs its example here
     const EXAMPLES: { [K in DecisionRule['kind']]: [Extract<DecisionRule, { kind: K }>, number[], number[]] } = {
       probability: [{ kind: 'probability', threshold: 0.3 }, [0, 0.3, 0.31, 1], [0, 0, 1, 1]],
+      score: [{ kind: 'score', threshold: 620 }, [-3, 620, 620.5, 850], [0, 0, 1, 1]],
     };
     assert.deepEqual(decisionKinds(), Object.keys(EXAMPLES));
     for (const kind of decisionKinds()) {

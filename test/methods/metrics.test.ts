@@ -388,7 +388,7 @@ describe('lucid metrics (CLI)', () => {
       [['--data', file, '--label', 'y', '--pred', 'p', '--group', 'zz'], /--group "zz" is not a column/],
       [
         ['--data', file, '--label', 'y', '--pred', 'p', '--group', 'g', '--threshold', '2'],
-        /expected a number in \[0, 1\]/,
+        /metrics: threshold must be in \[0, 1\], got 2/,
       ],
       [['--data', file, '--label', 'y', '--pred', 'p', '--group', 'g', '--privileged', 'g'], /expected COLUMN=VALUE/],
       [['--data', file, '--label', 'y', '--pred', 'p', '--group', 'g', '--reference', 'g'], /expected COLUMN=VALUE/],

@@ -6,17 +6,27 @@ import {
   directionsPhrase,
   formatMetricsCsv,
   formatMetricsTable,
-  groupMetrics,
+  formatMulticlassCsv,
+  formatMulticlassTable,
+  formatOutputCsv,
+  formatRegressionTable,
+  formatScoreTable,
   judgedPhrase,
   METRIC_DEFS,
   METRICS,
   METRICS_DEFAULTS,
+  outputMetrics,
+  outputMetricsHelp,
+  REGRESSION_DEFAULTS,
+  SCORE_DEFAULTS,
 } from '../../methods/metrics/index.js';
+import type { OutputKind } from '../../methods/metrics/outputs.js';
 import { requireClean } from '../../node/csv.js';
 import { readColumns } from '../../node/columns.js';
 import { initNodeEngine } from '../../node/engine.js';
 import {
   FAIRNESS_OPTIONS as F,
+  OUTPUT_OPTIONS as O,
   withGroupComparisonOptions,
   readOptionsOf,
   withDataOptions,
@@ -36,10 +46,13 @@ interface MetricsCliOptions extends FairnessCliOptions, DataCliOptions {
   label: string;
   positive?: string;
   pred: string;
-  threshold: number;
+  threshold?: number;
+  output?: OutputKind;
+  classOrder?: string[];
+  toleranceUnits?: number;
   group: string[];
   intersect?: boolean;
-  bootstrap: number;
+  bootstrap?: number;
   seed: number;
   format: 'table' | 'json' | 'csv';
 }
@@ -77,6 +90,25 @@ with --legitimate the selection-rate ratio within strata of those columns (Mante
 --positive value); otherwise it must be numeric in [0, 1] and is a score, positive when > --threshold.
 Rows with no value in a --group column are left out of that column's tables and counted.
 
+Other outputs (--output, else inferred from the label and --pred; the first line says which and why):
+score: a numeric score against a two-valued label, --favourable higher|lower. The binary metrics above at
+--threshold (any number; default 0.5 for scores in [0, 1], else the median score) are its threshold view
+(calibration only for scores in [0, 1]), and per group:
+${wrapText(outputMetricsHelp('score'), 104, 4)}
+  and the selection-rate ratio at every distinct score (up to ${SCORE_DEFAULTS.maxDistinct}), else at the 5%, 10%, ` +
+  `..., 95%
+  quantiles, with pointwise intervals (the curve in JSON). The AUC comparisons and the threshold view are
+  one Holm family.
+regression: a numeric prediction against a numeric label, --favourable higher|lower; the band a ratio
+(--tolerance) or in the output's units (--tolerance-units d). Per group:
+${wrapText(outputMetricsHelp('regression'), 104, 4)}
+Intervals: normal for means; a seeded percentile bootstrap for medians and distances (--bootstrap, default
+${SCORE_DEFAULTS.bootstrap} for scores, ${REGRESSION_DEFAULTS.bootstrap} for real values).
+multiclass: predicted classes against a label with more than two values, --class-order naming the classes
+most favourable first. Per class (one against the rest) and group: the rate of receiving the class, its FNR
+and its FPR, compared with the reference; receiving the most favourable class more favours a group, the
+least favourable disadvantages it, a class between them (or every class without --class-order) "differs".
+
 Examples (loans.json and loans-test.csv from the README's walkthrough, simulated: no data folder needed):
   lucid model predict --model loans.json --data loans-test.csv --out scored.csv
   lucid metrics --data scored.csv --label approved --positive yes --pred preds --group sex --reference sex=Male
@@ -96,14 +128,25 @@ export const metrics = withGroupComparisonOptions(
   )
     .requiredOption('--label <column>', 'the true label')
     .addOption(F.positive())
-    .addOption(F.favourable())
-    .requiredOption('--pred <column>', 'the predictions: predicted labels, 0/1, or P(positive) in [0, 1]')
-    .addOption(F.threshold(METRICS_DEFAULTS.threshold))
+    .addOption(O.favourable())
+    .requiredOption(
+      '--pred <column>',
+      'the predictions: predicted labels, 0/1, or P(positive) in [0, 1]; a score, a class or a real value (--output)',
+    )
+    .addOption(O.output())
+    .addOption(O.classOrder())
+    .addOption(O.toleranceUnits())
+    .addOption(O.threshold())
     .requiredOption('--group <column>', 'a protected column (repeat for several)', collect)
     .option('--intersect', 'one attribute: the Cartesian product of the --group columns')
     .addOption(F.allowInvertedScores()),
 )
-  .option('--bootstrap <n>', 'bootstrap resamples for 95% percentile intervals (0: none)', nonNegativeInt, 0)
+  .option(
+    '--bootstrap <n>',
+    `bootstrap resamples for 95% percentile intervals (0: none; default 0 for binary decisions, ` +
+      `${SCORE_DEFAULTS.bootstrap} for the medians and distances of scores and real values)`,
+    nonNegativeInt,
+  )
   .option('--seed <n>', 'seed of the bootstrap resamples (same seed, same intervals)', nonNegativeInt, 0)
   .addOption(formatOption(['table', 'json', 'csv'], 'table'))
   .addHelpText('after', HELP_AFTER)
@@ -126,23 +169,51 @@ export const metrics = withGroupComparisonOptions(
     for (const w of read.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
     // the seeded generator: bootstrap intervals, and the ECE intervals of score predictions
     const rng = new Rng(await initNodeEngine(), opts.seed);
-    const report = groupMetrics(table, {
+    const result = outputMetrics(table, {
       label: opts.label,
       positive: opts.positive,
       pred: opts.pred,
+      output: opts.output,
+      classOrder: opts.classOrder,
       threshold: opts.threshold,
+      toleranceUnits: opts.toleranceUnits,
       groups: opts.group,
       intersect: opts.intersect,
       ...fairnessValues(opts),
+      // the kind reads --favourable itself (positive|negative or higher|lower; its own default)
+      favourable: opts.favourable,
       bootstrap: opts.bootstrap,
       rng,
     });
-    for (const w of report.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
-    const out =
-      opts.format === 'json'
-        ? JSON.stringify(report, null, 2) + '\n'
-        : opts.format === 'csv'
-          ? formatMetricsCsv(report)
-          : wrapText(formatMetricsTable(report, TEXT_WIDTH));
+    for (const w of result.report.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
+    let out: string;
+    if (result.kind === 'binary') {
+      // the binary output keeps its bytes: its report is as it always was
+      const report = result.report;
+      out =
+        opts.format === 'json'
+          ? JSON.stringify(report, null, 2) + '\n'
+          : opts.format === 'csv'
+            ? formatMetricsCsv(report)
+            : wrapText(formatMetricsTable(report, TEXT_WIDTH));
+    } else if (result.kind === 'multiclass') {
+      out =
+        opts.format === 'json'
+          ? JSON.stringify({ output: result.output, ...result.report }, null, 2) + '\n'
+          : opts.format === 'csv'
+            ? formatMulticlassCsv(result.report)
+            : wrapText(`output: ${result.output.reason}\n${formatMulticlassTable(result.report)}`);
+    } else {
+      out =
+        opts.format === 'json'
+          ? JSON.stringify(result.report, null, 2) + '\n'
+          : opts.format === 'csv'
+            ? formatOutputCsv(result)
+            : wrapText(
+                result.kind === 'score'
+                  ? formatScoreTable(result, TEXT_WIDTH)
+                  : formatRegressionTable(result, TEXT_WIDTH),
+              );
+    }
     process.stdout.write(out);
   });

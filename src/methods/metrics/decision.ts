@@ -6,12 +6,14 @@
 import { check } from '../../engine/errors.js';
 
 /**
- * How a model's output becomes the positive (1) or negative (0) decision. One kind today: the output is
- * P(positive) and a row is positive when it is above the threshold (sklearn's predict at 0.5). Outputs on
- * other scales (deciles, a 300–850 score) or of other kinds are further members of this union, each with
- * its row in DECISION_KINDS.
+ * How a model's output becomes the positive (1) or negative (0) decision:
+ *   probability — the output is P(positive) and a row is positive when it is above the threshold (sklearn's predict
+ *                 at 0.5); the threshold is in [0, 1];
+ *   score       — a score on any scale (a decile, a 300–850 credit score) cut at any finite threshold: positive when
+ *                 above it (the threshold view of a score read whole, score.ts).
+ * Outputs of other kinds are further members of this union, each with its row in DECISION_KINDS.
  */
-export type DecisionRule = { kind: 'probability'; threshold: number };
+export type DecisionRule = { kind: 'probability'; threshold: number } | { kind: 'score'; threshold: number };
 export type DecisionKind = DecisionRule['kind'];
 
 /** Each output kind's decision for one score; decide() and decideOne() dispatch on `rule.kind`. */
@@ -20,6 +22,10 @@ const DECISION_KINDS: { [K in DecisionKind]: (rule: Extract<DecisionRule, { kind
     probability: (rule) => {
       const t = rule.threshold;
       return (p) => (p > t ? 1 : 0);
+    },
+    score: (rule) => {
+      const t = rule.threshold;
+      return (s) => (s > t ? 1 : 0);
     },
   };
 
@@ -47,6 +53,12 @@ export function decisionRule(threshold: number | undefined, where: string): Deci
   return { kind: 'probability', threshold: t };
 }
 
+/** The decision rule of a score on any scale: positive above `threshold`, any finite number. */
+export function scoreRule(threshold: number, where: string): DecisionRule {
+  check(Number.isFinite(threshold), 'E_ARG', () => `${where}: threshold must be a finite number, got ${threshold}`);
+  return { kind: 'score', threshold };
+}
+
 /**
  * The rule of options that name it either whole (`decision`, as the audit's plan hands it on) or by a
  * probability's threshold (`threshold`, the command line's form), checked once; not both.
@@ -60,14 +72,18 @@ export function ruleOf(opts: { decision?: DecisionRule; threshold?: number }, wh
   return opts.decision ?? decisionRule(opts.threshold, where);
 }
 
+/** The rule's decision function, from its kind's row (the row's type is checked against its kind in the table). */
+const decider = (rule: DecisionRule): ((score: number) => 0 | 1) =>
+  (DECISION_KINDS[rule.kind] as (r: DecisionRule) => (score: number) => 0 | 1)(rule);
+
 /** The decision (0/1) for one score. */
 export function decideOne(rule: DecisionRule, score: number): 0 | 1 {
-  return DECISION_KINDS[rule.kind](rule)(score);
+  return decider(rule)(score);
 }
 
 /** The decision (0/1) per score. */
 export function decide(rule: DecisionRule, scores: ArrayLike<number>): Uint8Array {
-  const one = DECISION_KINDS[rule.kind](rule);
+  const one = decider(rule);
   const out = new Uint8Array(scores.length);
   for (let i = 0; i < scores.length; i++) out[i] = one(scores[i]);
   return out;

@@ -147,6 +147,34 @@ function distinct(values: readonly string[], numeric: boolean): string[] {
   return s.sort(byCodeUnit);
 }
 
+/**
+ * A numeric column's values, every one a finite number: an E_ARG error when the column holds text (naming the first
+ * such row and `flag`), an E_INPUT error at a missing or infinite cell (naming its data row). The score and
+ * regression metrics read their scores, predictions and real-valued labels through it.
+ */
+export function numericColumn(table: Table, name: string, flag: string, what: string): Float64Array {
+  const c = getColumn(table, name, 'metrics', flag);
+  if (c.kind !== 'numeric') {
+    const row = c.codes.findIndex((k) => k >= 0 && !Number.isFinite(Number(c.categories[k])));
+    throw new EngineError(
+      'E_ARG',
+      `metrics: ${what} "${name}" (${flag}) must hold numbers; it holds ${JSON.stringify(
+        c.categories[c.codes[Math.max(0, row)]] ?? '',
+      )} at data row ${Math.max(0, row) + 1}`,
+    );
+  }
+  const v = c.values;
+  const bad = v.findIndex((x) => !Number.isFinite(x));
+  check(
+    bad < 0,
+    'E_INPUT',
+    () =>
+      `metrics: ${what} "${name}" has ${Number.isNaN(v[bad]) ? 'a missing value' : `the value ${v[bad]}`} in data ` +
+      `row ${bad + 1}; drop such rows first`,
+  );
+  return v instanceof Float64Array ? v : Float64Array.from(v);
+}
+
 /** The label's values that occur, in reading order (numbers by value, text by code unit). */
 export function labelValues(table: Table, label: string, where = 'metrics'): string[] {
   const lc = getColumn(table, label, where, '--label');
@@ -198,7 +226,8 @@ function outcomes(table: Table, opts: GroupMetricsOptions, rule: DecisionRule) {
     for (let i = 0; i < n; i++) yhat[i] = asLabel.get(v[i]) === positive ? 1 : 0;
     return { y, yhat, positive, negative, predKind: 'labels' as const, score: null };
   }
-  const notScore = (x: number) => !(x >= 0 && x <= 1);
+  // a score rule takes any finite number (score.ts's threshold view); a probability must be in [0, 1]
+  const notScore = rule.kind === 'score' ? (x: number) => !Number.isFinite(x) : (x: number) => !(x >= 0 && x <= 1);
   let row = -1;
   for (let i = 0; i < n && row < 0; i++) if (notScore(v[i]) && !asLabel.has(v[i])) row = i;
   for (let i = 0; i < n && row < 0; i++) if (notScore(v[i])) row = i;
@@ -206,7 +235,9 @@ function outcomes(table: Table, opts: GroupMetricsOptions, rule: DecisionRule) {
     throw new EngineError(
       'E_INPUT',
       `metrics: the prediction column "${opts.pred}" holds ${JSON.stringify(String(v[row]))} at row ${row + 1}, ` +
-        `which is neither a value of the label (${values.join(', ')}) nor a score in [0, 1]`,
+        `which is neither a value of the label (${values.join(', ')}) nor a ${
+          rule.kind === 'score' ? 'finite score' : 'score in [0, 1]'
+        }`,
     );
   yhat.set(decide(rule, v));
   return { y, yhat, positive, negative, predKind: 'scores' as const, score: v };
@@ -221,7 +252,14 @@ export interface Attr {
   given?: string;
 }
 
-export function attributes(table: Table, opts: GroupMetricsOptions): Attr[] {
+/**
+ * The attributes of `opts.groups` (or their intersection) with each row's group and the rows of unknown value; the
+ * score and regression metrics take them from here too.
+ */
+export function attributes(
+  table: Table,
+  opts: Pick<GroupMetricsOptions, 'groups' | 'reference' | 'privileged' | 'intersect'>,
+): Attr[] {
   check(opts.groups.length > 0, 'E_ARG', () => 'metrics: give at least one --group column');
   const cols = opts.groups.map((g) => {
     const c = getColumn(table, g, 'metrics', '--group');
@@ -452,6 +490,12 @@ function fourFifthsOf(
   return { reference: top >= 0 ? values[top] : null, selectionRate, ratio, below };
 }
 
+/** Every value in [0, 1]: a score that can be read as P(positive). */
+export function inUnit(v: ArrayLike<number>): boolean {
+  for (let i = 0; i < v.length; i++) if (!(v[i] >= 0 && v[i] <= 1)) return false;
+  return true;
+}
+
 /** numpy's default (linear) percentile of sorted values (null when there are none). */
 const percentile = (sorted: number[], q: number): number | null =>
   sorted.length === 0 ? null : quantileSorted(sorted, q);
@@ -463,10 +507,20 @@ function interval(samples: (number | null)[], confidence: number): Interval {
 }
 
 /**
- * Holm's correction over every comparison of the given reports together (one family: an audit's
- * attributes and their intersection), in place. Each report's `verdicts` then states the family.
+ * What Holm corrects together: reports whose attributes hold comparisons (of any metric, on either scale) and whose
+ * `verdicts` state the family. A binary MetricsReport is one; so are the score and regression reports.
  */
-export function correctTogether(reports: MetricsReport[]): void {
+export interface JudgedReport {
+  attributes: readonly { comparisons: Comparison<string>[] }[];
+  verdicts: { alpha: number; correction: string; comparisons: number; counts: Record<Verdict, number> };
+}
+
+/**
+ * Holm's correction over every comparison of the given reports together (one family: an audit's
+ * attributes and their intersection; a score's threshold view and its AUCs), in place. Each report's `verdicts` then
+ * states the family: `family` words it ("the threshold view's and the AUC comparisons") when given.
+ */
+export function correctTogether(reports: JudgedReport[], family?: string): void {
   const all = reports.flatMap((r) => r.attributes.flatMap((a) => a.comparisons));
   const alpha = reports[0]?.verdicts.alpha ?? 1 - METRICS_DEFAULTS.confidence;
   for (const c of all) if (c.p !== null) c.verdict = c.p < 1 ? 'inconclusive' : 'pass';
@@ -474,10 +528,12 @@ export function correctTogether(reports: MetricsReport[]): void {
   for (const r of reports) {
     r.verdicts.comparisons = m;
     r.verdicts.correction =
-      reports.length > 1
-        ? `Holm over the ${m} comparisons of ${reports.length} tables together (every attribute, group, metric and ` +
-          `the intersection)`
-        : `Holm over the ${m} comparisons of this table (every attribute, group and metric)`;
+      family !== undefined
+        ? `Holm over the ${m} comparisons of ${family} together`
+        : reports.length > 1
+          ? `Holm over the ${m} comparisons of ${reports.length} tables together (every attribute, group, metric and ` +
+            `the intersection)`
+          : `Holm over the ${m} comparisons of this table (every attribute, group and metric)`;
     r.verdicts.counts = countVerdicts(r.attributes.flatMap((a) => a.comparisons));
   }
 }
@@ -487,7 +543,7 @@ export function familyCounts(reports: readonly (MetricsReport | null)[]): Record
   return countVerdicts(reports.flatMap((r) => (r ? r.attributes.flatMap((a) => a.comparisons) : [])));
 }
 
-function countVerdicts(cs: Comparison[]): Record<Verdict, number> {
+export function countVerdicts(cs: readonly Comparison<string>[]): Record<Verdict, number> {
   const out = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
   for (const c of cs) out[c.verdict]++;
   return out;
@@ -658,18 +714,20 @@ export function groupMetrics(table: Table, opts: GroupMetricsOptions): MetricsRe
         median,
         METRICS_DEFAULTS.impactMinShare,
       ),
-      calibration: score
-        ? calibrationByGroup(
-            a.values,
-            a.gid,
-            score,
-            y,
-            METRICS_DEFAULTS.calibrationBins,
-            opts.rng ? METRICS_DEFAULTS.calibrationResamples : 0,
-            opts.rng,
-            confidence,
-          )
-        : null,
+      // calibration reads the score as P(positive): only scores in [0, 1] (score.ts states why it is absent)
+      calibration:
+        score && inUnit(score)
+          ? calibrationByGroup(
+              a.values,
+              a.gid,
+              score,
+              y,
+              METRICS_DEFAULTS.calibrationBins,
+              opts.rng ? METRICS_DEFAULTS.calibrationResamples : 0,
+              opts.rng,
+              confidence,
+            )
+          : null,
       conditional: strata
         ? conditionalDisparity(a.values, a.gid, selected, ref.index, strata, opts.legitimate!, confidence)
         : null,

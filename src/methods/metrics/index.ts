@@ -89,3 +89,93 @@ export {
   type ModelOrPredWords,
 } from './decision.js';
 export { aucOf, fitLine, modelFit, FIT_DEFAULTS, type Auc, type ModelFit } from './fit.js';
+export {
+  bandTest,
+  judge,
+  type Estimate,
+  type FlagDirection,
+  type JudgeSettings,
+  type Scale,
+} from './verdicts.js';
+export { scoreRule } from './decision.js';
+export { attributes, countVerdicts, inUnit, numericColumn, type Attr, type JudgedReport } from './group-metrics.js';
+export type { OutputInfo } from './types.js';
+// the score, regression and read-whole outputs: one table (output-definitions.ts), one entry point (output-metrics.ts)
+export {
+  OUTPUT_METRIC_DEFS,
+  OUTPUT_METRICS,
+  outputBetterOf,
+  outputGuidance,
+  outputMetricDef,
+  outputMetricsHelp,
+  outputMetricsOf,
+  type OutputMetricDef,
+  type OutputMetricName,
+  type OutputRecoded,
+  type ReadWholeKind,
+} from './output-definitions.js';
+export {
+  aucSe,
+  aucSorted,
+  bootstrapOne,
+  bootstrapTwo,
+  ksSorted,
+  logRatioSe,
+  meanVar,
+  wassersteinSorted,
+  welchSe,
+  type AucSe,
+} from './distance.js';
+export {
+  SCORE_DEFAULTS,
+  scoreMetrics,
+  scoreThreshold,
+  sweepThresholds,
+  type CurvePoint,
+  type ScoreAttribute,
+  type ScoreGroup,
+  type ScoreMetricsOptions,
+  type ScoreReport,
+} from './score.js';
+export {
+  REGRESSION_DEFAULTS,
+  regressionMetrics,
+  type RegressionAttribute,
+  type RegressionGroup,
+  type RegressionMetricsOptions,
+  type RegressionReport,
+} from './regression.js';
+export { outputChoice, outputMetrics, type OutputMetricsOptions, type OutputReport } from './output-metrics.js';
+export {
+  comparisonFigures,
+  formatOutputCsv,
+  formatRegressionTable,
+  formatScoreTable,
+  outputHeadline,
+  outputVerdictTable,
+} from './output-format.js';
+export {
+  classOrderText,
+  correctMulticlassTogether,
+  multiclassFamilyCounts,
+  multiclassMetrics,
+  MULTICLASS_RATE_NAMES,
+  MULTICLASS_RATES,
+  oneVsRest,
+  type ClassComparison,
+  type ClassRate,
+  type MulticlassAttribute,
+  type MulticlassGroup,
+  type MulticlassOptions,
+  type MulticlassRate,
+  type MulticlassReport,
+} from './multiclass.js';
+export {
+  classDisadvantageOf,
+  classDisadvantages,
+  classDisadvantageText,
+  formatMulticlassCsv,
+  formatMulticlassTable,
+  multiclassHeadline,
+  type ClassDisadvantage,
+} from './multiclass-format.js';

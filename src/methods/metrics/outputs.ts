@@ -66,6 +66,21 @@ function valuesOf(col: Column): string[] {
   return col.categories.filter((_, k) => seen[k]);
 }
 
+/**
+ * Whether every value of `col` that occurs is one of `values` (text, as valuesOf writes it), stopping at the first
+ * that is not: no set of a score column's ten million distinct numbers is built to find it is not a label.
+ */
+function allIn(col: Column, values: ReadonlySet<string>): boolean {
+  if (col.kind === 'numeric') {
+    // String(x) is a value exactly when x is the number of a value whose shortest form it is
+    const nums = new Set<number>();
+    for (const v of values) if (String(Number(v)) === v) nums.add(Number(v));
+    for (const x of col.values) if (!Number.isNaN(x) && !nums.has(x)) return false;
+    return true;
+  }
+  return valuesOf(col).every((v) => values.has(v));
+}
+
 const inUnit = (col: Column): boolean => {
   if (col.kind !== 'numeric') return false;
   for (const x of col.values) if (!Number.isNaN(x) && (x < 0 || x > 1)) return false;
@@ -83,9 +98,8 @@ const inUnit = (col: Column): boolean => {
  */
 export function outputKindOf(label: Column, pred: Column, given?: OutputKind): OutputKindChoice {
   const labels = valuesOf(label);
-  const preds = valuesOf(pred);
   const lset = new Set(labels);
-  const predsAreLabels = preds.every((v) => lset.has(v));
+  const predsAreLabels = allIn(pred, lset);
   const numericLabel = label.kind === 'numeric';
   const where = `the prediction column "${pred.name}"`;
   const two = labels.length === 2;
@@ -106,9 +120,9 @@ export function outputKindOf(label: Column, pred: Column, given?: OutputKind): O
   } else {
     throw new EngineError(
       'E_ARG',
-      `${where} (${pred.kind === 'numeric' ? 'numbers' : `values such as ${preds.slice(0, 3).join(', ')}`}) does not ` +
-        `fit the label "${label.name}" (${labels.length} values: ${labels.slice(0, 6).join(', ')}): give predicted ` +
-        `labels, a score against a two-valued label, or numbers against a numeric label (--output ` +
+      `${where} (${pred.kind === 'numeric' ? 'numbers' : `values such as ${valuesOf(pred).slice(0, 3).join(', ')}`}) ` +
+        `does not fit the label "${label.name}" (${labels.length} values: ${labels.slice(0, 6).join(', ')}): give ` +
+        `predicted labels, a score against a two-valued label, or numbers against a numeric label (--output ` +
         `${OUTPUT_KIND_NAMES.join('|')})`,
     );
   }

@@ -162,3 +162,15 @@ export interface MetricsReport {
   suppressBelow: number | null;
   warnings: string[];
 }
+
+/**
+ * Which output kind a report audits and why (outputs.ts's outputKindOf), with its favourable direction: every output
+ * but the binary one carries it (the binary report keeps its fields; `lucid metrics` says its kind beside it).
+ */
+export interface OutputInfo {
+  kind: 'binary' | 'score' | 'multiclass' | 'regression';
+  /** one sentence: "inferred score: the prediction column "decile" holds numbers outside [0, 1] and …" */
+  reason: string;
+  /** positive|negative for binary, higher|lower for score and regression, the class order for multiclass */
+  favourable: string;
+}

@@ -25,15 +25,33 @@
 // The corrected level of a comparison is α·p/p̃ (p̃ its Holm-adjusted p-value): the interval
 // exp(log ρ ± z·se) at that level excludes the band exactly when p̃ ≤ α, so the interval shown and the
 // verdict always agree.
+//
+// ── Any estimator on either scale ───────────────────────────────────────────────────────────────────
+// The same band test judges any estimate with a standard error (bandTest): on the log-ratio scale
+// (band [log τ, −log τ]: AUCs, mean predictions, MAEs) or on the difference scale (band [−d, d] in the
+// output's units: a mean residual, or any comparison with --tolerance-units). Such comparisons carry
+// `scale`, `estimate` and `band` (absent on the binary ones, whose fields and bytes are unchanged); Holm
+// corrects them in one family with the binary ones, and the interval of a difference is estimate ± z·se
+// at the corrected level (a ratio's is exp(log ρ ± z·se)).
 import type { Counts, Favourable, MetricName } from './definitions.js';
 import { betterOf, metricDef } from './definitions.js';
 import { log as fdlog, exp as fdexp } from '../../engine/fdlibm.js';
 
+/** What a flagged or inconclusive disparity means for the group. */
+export type FlagDirection = 'disadvantaged' | 'advantaged' | 'differs';
+
 export type Verdict = 'flagged' | 'inconclusive' | 'pass' | 'too little data';
 export const VERDICTS: readonly Verdict[] = ['flagged', 'inconclusive', 'pass', 'too little data'];
 
-export interface Comparison {
-  metric: MetricName;
+/** The scale a comparison is tested on: the log of the ratio group / reference, or the difference group − reference. */
+export type Scale = 'ratio' | 'difference';
+
+/**
+ * One comparison of a group with the reference. `M` is the metric's name: the binary metrics' (definitions.ts) by
+ * default, the score and regression metrics' (output-definitions.ts) for those outputs.
+ */
+export interface Comparison<M extends string = MetricName> {
+  metric: M;
   /** the compared group's value */
   group: string;
   /** the reference group's value */
@@ -60,7 +78,7 @@ export interface Comparison {
   interval: { lo: number; hi: number } | null;
   verdict: Verdict;
   /** for a flagged or inconclusive comparison: what the disparity means for the group */
-  direction: 'disadvantaged' | 'advantaged' | 'differs' | null;
+  direction: FlagDirection | null;
   /** why 'too little data' */
   reason?: string;
   /**
@@ -68,6 +86,16 @@ export interface Comparison {
    * yardstick, not itself a flag)
    */
   fourFifths?: { ratio: number | null; below: boolean; against: string | null };
+  /** the scale tested (absent on binary comparisons: the log ratio of two proportions) */
+  scale?: Scale;
+  /**
+   * the estimate tested: the log ratio (ratio scale) or the difference in the output's units; null with too little data
+   */
+  estimate?: number | null;
+  /** the band on the tested scale: [log τ, −log τ] or [−d, d] */
+  band?: [number, number];
+  /** the rows behind the two values (score and regression comparisons; binary ones have `counts`) */
+  sizes?: { n: number; nRef: number };
 }
 
 export interface VerdictSettings {
@@ -138,25 +166,28 @@ export function normalQuantile(p: number): number {
 }
 
 /** The symbol of a flag's direction, wherever a flag is written (text, tables, charts, headlines). */
-export const DIRECTION_ARROW: Record<NonNullable<Comparison['direction']>, string> = {
+export const DIRECTION_ARROW: Record<FlagDirection, string> = {
   disadvantaged: '↓',
   advantaged: '↑',
   differs: '≠',
 };
 /** a flag's direction as its symbol ("≠" when it has none) */
-export const arrowOf = (d: Comparison['direction']): string => DIRECTION_ARROW[d ?? 'differs'];
+export const arrowOf = (d: FlagDirection | null): string => DIRECTION_ARROW[d ?? 'differs'];
 
-const CONCERN: Record<NonNullable<Comparison['direction']>, number> = { disadvantaged: 0, differs: 1, advantaged: 2 };
+const CONCERN: Record<FlagDirection, number> = { disadvantaged: 0, differs: 1, advantaged: 2 };
 
 /**
  * Flags in the order a reader needs them: disadvantaged groups first, then "differs", then advantaged;
  * within each, the most significant (Holm-adjusted p), then the largest |log ratio| (Holm ties often).
  */
-export function byConcern(a: Comparison, b: Comparison): number {
+export function byConcern(a: Comparison<string>, b: Comparison<string>): number {
+  // a difference's size is read against its band's half-width, so that it sorts with log ratios
+  const size = (c: Comparison<string>) =>
+    c.scale === 'difference' ? Math.abs(c.estimate ?? 0) / Math.max(c.band![1], 1e-300) : Math.abs(c.logRatio ?? 0);
   return (
     CONCERN[a.direction ?? 'differs'] - CONCERN[b.direction ?? 'differs'] ||
     (a.pAdjusted ?? 1) - (b.pAdjusted ?? 1) ||
-    Math.abs(b.logRatio ?? 0) - Math.abs(a.logRatio ?? 0)
+    size(b) - size(a)
   );
 }
 
@@ -234,8 +265,7 @@ export function compare(
   const edge = fdlog(s.tolerance);
   const outside =
     base.ratio === null ? lr < edge || lr > -edge : base.ratio < s.tolerance || base.ratio > 1 / s.tolerance;
-  const delta = lr < edge ? edge - lr : lr > -edge ? lr + edge : 0;
-  const p = outside && delta > 0 ? Math.min(1, 2 * normalCdf(-delta / se)) : 1;
+  const p = outside ? bandTest(lr, se, edge, -edge).p : 1;
   const better = betterOf(metric, s.favourable);
   const low = base.ratio !== null ? base.ratio < 1 : lr < 0;
   const direction = !outside
@@ -249,18 +279,121 @@ export function compare(
 }
 
 /**
+ * The band test of one estimate with standard error `se`: the two-sided p-value of "the true value is inside
+ * [lo, hi]", 2·Φ(−δ/se) with δ the estimate's distance outside the band (p = 1 inside; an interval-null test,
+ * whose size is at most α at every true value inside the band). `outside` is whether the estimate is.
+ */
+export function bandTest(estimate: number, se: number, lo: number, hi: number): { outside: boolean; p: number } {
+  const delta = estimate < lo ? lo - estimate : estimate > hi ? estimate - hi : 0;
+  return { outside: delta > 0, p: delta > 0 ? Math.min(1, 2 * normalCdf(-delta / se)) : 1 };
+}
+
+/** What an estimator hands to `judge`: the two values, the tested estimate on its scale and its standard error. */
+export interface Estimate {
+  /** the group's value and the reference's (an AUC, a mean prediction) */
+  value: number | null;
+  referenceValue: number | null;
+  /** log(value / reference) on the ratio scale, value − reference on the difference scale; null when undefined */
+  estimate: number | null;
+  se: number | null;
+  /** why the estimate is undefined (a group with no positives, a zero mean); with a null estimate */
+  undefinedReason?: string;
+}
+
+/** The settings of `judge`: the scale and its band, the metric's direction, the small-group rule. */
+export interface JudgeSettings {
+  scale: Scale;
+  /** the band on the tested scale: [log τ, −log τ] for ratios, [−d, d] for differences */
+  band: [number, number];
+  /** what a higher value means for the group (after the output's favourable direction): null → "differs" */
+  better: 'higher' | 'lower' | null;
+  minGroupSize: number;
+}
+
+/**
+ * One comparison of any estimator on either scale, before correction (as `compare` is for two proportions):
+ * too little data for a small group (fewer than minGroupSize rows) or an undefined estimate; else the band test,
+ * and for an estimate outside the band its direction. `rate`/`referenceRate` hold the two values, `difference` and
+ * `ratio` their difference and ratio; `logRatio` the tested log ratio on the ratio scale (null on the difference
+ * scale, where `estimate` is the tested difference).
+ */
+export function judge<M extends string>(
+  metric: M,
+  group: string,
+  n: number,
+  reference: string,
+  nRef: number,
+  e: Estimate,
+  s: JudgeSettings,
+  referenceNamed = false,
+): Comparison<M> {
+  const { value, referenceValue } = e;
+  const base: Comparison<M> = {
+    metric,
+    group,
+    reference,
+    rate: value,
+    referenceRate: referenceValue,
+    difference: value === null || referenceValue === null ? null : value - referenceValue,
+    ratio: value === null || referenceValue === null || referenceValue === 0 ? null : value / referenceValue,
+    counts: null,
+    logRatio: null,
+    se: null,
+    p: null,
+    pAdjusted: null,
+    level: null,
+    interval: null,
+    verdict: 'too little data',
+    direction: null,
+    scale: s.scale,
+    estimate: null,
+    band: s.band,
+    sizes: { n, nRef },
+  };
+  if (n < s.minGroupSize) return { ...base, reason: `${group} has ${n} rows (< ${s.minGroupSize})` };
+  if (nRef < s.minGroupSize)
+    return {
+      ...base,
+      reason: `the reference ${reference} has ${nRef} rows (< ${s.minGroupSize})${referenceNamed ? ', as named' : ''}`,
+    };
+  if (e.estimate === null || e.se === null || !Number.isFinite(e.estimate) || !(e.se >= 0))
+    return { ...base, reason: e.undefinedReason ?? `the ${metric} is undefined for ${group} or ${reference}` };
+  const { outside, p } = bandTest(e.estimate, e.se, s.band[0], s.band[1]);
+  const low = e.estimate < 0;
+  const direction = !outside
+    ? null
+    : s.better === null
+      ? 'differs'
+      : (s.better === 'higher') === low
+        ? 'disadvantaged'
+        : 'advantaged';
+  return {
+    ...base,
+    logRatio: s.scale === 'ratio' ? e.estimate : null,
+    estimate: e.estimate,
+    se: e.se,
+    p,
+    verdict: outside ? 'inconclusive' : 'pass',
+    direction,
+  };
+}
+
+/**
  * Holm's step-down correction over every comparison with a p-value, in place: the adjusted p-value,
  * the comparison's corrected level and its interval, and the final verdict (flagged when outside the
  * band and p̃ ≤ α). Returns the number of comparisons in the family.
  */
-export function correct(comparisons: Comparison[], alpha: number): number {
+export function correct(comparisons: Comparison<string>[], alpha: number): number {
   const tested = comparisons.filter((c) => c.p !== null);
   const adjusted = holm(tested.map((c) => c.p!));
   tested.forEach((c, i) => {
     c.pAdjusted = adjusted[i];
     c.level = correctedLevel(alpha, c.p!, adjusted[i], tested.length);
     const z = normalQuantile(1 - c.level / 2);
-    c.interval = { lo: fdexp(c.logRatio! - z * c.se!), hi: fdexp(c.logRatio! + z * c.se!) };
+    c.interval =
+      c.scale === 'difference'
+        ? { lo: c.estimate! - z * c.se!, hi: c.estimate! + z * c.se! }
+        : { lo: fdexp(c.logRatio! - z * c.se!), hi: fdexp(c.logRatio! + z * c.se!) };
     if (c.verdict !== 'pass') c.verdict = c.pAdjusted <= alpha ? 'flagged' : 'inconclusive';
   });
   return tested.length;

@@ -1,0 +1,408 @@
+// A score read whole (a credit score, a recidivism decile) against a two-valued label: the threshold view (the
+// binary group metrics at one cut, from group-metrics.ts), the AUC per group compared with the reference's and
+// judged, the distance between each group's and the reference's score distributions (KS, Wasserstein-1, shown with
+// bootstrap intervals) and the selection-rate ratio across a sweep of thresholds (the curve). The threshold view's
+// comparisons and the AUCs are one Holm family. Core code: no Node imports.
+import { check } from '../../engine/errors.js';
+import type { Rng } from '../../engine/rng.js';
+import { getColumn, type Table } from '../../data/table.js';
+import { medianOf, quantileSorted } from '../../data/quantile.js';
+import { DECISION_DEFAULTS, positiveOf, scoreRule } from './decision.js';
+import { aucSorted, bootstrapTwo, ksSorted, logRatio, sortedCopy, wassersteinSorted, type AucSe } from './distance.js';
+import {
+  attributes,
+  correctTogether,
+  countVerdicts,
+  groupMetrics,
+  inUnit,
+  labelValues,
+  metricsSettings,
+  numericColumn,
+} from './group-metrics.js';
+import { outputBetterOf, type OutputMetricName } from './output-definitions.js';
+import type { Direction } from './outputs.js';
+import { suppressedGroups, suppressedText } from './suppress.js';
+import type { MetricsReport, OutputInfo } from './types.js';
+import { judge, normalQuantile, type Comparison, type Verdict } from './verdicts.js';
+import { log as fdlog, exp as fdexp } from '../../engine/fdlibm.js';
+
+export const SCORE_DEFAULTS = {
+  /** bootstrap resamples of the KS and Wasserstein intervals */
+  bootstrap: 200,
+  /** the sweep takes every distinct score up to this many, else the quantiles below */
+  maxDistinct: 20,
+  /** the sweep's quantiles of all scores: 5%, 10%, …, 95% */
+  quantiles: Array.from({ length: 19 }, (_, k) => (k + 1) / 20),
+};
+
+export interface ScoreMetricsOptions {
+  label: string;
+  /** the label value the score ranks high (positiveOf's rule) */
+  positive?: string;
+  pred: string;
+  /** which end of the score people want (default higher) */
+  favourable?: Direction;
+  /** the threshold view's cut, any finite number (default: 0.5 when every score is in [0, 1], else the median) */
+  threshold?: number;
+  groups: string[];
+  intersect?: boolean;
+  reference?: Record<string, string>;
+  privileged?: Record<string, string>;
+  confidence?: number;
+  tolerance?: number;
+  minGroupSize?: number;
+  suppressBelow?: number;
+  legitimate?: string[];
+  /** resamples of the distances' percentile intervals (default SCORE_DEFAULTS.bootstrap; 0: none) */
+  bootstrap?: number;
+  rng: Rng;
+  allowInvertedScores?: boolean;
+}
+
+export interface ScoreGroup {
+  value: string;
+  n: number;
+  /** label-positive and label-negative rows (null when suppressed) */
+  positives: number | null;
+  negatives: number | null;
+  reference: boolean;
+  small: boolean;
+  suppressed: boolean;
+  /** Mann–Whitney AUC and its Hanley–McNeil SE; null without both classes or when suppressed */
+  auc: number | null;
+  aucSe: number | null;
+  /** distances to the reference's scores (null for the reference itself and suppressed groups) */
+  ks: number | null;
+  wasserstein: number | null;
+  ci?: { ks: { lo: number; hi: number } | null; wasserstein: { lo: number; hi: number } | null };
+}
+
+/** One threshold of the sweep: per group the selection rate (favourable side) and its ratio to the reference. */
+export interface CurvePoint {
+  threshold: number;
+  groups: {
+    value: string;
+    selectionRate: number | null;
+    /** selection rate / the reference's; null for the reference, a suppressed group or a reference rate of 0 */
+    ratio: number | null;
+    /** the Katz interval of the ratio at 1 − α, pointwise (not corrected across thresholds or groups) */
+    interval: { lo: number; hi: number } | null;
+  }[];
+}
+
+export interface ScoreAttribute {
+  column: string;
+  reference: { value: string; reason: string; source: 'given' | 'largest' };
+  unknown: number;
+  groups: ScoreGroup[];
+  /** the AUC comparisons, judged on the ratio scale */
+  comparisons: Comparison<OutputMetricName>[];
+  curve: CurvePoint[];
+}
+
+export interface ScoreReport {
+  output: OutputInfo;
+  rows: number;
+  label: string;
+  positive: string;
+  favourable: Direction;
+  pred: string;
+  threshold: { value: number; reason: string };
+  /** the binary group metrics at the threshold (selection rate, error rates, four-fifths, LL144, calibration) */
+  thresholdView: MetricsReport;
+  /** why calibration is absent from the threshold view (scores outside [0, 1]); null when it is there */
+  calibrationNote: string | null;
+  attributes: ScoreAttribute[];
+  curve: { thresholds: string; interval: string };
+  verdicts: {
+    tolerance: number;
+    band: [number, number];
+    alpha: number;
+    correction: string;
+    comparisons: number;
+    test: string;
+    counts: Record<Verdict, number>;
+  };
+  bootstrap: { resamples: number; seed: number; confidence: number; method: string } | null;
+  minGroupSize: number;
+  suppressBelow: number | null;
+  warnings: string[];
+}
+
+/** The label as 0/1 per row (1: the positive value), the positive value and the label's values. */
+function binaryOutcome(table: Table, label: string, given: string | undefined) {
+  const values = labelValues(table, label);
+  check(
+    values.length === 2,
+    'E_ARG',
+    () =>
+      `metrics: a score is ranked against a two-valued label; "${label}" has ${values.length} values ` +
+      `(${values.slice(0, 6).join(', ')})`,
+  );
+  const positive = positiveOf(values, given, label);
+  const c = getColumn(table, label, 'metrics', '--label');
+  const y = new Uint8Array(table.rows);
+  if (c.kind === 'numeric') for (let i = 0; i < y.length; i++) y[i] = String(c.values[i]) === positive ? 1 : 0;
+  else for (let i = 0; i < y.length; i++) y[i] = c.categories[c.codes[i]] === positive ? 1 : 0;
+  return { y, positive, values };
+}
+
+/** The threshold view's cut and why: the one given, else 0.5 for scores in [0, 1], else the median score. */
+export function scoreThreshold(score: Float64Array, given: number | undefined): { value: number; reason: string } {
+  if (given !== undefined) return { value: scoreRule(given, 'metrics').threshold, reason: 'as --threshold says' };
+  if (inUnit(score))
+    return {
+      value: DECISION_DEFAULTS.threshold,
+      reason: `every score is in [0, 1], so the default ${DECISION_DEFAULTS.threshold}`,
+    };
+  return { value: medianOf(score), reason: 'the median score (the scores leave [0, 1]; give --threshold to choose)' };
+}
+
+/** The sweep's thresholds: every distinct score when there are few, else the 5%, 10%, …, 95% quantiles. */
+export function sweepThresholds(sortedScores: Float64Array): { thresholds: number[]; how: string } {
+  const distinct: number[] = [];
+  for (let i = 0; i < sortedScores.length && distinct.length <= SCORE_DEFAULTS.maxDistinct; i++)
+    if (i === 0 || sortedScores[i] !== sortedScores[i - 1]) distinct.push(sortedScores[i]);
+  if (distinct.length <= SCORE_DEFAULTS.maxDistinct)
+    return { thresholds: distinct, how: `each of the ${distinct.length} distinct scores` };
+  const qs = [...new Set(SCORE_DEFAULTS.quantiles.map((q) => quantileSorted(sortedScores, q)))];
+  return { thresholds: qs, how: 'the 5%, 10%, …, 95% quantiles of all scores' };
+}
+
+/** Rows of `sorted` above t (binary search). */
+function countAbove(sorted: Float64Array, t: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] <= t) lo = mid + 1;
+    else hi = mid;
+  }
+  return sorted.length - lo;
+}
+
+/** The Katz interval of (x/n)/(xr/nr) at `z` (0.5 added to the counts, 1 to the sizes, at a zero or full count). */
+function katzInterval(x: number, n: number, xr: number, nr: number, z: number): { lo: number; hi: number } | null {
+  if (n === 0 || nr === 0) return null;
+  const fix = x === 0 || x === n || xr === 0 || xr === nr;
+  const [a, an, b, bn] = fix ? [x + 0.5, n + 1, xr + 0.5, nr + 1] : [x, n, xr, nr];
+  const lr = fdlog(a / an) - fdlog(b / bn);
+  const se = Math.sqrt(1 / a - 1 / an + 1 / b - 1 / bn);
+  return { lo: fdexp(lr - z * se), hi: fdexp(lr + z * se) };
+}
+
+/**
+ * The score metrics of `opts.pred` against the two-valued `opts.label`, per --group attribute (or their
+ * intersection): see the file's head. References, small groups, suppression and unknown protected values follow
+ * groupMetrics (the threshold view's reference is every view's).
+ */
+export function scoreMetrics(table: Table, opts: ScoreMetricsOptions, output?: OutputInfo): ScoreReport {
+  const favourable = opts.favourable ?? 'higher';
+  check(
+    favourable === 'higher' || favourable === 'lower',
+    'E_ARG',
+    () => `metrics: a score's favourable direction is higher or lower, got ${String(favourable)}`,
+  );
+  const B = opts.bootstrap ?? SCORE_DEFAULTS.bootstrap;
+  check(
+    Number.isSafeInteger(B) && B >= 0,
+    'E_ARG',
+    () => `metrics: bootstrap must be a non-negative integer, got ${B}`,
+  );
+  check(opts.rng !== undefined, 'E_ARG', () => 'metrics: the score metrics need a seeded rng');
+  const { confidence, tolerance, minGroupSize, suppressBelow: k } = metricsSettings({ ...opts, favourable: undefined });
+  check(table.rows > 0, 'E_INPUT', () => 'metrics: the data has no rows');
+  const score = numericColumn(table, opts.pred, '--pred', 'the score column');
+  const { y, positive } = binaryOutcome(table, opts.label, opts.positive);
+  const threshold = scoreThreshold(score, opts.threshold);
+  const thresholdView = groupMetrics(table, {
+    label: opts.label,
+    positive,
+    favourable: favourable === 'higher' ? 'positive' : 'negative',
+    pred: opts.pred,
+    predAs: 'scores',
+    decision: { kind: 'score', threshold: threshold.value },
+    groups: opts.groups,
+    intersect: opts.intersect,
+    reference: opts.reference,
+    privileged: opts.privileged,
+    rng: opts.rng,
+    confidence,
+    tolerance,
+    minGroupSize,
+    legitimate: opts.legitimate,
+    suppressBelow: opts.suppressBelow,
+    allowInvertedScores: opts.allowInvertedScores,
+  });
+  const calibrationNote = inUnit(score)
+    ? null
+    : 'calibration by group needs scores in [0, 1] (read as P(positive)); these leave [0, 1], so it is not computed';
+  const alpha = 1 - confidence;
+  const z = normalQuantile(1 - alpha / 2);
+  const band: [number, number] = [fdlog(tolerance), -fdlog(tolerance)];
+  const sortedAll = sortedCopy(score);
+  const sweep = sweepThresholds(sortedAll);
+  const attrs = attributes(table, opts);
+  const results: ScoreAttribute[] = attrs.map((a, ai) => {
+    const G = a.values.length;
+    const sizes = new Array<number>(G).fill(0);
+    for (let i = 0; i < a.gid.length; i++) if (a.gid[i] >= 0) sizes[a.gid[i]]++;
+    const sup = suppressedGroups(sizes, k);
+    const ref = thresholdView.attributes[ai].reference;
+    const r = a.values.indexOf(ref.value);
+    // per group: all scores, the positives' and the negatives', ascending
+    const all = a.values.map((_, g) => new Float64Array(sizes[g]));
+    const npos = new Array<number>(G).fill(0);
+    for (let i = 0; i < a.gid.length; i++) if (a.gid[i] >= 0 && y[i]) npos[a.gid[i]]++;
+    const pos = a.values.map((_, g) => new Float64Array(npos[g]));
+    const neg = a.values.map((_, g) => new Float64Array(sizes[g] - npos[g]));
+    const fill = new Array<number>(G).fill(0);
+    const fp = new Array<number>(G).fill(0);
+    const fn = new Array<number>(G).fill(0);
+    for (let i = 0; i < a.gid.length; i++) {
+      const g = a.gid[i];
+      if (g < 0) continue;
+      all[g][fill[g]++] = score[i];
+      if (y[i]) pos[g][fp[g]++] = score[i];
+      else neg[g][fn[g]++] = score[i];
+    }
+    all.forEach((v) => v.sort());
+    pos.forEach((v) => v.sort());
+    neg.forEach((v) => v.sort());
+    const aucs: (AucSe | null)[] = a.values.map((_, g) => (sup[g] ? null : aucSorted(pos[g], neg[g])));
+    const groups: ScoreGroup[] = a.values.map((v, g) => {
+      const other = g !== r && !sup[g] && !sup[r];
+      return {
+        value: v,
+        n: sizes[g],
+        positives: sup[g] ? null : npos[g],
+        negatives: sup[g] ? null : sizes[g] - npos[g],
+        reference: g === r,
+        small: sizes[g] < minGroupSize || sup[g],
+        suppressed: sup[g],
+        auc: aucs[g]?.value ?? null,
+        aucSe: aucs[g]?.se ?? null,
+        ks: other ? ksSorted(all[g], all[r]) : null,
+        wasserstein: other ? wassersteinSorted(all[g], all[r]) : null,
+        ...(other && B > 0
+          ? {
+              ci: {
+                ks: bootstrapTwo(all[g], all[r], ksSorted, B, opts.rng, confidence),
+                wasserstein: bootstrapTwo(all[g], all[r], wassersteinSorted, B, opts.rng, confidence),
+              },
+            }
+          : {}),
+      };
+    });
+    const comparisons: Comparison<OutputMetricName>[] = [];
+    a.values.forEach((v, g) => {
+      if (g === r) return;
+      const A = aucs[g];
+      const R = aucs[r];
+      const c = judge(
+        'auc' as OutputMetricName,
+        v,
+        sizes[g],
+        ref.value,
+        sizes[r],
+        {
+          value: A?.value ?? null,
+          referenceValue: R?.value ?? null,
+          estimate: A && R && A.value > 0 && R.value > 0 ? logRatio(A.value, R.value) : null,
+          se:
+            A && R && A.value > 0 && R.value > 0
+              ? Math.sqrt((A.se / A.value) ** 2 + (R.se / R.value) ** 2) // delta method: var log A ≈ var A / A²
+              : null,
+          undefinedReason:
+            !A || !R
+              ? `the AUC needs label-positive and label-negative rows in both groups (${!A ? v : ref.value} lacks one)`
+              : 'an AUC of 0 has no log ratio',
+        },
+        { scale: 'ratio', band, better: outputBetterOf('auc', favourable), minGroupSize },
+        ref.source === 'given',
+      );
+      if (sup[g] || sup[r]) {
+        c.rate = sup[g] ? null : c.rate;
+        c.referenceRate = sup[r] ? null : c.referenceRate;
+        c.difference = c.ratio = c.logRatio = c.se = c.p = null;
+        c.estimate = null;
+        c.verdict = 'too little data';
+        c.direction = null;
+        c.reason = suppressedText(k);
+      }
+      comparisons.push(c);
+    });
+    // the curve: per threshold, per group the favourable side's rate and its ratio to the reference's
+    const curve: CurvePoint[] = sweep.thresholds.map((t) => {
+      const sel = (g: number) => {
+        const above = countAbove(all[g], t);
+        return favourable === 'higher' ? above : sizes[g] - above;
+      };
+      const xr = sel(r);
+      return {
+        threshold: t,
+        groups: a.values.map((v, g) => {
+          if (sup[g]) return { value: v, selectionRate: null, ratio: null, interval: null };
+          const x = sel(g);
+          const rate = sizes[g] > 0 ? x / sizes[g] : null;
+          const rr = sizes[r] > 0 && !sup[r] ? xr / sizes[r] : null;
+          const other = g !== r && rate !== null && rr !== null && rr > 0;
+          return {
+            value: v,
+            selectionRate: rate,
+            ratio: other ? rate! / rr! : null,
+            interval: other ? katzInterval(x, sizes[g], xr, sizes[r], z) : null,
+          };
+        }),
+      };
+    });
+    return { column: a.column, reference: ref, unknown: a.unknown, groups, comparisons, curve };
+  });
+  const report: ScoreReport = {
+    output: output ?? { kind: 'score', reason: 'score, as the caller says', favourable },
+    rows: table.rows,
+    label: opts.label,
+    positive,
+    favourable,
+    pred: opts.pred,
+    threshold,
+    thresholdView,
+    calibrationNote,
+    attributes: results,
+    curve: {
+      thresholds: sweep.how,
+      interval:
+        `Katz interval of the ratio at ${Math.round(100 * confidence)}%, pointwise (not corrected for the ` + `sweep)`,
+    },
+    verdicts: {
+      tolerance,
+      band: [tolerance, 1 / tolerance],
+      alpha,
+      correction: '',
+      comparisons: 0,
+      test:
+        'AUC: log ratio to the reference with the delta-method SE from Hanley & McNeil (1982); the threshold view: ' +
+        'the binary log-ratio (Katz) test; each of "the ratio is inside the band", p = 2Φ(−δ/se)',
+      counts: countVerdicts([]),
+    },
+    bootstrap:
+      B > 0
+        ? {
+            resamples: B,
+            seed: opts.rng.seed,
+            confidence,
+            method: 'percentile, each group and the reference resampled within themselves (KS and Wasserstein)',
+          }
+        : null,
+    minGroupSize,
+    suppressBelow: k > 0 ? k : null,
+    warnings: [...thresholdView.warnings],
+  };
+  correctTogether([thresholdView, report], "the threshold view's tables and the AUC comparisons");
+  // the score's counts are the whole family's (the threshold view's keep its own)
+  report.verdicts.counts = countVerdicts([
+    ...thresholdView.attributes.flatMap((a) => a.comparisons),
+    ...results.flatMap((a) => a.comparisons),
+  ]);
+  return report;
+}
