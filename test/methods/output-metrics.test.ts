@@ -500,3 +500,28 @@ describe('lucid metrics for scores and real values (CLI)', () => {
     assert.match(bad.stderr, /regression output takes --favourable higher or lower/);
   });
 });
+
+describe("the headline states the kind's main comparison first", () => {
+  it('score: the selection rate at the threshold view; regression: the mean prediction', async () => {
+    const { simulate, SIM_TARGETS } = await import('../../src/data/simulator.js');
+    const { outputHeadline } = await import('../../src/methods/metrics/index.js');
+    const engine = await getEngine();
+    for (const [target, words] of [
+      ['score', /^headline: group = B is disadvantaged: selection rate /],
+      ['regression', /^headline: group = B is disadvantaged: mean prediction /],
+    ] as const) {
+      const sim = simulate(new Rng(engine, 7), { n: 3000, bias: 'direct', target });
+      const r = outputMetrics(sim.table, {
+        label: SIM_TARGETS[target].label,
+        pred: SIM_TARGETS[target].prediction!,
+        groups: ['sex', 'group'],
+        ...(target === 'score' ? { positive: 'yes' } : {}),
+        rng: new Rng(engine, 1),
+      });
+      assert.equal(r.kind, target);
+      // other flags on the same group (AUC, FNR; MAE, bias) are at least as significant in this sample: the
+      // headline still leads with what the output gives the group
+      assert.match(outputHeadline(r), words);
+    }
+  });
+});

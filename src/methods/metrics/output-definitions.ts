@@ -166,6 +166,16 @@ export const OUTPUT_METRICS = Object.keys(OUTPUT_METRIC_DEFS) as OutputMetricNam
 /** The table's row, widened (optional fields readable). */
 export const outputMetricDef = (m: OutputMetricName): OutputMetricDef => OUTPUT_METRIC_DEFS[m] as OutputMetricDef;
 
+/**
+ * The comparison a kind's headline states first when it is flagged, as the binary headline puts the selection rate
+ * first: what the output gives a group (the favourable decision's rate at a score's threshold view, the mean
+ * prediction of a real value), before how well it fits the group's labels.
+ */
+export const HEADLINE_METRIC: Record<ReadWholeKind, string> = {
+  score: 'selection_rate',
+  regression: 'mean_prediction',
+};
+
 /** The metrics of one output kind, in the table's order; `judged` keeps the judged ones only. */
 export function outputMetricsOf(kind: ReadWholeKind, judged?: boolean): OutputMetricName[] {
   return OUTPUT_METRICS.filter(

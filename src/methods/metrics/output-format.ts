@@ -5,7 +5,13 @@ import { csvField } from '../../data/csv-write.js';
 import { fmtNum, fmtRatio, MISSING } from '../../data/text.js';
 import { JUDGED_METRICS, METRIC_DEFS } from './definitions.js';
 import { formatMetricsTable } from './format.js';
-import { outputGuidance, outputMetricDef, outputMetricsOf, type OutputMetricName } from './output-definitions.js';
+import {
+  HEADLINE_METRIC,
+  outputGuidance,
+  outputMetricDef,
+  outputMetricsOf,
+  type OutputMetricName,
+} from './output-definitions.js';
 import type { OutputReport } from './output-metrics.js';
 import type { RegressionReport } from './regression.js';
 import type { ScoreReport } from './score.js';
@@ -56,10 +62,14 @@ function allComparisons(r: OutputReport): { attribute: string; c: Comparison<str
 }
 
 /** The headline: the most significant flagged comparison that disadvantages a group, in one sentence. */
+/** 0 for the kind's headline metric (HEADLINE_METRIC), 1 for the others. */
+const headlineRank = (r: OutputReport, metric: string): number =>
+  r.kind !== 'binary' && r.kind !== 'multiclass' && HEADLINE_METRIC[r.kind] === metric ? 0 : 1;
+
 export function outputHeadline(r: OutputReport): string {
   const flagged = allComparisons(r)
     .filter((x) => x.c.verdict === 'flagged' && x.c.direction === 'disadvantaged')
-    .sort((a, b) => byConcern(a.c, b.c));
+    .sort((a, b) => headlineRank(r, a.c.metric) - headlineRank(r, b.c.metric) || byConcern(a.c, b.c));
   if (!flagged.length) {
     const any = allComparisons(r).filter((x) => x.c.verdict === 'flagged').length;
     return any
