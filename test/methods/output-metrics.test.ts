@@ -522,6 +522,21 @@ describe("the headline states the kind's main comparison first", () => {
       // other flags on the same group (AUC, FNR; MAE, bias) are at least as significant in this sample: the
       // headline still leads with what the output gives the group
       assert.match(outputHeadline(r), words);
+      // the disadvantaged group as the reference: its flags are "advantaged" for A, read from B's side
+      const flipped = outputMetrics(sim.table, {
+        label: SIM_TARGETS[target].label,
+        pred: SIM_TARGETS[target].prediction!,
+        groups: ['group'],
+        reference: { group: 'B' },
+        ...(target === 'score' ? { positive: 'yes' } : {}),
+        rng: new Rng(engine, 1),
+      });
+      assert.match(
+        outputHeadline(flipped),
+        new RegExp(
+          String(words.source).replace('B is', 'B \\(the reference\\) is').replace(/ $/, '') + '.* against A,',
+        ),
+      );
     }
   });
 });

@@ -67,21 +67,47 @@ const headlineRank = (r: OutputReport, metric: string): number =>
   r.kind !== 'binary' && r.kind !== 'multiclass' && HEADLINE_METRIC[r.kind] === metric ? 0 : 1;
 
 export function outputHeadline(r: OutputReport): string {
+  // an advantaged group's flag is read from the side of the group it disadvantages (the reference), as the binary and
+  // multiclass headlines read it: a report whose reference is the disadvantaged group still has a headline
   const flagged = allComparisons(r)
-    .filter((x) => x.c.verdict === 'flagged' && x.c.direction === 'disadvantaged')
+    .filter((x) => x.c.verdict === 'flagged' && (x.c.direction === 'disadvantaged' || x.c.direction === 'advantaged'))
     .sort((a, b) => headlineRank(r, a.c.metric) - headlineRank(r, b.c.metric) || byConcern(a.c, b.c));
   if (!flagged.length) {
     const any = allComparisons(r).filter((x) => x.c.verdict === 'flagged').length;
     return any
-      ? `headline: no group is flagged as disadvantaged (${any} flag${any > 1 ? 's' : ''} without that direction)`
+      ? `headline: no group is flagged as disadvantaged (${any} flag${any > 1 ? 's' : ''} without a direction)`
       : 'headline: no comparison is flagged';
   }
-  const { attribute, c } = flagged[0];
+  const { attribute, c: first } = flagged[0];
+  const c = first.direction === 'advantaged' ? fromReferenceSide(first) : first;
+  const who = first.direction === 'advantaged' ? `${c.group} (the reference)` : c.group;
   return (
-    `headline: ${attribute} = ${c.group} is disadvantaged: ${labelOf(c.metric)} ${comparisonFigures(c)} against ` +
+    `headline: ${attribute} = ${who} is disadvantaged: ${labelOf(c.metric)} ${comparisonFigures(c)} against ` +
     `${c.reference}, flagged (Holm-adjusted p ${c.pAdjusted !== null ? c.pAdjusted.toPrecision(2) : '-'})` +
-    (flagged.length > 1 ? `; ${flagged.length - 1} more disadvantaging flag${flagged.length > 2 ? 's' : ''}` : '')
+    (flagged.length > 1 ? `; ${flagged.length - 1} more flag${flagged.length > 2 ? 's' : ''} with a direction` : '')
   );
+}
+
+/** A comparison read the other way round: the reference against the group (ratio and interval inverted). */
+function fromReferenceSide(c: Comparison<string>): Comparison<string> {
+  const inv = (v: number | null) => (v === null || v === 0 ? null : 1 / v);
+  const iv = c.interval;
+  return {
+    ...c,
+    group: c.reference,
+    reference: c.group,
+    rate: c.referenceRate,
+    referenceRate: c.rate,
+    difference: c.difference === null ? null : -c.difference,
+    ratio: inv(c.ratio),
+    interval:
+      iv === null
+        ? null
+        : c.scale === 'difference'
+          ? { lo: -iv.hi, hi: -iv.lo }
+          : { lo: inv(iv.hi) ?? Infinity, hi: inv(iv.lo) ?? Infinity },
+    direction: 'disadvantaged',
+  };
 }
 
 /** The verdict table: one row per attribute, one cell per judged metric, the strongest verdict and flagged groups. */
