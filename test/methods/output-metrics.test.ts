@@ -254,6 +254,71 @@ describe('scoreMetrics', () => {
     },
   );
 
+  it(
+    'integer scores: the default cut lies between two scores, so the coding rule holds with ties; a given cut on a ' +
+      'score warns',
+    async () => {
+      const engine = await getEngine();
+      const d = scoreData(800, 5, 60, -30);
+      const s = d.s.map((x) => Math.round(x / 25)); // about 20 distinct values, many rows on each
+      const named = (t?: number) =>
+        scoreMetrics(table(cat('g', d.g), cat('y', d.y), num('s', s)), {
+          label: 'y',
+          pred: 's',
+          groups: ['g'],
+          threshold: t,
+          rng: new Rng(engine, 1),
+          bootstrap: 0,
+        });
+      const r = named();
+      const t = r.threshold.value;
+      assert.ok(!s.includes(t), `the default cut ${t} is a score some row holds`);
+      assert.match(r.threshold.reason, /moved halfway to the next score/);
+      const f = scoreMetrics(
+        table(
+          cat('g', d.g),
+          cat('y', d.y),
+          num(
+            's',
+            s.map((x) => -x),
+          ),
+        ),
+        {
+          label: 'y',
+          pred: 's',
+          groups: ['g'],
+          positive: 'no',
+          favourable: 'lower',
+          threshold: -t,
+          rng: new Rng(engine, 1),
+          bootstrap: 0,
+        },
+      );
+      const view = (x: ScoreReport) =>
+        x.thresholdView.attributes[0].comparisons.map((c) => [c.rate, c.ratio, c.verdict, c.direction]);
+      const other = (x: ScoreReport) => new Map(x.thresholdView.attributes[0].comparisons.map((c) => [c.metric, c]));
+      // selection rate on selection rate, TPR on TNR, …: the same figures under the other coding
+      const fo = other(f);
+      const { recodedMetric } = await import('../../src/methods/metrics/index.js');
+      for (const c of r.thresholdView.attributes[0].comparisons) {
+        const m = recodedMetric(c.metric);
+        const g = fo.get(m.metric)!;
+        assert.deepEqual([c.verdict, c.direction], [g.verdict, g.direction], c.metric);
+        if (!m.complement) assert.equal(c.rate, g.rate, c.metric);
+      }
+      assert.equal(view(r).length, view(f).length);
+      // the curve's cuts lie between scores too: the same selection rates read from either end
+      assert.ok(r.attributes[0].curve.every((p) => !s.includes(p.threshold)));
+      // the cut as given, on a score that rows hold: a warning says what changes with the coding
+      const held = named(s[0]);
+      assert.ok(
+        held.warnings.some((w) => /score exactly .*decided "not above" here/.test(w)),
+        held.warnings.join('\n'),
+      );
+      assert.ok(!r.warnings.some((w) => /score exactly/.test(w)));
+    },
+  );
+
   it('errors name the column and the row', async () => {
     const engine = await getEngine();
     const rng = new Rng(engine, 1);

@@ -92,11 +92,12 @@ Rows with no value in a --group column are left out of that column's tables and 
 
 Other outputs (--output, else inferred from the label and --pred; the first line says which and why):
 score: a numeric score against a two-valued label, --favourable higher|lower. The binary metrics above at
---threshold (any number; default 0.5 for scores in [0, 1], else the median score) are its threshold view
+--threshold (any number; default 0.5 for scores in [0, 1], else the median score, moved halfway to the next
+score when rows hold it, so that the coding rule holds) are its threshold view
 (calibration only for scores in [0, 1]), and per group:
 ${wrapText(outputMetricsHelp('score'), 104, 4)}
-  and the selection-rate ratio at every distinct score (up to ${SCORE_DEFAULTS.maxDistinct}), else at the 5%, 10%, ` +
-  `..., 95%
+  and the selection-rate ratio halfway between adjacent distinct scores (up to ${SCORE_DEFAULTS.maxDistinct}), ` +
+  `else at the 5%, 10%, ..., 95%
   quantiles, with pointwise intervals (the curve in JSON). The AUC comparisons and the threshold view are
   one Holm family.
 regression: a numeric prediction against a numeric label, --favourable higher|lower; the band a ratio

@@ -129,6 +129,7 @@ export {
 export {
   SCORE_DEFAULTS,
   scoreMetrics,
+  rowsOnCut,
   scoreThreshold,
   sweepThresholds,
   type CurvePoint,

@@ -7,6 +7,7 @@ import { check } from '../../engine/errors.js';
 import type { Rng } from '../../engine/rng.js';
 import { getColumn, type Table } from '../../data/table.js';
 import { medianOf, quantileSorted } from '../../data/quantile.js';
+import { fmtNum } from '../../data/text.js';
 import { DECISION_DEFAULTS, positiveOf, scoreRule } from './decision.js';
 import { aucSorted, bootstrapTwo, ksSorted, logRatio, sortedCopy, wassersteinSorted, type AucSe } from './distance.js';
 import {
@@ -29,7 +30,7 @@ import { log as fdlog, exp as fdexp } from '../../engine/fdlibm.js';
 export const SCORE_DEFAULTS = {
   /** bootstrap resamples of the KS and Wasserstein intervals */
   bootstrap: 200,
-  /** the sweep takes every distinct score up to this many, else the quantiles below */
+  /** the sweep cuts between distinct scores up to this many, else at the quantiles below */
   maxDistinct: 20,
   /** the sweep's quantiles of all scores: 5%, 10%, …, 95% */
   quantiles: Array.from({ length: 19 }, (_, k) => (k + 1) / 20),
@@ -42,7 +43,8 @@ export interface ScoreMetricsOptions {
   pred: string;
   /** which end of the score people want (default higher) */
   favourable?: Direction;
-  /** the threshold view's cut, any finite number (default: 0.5 when every score is in [0, 1], else the median) */
+  /** the threshold view's cut, any finite number (default: 0.5 when every score is in [0, 1], else the median,
+   * moved between two scores: scoreThreshold) */
   threshold?: number;
   groups: string[];
   intersect?: boolean;
@@ -147,7 +149,12 @@ function binaryOutcome(table: Table, label: string, given: string | undefined) {
   return { y, positive, values };
 }
 
-/** The threshold view's cut and why: the one given, else 0.5 for scores in [0, 1], else the median score. */
+/**
+ * The threshold view's cut and why: the one given, else 0.5 for scores in [0, 1], else the median score, moved
+ * halfway to the next distinct score when rows hold it. A row exactly on the cut is decided "not above" as named and
+ * "above" coded the other way (−s > −t), so a cut that integer scores hold (a decile, a 300–850 score) would change
+ * those rows' decisions with the coding; a cut between two scores decides every row the same way under both.
+ */
 export function scoreThreshold(score: Float64Array, given: number | undefined): { value: number; reason: string } {
   if (given !== undefined) return { value: scoreRule(given, 'metrics').threshold, reason: 'as --threshold says' };
   if (inUnit(score))
@@ -155,16 +162,43 @@ export function scoreThreshold(score: Float64Array, given: number | undefined): 
       value: DECISION_DEFAULTS.threshold,
       reason: `every score is in [0, 1], so the default ${DECISION_DEFAULTS.threshold}`,
     };
-  return { value: medianOf(score), reason: 'the median score (the scores leave [0, 1]; give --threshold to choose)' };
+  const m = medianOf(score);
+  let next = Infinity;
+  let held = false;
+  for (const x of score) {
+    if (x === m) held = true;
+    else if (x > m && x < next) next = x;
+  }
+  if (!held || next === Infinity)
+    return { value: m, reason: 'the median score (the scores leave [0, 1]; give --threshold to choose)' };
+  const t = (m + next) / 2;
+  return {
+    value: t,
+    reason:
+      `the median score ${fmtNum(m)}, moved halfway to the next score ${fmtNum(next)} so that no row sits on the cut ` +
+      `(the scores leave [0, 1]; give --threshold to choose)`,
+  };
 }
 
-/** The sweep's thresholds: every distinct score when there are few, else the 5%, 10%, …, 95% quantiles. */
+/** Rows whose score is exactly `t`: decided "not above" as named, "above" coded the other way. */
+export function rowsOnCut(score: ArrayLike<number>, t: number): number {
+  let k = 0;
+  for (let i = 0; i < score.length; i++) if (score[i] === t) k++;
+  return k;
+}
+
+/**
+ * The sweep's thresholds: between each pair of adjacent distinct scores when there are few (a cut no row sits on, so
+ * the curve is the same under either coding), else the 5%, 10%, …, 95% quantiles of all scores.
+ */
 export function sweepThresholds(sortedScores: Float64Array): { thresholds: number[]; how: string } {
   const distinct: number[] = [];
   for (let i = 0; i < sortedScores.length && distinct.length <= SCORE_DEFAULTS.maxDistinct; i++)
     if (i === 0 || sortedScores[i] !== sortedScores[i - 1]) distinct.push(sortedScores[i]);
-  if (distinct.length <= SCORE_DEFAULTS.maxDistinct)
-    return { thresholds: distinct, how: `each of the ${distinct.length} distinct scores` };
+  if (distinct.length <= SCORE_DEFAULTS.maxDistinct) {
+    const cuts = distinct.slice(1).map((x, k) => (distinct[k] + x) / 2);
+    return { thresholds: cuts, how: `halfway between each pair of the ${distinct.length} distinct scores` };
+  }
   const qs = [...new Set(SCORE_DEFAULTS.quantiles.map((q) => quantileSorted(sortedScores, q)))];
   return { thresholds: qs, how: 'the 5%, 10%, …, 95% quantiles of all scores' };
 }
@@ -215,6 +249,7 @@ export function scoreMetrics(table: Table, opts: ScoreMetricsOptions, output?: O
   const score = numericColumn(table, opts.pred, '--pred', 'the score column');
   const { y, positive } = binaryOutcome(table, opts.label, opts.positive);
   const threshold = scoreThreshold(score, opts.threshold);
+  const onCut = rowsOnCut(score, threshold.value);
   const thresholdView = groupMetrics(table, {
     label: opts.label,
     positive,
@@ -396,7 +431,16 @@ export function scoreMetrics(table: Table, opts: ScoreMetricsOptions, output?: O
         : null,
     minGroupSize,
     suppressBelow: k > 0 ? k : null,
-    warnings: [...thresholdView.warnings],
+    warnings: [
+      ...(onCut > 0
+        ? [
+            `${onCut} row${onCut > 1 ? 's' : ''} score exactly ${fmtNum(threshold.value)}, the threshold view's cut: ` +
+              `decided "not above" here, they would be decided the other way with the scores coded the other way ` +
+              `(−s > −t); a cut between two scores decides them the same under both`,
+          ]
+        : []),
+      ...thresholdView.warnings,
+    ],
   };
   correctTogether([thresholdView, report], "the threshold view's tables and the AUC comparisons");
   // the score's counts are the whole family's (the threshold view's keep its own)
