@@ -156,11 +156,18 @@ With the Adult and COMPAS files in LUCID_DATA_DIR (where to get them: docs/data.
       throw new EngineError('E_ARG', '--score is for the simulator (dataset export sim)');
     } else {
       const naming = opts.naming === 'uci' ? 'uci' : undefined;
+      // the arguments are checked before the data is read: a wrong --target is a usage error with or without the data
+      const adultTarget = name === 'adult' ? targetOf(name, opts.target, ADULT_TARGET_NAMES) : undefined;
+      const unknown = (opts.with ?? []).filter((c) => !COMPAS_EXTRA.includes(c));
+      if (unknown.length > 0)
+        throw new EngineError(
+          'E_ARG',
+          `--with ${unknown.join(',')}: not a column compas can add; it can add ${COMPAS_EXTRA.join(', ')}`,
+        );
       const d = name === 'adult' ? await loadAdult({ naming }) : await loadCompas();
       table = opts.split === 'all' ? d.source : d.splits[opts.split];
       let label = d.label;
       let audit = `--positive '${d.audit.positive}' --favourable ${d.audit.favourable}`;
-      const adultTarget = name === 'adult' ? targetOf(name, opts.target, ADULT_TARGET_NAMES) : undefined;
       if (adultTarget !== undefined && adultTarget !== 'income') {
         target = adultTarget;
         table = adultTargetTable(table, adultTarget, naming);
@@ -168,12 +175,6 @@ With the Adult and COMPAS files in LUCID_DATA_DIR (where to get them: docs/data.
         audit = ADULT_TARGETS[adultTarget].audit;
       }
       if (opts.with !== undefined) {
-        const unknown = opts.with.filter((c) => !COMPAS_EXTRA.includes(c));
-        if (unknown.length > 0)
-          throw new EngineError(
-            'E_ARG',
-            `--with ${unknown.join(',')}: not a column compas can add; it can add ${COMPAS_EXTRA.join(', ')}`,
-          );
         const extra = d.extra ? (opts.split === 'all' ? d.extra.source : d.extra.splits[opts.split]) : null;
         const added = opts.with.map((c) => {
           const col = extra?.columns.find((x) => x.name === c);
