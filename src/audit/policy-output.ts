@@ -277,7 +277,7 @@ export function checkOutputPolicy(
       const report = outputMetrics(table, {
         label: s.label,
         pred: s.pred,
-        output: choice.kind,
+        output,
         positive: s.positive,
         favourable: o.favourable,
         classOrder: o.classOrder,
