@@ -99,6 +99,14 @@ export function readBaseline(json: unknown, source: string, policy: Policy, s: C
   }
   if (isObject(json) && isObject(json.meta) && isObject(json.metrics) && isObject(json.metrics.attributes)) {
     const meta = json.meta;
+    const kind = kindOf(meta.output);
+    const other = policy.rules.find((r) => !r.metric.kinds.includes(kind));
+    if (other)
+      throw new EngineError(
+        'E_INPUT',
+        `${source}: the baseline is an audit of a ${kind} output; rule "${other.id}" is on ${other.metric.name}, a ` +
+          `metric of ${other.metric.kinds.join(' and ')} outputs: the kinds differ, so no value compares`,
+      );
     const reports = [json.metrics.attributes, json.metrics.intersection].filter(isObject) as unknown as MetricsReport[];
     if (meta.label !== s.label)
       notes.push(`the audit's label is ${JSON.stringify(meta.label)}, here ${JSON.stringify(s.label)}`);
@@ -173,7 +181,7 @@ export function readBaseline(json: unknown, source: string, policy: Policy, s: C
         );
       }
     }
-    return { source, format: 'audit.json', kind: kindOf(meta.output), values, notes };
+    return { source, format: 'audit.json', kind, values, notes };
   }
   throw new EngineError(
     'E_INPUT',

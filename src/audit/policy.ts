@@ -2,6 +2,8 @@
 // checked on a data file with a predictions column, optionally against a baseline (an earlier check's
 // JSON or an audit.json). Output-based rules only: the values are those of groupMetrics (the same
 // rates, references, small groups, suppression and verdicts as `lucid metrics`); no GAN, no model.
+// The rule metrics of score, multiclass and regression outputs are derived here from their tables too;
+// policy-output.ts checks them on outputMetrics' reports.
 // Core code: no Node imports (the file I/O is src/node/policy.ts, the wiring src/cli/commands/check.ts).
 //
 // The rule, stated once (docs/ci.md says it in words):
@@ -345,8 +347,8 @@ export function requireKind(policy: Policy, kind: OutputKind, why: string): void
       throw bad(
         policy.file,
         `${r.path}.metric`,
-        `rule "${r.id}" is a ${r.metric.name} rule, a metric of ${r.metric.kinds.join(' and ')} outputs; the output ` +
-          `is ${kind} (${why}): its metrics are ${ruleMetricsOf(kind).join(', ')}`,
+        `rule "${r.id}": ${r.metric.name} is a metric of ${r.metric.kinds.join(' and ')} outputs; the output is ` +
+          `${kind} (${why}): its metrics are ${ruleMetricsOf(kind).join(', ')}`,
       );
 }
 

@@ -122,7 +122,7 @@ describe('the rule metrics of the other output kinds, derived from their tables'
     errorOf(
       () => policyOf('regression', [{ metric: 'four_fifths', attribute: 'group', min: 0.8 }], { output: 'regression' }),
       'E_ARG',
-      /^regression\.json: rules\[0\]\.metric: rule "four_fifths:group" is a four_fifths rule, a metric of binary and score outputs; the output is regression \(as its inputs\.output says\): its metrics are mean_prediction, /,
+      /^regression\.json: rules\[0\]\.metric: rule "four_fifths:group": four_fifths is a metric of binary and score outputs; the output is regression \(as its inputs\.output says\): its metrics are mean_prediction, /,
     );
     // inferred from the data: a score's AUC on a regression table
     errorOf(
@@ -135,7 +135,7 @@ describe('the rule metrics of the other output kinds, derived from their tables'
           'r.csv',
         ),
       'E_ARG',
-      /rules\[0\]\.metric: rule "auc_ratio:group" is a auc_ratio rule, a metric of score outputs; the output is regression \(inferred regression: .*\): its metrics are mean_prediction, mean_prediction_diff, mean_prediction_ratio, /,
+      /rules\[0\]\.metric: rule "auc_ratio:group": auc_ratio is a metric of score outputs; the output is regression \(inferred regression: .*\): its metrics are mean_prediction, mean_prediction_diff, mean_prediction_ratio, /,
     );
   });
 

@@ -134,7 +134,7 @@ describe('lucid check on the other output kinds', () => {
           rules: [{ metric: 'four_fifths', attribute: 'group', min: 0.8 }],
         }),
       ),
-      /rules\[0\]\.metric: rule "four_fifths:group" is a four_fifths rule, a metric of binary and score outputs; the output is regression/,
+      /rules\[0\]\.metric: rule "four_fifths:group": four_fifths is a metric of binary and score outputs; the output is regression/,
     );
     usage(
       lucid(

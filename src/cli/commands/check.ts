@@ -74,6 +74,9 @@ The policy (JSON; docs/ci.md has the whole format) lists rules, each a metric of
 or an intersection "Sex×Race") with a threshold: {"metric": "four_fifths", "attribute": "Sex", "min": 0.8},
 {"metric": "tpr_diff", "attribute": "Race", "maxAbs": 0.05} (differences are fractions: 0.05 = 5 pp).
 The metrics: ${ruleMetricList()}.
+A score, multiclass or regression output (--output, or inputs.output, else inferred and said) is checked on
+the metrics of lucid metrics --output for its kind; a multiclass rule names its class ("class": "decline");
+a rule on a metric the kind does not have is a usage error (docs/ci.md, "Scores, classes and real values").
 Its "inputs" name the label, positive class and prediction column; --label, --positive, --pred and
 --threshold override them. A rule is checked per group on the point value; the interval and the metrics
 verdict are shown beside it. A group with fewer than --min-group rows (default ${METRICS_DEFAULTS.minGroupSize}), a ` +
