@@ -821,6 +821,8 @@ export interface CheckResult {
       onInsufficient: OnInsufficient;
       margin: number;
       description?: string;
+      /** a multiclass rule's class */
+      class?: string;
     }[];
   };
   data: { source: string; rows: number };
@@ -1137,6 +1139,7 @@ export function policySummary(policy: Policy, s: CheckSettings): CheckResult['po
       onInsufficient: r.onInsufficient ?? s.onInsufficient,
       margin: r.margin ?? s.margin,
       ...(r.description ? { description: r.description } : {}),
+      ...(r.class !== undefined ? { class: r.class } : {}),
     })),
   };
 }

@@ -197,6 +197,26 @@ describe('a policy per kind on the simulator: passes on fair, fails on direct fo
   });
 });
 
+it("a score policy's threshold is on the score's scale, and its binary rules read that cut", () => {
+  const s = settings('score');
+  const p = parsePolicy(
+    { version: 1, inputs: { output: 'score', threshold: 650 }, rules: RULES.score.slice(0, 1) },
+    'score.json',
+  );
+  errorOf(
+    () => parsePolicy({ version: 1, inputs: { threshold: 650 }, rules: RULES.score.slice(0, 1) }, 'b.json'),
+    'E_ARG',
+    /^b\.json: inputs\.threshold: expected a number in \[0, 1\], got 650$/,
+  );
+  const at = (t: number) =>
+    checkOutputPolicy(table('score', 'direct'), p, s, { ...OUT.score, threshold: t }, 'score-direct.csv');
+  const r = at(p.inputs.threshold!);
+  assert.equal((r.inputs as { threshold: number }).threshold, 650);
+  // a cut below every score selects everyone: a ratio of 1
+  assert.equal(at(0).checks[0].value, 1);
+  assert.notEqual(r.checks[0].value, 1);
+});
+
 describe('the baseline of a kind', () => {
   it('a regression: a move toward the threshold beyond the margin regresses, in the rule units', () => {
     const kind = 'regression';

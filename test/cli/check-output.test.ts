@@ -72,8 +72,13 @@ describe('lucid check on the other output kinds', () => {
       'json',
     );
     assert.equal(bad.status, EXIT.policy, bad.stderr);
-    const json = JSON.parse(bad.stdout) as { inputs: { output: { kind: string } }; checks: Record<string, unknown>[] };
+    const json = JSON.parse(bad.stdout) as {
+      inputs: { output: { kind: string } };
+      policy: { rules: { class?: string }[] };
+      checks: Record<string, unknown>[];
+    };
     assert.equal(json.inputs.output.kind, 'multiclass');
+    assert.equal(json.policy.rules[0].class, 'decline');
     assert.deepEqual(
       json.checks.filter((c) => c.fails).map((c) => [c.group, c.class]),
       [['B', 'decline']],

@@ -245,6 +245,12 @@ export const check = withAuditRunOptions(
           `predictions (lucid model predict --out scored.csv) and check them: lucid check --data scored.csv --pred ` +
           `<column> --output <kind>`,
       );
+    if (settings.threshold < 0 || settings.threshold > 1)
+      throw new EngineError(
+        'E_ARG',
+        `--threshold ${settings.threshold}: the audit's cut of P(positive) is in [0, 1] (a score's own scale is ` +
+          `checked with --pred and --output score)`,
+      );
     return checkWithModel(opts, policy, settings, started, early);
   }
   requireNoCanonical(policy, 'lucid check without --model');
