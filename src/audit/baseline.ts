@@ -5,6 +5,7 @@
 // Core code: no Node imports.
 import { EngineError } from '../engine/errors.js';
 import type { MetricsReport } from '../methods/metrics/index.js';
+import { OUTPUT_KIND_NAMES, type OutputKind } from '../methods/metrics/outputs.js';
 import { canonicalValues, type AuditView } from './policy-audit.js';
 import {
   auditTable,
@@ -22,6 +23,8 @@ import {
 export interface Baseline {
   source: string;
   format: 'lucid check' | 'audit.json';
+  /** the output kind it was checked on (binary for results and audits that do not say) */
+  kind: OutputKind;
   /** key(rule id, group) → value */
   values: Map<string, { value: number | null; reason?: string }>;
   notes: string[];
@@ -40,6 +43,10 @@ const olderThan = (v: unknown, than: string) =>
     .split('.')
     .map(Number)
     .reduce((c, x, i) => c || x - Number(than.split('.')[i] ?? 0), 0) < 0;
+
+/** The output kind a result or an audit states (`output.kind`); binary when it states none, as before the kinds. */
+const kindOf = (o: unknown): OutputKind =>
+  isObject(o) && OUTPUT_KIND_NAMES.includes(o.kind as OutputKind) ? (o.kind as OutputKind) : 'binary';
 
 /** A value from a baseline: a finite number, or none (a metric the older file does not have gives undefined). */
 const usable = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
@@ -88,10 +95,18 @@ export function readBaseline(json: unknown, source: string, policy: Policy, s: C
         notes.push(`the baseline's ${k} is ${JSON.stringify(inp[k])}, here ${JSON.stringify(s[k])}`);
     if (json.minGroup !== undefined && json.minGroup !== s.minGroup)
       notes.push(`the baseline's minGroup is ${String(json.minGroup)}, here ${s.minGroup}`);
-    return { source, format: 'lucid check', values, notes };
+    return { source, format: 'lucid check', kind: kindOf(inp.output), values, notes };
   }
   if (isObject(json) && isObject(json.meta) && isObject(json.metrics) && isObject(json.metrics.attributes)) {
     const meta = json.meta;
+    const kind = kindOf(meta.output);
+    const other = policy.rules.find((r) => !r.metric.kinds.includes(kind));
+    if (other)
+      throw new EngineError(
+        'E_INPUT',
+        `${source}: the baseline is an audit of a ${kind} output; rule "${other.id}" is on ${other.metric.name}, a ` +
+          `metric of ${other.metric.kinds.join(' and ')} outputs: the kinds differ, so no value compares`,
+      );
     const reports = [json.metrics.attributes, json.metrics.intersection].filter(isObject) as unknown as MetricsReport[];
     if (meta.label !== s.label)
       notes.push(`the audit's label is ${JSON.stringify(meta.label)}, here ${JSON.stringify(s.label)}`);
@@ -166,7 +181,7 @@ export function readBaseline(json: unknown, source: string, policy: Policy, s: C
         );
       }
     }
-    return { source, format: 'audit.json', values, notes };
+    return { source, format: 'audit.json', kind, values, notes };
   }
   throw new EngineError(
     'E_INPUT',
@@ -180,6 +195,13 @@ export function readBaseline(json: unknown, source: string, policy: Policy, s: C
  * regression, and fails.
  */
 export function compareBaseline(result: CheckResult, policy: Policy, baseline: Baseline, s: CheckSettings): void {
+  const kind: OutputKind = 'output' in result.inputs ? result.inputs.output.kind : 'binary';
+  if (baseline.kind !== kind)
+    throw new EngineError(
+      'E_INPUT',
+      `${baseline.source}: the baseline was checked on a ${baseline.kind} output, this check is on a ${kind} output: ` +
+        `the kinds differ, so no value compares (give a baseline of the same output kind)`,
+    );
   const rules = new Map(policy.rules.map((r) => [r.id, r]));
   let compared = 0;
   let missing = 0;

@@ -36,6 +36,7 @@ import {
   type PolicyRule,
   type RuleCheck,
   type RuleValue,
+  requireKind,
 } from './policy.js';
 
 /** What the canonical rules read of an audit (an AuditResult, or the audit.json written from one). */
@@ -228,6 +229,8 @@ export function validateForAudit(policy: Policy, protectedColumns: readonly stri
  * outcome and threshold are the audit's.
  */
 export function checkPolicyOnAudit(a: AuditView, policy: Policy, s: CheckSettings, where: string): CheckResult {
+  // the audit's metrics tables are a binary decision's (a score's AUC or a class's rate is not in them)
+  requireKind(policy, 'binary', "an audit's metrics are those of a binary decision");
   const reports = [a.metrics.attributes, a.metrics.intersection].filter((r): r is NonNullable<typeof r> => r !== null);
   const checks: RuleCheck[] = [];
   const warnings: string[] = [];

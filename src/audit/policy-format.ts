@@ -1,7 +1,7 @@
 // The outputs of `lucid check` that CI systems display: a short Markdown summary (a job summary, a
 // merge-request comment) and a JUnit XML file (one testsuite, one testcase per rule and group, and
 // one per baseline comparison). Core code: strings only, no Node imports.
-import { formatValue, marginText, type CheckResult, type RuleCheck } from './policy.js';
+import { changeKind, formatValue, marginText, type CheckResult, type RuleCheck } from './policy.js';
 import { SHIFT_STATUS_WORDS } from './checks.js';
 import { MISSING } from '../data/text.js';
 
@@ -53,24 +53,36 @@ export function checkMarkdown(r: CheckResult): string {
   );
   L.push('');
   const inp = r.inputs;
-  const pred =
-    inp.predKind === 'scores'
-      ? `scores in ${code(inp.pred)}, positive above ${inp.threshold}`
-      : `predicted labels in ${code(inp.pred)}`;
-  L.push(
-    `Policy ${code(r.policy.file)} on ${code(r.data.source)} (${int(r.data.rows)} rows): label ${code(inp.label)}, ` +
-      `positive class ${code(inp.positive)} ` +
-      `(${inp.favourable === 'positive' ? 'the favourable outcome' : 'the unfavourable outcome'}), ${pred}.`,
-  );
+  if ('output' in inp) {
+    const o = inp.output;
+    const side =
+      o.kind === 'score'
+        ? `; positive class ${code(inp.positive ?? '')}, its binary metrics at the threshold ${inp.threshold}`
+        : '';
+    L.push(
+      `Policy ${code(r.policy.file)} on ${code(r.data.source)} (${int(r.data.rows)} rows): label ${code(inp.label)}, ` +
+        `predictions ${code(inp.pred)}: ${o.reason}; favourable: ${o.favourable}${side}.`,
+    );
+  } else {
+    const pred =
+      inp.predKind === 'scores'
+        ? `scores in ${code(inp.pred)}, positive above ${inp.threshold}`
+        : `predicted labels in ${code(inp.pred)}`;
+    L.push(
+      `Policy ${code(r.policy.file)} on ${code(r.data.source)} (${int(r.data.rows)} rows): label ${code(inp.label)}, ` +
+        `positive class ${code(inp.positive)} ` +
+        `(${inp.favourable === 'positive' ? 'the favourable outcome' : 'the unfavourable outcome'}), ${pred}.`,
+    );
+  }
   L.push(
     `Each rule is checked per group on the point value; the interval and the metrics verdict beside it are context, ` +
       `not the test. A group with fewer than ${r.minGroup} rows` +
       `${r.suppressBelow ? ` (or suppressed, fewer than ${r.suppressBelow})` : ''}, a small reference or an ` +
       `undefined value is "insufficient data": it does not fail unless its rule says \`onInsufficient: "fail"\`.`,
   );
-  if (r.checks.some((x) => x.kind === 'difference' && !x.interval && x.value !== null))
+  if (!('output' in inp) && r.checks.some((x) => x.kind === 'difference' && !x.interval && x.value !== null))
     L.push('Differences get an interval with `--bootstrap <n>`.');
-  if (inp.predKind === 'scores' && r.checks.some((x) => x.metric === 'impact_ratio'))
+  if ('predKind' in inp && inp.predKind === 'scores' && r.checks.some((x) => x.metric === 'impact_ratio'))
     L.push(
       "`impact_ratio` on scores is LL144's: the scoring rate (the share on the favourable side of the median score " +
         'of all rows), not the rate on the favourable side of the threshold; `four_fifths` uses the threshold.',
@@ -133,21 +145,23 @@ export function checkMarkdown(r: CheckResult): string {
         y.worse === null
           ? '—'
           : `${y.worse > 0 ? '+' : y.worse < 0 ? '−' : '±'}` +
-            `${formatValue(Math.abs(y.worse), x.kind === 'rate' ? 'difference' : x.kind, false)} (margin ` +
+            `${formatValue(Math.abs(y.worse), changeKind(x.kind), false)} (margin ` +
             `${marginText(y.margin, x.kind)})`;
       L.push(
         `| ${cell(mark)} | ${cell(x.rule)} | ${cell(x.group)} | ${cell(formatValue(y.value, x.kind))} | ` +
           `${cell(formatValue(x.value, x.kind))} | ` +
-          `${y.change === null ? '—' : cell(formatValue(y.change, x.kind === 'rate' ? 'difference' : x.kind))} | ` +
+          `${y.change === null ? '—' : cell(formatValue(y.change, changeKind(x.kind)))} | ` +
           `${cell(worse)} |`,
       );
     }
     for (const n of b.notes) L.push('', `- ${n}`);
   }
   L.push('');
+  const band =
+    r.verdicts.band ?? `ratio band [${r.verdicts.tolerance}, ${(1 / (r.verdicts.tolerance ?? 1)).toFixed(2)}]`;
   L.push(
-    `Metrics verdicts: ratio band [${r.verdicts.tolerance}, ${(1 / r.verdicts.tolerance).toFixed(2)}], ` +
-      `${r.verdicts.correction}, family-wise error ${Number((100 * r.verdicts.alpha).toPrecision(3))}%.`,
+    `Metrics verdicts: ${band}, ${r.verdicts.correction}, family-wise error ` +
+      `${Number((100 * r.verdicts.alpha).toPrecision(3))}%.`,
   );
   if (r.warnings.length) {
     L.push('');
@@ -179,8 +193,11 @@ const attr = (o: Record<string, string | number>) =>
     .map(([k, v]) => ` ${k}="${xmlEscape(String(v))}"`)
     .join('');
 
+/** A rule's metric as the outputs name it: "tpr_diff", or with its class "class_fnr_ratio of decline". */
+const metricText = (x: RuleCheck) => (x.class === undefined ? x.metric : `${x.metric} of ${x.class}`);
+
 function caseName(x: RuleCheck): string {
-  return `${x.attribute} = ${x.group}: ${x.metric} ${x.threshold}`;
+  return `${x.attribute} = ${x.group}: ${metricText(x)} ${x.threshold}`;
 }
 
 function detail(x: RuleCheck): string {
@@ -190,7 +207,7 @@ function detail(x: RuleCheck): string {
     : '';
   const verdict = x.verdict ? `; metrics verdict: ${x.verdict}` : x.context ? `; ${x.context}` : '';
   return (
-    `${x.metric} of ${x.attribute} = ${x.group} (n = ${x.n})${ref}: ${formatValue(x.value, x.kind)}, threshold ` +
+    `${metricText(x)} of ${x.attribute} = ${x.group} (n = ${x.n})${ref}: ${formatValue(x.value, x.kind)}, threshold ` +
     `${x.threshold}${iv}${verdict}`
   );
 }
@@ -210,7 +227,9 @@ export function checkJunit(r: CheckResult, seconds = 0): string {
       cases.push(
         `${head}>\n      <failure${attr({
           type: 'threshold',
-          message: `${x.attribute} = ${x.group}: ${x.metric} ${formatValue(x.value, x.kind)}, outside ${x.threshold}`,
+          message:
+            `${x.attribute} = ${x.group}: ${metricText(x)} ${formatValue(x.value, x.kind)}, outside ` +
+            `${x.threshold}`,
         })}>${xmlEscape(detail(x))}</failure>\n    </testcase>`,
       );
     } else if (x.status === 'insufficient data') {
@@ -236,7 +255,9 @@ export function checkJunit(r: CheckResult, seconds = 0): string {
     if (!b) continue;
     const bhead = `    <testcase${attr({
       classname: `lucid.check.${x.rule}.baseline`,
-      name: `${x.attribute} = ${x.group}: ${x.metric} against the baseline (margin ${marginText(b.margin, x.kind)})`,
+      name:
+        `${x.attribute} = ${x.group}: ${metricText(x)} against the baseline (margin ` +
+        `${marginText(b.margin, x.kind)})`,
       time: 0,
     })}`;
     const text = `baseline ${formatValue(b.value, x.kind)}, now ${formatValue(x.value, x.kind)}${

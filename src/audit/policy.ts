@@ -2,6 +2,8 @@
 // checked on a data file with a predictions column, optionally against a baseline (an earlier check's
 // JSON or an audit.json). Output-based rules only: the values are those of groupMetrics (the same
 // rates, references, small groups, suppression and verdicts as `lucid metrics`); no GAN, no model.
+// The rule metrics of score, multiclass and regression outputs are derived here from their tables too;
+// policy-output.ts checks them on outputMetrics' reports.
 // Core code: no Node imports (the file I/O is src/node/policy.ts, the wiring src/cli/commands/check.ts).
 //
 // The rule, stated once (docs/ci.md says it in words):
@@ -28,8 +30,12 @@ import {
   type Favourable,
   type MetricName,
   type MetricsReport,
+  type OutputInfo,
   type Verdict,
 } from '../methods/metrics/index.js';
+import { OUTPUT_METRICS, outputMetricDef, type OutputMetricName } from '../methods/metrics/output-definitions.js';
+import { MULTICLASS_RATE_NAMES, MULTICLASS_RATES, type MulticlassRate } from '../methods/metrics/multiclass.js';
+import { DIRECTIONS, OUTPUT_KIND_NAMES, type Direction, type OutputKind } from '../methods/metrics/outputs.js';
 
 /** The policy format this code reads (the `version` field). */
 export const POLICY_VERSION = 1;
@@ -49,7 +55,11 @@ export const POLICY_DEFAULTS = {
   maxNumericGroups: 20,
 };
 
-export type RuleKind = 'rate' | 'difference' | 'ratio' | 'distance';
+/**
+ * 'value' and 'value_difference' are a group's own figure and group − reference in the output's units (a regression's
+ * mean prediction, its MAE): unbounded, written as numbers, where 'rate' and 'difference' are shares and points.
+ */
+export type RuleKind = 'rate' | 'difference' | 'ratio' | 'distance' | 'value' | 'value_difference';
 export type OnInsufficient = 'skip' | 'fail';
 
 /**
@@ -125,8 +135,48 @@ export interface RuleMetric {
   yardstick: Yardstick | null;
   /** a rule on the canonical sets (needs a model and an audit), or null */
   canonical: CanonicalRuleName | null;
+  /** a score or regression metric of OUTPUT_METRIC_DEFS, or null */
+  output: OutputMetricName | null;
+  /** a multiclass rate of MULTICLASS_RATES, checked on the class the rule names ("class"), or null */
+  classRate: MulticlassRate | null;
+  /** the output kinds whose data have it: a score's threshold view has every binary metric and yardstick */
+  kinds: readonly OutputKind[];
   help: string;
 }
+
+/** The binary forms in the output's units (a regression's figures): own value, group − reference, group / reference. */
+const UNITS_KIND: Record<RuleKind, RuleKind> = {
+  rate: 'value',
+  difference: 'value_difference',
+  ratio: 'ratio',
+  distance: 'distance',
+  value: 'value',
+  value_difference: 'value_difference',
+};
+
+/**
+ * The rules of OUTPUT_METRIC_DEFS: a metric with a direction takes the three forms (in the output's units when the
+ * table says so; no ratio of a metric the table judges on the difference scale, a bias whose sign can change); a
+ * distance without a direction (KS, W1) is a 'distance' rule on the group's own value; a figure of the labels (the
+ * mean label) is no rule of the model.
+ */
+function outputRuleMetrics(m: OutputMetricName): RuleMetric[] {
+  const d = outputMetricDef(m);
+  const common = { base: null, yardstick: null, canonical: null, output: m, classRate: null, kinds: [d.kind] };
+  if (d.better === null)
+    return d.scale === 'difference' ? [{ ...common, name: m, kind: 'distance', help: `${d.label}: ${d.help}` }] : [];
+  return RULE_FORMS.filter((f) => !(f.kind === 'ratio' && d.scale === 'difference')).map(
+    (f): RuleMetric => ({
+      ...common,
+      name: `${m}${f.suffix}`,
+      kind: d.units ? UNITS_KIND[f.kind] : f.kind,
+      help: `${d.label}: ${d.units && f.kind === 'difference' ? "group − reference, in the output's units" : f.help}`,
+    }),
+  );
+}
+
+/** The rule metric name of a multiclass rate's form: class_positivity_rate, class_fnr_diff, class_fpr_ratio. */
+const classRuleName = (rate: MulticlassRate, suffix: string) => `class_${rate}${suffix}`;
 
 /**
  * Every metric name a rule may use: each metric of METRIC_DEFS in each form, then the yardsticks, then the
@@ -141,6 +191,9 @@ export const RULE_METRICS: readonly RuleMetric[] = [
         base: m,
         yardstick: null,
         canonical: null,
+        output: null,
+        classRate: null,
+        kinds: ['binary', 'score'],
         help: `${METRIC_DEFS[m].label}: ${f.help}`,
       }),
     ),
@@ -152,6 +205,9 @@ export const RULE_METRICS: readonly RuleMetric[] = [
       base: null,
       yardstick: y,
       canonical: null,
+      output: null,
+      classRate: null,
+      kinds: ['binary', 'score'],
       help: YARDSTICKS[y].help,
     }),
   ),
@@ -162,10 +218,33 @@ export const RULE_METRICS: readonly RuleMetric[] = [
       base: null,
       yardstick: null,
       canonical: c,
+      output: null,
+      classRate: null,
+      kinds: ['binary'],
       help: CANONICAL_RULES[c].help,
     }),
   ),
+  ...OUTPUT_METRICS.flatMap(outputRuleMetrics),
+  ...MULTICLASS_RATE_NAMES.flatMap((rate) =>
+    RULE_FORMS.map(
+      (f): RuleMetric => ({
+        name: classRuleName(rate, f.suffix),
+        kind: f.kind,
+        base: null,
+        yardstick: null,
+        canonical: null,
+        output: null,
+        classRate: rate,
+        kinds: ['multiclass'],
+        help: `the ${MULTICLASS_RATES[rate].words('the rule\'s "class"')}: ${f.help}`,
+      }),
+    ),
+  ),
 ];
+
+/** The rule metrics of one output kind, by name. */
+export const ruleMetricsOf = (kind: OutputKind): string[] =>
+  RULE_METRICS.filter((m) => m.kinds.includes(kind)).map((m) => m.name);
 
 /** The rules of `policy` on canonical sets (they need --model: an audit). */
 export const canonicalRules = (policy: Policy): PolicyRule[] => policy.rules.filter((r) => r.metric.canonical !== null);
@@ -193,14 +272,24 @@ export interface PolicyRule {
   onInsufficient?: OnInsufficient;
   margin?: number;
   description?: string;
+  /** a multiclass rate's class: "decline" */
+  class?: string;
 }
 
 export interface PolicyInputs {
   label?: string;
   positive?: string;
-  favourable?: Favourable;
+  /** positive|negative (binary) or higher|lower (score, regression) */
+  favourable?: Favourable | Direction;
   pred?: string;
+  /** binary: P(positive)'s cut in [0, 1]; with output "score": any number */
   threshold?: number;
+  /** the output kind the policy was written for: every rule's metric must be one of that kind's */
+  output?: OutputKind;
+  /** multiclass: the classes, most favourable first */
+  classOrder?: string[];
+  /** regression: the metrics verdicts' band ±d in the output's units */
+  toleranceUnits?: number;
   /** column → reference value for every rule on that column without its own */
   reference?: Record<string, string>;
 }
@@ -236,8 +325,31 @@ const hint = (name: string, names: readonly string[]) => {
 export function ruleMetricList(): string {
   return (
     `${RULE_FORMS.map((f) => `m${f.suffix}`).join(', ')} for m in ${METRICS.join(', ')}; ` +
-    `${Object.keys(YARDSTICKS).join(', ')}; ${CANONICAL_RULE_METRICS.join(', ')} (canonical sets: need a model)`
+    `${Object.keys(YARDSTICKS).join(', ')}; ${CANONICAL_RULE_METRICS.join(', ')} (canonical sets: need a model); on ` +
+    `a score also ${otherKindList('score')}; on a multiclass output (with "class") ${otherKindList('multiclass')}; ` +
+    `on a regression ${otherKindList('regression')}`
   );
+}
+
+/** The rule metrics of a kind other than binary, as one list (a score's binary ones are said once, above). */
+const otherKindList = (kind: OutputKind) =>
+  RULE_METRICS.filter((m) => m.kinds.includes(kind) && !m.kinds.includes('binary'))
+    .map((m) => m.name)
+    .join(', ');
+
+/**
+ * A usage error when a rule's metric does not exist for the output kind `kind` (`why`: how the kind was decided),
+ * naming the rule, its metric and the kind's metrics.
+ */
+export function requireKind(policy: Policy, kind: OutputKind, why: string): void {
+  for (const r of policy.rules)
+    if (!r.metric.kinds.includes(kind))
+      throw bad(
+        policy.file,
+        `${r.path}.metric`,
+        `rule "${r.id}": ${r.metric.name} is a metric of ${r.metric.kinds.join(' and ')} outputs; the output is ` +
+          `${kind} (${why}): its metrics are ${ruleMetricsOf(kind).join(', ')}`,
+      );
 }
 
 /** The policy from the text of its file; a syntax error names the line and column. */
@@ -306,6 +418,7 @@ export const attributeColumns = (attribute: string): string[] => attribute.split
 
 const RULE_KEYS = [
   'id',
+  'class',
   'description',
   'metric',
   'attribute',
@@ -327,7 +440,17 @@ const TOP_KEYS = [
   'margin',
   'rules',
 ] as const;
-const INPUT_KEYS = ['label', 'positive', 'favourable', 'pred', 'threshold', 'reference'] as const;
+const INPUT_KEYS = [
+  'label',
+  'positive',
+  'favourable',
+  'pred',
+  'threshold',
+  'reference',
+  'output',
+  'classOrder',
+  'toleranceUnits',
+] as const;
 
 function referenceOf(v: unknown, columns: string[], file: string, path: string): Record<string, string> {
   if (typeof v === 'string') {
@@ -408,8 +531,19 @@ function parseRule(r: unknown, i: number, file: string): PolicyRule {
     );
   const rule: PolicyRule = { id: '', path, metric, attribute, columns };
   if (r.id !== undefined) rule.id = str(r.id, file, `${path}.id`);
+  if (metric.classRate !== null) {
+    if (r.class === undefined)
+      throw bad(file, path, `gives no class: ${name} is a rate of one class, e.g. "class": "decline"`);
+    rule.class = str(r.class, file, `${path}.class`);
+  } else if (r.class !== undefined)
+    throw bad(
+      file,
+      `${path}.class`,
+      `${name} is no rate of one class; a multiclass output's rules are ${ruleMetricsOf('multiclass').join(', ')}`,
+    );
   if (r.description !== undefined) rule.description = str(r.description, file, `${path}.description`);
   const unit = metric.kind === 'difference' ? ' (fractions: 5 pp is 0.05)' : '';
+  const inUnits = metric.kind === 'value' || metric.kind === 'value_difference';
   const range = (key: 'min' | 'max', lo: number, hi: number) => {
     if (r[key] === undefined) return;
     const v = num(r[key], file, `${path}.${key}`);
@@ -417,16 +551,20 @@ function parseRule(r: unknown, i: number, file: string): PolicyRule {
       throw bad(file, `${path}.${key}`, `${v} is outside [${lo}, ${hi}], the range of a ${metric.kind}${unit}`);
     rule[key] = v;
   };
-  const [lo, hi] =
-    metric.kind === 'rate' || metric.kind === 'distance'
-      ? [0, 1]
-      : metric.kind === 'difference'
-        ? [-1, 1]
-        : [0, Infinity];
+  // a distance in the output's units (W1) has no upper end; a figure in units no end at all
+  const [lo, hi] = inUnits
+    ? [-Infinity, Infinity]
+    : metric.kind === 'distance' && metric.output !== null && outputMetricDef(metric.output).units
+      ? [0, Infinity]
+      : metric.kind === 'rate' || metric.kind === 'distance'
+        ? [0, 1]
+        : metric.kind === 'difference'
+          ? [-1, 1]
+          : [0, Infinity];
   range('min', lo, hi);
   range('max', lo, hi);
   if (r.maxAbs !== undefined) {
-    if (metric.kind !== 'difference')
+    if (metric.kind !== 'difference' && metric.kind !== 'value_difference')
       throw bad(
         file,
         `${path}.maxAbs`,
@@ -434,13 +572,18 @@ function parseRule(r: unknown, i: number, file: string): PolicyRule {
           `max${metric.kind === 'ratio' ? ' (e.g. "min": 0.8, "max": 1.25)' : ''}`,
       );
     const v = num(r.maxAbs, file, `${path}.maxAbs`);
-    if (v < 0 || v > 1) throw bad(file, `${path}.maxAbs`, `${v} is outside [0, 1], the range of |a difference|${unit}`);
+    if (v < 0 || (v > 1 && !inUnits))
+      throw bad(file, `${path}.maxAbs`, `${v} is outside [0, 1], the range of |a difference|${unit}`);
     if (rule.min !== undefined || rule.max !== undefined)
       throw bad(file, `${path}.maxAbs`, 'give maxAbs, or min and/or max, not both');
     rule.maxAbs = v;
   }
   if (rule.min === undefined && rule.max === undefined && rule.maxAbs === undefined)
-    throw bad(file, path, `gives no threshold: add min and/or max${metric.kind === 'difference' ? ', or maxAbs' : ''}`);
+    throw bad(
+      file,
+      path,
+      `gives no threshold: add min and/or max${metric.kind.includes('difference') ? ', or maxAbs' : ''}`,
+    );
   if (rule.min !== undefined && rule.max !== undefined && rule.min > rule.max)
     throw bad(file, `${path}.max`, `${rule.max} is below min ${rule.min}`);
   if (r.reference !== undefined) {
@@ -450,8 +593,12 @@ function parseRule(r: unknown, i: number, file: string): PolicyRule {
         `${path}.reference`,
         `${name} compares the positive and negative canonical sets: it takes no reference`,
       );
-    if (metric.kind === 'rate')
-      throw bad(file, `${path}.reference`, `${name} is each group's own rate: it has no reference`);
+    if (metric.kind === 'rate' || metric.kind === 'value')
+      throw bad(
+        file,
+        `${path}.reference`,
+        `${name} is each group's own ${metric.kind === 'rate' ? 'rate' : 'value'}: it has no reference`,
+      );
     if (metric.yardstick)
       throw bad(
         file,
@@ -512,12 +659,31 @@ export function parsePolicy(json: unknown, file: string): Policy {
     keysOf(inp, INPUT_KEYS, file, 'inputs', 'inputs');
     for (const k of ['label', 'positive', 'pred'] as const)
       if (inp[k] !== undefined) policy.inputs[k] = str(inp[k], file, `inputs.${k}`);
+    if (inp.output !== undefined) policy.inputs.output = oneOf(inp.output, OUTPUT_KIND_NAMES, file, 'inputs.output');
+    const out = policy.inputs.output;
     if (inp.favourable !== undefined)
-      policy.inputs.favourable = oneOf(inp.favourable, ['positive', 'negative'] as const, file, 'inputs.favourable');
+      policy.inputs.favourable =
+        out === 'score' || out === 'regression'
+          ? oneOf(inp.favourable, DIRECTIONS, file, 'inputs.favourable')
+          : out === undefined
+            ? oneOf(inp.favourable, ['positive', 'negative', ...DIRECTIONS] as const, file, 'inputs.favourable')
+            : oneOf(inp.favourable, ['positive', 'negative'] as const, file, 'inputs.favourable');
     if (inp.threshold !== undefined) {
       const t = num(inp.threshold, file, 'inputs.threshold');
-      if (t < 0 || t > 1) throw bad(file, 'inputs.threshold', `expected a number in [0, 1], got ${t}`);
+      // a score's cut is on its own scale
+      if (out !== 'score' && (t < 0 || t > 1))
+        throw bad(file, 'inputs.threshold', `expected a number in [0, 1], got ${t}`);
       policy.inputs.threshold = t;
+    }
+    if (inp.classOrder !== undefined) {
+      if (!Array.isArray(inp.classOrder) || inp.classOrder.length < 2)
+        throw bad(file, 'inputs.classOrder', `expected a list of classes, most favourable first`);
+      policy.inputs.classOrder = inp.classOrder.map((c, j) => str(c, file, `inputs.classOrder[${j}]`));
+    }
+    if (inp.toleranceUnits !== undefined) {
+      const d = num(inp.toleranceUnits, file, 'inputs.toleranceUnits');
+      if (d <= 0) throw bad(file, 'inputs.toleranceUnits', `expected a number > 0, got ${d}`);
+      policy.inputs.toleranceUnits = d;
     }
     if (inp.reference !== undefined) {
       if (!isObject(inp.reference))
@@ -552,12 +718,15 @@ export function parsePolicy(json: unknown, file: string): Policy {
   const used = new Set(given.keys());
   for (const r of policy.rules) {
     if (r.id) continue;
-    const stem = `${r.metric.name}:${r.attribute}${r.reference ? `@${Object.values(r.reference).join(', ')}` : ''}`;
+    const stem =
+      `${r.metric.name}${r.class !== undefined ? `[${r.class}]` : ''}:${r.attribute}` +
+      `${r.reference ? `@${Object.values(r.reference).join(', ')}` : ''}`;
     let id = stem;
     for (let k = 2; used.has(id); k++) id = `${stem}#${k}`;
     used.add(id);
     r.id = id;
   }
+  if (policy.inputs.output !== undefined) requireKind(policy, policy.inputs.output, 'as its inputs.output says');
   return policy;
 }
 
@@ -615,6 +784,8 @@ export interface RuleCheck {
    * for context
    */
   context?: string;
+  /** a multiclass rule's class (the rate of receiving it, or its FNR or FPR) */
+  class?: string;
   /** the threshold as text: "≥ 0.8", "|·| ≤ 0.05" */
   threshold: string;
   status: CheckStatus;
@@ -622,6 +793,16 @@ export interface RuleCheck {
   fails: boolean;
   reason?: string;
   baseline?: BaselineCompare;
+}
+
+/** The inputs of a check on a score, multiclass or regression output: its kind, why, and its favourable side. */
+export interface OutputInputs {
+  label: string;
+  pred: string;
+  output: OutputInfo;
+  /** a score: the positive label value and the cut of its threshold view */
+  positive?: string;
+  threshold?: number;
 }
 
 export interface CheckResult {
@@ -640,15 +821,20 @@ export interface CheckResult {
       onInsufficient: OnInsufficient;
       margin: number;
       description?: string;
+      /** a multiclass rule's class */
+      class?: string;
     }[];
   };
   data: { source: string; rows: number };
-  /** the metrics' inputs, as the metrics report states them */
-  inputs: Pick<MetricsReport, 'label' | 'positive' | 'favourable' | 'pred' | 'predKind' | 'threshold'>;
+  /** the metrics' inputs, as the metrics report states them (a score, multiclass or regression output: its kind) */
+  inputs: Pick<MetricsReport, 'label' | 'positive' | 'favourable' | 'pred' | 'predKind' | 'threshold'> | OutputInputs;
   minGroup: number;
   suppressBelow: number | null;
-  /** how the metrics verdicts shown beside the values were reached (one Holm family over every table checked) */
-  verdicts: { tolerance: number; alpha: number; correction: string };
+  /**
+   * how the metrics verdicts shown beside the values were reached (binary: one Holm family over every table checked);
+   * `band` in words for an output of another kind (a regression's may be in its units)
+   */
+  verdicts: { tolerance: number | null; alpha: number; correction: string; band?: string };
   checks: RuleCheck[];
   baseline: {
     source: string;
@@ -674,7 +860,8 @@ export interface CheckResult {
 /** The threshold of a rule as text, in the metric's unit. */
 export function thresholdText(r: Pick<PolicyRule, 'min' | 'max' | 'maxAbs'>, kind: RuleKind): string {
   const f = (v: number) => formatValue(v, kind);
-  if (r.maxAbs !== undefined) return `|·| ≤ ${formatValue(r.maxAbs, 'difference', false)}`;
+  if (r.maxAbs !== undefined)
+    return `|·| ≤ ${formatValue(r.maxAbs, kind === 'value_difference' ? 'value' : 'difference', false)}`;
   if (r.min !== undefined && r.max !== undefined) return `${f(r.min)} … ${f(r.max)}`;
   return r.min !== undefined ? `≥ ${f(r.min)}` : `≤ ${f(r.max!)}`;
 }
@@ -682,6 +869,11 @@ export function thresholdText(r: Pick<PolicyRule, 'min' | 'max' | 'maxAbs'>, kin
 /** A value in its unit: a rate as a percentage, a difference in percentage points, a ratio as a number. */
 export function formatValue(v: number | null, kind: RuleKind, signed = true): string {
   if (v === null) return MISSING.text;
+  if (kind === 'value' || kind === 'value_difference') {
+    // the output's units (a credit limit, years): six significant digits, the sign of a difference always said
+    const t = Math.abs(v).toLocaleString('en-US', { maximumSignificantDigits: 6 });
+    return `${v < 0 ? '−' : kind === 'value_difference' && signed && v > 0 ? '+' : ''}${t}`;
+  }
   if (kind === 'distance') return v.toFixed(3);
   if (kind === 'rate') return pctText(v);
   if (kind === 'difference') return fmtPpSigned(v, 2, MISSING.text, signed);
@@ -690,7 +882,13 @@ export function formatValue(v: number | null, kind: RuleKind, signed = true): st
 
 /** A baseline margin in the unit of the rule's values: percentage points for rates and differences. */
 export const marginText = (m: number, kind: RuleKind): string =>
-  kind === 'ratio' || kind === 'distance' ? String(m) : formatValue(m, 'difference', false);
+  kind === 'ratio' || kind === 'distance' || kind === 'value' || kind === 'value_difference'
+    ? String(m)
+    : formatValue(m, 'difference', false);
+
+/** The kind a change of a rule's value is written in: a rate's change in points, a value's in the output's units. */
+export const changeKind = (kind: RuleKind): RuleKind =>
+  kind === 'rate' ? 'difference' : kind === 'value' ? 'value_difference' : kind;
 
 /** Whether `v` satisfies the rule. */
 /**
@@ -837,7 +1035,7 @@ function columnValues(table: Table, column: string): string[] {
  * prediction columns, every rule's attribute columns, references and groups. Usage errors (exit 2)
  * naming the policy file and the JSON path.
  */
-function validateAgainstData(table: Table, policy: Policy, s: CheckSettings, where: string): void {
+export function validateAgainstData(table: Table, policy: Policy, s: CheckSettings, where: string): void {
   const names = table.columns.map((c) => c.name);
   const col = (name: string, path: string) => {
     if (!names.includes(name))
@@ -941,6 +1139,7 @@ export function policySummary(policy: Policy, s: CheckSettings): CheckResult['po
       onInsufficient: r.onInsufficient ?? s.onInsufficient,
       margin: r.margin ?? s.margin,
       ...(r.description ? { description: r.description } : {}),
+      ...(r.class !== undefined ? { class: r.class } : {}),
     })),
   };
 }
@@ -1045,7 +1244,8 @@ export function checkPolicy(table: Table, policy: Policy, s: CheckSettings, wher
 export function uncounted(
   checks: RuleCheck[],
   warnings: string[],
-  fit: MetricsReport['fit'],
+  /** the model's fit, or its line and notes as written (an output kind without a fit says so) */
+  fit: MetricsReport['fit'] | CheckResult['fit'],
 ): Pick<CheckResult, 'checks' | 'baseline' | 'counts' | 'passed' | 'warnings' | 'fit'> {
   return {
     checks,
@@ -1053,7 +1253,7 @@ export function uncounted(
     counts: { checks: 0, pass: 0, fail: 0, insufficient: 0, regressed: 0, failing: 0 },
     passed: true,
     warnings,
-    fit: { line: fitLine(fit), weak: fit.weak },
+    fit: 'line' in fit ? fit : { line: fitLine(fit), weak: fit.weak },
   };
 }
 

@@ -1,10 +1,10 @@
 // `lucid check`: the fairness gate for CI. Wiring only: read the policy, the data and the
-// baseline (src/node/policy.ts), call checkPolicy and compareBaseline (src/audit/policy.ts), write the
+// baseline (src/node/policy.ts), call checkOutputPolicy (src/audit/policy-output.ts: any output kind) and
+// compareBaseline (src/audit/baseline.ts), write the
 // Markdown, JUnit and JSON outputs, and only then raise PolicyFailure, which the one error handler
 // turns into exit 3 (EXIT.policy).
 import { Command, Option } from 'commander';
 import {
-  checkPolicy,
   POLICY_DEFAULTS,
   requireNoCanonical,
   ruleMetricList,
@@ -12,6 +12,8 @@ import {
   type Policy,
 } from '../../audit/policy.js';
 import { checkPolicyOnAudit, policyProtected, policyReferences } from '../../audit/policy-audit.js';
+import { checkOutputPolicy, type OutputSettings } from '../../audit/policy-output.js';
+import type { OutputKind } from '../../methods/metrics/outputs.js';
 import { auditCommonValues, withAuditRunOptions } from '../audit-options.js';
 import {
   finishPolicy,
@@ -31,12 +33,13 @@ import { initNodeEngine } from '../../node/engine.js';
 import { readPolicyFile } from '../../node/policy.js';
 import {
   FAIRNESS_OPTIONS,
+  finiteNumber,
   formatOption,
   nonNegativeInt,
+  OUTPUT_OPTIONS,
   positiveInt,
   readOptionsOf,
   THRESHOLD_OPTION,
-  unitInterval,
   withDataOptions,
   type DataCliOptions,
 } from '../options.js';
@@ -50,9 +53,12 @@ interface CheckCliOptions extends DataCliOptions, PolicyCliOptions {
   policy: string;
   label?: string;
   positive?: string;
-  favourable?: 'positive' | 'negative';
+  favourable?: string;
   pred?: string;
   threshold?: number;
+  output?: OutputKind;
+  classOrder?: string[];
+  toleranceUnits?: number;
   minGroup?: number;
   suppressBelow?: number;
   bootstrap: number;
@@ -68,6 +74,9 @@ The policy (JSON; docs/ci.md has the whole format) lists rules, each a metric of
 or an intersection "Sex×Race") with a threshold: {"metric": "four_fifths", "attribute": "Sex", "min": 0.8},
 {"metric": "tpr_diff", "attribute": "Race", "maxAbs": 0.05} (differences are fractions: 0.05 = 5 pp).
 The metrics: ${ruleMetricList()}.
+A score, multiclass or regression output (--output, or inputs.output, else inferred and said) is checked on
+the metrics of lucid metrics --output for its kind; a multiclass rule names its class ("class": "decline");
+a rule on a metric the kind does not have is a usage error (docs/ci.md, "Scores, classes and real values").
 Its "inputs" name the label, positive class and prediction column; --label, --positive, --pred and
 --threshold override them. A rule is checked per group on the point value; the interval and the metrics
 verdict are shown beside it. A group with fewer than --min-group rows (default ${METRICS_DEFAULTS.minGroupSize}), a ` +
@@ -118,19 +127,24 @@ export const check = withAuditRunOptions(
       new Option(
         '--favourable <which>',
         "whether the positive class is the outcome people want (default: the policy's inputs.favourable, else " +
-          'positive)',
-      ).choices(['positive', 'negative']),
+          'positive); a score or a real value: higher or lower, which end people want (default higher)',
+      ).choices(['positive', 'negative', 'higher', 'lower']),
     )
     .option(
       '--pred <column>',
-      "the predictions: predicted labels, 0/1, or P(positive) in [0, 1] (default: the policy's inputs.pred)",
+      "the predictions: predicted labels, 0/1, or P(positive) in [0, 1] (default: the policy's inputs.pred); a " +
+        'score, a class or a real value (--output)',
     )
     .addOption(
       new Option(
         `${THRESHOLD_OPTION.flag} <p>`,
-        `${THRESHOLD_OPTION.help} (default: the policy's inputs.threshold, else ${METRICS_DEFAULTS.threshold})`,
-      ).argParser(unitInterval),
+        `${THRESHOLD_OPTION.help} (default: the policy's inputs.threshold, else ${METRICS_DEFAULTS.threshold}); a ` +
+          "score's any number, the cut of its threshold view (default: its median outside [0, 1])",
+      ).argParser(finiteNumber),
     )
+    .addOption(OUTPUT_OPTIONS.output())
+    .addOption(OUTPUT_OPTIONS.classOrder())
+    .addOption(OUTPUT_OPTIONS.toleranceUnits())
     .addOption(
       new Option(
         '--min-group <n>',
@@ -192,12 +206,21 @@ export const check = withAuditRunOptions(
       both: 'give --model (the audit scores the data with it) or --pred, not both',
     },
   );
+  // each output kind has its own defaults: the kind, the direction and a score's cut pass on as given
+  const out: OutputSettings = {
+    output: opts.output ?? policy.inputs.output,
+    favourable: opts.favourable ?? policy.inputs.favourable,
+    threshold: opts.threshold ?? policy.inputs.threshold,
+    classOrder: opts.classOrder ?? policy.inputs.classOrder,
+    toleranceUnits: opts.toleranceUnits ?? policy.inputs.toleranceUnits,
+  };
+  const binaryFavourable = out.favourable === 'positive' || out.favourable === 'negative' ? out.favourable : undefined;
   const settings: CheckSettings = {
     label,
     positive: opts.positive ?? policy.inputs.positive,
-    favourable: opts.favourable ?? policy.inputs.favourable ?? METRICS_DEFAULTS.favourable,
+    favourable: binaryFavourable ?? METRICS_DEFAULTS.favourable,
     pred: pred ?? `the model's predictions (${opts.model})`,
-    threshold: opts.threshold ?? policy.inputs.threshold ?? METRICS_DEFAULTS.threshold,
+    threshold: out.threshold ?? METRICS_DEFAULTS.threshold,
     minGroup: opts.minGroup ?? policy.minGroup ?? METRICS_DEFAULTS.minGroupSize,
     suppressBelow: opts.suppressBelow ?? policy.suppressBelow,
     onInsufficient: policy.onInsufficient ?? POLICY_DEFAULTS.onInsufficient,
@@ -208,7 +231,28 @@ export const check = withAuditRunOptions(
   // every path before any work (an audit, with --model): the baseline, the Markdown and JUnit files, the report folder
   const early = await preparePolicyFiles(opts);
   if (opts.model !== undefined && opts.out !== undefined) await prepareOutDir(opts.out);
-  if (opts.model !== undefined) return checkWithModel(opts, policy, settings, started, early);
+  if (opts.model !== undefined) {
+    // the audit of lucid audit reads a binary decision: the other kinds are checked on their predictions
+    const other = (['output', 'classOrder', 'toleranceUnits'] as const).filter((k) => out[k] !== undefined);
+    if (
+      (out.output !== undefined && out.output !== 'binary') ||
+      other.some((k) => k !== 'output') ||
+      binaryFavourable !== out.favourable
+    )
+      throw new EngineError(
+        'E_ARG',
+        `lucid check --model audits a binary decision; for a score, multiclass or regression model, write its ` +
+          `predictions (lucid model predict --out scored.csv) and check them: lucid check --data scored.csv --pred ` +
+          `<column> --output <kind>`,
+      );
+    if (settings.threshold < 0 || settings.threshold > 1)
+      throw new EngineError(
+        'E_ARG',
+        `--threshold ${settings.threshold}: the audit's cut of P(positive) is in [0, 1] (a score's own scale is ` +
+          `checked with --pred and --output score)`,
+      );
+    return checkWithModel(opts, policy, settings, started, early);
+  }
   requireNoCanonical(policy, 'lucid check without --model');
   if (opts.modelClasses !== undefined)
     throw new EngineError('E_ARG', '--model-classes belongs to --model (it maps the classes a model file records)');
@@ -223,7 +267,9 @@ export const check = withAuditRunOptions(
   requireClean(read, [label, pred, ...policy.rules.flatMap((r) => r.columns)], 'the label, prediction or attribute');
   for (const w of read.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
   if (settings.bootstrap > 0) settings.rng = new Rng(await initNodeEngine(), opts.seed);
-  const result = checkPolicy(table, policy, settings, opts.data);
+  // a score's and a real value's metrics need a seeded generator, bootstrap or not (a binary check never reads it)
+  out.rng = settings.rng ?? new Rng(await initNodeEngine(), opts.seed);
+  const result = checkOutputPolicy(table, policy, settings, out, opts.data);
   const markdown = await finishPolicy(result, policy, settings, opts, started, early);
   process.stdout.write(opts.format === 'json' ? JSON.stringify(result, null, 2) + '\n' : markdown);
   raiseIfFailed(result);
