@@ -29,12 +29,15 @@ const { values: parsed, positionals } = parseArgs({
     rows: { type: 'string', default: '2000' },
     population: { type: 'string', default: '200000' },
     codings: { type: 'string', default: 'as-named,recoded' },
+    // score coded the other way: 'given' passes −t (§13.1), 'default' lets the recoded run take its own default cut
+    'recoded-cut': { type: 'string', default: 'given' },
     out: { type: 'string', default: 'out/experiments/outputs' },
   },
 });
 // parseArgs's types (@types/node 20) leave an option that has a default possibly undefined
 const values = /** @type {typeof parsed & {
- *   target: string, kinds: string, seeds: string, rows: string, population: string, codings: string, out: string
+ *   target: string, kinds: string, seeds: string, rows: string, population: string, codings: string, out: string,
+ *   'recoded-cut': string
  * }} */ (parsed);
 const runsDir = join(values.out, 'runs');
 const seedList = (s) =>
@@ -69,6 +72,7 @@ async function run() {
   const { simulate, SIM_TARGETS, SIM_DECISIONS } = await import('../dist/src/data/simulator.js');
   const { outputMetrics, correctTogether } = await import('../dist/src/methods/metrics/index.js');
   const { scoreThreshold } = await import('../dist/src/methods/metrics/score.js');
+  const { sortedCopy } = await import('../dist/src/methods/metrics/distance.js');
   mkdirSync(runsDir, { recursive: true });
   const engine = await initNodeEngine();
   const target = /** @type {'score' | 'multiclass' | 'regression'} */ (values.target);
@@ -93,7 +97,7 @@ async function run() {
     const replace = (repl) => ({ rows: table.rows, columns: table.columns.map((c) => repl[c.name] ?? c) });
     if (target === 'score') {
       const s = col(pred).values;
-      const t = scoreThreshold(s, undefined).value;
+      const t = scoreThreshold(sortedCopy(s), undefined, /** @type {"higher" | "lower"} */ (named.favourable)).value;
       const labelCol = col(label);
       const other = labelCol.categories.find((v) => v !== named.positive);
       return {
@@ -102,7 +106,7 @@ async function run() {
           ...named,
           positive: other,
           favourable: named.favourable === 'higher' ? 'lower' : 'higher',
-          threshold: -t,
+          ...(values['recoded-cut'] === 'default' ? {} : { threshold: -t }),
         },
       };
     }

@@ -50,7 +50,7 @@ describe('lucid check on the other output kinds', () => {
     });
     policy('reg.json', {
       version: 1,
-      inputs: { label: 'merited_limit', pred: 'offered_limit' },
+      inputs: { label: 'merited_limit', pred: 'offered_limit', favourable: 'higher' },
       rules: [{ metric: 'mean_prediction_ratio', attribute: 'group', min: 0.85 }],
     });
   });

@@ -187,7 +187,7 @@ describe('multiclassMetrics: planted and null disparities', () => {
     assert.ok(c.ratio! < 0.8);
     assert.match(
       multiclassHeadline(r),
-      /^sex: Female receive decline at ×1\.\d\d the rate of Male \(\d+\.\d% vs \d+\.\d%\)/,
+      /^sex: Female receives decline at ×1\.\d\d the rate of Male \(\d+\.\d% vs \d+\.\d%\)/,
     );
     // with Male named the reference, the same flag reads from Female's side
     const m = multiclassMetrics(asTable(planted, ORDER), { ...opts(ORDER), reference: { sex: 'Male' } });
@@ -435,7 +435,7 @@ describe('text, CSV and JSON', () => {
     const s = formatMulticlassTable(r);
     assert.match(s, /class order \(most favourable first\): approve > refer > decline/);
     assert.match(s, /refer lies between them, so its disparities "differ"/);
-    assert.match(s, /headline: sex: Female receive decline at ×1\.\d\d the rate of Male/);
+    assert.match(s, /headline: sex: Female receives decline at ×1\.\d\d the rate of Male/);
     assert.match(s, /class decline \(least favourable\):\ngroup +n +receive +FNR +FPR\n/);
     assert.match(s, /\nFemale +decline +×1\.\d\d! ↓/);
     assert.match(s, /FLAGGED sex = Female: rate of receiving decline/);

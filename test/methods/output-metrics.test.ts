@@ -255,8 +255,8 @@ describe('scoreMetrics', () => {
   );
 
   it(
-    'integer scores: the default cut lies between two scores, so the coding rule holds with ties; a given cut on a ' +
-      'score warns',
+    'integer scores: the default cut lies between two scores, the same cut under either coding, so the coding rule ' +
+      'holds with ties; a given cut on a score warns',
     async () => {
       const engine = await getEngine();
       const d = scoreData(800, 5, 60, -30);
@@ -273,7 +273,7 @@ describe('scoreMetrics', () => {
       const r = named();
       const t = r.threshold.value;
       assert.ok(!s.includes(t), `the default cut ${t} is a score some row holds`);
-      assert.match(r.threshold.reason, /moved halfway to the next score/);
+      assert.match(r.threshold.reason, /moved halfway to the next score below it/);
       const f = scoreMetrics(
         table(
           cat('g', d.g),
@@ -289,11 +289,12 @@ describe('scoreMetrics', () => {
           groups: ['g'],
           positive: 'no',
           favourable: 'lower',
-          threshold: -t,
+          // no threshold: the recoded run's own default cut is the same cut, read from the other end
           rng: new Rng(engine, 1),
           bootstrap: 0,
         },
       );
+      assert.equal(f.threshold.value, -t);
       const view = (x: ScoreReport) =>
         x.thresholdView.attributes[0].comparisons.map((c) => [c.rate, c.ratio, c.verdict, c.direction]);
       const other = (x: ScoreReport) => new Map(x.thresholdView.attributes[0].comparisons.map((c) => [c.metric, c]));
@@ -421,26 +422,38 @@ describe('regressionMetrics', () => {
     assert.deepEqual(verdictsOf(r), verdictsOf(k));
   });
 
-  it('errors: a prediction ≤ 0 in ratio mode, a non-numeric prediction, a missing cell', async () => {
-    const engine = await getEngine();
-    const rng = new Rng(engine, 1);
-    const g = cat('g', ['a', 'b', 'a', 'b']);
-    const t = table(g, num('y', [1, 2, 3, 4]), num('p', [1, -2, 3, 4]));
-    assert.throws(
-      () => regressionMetrics(t, { label: 'y', pred: 'p', groups: ['g'], rng }),
-      (e: Error & { code?: string }) => e.code === 'E_ARG' && /"p".*data row 2.*--tolerance-units/.test(e.message),
-    );
-    const t2 = table(g, num('y', [1, 2, 3, 4]), cat('p', ['1', 'x', '3', '4']));
-    assert.throws(
-      () => regressionMetrics(t2, { label: 'y', pred: 'p', groups: ['g'], toleranceUnits: 1, rng }),
-      (e: Error & { code?: string }) => e.code === 'E_ARG' && /"p".*"x".*data row 2/.test(e.message),
-    );
-    const t3 = table(g, num('y', [1, NaN, 3, 4]), num('p', [1, 2, 3, 4]));
-    assert.throws(
-      () => regressionMetrics(t3, { label: 'y', pred: 'p', groups: ['g'], toleranceUnits: 1, rng }),
-      (e: Error & { code?: string }) => e.code === 'E_INPUT' && /label "y".*data row 2/.test(e.message),
-    );
-  });
+  it(
+    'errors: a prediction < 0 in ratio mode, a non-numeric ' + 'prediction, a missing cell; 0 is a prediction',
+    async () => {
+      const engine = await getEngine();
+      const rng = new Rng(engine, 1);
+      const g = cat('g', ['a', 'b', 'a', 'b']);
+      const t = table(g, num('y', [1, 2, 3, 4]), num('p', [1, -2, 3, 4]));
+      assert.throws(
+        () => regressionMetrics(t, { label: 'y', pred: 'p', groups: ['g'], rng }),
+        (e: Error & { code?: string }) => e.code === 'E_ARG' && /"p".*data row 2.*--tolerance-units/.test(e.message),
+      );
+      // an offer of 0 (a declined applicant) is a value: the ratio of means needs no positive row, only a positive mean
+      const zero = regressionMetrics(table(g, num('y', [1, 2, 3, 4]), num('p', [0, 2, 3, 4])), {
+        label: 'y',
+        pred: 'p',
+        groups: ['g'],
+        minGroupSize: 1,
+        rng,
+      });
+      assert.equal(zero.attributes[0].groups.find((x) => x.value === 'a')!.mean_prediction, 1.5);
+      const t2 = table(g, num('y', [1, 2, 3, 4]), cat('p', ['1', 'x', '3', '4']));
+      assert.throws(
+        () => regressionMetrics(t2, { label: 'y', pred: 'p', groups: ['g'], toleranceUnits: 1, rng }),
+        (e: Error & { code?: string }) => e.code === 'E_ARG' && /"p".*"x".*data row 2/.test(e.message),
+      );
+      const t3 = table(g, num('y', [1, NaN, 3, 4]), num('p', [1, 2, 3, 4]));
+      assert.throws(
+        () => regressionMetrics(t3, { label: 'y', pred: 'p', groups: ['g'], toleranceUnits: 1, rng }),
+        (e: Error & { code?: string }) => e.code === 'E_INPUT' && /label "y".*data row 2/.test(e.message),
+      );
+    },
+  );
 });
 
 describe('scores in [0, 1] and the binary comparisons', () => {
@@ -451,7 +464,14 @@ describe('scores in [0, 1] and the binary comparisons', () => {
       const d = scoreData(200, 13, 0, 0);
       const p = d.s.map((x) => 1 / (1 + Math.exp(-(x - 630) / 40)));
       const t = table(cat('g', d.g), cat('y', d.y), num('p', p));
-      const r = outputMetrics(t, { label: 'y', pred: 'p', groups: ['g'], output: 'score', rng: new Rng(engine, 1) });
+      const r = outputMetrics(t, {
+        label: 'y',
+        pred: 'p',
+        groups: ['g'],
+        output: 'score',
+        favourable: 'higher',
+        rng: new Rng(engine, 1),
+      });
       assert.equal(r.kind, 'score');
       if (r.kind !== 'score') return;
       assert.equal(r.report.threshold.value, 0.5);
@@ -491,7 +511,14 @@ describe('outputMetrics and the table', () => {
       const engine = await getEngine();
       const d = regressionData(100, 2, 0);
       const t = table(cat('g', d.g), num('y', d.y), num('p', d.p));
-      const r = outputMetrics(t, { label: 'y', pred: 'p', groups: ['g'], toleranceUnits: 1, rng: new Rng(engine, 1) });
+      const r = outputMetrics(t, {
+        label: 'y',
+        pred: 'p',
+        groups: ['g'],
+        toleranceUnits: 1,
+        favourable: 'higher',
+        rng: new Rng(engine, 1),
+      });
       assert.equal(r.kind, 'regression');
       assert.match(r.output.reason, /^inferred regression/);
       assert.throws(
@@ -535,32 +562,122 @@ describe('lucid metrics for scores and real values (CLI)', () => {
   );
 
   it('a score: text says the kind first, JSON carries the output, the AUC and the curve', () => {
-    const t = lucid('--data', scoreFile, '--label', 'y', '--pred', 's', '--group', 'g', '--bootstrap', '20');
+    const t = lucid(
+      '--data',
+      scoreFile,
+      '--favourable',
+      'higher',
+      '--label',
+      'y',
+      '--pred',
+      's',
+      '--group',
+      'g',
+      '--bootstrap',
+      '20',
+    );
     assert.equal(t.status, 0, t.stderr);
     assert.match(t.stdout.split('\n')[0], /^output: inferred score: /);
     assert.match(t.stdout, /headline: /);
     assert.match(t.stdout, /threshold view at /);
-    const j = lucid('--data', scoreFile, '--label', 'y', '--pred', 's', '--group', 'g', '--format', 'json');
+    const j = lucid(
+      '--data',
+      scoreFile,
+      '--favourable',
+      'higher',
+      '--label',
+      'y',
+      '--pred',
+      's',
+      '--group',
+      'g',
+      '--format',
+      'json',
+    );
     assert.equal(j.status, 0, j.stderr);
     const r = JSON.parse(j.stdout) as ScoreReport;
     assert.equal(r.output.kind, 'score');
     assert.equal(r.attributes[0].comparisons[0].metric, 'auc');
     assert.ok(r.attributes[0].curve.length > 0);
-    const c = lucid('--data', scoreFile, '--label', 'y', '--pred', 's', '--group', 'g', '--format', 'csv');
+    const c = lucid(
+      '--data',
+      scoreFile,
+      '--favourable',
+      'higher',
+      '--label',
+      'y',
+      '--pred',
+      's',
+      '--group',
+      'g',
+      '--format',
+      'csv',
+    );
     assert.match(c.stdout.split('\n')[0], /^column,value,n,reference,small,suppressed,auc,ks,wasserstein,/);
   });
 
+  it('a score or a real value without --favourable is a usage error, never read one way by default', () => {
+    for (const [file, pred] of [
+      [scoreFile, 's'],
+      [regFile, 'p'],
+    ]) {
+      const r = lucid('--data', file, '--label', 'y', '--pred', pred, '--group', 'g');
+      assert.equal(r.status, 2, r.stderr);
+      assert.match(r.stderr, /output needs --favourable higher or lower/);
+      assert.equal(r.stdout, '');
+    }
+  });
+
   it("a real value: text and JSON; --favourable positive is refused in the kind's words", () => {
-    const t = lucid('--data', regFile, '--label', 'y', '--pred', 'p', '--group', 'g', '--tolerance-units', '2');
+    const t = lucid(
+      '--data',
+      regFile,
+      '--favourable',
+      'higher',
+      '--label',
+      'y',
+      '--pred',
+      'p',
+      '--group',
+      'g',
+      '--tolerance-units',
+      '2',
+    );
     assert.equal(t.status, 0, t.stderr);
     assert.match(t.stdout.split('\n')[0], /^output: inferred regression: /);
     assert.match(t.stdout, /headline: g = b is disadvantaged/);
-    const j = lucid('--data', regFile, '--label', 'y', '--pred', 'p', '--group', 'g', '--format', 'json');
+    const j = lucid(
+      '--data',
+      regFile,
+      '--favourable',
+      'higher',
+      '--label',
+      'y',
+      '--pred',
+      'p',
+      '--group',
+      'g',
+      '--format',
+      'json',
+    );
     assert.equal(j.status, 0, j.stderr);
     const r = JSON.parse(j.stdout) as RegressionReport;
     assert.equal(r.output.kind, 'regression');
     assert.equal(r.verdicts.mode, 'ratio');
-    const bad = lucid('--data', regFile, '--label', 'y', '--pred', 'p', '--group', 'g', '--favourable', 'positive');
+    const bad = lucid(
+      '--data',
+      regFile,
+      '--favourable',
+      'higher',
+      '--label',
+      'y',
+      '--pred',
+      'p',
+      '--group',
+      'g',
+      '--favourable',
+      'positive',
+    );
     assert.notEqual(bad.status, 0);
     assert.match(bad.stderr, /regression output takes --favourable higher or lower/);
   });
@@ -580,6 +697,7 @@ describe("the headline states the kind's main comparison first", () => {
         label: SIM_TARGETS[target].label,
         pred: SIM_TARGETS[target].prediction!,
         groups: ['sex', 'group'],
+        favourable: 'higher',
         ...(target === 'score' ? { positive: 'yes' } : {}),
         rng: new Rng(engine, 1),
       });
@@ -593,6 +711,7 @@ describe("the headline states the kind's main comparison first", () => {
         pred: SIM_TARGETS[target].prediction!,
         groups: ['group'],
         reference: { group: 'B' },
+        favourable: 'higher',
         ...(target === 'score' ? { positive: 'yes' } : {}),
         rng: new Rng(engine, 1),
       });

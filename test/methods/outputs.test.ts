@@ -48,7 +48,9 @@ test('a named kind overrides the guess where the columns allow it, and says what
 });
 
 test('directions and class order', () => {
-  assert.equal(directionOf('score', undefined), 'higher');
+  // no default: a risk score audited as if high were favourable would name its advantaged groups disadvantaged
+  assert.throws(() => directionOf('score', undefined), /a score output needs --favourable higher or lower/);
+  assert.equal(directionOf('score', 'higher'), 'higher');
   assert.equal(directionOf('regression', 'lower'), 'lower');
   assert.throws(() => directionOf('score', 'negative'), /takes --favourable higher or lower/);
   assert.deepEqual(classOrderOf(['a', 'b', 'c'], ['c', 'a', 'b']), ['c', 'a', 'b']);

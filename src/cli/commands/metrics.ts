@@ -103,8 +103,8 @@ ${wrapText(outputMetricsHelp('score'), 104, 4)}
 regression: a numeric prediction against a numeric label, --favourable higher|lower; the band a ratio
 (--tolerance) or in the output's units (--tolerance-units d). Per group:
 ${wrapText(outputMetricsHelp('regression'), 104, 4)}
-Intervals: normal for means; a seeded percentile bootstrap for medians and distances (--bootstrap, default
-${SCORE_DEFAULTS.bootstrap} for scores, ${REGRESSION_DEFAULTS.bootstrap} for real values).
+Intervals: normal for means; seeded bootstrap for medians (percentile) and distances (basic, clipped at 0;
+--bootstrap, default ${SCORE_DEFAULTS.bootstrap} for scores, ${REGRESSION_DEFAULTS.bootstrap} for real values).
 multiclass: predicted classes against a label with more than two values, --class-order naming the classes
 most favourable first. Per class (one against the rest) and group: the rate of receiving the class, its FNR
 and its FPR, compared with the reference; receiving the most favourable class more favours a group, the

@@ -136,9 +136,12 @@ export function logRatioSe(
 export const logRatio = (a: number, b: number): number => fdlog(a) - fdlog(b);
 
 /**
- * A seeded percentile bootstrap interval of `stat(a*, b*)`, each sample resampled with replacement within itself
- * (the groups' sizes fixed), `B` times from `rng`; the samples are passed to `stat` in ascending order. Null with
- * no resamples or an empty sample.
+ * A seeded bootstrap interval of a distance `stat(a, b)` ≥ 0 between two samples, each resampled with replacement
+ * within itself (the groups' sizes fixed), `B` times from `rng`; the samples are passed to `stat` in ascending order.
+ * The basic (reverse percentile) interval [2d − q_hi, 2d − q_lo], clipped at 0, not the percentile one: a distance's
+ * plug-in estimate d is biased upward (two samples of one distribution lie apart by chance, and resampling adds more),
+ * so the percentile interval sits above d and can exclude 0 for two groups drawn alike; the basic interval turns that
+ * bias back. Null with no resamples or an empty sample.
  */
 export function bootstrapTwo(
   a: ArrayLike<number>,
@@ -149,6 +152,7 @@ export function bootstrapTwo(
   confidence: number,
 ): { lo: number; hi: number } | null {
   if (B <= 0 || a.length === 0 || b.length === 0) return null;
+  const d = stat(Float64Array.from(a).sort(), Float64Array.from(b).sort());
   const out = new Float64Array(B);
   const ra = new Float64Array(a.length);
   const rb = new Float64Array(b.length);
@@ -157,7 +161,8 @@ export function bootstrapTwo(
     resample(b, rb, rng);
     out[k] = stat(ra.sort(), rb.sort());
   }
-  return percentileInterval(out, confidence);
+  const q = percentileInterval(out, confidence);
+  return { lo: Math.max(0, 2 * d - q.hi), hi: Math.max(0, 2 * d - q.lo) };
 }
 
 /** A seeded percentile bootstrap interval of `stat(v*)` (v resampled with replacement, ascending), as bootstrapTwo. */

@@ -81,7 +81,7 @@ export function classDisadvantages(r: MulticlassReport): ClassDisadvantage[] {
 }
 
 /**
- * "Female receive decline at ×1.90 the rate of Male (30.1% vs 15.9%)": a flag in words, the disadvantaged group
+ * "Female receives decline at ×1.90 the rate of Male (30.1% vs 15.9%)": a flag in words, the disadvantaged group
  * first; a flag without a direction says why it has none.
  */
 export function classDisadvantageText(d: ClassDisadvantage, r: Pick<MulticlassReport, 'classOrder'>): string {
@@ -89,7 +89,7 @@ export function classDisadvantageText(d: ClassDisadvantage, r: Pick<MulticlassRe
   const x = `×${ratio(d.ratio)}`;
   const s =
     d.metric === 'positivity_rate'
-      ? `${d.group} receive ${d.class} at ${x} the rate of ${d.against} ${figures}`
+      ? `${d.group} receives ${d.class} at ${x} the rate of ${d.against} ${figures}`
       : `${d.group}: ${MULTICLASS_RATES[d.metric].words(d.class)} at ${x} that of ${d.against} ${figures}`;
   if (d.direction === 'disadvantaged') return s;
   return `${s}, a difference without a direction (${
@@ -185,7 +185,7 @@ export function formatMulticlassTable(r: MulticlassReport): string {
   s += `${r.order}\n`;
   s +=
     `rates in % with ${(100 * r.confidence).toFixed(0)}% Wilson intervals; receive = share of the group predicted ` +
-    `the class; FNR = labelled the class, predicted another; FPR = predicted the class, labelled another; - = ` +
+    `the class; FNR = labelled the class, predicted another; FPR = labelled another class, predicted it; - = ` +
     `undefined (empty denominator)\n`;
   if (r.suppressBelow !== null)
     s +=

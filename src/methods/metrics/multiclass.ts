@@ -32,7 +32,7 @@ import {
 export const MULTICLASS_RATES = {
   positivity_rate: { short: 'receive', words: (c: string) => `rate of receiving ${c}` },
   fnr: { short: 'FNR', words: (c: string) => `FNR of ${c} (labelled ${c}, predicted another class)` },
-  fpr: { short: 'FPR', words: (c: string) => `FPR of ${c} (predicted ${c}, labelled another class)` },
+  fpr: { short: 'FPR', words: (c: string) => `FPR of ${c} (labelled another class, predicted ${c})` },
 } as const satisfies Partial<Record<MetricName, { short: string; words: (c: string) => string }>>;
 export type MulticlassRate = keyof typeof MULTICLASS_RATES;
 export const MULTICLASS_RATE_NAMES = Object.keys(MULTICLASS_RATES) as MulticlassRate[];
@@ -264,7 +264,8 @@ const list = (xs: readonly string[]) =>
 export function multiclassMetrics(table: Table, opts: MulticlassOptions): MulticlassReport {
   const { confidence, tolerance, minGroupSize, suppressBelow: k } = metricsSettings(opts);
   check(table.rows > 0, 'E_INPUT', () => 'metrics: the data has no rows');
-  const labelClasses = labelValues(table, opts.label);
+  // a missing label cell is no class: classIndex below names its row
+  const labelClasses = labelValues(table, opts.label).filter((c) => !isMissing(c));
   check(
     labelClasses.length >= 2,
     'E_INPUT',

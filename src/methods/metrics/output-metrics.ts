@@ -97,6 +97,7 @@ export function outputMetrics(table: Table, opts: OutputMetricsOptions): OutputR
     check(what === undefined, 'E_ARG', () => `metrics: ${flag} is for ${kinds} outputs; this one is ${choice.reason}`);
   switch (choice.kind) {
     case 'binary': {
+      notFor('--class-order', opts.classOrder, 'multiclass');
       notFor('--tolerance-units', opts.toleranceUnits, 'regression');
       const favourable = (opts.favourable ?? 'positive') as Favourable;
       check(
@@ -118,6 +119,7 @@ export function outputMetrics(table: Table, opts: OutputMetricsOptions): OutputR
       return { kind: 'binary', output: { kind: 'binary', reason: choice.reason, favourable }, report };
     }
     case 'score': {
+      notFor('--class-order', opts.classOrder, 'multiclass');
       notFor('--tolerance-units', opts.toleranceUnits, 'regression');
       const favourable = directionOf('score', opts.favourable);
       const output: OutputInfo = { kind: 'score', reason: choice.reason, favourable };
@@ -137,6 +139,7 @@ export function outputMetrics(table: Table, opts: OutputMetricsOptions): OutputR
       return { kind: 'score', output, report };
     }
     case 'regression': {
+      notFor('--class-order', opts.classOrder, 'multiclass');
       notFor('--threshold', opts.threshold, 'binary and score');
       notFor('--positive', opts.positive, 'binary and score');
       notFor('--legitimate', opts.legitimate, 'binary and score');

@@ -5,6 +5,7 @@
 // others) and every command take the kind from here. Core code: no Node imports.
 import { check, EngineError } from '../../engine/errors.js';
 import type { Column } from '../../data/table.js';
+import { isMissing } from '../../data/cells.js';
 
 // the kinds are declared where the models, a layer below, can say which they return
 import type { OutputKind } from '../../models/output.js';
@@ -63,7 +64,8 @@ function valuesOf(col: Column): string[] {
   }
   const seen = new Uint8Array(col.categories.length);
   for (const k of col.codes) if (k >= 0) seen[k] = 1;
-  return col.categories.filter((_, k) => seen[k]);
+  // a missing token ('', '?', NA) the reader kept as a category is no value: never a class of its own
+  return col.categories.filter((c, k) => seen[k] && !isMissing(c));
 }
 
 /**
@@ -158,19 +160,30 @@ export function outputKindOf(label: Column, pred: Column, given?: OutputKind): O
 }
 
 /**
- * The favourable direction of a score or a real value from `--favourable`: higher (the default) or lower; the binary
- * words are refused with the kind's own words, so that a risk score is never audited the wrong way round silently.
+ * The favourable direction of a score or a real value from `--favourable`: higher or lower, which must be given. A
+ * default would audit a risk score (a high decile predicts reoffending) the wrong way round without a word, its
+ * advantaged groups named disadvantaged; the binary words are refused with the kind's own words.
  */
 export function directionOf(kind: 'score' | 'regression', given: string | undefined): Direction {
-  const d = given ?? 'higher';
+  const what = kind === 'score' ? 'score' : 'value';
   check(
-    d === 'higher' || d === 'lower',
+    given !== undefined,
     'E_ARG',
     () =>
-      `--favourable ${d} is for binary decisions; a ${kind} output takes --favourable higher or lower (which end of ` +
-      `the ${kind === 'score' ? 'score' : 'value'} people want)`,
+      `a ${kind} output needs --favourable higher or lower: which end of the ${what} people want (${
+        kind === 'score'
+          ? 'a credit score: higher; a risk score: lower'
+          : 'a salary or a credit limit: higher; a price or a fine: lower'
+      })`,
   );
-  return d as Direction;
+  check(
+    given === 'higher' || given === 'lower',
+    'E_ARG',
+    () =>
+      `--favourable ${given} is for binary decisions; a ${kind} output takes --favourable higher or lower (which end ` +
+      `of the ${what} people want)`,
+  );
+  return given as Direction;
 }
 
 /**

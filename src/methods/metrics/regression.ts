@@ -158,11 +158,13 @@ export function regressionMetrics(table: Table, opts: RegressionMetricsOptions, 
   const pred = numericColumn(table, opts.pred, '--pred', 'the prediction column');
   const label = numericColumn(table, opts.label, '--label', 'the label');
   if (!units) {
-    const bad = pred.findIndex((x) => !(x > 0));
+    // a prediction of 0 (a declined applicant's limit) is a value like any other; a negative one makes a ratio of
+    // means meaningless (its sign can change), and a group whose mean is 0 gets no ratio, with its reason (below)
+    const bad = pred.findIndex((x) => !(x >= 0));
     if (bad >= 0)
       throw new EngineError(
         'E_ARG',
-        `metrics: a ratio tolerance compares mean predictions as ratios, which needs every prediction > 0; the ` +
+        `metrics: a ratio tolerance compares mean predictions as ratios, which needs every prediction ≥ 0; the ` +
           `prediction column "${opts.pred}" holds ${pred[bad]} at data row ${bad + 1}: give --tolerance-units <d> ` +
           `(the band ±d in the output's units)`,
       );

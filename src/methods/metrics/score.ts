@@ -6,7 +6,7 @@
 import { check } from '../../engine/errors.js';
 import type { Rng } from '../../engine/rng.js';
 import { getColumn, type Table } from '../../data/table.js';
-import { medianOf, quantileSorted } from '../../data/quantile.js';
+import { quantileSorted } from '../../data/quantile.js';
 import { fmtNum } from '../../data/text.js';
 import { DECISION_DEFAULTS, positiveOf, scoreRule } from './decision.js';
 import { aucSorted, bootstrapTwo, ksSorted, logRatio, sortedCopy, wassersteinSorted, type AucSe } from './distance.js';
@@ -76,7 +76,12 @@ export interface ScoreGroup {
   /** distances to the reference's scores (null for the reference itself and suppressed groups) */
   ks: number | null;
   wasserstein: number | null;
-  ci?: { ks: { lo: number; hi: number } | null; wasserstein: { lo: number; hi: number } | null };
+  /** the AUC's interval at 1 − α; the distances' bootstrap intervals (null without resamples or for the reference) */
+  ci: {
+    auc: { lo: number; hi: number } | null;
+    ks: { lo: number; hi: number } | null;
+    wasserstein: { lo: number; hi: number } | null;
+  };
 }
 
 /** One threshold of the sweep: per group the selection rate (favourable side) and its ratio to the reference. */
@@ -150,33 +155,67 @@ function binaryOutcome(table: Table, label: string, given: string | undefined) {
 }
 
 /**
- * The threshold view's cut and why: the one given, else 0.5 for scores in [0, 1], else the median score, moved
- * halfway to the next distinct score when rows hold it. A row exactly on the cut is decided "not above" as named and
- * "above" coded the other way (−s > −t), so a cut that integer scores hold (a decile, a 300–850 score) would change
- * those rows' decisions with the coding; a cut between two scores decides every row the same way under both.
+ * A cut that no row sits on: `t` itself when no score equals it, else moved halfway to the neighbouring distinct score
+ * on the unfavourable side, so that the rows holding `t` fall on the favourable side. A row on a cut is "not above"
+ * as named and "above" coded the other way (−s > −t), so a cut that scores hold would decide those rows differently
+ * under the two codings; the rows holding it go to the favourable side under both (favourable higher: s > (p + t)/2,
+ * i.e. s ≥ t; coded the other way, favourable lower on −s: −s ≤ −t, the same rows). `sorted`: every score, ascending.
  */
-export function scoreThreshold(score: Float64Array, given: number | undefined): { value: number; reason: string } {
+export function offCut(sorted: Float64Array, t: number, favourable: Direction): number {
+  const i = lowerBound(sorted, t);
+  if (i >= sorted.length || sorted[i] !== t) return t;
+  const j = lowerBound(sorted, nextUp(t));
+  const below = i > 0 ? sorted[i - 1] : null;
+  const above = j < sorted.length ? sorted[j] : null;
+  if (favourable === 'higher') return below !== null ? (below + t) / 2 : above !== null ? t - (above - t) / 2 : t - 0.5;
+  return above !== null ? (t + above) / 2 : below !== null ? t + (t - below) / 2 : t + 0.5;
+}
+
+/** The first index of `sorted` whose value is ≥ x. */
+function lowerBound(sorted: Float64Array, x: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (sorted[mid] < x) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** The smallest double above x. */
+function nextUp(x: number): number {
+  const b = new Float64Array([x]);
+  const u = new BigInt64Array(b.buffer);
+  if (x === 0) return Number.MIN_VALUE;
+  u[0] += x > 0 ? 1n : -1n;
+  return b[0];
+}
+
+/**
+ * The threshold view's cut and why: the one given, else 0.5 for scores in [0, 1], else the median score moved off the
+ * scores that rows hold to the unfavourable side of them (offCut), so that the same decisions coded the other way get
+ * the same cut and the same verdicts.
+ */
+export function scoreThreshold(
+  sorted: Float64Array,
+  given: number | undefined,
+  favourable: Direction,
+): { value: number; reason: string } {
   if (given !== undefined) return { value: scoreRule(given, 'metrics').threshold, reason: 'as --threshold says' };
-  if (inUnit(score))
+  if (inUnit(sorted))
     return {
       value: DECISION_DEFAULTS.threshold,
       reason: `every score is in [0, 1], so the default ${DECISION_DEFAULTS.threshold}`,
     };
-  const m = medianOf(score);
-  let next = Infinity;
-  let held = false;
-  for (const x of score) {
-    if (x === m) held = true;
-    else if (x > m && x < next) next = x;
-  }
-  if (!held || next === Infinity)
-    return { value: m, reason: 'the median score (the scores leave [0, 1]; give --threshold to choose)' };
-  const t = (m + next) / 2;
+  const m = quantileSorted(sorted, 0.5);
+  const t = offCut(sorted, m, favourable);
+  if (t === m) return { value: m, reason: 'the median score (the scores leave [0, 1]; give --threshold to choose)' };
   return {
     value: t,
-    reason:
-      `the median score ${fmtNum(m)}, moved halfway to the next score ${fmtNum(next)} so that no row sits on the cut ` +
-      `(the scores leave [0, 1]; give --threshold to choose)`,
+    reason: `the median score ${fmtNum(m)}, which rows hold, moved halfway to the next score ${
+      favourable === 'higher' ? 'below' : 'above'
+    } it so that those rows are on the favourable side (the scores leave [0, 1]; give --threshold to choose)`,
   };
 }
 
@@ -188,10 +227,14 @@ export function rowsOnCut(score: ArrayLike<number>, t: number): number {
 }
 
 /**
- * The sweep's thresholds: between each pair of adjacent distinct scores when there are few (a cut no row sits on, so
- * the curve is the same under either coding), else the 5%, 10%, …, 95% quantiles of all scores.
+ * The sweep's thresholds: between each pair of adjacent distinct scores when there are few, else the 5%, 10%, …, 95%
+ * quantiles of all scores moved off the scores rows hold (offCut): no row sits on a cut, so the curve is the same
+ * under either coding.
  */
-export function sweepThresholds(sortedScores: Float64Array): { thresholds: number[]; how: string } {
+export function sweepThresholds(
+  sortedScores: Float64Array,
+  favourable: Direction,
+): { thresholds: number[]; how: string } {
   const distinct: number[] = [];
   for (let i = 0; i < sortedScores.length && distinct.length <= SCORE_DEFAULTS.maxDistinct; i++)
     if (i === 0 || sortedScores[i] !== sortedScores[i - 1]) distinct.push(sortedScores[i]);
@@ -199,8 +242,10 @@ export function sweepThresholds(sortedScores: Float64Array): { thresholds: numbe
     const cuts = distinct.slice(1).map((x, k) => (distinct[k] + x) / 2);
     return { thresholds: cuts, how: `halfway between each pair of the ${distinct.length} distinct scores` };
   }
-  const qs = [...new Set(SCORE_DEFAULTS.quantiles.map((q) => quantileSorted(sortedScores, q)))];
-  return { thresholds: qs, how: 'the 5%, 10%, …, 95% quantiles of all scores' };
+  const qs = [
+    ...new Set(SCORE_DEFAULTS.quantiles.map((q) => offCut(sortedScores, quantileSorted(sortedScores, q), favourable))),
+  ];
+  return { thresholds: qs, how: 'the 5%, 10%, …, 95% quantiles of all scores (moved off the scores rows hold)' };
 }
 
 /** Rows of `sorted` above t (binary search). */
@@ -248,7 +293,8 @@ export function scoreMetrics(table: Table, opts: ScoreMetricsOptions, output?: O
   check(table.rows > 0, 'E_INPUT', () => 'metrics: the data has no rows');
   const score = numericColumn(table, opts.pred, '--pred', 'the score column');
   const { y, positive } = binaryOutcome(table, opts.label, opts.positive);
-  const threshold = scoreThreshold(score, opts.threshold);
+  const sortedAll = sortedCopy(score);
+  const threshold = scoreThreshold(sortedAll, opts.threshold, favourable);
   const onCut = rowsOnCut(score, threshold.value);
   const thresholdView = groupMetrics(table, {
     label: opts.label,
@@ -275,8 +321,7 @@ export function scoreMetrics(table: Table, opts: ScoreMetricsOptions, output?: O
   const alpha = 1 - confidence;
   const z = normalQuantile(1 - alpha / 2);
   const band: [number, number] = [fdlog(tolerance), -fdlog(tolerance)];
-  const sortedAll = sortedCopy(score);
-  const sweep = sweepThresholds(sortedAll);
+  const sweep = sweepThresholds(sortedAll, favourable);
   const attrs = attributes(table, opts);
   const results: ScoreAttribute[] = attrs.map((a, ai) => {
     const G = a.values.length;
@@ -319,14 +364,14 @@ export function scoreMetrics(table: Table, opts: ScoreMetricsOptions, output?: O
         aucSe: aucs[g]?.se ?? null,
         ks: other ? ksSorted(all[g], all[r]) : null,
         wasserstein: other ? wassersteinSorted(all[g], all[r]) : null,
-        ...(other && B > 0
-          ? {
-              ci: {
-                ks: bootstrapTwo(all[g], all[r], ksSorted, B, opts.rng, confidence),
-                wasserstein: bootstrapTwo(all[g], all[r], wassersteinSorted, B, opts.rng, confidence),
-              },
-            }
-          : {}),
+        ci: {
+          // the AUC's normal interval at 1 − α (Hanley–McNeil SE), inside [0, 1]
+          auc: aucs[g]
+            ? { lo: Math.max(0, aucs[g].value - z * aucs[g].se), hi: Math.min(1, aucs[g].value + z * aucs[g].se) }
+            : null,
+          ks: other && B > 0 ? bootstrapTwo(all[g], all[r], ksSorted, B, opts.rng, confidence) : null,
+          wasserstein: other && B > 0 ? bootstrapTwo(all[g], all[r], wassersteinSorted, B, opts.rng, confidence) : null,
+        },
       };
     });
     const comparisons: Comparison<OutputMetricName>[] = [];
