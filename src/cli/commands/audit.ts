@@ -1,13 +1,13 @@
 // `lucid audit`: parse, validate, call auditFile and writeAudit, print what src/report/summary.ts makes of the result.
 import { Command } from 'commander';
-import { AUDIT_DEFAULTS } from '../../audit/run.js';
+import { AUDIT_DEFAULTS, type AuditOptions } from '../../audit/run.js';
 import type { AuditResult } from '../../audit/types.js';
 import { CANONICAL_DEFAULTS } from '../../audit/canonical.js';
 import { CORRECTION_DEFAULTS } from '../../audit/correct.js';
 import { GAN_SCHEDULES, SCHEDULE_NAMES } from '../../audit/schedule.js';
 import { EngineError } from '../../engine/errors.js';
 import { prepareOutDir, writeAudit } from '../../node/audit.js';
-import { auditWithProgress } from '../run-audit.js';
+import { auditAnyWithProgress } from '../run-audit.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { AUDIT_SEED_HELP, auditCommonValues, withAuditRunOptions } from '../audit-options.js';
 import {
@@ -28,6 +28,7 @@ import {
 import { readPolicyFile } from '../../node/policy.js';
 import {
   FAIRNESS_OPTIONS as F,
+  OUTPUT_OPTIONS as O,
   withGroupComparisonOptions,
   fairnessValues,
   withDataOptions,
@@ -41,6 +42,9 @@ import {
 import { directionsPhrase, judgedPhrase, METRICS_DEFAULTS, modelOrPred } from '../../methods/metrics/index.js';
 import { modelFilePhrase } from '../../models/adapters.js';
 import { auditJson, auditSummary, policyLine } from '../../report/summary.js';
+import { isOutputAudit, type AnyAuditResult } from '../../audit/types.js';
+import type { Command as CommandType } from 'commander';
+import type { OutputKind } from '../../methods/metrics/outputs.js';
 
 interface AuditCliOptions extends DataCliOptions, FairnessCliOptions, PolicyCliOptions {
   data: string;
@@ -54,6 +58,7 @@ interface AuditCliOptions extends DataCliOptions, FairnessCliOptions, PolicyCliO
   format: 'text' | 'json';
   quiet?: boolean;
   out: string;
+  output?: OutputKind;
 }
 
 /**
@@ -73,6 +78,18 @@ export function policySettings(policy: Policy, r: AuditResult, opts: { margin?: 
     margin: opts.margin ?? policy.margin ?? POLICY_DEFAULTS.margin,
     bootstrap: 0,
   };
+}
+
+/** A policy is checked on a binary audit: the other kinds' policies are not read by lucid audit yet. */
+function binaryResult(r: AnyAuditResult): AuditResult {
+  if (isOutputAudit(r))
+    throw new EngineError(
+      'E_ARG',
+      `--policy checks a binary audit's group metrics and canonical sets; this audit's output is ` +
+        `${r.meta.output.reason} ` +
+        '(check its metrics with lucid check --data and a policy instead)',
+    );
+  return r;
 }
 
 const HELP_AFTER =
@@ -199,7 +216,7 @@ export const auditCommand = withGroupComparisonOptions(
     )
       .requiredOption('--label <column>', 'the true label column')
       .addOption(F.positive())
-      .addOption(F.favourable())
+      .addOption(O.favourable())
       .addOption(F.threshold(METRICS_DEFAULTS.threshold))
       .requiredOption(
         '--protected <names>',
@@ -229,8 +246,10 @@ export const auditCommand = withGroupComparisonOptions(
   .option('--quiet', 'no progress on stderr')
   .requiredOption('--out <dir>', 'the folder to write the report and files to (created if needed)')
   .addHelpText('after', HELP_AFTER)
-  .action(async (opts: AuditCliOptions) => {
+  .action(async (opts: AuditCliOptions, cmd: CommandType) => {
     const started = Date.now();
+    // a score's threshold view is cut on its own scale: the binary default 0.5 is not a score's (it takes its median)
+    const thresholdGiven = cmd.getOptionValueSource('threshold') !== 'default';
     modelOrPred(opts, {
       none: 'give --model FILE (the model to audit) or --pred COLUMN (a column of its predictions)',
       both: 'give either --model or --pred, not both',
@@ -249,14 +268,16 @@ export const auditCommand = withGroupComparisonOptions(
     const fair = fairnessValues(opts);
     const reference = policy ? policyReferences(policy, fair.reference) : fair.reference;
     const engine = await initNodeEngine();
-    const check = await auditWithProgress(
+    const check = await auditAnyWithProgress(
       engine,
       {
         ...auditCommonValues(opts),
         label: opts.label,
         positive: opts.positive,
-        threshold: opts.threshold,
+        threshold: thresholdGiven ? opts.threshold : undefined,
         ...fair,
+        // the output's kind reads --favourable (positive|negative, or higher|lower) with its own default
+        favourable: opts.favourable as AuditOptions['favourable'],
         reference,
         protected: opts.protected,
         pred: opts.pred,
@@ -267,8 +288,8 @@ export const auditCommand = withGroupComparisonOptions(
         // the policy after the report is written (no lost work); its failure is raised last, after stdout
         let check: CheckResult | null = null;
         if (policy) {
-          const settings = policySettings(policy, out.result, opts);
-          check = checkPolicyOnAudit(out.result, policy, settings, opts.data);
+          const settings = policySettings(policy, binaryResult(out.result), opts);
+          check = checkPolicyOnAudit(binaryResult(out.result), policy, settings, opts.data);
           check.audit!.out = written.report;
           await finishPolicy(check, policy, settings, opts, started, early);
         }
