@@ -100,6 +100,7 @@ export async function outputStage(ctx: AuditContext): Promise<OutputAuditResult>
   ) as MetricsOnlyReport;
   // the plan's reason is the audit's (a model's declaration, or the column's inference), not "as --output says"
   report.output = { ...report.output, reason: o.reason };
+  if ('output' in report.report) report.report.output = report.output;
   lap('metrics');
   for (const a of report.report.attributes) {
     const small = a.groups.filter((g) => g.n < plan.minGroupSize);

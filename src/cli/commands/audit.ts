@@ -43,14 +43,13 @@ import { directionsPhrase, judgedPhrase, METRICS_DEFAULTS, modelOrPred } from '.
 import { modelFilePhrase } from '../../models/adapters.js';
 import { auditJson, auditSummary, policyLine } from '../../report/summary.js';
 import { isOutputAudit, type AnyAuditResult } from '../../audit/types.js';
-import type { Command as CommandType } from 'commander';
 import type { OutputKind } from '../../methods/metrics/outputs.js';
 
 interface AuditCliOptions extends DataCliOptions, FairnessCliOptions, PolicyCliOptions {
   data: string;
   label: string;
   positive?: string;
-  threshold: number;
+  threshold?: number;
   protected: string[];
   model?: string;
   pred?: string;
@@ -217,7 +216,7 @@ export const auditCommand = withGroupComparisonOptions(
       .requiredOption('--label <column>', 'the true label column')
       .addOption(F.positive())
       .addOption(O.favourable())
-      .addOption(F.threshold(METRICS_DEFAULTS.threshold))
+      .addOption(O.threshold())
       .requiredOption(
         '--protected <names>',
         'protected columns, comma-separated (categorical, or numeric: binned)',
@@ -246,10 +245,8 @@ export const auditCommand = withGroupComparisonOptions(
   .option('--quiet', 'no progress on stderr')
   .requiredOption('--out <dir>', 'the folder to write the report and files to (created if needed)')
   .addHelpText('after', HELP_AFTER)
-  .action(async (opts: AuditCliOptions, cmd: CommandType) => {
+  .action(async (opts: AuditCliOptions) => {
     const started = Date.now();
-    // a score's threshold view is cut on its own scale: the binary default 0.5 is not a score's (it takes its median)
-    const thresholdGiven = cmd.getOptionValueSource('threshold') !== 'default';
     modelOrPred(opts, {
       none: 'give --model FILE (the model to audit) or --pred COLUMN (a column of its predictions)',
       both: 'give either --model or --pred, not both',
@@ -274,7 +271,8 @@ export const auditCommand = withGroupComparisonOptions(
         ...auditCommonValues(opts),
         label: opts.label,
         positive: opts.positive,
-        threshold: thresholdGiven ? opts.threshold : undefined,
+        // a binary decision's cut in [0, 1] (default 0.5), or a score's on its own scale (default its median)
+        threshold: opts.threshold,
         ...fair,
         // the output's kind reads --favourable (positive|negative, or higher|lower) with its own default
         favourable: opts.favourable as AuditOptions['favourable'],
