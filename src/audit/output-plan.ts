@@ -135,9 +135,10 @@ export function outputPlan(table: Table, opts: AuditOptions, model: BlackBox | u
   }
   switch (kind) {
     case 'binary': {
+      // the words of scores and real values are named as such; any other word is the group metrics' to refuse
       const f = opts.favourable;
       check(
-        f === undefined || f === 'positive' || f === 'negative',
+        f !== 'higher' && f !== 'lower',
         'E_ARG',
         () =>
           `audit: --favourable ${f} is for scores and real values; a binary decision takes --favourable positive or ` +

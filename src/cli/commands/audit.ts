@@ -186,6 +186,15 @@ protected-group mix of a FAIR model's sets swings by ±0.4–0.8 between seeds (
 model's inputs are unknown); generated rows are scored by a surrogate (the built-in classifier fitted
 to the column's decisions; its agreement on held-out rows is reported).
 
+Scores, classes and real values (--output, else inferred from the label and --pred, or the output a
+--model declares; the summary's and the report's first line says which and why): --favourable
+higher|lower for a score or a real value, --class-order (most favourable class first) for classes,
+--tolerance-units d for a real value's band in its units; --threshold cuts a score's threshold view on
+its own scale (default: its median). The audit is then the group metrics of the kind, with verdicts
+and the report (lucid metrics --help says what each kind computes; a score's report draws its
+selection-rate ratios across thresholds); the canonical sets, LUCID, FALE and the intersections' sets
+read a binary decision and are not run (the report says so).
+
 --policy fairness.json (docs/ci.md; with --baseline, --margin, --markdown, --junit as lucid check has them):
 after the report is written, every rule is checked on the audit (output rules on its group metrics,
 canonical_shift / canonical_validity / canonical_fidelity on its canonical sets and their checks); a
