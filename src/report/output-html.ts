@@ -5,6 +5,16 @@
 // `lucid metrics` say the same figures in the same words. Core code: no Node imports, no DOM.
 import type { OutputAuditResult } from '../audit/types.js';
 import {
+  arrowOf,
+  byConcern,
+  JUDGED_METRICS,
+  METRIC_DEFS,
+  outputMetricDef,
+  outputMetricsOf,
+  MULTICLASS_RATE_NAMES,
+  MULTICLASS_RATES,
+  type Comparison,
+  type MulticlassRate,
   formatMulticlassCsv,
   formatMulticlassTable,
   formatOutputCsv,
@@ -12,12 +22,12 @@ import {
   formatScoreTable,
   multiclassHeadline,
   outputHeadline,
-  outputVerdictTable,
 } from '../methods/metrics/index.js';
 import type { Verdict } from '../methods/metrics/verdicts.js';
 import { ratioCurve } from './charts.js';
+import { VERDICT_MARK } from './metrics-html.js';
 import type { PlannedFile, SectionFiles } from './files.js';
-import { escapeHtml as esc, fmtInt } from './format.js';
+import { escapeHtml as esc, fmtInt, fmtNum } from './format.js';
 
 /** The headline of an output audit: the most significant flag that disadvantages a group, or that there is none. */
 export function outputAuditHeadline(r: OutputAuditResult): string {
@@ -66,10 +76,99 @@ export function outputHeader(r: OutputAuditResult): string {
   );
 }
 
+/** A judged comparison of an output audit with the verdict table's column it belongs to. */
+interface Judged {
+  attribute: string;
+  column: string;
+  c: Comparison<string>;
+}
+
+/**
+ * Every judged comparison with its column, the columns in reading order: a score's AUC ratio then its threshold
+ * view's metrics, a regression's judged metrics, a multiclass output's classes (in --class-order) × their rates.
+ */
+function judged(r: OutputAuditResult): { columns: string[]; rows: Judged[] } {
+  const m = r.metrics;
+  const rows: Judged[] = [];
+  const label = (k: string) =>
+    k in METRIC_DEFS ? METRIC_DEFS[k as keyof typeof METRIC_DEFS].label : outputMetricDef(k as never).label;
+  if (m.kind === 'multiclass') {
+    const order = m.report.classOrder ?? m.report.classes;
+    const col = (cls: string, rate: MulticlassRate) => `${cls}: ${MULTICLASS_RATES[rate].short}`;
+    const columns = order.flatMap((cls) => MULTICLASS_RATE_NAMES.map((rate) => col(cls, rate)));
+    for (const a of m.report.attributes)
+      for (const c of a.comparisons)
+        rows.push({ attribute: a.column, column: col(c.class, c.metric as MulticlassRate), c });
+    return { columns: columns.filter((col) => rows.some((x) => x.column === col)), rows };
+  }
+  const metrics: string[] =
+    m.kind === 'score' ? [...outputMetricsOf('score', true), ...JUDGED_METRICS] : outputMetricsOf('regression', true);
+  if (m.kind === 'score')
+    for (const a of m.report.thresholdView.attributes)
+      for (const c of a.comparisons) rows.push({ attribute: a.column, column: label(c.metric), c });
+  for (const a of m.report.attributes)
+    for (const c of a.comparisons) rows.push({ attribute: a.column, column: label(c.metric), c });
+  return { columns: metrics.map(label).filter((col) => rows.some((x) => x.column === col)), rows };
+}
+
+/**
+ * The verdict table: one row per attribute (its reference beneath), one column per judged metric (a class's rate for
+ * multiclass), each cell the strongest verdict of the attribute's groups as a symbol and a word, the flagged groups
+ * worst first with their direction.
+ */
+export function outputVerdictTableHtml(r: OutputAuditResult): string {
+  const { columns, rows } = judged(r);
+  const rank: Verdict[] = ['flagged', 'inconclusive', 'pass', 'too little data'];
+  const attrs = r.metrics.report.attributes as readonly { column: string; reference: { value: string } }[];
+  const body = attrs
+    .map((a) => {
+      const cells = columns.map((col) => {
+        const cs = rows.filter((x) => x.attribute === a.column && x.column === col).map((x) => x.c);
+        if (!cs.length) return '<td class="muted">—</td>';
+        const v = rank.find((k) => cs.some((c) => c.verdict === k))!;
+        const flagged = cs.filter((c) => c.verdict === 'flagged').sort(byConcern);
+        const cls =
+          v === 'flagged'
+            ? flagged.some((c) => c.direction === 'disadvantaged')
+              ? 'flag'
+              : 'flag-soft'
+            : v === 'inconclusive'
+              ? 'flag-soft'
+              : '';
+        const who = flagged
+          .slice(0, 2)
+          .map((c) => `${esc(c.group)} ${arrowOf(c.direction)}`)
+          .join(', ');
+        const more = flagged.length > 2 ? ` +${flagged.length - 2}` : '';
+        return (
+          `<td${cls ? ` class="${cls}"` : ''}>${VERDICT_MARK[v]}` +
+          `${who ? `<span class="ci">${who}${more}</span>` : ''}</td>`
+        );
+      });
+      return (
+        `<tr><td class="l">${esc(a.column)}<span class="ci">vs ${esc(a.reference.value)}</span></td>` +
+        `${cells.join('')}</tr>`
+      );
+    })
+    .join('');
+  return (
+    `<div class="scroll"><table class="metrics verdict-table"><thead><tr><th class="l">attribute (reference)</th>` +
+    `${columns.map((c) => `<th>${esc(c)}</th>`).join('')}</tr></thead><tbody>${body}</tbody></table></div>`
+  );
+}
+
 /** The first screen's Verdict: the headline, the verdict counts and the verdict table (one row per attribute). */
 export function outputVerdictSection(r: OutputAuditResult): string {
   const m = r.metrics;
-  const table = m.kind === 'multiclass' ? '' : pre(outputVerdictTable(m));
+  const band: readonly [number, number] | null = m.report.verdicts.band;
+  const table =
+    outputVerdictTableHtml(r) +
+    `<details class="small muted" id="verdict-legend"><summary>How the cells are decided</summary><p>Each cell: the ` +
+    `strongest verdict of the attribute's groups against its reference (⚑ flagged: outside the band and ` +
+    `significant after ${esc(m.report.verdicts.correction)}; ? inconclusive: outside, not significant; ✓ pass: ` +
+    `inside; – too little data; ↓ disadvantaged, ↑ advantaged, ≠ differs, no favourable direction)` +
+    `${band ? `; the ratio band [${fmtNum(band[0], 3)}, ${fmtNum(band[1], 3)}]` : ''}.` +
+    `</p></details>`;
   return (
     `<section id="verdict"><h2 style="border:0;margin-top:.4em">Verdict</h2>` +
     `<p class="headline"><strong>${esc(outputAuditHeadline(r))}</strong></p>` +

@@ -75,6 +75,10 @@ describe('lucid audit --pred of each output kind on the simulator', () => {
         assert.ok(html.includes(`id="${id}"`), `section ${id}`);
       for (const id of BINARY_ONLY) assert.ok(!html.includes(`id="${id}"`), `no section ${id}`);
       assert.equal(html.includes('data-chart="ratio-curve"'), c.kind === 'score');
+      // the verdict table: group B flagged as disadvantaged in the group attribute's row
+      const verdict = html.slice(html.indexOf('id="verdict"'), html.indexOf('class="toc"'));
+      assert.match(verdict, /<table class="metrics verdict-table">/);
+      assert.match(verdict, /<td class="l">group<span class="ci">vs A<\/span><\/td>.*⚑ flagged<span class="ci">B ↓/);
       // the typed report in audit.json and the kind's CSV
       const json = JSON.parse(readFileSync(join(r.out, 'audit.json'), 'utf8'));
       assert.equal(json.kind, c.kind);
