@@ -12,15 +12,7 @@ import { SIDE_BY_SIDE_DEFAULT } from '../audit/gan-workers.js';
 import { modelTimeoutOption } from './model-timeout.js';
 import { defaultGanCacheDir, GAN_CACHE_HELP } from '../node/gan-cache.js';
 import type { AuditFileOptions } from '../node/audit.js';
-import {
-  intAtLeast2,
-  nonNegativeInt,
-  numberList,
-  OUTPUT_OPTIONS,
-  positiveInt,
-  readOptionsOf,
-  type DataCliOptions,
-} from './options.js';
+import { intAtLeast2, nonNegativeInt, numberList, positiveInt, readOptionsOf, type DataCliOptions } from './options.js';
 
 /**
  * What an audit's --seed is, said once for every command that runs an audit (audit, check --model,
@@ -68,10 +60,6 @@ const run = <K extends keyof AuditFileOptions>(
 
 /** The audit-run options, in --help order, each with its key in auditFile's options. */
 export const AUDIT_RUN_OPTIONS = [
-  // what the model returns (settled in the audit's plan: output-plan.ts); --favourable is each command's own option
-  run(OUTPUT_OPTIONS.output, 'output'),
-  run(OUTPUT_OPTIONS.classOrder, 'classOrder'),
-  run(OUTPUT_OPTIONS.toleranceUnits, 'toleranceUnits'),
   run(
     () =>
       new Option(

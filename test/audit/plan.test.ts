@@ -380,12 +380,6 @@ describe('the positive class and the model-or-predictions rule', () => {
 describe('the audit-run option table', () => {
   // each key's command line and the value auditFile must get; typed by AuditRunKey, so a new row needs its line here
   const LINES: Record<AuditRunKey, [string[], unknown]> = {
-    output: [['--output', 'regression'], 'regression'],
-    classOrder: [
-      ['--class-order', 'approve,refer,decline'],
-      ['approve', 'refer', 'decline'],
-    ],
-    toleranceUnits: [['--tolerance-units', '2.5'], 2.5],
     ganEpochs: [['--gan-epochs', '3'], 3],
     protectedBins: [['--protected-bins', '4'], 4],
     protectedEdges: [['--protected-edges', 'age=1,2,3'], { age: [1, 2, 3] }],

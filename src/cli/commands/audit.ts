@@ -58,6 +58,8 @@ interface AuditCliOptions extends DataCliOptions, FairnessCliOptions, PolicyCliO
   quiet?: boolean;
   out: string;
   output?: OutputKind;
+  classOrder?: string[];
+  toleranceUnits?: number;
 }
 
 /**
@@ -226,6 +228,11 @@ export const auditCommand = withGroupComparisonOptions(
       .addOption(F.positive())
       .addOption(O.favourable())
       .addOption(O.threshold())
+      // what the predictions are (settled in the audit's plan: src/audit/output-plan.ts); lucid check, which runs
+      // the audit with --model, has these options of its own for its policies
+      .addOption(O.output())
+      .addOption(O.classOrder())
+      .addOption(O.toleranceUnits())
       .requiredOption(
         '--protected <names>',
         'protected columns, comma-separated (categorical, or numeric: binned)',
@@ -282,6 +289,9 @@ export const auditCommand = withGroupComparisonOptions(
         positive: opts.positive,
         // a binary decision's cut in [0, 1] (default 0.5), or a score's on its own scale (default its median)
         threshold: opts.threshold,
+        output: opts.output,
+        classOrder: opts.classOrder,
+        toleranceUnits: opts.toleranceUnits,
         ...fair,
         // the output's kind reads --favourable (positive|negative, or higher|lower) with its own default
         favourable: opts.favourable as AuditOptions['favourable'],
