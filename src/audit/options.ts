@@ -2,6 +2,7 @@
 // from run.ts so the stages (src/audit/stages/) read them without importing the orchestrator.
 import { GAN_DEFAULTS } from '../models/lucidgan/config.js';
 import type { Favourable } from '../methods/metrics/index.js';
+import type { Direction, OutputKind } from '../methods/metrics/outputs.js';
 import type { BlackBox } from '../models/blackbox.js';
 import { drawSeed, type ConditionMode } from './canonical.js';
 import type { Correction } from './correct.js';
@@ -105,8 +106,20 @@ export interface AuditOptions {
   positive?: string;
   /** the protected columns (categorical, or numeric: then binned) */
   protected: string[];
-  /** whether the positive class is the outcome people want (default 'positive'; COMPAS' high risk: 'negative') */
-  favourable?: Favourable;
+  /**
+   * whether the positive class is the outcome people want (default 'positive'; COMPAS' high risk: 'negative'); for a
+   * score or a real value, which end people want (higher, the default, or lower)
+   */
+  favourable?: Favourable | Direction;
+  /**
+   * what the predictions are (`--output`): a model's declared kind, which this may confirm; a predictions column's,
+   * inferred when absent (output-plan.ts). Score, multiclass and regression audits are their group metrics alone.
+   */
+  output?: OutputKind;
+  /** multiclass: every class, most favourable first (`--class-order`) */
+  classOrder?: string[];
+  /** regression: differences inside [−d, d] in the output's units pass (`--tolerance-units`) */
+  toleranceUnits?: number;
   /**
    * protected column → the reference group of its comparisons (a bin label for a numeric one); default: the largest
    * group that is not small

@@ -41,6 +41,7 @@ import type { AuditProvenance } from './types.js';
 import type { GanHandover, GanStore } from './gan-reuse.js';
 import type { GanWorkers } from './gan-workers.js';
 import type { AuditEstimate } from './gan-probe.js';
+import { outputPlan, type OutputPlan } from './output-plan.js';
 
 /**
  * Every seed of an audit, derived from its seed by DERIVED_SEEDS (and the GANs' by ganSeedsFor); meta.seeds lists those
@@ -89,7 +90,9 @@ export interface GanPlan {
 /** What an audit is asked, settled: the stages' only view of the call. */
 export interface AuditPlan {
   label: string;
-  /** the positive class: the one given, else the second of a two-valued label */
+  /** what the audit reads: its kind, why, and its direction (output-plan.ts) */
+  output: OutputPlan;
+  /** the positive class: the one given, else the second of a two-valued label ('' for multiclass and regression) */
   positive: string;
   /** whether the positive class was named (the model's recorded classes are checked against it) */
   positiveGiven: boolean;
@@ -274,10 +277,12 @@ export function auditPlan(table: Table, opts: AuditOptions): AuditPlan {
       `audit: protected edges name "${c}", which is not among the protected columns (${opts.protected.join(', ')})`,
   );
   const source = opts.source ?? 'data';
+  const output = outputPlan(table, opts, model, pred);
+  const binary = output.kind === 'binary';
   // the positive class: for a model, checked against the model's classes before it is called (a
   // mismatch reverses every direction); for a predictions column, below
   let modelPositive: string | undefined;
-  if (model) {
+  if (model && binary) {
     const values = labelValues(table, opts.label, 'audit');
     modelPositive = positiveOf(values, opts.positive, opts.label, 'audit');
     checkModelClasses(model, {
@@ -287,7 +292,7 @@ export function auditPlan(table: Table, opts: AuditOptions): AuditPlan {
       positiveGiven: opts.positive !== undefined,
       classMap: opts.modelClasses,
     });
-  } else
+  } else if (!model)
     check(
       opts.modelClasses === undefined,
       'E_ARG',
@@ -304,9 +309,10 @@ export function auditPlan(table: Table, opts: AuditOptions): AuditPlan {
       `verdicts cannot work on fewer); --allow-small runs it anyway, every small group marked`,
   );
 
-  const decision = decisionRule(opts.threshold, 'audit');
+  // a score's threshold is on its own scale (output.threshold); the binary rule keeps its default there
+  const decision = decisionRule(binary ? opts.threshold : undefined, 'audit');
   // the later stages' own checks, made here so a bad value stops the audit before any work, in their words
-  const metrics = metricsSettings(opts);
+  const metrics = metricsSettings({ ...opts, favourable: binary ? (opts.favourable as Favourable) : undefined });
   const protectedBins = opts.protectedBins ?? AUDIT_DEFAULTS.protectedBins;
   checkBinCount(protectedBins);
   const faleBins = opts.faleBins ?? FALE_DEFAULTS.bins;
@@ -332,13 +338,18 @@ export function auditPlan(table: Table, opts: AuditOptions): AuditPlan {
   // input error naming the data (as the audit has always reported them, after the checks above)
   const positive =
     modelPositive ??
-    inData(source, () => positiveOf(labelValues(table, opts.label, 'metrics'), opts.positive, opts.label, 'metrics'));
+    (output.kind === 'multiclass' || output.kind === 'regression'
+      ? ''
+      : inData(source, () =>
+          positiveOf(labelValues(table, opts.label, 'metrics'), opts.positive, opts.label, 'metrics'),
+        ));
 
   const gan = ganPlan(opts);
   const gans = ganSeedsFor(seed, gan.count);
 
   return {
     label: opts.label,
+    output,
     positive,
     positiveGiven: opts.positive !== undefined,
     decision,

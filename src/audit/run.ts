@@ -17,8 +17,10 @@ import type { Engine } from '../engine/engine.js';
 import { EngineError } from '../engine/errors.js';
 import type { Table } from '../data/table.js';
 import type { AuditOptions } from './options.js';
-import type { AuditResult } from './types.js';
-import { auditContext, elapsed } from './stages/context.js';
+import type { AnyAuditResult, AuditResult } from './types.js';
+import { auditContext, elapsed, type AuditContext } from './stages/context.js';
+import { outputStage } from './stages/output.js';
+import { check } from '../engine/errors.js';
 import { metricsStage, refuseDegenerate, suppression } from './stages/metrics.js';
 import { ganStage } from './stages/gan.js';
 import { canonicalStage, sets } from './stages/canonical-sets.js';
@@ -51,7 +53,28 @@ export { lucidStart } from './stages/lucid.js';
  */
 export async function runAudit(engine: Engine, table: Table, opts: AuditOptions): Promise<AuditResult> {
   const ctx = auditContext(engine, table, opts);
-  const { lap, progress, plan } = ctx;
+  check(
+    ctx.plan.output.kind === 'binary',
+    'E_ARG',
+    () =>
+      `audit: the output is ${ctx.plan.output.reason}; this command audits binary decisions only (lucid audit ` +
+      `audits every kind)`,
+  );
+  return binaryAudit(ctx);
+}
+
+/**
+ * Audits a model (or a column of its predictions) whatever its output: a binary decision as runAudit does, a score,
+ * a class among k or a real value by its group metrics alone (stages/output.ts; OutputAuditResult says what is not
+ * run).
+ */
+export async function runAnyAudit(engine: Engine, table: Table, opts: AuditOptions): Promise<AnyAuditResult> {
+  const ctx = auditContext(engine, table, opts);
+  return ctx.plan.output.kind === 'binary' ? binaryAudit(ctx) : outputStage(ctx);
+}
+
+async function binaryAudit(ctx: AuditContext): Promise<AuditResult> {
+  const { lap, progress, plan, table } = ctx;
   try {
     // 1–2. predictions, groups, group metrics and their verdicts, attribution
     progress('score', 0);

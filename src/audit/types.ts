@@ -5,7 +5,7 @@ import type { DcrResult, DetectionResult, PairTrendsResult } from '../methods/qu
 export type { RelationCheck };
 import type { Table } from '../data/table.js';
 import type { FaleResult, ProtectedCondition } from '../methods/fale/index.js';
-import type { MetricsReport } from '../methods/metrics/index.js';
+import type { MetricsReport, OutputReport } from '../methods/metrics/index.js';
 import type { Attribution } from './attribution.js';
 import type { Validity } from '../methods/quality/index.js';
 import type { Distribution, FeatureFidelity, ShiftCheck } from './checks.js';
@@ -347,4 +347,38 @@ export interface AuditResult {
   warnings: string[];
   /** set by the demo: what was planted in the simulated data */
   planted?: { kind: string; rule: string; disadvantaged: Record<string, string>[]; reads: string[] }[];
+}
+
+/** The typed group metrics of a score, multiclass or regression output (outputMetrics' report, its kind and why). */
+export type MetricsOnlyReport = Exclude<OutputReport, { kind: 'binary' }>;
+
+/**
+ * The result of an audit of a score, a class among k or a real value: its group metrics (outputMetrics, one Holm
+ * family over the attributes) and what was not run. The canonical sets, LUCID and FALE read a binary decision, so
+ * these audits have none of AuditResult's canonical fields; `notRun` says so in one sentence.
+ */
+export interface OutputAuditResult {
+  /** the output's kind, the discriminant from AuditResult (which has none: binary) */
+  kind: MetricsOnlyReport['kind'];
+  meta: Omit<AuditResult['meta'], 'positive' | 'favourable' | 'threshold' | 'gan'> & {
+    /** the kind, why, and its favourable direction or class order (the summary's and the report's first line) */
+    output: { kind: MetricsOnlyReport['kind']; reason: string; favourable: string };
+    /** score: the positive label value; null for multiclass and regression */
+    positive: string | null;
+  };
+  protected: ProtectedAttribute[];
+  /** the group metrics of the output's kind, per protected attribute */
+  metrics: MetricsOnlyReport;
+  /** what the audit does not do for this kind, in one sentence */
+  notRun: string;
+  caveats: AuditResult['caveats'];
+  warnings: string[];
+}
+
+/** Any audit's result: a binary one (AuditResult) or one of the other kinds (OutputAuditResult, with `kind`). */
+export type AnyAuditResult = AuditResult | OutputAuditResult;
+
+/** Whether `r` is an audit of a score, multiclass or regression output. */
+export function isOutputAudit(r: AnyAuditResult): r is OutputAuditResult {
+  return 'kind' in r && r.kind !== undefined;
 }

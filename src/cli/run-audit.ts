@@ -4,19 +4,42 @@
 // An audit that was asked to stop is marked (meta.interrupted, the report's first line), its outputs
 // are written by `finish`, and then the command exits 130: an interrupted audit is never a pass.
 import type { Engine } from '../engine/engine.js';
-import type { AuditResult } from '../audit/types.js';
+import { isOutputAudit, type AnyAuditResult, type AuditResult } from '../audit/types.js';
 import { interruption } from '../audit/stages/result.js';
-import { auditFile, type AuditFileOptions } from '../node/audit.js';
+import { auditAnyFile, auditFile, type AuditFileOptions } from '../node/audit.js';
 import type { ReadReport } from '../node/csv.js';
 import { Interrupted, interruptScope } from './interrupt.js';
 import { progressLine } from './progress.js';
 import { wrapText } from '../report/format.js';
 
-export async function auditWithProgress<R>(
+type ProgressOptions = Omit<AuditFileOptions, 'onProgress' | 'onEstimate' | 'shouldStop' | 'provenance'>;
+
+/** The audit of a binary decision with progress (`lucid check --model`). */
+export function auditWithProgress<R>(
   engine: Engine,
-  opts: Omit<AuditFileOptions, 'onProgress' | 'onEstimate' | 'shouldStop' | 'provenance'>,
+  opts: ProgressOptions,
   ui: { label?: string; quiet?: boolean },
   finish: (out: { result: AuditResult; read: ReadReport }) => Promise<R>,
+): Promise<R> {
+  return withProgress(engine, opts, ui, auditFile, finish);
+}
+
+/** The audit of an output of any kind with progress (`lucid audit`). */
+export function auditAnyWithProgress<R>(
+  engine: Engine,
+  opts: ProgressOptions,
+  ui: { label?: string; quiet?: boolean },
+  finish: (out: { result: AnyAuditResult; read: ReadReport }) => Promise<R>,
+): Promise<R> {
+  return withProgress(engine, opts, ui, auditAnyFile, finish);
+}
+
+async function withProgress<R, T extends AnyAuditResult>(
+  engine: Engine,
+  opts: ProgressOptions,
+  ui: { label?: string; quiet?: boolean },
+  file: (engine: Engine, opts: AuditFileOptions) => Promise<{ result: T; read: ReadReport }>,
+  finish: (out: { result: T; read: ReadReport }) => Promise<R>,
 ): Promise<R> {
   const bar = ui.quiet ? null : progressLine(ui.label);
   const scope = interruptScope(
@@ -24,7 +47,7 @@ export async function auditWithProgress<R>(
     () => bar?.end(),
   );
   try {
-    const out = await auditFile(engine, {
+    const out = await file(engine, {
       ...opts,
       onProgress: bar?.onProgress,
       onEstimate: bar?.onEstimate,
@@ -36,13 +59,20 @@ export async function auditWithProgress<R>(
     for (const w of [...out.read.warnings, ...out.result.warnings])
       process.stderr.write(wrapText(`lucid: warning: ${w}\n`));
     const sig = scope.signal();
-    const meta = out.result.meta;
+    const result: AnyAuditResult = out.result;
+    const meta = result.meta;
     // the signal that stopped it (the core knows only that it was asked to stop); one that came after
-    // the audit's last step still marks it
-    if (sig)
+    // the audit's last step still marks it (an audit of the other kinds trains nothing: its metrics are whole)
+    if (sig && !isOutputAudit(result))
       meta.interrupted = {
         ...(meta.interrupted ??
-          interruption('done', meta.gan.epochsDone, meta.gan.seeds.length, meta.gan.epochs, false)!),
+          interruption(
+            'done',
+            result.meta.gan.epochsDone,
+            result.meta.gan.seeds.length,
+            result.meta.gan.epochs,
+            false,
+          )!),
         signal: sig,
       };
     const value = await finish(out);

@@ -6,10 +6,10 @@ import { access, mkdir, stat, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import type { Engine } from '../engine/engine.js';
 import { EngineError } from '../engine/errors.js';
-import { requireColumns } from '../data/table.js';
-import { runAudit, type AuditOptions } from '../audit/run.js';
+import { requireColumns, type Table } from '../data/table.js';
+import { runAnyAudit, runAudit, type AuditOptions } from '../audit/run.js';
 import { checkProtectedEdges } from '../audit/plan.js';
-import type { AuditResult } from '../audit/types.js';
+import type { AnyAuditResult, AuditResult } from '../audit/types.js';
 import { auditFiles } from '../report/audit-files.js';
 import { REPORT_FILE } from '../report/files.js';
 import { DEMO_INDEX_FILE, demoIndexHtml, type DemoIndexEntry } from '../report/demo-index.js';
@@ -118,7 +118,7 @@ async function write(file: string, text: string): Promise<void> {
  * src/report/sections.ts, the list the browser page offers too), one at a time, report.html among
  * them and audit.json last.
  */
-export async function writeAudit(dir: string, result: AuditResult): Promise<WrittenAudit> {
+export async function writeAudit(dir: string, result: AnyAuditResult): Promise<WrittenAudit> {
   try {
     await mkdir(dir, { recursive: true });
   } catch (e) {
@@ -154,11 +154,27 @@ export interface AuditFileOptions
   read?: ReadOptions;
 }
 
-/** Reads the CSV, loads the model (or checks the predictions column) and runs the audit. */
-export async function auditFile(
+/** Reads the CSV, loads the model (or checks the predictions column) and runs the audit of a binary decision. */
+export function auditFile(engine: Engine, opts: AuditFileOptions): Promise<{ result: AuditResult; read: ReadReport }> {
+  return auditFileWith(engine, opts, runAudit);
+}
+
+/**
+ * As auditFile, for an output of any kind (`lucid audit`): a score, multiclass or regression output gets its group
+ * metrics (runAnyAudit).
+ */
+export function auditAnyFile(
   engine: Engine,
   opts: AuditFileOptions,
-): Promise<{ result: AuditResult; read: ReadReport }> {
+): Promise<{ result: AnyAuditResult; read: ReadReport }> {
+  return auditFileWith(engine, opts, runAnyAudit);
+}
+
+async function auditFileWith<R extends AnyAuditResult>(
+  engine: Engine,
+  opts: AuditFileOptions,
+  run: (engine: Engine, table: Table, opts: AuditOptions) => Promise<R>,
+): Promise<{ result: R; read: ReadReport }> {
   const {
     data,
     model: modelFile,
@@ -199,7 +215,7 @@ export async function auditFile(
   // --gan-save asks for the set)
   const store = ganSet === undefined && (ganCacheDir || ganSave) ? new DirGanStore(ganCacheDir ?? null) : undefined;
   const result = await withGanWorkers(engine, ganSideBySide, (ganWorkers) =>
-    runAudit(engine, table, {
+    run(engine, table, {
       ...rest,
       model,
       source: data,

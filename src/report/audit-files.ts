@@ -1,7 +1,7 @@
 // The audit folder's files with their texts, report.html included: what `lucid audit --out` writes
 // (src/node/audit.ts writeAudit) and what the browser page offers (web/worker.ts). The folder is
 // planned from the report's sections (./sections.ts). Core code: no Node imports.
-import type { AuditResult } from '../audit/types.js';
+import type { AnyAuditResult } from '../audit/types.js';
 import { REPORT_FILE, RESULT_FILE, resultJson } from './files.js';
 import { auditFolder, renderReport } from './sections.js';
 
@@ -15,7 +15,7 @@ export interface AuditFile {
  * The files of the audit folder, one at a time (a caller writing them holds one file's text at a time), audit.json
  * last.
  */
-export function* auditFiles(result: AuditResult): Generator<AuditFile> {
+export function* auditFiles(result: AnyAuditResult): Generator<AuditFile> {
   const { files, summary } = auditFolder(result);
   const names: string[] = [];
   for (const f of files) {

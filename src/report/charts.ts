@@ -31,7 +31,15 @@ export interface ChartOptions {
   height?: number;
 }
 
-export type ChartKind = 'histogram-pair' | 'grouped-bars' | 'heatmap' | 'line' | 'fale' | 'js-ranking' | 'group-rates';
+export type ChartKind =
+  | 'histogram-pair'
+  | 'grouped-bars'
+  | 'heatmap'
+  | 'line'
+  | 'fale'
+  | 'js-ranking'
+  | 'group-rates'
+  | 'ratio-curve';
 
 const FONT = "system-ui, -apple-system, 'Segoe UI', Helvetica, Arial, sans-serif";
 const AXIS = '#444444';
@@ -826,6 +834,106 @@ export function lineChart(
   out.push(frame(M.left, M.top, iw, ih));
   out.push(axisLabelX(opts.xLabel, M.left + iw / 2, H - 8));
   out.push(axisLabelY(opts.yLabel, 14, M.top + ih / 2));
+  return close(out, head);
+}
+
+/** One group's selection-rate ratio to the reference at each threshold of a sweep, with its pointwise interval. */
+export interface RatioCurveSeries {
+  name: string;
+  /** per threshold (the chart's `thresholds`, same order): the ratio and its interval, null where undefined */
+  points: readonly { ratio: number | null; lo: number | null; hi: number | null }[];
+}
+
+/**
+ * The selection-rate ratios of a score's groups to the reference across thresholds: x = the threshold (the score's
+ * scale), y = the ratio on a log axis (a ratio and its inverse equally far from 1), the band [τ, 1/τ] shaded, each
+ * group's line with its pointwise interval as a ribbon of its colour. Ratios and interval ends are clamped into the
+ * drawn range, which always holds the band.
+ */
+export function ratioCurve(
+  thresholds: readonly number[],
+  series: readonly RatioCurveSeries[],
+  band: readonly [number, number],
+  opts: ChartOptions & { xLabel: string; reference: string },
+): string {
+  const W = opts.width ?? 560;
+  const H = opts.height ?? 280;
+  const title = opts.title ?? `Selection-rate ratio to ${opts.reference} across thresholds`;
+  const colors = series.map((_, i) => SERIES_COLORS[i % SERIES_COLORS.length]);
+  const lg = legend(
+    [
+      { name: `band [${fmtNum(band[0], 3)}, ${fmtNum(band[1], 3)}]`, color: '#2e7d32', style: 'band' as const },
+      ...series.map((s, i) => ({ name: s.name, color: colors[i], style: 'line' as const })),
+    ],
+    60,
+    50,
+    W - 70,
+  );
+  const M = { left: 60, right: 16, top: 50 + lg.height + 2, bottom: 42 };
+  const iw = W - M.left - M.right;
+  const ih = H - M.top - M.bottom;
+  // the y range on the log scale: the band, every ratio, and the intervals within [1/8, 8] (wider ones are clamped)
+  const logs = [Math.log(band[0]), Math.log(band[1])];
+  for (const s of series)
+    for (const p of s.points)
+      for (const v of [p.ratio, p.lo, p.hi])
+        if (finite(v) && v > 0) logs.push(Math.max(-Math.log(8), Math.min(Math.log(8), Math.log(v))));
+  const lo = Math.min(...logs) - 0.05;
+  const hi = Math.max(...logs) + 0.05;
+  const y = (v: number) => M.top + ih - ((Math.min(hi, Math.max(lo, Math.log(v))) - lo) / (hi - lo)) * ih;
+  const x0 = thresholds.length ? Math.min(...thresholds) : 0;
+  const x1 = thresholds.length ? Math.max(...thresholds) : 1;
+  const x = (t: number) => M.left + (x1 === x0 ? iw / 2 : ((t - x0) / (x1 - x0)) * iw);
+  const out: string[] = [open('ratio-curve', W, H, `${title}; ${opts.xLabel} vs the ratio (log scale)`)];
+  const head = heading(title, opts.subtitle, M.left, W);
+  out.push(head.svg, lg.svg);
+  const ticks = [0.125, 0.25, 0.5, 0.8, 1, 1.25, 2, 4, 8].filter((t) => Math.log(t) >= lo && Math.log(t) <= hi);
+  out.push(yGrid(ticks, y, M.left, M.left + iw, (t) => `×${fmtNum(t, 3)}`));
+  out.push(
+    `<rect class="band" x="${px(M.left)}" y="${px(y(band[1]))}" width="${px(iw)}" ` +
+      `height="${px(y(band[0]) - y(band[1]))}" fill="#2e7d32" fill-opacity="0.12"><title>the band: ratios inside ` +
+      `[${fmtNum(band[0], 3)}, ${fmtNum(band[1], 3)}] pass</title></rect>`,
+  );
+  out.push(
+    `<line x1="${px(M.left)}" x2="${px(M.left + iw)}" y1="${px(y(1))}" y2="${px(y(1))}" stroke="${AXIS}" ` +
+      `stroke-dasharray="3 3"/>`,
+  );
+  for (const t of niceTicks(x0, x1, 6).filter((t) => t >= x0 && t <= x1))
+    out.push(
+      `<text class="tick" x="${px(x(t))}" y="${px(M.top + ih + 13)}" text-anchor="middle" font-size="10">` +
+        `${fmtNum(t, 3)}</text>`,
+    );
+  series.forEach((s, si) => {
+    // the ribbon: runs of thresholds with an interval, the upper ends left to right and the lower ends back
+    let run: number[] = [];
+    const flush = () => {
+      if (run.length > 1) {
+        const up = run.map((i) => `${px(x(thresholds[i]))},${px(y(s.points[i].hi as number))}`);
+        const down = run.map((i) => `${px(x(thresholds[i]))},${px(y(s.points[i].lo as number))}`).reverse();
+        out.push(
+          `<path class="ribbon" d="M${up.join('L')}L${down.join('L')}Z" fill="${colors[si]}" fill-opacity="0.15"/>`,
+        );
+      }
+      run = [];
+    };
+    s.points.forEach((p, i) => {
+      if (finite(p.lo) && finite(p.hi) && p.lo > 0 && p.hi > 0) run.push(i);
+      else flush();
+    });
+    flush();
+    const d = gappedPath(
+      s.points.map((p) => (finite(p.ratio) && p.ratio > 0 ? p.ratio : null)),
+      (i) => x(thresholds[i]),
+      y,
+    );
+    if (d)
+      out.push(
+        `<path d="${d}" fill="none" stroke="${colors[si]}" stroke-width="1.8"><title>${esc(s.name)}</title></path>`,
+      );
+  });
+  out.push(frame(M.left, M.top, iw, ih));
+  out.push(axisLabelX(opts.xLabel, M.left + iw / 2, H - 8));
+  out.push(axisLabelY(`ratio to ${opts.reference} (log)`, 14, M.top + ih / 2));
   return close(out, head);
 }
 

@@ -175,7 +175,7 @@ export function faleFiles(result: AuditResult): SectionFiles {
 }
 
 /** protected-bins.json: how each protected attribute was grouped. */
-export function binsFiles(result: AuditResult): SectionFiles {
+export function binsFiles(result: Pick<AuditResult, 'protected'>): SectionFiles {
   const text = () =>
     toJson(
       result.protected.map((p) => ({

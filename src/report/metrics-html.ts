@@ -319,7 +319,7 @@ export function yardstickCell(y: Yardsticks, link: string): string {
 }
 
 /** A verdict table cell's word, after a symbol, so that the verdict never rests on colour alone. */
-const VERDICT_MARK: Record<Verdict, string> = {
+export const VERDICT_MARK: Record<Verdict, string> = {
   flagged: '⚑ flagged',
   inconclusive: '? inconclusive',
   pass: '✓ pass',

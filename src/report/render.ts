@@ -906,7 +906,7 @@ function findingsList(r: AuditResult): string[] {
   return out;
 }
 
-export function protectedSection(r: AuditResult): string {
+export function protectedSection(r: Pick<AuditResult, 'protected'>): string {
   const rows = r.protected
     .map(
       (p) =>
@@ -1516,7 +1516,7 @@ function filesList(files: readonly { name: string; kind: FileKind }[]): string {
   );
 }
 
-export function caveatsSection(r: AuditResult): string {
+export function caveatsSection(r: Pick<AuditResult, 'caveats' | 'warnings'>): string {
   const topics = CAVEAT_TOPICS;
   // one folded list per topic, identical caveats merged with their count
   const byTopic = new Map<string, string[]>();

@@ -4,7 +4,9 @@
 // list of files, the report's Files section, and the stages' line of the text summary and their keys
 // in --format json (./summary.ts) all derive from it; showing a new stage is a row here
 // (docs/report.md "Showing a new audit stage"). Core code: no Node imports, no DOM.
-import type { AuditResult } from '../audit/types.js';
+import { isOutputAudit, type AnyAuditResult, type AuditResult, type OutputAuditResult } from '../audit/types.js';
+import type { OutputKind } from '../methods/metrics/outputs.js';
+import { outputHeader, outputMetricsFiles, outputMetricsSection, outputVerdictSection } from './output-html.js';
 import { verdictTableHtml } from './metrics-html.js';
 import {
   canonicalSection,
@@ -49,12 +51,14 @@ export interface ReportSection {
   id: string;
   /** its entry in the table of contents */
   title: string;
+  /** the output kinds whose report has it (default: binary only; the other kinds' audits are their group metrics) */
+  kinds?: readonly OutputKind[];
   /** on the first screen, above the table of contents (the verdict table) */
   aboveContents?: true;
   /** its HTML; `files` is the folder's every file (the Files section lists them) */
-  html: (r: AuditResult, files: readonly FileEntry[]) => string;
+  html: (r: AnyAuditResult, files: readonly FileEntry[]) => string;
   /** the files it writes beside the report, each of a kind in FILE_KINDS, and their references in audit.json */
-  files?: (r: AuditResult) => SectionFiles;
+  files?: (r: AnyAuditResult) => SectionFiles;
   /**
    * a stage's state in brief: `text` joins the text summary's line of stages ("LUCID: ran (…); FALE:
    * sex, race"), `json` is its value under the row's id in `lucid audit --format json`
@@ -62,25 +66,57 @@ export interface ReportSection {
   brief?: { text: (r: AuditResult) => string; json: (r: AuditResult) => unknown };
 }
 
+/** A binary section's function on any result: the rows' kinds keep it to binary audits (sectionsOf). */
+const binary =
+  <A extends unknown[], T>(f: (r: AuditResult, ...a: A) => T) =>
+  (r: AnyAuditResult, ...a: A): T =>
+    f(r as AuditResult, ...a);
+/** … and a section of the other kinds' audits */
+const other =
+  <A extends unknown[], T>(f: (r: OutputAuditResult, ...a: A) => T) =>
+  (r: AnyAuditResult, ...a: A): T =>
+    f(r as OutputAuditResult, ...a);
+const METRICS_ONLY: readonly OutputKind[] = ['score', 'multiclass', 'regression'];
+const EVERY_KIND: readonly OutputKind[] = ['binary', ...METRICS_ONLY];
+
 /** The report's sections in reading order. */
 export const SECTIONS: readonly ReportSection[] = [
   {
     id: 'verdict',
     title: 'Verdict',
     aboveContents: true,
-    html: (r) => verdictTableHtml([r.metrics.attributes, r.metrics.intersection]),
+    html: binary((r) => verdictTableHtml([r.metrics.attributes, r.metrics.intersection])),
   },
-  { id: 'findings', title: 'Findings', html: findings },
-  { id: 'metrics', title: 'Group metrics', html: metricsSection, files: metricsFiles },
-  { id: 'canonical', title: 'Canonical sets', html: canonicalSection, files: canonicalFiles },
-  { id: 'proxy', title: 'Proxy view', html: proxySection },
-  { id: 'protected', title: 'Protected attributes and bins', html: protectedSection, files: binsFiles },
-  { id: 'intersections', title: 'Intersections', html: intersectionsSection, files: intersectionFiles },
+  { id: 'verdict', title: 'Verdict', kinds: METRICS_ONLY, aboveContents: true, html: other(outputVerdictSection) },
+  { id: 'findings', title: 'Findings', html: binary(findings) },
+  { id: 'metrics', title: 'Group metrics', html: binary(metricsSection), files: binary(metricsFiles) },
+  {
+    id: 'metrics',
+    title: 'Group metrics',
+    kinds: METRICS_ONLY,
+    html: other(outputMetricsSection),
+    files: other(outputMetricsFiles),
+  },
+  { id: 'canonical', title: 'Canonical sets', html: binary(canonicalSection), files: binary(canonicalFiles) },
+  { id: 'proxy', title: 'Proxy view', html: binary(proxySection) },
+  {
+    id: 'protected',
+    title: 'Protected attributes and bins',
+    kinds: EVERY_KIND,
+    html: protectedSection,
+    files: binsFiles,
+  },
+  {
+    id: 'intersections',
+    title: 'Intersections',
+    html: binary(intersectionsSection),
+    files: binary(intersectionFiles),
+  },
   {
     id: 'lucid',
     title: 'LUCID',
-    html: lucidSection,
-    files: lucidFiles,
+    html: binary(lucidSection),
+    files: binary(lucidFiles),
     brief: {
       text: (r) =>
         `LUCID: ${
@@ -95,8 +131,8 @@ export const SECTIONS: readonly ReportSection[] = [
   {
     id: 'fale',
     title: 'FALE',
-    html: faleSection,
-    files: faleFiles,
+    html: binary(faleSection),
+    files: binary(faleFiles),
     brief: {
       text: (r) =>
         `FALE: ${
@@ -105,10 +141,19 @@ export const SECTIONS: readonly ReportSection[] = [
       json: (r) => r.fale.map((f) => f.attribute),
     },
   },
-  { id: 'caveats', title: 'Caveats and warnings', html: caveatsSection },
+  { id: 'caveats', title: 'Caveats and warnings', kinds: EVERY_KIND, html: caveatsSection },
   { id: 'how-to-read', title: 'How to read this report', html: howToReadSection },
-  { id: 'files', title: 'Files', html: (_r, files) => filesSection(files) },
+  { id: 'files', title: 'Files', kinds: EVERY_KIND, html: (_r, files) => filesSection(files) },
 ];
+
+/** The output kind of an audit's result. */
+export const kindOf = (r: AnyAuditResult): OutputKind => (isOutputAudit(r) ? r.kind : 'binary');
+
+/** The sections of `r`'s report: the rows whose kinds hold its output's kind, in reading order. */
+export function sectionsOf(r: AnyAuditResult): ReportSection[] {
+  const kind = kindOf(r);
+  return SECTIONS.filter((s) => (s.kinds ?? ['binary']).includes(kind));
+}
 
 const KIND_ORDER = Object.keys(FILE_KINDS) as FileKind[];
 
@@ -117,11 +162,11 @@ const KIND_ORDER = Object.keys(FILE_KINDS) as FileKind[];
  * (within a kind, in the sections' order), and `summary(names)`, what audit.json holds: the result
  * with each section's table references in place of its rows, and the folder's names.
  */
-export function auditFolder(result: AuditResult): { files: PlannedFile[]; summary: (names: string[]) => unknown } {
+export function auditFolder(result: AnyAuditResult): { files: PlannedFile[]; summary: (names: string[]) => unknown } {
   const files: PlannedFile[] = [];
   // the result's keys keep their places in audit.json; only their values become references
   const refs: Record<string, unknown> = {};
-  for (const s of SECTIONS) {
+  for (const s of sectionsOf(result)) {
     const made = s.files?.(result);
     if (!made) continue;
     files.push(...made.files);
@@ -132,7 +177,7 @@ export function auditFolder(result: AuditResult): { files: PlannedFile[]; summar
 }
 
 /** Every file's name and kind, in the folder's order, report.html and audit.json last. */
-export function auditFileNames(result: AuditResult): FileEntry[] {
+export function auditFileNames(result: AnyAuditResult): FileEntry[] {
   return [
     ...auditFolder(result).files.map(({ name, kind }) => ({ name, kind })),
     { name: REPORT_FILE, kind: 'report' },
@@ -141,9 +186,10 @@ export function auditFileNames(result: AuditResult): FileEntry[] {
 }
 
 /** The whole audit as one self-contained HTML document (inline CSS and SVG; no scripts, no network). */
-export function renderReport(result: AuditResult): string {
+export function renderReport(result: AnyAuditResult): string {
   const r = result;
   const files = auditFileNames(r);
+  const sections = sectionsOf(r);
   const part = (s: ReportSection) => s.html(r, files);
   const title = `${r.meta.interrupted ? 'INTERRUPTED — ' : ''}Fairness audit — ${r.meta.data.source}`;
   return (
@@ -158,12 +204,14 @@ export function renderReport(result: AuditResult): string {
 </head>
 <body>
 <main>
-${header(r)}
-${SECTIONS.filter((s) => s.aboveContents)
+${isOutputAudit(r) ? outputHeader(r) : header(r)}
+${sections
+  .filter((s) => s.aboveContents)
   .map(part)
   .join('\n')}
-<nav class="toc"><ol>${SECTIONS.map((s) => `<li><a href="#${s.id}">${esc(s.title)}</a></li>`).join('')}</ol></nav>
-${SECTIONS.filter((s) => !s.aboveContents)
+<nav class="toc"><ol>${sections.map((s) => `<li><a href="#${s.id}">${esc(s.title)}</a></li>`).join('')}</ol></nav>
+${sections
+  .filter((s) => !s.aboveContents)
   .map(part)
   .join('\n')}
 <footer class="muted small"><p>Generated by ${esc(r.meta.tool)} ${esc(r.meta.version)} on <time class="nw" ` +

@@ -2,7 +2,8 @@
 // policy's line, made from the AuditResult and the folder written (its names), as the report and
 // audit.json are. The stages' brief states come from the report's sections (./sections.ts). The CLI
 // only prints them. Core code: no Node imports.
-import type { AuditResult } from '../audit/types.js';
+import { isOutputAudit, type AnyAuditResult, type OutputAuditResult } from '../audit/types.js';
+import { outputAuditHeadline, verdictCountsText } from './output-html.js';
 import type { CheckResult } from '../audit/policy.js';
 import type { ValueFinding } from '../audit/findings.js';
 import { statedFrom, statedPreferences } from '../audit/findings.js';
@@ -66,7 +67,8 @@ function valueLine(v: ValueFinding, faithful: boolean, inList = true): string {
  * The short text summary: where the report is, the named features, each protected attribute's checked directions,
  * validity, caveats.
  */
-export function auditSummary(r: AuditResult, w: WrittenAudit, top = 5): string {
+export function auditSummary(r: AnyAuditResult, w: WrittenAudit, top = 5): string {
+  if (isOutputAudit(r)) return outputSummary(r, w);
   const lines: string[] = [];
   const f = r.findings;
   const fit = r.metrics.attributes.fit;
@@ -211,8 +213,46 @@ export function auditSummary(r: AuditResult, w: WrittenAudit, top = 5): string {
   return wrapText(lines.join('\n') + '\n');
 }
 
+/**
+ * The summary of a score, multiclass or regression audit: its output's kind and why first, what is not run, the
+ * headline, the verdict counts, where the report is, the caveats.
+ */
+function outputSummary(r: OutputAuditResult, w: WrittenAudit): string {
+  const lines = [
+    `lucid: output: ${r.meta.output.reason}`,
+    `lucid: ${r.notRun}`,
+    `lucid: ${outputAuditHeadline(r)}`,
+    `  verdicts (${r.metrics.report.verdicts.correction}): ${verdictCountsText(r)}`,
+    `lucid: wrote ${w.report} (and ${w.files.length - 1} CSV/JSON files in ${w.dir})`,
+  ];
+  if (r.caveats.length) {
+    lines.push(`  caveats (${r.caveats.length}):`);
+    for (const c of r.caveats.slice(0, 5)) lines.push(`    - ${c.text}`);
+    if (r.caveats.length > 5) lines.push(`    … ${r.caveats.length - 5} more in the report`);
+  }
+  return wrapText(lines.join('\n') + '\n');
+}
+
 /** `--format json`: the audit's outcome in brief, the written folder, and the policy's result when one was checked. */
-export function auditJson(r: AuditResult, written: WrittenAudit, check: CheckResult | null): string {
+export function auditJson(r: AnyAuditResult, written: WrittenAudit, check: CheckResult | null): string {
+  if (isOutputAudit(r))
+    return (
+      JSON.stringify(
+        {
+          output: r.meta.output,
+          notRun: r.notRun,
+          headline: outputAuditHeadline(r),
+          report: written.report,
+          files: written.files,
+          metrics: { output: r.metrics.output, ...r.metrics.report },
+          caveats: r.caveats,
+          timings: r.meta.timings,
+          ...(check ? { policy: check } : {}),
+        },
+        null,
+        2,
+      ) + '\n'
+    );
   return (
     JSON.stringify(
       {

@@ -39,7 +39,7 @@ export interface GroupView {
   values: string[];
 }
 
-function groupViews(
+export function groupViews(
   table: Table,
   plan: AuditPlan,
   inModel: (c: string) => boolean | null,

@@ -1,13 +1,13 @@
 // `lucid audit`: parse, validate, call auditFile and writeAudit, print what src/report/summary.ts makes of the result.
 import { Command } from 'commander';
-import { AUDIT_DEFAULTS } from '../../audit/run.js';
+import { AUDIT_DEFAULTS, type AuditOptions } from '../../audit/run.js';
 import type { AuditResult } from '../../audit/types.js';
 import { CANONICAL_DEFAULTS } from '../../audit/canonical.js';
 import { CORRECTION_DEFAULTS } from '../../audit/correct.js';
 import { GAN_SCHEDULES, SCHEDULE_NAMES } from '../../audit/schedule.js';
 import { EngineError } from '../../engine/errors.js';
 import { prepareOutDir, writeAudit } from '../../node/audit.js';
-import { auditWithProgress } from '../run-audit.js';
+import { auditAnyWithProgress } from '../run-audit.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { AUDIT_SEED_HELP, auditCommonValues, withAuditRunOptions } from '../audit-options.js';
 import {
@@ -28,6 +28,7 @@ import {
 import { readPolicyFile } from '../../node/policy.js';
 import {
   FAIRNESS_OPTIONS as F,
+  OUTPUT_OPTIONS as O,
   withGroupComparisonOptions,
   fairnessValues,
   withDataOptions,
@@ -41,12 +42,14 @@ import {
 import { directionsPhrase, judgedPhrase, METRICS_DEFAULTS, modelOrPred } from '../../methods/metrics/index.js';
 import { modelFilePhrase } from '../../models/adapters.js';
 import { auditJson, auditSummary, policyLine } from '../../report/summary.js';
+import { isOutputAudit, type AnyAuditResult } from '../../audit/types.js';
+import type { OutputKind } from '../../methods/metrics/outputs.js';
 
 interface AuditCliOptions extends DataCliOptions, FairnessCliOptions, PolicyCliOptions {
   data: string;
   label: string;
   positive?: string;
-  threshold: number;
+  threshold?: number;
   protected: string[];
   model?: string;
   pred?: string;
@@ -54,6 +57,9 @@ interface AuditCliOptions extends DataCliOptions, FairnessCliOptions, PolicyCliO
   format: 'text' | 'json';
   quiet?: boolean;
   out: string;
+  output?: OutputKind;
+  classOrder?: string[];
+  toleranceUnits?: number;
 }
 
 /**
@@ -73,6 +79,18 @@ export function policySettings(policy: Policy, r: AuditResult, opts: { margin?: 
     margin: opts.margin ?? policy.margin ?? POLICY_DEFAULTS.margin,
     bootstrap: 0,
   };
+}
+
+/** A policy is checked on a binary audit: the other kinds' policies are not read by lucid audit yet. */
+function binaryResult(r: AnyAuditResult): AuditResult {
+  if (isOutputAudit(r))
+    throw new EngineError(
+      'E_ARG',
+      `--policy checks a binary audit's group metrics and canonical sets; this audit's output is ` +
+        `${r.meta.output.reason} ` +
+        '(check its metrics with lucid check --data and a policy instead)',
+    );
+  return r;
 }
 
 const HELP_AFTER =
@@ -170,6 +188,15 @@ protected-group mix of a FAIR model's sets swings by ±0.4–0.8 between seeds (
 model's inputs are unknown); generated rows are scored by a surrogate (the built-in classifier fitted
 to the column's decisions; its agreement on held-out rows is reported).
 
+Scores, classes and real values (--output, else inferred from the label and --pred, or the output a
+--model declares; the summary's and the report's first line says which and why): --favourable
+higher|lower for a score or a real value, --class-order (most favourable class first) for classes,
+--tolerance-units d for a real value's band in its units; --threshold cuts a score's threshold view on
+its own scale (default: its median). The audit is then the group metrics of the kind, with verdicts
+and the report (lucid metrics --help says what each kind computes; a score's report draws its
+selection-rate ratios across thresholds); the canonical sets, LUCID, FALE and the intersections' sets
+read a binary decision and are not run (the report says so).
+
 --policy fairness.json (docs/ci.md; with --baseline, --margin, --markdown, --junit as lucid check has them):
 after the report is written, every rule is checked on the audit (output rules on its group metrics,
 canonical_shift / canonical_validity / canonical_fidelity on its canonical sets and their checks); a
@@ -199,8 +226,13 @@ export const auditCommand = withGroupComparisonOptions(
     )
       .requiredOption('--label <column>', 'the true label column')
       .addOption(F.positive())
-      .addOption(F.favourable())
-      .addOption(F.threshold(METRICS_DEFAULTS.threshold))
+      .addOption(O.favourable())
+      .addOption(O.threshold())
+      // what the predictions are (settled in the audit's plan: src/audit/output-plan.ts); lucid check, which runs
+      // the audit with --model, has these options of its own for its policies
+      .addOption(O.output())
+      .addOption(O.classOrder())
+      .addOption(O.toleranceUnits())
       .requiredOption(
         '--protected <names>',
         'protected columns, comma-separated (categorical, or numeric: binned)',
@@ -249,14 +281,20 @@ export const auditCommand = withGroupComparisonOptions(
     const fair = fairnessValues(opts);
     const reference = policy ? policyReferences(policy, fair.reference) : fair.reference;
     const engine = await initNodeEngine();
-    const check = await auditWithProgress(
+    const check = await auditAnyWithProgress(
       engine,
       {
         ...auditCommonValues(opts),
         label: opts.label,
         positive: opts.positive,
+        // a binary decision's cut in [0, 1] (default 0.5), or a score's on its own scale (default its median)
         threshold: opts.threshold,
+        output: opts.output,
+        classOrder: opts.classOrder,
+        toleranceUnits: opts.toleranceUnits,
         ...fair,
+        // the output's kind reads --favourable (positive|negative, or higher|lower) with its own default
+        favourable: opts.favourable as AuditOptions['favourable'],
         reference,
         protected: opts.protected,
         pred: opts.pred,
@@ -267,8 +305,8 @@ export const auditCommand = withGroupComparisonOptions(
         // the policy after the report is written (no lost work); its failure is raised last, after stdout
         let check: CheckResult | null = null;
         if (policy) {
-          const settings = policySettings(policy, out.result, opts);
-          check = checkPolicyOnAudit(out.result, policy, settings, opts.data);
+          const settings = policySettings(policy, binaryResult(out.result), opts);
+          check = checkPolicyOnAudit(binaryResult(out.result), policy, settings, opts.data);
           check.audit!.out = written.report;
           await finishPolicy(check, policy, settings, opts, started, early);
         }

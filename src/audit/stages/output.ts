@@ -1,0 +1,165 @@
+// The audit of a score, a class among k or a real value (the plan's output kind other than binary): the model's
+// output per row (a multiclass model's most probable class; a score or a real value as it is), the protected
+// attributes' groups (a numeric one binned, as for binary audits), and outputMetrics' typed report with its verdicts.
+// Nothing else runs: the canonical sets, LUCID, FALE and the checks of the sets read a binary decision.
+import { Rng } from '../../engine/rng.js';
+import type { Column, Table } from '../../data/table.js';
+import { outputMetrics } from '../../methods/metrics/index.js';
+import { outputOf } from '../../models/blackbox.js';
+import { inData } from '../plan.js';
+import type { MetricsOnlyReport, OutputAuditResult } from '../types.js';
+import { AUDIT_VERSION } from '../options.js';
+import { elapsed, requireColumn, type AuditContext } from './context.js';
+import { groupViews } from './metrics.js';
+
+/** The words of each kind's output, in the sentence that says what is not run. */
+const KIND_WORDS: Record<MetricsOnlyReport['kind'], string> = {
+  score: 'a score read whole',
+  multiclass: 'a multiclass output',
+  regression: 'a regression output',
+};
+
+/** The one sentence the report and the summary give for what an audit of `kind` does not run. */
+export function notRunText(kind: MetricsOnlyReport['kind']): string {
+  return (
+    `The canonical sets (LUCID-GAN), LUCID, FALE, the intersections' sets and the checks of the sets read a binary ` +
+    `decision; for ${KIND_WORDS[kind]} they are not run: this audit is its group metrics.`
+  );
+}
+
+/** A free column name: `base`, else `base_1`, `base_2`, …. */
+function freeName(table: Table, base: string): string {
+  const names = new Set(table.columns.map((c) => c.name));
+  if (!names.has(base)) return base;
+  for (let i = 1; ; i++) if (!names.has(`${base}_${i}`)) return `${base}_${i}`;
+}
+
+/**
+ * The model's output as one column: a multiclass model's N×k probabilities become the class of each row's largest
+ * probability (the first on a tie: the model's class order decides, as argmax does), a score or a real value is
+ * kept as it is.
+ */
+async function modelColumn(ctx: AuditContext, name: string): Promise<Column> {
+  const model = ctx.plan.model!;
+  const p = await model.predict(ctx.table);
+  const out = outputOf(model);
+  if (out.kind !== 'multiclass') return { kind: 'numeric', name, values: Float64Array.from(p) };
+  const k = out.classes.length;
+  const codes = new Int32Array(ctx.table.rows);
+  for (let i = 0; i < codes.length; i++) {
+    let best = 0;
+    for (let c = 1; c < k; c++) if (p[i * k + c] > p[i * k + best]) best = c;
+    codes[i] = best;
+  }
+  return { kind: 'categorical', name, codes, categories: [...out.classes] };
+}
+
+/** The audit of an output of a kind other than binary (see the file's head). */
+export async function outputStage(ctx: AuditContext): Promise<OutputAuditResult> {
+  const { engine, table, plan, warnings, caveats, lap, progress, seedLog, timings } = ctx;
+  const { model, provenance } = plan;
+  const kind = plan.output.kind as MetricsOnlyReport['kind'];
+  progress('score', 0);
+  const predName = plan.pred ?? freeName(table, 'preds');
+  const predCol = model ? await modelColumn(ctx, predName) : requireColumn(table, predName, 'predictions column');
+  const features = model?.features ? [...model.features] : null;
+  lap('score');
+  const {
+    views,
+    extra,
+    warnings: binWarnings,
+  } = groupViews(table, plan, (c) => (features ? features.includes(c) : null));
+  warnings.push(...binWarnings);
+  const base = model ? [...table.columns, predCol] : table.columns.slice();
+  const mtable: Table = { rows: table.rows, columns: [...base, ...extra] };
+  const groupCols = views.map((v) => v.attr.groupColumn);
+  // keyed by the metrics' group column (a numeric attribute's binned column)
+  const reference: Record<string, string> = {};
+  for (const v of views)
+    if (plan.reference?.[v.attr.column] !== undefined) reference[v.attr.groupColumn] = plan.reference[v.attr.column];
+  const o = plan.output;
+  seedLog['group metrics (bootstrap intervals)'] = plan.seeds.metrics;
+  const report = inData(plan.source, () =>
+    outputMetrics(mtable, {
+      label: plan.label,
+      pred: predName,
+      output: kind,
+      ...(kind === 'score' ? { positive: plan.positive, threshold: o.threshold, legitimate: plan.legitimate } : {}),
+      favourable: o.direction ?? undefined,
+      classOrder: o.classOrder ?? undefined,
+      toleranceUnits: o.toleranceUnits,
+      groups: groupCols,
+      reference,
+      tolerance: plan.tolerance,
+      minGroupSize: plan.minGroupSize,
+      confidence: plan.confidence,
+      suppressBelow: plan.suppressBelow,
+      allowInvertedScores: kind === 'score' ? plan.allowInvertedScores : undefined,
+      rng: new Rng(engine, plan.seeds.metrics),
+    }),
+  ) as MetricsOnlyReport;
+  // the plan's reason is the audit's (a model's declaration, or the column's inference), not "as --output says"
+  report.output = { ...report.output, reason: o.reason };
+  if ('output' in report.report) report.report.output = report.output;
+  lap('metrics');
+  for (const a of report.report.attributes) {
+    const small = a.groups.filter((g) => g.n < plan.minGroupSize);
+    if (small.length)
+      caveats.push({
+        topic: 'small-group',
+        text:
+          `${a.column}: ${small.length === 1 ? `${small[0].value} has` : `${small.length} groups have`} fewer ` +
+          `than ${plan.minGroupSize} rows (${small
+            .slice(0, 5)
+            .map((g) => `${g.value}: ${g.n}`)
+            .join(', ')}${small.length > 5 ? ', …' : ''}); small groups get no verdict`,
+      });
+  }
+  progress('done', 1);
+  timings.total = Math.round(elapsed(ctx));
+  return {
+    kind,
+    meta: {
+      tool: 'lucid-wasm',
+      version: AUDIT_VERSION,
+      variant: engine.variant,
+      created: new Date().toISOString(),
+      seed: plan.seed,
+      data: {
+        source: plan.source,
+        rows: table.rows,
+        columns: table.columns.map((c) => c.name),
+        sha256: provenance?.dataSha256 ?? null,
+        bytes: provenance?.dataBytes ?? null,
+        ...(provenance?.dataSha256
+          ? {}
+          : { note: provenance?.dataNote ?? 'no file hash: the caller gave the table, not the file it was read from' }),
+      },
+      label: plan.label,
+      output: { kind, reason: o.reason, favourable: report.output.favourable },
+      positive: kind === 'score' ? plan.positive : null,
+      model: {
+        kind: model ? model.kind : 'column',
+        source: model ? model.source : `predictions column "${predName}"`,
+        features,
+        differentiable: model?.differentiable !== undefined,
+        sha256: model ? (provenance?.modelSha256 ?? null) : null,
+        ...(model
+          ? provenance?.modelSha256
+            ? {}
+            : { note: 'no file hash: the caller gave the model, not its file' }
+          : { note: 'a predictions column: there is no model file to hash (the column is part of the data file)' }),
+      },
+      timings,
+      command: provenance?.command ?? { via: 'api' },
+      seeds: seedLog,
+      suppressBelow: plan.suppressBelow ?? null,
+      interrupted: null,
+    },
+    protected: views.map((v) => v.attr),
+    metrics: report,
+    notRun: notRunText(kind),
+    caveats,
+    warnings: [...warnings, ...report.report.warnings],
+  };
+}
