@@ -46,7 +46,7 @@ const CASES: { target: SimTarget; args: string[]; kind: string; headline: RegExp
     args: ['--label', 'merited', '--pred', 'decision', '--class-order', 'approve,refer,decline'],
     kind: 'multiclass',
     // receiving the least favourable class more often is the disadvantage
-    headline: /headline: group: B receive decline at ×[\d.]+ the rate of A/,
+    headline: /headline: group: B receives decline at ×[\d.]+ the rate of A/,
   },
   {
     target: 'regression',
@@ -99,6 +99,8 @@ describe('lucid audit --pred of each output kind on the simulator', () => {
       'merited_limit',
       '--pred',
       'offered_limit',
+      '--favourable',
+      'higher',
       '--protected',
       'sex,group',
       '--quiet',
@@ -140,7 +142,10 @@ describe('lucid audit --model with a built-in multiclass model and a regressor',
       );
       assert.equal(tr.status, EXIT.ok, tr.stderr);
       // a regressor's offers can fall below 0, where a ratio of means is undefined: the band in the output's units
-      const extra = kind === 'multiclass' ? ['--class-order', 'approve,refer,decline'] : ['--tolerance-units', '500'];
+      const extra =
+        kind === 'multiclass'
+          ? ['--class-order', 'approve,refer,decline']
+          : ['--tolerance-units', '500', '--favourable', 'higher'];
       const r = audit(`model-${kind}`, '--data', data(target), '--label', label, '--model', model, ...extra);
       assert.equal(r.status, EXIT.ok, r.stderr);
       assert.match(r.stdout.split('\n')[0], new RegExp(`^lucid: output: ${kind}: the model declares it`));
