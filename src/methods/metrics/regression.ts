@@ -29,7 +29,7 @@ import {
 import { outputBetterOf, outputMetricDef, outputMetricsOf, type OutputMetricName } from './output-definitions.js';
 import type { Direction } from './outputs.js';
 import { suppressedGroups, suppressedText } from './suppress.js';
-import type { OutputInfo } from './types.js';
+import type { BootstrapSummary, OutputGroupOptions, OutputInfo } from './types.js';
 import { judge, normalQuantile, type Comparison, type Estimate, type Verdict } from './verdicts.js';
 
 export const REGRESSION_DEFAULTS = {
@@ -37,11 +37,8 @@ export const REGRESSION_DEFAULTS = {
   bootstrap: 200,
 };
 
-export interface RegressionMetricsOptions {
-  /** the true value (numeric) */
-  label: string;
-  /** the prediction (numeric) */
-  pred: string;
+/** label: the true value, pred: the prediction (both numeric) */
+export interface RegressionMetricsOptions extends OutputGroupOptions {
   /** which end of the value people want (default higher) */
   favourable?: Direction;
   /**
@@ -50,13 +47,6 @@ export interface RegressionMetricsOptions {
   tolerance?: number;
   /** d > 0: every judged comparison on the difference scale with the band [−d, d] in the output's units */
   toleranceUnits?: number;
-  groups: string[];
-  intersect?: boolean;
-  reference?: Record<string, string>;
-  privileged?: Record<string, string>;
-  confidence?: number;
-  minGroupSize?: number;
-  suppressBelow?: number;
   /** resamples of the median's and the distances' percentile intervals (default 200; 0: none) */
   bootstrap?: number;
   rng: Rng;
@@ -116,7 +106,7 @@ export interface RegressionReport {
     biasBand: string;
     counts: Record<Verdict, number>;
   };
-  bootstrap: { resamples: number; seed: number; confidence: number; method: string } | null;
+  bootstrap: BootstrapSummary | null;
   minGroupSize: number;
   suppressBelow: number | null;
   warnings: string[];

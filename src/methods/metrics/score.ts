@@ -23,8 +23,15 @@ import {
 import { outputBetterOf, type OutputMetricName } from './output-definitions.js';
 import type { Direction } from './outputs.js';
 import { suppressedGroups, suppressedText } from './suppress.js';
-import type { MetricsReport, OutputInfo } from './types.js';
-import { judge, normalQuantile, type Comparison, type Verdict } from './verdicts.js';
+import type {
+  BootstrapSummary,
+  GroupMetricsOptions,
+  MetricsReport,
+  OutputGroupOptions,
+  OutputInfo,
+  VerdictsSummary,
+} from './types.js';
+import { judge, normalQuantile, type Comparison } from './verdicts.js';
 import { log as fdlog, exp as fdexp } from '../../engine/fdlibm.js';
 
 export const SCORE_DEFAULTS = {
@@ -36,29 +43,19 @@ export const SCORE_DEFAULTS = {
   quantiles: Array.from({ length: 19 }, (_, k) => (k + 1) / 20),
 };
 
-export interface ScoreMetricsOptions {
-  label: string;
+export interface ScoreMetricsOptions
+  extends OutputGroupOptions,
+    Pick<GroupMetricsOptions, 'legitimate' | 'allowInvertedScores'> {
   /** the label value the score ranks high (positiveOf's rule) */
   positive?: string;
-  pred: string;
   /** which end of the score people want (default higher) */
   favourable?: Direction;
   /** the threshold view's cut, any finite number (default: 0.5 when every score is in [0, 1], else the median,
    * moved between two scores: scoreThreshold) */
   threshold?: number;
-  groups: string[];
-  intersect?: boolean;
-  reference?: Record<string, string>;
-  privileged?: Record<string, string>;
-  confidence?: number;
-  tolerance?: number;
-  minGroupSize?: number;
-  suppressBelow?: number;
-  legitimate?: string[];
   /** resamples of the distances' percentile intervals (default SCORE_DEFAULTS.bootstrap; 0: none) */
   bootstrap?: number;
   rng: Rng;
-  allowInvertedScores?: boolean;
 }
 
 export interface ScoreGroup {
@@ -116,16 +113,8 @@ export interface ScoreReport {
   calibrationNote: string | null;
   attributes: ScoreAttribute[];
   curve: { thresholds: string; interval: string };
-  verdicts: {
-    tolerance: number;
-    band: [number, number];
-    alpha: number;
-    correction: string;
-    comparisons: number;
-    test: string;
-    counts: Record<Verdict, number>;
-  };
-  bootstrap: { resamples: number; seed: number; confidence: number; method: string } | null;
+  verdicts: VerdictsSummary;
+  bootstrap: BootstrapSummary | null;
   minGroupSize: number;
   suppressBelow: number | null;
   warnings: string[];

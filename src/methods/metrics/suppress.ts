@@ -42,7 +42,8 @@ function stripGroup(g: GroupResult): void {
   delete g.ci;
 }
 
-function stripComparison(c: Comparison, reason: string, referenceToo: boolean): void {
+/** Strips, in place, every figure of a comparison whose group (or, `referenceToo`, whose reference) is suppressed. */
+export function stripComparison(c: Comparison, reason: string, referenceToo: boolean): void {
   c.rate = null;
   if (referenceToo) c.referenceRate = null;
   c.difference = null;
