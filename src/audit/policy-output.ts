@@ -18,15 +18,16 @@ import { outputMetricDef } from '../methods/metrics/output-definitions.js';
 import { MULTICLASS_RATES } from '../methods/metrics/multiclass.js';
 import type { OutputKind } from '../methods/metrics/outputs.js';
 import {
+  attributeOptions,
   CHECK_RESULT_VERSION,
   checkPolicy,
   emptyRuleValue,
   judge,
   policySummary,
   recount,
-  referenceFor,
   requireKind,
   ruleValues,
+  runsPerAttribute,
   uncounted,
   validateAgainstData,
   type CheckResult,
@@ -268,37 +269,22 @@ export function checkOutputPolicy(
   validateAgainstData(table, policy, s, where);
   const rng = s.rng ?? o.rng;
   check(rng !== undefined, 'E_ARG', () => `check: a ${choice.kind} output needs a seeded rng`);
-  const runs = new Map<string, Exclude<OutputReport, { kind: 'binary' }>>();
-  const runOf = (rule: PolicyRule) => {
-    const reference = referenceFor(rule, policy);
-    const key = JSON.stringify([rule.columns, reference ?? null]);
-    let run = runs.get(key);
-    if (!run) {
-      const report = outputMetrics(table, {
-        label: s.label,
-        pred: s.pred,
-        output,
-        positive: s.positive,
-        favourable: o.favourable,
-        classOrder: o.classOrder,
-        threshold: o.threshold,
-        toleranceUnits: o.toleranceUnits,
-        groups: rule.columns,
-        intersect: rule.columns.length > 1,
-        reference,
-        minGroupSize: s.minGroup,
-        suppressBelow: s.suppressBelow,
-        bootstrap: s.bootstrap,
-        rng: rng!,
-        allowInvertedScores: s.allowInvertedScores,
-      });
-      if (report.kind === 'binary') throw new EngineError('E_ARG', `check: ${choice.reason} read as binary`);
-      run = report;
-      runs.set(key, run);
-    }
-    return run;
-  };
-  const perRule = policy.rules.map((rule) => ({ rule, run: runOf(rule) }));
+  const { perRule, runs: reports } = runsPerAttribute(policy, (rule, reference) => {
+    const report = outputMetrics(table, {
+      label: s.label,
+      pred: s.pred,
+      output,
+      positive: s.positive,
+      favourable: o.favourable,
+      classOrder: o.classOrder,
+      threshold: o.threshold,
+      toleranceUnits: o.toleranceUnits,
+      ...attributeOptions(rule, reference, s),
+      rng: rng!,
+    });
+    if (report.kind === 'binary') throw new EngineError('E_ARG', `check: ${choice.reason} read as binary`);
+    return report;
+  });
   const checks: RuleCheck[] = [];
   for (const { rule, run } of perRule) {
     const attr = run.report.attributes[0];
@@ -319,7 +305,6 @@ export function checkOutputPolicy(
       );
     for (const v of outputRuleValues(rule, run)) checks.push(judge(rule, v, s));
   }
-  const reports = [...runs.values()];
   const first = reports[0];
   const warnings = [
     ...new Set(
