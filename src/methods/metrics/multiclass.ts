@@ -11,7 +11,14 @@ import { check, EngineError } from '../../engine/errors.js';
 import { getColumn, type Table } from '../../data/table.js';
 import { isMissing } from '../../data/cells.js';
 import { metricDef, type Counts, type MetricName } from './definitions.js';
-import { attributes, chooseReference, countVerdicts, labelValues, metricsSettings } from './group-metrics.js';
+import {
+  attributes,
+  chooseReference,
+  countVerdicts,
+  labelValues,
+  metricsSettings,
+  verdictsBeforeHolm,
+} from './group-metrics.js';
 import { classOrderOf, classSign } from './outputs.js';
 import { stripComparison, suppressedGroups, suppressedText } from './suppress.js';
 import type { OutputGroupOptions, VerdictsSummary } from './types.js';
@@ -339,17 +346,12 @@ export function multiclassMetrics(table: Table, opts: MulticlassOptions): Multic
     classOrder: order,
     order: classOrderText(classes, order),
     attributes: results,
-    verdicts: {
+    verdicts: verdictsBeforeHolm(
       tolerance,
-      band: [tolerance, 1 / tolerance],
-      alpha: 1 - confidence,
-      correction: '',
-      comparisons: 0,
-      test:
-        'log-ratio (Katz) test of "the ratio is inside the band" on each class against the rest, two-sided ' +
+      1 - confidence,
+      'log-ratio (Katz) test of "the ratio is inside the band" on each class against the rest, two-sided ' +
         'p = 2Φ(−δ/se), δ the distance of the log ratio outside the band',
-      counts: countVerdicts([]),
-    },
+    ),
     confidence,
     minGroupSize,
     suppressBelow: k > 0 ? k : null,

@@ -19,6 +19,7 @@ import {
   labelValues,
   metricsSettings,
   numericColumn,
+  verdictsBeforeHolm,
 } from './group-metrics.js';
 import { outputBetterOf, type OutputMetricName } from './output-definitions.js';
 import type { Direction } from './outputs.js';
@@ -398,17 +399,12 @@ export function scoreMetrics(table: Table, opts: ScoreMetricsOptions, output?: O
       interval:
         `Katz interval of the ratio at ${Math.round(100 * confidence)}%, pointwise (not corrected for the ` + `sweep)`,
     },
-    verdicts: {
+    verdicts: verdictsBeforeHolm(
       tolerance,
-      band: [tolerance, 1 / tolerance],
       alpha,
-      correction: '',
-      comparisons: 0,
-      test:
-        'AUC: log ratio to the reference with the delta-method SE from Hanley & McNeil (1982); the threshold view: ' +
+      'AUC: log ratio to the reference with the delta-method SE from Hanley & McNeil (1982); the threshold view: ' +
         'the binary log-ratio (Katz) test; each of "the ratio is inside the band", p = 2Φ(−δ/se)',
-      counts: countVerdicts([]),
-    },
+    ),
     bootstrap:
       B > 0
         ? {
