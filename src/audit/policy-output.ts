@@ -65,6 +65,15 @@ interface Figure {
   interval: { lo: number; hi: number } | null;
 }
 
+/** A group's figure of a rule's metric, with its interval; a suppressed group counts as small (no value judged). */
+function figureOf(
+  g: { value: string; n: number; small: boolean; suppressed: boolean },
+  figure: number | null,
+  interval: Figure['interval'],
+): Figure {
+  return { value: g.value, n: g.n, small: g.small || g.suppressed, suppressed: g.suppressed, figure, interval };
+}
+
 /** The metrics verdict of one group's comparison (metric and class fixed), with its interval and scale. */
 interface FigureComparison {
   verdict: RuleCheck['verdict'];
@@ -146,20 +155,16 @@ function outputRuleValues(rule: PolicyRule, run: Exclude<OutputReport, { kind: '
     if (m.output === null) return ruleValues(rule, r.thresholdView.attributes[0], r.thresholdView);
     const a = r.attributes[0];
     const metric = m.output as 'auc' | 'ks' | 'wasserstein';
-    const figures = a.groups.map(
-      (g): Figure => ({
-        value: g.value,
-        n: g.n,
-        small: g.small || g.suppressed,
-        suppressed: g.suppressed,
-        figure: g[metric],
-        interval:
-          metric === 'auc'
-            ? g.auc !== null && g.aucSe !== null
-              ? { lo: Math.max(0, g.auc - Z95 * g.aucSe), hi: Math.min(1, g.auc + Z95 * g.aucSe) }
-              : null
-            : (g.ci?.[metric] ?? null),
-      }),
+    const figures = a.groups.map((g) =>
+      figureOf(
+        g,
+        g[metric],
+        metric === 'auc'
+          ? g.auc !== null && g.aucSe !== null
+            ? { lo: Math.max(0, g.auc - Z95 * g.aucSe), hi: Math.min(1, g.auc + Z95 * g.aucSe) }
+            : null
+          : (g.ci?.[metric] ?? null),
+      ),
     );
     return figureValues(
       rule,
@@ -178,16 +183,7 @@ function outputRuleValues(rule: PolicyRule, run: Exclude<OutputReport, { kind: '
     const a = r.attributes[0];
     const metric = m.output as 'mean_prediction' | 'median_prediction' | 'mean_residual' | 'mae';
     const def = outputMetricDef(metric);
-    const figures = a.groups.map(
-      (g): Figure => ({
-        value: g.value,
-        n: g.n,
-        small: g.small || g.suppressed,
-        suppressed: g.suppressed,
-        figure: g[metric],
-        interval: g.ci?.[metric] ?? null,
-      }),
-    );
+    const figures = a.groups.map((g) => figureOf(g, g[metric], g.ci?.[metric] ?? null));
     return figureValues(
       rule,
       figures,
@@ -204,9 +200,9 @@ function outputRuleValues(rule: PolicyRule, run: Exclude<OutputReport, { kind: '
   const a = r.attributes[0];
   const rate = m.classRate!;
   const cls = rule.class!;
-  const figures = a.groups.map((g): Figure => {
+  const figures = a.groups.map((g) => {
     const x = g.classes.find((y) => y.class === cls)![rate];
-    return { value: g.value, n: g.n, small: g.small, suppressed: g.suppressed, figure: x.rate, interval: x.interval };
+    return figureOf(g, x.rate, x.interval);
   });
   return figureValues(
     rule,
