@@ -28,7 +28,7 @@ import {
 } from './group-metrics.js';
 import { outputBetterOf, outputMetricDef, outputMetricsOf, type OutputMetricName } from './output-definitions.js';
 import type { Direction } from './outputs.js';
-import { suppressedGroups, suppressedText } from './suppress.js';
+import { stripJudged, suppressedGroups } from './suppress.js';
 import type { BootstrapSummary, OutputGroupOptions, OutputInfo } from './types.js';
 import { judge, normalQuantile, type Comparison, type Estimate, type Verdict } from './verdicts.js';
 
@@ -285,15 +285,7 @@ export function regressionMetrics(table: Table, opts: RegressionMetricsOptions, 
           },
           ref.source === 'given',
         );
-        if (sup[g] || sup[r]) {
-          c.rate = sup[g] ? null : c.rate;
-          c.referenceRate = sup[r] ? null : c.referenceRate;
-          c.difference = c.ratio = c.logRatio = c.se = c.p = null;
-          c.estimate = null;
-          c.verdict = 'too little data';
-          c.direction = null;
-          c.reason = suppressedText(k);
-        }
+        stripJudged(c, sup[g], sup[r], k);
         comparisons.push(c);
       }
     });

@@ -23,7 +23,7 @@ import {
 } from './group-metrics.js';
 import { outputBetterOf, type OutputMetricName } from './output-definitions.js';
 import type { Direction } from './outputs.js';
-import { suppressedGroups, suppressedText } from './suppress.js';
+import { stripJudged, suppressedGroups } from './suppress.js';
 import type {
   BootstrapSummary,
   GroupMetricsOptions,
@@ -346,15 +346,7 @@ export function scoreMetrics(table: Table, opts: ScoreMetricsOptions, output?: O
         { scale: 'ratio', band, better: outputBetterOf('auc', favourable), minGroupSize },
         ref.source === 'given',
       );
-      if (sup[g] || sup[r]) {
-        c.rate = sup[g] ? null : c.rate;
-        c.referenceRate = sup[r] ? null : c.referenceRate;
-        c.difference = c.ratio = c.logRatio = c.se = c.p = null;
-        c.estimate = null;
-        c.verdict = 'too little data';
-        c.direction = null;
-        c.reason = suppressedText(k);
-      }
+      stripJudged(c, sup[g], sup[r], k);
       comparisons.push(c);
     });
     // the curve: per threshold, per group the favourable side's rate and its ratio to the reference's

@@ -57,6 +57,21 @@ export function stripComparison(c: Comparison, reason: string, referenceToo: boo
 }
 
 /**
+ * Strips, in place, a comparison judged on a score's or a regression's figures (verdicts.ts judge) when its group or
+ * its reference is suppressed: the suppressed side's figure, everything worked out from both, and the verdict.
+ */
+export function stripJudged(c: Comparison<string>, groupSuppressed: boolean, referenceSuppressed: boolean, k: number) {
+  if (!groupSuppressed && !referenceSuppressed) return;
+  c.rate = groupSuppressed ? null : c.rate;
+  c.referenceRate = referenceSuppressed ? null : c.referenceRate;
+  c.difference = c.ratio = c.logRatio = c.se = c.p = null;
+  c.estimate = null;
+  c.verdict = 'too little data';
+  c.direction = null;
+  c.reason = suppressedText(k);
+}
+
+/**
  * Strips, in place, every figure of the suppressed groups of `a` (and every comparison figure when
  * its reference is suppressed). `suppressed[g]` follows `a.groups`.
  */
