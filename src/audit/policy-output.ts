@@ -18,15 +18,16 @@ import { outputMetricDef } from '../methods/metrics/output-definitions.js';
 import { MULTICLASS_RATES } from '../methods/metrics/multiclass.js';
 import type { OutputKind } from '../methods/metrics/outputs.js';
 import {
+  attributeOptions,
   CHECK_RESULT_VERSION,
   checkPolicy,
   emptyRuleValue,
   judge,
   policySummary,
   recount,
-  referenceFor,
   requireKind,
   ruleValues,
+  runsPerAttribute,
   uncounted,
   validateAgainstData,
   type CheckResult,
@@ -62,6 +63,15 @@ interface Figure {
   suppressed: boolean;
   figure: number | null;
   interval: { lo: number; hi: number } | null;
+}
+
+/** A group's figure of a rule's metric, with its interval; a suppressed group counts as small (no value judged). */
+function figureOf(
+  g: { value: string; n: number; small: boolean; suppressed: boolean },
+  figure: number | null,
+  interval: Figure['interval'],
+): Figure {
+  return { value: g.value, n: g.n, small: g.small || g.suppressed, suppressed: g.suppressed, figure, interval };
 }
 
 /** The metrics verdict of one group's comparison (metric and class fixed), with its interval and scale. */
@@ -145,20 +155,16 @@ function outputRuleValues(rule: PolicyRule, run: Exclude<OutputReport, { kind: '
     if (m.output === null) return ruleValues(rule, r.thresholdView.attributes[0], r.thresholdView);
     const a = r.attributes[0];
     const metric = m.output as 'auc' | 'ks' | 'wasserstein';
-    const figures = a.groups.map(
-      (g): Figure => ({
-        value: g.value,
-        n: g.n,
-        small: g.small || g.suppressed,
-        suppressed: g.suppressed,
-        figure: g[metric],
-        interval:
-          metric === 'auc'
-            ? g.auc !== null && g.aucSe !== null
-              ? { lo: Math.max(0, g.auc - Z95 * g.aucSe), hi: Math.min(1, g.auc + Z95 * g.aucSe) }
-              : null
-            : (g.ci?.[metric] ?? null),
-      }),
+    const figures = a.groups.map((g) =>
+      figureOf(
+        g,
+        g[metric],
+        metric === 'auc'
+          ? g.auc !== null && g.aucSe !== null
+            ? { lo: Math.max(0, g.auc - Z95 * g.aucSe), hi: Math.min(1, g.auc + Z95 * g.aucSe) }
+            : null
+          : (g.ci?.[metric] ?? null),
+      ),
     );
     return figureValues(
       rule,
@@ -177,16 +183,7 @@ function outputRuleValues(rule: PolicyRule, run: Exclude<OutputReport, { kind: '
     const a = r.attributes[0];
     const metric = m.output as 'mean_prediction' | 'median_prediction' | 'mean_residual' | 'mae';
     const def = outputMetricDef(metric);
-    const figures = a.groups.map(
-      (g): Figure => ({
-        value: g.value,
-        n: g.n,
-        small: g.small || g.suppressed,
-        suppressed: g.suppressed,
-        figure: g[metric],
-        interval: g.ci?.[metric] ?? null,
-      }),
-    );
+    const figures = a.groups.map((g) => figureOf(g, g[metric], g.ci?.[metric] ?? null));
     return figureValues(
       rule,
       figures,
@@ -203,9 +200,9 @@ function outputRuleValues(rule: PolicyRule, run: Exclude<OutputReport, { kind: '
   const a = r.attributes[0];
   const rate = m.classRate!;
   const cls = rule.class!;
-  const figures = a.groups.map((g): Figure => {
+  const figures = a.groups.map((g) => {
     const x = g.classes.find((y) => y.class === cls)![rate];
-    return { value: g.value, n: g.n, small: g.small, suppressed: g.suppressed, figure: x.rate, interval: x.interval };
+    return figureOf(g, x.rate, x.interval);
   });
   return figureValues(
     rule,
@@ -268,37 +265,22 @@ export function checkOutputPolicy(
   validateAgainstData(table, policy, s, where);
   const rng = s.rng ?? o.rng;
   check(rng !== undefined, 'E_ARG', () => `check: a ${choice.kind} output needs a seeded rng`);
-  const runs = new Map<string, Exclude<OutputReport, { kind: 'binary' }>>();
-  const runOf = (rule: PolicyRule) => {
-    const reference = referenceFor(rule, policy);
-    const key = JSON.stringify([rule.columns, reference ?? null]);
-    let run = runs.get(key);
-    if (!run) {
-      const report = outputMetrics(table, {
-        label: s.label,
-        pred: s.pred,
-        output,
-        positive: s.positive,
-        favourable: o.favourable,
-        classOrder: o.classOrder,
-        threshold: o.threshold,
-        toleranceUnits: o.toleranceUnits,
-        groups: rule.columns,
-        intersect: rule.columns.length > 1,
-        reference,
-        minGroupSize: s.minGroup,
-        suppressBelow: s.suppressBelow,
-        bootstrap: s.bootstrap,
-        rng: rng!,
-        allowInvertedScores: s.allowInvertedScores,
-      });
-      if (report.kind === 'binary') throw new EngineError('E_ARG', `check: ${choice.reason} read as binary`);
-      run = report;
-      runs.set(key, run);
-    }
-    return run;
-  };
-  const perRule = policy.rules.map((rule) => ({ rule, run: runOf(rule) }));
+  const { perRule, runs: reports } = runsPerAttribute(policy, (rule, reference) => {
+    const report = outputMetrics(table, {
+      label: s.label,
+      pred: s.pred,
+      output,
+      positive: s.positive,
+      favourable: o.favourable,
+      classOrder: o.classOrder,
+      threshold: o.threshold,
+      toleranceUnits: o.toleranceUnits,
+      ...attributeOptions(rule, reference, s),
+      rng: rng!,
+    });
+    if (report.kind === 'binary') throw new EngineError('E_ARG', `check: ${choice.reason} read as binary`);
+    return report;
+  });
   const checks: RuleCheck[] = [];
   for (const { rule, run } of perRule) {
     const attr = run.report.attributes[0];
@@ -319,7 +301,6 @@ export function checkOutputPolicy(
       );
     for (const v of outputRuleValues(rule, run)) checks.push(judge(rule, v, s));
   }
-  const reports = [...runs.values()];
   const first = reports[0];
   const warnings = [
     ...new Set(

@@ -1154,6 +1154,41 @@ export function judge(rule: PolicyRule, v: RuleValue, s: CheckSettings): RuleChe
 }
 
 /**
+ * One metrics run per attribute and reference, made by `make` on the first rule that needs it and shared by the rules
+ * after it: each rule with its run, and the runs in the order they were made.
+ */
+export function runsPerAttribute<R>(
+  policy: Policy,
+  make: (rule: PolicyRule, reference: Record<string, string> | undefined) => R,
+): { perRule: { rule: PolicyRule; run: R }[]; runs: R[] } {
+  const runs = new Map<string, R>();
+  const perRule = policy.rules.map((rule) => {
+    const reference = referenceFor(rule, policy);
+    const key = JSON.stringify([rule.columns, reference ?? null]);
+    let run = runs.get(key);
+    if (run === undefined) {
+      run = make(rule, reference);
+      runs.set(key, run);
+    }
+    return { rule, run };
+  });
+  return { perRule, runs: [...runs.values()] };
+}
+
+/** The metrics options of a rule's attribute (its columns, intersected when several) and the check's settings. */
+export function attributeOptions(rule: PolicyRule, reference: Record<string, string> | undefined, s: CheckSettings) {
+  return {
+    groups: rule.columns,
+    intersect: rule.columns.length > 1,
+    reference,
+    minGroupSize: s.minGroup,
+    suppressBelow: s.suppressBelow,
+    bootstrap: s.bootstrap,
+    allowInvertedScores: s.allowInvertedScores,
+  };
+}
+
+/**
  * Checks every rule of `policy` on `table` (a data file with a predictions column; `where` names it).
  * groupMetrics runs once per attribute and reference; its verdicts are corrected together (one Holm
  * family over every table checked).
@@ -1161,34 +1196,19 @@ export function judge(rule: PolicyRule, v: RuleValue, s: CheckSettings): RuleChe
 export function checkPolicy(table: Table, policy: Policy, s: CheckSettings, where: string): CheckResult {
   requireNoCanonical(policy, 'lucid check without --model');
   validateAgainstData(table, policy, s, where);
-  const runs = new Map<string, { report: MetricsReport; attr: AttributeResult }>();
-  const runOf = (rule: PolicyRule) => {
-    const reference = referenceFor(rule, policy);
-    const key = JSON.stringify([rule.columns, reference ?? null]);
-    let run = runs.get(key);
-    if (!run) {
-      const report = groupMetrics(table, {
-        label: s.label,
-        positive: s.positive,
-        favourable: s.favourable,
-        pred: s.pred,
-        threshold: s.threshold,
-        groups: rule.columns,
-        intersect: rule.columns.length > 1,
-        reference,
-        minGroupSize: s.minGroup,
-        suppressBelow: s.suppressBelow,
-        bootstrap: s.bootstrap,
-        rng: s.rng,
-        allowInvertedScores: s.allowInvertedScores,
-      });
-      run = { report, attr: report.attributes[0] };
-      runs.set(key, run);
-    }
-    return run;
-  };
-  const perRule = policy.rules.map((rule) => ({ rule, run: runOf(rule) }));
-  const reports = [...runs.values()].map((r) => r.report);
+  const { perRule, runs } = runsPerAttribute(policy, (rule, reference) => {
+    const report = groupMetrics(table, {
+      label: s.label,
+      positive: s.positive,
+      favourable: s.favourable,
+      pred: s.pred,
+      threshold: s.threshold,
+      ...attributeOptions(rule, reference, s),
+      rng: s.rng,
+    });
+    return { report, attr: report.attributes[0] };
+  });
+  const reports = runs.map((r) => r.report);
   correctTogether(reports);
   const checks: RuleCheck[] = [];
   for (const { rule, run } of perRule) {

@@ -469,29 +469,21 @@ export function prepareCompas(raw: Table, opts: { where?: string; rawRows?: numb
     if (days[i] >= -30 && days[i] <= 30 && isRecid[i] !== -1 && degree[i] !== 'O' && scoreText[i] !== 'N/A')
       keep.push(i);
   }
+  const missing = (name: string, bad: number) => () =>
+    `${where}: column "${name}" is missing in the row with id ${id[keep[bad]]}, which the ProPublica filter keeps`;
+  const keptNumbers = (name: string): Column => {
+    const v = rawNumbers(col(name), where);
+    const values = Float64Array.from(keep, (i) => v[i]);
+    const bad = values.findIndex(Number.isNaN);
+    check(bad < 0, 'E_INPUT', missing(name, bad));
+    return { kind: 'numeric', name, values };
+  };
   const columns: Column[] = [...COMPAS_FEATURES, COMPAS_LABEL].map((name): Column => {
-    if (COMPAS_NUMERIC.has(name)) {
-      const v = rawNumbers(col(name), where);
-      const values = Float64Array.from(keep, (i) => v[i]);
-      const bad = values.findIndex(Number.isNaN);
-      check(
-        bad < 0,
-        'E_INPUT',
-        () =>
-          `${where}: column "${name}" is missing in the row with id ${id[keep[bad]]}, which the ProPublica filter ` +
-          `keeps`,
-      );
-      return { kind: 'numeric', name, values };
-    }
+    if (COMPAS_NUMERIC.has(name)) return keptNumbers(name);
     const all = rawLabels(col(name));
     const labels = keep.map((i) => all[i]);
     const bad = labels.indexOf(null);
-    check(
-      bad < 0,
-      'E_INPUT',
-      () =>
-        `${where}: column "${name}" is missing in the row with id ${id[keep[bad]]}, which the ProPublica filter keeps`,
-    );
+    check(bad < 0, 'E_INPUT', missing(name, bad));
     return encode(name, labels as string[], sortedDictionary(labels as string[]));
   });
   const label = columns.at(-1) as CategoricalColumn;
@@ -503,19 +495,7 @@ export function prepareCompas(raw: Table, opts: { where?: string; rawRows?: numb
       `${label.categories.filter((c) => c !== '0' && c !== '1').join(', ')}`,
   );
   const extra: Column[] = COMPAS_EXTRA.filter((name) => raw.columns.some((x) => x.name.trim() === name)).map(
-    (name): Column => {
-      const v = rawNumbers(col(name), where);
-      const values = Float64Array.from(keep, (i) => v[i]);
-      const bad = values.findIndex(Number.isNaN);
-      check(
-        bad < 0,
-        'E_INPUT',
-        () =>
-          `${where}: column "${name}" is missing in the row with id ${id[keep[bad]]}, which the ProPublica filter ` +
-          `keeps`,
-      );
-      return { kind: 'numeric', name, values };
-    },
+    keptNumbers,
   );
   return {
     table: { rows: keep.length, columns },

@@ -201,13 +201,7 @@ Example (loans-train.csv from the README's walkthrough, simulated: no data folde
         out: opts.out,
         label: m.label,
         positive: m.positive,
-        hidden: m.hidden,
-        inputs: m.dim,
-        features: m.preprocessor.features,
-        trainRows: r.trainRows,
-        valRows: r.valRows,
-        epochs: r.history.length,
-        bestEpoch: r.bestEpoch,
+        ...trainingFields(r),
         valAccuracy: r.valRows > 0 ? r.best.valAccuracy : null,
         valLoss: r.valRows > 0 ? r.best.valLoss : null,
         trainLoss: r.best.trainLoss,
@@ -216,6 +210,20 @@ Example (loans-train.csv from the README's walkthrough, simulated: no data folde
     );
     m.dispose();
   });
+
+/** The JSON summary's fields every model kind shares: its shape and how the training went. */
+function trainingFields(r: Awaited<ReturnType<typeof trainModelFile>>) {
+  const m = r.model;
+  return {
+    hidden: m.hidden,
+    inputs: m.dim,
+    features: m.preprocessor.features,
+    trainRows: r.trainRows,
+    valRows: r.valRows,
+    epochs: r.history.length,
+    bestEpoch: r.bestEpoch,
+  };
+}
 
 /** The summary of a multiclass model or a regressor (a binary model's is the action's own, unchanged). */
 function printTrainedOther(opts: TrainCliOptions, r: Awaited<ReturnType<typeof trainModelFile>>, seconds: number) {
@@ -250,13 +258,7 @@ function printTrainedOther(opts: TrainCliOptions, r: Awaited<ReturnType<typeof t
       output: m.kind,
       label: m.label,
       ...(m.kind === 'multiclass' ? { classes: m.classes } : { target: m.target }),
-      hidden: m.hidden,
-      inputs: m.dim,
-      features: m.preprocessor.features,
-      trainRows: r.trainRows,
-      valRows: r.valRows,
-      epochs: r.history.length,
-      bestEpoch: r.bestEpoch,
+      ...trainingFields(r),
       valAccuracy: r.valRows > 0 && m.kind === 'multiclass' ? r.best.valAccuracy : null,
       valLoss: r.valRows > 0 ? r.best.valLoss : null,
       ...(m.kind === 'regression' ? { valRmse: r.valRows > 0 ? rmse : null } : {}),

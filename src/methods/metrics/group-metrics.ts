@@ -37,6 +37,7 @@ import type {
   GroupResult,
   Interval,
   MetricsReport,
+  VerdictsSummary,
 } from './types.js';
 
 /**
@@ -549,6 +550,22 @@ export function countVerdicts(cs: readonly Comparison<string>[]): Record<Verdict
   return out;
 }
 
+/**
+ * A report's verdicts summary on the ratio band [τ, 1/τ] before the Holm correction (correctTogether and its
+ * kin fill in the correction, the number of comparisons and the counts); `test` names the report's test.
+ */
+export function verdictsBeforeHolm(tolerance: number, alpha: number, test: string): VerdictsSummary {
+  return {
+    tolerance,
+    band: [tolerance, 1 / tolerance],
+    alpha,
+    correction: '',
+    comparisons: 0,
+    test,
+    counts: countVerdicts([]),
+  };
+}
+
 /** The group metrics' settings with their defaults, each checked: the audit's plan checks them before any work. */
 export function metricsSettings(
   opts: Pick<GroupMetricsOptions, 'confidence' | 'tolerance' | 'favourable' | 'minGroupSize' | 'suppressBelow'>,
@@ -801,17 +818,12 @@ export function groupMetrics(table: Table, opts: GroupMetricsOptions): MetricsRe
     threshold: predKind === 'scores' ? threshold : null,
     fit,
     attributes: results,
-    verdicts: {
+    verdicts: verdictsBeforeHolm(
       tolerance,
-      band: [tolerance, 1 / tolerance],
-      alpha: 1 - confidence,
-      correction: '',
-      comparisons: 0,
-      test:
-        'log-ratio (Katz) test of "the ratio is inside the band", two-sided p = 2Φ(−δ/se), δ the distance of the ' +
+      1 - confidence,
+      'log-ratio (Katz) test of "the ratio is inside the band", two-sided p = 2Φ(−δ/se), δ the distance of the ' +
         'log ratio outside the band',
-      counts: countVerdicts([]),
-    },
+    ),
     bootstrap:
       B > 0
         ? {

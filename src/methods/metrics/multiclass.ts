@@ -11,19 +11,18 @@ import { check, EngineError } from '../../engine/errors.js';
 import { getColumn, type Table } from '../../data/table.js';
 import { isMissing } from '../../data/cells.js';
 import { metricDef, type Counts, type MetricName } from './definitions.js';
-import { attributes, chooseReference, labelValues, metricsSettings } from './group-metrics.js';
-import { classOrderOf, classSign } from './outputs.js';
-import { suppressedGroups, suppressedText } from './suppress.js';
-import type { GroupMetricsOptions } from './types.js';
 import {
-  compare,
-  correct,
-  VERDICTS,
-  wilsonInterval,
-  type Comparison,
-  type Verdict,
-  type VerdictSettings,
-} from './verdicts.js';
+  attributes,
+  chooseReference,
+  countVerdicts,
+  labelValues,
+  metricsSettings,
+  verdictsBeforeHolm,
+} from './group-metrics.js';
+import { classOrderOf, classSign } from './outputs.js';
+import { stripComparison, suppressedGroups, suppressedText } from './suppress.js';
+import type { OutputGroupOptions, VerdictsSummary } from './types.js';
+import { compare, correct, wilsonInterval, type Comparison, type Verdict, type VerdictSettings } from './verdicts.js';
 
 /**
  * The rates judged per class, each a metric of METRIC_DEFS on the class's one-against-the-rest matrix, with its words
@@ -37,20 +36,7 @@ export const MULTICLASS_RATES = {
 export type MulticlassRate = keyof typeof MULTICLASS_RATES;
 export const MULTICLASS_RATE_NAMES = Object.keys(MULTICLASS_RATES) as MulticlassRate[];
 
-export interface MulticlassOptions
-  extends Pick<
-    GroupMetricsOptions,
-    | 'label'
-    | 'pred'
-    | 'groups'
-    | 'intersect'
-    | 'reference'
-    | 'privileged'
-    | 'confidence'
-    | 'tolerance'
-    | 'minGroupSize'
-    | 'suppressBelow'
-  > {
+export interface MulticlassOptions extends OutputGroupOptions {
   /** the classes most favourable first (`--class-order`, from classOrderOf), or null: no class has a direction */
   classOrder: string[] | null;
 }
@@ -105,15 +91,7 @@ export interface MulticlassReport {
   /** the class order in words, or that without one every disparity "differs" */
   order: string;
   attributes: MulticlassAttribute[];
-  verdicts: {
-    tolerance: number;
-    band: [number, number];
-    alpha: number;
-    correction: string;
-    comparisons: number;
-    test: string;
-    counts: Record<Verdict, number>;
-  };
+  verdicts: VerdictsSummary;
   /** the confidence of the rates' Wilson intervals (1 − α) */
   confidence: number;
   minGroupSize: number;
@@ -207,24 +185,6 @@ function rateOf(metric: MulticlassRate, c: Counts, confidence: number): ClassRat
   const x = d.num(c, 'positive');
   const n = d.den(c, 'positive');
   return { rate: n > 0 ? x / n : null, x, n, interval: wilsonInterval(x, n, confidence) };
-}
-
-function stripComparison(c: ClassComparison, reason: string, referenceToo: boolean): void {
-  c.rate = null;
-  if (referenceToo) c.referenceRate = null;
-  c.difference = c.ratio = null;
-  c.counts = null;
-  c.logRatio = c.se = c.p = c.pAdjusted = c.level = null;
-  c.interval = null;
-  c.verdict = 'too little data';
-  c.direction = null;
-  c.reason = reason;
-}
-
-function countVerdicts(cs: readonly Comparison[]): Record<Verdict, number> {
-  const out = Object.fromEntries(VERDICTS.map((v) => [v, 0])) as Record<Verdict, number>;
-  for (const c of cs) out[c.verdict]++;
-  return out;
 }
 
 /**
@@ -387,17 +347,12 @@ export function multiclassMetrics(table: Table, opts: MulticlassOptions): Multic
     classOrder: order,
     order: classOrderText(classes, order),
     attributes: results,
-    verdicts: {
+    verdicts: verdictsBeforeHolm(
       tolerance,
-      band: [tolerance, 1 / tolerance],
-      alpha: 1 - confidence,
-      correction: '',
-      comparisons: 0,
-      test:
-        'log-ratio (Katz) test of "the ratio is inside the band" on each class against the rest, two-sided ' +
+      1 - confidence,
+      'log-ratio (Katz) test of "the ratio is inside the band" on each class against the rest, two-sided ' +
         'p = 2Φ(−δ/se), δ the distance of the log ratio outside the band',
-      counts: countVerdicts([]),
-    },
+    ),
     confidence,
     minGroupSize,
     suppressBelow: k > 0 ? k : null,

@@ -10,11 +10,11 @@ import { directionOf, outputKindOf, type OutputKind, type OutputKindChoice } fro
 import { multiclassMetrics, type MulticlassReport } from './multiclass.js';
 import { regressionMetrics, type RegressionReport } from './regression.js';
 import { scoreMetrics, type ScoreReport } from './score.js';
-import type { MetricsReport, OutputInfo } from './types.js';
+import type { GroupMetricsOptions, MetricsReport, OutputGroupOptions, OutputInfo } from './types.js';
 
-export interface OutputMetricsOptions {
-  label: string;
-  pred: string;
+export interface OutputMetricsOptions
+  extends OutputGroupOptions,
+    Pick<GroupMetricsOptions, 'legitimate' | 'allowInvertedScores'> {
   /** the output kind (`--output`); inferred from the columns when absent */
   output?: OutputKind;
   /** binary and score: the positive label value */
@@ -27,19 +27,9 @@ export interface OutputMetricsOptions {
   threshold?: number;
   /** regression: the band ±d in the output's units instead of the ratio band */
   toleranceUnits?: number;
-  groups: string[];
-  intersect?: boolean;
-  reference?: Record<string, string>;
-  privileged?: Record<string, string>;
-  confidence?: number;
-  tolerance?: number;
-  minGroupSize?: number;
-  legitimate?: string[];
-  suppressBelow?: number;
   /** resamples: binary rates (default 0), score and regression distances (default 200) */
   bootstrap?: number;
   rng: Rng;
-  allowInvertedScores?: boolean;
 }
 
 /** A report of one output kind, with the kind and why (`output`). */

@@ -28,8 +28,8 @@ import {
 } from './group-metrics.js';
 import { outputBetterOf, outputMetricDef, outputMetricsOf, type OutputMetricName } from './output-definitions.js';
 import type { Direction } from './outputs.js';
-import { suppressedGroups, suppressedText } from './suppress.js';
-import type { OutputInfo } from './types.js';
+import { stripJudged, suppressedGroups } from './suppress.js';
+import type { BootstrapSummary, OutputGroupOptions, OutputInfo } from './types.js';
 import { judge, normalQuantile, type Comparison, type Estimate, type Verdict } from './verdicts.js';
 
 export const REGRESSION_DEFAULTS = {
@@ -37,11 +37,8 @@ export const REGRESSION_DEFAULTS = {
   bootstrap: 200,
 };
 
-export interface RegressionMetricsOptions {
-  /** the true value (numeric) */
-  label: string;
-  /** the prediction (numeric) */
-  pred: string;
+/** label: the true value, pred: the prediction (both numeric) */
+export interface RegressionMetricsOptions extends OutputGroupOptions {
   /** which end of the value people want (default higher) */
   favourable?: Direction;
   /**
@@ -50,13 +47,6 @@ export interface RegressionMetricsOptions {
   tolerance?: number;
   /** d > 0: every judged comparison on the difference scale with the band [−d, d] in the output's units */
   toleranceUnits?: number;
-  groups: string[];
-  intersect?: boolean;
-  reference?: Record<string, string>;
-  privileged?: Record<string, string>;
-  confidence?: number;
-  minGroupSize?: number;
-  suppressBelow?: number;
   /** resamples of the median's and the distances' percentile intervals (default 200; 0: none) */
   bootstrap?: number;
   rng: Rng;
@@ -116,7 +106,7 @@ export interface RegressionReport {
     biasBand: string;
     counts: Record<Verdict, number>;
   };
-  bootstrap: { resamples: number; seed: number; confidence: number; method: string } | null;
+  bootstrap: BootstrapSummary | null;
   minGroupSize: number;
   suppressBelow: number | null;
   warnings: string[];
@@ -297,15 +287,7 @@ export function regressionMetrics(table: Table, opts: RegressionMetricsOptions, 
           },
           ref.source === 'given',
         );
-        if (sup[g] || sup[r]) {
-          c.rate = sup[g] ? null : c.rate;
-          c.referenceRate = sup[r] ? null : c.referenceRate;
-          c.difference = c.ratio = c.logRatio = c.se = c.p = null;
-          c.estimate = null;
-          c.verdict = 'too little data';
-          c.direction = null;
-          c.reason = suppressedText(k);
-        }
+        stripJudged(c, sup[g], sup[r], k);
         comparisons.push(c);
       }
     });

@@ -19,12 +19,20 @@ import {
   labelValues,
   metricsSettings,
   numericColumn,
+  verdictsBeforeHolm,
 } from './group-metrics.js';
 import { outputBetterOf, type OutputMetricName } from './output-definitions.js';
 import type { Direction } from './outputs.js';
-import { suppressedGroups, suppressedText } from './suppress.js';
-import type { MetricsReport, OutputInfo } from './types.js';
-import { judge, normalQuantile, type Comparison, type Verdict } from './verdicts.js';
+import { stripJudged, suppressedGroups } from './suppress.js';
+import type {
+  BootstrapSummary,
+  GroupMetricsOptions,
+  MetricsReport,
+  OutputGroupOptions,
+  OutputInfo,
+  VerdictsSummary,
+} from './types.js';
+import { judge, normalQuantile, type Comparison } from './verdicts.js';
 import { log as fdlog, exp as fdexp } from '../../engine/fdlibm.js';
 
 export const SCORE_DEFAULTS = {
@@ -36,29 +44,19 @@ export const SCORE_DEFAULTS = {
   quantiles: Array.from({ length: 19 }, (_, k) => (k + 1) / 20),
 };
 
-export interface ScoreMetricsOptions {
-  label: string;
+export interface ScoreMetricsOptions
+  extends OutputGroupOptions,
+    Pick<GroupMetricsOptions, 'legitimate' | 'allowInvertedScores'> {
   /** the label value the score ranks high (positiveOf's rule) */
   positive?: string;
-  pred: string;
   /** which end of the score people want (default higher) */
   favourable?: Direction;
   /** the threshold view's cut, any finite number (default: 0.5 when every score is in [0, 1], else the median,
    * moved between two scores: scoreThreshold) */
   threshold?: number;
-  groups: string[];
-  intersect?: boolean;
-  reference?: Record<string, string>;
-  privileged?: Record<string, string>;
-  confidence?: number;
-  tolerance?: number;
-  minGroupSize?: number;
-  suppressBelow?: number;
-  legitimate?: string[];
   /** resamples of the distances' percentile intervals (default SCORE_DEFAULTS.bootstrap; 0: none) */
   bootstrap?: number;
   rng: Rng;
-  allowInvertedScores?: boolean;
 }
 
 export interface ScoreGroup {
@@ -121,16 +119,8 @@ export interface ScoreReport {
   calibrationNote: string | null;
   attributes: ScoreAttribute[];
   curve: { thresholds: string; interval: string };
-  verdicts: {
-    tolerance: number;
-    band: [number, number];
-    alpha: number;
-    correction: string;
-    comparisons: number;
-    test: string;
-    counts: Record<Verdict, number>;
-  };
-  bootstrap: { resamples: number; seed: number; confidence: number; method: string } | null;
+  verdicts: VerdictsSummary;
+  bootstrap: BootstrapSummary | null;
   minGroupSize: number;
   suppressBelow: number | null;
   warnings: string[];
@@ -401,15 +391,7 @@ export function scoreMetrics(table: Table, opts: ScoreMetricsOptions, output?: O
         { scale: 'ratio', band, better: outputBetterOf('auc', favourable), minGroupSize },
         ref.source === 'given',
       );
-      if (sup[g] || sup[r]) {
-        c.rate = sup[g] ? null : c.rate;
-        c.referenceRate = sup[r] ? null : c.referenceRate;
-        c.difference = c.ratio = c.logRatio = c.se = c.p = null;
-        c.estimate = null;
-        c.verdict = 'too little data';
-        c.direction = null;
-        c.reason = suppressedText(k);
-      }
+      stripJudged(c, sup[g], sup[r], k);
       comparisons.push(c);
     });
     // the curve: per threshold, per group the favourable side's rate and its ratio to the reference's
@@ -454,17 +436,12 @@ export function scoreMetrics(table: Table, opts: ScoreMetricsOptions, output?: O
       interval:
         `Katz interval of the ratio at ${Math.round(100 * confidence)}%, pointwise (not corrected for the ` + `sweep)`,
     },
-    verdicts: {
+    verdicts: verdictsBeforeHolm(
       tolerance,
-      band: [tolerance, 1 / tolerance],
       alpha,
-      correction: '',
-      comparisons: 0,
-      test:
-        'AUC: log ratio to the reference with the delta-method SE from Hanley & McNeil (1982); the threshold view: ' +
+      'AUC: log ratio to the reference with the delta-method SE from Hanley & McNeil (1982); the threshold view: ' +
         'the binary log-ratio (Katz) test; each of "the ratio is inside the band", p = 2Φ(−δ/se)',
-      counts: countVerdicts([]),
-    },
+    ),
     bootstrap:
       B > 0
         ? {

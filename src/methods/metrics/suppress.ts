@@ -42,7 +42,8 @@ function stripGroup(g: GroupResult): void {
   delete g.ci;
 }
 
-function stripComparison(c: Comparison, reason: string, referenceToo: boolean): void {
+/** Strips, in place, every figure of a comparison whose group (or, `referenceToo`, whose reference) is suppressed. */
+export function stripComparison(c: Comparison, reason: string, referenceToo: boolean): void {
   c.rate = null;
   if (referenceToo) c.referenceRate = null;
   c.difference = null;
@@ -53,6 +54,21 @@ function stripComparison(c: Comparison, reason: string, referenceToo: boolean): 
   c.verdict = 'too little data';
   c.direction = null;
   c.reason = reason;
+}
+
+/**
+ * Strips, in place, a comparison judged on a score's or a regression's figures (verdicts.ts judge) when its group or
+ * its reference is suppressed: the suppressed side's figure, everything worked out from both, and the verdict.
+ */
+export function stripJudged(c: Comparison<string>, groupSuppressed: boolean, referenceSuppressed: boolean, k: number) {
+  if (!groupSuppressed && !referenceSuppressed) return;
+  c.rate = groupSuppressed ? null : c.rate;
+  c.referenceRate = referenceSuppressed ? null : c.referenceRate;
+  c.difference = c.ratio = c.logRatio = c.se = c.p = null;
+  c.estimate = null;
+  c.verdict = 'too little data';
+  c.direction = null;
+  c.reason = suppressedText(k);
 }
 
 /**

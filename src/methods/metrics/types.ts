@@ -144,16 +144,8 @@ export interface MetricsReport {
   fit: ModelFit;
   attributes: AttributeResult[];
   /** how the verdicts were reached */
-  verdicts: {
-    tolerance: number;
-    band: [number, number];
-    alpha: number;
-    correction: string;
-    comparisons: number;
-    test: string;
-    counts: Record<Verdict, number>;
-  };
-  bootstrap: { resamples: number; seed: number; confidence: number; method: string } | null;
+  verdicts: VerdictsSummary;
+  bootstrap: BootstrapSummary | null;
   minGroupSize: number;
   /**
    * `--suppress-below k`: groups with fewer rows carry no rate, count of positives or interval (null: nothing
@@ -161,6 +153,44 @@ export interface MetricsReport {
    */
   suppressBelow: number | null;
   warnings: string[];
+}
+
+/**
+ * The options every output kind's group metrics share (score, regression and multiclass, and outputMetrics in front of
+ * them): the columns, the protected attributes and their references, and the verdicts' settings, as GroupMetricsOptions
+ * documents them.
+ */
+export type OutputGroupOptions = Pick<
+  GroupMetricsOptions,
+  | 'label'
+  | 'pred'
+  | 'groups'
+  | 'intersect'
+  | 'reference'
+  | 'privileged'
+  | 'confidence'
+  | 'tolerance'
+  | 'minGroupSize'
+  | 'suppressBelow'
+>;
+
+/** How a report's verdicts were reached: the ratio band [τ, 1/τ], the level, the correction and the tallies. */
+export interface VerdictsSummary {
+  tolerance: number;
+  band: [number, number];
+  alpha: number;
+  correction: string;
+  comparisons: number;
+  test: string;
+  counts: Record<Verdict, number>;
+}
+
+/** The bootstrap behind a report's percentile intervals. */
+export interface BootstrapSummary {
+  resamples: number;
+  seed: number;
+  confidence: number;
+  method: string;
 }
 
 /**

@@ -207,6 +207,50 @@ export function wilsonInterval(x: number, n: number, confidence = 0.95): { lo: n
   return { lo: x === 0 ? 0 : Math.max(0, centre - half), hi: x === n ? 1 : Math.min(1, centre + half) };
 }
 
+/** A comparison's figures with nothing tested yet: the verdict 'too little data' until a test says otherwise. */
+function untested<M extends string>(
+  metric: M,
+  group: string,
+  reference: string,
+  rate: number | null,
+  referenceRate: number | null,
+  counts: Comparison['counts'],
+): Comparison<M> {
+  return {
+    metric,
+    group,
+    reference,
+    rate,
+    referenceRate,
+    difference: rate === null || referenceRate === null ? null : rate - referenceRate,
+    ratio: rate === null || referenceRate === null || referenceRate === 0 ? null : rate / referenceRate,
+    counts,
+    logRatio: null,
+    se: null,
+    p: null,
+    pAdjusted: null,
+    level: null,
+    interval: null,
+    verdict: 'too little data',
+    direction: null,
+  };
+}
+
+/** Why a comparison gets no verdict when the group or its reference has fewer rows than the minimum (null: neither). */
+function tooSmall(
+  group: string,
+  n: number,
+  reference: string,
+  nRef: number,
+  s: { minGroupSize: number },
+  referenceNamed: boolean,
+): string | null {
+  if (n < s.minGroupSize) return `${group} has ${n} rows (< ${s.minGroupSize})`;
+  if (nRef < s.minGroupSize)
+    return `the reference ${reference} has ${nRef} rows (< ${s.minGroupSize})${referenceNamed ? ', as named' : ''}`;
+  return null;
+}
+
 /**
  * One comparison of `metric` between a group's counts and the reference's, before correction
  * (pAdjusted, level, interval and the final verdict come from `correct`).
@@ -227,32 +271,9 @@ export function compare(
   const nRef = def.den(r, s.favourable);
   const rate = n > 0 ? x / n : null;
   const referenceRate = nRef > 0 ? xRef / nRef : null;
-  const base: Comparison = {
-    metric,
-    group,
-    reference,
-    rate,
-    referenceRate,
-    difference: rate === null || referenceRate === null ? null : rate - referenceRate,
-    ratio: rate === null || referenceRate === null || referenceRate === 0 ? null : rate / referenceRate,
-    counts: { x, n, xRef, nRef },
-    logRatio: null,
-    se: null,
-    p: null,
-    pAdjusted: null,
-    level: null,
-    interval: null,
-    verdict: 'too little data',
-    direction: null,
-  };
-  const ng = g.tp + g.fp + g.tn + g.fn;
-  const nr = r.tp + r.fp + r.tn + r.fn;
-  if (ng < s.minGroupSize) return { ...base, reason: `${group} has ${ng} rows (< ${s.minGroupSize})` };
-  if (nr < s.minGroupSize)
-    return {
-      ...base,
-      reason: `the reference ${reference} has ${nr} rows (< ${s.minGroupSize})${referenceNamed ? ', as named' : ''}`,
-    };
+  const base = untested(metric, group, reference, rate, referenceRate, { x, n, xRef, nRef });
+  const small = tooSmall(group, g.tp + g.fp + g.tn + g.fn, reference, r.tp + r.fp + r.tn + r.fn, s, referenceNamed);
+  if (small) return { ...base, reason: small };
   if (rate === null || referenceRate === null)
     return {
       ...base,
@@ -329,33 +350,14 @@ export function judge<M extends string>(
 ): Comparison<M> {
   const { value, referenceValue } = e;
   const base: Comparison<M> = {
-    metric,
-    group,
-    reference,
-    rate: value,
-    referenceRate: referenceValue,
-    difference: value === null || referenceValue === null ? null : value - referenceValue,
-    ratio: value === null || referenceValue === null || referenceValue === 0 ? null : value / referenceValue,
-    counts: null,
-    logRatio: null,
-    se: null,
-    p: null,
-    pAdjusted: null,
-    level: null,
-    interval: null,
-    verdict: 'too little data',
-    direction: null,
+    ...untested(metric, group, reference, value, referenceValue, null),
     scale: s.scale,
     estimate: null,
     band: s.band,
     sizes: { n, nRef },
   };
-  if (n < s.minGroupSize) return { ...base, reason: `${group} has ${n} rows (< ${s.minGroupSize})` };
-  if (nRef < s.minGroupSize)
-    return {
-      ...base,
-      reason: `the reference ${reference} has ${nRef} rows (< ${s.minGroupSize})${referenceNamed ? ', as named' : ''}`,
-    };
+  const small = tooSmall(group, n, reference, nRef, s, referenceNamed);
+  if (small) return { ...base, reason: small };
   if (e.estimate === null || e.se === null || !Number.isFinite(e.estimate) || !(e.se >= 0))
     return { ...base, reason: e.undefinedReason ?? `the ${metric} is undefined for ${group} or ${reference}` };
   const { outside, p } = bandTest(e.estimate, e.se, s.band[0], s.band[1]);
