@@ -8,14 +8,18 @@ import { check, EngineError } from '../engine/errors.js';
 import type { Table } from '../data/table.js';
 import type { Rng } from '../engine/rng.js';
 import {
+  correctMulticlassTogether,
+  correctTogether,
   FAVOURABLE,
   outputChoice,
   outputMetrics,
   type Favourable,
+  type JudgedReport,
   type OutputReport,
 } from '../methods/metrics/index.js';
 import { outputMetricDef } from '../methods/metrics/output-definitions.js';
 import { MULTICLASS_RATES } from '../methods/metrics/multiclass.js';
+import { normalQuantile } from '../methods/metrics/verdicts.js';
 import type { OutputKind } from '../methods/metrics/outputs.js';
 import {
   attributeOptions,
@@ -51,9 +55,6 @@ export interface OutputSettings {
   /** the seeded generator of a score's or a real value's resamples (CheckSettings.rng, when set, wins) */
   rng?: Rng;
 }
-
-/** The 95% normal quantile, for an AUC's Hanley–McNeil interval (AUC ± z·SE). */
-const Z95 = 1.959963984540054;
 
 /** One group's figure of one metric, read from any kind's report. */
 interface Figure {
@@ -155,13 +156,16 @@ function outputRuleValues(rule: PolicyRule, run: Exclude<OutputReport, { kind: '
     if (m.output === null) return ruleValues(rule, r.thresholdView.attributes[0], r.thresholdView);
     const a = r.attributes[0];
     const metric = m.output as 'auc' | 'ks' | 'wasserstein';
+    // an AUC's Hanley–McNeil interval, AUC ± z·SE, at the report's confidence (1 − alpha), as its other intervals
+    const confidence = 1 - r.verdicts.alpha;
+    const z = normalQuantile(1 - r.verdicts.alpha / 2);
     const figures = a.groups.map((g) =>
       figureOf(
         g,
         g[metric],
         metric === 'auc'
           ? g.auc !== null && g.aucSe !== null
-            ? { lo: Math.max(0, g.auc - Z95 * g.aucSe), hi: Math.min(1, g.auc + Z95 * g.aucSe) }
+            ? { lo: Math.max(0, g.auc - z * g.aucSe), hi: Math.min(1, g.auc + z * g.aucSe) }
             : null
           : (g.ci?.[metric] ?? null),
       ),
@@ -173,7 +177,9 @@ function outputRuleValues(rule: PolicyRule, run: Exclude<OutputReport, { kind: '
       r.minGroupSize,
       r.suppressBelow,
       outputMetricDef(metric).label,
-      metric === 'auc' ? 'Hanley–McNeil 95%' : `bootstrap ${100 * (r.bootstrap?.confidence ?? 0.95)}%`,
+      metric === 'auc'
+        ? `Hanley–McNeil ${Number((100 * confidence).toPrecision(3))}%`
+        : `bootstrap ${100 * (r.bootstrap?.confidence ?? 0.95)}%`,
       (group) => a.comparisons.find((x) => x.metric === metric && x.group === group),
       'ratio',
     );
@@ -281,6 +287,18 @@ export function checkOutputPolicy(
     if (report.kind === 'binary') throw new EngineError('E_ARG', `check: ${choice.reason} read as binary`);
     return report;
   });
+  // one family over every table the check reads (a score's with its threshold view), as a binary check and lucid
+  // metrics correct every attribute together: per table, more rules would mean more chances of a false fail
+  const tables = `the ${reports.length} table${reports.length > 1 ? 's' : ''} checked`;
+  if (reports[0].kind === 'multiclass')
+    correctMulticlassTogether(reports.map((r) => (r as Extract<typeof r, { kind: 'multiclass' }>).report));
+  else
+    correctTogether(
+      reports.flatMap((r): JudgedReport[] =>
+        r.kind === 'score' ? [r.report.thresholdView, r.report] : r.kind === 'regression' ? [r.report] : [],
+      ),
+      tables,
+    );
   const checks: RuleCheck[] = [];
   for (const { rule, run } of perRule) {
     const attr = run.report.attributes[0];
@@ -316,7 +334,6 @@ export function checkOutputPolicy(
       ? `band ±${first.report.verdicts.toleranceUnits} in the output's units`
       : `ratio band [${v.tolerance}, ${(1 / (v.tolerance ?? 1)).toFixed(2)}]`;
   // a score's fit is its threshold view's; the other kinds have none (the closing fields in uncounted's order)
-  // a score's fit is its threshold view's; the other kinds have none
   const fit =
     first.kind === 'score'
       ? first.report.thresholdView.fit
@@ -337,7 +354,7 @@ export function checkOutputPolicy(
     verdicts: {
       tolerance: v.tolerance,
       alpha: v.alpha,
-      correction: `Holm within each of the ${reports.length} table${reports.length > 1 ? 's' : ''} checked`,
+      correction: `Holm over the ${first.report.verdicts.comparisons} comparisons of ${tables} together`,
       band,
     },
     ...uncounted(checks, warnings, fit),

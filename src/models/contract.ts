@@ -43,6 +43,22 @@ export function outputOf(box: Pick<BlackBox, 'output'>): ModelOutput {
 }
 
 /**
+ * Stops a command that reads P(positive) (FALE, LUCID, validity, the audit) when the model returns something else: a
+ * score, k class probabilities or a real value would be read as probabilities and give garbage or crash. One E_ARG
+ * line naming the model, its kind and the command that measures that kind.
+ */
+export function requireBinary(box: Pick<BlackBox, 'output' | 'source'>, command: string): void {
+  const kind = outputOf(box).kind;
+  if (kind === 'binary') return;
+  throw new EngineError(
+    'E_ARG',
+    `${box.source}: is a ${kind} model; lucid ${command} reads a binary classifier's P(positive); write its ` +
+      `predictions (lucid model predict --model ${box.source} --data FILE --out scored.csv) and measure them: lucid ` +
+      `metrics --data scored.csv --pred <column> --output ${kind}`,
+  );
+}
+
+/**
  * The classes a model records: the one whose probability it gives, and where it can say, all of them and the label they
  * came from.
  */

@@ -24,7 +24,8 @@ export interface OnnxSidecar {
   /** for an (N, K) output with K > 1 read as one number per row, the column holding it (P(positive), a score, …) */
   outputColumn?: number;
   /**
-   * what the output holds (default: binary, or multiclass for an (N, K) output with K > 1 and no outputColumn);
+   * what the output holds (default: binary, or multiclass for an (N, K) output with K > 2, or named classes, and no
+   * outputColumn);
    * named so because "output" already names the ONNX output
    */
   outputKind?: OutputKind;
@@ -215,15 +216,27 @@ export interface OrtLike {
 
 /**
  * What an ONNX model returns, from its sidecar and the width K of its output (1 for a shape (N)): the sidecar's
- * "outputKind" when given; else multiclass when the output has K > 1 columns and no "outputColumn" picks one (or the
- * sidecar names "classes"), binary otherwise. A multiclass output's classes are the sidecar's "classes", or without
+ * "outputKind" when given; else multiclass when the output has K > 2 columns and no "outputColumn" picks one (or the
+ * sidecar names "classes"), binary otherwise. K = 2 stays binary unless the sidecar says multiclass: it is
+ * scikit-learn's usual export of a binary classifier, [P(class 0), P(class 1)], and reading it as two classes would
+ * audit the wrong thing; predict then asks which column holds P(positive) ("outputColumn"). A multiclass output's
+ * "positive" is refused, as parseOnnxSidecar refuses it beside a declared multiclass or regression kind. A multiclass
+ * output's classes are the sidecar's "classes", or without
  * them the column indices "0" … "K−1" (which match a label coded 0 … K−1, as scikit-learn's encoders code it; other
  * labels then read as classes the model does not know). A width that does not fit is one E_INPUT line.
  */
 export function onnxOutputOf(sc: OnnxSidecar, k: number, source: string): ModelOutput {
   const kind: OutputKind =
-    sc.outputKind ?? (sc.outputColumn === undefined && (k > 1 || sc.classes !== undefined) ? 'multiclass' : 'binary');
+    sc.outputKind ?? (sc.outputColumn === undefined && (k > 2 || sc.classes !== undefined) ? 'multiclass' : 'binary');
   if (kind !== 'multiclass') return { kind };
+  check(
+    sc.positive === undefined,
+    'E_INPUT',
+    () =>
+      `${source}: the sidecar names "positive" ${JSON.stringify(sc.positive)}, but the output has ${k} columns, read ` +
+      `as a multiclass model's class probabilities; drop "positive", or give "outputColumn" (the column holding ` +
+      `P(positive))`,
+  );
   check(
     k > 1,
     'E_INPUT',

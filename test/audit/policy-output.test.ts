@@ -178,6 +178,25 @@ describe('a policy per kind on the simulator: passes on fair, fails on direct fo
     });
   }
 
+  it("the verdicts are one Holm family over every table the check reads, as a binary check's", () => {
+    const comparisons = (r: CheckResult, tables: number) => {
+      const m = new RegExp(`^Holm over the (\\d+) comparisons of the ${tables} tables? checked together$`).exec(
+        r.verdicts.correction,
+      );
+      assert.ok(m, r.verdicts.correction);
+      return Number(m[1]);
+    };
+    for (const kind of ['score', 'multiclass', 'regression'] as const) {
+      const onSex = (RULES[kind] as { attribute: string }[]).map((r) => ({ ...r, attribute: 'sex' }));
+      const both = run(kind, 'direct', [...RULES[kind], ...onSex]);
+      const group = comparisons(run(kind, 'direct'), 1);
+      const sex = comparisons(run(kind, 'direct', onSex), 1);
+      // one family: its size is both tables' (per table, each would be corrected for its own only)
+      assert.equal(comparisons(both, 2), group + sex, kind);
+      for (const r of [both, run(kind, 'direct')]) assert.ok(r.checks.length > 0);
+    }
+  });
+
   it('the Markdown, JUnit and JSON of each kind say the kind and the failing group', () => {
     for (const kind of ['score', 'multiclass', 'regression'] as const) {
       const r = run(kind, 'direct');

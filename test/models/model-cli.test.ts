@@ -149,10 +149,44 @@ describe('lucid model train / predict', () => {
     assert.ok(Math.abs(p.reduce((a, b) => a + b) - 1) < 1e-9);
     assert.equal(cells[0], ['Bachelor', 'Doctorate', 'Master', 'Secondary', 'Vocational'][p.indexOf(Math.max(...p))]);
 
-    // LUCID inverts a binary logit: a multiclass model is refused, as a usage error naming it
+    // the commands that read P(positive) refuse a multiclass model, as a usage error naming it and saying what to do
     r = lucid('invert', '--model', mc, '--prefer', 'Master', '--out', join(dir, 'inv.csv'));
     assert.equal(r.status, 2, r.stderr);
-    assert.match(r.stderr, /mc\.json: is a multiclass model; LUCID inverts the logit of a binary classifier/);
+    assert.match(r.stderr, /mc\.json: is a multiclass model; lucid invert reads a binary classifier's P\(positive\)/);
+    assert.match(r.stderr, /lucid metrics --data scored\.csv --pred <column> --output multiclass/);
+    for (const extra of [[], ['--bootstrap', '2']]) {
+      r = lucid(
+        'fale',
+        '--model',
+        mc,
+        '--data',
+        data,
+        '--label',
+        'approved',
+        '--positive',
+        'yes',
+        '--protected',
+        'sex=Female',
+        ...extra,
+      );
+      assert.equal(r.status, 2, r.stderr);
+      assert.match(r.stderr, /mc\.json: is a multiclass model; lucid fale reads a binary classifier's P\(positive\)/);
+    }
+    r = lucid('quality', '--real', data, '--synthetic', data, '--model', mc, '--condition', 'approved');
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /mc\.json: is a multiclass model; lucid quality reads/);
+    const policy = join(dir, 'policy.json');
+    writeFileSync(
+      policy,
+      JSON.stringify({
+        version: 1,
+        inputs: { label: 'approved', positive: 'yes' },
+        rules: [{ metric: 'selection_rate_ratio', attribute: 'sex', min: 0.8 }],
+      }),
+    );
+    r = lucid('check', '--model', mc, '--data', data, '--policy', policy, '--quiet');
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /mc\.json: is a multiclass model; lucid check --model reads/);
 
     const rg = join(dir, 'rg.json');
     r = lucid(
@@ -184,6 +218,22 @@ describe('lucid model train / predict', () => {
     const json = JSON.parse(r.stdout);
     assert.equal(json.output, 'regression');
     assert.ok(json.mean > 10 && json.mean < 200, `mean income ${json.mean}`);
+    // a real value read as P(positive) gave a zero gap and an AUC of 0: refused
+    r = lucid(
+      'fale',
+      '--model',
+      rg,
+      '--data',
+      data,
+      '--label',
+      'approved',
+      '--positive',
+      'yes',
+      '--protected',
+      'sex=Female',
+    );
+    assert.equal(r.status, 2, r.stderr);
+    assert.match(r.stderr, /rg\.json: is a regression model; lucid fale reads .* --output regression/);
   });
 
   it('predict appends P(positive), keeps the columns and the delimiter, and matches the library', async () => {

@@ -306,7 +306,7 @@ describe('what each adapter says it returns', () => {
     assert.deepEqual([...(await m.predict(rows))], [0.25, 0.75, 0.5, 0.5]);
   });
 
-  it('an ONNX output: K > 1 columns → multiclass (named by the sidecar, else 0 … K−1); outputKind for the rest', () => {
+  it('an ONNX output: K > 2 columns → multiclass (named by the sidecar, else 0 … K−1); outputKind for the rest', () => {
     const base = { format: 'lucid-onnx-input', version: 1, columns: [{ name: 'x', type: 'numeric' }] };
     const sc = (extra: object) => parseOnnxSidecar({ ...base, ...extra }, 's.json');
     assert.deepEqual(onnxOutputOf(sc({}), 1, 'm.onnx'), { kind: 'binary' });
@@ -325,6 +325,31 @@ describe('what each adapter says it returns', () => {
     assert.throws(() => onnxOutputOf(sc({ outputKind: 'multiclass' }), 1, 'm.onnx'), /one probability per class/);
     assert.throws(() => sc({ outputKind: 'ordinal' }), /s\.json: field "outputKind" must be one of "binary"/);
     assert.throws(() => sc({ outputKind: 'regression', positive: 'yes' }), /field "positive" names the class/);
+    assert.throws(() => sc({ outputKind: 'multiclass', positive: 'yes' }), /field "positive" names the class/);
+    // K = 2 is scikit-learn's binary export [P(0), P(1)]: binary (predict asks for outputColumn) unless declared
+    assert.deepEqual(onnxOutputOf(sc({}), 2, 'm.onnx'), { kind: 'binary' });
+    assert.deepEqual(onnxOutputOf(sc({ outputKind: 'multiclass' }), 2, 'm.onnx'), {
+      kind: 'multiclass',
+      classes: ['0', '1'],
+    });
+    // a positive class beside an output read as class probabilities: refused, naming both ways out
+    assert.throws(
+      () => onnxOutputOf(sc({ positive: 'yes' }), 3, 'm.onnx'),
+      /^EngineError: m\.onnx: the sidecar names "positive" "yes", but the output has 3 columns, read as a multiclass/,
+    );
+  });
+
+  it('an ONNX model with a K = 2 output and no outputColumn: predict asks which column holds P(positive)', async () => {
+    const { ort, session } = fakeOrt(2, (x) => [1 - x, x]);
+    const sc = parseOnnxSidecar(
+      { format: 'lucid-onnx-input', version: 1, columns: [{ name: 'x', type: 'numeric' }] },
+      's.json',
+    );
+    const box = onnxBlackBox(ort, session, sc, 'm.onnx', { width: 2 });
+    assert.equal(box.output, undefined);
+    await rejectsEngineError(() => box.predict({ rows: 1, columns: [num('x', [0.5])] }), 'E_INPUT', [
+      /^m\.onnx: output "p" has 2 columns; the sidecar must say which holds P\(positive\) in "outputColumn"/,
+    ]);
   });
 
   /** A fake onnxruntime whose one output is (N, K) from `f` per row. */

@@ -30,6 +30,8 @@ import { Rng } from '../../engine/rng.js';
 import { METRICS_DEFAULTS, modelOrPred, SUPPRESSION_OPTION } from '../../methods/metrics/index.js';
 import { requireClean } from '../../node/csv.js';
 import { initNodeEngine } from '../../node/engine.js';
+import { loadBlackBox } from '../../node/blackbox.js';
+import { requireBinary } from '../../models/contract.js';
 import { readPolicyFile } from '../../node/policy.js';
 import {
   FAIRNESS_OPTIONS,
@@ -291,10 +293,17 @@ async function checkWithModel(
         `a column)`,
     );
   const engine = await initNodeEngine();
+  const common = auditCommonValues(opts);
+  // the audit reads P(positive): a model of another kind is refused before the data is read, as by lucid fale (a
+  // load of its own, since the audit loads the model inside; the cost is a model's load beside a GAN's training)
+  requireBinary(
+    await loadBlackBox(engine, opts.model as string, { modelTimeout: common.modelTimeout }),
+    'check --model',
+  );
   const result = await auditWithProgress(
     engine,
     {
-      ...auditCommonValues(opts),
+      ...common,
       label: settings.label,
       positive: settings.positive,
       favourable: settings.favourable,

@@ -18,6 +18,7 @@ import {
 } from '../../methods/fale/index.js';
 import { fileSource } from '../../node/columns.js';
 import { resolveBlackBox } from '../../node/blackbox.js';
+import { requireBinary } from '../../models/contract.js';
 import { requireClean, type ReadReport } from '../../node/csv.js';
 import { readTable } from '../../node/read-table.js';
 import { requireColumns } from '../../data/table.js';
@@ -241,6 +242,7 @@ export const faleCommand = withDataOptions(
       requireColumns(table, opts.data, wanted);
       clean(report);
       const model = await resolveBlackBox(engine, { model: opts.model }, table, { modelTimeout: opts.modelTimeout });
+      requireBinary(model, 'fale');
       if (opts.pair) {
         const { features: _f, edges: _e, weighted: _w, ...shared } = faleOptions(opts);
         const r2 = await fale2d(table, model, { ...shared, pair: [opts.pair[0], opts.pair[1]] });
@@ -262,6 +264,7 @@ export const faleCommand = withDataOptions(
         { rows: 0, columns: [] },
         { modelTimeout: opts.modelTimeout },
       );
+      requireBinary(model, 'fale');
       const source = fileSource(
         opts.data,
         {

@@ -8,6 +8,7 @@ import { writeCsv } from '../../node/csv.js';
 import { initNodeEngine } from '../../node/engine.js';
 import { modelFileKind } from '../../node/blackbox.js';
 import { loadModel } from '../../node/model-file.js';
+import { requireBinary } from '../../models/contract.js';
 import { nonNegativeInt, positiveInt, positiveNumber, printSummary, summaryFormat } from '../options.js';
 
 function initRange(value: string): { low: number; high: number } {
@@ -129,13 +130,11 @@ export const invertCommand = new Command('invert')
     if (kind !== 'builtin') throw new EngineError('E_ARG', notDifferentiableMessage(opts.model, kind));
     const engine = await initNodeEngine();
     const model = await loadModel(engine, opts.model);
-    if (model.kind !== 'binary') {
+    try {
+      requireBinary({ source: opts.model, output: model.modelOutput }, 'invert');
+    } catch (e) {
       model.dispose();
-      throw new EngineError(
-        'E_ARG',
-        `${opts.model}: is a ${model.kind} model; LUCID inverts the logit of a binary classifier (lucid model train ` +
-          `--output binary)`,
-      );
+      throw e;
     }
     const traced = opts.trace === true || opts.traceEvery !== undefined;
     const r = invert(engine, model, {

@@ -5,6 +5,7 @@ import { EngineError } from '../../engine/errors.js';
 import type { CorrelationMethod } from '../../methods/quality/metrics.js';
 import { formatQuality, qualityReport, QUALITY_DEFAULTS, type QualityCondition } from '../../methods/quality/index.js';
 import { resolveBlackBox } from '../../node/blackbox.js';
+import { requireBinary } from '../../models/contract.js';
 import { readTable, type TableReadOptions as ReadOptions } from '../../node/read-table.js';
 import { requireColumns } from '../../data/table.js';
 import { initNodeEngine } from '../../node/engine.js';
@@ -178,6 +179,7 @@ export const quality = withDataOptions(
           modelTimeout: opts.modelTimeout,
         })
       : undefined;
+    if (model) requireBinary(model, 'quality');
     const ignore = [
       ...(opts.ignore ?? []),
       ...(opts.pred !== undefined && !(opts.ignore ?? []).includes(opts.pred) ? [opts.pred] : []),
