@@ -76,6 +76,11 @@ export interface Scorer {
   agreement?: { rate: number; rows: number };
   /** frees what the scorer owns (the surrogate's weights) */
   dispose?: () => void;
+  /**
+   * A score, class or real value audited by two of its targets (stages/sides.ts): the side of each score — 1 the
+   * favoured target, 0 the other, 2 neither (a row in neither is on no side) — instead of `decision`'s 0/1.
+   */
+  sides?: (scores: ArrayLike<number>) => Uint8Array;
 }
 
 export function modelScorer(model: BlackBox, decision: DecisionRule = DEFAULT_DECISION): Scorer {
@@ -288,7 +293,7 @@ export async function drawCanonical(gan: LucidGan, o: DrawOptions): Promise<Cano
     const { table: drawnRows, outOfRange } = derive(plan, s.table, o.range);
     const bad = o.dependencies.length ? contradictions(o.dependencies, drawnRows).rows : null;
     const scores = o.scorer ? await o.scorer.score(drawnRows) : null;
-    const decided = scores ? decide(rule, scores) : null;
+    const decided = scores ? (o.scorer!.sides ? o.scorer!.sides(scores) : decide(rule, scores)) : null;
     const keep: number[] = [];
     for (let i = 0; i < m; i++) {
       const onSide = decided === null || decided[i] === o.side;

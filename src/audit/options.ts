@@ -3,6 +3,7 @@
 import { GAN_DEFAULTS } from '../models/lucidgan/config.js';
 import type { Favourable } from '../methods/metrics/index.js';
 import type { Direction, OutputKind } from '../methods/metrics/outputs.js';
+import type { BandScale } from '../methods/metrics/targets.js';
 import type { BlackBox } from '../models/blackbox.js';
 import { drawSeed, type ConditionMode } from './canonical.js';
 import type { Correction } from './correct.js';
@@ -120,6 +121,14 @@ export interface AuditOptions {
   classOrder?: string[];
   /** regression: differences inside [−d, d] in the output's units pass (`--tolerance-units`) */
   toleranceUnits?: number;
+  /**
+   * score and regression: the bands whose canonical sets are drawn (`--band lo-hi`, at most two; default the top and
+   * the bottom deciles), read on `bandScale` (`--band-scale`, default quantile)
+   */
+  bands?: string[];
+  bandScale?: BandScale;
+  /** multiclass: the classes whose canonical sets are drawn (`--class`, at most two; default the class order's ends) */
+  targetClasses?: string[];
   /**
    * protected column → the reference group of its comparisons (a bin label for a numeric one); default: the largest
    * group that is not small

@@ -9,6 +9,7 @@ import { outputOf, outputText, type BlackBox } from '../models/blackbox.js';
 import { outputChoice } from '../methods/metrics/index.js';
 import { classOrderOf, directionOf, type Direction, type OutputKind } from '../methods/metrics/outputs.js';
 import type { AuditOptions } from './options.js';
+import { parseBand, type BandSpec } from '../methods/metrics/targets.js';
 
 /** The output kinds whose audit is the group metrics of outputMetrics alone (no binary decision to draw sets from). */
 export type MetricsOnlyKind = Exclude<OutputKind, 'binary'>;
@@ -26,6 +27,10 @@ export interface OutputPlan {
   threshold: number | undefined;
   /** regression: the band in the output's units (--tolerance-units) */
   toleranceUnits: number | undefined;
+  /** score and regression: the bands of the canonical sets as given (--band, --band-scale); empty: the default */
+  bands: BandSpec[];
+  /** multiclass: the classes of the canonical sets as given (--class); empty: the class order's ends */
+  targetClasses: string[];
 }
 
 /** The distinct values of a column as text, sorted (numbers as numbers). */
@@ -124,7 +129,24 @@ export function outputPlan(table: Table, opts: AuditOptions, model: BlackBox | u
     classOrder: null,
     threshold: undefined,
     toleranceUnits: undefined,
+    bands: [],
+    targetClasses: [],
   };
+  if (kind !== 'score' && kind !== 'regression') {
+    refuse('--band', opts.bands?.length ? opts.bands : undefined, 'score and regression');
+    refuse('--band-scale', opts.bandScale, 'score and regression');
+  } else {
+    const given = opts.bands ?? [];
+    check(given.length <= 2, 'E_ARG', () => `audit: --band is given at most twice (two bands to contrast)`);
+    plan.bands = given.map((b) => parseBand(b, opts.bandScale ?? 'quantile', 'audit'));
+  }
+  if (kind !== 'multiclass')
+    refuse('--class', opts.targetClasses?.length ? opts.targetClasses : undefined, 'multiclass');
+  else {
+    const given = opts.targetClasses ?? [];
+    check(given.length <= 2, 'E_ARG', () => `audit: --class is given at most twice (two classes to contrast)`);
+    plan.targetClasses = [...given];
+  }
   if (kind !== 'regression') refuse('--tolerance-units', opts.toleranceUnits, 'regression');
   if (kind !== 'multiclass') refuse('--class-order', opts.classOrder, 'multiclass');
   if (kind === 'regression' || kind === 'multiclass') {
@@ -180,6 +202,12 @@ export function outputPlan(table: Table, opts: AuditOptions, model: BlackBox | u
         if (o.kind === 'multiclass') for (const c of o.classes) if (!classes.includes(c)) classes.push(c);
       }
       plan.classOrder = classOrderOf(classes, opts.classOrder);
+      for (const c of plan.targetClasses)
+        check(
+          classes.includes(c),
+          'E_ARG',
+          () => `audit: --class "${c}" is not a class of the output; its classes are: ${classes.join(', ')}`,
+        );
       break;
     }
   }

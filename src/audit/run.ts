@@ -70,10 +70,14 @@ export async function runAudit(engine: Engine, table: Table, opts: AuditOptions)
  */
 export async function runAnyAudit(engine: Engine, table: Table, opts: AuditOptions): Promise<AnyAuditResult> {
   const ctx = auditContext(engine, table, opts);
-  return ctx.plan.output.kind === 'binary' ? binaryAudit(ctx) : outputStage(ctx);
+  return ctx.plan.output.kind === 'binary' ? binaryAudit(ctx) : outputStage(ctx, opts, binaryAudit);
 }
 
-async function binaryAudit(ctx: AuditContext): Promise<AuditResult> {
+/**
+ * The binary audit's stages. `setsOnly` (the two targets of a score, class or value: stages/sides.ts) runs every stage
+ * but LUCID and FALE, which the caller runs on the output itself; their sections then say so.
+ */
+export async function binaryAudit(ctx: AuditContext, setsOnly?: { lucid: string; fale: string }): Promise<AuditResult> {
   const { lap, progress, plan, table } = ctx;
   try {
     // 1–2. predictions, groups, group metrics and their verdicts, attribution
@@ -101,9 +105,9 @@ async function binaryAudit(ctx: AuditContext): Promise<AuditResult> {
     const conditional = await conditionalStage(ctx, ms, gs, s);
     lap('conditional');
     // 6. LUCID; 7. FALE
-    const lucid = lucidStage(ctx, ms, gs);
+    const lucid = setsOnly ? { ran: false, reason: setsOnly.lucid } : lucidStage(ctx, ms, gs);
     lap('lucid');
-    const fale = await faleStage(ctx, ms, gs);
+    const fale = setsOnly ? { sections: [], skipped: setsOnly.fale } : await faleStage(ctx, ms, gs);
     lap('fale');
     progress('done', 1);
     ctx.timings.total = Math.round(elapsed(ctx));

@@ -5,7 +5,7 @@ import type { DcrResult, DetectionResult, PairTrendsResult } from '../methods/qu
 export type { RelationCheck };
 import type { Table } from '../data/table.js';
 import type { FaleResult, ProtectedCondition } from '../methods/fale/index.js';
-import type { MetricsReport, OutputReport } from '../methods/metrics/index.js';
+import type { MetricsReport, OutputReport, OutputTarget } from '../methods/metrics/index.js';
 import type { Attribution } from './attribution.js';
 import type { Validity } from '../methods/quality/index.js';
 import type { Distribution, FeatureFidelity, ShiftCheck } from './checks.js';
@@ -371,8 +371,28 @@ export interface OutputAuditResult {
   metrics: MetricsOnlyReport;
   /** what the audit does not do for this kind, in one sentence */
   notRun: string;
+  /** the canonical sets of two targets of the output, or why they were not drawn */
+  sides?: SidesSection | { skipped: string };
+  /** LUCID towards the favoured target, through the model */
+  lucid?: LucidSection;
+  /** FALE per protected attribute on the output's measure (empty with a predictions column) */
+  fale?: FaleSection[];
+  faleSkipped?: string;
   caveats: AuditResult['caveats'];
   warnings: string[];
+}
+
+/**
+ * The canonical sets of a score, class or value (stages/sides.ts): the two targets contrasted, how many audited rows
+ * each holds, and the binary audit of side 1 (favoured) against side 0 on the rows in either — its canonical sets,
+ * their checks, the proxy view and the intersections (its LUCID and FALE sections say they run on the output itself).
+ */
+export interface SidesSection {
+  pair: { favoured: OutputTarget; other: OutputTarget; ordered: boolean; why: string };
+  rows: { favoured: number; other: number; neither: number };
+  /** the side view's prediction column: 1 in the favoured target, 0 in the other */
+  sideColumn: string;
+  audit: AuditResult;
 }
 
 /** Any audit's result: a binary one (AuditResult) or one of the other kinds (OutputAuditResult, with `kind`). */

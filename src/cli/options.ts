@@ -8,6 +8,7 @@ import { FORMATS, FORMAT_NAMES, type FormatName } from '../data/formats.js';
 import { SUPPRESSION_OPTION } from '../methods/metrics/suppress.js';
 import { FAVOURABLE, FIT_DEFAULTS, METRICS_DEFAULTS, THRESHOLD_MEANING } from '../methods/metrics/index.js';
 import { DIRECTIONS, OUTPUT_KINDS, OUTPUT_KIND_NAMES } from '../methods/metrics/outputs.js';
+import { BAND_SCALES } from '../methods/metrics/targets.js';
 import { wrapText } from '../report/format.js';
 
 export function positiveInt(value: string): number {
@@ -236,6 +237,21 @@ export const OUTPUT_OPTIONS = {
       '--tolerance-units <d>',
       "regression: differences inside [-d, d] in the output's units pass (instead of the ratio band of --tolerance)",
     ).argParser(positiveNumber),
+  band: () =>
+    new Option(
+      '--band <lo-hi>',
+      'score and regression: a band of the output whose canonical sets are drawn, e.g. 0.9-1.0 (in quantiles of ' +
+        "the audited outputs, or the output's units with --band-scale units); give it twice to contrast two bands, " +
+        'once to contrast one band with the rest (default: the top and the bottom deciles)',
+    ).argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]),
+  bandScale: () =>
+    new Option('--band-scale <scale>', "how --band's numbers are read (default quantile)").choices([...BAND_SCALES]),
+  targetClass: () =>
+    new Option(
+      '--class <class>',
+      'multiclass: a class whose canonical sets are drawn; give it twice to contrast two classes, once to contrast ' +
+        'one class with the rest (default: the first and the last of --class-order)',
+    ).argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]),
   threshold: () =>
     new Option(
       `${THRESHOLD_OPTION.flag} <t>`,

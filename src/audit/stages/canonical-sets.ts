@@ -108,8 +108,14 @@ export function sets(ctx: AuditContext, ms: MetricsStage, gs: GanStage, supp: Su
     );
     let v: Validity | null = null;
     if (scorer) {
-      const sp = rejection ? concatScores(perSeed.map((d) => d.positive.scores!)) : await scorer.score(positive);
-      const sn = rejection ? concatScores(perSeed.map((d) => d.negative.scores!)) : await scorer.score(negative);
+      let sp = rejection ? concatScores(perSeed.map((d) => d.positive.scores!)) : await scorer.score(positive);
+      let sn = rejection ? concatScores(perSeed.map((d) => d.negative.scores!)) : await scorer.score(negative);
+      // two targets of a score, class or value: a row in neither is valid on neither side
+      if (scorer.sides) {
+        const on = scorer.sides;
+        sp = Float64Array.from(on(sp), (x) => (x === 1 ? 1 : 0));
+        sn = Float64Array.from(on(sn), (x) => (x === 0 ? 0 : 1));
+      }
       const scores = new Float64Array(sp.length + sn.length);
       scores.set(sp);
       scores.set(sn, sp.length);

@@ -30,6 +30,11 @@ export interface AuditContext {
   /** what the audit disposes of however it ends (the GAN stage fills it as it goes) */
   owned: { gans: LucidGan[]; scorer: Scorer | null };
   /**
+   * what scores generated rows when the caller says (the side scorer of a score's, class's or value's two targets:
+   * stages/sides.ts); absent: the model, or a surrogate of the predictions column
+   */
+  scorer?: Scorer;
+  /**
    * the stage during which plan.shouldStop() was first seen true (null: never): the audit is then marked interrupted
    */
   stoppedIn: () => string | null;

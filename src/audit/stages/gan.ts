@@ -111,7 +111,8 @@ export async function ganStage(ctx: AuditContext, ms: MetricsStage): Promise<Gan
   const rejection = gan.rejection;
   // what scores generated rows: the model, or for a predictions column a surrogate fitted to it
   let scorer: Scorer | null = null;
-  if (model) scorer = modelScorer(model, plan.decision);
+  if (ctx.scorer) scorer = ctx.scorer;
+  else if (model) scorer = modelScorer(model, plan.decision);
   else {
     progress('surrogate', 0);
     scorer = surrogateScorer(

@@ -11,6 +11,8 @@ import type { MetricsOnlyReport, OutputAuditResult } from '../types.js';
 import { AUDIT_VERSION } from '../options.js';
 import { elapsed, requireColumn, type AuditContext } from './context.js';
 import { groupViews } from './metrics.js';
+import { freeName, sidesStage, type BinaryStages } from './sides.js';
+import type { AuditOptions } from '../options.js';
 
 /** The words of each kind's output, in the sentence that says what is not run. */
 const KIND_WORDS: Record<MetricsOnlyReport['kind'], string> = {
@@ -25,13 +27,6 @@ export function notRunText(kind: MetricsOnlyReport['kind']): string {
     `The canonical sets (LUCID-GAN), LUCID, FALE, the intersections' sets and the checks of the sets read a binary ` +
     `decision; for ${KIND_WORDS[kind]} they are not run: this audit is its group metrics.`
   );
-}
-
-/** A free column name: `base`, else `base_1`, `base_2`, …. */
-function freeName(table: Table, base: string): string {
-  const names = new Set(table.columns.map((c) => c.name));
-  if (!names.has(base)) return base;
-  for (let i = 1; ; i++) if (!names.has(`${base}_${i}`)) return `${base}_${i}`;
 }
 
 /**
@@ -55,7 +50,11 @@ async function modelColumn(ctx: AuditContext, name: string): Promise<Column> {
 }
 
 /** The audit of an output of a kind other than binary (see the file's head). */
-export async function outputStage(ctx: AuditContext): Promise<OutputAuditResult> {
+export async function outputStage(
+  ctx: AuditContext,
+  options: AuditOptions,
+  stages: BinaryStages,
+): Promise<OutputAuditResult> {
   const { engine, table, plan, warnings, caveats, lap, progress, seedLog, timings } = ctx;
   const { model, provenance } = plan;
   const kind = plan.output.kind as MetricsOnlyReport['kind'];
@@ -115,6 +114,10 @@ export async function outputStage(ctx: AuditContext): Promise<OutputAuditResult>
             .join(', ')}${small.length > 5 ? ', …' : ''}); small groups get no verdict`,
       });
   }
+  // the canonical sets of two targets of the output (stages/sides.ts)
+  const sides = await sidesStage(ctx, { kind, predCol, predInTable: !model, options, stages });
+  lap('sets');
+  if ('skipped' in sides) caveats.push({ topic: 'other', text: `no canonical sets: ${sides.skipped}` });
   progress('done', 1);
   timings.total = Math.round(elapsed(ctx));
   return {
@@ -159,6 +162,7 @@ export async function outputStage(ctx: AuditContext): Promise<OutputAuditResult>
     protected: views.map((v) => v.attr),
     metrics: report,
     notRun: notRunText(kind),
+    sides,
     caveats,
     warnings: [...warnings, ...report.report.warnings],
   };

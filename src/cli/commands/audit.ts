@@ -60,6 +60,9 @@ interface AuditCliOptions extends DataCliOptions, FairnessCliOptions, PolicyCliO
   output?: OutputKind;
   classOrder?: string[];
   toleranceUnits?: number;
+  band?: string[];
+  bandScale?: 'quantile' | 'units';
+  class?: string[];
 }
 
 /**
@@ -233,6 +236,9 @@ export const auditCommand = withGroupComparisonOptions(
       .addOption(O.output())
       .addOption(O.classOrder())
       .addOption(O.toleranceUnits())
+      .addOption(O.band())
+      .addOption(O.bandScale())
+      .addOption(O.targetClass())
       .requiredOption(
         '--protected <names>',
         'protected columns, comma-separated (categorical, or numeric: binned)',
@@ -292,6 +298,9 @@ export const auditCommand = withGroupComparisonOptions(
         output: opts.output,
         classOrder: opts.classOrder,
         toleranceUnits: opts.toleranceUnits,
+        bands: opts.band,
+        bandScale: opts.bandScale,
+        targetClasses: opts.class,
         ...fair,
         // the output's kind reads --favourable (positive|negative, or higher|lower) with its own default
         favourable: opts.favourable as AuditOptions['favourable'],

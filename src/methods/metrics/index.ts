@@ -180,3 +180,4 @@ export {
   multiclassHeadline,
   type ClassDisadvantage,
 } from './multiclass-format.js';
+export * from './targets.js';

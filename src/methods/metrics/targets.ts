@@ -217,7 +217,7 @@ export function targetPair(o: PairInput): TargetPair | { none: string } {
     };
   }
   check((o.classNames ?? []).length === 0, 'E_ARG', () => `${o.where}: --class reads classes, not a ${o.kind} output`);
-  const specs = o.bands && o.bands.length ? o.bands : DEFAULT_BANDS;
+  const specs = o.bands?.length ? o.bands : DEFAULT_BANDS;
   check(specs.length <= 2, 'E_ARG', () => `${o.where}: --band is given at most twice (two bands to contrast)`);
   const finite = o.values.filter((v) => Number.isFinite(v)).sort();
   check(finite.length > 0, 'E_ARG', () => `${o.where}: the output has no finite value to cut bands from`);
@@ -238,7 +238,7 @@ export function targetPair(o: PairInput): TargetPair | { none: string } {
     other: oth,
     ordered: true,
     why:
-      (o.bands && o.bands.length
+      (o.bands?.length
         ? `the band${specs.length === 2 ? 's' : ''} named with --band`
         : 'the top and the bottom deciles of the output (the default)') +
       `; the ${dir === 'higher' ? 'higher' : 'lower'} outputs are favourable, so the ${fav.label} is the favoured side`,
