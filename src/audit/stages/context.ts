@@ -34,6 +34,8 @@ export interface AuditContext {
    * stages/sides.ts); absent: the model, or a surrogate of the predictions column
    */
   scorer?: Scorer;
+  /** the columns the audited model reads, when the plan has no model to say so (the side view: stages/sides.ts) */
+  modelFeatures?: readonly string[];
   /**
    * the stage during which plan.shouldStop() was first seen true (null: never): the audit is then marked interrupted
    */

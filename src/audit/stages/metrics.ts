@@ -142,7 +142,9 @@ export async function metricsStage(ctx: AuditContext): Promise<MetricsStage> {
   if (model) {
     predCol = { kind: 'numeric', name: predName, values: await model.predict(table) };
   } else predCol = requireColumn(table, predName, 'predictions column');
-  const features = model?.features ? [...model.features] : null;
+  // the side view of a score's, class's or value's two targets has no model but knows the one whose output it reads
+  const read = model?.features ?? ctx.modelFeatures;
+  const features = read ? [...read] : null;
   const inModel = (c: string): boolean | null => (features ? features.includes(c) : null);
   lap('score');
 

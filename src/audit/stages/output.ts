@@ -115,7 +115,9 @@ export async function outputStage(
       });
   }
   // the canonical sets of two targets of the output (stages/sides.ts)
-  const sides = await sidesStage(ctx, { kind, predCol, predInTable: !model, options, stages });
+  const edges: Record<string, number[]> = {};
+  for (const v of views) if (v.attr.bins) edges[v.attr.column] = v.attr.bins.edges.slice();
+  const sides = await sidesStage(ctx, { kind, predCol, predInTable: !model, options, stages, edges });
   lap('sets');
   if ('skipped' in sides) caveats.push({ topic: 'other', text: `no canonical sets: ${sides.skipped}` });
   progress('done', 1);

@@ -119,6 +119,8 @@ export async function sidesStage(
     /** the audit's options as given (the side view's are made from them) */
     options: AuditOptions;
     stages: BinaryStages;
+    /** the audit's bins of each numeric protected column: the side view groups its rows the same way */
+    edges: Record<string, number[]>;
   },
 ): Promise<SidesSection | { skipped: string }> {
   const { engine, table, plan } = ctx;
@@ -193,6 +195,7 @@ export async function sidesStage(
     bandScale: undefined,
     targetClasses: undefined,
     modelClasses: undefined,
+    protectedEdges: { ...o.options.protectedEdges, ...o.edges },
     onProgress: (stage, f, eta) => ctx.progress(stage, f, eta),
   };
   let sub: AuditContext;
@@ -204,6 +207,8 @@ export async function sidesStage(
     throw e;
   }
   if (model) sub.scorer = sideScorer(model, pair, ov.classes);
+  // which protected columns the model reads: the proxy view's roles
+  if (model?.features) sub.modelFeatures = model.features;
   const audit = await o.stages(sub, SETS_ONLY);
   for (const [k, v] of Object.entries(sub.seedLog)) if (k !== 'audit') ctx.seedLog[`canonical sets: ${k}`] = v;
   for (const [k, v] of Object.entries(sub.timings)) if (k !== 'total') ctx.timings[`sets: ${k}`] = v;
