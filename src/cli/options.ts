@@ -225,7 +225,10 @@ export const OUTPUT_OPTIONS = {
       '--favourable <which>',
       `which outcome people want, by the output's kind: ${OUTPUT_KIND_NAMES.filter((k) => k !== 'multiclass')
         .map((k) => `${k} ${OUTPUT_KINDS[k].favourable}`)
-        .join('; ')} (default positive, or higher); it sets every metric's direction`,
+        .join(
+          '; ',
+        )} (default positive for a binary decision; a score or a real value must name higher or lower); it sets ` +
+        "every metric's direction",
     ).choices([...FAVOURABLE, ...DIRECTIONS]),
   classOrder: () =>
     new Option(

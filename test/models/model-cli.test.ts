@@ -170,7 +170,11 @@ describe('lucid model train / predict', () => {
         ...extra,
       );
       assert.equal(r.status, 2, r.stderr);
-      assert.match(r.stderr, /mc\.json: is a multiclass model; lucid fale reads a binary classifier's P\(positive\)/);
+      // lucid fale takes a multiclass model with a --measure (issue #40): the binary flags are what it refuses
+      assert.match(
+        r.stderr,
+        /fale: --positive reads a binary decision; \S*mc\.json is a multiclass model: give --measure class-rate/,
+      );
     }
     r = lucid('quality', '--real', data, '--synthetic', data, '--model', mc, '--condition', 'approved');
     assert.equal(r.status, 2, r.stderr);
@@ -218,7 +222,8 @@ describe('lucid model train / predict', () => {
     const json = JSON.parse(r.stdout);
     assert.equal(json.output, 'regression');
     assert.ok(json.mean > 10 && json.mean < 200, `mean income ${json.mean}`);
-    // a real value read as P(positive) gave a zero gap and an AUC of 0: refused
+    // a real value read as P(positive) gave a zero gap and an AUC of 0: the binary flags are refused (issue #40: lucid
+    // fale takes a regression model with a --measure)
     r = lucid(
       'fale',
       '--model',
@@ -233,7 +238,10 @@ describe('lucid model train / predict', () => {
       'sex=Female',
     );
     assert.equal(r.status, 2, r.stderr);
-    assert.match(r.stderr, /rg\.json: is a regression model; lucid fale reads .* --output regression/);
+    assert.match(
+      r.stderr,
+      /fale: --positive reads a binary decision; \S*rg\.json is a regression model: give --measure mean-prediction\|mean-residual/,
+    );
   });
 
   it('predict appends P(positive), keeps the columns and the delimiter, and matches the library', async () => {

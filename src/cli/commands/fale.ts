@@ -5,7 +5,11 @@ import { EngineError } from '../../engine/errors.js';
 import {
   fale,
   fale2d,
+  fale2dOutput,
   faleCsv,
+  faleOutput,
+  FALE_MEASURE_DEFS,
+  FALE_MEASURES,
   faleStream,
   faleSvg,
   FALE_DEFAULTS,
@@ -13,12 +17,15 @@ import {
   FALE_METRICS,
   rankSubgroups,
   type FaleResult,
+  type FaleMeasure,
   type FaleMetric,
   type ProtectedCondition,
 } from '../../methods/fale/index.js';
 import { fileSource } from '../../node/columns.js';
 import { resolveBlackBox } from '../../node/blackbox.js';
-import { requireBinary } from '../../models/contract.js';
+import { outputOf, type BlackBox } from '../../models/contract.js';
+import type { Table } from '../../data/table.js';
+import type { Direction } from '../../methods/metrics/outputs.js';
 import { requireClean, type ReadReport } from '../../node/csv.js';
 import { readTable } from '../../node/read-table.js';
 import { requireColumns } from '../../data/table.js';
@@ -27,6 +34,7 @@ import { modelTimeoutOption } from '../model-timeout.js';
 import { METRICS_DEFAULTS } from '../../methods/metrics/index.js';
 import {
   FAIRNESS_OPTIONS as F,
+  OUTPUT_OPTIONS as O,
   readOptionsOf,
   withDataOptions,
   type DataCliOptions,
@@ -67,7 +75,10 @@ interface FaleCliOptions extends DataCliOptions {
   data: string;
   label: string;
   positive?: string;
-  favourable?: 'positive' | 'negative';
+  favourable?: 'positive' | 'negative' | Direction;
+  measure?: FaleMeasure;
+  class?: string;
+  classOrder?: string[];
   minGroup?: number;
   protected: ProtectedCondition[];
   metric: FaleMetric;
@@ -113,6 +124,20 @@ metric on the cell's rows with both features at each of the 4 corners, effect
 cell's effect (normalised cell centres; listed in "filled"); double cumulative sum, minus the 1-D
 main effects, centred by the size-weighted 4-corner mean.
 
+Scores, classes among k and real values: a model whose output is not a binary decision (its kind is the
+model's own) takes a --measure instead of --metric, a difference of group means, unprivileged - privileged:
+${FALE_MEASURES.map((m) => `  ${m}  (${FALE_MEASURE_DEFS[m].kinds.join(', ')})  ${FALE_MEASURE_DEFS[m].formula}`).join(
+  '\n',
+)}
+The default is the kind's first. A multiclass model needs its favourable class c: --class c, or
+--class-order (most favourable first; c is its first); yhat is the class of largest probability (the first
+on a tie). A score or a real value needs --favourable higher|lower, which says which sign disadvantages the
+unprivileged group. The bins, moves, accumulation, centring, --bootstrap bands and --pair are FALE's own;
+--positive, --threshold, --metric, --model-classes and --allow-inverted-scores read a binary decision and are
+refused.
+These models are read whole (not in chunks). The JSON states the measure, its units and how to read it;
+the CSV adds the columns measure and units.
+
 Examples (loans.json and loans-test.csv from the README's walkthrough, simulated: no data folder needed):
   lucid fale --model loans.json --data loans-test.csv --label approved --positive yes --protected sex=Female ` +
   `--feature income
@@ -125,7 +150,8 @@ function faleOptions(opts: FaleCliOptions) {
   return {
     label: opts.label,
     positive: opts.positive,
-    favourable: opts.favourable,
+    // higher and lower are refused before a binary classifier's FALE (refuseOutputOptions)
+    favourable: opts.favourable as 'positive' | 'negative' | undefined,
     minGroupSize: opts.minGroup,
     protected: opts.protected,
     metric: opts.metric,
@@ -151,7 +177,7 @@ export const faleCommand = withDataOptions(
 )
   .requiredOption('--label <column>', 'the true label column')
   .addOption(F.positive())
-  .addOption(F.favourable())
+  .addOption(O.favourable())
   .addOption(F.modelClasses())
   .addOption(F.allowInvertedScores())
   .addOption(F.minGroup(METRICS_DEFAULTS.minGroupSize))
@@ -161,6 +187,14 @@ export const faleCommand = withDataOptions(
     protectedArg,
   )
   .addOption(new Option('--metric <m>', 'fairness metric').choices(FALE_METRICS).default(FALE_DEFAULTS.metric))
+  .addOption(
+    new Option(
+      '--measure <m>',
+      "a score, multiclass or regression model: the measure (default: the kind's first; see below)",
+    ).choices(FALE_MEASURES),
+  )
+  .option('--class <c>', 'multiclass: the favourable class (default: the first of --class-order)')
+  .addOption(O.classOrder())
   .option(
     '--feature <names>',
     'features to explain (repeatable or comma-separated; default: every model input but the label and protected ' +
@@ -214,7 +248,8 @@ export const faleCommand = withDataOptions(
   )
   .addOption(formatOption(['json', 'csv', 'svg'], 'json', 'output format (--rank: JSON only)'))
   .addHelpText('after', HELP_AFTER)
-  .action(async (opts: FaleCliOptions) => {
+  .action(async (opts: FaleCliOptions, cmd: Command) => {
+    const given = (o: string) => cmd.getOptionValueSource(o) === 'cli';
     if (opts.rank !== undefined && opts.format !== 'json')
       throw new EngineError('E_ARG', '--rank adds a ranking to the JSON output; use --format json');
     if (opts.edges && (opts.feature?.length ?? 0) !== 1)
@@ -236,25 +271,95 @@ export const faleCommand = withDataOptions(
       for (const w of report.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
     };
     let result: FaleResult;
-    if (opts.pair || opts.bootstrap > 0) {
-      // the 2-D grid and the bootstrap replicates need every row in memory
+    /** A binary classifier takes none of the options of the other outputs. */
+    const refuseOutputOptions = (model: BlackBox) => {
+      for (const o of ['measure', 'class', 'classOrder'])
+        if (opts[o as keyof FaleCliOptions] !== undefined)
+          throw new EngineError(
+            'E_ARG',
+            `fale: --${o === 'classOrder' ? 'class-order' : o} is for score, multiclass and regression models; ` +
+              `${model.source} is a binary classifier (use --metric)`,
+          );
+      if (opts.favourable === 'higher' || opts.favourable === 'lower')
+        throw new EngineError(
+          'E_ARG',
+          `fale: --favourable ${opts.favourable} is for a score or a real value; ${model.source} is a binary ` +
+            `classifier: --favourable positive or negative`,
+        );
+    };
+    /** A score, multiclass or regression model: its FALE with the measure, on the whole table (null: 2-D, written). */
+    const outputRun = async (model: BlackBox, table: Table): Promise<FaleResult | null> => {
+      const kind = outputOf(model).kind;
+      const binaryOnly = [
+        ['positive', '--positive'],
+        ['threshold', '--threshold'],
+        ['metric', '--metric'],
+        ['modelClasses', '--model-classes'],
+        ['allowInvertedScores', '--allow-inverted-scores'],
+      ].filter(([o]) => given(o));
+      if (binaryOnly.length > 0)
+        throw new EngineError(
+          'E_ARG',
+          `fale: ${binaryOnly.map((b) => b[1]).join(', ')} read${binaryOnly.length === 1 ? 's' : ''} a binary ` +
+            `decision; ${model.source} is a ${kind} model: give --measure ${FALE_MEASURES.filter((m) =>
+              (FALE_MEASURE_DEFS[m].kinds as readonly string[]).includes(kind),
+            ).join('|')}`,
+        );
+      const shared = {
+        label: opts.label,
+        protected: opts.protected,
+        minGroupSize: opts.minGroup,
+        measure: opts.measure,
+        favouredClass: opts.class,
+        classOrder: opts.classOrder,
+        direction: opts.favourable as Direction | undefined,
+        bins: opts.bins,
+        edges: opts.edges && opts.feature ? { [opts.feature[0]]: opts.edges } : undefined,
+        minBin: opts.minBin,
+      };
+      if (opts.pair) {
+        const r2 = await fale2dOutput(table, model, { ...shared, pair: [opts.pair[0], opts.pair[1]] });
+        for (const w of r2.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
+        process.stdout.write(JSON.stringify(r2, null, 2) + '\n');
+        return null;
+      }
+      return faleOutput(table, model, {
+        ...shared,
+        features: opts.feature,
+        weighted: opts.weighted === true,
+        bootstrap: opts.bootstrap,
+        rng: new Rng(engine, opts.seed),
+      });
+    };
+    const readWhole = async () => {
       const { table, report } = await readTable(opts.data, readOptionsOf(opts));
       requireColumns(table, opts.data, wanted);
       clean(report);
+      return table;
+    };
+    if (opts.pair || opts.bootstrap > 0) {
+      // the 2-D grid and the bootstrap replicates need every row in memory
+      const table = await readWhole();
       const model = await resolveBlackBox(engine, { model: opts.model }, table, { modelTimeout: opts.modelTimeout });
-      requireBinary(model, 'fale');
-      if (opts.pair) {
+      if (outputOf(model).kind !== 'binary') {
+        const r = await outputRun(model, table);
+        if (r === null) return;
+        result = r;
+      } else if (opts.pair) {
+        refuseOutputOptions(model);
         const { features: _f, edges: _e, weighted: _w, ...shared } = faleOptions(opts);
         const r2 = await fale2d(table, model, { ...shared, pair: [opts.pair[0], opts.pair[1]] });
         for (const w of r2.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
         process.stdout.write(JSON.stringify(r2, null, 2) + '\n');
         return;
+      } else {
+        refuseOutputOptions(model);
+        result = await fale(table, model, {
+          ...faleOptions(opts),
+          bootstrap: opts.bootstrap,
+          rng: new Rng(engine, opts.seed),
+        });
       }
-      result = await fale(table, model, {
-        ...faleOptions(opts),
-        bootstrap: opts.bootstrap,
-        rng: new Rng(engine, opts.seed),
-      });
     } else {
       // streamed: the file is read in chunks, in a few passes (src/methods/fale/stream.ts): memory is bounded by a
       // chunk, not the file
@@ -264,24 +369,29 @@ export const faleCommand = withDataOptions(
         { rows: 0, columns: [] },
         { modelTimeout: opts.modelTimeout },
       );
-      requireBinary(model, 'fale');
-      const source = fileSource(
-        opts.data,
-        {
-          ...readOptionsOf(opts),
-          onColumns: (names) =>
-            requireColumns(
-              { rows: 0, columns: names.map((name) => ({ kind: 'numeric', name, values: new Float64Array(0) })) },
-              opts.data,
-              wanted,
-            ),
-        },
-        clean,
-      );
-      // the same JSON as fale() on the whole table: how it was read is no part of the result (a sampled order is a
-      // warning)
-      const { stream: _read, ...rest } = await faleStream(source, model, faleOptions(opts));
-      result = rest;
+      if (outputOf(model).kind !== 'binary') {
+        // faleStream reads a binary decision: the other outputs are read whole (--pair has read it whole above)
+        result = (await outputRun(model, await readWhole())) as FaleResult;
+      } else {
+        refuseOutputOptions(model);
+        const source = fileSource(
+          opts.data,
+          {
+            ...readOptionsOf(opts),
+            onColumns: (names) =>
+              requireColumns(
+                { rows: 0, columns: names.map((name) => ({ kind: 'numeric', name, values: new Float64Array(0) })) },
+                opts.data,
+                wanted,
+              ),
+          },
+          clean,
+        );
+        // the same JSON as fale() on the whole table: how it was read is no part of the result (a sampled order is a
+        // warning)
+        const { stream: _read, ...rest } = await faleStream(source, model, faleOptions(opts));
+        result = rest;
+      }
     }
     for (const w of result.warnings) process.stderr.write(`lucid: warning: ${w}\n`);
     const json =

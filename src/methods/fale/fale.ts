@@ -22,7 +22,19 @@ import { categoricalOrder, linspace, percentilesSorted } from './order.js';
 import type { Favourable } from '../metrics/definitions.js';
 import { modelFit } from '../metrics/fit.js';
 import { binaryLabel, decide, DECISION_DEFAULTS, positiveOf, ruleOf, type DecisionRule } from '../metrics/decision.js';
-import { checkModelClasses } from '../../models/contract.js';
+import { checkModelClasses, outputOf } from '../../models/contract.js';
+import { outputWidth } from '../../models/output.js';
+import { classOrderOf, directionOf, type Direction } from '../metrics/outputs.js';
+import { classTarget } from '../metrics/targets.js';
+import {
+  checkMeasure,
+  defaultMeasure,
+  FALE_MEASURE_DEFS,
+  measurePerPopulation,
+  type FaleMeasure,
+  type FaleMeasureDef,
+  type FaleOutputKind,
+} from './measures.js';
 
 /** Confusion counts of one protected group within one population (weights are bootstrap multiplicities). */
 export interface GroupStats {
@@ -189,18 +201,36 @@ export interface FaleFeature {
 
 /** What every FALE result says about the run: the metric, the groups, the rows. */
 export interface FaleRunInfo {
+  /** the binary metric's name, or the output measure's */
   metric: string;
+  /** an output measure (a score, a class among k, a real value): its definition and units; absent for binary */
+  measure?: FaleMeasureInfo;
   protected: ProtectedCondition[];
   label: string;
-  positive: string;
-  threshold: number;
-  favourable: Favourable;
+  /** binary: the positive class, the threshold and the favourable decision (absent for an output measure) */
+  positive?: string;
+  threshold?: number;
+  favourable?: Favourable;
   /** how to read a value of the metric */
   reading: string;
   rows: number;
   /** the metric on all rows with the model's own predictions */
   overall: number | null;
   counts: { unprivileged: number; privileged: number };
+}
+
+/** An output measure as a result states it. */
+export interface FaleMeasureInfo {
+  name: FaleMeasure;
+  label: string;
+  formula: string;
+  /** what a value is measured in */
+  units: string;
+  kind: FaleOutputKind;
+  /** multiclass: the favourable class c */
+  class?: string;
+  /** score, regression: which end of the output people want */
+  direction?: Direction;
 }
 
 export interface FaleResult extends FaleRunInfo {
@@ -520,24 +550,56 @@ function band(
   return { lower, upper };
 }
 
+/** A per-row outcome of the model: a binary decision (0/1) or a measure's per-row value. */
+export type Outcomes = Uint8Array | Float64Array;
+
+/**
+ * What FALE accumulates, whatever the output: the per-row outcome read from the model's output on some rows, and the
+ * statistic per population of those rows. A binary metric's outcome is the decision (binaryStatistic); an output
+ * measure's is its per-row value (faleOutput).
+ */
+export interface FaleStatistic {
+  /** the outcome of each of `rows` (indices into the table) from the model's output on them (`pred`, row-major) */
+  outcome(pred: Float64Array, rows: Int32Array): Outcomes;
+  /** the statistic per population: rows[j] in population pop[j] (−1 none), outcome[j]; w bootstrap weights */
+  perPopulation(
+    P: number,
+    rows: Int32Array,
+    pop: Int32Array,
+    outcome: Outcomes,
+    u: Uint8Array,
+    w: Float64Array | null,
+    minSize: number,
+  ): (number | null)[];
+}
+
+/**
+ * A binary metric as a FaleStatistic: the decision of `decision` and the metric on the confusion counts against `y`.
+ */
+export function binaryStatistic(metric: FairnessMetric, decision: DecisionRule, y: Uint8Array): FaleStatistic {
+  return {
+    outcome: (pred) => decide(decision, pred),
+    perPopulation: (P, rows, pop, yhat, u, w, minSize) =>
+      metricPerPopulation(metric, P, rows, pop, yhat as Uint8Array, y, u, w, minSize),
+  };
+}
+
 interface Ctx {
   table: Table;
   model: BlackBox;
-  metric: FairnessMetric;
-  y: Uint8Array;
+  stat: FaleStatistic;
   u: Uint8Array;
-  decision: DecisionRule;
   minBin: number;
   replicates: Float64Array[];
   level: number;
-  base: Uint8Array;
+  base: Outcomes;
   others: Column[];
   weighted: boolean;
   bins: number;
 }
 
 async function continuousFale(ctx: Ctx, col: NumericColumn, explicit?: number[]): Promise<FaleFeature> {
-  const { table, y, u } = ctx;
+  const { table, u } = ctx;
   let edges: number[];
   if (explicit) {
     edges = [...new Set(explicit)].sort((a, b) => a - b);
@@ -559,7 +621,7 @@ async function continuousFale(ctx: Ctx, col: NumericColumn, explicit?: number[])
     pop[j] = pop[m + j] = bin[members[j]];
   }
   const mod = modifiedTable(table, rows, col.name, (j) => (j < m ? edges[pop[j]] : edges[pop[j] + 1]));
-  const yhat = K >= 1 && m > 0 ? decide(ctx.decision, await ctx.model.predict(mod)) : new Uint8Array(0);
+  const yhat: Outcomes = K >= 1 && m > 0 ? ctx.stat.outcome(await ctx.model.predict(mod), rows) : new Uint8Array(0);
   const lo = { rows: rows.subarray(0, m), pop: pop.subarray(0, m), yhat: yhat.subarray(0, m) };
   const hi = { rows: rows.subarray(m), pop: pop.subarray(m), yhat: yhat.subarray(m) };
 
@@ -570,8 +632,8 @@ async function continuousFale(ctx: Ctx, col: NumericColumn, explicit?: number[])
     if (u[r]) nu[bin[r]]++;
   }
   const deltasFor = (w: Float64Array | null): (number | null)[] => {
-    const fLo = metricPerPopulation(ctx.metric, K, lo.rows, lo.pop, lo.yhat, y, u, w, ctx.minBin);
-    const fHi = metricPerPopulation(ctx.metric, K, hi.rows, hi.pop, hi.yhat, y, u, w, ctx.minBin);
+    const fLo = ctx.stat.perPopulation(K, lo.rows, lo.pop, lo.yhat, u, w, ctx.minBin);
+    const fHi = ctx.stat.perPopulation(K, hi.rows, hi.pop, hi.yhat, u, w, ctx.minBin);
     return fLo.map((a, k) => (a === null || fHi[k] === null ? null : (fHi[k] as number) - a));
   };
   const deltas = deltasFor(null);
@@ -626,7 +688,7 @@ export function categoricalDeltas(
 }
 
 async function categoricalFale(ctx: Ctx, col: CategoricalColumn): Promise<FaleFeature> {
-  const { table, y, u } = ctx;
+  const { table, u } = ctx;
   const present = new Int32Array(col.categories.length);
   for (let i = 0; i < table.rows; i++) if (col.codes[i] >= 0) present[col.codes[i]]++;
   const cats: number[] = [];
@@ -662,9 +724,9 @@ async function categoricalFale(ctx: Ctx, col: CategoricalColumn): Promise<FaleFe
   }
   const rows = Int32Array.from(mv);
   const pop = Int32Array.from(mvPop);
-  const yhat =
+  const yhat: Outcomes =
     rows.length > 0
-      ? decide(ctx.decision, await ctx.model.predict(modifiedTable(table, rows, col.name, (j) => mvTo[j])))
+      ? ctx.stat.outcome(await ctx.model.predict(modifiedTable(table, rows, col.name, (j) => mvTo[j])), rows)
       : new Uint8Array(0);
   // the original predictions, per category
   const allRows = new Int32Array(table.rows);
@@ -681,8 +743,8 @@ async function categoricalFale(ctx: Ctx, col: CategoricalColumn): Promise<FaleFe
     if (u[i]) nu[catPop[i]]++;
   }
   const deltasFor = (w: Float64Array | null, nn: number[]): (number | null)[] => {
-    const fOrig = metricPerPopulation(ctx.metric, K, allRows, catPop, ctx.base, y, u, w, ctx.minBin);
-    const fMoved = metricPerPopulation(ctx.metric, 2 * K, rows, pop, yhat, y, u, w, ctx.minBin);
+    const fOrig = ctx.stat.perPopulation(K, allRows, catPop, ctx.base, u, w, ctx.minBin);
+    const fMoved = ctx.stat.perPopulation(2 * K, rows, pop, yhat, u, w, ctx.minBin);
     return categoricalDeltas(fOrig, fMoved, nn, ctx.weighted);
   };
   const deltas = deltasFor(null, n);
@@ -787,58 +849,245 @@ export function featurePlan(
  */
 export async function fale(table: Table, model: BlackBox, opts: FaleOptions): Promise<FaleResult> {
   const { metricOpt, metric, decision, minBin } = faleSettings(opts);
+  const { B, level } = bootstrapSettings(opts);
+  const { y, positive, values } = binaryLabels(table, opts.label, opts.positive);
+  checkFaleClasses(model, opts, values, positive);
+  const u = unprivilegedMask(table, opts.protected);
+  const plan = featurePlan(table, model, opts);
+  const scores = await model.predict(table);
+  const fitWarnings = faleFitWarnings(y, scores, decision, values, positive, opts, model.source);
+  const stat = binaryStatistic(metric, decision, y);
+  const all = new Int32Array(table.rows).map((_, i) => i);
+  const base = stat.outcome(scores, all);
+  const overall = stat.perPopulation(1, all, new Int32Array(table.rows), base, u, null, 1)[0];
+  const info = runInfo(table, u, opts, metricOpt, positive, decision, overall);
+  return faleFeatures(table, model, opts, { stat, u, base, minBin, B, level, plan, warnings: fitWarnings }, info);
+}
+
+/** FALE's bootstrap settings, checked: replicates and the band's level. */
+function bootstrapSettings(opts: Pick<FaleOptions, 'bootstrap' | 'confidence' | 'rng'>): { B: number; level: number } {
   const B = opts.bootstrap ?? 0;
   check(Number.isInteger(B) && B >= 0, 'E_ARG', () => `fale: bootstrap must be a non-negative integer, got ${B}`);
   check(B === 0 || opts.rng, 'E_ARG', () => 'fale: bootstrap needs an rng (a seeded Rng)');
   const level = opts.confidence ?? FALE_DEFAULTS.confidence;
   check(level > 0 && level < 1, 'E_ARG', () => `fale: confidence must be in (0, 1), got ${level}`);
-  const { y, positive, values } = binaryLabels(table, opts.label, opts.positive);
-  checkFaleClasses(model, opts, values, positive);
-  const u = unprivilegedMask(table, opts.protected);
-  const { candidates, features } = featurePlan(table, model, opts);
-  const scores = await model.predict(table);
-  const fitWarnings = faleFitWarnings(y, scores, decision, values, positive, opts, model.source);
-  const base = decide(decision, scores);
-  const all = new Int32Array(table.rows).map((_, i) => i);
-  const overall = metricPerPopulation(metric, 1, all, new Int32Array(table.rows), base, y, u, null, 1)[0];
+  return { B, level };
+}
+
+/** What FALE of every feature needs, prepared by fale() or faleOutput(). */
+interface Prepared {
+  stat: FaleStatistic;
+  u: Uint8Array;
+  /** the outcome of every row as it is (the categorical features' populations read it) */
+  base: Outcomes;
+  minBin: number;
+  B: number;
+  level: number;
+  plan: { candidates: Column[]; features: string[] };
+  warnings: string[];
+}
+
+/** FALE of each planned feature with the prepared statistic; the result is `info` with the features and warnings. */
+async function faleFeatures<I extends FaleRunInfo>(
+  table: Table,
+  model: BlackBox,
+  opts: Pick<FaleOptions, 'rng' | 'weighted' | 'bins' | 'minGroupSize' | 'edges'>,
+  prep: Prepared,
+  info: I,
+): Promise<I & { features: FaleFeature[]; warnings: string[] }> {
+  const { u, B } = prep;
   const replicates = Array.from({ length: B }, () => bootstrapWeights(opts.rng as Rng, table.rows));
   const ctx: Ctx = {
     table,
     model,
-    metric,
-    y,
+    stat: prep.stat,
     u,
-    decision,
-    minBin,
+    minBin: prep.minBin,
     replicates,
-    level,
-    base,
-    others: candidates,
+    level: prep.level,
+    base: prep.base,
+    others: prep.plan.candidates,
     weighted: opts.weighted ?? false,
     bins: opts.bins ?? FALE_DEFAULTS.bins,
   };
-  const warnings: string[] = fitWarnings;
-  // the one definition of a small group (metrics' --min-group): FALE still runs, and says so
-  const minGroup = opts.minGroupSize ?? 30;
-  let nu = 0;
-  for (let i = 0; i < u.length; i++) nu += u[i];
-  if (nu < minGroup)
-    warnings.push(`the unprivileged group has ${nu} rows (< ${minGroup}, small): its FALE curves are unreliable`);
-  if (u.length - nu < minGroup)
-    warnings.push(`everyone else is ${u.length - nu} rows (< ${minGroup}, small): the FALE curves are unreliable`);
+  const warnings: string[] = prep.warnings;
+  warnings.push(...smallGroupWarnings(u, opts.minGroupSize));
   const out: FaleFeature[] = [];
-  for (const f of features) {
+  for (const f of prep.plan.features) {
     const col = getColumn(table, f);
     const r =
       col.kind === 'numeric' ? await continuousFale(ctx, col, opts.edges?.[f]) : await categoricalFale(ctx, col);
     warnings.push(...featureWarnings(f, r));
     out.push(r);
   }
-  return {
-    ...runInfo(table, u, opts, metricOpt, positive, decision, overall),
-    features: out,
-    warnings,
+  return { ...info, features: out, warnings };
+}
+
+/** The one definition of a small group (metrics' --min-group, default 30): FALE still runs, and says so. */
+function smallGroupWarnings(u: Uint8Array, minGroupSize: number | undefined): string[] {
+  const minGroup = minGroupSize ?? 30;
+  const warnings: string[] = [];
+  let nu = 0;
+  for (let i = 0; i < u.length; i++) nu += u[i];
+  if (nu < minGroup)
+    warnings.push(`the unprivileged group has ${nu} rows (< ${minGroup}, small): its FALE curves are unreliable`);
+  if (u.length - nu < minGroup)
+    warnings.push(`everyone else is ${u.length - nu} rows (< ${minGroup}, small): the FALE curves are unreliable`);
+  return warnings;
+}
+
+/** FALE of a model whose output is a score, a class among k or a real value (FALE_MEASURE_DEFS). */
+export interface FaleOutputOptions
+  extends Omit<
+    FaleOptions,
+    | 'positive'
+    | 'metric'
+    | 'threshold'
+    | 'decision'
+    | 'favourable'
+    | 'modelClasses'
+    | 'allowInvertedScores'
+    | 'checkFit'
+  > {
+  /** the measure (default: the kind's first, class-rate or mean-prediction); one that does not fit the kind is E_ARG */
+  measure?: FaleMeasure;
+  /** multiclass: the favourable class c (default: the first of `classOrder`) */
+  favouredClass?: string;
+  /** multiclass: every class of the model, most favourable first (`--class-order`) */
+  classOrder?: readonly string[];
+  /** score, regression: which end of the output people want (required: it says which sign disadvantages) */
+  direction?: Direction;
+}
+
+/** The measure of an output FALE and how to read it. */
+export interface FaleOutputSetup {
+  stat: FaleStatistic;
+  measure: FaleMeasureInfo;
+  reading: string;
+}
+
+/**
+ * The measure for `model`'s output kind, checked (a measure that does not fit the kind, a multiclass model without a
+ * favourable class, a score or real value without a direction, a residual on a label that is not numbers: E_ARG or
+ * E_INPUT naming it), as a FaleStatistic reading the label where the measure needs it.
+ */
+export function outputSetup(
+  table: Table,
+  model: BlackBox,
+  opts: Pick<FaleOutputOptions, 'label' | 'measure' | 'favouredClass' | 'classOrder' | 'direction'>,
+): FaleOutputSetup {
+  const out = outputOf(model);
+  check(
+    out.kind !== 'binary',
+    'E_ARG',
+    () =>
+      `fale: ${model.source} is a binary classifier; its measures are the binary metrics (--metric ` +
+      `${FALE_METRICS.join('|')}), not --measure`,
+  );
+  const kind = out.kind as FaleOutputKind;
+  const name = checkMeasure(opts.measure ?? defaultMeasure(kind), kind);
+  const def: FaleMeasureDef = FALE_MEASURE_DEFS[name];
+  let favoured = -1;
+  let favouredClass: string | undefined;
+  let direction: Direction | undefined;
+  let units: string;
+  let reading: string;
+  if (out.kind === 'multiclass') {
+    const order = classOrderOf(out.classes, opts.classOrder ? [...opts.classOrder] : undefined);
+    favouredClass = opts.favouredClass ?? order?.[0];
+    check(
+      favouredClass !== undefined,
+      'E_ARG',
+      () =>
+        `fale: a multiclass model needs its favourable class: --class C or --class-order (most favourable first); ` +
+        `its classes are: ${out.classes.join(', ')}`,
+    );
+    const t = classTarget(favouredClass as string, out.classes, 'fale');
+    favoured = t.kind === 'class' ? t.index : -1;
+    units = `a difference of two rates of class ${favouredClass} (fractions of rows, in [-1, 1])`;
+    reading = `below 0 the unprivileged group receives the favourable class ${favouredClass} less often`;
+  } else {
+    direction = directionOf(kind as 'score' | 'regression', opts.direction);
+    const what = kind === 'score' ? "the score's units" : `the units of the label "${opts.label}"`;
+    units = what;
+    const bad = direction === 'higher' ? 'below' : 'above';
+    reading =
+      name === 'mean-residual'
+        ? `${bad} 0 the model's errors (prediction - label) put the unprivileged group on the unfavourable side ` +
+          `(${direction} is favourable) more than the privileged group; the curves are the mean prediction's (a ` +
+          `row's label does not move with the feature, so it cancels in every bin's change): only the overall ` +
+          `value differs`
+        : `${bad} 0 the unprivileged group's mean prediction is on the unfavourable side (${direction} is favourable)`;
+  }
+  let y: Float64Array | null = null;
+  if (def.needsLabel) {
+    const col = getColumn(table, opts.label, 'fale', '--label');
+    check(
+      col.kind === 'numeric',
+      'E_ARG',
+      () => `fale: --measure ${name} needs a numeric label; "${opts.label}" holds categories`,
+    );
+    const values = (col as NumericColumn).values;
+    for (let i = 0; i < table.rows; i++)
+      if (Number.isNaN(values[i]))
+        throw new EngineError('E_INPUT', `fale: label column "${opts.label}", row ${i + 1}: missing value`);
+    y = values;
+  }
+  const width = outputWidth(out);
+  const stat: FaleStatistic = {
+    outcome: (pred, rows) => {
+      const o = { pred, width, favoured };
+      const v = new Float64Array(rows.length);
+      for (let j = 0; j < rows.length; j++) v[j] = def.value(o, j, y ? y[rows[j]] : Number.NaN);
+      return v;
+    },
+    perPopulation: (P, rows, pop, v, u, w, minSize) =>
+      measurePerPopulation(def.compute, P, rows, pop, v, u, w, minSize),
   };
+  const measure: FaleMeasureInfo = { name, label: def.label, formula: def.formula, units, kind };
+  if (favouredClass !== undefined) measure.class = favouredClass;
+  if (direction !== undefined) measure.direction = direction;
+  return { stat, measure, reading };
+}
+
+/** What an output FALE result says about its run (faleOutput, fale2dOutput). */
+export function outputRunInfo(
+  table: Table,
+  u: Uint8Array,
+  opts: { protected: readonly ProtectedCondition[]; label: string },
+  setup: FaleOutputSetup,
+  overall: number | null,
+): FaleRunInfo {
+  let nu = 0;
+  for (let i = 0; i < table.rows; i++) nu += u[i];
+  return {
+    metric: setup.measure.name,
+    measure: setup.measure,
+    protected: opts.protected.map((c) => ({ ...c })),
+    label: opts.label,
+    reading: setup.reading,
+    rows: table.rows,
+    overall,
+    counts: { unprivileged: nu, privileged: table.rows - nu },
+  };
+}
+
+/**
+ * FALE of each feature for a model whose output is a score, a class among k or a real value: fale()'s bins, moves,
+ * accumulation, centring and bootstrap, with the measure (FALE_MEASURE_DEFS) in place of a binary metric.
+ */
+export async function faleOutput(table: Table, model: BlackBox, opts: FaleOutputOptions): Promise<FaleResult> {
+  const setup = outputSetup(table, model, opts);
+  const minBin = opts.minBin ?? FALE_DEFAULTS.minBin;
+  const { B, level } = bootstrapSettings(opts);
+  getColumn(table, opts.label, 'fale', '--label');
+  const u = unprivilegedMask(table, opts.protected);
+  const plan = featurePlan(table, model, opts);
+  const all = new Int32Array(table.rows).map((_, i) => i);
+  const base = setup.stat.outcome(await model.predict(table), all);
+  const overall = setup.stat.perPopulation(1, all, new Int32Array(table.rows), base, u, null, 1)[0];
+  const info = outputRunInfo(table, u, opts, setup, overall);
+  return faleFeatures(table, model, opts, { stat: setup.stat, u, base, minBin, B, level, plan, warnings: [] }, info);
 }
 
 /** What one feature's FALE says of itself (undefined bins or moves, collapsed edges), for the result's warnings. */
@@ -875,6 +1124,9 @@ export function faleCsv(r: FaleResult): string {
     'ci_lower',
     'ci_upper',
   ];
+  // an output measure's name and units on every line (a binary metric's CSV keeps its columns)
+  const m = r.measure;
+  if (m) head.push('measure', 'units');
   const lines = [head.join(',')];
   for (const f of r.features) {
     const cont = f.kind === 'continuous';
@@ -895,6 +1147,7 @@ export function faleCsv(r: FaleResult): string {
           has ? (f.deltas[b] === null ? 'true' : 'false') : null,
           f.ci?.lower[k],
           f.ci?.upper[k],
+          ...(m ? [m.name, m.units] : []),
         ]
           .map(csvField)
           .join(','),

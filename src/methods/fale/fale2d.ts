@@ -5,7 +5,6 @@
 // normalised cell centres); double cumulative sum; the 1-D main effects (moving-average form)
 // subtracted; centred by the size-weighted 4-corner mean. Unlike the reference, feature 2's cell
 // sizes use feature 2's own bin count. Core code: no Node imports.
-import { decide } from '../metrics/decision.js';
 import { check } from '../../engine/errors.js';
 import type { BlackBox } from '../../models/blackbox.js';
 import { getColumn, type NumericColumn, type Table } from '../../data/table.js';
@@ -17,12 +16,17 @@ import {
   faleSettings,
   runInfo,
   FALE_DEFAULTS,
-  metricPerPopulation,
+  binaryStatistic,
+  outputRunInfo,
+  outputSetup,
   modifiedTable,
   percentileEdges,
   unprivilegedMask,
   type FaleOptions,
+  type FaleOutputOptions,
   type FaleRunInfo,
+  type FaleStatistic,
+  type Outcomes,
 } from './fale.js';
 
 export interface Fale2dOptions
@@ -154,12 +158,44 @@ export function accumulate2d(delta: number[][], n: number[][]): number[][] {
 /** 2-D FALE of two numeric features of `table` for `model` (called on the rows at each cell corner). */
 export async function fale2d(table: Table, model: BlackBox, opts: Fale2dOptions): Promise<Fale2dResult> {
   const { metricOpt, metric, decision, minBin } = faleSettings(opts);
+  const cols = pairColumns(table, opts);
+  const { y, positive, values } = binaryLabels(table, opts.label, opts.positive);
+  checkFaleClasses(model, opts, values, positive);
+  // every row as it is, scored first: scores that rank the label worse than chance stop here (metrics/fit.ts)
+  const scores = await model.predict(table);
+  const fitWarnings = faleFitWarnings(y, scores, decision, values, positive, opts, model.source);
+  const u = unprivilegedMask(table, opts.protected);
+  const stat = binaryStatistic(metric, decision, y);
+  return grid2d(table, model, opts, cols, { stat, u, scores, minBin, warnings: fitWarnings }, (overall) =>
+    runInfo(table, u, opts, metricOpt, positive, decision, overall),
+  );
+}
+
+/** 2-D FALE of an output measure (faleOutput's measures: a score, a class among k, a real value). */
+export interface Fale2dOutputOptions
+  extends Omit<FaleOutputOptions, 'features' | 'exclude' | 'weighted' | 'bootstrap' | 'confidence' | 'rng'> {
+  pair: [string, string];
+}
+
+/** fale2d for a model whose output is a score, a class among k or a real value, with a measure of FALE_MEASURE_DEFS. */
+export async function fale2dOutput(table: Table, model: BlackBox, opts: Fale2dOutputOptions): Promise<Fale2dResult> {
+  const setup = outputSetup(table, model, opts);
+  const minBin = opts.minBin ?? FALE_DEFAULTS.minBin;
+  const cols = pairColumns(table, opts);
+  const scores = await model.predict(table);
+  const u = unprivilegedMask(table, opts.protected);
+  return grid2d(table, model, opts, cols, { stat: setup.stat, u, scores, minBin, warnings: [] }, (overall) =>
+    outputRunInfo(table, u, opts, setup, overall),
+  );
+}
+
+/** The pair's two numeric columns, checked (two different numeric features, not the label; edges only for them). */
+function pairColumns(table: Table, opts: Pick<Fale2dOptions, 'pair' | 'label' | 'edges'>): NumericColumn[] {
   check(
     Array.isArray(opts.pair) && opts.pair.length === 2 && opts.pair[0] !== opts.pair[1],
     'E_ARG',
     () => 'fale: --pair needs two different features, e.g. --pair age,hours-per-week',
   );
-  const [n1, n2] = opts.pair;
   const cols = opts.pair.map((f) => {
     const c = getColumn(table, f, 'fale', '--pair');
     check(
@@ -172,12 +208,20 @@ export async function fale2d(table: Table, model: BlackBox, opts: Fale2dOptions)
   });
   for (const f of Object.keys(opts.edges ?? {}))
     check(opts.pair.includes(f), 'E_ARG', () => `fale: edges given for "${f}", which is not in the pair`);
-  const { y, positive, values } = binaryLabels(table, opts.label, opts.positive);
-  checkFaleClasses(model, opts, values, positive);
-  // every row as it is, scored first: scores that rank the label worse than chance stop here (metrics/fit.ts)
-  const scores = await model.predict(table);
-  const fitWarnings = faleFitWarnings(y, scores, decision, values, positive, opts, model.source);
-  const u = unprivilegedMask(table, opts.protected);
+  return cols;
+}
+
+/** The 2-D grid of `cols` with a prepared statistic: fale2d's cells, filling, accumulation and centring. */
+async function grid2d(
+  table: Table,
+  model: BlackBox,
+  opts: Pick<Fale2dOptions, 'bins' | 'edges'>,
+  cols: NumericColumn[],
+  prep: { stat: FaleStatistic; u: Uint8Array; scores: Float64Array; minBin: number; warnings: string[] },
+  info: (overall: number | null) => FaleRunInfo,
+): Promise<Fale2dResult> {
+  const { stat, u, scores, minBin } = prep;
+  const [n1, n2] = cols.map((c) => c.name);
   const bins = opts.bins ?? FALE_DEFAULTS.bins;
   const edges = cols.map((c) => {
     const ex = opts.edges?.[c.name];
@@ -189,7 +233,7 @@ export async function fale2d(table: Table, model: BlackBox, opts: Fale2dOptions)
   const [e1, e2] = edges;
   const K1 = e1.length - 1;
   const K2 = e2.length - 1;
-  const warnings: string[] = fitWarnings;
+  const warnings: string[] = prep.warnings;
   check(
     K1 >= 1 && K2 >= 1,
     'E_ARG',
@@ -213,21 +257,19 @@ export async function fale2d(table: Table, model: BlackBox, opts: Fale2dOptions)
     }
   }
   const corner = (j: number) => Math.floor(j / m); // 0: (lo, lo), 1: (hi, lo), 2: (lo, hi), 3: (hi, hi)
-  let yhat: Uint8Array = new Uint8Array(0);
+  let yhat: Outcomes = new Uint8Array(0);
   if (m > 0) {
     const mod = modifiedTable(table, rows, n1, (j) => e1[b1[rows[j]] + (corner(j) & 1)]);
     const v2 = (mod.columns.find((c) => c.name === n2) as NumericColumn).values;
     for (let j = 0; j < 4 * m; j++) v2[j] = e2[b2[rows[j]] + (corner(j) >> 1)];
-    yhat = decide(decision, await model.predict(mod));
+    yhat = stat.outcome(await model.predict(mod), rows);
   }
   const F = [0, 1, 2, 3].map((c) =>
-    metricPerPopulation(
-      metric,
+    stat.perPopulation(
       K1 * K2,
       rows.subarray(c * m, (c + 1) * m),
       pop.subarray(c * m, (c + 1) * m),
       yhat.subarray(c * m, (c + 1) * m),
-      y,
       u,
       null,
       minBin,
@@ -265,19 +307,9 @@ export async function fale2d(table: Table, model: BlackBox, opts: Fale2dOptions)
   if (filled.length === 0 && deltas.some((row) => row.some((d) => d === null)))
     warnings.push(`${n1} × ${n2}: no cell has a defined metric; every effect is 0`);
   const all = Int32Array.from({ length: table.rows }, (_, i) => i);
-  const overall = metricPerPopulation(
-    metric,
-    1,
-    all,
-    new Int32Array(table.rows),
-    decide(decision, scores),
-    y,
-    u,
-    null,
-    1,
-  )[0];
+  const overall = stat.perPopulation(1, all, new Int32Array(table.rows), stat.outcome(scores, all), u, null, 1)[0];
   return {
-    ...runInfo(table, u, opts, metricOpt, positive, decision, overall),
+    ...info(overall),
     features: [n1, n2],
     edges,
     values: accumulate2d(filledDeltas, n),

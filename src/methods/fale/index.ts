@@ -4,6 +4,8 @@ export {
   binaryLabels,
   fale,
   faleCsv,
+  faleOutput,
+  outputSetup,
   FALE_DEFAULTS,
   FALE_METRIC_DEFS,
   FALE_METRICS,
@@ -16,7 +18,9 @@ export type {
   FairnessMetric,
   FaleFeature,
   FaleMetricDef,
+  FaleMeasureInfo,
   FaleOptions,
+  FaleOutputOptions,
   FaleResult,
   FaleRunInfo,
   GroupStats,
@@ -26,7 +30,19 @@ export type {
 } from './fale.js';
 export { categoricalOrder, classicalMds1, linspace, percentiles, percentilesSorted, symmetricEigen } from './order.js';
 export { faleSvg } from './svg.js';
-export { accumulate2d, fale2d, fillNearest } from './fale2d.js';
+export { accumulate2d, fale2d, fale2dOutput, fillNearest } from './fale2d.js';
+export {
+  checkMeasure,
+  defaultMeasure,
+  FALE_MEASURE_DEFS,
+  FALE_MEASURES,
+  measurePerPopulation,
+  measuresFor,
+  type FaleMeasure,
+  type FaleMeasureDef,
+  type FaleOutputKind,
+  type MeanStats,
+} from './measures.js';
 export {
   faleStream,
   FALE_STREAM_DEFAULTS,
@@ -34,4 +50,4 @@ export {
   type FaleStreamOptions,
   type FaleStreamResult,
 } from './stream.js';
-export type { Fale2dOptions, Fale2dResult, FilledCell } from './fale2d.js';
+export type { Fale2dOptions, Fale2dOutputOptions, Fale2dResult, FilledCell } from './fale2d.js';

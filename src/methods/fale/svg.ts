@@ -125,7 +125,9 @@ export function faleSvg(r: FaleResult): string {
   const overall = r.overall === null ? 'undefined' : r.overall.toFixed(3);
   parts.push(
     `<text x="${W / 2}" y="24" font-size="15" text-anchor="middle" fill="${COLORS.text}">FALE · ` +
-      `${esc(r.metric.toUpperCase())} (unprivileged − privileged; overall ${overall}) · ${esc(u)}</text>`,
+      `${esc(r.metric.toUpperCase())} (unprivileged − privileged; overall ${overall}${
+        r.measure ? `; in ${esc(r.measure.units)}` : ''
+      }) · ${esc(u)}</text>`,
   );
   parts.push(
     `<g font-size="11" fill="${COLORS.text}"><rect x="${M.left}" y="${head - 2}" width="10" height="10" ` +
