@@ -122,3 +122,17 @@ describe('target options', () => {
     await assert.rejects(runAnyAudit(engine, data, { ...base, bands: ['2-3'] }), /--band-scale units/);
   });
 });
+
+describe('FALE of a real value in the audit', () => {
+  it('accumulates the mean prediction per protected attribute, the group with the lowest mean as unprivileged', () => {
+    assert.equal(result.faleSkipped, undefined);
+    const fale = result.fale ?? [];
+    assert.deepEqual(
+      fale.map((f) => f.attribute),
+      ['group', 'sex'],
+    );
+    const g = fale.find((f) => f.attribute === 'group')!;
+    assert.deepEqual(g.unprivileged, [{ column: 'group', value: 'B' }]);
+    assert.equal(g.result.measure?.name, 'mean-prediction');
+  });
+});

@@ -11,6 +11,7 @@ import type { MetricsOnlyReport, OutputAuditResult } from '../types.js';
 import { AUDIT_VERSION } from '../options.js';
 import { elapsed, requireColumn, type AuditContext } from './context.js';
 import { groupViews } from './metrics.js';
+import { outputFaleStage } from './fale.js';
 import { freeName, sidesStage, type BinaryStages } from './sides.js';
 import type { AuditOptions } from '../options.js';
 
@@ -120,6 +121,21 @@ export async function outputStage(
   const sides = await sidesStage(ctx, { kind, predCol, predInTable: !model, options, stages, edges });
   lap('sets');
   if ('skipped' in sides) caveats.push({ topic: 'other', text: `no canonical sets: ${sides.skipped}` });
+  // FALE on the output's measure: the favoured class's rate (the sets' favoured class, else the class order's first)
+  progress('fale', 0);
+  const favoured = 'pair' in sides ? sides.pair.favoured : null;
+  const fale = await outputFaleStage(ctx, {
+    kind,
+    views,
+    mtable,
+    predName,
+    features,
+    exclude: extra.map((e) => e.name),
+    minGroupSize: plan.minGroupSize,
+    direction: o.direction ?? undefined,
+    favouredClass: favoured?.kind === 'class' ? favoured.class : (o.classOrder?.[0] ?? undefined),
+  });
+  lap('fale');
   progress('done', 1);
   timings.total = Math.round(elapsed(ctx));
   return {
@@ -165,6 +181,8 @@ export async function outputStage(
     metrics: report,
     notRun: notRunText(kind),
     sides,
+    fale: fale.sections,
+    ...(fale.skipped === undefined ? {} : { faleSkipped: fale.skipped }),
     caveats,
     warnings: [...warnings, ...report.report.warnings],
   };
