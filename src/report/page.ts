@@ -107,7 +107,8 @@ function outputPageView(r: OutputAuditResult, seconds: number): PageView {
     cancelled: r.meta.interrupted?.cutShort === true,
     summary: head,
     checks: sides && 'skipped' in sides ? `No canonical sets: ${sides.skipped}` : r.notRun,
-    checksOk: true,
+    // no sets were drawn, so nothing was checked: said as a caution, not as a clean result
+    checksOk: false,
     disagreements: 0,
     unfaithful: 0,
   };

@@ -46,6 +46,30 @@ describe('browser page: scores, classes and real values', { skip: skip ?? false,
       );
       assert.equal(r.status, 0, r.stderr);
     }
+    // a built-in multiclass model of the merited class (lucid model train infers the kind from the label)
+    const m = spawnSync(
+      process.execPath,
+      [
+        path.join(ROOT, 'bin/lucid.js'),
+        'model',
+        'train',
+        '--data',
+        data('multiclass'),
+        '--label',
+        'merited',
+        '--drop',
+        'decision',
+        '--hidden',
+        'none',
+        '--epochs',
+        '20',
+        '--quiet',
+        '--out',
+        path.join(DIR, 'merited.json'),
+      ],
+      { encoding: 'utf8' },
+    );
+    assert.equal(m.status, 0, m.stderr);
   });
 
   async function load(target: string, pred: string, label: string): Promise<{ page: Page; errors: string[] }> {
@@ -143,6 +167,31 @@ describe('browser page: scores, classes and real values', { skip: skip ?? false,
       );
       const report = await reportFrame(page);
       assert.match((await report.textContent('#output-kind')) ?? '', /Output: multiclass\./);
+      assert.match((await report.textContent('#metrics h2')) ?? '', /Group metrics \(multiclass\)/);
+      assert.deepEqual(errors, []);
+    } finally {
+      await page.close();
+    }
+  });
+
+  it("a multiclass model.json: its declared kind said before the run, the model's classes audited", async () => {
+    const { page, errors } = await load('multiclass', 'decision', 'merited');
+    try {
+      await page.setInputFiles('#model', path.join(DIR, 'merited.json'));
+      await page.waitForSelector('#model-info:not([hidden])');
+      assert.match((await page.textContent('#output-info')) ?? '', /^Output: multiclass: the model file declares it\./);
+      assert.equal(await page.isVisible('#class-order'), true);
+      await page.fill('#class-order', 'approve,refer,decline');
+      await auditInPage(page, FAST, 240_000);
+      assert.match(
+        (await page.textContent('#summary')) ?? '',
+        /Canonical sets of class approve .* against class decline/,
+      );
+      const report = await reportFrame(page);
+      assert.match(
+        (await report.textContent('#output-kind')) ?? '',
+        /Output: multiclass\. multiclass: the model declares it/,
+      );
       assert.match((await report.textContent('#metrics h2')) ?? '', /Group metrics \(multiclass\)/);
       assert.deepEqual(errors, []);
     } finally {
