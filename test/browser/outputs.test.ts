@@ -3,10 +3,10 @@
 // the canonical sets), the worker runs runAnyAudit and the page shows the report lucid audit writes for the kind (its
 // output line, verdict and group metrics), with the canonical sets of the two targets in the page's summary; a band
 // that does not parse, a class not in the data and a kind that does not fit the columns are said as messages.
-import { before, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
@@ -71,6 +71,7 @@ describe('browser page: scores, classes and real values', { skip: skip ?? false,
     );
     assert.equal(m.status, 0, m.stderr);
   });
+  after(() => rmSync(DIR, { recursive: true, force: true }));
 
   async function load(target: string, pred: string, label: string): Promise<{ page: Page; errors: string[] }> {
     const page = await fx.browser.newPage({ viewport: { width: 1400, height: 900 } });
