@@ -5,21 +5,32 @@
 // the model, so the report has FALE (and LUCID for model.json) too. The page says when the sets
 // disagree with the data, shows the whole report as `lucid audit` writes it (the same renderer, in a
 // sandboxed frame without scripts) and offers every file `lucid audit --out` writes, one by one and as
-// a zip. Nothing leaves the page.
+// a zip. The predictions may also be a score, classes or a real value: the page infers the kind from the columns as
+// `lucid audit` does (outputChoice) and says it, or takes the kind chosen, with that kind's fields (favourable
+// higher|lower, the class order, the two targets of the canonical sets: bands or classes). Nothing leaves the page.
 import { EngineError } from '../src/engine/errors.js';
 import type { Table } from '../src/data/table.js';
-import type { AuditResult } from '../src/audit/types.js';
+import { isOutputAudit, type AnyAuditResult } from '../src/audit/types.js';
 import { checkPredColumn, DATA_ACCEPT, parseDataBytes } from './csv.js';
 import { REPORT_FILE, setFileName } from '../src/report/files.js';
 import type { AuditRequest, EstimateRequest, WorkerMessage } from './worker.js';
 import type { AuditEstimate } from '../src/audit/estimate.js';
 import { engineText, type EngineInfo } from './engine-info.js';
 import { auditEstimateText, estimateText, fmtDuration, paceTimed } from '../src/report/format.js';
-import { pageView } from '../src/report/page.js';
+import { anyPageView } from '../src/report/page.js';
 import { sha256Hex } from '../src/data/sha256.js';
 import { unitIntervalOf } from '../src/data/cells.js';
 import { SUPPRESSION_OPTION } from '../src/methods/metrics/suppress.js';
-import { defaultPositive, labelValues, METRICS_DEFAULTS, THRESHOLD_MEANING } from '../src/methods/metrics/index.js';
+import {
+  defaultPositive,
+  labelValues,
+  METRICS_DEFAULTS,
+  outputChoice,
+  THRESHOLD_MEANING,
+} from '../src/methods/metrics/index.js';
+import { classOrderOf, OUTPUT_KINDS, OUTPUT_KIND_NAMES, type OutputKind } from '../src/methods/metrics/outputs.js';
+import { BAND_SCALES, parseBand, type BandScale } from '../src/methods/metrics/targets.js';
+import { OUTPUT_OPTION_WORDS } from '../src/methods/metrics/output-options.js';
 import { MODEL_TIMEOUT_SECONDS } from '../src/models/blackbox.js';
 import { adapterForFile } from '../src/models/adapters.js';
 import { protectedCandidates } from '../src/audit/stages/context.js';
@@ -35,6 +46,12 @@ const options = $<HTMLElement>('step-options');
 const predSelect = $<HTMLSelectElement>('pred');
 const labelSelect = $<HTMLSelectElement>('label');
 const favourableSelect = $<HTMLSelectElement>('favourable');
+const outputSelect = $<HTMLSelectElement>('output');
+const outputInfo = $<HTMLParagraphElement>('output-info');
+const classOrderInput = $<HTMLInputElement>('class-order');
+const targetsInput = $<HTMLInputElement>('targets');
+const bandScaleSelect = $<HTMLSelectElement>('band-scale');
+const toleranceUnitsInput = $<HTMLInputElement>('tolerance-units');
 const positiveSelect = $<HTMLSelectElement>('positive');
 const allowInvertedBox = $<HTMLInputElement>('allow-inverted');
 const protectedBox = $<HTMLFieldSetElement>('protected');
@@ -111,7 +128,7 @@ let fileName = '';
 let worker: Worker | null = null;
 let urls: string[] = [];
 /** the model file picked (read as text; loaded in the worker), or null: the predictions column */
-let modelFile: { name: string; text: string; sha256: string } | null = null;
+let modelFile: { name: string; text: string; sha256: string; declared: OutputKind | null } | null = null;
 /** the data file's SHA-256 and size, from its bytes (null: the sample data, which has no file) */
 let dataHash: { sha256: string; bytes: number } | null = null;
 
@@ -157,6 +174,153 @@ const PROTECTED_NAMES =
 const option = (value: string, text = value) =>
   Object.assign(document.createElement('option'), { value, textContent: text });
 
+// the output kinds and their fields, in the CLI's words (outputs.ts OUTPUT_KINDS, output-options.ts): --output's
+// choices with their help, --band-scale's choices, each field's flag and help as its tooltip
+outputSelect.append(...OUTPUT_KIND_NAMES.map((k) => option(k, k)));
+$<HTMLLabelElement>('output-label').title =
+  `--output: ${OUTPUT_KIND_NAMES.map((k) => `${k}: ${OUTPUT_KINDS[k].help}`).join('; ')}`;
+bandScaleSelect.replaceChildren(
+  ...BAND_SCALES.map((k) => option(k, k === 'quantile' ? 'quantiles of the output (0-1)' : "the output's units")),
+);
+const wordsTitle = (w: { flag: string; arg: string; help: string }) => `${w.flag} ${w.arg}: ${w.help}`;
+$<HTMLLabelElement>('class-order-label').title = wordsTitle(OUTPUT_OPTION_WORDS.classOrder);
+$<HTMLLabelElement>('band-scale-label').title = wordsTitle(OUTPUT_OPTION_WORDS.bandScale);
+$<HTMLLabelElement>('tolerance-units-label').title = wordsTitle(OUTPUT_OPTION_WORDS.toleranceUnits);
+
+/** The favourable choices of each kind: a binary decision's positive|negative, a score's or a value's direction. */
+const FAVOURABLE_CHOICES: Record<'binary' | 'directed', [string, string][]> = {
+  binary: [
+    ['positive', 'favourable (a loan, a hire)'],
+    ['negative', 'unfavourable (a high-risk score)'],
+  ],
+  // no default: a default would audit a risk score the wrong way round without a word (outputs.ts directionOf)
+  directed: [
+    ['', 'choose: which end people want'],
+    ['higher', 'higher (a credit score, a salary)'],
+    ['lower', 'lower (a risk score, a price)'],
+  ],
+};
+
+/** What the audit will read: the kind, why (the inference's words), and the classes of a multiclass output. */
+interface OutputView {
+  kind: OutputKind;
+  reason: string;
+  /** multiclass: the classes (the label's values); otherwise null */
+  classes: string[] | null;
+}
+
+/**
+ * The output the audit will read, settled as the audit's plan settles it (output-plan.ts): a model file's declared
+ * kind (a model.json records it; a JS module is read as binary unless a kind is chosen), or the predictions column's,
+ * inferred from it and the label by outputChoice (or the kind chosen, checked to fit). Like the audit, a column whose
+ * kind cannot be inferred is read as binary, so that its errors stay the binary audit's own. Throws (an EngineError
+ * with the message to show) when the chosen kind does not fit the columns.
+ */
+function outputView(t: Table): OutputView {
+  const chosen = outputSelect.value === '' ? undefined : (outputSelect.value as OutputKind);
+  const label = labelSelect.value;
+  const classesOf = (kind: OutputKind) => (kind === 'multiclass' ? distinctLabels(t, label) : null);
+  if (modelFile) {
+    const kind = chosen ?? modelFile.declared ?? 'binary';
+    const reason = chosen
+      ? `${kind}, as chosen (the model file must declare it)`
+      : modelFile.declared
+        ? `${kind}: the model file declares it`
+        : `${kind}: a JS module's predict returns P(positive) unless its "output" export says otherwise (choose ` +
+          `the kind it declares)`;
+    return { kind, reason, classes: classesOf(kind) };
+  }
+  // the label must differ from the predictions (Run says so); until it does, the binary audit's checks apply
+  if (label === predSelect.value) return { kind: 'binary', reason: 'binary', classes: null };
+  const positive = positiveSelect.value === '' ? undefined : positiveSelect.value;
+  try {
+    const c = outputChoice(t, { label, pred: predSelect.value, output: chosen, positive });
+    return { kind: c.kind, reason: c.reason, classes: c.kind === 'multiclass' ? c.labelValues : null };
+  } catch (err) {
+    if (chosen === undefined && err instanceof EngineError && err.code === 'E_ARG')
+      return { kind: 'binary', reason: 'binary', classes: null };
+    throw err;
+  }
+}
+
+/** The label's values in the CLI's order (a multiclass output's classes), or none when it cannot be read. */
+function distinctLabels(t: Table, label: string): string[] {
+  try {
+    return labelValues(t, label, 'audit');
+  } catch {
+    return [];
+  }
+}
+
+/** the favourable choices shown now ('binary' or 'directed') */
+let favourableShown: 'binary' | 'directed' = 'binary';
+
+/**
+ * Shows the fields of the output's kind (the others are hidden and not sent) and says the kind and why. Returns the
+ * view, or null when the chosen kind does not fit (the message is said in its place).
+ */
+function showOutputFields(): OutputView | null {
+  if (!table) return null;
+  let view: OutputView | null = null;
+  try {
+    view = outputView(table);
+    const help = OUTPUT_KINDS[view.kind].help;
+    outputInfo.textContent = `Output: ${view.reason}. ${help[0].toUpperCase()}${help.slice(1)}.`;
+  } catch (err) {
+    outputInfo.textContent = errorText(err);
+  }
+  outputInfo.hidden = false;
+  const kind = view?.kind ?? 'binary';
+  const directed = kind === 'score' || kind === 'regression';
+  // a positive class is read by binary decisions and scores; with the kind inferred, naming one for a label of other
+  // than two values makes the decision "this value or not" (lucid audit --positive), so it stays offered
+  const inferred = outputSelect.value === '' && !modelFile;
+  $<HTMLLabelElement>('positive-label').hidden = !(kind === 'binary' || kind === 'score' || inferred);
+  $<HTMLLabelElement>('threshold-label').hidden = !(kind === 'binary' || kind === 'score');
+  $<HTMLLabelElement>('allow-inverted-label').hidden = kind !== 'binary';
+  $<HTMLLabelElement>('favourable-label').hidden = kind === 'multiclass';
+  $<HTMLLabelElement>('class-order-label').hidden = kind !== 'multiclass';
+  $<HTMLLabelElement>('targets-label').hidden = kind === 'binary';
+  $<HTMLLabelElement>('band-scale-label').hidden = !directed;
+  $<HTMLLabelElement>('tolerance-units-label').hidden = kind !== 'regression';
+  const want = directed ? 'directed' : 'binary';
+  if (want !== favourableShown) {
+    favourableShown = want;
+    favourableSelect.replaceChildren(...FAVOURABLE_CHOICES[want].map(([v, text]) => option(v, text)));
+    // a score's cut is on its own scale: empty is its default (0.5, or its median outside [0, 1])
+    thresholdInput.value = want === 'directed' ? '' : String(METRICS_DEFAULTS.threshold);
+  }
+  thresholdInput.placeholder = kind === 'score' ? 'default' : '';
+  $<HTMLSpanElement>('positive-text').textContent =
+    kind === 'score'
+      ? 'Positive class (the label value a high score predicts)'
+      : kind === 'binary'
+        ? 'Positive class (the value the scores are the probability of)'
+        : 'Positive class (none; a value audits the decision "this value or not")';
+  $<HTMLSpanElement>('favourable-text').textContent = directed
+    ? `The favourable end of the ${kind === 'score' ? 'score' : 'value'} is`
+    : 'The positive prediction is';
+  const targetWords = kind === 'multiclass' ? OUTPUT_OPTION_WORDS.targetClass : OUTPUT_OPTION_WORDS.band;
+  $<HTMLLabelElement>('targets-label').title = wordsTitle(targetWords);
+  $<HTMLSpanElement>('targets-text').textContent =
+    kind === 'multiclass'
+      ? 'Canonical sets of the classes (one or two, comma-separated)'
+      : 'Canonical sets of the bands lo-hi (one or two, comma-separated)';
+  targetsInput.placeholder =
+    kind === 'multiclass' ? 'default: first and last of the class order' : 'default: 0.9-1, 0-0.1 (deciles)';
+  classOrderInput.placeholder = view?.classes?.length
+    ? `none: every disparity differs (classes: ${view.classes.join(', ')})`
+    : 'none: every disparity differs';
+  return view;
+}
+
+/** A comma-separated list of names ("" → none), as the CLI's names() reads --class-order. */
+const listOf = (text: string): string[] =>
+  text
+    .split(',')
+    .map((x) => x.trim())
+    .filter((x) => x !== '');
+
 /**
  * Fills the option lists for `t` and guesses the predictions, label and protected columns (or takes the given ones).
  */
@@ -195,10 +359,12 @@ function loaded(
     (binary.find((c) => LABEL_NAMES.test(c.name)) ?? binary[0] ?? t.columns.find((c) => c.name !== guess)!).name;
   fillPositive();
   fillProtected((c) => (given ? given.protected.includes(c) : PROTECTED_NAMES.test(c)));
+  const view = showOutputFields();
   options.hidden = false;
   setState('loaded');
   scheduleEstimate();
-  if (!cols.some((c) => c.ok))
+  // a binary decision's predictions are numbers in [0, 1]; a score, classes or a real value need none
+  if (!cols.some((c) => c.ok) && view?.kind === 'binary')
     showError(
       `${name}: no column holds predictions (numbers in [0, 1]); add the audited model's predictions as a column`,
     );
@@ -244,14 +410,27 @@ function fillPositive(): void {
   } catch {
     values = [];
   }
-  positiveSelect.replaceChildren(...values.map((v) => option(v)));
+  // a label of other than two values has no positive class by default (lucid audit without --positive): its kind is
+  // then inferred from the columns; naming one audits the decision "this value or not"
+  positiveSelect.replaceChildren(
+    ...(values.length === 2 ? [] : [option('', 'none (not a binary decision)')]),
+    ...values.map((v) => option(v)),
+  );
   const byDefault = defaultPositive(values);
   if (byDefault !== undefined) positiveSelect.value = byDefault;
 }
 labelSelect.addEventListener('change', () => {
   fillPositive();
   fillProtected();
+  clearError();
+  showOutputFields();
 });
+for (const el of [outputSelect, positiveSelect])
+  el.addEventListener('change', () => {
+    clearError();
+    showOutputFields();
+    if (table) setState('loaded');
+  });
 
 fileInput.addEventListener('change', async () => {
   clearError();
@@ -286,24 +465,45 @@ modelInput.addEventListener('change', async () => {
   modelFile = null;
   modelInfo.hidden = true;
   const f = modelInput.files?.[0];
-  if (!f) return;
+  if (!f) {
+    showOutputFields();
+    return;
+  }
   if (f.size > 64 * 1024 * 1024) return showError(`${f.name}: the model file is larger than 64 MiB`);
   const bytes = new Uint8Array(await f.arrayBuffer());
-  modelFile = { name: f.name, text: new TextDecoder().decode(bytes), sha256: sha256Hex(bytes) };
+  const text = new TextDecoder().decode(bytes);
   const json = adapterForFile(f.name)?.kind === 'builtin';
+  modelFile = { name: f.name, text, sha256: sha256Hex(bytes), declared: json ? declaredKind(text) : null };
   modelInfo.textContent = `Model: ${f.name} (${
     json
       ? 'the built-in classifier: FALE and LUCID'
       : 'a JS module exporting predict(rows): FALE; LUCID needs a model.json'
   }); it scores the rows, so the predictions column is left out of the audit.`;
   modelInfo.hidden = false;
+  showOutputFields();
   if (table) setState('loaded');
 });
+
+/**
+ * The output kind a model.json records (`output`, written by lucid model train for a multiclass or regression model;
+ * none: binary), or null when the text is not such a file (the worker says what is wrong when it loads it).
+ */
+function declaredKind(text: string): OutputKind | null {
+  try {
+    const o = (JSON.parse(text) as { output?: unknown }).output;
+    if (o === undefined) return 'binary';
+    return typeof o === 'string' && (OUTPUT_KIND_NAMES as string[]).includes(o) ? (o as OutputKind) : null;
+  } catch {
+    return null;
+  }
+}
 
 predSelect.addEventListener('change', () => {
   if (!table) return;
   fillProtected();
-  const msg = checkPredColumn(table, predSelect.value);
+  const view = showOutputFields();
+  // a binary decision's predictions must be numbers in [0, 1]; the other kinds' are checked by the audit's plan
+  const msg = view?.kind === 'binary' ? checkPredColumn(table, predSelect.value) : null;
   if (msg) showError(msg);
   else {
     clearError();
@@ -406,7 +606,10 @@ function finishTraining(): void {
 function buildRequest(t: Table): AuditRequest {
   // with a model file the model scores the rows: the predictions column is left out of the audit
   const pred = predSelect.value;
-  if (!modelFile) {
+  // the output's kind (inferred, or chosen and checked to fit the columns): it says which fields are read
+  const view = outputView(t);
+  const kind = view.kind;
+  if (!modelFile && kind === 'binary') {
     const bad = checkPredColumn(t, pred);
     if (bad) throw new Error(bad);
   }
@@ -427,9 +630,8 @@ function buildRequest(t: Table): AuditRequest {
   const suppressBelow =
     suppressInput.value.trim() === '' ? null : intInput(suppressInput, 'Suppress groups under', 1, 100000);
   const epochs = epochsInput.value.trim() === '' ? null : intInput(epochsInput, 'GAN epochs', 1, 5000);
-  const threshold = unitIntervalOf(thresholdInput.value); // the CLI's --threshold rule (cli/options.ts unitInterval)
-  if (threshold === null)
-    throw new Error(`Decision threshold must be a number from 0 to 1, got "${thresholdInput.value}"`);
+  const threshold = thresholdOf(kind);
+  const out = outputFields(view);
   const req: AuditRequest = {
     type: 'audit',
     table: audited,
@@ -439,9 +641,11 @@ function buildRequest(t: Table): AuditRequest {
     intersectionRows: intInput(intersectionRowsInput, 'Rows per intersection set', 0, 100000),
     faleBootstrap: intInput(faleBootstrapInput, 'FALE bootstrap', 0, 1000),
     label,
-    positive: positiveSelect.value === '' ? null : positiveSelect.value,
-    favourable: favourableSelect.value === 'negative' ? 'negative' : 'positive',
-    allowInvertedScores: allowInvertedBox.checked,
+    // a positive class is read by binary decisions and scores only (the audit refuses it for the other kinds)
+    positive: positiveSelect.value === '' || !(kind === 'binary' || kind === 'score') ? null : positiveSelect.value,
+    favourable: out.favourable,
+    ...out.fields,
+    allowInvertedScores: kind === 'binary' && allowInvertedBox.checked,
     protected: prot,
     epochs,
     ganSeeds: intInput(seedsInput, 'GAN seeds', 1, 10),
@@ -476,10 +680,93 @@ function buildRequest(t: Table): AuditRequest {
         'FALE bootstrap': req.faleBootstrap,
         'decision threshold': req.threshold,
         'suppress below': req.suppressBelow,
+        // a score's, classes' or real value's own options (a binary audit's provenance is as it always was)
+        ...(kind !== 'binary' || req.output !== undefined
+          ? {
+              output: req.output ?? `inferred: ${view.reason}`,
+              'class order': req.classOrder?.join(', ') ?? null,
+              targets: (req.bands ?? req.targetClasses)?.join(', ') ?? null,
+              'band scale': req.bandScale ?? null,
+              'tolerance in units': req.toleranceUnits ?? null,
+            }
+          : {}),
       },
     },
   };
   return req;
+}
+
+/**
+ * The threshold field as the kind reads it: a binary decision's cut in [0, 1] (the CLI's --threshold rule,
+ * cli/options.ts unitInterval); a score's any finite number, empty for its default; none for the other kinds.
+ */
+function thresholdOf(kind: OutputKind): number | null {
+  const text = thresholdInput.value;
+  if (kind === 'multiclass' || kind === 'regression') return null;
+  if (kind === 'score') {
+    if (text.trim() === '') return null;
+    const v = Number(text);
+    if (!Number.isFinite(v))
+      throw new Error(`Decision threshold must be a number (or empty: the default), got "${text}"`);
+    return v;
+  }
+  const threshold = unitIntervalOf(text);
+  if (threshold === null) throw new Error(`Decision threshold must be a number from 0 to 1, got "${text}"`);
+  return threshold;
+}
+
+/**
+ * The favourable outcome and the output's own options from the fields of its kind, checked with the definitions the
+ * audit uses (parseBand, classOrderOf, the classes of the output), so that a mistake is said before any work.
+ */
+function outputFields(view: OutputView): {
+  favourable: AuditRequest['favourable'];
+  fields: Pick<AuditRequest, 'output' | 'classOrder' | 'toleranceUnits' | 'bands' | 'bandScale' | 'targetClasses'>;
+} {
+  const { kind } = view;
+  const fields: ReturnType<typeof outputFields>['fields'] = {};
+  if (outputSelect.value !== '') fields.output = outputSelect.value as OutputKind;
+  const targets = listOf(targetsInput.value);
+  if (targets.length > 2)
+    throw new Error(
+      `Canonical sets: give one or two ${kind === 'multiclass' ? 'classes' : 'bands'}, got ${targets.length}`,
+    );
+  if (kind === 'binary') return { favourable: favourableSelect.value === 'negative' ? 'negative' : 'positive', fields };
+  if (kind === 'multiclass') {
+    const order = listOf(classOrderInput.value);
+    const classes = view.classes ?? [];
+    if (order.length) fields.classOrder = classOrderOf(classes, order) ?? undefined;
+    for (const c of targets)
+      if (classes.length && !classes.includes(c))
+        throw new EngineError(
+          'E_ARG',
+          `Canonical sets: "${c}" is not a class of the output; its classes are: ${classes.join(', ')}`,
+        );
+    if (targets.length) fields.targetClasses = targets;
+    return { favourable: null, fields };
+  }
+  const favourable = favourableSelect.value;
+  if (favourable !== 'higher' && favourable !== 'lower')
+    throw new Error(
+      `Choose the favourable end of the ${kind === 'score' ? 'score' : 'value'}: higher or lower (${
+        kind === 'score'
+          ? 'a credit score: higher; a risk score: lower'
+          : 'a salary or a credit limit: higher; a price or a fine: lower'
+      })`,
+    );
+  const scale = bandScaleSelect.value as BandScale;
+  for (const b of targets) parseBand(b, scale, 'Canonical sets');
+  if (targets.length) {
+    fields.bands = targets;
+    fields.bandScale = scale;
+  }
+  if (kind === 'regression' && toleranceUnitsInput.value.trim() !== '') {
+    const d = Number(toleranceUnitsInput.value);
+    if (!(Number.isFinite(d) && d > 0))
+      throw new Error(`Tolerance in the output's units must be a positive number, got "${toleranceUnitsInput.value}"`);
+    fields.toleranceUnits = d;
+  }
+  return { favourable, fields };
 }
 
 /** the last estimate asked of the worker (an answer to an older one is dropped) */
@@ -641,7 +928,7 @@ function link(a: HTMLAnchorElement, content: string | Uint8Array, type: string, 
 }
 
 function showResults(m: Extract<WorkerMessage, { type: 'done' }>): void {
-  const r: AuditResult = m.result;
+  const r: AnyAuditResult = m.result;
   // every file `lucid audit --out` writes (the report's "Files" section names them): one zip, and each
   // file on its own, downloaded as <data>-<name>; the report and the canonical sets also up front
   const stem = fileName.replace(/\.[^.]*$/, '') || 'data';
@@ -650,8 +937,16 @@ function showResults(m: Extract<WorkerMessage, { type: 'done' }>): void {
   const byName = new Map(m.files.map((f) => [f.name, f.text]));
   const offer = (a: HTMLAnchorElement, name: string) => link(a, byName.get(name)!, typeOf(name), `${stem}-${name}`);
   offer(dlReport, REPORT_FILE);
-  offer(dlPositive, setFileName(r.canonical, 'positive'));
-  offer(dlNegative, setFileName(r.canonical, 'negative'));
+  // the canonical sets up front: a binary audit's, or those of a score's, classes' or value's two targets when drawn
+  const sets = isOutputAudit(r) ? (r.sides && 'audit' in r.sides ? r.sides.audit.canonical : null) : r.canonical;
+  for (const [a, side] of [
+    [dlPositive, 'positive'],
+    [dlNegative, 'negative'],
+  ] as const) {
+    const name = sets ? setFileName(sets, side) : null;
+    a.hidden = name === null || !byName.has(name);
+    if (!a.hidden) offer(a, name!);
+  }
   link(dlZip, m.zip, 'application/zip', `${m.folder}.zip`);
   dlZip.textContent = `Download every file (${m.files.length}, zip)`;
   filesList.replaceChildren(
@@ -665,7 +960,7 @@ function showResults(m: Extract<WorkerMessage, { type: 'done' }>): void {
     }),
   );
   filesSummary.textContent = `The ${m.files.length} files lucid audit --out writes, one by one`;
-  const view = pageView(r, m.seconds);
+  const view = anyPageView(r, m.seconds);
   summary.textContent = view.summary;
   // what the checks against the data say, in one line at the top
   checksEl.textContent = view.checks;

@@ -1,8 +1,9 @@
-// Module Web Worker: runs the audit on the uploaded table (runAudit, the same code as `lucid audit`:
+// Module Web Worker: runs the audit on the uploaded table (runAnyAudit, the same code as `lucid audit`:
 // with a predictions column (--pred) the metrics, several LUCID-GANs, canonical sets drawn by rejection
 // with a surrogate of the predictions, checked against the real rows, and the intersections; with a
 // model file (a JS module exporting predict, or a built-in model.json, loaded here from its text) also
-// FALE, and LUCID for model.json) and renders the whole report. Also makes the page's sample data.
+// FALE, and LUCID for model.json; for a score, a class among k or a real value, the group metrics of its kind and
+// the canonical sets of two targets of the output) and renders the whole report. Also makes the page's sample data.
 // Core modules only; nothing is fetched or sent anywhere.
 // Threads: when the page is cross-origin isolated (SharedArrayBuffer available), the engine runs its
 // kernels on several threads, each a nested module worker (thread-worker.js) over one shared
@@ -15,11 +16,13 @@ import { EngineError } from '../src/engine/errors.js';
 import { Rng } from '../src/engine/rng.js';
 import { webSpawn } from '../src/engine/web-threads.js';
 import { engineText, type EngineInfo } from './engine-info.js';
-import { runAudit } from '../src/audit/run.js';
+import { runAnyAudit } from '../src/audit/run.js';
 import { estimateAudit, type AuditEstimate } from '../src/audit/estimate.js';
 import { SIDE_BY_SIDE_DEFAULT, webGanWorkers, type GanWorkers } from '../src/audit/gan-workers.js';
 import type { StageEta } from '../src/audit/options.js';
-import type { AuditProvenance, AuditResult } from '../src/audit/types.js';
+import type { AnyAuditResult, AuditProvenance } from '../src/audit/types.js';
+import type { OutputKind } from '../src/methods/metrics/outputs.js';
+import type { BandScale } from '../src/methods/metrics/targets.js';
 import { simulate } from '../src/data/simulator.js';
 import type { Table } from '../src/data/table.js';
 import { Classifier } from '../src/models/classifier/classifier.js';
@@ -52,8 +55,23 @@ export interface AuditRequest {
    * the label value that is the positive class (lucid audit --positive); null: the default, the second of two values
    */
   positive: string | null;
-  /** whether the positive prediction is the favourable outcome */
-  favourable: 'positive' | 'negative';
+  /**
+   * which outcome people want: positive|negative (whether the positive prediction is favourable) for a binary
+   * decision, higher|lower for a score or a real value; null for a multiclass output (its class order says it)
+   */
+  favourable: 'positive' | 'negative' | 'higher' | 'lower' | null;
+  /** the output's kind as chosen (lucid audit --output); absent: inferred from the columns or the model */
+  output?: OutputKind;
+  /** multiclass: the classes, most favourable first (--class-order) */
+  classOrder?: string[];
+  /** regression: the band in the output's units (--tolerance-units) */
+  toleranceUnits?: number;
+  /** score and regression: the bands of the canonical sets, lo-hi (--band, at most two) */
+  bands?: string[];
+  /** how the bands' numbers are read (--band-scale) */
+  bandScale?: BandScale;
+  /** multiclass: the classes of the canonical sets (--class, at most two) */
+  targetClasses?: string[];
   /** lucid audit --allow-inverted-scores */
   allowInvertedScores: boolean;
   protected: string[];
@@ -67,8 +85,11 @@ export interface AuditRequest {
   threads?: number;
   /** groups and cells with fewer people show no figure (lucid audit --suppress-below); null: none */
   suppressBelow: number | null;
-  /** a score above this is the model's positive decision (lucid audit --threshold) */
-  threshold: number;
+  /**
+   * a score above this is the model's positive decision (lucid audit --threshold); null: not given (a score's cut is
+   * then its default; multiclass and regression outputs take none)
+   */
+  threshold: number | null;
   /** the data and model files' SHA-256 (hashed by the page from their bytes) and the page's options */
   provenance: AuditProvenance;
 }
@@ -121,7 +142,8 @@ export type WorkerMessage =
       type: 'done';
       seconds: number;
       engine: EngineInfo;
-      result: AuditResult;
+      /** a binary audit (AuditResult) or one of a score, classes or a real value (OutputAuditResult) */
+      result: AnyAuditResult;
       /** the whole report (HTML), as `lucid audit` writes it: the page shows it */
       reportHtml: string;
       /** the files `lucid audit --out` writes (auditFiles), report.html among them: the page offers each */
@@ -267,11 +289,19 @@ async function auditOn(
   t0: number,
   ganWorkers: GanWorkers | undefined,
 ): Promise<void> {
-  const result = await runAudit(e, req.table, {
+  const result = await runAnyAudit(e, req.table, {
     ...(ganWorkers ? { ganWorkers } : {}),
     label: req.label,
     ...(req.positive !== null ? { positive: req.positive } : {}),
-    favourable: req.favourable,
+    ...(req.favourable !== null ? { favourable: req.favourable } : {}),
+    // what the output is and its targets, as lucid audit's --output, --class-order, --tolerance-units, --band,
+    // --band-scale and --class give them (the audit's plan checks them against the kind: src/audit/output-plan.ts)
+    ...(req.output !== undefined ? { output: req.output } : {}),
+    ...(req.classOrder !== undefined ? { classOrder: req.classOrder } : {}),
+    ...(req.toleranceUnits !== undefined ? { toleranceUnits: req.toleranceUnits } : {}),
+    ...(req.bands !== undefined ? { bands: req.bands } : {}),
+    ...(req.bandScale !== undefined ? { bandScale: req.bandScale } : {}),
+    ...(req.targetClasses !== undefined ? { targetClasses: req.targetClasses } : {}),
     allowInvertedScores: req.allowInvertedScores,
     protected: req.protected,
     ...(model ? { model } : { pred: req.pred ?? undefined }),
@@ -283,7 +313,7 @@ async function auditOn(
     intersectionRows: req.intersectionRows,
     faleBootstrap: req.faleBootstrap,
     ...(req.suppressBelow !== null ? { suppressBelow: req.suppressBelow } : {}),
-    threshold: req.threshold,
+    ...(req.threshold !== null ? { threshold: req.threshold } : {}),
     provenance: req.provenance,
     onProgress: (stage, fraction, eta) => post({ type: 'progress', stage, fraction, ...(eta ? { eta } : {}) }),
     onEstimate: (estimate) => post({ type: 'estimate', id: -1, estimate }),

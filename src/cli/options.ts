@@ -9,6 +9,7 @@ import { SUPPRESSION_OPTION } from '../methods/metrics/suppress.js';
 import { FAVOURABLE, FIT_DEFAULTS, METRICS_DEFAULTS, THRESHOLD_MEANING } from '../methods/metrics/index.js';
 import { DIRECTIONS, OUTPUT_KINDS, OUTPUT_KIND_NAMES } from '../methods/metrics/outputs.js';
 import { BAND_SCALES } from '../methods/metrics/targets.js';
+import { OUTPUT_OPTION_WORDS as W, type OutputOptionWords } from '../methods/metrics/output-options.js';
 import { wrapText } from '../report/format.js';
 
 export function positiveInt(value: string): number {
@@ -208,6 +209,9 @@ export function finiteNumber(value: string): number {
   return v;
 }
 
+/** A commander option from its words (shared with the browser page: methods/metrics/output-options.ts). */
+const wordsOption = (w: OutputOptionWords) => new Option(`${w.flag} ${w.arg}`, w.help);
+
 /**
  * The options of an output of any kind (`lucid metrics`), defined once: the kind, its favourable direction, the
  * class order and the band in units; choices and help from outputs.ts's OUTPUT_KINDS.
@@ -230,31 +234,12 @@ export const OUTPUT_OPTIONS = {
         )} (default positive for a binary decision; a score or a real value must name higher or lower); it sets ` +
         "every metric's direction",
     ).choices([...FAVOURABLE, ...DIRECTIONS]),
-  classOrder: () =>
-    new Option(
-      '--class-order <classes>',
-      `multiclass: ${OUTPUT_KINDS.multiclass.favourable}, comma-separated`,
-    ).argParser(names),
-  toleranceUnits: () =>
-    new Option(
-      '--tolerance-units <d>',
-      "regression: differences inside [-d, d] in the output's units pass (instead of the ratio band of --tolerance)",
-    ).argParser(positiveNumber),
-  band: () =>
-    new Option(
-      '--band <lo-hi>',
-      'score and regression: a band of the output whose canonical sets are drawn, e.g. 0.9-1.0 (in quantiles of ' +
-        "the audited outputs, or the output's units with --band-scale units); give it twice to contrast two bands, " +
-        'once to contrast one band with the rest (default: the top and the bottom deciles)',
-    ).argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]),
-  bandScale: () =>
-    new Option('--band-scale <scale>', "how --band's numbers are read (default quantile)").choices([...BAND_SCALES]),
+  classOrder: () => wordsOption(W.classOrder).argParser(names),
+  toleranceUnits: () => wordsOption(W.toleranceUnits).argParser(positiveNumber),
+  band: () => wordsOption(W.band).argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]),
+  bandScale: () => wordsOption(W.bandScale).choices([...BAND_SCALES]),
   targetClass: () =>
-    new Option(
-      '--class <class>',
-      'multiclass: a class whose canonical sets are drawn; give it twice to contrast two classes, once to contrast ' +
-        'one class with the rest (default: the first and the last of --class-order)',
-    ).argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]),
+    wordsOption(W.targetClass).argParser((v: string, prev: string[] | undefined) => [...(prev ?? []), v]),
   threshold: () =>
     new Option(
       `${THRESHOLD_OPTION.flag} <t>`,

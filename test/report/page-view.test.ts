@@ -1,8 +1,15 @@
-// The page's lines above the report (pageView) and the summary's policy line (policyLine), as exact
-// strings: the page and the CLI show them verbatim.
+// The page's lines above the report (pageView, and anyPageView for a score, classes or a real value) and the
+// summary's policy line (policyLine), as exact strings: the page and the CLI show them verbatim.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { pageView } from '../../src/report/page.js';
+import { anyPageView, pageView } from '../../src/report/page.js';
+import { outputAuditHeadline } from '../../src/report/output-html.js';
+import { runAnyAudit } from '../../src/audit/run.js';
+import { isOutputAudit, type OutputAuditResult } from '../../src/audit/types.js';
+import { simulate } from '../../src/data/simulator.js';
+import { Rng } from '../../src/engine/rng.js';
+import type { OutputTarget } from '../../src/methods/metrics/targets.js';
+import { getEngine } from '../helpers/engine.js';
 import { policyLine } from '../../src/report/summary.js';
 import type { CheckResult } from '../../src/audit/policy.js';
 import type { AuditInterruption } from '../../src/audit/types.js';
@@ -91,4 +98,67 @@ test('policyLine: the verdict and the counts, the regressions with a baseline, t
     '  policy fairness.json: FAILED: 3 pass, 2 fail, 1 with insufficient data, 2 regressed of 6 checks (summary:\n' +
       '      out/check.md)\n',
   );
+});
+
+// a score audited by its group metrics (runAnyAudit), with and without the canonical sets of its two targets
+async function scoreAudit(): Promise<OutputAuditResult> {
+  const engine = await getEngine();
+  const sim = simulate(new Rng(engine, 5), { n: 300, bias: 'direct', target: 'score' });
+  const r = await runAnyAudit(engine, sim.table, {
+    label: 'repaid',
+    positive: 'yes',
+    pred: 'credit_score',
+    favourable: 'higher',
+    protected: ['group'],
+    source: 'score.csv',
+    ganSeeds: 1,
+    ganEpochs: 1,
+    n: 50,
+  });
+  assert.ok(isOutputAudit(r), 'a score is audited as one');
+  return r;
+}
+
+test('anyPageView: a score says its kind, its headline, and why it has no canonical sets', async () => {
+  const r = await scoreAudit();
+  // 300 rows: the default deciles hold 61, fewer than the audit of their sets needs
+  assert.ok(r.sides && 'skipped' in r.sides);
+  const v = anyPageView(r, 2);
+  assert.equal(v.summary, `Audited 300 rows in 2.0 s: output ${r.meta.output.reason}; ${outputAuditHeadline(r)}.`);
+  assert.match(
+    v.summary,
+    /^Audited 300 rows in 2\.0 s: output inferred score: .*; headline: group = B is disadvantaged/,
+  );
+  assert.equal(v.checks, `No canonical sets: ${r.sides.skipped}`);
+  assert.deepEqual([v.cancelled, v.checksOk, v.disagreements, v.unfaithful], [false, false, 0, 0]);
+});
+
+test("anyPageView: a score's canonical sets: its two targets, then the checks of their binary audit", async () => {
+  const r = await scoreAudit();
+  const sets = sampleAuditResult();
+  const band = (lo: number, hi: number): OutputTarget => ({
+    kind: 'band',
+    lo,
+    hi,
+    spec: { lo, hi, scale: 'units' },
+    label: `credit_score in [${lo}, ${hi}]`,
+  });
+  r.sides = {
+    pair: { favoured: band(700, 850), other: band(300, 600), ordered: true, why: 'as given' },
+    rows: { favoured: 80, other: 90, neither: 130 },
+    sideColumn: 'canonical_side',
+    audit: sets,
+  };
+  const v = anyPageView(r, 2);
+  assert.equal(
+    v.summary,
+    `Audited 300 rows in 2.0 s: output ${r.meta.output.reason}; ${outputAuditHeadline(r)}. Canonical sets of ` +
+      'credit_score in [700, 850] (80 rows, positive) against credit_score in [300, 600] (90 rows, negative): ' +
+      'LUCID-GAN 300 epochs × 3 seeds; 1000 positive and 1000 negative rows.',
+  );
+  // the checks are the sets' binary audit's, word for word
+  assert.equal(v.checks, pageView(sets, 2).checks);
+  assert.deepEqual([v.checksOk, v.disagreements, v.unfaithful], [false, 1, 1]);
+  // a binary audit reads as pageView says
+  assert.deepEqual(anyPageView(sets, 2), pageView(sets, 2));
 });
