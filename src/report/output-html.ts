@@ -56,8 +56,8 @@ export function outputHeader(r: OutputAuditResult): string {
     `<header>
 <h1>Fairness audit report</h1>
 <p class="alert weak" id="output-kind"><strong>Output: ${esc(m.output.kind)}.</strong> ${esc(m.output.reason)}.</p>
-<p id="not-run">${esc(r.notRun)}</p>
-<p class="muted">${esc(m.data.source)} · ${fmtInt(m.data.rows)} rows · label <code>${esc(m.label)}</code>` +
+${r.notRun ? `<p id="not-run">${esc(r.notRun)}</p>\n` : ''}<p class="muted">${esc(m.data.source)} · ` +
+    `${fmtInt(m.data.rows)} rows · label <code>${esc(m.label)}</code>` +
     `${m.positive !== null ? ` = <strong>${esc(m.positive)}</strong>` : ''} · favourable ${esc(m.output.favourable)} ` +
     `· model ${esc(m.model.source)} · protected ${r.protected.map((p) => esc(p.column)).join(', ') || 'none'} · ` +
     `created <time class="nw" datetime="${esc(m.created)}">${esc(m.created)}</time></p>
