@@ -71,6 +71,8 @@ export interface SideWords {
   /** the real rows of each side, after "the real rows": "the model scores positive"; "whose output is in the …" */
   realPos: string;
   realNeg: string;
+  /** the other side's rows after the first's ("… rows the model scores positive and 450 it scores negative") */
+  realNegThen: string;
   /** what the sets contrast: "the decision"; "the two targets" */
   contrast: string;
   /**
@@ -97,6 +99,7 @@ export const BINARY_WORDS: SideWords = {
   asNeg: 'as negative',
   realPos: 'the model scores positive',
   realNeg: 'the model scores negative',
+  realNegThen: 'it scores negative',
   contrast: 'the decision',
   decisionsHtml: "the model's positive decisions",
   realBoth: 'the model scores positive and negative',
@@ -1207,12 +1210,12 @@ export function canonicalSection(r: AuditResult, w: SideWords = BINARY_WORDS, in
   return (
     `<section id="canonical"><h2>Canonical sets, ranked by Jensen–Shannon distance</h2>
 ${intro}<p>LUCID-GAN (${fmtInt(seeds)} GAN seed${seeds === 1 ? '' : 's'}, pooled) generated ` +
-    `${fmtInt(c.positive.rows)} rows ${esc(w.realPos)} and ${fmtInt(c.negative.rows)} ${esc(w.realNeg)}. The ` +
+    `${fmtInt(c.positive.rows)} rows ${esc(w.realPos)} and ${fmtInt(c.negative.rows)} ${esc(w.realNegThen)}. The ` +
     `features whose distributions differ most between the two sets are what ${esc(w.contrast)} hinges on; bars are ` +
     `the sets, ticks the real rows on each side.${sampleNote(r)}</p>
 <details><summary>How to read these charts and their fidelity</summary><p>LUCID-GAN (${fmtInt(seeds)} GAN ` +
     `seed${seeds === 1 ? '' : 's'}, pooled) generated ${fmtInt(c.positive.rows)} rows ${esc(w.realPos)} and ` +
-    `${fmtInt(c.negative.rows)} ${esc(w.realNeg)}. Each chart shows the ${esc(w.posSet)} (blue bars) and the ` +
+    `${fmtInt(c.negative.rows)} ${esc(w.realNegThen)}. Each chart shows the ${esc(w.posSet)} (blue bars) and the ` +
     `${esc(w.negSet)} (orange bars); the dark blue and dark orange ticks are the <em>real</em> rows ` +
     `${esc(w.realBoth)}, which the sets estimate. A thin black line on a bar spans its lowest to highest share over ` +
     `the GAN seeds. Features are ranked by the Jensen–Shannon distance between the two sets (0 = identical, 1 = ` +
@@ -1230,7 +1233,7 @@ ${beyondTable(r, w)}
 ${realRankingTable(r)}
 <figure>${jsRanking(ranked, {
       max: 12,
-      ...(w.ownVerdicts ? {} : { xLabel: `Jensen–Shannon distance (${w.posSet} vs ${w.negSet})` }),
+      ...(w.ownVerdicts ? {} : { xLabel: "Jensen–Shannon distance (the two targets' sets)" }),
     })}</figure>
 ${distributionFigures(ranked, EXPANDED, 'features', r.checks.fidelity, w)}
 </section>`

@@ -116,6 +116,13 @@ describe('lucid audit --pred of each output kind on the simulator', () => {
       for (const id of ['findings', 'canonical', 'proxy'])
         assert.doesNotMatch(section(html, id), /positive set|negative set|the model's positive decisions/, id);
       assert.ok(section(html, 'canonical').includes(`${c.targets[0]} set`));
+      // the group metrics as HTML tables (the text tables folded beneath): group B's row holds a flag
+      const metrics = section(html, 'metrics');
+      assert.match(metrics, /<table class="metrics output-groups">/);
+      // (a score's flags are its threshold view's, the binary tables folded beneath its own)
+      if (c.kind === 'score') assert.match(metrics, /<details id="threshold-view">[\s\S]*⚑/);
+      else assert.match(metrics, /<tr><td class="l">B<\/td><td>\d+<\/td>.*?⚑ flagged/);
+      assert.match(metrics, /<details id="metrics-text">/);
       for (const id of BINARY_ONLY) assert.ok(!html.includes(`id="${id}"`), `no section ${id}`);
       assert.equal(html.includes('data-chart="ratio-curve"'), c.kind === 'score');
       // the verdict table: group B flagged as disadvantaged in the group attribute's row
