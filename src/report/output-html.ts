@@ -323,8 +323,9 @@ export function outputGroupTables(r: OutputAuditResult): string {
   // a score's threshold view is a binary report: the binary tables show it
   const view =
     m.kind === 'score'
-      ? `<details id="threshold-view"><summary>The threshold view: the binary metrics at ` +
-        `${esc(m.report.pred)} ≥ ${fmtNum(m.report.threshold.value)}</summary>` +
+      ? `<details id="threshold-view"><summary>The threshold view: the binary metrics at the threshold ` +
+        `${fmtNum(m.report.threshold.value)} on ${esc(m.report.pred)} (favourable: ${esc(m.report.favourable)})` +
+        `</summary>` +
         `${metricsTable(m.report.thresholdView, '-threshold')}</details>`
       : '';
   return tables + view;
