@@ -354,8 +354,8 @@ export type MetricsOnlyReport = Exclude<OutputReport, { kind: 'binary' }>;
 
 /**
  * The result of an audit of a score, a class among k or a real value: its group metrics (outputMetrics, one Holm
- * family over the attributes) and what was not run. The canonical sets, LUCID and FALE read a binary decision, so
- * these audits have none of AuditResult's canonical fields; `notRun` says so in one sentence.
+ * family over the attributes), the canonical sets of two of its targets (`sides`), LUCID and FALE on the output, and
+ * what was not run (`notRun`, one sentence with the reasons; empty when everything ran).
  */
 export interface OutputAuditResult {
   /** the output's kind, the discriminant from AuditResult (which has none: binary) */
@@ -369,7 +369,7 @@ export interface OutputAuditResult {
   protected: ProtectedAttribute[];
   /** the group metrics of the output's kind, per protected attribute */
   metrics: MetricsOnlyReport;
-  /** what the audit does not do for this kind, in one sentence */
+  /** what the audit did not run, with why, in one sentence (stages/output.ts notRunText); empty when all ran */
   notRun: string;
   /** the canonical sets of two targets of the output, or why they were not drawn */
   sides?: SidesSection | { skipped: string };

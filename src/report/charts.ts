@@ -492,7 +492,10 @@ export function distributionChart(d: Distribution, opts: ChartOptions = {}): str
 }
 
 /** Horizontal bars of the JS distance per feature (largest first), coloured by role. */
-export function jsRanking(dists: readonly Distribution[], opts: ChartOptions & { max?: number } = {}): string {
+export function jsRanking(
+  dists: readonly Distribution[],
+  opts: ChartOptions & { max?: number; xLabel?: string } = {},
+): string {
   const all = dists.slice().sort((a, b) => num(b.js) - num(a.js));
   const shown = all.slice(0, opts.max ?? 25);
   const names = shown.map((d) => truncate(d.feature, LABEL_MAX));
@@ -565,7 +568,7 @@ export function jsRanking(dists: readonly Distribution[], opts: ChartOptions & {
     );
   });
   out.push(frame(M.left, M.top, iw, ih));
-  out.push(axisLabelX('Jensen–Shannon distance (positive vs negative set)', M.left + iw / 2, H - 8));
+  out.push(axisLabelX(opts.xLabel ?? 'Jensen–Shannon distance (positive vs negative set)', M.left + iw / 2, H - 8));
   out.push(axisLabelY('feature', 12, M.top + ih / 2));
   return close(out, head);
 }

@@ -7,7 +7,7 @@
 import { csvField, tableToCsv } from '../data/csv-write.js';
 import type { Table } from '../data/table.js';
 import { withSeedColumn } from '../audit/canonical.js';
-import type { AuditResult, CanonicalComparison, Distribution } from '../audit/types.js';
+import type { AuditResult, CanonicalComparison, Distribution, OutputAuditResult } from '../audit/types.js';
 import { formatMetricsCsv } from '../methods/metrics/index.js';
 import { faleCsv } from '../methods/fale/index.js';
 import { safeFileName } from './format.js';
@@ -77,7 +77,7 @@ export interface PlannedFile {
 /** A section's files, and what audit.json holds under the result's keys instead of their rows (table references). */
 export interface SectionFiles {
   files: PlannedFile[];
-  result?: Partial<Record<keyof AuditResult, unknown>>;
+  result?: Partial<Record<keyof AuditResult | keyof OutputAuditResult, unknown>>;
 }
 
 /** metrics.{json,csv}, and metrics-intersection.{json,csv} when the protected attributes intersect. */
@@ -94,20 +94,28 @@ export function metricsFiles(r: AuditResult): SectionFiles {
   return { files };
 }
 
-/** The CSV file of one side of a pair of sets: "canonical-positive.csv", "intersection-sex=F-group=B-negative.csv". */
-export const setFileName = (c: { name: string }, side: 'positive' | 'negative'): string =>
-  `${safeFileName(c.name)}-${side}.csv`;
+/** How a pair of sets' files name their sides: "positive" and "negative", or two targets' names (sides-html.ts). */
+export type SideTags = { positive: string; negative: string };
+const SIDE_TAGS: SideTags = { positive: 'positive', negative: 'negative' };
+
+/**
+ * The CSV file of one side of a pair of sets: "canonical-positive.csv", "intersection-sex=F-group=B-negative.csv";
+ * with `tags`, the side's tag in place of its sign ("canonical-class_approve.csv").
+ */
+export const setFileName = (c: { name: string }, side: 'positive' | 'negative', tags = SIDE_TAGS): string =>
+  `${safeFileName(c.name)}-${safeFileName(tags[side])}.csv`;
 
 /** The CSV of each side of a pair of sets (with gan_seed), and what audit.json says of them instead of their rows. */
 function setFiles(
   c: CanonicalComparison,
   kind: FileKind,
   files: PlannedFile[],
+  tags: SideTags,
 ): { positive: TableRef; negative: TableRef } {
   const refs = {} as { positive: TableRef; negative: TableRef };
   for (const side of ['positive', 'negative'] as const) {
     const t = withSeedColumn(c, side);
-    const name = setFileName(c, side);
+    const name = setFileName(c, side, tags);
     refs[side] = ref(name, t);
     files.push({ name, kind, text: () => tableToCsv(t) });
   }
@@ -119,9 +127,9 @@ function setFiles(
  * charts' data (the intersections' sets, the conditional sets of AuditResult.conditional as
  * "conditional-<A>=<a>" and LUCID's too).
  */
-export function canonicalFiles(result: AuditResult): SectionFiles {
+export function canonicalFiles(result: AuditResult, tags = SIDE_TAGS): SectionFiles {
   const files: PlannedFile[] = [];
-  const canonical = { ...result.canonical, ...setFiles(result.canonical, 'canonical', files) };
+  const canonical = { ...result.canonical, ...setFiles(result.canonical, 'canonical', files, tags) };
   const distSets = [
     { set: 'canonical', distributions: result.canonical.distributions },
     ...result.intersections.flatMap((it) => it.sets.map((s) => ({ set: s.name, distributions: s.distributions }))),
@@ -138,17 +146,17 @@ export function canonicalFiles(result: AuditResult): SectionFiles {
 }
 
 /** One pair of CSVs per set with a combination of protected values fixed. */
-export function intersectionFiles(result: AuditResult): SectionFiles {
+export function intersectionFiles(result: AuditResult, tags = SIDE_TAGS): SectionFiles {
   const files: PlannedFile[] = [];
   const intersections = result.intersections.map((it) => ({
     ...it,
-    sets: it.sets.map((s) => ({ ...s, ...setFiles(s, 'intersection', files) })),
+    sets: it.sets.map((s) => ({ ...s, ...setFiles(s, 'intersection', files, tags) })),
   }));
   return { files, result: { intersections } };
 }
 
 /** lucid-{canonical,start}.csv when LUCID ran. */
-export function lucidFiles(result: AuditResult): SectionFiles {
+export function lucidFiles(result: Pick<AuditResult, 'lucid'>): SectionFiles {
   const files: PlannedFile[] = [];
   const lucid: Record<string, unknown> = { ...result.lucid };
   for (const [key, t] of [
@@ -163,7 +171,7 @@ export function lucidFiles(result: AuditResult): SectionFiles {
 }
 
 /** fale-<attr>.{json,csv} per protected attribute FALE explained. */
-export function faleFiles(result: AuditResult): SectionFiles {
+export function faleFiles(result: Pick<AuditResult, 'fale'>): SectionFiles {
   const files: PlannedFile[] = [];
   const fale = result.fale.map((f) => {
     const stem = `fale-${safeFileName(f.attribute)}`;

@@ -25,9 +25,9 @@ import {
 } from '../methods/metrics/index.js';
 import type { Verdict } from '../methods/metrics/verdicts.js';
 import { ratioCurve } from './charts.js';
-import { VERDICT_MARK } from './metrics-html.js';
+import { metricsTable, VERDICT_MARK } from './metrics-html.js';
 import type { PlannedFile, SectionFiles } from './files.js';
-import { escapeHtml as esc, fmtInt, fmtNum } from './format.js';
+import { escapeHtml as esc, fmtInt, fmtNum, fmtPct, fmtRatio } from './format.js';
 
 /** The headline of an output audit: the most significant flag that disadvantages a group, or that there is none. */
 export function outputAuditHeadline(r: OutputAuditResult): string {
@@ -56,8 +56,8 @@ export function outputHeader(r: OutputAuditResult): string {
     `<header>
 <h1>Fairness audit report</h1>
 <p class="alert weak" id="output-kind"><strong>Output: ${esc(m.output.kind)}.</strong> ${esc(m.output.reason)}.</p>
-<p id="not-run">${esc(r.notRun)}</p>
-<p class="muted">${esc(m.data.source)} · ${fmtInt(m.data.rows)} rows · label <code>${esc(m.label)}</code>` +
+${r.notRun ? `<p id="not-run">${esc(r.notRun)}</p>\n` : ''}<p class="muted">${esc(m.data.source)} · ` +
+    `${fmtInt(m.data.rows)} rows · label <code>${esc(m.label)}</code>` +
     `${m.positive !== null ? ` = <strong>${esc(m.positive)}</strong>` : ''} · favourable ${esc(m.output.favourable)} ` +
     `· model ${esc(m.model.source)} · protected ${r.protected.map((p) => esc(p.column)).join(', ') || 'none'} · ` +
     `created <time class="nw" datetime="${esc(m.created)}">${esc(m.created)}</time></p>
@@ -207,7 +207,134 @@ function scoreCurves(r: OutputAuditResult): string {
     .join('');
 }
 
-/** The group metrics of the output's kind: per attribute and group, with intervals; a score's curves. */
+/** One figure with its interval beneath and, when it is compared with the reference, its verdict and ratio. */
+function figureCell(
+  v: number | null | undefined,
+  ci: { lo: number; hi: number } | null | undefined,
+  fmt: (x: number) => string,
+  c: Comparison<string> | undefined,
+  scale: 'ratio' | 'difference' = 'ratio',
+): string {
+  if (v === null || v === undefined || !Number.isFinite(v)) return '<td class="muted">—</td>';
+  const interval = ci ? `<span class="ci">[${fmt(ci.lo)}, ${fmt(ci.hi)}]</span>` : '';
+  const verdict = c
+    ? `<span class="ci">${VERDICT_MARK[c.verdict]}${
+        scale === 'difference'
+          ? c.difference !== null
+            ? ` Δ ${fmt(c.difference)}`
+            : ''
+          : c.ratio !== null
+            ? ` ${fmtRatio(c.ratio)}×`
+            : ''
+      }` + `${c.verdict === 'flagged' ? ` ${arrowOf(c.direction)}` : ''}</span>`
+    : '';
+  const cls = c?.verdict === 'flagged' ? ' class="flag"' : c?.verdict === 'inconclusive' ? ' class="flag-soft"' : '';
+  return `<td${cls}>${fmt(v)}${interval}${verdict}</td>`;
+}
+
+/** A group of any kind's table: its value, rows, and whether it is the reference, small or suppressed. */
+interface FigureGroup {
+  value: string;
+  n: number;
+  reference: boolean;
+  small: boolean;
+  suppressed: boolean;
+  ci?: object | null;
+}
+
+/** A group's first cell: its value, ★ for the reference, its rows, and whether it is small or suppressed. */
+const groupCell = (g: FigureGroup) =>
+  `<td class="l">${esc(g.value)}${g.reference ? ' ★' : ''}${
+    g.suppressed
+      ? ' <span class="badge small">suppressed</span>'
+      : g.small
+        ? ' <span class="badge small">small</span>'
+        : ''
+  }</td><td>${g.suppressed ? '—' : fmtInt(g.n)}</td>`;
+
+/**
+ * The group metrics per attribute as HTML tables (one row per group, the reference ★, each figure with its interval
+ * and, where judged, its verdict against the reference): a score's and a regression's metrics by OUTPUT_METRIC_DEFS,
+ * a multiclass output's rates per class in --class-order.
+ */
+export function outputGroupTables(r: OutputAuditResult): string {
+  const m = r.metrics;
+  const table = (column: string, head: string[], rows: string[]) =>
+    `<h4>${esc(column)}</h4><div class="scroll"><table class="metrics output-groups"><thead><tr>` +
+    `<th class="l">group</th><th>rows</th>${head.map((h) => `<th>${h}</th>`).join('')}</tr></thead><tbody>` +
+    `${rows.join('')}</tbody></table></div>`;
+  if (m.kind === 'multiclass') {
+    const rep = m.report;
+    const order = rep.classOrder ?? rep.classes;
+    return rep.attributes
+      .map((a) => {
+        const head = order.flatMap((cls) =>
+          MULTICLASS_RATE_NAMES.map((k) => `${esc(cls)}: ${MULTICLASS_RATES[k].short}`),
+        );
+        const rows = a.groups.map((g) => {
+          const cells = order.flatMap((cls) => {
+            const rates = g.classes.find((x) => x.class === cls);
+            return MULTICLASS_RATE_NAMES.map((k) =>
+              figureCell(
+                rates?.[k].rate,
+                rates?.[k].interval,
+                (x) => fmtPct(x),
+                a.comparisons.find((c) => c.group === g.value && c.class === cls && c.metric === k),
+              ),
+            );
+          });
+          return `<tr>${groupCell(g)}${cells.join('')}</tr>`;
+        });
+        return table(a.column, head, rows);
+      })
+      .join('');
+  }
+  const metrics = outputMetricsOf(m.kind);
+  // a regression judged in its units (--tolerance-units) compares every metric by its difference
+  const units = m.kind === 'regression' && m.report.verdicts.mode === 'units';
+  const scaleOf = (k: string) => (units ? 'difference' : outputMetricDef(k as never).scale);
+  const fmtOf = (k: string) => (x: number) => (outputMetricDef(k as never).units ? fmtNum(x, 5) : fmtNum(x, 3));
+  // a score's and a regression's groups hold their figures under the metrics' names (OUTPUT_METRIC_DEFS)
+  const attrs: readonly {
+    column: string;
+    groups: readonly FigureGroup[];
+    comparisons: readonly Comparison<string>[];
+  }[] = m.report.attributes;
+  const tables = attrs
+    .map((a) => {
+      const head = metrics.map((k) => esc(outputMetricDef(k).short));
+      const rows = a.groups.map((g) => {
+        const ci = g.ci as Record<string, { lo: number; hi: number } | null> | undefined;
+        const figures = g as unknown as Record<string, number | null>;
+        const cells = metrics.map((k) =>
+          figureCell(
+            figures[k],
+            ci?.[k],
+            fmtOf(k),
+            a.comparisons.find((c) => c.group === g.value && c.metric === k),
+            scaleOf(k),
+          ),
+        );
+        return `<tr>${groupCell(g)}${cells.join('')}</tr>`;
+      });
+      return table(a.column, head, rows);
+    })
+    .join('');
+  // a score's threshold view is a binary report: the binary tables show it
+  const view =
+    m.kind === 'score'
+      ? `<details id="threshold-view"><summary>The threshold view: the binary metrics at the threshold ` +
+        `${fmtNum(m.report.threshold.value)} on ${esc(m.report.pred)} (favourable: ${esc(m.report.favourable)})` +
+        `</summary>` +
+        `${metricsTable(m.report.thresholdView, '-threshold')}</details>`
+      : '';
+  return tables + view;
+}
+
+/**
+ * The group metrics of the output's kind: a score's curves, the tables per attribute and group with intervals and
+ * verdicts, and the text tables (what `lucid metrics` prints) folded beneath.
+ */
 export function outputMetricsSection(r: OutputAuditResult): string {
   const m = r.metrics;
   const text =
@@ -216,7 +343,14 @@ export function outputMetricsSection(r: OutputAuditResult): string {
       : m.kind === 'regression'
         ? formatRegressionTable(m)
         : formatMulticlassTable(m.report);
-  return `<section id="metrics"><h2>Group metrics (${esc(m.kind)})</h2>${scoreCurves(r)}${pre(text)}</section>`;
+  return (
+    `<section id="metrics"><h2>Group metrics (${esc(m.kind)})</h2>${scoreCurves(r)}` +
+    `<p class="small">Per group, each figure with its interval beneath; where it is judged against the ` +
+    `reference (★), its verdict and ratio (⚑ flagged, ? inconclusive, ✓ pass, – too little data; ↓ ` +
+    `disadvantaged, ↑ advantaged).</p>${outputGroupTables(r)}` +
+    `<details id="metrics-text"><summary>The same tables as text (as <code>lucid metrics</code> prints them)` +
+    `</summary>${pre(text)}</details></section>`
+  );
 }
 
 /** metrics.csv (the kind's CSV) and metrics.json (its typed report with the output's kind and why). */

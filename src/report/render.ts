@@ -54,6 +54,58 @@ const CAVEAT_TOPICS: Record<AuditResult['caveats'][number]['topic'], string> = {
 const EXPANDED = 3;
 const LUCID_EXPANDED = 3;
 
+/**
+ * The words the canonical sets' renderers use for their two sides: a binary audit's positive and negative decisions
+ * (BINARY_WORDS, its report's words), or the two targets of a score, class or value (output-html.ts targetWords).
+ */
+export interface SideWords {
+  /** a side in running text: "positive", "negative"; "top decile of credit_score" */
+  pos: string;
+  neg: string;
+  /** its set: "positive set"; "top decile of credit_score set" */
+  posSet: string;
+  negSet: string;
+  /** a row on its side, after "scores … of the positive set": "as positive"; "in the top decile of credit_score (…)" */
+  asPos: string;
+  asNeg: string;
+  /** the real rows of each side, after "the real rows": "the model scores positive"; "whose output is in the …" */
+  realPos: string;
+  realNeg: string;
+  /** the other side's rows after the first's ("… rows the model scores positive and 450 it scores negative") */
+  realNegThen: string;
+  /** what the sets contrast: "the decision"; "the two targets" */
+  contrast: string;
+  /**
+   * the favourable side's rows as a subject, as HTML (a binary report's apostrophe stays as it is): "the model's
+   * positive decisions"; "outputs in the top decile of …"
+   */
+  decisionsHtml: string;
+  /** both sides' real rows, after "the real rows": "the model scores positive and negative" */
+  realBoth: string;
+  /**
+   * whether the findings state the audit's own verdicts, LUCID, its plant and next steps (a binary audit), or only its
+   * sets (a side view: the output's verdicts, LUCID and FALE are the output report's own sections)
+   */
+  ownVerdicts: boolean;
+}
+
+/** A binary audit's words: its report's bytes. */
+export const BINARY_WORDS: SideWords = {
+  pos: 'positive',
+  neg: 'negative',
+  posSet: 'positive set',
+  negSet: 'negative set',
+  asPos: 'as positive',
+  asNeg: 'as negative',
+  realPos: 'the model scores positive',
+  realNeg: 'the model scores negative',
+  realNegThen: 'it scores negative',
+  contrast: 'the decision',
+  decisionsHtml: "the model's positive decisions",
+  realBoth: 'the model scores positive and negative',
+  ownVerdicts: true,
+};
+
 /** the page's layout in px, shared by the style sheet and the charts' row fitting (oneRow) */
 const LAYOUT = { mainMaxWidth: 1320, mainPadding: 28, figureGap: 14, figurePadding: 6 } as const;
 /** the width of the report's content column (main's max-width less its padding), in px */
@@ -126,13 +178,13 @@ function rankByJs(ds: readonly Distribution[]): Distribution[] {
  * The validity of a pair of sets and, when they were drawn by rejection, the acceptance rate (the validity before
  * filtering).
  */
-function validityText(c: CanonicalComparison): { html: string; ok: boolean } {
+function validityText(c: CanonicalComparison, w: SideWords = BINARY_WORDS): { html: string; ok: boolean } {
   const v = c.validity;
   if (!v)
     return {
       html:
         'Validity could not be checked: nothing can score the generated rows (no callable model and no surrogate), ' +
-        'so the sets are not confirmed to be on their side of the decision.',
+        `so the sets are not confirmed to be on their side of ${w.contrast}.`,
       ok: false,
     };
   const who =
@@ -147,8 +199,8 @@ function validityText(c: CanonicalComparison): { html: string; ok: boolean } {
   const acc = acceptance(c);
   const drawn = acc
     ? ` They were drawn by rejection: of the rows the generator produced, ${who} put ${fmtPct(acc.positive)} of ` +
-      `those drawn for the positive set and ${fmtPct(acc.negative)} of those for the negative set on their side ` +
-      `(the validity before filtering), and only those were kept.`
+      `those drawn for the ${esc(w.posSet)} and ${fmtPct(acc.negative)} of those for the ${esc(w.negSet)} on their ` +
+      `side (the validity before filtering), and only those were kept.`
     : '';
   const d = c.draws ?? [];
   const drawnAll = d.reduce((s, x) => s + x.positive.drawn + x.negative.drawn, 0);
@@ -179,15 +231,15 @@ function validityText(c: CanonicalComparison): { html: string; ok: boolean } {
   const corrText = corr.length ? ` ${correctionText(corr)}` : '';
   const short =
     acc && (acc.kept.positive < acc.wanted.positive || acc.kept.negative < acc.wanted.negative)
-      ? ` The draw cap was reached: ${fmtInt(acc.kept.positive)} of ${fmtInt(acc.wanted.positive)} positive and ` +
-        `${fmtInt(acc.kept.negative)} of ${fmtInt(acc.wanted.negative)} negative rows.`
+      ? ` The draw cap was reached: ${fmtInt(acc.kept.positive)} of ${fmtInt(acc.wanted.positive)} ${esc(w.pos)} and ` +
+        `${fmtInt(acc.kept.negative)} of ${fmtInt(acc.wanted.negative)} ${esc(w.neg)} rows.`
       : '';
   return {
     html:
-      `Validity: ${who} scores ${fmtPct(pr)} of the positive set (${fmtInt(v.positive.valid)} of ` +
-      `${fmtInt(v.positive.rows)}) as positive and ${fmtPct(nr)} of the negative set ` +
-      `(${fmtInt(v.negative.valid)} of ${fmtInt(v.negative.rows)}) as ` +
-      `negative.${drawn}${corrText}${short}${plaus}` +
+      `Validity: ${who} scores ${fmtPct(pr)} of the ${esc(w.posSet)} (${fmtInt(v.positive.valid)} of ` +
+      `${fmtInt(v.positive.rows)}) ${esc(w.asPos)} and ${fmtPct(nr)} of the ${esc(w.negSet)} ` +
+      `(${fmtInt(v.negative.valid)} of ${fmtInt(v.negative.rows)}) ` +
+      `${esc(w.asNeg)}.${drawn}${corrText}${short}${plaus}` +
       (ok
         ? ''
         : ' Rows on the wrong side mix the two sets: their differences can be too small or, where the generator is ' +
@@ -227,7 +279,10 @@ const SETS_TOPICS: readonly AuditResult['caveats'][number]['topic'][] = ['validi
  * and no caveat on the sets' validity or fidelity was raised; ⚠ otherwise, with the reasons; ✗ when
  * nothing can score them. So no "✓" sits beside a caveat that says the opposite.
  */
-export function setsStanding(r: AuditResult): { mark: 'ok' | 'caution' | 'unknown'; html: string } {
+export function setsStanding(
+  r: AuditResult,
+  w: SideWords = BINARY_WORDS,
+): { mark: 'ok' | 'caution' | 'unknown'; html: string } {
   const c = r.canonical;
   const floor = AUDIT_DEFAULTS.validityFloor;
   const counts = SETS_TOPICS.map((t) => [t, r.caveats.filter((x) => x.topic === t).length] as const).filter(
@@ -238,20 +293,20 @@ export function setsStanding(r: AuditResult): { mark: 'ok' | 'caution' | 'unknow
       `<a href="#caveats">${fmtInt(n)} ${esc(CAVEAT_TOPICS[t].toLowerCase())} caveat${n === 1 ? '' : 's'}</a>`,
   );
   const acc = acceptance(c);
-  const v = validityText(c);
+  const v = validityText(c, w);
   const how = '(<a href="#canonical">how the sets were drawn</a>)';
   if (!c.validity)
     return {
       mark: 'unknown',
       html:
         `<span class="badge flag">✗ validity unknown</span> Canonical sets: nothing can score the generated rows, ` +
-        `so they are not confirmed to be on their side of the decision ${how}.`,
+        `so they are not confirmed to be on their side of ${esc(w.contrast)} ${how}.`,
     };
   const drawn = acc
-    ? `the scorer accepted ${fmtPct(acc.positive)} of the rows drawn for the positive set and ` +
-      `${fmtPct(acc.negative)} for the negative`
-    : `the ${esc(c.validityScorer ?? 'scorer')} puts ${fmtPct(c.validity.positive.rate)} of the positive set and ` +
-      `${fmtPct(c.validity.negative.rate)} of the negative on their side`;
+    ? `the scorer accepted ${fmtPct(acc.positive)} of the rows drawn for the ${esc(w.posSet)} and ` +
+      `${fmtPct(acc.negative)} for the ${esc(w.neg)}`
+    : `the ${esc(c.validityScorer ?? 'scorer')} puts ${fmtPct(c.validity.positive.rate)} of the ${esc(w.posSet)} ` +
+      `and ${fmtPct(c.validity.negative.rate)} of the ${esc(w.neg)} on their side`;
   const low = acc ? Math.min(acc.positive, acc.negative) < floor : !v.ok;
   const reasons = [
     low ? (acc ? `under ${fmtPct(floor, 0)}: weakly conditioned` : 'not every row on its side') : '',
@@ -304,14 +359,14 @@ function figure(svg: string, caption?: string): string {
  * A chart's caption: rank, role, kind, JS (with its seed range and the real rows'), and the set's fidelity against the
  * real rows.
  */
-function chartCaption(d: Distribution, i: number, fid: FeatureFidelity | undefined): string {
+function chartCaption(d: Distribution, i: number, fid: FeatureFidelity | undefined, w: SideWords): string {
   const js =
     d.jsSeeds && d.jsSeeds.length > 1
       ? ` (GAN seeds ${fmtJs(Math.min(...d.jsSeeds))}–${fmtJs(Math.max(...d.jsSeeds))})`
       : '';
   const real = finite(d.jsReal) ? ` · real rows ${fmtJs(d.jsReal)}` : '';
   const f = fid
-    ? ` · fidelity to the real rows on each side: ${fidelityBrief(fid)} ${
+    ? ` · fidelity to the real rows on each side: ${fidelityBrief(fid, w)} ${
         fid.faithful
           ? '<span class="badge agree">✓ faithful</span>'
           : '<span class="badge flag">⚠ misrepresented</span>'
@@ -338,6 +393,7 @@ function distributionFigures(
   max: number,
   what: string,
   fidelity: readonly FeatureFidelity[] = [],
+  w: SideWords = BINARY_WORDS,
 ): string {
   if (ds.length === 0) return `<p class="muted">No ${esc(what)} to show.</p>`;
   const svgs = ds.map((d) => distributionChart(d));
@@ -348,6 +404,7 @@ function distributionFigures(
         d,
         i,
         fidelity.find((x) => x.feature === d.feature),
+        w,
       ),
     ),
   );
@@ -490,6 +547,7 @@ function directionSentences(
   f: FeatureFinding,
   maxEach = 3,
   favourable: 'positive' | 'negative' = 'positive',
+  w: SideWords = BINARY_WORDS,
 ): string[] {
   const out: string[] = [];
   const list = (vs: ValueFinding[], inList = false) =>
@@ -507,7 +565,7 @@ function directionSentences(
     const who =
       favourable === 'negative'
         ? "the model's favourable decisions (the negative one here; shifts are the negative side − the positive side)"
-        : "the model's positive decisions";
+        : w.decisionsHtml;
     const badge = allCanonical(f)
       ? '<span class="badge agree">✓ the sets agree with the data</span>'
       : `<span class="badge agree">the real rows</span> ${
@@ -552,22 +610,25 @@ function jsText(f: FeatureFinding): string {
   return `${real}${real ? '; ' : ''}the canonical sets' JS ${fmtJs(f.js.pooled)}${seeds}`;
 }
 
-function fidelityBrief(fid: FeatureFidelity | null): string {
+function fidelityBrief(fid: FeatureFidelity | null, w: SideWords = BINARY_WORDS): string {
   if (!fid) return 'not measured';
   const side = (x: FeatureFidelity['positive'], name: string) =>
     x ? `${name} ${fid.metric} ${fmtJs(x.distance)} (noise ${fmtJs(x.floor)})` : `${name} —`;
-  return `${side(fid.positive, 'positive')}, ${side(fid.negative, 'negative')}`;
+  return `${side(fid.positive, esc(w.pos))}, ${side(fid.negative, esc(w.neg))}`;
 }
 
 /** The Findings section (also shown by the browser page). */
-export function findings(r: AuditResult): string {
-  const full = findingsList(r);
-  const heads = headlines(r);
+export function findings(r: AuditResult, w: SideWords = BINARY_WORDS, title = 'Findings'): string {
+  const full = findingsList(r, w);
+  const heads = headlines(r, w);
   return (
-    `<section class="findings" id="findings"><h2 style="border:0;margin-top:.4em">Findings</h2><ul ` +
+    `<section class="findings" id="findings"><h2 style="border:0;margin-top:.4em">${esc(title)}</h2><ul ` +
     `class="headlines">${heads.map((h) => `<li>${h}</li>`).join('')}</ul>
-<p class="small" id="next"><strong>What to look at next:</strong> ${nextSteps(r).join('; ')}.</p>
-<details id="findings-full"><summary>Every finding in full, with its figures (${full.length})</summary><ul>` +
+${
+  w.ownVerdicts
+    ? `<p class="small" id="next"><strong>What to look at next:</strong> ${nextSteps(r).join('; ')}.</p>\n`
+    : ''
+}<details id="findings-full"><summary>Every finding in full, with its figures (${full.length})</summary><ul>` +
     `${full.map((x) => `<li>${x}</li>`).join('')}</ul></details></section>`
   );
 }
@@ -646,7 +707,7 @@ function verdictHeadline(reports: readonly (MetricsReport | null)[]): { html: st
 }
 
 /** A protected attribute's headline: the direction the data confirms, or that none is confirmed. */
-function protectedHeadline(x: FeatureFinding, favourable: 'positive' | 'negative' | undefined): string {
+function protectedHeadline(x: FeatureFinding, favourable: 'positive' | 'negative' | undefined, w: SideWords): string {
   const names = (vs: ValueFinding[]) =>
     vs
       .slice(0, 2)
@@ -658,8 +719,7 @@ function protectedHeadline(x: FeatureFinding, favourable: 'positive' | 'negative
   const parts: string[] = [];
   if (x.favoured.length) parts.push(`favour ${names(x.favoured)}`);
   if (x.disfavoured.length) parts.push(`disfavour ${names(x.disfavoured)}`);
-  const who =
-    favourable === 'negative' ? "the model's favourable (negative) decisions" : "the model's positive decisions";
+  const who = favourable === 'negative' ? "the model's favourable (negative) decisions" : w.decisionsHtml;
   // where the figures come from, in words: the first screen's one badge on the sets is setsStanding's
   const from = allCanonical(x)
     ? '(the sets and the real rows agree)'
@@ -679,18 +739,20 @@ function protectedHeadline(x: FeatureFinding, favourable: 'positive' | 'negative
  * At most HEADLINES lines, each short and linked to its evidence: verdicts, protected attributes, separating features,
  * validity.
  */
-export function headlines(r: AuditResult): string[] {
+export function headlines(r: AuditResult, w: SideWords = BINARY_WORDS): string[] {
   const f = r.findings;
   const out: string[] = [];
-  if (r.planted?.length) out.push(plantedHeadline(r));
-  const v = verdictHeadline([r.metrics.attributes]);
-  if (v) out.push(v.html);
-  const iv = r.metrics.intersection ? verdictHeadline([r.metrics.intersection]) : null;
-  if (iv && iv.flagged > 0) out.push(`Intersections: ${iv.html}`);
+  if (w.ownVerdicts) {
+    if (r.planted?.length) out.push(plantedHeadline(r));
+    const v = verdictHeadline([r.metrics.attributes]);
+    if (v) out.push(v.html);
+    const iv = r.metrics.intersection ? verdictHeadline([r.metrics.intersection]) : null;
+    if (iv && iv.flagged > 0) out.push(`Intersections: ${iv.html}`);
+  }
   if (f.protected.length)
     out.push(
-      `Protected attributes on each side of the decision: ` +
-        `${f.protected.map((x) => protectedHeadline(x, f.favourable)).join('; ')}.`,
+      `Protected attributes on each side of ${esc(w.contrast)}: ` +
+        `${f.protected.map((x) => protectedHeadline(x, f.favourable, w)).join('; ')}.`,
     );
   const missed = f.ranking.filter((x) => x.why !== null);
   out.push(
@@ -711,7 +773,7 @@ export function headlines(r: AuditResult): string[] {
   const others = [...new Set(r.caveats.map((c) => c.topic))].filter((t) => !SETS_TOPICS.includes(t));
   const otherCount = r.caveats.filter((c) => others.includes(c.topic)).length;
   out.push(
-    `${setsStanding(r).html}${
+    `${setsStanding(r, w).html}${
       otherCount
         ? ` <a href="#caveats">${fmtInt(otherCount)} other caveat${otherCount === 1 ? '' : 's'}</a>: ` +
           `${others.map((t) => esc(CAVEAT_TOPICS[t].toLowerCase())).join(', ')}.`
@@ -817,14 +879,14 @@ export function nextSteps(r: AuditResult): string[] {
 }
 
 /** Every finding in full, as list items (the Findings section folds them under the headlines). */
-function findingsList(r: AuditResult): string[] {
+function findingsList(r: AuditResult, w: SideWords): string[] {
   const f = r.findings;
   const seeds = r.checks.seeds.length;
   const out: string[] = [];
   out.push(
     `Canonical sets from ${seeds} LUCID-GAN${seeds === 1 ? '' : 's'} (seeds ` +
       `${r.checks.seeds.map((x) => esc(x)).join(', ')}), pooled; every figure is checked against the real rows ` +
-      `the model scores positive and negative. A direction is stated only where the real rows' interval excludes ` +
+      `${esc(w.realBoth)}. A direction is stated only where the real rows' interval excludes ` +
       `0 and every seed shifts the same way; the size is the sets' only where it is consistent with the real ` +
       `rows' (inside their interval widened by the sets' own noise) and the sets are faithful to the feature, ` +
       `else the real rows' size is stated and the sets' given as context. The intervals are at the corrected ` +
@@ -836,7 +898,7 @@ function findingsList(r: AuditResult): string[] {
       `Features that separate the two sides most, by the real rows (beyond chance; only features the sets generate ` +
         `faithfully are named, see <a href="#canonical">Canonical sets</a>): ` +
         `${f.named.map((x) => `<strong>${esc(x.feature)}</strong> ${jsText(x)}`).join(', ')}.<ul>${f.named
-          .map((x) => `<li>${esc(x.feature)}: ${directionSentences(x, 2, f.favourable).join(' ')}`)
+          .map((x) => `<li>${esc(x.feature)}: ${directionSentences(x, 2, f.favourable, w).join(' ')}`)
           .join('')}</ul>`,
     );
   } else
@@ -852,7 +914,7 @@ function findingsList(r: AuditResult): string[] {
           const u = f.unfaithful.find((y) => y.feature === x.feature);
           return (
             `${esc(x.feature)} (real rank ${fmtInt(x.realRank)}: ` +
-            `${esc(x.why!)}${u ? `; ${jsText(u)}; fidelity ${fidelityBrief(u.fidelity)}` : ''})`
+            `${esc(x.why!)}${u ? `; ${jsText(u)}; fidelity ${fidelityBrief(u.fidelity, w)}` : ''})`
           );
         })
         .join('; ')}.`,
@@ -861,19 +923,22 @@ function findingsList(r: AuditResult): string[] {
     const proxy = x.role === 'proxy' ? ' (not read by the model: a proxy effect)' : '';
     const faithful = x.faithful
       ? ''
-      : ` <span class="badge soft">misrepresented by the sets</span> (${fidelityBrief(x.fidelity)}): stated from the ` +
-        `real rows`;
+      : ` <span class="badge soft">misrepresented by the sets</span> (${fidelityBrief(x.fidelity, w)}): stated from ` +
+        `the real rows`;
     out.push(
       `Protected attribute <strong>${esc(x.feature)}</strong>${proxy}, ${jsText(x)}${faithful}: ` +
-        `${directionSentences(x, 3, f.favourable).join(' ')}`,
+        `${directionSentences(x, 3, f.favourable, w).join(' ')}`,
     );
   }
-  for (const ff of [
-    ...verdictFindings(r.metrics.attributes, (a) => esc(attributionText(r.attribution, a))),
-    ...verdictFindings(r.metrics.intersection, (a) => esc(attributionText(r.attribution, a))),
-  ])
-    out.push(`${ff}`);
-  out.push(`${validityText(r.canonical).html}`);
+  // a side view's verdicts, LUCID and plant are the output report's (its own sections)
+  if (w.ownVerdicts)
+    for (const ff of [
+      ...verdictFindings(r.metrics.attributes, (a) => esc(attributionText(r.attribution, a))),
+      ...verdictFindings(r.metrics.intersection, (a) => esc(attributionText(r.attribution, a))),
+    ])
+      out.push(`${ff}`);
+  out.push(`${validityText(r.canonical, w).html}`);
+  if (!w.ownVerdicts) return out;
   if (r.lucid.ran)
     out.push(
       `LUCID ran: ${fmtPct(r.lucid.success)} of its samples reach the preferred ` +
@@ -1041,7 +1106,7 @@ export function sampleNote(r: AuditResult): string {
  * The relations of the data (exact dependencies, arithmetic identities) and how often the real rows
  * and each canonical set break them: derived ones are kept by construction, others by rejection.
  */
-function relationsTable(r: AuditResult): string {
+function relationsTable(r: AuditResult, w: SideWords): string {
   const rel = r.checks.relations ?? [];
   if (rel.length === 0) return '';
   const share = (x: { rows: number; breaks: number }) =>
@@ -1065,8 +1130,8 @@ function relationsTable(r: AuditResult): string {
     `${fmtPct(RELATION_LIMITS.minShare, 0)} of the rows. The generator learns each column on its own and would ` +
     `break them, so a derived column is written from its inputs in every drawn row. Beside each, the share of ` +
     `rows breaking it.</p>
-<div class="scroll"><table><thead><tr><th>relation</th><th>kept by</th><th>real rows breaking it</th><th>positive ` +
-    `set</th><th>negative set</th></tr></thead><tbody>${rows}</tbody></table></div></details>`
+<div class="scroll"><table><thead><tr><th>relation</th><th>kept by</th><th>real rows breaking it</th><th>` +
+    `${esc(w.posSet)}</th><th>${esc(w.negSet)}</th></tr></thead><tbody>${rows}</tbody></table></div></details>`
   );
 }
 
@@ -1074,7 +1139,7 @@ function relationsTable(r: AuditResult): string {
  * The sets' fidelity beyond single columns (checks.beyond): pair trends, detection and privacy per
  * side, each beside its noise floor from real rows alone, with a reading.
  */
-function beyondTable(r: AuditResult): string {
+function beyondTable(r: AuditResult, w: SideWords): string {
   const b = r.checks.beyond;
   if (!b || (!b.positive && !b.negative)) return '';
   const sides = [b.positive, b.negative];
@@ -1117,57 +1182,60 @@ function beyondTable(r: AuditResult): string {
       })}</tr>`,
   ].join('');
   return (
-    `<details><summary>Fidelity beyond single columns: pair trends, detection, privacy</summary><p class="small">` +
-    `The charts compare one column at a time; these compare the rows whole, on each side of the decision, ` +
-    `against the real rows the model scores on that side (every such row, though most trained the GANs). Each ` +
-    `figure stands beside its noise floor: the same figure between two samples of the real rows, so "within ` +
-    `noise" means no worse than a second real sample would be. A copy or near-copy of a training row is a ` +
-    `privacy risk if the sets are published: the check reads "no sign of copying" unless the set has more than ` +
-    `${fmtPct(PRIVACY_RULE.copyMargin, 0)} more exact copies than held-out real rows, beyond the two shares' ` +
+    `<details><summary>Fidelity beyond single columns: pair trends, detection, privacy</summary><p class="small">The ` +
+    `charts compare one column at a time; these compare the rows whole, on each side of the decision, against the ` +
+    `real rows ${w.ownVerdicts ? 'the model scores' : 'the output puts'} on that side (every such row, though most ` +
+    `trained the GANs). Each figure stands beside its noise floor: the same figure between two samples of the real ` +
+    `rows, so "within noise" means no worse than a second real sample would be. A copy or near-copy of a training ` +
+    `row is a privacy risk if the sets are published: the check reads "no sign of copying" unless the set has more ` +
+    `than ${fmtPct(PRIVACY_RULE.copyMargin, 0)} more exact copies than held-out real rows, beyond the two shares' ` +
     `sampling noise (${PRIVACY_RULE.z} standard errors: on discrete data most fresh rows are copies too), or its ` +
     `5th-percentile distance is under ${PRIVACY_RULE.p5Ratio}× theirs.</p>
-<div class="scroll"><table><thead><tr><th>measure</th><th>positive set (${fmtInt(sides[0]?.generatedRows ?? 0)} rows;` +
-    ` ${fmtInt(sides[0]?.realRows ?? 0)} real)</th><th>negative set (${fmtInt(sides[1]?.generatedRows ?? 0)} ` +
-    `rows; ${fmtInt(sides[1]?.realRows ?? 0)} real)</th></tr></thead><tbody>${rows}</tbody></table></div>` +
-    `</details>`
+<div class="scroll"><table><thead><tr><th>measure</th><th>${esc(w.posSet)} (${fmtInt(sides[0]?.generatedRows ?? 0)} ` +
+    `rows; ${fmtInt(sides[0]?.realRows ?? 0)} real)</th><th>${esc(w.negSet)} ` +
+    `(${fmtInt(sides[1]?.generatedRows ?? 0)} rows; ${fmtInt(sides[1]?.realRows ?? 0)} real)</th></tr></thead><tbody>` +
+    `${rows}</tbody></table></div></details>`
   );
 }
 
 /**
  * The canonical-sets section: validity, the JS ranking, every chart with its fidelity (also shown by the browser page).
  */
-export function canonicalSection(r: AuditResult): string {
+export function canonicalSection(r: AuditResult, w: SideWords = BINARY_WORDS, intro = ''): string {
   const c = r.canonical;
   const ranked = rankByJs(c.distributions);
-  const v = validityText(c);
+  const v = validityText(c, w);
   const seeds = r.checks.seeds.length;
   const tol = r.findings.rankingRule;
   return (
     `<section id="canonical"><h2>Canonical sets, ranked by Jensen–Shannon distance</h2>
-<p>LUCID-GAN (${fmtInt(seeds)} GAN seed${seeds === 1 ? '' : 's'}, pooled) generated ${fmtInt(c.positive.rows)} rows ` +
-    `the model scores positive and ${fmtInt(c.negative.rows)} it scores negative. The features whose ` +
-    `distributions differ most between the two sets are what the decision hinges on; bars are the sets, ticks ` +
-    `the real rows on each side.${sampleNote(r)}</p>
+${intro}<p>LUCID-GAN (${fmtInt(seeds)} GAN seed${seeds === 1 ? '' : 's'}, pooled) generated ` +
+    `${fmtInt(c.positive.rows)} rows ${esc(w.realPos)} and ${fmtInt(c.negative.rows)} ${esc(w.realNegThen)}. The ` +
+    `features whose distributions differ most between the two sets are what ${esc(w.contrast)} hinges on; bars are ` +
+    `the sets, ticks the real rows on each side.${sampleNote(r)}</p>
 <details><summary>How to read these charts and their fidelity</summary><p>LUCID-GAN (${fmtInt(seeds)} GAN ` +
-    `seed${seeds === 1 ? '' : 's'}, pooled) generated ${fmtInt(c.positive.rows)} rows the model scores positive ` +
-    `and ${fmtInt(c.negative.rows)} it scores negative. Each chart shows the positive set (blue bars) and the ` +
-    `negative set (orange bars); the dark blue and dark orange ticks are the <em>real</em> rows the model scores ` +
-    `positive and negative, which the sets estimate. A thin black line on a bar spans its lowest to highest ` +
-    `share over the GAN seeds. Features are ranked by the Jensen–Shannon distance between the two sets (0 = ` +
-    `identical, 1 = disjoint), given with its range over the GAN seeds and the same distance between the real ` +
-    `rows on the two sides.</p>
+    `seed${seeds === 1 ? '' : 's'}, pooled) generated ${fmtInt(c.positive.rows)} rows ${esc(w.realPos)} and ` +
+    `${fmtInt(c.negative.rows)} ${esc(w.realNegThen)}. Each chart shows the ${esc(w.posSet)} (blue bars) and the ` +
+    `${esc(w.negSet)} (orange bars); the dark blue and dark orange ticks are the <em>real</em> rows ` +
+    `${esc(w.realBoth)}, which the sets estimate. A thin black line on a bar spans its lowest to highest share over ` +
+    `the GAN seeds. Features are ranked by the Jensen–Shannon distance between the two sets (0 = identical, 1 = ` +
+    `disjoint), given with its range over the GAN seeds and the same distance between the real rows on the two ` +
+    `sides.</p>
 <p class="small">Fidelity, under each chart: how far each set is from the real rows on its side (KS distance for ` +
-    `numbers, total variation for categories: the largest difference in probability the two give any threshold ` +
-    `or any set of categories), beside its noise floor (the same distance between two resamples of the real ` +
-    `rows, 95th percentile). It is measured against every audited row the model scores on that side, not only ` +
-    `the rows the GAN trained on. A feature is faithful when both sides are within max(noise floor, ` +
+    `numbers, total variation for categories: the largest difference in probability the two give any threshold or ` +
+    `any set of categories), beside its noise floor (the same distance between two resamples of the real rows, 95th ` +
+    `percentile). It is measured against every audited row the model scores on that side, not only the rows the GAN ` +
+    `trained on. A feature is faithful when both sides are within max(noise floor, ` +
     `${fmtNum(CHECK_DEFAULTS.fidelityTolerance)}); ${esc(tol)}.</p></details>
 <div class="callout${v.ok ? ' ok' : ''}">${v.html}</div>
-${relationsTable(r)}
-${beyondTable(r)}
+${relationsTable(r, w)}
+${beyondTable(r, w)}
 ${realRankingTable(r)}
-<figure>${jsRanking(ranked, { max: 12 })}</figure>
-${distributionFigures(ranked, EXPANDED, 'features', r.checks.fidelity)}
+<figure>${jsRanking(ranked, {
+      max: 12,
+      ...(w.ownVerdicts ? {} : { xLabel: "Jensen–Shannon distance (the two targets' sets)" }),
+    })}</figure>
+${distributionFigures(ranked, EXPANDED, 'features', r.checks.fidelity, w)}
 </section>`
   );
 }
@@ -1207,14 +1275,15 @@ function realRankingTable(r: AuditResult): string {
   );
 }
 
-export function proxySection(r: AuditResult): string {
+export function proxySection(r: AuditResult, w: SideWords = BINARY_WORDS): string {
   const p = r.proxy;
   const body = p.columns.length
     ? `<p>The model does not read ${p.columns.map((c) => `<strong>${esc(c)}</strong>`).join(', ')}. Yet the GAN ` +
-      `generates this column together with the others, so its distribution in the positive and negative ` +
-      `canonical sets shows whether the model's decisions follow it <em>through other features</em> (proxies): a ` +
-      `large JS distance means the model treats these groups differently without seeing the attribute.</p>
-${distributionFigures(rankByJs(p.distributions), EXPANDED, 'proxy attributes', r.checks.fidelity)}`
+      `generates this column together with the others, so its distribution in the ${esc(w.pos)} and ` +
+      `${esc(w.neg)} canonical sets shows whether the model's ${w.ownVerdicts ? 'decisions' : 'outputs'} follow it ` +
+      `<em>through other features</em> (proxies): a large JS distance means the model treats these groups ` +
+      `differently without seeing the attribute.</p>
+${distributionFigures(rankByJs(p.distributions), EXPANDED, 'proxy attributes', r.checks.fidelity, w)}`
     : '<p class="muted">Every protected attribute is read by the model (or it is unknown which columns the model ' +
       'reads), so there is no separate proxy view; the protected attributes appear among the canonical-set ' +
       'charts above.</p>';
@@ -1250,7 +1319,7 @@ function fixText(fix: [string, string][]): string {
   return fix.map(([k, v]) => `${esc(k)} = ${esc(v)}`).join(', ') || 'nothing fixed';
 }
 
-export function intersectionsSection(r: AuditResult): string {
+export function intersectionsSection(r: AuditResult, w: SideWords = BINARY_WORDS): string {
   if (r.intersections.length === 0)
     return (
       '<section id="intersections"><h2>Intersections</h2><p class="muted">Fewer than two protected attributes: no ' +
@@ -1296,17 +1365,23 @@ ${
   });
   return (
     `<section id="intersections"><h2>Intersections</h2>
-<p>For each pair of protected attributes: the model's selection rate (the share given the favourable decision) per ` +
+<p>For each pair of protected attributes: the model's selection rate (${
+      w.ownVerdicts
+        ? 'the share given the favourable decision'
+        : `among the rows in either target, the share the output puts in the ${esc(w.pos)}`
+    }) per ` +
     `combination of values in the data (n = its rows; hatched: a small group, grey: empty), and its canonical ` +
     `shift, the combination's share of the favourable canonical set minus its share of the unfavourable ` +
-    `one${r.meta.favourable === 'negative' ? ' (here the negative set minus the positive set)' : ''} (orange: ` +
+    `one${r.meta.favourable === 'negative' ? ' (here the negative set minus the positive set)' : ''}${
+      w.ownVerdicts ? '' : ` (the favourable set is the ${esc(w.posSet)}, the unfavourable the ${esc(w.negSet)})`
+    } (orange: ` +
     `more among favourable decisions, purple: among unfavourable ones). Beside each n, the shift's check against ` +
     `the real rows: ✓ agrees, ✗ disagrees, ~ within noise. A shift marked ✗ and outlined with a dashed line is ` +
     `contradicted by the real rows: their interval at the corrected level excludes 0 and at least one GAN seed's ` +
     `shift has the other sign. Folded beneath: canonical sets with the combination fixed, their training rows (a ` +
     `rare combination gives the GAN little to learn from) and the features that separate them.</p>
 ${parts.join('\n')}
-${conditionalTable(r)}
+${conditionalTable(r, w)}
 </section>`
   );
 }
@@ -1315,7 +1390,7 @@ ${conditionalTable(r)}
  * The paper's intersectional protocol: one protected category fixed, the other protected attributes' shares in the
  * positive and negative set.
  */
-function conditionalTable(r: AuditResult): string {
+function conditionalTable(r: AuditResult, w: SideWords): string {
   const cs = r.conditional ?? [];
   if (cs.length === 0) return '';
   const rows: string[] = [];
@@ -1347,20 +1422,20 @@ function conditionalTable(r: AuditResult): string {
   const n = cs[0].rows;
   return (
     `<details><summary>One attribute fixed (the LUCID-GAN paper's protocol): ${fmtInt(cs.length)} sets</summary>
-<p class="small">For each protected value a: a positive and a negative canonical set (${fmtInt(n)} rows each) ` +
-    `sampled with A = a fixed; then the share of each value of another protected attribute B in the two sets. ` +
+<p class="small">For each protected value a: a ${esc(w.pos)} and a ${esc(w.neg)} canonical set (${fmtInt(n)} rows ` +
+    `each) sampled with A = a fixed; then the share of each value of another protected attribute B in the two sets. ` +
     `The difference is the favourable set's share − the unfavourable ` +
     `set's${r.meta.favourable === 'negative' ? ' (the negative set − the positive set here)' : ''}: a negative ` +
     `difference means that, with A = a fixed, the model's favourable decisions come with fewer B = v than its ` +
     `unfavourable ones.</p>
 <div class="scroll"><table class="conditional"><thead><tr><th class="l">with A = a fixed</th><th class="l">B = v</th>` +
-    `<th>share in positive set</th><th>share in negative set</th><th>difference (favourable − unfavourable)</th>` +
-    `<th>JS (B)</th><th title="share of generated rows that hold A = a">fix satisfied</th></tr></thead><tbody>` +
-    `${rows.join('')}</tbody></table></div></details>`
+    `<th>share in ${esc(w.posSet)}</th><th>share in ${esc(w.negSet)}</th><th>difference (favourable − ` +
+    `unfavourable)</th><th>JS (B)</th><th title="share of generated rows that hold A = a">fix satisfied</th></tr>` +
+    `</thead><tbody>${rows.join('')}</tbody></table></div></details>`
   );
 }
 
-export function lucidSection(r: AuditResult): string {
+export function lucidSection(r: Pick<AuditResult, 'lucid'>, w: SideWords = BINARY_WORDS): string {
   const l = r.lucid;
   if (!l.ran)
     return (
@@ -1382,12 +1457,17 @@ export function lucidSection(r: AuditResult): string {
     `<section id="lucid"><h2>LUCID</h2>
 <p>LUCID starts from ${l.n !== undefined ? fmtInt(l.n) : 'a set of'} uniformly random points and moves them by ` +
     `gradient ascent on the model's input until the model prefers ${
-      l.prefer !== undefined ? `<strong>${esc(l.prefer)}</strong>, the favourable decision` : 'the favourable decision'
+      l.prefer !== undefined
+        ? `<strong>${esc(l.prefer)}</strong>, the ${w.ownVerdicts ? 'favourable decision' : 'favoured target'}`
+        : w.ownVerdicts
+          ? 'the favourable decision'
+          : `the favoured target (${esc(w.pos)})`
     }${l.epochs !== undefined ? ` (${fmtInt(l.epochs)} epochs)` : ''}. Its canonical set shows what the model ` +
     `looks for, free of the data's distribution; each chart compares it with the uniform start (the first series ` +
     `is the canonical set, the second the start).</p>
-<p>Success: <strong>${fmtPct(l.success)}</strong> of the samples are scored ≥ 0.5 for the preferred class after ` +
-    `one-hot snapping.</p>
+<p>Success: <strong>${fmtPct(l.success)}</strong> of the samples ${
+      w.ownVerdicts ? 'are scored ≥ 0.5 for the preferred class' : `reach the ${esc(w.pos)}`
+    } after one-hot snapping.</p>
 ${distributionFigures(dists, LUCID_EXPANDED, 'LUCID features')}
 ${loss ? `<details><summary>LUCID's loss per epoch</summary><div class="figs">${loss}</div></details>` : ''}
 </section>`
@@ -1457,7 +1537,7 @@ function faleFigures(s: FaleSection): { lead: string | null; rest: string[]; cap
   return { lead: figs[0] ?? null, rest: figs.slice(1), caption };
 }
 
-export function faleSection(r: AuditResult): string {
+export function faleSection(r: Pick<AuditResult, 'fale' | 'faleSkipped'>): string {
   if (!r.fale.length)
     return (
       `<section id="fale"><h2>FALE</h2><p>FALE was not run${r.faleSkipped ? `: ${esc(r.faleSkipped)}` : '.'}</p>` +

@@ -9,6 +9,19 @@ import type { OutputKind } from '../methods/metrics/outputs.js';
 import { outputHeader, outputMetricsFiles, outputMetricsSection, outputVerdictSection } from './output-html.js';
 import { verdictTableHtml } from './metrics-html.js';
 import {
+  outputFale,
+  outputFaleBrief,
+  outputLucid,
+  outputLucidBrief,
+  outputSetFiles,
+  sidesCanonical,
+  sidesFindings,
+  sidesHead,
+  sidesIntersections,
+  outputCaveats,
+  sidesProxy,
+} from './sides-html.js';
+import {
   canonicalSection,
   caveatsSection,
   CSS,
@@ -63,7 +76,7 @@ export interface ReportSection {
    * a stage's state in brief: `text` joins the text summary's line of stages ("LUCID: ran (…); FALE:
    * sex, race"), `json` is its value under the row's id in `lucid audit --format json`
    */
-  brief?: { text: (r: AuditResult) => string; json: (r: AuditResult) => unknown };
+  brief?: { text: (r: AnyAuditResult) => string; json: (r: AnyAuditResult) => unknown };
 }
 
 /** A binary section's function on any result: the rows' kinds keep it to binary audits (sectionsOf). */
@@ -88,7 +101,10 @@ export const SECTIONS: readonly ReportSection[] = [
     html: binary((r) => verdictTableHtml([r.metrics.attributes, r.metrics.intersection])),
   },
   { id: 'verdict', title: 'Verdict', kinds: METRICS_ONLY, aboveContents: true, html: other(outputVerdictSection) },
-  { id: 'findings', title: 'Findings', html: binary(findings) },
+  // the two targets the canonical sets contrast, on the first screen with the sets' one badge
+  { id: 'sides', title: 'Targets contrasted', kinds: METRICS_ONLY, aboveContents: true, html: other(sidesHead) },
+  { id: 'findings', title: 'Findings', html: binary((r) => findings(r)) },
+  { id: 'findings', title: 'Findings of the canonical sets', kinds: METRICS_ONLY, html: other(sidesFindings) },
   { id: 'metrics', title: 'Group metrics', html: binary(metricsSection), files: binary(metricsFiles) },
   {
     id: 'metrics',
@@ -97,8 +113,17 @@ export const SECTIONS: readonly ReportSection[] = [
     html: other(outputMetricsSection),
     files: other(outputMetricsFiles),
   },
-  { id: 'canonical', title: 'Canonical sets', html: binary(canonicalSection), files: binary(canonicalFiles) },
-  { id: 'proxy', title: 'Proxy view', html: binary(proxySection) },
+  { id: 'canonical', title: 'Canonical sets', html: binary((r) => canonicalSection(r)), files: binary(canonicalFiles) },
+  {
+    id: 'canonical',
+    title: 'Canonical sets',
+    kinds: METRICS_ONLY,
+    html: other(sidesCanonical),
+    // every table of the sets, LUCID and FALE: audit.json's `sides`, `lucid` and `fale` are one section's references
+    files: other(outputSetFiles),
+  },
+  { id: 'proxy', title: 'Proxy view', html: binary((r) => proxySection(r)) },
+  { id: 'proxy', title: 'Proxy view', kinds: METRICS_ONLY, html: other(sidesProxy) },
   {
     id: 'protected',
     title: 'Protected attributes and bins',
@@ -109,24 +134,35 @@ export const SECTIONS: readonly ReportSection[] = [
   {
     id: 'intersections',
     title: 'Intersections',
-    html: binary(intersectionsSection),
+    html: binary((r) => intersectionsSection(r)),
     files: binary(intersectionFiles),
   },
+  { id: 'intersections', title: 'Intersections', kinds: METRICS_ONLY, html: other(sidesIntersections) },
   {
     id: 'lucid',
     title: 'LUCID',
-    html: binary(lucidSection),
+    html: binary((r) => lucidSection(r)),
     files: binary(lucidFiles),
     brief: {
-      text: (r) =>
-        `LUCID: ${
-          r.lucid.ran
-            ? `ran (${pctText(r.lucid.success)} of ${r.lucid.n} samples reach the preferred ` +
-              `class${r.lucid.projected ? '; projected onto the data' : ''})`
-            : `not run (${r.lucid.reason})`
-        }`,
-      json: (r) => r.lucid.ran,
+      text: binary(
+        (r) =>
+          `LUCID: ${
+            r.lucid.ran
+              ? `ran (${pctText(r.lucid.success)} of ${r.lucid.n} samples reach the preferred ` +
+                `class${r.lucid.projected ? '; projected onto the data' : ''})`
+              : `not run (${r.lucid.reason})`
+          }`,
+      ),
+      json: binary((r) => r.lucid.ran),
     },
+  },
+  // towards the favoured target; its tables are written by the canonical row's files (outputSetFiles)
+  {
+    id: 'lucid',
+    title: 'LUCID',
+    kinds: METRICS_ONLY,
+    html: other(outputLucid),
+    brief: { text: other(outputLucidBrief), json: other((r) => r.lucid?.ran ?? false) },
   },
   {
     id: 'fale',
@@ -134,14 +170,24 @@ export const SECTIONS: readonly ReportSection[] = [
     html: binary(faleSection),
     files: binary(faleFiles),
     brief: {
-      text: (r) =>
-        `FALE: ${
-          r.fale.length ? r.fale.map((x) => x.attribute).join(', ') : `not run (${r.faleSkipped ?? 'no attribute'})`
-        }`,
-      json: (r) => r.fale.map((f) => f.attribute),
+      text: binary(
+        (r) =>
+          `FALE: ${
+            r.fale.length ? r.fale.map((x) => x.attribute).join(', ') : `not run (${r.faleSkipped ?? 'no attribute'})`
+          }`,
+      ),
+      json: binary((r) => r.fale.map((f) => f.attribute)),
     },
   },
-  { id: 'caveats', title: 'Caveats and warnings', kinds: EVERY_KIND, html: caveatsSection },
+  {
+    id: 'fale',
+    title: 'FALE',
+    kinds: METRICS_ONLY,
+    html: other(outputFale),
+    brief: { text: other(outputFaleBrief), json: other((r) => (r.fale ?? []).map((f) => f.attribute)) },
+  },
+  { id: 'caveats', title: 'Caveats and warnings', html: binary(caveatsSection) },
+  { id: 'caveats', title: 'Caveats and warnings', kinds: METRICS_ONLY, html: other(outputCaveats) },
   { id: 'how-to-read', title: 'How to read this report', html: howToReadSection },
   { id: 'files', title: 'Files', kinds: EVERY_KIND, html: (_r, files) => filesSection(files) },
 ];

@@ -2,7 +2,7 @@
 // policy's line, made from the AuditResult and the folder written (its names), as the report and
 // audit.json are. The stages' brief states come from the report's sections (./sections.ts). The CLI
 // only prints them. Core code: no Node imports.
-import { isOutputAudit, type AnyAuditResult, type OutputAuditResult } from '../audit/types.js';
+import { isOutputAudit, type AnyAuditResult, type AuditResult, type OutputAuditResult } from '../audit/types.js';
 import { outputAuditHeadline, verdictCountsText } from './output-html.js';
 import type { CheckResult } from '../audit/policy.js';
 import type { ValueFinding } from '../audit/findings.js';
@@ -20,7 +20,9 @@ import {
 } from '../methods/metrics/index.js';
 import { fmtPpSigned, jsText, MISSING, pctText as pct } from '../data/text.js';
 import { TEXT_WIDTH, wrapText } from './format.js';
-import { SECTIONS, type ReportSection } from './sections.js';
+import { sectionsOf, type ReportSection } from './sections.js';
+import { BINARY_WORDS, type SideWords } from './render.js';
+import { allCaveats, sidesBrief, sidesOf, targetWords } from './sides-html.js';
 
 /** Where the audit folder was written: the folder, its report and every file's name (the folder's order). */
 export interface WrittenAudit {
@@ -29,10 +31,9 @@ export interface WrittenAudit {
   files: string[];
 }
 
-/** The sections that state a stage in brief, in the report's order (the LUCID and FALE stages). */
-const BRIEFED = SECTIONS.filter(
-  (s): s is ReportSection & Required<Pick<ReportSection, 'brief'>> => s.brief !== undefined,
-);
+/** The sections of `r`'s report that state a stage in brief, in the report's order (the LUCID and FALE stages). */
+const briefed = (r: AnyAuditResult) =>
+  sectionsOf(r).filter((s): s is ReportSection & Required<Pick<ReportSection, 'brief'>> => s.brief !== undefined);
 
 /**
  * One value's direction as text, its figure from where statedFrom says: the canonical sets when they
@@ -68,9 +69,8 @@ function valueLine(v: ValueFinding, faithful: boolean, inList = true): string {
  * validity, caveats.
  */
 export function auditSummary(r: AnyAuditResult, w: WrittenAudit, top = 5): string {
-  if (isOutputAudit(r)) return outputSummary(r, w);
+  if (isOutputAudit(r)) return outputSummary(r, w, top);
   const lines: string[] = [];
-  const f = r.findings;
   const fit = r.metrics.attributes.fit;
   // first what every figure below depends on: an audit stopped early, a weak or inverted model
   const stop = r.meta.interrupted;
@@ -85,8 +85,63 @@ export function auditSummary(r: AnyAuditResult, w: WrittenAudit, top = 5): strin
       `${(r.meta.timings.total / 1000).toFixed(1)} s`,
   );
   lines.push(`  model fit: ${fitLine(fit)}`);
+  lines.push(...setsLines(r, top, BINARY_WORDS));
+  const mv = r.metrics.attributes.verdicts;
+  const mc = familyCounts([r.metrics.attributes, r.metrics.intersection]);
   lines.push(
-    '  features that separate the two sides of the decision most, by the real rows (Jensen–Shannon distance ' +
+    `  group metrics: ${mc.flagged} flagged, ${mc.inconclusive} inconclusive, ${mc.pass} pass, ` +
+      `${mc['too little data']} with too little data (band [${mv.band[0].toFixed(2)}, ${mv.band[1].toFixed(2)}]; ` +
+      `${mv.correction.split(' (')[0]}, family-wise error ${Math.round(100 * mv.alpha)}%)`,
+  );
+  lines.push(formatVerdictTable([r.metrics.attributes, r.metrics.intersection], '    ', TEXT_WIDTH).replace(/\n$/, ''));
+  if (r.meta.suppressBelow !== null) {
+    const sup = [r.metrics.attributes, r.metrics.intersection].flatMap((rep) =>
+      (rep?.attributes ?? []).flatMap((a) =>
+        a.groups.filter((g) => g.suppressed).map((g) => `${a.column} = ${g.value}`),
+      ),
+    );
+    lines.push(
+      `  suppressed (fewer than ${r.meta.suppressBelow} people; no figure shown): ` +
+        `${sup.length ? sup.join('; ') : 'none'}`,
+    );
+  }
+  for (const rep of [r.metrics.attributes, r.metrics.intersection]) {
+    for (const a of rep?.attributes ?? []) {
+      const fl = a.comparisons.filter((c) => c.verdict === 'flagged');
+      // the report's headline: the disadvantaged group first whichever group is the reference, and a
+      // failed yardstick never under "no flag"
+      const h = attributeHeadline(a);
+      // a flag names the group it is against; otherwise the reference the verdicts were judged against
+      lines.push(`  ${attributeHeadlineText(h)}${h.status === 'flagged' ? '' : ` (reference ${a.reference.value})`}`);
+      // the legal yardsticks beneath, whatever the verdicts are
+      lines.push(`    ${fourFifthsText(a, 4)}`);
+      lines.push(`    ${impactText(a, 4)}`);
+      const why = fl.length ? attributionText(r.attribution, a.column) : '';
+      if (why) lines.push(`    ${why}`);
+    }
+  }
+  lines.push(
+    `  ${briefed(r)
+      .map((s) => s.brief.text(r))
+      .join('; ')}`,
+  );
+  if (r.caveats.length) {
+    lines.push(`  caveats (${r.caveats.length}):`);
+    for (const c of r.caveats.slice(0, 5)) lines.push(`    - ${c.text}`);
+    if (r.caveats.length > 5) lines.push(`    … ${r.caveats.length - 5} more in the report`);
+  }
+  return wrapText(lines.join('\n') + '\n');
+}
+
+/**
+ * The canonical sets' lines of the summary: the features that separate the two sides most, each protected attribute's
+ * checked directions, and how the sets were drawn, in `w`'s words (a binary audit's sides, or two targets').
+ */
+function setsLines(r: AuditResult, top: number, w: SideWords): string[] {
+  const lines: string[] = [];
+  const f = r.findings;
+  lines.push(
+    `  features that separate the two sides of ${w.contrast} most, by the real rows (Jensen–Shannon distance ` +
       "[interval], chance level; the canonical sets' JS, seeds), named when beyond chance and faithfully " +
       'generated:',
   );
@@ -164,73 +219,65 @@ export function auditSummary(r: AnyAuditResult, w: WrittenAudit, top = 5): strin
     v
       ? acc
         ? `  drawn by rejection: the ${r.canonical.validityScorer} accepted ${pct(acc('positive'))} of the rows ` +
-          `drawn for the positive set and ${pct(acc('negative'))} for the negative (the kept rows are on their ` +
+          `drawn for the ${w.posSet} and ${pct(acc('negative'))} for the ${w.neg} (the kept rows are on their ` +
           `side by construction)`
-        : `  validity (${r.canonical.validityScorer}, every generated row kept): positive set ` +
-          `${pct(v.positive.rate)}, negative set ${pct(v.negative.rate)}`
+        : `  validity (${r.canonical.validityScorer}, every generated row kept): ${w.posSet} ` +
+          `${pct(v.positive.rate)}, ${w.negSet} ${pct(v.negative.rate)}`
       : '  validity: unknown (nothing can score the generated rows)',
   );
-  const mv = r.metrics.attributes.verdicts;
-  const mc = familyCounts([r.metrics.attributes, r.metrics.intersection]);
-  lines.push(
-    `  group metrics: ${mc.flagged} flagged, ${mc.inconclusive} inconclusive, ${mc.pass} pass, ` +
-      `${mc['too little data']} with too little data (band [${mv.band[0].toFixed(2)}, ${mv.band[1].toFixed(2)}]; ` +
-      `${mv.correction.split(' (')[0]}, family-wise error ${Math.round(100 * mv.alpha)}%)`,
-  );
-  lines.push(formatVerdictTable([r.metrics.attributes, r.metrics.intersection], '    ', TEXT_WIDTH).replace(/\n$/, ''));
-  if (r.meta.suppressBelow !== null) {
-    const sup = [r.metrics.attributes, r.metrics.intersection].flatMap((rep) =>
-      (rep?.attributes ?? []).flatMap((a) =>
-        a.groups.filter((g) => g.suppressed).map((g) => `${a.column} = ${g.value}`),
-      ),
-    );
-    lines.push(
-      `  suppressed (fewer than ${r.meta.suppressBelow} people; no figure shown): ` +
-        `${sup.length ? sup.join('; ') : 'none'}`,
-    );
-  }
-  for (const rep of [r.metrics.attributes, r.metrics.intersection]) {
-    for (const a of rep?.attributes ?? []) {
-      const fl = a.comparisons.filter((c) => c.verdict === 'flagged');
-      // the report's headline: the disadvantaged group first whichever group is the reference, and a
-      // failed yardstick never under "no flag"
-      const h = attributeHeadline(a);
-      // a flag names the group it is against; otherwise the reference the verdicts were judged against
-      lines.push(`  ${attributeHeadlineText(h)}${h.status === 'flagged' ? '' : ` (reference ${a.reference.value})`}`);
-      // the legal yardsticks beneath, whatever the verdicts are
-      lines.push(`    ${fourFifthsText(a, 4)}`);
-      lines.push(`    ${impactText(a, 4)}`);
-      const why = fl.length ? attributionText(r.attribution, a.column) : '';
-      if (why) lines.push(`    ${why}`);
-    }
-  }
-  lines.push(`  ${BRIEFED.map((s) => s.brief.text(r)).join('; ')}`);
-  if (r.caveats.length) {
-    lines.push(`  caveats (${r.caveats.length}):`);
-    for (const c of r.caveats.slice(0, 5)) lines.push(`    - ${c.text}`);
-    if (r.caveats.length > 5) lines.push(`    … ${r.caveats.length - 5} more in the report`);
-  }
-  return wrapText(lines.join('\n') + '\n');
+  return lines;
 }
 
 /**
  * The summary of a score, multiclass or regression audit: its output's kind and why first, what is not run, the
  * headline, the verdict counts, where the report is, the caveats.
  */
-function outputSummary(r: OutputAuditResult, w: WrittenAudit): string {
-  const lines = [
-    `lucid: output: ${r.meta.output.reason}`,
-    `lucid: ${r.notRun}`,
+function outputSummary(r: OutputAuditResult, w: WrittenAudit, top: number): string {
+  const lines = [`lucid: output: ${r.meta.output.reason}`];
+  if (r.notRun) lines.push(`lucid: ${r.notRun}`);
+  lines.push(
     `lucid: ${outputAuditHeadline(r)}`,
     `  verdicts (${r.metrics.report.verdicts.correction}): ${verdictCountsText(r)}`,
-    `lucid: wrote ${w.report} (and ${w.files.length - 1} CSV/JSON files in ${w.dir})`,
-  ];
-  if (r.caveats.length) {
-    lines.push(`  caveats (${r.caveats.length}):`);
-    for (const c of r.caveats.slice(0, 5)) lines.push(`    - ${c.text}`);
-    if (r.caveats.length > 5) lines.push(`    … ${r.caveats.length - 5} more in the report`);
+    `lucid: ${sidesBrief(r)}`,
+  );
+  // the sets' findings as a binary audit states them, in the targets' words
+  const s = sidesOf(r);
+  if (s) lines.push(...setsLines(s.audit, top, targetWords(s)));
+  lines.push(
+    `  ${briefed(r)
+      .map((x) => x.brief.text(r))
+      .join('; ')}`,
+  );
+  lines.push(`lucid: wrote ${w.report} (and ${w.files.length - 1} CSV/JSON files in ${w.dir})`);
+  const { caveats } = allCaveats(r);
+  if (caveats.length) {
+    lines.push(`  caveats (${caveats.length}):`);
+    for (const c of caveats.slice(0, 5)) lines.push(`    - ${c.text}`);
+    if (caveats.length > 5) lines.push(`    … ${caveats.length - 5} more in the report`);
   }
   return wrapText(lines.join('\n') + '\n');
+}
+
+/** The canonical sets of an output audit in brief: the targets, their rows, what the findings name and state. */
+function outputSetsJson(r: OutputAuditResult): unknown {
+  const s = sidesOf(r);
+  if (!s) return { skipped: r.sides && 'skipped' in r.sides ? r.sides.skipped : null };
+  const a = s.audit;
+  return {
+    pair: s.pair,
+    rows: s.rows,
+    named: a.findings.named.map((x) => x.feature),
+    unfaithful: a.findings.unfaithful.map((x) => x.feature),
+    preferences: statedPreferences(a.findings),
+    validity: a.canonical.validity
+      ? {
+          scorer: a.canonical.validityScorer,
+          favoured: a.canonical.validity.positive.rate,
+          other: a.canonical.validity.negative.rate,
+        }
+      : null,
+    proxy: a.proxy.columns,
+  };
 }
 
 /** `--format json`: the audit's outcome in brief, the written folder, and the policy's result when one was checked. */
@@ -245,7 +292,9 @@ export function auditJson(r: AnyAuditResult, written: WrittenAudit, check: Check
           report: written.report,
           files: written.files,
           metrics: { output: r.metrics.output, ...r.metrics.report },
-          caveats: r.caveats,
+          sets: outputSetsJson(r),
+          ...Object.fromEntries(briefed(r).map((s) => [s.id, s.brief.json(r)])),
+          caveats: allCaveats(r).caveats,
           timings: r.meta.timings,
           ...(check ? { policy: check } : {}),
         },
@@ -311,7 +360,7 @@ export function auditJson(r: AnyAuditResult, written: WrittenAudit, check: Check
           flipShare: a.flipShare,
           carriers: a.carriers.map((c) => c.feature),
         })),
-        ...Object.fromEntries(BRIEFED.map((s) => [s.id, s.brief.json(r)])),
+        ...Object.fromEntries(briefed(r).map((s) => [s.id, s.brief.json(r)])),
         caveats: r.caveats,
         timings: r.meta.timings,
         ...(check ? { policy: check } : {}),

@@ -1,8 +1,9 @@
 // `lucid audit` of a score, a class among k and a real value: the simulator plants a disparity against group B in
 // each target's prediction (direct bias), and the audit must say which kind it read and why, name B in its headline,
-// show the kind's sections and none of the binary-only ones, write the typed metrics, and refuse a flag that does not
-// fit the output with one clear usage error (exit 2, no stack trace) before any work. A built-in multiclass model and
-// a regressor are audited through --model, their declared output deciding the kind.
+// say which two targets its canonical sets contrast (on the first screen, in the summary, in the sets' file names),
+// show the kind's sections, write the typed metrics, and refuse a flag that does not fit the output with one clear
+// usage error (exit 2, no stack trace) before any work. A built-in multiclass model and a regressor are audited
+// through --model, their declared output deciding the kind. The GANs are tiny: the sets' wording is tested, not them.
 import { before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
@@ -19,7 +20,11 @@ import { SECTIONS } from '../../src/report/sections.js';
 const dir = mkdtempSync(join(tmpdir(), 'lucid-output-audit-'));
 const data = (t: SimTarget) => join(dir, `${t}.csv`);
 /** the binary audit's own sections: none of them is in a score, multiclass or regression report */
-const BINARY_ONLY = ['findings', 'canonical', 'proxy', 'intersections', 'lucid', 'fale', 'how-to-read'];
+const BINARY_ONLY = ['how-to-read'];
+/** the sections of the canonical sets, LUCID and FALE in every kind's report */
+const SET_SECTIONS = ['sides', 'findings', 'canonical', 'proxy', 'intersections', 'lucid', 'fale'];
+/** a tiny GAN: the audit's words and files are tested, not the sets' quality */
+const TINY = ['--gan-seeds', '1', '--gan-epochs', '20', '-n', '150', '--intersection-rows', '30'];
 
 before(async () => {
   const engine = await getEngine();
@@ -30,16 +35,26 @@ before(async () => {
 /** Runs an audit into a fresh folder; its status, stdout, stderr, and the folder. */
 function audit(name: string, ...args: string[]) {
   const out = join(dir, name);
-  const r = lucid('audit', ...args, '--protected', 'sex,group', '--quiet', '--out', out);
+  const r = lucid('audit', ...args, '--protected', 'sex,group', ...TINY, '--quiet', '--out', out);
   return { ...r, out, html: () => readFileSync(join(out, 'report.html'), 'utf8') };
 }
 
-const CASES: { target: SimTarget; args: string[]; kind: string; headline: RegExp }[] = [
+const CASES: {
+  target: SimTarget;
+  args: string[];
+  kind: string;
+  headline: RegExp;
+  /** the two targets' names (favoured first) and their sets' file tags */
+  targets: [string, string];
+  tags: [string, string];
+}[] = [
   {
     target: 'score',
     args: ['--label', 'repaid', '--positive', 'yes', '--pred', 'credit_score', '--favourable', 'higher'],
     kind: 'score',
     headline: /headline: group = B is disadvantaged/,
+    targets: ['top decile of credit_score', 'bottom decile of credit_score'],
+    tags: ['top_decile_of_credit_score', 'bottom_decile_of_credit_score'],
   },
   {
     target: 'multiclass',
@@ -47,32 +62,67 @@ const CASES: { target: SimTarget; args: string[]; kind: string; headline: RegExp
     kind: 'multiclass',
     // receiving the least favourable class more often is the disadvantage
     headline: /headline: group: B receives decline at ×[\d.]+ the rate of A/,
+    targets: ['class approve', 'class decline'],
+    tags: ['class_approve', 'class_decline'],
   },
   {
     target: 'regression',
     args: ['--label', 'merited_limit', '--pred', 'offered_limit', '--favourable', 'higher'],
     kind: 'regression',
     headline: /headline: group = B is disadvantaged/,
+    targets: ['top decile of offered_limit', 'bottom decile of offered_limit'],
+    tags: ['top_decile_of_offered_limit', 'bottom_decile_of_offered_limit'],
   },
 ];
 
+/** The HTML between a section's anchor and the next section. */
+const section = (html: string, id: string) => {
+  const at = html.indexOf(`id="${id}"`);
+  assert.ok(at > 0, `section ${id}`);
+  const next = html.indexOf('<section', at);
+  return html.slice(at, next < 0 ? undefined : next);
+};
+
 describe('lucid audit --pred of each output kind on the simulator', () => {
   for (const c of CASES)
-    it(`${c.kind}: says the kind and why first, flags B, shows its sections and no binary-only one`, () => {
+    it(`${c.kind}: says the kind and why first, flags B, names the two targets, shows its sections`, () => {
       const r = audit(`pred-${c.kind}`, '--data', data(c.target), ...c.args);
       assert.equal(r.status, EXIT.ok, r.stderr);
       const lines = r.stdout.split('\n');
       assert.match(lines[0], new RegExp(`^lucid: output: inferred ${c.kind}: `));
-      assert.match(r.stdout, /LUCID, FALE, .* are not run/s);
-      assert.match(r.stdout.replace(/\n\s+/g, ' '), c.headline);
+      const out = r.stdout.replace(/\n\s+/g, ' ');
+      // a predictions column: the sets are drawn; LUCID and FALE are said not run, and the sets are not
+      assert.match(out, /lucid: Not run: [^\n]*LUCID[^\n]*FALE/);
+      assert.doesNotMatch(out, /Not run: the canonical sets/);
+      assert.match(out, c.headline);
+      // the summary states the sets' findings as a binary audit's, in the targets' words
+      assert.ok(out.includes(`lucid: canonical sets: ${c.targets[0]}`), out);
+      assert.ok(out.includes(` against ${c.targets[1]}`), out);
+      assert.match(out, /features that separate the two sides of the targets' contrast most/);
+      assert.ok(out.includes(`of the rows drawn for the ${c.targets[0]} set`), out);
       const html = r.html();
       // the kind and why before the verdict, the verdict before the contents
       const kindAt = html.indexOf('id="output-kind"');
       assert.ok(kindAt > 0 && kindAt < html.indexOf('id="verdict"'));
       assert.ok(html.indexOf('id="verdict"') < html.indexOf('class="toc"'));
-      assert.match(html, /id="not-run"[^>]*>The canonical sets \(LUCID-GAN\), LUCID, FALE/);
-      for (const id of ['verdict', 'metrics', 'protected', 'caveats', 'files'])
+      assert.match(html, /id="not-run"[^>]*>Not run: [^<]*LUCID/);
+      for (const id of ['verdict', 'metrics', 'protected', 'caveats', 'files', ...SET_SECTIONS])
         assert.ok(html.includes(`id="${id}"`), `section ${id}`);
+      // the first screen: which two targets, with their rows, before the contents; then the sets' findings
+      const sides = section(html, 'sides');
+      assert.ok(html.indexOf('id="sides"') < html.indexOf('class="toc"'));
+      assert.match(sides, new RegExp(`<strong>${c.targets[0]}[^<]*</strong> \\(\\d+ rows\\)`));
+      assert.match(sides, new RegExp(`<strong>${c.targets[1]}[^<]*</strong> \\(\\d+ rows\\)`));
+      for (const id of ['findings', 'canonical', 'proxy'])
+        assert.doesNotMatch(section(html, id), /positive set|negative set|the model's positive decisions/, id);
+      assert.ok(section(html, 'canonical').includes(`${c.targets[0]} set`));
+      // the group metrics as HTML tables (the text tables folded beneath): group B's row holds a flag
+      const metrics = section(html, 'metrics');
+      assert.match(metrics, /<table class="metrics output-groups">/);
+      // (a score's flags are its threshold view's, the binary tables folded beneath its own)
+      if (c.kind === 'score') assert.match(metrics, /<details id="threshold-view">[\s\S]*⚑/);
+      else assert.match(metrics, /<tr><td class="l">B<\/td><td>\d+<\/td>.*?⚑ flagged/);
+      assert.match(metrics, /<details id="metrics-text">/);
       for (const id of BINARY_ONLY) assert.ok(!html.includes(`id="${id}"`), `no section ${id}`);
       assert.equal(html.includes('data-chart="ratio-curve"'), c.kind === 'score');
       // the verdict table: group B flagged as disadvantaged in the group attribute's row
@@ -86,7 +136,11 @@ describe('lucid audit --pred of each output kind on the simulator', () => {
       assert.equal(json.meta.output.kind, c.kind);
       assert.ok(json.metrics.report.verdicts.counts.flagged > 0);
       assert.ok(!existsSync(join(r.out, 'canonical-positive.csv')));
-      assert.deepEqual(json.files, ['metrics.json', 'metrics.csv', 'protected-bins.json', 'report.html', 'audit.json']);
+      // the sets' files are named for the targets; audit.json holds their references
+      for (const tag of c.tags) assert.ok(json.files.includes(`canonical-${tag}.csv`), tag);
+      assert.equal(json.sides.audit.canonical.positive.file, `canonical-${c.tags[0]}.csv`);
+      assert.equal(json.sides.audit.canonical.negative.file, `canonical-${c.tags[1]}.csv`);
+      assert.ok(existsSync(join(r.out, `canonical-${c.tags[0]}.csv`)));
       assert.ok(readFileSync(join(r.out, 'metrics.csv'), 'utf8').split('\n').length > 3);
     });
 
@@ -103,6 +157,7 @@ describe('lucid audit --pred of each output kind on the simulator', () => {
       'higher',
       '--protected',
       'sex,group',
+      ...TINY,
       '--quiet',
       '--format',
       'json',
@@ -115,6 +170,8 @@ describe('lucid audit --pred of each output kind on the simulator', () => {
     assert.match(j.headline, /group = B is disadvantaged/);
     assert.equal(j.metrics.output.kind, 'regression');
     assert.ok(Array.isArray(j.metrics.attributes));
+    assert.match(j.sets.pair.favoured.label, /^top decile of offered_limit/);
+    assert.equal(j.sets.rows.favoured + j.sets.rows.other + j.sets.rows.neither, 2000);
   });
 });
 
@@ -151,6 +208,7 @@ describe('lucid audit --model with a built-in multiclass model and a regressor',
       assert.match(r.stdout.split('\n')[0], new RegExp(`^lucid: output: ${kind}: the model declares it`));
       const html = r.html();
       for (const id of BINARY_ONLY) assert.ok(!html.includes(`id="${id}"`), `no section ${id}`);
+      for (const id of SET_SECTIONS) assert.ok(html.includes(`id="${id}"`), `section ${id}`);
       assert.equal(JSON.parse(readFileSync(join(r.out, 'audit.json'), 'utf8')).meta.model.kind, 'builtin');
     });
 });
@@ -204,6 +262,7 @@ describe('the report sections table', () => {
         );
         assert.ok(ids.includes('metrics'), kind);
         if (kind !== 'binary') for (const id of BINARY_ONLY) assert.ok(!ids.includes(id), `${kind}: ${id}`);
+        for (const id of SET_SECTIONS.filter((x) => x !== 'sides')) assert.ok(ids.includes(id), `${kind}: ${id}`);
       }
     },
   );

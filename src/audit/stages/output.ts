@@ -1,7 +1,7 @@
 // The audit of a score, a class among k or a real value (the plan's output kind other than binary): the model's
 // output per row (a multiclass model's most probable class; a score or a real value as it is), the protected
-// attributes' groups (a numeric one binned, as for binary audits), and outputMetrics' typed report with its verdicts.
-// Nothing else runs: the canonical sets, LUCID, FALE and the checks of the sets read a binary decision.
+// attributes' groups (a numeric one binned, as for binary audits), outputMetrics' typed report with its verdicts, and
+// the canonical sets of two targets of the output (stages/sides.ts); `notRun` says what did not run, and why.
 import { Rng } from '../../engine/rng.js';
 import type { Column, Table } from '../../data/table.js';
 import { outputMetrics } from '../../methods/metrics/index.js';
@@ -15,19 +15,19 @@ import { outputFaleStage } from './fale.js';
 import { freeName, sidesStage, type BinaryStages } from './sides.js';
 import type { AuditOptions } from '../options.js';
 
-/** The words of each kind's output, in the sentence that says what is not run. */
-const KIND_WORDS: Record<MetricsOnlyReport['kind'], string> = {
-  score: 'a score read whole',
-  multiclass: 'a multiclass output',
-  regression: 'a regression output',
-};
-
-/** The one sentence the report and the summary give for what an audit of `kind` does not run. */
-export function notRunText(kind: MetricsOnlyReport['kind']): string {
-  return (
-    `The canonical sets (LUCID-GAN), LUCID, FALE, the intersections' sets and the checks of the sets read a binary ` +
-    `decision; for ${KIND_WORDS[kind]} they are not run: this audit is its group metrics.`
-  );
+/**
+ * The one sentence the report and the summary give for what an output audit did not run, each part with its reason
+ * (the canonical sets' skip, LUCID's reason, FALE's); a stage absent from `r` is said not run. Empty when all ran.
+ */
+export function notRunText(r: Pick<OutputAuditResult, 'sides' | 'lucid' | 'fale' | 'faleSkipped'>): string {
+  const parts: string[] = [];
+  if (!r.sides) parts.push('the canonical sets (LUCID-GAN) and their checks');
+  else if ('skipped' in r.sides) parts.push(`the canonical sets (LUCID-GAN) and their checks: ${r.sides.skipped}`);
+  if (!r.lucid) parts.push('LUCID');
+  else if (!r.lucid.ran) parts.push(`LUCID: ${r.lucid.reason ?? 'no reason given'}`);
+  if (!r.fale) parts.push('FALE');
+  else if (!r.fale.length) parts.push(`FALE: ${r.faleSkipped ?? 'no attribute'}`);
+  return parts.length ? `Not run: ${parts.join('; ')}.` : '';
 }
 
 /**
@@ -179,7 +179,7 @@ export async function outputStage(
     },
     protected: views.map((v) => v.attr),
     metrics: report,
-    notRun: notRunText(kind),
+    notRun: notRunText({ sides, fale: fale.sections, faleSkipped: fale.skipped }),
     sides,
     fale: fale.sections,
     ...(fale.skipped === undefined ? {} : { faleSkipped: fale.skipped }),
