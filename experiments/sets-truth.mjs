@@ -307,7 +307,7 @@ function analyse() {
             : [];
           const namedList = r.sides ? r.sides.findings.named.map((x) => x.feature).join(', ') : '—';
           misses.push(
-            `- ${r.id}: ${k !== 'fair' && !j.hit ? 'MISS' : 'hit'}${
+            `- ${r.id}: ${k === 'fair' ? 'fair run' : j.hit ? 'hit' : 'MISS'}${
               j.falses.length
                 ? `; false: ${j.falses
                     .map(
