@@ -152,6 +152,7 @@ export interface LucidSection {
   ran: boolean;
   /** why LUCID did not run (e.g. "the model is a predictions column; LUCID needs a differentiable model") */
   reason?: string;
+  /** the preferred class (towards a target of a score, a class or a real value: the target's label) */
   prefer?: string;
   n?: number;
   epochs?: number;
@@ -160,7 +161,10 @@ export interface LucidSection {
    * simplex
    */
   projected?: boolean;
-  /** share of samples the model scores ≥ 0.5 for the preferred class after one-hot snapping */
+  /**
+   * share of samples the model scores ≥ 0.5 for the preferred class after one-hot snapping (towards a target of a
+   * score, a class or a real value: the share whose snapped output is in the target)
+   */
   success?: number;
   /** LUCID's canonical set (decoded), with pred and pred_snapped */
   canonical?: Table;
@@ -168,7 +172,7 @@ export interface LucidSection {
   start?: Table;
   /** per feature: series[0] canonical, series[1] start; ranked by js */
   distributions?: Distribution[];
-  /** mean loss per epoch */
+  /** mean loss per epoch (towards a target: both phases, 2 × epochs, the second on the numbers, one-hot groups held) */
   loss?: number[];
 }
 

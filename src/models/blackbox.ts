@@ -40,8 +40,9 @@ export const MODEL_TIMEOUT_SECONDS = 60;
 // The built-in classifier
 
 /**
- * The built-in model as a black box, with the output its file records. A binary classifier is differentiable (LUCID
- * inverts its logit) and names its positive class; a multiclass one returns its class probabilities (N×k), a
+ * The built-in model as a black box, with the output its file records. Every kind is differentiable (LUCID inverts a
+ * binary classifier's logit towards a class, a multiclass one's logits towards a class, a regressor's value towards a
+ * band); a binary classifier names its positive class, a multiclass one returns its class probabilities (N×k), a
  * regressor its values in the label's units.
  */
 export function builtinBlackBox(engine: Engine, model: Classifier, source: string): BlackBox {
@@ -53,6 +54,7 @@ export function builtinBlackBox(engine: Engine, model: Classifier, source: strin
       source,
       features,
       output,
+      differentiable: model,
       predict: async (table) =>
         checkPredictions(model.predictOutput(engine, table, source), table.rows, source, 0, output),
     };

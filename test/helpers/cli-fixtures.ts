@@ -28,8 +28,8 @@ export interface CliFixture {
 
 /**
  * The tiny data of the fixtures, written to `dir`: d.csv (60 rows: x numeric, g categorical, y
- * label learnable from x), m.json (a logistic model of y), g.lgan (a 1-epoch LUCID-GAN of d.csv),
- * policy.json (a fairness policy that passes on d.csv) and baseline.json (its lucid check result);
+ * label learnable from x), m.json (a logistic model of y), r.json (a linear regression of x), g.lgan (a 1-epoch
+ * LUCID-GAN of d.csv), policy.json (a fairness policy that passes on d.csv) and baseline.json (its lucid check result);
  * bad.csv and bad.json are malformed (gzip magic, not a CSV or JSON file).
  */
 export function writeFixtureFiles(dir: string): void {
@@ -59,6 +59,28 @@ export function writeFixtureFiles(dir: string): void {
     '--quiet',
     '--out',
     join(dir, 'm.json'),
+  );
+  // lucid invert reads --data for a regressor's quantile band
+  run(
+    'model',
+    'train',
+    '--data',
+    join(dir, 'd.csv'),
+    '--label',
+    'x',
+    '--drop',
+    'y',
+    '--output',
+    'regression',
+    '--hidden',
+    'none',
+    '--epochs',
+    '20',
+    '--val-fraction',
+    '0',
+    '--quiet',
+    '--out',
+    join(dir, 'r.json'),
   );
   run('gan', 'fit', '--data', join(dir, 'd.csv'), '--epochs', '1', '--quiet', '--out', join(dir, 'g.lgan'));
   // lucid check: a policy that passes on d.csv with y as its own prediction (g = a has 20 rows: insufficient data), and
@@ -158,7 +180,27 @@ export function cliFixtures(dir: string): Record<string, CliFixture> {
       badColumn: ['gan', 'sample', '--model', join(dir, 'g.lgan'), '-n', '10', '--fix', 'gg=a', '--out', out('s.csv')],
     },
     inspect: { args: ['inspect', '--data', d], badColumn: ['inspect', '--data', d, '--numeric', 'xx'] },
-    invert: { args: ['invert', '--model', m, '--prefer', 'yes', '-n', '20', '--epochs', '10', '--out', out('c.csv')] },
+    invert: {
+      args: ['invert', '--model', m, '--prefer', 'yes', '-n', '20', '--epochs', '10', '--out', out('c.csv')],
+      // --data gives the rows of a regressor's quantile band
+      withFile: {
+        '--data': [
+          'invert',
+          '--model',
+          join(dir, 'r.json'),
+          '--band',
+          '0.9-1',
+          '--data',
+          d,
+          '-n',
+          '5',
+          '--epochs',
+          '2',
+          '--out',
+          out('c.csv'),
+        ],
+      },
+    },
     metrics: {
       args: ['metrics', '--data', d, '--label', 'y', '--pred', 'y', '--group', 'g'],
       badColumn: ['metrics', '--data', d, '--label', 'y', '--pred', 'y', '--group', 'gg'],

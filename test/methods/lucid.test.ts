@@ -4,6 +4,7 @@
 import { after, before, describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -527,6 +528,9 @@ describe('LUCID: errors', () => {
 const bin = fileURLToPath(new URL('../../../bin/lucid.js', import.meta.url));
 const lucid = (...args: string[]) => spawnSync(process.execPath, [bin, ...args], { encoding: 'utf8' });
 
+const BYTES_CANONICAL = 'dbce335d8a20de4ad01e1c825655124fb19872c9823b645203b0987a5a5b6343';
+const BYTES_TRACE = 'bbdc1556e903cf04b938823cc354fbdfccb69df590c360fb7cf5701fc522f6a5';
+
 describe('lucid invert', () => {
   const dir = mkdtempSync(join(tmpdir(), 'lucid-invert-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -534,6 +538,49 @@ describe('lucid invert', () => {
   // signed as lucid model train signs its files (a file without a checksum loads with a warning)
   const plantedJson = modelJson([3], MLP);
   writeFileSync(planted, JSON.stringify({ ...plantedJson, checksum: contentChecksum(plantedJson) }));
+
+  // The bytes of a binary inversion as they were before LUCID inverted towards other targets (issue #40): a canonical
+  // set projected onto the data and a trace, fixed seeds (sha256 of the CSVs, taken on the code before the change).
+  it("keeps a binary model's bytes: the canonical set and the trace", () => {
+    const sha = (f: string) => createHash('sha256').update(readFileSync(f, 'utf8')).digest('hex');
+    const a = join(dir, 'bytes-canonical.csv');
+    const b = join(dir, 'bytes-trace.csv');
+    const ra = lucid(
+      'invert',
+      '--model',
+      planted,
+      '--prefer',
+      'good',
+      '-n',
+      '200',
+      '--seed',
+      '4',
+      '--clip',
+      '--project-onehot',
+      '--out',
+      a,
+    );
+    assert.equal(ra.status, 0, ra.stderr);
+    const rb = lucid(
+      'invert',
+      '--model',
+      planted,
+      '--prefer',
+      'bad',
+      '--loss',
+      'logit-ce',
+      '-n',
+      '20',
+      '--trace-every',
+      '50',
+      '--seed',
+      '2',
+      '--out',
+      b,
+    );
+    assert.equal(rb.status, 0, rb.stderr);
+    assert.deepEqual([sha(a), sha(b)], [BYTES_CANONICAL, BYTES_TRACE]);
+  });
 
   it('writes the canonical set: decoded features, pred and pred_snapped', () => {
     const out = join(dir, 'canonical.csv');

@@ -149,11 +149,11 @@ describe('lucid model train / predict', () => {
     assert.ok(Math.abs(p.reduce((a, b) => a + b) - 1) < 1e-9);
     assert.equal(cells[0], ['Bachelor', 'Doctorate', 'Master', 'Secondary', 'Vocational'][p.indexOf(Math.max(...p))]);
 
-    // the commands that read P(positive) refuse a multiclass model, as a usage error naming it and saying what to do
+    // invert reads a multiclass model towards a class (--target-class), not a binary classifier's --prefer
     r = lucid('invert', '--model', mc, '--prefer', 'Master', '--out', join(dir, 'inv.csv'));
     assert.equal(r.status, 2, r.stderr);
-    assert.match(r.stderr, /mc\.json: is a multiclass model; lucid invert reads a binary classifier's P\(positive\)/);
-    assert.match(r.stderr, /lucid metrics --data scored\.csv --pred <column> --output multiclass/);
+    assert.match(r.stderr, /--prefer reads a binary classifier; .*mc\.json is a multiclass model: give --target-class/);
+    // the commands that read P(positive) refuse a multiclass model, as a usage error naming it and saying what to do
     for (const extra of [[], ['--bootstrap', '2']]) {
       r = lucid(
         'fale',

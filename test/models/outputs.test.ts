@@ -203,7 +203,11 @@ describe('model files of each kind', () => {
           assert.deepEqual([...back.predictOutput(engine, t)], [...a.predictOutput(engine, t)]);
           const box = builtinBlackBox(engine, back, file);
           assert.equal(box.output?.kind, k.kind);
-          assert.equal(box.differentiable !== undefined, k.kind === 'binary');
+          assert.equal(
+            box.differentiable,
+            back,
+            'every built-in kind is differentiable (LUCID inverts towards a target)',
+          );
           assert.equal((await box.predict(t)).length, t.rows * (k.kind === 'multiclass' ? 3 : 1));
         } finally {
           back.dispose();

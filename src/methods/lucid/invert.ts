@@ -125,17 +125,7 @@ export function preferProbability(
   n: number,
   preference: Preference,
 ): Float64Array {
-  const d = model.preprocessor.dim;
-  check(x.length === n * d, 'E_SHAPE', () => `invert: ${x.length} values are not ${n} rows of ${d} inputs`);
-  const out = new Float64Array(n);
-  if (n === 0) return out;
-  engine.scope(() =>
-    engine.noGrad(() => {
-      const z = model.logits(engine.tensor(x, [n, d])).data;
-      for (let i = 0; i < n; i++) out[i] = sigmoid(preference.positive ? z[i] : -z[i]);
-    }),
-  );
-  return out;
+  return objectiveValues(engine, model, x, n, preferObjective(preference, 'prob-ce'));
 }
 
 /**
@@ -205,17 +195,80 @@ export function checkLucidEpochs(epochs: number): void {
 }
 
 /**
+ * What a descent pulls towards, over the model's raw outputs z = model.logits(x), (N, width) row-major: one logit
+ * (binary), k logits (multiclass) or one standardised value (regression).
+ */
+export interface LucidObjective {
+  /** outputs per row of model.logits */
+  width: number;
+  /** (N, width) raw outputs → the per-sample loss summed over the batch (so each sample follows its own path) */
+  loss(z: Tensor): Tensor;
+  /** the output reported for sample i (columns pred, pred_snapped, the trace's pred) from the raw outputs z */
+  value(z: ArrayLike<number>, i: number): number;
+}
+
+/** A descent's result, whatever its objective. */
+export type Descent = Omit<InvertResult, 'preference'>;
+
+/** The binary objective: P(prefer) = 1 under `loss`; the reported output is P(prefer). */
+function preferObjective(preference: Preference, loss: LucidLoss): LucidObjective {
+  return {
+    width: 1,
+    loss: (z) => lucidLoss(z, preference, loss),
+    value: (z, i) => sigmoid(preference.positive ? z[i] : -z[i]),
+  };
+}
+
+/**
  * Runs LUCID on a differentiable binary classifier.
  * @example const r = invert(engine, model, { prefer: '>50K', n: 1000 }); // r.table: the canonical set
  */
 export function invert(engine: Engine, model: LucidModel, opts: InvertOptions): InvertResult {
-  const { n, epochs, lr, init, loss, seed, traceEvery } = validate(opts);
+  const v = validate(opts);
+  check(
+    (model.kind ?? 'binary') === 'binary',
+    'E_ARG',
+    () => `invert: the model is a ${model.kind} model; --prefer reads a binary classifier (invert towards a target)`,
+  );
   const preference = resolvePreference(model, opts.prefer);
+  return { preference, ...descend(engine, model, opts, v, preferObjective(preference, v.loss)) };
+}
+
+/** Checks and defaults of the options a descent of any objective reads (everything but prefer and loss). */
+export function descentOptions(opts: Omit<InvertOptions, 'prefer'>): ReturnType<typeof validate> {
+  return validate({ ...opts, prefer: '' });
+}
+
+/**
+ * LUCID's descent towards `objective` (checked options `v`; `opts` for the constraints and rounding), with the
+ * output columns pred and pred_snapped (and `extra` columns after them, whose names are reserved too).
+ *
+ * `extra.refine` > 0 adds a second phase after the `epochs` steps: every one-hot group is snapped to its arg-max and
+ * held there while the numeric inputs take `refine` more steps (their gradient only, the same constraints), so that a
+ * narrow target (a band, a middle class) reached by fractional one-hot inputs is reached again by valid ones. The loss
+ * curve and the trace run on through it (epochs `epochs` + 1 … `epochs` + `refine`). Binary invert has none.
+ */
+export function descend(
+  engine: Engine,
+  model: LucidModel,
+  opts: Omit<InvertOptions, 'prefer'>,
+  v: ReturnType<typeof validate>,
+  objective: LucidObjective,
+  extra?: {
+    names?: readonly string[];
+    columns?(encoded: Float32Array, snapped: Float32Array): Column[];
+    refine?: number;
+  },
+): Descent {
+  const { n, lr, init, seed, traceEvery } = v;
+  const first = v.epochs;
+  const refine = extra?.refine ?? 0;
+  const epochs = first + refine;
   const pre = model.preprocessor;
   checkGroups(pre);
   const d = pre.dim;
   const featureNames = pre.groups.map((g) => g.name);
-  for (const r of RESERVED) {
+  for (const r of [...RESERVED, ...(extra?.names ?? [])]) {
     check(
       !featureNames.includes(r),
       'E_INPUT',
@@ -225,6 +278,7 @@ export function invert(engine: Engine, model: LucidModel, opts: InvertOptions): 
   const groups = pre.groups;
   const hasCategorical = groups.some((g) => g.kind === 'categorical');
   const k = engine.k;
+  const w = objective.width;
 
   const logged = (e: number) => traceEvery !== undefined && (e === 1 || e % traceEvery === 0);
   const traceX: Float32Array[] = [];
@@ -235,6 +289,7 @@ export function invert(engine: Engine, model: LucidModel, opts: InvertOptions): 
   const t0 = now();
   const x = engine.empty([n, d]); // heap: lives across the steps' scopes
   const bounds = opts.clip ? clipBounds(engine, groups, d, opts.bounds) : null;
+  let numericOnly: Tensor | null = null;
   try {
     // Starting points U[low, high) from the seeded generator (row i is the same for every n).
     new Rng(engine, seed).fill('rng_uniform', x);
@@ -249,25 +304,38 @@ export function invert(engine: Engine, model: LucidModel, opts: InvertOptions): 
     };
     constrain();
 
+    // the second phase's gradient mask: 1 on numeric inputs, 0 on one-hot ones (1, D)
+    if (refine > 0) numericOnly = numericMask(engine, groups, d);
     for (let e = 1; e <= epochs; e++) {
+      if (e === first + 1) snapOneHot(x.data, n, d, groups);
       engine.scope(() => {
         const xv = x.detach();
         xv.requiresGrad = true;
         const z = model.logits(xv);
-        check(z.size === n, 'E_SHAPE', () => `invert: the model's logits have shape [${z.shape}], expected [${n},1]`);
-        const l = lucidLoss(z, preference, loss);
+        check(
+          z.size === n * w,
+          'E_SHAPE',
+          () => `invert: the model's logits have shape [${z.shape}], expected [${n},${w}]`,
+        );
+        const l = objective.loss(z);
         lossCurve[e - 1] = l.item() / n;
         if (logged(e)) {
           traceEpochs.push(e);
           traceX.push(x.toArray());
           const zv = z.data;
           const p = new Float64Array(n);
-          for (let i = 0; i < n; i++) p[i] = sigmoid(preference.positive ? zv[i] : -zv[i]);
+          for (let i = 0; i < n; i++) p[i] = objective.value(zv, i);
           tracePred.push(p);
         }
         const [g] = grad(l, [xv]);
+        if (e > first) k.f32_binary_rows(BinOp.mul, 0, g.ptr, g.ptr, numericOnly!.ptr, n, d);
         k.f32_axpy(x.ptr, g.ptr, -lr, x.size);
-        constrain();
+        if (e > first) {
+          if (bounds) {
+            k.f32_binary_rows(BinOp.max, 0, x.ptr, x.ptr, bounds.lo.ptr, n, d);
+            k.f32_binary_rows(BinOp.min, 0, x.ptr, x.ptr, bounds.hi.ptr, n, d);
+          }
+        } else constrain();
       });
     }
     const ms = now() - t0;
@@ -279,33 +347,63 @@ export function invert(engine: Engine, model: LucidModel, opts: InvertOptions): 
     );
     const snapped = encoded.slice();
     snapOneHot(snapped, n, d, groups);
-    const pred = preferProbability(engine, model, encoded, n, preference);
-    const predSnapped = preferProbability(engine, model, snapped, n, preference);
+    const pred = objectiveValues(engine, model, encoded, n, objective);
+    const predSnapped = objectiveValues(engine, model, snapped, n, objective);
     const decoded = pre.decode(encoded, n, { round: opts.round === true });
     const table: Table = {
       rows: n,
-      columns: [...decoded.columns, num('pred', pred), num('pred_snapped', predSnapped)],
+      columns: [
+        ...decoded.columns,
+        num('pred', pred),
+        num('pred_snapped', predSnapped),
+        ...(extra?.columns ? extra.columns(encoded, snapped) : []),
+      ],
     };
-    const result: InvertResult = {
-      preference,
-      n,
-      dim: d,
-      encoded,
-      snapped,
-      pred,
-      predSnapped,
-      table,
-      loss: lossCurve,
-      ms,
-    };
+    const result: Descent = { n, dim: d, encoded, snapped, pred, predSnapped, table, loss: lossCurve, ms };
     if (traceEvery !== undefined)
-      result.trace = buildTrace(engine, model, preference, n, d, traceEpochs, traceX, tracePred, epochs);
+      result.trace = buildTrace(engine, model, objective, n, d, traceEpochs, traceX, tracePred, epochs);
     return result;
   } finally {
     x.dispose();
     bounds?.lo.dispose();
     bounds?.hi.dispose();
+    numericOnly?.dispose();
   }
+}
+
+/** The model's raw outputs of n encoded rows, (n, width) row-major (one batch, no graph). */
+export function rawOutputs(engine: Engine, model: LucidModel, x: Float32Array, n: number): Float32Array {
+  const d = model.preprocessor.dim;
+  check(x.length === n * d, 'E_SHAPE', () => `invert: ${x.length} values are not ${n} rows of ${d} inputs`);
+  if (n === 0) return new Float32Array(0);
+  return engine.scope(() => engine.noGrad(() => model.logits(engine.tensor(x, [n, d])).toArray()));
+}
+
+/** The objective's output of n encoded rows through the model (one batch, no graph). */
+function objectiveValues(
+  engine: Engine,
+  model: LucidModel,
+  x: Float32Array,
+  n: number,
+  objective: LucidObjective,
+): Float64Array {
+  const d = model.preprocessor.dim;
+  check(x.length === n * d, 'E_SHAPE', () => `invert: ${x.length} values are not ${n} rows of ${d} inputs`);
+  const out = new Float64Array(n);
+  if (n === 0) return out;
+  engine.scope(() =>
+    engine.noGrad(() => {
+      const z = model.logits(engine.tensor(x, [n, d])).data;
+      for (let i = 0; i < n; i++) out[i] = objective.value(z, i);
+    }),
+  );
+  return out;
+}
+
+function numericMask(engine: Engine, groups: readonly LucidFeatureGroup[], d: number): Tensor {
+  const m = new Float32Array(d);
+  for (const g of groups) if (g.kind === 'numeric') m[g.start] = 1;
+  return engine.tensor(m, [1, d]);
 }
 
 function clipBounds(
@@ -340,7 +438,7 @@ function clipBounds(
 function buildTrace(
   engine: Engine,
   model: LucidModel,
-  preference: Preference,
+  objective: LucidObjective,
   n: number,
   d: number,
   epochs: number[],
@@ -352,7 +450,7 @@ function buildTrace(
   const extra = xs[xs.length - 1].slice();
   snapOneHot(extra, n, d, model.preprocessor.groups);
   xs.push(extra);
-  preds.push(preferProbability(engine, model, extra, n, preference));
+  preds.push(objectiveValues(engine, model, extra, n, objective));
   epochs.push(total + 1);
   const L = epochs.length;
   const encoded = new Float32Array(n * L * d);

@@ -24,7 +24,11 @@ export interface LucidPreprocessor {
   decode(x: Float32Array, n: number, opts?: { round?: boolean }): Table;
 }
 
-/** A binary classifier whose logit is differentiable with respect to its encoded input. */
+/**
+ * A model whose raw outputs are differentiable with respect to its encoded input: a binary classifier's logit (what
+ * `invert` reads), or, as the built-in model says with `kind`, a multiclass classifier's k logits or a regressor's
+ * standardised value (what `invertTowards` reads).
+ */
 export interface LucidModel {
   readonly preprocessor: LucidPreprocessor;
   /** The label column the model predicts. */
@@ -35,7 +39,14 @@ export interface LucidModel {
   readonly negative?: string;
   /** Both classes, when the model names them this way instead. */
   readonly classes?: readonly string[];
-  /** (N, D) encoded inputs → (N, 1) logit of P(positive); recorded by autodiff, no state changes. */
+  /** What it was trained for (default binary). */
+  readonly kind?: 'binary' | 'multiclass' | 'regression';
+  /** A regressor's label standardisation: it outputs (y − mean) / sd. */
+  readonly target?: { readonly mean: number; readonly sd: number } | null;
+  /**
+   * (N, D) encoded inputs → (N, 1) logit of P(positive) (a multiclass model's (N, k) logits in `classes`' order, a
+   * regressor's (N, 1) standardised value); recorded by autodiff, no state changes.
+   */
   logits(x: Tensor): Tensor;
 }
 
