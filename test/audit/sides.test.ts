@@ -136,3 +136,14 @@ describe('FALE of a real value in the audit', () => {
     assert.equal(g.result.measure?.name, 'mean-prediction');
   });
 });
+
+describe('LUCID of a real value in the audit', () => {
+  it('inverts towards the favoured band through the regressor, its success the share that lands in it', () => {
+    const l = result.lucid;
+    assert.ok(l?.ran, `LUCID ran: ${l?.reason}`);
+    const s = result.sides as SidesSection;
+    assert.equal(l.prefer, s.pair.favoured.label);
+    assert.ok(l.success !== undefined && l.success >= 0 && l.success <= 1);
+    assert.equal(result.notRun, '');
+  });
+});

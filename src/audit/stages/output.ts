@@ -7,7 +7,10 @@ import type { Column, Table } from '../../data/table.js';
 import { outputMetrics } from '../../methods/metrics/index.js';
 import { outputOf } from '../../models/blackbox.js';
 import { inData } from '../plan.js';
-import type { MetricsOnlyReport, OutputAuditResult } from '../types.js';
+import type { LucidSection, MetricsOnlyReport, OutputAuditResult, SidesSection } from '../types.js';
+import type { OutputTarget } from '../../methods/metrics/targets.js';
+import { observedRanges } from '../canonical.js';
+import { lucidTargetSection } from './lucid.js';
 import { AUDIT_VERSION } from '../options.js';
 import { elapsed, requireColumn, type AuditContext } from './context.js';
 import { groupViews } from './metrics.js';
@@ -29,6 +32,10 @@ export function notRunText(r: Pick<OutputAuditResult, 'sides' | 'lucid' | 'fale'
   else if (!r.fale.length) parts.push(`FALE: ${r.faleSkipped ?? 'no attribute'}`);
   return parts.length ? `Not run: ${parts.join('; ')}.` : '';
 }
+
+/** The canonical sets' favoured target, or null when they chose none. */
+const favouredTarget = (s: SidesSection | { skipped: string }): OutputTarget | null =>
+  'pair' in s ? s.pair.favoured : null;
 
 /**
  * The model's output as one column: a multiclass model's N×k probabilities become the class of each row's largest
@@ -121,9 +128,22 @@ export async function outputStage(
   const sides = await sidesStage(ctx, { kind, predCol, predInTable: !model, options, stages, edges });
   lap('sets');
   if ('skipped' in sides) caveats.push({ topic: 'other', text: `no canonical sets: ${sides.skipped}` });
+  // LUCID towards the favoured target, through the model (a differentiable built-in one)
+  progress('lucid', 0);
+  const lucid: LucidSection = favouredTarget(sides)
+    ? lucidTargetSection(engine, model, favouredTarget(sides)!, {
+        n: plan.n,
+        epochs: plan.lucidEpochs,
+        seed: plan.seeds.audit,
+        range: observedRanges(table),
+        roleOf: (c) => (views.some((v) => v.attr.column === c) ? 'protected' : 'feature'),
+      })
+    : { ran: false, reason: 'no target to invert towards: the canonical sets chose none (see their reason)' };
+  if (lucid.ran) seedLog['LUCID (uniform start and descent)'] = plan.seeds.audit;
+  lap('lucid');
   // FALE on the output's measure: the favoured class's rate (the sets' favoured class, else the class order's first)
   progress('fale', 0);
-  const favoured = 'pair' in sides ? sides.pair.favoured : null;
+  const favoured = favouredTarget(sides);
   const fale = await outputFaleStage(ctx, {
     kind,
     views,
@@ -179,8 +199,9 @@ export async function outputStage(
     },
     protected: views.map((v) => v.attr),
     metrics: report,
-    notRun: notRunText({ sides, fale: fale.sections, faleSkipped: fale.skipped }),
+    notRun: notRunText({ sides, lucid, fale: fale.sections, faleSkipped: fale.skipped }),
     sides,
+    lucid,
     fale: fale.sections,
     ...(fale.skipped === undefined ? {} : { faleSkipped: fale.skipped }),
     caveats,
