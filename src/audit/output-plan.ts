@@ -137,6 +137,11 @@ export function outputPlan(table: Table, opts: AuditOptions, model: BlackBox | u
     refuse('--band-scale', opts.bandScale, 'score and regression');
   } else {
     const given = opts.bands ?? [];
+    check(
+      opts.bandScale === undefined || given.length > 0,
+      'E_ARG',
+      () => `audit: --band-scale reads --band; give a band (the default deciles are quantiles)`,
+    );
     check(given.length <= 2, 'E_ARG', () => `audit: --band is given at most twice (two bands to contrast)`);
     plan.bands = given.map((b) => parseBand(b, opts.bandScale ?? 'quantile', 'audit'));
   }

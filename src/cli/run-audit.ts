@@ -6,6 +6,7 @@
 import type { Engine } from '../engine/engine.js';
 import { isOutputAudit, type AnyAuditResult, type AuditResult } from '../audit/types.js';
 import { interruption } from '../audit/stages/result.js';
+import { outputInterruption } from '../audit/stages/output.js';
 import { auditAnyFile, auditFile, type AuditFileOptions } from '../node/audit.js';
 import type { ReadReport } from '../node/csv.js';
 import { Interrupted, interruptScope } from './interrupt.js';
@@ -62,17 +63,19 @@ async function withProgress<R, T extends AnyAuditResult>(
     const result: AnyAuditResult = out.result;
     const meta = result.meta;
     // the signal that stopped it (the core knows only that it was asked to stop); one that came after
-    // the audit's last step still marks it (an audit of the other kinds trains nothing: its metrics are whole)
-    if (sig && !isOutputAudit(result))
+    // the audit's last step still marks it (an output audit's: its canonical sets' GANs, when it drew sets)
+    if (sig)
       meta.interrupted = {
         ...(meta.interrupted ??
-          interruption(
-            'done',
-            result.meta.gan.epochsDone,
-            result.meta.gan.seeds.length,
-            result.meta.gan.epochs,
-            false,
-          )!),
+          (isOutputAudit(result)
+            ? outputInterruption(result.sides ?? { skipped: '' }, 'done')!
+            : interruption(
+                'done',
+                result.meta.gan.epochsDone,
+                result.meta.gan.seeds.length,
+                result.meta.gan.epochs,
+                false,
+              )!)),
         signal: sig,
       };
     const value = await finish(out);

@@ -54,7 +54,12 @@ export function outputHeader(r: OutputAuditResult): string {
   const m = r.meta;
   return (
     `<header>
-<h1>Fairness audit report</h1>
+${
+  m.interrupted
+    ? `<p class="alert" id="interrupted" role="alert">${m.interrupted.signal ? `${esc(m.interrupted.signal)}: ` : ''}` +
+      `${esc(m.interrupted.text)}</p>\n`
+    : ''
+}<h1>Fairness audit report</h1>
 <p class="alert weak" id="output-kind"><strong>Output: ${esc(m.output.kind)}.</strong> ${esc(m.output.reason)}.</p>
 ${r.notRun ? `<p id="not-run">${esc(r.notRun)}</p>\n` : ''}<p class="muted">${esc(m.data.source)} · ` +
     `${fmtInt(m.data.rows)} rows · label <code>${esc(m.label)}</code>` +

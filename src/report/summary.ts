@@ -233,7 +233,10 @@ function setsLines(r: AuditResult, top: number, w: SideWords): string[] {
  * headline, the verdict counts, where the report is, the caveats.
  */
 function outputSummary(r: OutputAuditResult, w: WrittenAudit, top: number): string {
-  const lines = [`lucid: output: ${r.meta.output.reason}`];
+  const lines: string[] = [];
+  const stop = r.meta.interrupted;
+  if (stop) lines.push(`lucid: ${stop.signal ? `${stop.signal}: ` : ''}${stop.text}`);
+  lines.push(`lucid: output: ${r.meta.output.reason}`);
   if (r.notRun) lines.push(`lucid: ${r.notRun}`);
   lines.push(
     `lucid: ${outputAuditHeadline(r)}`,

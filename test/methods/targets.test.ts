@@ -48,6 +48,9 @@ describe('targets: bands', () => {
     const b = bandTarget({ lo: 0, hi: 0.1, scale: 'quantile' }, deciles, 'd');
     assert.equal(Array.from(deciles).filter((v) => inTarget(b, v)).length, 30);
     assert.match(b.label, /d = 1\)/);
+    // the quantile ends 0 and 1 are open: an output beyond the audited ones (a generated row) is still in the band
+    assert.ok(inTarget(top, 1e6) && inTarget(bottom, -1e6));
+    assert.match(top.label, /90\.1 ≤ score ≤ 100\)/);
     const units = bandTarget({ lo: 20, hi: 30, scale: 'units' }, hundred, 'v');
     assert.equal(units.label, 'v in [20, 30]');
   });
@@ -98,10 +101,24 @@ describe('targets: the pair', () => {
     assert.equal(s.filter((x) => x === 2).length, 0, 'one band and the rest cover every row');
     // the rest holds the higher outputs too: its mean (50.5 − the band's) ties roughly; either way both sides exist
     assert.ok(s.includes(1) && s.includes(0));
+    // two bands that touch (above and below the median): the shared point's rows go to the favoured side
+    const halves = pair(
+      targetPair({
+        kind: 'score',
+        output: 's',
+        values: hundred,
+        direction: 'lower',
+        where: 't',
+        bands: [parseBand('0.5-1', 'quantile', 't'), parseBand('0-0.5', 'quantile', 't')],
+      }),
+    );
+    const hs = sidesOf(halves, hundred);
+    assert.equal(hs.filter((x) => x === 2).length, 0);
+    assert.equal(hs.filter((x) => x === 1).length, 50, 'the lower half is favoured, the median point with it');
     const few = Float64Array.from({ length: 100 }, (_, i) => (i < 95 ? 5 : 6));
     assert.throws(
       () => targetPair({ kind: 'score', output: 's', values: few, direction: 'higher', where: 't' }),
-      /overlap/,
+      /overlap in units: the output has few distinct values/,
     );
     const b = parseBand('0-0.1', 'quantile', 't');
     assert.throws(

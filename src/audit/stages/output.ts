@@ -7,7 +7,8 @@ import type { Column, Table } from '../../data/table.js';
 import { outputMetrics } from '../../methods/metrics/index.js';
 import { outputOf } from '../../models/blackbox.js';
 import { inData } from '../plan.js';
-import type { LucidSection, MetricsOnlyReport, OutputAuditResult, SidesSection } from '../types.js';
+import { interruption } from './result.js';
+import type { AuditInterruption, LucidSection, MetricsOnlyReport, OutputAuditResult, SidesSection } from '../types.js';
 import type { OutputTarget } from '../../methods/metrics/targets.js';
 import { observedRanges } from '../canonical.js';
 import { lucidTargetSection } from './lucid.js';
@@ -130,31 +131,38 @@ export async function outputStage(
   if ('skipped' in sides) caveats.push({ topic: 'other', text: `no canonical sets: ${sides.skipped}` });
   // LUCID towards the favoured target, through the model (a differentiable built-in one)
   progress('lucid', 0);
-  const lucid: LucidSection = favouredTarget(sides)
-    ? lucidTargetSection(engine, model, favouredTarget(sides)!, {
-        n: plan.n,
-        epochs: plan.lucidEpochs,
-        seed: plan.seeds.audit,
-        range: observedRanges(table),
-        roleOf: (c) => (views.some((v) => v.attr.column === c) ? 'protected' : 'feature'),
-      })
-    : { ran: false, reason: 'no target to invert towards: the canonical sets chose none (see their reason)' };
+  // a stop request (Ctrl-C) ends the audit after the sets: what ran is reported, marked interrupted
+  const STOPPED = 'the audit was asked to stop before it';
+  const stop = plan.shouldStop?.() === true;
+  const lucid: LucidSection = stop
+    ? { ran: false, reason: STOPPED }
+    : favouredTarget(sides)
+      ? lucidTargetSection(engine, model, favouredTarget(sides)!, {
+          n: plan.n,
+          epochs: plan.lucidEpochs,
+          seed: plan.seeds.audit,
+          range: observedRanges(table),
+          roleOf: (c) => (views.some((v) => v.attr.column === c) ? 'protected' : 'feature'),
+        })
+      : { ran: false, reason: 'no target to invert towards: the canonical sets chose none (see their reason)' };
   if (lucid.ran) seedLog['LUCID (uniform start and descent)'] = plan.seeds.audit;
   lap('lucid');
   // FALE on the output's measure: the favoured class's rate (the sets' favoured class, else the class order's first)
   progress('fale', 0);
   const favoured = favouredTarget(sides);
-  const fale = await outputFaleStage(ctx, {
-    kind,
-    views,
-    mtable,
-    predName,
-    features,
-    exclude: extra.map((e) => e.name),
-    minGroupSize: plan.minGroupSize,
-    direction: o.direction ?? undefined,
-    favouredClass: favoured?.kind === 'class' ? favoured.class : (o.classOrder?.[0] ?? undefined),
-  });
+  const fale = stop
+    ? { sections: [], skipped: STOPPED }
+    : await outputFaleStage(ctx, {
+        kind,
+        views,
+        mtable,
+        predName,
+        features,
+        exclude: extra.map((e) => e.name),
+        minGroupSize: plan.minGroupSize,
+        direction: o.direction ?? undefined,
+        favouredClass: favoured?.kind === 'class' ? favoured.class : (o.classOrder?.[0] ?? undefined),
+      });
   lap('fale');
   progress('done', 1);
   timings.total = Math.round(elapsed(ctx));
@@ -195,7 +203,7 @@ export async function outputStage(
       command: provenance?.command ?? { via: 'api' },
       seeds: seedLog,
       suppressBelow: plan.suppressBelow ?? null,
-      interrupted: null,
+      interrupted: outputInterruption(sides, ctx.stoppedIn()),
     },
     protected: views.map((v) => v.attr),
     metrics: report,
@@ -205,6 +213,25 @@ export async function outputStage(
     fale: fale.sections,
     ...(fale.skipped === undefined ? {} : { faleSkipped: fale.skipped }),
     caveats,
-    warnings: [...warnings, ...report.report.warnings],
+    warnings: [
+      ...warnings,
+      ...report.report.warnings,
+      ...('audit' in sides ? sides.audit.warnings.map((w) => `canonical sets: ${w}`) : []),
+    ],
   };
+}
+
+/**
+ * An output audit's record of a stop request: its canonical sets' (whose GANs it cut short), or, for a request seen
+ * after them or without them, one made at `stage`; null when none came.
+ */
+export function outputInterruption(
+  sides: SidesSection | { skipped: string },
+  stage: string | null,
+): AuditInterruption | null {
+  const meta = 'audit' in sides ? sides.audit.meta : null;
+  if (meta?.interrupted) return meta.interrupted;
+  if (stage === null) return null;
+  const gan = meta?.gan;
+  return interruption(stage, gan?.epochsDone ?? [], gan?.seeds.length ?? 0, gan?.epochs ?? 0, false);
 }

@@ -93,9 +93,15 @@ function sideLabel(
   kind: 'score' | 'multiclass' | 'regression',
   favoured: OutputTarget,
   classes: readonly string[] | null,
+  score: { positive: string; higher: boolean } | null,
 ): Column {
-  if (kind === 'score') return label;
   const text = cellLabels(label);
+  if (kind === 'score') {
+    // a score ranks its label: high scores go with the positive value. The favoured side is the high end when higher
+    // is favourable, the low end when lower is; the side view's label goes the favoured side's way in both
+    const codes = Int32Array.from(text, (t) => (t === '' ? -1 : (t === score!.positive) === score!.higher ? 1 : 0));
+    return { kind: 'categorical', name: label.name, codes, categories: ['0', '1'] };
+  }
   const codes = new Int32Array(text.length);
   for (let i = 0; i < text.length; i++) {
     const t = text[i];
@@ -127,12 +133,17 @@ export async function sidesStage(
   const out = plan.output;
   const model = plan.model;
   const declared = model ? outputOf(model) : null;
+  // a model's classes first (its probabilities' order), then any the label or the class order hold besides
   const classes =
     o.kind !== 'multiclass'
       ? null
-      : declared?.kind === 'multiclass'
-        ? [...declared.classes]
-        : (out.classOrder ?? distinct(o.predCol, plan.label, table));
+      : [
+          ...new Set([
+            ...(declared?.kind === 'multiclass' ? declared.classes : []),
+            ...(out.classOrder ?? []),
+            ...distinct(o.predCol, plan.label, table),
+          ]),
+        ];
   const ov = outputValues(o.predCol, classes);
   const pair = targetPair({
     kind: o.kind,
@@ -169,7 +180,17 @@ export async function sidesStage(
   const labelCol = table.columns.find((c) => c.name === plan.label)!;
   const columns = table.columns
     .filter((c) => !(o.predInTable && c.name === o.predCol.name))
-    .map((c) => (c.name === plan.label ? sideLabel(labelCol, o.kind, pair.favoured, ov.classes) : c));
+    .map((c) =>
+      c.name === plan.label
+        ? sideLabel(
+            labelCol,
+            o.kind,
+            pair.favoured,
+            ov.classes,
+            o.kind === 'score' ? { positive: plan.positive, higher: out.direction !== 'lower' } : null,
+          )
+        : c,
+    );
   const sideTable = selectRows(
     {
       rows: table.rows,
@@ -183,7 +204,7 @@ export async function sidesStage(
   const opts: AuditOptions = {
     ...o.options,
     label: plan.label,
-    positive: o.kind === 'score' ? plan.positive : '1',
+    positive: '1',
     favourable: 'positive',
     output: 'binary',
     pred: sideName,
@@ -196,6 +217,13 @@ export async function sidesStage(
     targetClasses: undefined,
     modelClasses: undefined,
     protectedEdges: { ...o.options.protectedEdges, ...o.edges },
+    // the side view's rows are a subset of the file: its hash is not theirs
+    provenance: o.options.provenance && {
+      ...o.options.provenance,
+      dataSha256: undefined,
+      dataBytes: undefined,
+      dataNote: "the rows of the output's two targets, taken from the audited data",
+    },
     onProgress: (stage, f, eta) => ctx.progress(stage, f, eta),
   };
   let sub: AuditContext;
@@ -207,11 +235,30 @@ export async function sidesStage(
     throw e;
   }
   if (model) sub.scorer = sideScorer(model, pair, ov.classes);
+  else if (counts.neither > 0)
+    ctx.caveats.push({
+      topic: 'validity',
+      text:
+        `canonical sets: a predictions column has no model to score generated rows, so a surrogate fitted to the ` +
+        `rows of the two targets tells them apart; it cannot say that a generated row is in neither, so the sets may ` +
+        `hold rows whose output would fall between the ${pair.favoured.label} and the ${pair.other.label}`,
+    });
   // which protected columns the model reads: the proxy view's roles
   if (model?.features) sub.modelFeatures = model.features;
-  const audit = await o.stages(sub, SETS_ONLY);
+  let audit: AuditResult;
+  try {
+    audit = await o.stages(sub, SETS_ONLY);
+  } catch (e) {
+    // the side view's own refusals (every row on one side, too few rows, a one-valued label) leave the output's audit
+    // whole: its sets are not drawn, and the report says why
+    if (e instanceof EngineError && (e.code === 'E_INPUT' || e.code === 'E_ARG'))
+      return { skipped: `the side view of the two targets cannot be audited: ${e.message.replace(/^audit: /, '')}` };
+    throw e;
+  }
   for (const [k, v] of Object.entries(sub.seedLog)) if (k !== 'audit') ctx.seedLog[`canonical sets: ${k}`] = v;
-  for (const [k, v] of Object.entries(sub.timings)) if (k !== 'total') ctx.timings[`sets: ${k}`] = v;
+  // the sets' stages, within the outer 'sets' lap (LUCID and FALE run outside it)
+  for (const [k, v] of Object.entries(sub.timings))
+    if (k !== 'total' && k !== 'lucid' && k !== 'fale') ctx.timings[`sets: ${k}`] = v;
   return {
     pair: { favoured: pair.favoured, other: pair.other, ordered: pair.ordered, why: pair.why },
     rows: counts,

@@ -81,10 +81,14 @@ const num = (x: number): string => String(Number(x.toPrecision(6)));
  * Q(0.1).
  */
 export function bandTarget(spec: BandSpec, sorted: Float64Array, output: string): OutputTarget {
-  const lo = spec.scale === 'quantile' ? (spec.lo === 0 ? sorted[0] : quantileSorted(sorted, spec.lo)) : spec.lo;
-  const hi =
-    spec.scale === 'quantile' ? (spec.hi === 1 ? sorted[sorted.length - 1] : quantileSorted(sorted, spec.hi)) : spec.hi;
-  const units = lo === hi ? `${output} = ${num(lo)}` : `${num(lo)} ≤ ${output} ≤ ${num(hi)}`;
+  const q = (p: number): number => quantileSorted(sorted, p);
+  // in the label the ends are the outputs' own; as a target the quantile ends 0 and 1 are open-ended, so that an
+  // output beyond the audited ones (a generated row, a true value) is still in the top or bottom band
+  const loSeen = spec.scale === 'quantile' ? (spec.lo === 0 ? sorted[0] : q(spec.lo)) : spec.lo;
+  const hiSeen = spec.scale === 'quantile' ? (spec.hi === 1 ? sorted[sorted.length - 1] : q(spec.hi)) : spec.hi;
+  const lo = spec.scale === 'quantile' && spec.lo === 0 ? -Infinity : loSeen;
+  const hi = spec.scale === 'quantile' && spec.hi === 1 ? Infinity : hiSeen;
+  const units = loSeen === hiSeen ? `${output} = ${num(loSeen)}` : `${num(loSeen)} ≤ ${output} ≤ ${num(hiSeen)}`;
   const label =
     spec.scale === 'quantile'
       ? `${bandName(spec)} of ${output} (${units})`
@@ -132,7 +136,10 @@ export function inTarget(t: OutputTarget, v: number): boolean {
   }
 }
 
-/** Side per output: 1 in the pair's favoured target, 0 in the other, 2 in neither (and in both: overlap is refused). */
+/**
+ * Side per output: 1 in the pair's favoured target, 0 in the other, 2 in neither. Targets overlap at most in one point
+ * (two bands that touch), whose outputs are the favoured side's.
+ */
 export function sidesOf(pair: TargetPair, values: ArrayLike<number>): Uint8Array {
   const out = new Uint8Array(values.length);
   for (let i = 0; i < values.length; i++) {
@@ -223,14 +230,23 @@ export function targetPair(o: PairInput): TargetPair | { none: string } {
   check(finite.length > 0, 'E_ARG', () => `${o.where}: the output has no finite value to cut bands from`);
   const a = bandTarget(specs[0], finite, o.output);
   const b = specs.length === 2 ? bandTarget(specs[1], finite, o.output) : restOf(a);
-  if (a.kind === 'band' && b.kind === 'band')
+  // bands asked to touch (0.5-1 and 0-0.5) share one point, whose rows go to the favoured side (sidesOf looks there
+  // first); bands asked apart must stay apart in units, which ties at a quantile can prevent
+  if (a.kind === 'band' && b.kind === 'band') {
+    const sa = a.spec;
+    const sb = b.spec;
+    const asked = sa.scale === sb.scale && (sa.hi <= sb.lo || sb.hi <= sa.lo);
+    const touch = sa.scale === sb.scale && (sa.hi === sb.lo || sb.hi === sa.lo);
+    const apart = a.hi < b.lo || b.hi < a.lo || (touch && (a.hi <= b.lo || b.hi <= a.lo));
     check(
-      a.hi < b.lo || b.hi < a.lo,
+      apart,
       'E_ARG',
       () =>
-        `${o.where}: the bands ${a.label} and ${b.label} overlap (the output has few distinct values); give narrower ` +
-        `or farther bands with --band`,
+        `${o.where}: the bands ${a.label} and ${b.label} overlap` +
+        (asked ? ' in units: the output has few distinct values there, so their quantiles meet' : '') +
+        '; give bands that do not overlap with --band',
     );
+  }
   const dir = o.direction ?? 'higher';
   const [fav, oth] = favourFirst(a, b, o.values, (v) => (dir === 'higher' ? v : -v));
   return {
