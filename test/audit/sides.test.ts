@@ -147,3 +147,28 @@ describe('LUCID of a real value in the audit', () => {
     assert.equal(result.notRun, '');
   });
 });
+
+describe('a stop request during the sets', () => {
+  it('marks the output audit interrupted and runs neither LUCID nor FALE after it', async () => {
+    let training = false;
+    const r = await runAnyAudit(engine, data, {
+      label: 'merited_limit',
+      model: box,
+      favourable: 'higher',
+      protected: ['group'],
+      seed: 4,
+      ...QUICK,
+      ganEpochs: 400,
+      onProgress: (stage) => {
+        if (stage === 'gan') training = true;
+      },
+      shouldStop: () => training,
+    });
+    assert.ok(isOutputAudit(r));
+    assert.ok(r.meta.interrupted, 'marked interrupted');
+    assert.ok(r.meta.interrupted.cutShort, 'the GANs were cut short');
+    assert.equal(r.lucid?.ran, false);
+    assert.match(r.faleSkipped ?? '', /asked to stop/);
+    assert.match(r.notRun, /LUCID: the audit was asked to stop/);
+  });
+});

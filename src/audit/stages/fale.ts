@@ -126,9 +126,11 @@ function groupMeans(v: GroupView, value: (i: number) => number): { value: string
   const sum = new Float64Array(v.values.length);
   v.dataLabels.forEach((g, i) => {
     const k = idx.get(g);
-    if (k === undefined) return;
+    const x = value(i);
+    // a row without an output (NaN) says nothing about its group's measure
+    if (k === undefined || Number.isNaN(x)) return;
     n[k]++;
-    sum[k] += value(i);
+    sum[k] += x;
   });
   return v.values.map((g, k) => ({ value: g, n: n[k], mean: n[k] > 0 ? sum[k] / n[k] : Number.NaN }));
 }
