@@ -99,7 +99,10 @@ ${VALUE_TOLERANCE.regressionSd} x the training labels' sd of V. --loss is for bi
 
 Example (loans.json from the README's walkthrough, simulated: no data folder needed):
   lucid invert --model loans.json --prefer yes -n 1000 --out canonical.csv
-  lucid invert --model limit.json --band 0.9-1 --data loans-test.csv --out top-decile.csv
+Towards a regressor's top decile (a simulated credit limit):
+  lucid dataset export sim --target regression --out limits.csv
+  lucid model train --data limits.csv --label offered_limit --drop merited_limit --out limit.json
+  lucid invert --model limit.json --band 0.9-1 --data limits.csv --out top-decile.csv
 `;
 
 /** The options that name a target of a multiclass or regression model, and the kind each reads. */
@@ -359,7 +362,7 @@ async function invertTarget(engine: Engine, model: Classifier, opts: InvertCliOp
       target: target.label,
       output: r.output,
       ...(target.kind === 'band'
-        ? { lo: target.lo, hi: target.hi }
+        ? { lo: target.lo, hi: target.hi, ...(target.open ? { open: target.open } : {}) }
         : { class: target.kind === 'class' ? target.class : null }),
       tolerance: r.tolerance,
       samples: r.n,

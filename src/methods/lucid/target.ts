@@ -12,7 +12,7 @@ import * as o from '../../autograd/ops/index.js';
 import type { Engine, Tensor } from '../../engine/engine.js';
 import { check, EngineError } from '../../engine/errors.js';
 import { exp as fdexp, log as fdlog } from '../../engine/fdlibm.js';
-import type { OutputTarget } from '../metrics/targets.js';
+import { inTarget, type OutputTarget } from '../metrics/targets.js';
 import {
   descend,
   descentOptions,
@@ -152,7 +152,8 @@ export function invertTowards(engine: Engine, model: LucidModel, opts: TargetInv
   const hit = new Uint8Array(n);
   for (let i = 0; i < n; i++) {
     const y = r.predSnapped[i];
-    hit[i] = y >= target.lo - tol && y <= target.hi + tol ? 1 : 0;
+    // in the band as the audit reads it (an open end takes every output beyond it), or within the value's tolerance
+    hit[i] = inTarget(target, y) || (y >= target.lo - tol && y <= target.hi + tol) ? 1 : 0;
   }
   return finish(r, target, regression ? 'regression' : 'score', tol, hit);
 }

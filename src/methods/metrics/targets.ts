@@ -24,8 +24,12 @@ export interface BandSpec {
 export type OutputTarget =
   /** a multiclass output's class (`index` into the model's classes) */
   | { kind: 'class'; class: string; index: number; label: string }
-  /** a score's or real value's closed band [lo, hi] in the output's units, and how it was asked for */
-  | { kind: 'band'; lo: number; hi: number; spec: BandSpec; label: string }
+  /**
+   * a score's or real value's closed band [lo, hi] in the output's units (the audited outputs' own ends), and how it
+   * was asked for; `open` when the quantile end 0 or 1 takes every output below or above (a generated row, a true
+   * value beyond the audited outputs)
+   */
+  | { kind: 'band'; lo: number; hi: number; spec: BandSpec; label: string; open?: { below: boolean; above: boolean } }
   /** every output outside `of` */
   | { kind: 'rest'; of: OutputTarget; label: string };
 
@@ -82,18 +86,17 @@ const num = (x: number): string => String(Number(x.toPrecision(6)));
  */
 export function bandTarget(spec: BandSpec, sorted: Float64Array, output: string): OutputTarget {
   const q = (p: number): number => quantileSorted(sorted, p);
-  // in the label the ends are the outputs' own; as a target the quantile ends 0 and 1 are open-ended, so that an
-  // output beyond the audited ones (a generated row, a true value) is still in the top or bottom band
-  const loSeen = spec.scale === 'quantile' ? (spec.lo === 0 ? sorted[0] : q(spec.lo)) : spec.lo;
-  const hiSeen = spec.scale === 'quantile' ? (spec.hi === 1 ? sorted[sorted.length - 1] : q(spec.hi)) : spec.hi;
-  const lo = spec.scale === 'quantile' && spec.lo === 0 ? -Infinity : loSeen;
-  const hi = spec.scale === 'quantile' && spec.hi === 1 ? Infinity : hiSeen;
-  const units = loSeen === hiSeen ? `${output} = ${num(loSeen)}` : `${num(loSeen)} ≤ ${output} ≤ ${num(hiSeen)}`;
+  // the ends are the outputs' own; as a target the quantile ends 0 and 1 are open-ended, so that an output beyond the
+  // audited ones (a generated row, a true value) is still in the top or bottom band
+  const lo = spec.scale === 'quantile' ? (spec.lo === 0 ? sorted[0] : q(spec.lo)) : spec.lo;
+  const hi = spec.scale === 'quantile' ? (spec.hi === 1 ? sorted[sorted.length - 1] : q(spec.hi)) : spec.hi;
+  const open = { below: spec.scale === 'quantile' && spec.lo === 0, above: spec.scale === 'quantile' && spec.hi === 1 };
+  const units = lo === hi ? `${output} = ${num(lo)}` : `${num(lo)} ≤ ${output} ≤ ${num(hi)}`;
   const label =
     spec.scale === 'quantile'
       ? `${bandName(spec)} of ${output} (${units})`
       : `${output} in [${num(spec.lo)}, ${num(spec.hi)}]`;
-  return { kind: 'band', lo, hi, spec, label };
+  return { kind: 'band', lo, hi, spec, label, ...(open.below || open.above ? { open } : {}) };
 }
 
 /** "top decile", "bottom decile", "quantiles 0.4–0.6": a quantile band's name. */
@@ -130,7 +133,7 @@ export function inTarget(t: OutputTarget, v: number): boolean {
     case 'class':
       return v === t.index;
     case 'band':
-      return v >= t.lo && v <= t.hi;
+      return (v >= t.lo || (t.open?.below === true && v < t.lo)) && (v <= t.hi || (t.open?.above === true && v > t.hi));
     case 'rest':
       return !Number.isNaN(v) && !inTarget(t.of, v);
   }
