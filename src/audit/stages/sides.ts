@@ -147,7 +147,8 @@ export async function sidesStage(
   const ov = outputValues(o.predCol, classes);
   const pair = targetPair({
     kind: o.kind,
-    output: o.predCol.name,
+    // the model's output is its prediction of the label; a predictions column is named as it is
+    output: o.predInTable ? o.predCol.name : `predicted ${plan.label}`,
     values: ov.values,
     classes: ov.classes ?? undefined,
     classOrder: out.classOrder,
