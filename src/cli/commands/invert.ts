@@ -113,6 +113,21 @@ const TARGET_OPTIONS = [
 ] as const;
 
 /** The target a multiclass or regression model is inverted towards, from the options; E_ARG naming the option. */
+/** The descent's settings as the command line gives them, for a preferred class and a target alike. */
+function descentOf(opts: InvertCliOptions) {
+  const traced = opts.trace === true || opts.traceEvery !== undefined;
+  return {
+    n: opts.samples,
+    epochs: opts.epochs,
+    lr: opts.lr,
+    init: opts.init,
+    clip: opts.clip === true,
+    projectOneHot: opts.projectOnehot === true,
+    seed: opts.seed,
+    traceEvery: traced ? (opts.traceEvery ?? 0) : undefined,
+  };
+}
+
 async function targetOf(engine: Engine, model: Classifier, opts: InvertCliOptions, bandScaleGiven: boolean) {
   const kind = model.kind;
   const given = TARGET_OPTIONS.filter((o) => opts[o.key] !== undefined);
@@ -281,19 +296,7 @@ export const invertCommand = new Command('invert')
       model.dispose();
       throw e;
     }
-    const traced = opts.trace === true || opts.traceEvery !== undefined;
-    const r = invert(engine, model, {
-      prefer: opts.prefer!,
-      n: opts.samples,
-      epochs: opts.epochs,
-      lr: opts.lr,
-      init: opts.init,
-      loss: opts.loss,
-      clip: opts.clip === true,
-      projectOneHot: opts.projectOnehot === true,
-      seed: opts.seed,
-      traceEvery: traced ? (opts.traceEvery ?? 0) : undefined,
-    });
+    const r = invert(engine, model, { prefer: opts.prefer!, loss: opts.loss, ...descentOf(opts) });
     await writeCsv(opts.out, r.trace ? r.trace.table : r.table);
     const share = (p: Float64Array, t: number) => p.filter((v) => v >= t).length / p.length;
     const shareAbove = (p: Float64Array, t: number) => pctText(share(p, t));
@@ -333,18 +336,7 @@ async function invertTarget(engine: Engine, model: Classifier, opts: InvertCliOp
     () => `invert: --loss chooses a binary classifier's loss; ${opts.model} is a ${model.kind} model`,
   );
   const target = await targetOf(engine, model, opts, cmd.getOptionValueSource('bandScale') === 'cli');
-  const traced = opts.trace === true || opts.traceEvery !== undefined;
-  const r = invertTowards(engine, model, {
-    target,
-    n: opts.samples,
-    epochs: opts.epochs,
-    lr: opts.lr,
-    init: opts.init,
-    clip: opts.clip === true,
-    projectOneHot: opts.projectOnehot === true,
-    seed: opts.seed,
-    traceEvery: traced ? (opts.traceEvery ?? 0) : undefined,
-  });
+  const r = invertTowards(engine, model, { target, ...descentOf(opts) });
   await writeCsv(opts.out, r.trace ? r.trace.table : r.table);
   const what = r.trace
     ? `the trace of ${r.n} samples (epochs ${r.trace.epochs.join(', ')}; ${r.trace.table.rows} rows)`
