@@ -172,3 +172,33 @@ describe('a stop request during the sets', () => {
     assert.match(r.notRun, /LUCID: the audit was asked to stop/);
   });
 });
+
+describe('deciles that meet on tied outputs', () => {
+  it('leave the sets undrawn with the reason, the group metrics whole', async () => {
+    const sim = simulate(new Rng(engine, 12), { n: 600, bias: 'direct', target: 'score' });
+    // a coarse score: nine rows in ten hold the middle value, so its top and bottom deciles meet there
+    const coarse = Float64Array.from({ length: sim.table.rows }, (_, i) => (i % 20 === 0 ? 4 : i % 20 === 1 ? 6 : 5));
+    const t: Table = {
+      rows: sim.table.rows,
+      columns: [
+        ...sim.table.columns.filter((c) => c.name !== 'credit_score'),
+        { kind: 'numeric', name: 'coarse', values: coarse },
+      ],
+    };
+    const r = await runAnyAudit(engine, t, {
+      label: 'repaid',
+      positive: 'yes',
+      pred: 'coarse',
+      output: 'score',
+      favourable: 'higher',
+      protected: ['group'],
+      ...QUICK,
+      toleranceUnits: undefined,
+    });
+    assert.ok(isOutputAudit(r));
+    assert.ok(r.sides && 'skipped' in r.sides);
+    assert.match(r.sides.skipped, /overlap in units: the output has few distinct values/);
+    assert.ok(r.metrics.report.attributes.length > 0, 'the group metrics are there');
+    assert.match(r.notRun, /canonical sets/);
+  });
+});

@@ -145,18 +145,26 @@ export async function sidesStage(
           ]),
         ];
   const ov = outputValues(o.predCol, classes);
-  const pair = targetPair({
-    kind: o.kind,
-    // the model's output is its prediction of the label; a predictions column is named as it is
-    output: o.predInTable ? o.predCol.name : `predicted ${plan.label}`,
-    values: ov.values,
-    classes: ov.classes ?? undefined,
-    classOrder: out.classOrder,
-    direction: out.direction ?? undefined,
-    bands: out.bands,
-    classNames: out.targetClasses,
-    where: 'audit',
-  });
+  // bands that meet on tied outputs are known only now, after the group metrics: the sets are then not drawn, and the
+  // report says why, rather than the audit's work being lost to a usage error
+  let pair: ReturnType<typeof targetPair>;
+  try {
+    pair = targetPair({
+      kind: o.kind,
+      // the model's output is its prediction of the label; a predictions column is named as it is
+      output: o.predInTable ? o.predCol.name : `predicted ${plan.label}`,
+      values: ov.values,
+      classes: ov.classes ?? undefined,
+      classOrder: out.classOrder,
+      direction: out.direction ?? undefined,
+      bands: out.bands,
+      classNames: out.targetClasses,
+      where: 'audit',
+    });
+  } catch (e) {
+    if (e instanceof EngineError && e.code === 'E_ARG') return { skipped: e.message.replace(/^audit: /, '') };
+    throw e;
+  }
   if ('none' in pair) return { skipped: pair.none };
   const side = sidesOf(pair, ov.values);
   const rows: number[] = [];
