@@ -7,7 +7,7 @@ import type { Column, Table } from '../../data/table.js';
 import { outputMetrics } from '../../methods/metrics/index.js';
 import { outputOf } from '../../models/blackbox.js';
 import { inData } from '../plan.js';
-import { interruption } from './result.js';
+import { dataMeta, interruption, modelMeta } from './result.js';
 import type { AuditInterruption, LucidSection, MetricsOnlyReport, OutputAuditResult, SidesSection } from '../types.js';
 import type { OutputTarget } from '../../methods/metrics/targets.js';
 import { observedRanges } from '../canonical.js';
@@ -174,31 +174,11 @@ export async function outputStage(
       variant: engine.variant,
       created: new Date().toISOString(),
       seed: plan.seed,
-      data: {
-        source: plan.source,
-        rows: table.rows,
-        columns: table.columns.map((c) => c.name),
-        sha256: provenance?.dataSha256 ?? null,
-        bytes: provenance?.dataBytes ?? null,
-        ...(provenance?.dataSha256
-          ? {}
-          : { note: provenance?.dataNote ?? 'no file hash: the caller gave the table, not the file it was read from' }),
-      },
+      data: dataMeta(ctx),
       label: plan.label,
       output: { kind, reason: o.reason, favourable: report.output.favourable },
       positive: kind === 'score' ? plan.positive : null,
-      model: {
-        kind: model ? model.kind : 'column',
-        source: model ? model.source : `predictions column "${predName}"`,
-        features,
-        differentiable: model?.differentiable !== undefined,
-        sha256: model ? (provenance?.modelSha256 ?? null) : null,
-        ...(model
-          ? provenance?.modelSha256
-            ? {}
-            : { note: 'no file hash: the caller gave the model, not its file' }
-          : { note: 'a predictions column: there is no model file to hash (the column is part of the data file)' }),
-      },
+      model: modelMeta(ctx, predName, features),
       timings,
       command: provenance?.command ?? { via: 'api' },
       seeds: seedLog,

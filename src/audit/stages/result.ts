@@ -70,9 +70,46 @@ export function interruption(
   };
 }
 
+/** The audited data as meta.data records it (every audit's, binary or not): where, how big, its hash or why none. */
+export function dataMeta(ctx: AuditContext): AuditResult['meta']['data'] {
+  const { plan, table } = ctx;
+  const provenance = plan.provenance;
+  return {
+    source: plan.source,
+    rows: table.rows,
+    columns: table.columns.map((c) => c.name),
+    sha256: provenance?.dataSha256 ?? null,
+    bytes: provenance?.dataBytes ?? null,
+    ...(provenance?.dataSha256
+      ? {}
+      : { note: provenance?.dataNote ?? 'no file hash: the caller gave the table, not the file it was read from' }),
+  };
+}
+
+/** The audited model as meta.model records it: the model's kind and source, or the predictions column's. */
+export function modelMeta(
+  ctx: AuditContext,
+  predName: string,
+  features: string[] | null,
+): AuditResult['meta']['model'] {
+  const { model, provenance } = ctx.plan;
+  return {
+    kind: model ? model.kind : 'column',
+    source: model ? model.source : `predictions column "${predName}"`,
+    features,
+    differentiable: model?.differentiable !== undefined,
+    sha256: model ? (provenance?.modelSha256 ?? null) : null,
+    ...(model
+      ? provenance?.modelSha256
+        ? {}
+        : { note: 'no file hash: the caller gave the model, not its file' }
+      : { note: 'a predictions column: there is no model file to hash (the column is part of the data file)' }),
+  };
+}
+
 export function auditResult(ctx: AuditContext, r: StageResults): AuditResult {
   const { engine, table, plan, timings, seedLog, caveats, warnings } = ctx;
-  const { seed, model, provenance } = plan;
+  const { seed, provenance } = plan;
   const { views, features, predName, positive, favourable, attributes, intersection, attribution } = r.ms;
   const {
     gans,
@@ -100,32 +137,12 @@ export function auditResult(ctx: AuditContext, r: StageResults): AuditResult {
       variant: engine.variant,
       created: new Date().toISOString(),
       seed,
-      data: {
-        source: plan.source,
-        rows: table.rows,
-        columns: table.columns.map((c) => c.name),
-        sha256: provenance?.dataSha256 ?? null,
-        bytes: provenance?.dataBytes ?? null,
-        ...(provenance?.dataSha256
-          ? {}
-          : { note: provenance?.dataNote ?? 'no file hash: the caller gave the table, not the file it was read from' }),
-      },
+      data: dataMeta(ctx),
       label: plan.label,
       positive,
       favourable,
       threshold: plan.decision.threshold,
-      model: {
-        kind: model ? model.kind : 'column',
-        source: model ? model.source : `predictions column "${predName}"`,
-        features,
-        differentiable: model?.differentiable !== undefined,
-        sha256: model ? (provenance?.modelSha256 ?? null) : null,
-        ...(model
-          ? provenance?.modelSha256
-            ? {}
-            : { note: 'no file hash: the caller gave the model, not its file' }
-          : { note: 'a predictions column: there is no model file to hash (the column is part of the data file)' }),
-      },
+      model: modelMeta(ctx, predName, features),
       gan: {
         epochs,
         mode: gans[0].consistency.mode,
